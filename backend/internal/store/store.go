@@ -1,0 +1,130 @@
+// Package store owns the connection to PostgreSQL: the pgx pool, transactions
+// over the sqlc-generated queries in gen/db, and schema migrations.
+//
+// Domain packages take a *Store and call Queries for single statements or
+// WithTx when a rule spans several rows (quota check + insert, token
+// rotation, webhook event + role change).
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// Store is a pool of connections to one PostgreSQL database.
+type Store struct {
+	pool    *pgxpool.Pool
+	queries *dbgen.Queries
+}
+
+// Open connects to the database at databaseURL (a postgres:// URL or a
+// keyword/value DSN) and checks that it answers.
+//
+// Pool settings given in the URL (pool_max_conns and friends) win; otherwise
+// the pool holds up to max(10, 4×GOMAXPROCS) connections, recycles them
+// hourly and closes idle ones after 30 minutes.
+func Open(ctx context.Context, databaseURL string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		// The parse error may quote the URL, password included: do not wrap it.
+		return nil, errors.New("open database: the database URL is not a valid PostgreSQL connection string")
+	}
+	applyPoolDefaults(cfg, databaseURL)
+
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	s := &Store{pool: pool, queries: dbgen.New(pool)}
+
+	pingCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := s.Ping(pingCtx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// applyPoolDefaults fills in the settings the connection string left unset.
+func applyPoolDefaults(cfg *pgxpool.Config, databaseURL string) {
+	if !strings.Contains(databaseURL, "pool_max_conns") {
+		cfg.MaxConns = int32(max(10, 4*runtime.GOMAXPROCS(0)))
+	}
+	if !strings.Contains(databaseURL, "pool_max_conn_lifetime") {
+		cfg.MaxConnLifetime = time.Hour
+	}
+	if !strings.Contains(databaseURL, "pool_max_conn_idle_time") {
+		cfg.MaxConnIdleTime = 30 * time.Minute
+	}
+	if !strings.Contains(databaseURL, "connect_timeout") {
+		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
+	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "percolate"
+	}
+}
+
+// Pool returns the underlying pgx pool, for the few callers that need pgx
+// directly (the job queue, LISTEN/NOTIFY, COPY).
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// Queries returns the generated queries running on the pool, outside any
+// transaction.
+func (s *Store) Queries() *dbgen.Queries { return s.queries }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("ping database: %w", err)
+	}
+	return nil
+}
+
+// Close closes every connection in the pool; it waits for connections in use
+// to be released.
+func (s *Store) Close() { s.pool.Close() }
+
+// WithTx runs fn in a read-committed transaction. It commits when fn returns
+// nil and rolls back when fn returns an error or panics (the panic goes on).
+// The error from fn is returned as is, so callers can match sentinel errors.
+func (s *Store) WithTx(ctx context.Context, fn func(q *dbgen.Queries) error) error {
+	return s.WithTxOptions(ctx, pgx.TxOptions{}, fn)
+}
+
+// WithTxOptions is WithTx with explicit transaction options (isolation
+// level, read-only).
+func (s *Store) WithTxOptions(ctx context.Context, opts pgx.TxOptions, fn func(q *dbgen.Queries) error) (err error) {
+	tx, err := s.pool.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback(context.WithoutCancel(ctx))
+			panic(p)
+		}
+		if err != nil {
+			// Rollback after a failed statement or a cancelled context is
+			// expected to fail too; the first error is the one that matters.
+			_ = tx.Rollback(context.WithoutCancel(ctx))
+		}
+	}()
+
+	if err := fn(s.queries.WithTx(tx)); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("commit transaction: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,31 @@
+-- name: CreateUser :one
+-- CreateUser inserts an account; role defaults to USER. password_hash is
+-- NULL for accounts that only sign in through an identity provider.
+INSERT INTO users (email, name, password_hash, is_student, email_verified_at)
+VALUES (@email, @name, sqlc.narg('password_hash'), @is_student, sqlc.narg('email_verified_at'))
+RETURNING *;
+
+-- name: GetUserByID :one
+-- GetUserByID returns one account by id.
+SELECT * FROM users
+WHERE id = @id;
+
+-- name: GetUserByEmail :one
+-- GetUserByEmail finds an account by e-mail, ignoring case (it uses the
+-- unique index on lower(email)).
+SELECT * FROM users
+WHERE lower(email) = lower(@email);
+
+-- name: SetUserRoleByEmail :one
+-- SetUserRoleByEmail sets the role of the account with this e-mail, ignoring
+-- case, and returns the updated row (pgx.ErrNoRows when there is none).
+UPDATE users
+SET role = @role
+WHERE lower(email) = lower(@email)
+RETURNING *;
+
+-- name: DeleteUser :execrows
+-- DeleteUser deletes an account; everything it owns goes with it through
+-- ON DELETE CASCADE.
+DELETE FROM users
+WHERE id = @id;
