@@ -1,0 +1,388 @@
+// Package config turns the process environment into a typed, validated
+// Config.
+//
+// Every variable is optional: with none set, Percolate runs on its embedded
+// defaults (built-in PostgreSQL, offline companion, mail written to an outbox,
+// payments and third-party sign-in switched off). A bad value is reported with
+// the variable's name, and all bad variables are reported together so an
+// operator can fix them in one pass. Secrets (passwords, API keys, signing
+// secrets) are never echoed back in an error message.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Names of the environment variables read by Load.
+const (
+	EnvAddr                = "PERCOLATE_ADDR"
+	EnvPublicURL           = "PERCOLATE_PUBLIC_URL"
+	EnvDataDir             = "PERCOLATE_DATA_DIR"
+	EnvDatabaseURL         = "DATABASE_URL"
+	EnvLLMBaseURL          = "PERCOLATE_LLM_BASE_URL"
+	EnvLLMAPIKey           = "PERCOLATE_LLM_API_KEY"
+	EnvLLMModel            = "PERCOLATE_LLM_MODEL"
+	EnvSMTPURL             = "PERCOLATE_SMTP_URL"
+	EnvMailFrom            = "PERCOLATE_MAIL_FROM"
+	EnvSupportEmail        = "PERCOLATE_SUPPORT_EMAIL"
+	EnvStripeSecretKey     = "PERCOLATE_STRIPE_SECRET_KEY"
+	EnvStripeWebhookSecret = "PERCOLATE_STRIPE_WEBHOOK_SECRET"
+	EnvStripePriceBasic    = "PERCOLATE_STRIPE_PRICE_BASIC"
+	EnvStripePricePremium  = "PERCOLATE_STRIPE_PRICE_PREMIUM"
+	EnvStripeAPIURL        = "PERCOLATE_STRIPE_API_URL"
+	EnvOIDCIssuer          = "PERCOLATE_OIDC_ISSUER"
+	EnvOIDCClientID        = "PERCOLATE_OIDC_CLIENT_ID"
+	EnvOIDCClientSecret    = "PERCOLATE_OIDC_CLIENT_SECRET"
+	EnvCommunityURL        = "PERCOLATE_COMMUNITY_URL"
+	EnvLogLevel            = "PERCOLATE_LOG_LEVEL"
+)
+
+// Defaults applied when a variable is unset or empty.
+const (
+	DefaultAddr         = "127.0.0.1:8080"
+	DefaultDataDir      = "./.data"
+	DefaultLLMModel     = "gpt-4o-mini"
+	DefaultLLMBaseURL   = "https://api.openai.com/v1"
+	DefaultMailFrom     = "Percolate <no-reply@localhost>"
+	DefaultSupportEmail = "support@localhost"
+	DefaultOIDCIssuer   = "https://accounts.google.com"
+)
+
+// Config is the whole validated configuration of one Percolate process.
+type Config struct {
+	// Addr is the host:port the HTTP server listens on.
+	Addr string
+	// PublicURL is the absolute http(s) base URL users reach the app at,
+	// without a trailing slash. Links in e-mail are built from it.
+	PublicURL string
+	// DataDir holds the built-in database, signing keys and the mail outbox.
+	DataDir string
+	// DatabaseURL is an external PostgreSQL connection string; empty means
+	// the built-in cluster under DataDir.
+	DatabaseURL string
+	// LogLevel is the minimum level of the process logger.
+	LogLevel slog.Level
+	// CommunityURL is an optional http(s) link to a community space.
+	CommunityURL string
+
+	// LLM configures the OpenAI-compatible model provider.
+	LLM LLM
+	// Mail configures outgoing mail.
+	Mail Mail
+	// Stripe configures payments.
+	Stripe Stripe
+	// OIDC configures third-party sign-in.
+	OIDC OIDC
+}
+
+// LLM configures an OpenAI-compatible chat model endpoint.
+type LLM struct {
+	// BaseURL is the API base, e.g. ending in /v1, without a trailing slash.
+	BaseURL string
+	// APIKey is sent as a bearer token. Secret.
+	APIKey string
+	// Model is the chat model name.
+	Model string
+}
+
+// Configured reports whether a remote model should be used instead of the
+// offline engine. Load sets BaseURL when either a base URL or an API key was
+// given (a key alone means OpenAI itself).
+func (l LLM) Configured() bool { return l.BaseURL != "" }
+
+// Mail configures outgoing mail.
+type Mail struct {
+	// SMTP is the relay to send through; its zero value means "write mail to
+	// the outbox in the data directory instead".
+	SMTP SMTP
+	// From is the RFC 5322 From address, e.g. `Percolate <no-reply@example.com>`.
+	From string
+	// SupportEmail is the bare address users are told to write to.
+	SupportEmail string
+}
+
+// Configured reports whether mail goes to a real SMTP relay.
+func (m Mail) Configured() bool { return m.SMTP.Host != "" }
+
+// SMTP is a parsed PERCOLATE_SMTP_URL.
+type SMTP struct {
+	// Host is the relay's host name or IP address.
+	Host string
+	// Port is the relay's TCP port (default 587 for smtp://, 465 for smtps://).
+	Port int
+	// Username and Password authenticate to the relay when Username is set.
+	// Password is secret.
+	Username string
+	Password string
+	// ImplicitTLS is true for smtps:// (TLS from the first byte). Otherwise the
+	// connection upgrades with STARTTLS when the relay offers it.
+	ImplicitTLS bool
+}
+
+// String returns the relay as a URL with the password redacted, safe to log.
+func (s SMTP) String() string {
+	if s.Host == "" {
+		return ""
+	}
+	u := url.URL{Scheme: "smtp", Host: net.JoinHostPort(s.Host, strconv.Itoa(s.Port))}
+	if s.ImplicitTLS {
+		u.Scheme = "smtps"
+	}
+	if s.Username != "" {
+		u.User = url.User(s.Username)
+	}
+	return u.String()
+}
+
+// Stripe configures payments.
+type Stripe struct {
+	// SecretKey is the API secret key (sk_… or rk_…). Secret.
+	SecretKey string
+	// WebhookSecret verifies webhook signatures (whsec_…). Secret.
+	WebhookSecret string
+	// PriceBasic and PricePremium are the price ids of the two paid tiers.
+	PriceBasic   string
+	PricePremium string
+	// APIURL overrides the Stripe API base (for stripe-mock); empty means the
+	// library default.
+	APIURL string
+}
+
+// Configured reports whether checkout and the portal can be offered: the
+// secret key, the webhook secret and both prices are set.
+func (s Stripe) Configured() bool {
+	return s.SecretKey != "" && s.WebhookSecret != "" && s.PriceBasic != "" && s.PricePremium != ""
+}
+
+// OIDC configures third-party sign-in through an OpenID Connect provider.
+type OIDC struct {
+	// Issuer is the provider's issuer URL, used for discovery.
+	Issuer string
+	// ClientID and ClientSecret identify Percolate to the provider.
+	// ClientSecret is secret.
+	ClientID     string
+	ClientSecret string
+}
+
+// Configured reports whether sign-in with the provider can be offered.
+func (o OIDC) Configured() bool { return o.ClientID != "" && o.ClientSecret != "" }
+
+// LogValue reports the configuration without any secret, so that it can be
+// logged at startup: slog.Info("config", "config", cfg).
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("addr", c.Addr),
+		slog.String("public_url", c.PublicURL),
+		slog.String("data_dir", c.DataDir),
+		slog.Bool("external_database", c.DatabaseURL != ""),
+		slog.String("log_level", c.LogLevel.String()),
+		slog.Bool("llm", c.LLM.Configured()),
+		slog.String("llm_model", c.LLM.Model),
+		slog.String("smtp", c.Mail.SMTP.String()),
+		slog.Bool("stripe", c.Stripe.Configured()),
+		slog.Bool("oidc", c.OIDC.Configured()),
+	)
+}
+
+// VarError is one problem with one environment variable. Load joins all of
+// them with errors.Join; use errors.As or the message to inspect them.
+type VarError struct {
+	// Var is the environment variable's name.
+	Var string
+	// Problem says what is wrong. It never contains a secret value.
+	Problem string
+}
+
+// Error implements error as "NAME: problem".
+func (e *VarError) Error() string { return e.Var + ": " + e.Problem }
+
+// problems collects VarErrors in the order variables are checked.
+type problems []error
+
+func (p *problems) add(name, format string, args ...any) {
+	*p = append(*p, &VarError{Var: name, Problem: fmt.Sprintf(format, args...)})
+}
+
+// Load reads the configuration through getenv (os.Getenv in production, a
+// map lookup in tests), applies defaults and validates every value. The error,
+// when not nil, joins one *VarError per bad variable (one per line); the
+// Config returned with it must not be used.
+func Load(getenv func(string) string) (Config, error) {
+	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
+	var errs problems
+	var c Config
+
+	c.Addr = or(get(EnvAddr), DefaultAddr)
+	addrOK := validAddr(c.Addr)
+	if !addrOK {
+		errs.add(EnvAddr, "%q is not host:port", c.Addr)
+	}
+
+	if v := get(EnvPublicURL); v != "" {
+		if err := checkHTTPURL(v); err != nil {
+			errs.add(EnvPublicURL, "%q %v", v, err)
+		} else {
+			c.PublicURL = strings.TrimRight(v, "/")
+		}
+	} else if addrOK {
+		c.PublicURL = defaultPublicURL(c.Addr)
+	}
+
+	c.DataDir = filepath.Clean(or(get(EnvDataDir), DefaultDataDir))
+
+	if v := get(EnvDatabaseURL); v != "" {
+		if !validPostgresDSN(v) {
+			// The value may hold a password, so it is not repeated.
+			errs.add(EnvDatabaseURL, "is neither a postgres:// (or postgresql://) URL nor a key=value connection string")
+		} else {
+			c.DatabaseURL = v
+		}
+	}
+
+	level, err := parseLevel(get(EnvLogLevel))
+	if err != nil {
+		errs.add(EnvLogLevel, "%v", err)
+	}
+	c.LogLevel = level
+
+	if v := get(EnvCommunityURL); v != "" {
+		if err := checkHTTPURL(v); err != nil {
+			errs.add(EnvCommunityURL, "%q %v", v, err)
+		} else {
+			c.CommunityURL = v
+		}
+	}
+
+	c.LLM = loadLLM(get, &errs)
+	c.Mail = loadMail(get, &errs)
+	c.Stripe = loadStripe(get, &errs)
+	c.OIDC = loadOIDC(get, &errs)
+
+	if len(errs) > 0 {
+		return c, fmt.Errorf("invalid configuration: %w", errors.Join(errs...))
+	}
+	return c, nil
+}
+
+func loadLLM(get func(string) string, errs *problems) LLM {
+	l := LLM{
+		BaseURL: get(EnvLLMBaseURL),
+		APIKey:  get(EnvLLMAPIKey),
+		Model:   or(get(EnvLLMModel), DefaultLLMModel),
+	}
+	switch {
+	case l.BaseURL != "":
+		if err := checkHTTPURL(l.BaseURL); err != nil {
+			errs.add(EnvLLMBaseURL, "%q %v", l.BaseURL, err)
+			l.BaseURL = ""
+		}
+		l.BaseURL = strings.TrimRight(l.BaseURL, "/")
+	case l.APIKey != "":
+		// A key alone means OpenAI itself, as the OpenAI SDKs assume.
+		l.BaseURL = DefaultLLMBaseURL
+	}
+	return l
+}
+
+func loadMail(get func(string) string, errs *problems) Mail {
+	var m Mail
+	if v := get(EnvSMTPURL); v != "" {
+		s, err := parseSMTPURL(v)
+		if err != nil {
+			// Not repeating the value: it may carry a password.
+			errs.add(EnvSMTPURL, "%v", err)
+		} else {
+			m.SMTP = s
+		}
+	}
+
+	from := or(get(EnvMailFrom), DefaultMailFrom)
+	if a, err := parseAddress(from); err != nil {
+		errs.add(EnvMailFrom, "%q is not an e-mail address (%v)", from, err)
+	} else {
+		m.From = a.String()
+	}
+
+	support := or(get(EnvSupportEmail), DefaultSupportEmail)
+	if a, err := parseAddress(support); err != nil {
+		errs.add(EnvSupportEmail, "%q is not an e-mail address (%v)", support, err)
+	} else {
+		m.SupportEmail = a.Address
+	}
+	return m
+}
+
+func loadStripe(get func(string) string, errs *problems) Stripe {
+	s := Stripe{
+		SecretKey:     get(EnvStripeSecretKey),
+		WebhookSecret: get(EnvStripeWebhookSecret),
+		PriceBasic:    get(EnvStripePriceBasic),
+		PricePremium:  get(EnvStripePricePremium),
+	}
+	// Prefix checks catch swapped or mistyped variables without echoing the
+	// secret itself.
+	if s.SecretKey != "" && !strings.HasPrefix(s.SecretKey, "sk_") && !strings.HasPrefix(s.SecretKey, "rk_") {
+		errs.add(EnvStripeSecretKey, "does not look like a Stripe secret key (expected sk_… or rk_…)")
+		s.SecretKey = ""
+	}
+	if s.WebhookSecret != "" && !strings.HasPrefix(s.WebhookSecret, "whsec_") {
+		errs.add(EnvStripeWebhookSecret, "does not look like a Stripe webhook signing secret (expected whsec_…)")
+		s.WebhookSecret = ""
+	}
+	// Half a payment setup is almost certainly a mistake, and silently
+	// running without payments would hide it: name what is missing.
+	required := []struct{ name, value string }{
+		{EnvStripeSecretKey, get(EnvStripeSecretKey)},
+		{EnvStripeWebhookSecret, get(EnvStripeWebhookSecret)},
+		{EnvStripePriceBasic, s.PriceBasic},
+		{EnvStripePricePremium, s.PricePremium},
+	}
+	var set []string
+	for _, r := range required {
+		if r.value != "" {
+			set = append(set, r.name)
+		}
+	}
+	if len(set) > 0 && len(set) < len(required) {
+		for _, r := range required {
+			if r.value == "" {
+				errs.add(r.name, "is required when %s is set", strings.Join(set, ", "))
+			}
+		}
+	}
+	if v := get(EnvStripeAPIURL); v != "" {
+		if err := checkHTTPURL(v); err != nil {
+			errs.add(EnvStripeAPIURL, "%q %v", v, err)
+		} else {
+			s.APIURL = strings.TrimRight(v, "/")
+		}
+	}
+	return s
+}
+
+func loadOIDC(get func(string) string, errs *problems) OIDC {
+	o := OIDC{
+		Issuer:       or(get(EnvOIDCIssuer), DefaultOIDCIssuer),
+		ClientID:     get(EnvOIDCClientID),
+		ClientSecret: get(EnvOIDCClientSecret),
+	}
+	// The issuer must match the provider's discovery document byte for byte,
+	// so it is validated but not normalised.
+	if err := checkHTTPURL(o.Issuer); err != nil {
+		errs.add(EnvOIDCIssuer, "%q %v", o.Issuer, err)
+	}
+	switch {
+	case o.ClientID != "" && o.ClientSecret == "":
+		errs.add(EnvOIDCClientSecret, "is required when %s is set", EnvOIDCClientID)
+	case o.ClientID == "" && o.ClientSecret != "":
+		errs.add(EnvOIDCClientID, "is required when %s is set", EnvOIDCClientSecret)
+	}
+	return o
+}

@@ -1,0 +1,383 @@
+package config_test
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/percolate/percolate/backend/internal/config"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := config.Load(env(nil))
+	if err != nil {
+		t.Fatalf("Load with empty environment: %v", err)
+	}
+	checks := []struct{ name, got, want string }{
+		{"Addr", c.Addr, "127.0.0.1:8080"},
+		{"PublicURL", c.PublicURL, "http://127.0.0.1:8080"},
+		{"DataDir", c.DataDir, ".data"},
+		{"DatabaseURL", c.DatabaseURL, ""},
+		{"LLM.BaseURL", c.LLM.BaseURL, ""},
+		{"LLM.Model", c.LLM.Model, "gpt-4o-mini"},
+		{"Mail.From", c.Mail.From, `"Percolate" <no-reply@localhost>`},
+		{"Mail.SupportEmail", c.Mail.SupportEmail, "support@localhost"},
+		{"OIDC.Issuer", c.OIDC.Issuer, "https://accounts.google.com"},
+		{"CommunityURL", c.CommunityURL, ""},
+		{"Stripe.APIURL", c.Stripe.APIURL, ""},
+	}
+	for _, ch := range checks {
+		if ch.got != ch.want {
+			t.Errorf("%s = %q, want %q", ch.name, ch.got, ch.want)
+		}
+	}
+	if c.LogLevel != slog.LevelInfo {
+		t.Errorf("LogLevel = %v, want info", c.LogLevel)
+	}
+	if c.LLM.Configured() || c.Mail.Configured() || c.Stripe.Configured() || c.OIDC.Configured() {
+		t.Errorf("nothing should be configured by default: llm=%v mail=%v stripe=%v oidc=%v",
+			c.LLM.Configured(), c.Mail.Configured(), c.Stripe.Configured(), c.OIDC.Configured())
+	}
+}
+
+func TestLoadValidValues(t *testing.T) {
+	tests := []struct {
+		name  string
+		env   map[string]string
+		check func(t *testing.T, c config.Config)
+	}{
+		{
+			name: "wildcard addr gives loopback public URL",
+			env:  map[string]string{config.EnvAddr: "0.0.0.0:9000"},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "PublicURL", c.PublicURL, "http://127.0.0.1:9000")
+			},
+		},
+		{
+			name: "empty host gives loopback public URL",
+			env:  map[string]string{config.EnvAddr: ":9001"},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "PublicURL", c.PublicURL, "http://127.0.0.1:9001")
+			},
+		},
+		{
+			name: "IPv6 wildcard",
+			env:  map[string]string{config.EnvAddr: "[::]:9002"},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "PublicURL", c.PublicURL, "http://[::1]:9002")
+			},
+		},
+		{
+			name: "named host and explicit public URL with trailing slash",
+			env: map[string]string{
+				config.EnvAddr:      "localhost:8080",
+				config.EnvPublicURL: "https://percolate.example.com/app/",
+			},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "Addr", c.Addr, "localhost:8080")
+				eq(t, "PublicURL", c.PublicURL, "https://percolate.example.com/app")
+			},
+		},
+		{
+			name: "values are trimmed",
+			env:  map[string]string{config.EnvLogLevel: "  DEBUG \n", config.EnvDataDir: " /var/lib/percolate/ "},
+			check: func(t *testing.T, c config.Config) {
+				if c.LogLevel != slog.LevelDebug {
+					t.Errorf("LogLevel = %v, want debug", c.LogLevel)
+				}
+				eq(t, "DataDir", c.DataDir, "/var/lib/percolate")
+			},
+		},
+		{
+			name: "database URL and DSN forms",
+			env:  map[string]string{config.EnvDatabaseURL: "postgresql://u:p@db:5432/percolate?sslmode=disable"},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "DatabaseURL", c.DatabaseURL, "postgresql://u:p@db:5432/percolate?sslmode=disable")
+			},
+		},
+		{
+			name: "key=value DSN",
+			env:  map[string]string{config.EnvDatabaseURL: "host=/tmp dbname=percolate"},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "DatabaseURL", c.DatabaseURL, "host=/tmp dbname=percolate")
+			},
+		},
+		{
+			name: "LLM with base URL",
+			env: map[string]string{
+				config.EnvLLMBaseURL: "http://127.0.0.1:11434/v1/",
+				config.EnvLLMModel:   "llama3",
+			},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "LLM.BaseURL", c.LLM.BaseURL, "http://127.0.0.1:11434/v1")
+				eq(t, "LLM.Model", c.LLM.Model, "llama3")
+				if !c.LLM.Configured() {
+					t.Error("LLM should be configured")
+				}
+			},
+		},
+		{
+			name: "LLM with key only uses OpenAI",
+			env:  map[string]string{config.EnvLLMAPIKey: "sk-test"},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "LLM.BaseURL", c.LLM.BaseURL, config.DefaultLLMBaseURL)
+				if !c.LLM.Configured() {
+					t.Error("LLM should be configured")
+				}
+			},
+		},
+		{
+			name: "smtp URL with credentials",
+			env:  map[string]string{config.EnvSMTPURL: "smtp://user%40example.com:p%40ss@mail.example.com:2525"},
+			check: func(t *testing.T, c config.Config) {
+				want := config.SMTP{Host: "mail.example.com", Port: 2525, Username: "user@example.com", Password: "p@ss"}
+				if c.Mail.SMTP != want {
+					t.Errorf("SMTP = %+v, want %+v", c.Mail.SMTP, want)
+				}
+				if !c.Mail.Configured() {
+					t.Error("mail should be configured")
+				}
+				if s := c.Mail.SMTP.String(); strings.Contains(s, "p@ss") || strings.Contains(s, "p%40ss") {
+					t.Errorf("SMTP.String() leaks the password: %s", s)
+				}
+			},
+		},
+		{
+			name: "smtps URL default port",
+			env:  map[string]string{config.EnvSMTPURL: "smtps://relay.example.com"},
+			check: func(t *testing.T, c config.Config) {
+				want := config.SMTP{Host: "relay.example.com", Port: 465, ImplicitTLS: true}
+				if c.Mail.SMTP != want {
+					t.Errorf("SMTP = %+v, want %+v", c.Mail.SMTP, want)
+				}
+			},
+		},
+		{
+			name: "smtp URL default port",
+			env:  map[string]string{config.EnvSMTPURL: "smtp://127.0.0.1"},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "SMTP.Port", fmt.Sprint(c.Mail.SMTP.Port), "587")
+			},
+		},
+		{
+			name: "mail from and support",
+			env: map[string]string{
+				config.EnvMailFrom:     "hello@percolate.example",
+				config.EnvSupportEmail: "Help Desk <help@percolate.example>",
+			},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "Mail.From", c.Mail.From, "<hello@percolate.example>")
+				eq(t, "Mail.SupportEmail", c.Mail.SupportEmail, "help@percolate.example")
+			},
+		},
+		{
+			name: "stripe fully configured",
+			env: map[string]string{
+				config.EnvStripeSecretKey:     "sk_test_123",
+				config.EnvStripeWebhookSecret: "whsec_abc",
+				config.EnvStripePriceBasic:    "price_basic",
+				config.EnvStripePricePremium:  "price_premium",
+				config.EnvStripeAPIURL:        "http://127.0.0.1:12111/",
+			},
+			check: func(t *testing.T, c config.Config) {
+				if !c.Stripe.Configured() {
+					t.Error("Stripe should be configured")
+				}
+				eq(t, "Stripe.APIURL", c.Stripe.APIURL, "http://127.0.0.1:12111")
+			},
+		},
+		{
+			name: "oidc configured with custom issuer",
+			env: map[string]string{
+				config.EnvOIDCIssuer:       "http://127.0.0.1:5556/dex",
+				config.EnvOIDCClientID:     "id",
+				config.EnvOIDCClientSecret: "secret",
+			},
+			check: func(t *testing.T, c config.Config) {
+				if !c.OIDC.Configured() {
+					t.Error("OIDC should be configured")
+				}
+				eq(t, "OIDC.Issuer", c.OIDC.Issuer, "http://127.0.0.1:5556/dex")
+			},
+		},
+		{
+			name: "community URL",
+			env:  map[string]string{config.EnvCommunityURL: "https://community.example.com/percolate"},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "CommunityURL", c.CommunityURL, "https://community.example.com/percolate")
+			},
+		},
+		{
+			name: "log levels",
+			env:  map[string]string{config.EnvLogLevel: "warn"},
+			check: func(t *testing.T, c config.Config) {
+				if c.LogLevel != slog.LevelWarn {
+					t.Errorf("LogLevel = %v, want warn", c.LogLevel)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := config.Load(env(tt.env))
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+func TestLoadBadValues(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		// want are substrings of the error; the first names the variable.
+		want []string
+		// secret must not appear in the error.
+		secret string
+	}{
+		{name: "addr without port", env: map[string]string{config.EnvAddr: "abc"},
+			want: []string{`PERCOLATE_ADDR: "abc" is not host:port`}},
+		{name: "addr bad port", env: map[string]string{config.EnvAddr: "127.0.0.1:http"},
+			want: []string{"PERCOLATE_ADDR:"}},
+		{name: "addr port out of range", env: map[string]string{config.EnvAddr: "127.0.0.1:70000"},
+			want: []string{"PERCOLATE_ADDR:"}},
+		{name: "addr bad host", env: map[string]string{config.EnvAddr: "bad host:80"},
+			want: []string{"PERCOLATE_ADDR:"}},
+		{name: "public URL relative", env: map[string]string{config.EnvPublicURL: "/app"},
+			want: []string{`PERCOLATE_PUBLIC_URL: "/app" is not an absolute http(s) URL`}},
+		{name: "public URL ftp", env: map[string]string{config.EnvPublicURL: "ftp://example.com"},
+			want: []string{"PERCOLATE_PUBLIC_URL:"}},
+		{name: "public URL no host", env: map[string]string{config.EnvPublicURL: "https://"},
+			want: []string{"PERCOLATE_PUBLIC_URL:", "has no host"}},
+		{name: "public URL with query", env: map[string]string{config.EnvPublicURL: "https://example.com/?a=b"},
+			want: []string{"PERCOLATE_PUBLIC_URL:", "query"}},
+		{name: "database URL mysql", env: map[string]string{config.EnvDatabaseURL: "mysql://root:hunter2@db/x"},
+			want: []string{"DATABASE_URL:"}, secret: "hunter2"},
+		{name: "database URL garbage", env: map[string]string{config.EnvDatabaseURL: "hunter2"},
+			want: []string{"DATABASE_URL:"}, secret: "hunter2"},
+		{name: "database URL unparsable", env: map[string]string{config.EnvDatabaseURL: "postgres://u:hunter2@db:port/x"},
+			want: []string{"DATABASE_URL:"}, secret: "hunter2"},
+		{name: "llm base URL", env: map[string]string{config.EnvLLMBaseURL: "127.0.0.1:11434"},
+			want: []string{"PERCOLATE_LLM_BASE_URL:"}},
+		{name: "smtp bad scheme", env: map[string]string{config.EnvSMTPURL: "http://u:hunter2@mail.example.com"},
+			want: []string{"PERCOLATE_SMTP_URL:", "not smtp or smtps"}, secret: "hunter2"},
+		{name: "smtp bad port", env: map[string]string{config.EnvSMTPURL: "smtp://u:hunter2@mail.example.com:99999"},
+			want: []string{"PERCOLATE_SMTP_URL:", "port"}, secret: "hunter2"},
+		{name: "smtp unparsable", env: map[string]string{config.EnvSMTPURL: "smtp://u:hunter2@mail example.com:x"},
+			want: []string{"PERCOLATE_SMTP_URL:"}, secret: "hunter2"},
+		{name: "smtp no host", env: map[string]string{config.EnvSMTPURL: "smtp://u:hunter2@:25"},
+			want: []string{"PERCOLATE_SMTP_URL:", "no host"}, secret: "hunter2"},
+		{name: "smtp path", env: map[string]string{config.EnvSMTPURL: "smtp://mail.example.com/x"},
+			want: []string{"PERCOLATE_SMTP_URL:", "path"}},
+		{name: "smtp password without user", env: map[string]string{config.EnvSMTPURL: "smtp://:hunter2@mail.example.com"},
+			want: []string{"PERCOLATE_SMTP_URL:", "no user name"}, secret: "hunter2"},
+		{name: "mail from", env: map[string]string{config.EnvMailFrom: "not an address"},
+			want: []string{`PERCOLATE_MAIL_FROM: "not an address" is not an e-mail address`}},
+		{name: "support email", env: map[string]string{config.EnvSupportEmail: "support"},
+			want: []string{"PERCOLATE_SUPPORT_EMAIL:"}},
+		{name: "stripe partial", env: map[string]string{config.EnvStripeSecretKey: "sk_test_hunter2"},
+			want: []string{
+				"PERCOLATE_STRIPE_WEBHOOK_SECRET: is required when PERCOLATE_STRIPE_SECRET_KEY is set",
+				"PERCOLATE_STRIPE_PRICE_BASIC:", "PERCOLATE_STRIPE_PRICE_PREMIUM:",
+			}, secret: "hunter2"},
+		{name: "stripe swapped secrets", env: map[string]string{
+			config.EnvStripeSecretKey:     "whsec_hunter2",
+			config.EnvStripeWebhookSecret: "sk_test_hunter2",
+			config.EnvStripePriceBasic:    "price_1",
+			config.EnvStripePricePremium:  "price_2",
+		}, want: []string{"PERCOLATE_STRIPE_SECRET_KEY:", "PERCOLATE_STRIPE_WEBHOOK_SECRET:"}, secret: "hunter2"},
+		{name: "stripe API URL", env: map[string]string{config.EnvStripeAPIURL: "localhost:12111"},
+			want: []string{"PERCOLATE_STRIPE_API_URL:"}},
+		{name: "oidc issuer", env: map[string]string{config.EnvOIDCIssuer: "accounts.example.com"},
+			want: []string{"PERCOLATE_OIDC_ISSUER:"}},
+		{name: "oidc id without secret", env: map[string]string{config.EnvOIDCClientID: "id"},
+			want: []string{"PERCOLATE_OIDC_CLIENT_SECRET: is required when PERCOLATE_OIDC_CLIENT_ID is set"}},
+		{name: "oidc secret without id", env: map[string]string{config.EnvOIDCClientSecret: "hunter2"},
+			want: []string{"PERCOLATE_OIDC_CLIENT_ID: is required"}, secret: "hunter2"},
+		{name: "community URL", env: map[string]string{config.EnvCommunityURL: "javascript:alert(1)"},
+			want: []string{"PERCOLATE_COMMUNITY_URL:"}},
+		{name: "log level", env: map[string]string{config.EnvLogLevel: "verbose"},
+			want: []string{`PERCOLATE_LOG_LEVEL: "verbose" is not one of debug, info, warn, error`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := config.Load(env(tt.env))
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+			if tt.secret != "" && strings.Contains(err.Error(), tt.secret) {
+				t.Errorf("error leaks a secret: %q", err)
+			}
+			var ve *config.VarError
+			if !errors.As(err, &ve) {
+				t.Errorf("error %v does not wrap a *config.VarError", err)
+			}
+		})
+	}
+}
+
+func TestLoadReportsEveryBadVariable(t *testing.T) {
+	_, err := config.Load(env(map[string]string{
+		config.EnvAddr:       "abc",
+		config.EnvLogLevel:   "loud",
+		config.EnvMailFrom:   "nobody",
+		config.EnvLLMBaseURL: "nowhere",
+	}))
+	if err == nil {
+		t.Fatal("Load succeeded, want an error")
+	}
+	for _, name := range []string{config.EnvAddr, config.EnvLogLevel, config.EnvMailFrom, config.EnvLLMBaseURL} {
+		if !strings.Contains(err.Error(), name+":") {
+			t.Errorf("error does not mention %s: %v", name, err)
+		}
+	}
+	// One line per variable, so a terminal shows them as a list.
+	if got := strings.Count(err.Error(), "\n"); got != 3 {
+		t.Errorf("error has %d line breaks, want 3: %q", got, err)
+	}
+}
+
+func TestLogValueHasNoSecrets(t *testing.T) {
+	c, err := config.Load(env(map[string]string{
+		config.EnvDatabaseURL:         "postgres://u:hunter2-db@db/x",
+		config.EnvLLMAPIKey:           "hunter2-llm",
+		config.EnvSMTPURL:             "smtp://u:hunter2-smtp@mail.example.com",
+		config.EnvStripeSecretKey:     "sk_hunter2",
+		config.EnvStripeWebhookSecret: "whsec_hunter2",
+		config.EnvStripePriceBasic:    "price_1",
+		config.EnvStripePricePremium:  "price_2",
+		config.EnvOIDCClientID:        "id",
+		config.EnvOIDCClientSecret:    "hunter2-oidc",
+	}))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	var b strings.Builder
+	slog.New(slog.NewTextHandler(&b, nil)).Info("config", "config", c)
+	if strings.Contains(b.String(), "hunter2") {
+		t.Errorf("logged config leaks a secret: %s", b.String())
+	}
+	if !strings.Contains(b.String(), "config.stripe=true") {
+		t.Errorf("logged config lacks feature flags: %s", b.String())
+	}
+}
+
+func eq(t *testing.T, name, got, want string) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s = %q, want %q", name, got, want)
+	}
+}
