@@ -1,0 +1,125 @@
+// Command percolate is the whole Percolate service in one binary: the API, the embedded web
+// app, migrations and operator commands.
+//
+//	percolate [serve]                         run the server (the default; migrates first)
+//	percolate migrate                         apply database migrations and exit
+//	percolate users set-role EMAIL ROLE       ROLE is USER, BASIC, PREMIUM or ADMIN
+//	percolate version                         print the version
+//
+// Configuration comes from PERCOLATE_* environment variables (see README.md).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/percolate/percolate/backend/internal/account"
+	"github.com/percolate/percolate/backend/internal/app"
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/config"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+const usage = `Usage:
+  percolate [serve]                     run the server (migrates the database first)
+  percolate migrate                     apply database migrations and exit
+  percolate users set-role EMAIL ROLE   set an account's role: USER, BASIC, PREMIUM or ADMIN
+  percolate version                     print the version
+
+Configuration comes from the environment (PERCOLATE_ADDR, DATABASE_URL, …); see README.md.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "percolate:", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprint(os.Stderr, usage)
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+type usageError string
+
+func (u usageError) Error() string { return string(u) }
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	case "version", "--version":
+		fmt.Fprintln(stdout, version)
+		return nil
+	}
+
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return fmt.Errorf("configuration:\n%w", err)
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	slog.SetDefault(logger)
+
+	switch cmd {
+	case "serve":
+		if len(args) > 0 {
+			return usageError("serve takes no arguments")
+		}
+		return app.Serve(ctx, cfg, logger, version)
+	case "migrate":
+		if len(args) > 0 {
+			return usageError("migrate takes no arguments")
+		}
+		db, err := app.OpenDatabase(ctx, cfg, logger)
+		if err != nil {
+			return err
+		}
+		db.Close()
+		fmt.Fprintln(stdout, "migrations applied")
+		return nil
+	case "users":
+		if len(args) != 3 || args[0] != "set-role" {
+			return usageError("expected: users set-role EMAIL ROLE")
+		}
+		return setRole(ctx, cfg, logger, args[1], args[2], stdout)
+	default:
+		return usageError(fmt.Sprintf("unknown command %q", cmd))
+	}
+}
+
+func setRole(ctx context.Context, cfg config.Config, logger *slog.Logger, email, role string, stdout io.Writer) error {
+	db, err := app.OpenDatabase(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	u, err := account.SetRole(ctx, db.Queries(), email, role)
+	var verr *apperr.ValidationError
+	switch {
+	case errors.As(err, &verr):
+		return usageError("ROLE " + verr.Fields["role"])
+	case errors.Is(err, apperr.ErrNotFound):
+		return fmt.Errorf("no account has the e-mail %s", email)
+	case err != nil:
+		return err
+	}
+	fmt.Fprintf(stdout, "%s is now %s\n", u.Email, u.Role)
+	return nil
+}

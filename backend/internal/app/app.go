@@ -1,0 +1,166 @@
+// Package app wires the configuration to the services and the HTTP server, and runs it until
+// the context ends (SIGTERM/SIGINT), finishing in-flight requests before it returns.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/httpapi"
+	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/store"
+	"github.com/percolate/percolate/backend/internal/store/pglocal"
+	"github.com/percolate/percolate/frontend"
+	"github.com/percolate/percolate/gen/api"
+)
+
+// shutdownGrace is how long in-flight requests (a streamed reply, say) may take to finish.
+const shutdownGrace = 30 * time.Second
+
+// Database is an open, migrated database and what must be stopped with it.
+type Database struct {
+	*store.Store
+	cluster *pglocal.Cluster
+}
+
+// Close closes the pool and stops the built-in cluster, if this process started it.
+func (d *Database) Close() {
+	d.Store.Close()
+	if d.cluster != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := d.cluster.Stop(ctx); err != nil {
+			slog.Error("stop built-in database", "error", err)
+		}
+	}
+}
+
+// OpenDatabase connects to DATABASE_URL or, without it, to the built-in PostgreSQL cluster
+// under the data dir (started if needed), and applies the migrations.
+func OpenDatabase(ctx context.Context, cfg config.Config, logger *slog.Logger) (*Database, error) {
+	if err := ensureDataDir(cfg.DataDir); err != nil {
+		return nil, err
+	}
+	url := cfg.DatabaseURL
+	var cluster *pglocal.Cluster
+	if url == "" {
+		start := time.Now()
+		c, err := pglocal.Start(ctx, filepath.Join(cfg.DataDir, "postgres"), logger)
+		if err != nil {
+			return nil, err
+		}
+		cluster = c
+		url = c.URL()
+		logger.Info("built-in database ready", "data_dir", c.DataDir(), "seconds", time.Since(start).Seconds())
+	}
+	st, err := store.Open(ctx, url)
+	if err == nil {
+		err = st.Migrate(ctx)
+		if err != nil {
+			st.Close()
+		}
+	}
+	if err != nil {
+		if cluster != nil {
+			_ = cluster.Stop(context.Background())
+		}
+		return nil, err
+	}
+	return &Database{Store: st, cluster: cluster}, nil
+}
+
+// ensureDataDir creates the data dir, readable by this user only. Run as root, the built-in
+// PostgreSQL runs as the postgres system user, which must be able to pass through the data
+// dir to reach its own subdirectory: then the dir is 0711 (others may traverse, not list);
+// everything secret inside has its own 0600/0700 modes.
+func ensureDataDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create data dir %s (PERCOLATE_DATA_DIR): %w", dir, err)
+	}
+	if os.Geteuid() == 0 {
+		if err := os.Chmod(dir, 0o711); err != nil {
+			return fmt.Errorf("data dir %s: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// Serve runs the whole application until ctx ends, then shuts down gracefully.
+func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version string) error {
+	db, err := OpenDatabase(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	// Later issues send verification, reset and report mail through it.
+	if _, err := mail.New(cfg.Mail, cfg.DataDir, logger); err != nil {
+		return err
+	}
+
+	handler, err := httpapi.NewHandler(httpapi.Deps{
+		Logger:   logger,
+		DB:       db,
+		Features: features(cfg),
+		Version:  version,
+		WebApp:   frontend.Dist(),
+	})
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (PERCOLATE_ADDR): %w", cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		// No WriteTimeout: streamed replies may legitimately take longer.
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext:    func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	logger.Info("percolate is serving", "url", "http://"+ln.Addr().String(), "public_url", cfg.PublicURL, "version", version)
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: finishing in-flight requests")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("http server: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// features tells the web app what this server has configured.
+func features(cfg config.Config) api.ClientConfig {
+	return api.ClientConfig{
+		OidcSignIn:       cfg.OIDC.Configured(),
+		Payments:         cfg.Stripe.Configured(),
+		OfflineCompanion: !cfg.LLM.Configured(),
+		// Voice arrives with its own issue; until then the browser speaks and no audio is sent.
+		ServerSpeech:  false,
+		Transcription: false,
+	}
+}

@@ -1,0 +1,107 @@
+// Package httpapi implements the strict server interface generated from openapi.yaml and the
+// HTTP concerns around it: validation, authentication, errors, security headers, logging, the
+// docs page and the embedded web app. Handlers only translate; rules live in domain packages.
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	percolate "github.com/percolate/percolate"
+	"github.com/percolate/percolate/gen/api"
+)
+
+// Pinger checks that the database answers.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Deps is what the HTTP layer needs from the rest of the application.
+type Deps struct {
+	Logger   *slog.Logger
+	DB       Pinger
+	Verifier TokenVerifier
+	// Features tells the web app what this server has configured.
+	Features api.ClientConfig
+	Version  string
+	// WebApp is the built front end (index.html at its root).
+	WebApp fs.FS
+}
+
+// Server implements api.StrictServerInterface.
+type Server struct {
+	deps Deps
+}
+
+var _ api.StrictServerInterface = (*Server)(nil)
+
+// NewHandler returns the application's whole HTTP handler.
+func NewHandler(d Deps) (http.Handler, error) {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	spec, err := api.GetSwagger()
+	if err != nil {
+		return nil, fmt.Errorf("load embedded openapi spec: %w", err)
+	}
+	docs, err := renderDocs(spec)
+	if err != nil {
+		return nil, err
+	}
+	spa, err := newSPAHandler(d.WebApp)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{deps: d}
+
+	r := chi.NewRouter()
+	r.Use(requestID, recoverer(d.Logger), accessLog(d.Logger), securityHeaders, limitBody)
+	r.Get("/api/openapi.yaml", serveBytes("application/yaml; charset=utf-8", percolate.OpenAPIYAML))
+	r.Get("/api/docs", serveBytes("text/html; charset=utf-8", docs))
+	r.Group(func(g chi.Router) {
+		g.Use(authenticate(d.Verifier), requestValidator(spec))
+		strict := api.NewStrictHandlerWithOptions(s, nil, api.StrictHTTPServerOptions{
+			RequestErrorHandlerFunc: func(w http.ResponseWriter, _ *http.Request, _ error) {
+				writeError(w, http.StatusBadRequest, "MALFORMED_JSON", msgMalformedJSON)
+			},
+			ResponseErrorHandlerFunc: writeDomainError,
+		})
+		api.HandlerWithOptions(strict, api.ChiServerOptions{BaseRouter: g, ErrorHandlerFunc: bindError})
+	})
+	r.NotFound(func(w http.ResponseWriter, req *http.Request) {
+		if isAPIPath(req.URL.Path) {
+			writeError(w, http.StatusNotFound, "NOT_FOUND", "There is no such API endpoint.")
+			return
+		}
+		spa.ServeHTTP(w, req)
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
+		if isAPIPath(req.URL.Path) {
+			writeError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "This method is not allowed here.")
+			return
+		}
+		spa.ServeHTTP(w, req)
+	})
+	return r, nil
+}
+
+// GetHealth reports whether the server and its database answer.
+func (s *Server) GetHealth(ctx context.Context, _ api.GetHealthRequestObject) (api.GetHealthResponseObject, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if s.deps.DB == nil || s.deps.DB.Ping(ctx) != nil {
+		return api.GetHealth503JSONResponse{Status: api.HealthStatusUnavailable, Database: api.HealthDatabaseUnavailable, Version: &s.deps.Version}, nil
+	}
+	return api.GetHealth200JSONResponse{Status: api.HealthStatusOk, Database: api.HealthDatabaseOk, Version: &s.deps.Version}, nil
+}
+
+// GetClientConfig tells the web app what this server has configured.
+func (s *Server) GetClientConfig(context.Context, api.GetClientConfigRequestObject) (api.GetClientConfigResponseObject, error) {
+	return api.GetClientConfig200JSONResponse(s.deps.Features), nil
+}

@@ -1,0 +1,311 @@
+package httpapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/store/pgtest"
+)
+
+// acceptToken is a TokenVerifier that knows one token; the real one comes with accounts.
+type acceptToken string
+
+func (a acceptToken) VerifyAccessToken(_ context.Context, token string) (Caller, error) {
+	if token != string(a) {
+		return Caller{}, errors.New("bad token")
+	}
+	return Caller{UserID: uuid.New(), Role: "USER"}, nil
+}
+
+func newTestHandler(t testing.TB, d Deps) http.Handler {
+	t.Helper()
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if d.WebApp == nil {
+		d.WebApp = fstest.MapFS{
+			"index.html":          {Data: []byte("<!doctype html><title>Percolate</title><div id=root></div>")},
+			"assets/app-1a2b.js":  {Data: []byte(strings.Repeat("console.log('percolate');\n", 200))},
+			"favicon.svg":         {Data: []byte("<svg xmlns='http://www.w3.org/2000/svg'/>")},
+			"assets/.placeholder": {Data: []byte("")},
+		}
+	}
+	h, err := NewHandler(d)
+	if err != nil {
+		t.Fatalf("NewHandler: %v", err)
+	}
+	return h
+}
+
+type response struct {
+	*httptest.ResponseRecorder
+}
+
+func (r response) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body.Bytes(), &m); err != nil {
+		t.Fatalf("body is not JSON: %v: %q", err, r.Body.String())
+	}
+	return m
+}
+
+func do(h http.Handler, method, target, body string, header ...string) response {
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, target, rd)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return response{rec}
+}
+
+func TestSecurityHeadersOnEveryResponse(t *testing.T) {
+	h := newTestHandler(t, Deps{})
+	for _, target := range []string{"/", "/dashboard", "/api/nope", "/api/docs", "/assets/app-1a2b.js"} {
+		res := do(h, http.MethodGet, target, "")
+		csp := res.Header().Get("Content-Security-Policy")
+		for _, want := range []string{"script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("%s: CSP %q lacks %q", target, csp, want)
+			}
+		}
+		if strings.Contains(csp, "script-src 'self' 'unsafe-inline'") {
+			t.Errorf("%s: CSP allows inline scripts", target)
+		}
+		if got := res.Header().Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options = %q", target, got)
+		}
+		if res.Header().Get("Referrer-Policy") == "" {
+			t.Errorf("%s: no Referrer-Policy", target)
+		}
+		if res.Header().Get("X-Request-Id") == "" {
+			t.Errorf("%s: no X-Request-Id", target)
+		}
+		isAPI := strings.HasPrefix(target, "/api/")
+		if got := res.Header().Get("Cache-Control"); isAPI && got != "no-store" {
+			t.Errorf("%s: Cache-Control = %q, want no-store", target, got)
+		}
+	}
+}
+
+func TestUnknownAPIPathIsJSON404(t *testing.T) {
+	h := newTestHandler(t, Deps{})
+	res := do(h, http.MethodGet, "/api/does-not-exist", "")
+	if res.Code != http.StatusNotFound {
+		t.Fatalf("status = %d", res.Code)
+	}
+	if got := res.json(t)["code"]; got != "NOT_FOUND" {
+		t.Fatalf("code = %v", got)
+	}
+}
+
+func TestWrongMethodOnAPIIsJSON405(t *testing.T) {
+	h := newTestHandler(t, Deps{})
+	res := do(h, http.MethodDelete, "/api/health", "")
+	if res.Code != http.StatusMethodNotAllowed || res.json(t)["code"] != "METHOD_NOT_ALLOWED" {
+		t.Fatalf("got %d %s", res.Code, res.Body)
+	}
+}
+
+func TestSPAFallbackAndAssets(t *testing.T) {
+	h := newTestHandler(t, Deps{})
+
+	deep := do(h, http.MethodGet, "/chat/3f0c/whatever", "")
+	if deep.Code != http.StatusOK || !strings.Contains(deep.Body.String(), "<div id=root>") {
+		t.Fatalf("deep link: %d %q", deep.Code, deep.Body)
+	}
+	if got := deep.Header().Get("Cache-Control"); got != "no-cache" {
+		t.Errorf("index Cache-Control = %q", got)
+	}
+
+	asset := do(h, http.MethodGet, "/assets/app-1a2b.js", "", "Accept-Encoding", "gzip, br")
+	if asset.Code != http.StatusOK {
+		t.Fatalf("asset status %d", asset.Code)
+	}
+	if got := asset.Header().Get("Cache-Control"); got != "public, max-age=31536000, immutable" {
+		t.Errorf("asset Cache-Control = %q", got)
+	}
+	if asset.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("asset not gzipped")
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(asset.Body.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := io.ReadAll(zr)
+	if !strings.HasPrefix(string(plain), "console.log('percolate');") {
+		t.Errorf("gunzipped body = %q", plain[:20])
+	}
+
+	identity := do(h, http.MethodGet, "/assets/app-1a2b.js", "")
+	if identity.Header().Get("Content-Encoding") != "" || !strings.HasPrefix(identity.Body.String(), "console.log") {
+		t.Errorf("client without gzip got an encoded body")
+	}
+
+	if res := do(h, http.MethodGet, "/assets/old-9z9z.js", ""); res.Code != http.StatusNotFound {
+		t.Errorf("missing asset: status %d, want 404 (never index.html for a script)", res.Code)
+	}
+}
+
+func TestSPANotBuiltSaysSo(t *testing.T) {
+	h := newTestHandler(t, Deps{WebApp: fstest.MapFS{".keep": {Data: nil}}})
+	res := do(h, http.MethodGet, "/", "")
+	if res.Code != http.StatusServiceUnavailable || !strings.Contains(res.Body.String(), "make build") {
+		t.Fatalf("got %d %q", res.Code, res.Body)
+	}
+}
+
+func TestMalformedJSONIs400WithCode(t *testing.T) {
+	h := newTestHandler(t, Deps{})
+	res := do(h, http.MethodPost, "/api/auth/login", `{"email": "a@b.c",`)
+	if res.Code != http.StatusBadRequest {
+		t.Fatalf("status = %d %s", res.Code, res.Body)
+	}
+	if got := res.json(t)["code"]; got != "MALFORMED_JSON" {
+		t.Fatalf("code = %v (%s)", got, res.Body)
+	}
+}
+
+func TestValidationErrorShape(t *testing.T) {
+	h := newTestHandler(t, Deps{})
+	res := do(h, http.MethodPost, "/api/auth/login", `{"email": 5}`)
+	if res.Code != http.StatusBadRequest {
+		t.Fatalf("status = %d %s", res.Code, res.Body)
+	}
+	body := res.json(t)
+	if body["code"] != "VALIDATION_ERROR" || body["error"] != msgValidation || body["message"] != msgValidation {
+		t.Fatalf("shape: %v", body)
+	}
+	details, _ := body["details"].(map[string]any)
+	if details["password"] != "This field is required." {
+		t.Errorf("password detail = %v", details["password"])
+	}
+	if details["email"] != "Must be a string." {
+		t.Errorf("email detail = %v", details["email"])
+	}
+}
+
+func TestValidationMessages(t *testing.T) {
+	h := newTestHandler(t, Deps{Verifier: acceptToken("good")})
+	auth := []string{"Authorization", "Bearer good"}
+	cases := []struct {
+		name, method, target, body, field, want string
+	}{
+		{"too long", "POST", "/api/chat/message", `{"message":"` + strings.Repeat("a", 20001) + `"}`, "message", "Must be at most 20000 characters."},
+		{"enum", "POST", "/api/subscription/checkout", `{"plan":"GOLD"}`, "plan", "Must be one of: BASIC, PREMIUM."},
+		{"unknown field", "PUT", "/api/profile", `{"hobby":"x"}`, "hobby", "This field is not accepted here."},
+		{"bad uuid path", "GET", "/api/chat/sessions/not-a-uuid", "", "id", ""},
+		{"missing query", "GET", "/api/auth/verify", "", "t", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := do(h, c.method, c.target, c.body, auth...)
+			if res.Code != http.StatusBadRequest {
+				t.Fatalf("status = %d %s", res.Code, res.Body)
+			}
+			body := res.json(t)
+			details, _ := body["details"].(map[string]any)
+			got, ok := details[c.field]
+			if body["code"] != "VALIDATION_ERROR" || !ok {
+				t.Fatalf("no detail for %s: %s", c.field, res.Body)
+			}
+			if c.want != "" && got != c.want {
+				t.Errorf("detail = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestProtectedOperationsNeedAValidToken(t *testing.T) {
+	h := newTestHandler(t, Deps{Verifier: acceptToken("good")})
+	for _, hdr := range [][]string{nil, {"Authorization", "Bearer forged"}, {"Authorization", "Basic good"}} {
+		res := do(h, http.MethodGet, "/api/profile", "", hdr...)
+		if res.Code != http.StatusUnauthorized || res.json(t)["code"] != "UNAUTHORIZED" {
+			t.Fatalf("%v: got %d %s", hdr, res.Code, res.Body)
+		}
+	}
+	// A valid token passes authentication and reaches the (not yet built) handler.
+	res := do(h, http.MethodGet, "/api/profile", "", "Authorization", "Bearer good")
+	if res.Code != http.StatusNotImplemented || res.json(t)["code"] != "NOT_IMPLEMENTED" {
+		t.Fatalf("got %d %s", res.Code, res.Body)
+	}
+	// Public operations need no token.
+	if res := do(h, http.MethodGet, "/api/public/config", ""); res.Code != http.StatusOK {
+		t.Fatalf("public config: %d %s", res.Code, res.Body)
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	h := newTestHandler(t, Deps{})
+	big := `{"email":"` + strings.Repeat("a", maxJSONBody) + `","password":"x"}`
+	res := do(h, http.MethodPost, "/api/auth/login", big)
+	if res.Code != http.StatusRequestEntityTooLarge || res.json(t)["code"] != "PAYLOAD_TOO_LARGE" {
+		t.Fatalf("got %d %s", res.Code, res.Body)
+	}
+
+	// Without a declared length the limit still holds while reading.
+	req := httptest.NewRequest(http.MethodPost, "/api/auth/login", io.NopCloser(strings.NewReader(big)))
+	req.ContentLength = -1
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("chunked: got %d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestDocsAndSpecAreServed(t *testing.T) {
+	h := newTestHandler(t, Deps{})
+	spec := do(h, http.MethodGet, "/api/openapi.yaml", "")
+	if spec.Code != http.StatusOK || !strings.Contains(spec.Body.String(), "/api/chat/message/stream:") {
+		t.Fatalf("spec: %d", spec.Code)
+	}
+	docs := do(h, http.MethodGet, "/api/docs", "")
+	if docs.Code != http.StatusOK || !strings.Contains(docs.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("docs: %d %s", docs.Code, docs.Header())
+	}
+	page := docs.Body.String()
+	for _, want := range []string{"/api/auth/login", "/api/subscription/webhook", "/oauth2/authorization/google"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("docs page lacks %s", want)
+		}
+	}
+	if strings.Contains(page, "<script") || strings.Contains(page, "http://") || strings.Contains(page, "https://") {
+		t.Errorf("docs page must be static and load nothing from elsewhere")
+	}
+}
+
+func TestHealthChecksTheRealDatabase(t *testing.T) {
+	st := pgtest.New(t)
+	h := newTestHandler(t, Deps{DB: st, Version: "test"})
+	res := do(h, http.MethodGet, "/api/health", "")
+	body := res.json(t)
+	if res.Code != http.StatusOK || body["status"] != "ok" || body["database"] != "ok" || body["version"] != "test" {
+		t.Fatalf("up: %d %v", res.Code, body)
+	}
+	st.Close()
+	res = do(h, http.MethodGet, "/api/health", "")
+	if res.Code != http.StatusServiceUnavailable || res.json(t)["database"] != "unavailable" {
+		t.Fatalf("closed pool: %d %s", res.Code, res.Body)
+	}
+}

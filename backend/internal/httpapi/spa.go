@@ -1,0 +1,131 @@
+package httpapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+)
+
+// asset is one file of the built web app, kept in memory with its gzip form when that helps.
+type asset struct {
+	body        []byte
+	gz          []byte
+	contentType string
+	immutable   bool
+}
+
+// spaHandler serves the embedded web app: files as they are, and index.html for every other
+// path so that client-side routing (including its redirect to /error/404) works on a deep link.
+type spaHandler struct {
+	assets map[string]*asset
+	index  *asset
+}
+
+// newSPAHandler loads every file of dist into memory and compresses what compresses well.
+// Vite puts content-hashed files under assets/, so those may be cached forever.
+func newSPAHandler(dist fs.FS) (*spaHandler, error) {
+	h := &spaHandler{assets: map[string]*asset{}}
+	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
+			return err
+		}
+		body, err := fs.ReadFile(dist, p)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+		ct := mime.TypeByExtension(path.Ext(p))
+		if ct == "" {
+			ct = http.DetectContentType(body)
+		}
+		a := &asset{body: body, contentType: ct, immutable: strings.HasPrefix(p, "assets/")}
+		if compressible(ct) && len(body) > 1024 {
+			a.gz = gzipBytes(body)
+		}
+		h.assets["/"+p] = a
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load web app: %w", err)
+	}
+	h.index = h.assets["/index.html"]
+	return h, nil
+}
+
+func compressible(ct string) bool {
+	for _, p := range []string{"text/", "application/javascript", "application/json", "image/svg+xml", "application/manifest+json"} {
+		if strings.HasPrefix(ct, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func gzipBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = zw.Write(b)
+	_ = zw.Close()
+	if buf.Len() >= len(b) {
+		return nil
+	}
+	return buf.Bytes()
+}
+
+func (h *spaHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "Method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	a, ok := h.assets[r.URL.Path]
+	switch {
+	case ok && r.URL.Path != "/index.html":
+		if a.immutable {
+			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		} else {
+			w.Header().Set("Cache-Control", "public, max-age=3600")
+		}
+	case path.Ext(r.URL.Path) != "":
+		// A missing file (an old hashed asset, say) must not be answered with HTML.
+		http.Error(w, "Not found", http.StatusNotFound)
+		return
+	case h.index == nil:
+		w.Header().Set("Cache-Control", "no-store")
+		http.Error(w, "The web app is not built into this binary. Run `make build`.", http.StatusServiceUnavailable)
+		return
+	default:
+		a = h.index
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	h.write(w, r, a)
+}
+
+func (h *spaHandler) write(w http.ResponseWriter, r *http.Request, a *asset) {
+	w.Header().Set("Content-Type", a.contentType)
+	w.Header().Add("Vary", "Accept-Encoding")
+	body := a.body
+	if a.gz != nil && acceptsGzip(r) {
+		w.Header().Set("Content-Encoding", "gzip")
+		body = a.gz
+	}
+	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(enc), "gzip") && strings.ReplaceAll(q, " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
+}
