@@ -1,0 +1,66 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { ProtectedRoute } from '../auth/ProtectedRoute/ProtectedRoute';
+import { AppLayout } from '../layouts/AppLayout/AppLayout';
+import { PublicLayout } from '../layouts/PublicLayout/PublicLayout';
+
+// One chunk per page: the first visit downloads only the page it lands on.
+const LandingPage = lazy(() => import('../pages/Landing/LandingPage').then((m) => ({ default: m.LandingPage })));
+const AboutPage = lazy(() => import('../pages/About/AboutPage').then((m) => ({ default: m.AboutPage })));
+const TeamPage = lazy(() => import('../pages/Team/TeamPage').then((m) => ({ default: m.TeamPage })));
+const PrivacyPage = lazy(() => import('../pages/Privacy/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
+const LoginPage = lazy(() => import('../pages/Login/LoginPage').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() => import('../pages/Register/RegisterPage').then((m) => ({ default: m.RegisterPage })));
+const ResetPage = lazy(() => import('../pages/Reset/ResetPage').then((m) => ({ default: m.ResetPage })));
+const EmailVerifiedPage = lazy(() =>
+  import('../pages/EmailVerified/EmailVerifiedPage').then((m) => ({ default: m.EmailVerifiedPage })),
+);
+const SubscriptionSuccessPage = lazy(() =>
+  import('../pages/SubscriptionSuccess/SubscriptionSuccessPage').then((m) => ({
+    default: m.SubscriptionSuccessPage,
+  })),
+);
+const UnauthorizedPage = lazy(() =>
+  import('../pages/Unauthorized/UnauthorizedPage').then((m) => ({ default: m.UnauthorizedPage })),
+);
+const NotFoundPage = lazy(() => import('../pages/NotFound/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
+const DashboardPage = lazy(() =>
+  import('../pages/Dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })),
+);
+const ChatPage = lazy(() => import('../pages/Chat/ChatPage').then((m) => ({ default: m.ChatPage })));
+const ProfilePage = lazy(() => import('../pages/Profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+
+/** Every route of spec §2. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<PublicLayout />}>
+        <Route index element={<LandingPage />} />
+        <Route path="about" element={<AboutPage />} />
+        <Route path="team" element={<TeamPage />} />
+        <Route path="privacy" element={<PrivacyPage />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="register" element={<RegisterPage />} />
+        <Route path="reset" element={<ResetPage />} />
+        <Route path="email-verified" element={<EmailVerifiedPage />} />
+        <Route path="subscription-success" element={<SubscriptionSuccessPage />} />
+        <Route path="error/401" element={<UnauthorizedPage />} />
+        <Route path="error/404" element={<NotFoundPage />} />
+      </Route>
+
+      <Route
+        element={
+          <ProtectedRoute>
+            <AppLayout />
+          </ProtectedRoute>
+        }
+      >
+        <Route path="dashboard" element={<DashboardPage />} />
+        <Route path="chat/:sessionId?" element={<ChatPage />} />
+        <Route path="profile" element={<ProfilePage />} />
+      </Route>
+
+      <Route path="*" element={<Navigate to="/error/404" replace />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * Mantine styles, imported per component instead of the whole styles.css so
+ * the first page load only carries CSS for what the app renders.
+ *
+ * Order matters: baseline, the default variables and global styles first,
+ * then the shared building blocks other components are made of, then the
+ * components themselves. When a screen starts using a new Mantine component,
+ * add its file here (and the files of the components it is built from; the
+ * Mantine "CSS files list" page names them).
+ */
+import '@mantine/core/styles/baseline.css';
+import '@mantine/core/styles/default-css-variables.css';
+import '@mantine/core/styles/global.css';
+
+// Building blocks reused inside other components.
+import '@mantine/core/styles/UnstyledButton.css';
+import '@mantine/core/styles/VisuallyHidden.css';
+import '@mantine/core/styles/Paper.css';
+import '@mantine/core/styles/Group.css';
+import '@mantine/core/styles/Stack.css';
+import '@mantine/core/styles/Loader.css';
+import '@mantine/core/styles/Center.css';
+
+// Components used by the layouts and pages.
+import '@mantine/core/styles/ActionIcon.css';
+import '@mantine/core/styles/Anchor.css';
+import '@mantine/core/styles/AppShell.css';
+import '@mantine/core/styles/Burger.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Container.css';
+import '@mantine/core/styles/NavLink.css';
+import '@mantine/core/styles/Text.css';
+import '@mantine/core/styles/Title.css';
+
+// Self-hosted fonts (no CDN): Inter for text, Fraunces for headings.
+import '@fontsource/inter/400.css';
+import '@fontsource/inter/500.css';
+import '@fontsource/inter/600.css';
+import '@fontsource/fraunces/500.css';
+import '@fontsource/fraunces/600.css';
+
+import './global.css';

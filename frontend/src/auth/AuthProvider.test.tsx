@@ -1,0 +1,76 @@
+import { http, HttpResponse } from 'msw';
+import { aUser, render, screen, server, waitFor } from '../test-utils';
+import { useAuth } from './AuthContext';
+import { getAccessToken, getRefreshToken, getUser, setSession, setTokens } from './storage';
+
+function AuthProbe() {
+  const { status, user, signIn, clearSession } = useAuth();
+  return (
+    <div>
+      <p>status: {status}</p>
+      <p>email: {user?.email ?? 'none'}</p>
+      <button
+        type="button"
+        onClick={() =>
+          signIn({ accessToken: 'a-2', refreshToken: 'r-2', user: aUser({ email: 'new@example.com' }) })
+        }
+      >
+        sign in
+      </button>
+      <button type="button" onClick={clearSession}>
+        forget
+      </button>
+    </div>
+  );
+}
+
+describe('AuthProvider', () => {
+  it('is unauthenticated without a stored token and asks the server nothing', async () => {
+    // Any request would fail the test: the MSW server has no handlers.
+    render(<AuthProbe />);
+    expect(screen.getByText('status: unauthenticated')).toBeInTheDocument();
+    expect(screen.getByText('email: none')).toBeInTheDocument();
+  });
+
+  it('loads the current user when a token is stored', async () => {
+    setTokens('a-1', 'r-1');
+    server.use(http.get('/api/auth/me', () => HttpResponse.json(aUser({ role: 'PREMIUM' }))));
+
+    render(<AuthProbe />);
+
+    expect(screen.getByText('status: loading')).toBeInTheDocument();
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+    expect(screen.getByText('email: ada@example.com')).toBeInTheDocument();
+  });
+
+  it('clears every stored auth item when the user load fails', async () => {
+    setSession({ accessToken: 'a-1', refreshToken: 'r-1', user: aUser({ email: 'old@example.com' }) });
+    server.use(
+      http.get('/api/auth/me', () =>
+        HttpResponse.json({ code: 'UNAUTHORIZED', error: 'Invalid token', message: 'Invalid token' }, { status: 401 }),
+      ),
+    );
+
+    render(<AuthProbe />);
+
+    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
+    await waitFor(() => expect(getAccessToken()).toBeNull());
+    expect(getRefreshToken()).toBeNull();
+    expect(getUser()).toBeNull();
+  });
+
+  it('signIn stores the session and authenticates; clearSession forgets it', async () => {
+    const { user } = render(<AuthProbe />);
+
+    await user.click(screen.getByRole('button', { name: 'sign in' }));
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+    expect(screen.getByText('email: new@example.com')).toBeInTheDocument();
+    expect(getAccessToken()).toBe('a-2');
+    expect(getRefreshToken()).toBe('r-2');
+
+    await user.click(screen.getByRole('button', { name: 'forget' }));
+    expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
+    expect(getAccessToken()).toBeNull();
+    expect(getUser()).toBeNull();
+  });
+});

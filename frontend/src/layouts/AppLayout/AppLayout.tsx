@@ -1,0 +1,79 @@
+import { AppShell, Burger, Button, Group, NavLink } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Suspense } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { Brand } from '../../components/Brand/Brand';
+import { ColorSchemeToggle } from '../../components/ColorSchemeToggle/ColorSchemeToggle';
+import { PageLoader } from '../../components/PageLoader/PageLoader';
+import { isActivePath } from '../isActivePath';
+
+const items = [
+  { label: 'Dashboard', to: '/dashboard' },
+  { label: 'Profile', to: '/profile' },
+];
+
+/** The signed-in pages' navigation bar: brand to /, Dashboard and Profile. */
+export function AppLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { pathname } = useLocation();
+
+  return (
+    <AppShell
+      header={{ height: 64 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { desktop: true, mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Brand />
+          <Group gap="xs" wrap="nowrap">
+            <Group component="nav" aria-label="Account" gap={4} visibleFrom="sm" wrap="nowrap">
+              {items.map((item) => {
+                const active = isActivePath(pathname, item.to);
+                return (
+                  <Button
+                    key={item.to}
+                    component={Link}
+                    to={item.to}
+                    variant={active ? 'light' : 'subtle'}
+                    aria-current={active ? 'page' : undefined}
+                  >
+                    {item.label}
+                  </Button>
+                );
+              })}
+            </Group>
+            <ColorSchemeToggle />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+            />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="md" aria-label="Account">
+        {items.map((item) => (
+          <NavLink
+            key={item.to}
+            component={Link}
+            to={item.to}
+            label={item.label}
+            active={isActivePath(pathname, item.to)}
+            aria-current={isActivePath(pathname, item.to) ? 'page' : undefined}
+            onClick={close}
+          />
+        ))}
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from '../../components/PlaceholderPage/PlaceholderPage';
+
+export function AboutPage() {
+  return <PlaceholderPage title="About Percolate" />;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from '../../components/PlaceholderPage/PlaceholderPage';
+
+export function LoginPage() {
+  return <PlaceholderPage title="Sign In" />;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderPage } from '../../components/PlaceholderPage/PlaceholderPage';
+
+export function RegisterPage() {
+  return <PlaceholderPage title="Create Account" />;
+}

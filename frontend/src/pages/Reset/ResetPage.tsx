@@ -1,0 +1,5 @@
+import { PlaceholderPage } from '../../components/PlaceholderPage/PlaceholderPage';
+
+export function ResetPage() {
+  return <PlaceholderPage title="Reset Password" />;
+}
