@@ -6,6 +6,7 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -18,12 +19,16 @@ type Querier interface {
 	// CreateUser inserts an account; role defaults to USER. password_hash is
 	// NULL for accounts that only sign in through an identity provider.
 	CreateUser(ctx context.Context, arg CreateUserParams) (User, error)
+	// DeleteRateLimit forgets every window of a key (e.g. failed logins after a success).
+	DeleteRateLimit(ctx context.Context, key string) error
 	// DeleteSessionForUser deletes the user's session and its messages; it
 	// affects no rows when the session belongs to someone else.
 	DeleteSessionForUser(ctx context.Context, arg DeleteSessionForUserParams) (int64, error)
 	// DeleteUser deletes an account; everything it owns goes with it through
 	// ON DELETE CASCADE.
 	DeleteUser(ctx context.Context, id uuid.UUID) (int64, error)
+	// GetRateLimit returns the count of a window (pgx.ErrNoRows when nothing was counted).
+	GetRateLimit(ctx context.Context, arg GetRateLimitParams) (int32, error)
 	// GetSessionForUser returns the session only if it belongs to the user, so a
 	// session owned by someone else is not found.
 	GetSessionForUser(ctx context.Context, arg GetSessionForUserParams) (ChatSession, error)
@@ -32,11 +37,15 @@ type Querier interface {
 	GetUserByEmail(ctx context.Context, email string) (User, error)
 	// GetUserByID returns one account by id.
 	GetUserByID(ctx context.Context, id uuid.UUID) (User, error)
+	// HitRateLimit counts one event in a fixed window and returns the window's count so far.
+	HitRateLimit(ctx context.Context, arg HitRateLimitParams) (int32, error)
 	// ListMessagesBySession lists a session's messages oldest first, scoped to
 	// the owner so another user's session yields nothing.
 	ListMessagesBySession(ctx context.Context, arg ListMessagesBySessionParams) ([]Message, error)
 	// ListSessionsByUser lists the user's sessions, most recently updated first.
 	ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]ChatSession, error)
+	// PruneRateLimits deletes windows that started before the cut-off.
+	PruneRateLimits(ctx context.Context, before time.Time) (int64, error)
 	// SetUserRoleByEmail sets the role of the account with this e-mail, ignoring
 	// case, and returns the updated row (pgx.ErrNoRows when there is none).
 	SetUserRoleByEmail(ctx context.Context, arg SetUserRoleByEmailParams) (User, error)

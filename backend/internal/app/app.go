@@ -112,6 +112,8 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		Features: features(cfg),
 		Version:  version,
 		WebApp:   frontend.Dist(),
+
+		TrustedProxies: cfg.TrustedProxies,
 	})
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -41,6 +42,7 @@ const (
 	EnvOIDCClientID        = "PERCOLATE_OIDC_CLIENT_ID"
 	EnvOIDCClientSecret    = "PERCOLATE_OIDC_CLIENT_SECRET"
 	EnvCommunityURL        = "PERCOLATE_COMMUNITY_URL"
+	EnvTrustedProxies      = "PERCOLATE_TRUSTED_PROXIES"
 	EnvLogLevel            = "PERCOLATE_LOG_LEVEL"
 )
 
@@ -71,6 +73,10 @@ type Config struct {
 	LogLevel slog.Level
 	// CommunityURL is an optional http(s) link to a community space.
 	CommunityURL string
+	// TrustedProxies are the addresses (CIDR prefixes) of reverse proxies whose
+	// X-Forwarded-For header names the client; empty means the connection's
+	// own address is the client's.
+	TrustedProxies []netip.Prefix
 
 	// LLM configures the OpenAI-compatible model provider.
 	LLM LLM
@@ -260,6 +266,18 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 	}
 
+	for _, v := range strings.Split(get(EnvTrustedProxies), ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		p, err := parsePrefix(v)
+		if err != nil {
+			errs.add(EnvTrustedProxies, "%q is not an IP address or CIDR prefix", v)
+			continue
+		}
+		c.TrustedProxies = append(c.TrustedProxies, p)
+	}
+
 	c.LLM = loadLLM(get, &errs)
 	c.Mail = loadMail(get, &errs)
 	c.Stripe = loadStripe(get, &errs)
@@ -385,4 +403,17 @@ func loadOIDC(get func(string) string, errs *problems) OIDC {
 		errs.add(EnvOIDCClientID, "is required when %s is set", EnvOIDCClientSecret)
 	}
 	return o
+}
+
+// parsePrefix accepts a CIDR prefix or a single address.
+func parsePrefix(v string) (netip.Prefix, error) {
+	if strings.Contains(v, "/") {
+		p, err := netip.ParsePrefix(v)
+		return p.Masked(), err
+	}
+	a, err := netip.ParseAddr(v)
+	if err != nil {
+		return netip.Prefix{}, err
+	}
+	return netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()), nil
 }

@@ -381,3 +381,27 @@ func eq(t *testing.T, name, got, want string) {
 		t.Errorf("%s = %q, want %q", name, got, want)
 	}
 }
+
+func TestTrustedProxies(t *testing.T) {
+	c, err := config.Load(func(k string) string {
+		if k == config.EnvTrustedProxies {
+			return "10.0.0.0/8, 127.0.0.1"
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.TrustedProxies) != 2 || c.TrustedProxies[0].String() != "10.0.0.0/8" || c.TrustedProxies[1].String() != "127.0.0.1/32" {
+		t.Fatalf("got %v", c.TrustedProxies)
+	}
+	_, err = config.Load(func(k string) string {
+		if k == config.EnvTrustedProxies {
+			return "10.0.0.0/8,proxy.local"
+		}
+		return ""
+	})
+	if err == nil || !strings.Contains(err.Error(), config.EnvTrustedProxies) {
+		t.Fatalf("bad value: %v", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -32,6 +33,8 @@ type Deps struct {
 	Version  string
 	// WebApp is the built front end (index.html at its root).
 	WebApp fs.FS
+	// TrustedProxies may name the client in X-Forwarded-For.
+	TrustedProxies []netip.Prefix
 }
 
 // Server implements api.StrictServerInterface.
@@ -61,7 +64,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	s := &Server{deps: d}
 
 	r := chi.NewRouter()
-	r.Use(requestID, recoverer(d.Logger), accessLog(d.Logger), securityHeaders, limitBody)
+	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders, limitBody)
 	r.Get("/api/openapi.yaml", serveBytes("application/yaml; charset=utf-8", percolate.OpenAPIYAML))
 	r.Get("/api/docs", serveBytes("text/html; charset=utf-8", docs))
 	r.Group(func(g chi.Router) {

@@ -1,0 +1,109 @@
+// Package ratelimit counts events in fixed windows stored in PostgreSQL, so that limits hold
+// across any number of app instances. Subjects (e-mail addresses, client addresses, user ids)
+// are stored only as hashes.
+package ratelimit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/store"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// Rule is one limit: at most Limit events per Window for each subject. Message is what the
+// user reads when the limit is reached.
+type Rule struct {
+	Name    string
+	Limit   int
+	Window  time.Duration
+	Message string
+}
+
+// Limiter applies rules. Now is replaceable for tests.
+type Limiter struct {
+	q   dbgen.Querier
+	Now func() time.Time
+}
+
+// New returns a Limiter on the given queries (a pool's or a transaction's).
+func New(q dbgen.Querier) *Limiter {
+	return &Limiter{q: q, Now: time.Now}
+}
+
+// Hit counts one event for subject and returns an *apperr.LimitError (429 with Retry-After)
+// when the event is over the rule's limit. Events over the limit are counted too, so hammering
+// does not shorten the wait.
+func (l *Limiter) Hit(ctx context.Context, rule Rule, subject string) error {
+	start, end := l.window(rule)
+	n, err := l.q.HitRateLimit(ctx, dbgen.HitRateLimitParams{Key: key(rule, subject), WindowStart: start})
+	if err != nil {
+		return fmt.Errorf("rate limit %s: %w", rule.Name, err)
+	}
+	if int(n) > rule.Limit {
+		return l.limitError(rule, end)
+	}
+	return nil
+}
+
+// Check reports, without counting, whether subject has already used up the rule's window.
+// Use it with Hit for limits that only count failures (failed logins).
+func (l *Limiter) Check(ctx context.Context, rule Rule, subject string) error {
+	start, end := l.window(rule)
+	n, err := l.q.GetRateLimit(ctx, dbgen.GetRateLimitParams{Key: key(rule, subject), WindowStart: start})
+	if store.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("rate limit %s: %w", rule.Name, err)
+	}
+	if int(n) >= rule.Limit {
+		return l.limitError(rule, end)
+	}
+	return nil
+}
+
+// Reset forgets subject's count under rule.
+func (l *Limiter) Reset(ctx context.Context, rule Rule, subject string) error {
+	if err := l.q.DeleteRateLimit(ctx, key(rule, subject)); err != nil {
+		return fmt.Errorf("reset rate limit %s: %w", rule.Name, err)
+	}
+	return nil
+}
+
+// Prune deletes windows that ended long enough ago (older than maxWindow).
+func (l *Limiter) Prune(ctx context.Context, maxWindow time.Duration) (int64, error) {
+	n, err := l.q.PruneRateLimits(ctx, l.Now().Add(-maxWindow))
+	if err != nil {
+		return 0, fmt.Errorf("prune rate limits: %w", err)
+	}
+	return n, nil
+}
+
+func (l *Limiter) window(rule Rule) (time.Time, time.Time) {
+	start := l.Now().UTC().Truncate(rule.Window)
+	return start, start.Add(rule.Window)
+}
+
+func (l *Limiter) limitError(rule Rule, end time.Time) error {
+	wait := end.Sub(l.Now())
+	if wait < time.Second {
+		wait = time.Second
+	}
+	msg := rule.Message
+	if msg == "" {
+		msg = "Too many attempts. Please wait a little and try again."
+	}
+	return &apperr.LimitError{Message: msg, RetryAfter: wait}
+}
+
+// key names a rule's counter for one subject without storing the subject itself.
+func key(rule Rule, subject string) string {
+	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(subject))))
+	return rule.Name + ":" + hex.EncodeToString(sum[:16])
+}

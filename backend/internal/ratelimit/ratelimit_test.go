@@ -1,0 +1,103 @@
+package ratelimit
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/store/pgtest"
+)
+
+func TestHitAdmitsTheLimitThenRefusesWithRetryAfter(t *testing.T) {
+	st := pgtest.New(t)
+	l := New(st.Queries())
+	now := time.Date(2026, 11, 21, 10, 7, 0, 0, time.UTC)
+	l.Now = func() time.Time { return now }
+	rule := Rule{Name: "test", Limit: 3, Window: 15 * time.Minute, Message: "Slow down."}
+	ctx := context.Background()
+
+	for i := 0; i < 3; i++ {
+		if err := l.Hit(ctx, rule, "Ada@Example.com"); err != nil {
+			t.Fatalf("hit %d: %v", i+1, err)
+		}
+	}
+	err := l.Hit(ctx, rule, "ada@example.com") // same subject, other case
+	var le *apperr.LimitError
+	if !errors.As(err, &le) {
+		t.Fatalf("4th hit: %v, want a LimitError", err)
+	}
+	if le.Message != "Slow down." || le.RetryAfter != 8*time.Minute {
+		t.Errorf("got %q after %v, want 'Slow down.' after 8m (end of the 10:00–10:15 window)", le.Message, le.RetryAfter)
+	}
+	if err := l.Hit(ctx, rule, "someone-else@example.com"); err != nil {
+		t.Errorf("another subject is limited too: %v", err)
+	}
+
+	now = now.Add(8 * time.Minute) // the next window
+	if err := l.Hit(ctx, rule, "ada@example.com"); err != nil {
+		t.Errorf("next window still limited: %v", err)
+	}
+}
+
+func TestCheckDoesNotCountAndResetForgets(t *testing.T) {
+	st := pgtest.New(t)
+	l := New(st.Queries())
+	rule := Rule{Name: "failures", Limit: 2, Window: time.Hour}
+	ctx := context.Background()
+	for i := 0; i < 5; i++ {
+		if err := l.Check(ctx, rule, "1.2.3.4"); err != nil {
+			t.Fatalf("check %d counted: %v", i, err)
+		}
+	}
+	_ = l.Hit(ctx, rule, "1.2.3.4")
+	_ = l.Hit(ctx, rule, "1.2.3.4")
+	if err := l.Check(ctx, rule, "1.2.3.4"); err == nil {
+		t.Fatal("check after two failures should refuse")
+	}
+	if err := l.Reset(ctx, rule, "1.2.3.4"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Check(ctx, rule, "1.2.3.4"); err != nil {
+		t.Fatalf("after reset: %v", err)
+	}
+}
+
+func TestParallelHitsAdmitExactlyTheLimit(t *testing.T) {
+	st := pgtest.New(t)
+	l := New(st.Queries())
+	rule := Rule{Name: "race", Limit: 10, Window: time.Hour}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	admitted := 0
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if l.Hit(context.Background(), rule, "subject") == nil {
+				mu.Lock()
+				admitted++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if admitted != 10 {
+		t.Fatalf("admitted %d of 40, want exactly 10", admitted)
+	}
+}
+
+func TestSubjectsAreStoredHashed(t *testing.T) {
+	st := pgtest.New(t)
+	l := New(st.Queries())
+	if err := l.Hit(context.Background(), Rule{Name: "privacy", Limit: 1, Window: time.Hour}, "ada@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM rate_limits WHERE key LIKE '%ada%' OR key LIKE '%example%'`).Scan(&n)
+	if err != nil || n != 0 {
+		t.Fatalf("raw subject stored (%d rows, %v)", n, err)
+	}
+}

@@ -1,0 +1,21 @@
+-- name: HitRateLimit :one
+-- HitRateLimit counts one event in a fixed window and returns the window's count so far.
+INSERT INTO rate_limits (key, window_start, count)
+VALUES (@key, @window_start, 1)
+ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+RETURNING count;
+
+-- name: GetRateLimit :one
+-- GetRateLimit returns the count of a window (pgx.ErrNoRows when nothing was counted).
+SELECT count FROM rate_limits
+WHERE key = @key AND window_start = @window_start;
+
+-- name: DeleteRateLimit :exec
+-- DeleteRateLimit forgets every window of a key (e.g. failed logins after a success).
+DELETE FROM rate_limits
+WHERE key = @key;
+
+-- name: PruneRateLimits :execrows
+-- PruneRateLimits deletes windows that started before the cut-off.
+DELETE FROM rate_limits
+WHERE window_start < @before;
