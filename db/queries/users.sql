@@ -29,3 +29,15 @@ RETURNING *;
 -- ON DELETE CASCADE.
 DELETE FROM users
 WHERE id = @id;
+
+-- name: MarkEmailVerified :exec
+-- MarkEmailVerified records that the owner of the account proved the address is theirs.
+UPDATE users
+SET email_verified_at = COALESCE(email_verified_at, now())
+WHERE id = @id;
+
+-- name: SetPasswordHash :exec
+-- SetPasswordHash replaces the password of an account.
+UPDATE users
+SET password_hash = @password_hash
+WHERE id = @id;

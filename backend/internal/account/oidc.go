@@ -1,0 +1,300 @@
+package account
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	"github.com/google/uuid"
+	"golang.org/x/oauth2"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/auth"
+	"github.com/percolate/percolate/backend/internal/store"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// Messages of third-party sign-in, shown on /login.
+const (
+	MsgOIDCUnavailable = "Sign-in with Google is not available on this server."
+	MsgOIDCFailed      = "Sign-in with Google failed. Please try again."
+	MsgOIDCCancelled   = "Sign-in with Google was cancelled."
+	MsgOIDCUnverified  = "Your Google account's email address is not verified, so we can't sign you in with it."
+	MsgOIDCNoEmail     = "Your Google account did not share an email address, so we can't sign you in with it."
+	MsgLoginCodeBad    = "This sign-in link has expired. Please sign in again."
+	oidcFlowTTL        = 10 * time.Minute
+	loginCodeTTL       = time.Minute
+)
+
+// OIDCConfig configures third-party sign-in.
+type OIDCConfig struct {
+	Issuer, ClientID, ClientSecret string
+	// RedirectURL is the callback address registered with the provider.
+	RedirectURL string
+	// CookieKey signs the flow cookie (state, nonce and PKCE verifier). 32 bytes or more.
+	CookieKey []byte
+	// HTTPClient talks to the provider (http.DefaultClient when nil).
+	HTTPClient *http.Client
+}
+
+// OIDC runs the authorization-code flow with PKCE, state and nonce against one provider.
+// Discovery happens on first use, so a provider that is down does not stop start-up.
+type OIDC struct {
+	cfg OIDCConfig
+	svc *Service
+
+	mu       sync.Mutex
+	oauth    *oauth2.Config
+	verifier *oidc.IDTokenVerifier
+}
+
+// NewOIDC returns the sign-in flow; it is not Configured without a client id and secret.
+func NewOIDC(svc *Service, cfg OIDCConfig) *OIDC {
+	return &OIDC{cfg: cfg, svc: svc}
+}
+
+// Configured reports whether third-party sign-in is offered.
+func (o *OIDC) Configured() bool {
+	return o != nil && o.cfg.ClientID != "" && o.cfg.ClientSecret != "" && len(o.cfg.CookieKey) >= 32
+}
+
+// OIDCError is a refusal whose Message is shown to the user on /login.
+type OIDCError struct {
+	Message string
+	Err     error
+}
+
+func (e *OIDCError) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *OIDCError) Unwrap() error { return e.Err }
+
+func oidcFail(msg string, err error) error { return &OIDCError{Message: msg, Err: err} }
+
+func (o *OIDC) client(ctx context.Context) context.Context {
+	if o.cfg.HTTPClient != nil {
+		return oidc.ClientContext(ctx, o.cfg.HTTPClient)
+	}
+	return ctx
+}
+
+func (o *OIDC) setup(ctx context.Context) (*oauth2.Config, *oidc.IDTokenVerifier, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.oauth != nil {
+		return o.oauth, o.verifier, nil
+	}
+	p, err := oidc.NewProvider(o.client(ctx), o.cfg.Issuer)
+	if err != nil {
+		return nil, nil, fmt.Errorf("oidc discovery: %w", err)
+	}
+	o.oauth = &oauth2.Config{
+		ClientID: o.cfg.ClientID, ClientSecret: o.cfg.ClientSecret, RedirectURL: o.cfg.RedirectURL,
+		Endpoint: p.Endpoint(), Scopes: []string{oidc.ScopeOpenID, "email", "profile"},
+	}
+	o.verifier = p.Verifier(&oidc.Config{ClientID: o.cfg.ClientID, SupportedSigningAlgs: []string{oidc.RS256, oidc.ES256, oidc.EdDSA}})
+	return o.oauth, o.verifier, nil
+}
+
+// flow is what the browser carries between the start and the callback, signed.
+type flow struct {
+	State    string `json:"s"`
+	Nonce    string `json:"n"`
+	Verifier string `json:"v"`
+	Expires  int64  `json:"e"`
+}
+
+func randomString() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func (o *OIDC) sign(payload []byte) []byte {
+	m := hmac.New(sha256.New, o.cfg.CookieKey)
+	m.Write([]byte("percolate oidc flow\x00"))
+	m.Write(payload)
+	return m.Sum(nil)
+}
+
+func (o *OIDC) sealFlow(f flow) string {
+	b, _ := json.Marshal(f)
+	return base64.RawURLEncoding.EncodeToString(b) + "." + base64.RawURLEncoding.EncodeToString(o.sign(b))
+}
+
+func (o *OIDC) openFlow(v string) (flow, bool) {
+	var f flow
+	p, s, ok := strings.Cut(v, ".")
+	if !ok {
+		return f, false
+	}
+	b, err1 := base64.RawURLEncoding.DecodeString(p)
+	sig, err2 := base64.RawURLEncoding.DecodeString(s)
+	if err1 != nil || err2 != nil || !hmac.Equal(sig, o.sign(b)) || json.Unmarshal(b, &f) != nil {
+		return f, false
+	}
+	return f, time.Now().Unix() < f.Expires
+}
+
+// Start begins a sign-in: it returns the provider's authorization URL and the flow cookie
+// value to set (HttpOnly) for the callback.
+func (o *OIDC) Start(ctx context.Context) (authURL, cookie string, err error) {
+	if !o.Configured() {
+		return "", "", oidcFail(MsgOIDCUnavailable, nil)
+	}
+	oc, _, err := o.setup(ctx)
+	if err != nil {
+		return "", "", oidcFail(MsgOIDCFailed, err)
+	}
+	f := flow{State: randomString(), Nonce: randomString(), Verifier: oauth2.GenerateVerifier(), Expires: time.Now().Add(oidcFlowTTL).Unix()}
+	u := oc.AuthCodeURL(f.State, oidc.Nonce(f.Nonce), oauth2.S256ChallengeOption(f.Verifier))
+	return u, o.sealFlow(f), nil
+}
+
+// Callback finishes a sign-in: it checks state, exchanges the code (with the PKCE verifier),
+// verifies the ID token and its nonce, finds or links or creates the account, and returns a
+// one-time login code for the SPA to exchange.
+func (o *OIDC) Callback(ctx context.Context, code, state, providerError, cookie string) (string, error) {
+	if !o.Configured() {
+		return "", oidcFail(MsgOIDCUnavailable, nil)
+	}
+	if providerError != "" {
+		return "", oidcFail(MsgOIDCCancelled, errors.New("provider error"))
+	}
+	f, ok := o.openFlow(cookie)
+	if !ok || state == "" || code == "" || subtle.ConstantTimeCompare([]byte(f.State), []byte(state)) != 1 {
+		return "", oidcFail(MsgOIDCFailed, errors.New("state mismatch or expired flow"))
+	}
+	oc, verifier, err := o.setup(ctx)
+	if err != nil {
+		return "", oidcFail(MsgOIDCFailed, err)
+	}
+	tok, err := oc.Exchange(o.client(ctx), code, oauth2.VerifierOption(f.Verifier))
+	if err != nil {
+		return "", oidcFail(MsgOIDCFailed, fmt.Errorf("code exchange: %w", err))
+	}
+	raw, _ := tok.Extra("id_token").(string)
+	idt, err := verifier.Verify(o.client(ctx), raw)
+	if err != nil {
+		return "", oidcFail(MsgOIDCFailed, fmt.Errorf("id token: %w", err))
+	}
+	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(f.Nonce)) != 1 {
+		return "", oidcFail(MsgOIDCFailed, errors.New("nonce mismatch"))
+	}
+	var c struct {
+		Email         string `json:"email"`
+		EmailVerified any    `json:"email_verified"`
+		Name          string `json:"name"`
+	}
+	if err := idt.Claims(&c); err != nil {
+		return "", oidcFail(MsgOIDCFailed, err)
+	}
+	verified := c.EmailVerified == true || c.EmailVerified == "true"
+	userID, err := o.svc.linkIdentity(ctx, providerKey(idt.Issuer), idt.Subject, strings.TrimSpace(c.Email), verified, strings.TrimSpace(c.Name))
+	if err != nil {
+		return "", err
+	}
+	loginCode, hash, err := auth.NewOpaqueToken()
+	if err != nil {
+		return "", err
+	}
+	if err := o.svc.st.Queries().CreateLoginCode(ctx, dbgen.CreateLoginCodeParams{CodeHash: hash, UserID: userID, ExpiresAt: time.Now().Add(loginCodeTTL)}); err != nil {
+		return "", fmt.Errorf("create login code: %w", err)
+	}
+	return loginCode, nil
+}
+
+// providerKey names an issuer within the 64 characters of external_identities.provider.
+func providerKey(issuer string) string {
+	if len(issuer) <= 64 {
+		return issuer
+	}
+	sum := sha256.Sum256([]byte(issuer))
+	return "sha256:" + hex.EncodeToString(sum[:])[:57]
+}
+
+// linkIdentity finds the account of an identity (issuer + subject), else links the account
+// with that e-mail when the provider says the address is verified, else creates an account.
+func (s *Service) linkIdentity(ctx context.Context, provider, subject, email string, verified bool, name string) (uuid.UUID, error) {
+	var id uuid.UUID
+	err := s.st.WithTx(ctx, func(q *dbgen.Queries) error {
+		uid, err := q.GetExternalIdentityUser(ctx, dbgen.GetExternalIdentityUserParams{Provider: provider, Subject: subject})
+		if err == nil {
+			id = uid
+			return nil
+		}
+		if !store.IsNotFound(err) {
+			return err
+		}
+		if email == "" || checkEmail(email) != "" {
+			return oidcFail(MsgOIDCNoEmail, nil)
+		}
+		if !verified {
+			return oidcFail(MsgOIDCUnverified, nil)
+		}
+		u, err := q.GetUserByEmail(ctx, email)
+		switch {
+		case err == nil:
+			// The provider vouches for the address: the mailbox owner is signing in.
+			if err := q.MarkEmailVerified(ctx, u.ID); err != nil {
+				return err
+			}
+		case store.IsNotFound(err):
+			if name == "" {
+				name, _, _ = strings.Cut(email, "@")
+			}
+			for utf8.RuneCountInString(name) > MaxName {
+				r := []rune(name)
+				name = string(r[:MaxName])
+			}
+			now := time.Now()
+			u, err = q.CreateUser(ctx, dbgen.CreateUserParams{Email: email, Name: name, EmailVerifiedAt: &now})
+			if err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+		id = u.ID
+		return q.CreateExternalIdentity(ctx, dbgen.CreateExternalIdentityParams{UserID: u.ID, Provider: provider, Subject: subject, Email: &email})
+	})
+	return id, err
+}
+
+// ExchangeLoginCode trades a one-time code from the sign-in callback for a session.
+func (s *Service) ExchangeLoginCode(ctx context.Context, code string) (Session, error) {
+	q := s.st.Queries()
+	uid, err := q.UseLoginCode(ctx, auth.HashToken(code))
+	if store.IsNotFound(err) {
+		return Session{}, apperr.New(apperr.ErrUnauthorized, "INVALID_LOGIN_CODE", MsgLoginCodeBad)
+	}
+	if err != nil {
+		return Session{}, fmt.Errorf("exchange login code: %w", err)
+	}
+	u, err := q.GetUserByID(ctx, uid)
+	if err != nil {
+		return Session{}, fmt.Errorf("exchange login code: %w", err)
+	}
+	pair, err := s.tokens.StartSession(ctx, q, u.ID, u.Role)
+	if err != nil {
+		return Session{}, err
+	}
+	return Session{Pair: pair, User: u}, nil
+}

@@ -1,0 +1,308 @@
+package httpapi
+
+// The account operations: sign-in, tokens, verification, reset, profile, password, deletion.
+// Each decodes, calls account.Service and shapes the answer; the rules live in the service.
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+
+	"github.com/percolate/percolate/backend/internal/account"
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/auth"
+	"github.com/percolate/percolate/gen/api"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// NewTokenVerifier returns the TokenVerifier of the auth package's access tokens.
+func NewTokenVerifier(t *auth.Tokens) TokenVerifier { return tokenVerifier{t} }
+
+type tokenVerifier struct{ t *auth.Tokens }
+
+func (v tokenVerifier) VerifyAccessToken(ctx context.Context, token string) (Caller, error) {
+	p, err := v.t.VerifyAccess(ctx, token)
+	if err != nil {
+		return Caller{}, err
+	}
+	return Caller{UserID: p.UserID, Role: p.Role, Family: p.Family}, nil
+}
+
+func (s *Server) accountService() (*account.Service, error) {
+	if s.deps.Accounts == nil {
+		return nil, apperr.ErrUnavailable
+	}
+	return s.deps.Accounts, nil
+}
+
+// signedIn returns the authenticated caller; the request validator has already refused
+// protected operations without one, so its absence is a 401.
+func signedIn(ctx context.Context) (Caller, error) {
+	c, ok := CallerFrom(ctx)
+	if !ok {
+		return Caller{}, apperr.ErrUnauthorized
+	}
+	return c, nil
+}
+
+func apiUser(u dbgen.User) api.User {
+	return api.User{Id: u.ID, Email: u.Email, Name: u.Name, Role: api.Role(u.Role), IsStudent: u.IsStudent}
+}
+
+func apiProfile(u dbgen.User) api.Profile {
+	var age *int
+	if u.Age != nil {
+		a := int(*u.Age)
+		age = &a
+	}
+	return api.Profile{
+		Name: u.Name, Email: u.Email, Role: api.Role(u.Role), Age: age,
+		FocusAreas: u.FocusAreas, PrimaryConcerns: u.PrimaryConcerns, SensitiveTopics: u.SensitiveTopics,
+	}
+}
+
+// Login signs in with e-mail and password.
+func (s *Server) Login(ctx context.Context, req api.LoginRequestObject) (api.LoginResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	sess, err := acc.Login(ctx, req.Body.Email, req.Body.Password, ClientIP(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return api.Login200JSONResponse{AccessToken: sess.Access, RefreshToken: sess.Refresh, User: apiUser(sess.User)}, nil
+}
+
+// Register creates an account (or answers alike for a registered address).
+func (s *Server) Register(ctx context.Context, req api.RegisterRequestObject) (api.RegisterResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	b := req.Body
+	if err := acc.Register(ctx, account.Registration{Name: b.Name, Email: b.Email, Password: b.Password, ConfirmPassword: b.ConfirmPassword}, ClientIP(ctx)); err != nil {
+		return nil, err
+	}
+	return api.Register201JSONResponse{Message: account.MsgRegistered}, nil
+}
+
+// Logout closes the caller's login.
+func (s *Server) Logout(ctx context.Context, _ api.LogoutRequestObject) (api.LogoutResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	c, err := signedIn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := acc.Logout(ctx, c.UserID, c.Family); err != nil {
+		return nil, err
+	}
+	return api.Logout204Response{}, nil
+}
+
+// GetCurrentUser returns the signed-in user.
+func (s *Server) GetCurrentUser(ctx context.Context, _ api.GetCurrentUserRequestObject) (api.GetCurrentUserResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	c, err := signedIn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := acc.Me(ctx, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetCurrentUser200JSONResponse(apiUser(u)), nil
+}
+
+// RefreshTokens rotates a refresh token.
+func (s *Server) RefreshTokens(ctx context.Context, req api.RefreshTokensRequestObject) (api.RefreshTokensResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	p, err := acc.Refresh(ctx, req.Body.RefreshToken)
+	if err != nil {
+		return nil, err
+	}
+	return api.RefreshTokens200JSONResponse{AccessToken: p.Access, RefreshToken: p.Refresh}, nil
+}
+
+// VerifyEmail uses a verification link; it answers text.
+func (s *Server) VerifyEmail(ctx context.Context, req api.VerifyEmailRequestObject) (api.VerifyEmailResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	ok, err := acc.VerifyEmail(ctx, req.Params.T)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return api.VerifyEmail400TextResponse(account.MsgVerifyInvalid), nil
+	}
+	return api.VerifyEmail200TextResponse(account.MsgVerified), nil
+}
+
+// textRefusal is a text/plain answer for the operations whose client shows a string body:
+// a 400 with the message, or a 429 with Retry-After.
+type textRefusal struct {
+	status     int
+	message    string
+	retryAfter int
+}
+
+func (t textRefusal) visit(w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "text/plain")
+	if t.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(t.retryAfter))
+	}
+	w.WriteHeader(t.status)
+	_, err := w.Write([]byte(t.message))
+	return err
+}
+
+func (t textRefusal) VisitRequestPasswordResetResponse(w http.ResponseWriter) error {
+	return t.visit(w)
+}
+func (t textRefusal) VisitResetPasswordResponse(w http.ResponseWriter) error { return t.visit(w) }
+
+// asTextRefusal turns a validation or limit error into its text answer.
+func asTextRefusal(err error) (textRefusal, bool) {
+	var (
+		verr *apperr.ValidationError
+		lerr *apperr.LimitError
+	)
+	switch {
+	case errors.As(err, &verr):
+		msg := verr.Summary
+		for _, m := range verr.Fields {
+			msg = m
+		}
+		if msg == "" {
+			msg = msgValidation
+		}
+		return textRefusal{status: http.StatusBadRequest, message: msg}, true
+	case errors.As(err, &lerr):
+		secs := int(math.Ceil(lerr.RetryAfter.Seconds()))
+		if secs < 1 {
+			secs = 1
+		}
+		msg := lerr.Message
+		if msg == "" {
+			msg = msgRateLimited
+		}
+		return textRefusal{status: http.StatusTooManyRequests, message: msg, retryAfter: secs}, true
+	}
+	return textRefusal{}, false
+}
+
+// RequestPasswordReset mails a reset link; the answer is the same whether or not the
+// account exists.
+func (s *Server) RequestPasswordReset(ctx context.Context, req api.RequestPasswordResetRequestObject) (api.RequestPasswordResetResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	if err := acc.RequestPasswordReset(ctx, req.Params.Email, ClientIP(ctx)); err != nil {
+		if t, ok := asTextRefusal(err); ok {
+			return t, nil
+		}
+		return nil, err
+	}
+	return api.RequestPasswordReset200TextResponse(account.MsgResetMailSent), nil
+}
+
+// ResetPassword sets a new password with a reset link.
+func (s *Server) ResetPassword(ctx context.Context, req api.ResetPasswordRequestObject) (api.ResetPasswordResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	if err := acc.ResetPassword(ctx, req.Params.Token, req.Body.Password, req.Body.ConfirmPassword); err != nil {
+		if t, ok := asTextRefusal(err); ok {
+			return t, nil
+		}
+		return nil, err
+	}
+	return api.ResetPassword200TextResponse(account.MsgResetDone), nil
+}
+
+// GetProfile returns the caller's profile.
+func (s *Server) GetProfile(ctx context.Context, _ api.GetProfileRequestObject) (api.GetProfileResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	c, err := signedIn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := acc.Profile(ctx, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetProfile200JSONResponse(apiProfile(u)), nil
+}
+
+// UpdateProfile changes one profile field.
+func (s *Server) UpdateProfile(ctx context.Context, req api.UpdateProfileRequestObject) (api.UpdateProfileResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	c, err := signedIn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := req.Body
+	ch := account.ProfileChange{Age: b.Age, FocusAreas: b.FocusAreas, PrimaryConcerns: b.PrimaryConcerns, SensitiveTopics: b.SensitiveTopics}
+	// The body has exactly one property (the contract says so and the validator checks it):
+	// with no text field set, it is the age, possibly null.
+	ch.SetAge = b.Age != nil || (b.FocusAreas == nil && b.PrimaryConcerns == nil && b.SensitiveTopics == nil)
+	u, err := acc.UpdateProfile(ctx, c.UserID, ch)
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateProfile200JSONResponse(apiProfile(u)), nil
+}
+
+// ChangePassword replaces the caller's password.
+func (s *Server) ChangePassword(ctx context.Context, req api.ChangePasswordRequestObject) (api.ChangePasswordResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	c, err := signedIn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := req.Body
+	if err := acc.ChangePassword(ctx, c.UserID, c.Family, account.PasswordChange{Current: b.CurrentPassword, New: b.NewPassword, Confirm: b.ConfirmNewPassword}); err != nil {
+		return nil, err
+	}
+	return api.ChangePassword200JSONResponse{Message: account.MsgPasswordChanged}, nil
+}
+
+// DeleteAccount deletes the caller's account and everything of it.
+func (s *Server) DeleteAccount(ctx context.Context, _ api.DeleteAccountRequestObject) (api.DeleteAccountResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	c, err := signedIn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := acc.DeleteAccount(ctx, c.UserID); err != nil {
+		return nil, err
+	}
+	return api.DeleteAccount204Response{}, nil
+}

@@ -1,0 +1,251 @@
+package httpapi
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/percolate/percolate/backend/internal/account"
+	"github.com/percolate/percolate/backend/internal/auth/oidctest"
+)
+
+type oidcEnv struct {
+	*accEnv
+	idp *oidctest.Provider
+}
+
+func newOIDCEnv(t *testing.T) *oidcEnv {
+	e := newAccEnv(t, cheapArgon)
+	idp := oidctest.Start(t, "percolate-client", "client-secret")
+	o := account.NewOIDC(e.svc, account.OIDCConfig{
+		Issuer: idp.Issuer(), ClientID: idp.ClientID, ClientSecret: idp.ClientSecret,
+		RedirectURL: testPublicURL + "/oauth2/callback/google",
+		CookieKey:   []byte("0123456789abcdef0123456789abcdef"),
+	})
+	e.h = newTestHandler(t, Deps{Logger: e.svc.Logger(), DB: e.st, Verifier: NewTokenVerifier(e.tokens), Accounts: e.svc, OIDC: o, SecureCookies: true})
+	return &oidcEnv{accEnv: e, idp: idp}
+}
+
+func (e *oidcEnv) get(target string, cookies ...*http.Cookie) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("GET", target, nil)
+	req.RemoteAddr = e.ip + ":1"
+	for _, c := range cookies {
+		req.AddCookie(c)
+	}
+	rec := httptest.NewRecorder()
+	e.h.ServeHTTP(rec, req)
+	return rec
+}
+
+// start begins a sign-in and lets the provider authorize it; it returns the callback path
+// and the flow cookie.
+func (e *oidcEnv) start() (string, *http.Cookie) {
+	e.t.Helper()
+	rec := e.get("/oauth2/authorization/google")
+	if rec.Code != http.StatusFound {
+		e.t.Fatalf("start: %d %s", rec.Code, rec.Body)
+	}
+	authURL := rec.Header().Get("Location")
+	if !strings.HasPrefix(authURL, e.idp.Issuer()+"/authorize?") {
+		e.t.Fatalf("start redirects to %q", authURL)
+	}
+	q, _ := url.Parse(authURL)
+	for _, p := range []string{"state", "nonce", "code_challenge"} {
+		if q.Query().Get(p) == "" {
+			e.t.Fatalf("authorization request lacks %s: %s", p, authURL)
+		}
+	}
+	cookies := rec.Result().Cookies()
+	if len(cookies) != 1 || !cookies[0].HttpOnly || !cookies[0].Secure || cookies[0].SameSite != http.SameSiteLaxMode {
+		e.t.Fatalf("flow cookie %+v", cookies)
+	}
+	if strings.Contains(cookies[0].Value, q.Query().Get("code_challenge")) {
+		e.t.Fatal("cookie carries the challenge instead of the verifier")
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Get(authURL)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	res.Body.Close()
+	cb, err := url.Parse(res.Header.Get("Location"))
+	if err != nil || res.StatusCode != http.StatusFound || !strings.HasPrefix(cb.String(), testPublicURL+"/oauth2/callback/google?") {
+		e.t.Fatalf("provider answered %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	return cb.RequestURI(), cookies[0]
+}
+
+// finish calls the callback and returns where it sends the browser.
+func (e *oidcEnv) finish(callback string, cookie *http.Cookie) *url.URL {
+	e.t.Helper()
+	var rec *httptest.ResponseRecorder
+	if cookie == nil {
+		rec = e.get(callback)
+	} else {
+		rec = e.get(callback, cookie)
+	}
+	if rec.Code != http.StatusFound {
+		e.t.Fatalf("callback: %d %s", rec.Code, rec.Body)
+	}
+	u, _ := url.Parse(rec.Header().Get("Location"))
+	if u.Path != "/login" {
+		e.t.Fatalf("callback redirects to %s", u)
+	}
+	return u
+}
+
+func (e *oidcEnv) exchange(code string) reply {
+	return e.call("POST", "/api/auth/oidc/exchange", "", map[string]string{"code": code})
+}
+
+func TestOIDCSignInCreatesAndFindsTheAccount(t *testing.T) {
+	e := newOIDCEnv(t)
+	e.idp.SetUser(oidctest.User{Subject: "g-123", Email: "gina@example.com", EmailVerified: true, Name: "Gina"})
+	cb, cookie := e.start()
+	to := e.finish(cb, cookie)
+	code := to.Query().Get("oauthCode")
+	if code == "" || to.Query().Get("oauthError") != "" {
+		t.Fatalf("callback: %s", to)
+	}
+	r := e.exchange(code)
+	if r.code != http.StatusOK {
+		t.Fatalf("exchange: %d %s", r.code, r.body)
+	}
+	m := r.json(t)
+	user := m["user"].(map[string]any)
+	if user["email"] != "gina@example.com" || user["name"] != "Gina" || user["role"] != "USER" {
+		t.Fatalf("user %v", user)
+	}
+	if r := e.call("GET", "/api/auth/me", m["accessToken"].(string), nil); r.code != http.StatusOK {
+		t.Fatalf("me: %d", r.code)
+	}
+	if r := e.refresh(m["refreshToken"].(string)); r.code != http.StatusOK {
+		t.Fatalf("refresh: %d", r.code)
+	}
+	// The code is single-use.
+	if r := e.exchange(code); r.code != http.StatusUnauthorized {
+		t.Fatalf("second exchange: %d %s", r.code, r.body)
+	}
+	if n := e.count(`SELECT count(*) FROM login_codes WHERE code_hash = convert_to($1, 'UTF8')`, code); n != 0 {
+		t.Fatal("login code stored in clear")
+	}
+	// Signing in again finds the same account, even under a changed e-mail.
+	e.idp.SetUser(oidctest.User{Subject: "g-123", Email: "gina.new@example.com", EmailVerified: true, Name: "Gina"})
+	cb, cookie = e.start()
+	r = e.exchange(e.finish(cb, cookie).Query().Get("oauthCode"))
+	if r.code != http.StatusOK || r.json(t)["user"].(map[string]any)["id"] != user["id"] {
+		t.Fatalf("second sign-in: %d %s", r.code, r.body)
+	}
+	if n := e.count(`SELECT count(*) FROM users`); n != 1 {
+		t.Fatalf("%d accounts", n)
+	}
+	// An expired code is refused.
+	cb, cookie = e.start()
+	code = e.finish(cb, cookie).Query().Get("oauthCode")
+	e.exec(`UPDATE login_codes SET expires_at = now() - interval '1 second'`)
+	if r := e.exchange(code); r.code != http.StatusUnauthorized {
+		t.Fatalf("expired code: %d", r.code)
+	}
+}
+
+func TestOIDCLinksOnlyVerifiedEmails(t *testing.T) {
+	e := newOIDCEnv(t)
+	owner := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
+
+	// The provider does not vouch for the address: no link, no account, an error on /login.
+	e.idp.SetUser(oidctest.User{Subject: "evil-1", Email: "ada@example.com", EmailVerified: false, Name: "Not Ada"})
+	cb, cookie := e.start()
+	to := e.finish(cb, cookie)
+	if to.Query().Get("oauthCode") != "" || to.Query().Get("oauthError") != account.MsgOIDCUnverified {
+		t.Fatalf("unverified e-mail: %s", to)
+	}
+	if n := e.count(`SELECT count(*) FROM external_identities`); n != 0 {
+		t.Fatal("an unverified e-mail was linked")
+	}
+
+	// Verified: linked to the existing account.
+	e.idp.SetUser(oidctest.User{Subject: "ada-google", Email: "ADA@example.com", EmailVerified: true, Name: "Ada G"})
+	cb, cookie = e.start()
+	r := e.exchange(e.finish(cb, cookie).Query().Get("oauthCode"))
+	if r.code != http.StatusOK || r.json(t)["user"].(map[string]any)["id"] != owner.user["id"] {
+		t.Fatalf("link: %d %s", r.code, r.body)
+	}
+	// The password still works, and the name is unchanged.
+	s := e.login("ada@example.com", "brew-a-fresh-pot")
+	if s.user["name"] != "Ada" {
+		t.Fatalf("linking changed the account: %v", s.user)
+	}
+}
+
+func TestOIDCRefusesForgedFlows(t *testing.T) {
+	e := newOIDCEnv(t)
+	e.idp.SetUser(oidctest.User{Subject: "g-1", Email: "g@example.com", EmailVerified: true, Name: "G"})
+	refused := func(name string, to *url.URL) {
+		t.Helper()
+		if to.Query().Get("oauthCode") != "" || to.Query().Get("oauthError") == "" {
+			t.Errorf("%s: %s", name, to)
+		}
+	}
+
+	cb, _ := e.start()
+	refused("no cookie", e.finish(cb, nil))
+
+	cb, cookie := e.start()
+	other, _ := e.start()
+	refused("another flow's state", e.finish(other, cookie))
+
+	cb, cookie = e.start()
+	forged := *cookie
+	forged.Value = strings.Replace(cookie.Value, ".", ".x", 1)
+	refused("tampered cookie", e.finish(cb, &forged))
+
+	cb, cookie = e.start()
+	u, _ := url.Parse(cb)
+	q := u.Query()
+	q.Set("code", "made-up")
+	u.RawQuery = q.Encode()
+	refused("unknown code", e.finish(u.RequestURI(), cookie))
+
+	e.idp.SetTamper(func(c jwt.MapClaims) { c["nonce"] = "replayed" })
+	cb, cookie = e.start()
+	refused("wrong nonce", e.finish(cb, cookie))
+	e.idp.SetTamper(func(c jwt.MapClaims) { c["aud"] = "another-client" })
+	cb, cookie = e.start()
+	refused("wrong audience", e.finish(cb, cookie))
+	e.idp.SetTamper(func(c jwt.MapClaims) { c["iss"] = "https://evil.test" })
+	cb, cookie = e.start()
+	refused("wrong issuer", e.finish(cb, cookie))
+	e.idp.SetTamper(nil)
+
+	to := e.finish("/oauth2/callback/google?error=access_denied", nil)
+	if to.Query().Get("oauthError") != account.MsgOIDCCancelled {
+		t.Errorf("provider error: %s", to)
+	}
+	if n := e.count(`SELECT count(*) FROM users`); n != 0 {
+		t.Fatalf("%d accounts made by refused flows", n)
+	}
+	// The same flow, unforged, works.
+	cb, cookie = e.start()
+	if e.finish(cb, cookie).Query().Get("oauthCode") == "" {
+		t.Fatal("control flow failed")
+	}
+	if r := e.exchange("made-up-code"); r.code != http.StatusUnauthorized {
+		t.Fatalf("made-up code: %d", r.code)
+	}
+}
+
+func TestOIDCUnconfigured(t *testing.T) {
+	e := newAccEnv(t, cheapArgon)
+	for _, target := range []string{"/oauth2/authorization/google", "/oauth2/callback/google?code=x&state=y"} {
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+		u, _ := url.Parse(rec.Header().Get("Location"))
+		if rec.Code != http.StatusFound || u.Path != "/login" || u.Query().Get("oauthError") != "Sign-in with Google is not available on this server." {
+			t.Fatalf("%s: %d %q", target, rec.Code, rec.Header().Get("Location"))
+		}
+	}
+}

@@ -1,0 +1,43 @@
+-- name: CreateEmailToken :one
+-- CreateEmailToken stores the hash of a single-use verification or reset token.
+INSERT INTO email_tokens (user_id, purpose, token_hash, expires_at)
+VALUES (@user_id, @purpose, @token_hash, @expires_at)
+RETURNING *;
+
+-- name: GetValidEmailToken :one
+-- GetValidEmailToken finds an unused, unexpired token by hash (the token identifies its
+-- user) with the owner's e-mail, without using it.
+SELECT t.user_id, u.email
+FROM email_tokens t
+JOIN users u ON u.id = t.user_id
+WHERE t.token_hash = @token_hash AND t.purpose = @purpose
+  AND t.used_at IS NULL AND t.expires_at > now();
+
+-- name: UseEmailToken :one
+-- UseEmailToken marks an unused, unexpired token used and returns its user
+-- (pgx.ErrNoRows when it is unknown, used or expired).
+UPDATE email_tokens
+SET used_at = now()
+WHERE token_hash = @token_hash AND purpose = @purpose
+  AND used_at IS NULL AND expires_at > now()
+RETURNING user_id;
+
+-- name: InvalidateEmailTokens :exec
+-- InvalidateEmailTokens uses up every open token of a user for one purpose.
+UPDATE email_tokens
+SET used_at = now()
+WHERE user_id = @user_id AND purpose = @purpose AND used_at IS NULL;
+
+-- name: SecondsSinceLastEmailToken :one
+-- SecondsSinceLastEmailToken says how long ago the user's newest token of a purpose was
+-- made (a billion when there is none).
+SELECT COALESCE(EXTRACT(EPOCH FROM now() - max(created_at)), 1e9)::float8 AS seconds
+FROM email_tokens
+WHERE user_id = @user_id AND purpose = @purpose;
+
+-- name: RelaxCommit :exec
+-- RelaxCommit lets the current transaction commit without waiting for its WAL flush. Used
+-- where a commit's disk wait would otherwise show, in the response time, whether an account
+-- exists (registration, reset mail); a crash may lose the last moment of such writes, which
+-- only means a link that no longer works.
+SELECT set_config('synchronous_commit', 'off', true);

@@ -1,0 +1,9 @@
+-- name: UpdateProfile :one
+-- UpdateProfile changes the fields whose set_ flag is true and returns the row.
+UPDATE users
+SET age              = CASE WHEN @set_age::boolean THEN sqlc.narg('age')::integer ELSE age END,
+    focus_areas      = COALESCE(sqlc.narg('focus_areas')::text, focus_areas),
+    primary_concerns = COALESCE(sqlc.narg('primary_concerns')::text, primary_concerns),
+    sensitive_topics = COALESCE(sqlc.narg('sensitive_topics')::text, sensitive_topics)
+WHERE id = @id
+RETURNING *;
