@@ -1,0 +1,316 @@
+// Package chat holds chat sessions and messages: sending a message (quota, storage, safety,
+// the companion's reply), listing, reading, searching, ending and deleting sessions, and the
+// background job that summarises an ended session. Every call is scoped to the caller's user
+// id: another user's session is not found, and nothing about it changes.
+package chat
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/store"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// Texts and values of the chat rules.
+const (
+	// DefaultTitle names a session until its first real message gives it a title.
+	DefaultTitle = "New Chat"
+	// StarterMessage is what the web app sends to open a new chat.
+	StarterMessage = "Hello! I'd like to start a new conversation."
+	// EndReasonUser and EndReasonTokenLimit are the end reasons.
+	EndReasonUser       = "Ended by user"
+	EndReasonTokenLimit = "Token limit reached"
+	// MsgSessionEnded refuses a message to an ended session.
+	MsgSessionEnded = "This session has ended. You cannot send new messages."
+	// MsgModelFailed is the error of a reply the companion could not give.
+	MsgModelFailed = "The companion couldn't answer just now. Your message is saved; please try again in a moment."
+	// SummaryJobKind is the job that summarises an ended session.
+	SummaryJobKind = "chat.summary"
+
+	usageKindMessages = "chat_message"
+	statusActive      = "ACTIVE"
+	statusEnded       = "ENDED"
+	roleFree          = "USER"
+	lastMessageMax    = 300
+	titleMax          = 60
+	riskyTitle        = "A difficult moment"
+)
+
+// Limits are the per-tier limits; roles missing from a map use USER's value.
+type Limits struct {
+	// SessionTokens is the token limit of a session.
+	SessionTokens map[string]int
+	// MessagesPerDay is how many messages a user may send per UTC day.
+	MessagesPerDay map[string]int
+	// MaxMessageChars is the longest message accepted.
+	MaxMessageChars int
+	// ContextBudget is the token budget of the history sent to a model.
+	ContextBudget int
+	// BurstPerMinute limits how fast one user may send, across instances (0: no limit).
+	BurstPerMinute int
+}
+
+// DefaultLimits are the product's defaults (ADMIN is treated like PREMIUM).
+func DefaultLimits() Limits {
+	return Limits{
+		SessionTokens:   map[string]int{"USER": 1000, "BASIC": 4000, "PREMIUM": 8000, "ADMIN": 8000},
+		MessagesPerDay:  map[string]int{"USER": 30, "BASIC": 200, "PREMIUM": 500, "ADMIN": 500},
+		MaxMessageChars: 4000,
+		ContextBudget:   companion.DefaultContextBudget,
+		BurstPerMinute:  20,
+	}
+}
+
+func tierValue(m map[string]int, role string) int {
+	if v, ok := m[role]; ok {
+		return v
+	}
+	return m[roleFree]
+}
+
+// Service is the chat domain service.
+type Service struct {
+	store    *store.Store
+	provider companion.Provider
+	limits   Limits
+	now      func() time.Time
+	log      *slog.Logger
+}
+
+// Options tune a Service; zero values take the defaults.
+type Options struct {
+	Limits *Limits
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// New returns the chat service.
+func New(st *store.Store, provider companion.Provider, opts Options) *Service {
+	s := &Service{store: st, provider: provider, limits: DefaultLimits(), now: time.Now, log: slog.Default()}
+	if opts.Limits != nil {
+		s.limits = *opts.Limits
+	}
+	if s.limits.MaxMessageChars <= 0 {
+		s.limits.MaxMessageChars = 4000
+	}
+	if opts.Now != nil {
+		s.now = opts.Now
+	}
+	if opts.Logger != nil {
+		s.log = opts.Logger
+	}
+	return s
+}
+
+// Session is a session as the caller may see it. Summary and Emotions are set only for
+// roles other than USER and only once the session has ended.
+type Session struct {
+	ID          uuid.UUID
+	Title       string
+	Status      string
+	Active      bool
+	TokensUsed  int
+	TokenLimit  int
+	LastMessage string
+	UpdatedAt   time.Time
+	EndReason   *string
+	Summary     *string
+	Emotions    []string
+}
+
+// Message is one message of a session.
+type Message struct {
+	ID         uuid.UUID
+	Role       string
+	Content    string
+	TokenCount int
+	CreatedAt  time.Time
+}
+
+// Detail is a session with its messages.
+type Detail struct {
+	Session
+	Messages []Message
+}
+
+func view(s dbgen.ChatSession, role string) Session {
+	v := Session{
+		ID: s.ID, Title: s.Title, Status: s.Status, Active: s.Status == statusActive,
+		TokensUsed: int(s.TokensUsed), TokenLimit: int(s.TokenLimit), LastMessage: s.LastMessage,
+		UpdatedAt: s.UpdatedAt, EndReason: s.EndReason, Emotions: []string{},
+	}
+	if v.Title == "" {
+		v.Title = DefaultTitle
+	}
+	if role != roleFree && s.Status == statusEnded {
+		v.Summary = s.Summary
+		if s.Emotions != nil {
+			v.Emotions = s.Emotions
+		}
+	}
+	return v
+}
+
+// role reads the caller's role from the database (not from the token, which may be stale).
+func (s *Service) user(ctx context.Context, q *dbgen.Queries, userID uuid.UUID) (dbgen.User, error) {
+	u, err := q.GetUserByID(ctx, userID)
+	if store.IsNotFound(err) {
+		return u, fmt.Errorf("load user: %w", apperr.ErrUnauthorized)
+	}
+	if err != nil {
+		return u, fmt.Errorf("load user: %w", err)
+	}
+	return u, nil
+}
+
+func notFound(what string, err error) error {
+	if store.IsNotFound(err) {
+		return fmt.Errorf("%s: %w", what, apperr.ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// List lists the caller's sessions, most recently updated first.
+func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]Session, error) {
+	return s.Search(ctx, userID, "")
+}
+
+// Search lists the caller's sessions whose title, last message or id contains query
+// (ignoring case); an empty query lists them all.
+func (s *Service) Search(ctx context.Context, userID uuid.UUID, query string) ([]Session, error) {
+	q := s.store.Queries()
+	u, err := s.user(ctx, q, userID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.SearchSessionsByUser(ctx, dbgen.SearchSessionsByUserParams{UserID: userID, Query: strings.TrimSpace(query)})
+	if err != nil {
+		return nil, fmt.Errorf("search sessions: %w", err)
+	}
+	out := make([]Session, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, view(r, u.Role))
+	}
+	return out, nil
+}
+
+// Get returns one of the caller's sessions.
+func (s *Service) Get(ctx context.Context, userID, sessionID uuid.UUID) (Session, error) {
+	q := s.store.Queries()
+	u, err := s.user(ctx, q, userID)
+	if err != nil {
+		return Session{}, err
+	}
+	row, err := q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
+	if err != nil {
+		return Session{}, notFound("get session", err)
+	}
+	return view(row, u.Role), nil
+}
+
+// Detail returns one of the caller's sessions with its messages, oldest first.
+func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Detail, error) {
+	sess, err := s.Get(ctx, userID, sessionID)
+	if err != nil {
+		return Detail{}, err
+	}
+	rows, err := s.store.Queries().ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: sessionID, UserID: userID})
+	if err != nil {
+		return Detail{}, fmt.Errorf("list messages: %w", err)
+	}
+	d := Detail{Session: sess, Messages: make([]Message, 0, len(rows))}
+	for _, m := range rows {
+		if m.Role != companion.RoleUser && m.Role != companion.RoleAssistant {
+			continue
+		}
+		d.Messages = append(d.Messages, Message{ID: m.ID, Role: m.Role, Content: m.Content, TokenCount: int(m.TokenCount), CreatedAt: m.CreatedAt})
+	}
+	return d, nil
+}
+
+// Delete deletes one of the caller's sessions with its messages.
+func (s *Service) Delete(ctx context.Context, userID, sessionID uuid.UUID) error {
+	n, err := s.store.Queries().DeleteSessionForUser(ctx, dbgen.DeleteSessionForUserParams{ID: sessionID, UserID: userID})
+	if err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("delete session: %w", apperr.ErrNotFound)
+	}
+	return nil
+}
+
+// End ends one of the caller's sessions (a no-op when it has already ended) and queues its
+// summary.
+func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID) (Session, error) {
+	var out dbgen.ChatSession
+	err := s.store.WithTx(ctx, func(q *dbgen.Queries) error {
+		row, err := q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sessionID, UserID: userID})
+		if err != nil {
+			return notFound("end session", err)
+		}
+		out = row
+		if row.Status != statusActive {
+			return nil
+		}
+		out, err = endSession(ctx, q, row, EndReasonUser)
+		return err
+	})
+	if err != nil {
+		return Session{}, err
+	}
+	u, err := s.user(ctx, s.store.Queries(), userID)
+	if err != nil {
+		return Session{}, err
+	}
+	return view(out, u.Role), nil
+}
+
+// TitleFrom makes a session title from a message: its first sentence, at most 60
+// characters, cut at a word; never empty.
+func TitleFrom(msg string) string {
+	s := strings.Join(strings.Fields(msg), " ")
+	if i := strings.IndexAny(s, ".!?\n"); i > 0 {
+		s = s[:i]
+	}
+	s = strings.TrimFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
+	if r := []rune(s); len(r) > titleMax {
+		cut := string(r[:titleMax])
+		if i := strings.LastIndex(cut, " "); i > titleMax/2 {
+			cut = cut[:i]
+		}
+		s = strings.TrimRight(cut, " ,;:-") + "…"
+	}
+	if s == "" {
+		return DefaultTitle
+	}
+	return s
+}
+
+func preview(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > lastMessageMax {
+		s = string(r[:lastMessageMax-1]) + "…"
+	}
+	return s
+}
+
+// startOfNextDay is the next UTC midnight after t.
+func startOfNextDay(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC)
+}
+
+func day(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}

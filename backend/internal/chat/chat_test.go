@@ -1,0 +1,591 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/jobs"
+	"github.com/percolate/percolate/backend/internal/store"
+	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+type fixture struct {
+	st  *store.Store
+	svc *Service
+	llm *llmtest.Server
+	now atomic.Pointer[time.Time]
+}
+
+// newFixture gives a service on a fresh database; with llm it talks to an llmtest server,
+// otherwise to the offline engine (no delay).
+func newFixture(t *testing.T, llm bool, limits *Limits) *fixture {
+	t.Helper()
+	f := &fixture{st: pgtest.New(t)}
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	f.now.Store(&now)
+	var p companion.Provider = &companion.Offline{}
+	if llm {
+		f.llm = llmtest.New(t)
+		p = companion.NewOpenAIWithConfig(f.llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
+	}
+	f.svc = New(f.st, p, Options{Limits: limits, Logger: quiet, Now: func() time.Time { return *f.now.Load() }})
+	return f
+}
+
+func (f *fixture) advance(d time.Duration) {
+	n := f.now.Load().Add(d)
+	f.now.Store(&n)
+}
+
+func (f *fixture) user(t *testing.T, role string) uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
+	email := uuid.NewString()[:8] + "@example.com"
+	u, err := f.st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: email, Name: "Alex Doe"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if role != "USER" {
+		if _, err := f.st.Queries().SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: role, Email: email}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return u.ID
+}
+
+func (f *fixture) setProfile(t *testing.T, id uuid.UUID, age int, focus, concerns, sensitive string) {
+	t.Helper()
+	_, err := f.st.Pool().Exec(context.Background(),
+		`UPDATE users SET age = $2, focus_areas = $3, primary_concerns = $4, sensitive_topics = $5 WHERE id = $1`,
+		id, age, focus, concerns, sensitive)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *fixture) newSession(t *testing.T, uid uuid.UUID) uuid.UUID {
+	t.Helper()
+	res, err := f.svc.Send(context.Background(), uid, SendInput{Message: StarterMessage}, nil)
+	if err != nil || !res.Success {
+		t.Fatalf("new session: %+v %v", res, err)
+	}
+	return res.SessionID
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestNewSessionRepliesWithWelcomeAndDisclosure(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "USER")
+	var deltas []string
+	res, err := f.svc.Send(context.Background(), uid, SendInput{Message: "  " + StarterMessage + " "}, func(s string) error { deltas = append(deltas, s); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Success || res.SessionID == uuid.Nil || res.Title != DefaultTitle || res.TokensUsed != 0 || res.TokenLimit != 1000 || res.SessionEnded {
+		t.Fatalf("result = %+v", res)
+	}
+	if !strings.Contains(res.AIResponse, "I'm an AI, not a person or a therapist") || strings.Join(deltas, "") != res.AIResponse {
+		t.Fatalf("welcome = %q, deltas %q", res.AIResponse, deltas)
+	}
+	if len(f.llm.Requests()) != 0 {
+		t.Fatal("the welcome must not call the model")
+	}
+	d, err := f.svc.Detail(context.Background(), uid, res.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Messages) != 2 || d.Messages[0].Role != "user" || d.Messages[0].Content != StarterMessage || d.Messages[1].Content != res.AIResponse {
+		t.Fatalf("messages = %+v", d.Messages)
+	}
+	if !d.Active || d.Status != "ACTIVE" || d.Summary != nil {
+		t.Fatalf("detail = %+v", d.Session)
+	}
+}
+
+func TestSendStreamsModelReplyAndCountsUsage(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "BASIC")
+	sid := f.newSession(t, uid)
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"It ", "sounds ", "heavy", "."}, PromptTokens: 200, CompletionTokens: 9})
+	var deltas []string
+	msg := "Exams are stressing me out. I can't sleep."
+	res, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: msg}, func(s string) error { deltas = append(deltas, s); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Success || res.AIResponse != "It sounds heavy." || strings.Join(deltas, "|") != "It |sounds |heavy|." {
+		t.Fatalf("res %+v deltas %q", res, deltas)
+	}
+	userTokens := companion.EstimateTokens(msg)
+	if res.TokensUsed != userTokens+9 || res.TokenLimit != 4000 {
+		t.Fatalf("tokens %d/%d, want %d/4000", res.TokensUsed, res.TokenLimit, userTokens+9)
+	}
+	if res.Title != "Exams are stressing me out" {
+		t.Fatalf("title = %q", res.Title)
+	}
+	d, _ := f.svc.Detail(context.Background(), uid, sid)
+	last := d.Messages[len(d.Messages)-1]
+	if last.Role != "assistant" || last.TokenCount != 9 || d.Messages[len(d.Messages)-2].TokenCount != userTokens {
+		t.Fatalf("messages = %+v", d.Messages)
+	}
+	if d.TokensUsed != res.TokensUsed || d.LastMessage != "It sounds heavy." {
+		t.Fatalf("session = %+v", d.Session)
+	}
+	// Without usage from the model the count is an estimate.
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"Tell me more about that."}, CompletionTokens: 0})
+	res2, _ := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "ok"}, nil)
+	if !res2.Success || res2.TokensUsed <= res.TokensUsed {
+		t.Fatalf("res2 = %+v", res2)
+	}
+}
+
+func TestModelFailuresKeepTheUserMessage(t *testing.T) {
+	cases := map[string][]llmtest.Script{
+		"500s":    {{Fail: 500}, {Fail: 500}},
+		"stall":   {{Chunks: []string{"a", "b"}, StallAfter: 1}},
+		"garbage": {{Chunks: []string{"a", "b"}, Garbage: true}},
+		"401":     {{Fail: 401}},
+	}
+	for name, scripts := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, true, nil)
+			uid := f.user(t, "USER")
+			sid := f.newSession(t, uid)
+			f.llm.Enqueue(scripts...)
+			res, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "Please keep this message"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Success || res.Error != MsgModelFailed || res.SessionID != sid {
+				t.Fatalf("res = %+v", res)
+			}
+			d, _ := f.svc.Detail(context.Background(), uid, sid)
+			last := d.Messages[len(d.Messages)-1]
+			if last.Role != "user" || last.Content != "Please keep this message" {
+				t.Fatalf("user message lost: %+v", d.Messages)
+			}
+			if d.TokensUsed != companion.EstimateTokens("Please keep this message") {
+				t.Fatalf("tokens used = %d", d.TokensUsed)
+			}
+		})
+	}
+}
+
+func TestPromptCarriesProfileAndHistory(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "USER")
+	f.setProfile(t, uid, 17, "Sleep and focus", "exam anxiety", "my parents' divorce")
+	sid := f.newSession(t, uid)
+	if _, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "First thing I said"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "Second thing"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.llm.Requests()
+	last := reqs[len(reqs)-1]
+	sys := last.Messages[0].Content
+	for _, want := range []string{"Age: 17", "Sleep and focus", "exam anxiety", "my parents' divorce", "Never claim to be human"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("system prompt lacks %q:\n%s", want, sys)
+		}
+	}
+	var contents []string
+	for _, m := range last.Messages[1:] {
+		contents = append(contents, m.Role+":"+m.Content)
+	}
+	joined := strings.Join(contents, "\n")
+	if !strings.Contains(joined, "user:First thing I said") || !strings.HasSuffix(joined, "user:Second thing") {
+		t.Fatalf("history = %s", joined)
+	}
+}
+
+func TestOfflineEngineReplies(t *testing.T) {
+	f := newFixture(t, false, nil)
+	uid := f.user(t, "USER")
+	f.setProfile(t, uid, 20, "confidence", "", "")
+	sid := f.newSession(t, uid)
+	var n int
+	res, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "I feel anxious about my presentation tomorrow."}, func(string) error { n++; return nil })
+	if err != nil || !res.Success {
+		t.Fatal(res, err)
+	}
+	if n < 10 || !strings.Contains(res.AIResponse, "anxiety") || !strings.Contains(res.AIResponse, "confidence") || strings.Count(res.AIResponse, "?") != 1 {
+		t.Fatalf("offline reply (%d deltas) = %q", n, res.AIResponse)
+	}
+}
+
+func TestValidation(t *testing.T) {
+	f := newFixture(t, false, nil)
+	uid := f.user(t, "USER")
+	var verr *apperr.ValidationError
+	for _, m := range []string{"", "   \n\t ", strings.Repeat("a", 4001)} {
+		if _, err := f.svc.Send(context.Background(), uid, SendInput{Message: m}, nil); !errors.As(err, &verr) || verr.Fields["message"] == "" {
+			t.Errorf("Send(%d chars) err = %v, want a validation error", len(m), err)
+		}
+	}
+	if _, err := f.svc.Send(context.Background(), uid, SendInput{Message: strings.Repeat("a", 4000)}, nil); err != nil {
+		t.Errorf("4000 characters refused: %v", err)
+	}
+	if _, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: ptr(uuid.New()), Message: "hi"}, nil); !errors.Is(err, apperr.ErrNotFound) {
+		t.Errorf("unknown session: %v", err)
+	}
+}
+
+func TestDailyLimitSaysWhenItResets(t *testing.T) {
+	lim := DefaultLimits()
+	lim.MessagesPerDay = map[string]int{"USER": 3, "BASIC": 5}
+	f := newFixture(t, false, &lim)
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	for i := 0; i < 2; i++ {
+		if _, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "hello"}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "one too many"}, nil)
+	var lerr *apperr.LimitError
+	if !errors.As(err, &lerr) || lerr.RetryAfter != 12*time.Hour || !strings.Contains(lerr.Message, "resets at midnight UTC, in 12 h") {
+		t.Fatalf("err = %v", err)
+	}
+	d, _ := f.svc.Detail(context.Background(), uid, sid)
+	for _, m := range d.Messages {
+		if m.Content == "one too many" {
+			t.Fatal("a refused message was stored")
+		}
+	}
+	// The next day the quota is fresh.
+	f.advance(12 * time.Hour)
+	if _, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "new day"}, nil); err != nil {
+		t.Fatalf("next day: %v", err)
+	}
+}
+
+func TestParallelSendsAtTheLimitAdmitExactlyTheLimit(t *testing.T) {
+	lim := DefaultLimits()
+	lim.MessagesPerDay = map[string]int{"USER": 10}
+	lim.BurstPerMinute = 0 // the daily quota alone decides
+	f := newFixture(t, false, &lim)
+	uid := f.user(t, "USER")
+	var ok, limited atomic.Int32
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			_, err := f.svc.Send(context.Background(), uid, SendInput{Message: fmt.Sprintf("message %d", i)}, nil)
+			var lerr *apperr.LimitError
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case errors.As(err, &lerr):
+				limited.Add(1)
+			default:
+				t.Error(err)
+			}
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	if ok.Load() != 10 || limited.Load() != 40 {
+		t.Fatalf("admitted %d, limited %d; want 10 and 40", ok.Load(), limited.Load())
+	}
+	var stored int
+	if err := f.st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM messages WHERE user_id = $1 AND role = 'user'`, uid).Scan(&stored); err != nil || stored != 10 {
+		t.Fatalf("stored %d user messages (%v), want 10", stored, err)
+	}
+}
+
+func TestTokenLimitEndsTheSession(t *testing.T) {
+	lim := DefaultLimits()
+	lim.SessionTokens = map[string]int{"USER": 40}
+	f := newFixture(t, true, &lim)
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"short"}, CompletionTokens: 5})
+	res, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "hello there"}, nil)
+	if err != nil || res.SessionEnded {
+		t.Fatalf("first: %+v %v", res, err)
+	}
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"a longer answer"}, CompletionTokens: 35})
+	res, err = f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "tell me more"}, nil)
+	if err != nil || !res.Success || !res.SessionEnded || res.EndReason != EndReasonTokenLimit || res.TokensUsed < 40 {
+		t.Fatalf("second: %+v %v", res, err)
+	}
+	_, err = f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "still there?"}, nil)
+	var coded *apperr.Error
+	if !errors.Is(err, apperr.ErrConflict) || !errors.As(err, &coded) || coded.Message != MsgSessionEnded {
+		t.Fatalf("send to ended session: %v", err)
+	}
+	js, _ := f.st.Queries().ListJobsByKind(context.Background(), SummaryJobKind)
+	if len(js) != 1 {
+		t.Fatalf("%d summary jobs, want 1", len(js))
+	}
+}
+
+func TestEndQueuesSummaryJobRetriedAfterFailure(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "BASIC")
+	sid := f.newSession(t, uid)
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"I hear you."}})
+	if _, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "I'm anxious and tired."}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.svc.End(context.Background(), uid, sid)
+	if err != nil || s.Active || s.Status != "ENDED" || s.EndReason == nil || *s.EndReason != EndReasonUser || s.Summary != nil {
+		t.Fatalf("end: %+v %v", s, err)
+	}
+	// Ending again is harmless and queues nothing more.
+	if _, err := f.svc.End(context.Background(), uid, sid); err != nil {
+		t.Fatal(err)
+	}
+	f.llm.Enqueue(llmtest.Script{Fail: 500},
+		llmtest.Script{Chunks: []string{`{"summary":"You felt anxious and tired. You took a moment to reflect.","emotions":["anxiety","tiredness","not-an-emotion"]}`}})
+	w := &jobs.Worker{Store: f.st, Handlers: f.svc.JobHandlers(), Logger: quiet, Backoff: time.Millisecond}
+	for i := 0; i < 2; i++ {
+		if did, err := w.RunOne(context.Background()); err != nil || !did {
+			t.Fatalf("run %d: %v %v", i, did, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if did, _ := w.RunOne(context.Background()); did {
+		t.Fatal("the job ran again after success")
+	}
+	d, err := f.svc.Detail(context.Background(), uid, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Summary == nil || *d.Summary != "You felt anxious and tired. You took a moment to reflect." || strings.Join(d.Emotions, ",") != "anxiety,tiredness" {
+		t.Fatalf("detail = %+v", d.Session)
+	}
+	js, _ := f.st.Queries().ListJobsByKind(context.Background(), SummaryJobKind)
+	if len(js) != 1 || js[0].Attempts != 2 || js[0].State != "done" {
+		t.Fatalf("jobs = %+v", js)
+	}
+}
+
+func TestSummaryOnlyForPaidRolesOnceEnded(t *testing.T) {
+	f := newFixture(t, false, nil)
+	free, basic := f.user(t, "USER"), f.user(t, "BASIC")
+	ctx := context.Background()
+	w := &jobs.Worker{Store: f.st, Handlers: f.svc.JobHandlers(), Logger: quiet}
+	for _, uid := range []uuid.UUID{free, basic} {
+		sid := f.newSession(t, uid)
+		if _, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "I'm grateful but stressed."}, nil); err != nil {
+			t.Fatal(err)
+		}
+		active := f.newSession(t, uid)
+		if _, err := f.svc.End(ctx, uid, sid); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.RunOne(ctx); err != nil {
+			t.Fatal(err)
+		}
+		d, _ := f.svc.Detail(ctx, uid, sid)
+		list, _ := f.svc.List(ctx, uid)
+		a, _ := f.svc.Detail(ctx, uid, active)
+		if a.Summary != nil || len(a.Emotions) != 0 {
+			t.Fatalf("active session shows insights: %+v", a.Session)
+		}
+		if uid == free {
+			if d.Summary != nil || len(d.Emotions) != 0 || list[0].Summary != nil || list[1].Summary != nil {
+				t.Fatalf("USER sees a summary: %+v", d.Session)
+			}
+			continue
+		}
+		if d.Summary == nil || len(d.Emotions) == 0 {
+			t.Fatalf("BASIC sees no summary: %+v", d.Session)
+		}
+	}
+}
+
+func TestSafetyScreenGivesCrisisResourcesWithoutTheModel(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "USER")
+	ctx := context.Background()
+	sid := f.newSession(t, uid)
+	f.llm.SetDefault(llmtest.Script{Chunks: []string{"the model must not be used"}})
+	res, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "Honestly everyone would be better off without me"}, nil)
+	if err != nil || !res.Success {
+		t.Fatal(res, err)
+	}
+	for _, want := range []string{"988", "HOME to 741741", "local emergency number", "findahelpline.com"} {
+		if !strings.Contains(res.AIResponse, want) {
+			t.Errorf("crisis reply lacks %q", want)
+		}
+	}
+	if len(f.llm.Requests()) != 0 {
+		t.Fatal("the model was called for a risky message")
+	}
+	if res.Title == "Honestly everyone would be better off without me" {
+		t.Fatal("the risky message became the title")
+	}
+	n, _ := f.st.Queries().GetSafetyReferralCount(ctx, day(*f.now.Load()))
+	if n != 1 {
+		t.Fatalf("referral count = %d", n)
+	}
+	// The next session opens with a check-in, once.
+	res, _ = f.svc.Send(ctx, uid, SendInput{Message: StarterMessage}, nil)
+	if !strings.Contains(res.AIResponse, companion.CheckIn) {
+		t.Fatalf("no check-in: %q", res.AIResponse)
+	}
+	res, _ = f.svc.Send(ctx, uid, SendInput{Message: StarterMessage}, nil)
+	if strings.Contains(res.AIResponse, companion.CheckIn) {
+		t.Fatal("check-in repeated")
+	}
+}
+
+func TestDisclosureRepeatsAfterThreeHoursWithBreakReminderForMinors(t *testing.T) {
+	f := newFixture(t, false, nil)
+	ctx := context.Background()
+	adult, minor := f.user(t, "USER"), f.user(t, "USER")
+	f.setProfile(t, minor, 15, "", "", "")
+	sa, sm := f.newSession(t, adult), f.newSession(t, minor)
+	f.advance(2 * time.Hour)
+	res, _ := f.svc.Send(ctx, adult, SendInput{SessionID: &sa, Message: "hi"}, nil)
+	if strings.Contains(res.AIResponse, companion.Disclosure) {
+		t.Fatal("disclosure repeated too soon")
+	}
+	f.advance(61 * time.Minute)
+	res, _ = f.svc.Send(ctx, adult, SendInput{SessionID: &sa, Message: "hi again"}, nil)
+	if !strings.HasPrefix(res.AIResponse, companion.Disclosure) || strings.Contains(res.AIResponse, companion.BreakReminder) {
+		t.Fatalf("adult reply = %q", res.AIResponse)
+	}
+	res, _ = f.svc.Send(ctx, adult, SendInput{SessionID: &sa, Message: "and again"}, nil)
+	if strings.Contains(res.AIResponse, companion.Disclosure) {
+		t.Fatal("disclosure repeated right after")
+	}
+	res, _ = f.svc.Send(ctx, minor, SendInput{SessionID: &sm, Message: "hi"}, nil)
+	if !strings.HasPrefix(res.AIResponse, companion.Disclosure) || !strings.Contains(res.AIResponse, companion.BreakReminder) {
+		t.Fatalf("minor reply = %q", res.AIResponse)
+	}
+}
+
+func TestSearchAndDelete(t *testing.T) {
+	f := newFixture(t, false, nil)
+	ctx := context.Background()
+	uid := f.user(t, "USER")
+	s1 := f.newSession(t, uid)
+	if _, err := f.svc.Send(ctx, uid, SendInput{SessionID: &s1, Message: "Thinking about my Chemistry exam"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s2 := f.newSession(t, uid)
+	got := func(q string) []uuid.UUID {
+		list, err := f.svc.Search(ctx, uid, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []uuid.UUID
+		for _, s := range list {
+			ids = append(ids, s.ID)
+		}
+		return ids
+	}
+	if ids := got("chemistry"); len(ids) != 1 || ids[0] != s1 {
+		t.Fatalf("title search = %v", ids)
+	}
+	if ids := got("IT SOUNDS LIKE"); len(ids) != 1 || ids[0] != s1 {
+		t.Fatalf("last message search = %v", ids)
+	}
+	if ids := got(s2.String()[:8]); len(ids) != 1 || ids[0] != s2 {
+		t.Fatalf("id search = %v", ids)
+	}
+	if ids := got("%"); len(ids) != 0 {
+		t.Fatalf("wildcard matched: %v", ids)
+	}
+	if ids := got(""); len(ids) != 2 {
+		t.Fatalf("empty query = %v", ids)
+	}
+	if err := f.svc.Delete(ctx, uid, s1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.Detail(ctx, uid, s1); !errors.Is(err, apperr.ErrNotFound) {
+		t.Fatalf("deleted session: %v", err)
+	}
+	if err := f.svc.Delete(ctx, uid, s1); !errors.Is(err, apperr.ErrNotFound) {
+		t.Fatalf("second delete: %v", err)
+	}
+}
+
+func TestBurstLimit(t *testing.T) {
+	lim := DefaultLimits()
+	lim.BurstPerMinute = 3
+	f := newFixture(t, false, &lim)
+	uid := f.user(t, "USER")
+	for i := 0; i < 3; i++ {
+		f.newSession(t, uid)
+	}
+	_, err := f.svc.Send(context.Background(), uid, SendInput{Message: "hi"}, nil)
+	var lerr *apperr.LimitError
+	if !errors.As(err, &lerr) || lerr.RetryAfter <= 0 || lerr.RetryAfter > time.Minute {
+		t.Fatalf("err = %v", err)
+	}
+	f.advance(time.Minute)
+	if _, err := f.svc.Send(context.Background(), uid, SendInput{Message: "hi"}, nil); err != nil {
+		t.Fatalf("after a minute: %v", err)
+	}
+}
+
+func TestAnotherUsersSessionIsNotFoundAndUnchanged(t *testing.T) {
+	f := newFixture(t, false, nil)
+	ctx := context.Background()
+	owner, other := f.user(t, "PREMIUM"), f.user(t, "PREMIUM")
+	sid := f.newSession(t, owner)
+	if _, err := f.svc.Send(ctx, owner, SendInput{SessionID: &sid, Message: "my private thoughts"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := f.svc.Detail(ctx, owner, sid)
+
+	calls := map[string]func() error{
+		"Send": func() error {
+			_, err := f.svc.Send(ctx, other, SendInput{SessionID: &sid, Message: "intrude"}, nil)
+			return err
+		},
+		"Get":    func() error { _, err := f.svc.Get(ctx, other, sid); return err },
+		"Detail": func() error { _, err := f.svc.Detail(ctx, other, sid); return err },
+		"End":    func() error { _, err := f.svc.End(ctx, other, sid); return err },
+		"Delete": func() error { return f.svc.Delete(ctx, other, sid) },
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, apperr.ErrNotFound) {
+			t.Errorf("%s on another user's session: %v, want not found", name, err)
+		}
+	}
+	for _, q := range []string{"", "private", sid.String()} {
+		if list, _ := f.svc.Search(ctx, other, q); len(list) != 0 {
+			t.Errorf("Search(%q) by another user found %d sessions", q, len(list))
+		}
+	}
+	after, err := f.svc.Detail(ctx, owner, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Status != before.Status || after.TokensUsed != before.TokensUsed || len(after.Messages) != len(before.Messages) || after.Title != before.Title || after.LastMessage != before.LastMessage {
+		t.Fatalf("session changed: before %+v after %+v", before.Session, after.Session)
+	}
+	// The intruder's failed send used none of their quota either.
+	var n int
+	_ = f.st.Pool().QueryRow(ctx, `SELECT COALESCE(sum(count), 0) FROM usage_counters WHERE user_id = $1`, other).Scan(&n)
+	if n != 0 {
+		t.Fatalf("intruder quota used: %d", n)
+	}
+}

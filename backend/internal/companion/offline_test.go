@@ -1,0 +1,88 @@
+package companion
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestOfflineReplyMirrorsNamesFeelingsAndAsksOneQuestion(t *testing.T) {
+	o := &Offline{}
+	p := Profile{FocusAreas: "Sleep, exams"}
+	msg := "I'm so stressed about my exams and I feel lonely since my friend moved away."
+	var chunks []string
+	reply, err := o.Stream(context.Background(), Prompt{Message: msg, Profile: p}, func(s string) error { chunks = append(chunks, s); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) < 10 || strings.Join(chunks, "") != reply.Text {
+		t.Fatalf("not streamed word by word: %d chunks", len(chunks))
+	}
+	for _, want := range []string{"you're so stressed about your exams", "stress", "loneliness", "focus on sleep", "journal"} {
+		if !strings.Contains(strings.ToLower(reply.Text), want) {
+			t.Errorf("reply %q lacks %q", reply.Text, want)
+		}
+	}
+	if n := strings.Count(reply.Text, "?"); n != 1 {
+		t.Errorf("reply has %d questions, want exactly 1: %q", n, reply.Text)
+	}
+	if reply.Usage.CompletionTokens == 0 {
+		t.Error("no token estimate")
+	}
+	again := o.Compose(msg, p)
+	if again != reply.Text {
+		t.Error("offline engine is not deterministic")
+	}
+}
+
+func TestOfflineStaysAwayFromSensitiveTopics(t *testing.T) {
+	o := &Offline{}
+	p := Profile{FocusAreas: "family", SensitiveTopics: "my divorce, family"}
+	reply := o.Compose("I keep thinking about my divorce and feel sad.", p)
+	if strings.Contains(strings.ToLower(reply), "divorce") || strings.Contains(strings.ToLower(reply), "family") {
+		t.Fatalf("reply mentions a sensitive topic: %q", reply)
+	}
+	if !strings.Contains(reply, "sadness") || strings.Count(reply, "?") != 1 {
+		t.Fatalf("reply = %q", reply)
+	}
+}
+
+func TestOfflineSummary(t *testing.T) {
+	s := OfflineSummary([]Turn{
+		{Role: RoleUser, Content: "I'm anxious about the exam."},
+		{Role: RoleAssistant, Content: "It sounds like..."},
+		{Role: RoleUser, Content: "I'm tired and stressed. But I'm hopeful."},
+	})
+	n := strings.Count(s.Text, ". ") + 1
+	if n < 2 || n > 4 {
+		t.Fatalf("summary has %d sentences: %q", n, s.Text)
+	}
+	if len(s.Emotions) < 1 || len(s.Emotions) > 5 {
+		t.Fatalf("emotions = %v", s.Emotions)
+	}
+	for _, e := range s.Emotions {
+		if !IsEmotion(e) {
+			t.Fatalf("%q is not in the set", e)
+		}
+	}
+}
+
+func TestSystemPromptCarriesProfileAndTrimsHistory(t *testing.T) {
+	sp := BuildSystemPrompt(Profile{Age: 16, FocusAreas: "sleep", PrimaryConcerns: "exam stress", SensitiveTopics: "my dad"}, "Earlier, the user said: hi.")
+	for _, want := range []string{"Age: 16", `"sleep"`, `"exam stress"`, `"my dad"`, "never claim to be human", "Earlier, the user said: hi."} {
+		if !strings.Contains(strings.ToLower(sp), strings.ToLower(want)) {
+			t.Errorf("system prompt lacks %q", want)
+		}
+	}
+	var h []Turn
+	for i := 0; i < 100; i++ {
+		h = append(h, Turn{Role: RoleUser, Content: strings.Repeat("word ", 40) + "first."}, Turn{Role: RoleAssistant, Content: "ok"})
+	}
+	kept, sum := TrimHistory(h, 500)
+	if len(kept) == 0 || len(kept) >= len(h) || sum == "" {
+		t.Fatalf("kept %d of %d, summary %q", len(kept), len(h), sum)
+	}
+	if kept[len(kept)-1] != h[len(h)-1] {
+		t.Fatal("newest turn not kept")
+	}
+}

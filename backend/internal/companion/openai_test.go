@@ -1,0 +1,135 @@
+package companion
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+)
+
+func newTestOpenAI(t *testing.T, idle time.Duration) (*OpenAI, *llmtest.Server) {
+	srv := llmtest.New(t)
+	return NewOpenAIWithConfig(srv.ClientConfig(), "test-model", OpenAIOptions{IdleTimeout: idle}), srv
+}
+
+func TestOpenAIStreamsChunksInOrderWithUsage(t *testing.T) {
+	p, srv := newTestOpenAI(t, 5*time.Second)
+	srv.Enqueue(llmtest.Script{Chunks: []string{"It ", "sounds ", "hard", "."}, PromptTokens: 42, CompletionTokens: 7, Delay: 20 * time.Millisecond})
+	var (
+		mu     sync.Mutex
+		chunks []string
+		times  []time.Time
+	)
+	reply, err := p.Stream(context.Background(), Prompt{System: "sys", Message: "hi"}, func(s string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		chunks = append(chunks, s)
+		times = append(times, time.Now())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(chunks, "|"); got != "It |sounds |hard|." {
+		t.Fatalf("chunks = %q", got)
+	}
+	if reply.Text != "It sounds hard." {
+		t.Fatalf("text = %q", reply.Text)
+	}
+	if !reply.Usage.Reported || reply.Usage.PromptTokens != 42 || reply.Usage.CompletionTokens != 7 {
+		t.Fatalf("usage = %+v", reply.Usage)
+	}
+	// Chunks arrive as they are sent, not batched at the end.
+	if times[len(times)-1].Sub(times[0]) < 40*time.Millisecond {
+		t.Fatalf("chunks arrived together: %v", times)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !reqs[0].Stream || reqs[0].StreamOptions == nil || !reqs[0].StreamOptions.IncludeUsage {
+		t.Fatalf("request = %+v", reqs)
+	}
+	if reqs[0].Messages[0].Content != "sys" || reqs[0].Messages[len(reqs[0].Messages)-1].Content != "hi" {
+		t.Fatalf("messages = %+v", reqs[0].Messages)
+	}
+}
+
+func TestOpenAIRetriesOnceBeforeAnythingWasSent(t *testing.T) {
+	p, srv := newTestOpenAI(t, 5*time.Second)
+	srv.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Chunks: []string{"ok"}})
+	reply, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
+	if err != nil || reply.Text != "ok" {
+		t.Fatalf("reply %q, err %v", reply.Text, err)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Fatalf("%d requests, want 2", n)
+	}
+}
+
+func TestOpenAIFailsCleanlyAfterTwo500s(t *testing.T) {
+	p, srv := newTestOpenAI(t, 5*time.Second)
+	srv.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Fail: 500}, llmtest.Script{Chunks: []string{"never"}})
+	_, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
+	if !errors.Is(err, ErrModel) {
+		t.Fatalf("err = %v, want ErrModel", err)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Fatalf("%d requests, want 2 (one retry)", n)
+	}
+}
+
+func TestOpenAIStallTimesOutWithoutRetryAfterChunks(t *testing.T) {
+	p, srv := newTestOpenAI(t, 200*time.Millisecond)
+	srv.Enqueue(llmtest.Script{Chunks: []string{"a", "b", "c"}, StallAfter: 1})
+	var got []string
+	start := time.Now()
+	_, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(s string) error { got = append(got, s); return nil })
+	if !errors.Is(err, ErrModel) || !strings.Contains(err.Error(), "no data") {
+		t.Fatalf("err = %v", err)
+	}
+	if time.Since(start) > 3*time.Second {
+		t.Fatal("stall was not cut by the idle timeout")
+	}
+	if len(got) != 1 || len(srv.Requests()) != 1 {
+		t.Fatalf("chunks %v, requests %d: no retry after a chunk was sent", got, len(srv.Requests()))
+	}
+}
+
+func TestOpenAIStallBeforeFirstChunkIsRetriedOnce(t *testing.T) {
+	p, srv := newTestOpenAI(t, 150*time.Millisecond)
+	srv.Enqueue(llmtest.Script{StallAfter: llmtest.StallImmediately}, llmtest.Script{StallAfter: llmtest.StallImmediately})
+	_, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
+	if !errors.Is(err, ErrModel) {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Fatalf("%d requests, want 2", n)
+	}
+}
+
+func TestOpenAIGarbageChunkIsAnError(t *testing.T) {
+	p, srv := newTestOpenAI(t, 5*time.Second)
+	srv.Enqueue(llmtest.Script{Chunks: []string{"a", "b"}, Garbage: true})
+	_, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
+	if !errors.Is(err, ErrModel) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestOpenAISummarizeParsesJSON(t *testing.T) {
+	p, srv := newTestOpenAI(t, 5*time.Second)
+	srv.Enqueue(llmtest.Script{Chunks: []string{`{"summary":"You talked about exams. You felt tense.","emotions":["stress","ANXIETY","bogus"]}`}})
+	s, err := p.Summarize(context.Background(), []Turn{{Role: RoleUser, Content: "exams"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Text != "You talked about exams. You felt tense." || strings.Join(s.Emotions, ",") != "stress,anxiety" {
+		t.Fatalf("summary = %+v", s)
+	}
+	srv.Enqueue(llmtest.Script{Chunks: []string{"not json"}})
+	if _, err := p.Summarize(context.Background(), nil); !errors.Is(err, ErrModel) {
+		t.Fatalf("err = %v", err)
+	}
+}
