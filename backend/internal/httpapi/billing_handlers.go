@@ -1,0 +1,96 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/billing"
+	"github.com/percolate/percolate/gen/api"
+)
+
+// webhookPath is the one operation that needs its raw body (Stripe signs the bytes).
+const webhookPath = "/api/subscription/webhook"
+
+type rawBodyKey struct{}
+
+// keepRawBody keeps the exact bytes of a webhook request for signature checks, before the
+// validator and the strict handler decode them.
+func keepRawBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != webhookPath || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		raw, err := io.ReadAll(r.Body)
+		if err != nil {
+			writeDomainError(w, r, err)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), rawBodyKey{}, raw)))
+	})
+}
+
+// caller returns the authenticated caller; the validator guarantees one on protected operations.
+func caller(ctx context.Context) (Caller, error) {
+	c, ok := CallerFrom(ctx)
+	if !ok {
+		return Caller{}, apperr.ErrUnauthorized
+	}
+	return c, nil
+}
+
+// CreateCheckoutSession starts a Stripe checkout for a plan.
+func (s *Server) CreateCheckoutSession(ctx context.Context, req api.CreateCheckoutSessionRequestObject) (api.CreateCheckoutSessionResponseObject, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	url, err := s.deps.Billing.Checkout(ctx, c.UserID, string(req.Body.Plan))
+	if errors.Is(err, billing.ErrAlreadySubscribed) {
+		return api.CreateCheckoutSession400TextResponse(billing.AlreadySubscribedText), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return api.CreateCheckoutSession200JSONResponse{Url: url}, nil
+}
+
+// CreatePortalSession opens the Stripe billing portal.
+func (s *Server) CreatePortalSession(ctx context.Context, _ api.CreatePortalSessionRequestObject) (api.CreatePortalSessionResponseObject, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	url, err := s.deps.Billing.Portal(ctx, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return api.CreatePortalSession200JSONResponse{Url: url}, nil
+}
+
+// StripeWebhook applies a signed Stripe event.
+func (s *Server) StripeWebhook(ctx context.Context, req api.StripeWebhookRequestObject) (api.StripeWebhookResponseObject, error) {
+	raw, _ := ctx.Value(rawBodyKey{}).([]byte)
+	if err := s.deps.Billing.HandleWebhook(ctx, raw, req.Params.StripeSignature); err != nil {
+		return nil, err
+	}
+	return api.StripeWebhook200JSONResponse{Received: true}, nil
+}
+
+// GetCommunityInvite serves the community invite to Premium users.
+func (s *Server) GetCommunityInvite(ctx context.Context, _ api.GetCommunityInviteRequestObject) (api.GetCommunityInviteResponseObject, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	url, err := s.deps.Billing.Community(ctx, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetCommunityInvite200JSONResponse{Url: url}, nil
+}

@@ -1,0 +1,280 @@
+// Package insights makes the weekly insight report for Premium users: emotion trends across
+// the week's ended sessions, recurring themes, and one gentle, non-clinical suggestion. A
+// report is stored once per user and week (a unique key), so any number of app instances may
+// run the job and only the one that stores it sends the e-mail.
+package insights
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/store"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// Report is the content of one weekly report.
+type Report struct {
+	SessionCount int            `json:"sessionCount"`
+	Emotions     []EmotionCount `json:"emotions"`
+	Themes       []string       `json:"themes"`
+	Suggestion   string         `json:"suggestion"`
+}
+
+// EmotionCount is how many of the week's sessions carried an emotion.
+type EmotionCount struct {
+	Emotion string `json:"emotion"`
+	Count   int    `json:"count"`
+}
+
+// Service builds, stores, mails and lists reports.
+type Service struct {
+	db        *store.Store
+	mail      mail.Sender
+	publicURL string
+	logger    *slog.Logger
+	Now       func() time.Time
+}
+
+// New returns the weekly report service.
+func New(db *store.Store, sender mail.Sender, publicURL string, logger *slog.Logger) *Service {
+	return &Service{db: db, mail: sender, publicURL: strings.TrimRight(publicURL, "/"), logger: logger, Now: time.Now}
+}
+
+// WeekStart returns the Monday (UTC) that starts the week holding t.
+func WeekStart(t time.Time) time.Time {
+	t = t.UTC()
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	offset := (int(day.Weekday()) + 6) % 7 // Monday = 0
+	return day.AddDate(0, 0, -offset)
+}
+
+// RunOnce makes the reports of the last full week for every Premium user who has none yet.
+// It returns how many reports this call stored.
+func (s *Service) RunOnce(ctx context.Context) (int, error) {
+	week := WeekStart(s.Now()).AddDate(0, 0, -7)
+	made := 0
+	for {
+		users, err := s.db.Queries().ListUsersDueWeeklyReport(ctx, dbgen.ListUsersDueWeeklyReportParams{WeekStart: week, MaxUsers: 100})
+		if err != nil {
+			return made, fmt.Errorf("list users due a report: %w", err)
+		}
+		stored := 0
+		for _, u := range users {
+			ok, err := s.makeReport(ctx, u.ID, u.Email, u.Name, week)
+			if err != nil {
+				return made, err
+			}
+			if ok {
+				stored++
+			}
+		}
+		made += stored
+		if len(users) < 100 || stored == 0 {
+			return made, nil
+		}
+	}
+}
+
+func (s *Service) makeReport(ctx context.Context, userID uuid.UUID, email, name string, week time.Time) (bool, error) {
+	from, to := week, week.AddDate(0, 0, 7)
+	sessions, err := s.db.Queries().ListEndedSessionsBetween(ctx, dbgen.ListEndedSessionsBetweenParams{UserID: userID, FromTime: &from, ToTime: &to})
+	if err != nil {
+		return false, fmt.Errorf("sessions of the week: %w", err)
+	}
+	r := Build(sessions)
+	content, err := json.Marshal(r)
+	if err != nil {
+		return false, err
+	}
+	_, err = s.db.Queries().InsertWeeklyReport(ctx, dbgen.InsertWeeklyReportParams{UserID: userID, WeekStart: week, Content: content})
+	if store.IsNotFound(err) {
+		return false, nil // another instance stored it first
+	}
+	if err != nil {
+		return false, fmt.Errorf("store weekly report: %w", err)
+	}
+	link := s.publicURL + "/dashboard"
+	msg := mail.Message{
+		To:      email,
+		Subject: "Your week with Percolate",
+		Text:    mailText(name, week, r, link),
+		Links:   []string{link},
+	}
+	if err := s.mail.Send(ctx, msg); err != nil {
+		// The report is in the app either way; a lost mail is not worth a second report.
+		s.logger.Warn("weekly report mail not sent", "error", err.Error())
+	}
+	return true, nil
+}
+
+// List returns the caller's reports; they are a Premium feature.
+func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]dbgen.WeeklyReport, error) {
+	u, err := s.db.Queries().GetUserByID(ctx, userID)
+	if store.IsNotFound(err) {
+		return nil, apperr.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if u.Role != "PREMIUM" && u.Role != "ADMIN" {
+		return nil, apperr.New(apperr.ErrForbidden, "PREMIUM_ONLY", "Weekly insight reports are part of the Premium plan.")
+	}
+	return s.db.Queries().ListWeeklyReportsForUser(ctx, userID)
+}
+
+// Run makes reports every interval until ctx ends.
+func (s *Service) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if n, err := s.RunOnce(ctx); err != nil {
+			if ctx.Err() == nil {
+				s.logger.Error("weekly reports", "error", err.Error())
+			}
+		} else if n > 0 {
+			s.logger.Info("weekly reports made", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Build summarises a week's ended sessions.
+func Build(sessions []dbgen.ListEndedSessionsBetweenRow) Report {
+	counts := map[string]int{}
+	words := map[string]int{}
+	for _, s := range sessions {
+		for _, e := range s.Emotions {
+			counts[e]++
+		}
+		seen := map[string]bool{}
+		text := s.Title
+		if s.Summary != nil {
+			text += " " + *s.Summary
+		}
+		for _, w := range themeWords(text) {
+			if !seen[w] {
+				seen[w] = true
+				words[w]++
+			}
+		}
+	}
+	r := Report{SessionCount: len(sessions), Emotions: []EmotionCount{}, Themes: []string{}}
+	for e, n := range counts {
+		r.Emotions = append(r.Emotions, EmotionCount{Emotion: e, Count: n})
+	}
+	sort.Slice(r.Emotions, func(i, j int) bool {
+		if r.Emotions[i].Count != r.Emotions[j].Count {
+			return r.Emotions[i].Count > r.Emotions[j].Count
+		}
+		return r.Emotions[i].Emotion < r.Emotions[j].Emotion
+	})
+	for w, n := range words {
+		if n >= 2 {
+			r.Themes = append(r.Themes, w)
+		}
+	}
+	sort.Slice(r.Themes, func(i, j int) bool {
+		if words[r.Themes[i]] != words[r.Themes[j]] {
+			return words[r.Themes[i]] > words[r.Themes[j]]
+		}
+		return r.Themes[i] < r.Themes[j]
+	})
+	if len(r.Themes) > 5 {
+		r.Themes = r.Themes[:5]
+	}
+	top := ""
+	if len(r.Emotions) > 0 {
+		top = r.Emotions[0].Emotion
+	}
+	r.Suggestion = suggestion(top, len(sessions))
+	return r
+}
+
+// suggestions are gentle, practical and non-clinical: never advice about treatment.
+var suggestions = map[string]string{
+	"anxiety":     "When worry builds this week, try writing down one thing you can control and one you can let wait.",
+	"stress":      "Pick one small pause each day — a short walk, a cup of something warm — and keep it like an appointment.",
+	"overwhelm":   "Try breaking the biggest thing on your mind into the very next small step, and only that step.",
+	"sadness":     "Consider reaching out to someone you trust this week, even with a short message.",
+	"loneliness":  "A small connection counts: a message to a friend, a class chat, or a walk somewhere with people around.",
+	"anger":       "Next time the heat rises, try naming what felt unfair before deciding what to do about it.",
+	"frustration": "Notice one thing that went a little better than expected this week, and what helped it.",
+	"guilt":       "Try writing to yourself the way you would write to a friend who felt the same.",
+	"shame":       "Try writing to yourself the way you would write to a friend who felt the same.",
+	"confusion":   "A short list of what you know, what you don't, and what you could find out might bring some clarity.",
+	"fear":        "Try naming the fear as specifically as you can; vague fears often feel bigger than named ones.",
+	"tiredness":   "Protect a little rest this week, and notice which evenings leave you most refreshed.",
+	"joy":         "Write down what made the good moments good, so you can find your way back to them.",
+	"gratitude":   "Keep a three-line note each evening of things you're glad about.",
+	"hope":        "Pick one hopeful thought from this week and turn it into a small, concrete next step.",
+	"calm":        "Notice what helped you feel calm, and plan a little more of it next week.",
+	"pride":       "Take a moment to write down what you did that you're proud of, and how you did it.",
+	"love":        "Consider telling someone who matters to you what they mean to you.",
+}
+
+func suggestion(top string, sessions int) string {
+	if sessions == 0 {
+		return "When you have a quiet moment this week, a short conversation or a few lines of journaling can help you notice how you're doing."
+	}
+	if s, ok := suggestions[top]; ok {
+		return s
+	}
+	return "Take a few minutes this week to look back on your conversations and notice what has shifted."
+}
+
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`about after again also always and any are because been before being but can
+		chat could day did does doing don felt feel feeling feels for from had has have how into its just like
+		more most much new not now one only other our out over really session she should some that the their them
+		then there they thing things this today too very want was were what when which while who will with would
+		you your yours him her his hello talked talk talking conversation started start user`) {
+		stopWords[w] = true
+	}
+}
+
+// themeWords returns the meaningful words of a text (lower case, 4+ letters, no stop words).
+func themeWords(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len([]rune(w)) >= 4 && !stopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func mailText(name string, week time.Time, r Report, link string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Hi %s,\n\nHere is a gentle look back at the week of %s.\n\n", name, week.Format("January 2"))
+	fmt.Fprintf(&b, "Conversations you finished: %d\n", r.SessionCount)
+	if len(r.Emotions) > 0 {
+		var parts []string
+		for _, e := range r.Emotions {
+			parts = append(parts, fmt.Sprintf("%s (%d)", e.Emotion, e.Count))
+		}
+		fmt.Fprintf(&b, "Feelings that came up: %s\n", strings.Join(parts, ", "))
+	}
+	if len(r.Themes) > 0 {
+		fmt.Fprintf(&b, "Themes that returned: %s\n", strings.Join(r.Themes, ", "))
+	}
+	fmt.Fprintf(&b, "\nOne idea for the week ahead: %s\n\nSee your report in Percolate: %s\n\n", r.Suggestion, link)
+	b.WriteString("Percolate is an AI companion for reflection, not a substitute for professional care. ")
+	b.WriteString("If you are in crisis, call or text 988 in the US, text HOME to 741741, or find a helpline at findahelpline.com.\n")
+	return b.String()
+}
