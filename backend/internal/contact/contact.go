@@ -1,0 +1,157 @@
+// Package contact handles messages sent through the public contact form: it validates them,
+// drops what the honeypot catches, limits how often one address may write, stores each
+// message and mails it to the support mailbox.
+package contact
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	netmail "net/mail"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/ratelimit"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// Field limits, in characters (spec §5 and the contact_messages table).
+const (
+	MaxName    = 100
+	MaxEmail   = 254
+	MaxMessage = 5000
+)
+
+// Rule limits contact messages per client address.
+var Rule = ratelimit.Rule{
+	Name:    "contact:ip",
+	Limit:   5,
+	Window:  time.Hour,
+	Message: "You've sent several messages in a short time. Please wait a while before sending another.",
+}
+
+// Input is one submission of the contact form.
+type Input struct {
+	Name    string
+	Email   string
+	Message string
+	// Website is the honeypot: hidden from people, so only bots fill it.
+	Website string
+	// ClientIP is the sender's address, the subject of the rate limit.
+	ClientIP string
+}
+
+// Service handles contact messages.
+type Service struct {
+	q       dbgen.Querier
+	limiter *ratelimit.Limiter
+	sender  mail.Sender
+	support string
+	logger  *slog.Logger
+}
+
+// New returns a Service that stores through q, mails through sender to the support address
+// and logs to logger (nil discards).
+func New(q dbgen.Querier, sender mail.Sender, support string, logger *slog.Logger) *Service {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{q: q, limiter: ratelimit.New(q), sender: sender, support: support, logger: logger}
+}
+
+// Limiter exposes the rate limiter, so tests can move its clock.
+func (s *Service) Limiter() *ratelimit.Limiter { return s.limiter }
+
+// Send validates, rate-limits, stores and mails one message. A filled honeypot returns nil
+// without doing anything, so a bot cannot tell it was caught. Validation problems come back
+// as *apperr.ValidationError, an exhausted limit as *apperr.LimitError.
+func (s *Service) Send(ctx context.Context, in Input) error {
+	if strings.TrimSpace(in.Website) != "" {
+		s.logger.InfoContext(ctx, "contact message dropped by the honeypot")
+		return nil
+	}
+	name, email, message, err := validate(in)
+	if err != nil {
+		return err
+	}
+	if err := s.limiter.Hit(ctx, Rule, in.ClientIP); err != nil {
+		return err
+	}
+	saved, err := s.q.CreateContactMessage(ctx, dbgen.CreateContactMessageParams{Name: name, Email: email, Message: message})
+	if err != nil {
+		return fmt.Errorf("store contact message: %w", err)
+	}
+	// The stored row is the record; the mail is a notification. If the relay fails, the
+	// message is still kept for the operator, so the sender is told it arrived.
+	err = s.sender.Send(ctx, mail.Message{
+		To:      s.support,
+		Subject: "Contact form: " + singleLine(name),
+		Text: fmt.Sprintf("A message arrived through the Percolate contact form.\n\nName: %s\nE-mail: %s\nReceived: %s\nReference: %s\n\n%s\n",
+			name, email, saved.CreatedAt.UTC().Format(time.RFC1123), saved.ID, message),
+	})
+	if err != nil {
+		s.logger.ErrorContext(ctx, "mail contact message to support", "error", err.Error(), "contact_message_id", saved.ID)
+	}
+	return nil
+}
+
+// validate trims the fields and checks them, returning every problem at once.
+func validate(in Input) (name, email, message string, err error) {
+	name = strings.TrimSpace(in.Name)
+	email = strings.TrimSpace(in.Email)
+	message = strings.TrimSpace(in.Message)
+	fields := map[string]string{}
+
+	switch n := utf8.RuneCountInString(name); {
+	case n == 0:
+		fields["name"] = "Please enter your name."
+	case n > MaxName:
+		fields["name"] = fmt.Sprintf("Please keep your name under %d characters.", MaxName+1)
+	case strings.ContainsFunc(name, unicode.IsControl):
+		fields["name"] = "Please write your name on one line."
+	}
+
+	switch {
+	case email == "":
+		fields["email"] = "Please enter your email address."
+	case utf8.RuneCountInString(email) > MaxEmail || !validEmail(email):
+		fields["email"] = "Please enter a valid email address."
+	}
+
+	switch n := utf8.RuneCountInString(message); {
+	case n == 0:
+		fields["message"] = "Please write a message."
+	case n > MaxMessage:
+		fields["message"] = fmt.Sprintf("Please keep your message to %d characters or fewer.", MaxMessage)
+	}
+
+	if len(fields) > 0 {
+		return "", "", "", &apperr.ValidationError{Fields: fields}
+	}
+	return name, email, message, nil
+}
+
+// validEmail accepts a bare address (no display name, no angle brackets) with a dotted or
+// local domain.
+func validEmail(s string) bool {
+	a, err := netmail.ParseAddress(s)
+	if err != nil || a.Address != s || a.Name != "" {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	return at > 0 && at < len(s)-1
+}
+
+// singleLine replaces control characters so a value can sit in a header.
+func singleLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}

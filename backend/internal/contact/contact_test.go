@@ -1,0 +1,191 @@
+package contact_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/contact"
+	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/mail/smtptest"
+	"github.com/percolate/percolate/backend/internal/store"
+	"github.com/percolate/percolate/backend/internal/store/pgtest"
+)
+
+type fixture struct {
+	st   *store.Store
+	smtp *smtptest.Server
+	svc  *contact.Service
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	srv := smtptest.Start(t)
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{config.EnvSMTPURL: srv.URL(), config.EnvSupportEmail: "help@percolate.example"}[k]
+	})
+	if err != nil {
+		t.Fatalf("config.Load: %v", err)
+	}
+	sender, err := mail.New(cfg.Mail, t.TempDir(), nil)
+	if err != nil {
+		t.Fatalf("mail.New: %v", err)
+	}
+	st := pgtest.New(t)
+	return fixture{st: st, smtp: srv, svc: contact.New(st.Queries(), sender, cfg.Mail.SupportEmail, nil)}
+}
+
+func (f fixture) stored(t *testing.T) int64 {
+	t.Helper()
+	n, err := f.st.Queries().CountContactMessages(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func valid() contact.Input {
+	return contact.Input{Name: "Ada", Email: "ada@example.com", Message: "Hello there, I love the app.", ClientIP: "203.0.113.7"}
+}
+
+func TestSendStoresAndMailsSupport(t *testing.T) {
+	f := newFixture(t)
+	in := valid()
+	in.Name = "  Ada  "
+
+	if err := f.svc.Send(context.Background(), in); err != nil {
+		t.Fatalf("Send: %v", err)
+	}
+
+	if n := f.stored(t); n != 1 {
+		t.Fatalf("stored %d messages, want 1", n)
+	}
+	got := f.smtp.WaitFor(t, 1, 5*time.Second)[0]
+	if len(got.To) != 1 || got.To[0] != "help@percolate.example" {
+		t.Errorf("mail went to %v, want the support mailbox", got.To)
+	}
+	msg, err := got.Message()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := msg.Header.Get("Subject"); s != "Contact form: Ada" {
+		t.Errorf("subject %q", s)
+	}
+	if rt := msg.Header.Get("Reply-To"); rt != "" {
+		t.Errorf("Reply-To %q set; the sender's address must not become a header", rt)
+	}
+	body, err := got.TextBody()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Name: Ada\n", "E-mail: ada@example.com", "Hello there, I love the app."} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %q:\n%s", want, body)
+		}
+	}
+}
+
+func TestSendValidates(t *testing.T) {
+	f := newFixture(t)
+	tests := []struct {
+		name   string
+		change func(*contact.Input)
+		fields []string
+	}{
+		{"empty name", func(in *contact.Input) { in.Name = "   " }, []string{"name"}},
+		{"name too long", func(in *contact.Input) { in.Name = strings.Repeat("n", 101) }, []string{"name"}},
+		{"name on two lines", func(in *contact.Input) { in.Name = "Ada\r\nBcc: x@y.z" }, []string{"name"}},
+		{"empty email", func(in *contact.Input) { in.Email = "" }, []string{"email"}},
+		{"not an email", func(in *contact.Input) { in.Email = "ada-at-example" }, []string{"email"}},
+		{"display-name email", func(in *contact.Input) { in.Email = "Ada <ada@example.com>" }, []string{"email"}},
+		{"email too long", func(in *contact.Input) { in.Email = strings.Repeat("a", 250) + "@example.com" }, []string{"email"}},
+		{"empty message", func(in *contact.Input) { in.Message = "\n " }, []string{"message"}},
+		{"message too long", func(in *contact.Input) { in.Message = strings.Repeat("m", 5001) }, []string{"message"}},
+		{"everything wrong", func(in *contact.Input) { *in = contact.Input{ClientIP: in.ClientIP} }, []string{"name", "email", "message"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := valid()
+			tt.change(&in)
+			err := f.svc.Send(context.Background(), in)
+			var verr *apperr.ValidationError
+			if !errors.As(err, &verr) {
+				t.Fatalf("Send = %v, want a ValidationError", err)
+			}
+			if len(verr.Fields) != len(tt.fields) {
+				t.Errorf("fields %v, want %v", verr.Fields, tt.fields)
+			}
+			for _, field := range tt.fields {
+				if verr.Fields[field] == "" {
+					t.Errorf("no message for %s: %v", field, verr.Fields)
+				}
+			}
+		})
+	}
+	if n := f.stored(t); n != 0 {
+		t.Errorf("stored %d invalid messages", n)
+	}
+
+	// The limits themselves are allowed.
+	in := valid()
+	in.Name, in.Message = strings.Repeat("n", 100), strings.Repeat("é", 5000)
+	if err := f.svc.Send(context.Background(), in); err != nil {
+		t.Errorf("Send at the limits: %v", err)
+	}
+}
+
+func TestHoneypotDropsSilently(t *testing.T) {
+	f := newFixture(t)
+	in := valid()
+	in.Website = "http://spam.example"
+
+	if err := f.svc.Send(context.Background(), in); err != nil {
+		t.Fatalf("Send with honeypot = %v, want nil (as if sent)", err)
+	}
+	if n := f.stored(t); n != 0 {
+		t.Errorf("stored %d messages from a bot", n)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if m := f.smtp.Messages(); len(m) != 0 {
+		t.Errorf("mailed %d messages from a bot", len(m))
+	}
+}
+
+func TestRateLimitPerAddress(t *testing.T) {
+	f := newFixture(t)
+	now := time.Date(2026, 3, 1, 10, 5, 0, 0, time.UTC)
+	f.svc.Limiter().Now = func() time.Time { return now }
+	ctx := context.Background()
+
+	for i := range contact.Rule.Limit {
+		if err := f.svc.Send(ctx, valid()); err != nil {
+			t.Fatalf("message %d: %v", i+1, err)
+		}
+	}
+	err := f.svc.Send(ctx, valid())
+	var lerr *apperr.LimitError
+	if !errors.As(err, &lerr) {
+		t.Fatalf("message over the limit = %v, want a LimitError", err)
+	}
+	if lerr.RetryAfter != 55*time.Minute {
+		t.Errorf("RetryAfter = %v, want 55m (the rest of the hour)", lerr.RetryAfter)
+	}
+
+	other := valid()
+	other.ClientIP = "198.51.100.9"
+	if err := f.svc.Send(ctx, other); err != nil {
+		t.Errorf("another address is limited too: %v", err)
+	}
+
+	now = now.Add(time.Hour)
+	if err := f.svc.Send(ctx, valid()); err != nil {
+		t.Errorf("after the window: %v", err)
+	}
+	if n := f.stored(t); n != int64(contact.Rule.Limit)+2 {
+		t.Errorf("stored %d, want %d", n, contact.Rule.Limit+2)
+	}
+}

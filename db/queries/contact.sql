@@ -1,0 +1,9 @@
+-- name: CreateContactMessage :one
+-- CreateContactMessage stores one message sent through the public contact form.
+INSERT INTO contact_messages (name, email, message)
+VALUES (@name, @email, @message)
+RETURNING *;
+
+-- name: CountContactMessages :one
+-- CountContactMessages counts the stored contact messages (for operators and tests).
+SELECT count(*) FROM contact_messages;
