@@ -7,9 +7,55 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
+
+const addSessionTokens = `-- name: AddSessionTokens :one
+UPDATE chat_sessions
+SET tokens_used = tokens_used + $1::integer,
+    last_message = $2
+WHERE id = $3 AND user_id = $4
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at
+`
+
+type AddSessionTokensParams struct {
+	Tokens      int32
+	LastMessage string
+	ID          uuid.UUID
+	UserID      uuid.UUID
+}
+
+// AddSessionTokens counts tokens against the user's session and updates the
+// dashboard preview of its last message.
+func (q *Queries) AddSessionTokens(ctx context.Context, arg AddSessionTokensParams) (ChatSession, error) {
+	row := q.db.QueryRow(ctx, addSessionTokens,
+		arg.Tokens,
+		arg.LastMessage,
+		arg.ID,
+		arg.UserID,
+	)
+	var i ChatSession
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Title,
+		&i.Status,
+		&i.TokensUsed,
+		&i.TokenLimit,
+		&i.Summary,
+		&i.Emotions,
+		&i.EndReason,
+		&i.LastMessage,
+		&i.CheckinPending,
+		&i.LastDisclosureAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.EndedAt,
+	)
+	return i, err
+}
 
 const createSession = `-- name: CreateSession :one
 INSERT INTO chat_sessions (user_id, title, token_limit)
@@ -67,6 +113,56 @@ func (q *Queries) DeleteSessionForUser(ctx context.Context, arg DeleteSessionFor
 	return result.RowsAffected(), nil
 }
 
+const endSessionForUser = `-- name: EndSessionForUser :one
+UPDATE chat_sessions
+SET status = 'ENDED', ended_at = now(), end_reason = $1
+WHERE id = $2 AND user_id = $3 AND status = 'ACTIVE'
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at
+`
+
+type EndSessionForUserParams struct {
+	EndReason *string
+	ID        uuid.UUID
+	UserID    uuid.UUID
+}
+
+// EndSessionForUser ends the user's ACTIVE session; pgx.ErrNoRows when it is
+// not the user's or already ended.
+func (q *Queries) EndSessionForUser(ctx context.Context, arg EndSessionForUserParams) (ChatSession, error) {
+	row := q.db.QueryRow(ctx, endSessionForUser, arg.EndReason, arg.ID, arg.UserID)
+	var i ChatSession
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Title,
+		&i.Status,
+		&i.TokensUsed,
+		&i.TokenLimit,
+		&i.Summary,
+		&i.Emotions,
+		&i.EndReason,
+		&i.LastMessage,
+		&i.CheckinPending,
+		&i.LastDisclosureAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.EndedAt,
+	)
+	return i, err
+}
+
+const getSafetyReferralCount = `-- name: GetSafetyReferralCount :one
+SELECT COALESCE((SELECT count FROM safety_referral_counts WHERE day = $1), 0)::integer
+`
+
+// GetSafetyReferralCount returns the day's referral count (0 when none).
+func (q *Queries) GetSafetyReferralCount(ctx context.Context, day time.Time) (int32, error) {
+	row := q.db.QueryRow(ctx, getSafetyReferralCount, day)
+	var column_1 int32
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
 const getSessionForUser = `-- name: GetSessionForUser :one
 SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at FROM chat_sessions
 WHERE id = $1 AND user_id = $2
@@ -100,6 +196,86 @@ func (q *Queries) GetSessionForUser(ctx context.Context, arg GetSessionForUserPa
 		&i.EndedAt,
 	)
 	return i, err
+}
+
+const getSessionForUserForUpdate = `-- name: GetSessionForUserForUpdate :one
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at FROM chat_sessions
+WHERE id = $1 AND user_id = $2
+FOR UPDATE
+`
+
+type GetSessionForUserForUpdateParams struct {
+	ID     uuid.UUID
+	UserID uuid.UUID
+}
+
+// GetSessionForUserForUpdate locks the user's session for the rest of the
+// transaction (sends to one session are serialised).
+func (q *Queries) GetSessionForUserForUpdate(ctx context.Context, arg GetSessionForUserForUpdateParams) (ChatSession, error) {
+	row := q.db.QueryRow(ctx, getSessionForUserForUpdate, arg.ID, arg.UserID)
+	var i ChatSession
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Title,
+		&i.Status,
+		&i.TokensUsed,
+		&i.TokenLimit,
+		&i.Summary,
+		&i.Emotions,
+		&i.EndReason,
+		&i.LastMessage,
+		&i.CheckinPending,
+		&i.LastDisclosureAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.EndedAt,
+	)
+	return i, err
+}
+
+const incrementSafetyReferrals = `-- name: IncrementSafetyReferrals :exec
+INSERT INTO safety_referral_counts (day, count)
+VALUES ($1, 1)
+ON CONFLICT (day) DO UPDATE SET count = safety_referral_counts.count + 1
+`
+
+// IncrementSafetyReferrals counts one crisis-resource referral for the day
+// (no user, no content).
+func (q *Queries) IncrementSafetyReferrals(ctx context.Context, day time.Time) error {
+	_, err := q.db.Exec(ctx, incrementSafetyReferrals, day)
+	return err
+}
+
+const incrementUsageWithinLimit = `-- name: IncrementUsageWithinLimit :one
+INSERT INTO usage_counters (user_id, day, kind, count)
+VALUES ($1, $2, $3, 1)
+ON CONFLICT (user_id, day, kind)
+DO UPDATE SET count = usage_counters.count + 1
+WHERE usage_counters.count < $4::integer
+RETURNING count
+`
+
+type IncrementUsageWithinLimitParams struct {
+	UserID   uuid.UUID
+	Day      time.Time
+	Kind     string
+	MaxCount int32
+}
+
+// IncrementUsageWithinLimit counts one more use of a daily quota unless the
+// count already reached the limit, atomically (the conflicting row is locked):
+// pgx.ErrNoRows means the limit is reached.
+func (q *Queries) IncrementUsageWithinLimit(ctx context.Context, arg IncrementUsageWithinLimitParams) (int32, error) {
+	row := q.db.QueryRow(ctx, incrementUsageWithinLimit,
+		arg.UserID,
+		arg.Day,
+		arg.Kind,
+		arg.MaxCount,
+	)
+	var count int32
+	err := row.Scan(&count)
+	return count, err
 }
 
 const listSessionsByUser = `-- name: ListSessionsByUser :many
@@ -143,4 +319,153 @@ func (q *Queries) ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]C
 		return nil, err
 	}
 	return items, nil
+}
+
+const markSessionCheckin = `-- name: MarkSessionCheckin :exec
+UPDATE chat_sessions
+SET checkin_pending = true
+WHERE id = $1 AND user_id = $2
+`
+
+type MarkSessionCheckinParams struct {
+	ID     uuid.UUID
+	UserID uuid.UUID
+}
+
+// MarkSessionCheckin asks for a gentle check-in at the user's next session.
+func (q *Queries) MarkSessionCheckin(ctx context.Context, arg MarkSessionCheckinParams) error {
+	_, err := q.db.Exec(ctx, markSessionCheckin, arg.ID, arg.UserID)
+	return err
+}
+
+const searchSessionsByUser = `-- name: SearchSessionsByUser :many
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at FROM chat_sessions
+WHERE user_id = $1
+  AND ($2::text = ''
+       OR strpos(lower(title), lower($2::text)) > 0
+       OR strpos(lower(last_message), lower($2::text)) > 0
+       OR strpos(id::text, lower($2::text)) > 0)
+ORDER BY updated_at DESC, id
+`
+
+type SearchSessionsByUserParams struct {
+	UserID uuid.UUID
+	Query  string
+}
+
+// SearchSessionsByUser lists the user's sessions whose title, last message or
+// id contains the query (ignoring case), most recently updated first.
+func (q *Queries) SearchSessionsByUser(ctx context.Context, arg SearchSessionsByUserParams) ([]ChatSession, error) {
+	rows, err := q.db.Query(ctx, searchSessionsByUser, arg.UserID, arg.Query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ChatSession{}
+	for rows.Next() {
+		var i ChatSession
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Title,
+			&i.Status,
+			&i.TokensUsed,
+			&i.TokenLimit,
+			&i.Summary,
+			&i.Emotions,
+			&i.EndReason,
+			&i.LastMessage,
+			&i.CheckinPending,
+			&i.LastDisclosureAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.EndedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const setSessionDisclosure = `-- name: SetSessionDisclosure :exec
+UPDATE chat_sessions
+SET last_disclosure_at = $1
+WHERE id = $2 AND user_id = $3
+`
+
+type SetSessionDisclosureParams struct {
+	At     *time.Time
+	ID     uuid.UUID
+	UserID uuid.UUID
+}
+
+// SetSessionDisclosure records when the AI notice was last shown in the session.
+func (q *Queries) SetSessionDisclosure(ctx context.Context, arg SetSessionDisclosureParams) error {
+	_, err := q.db.Exec(ctx, setSessionDisclosure, arg.At, arg.ID, arg.UserID)
+	return err
+}
+
+const setSessionSummary = `-- name: SetSessionSummary :execrows
+UPDATE chat_sessions
+SET summary = $1, emotions = $2
+WHERE id = $3 AND user_id = $4
+`
+
+type SetSessionSummaryParams struct {
+	Summary  *string
+	Emotions []string
+	ID       uuid.UUID
+	UserID   uuid.UUID
+}
+
+// SetSessionSummary stores the summary and emotion labels of the user's session.
+func (q *Queries) SetSessionSummary(ctx context.Context, arg SetSessionSummaryParams) (int64, error) {
+	result, err := q.db.Exec(ctx, setSessionSummary,
+		arg.Summary,
+		arg.Emotions,
+		arg.ID,
+		arg.UserID,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const setSessionTitle = `-- name: SetSessionTitle :exec
+UPDATE chat_sessions
+SET title = $1
+WHERE id = $2 AND user_id = $3
+`
+
+type SetSessionTitleParams struct {
+	Title  string
+	ID     uuid.UUID
+	UserID uuid.UUID
+}
+
+// SetSessionTitle renames the user's session.
+func (q *Queries) SetSessionTitle(ctx context.Context, arg SetSessionTitleParams) error {
+	_, err := q.db.Exec(ctx, setSessionTitle, arg.Title, arg.ID, arg.UserID)
+	return err
+}
+
+const takePendingCheckins = `-- name: TakePendingCheckins :execrows
+UPDATE chat_sessions
+SET checkin_pending = false
+WHERE user_id = $1 AND checkin_pending
+`
+
+// TakePendingCheckins clears the user's pending check-ins and says how many
+// there were.
+func (q *Queries) TakePendingCheckins(ctx context.Context, userID uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, takePendingCheckins, userID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -12,8 +12,31 @@ import (
 )
 
 type Querier interface {
+	// AddSessionTokens counts tokens against the user's session and updates the
+	// dashboard preview of its last message.
+	AddSessionTokens(ctx context.Context, arg AddSessionTokensParams) (ChatSession, error)
+	// ClaimJob takes the oldest due job (or one whose worker's lease ran out),
+	// skipping rows other workers hold, marks it running under a lease and counts
+	// the attempt. pgx.ErrNoRows when there is nothing to do.
+	ClaimJob(ctx context.Context, leaseSeconds int32) (Job, error)
+	// CompleteJob marks a claimed job done.
+	CompleteJob(ctx context.Context, id int64) error
+	// CountContactMessages counts the stored contact messages (for operators and tests).
+	CountContactMessages(ctx context.Context) (int64, error)
+	// CreateContactMessage stores one message sent through the public contact form.
+	CreateContactMessage(ctx context.Context, arg CreateContactMessageParams) (ContactMessage, error)
+	// CreateEmailToken stores the hash of a single-use verification or reset token.
+	CreateEmailToken(ctx context.Context, arg CreateEmailTokenParams) (EmailToken, error)
+	// CreateExternalIdentity links a provider's subject to an account.
+	CreateExternalIdentity(ctx context.Context, arg CreateExternalIdentityParams) error
+	// CreateLoginCode stores the hash of a one-time code that hands the SPA its tokens.
+	CreateLoginCode(ctx context.Context, arg CreateLoginCodeParams) error
 	// CreateMessage stores a message; user_id is the session owner's id.
 	CreateMessage(ctx context.Context, arg CreateMessageParams) (Message, error)
+	// CreateRefreshFamily starts a login: a family whose expiry is absolute.
+	CreateRefreshFamily(ctx context.Context, arg CreateRefreshFamilyParams) (RefreshTokenFamily, error)
+	// CreateRefreshToken stores the hash of a new refresh token of a family.
+	CreateRefreshToken(ctx context.Context, arg CreateRefreshTokenParams) (RefreshToken, error)
 	// CreateSession starts an ACTIVE session for the user.
 	CreateSession(ctx context.Context, arg CreateSessionParams) (ChatSession, error)
 	// CreateUser inserts an account; role defaults to USER. password_hash is
@@ -27,28 +50,144 @@ type Querier interface {
 	// DeleteUser deletes an account; everything it owns goes with it through
 	// ON DELETE CASCADE.
 	DeleteUser(ctx context.Context, id uuid.UUID) (int64, error)
+	// EndSessionForUser ends the user's ACTIVE session; pgx.ErrNoRows when it is
+	// not the user's or already ended.
+	EndSessionForUser(ctx context.Context, arg EndSessionForUserParams) (ChatSession, error)
+	// EnqueueJob queues a job; with a unique key already queued it does nothing.
+	EnqueueJob(ctx context.Context, arg EnqueueJobParams) (int64, error)
+	// FailJob records a failed attempt: the job runs again after the backoff, or
+	// stays 'failed' once it has used all its attempts.
+	FailJob(ctx context.Context, arg FailJobParams) (Job, error)
+	// GetExternalIdentityUser returns the account linked to a provider's subject.
+	GetExternalIdentityUser(ctx context.Context, arg GetExternalIdentityUserParams) (uuid.UUID, error)
+	// GetJob returns one job (for tests and operators).
+	GetJob(ctx context.Context, id int64) (Job, error)
+	// GetLiveRefreshFamily returns the owner's current role when the family is neither revoked
+	// nor expired (pgx.ErrNoRows otherwise, or when the user is gone).
+	GetLiveRefreshFamily(ctx context.Context, arg GetLiveRefreshFamilyParams) (string, error)
 	// GetRateLimit returns the count of a window (pgx.ErrNoRows when nothing was counted).
 	GetRateLimit(ctx context.Context, arg GetRateLimitParams) (int32, error)
+	// GetRefreshTokenByHash finds a token of a family by its hash (used to follow a rotation
+	// chain inside the grace window); scoped to the user and the family.
+	GetRefreshTokenByHash(ctx context.Context, arg GetRefreshTokenByHashParams) (GetRefreshTokenByHashRow, error)
+	// GetRefreshTokenForUpdate finds a refresh token by its hash (the token identifies its
+	// user) with its family and the owner's role, locking the token and its family so that
+	// concurrent refreshes of one token are serialised.
+	GetRefreshTokenForUpdate(ctx context.Context, arg GetRefreshTokenForUpdateParams) (GetRefreshTokenForUpdateRow, error)
+	// GetSafetyReferralCount returns the day's referral count (0 when none).
+	GetSafetyReferralCount(ctx context.Context, day time.Time) (int32, error)
 	// GetSessionForUser returns the session only if it belongs to the user, so a
 	// session owned by someone else is not found.
 	GetSessionForUser(ctx context.Context, arg GetSessionForUserParams) (ChatSession, error)
+	// GetSessionForUserForUpdate locks the user's session for the rest of the
+	// transaction (sends to one session are serialised).
+	GetSessionForUserForUpdate(ctx context.Context, arg GetSessionForUserForUpdateParams) (ChatSession, error)
+	// GetSubscriptionByStripeID returns the stored state of a Stripe subscription.
+	GetSubscriptionByStripeID(ctx context.Context, stripeSubscriptionID string) (Subscription, error)
 	// GetUserByEmail finds an account by e-mail, ignoring case (it uses the
 	// unique index on lower(email)).
 	GetUserByEmail(ctx context.Context, email string) (User, error)
 	// GetUserByID returns one account by id.
 	GetUserByID(ctx context.Context, id uuid.UUID) (User, error)
+	// GetUserIDByStripeCustomer finds the account of a Stripe customer.
+	GetUserIDByStripeCustomer(ctx context.Context, stripeCustomerID *string) (uuid.UUID, error)
+	// GetValidEmailToken finds an unused, unexpired token by hash (the token identifies its
+	// user) with the owner's e-mail, without using it.
+	GetValidEmailToken(ctx context.Context, arg GetValidEmailTokenParams) (GetValidEmailTokenRow, error)
 	// HitRateLimit counts one event in a fixed window and returns the window's count so far.
 	HitRateLimit(ctx context.Context, arg HitRateLimitParams) (int32, error)
+	// IncrementSafetyReferrals counts one crisis-resource referral for the day
+	// (no user, no content).
+	IncrementSafetyReferrals(ctx context.Context, day time.Time) error
+	// IncrementUsageWithinLimit counts one more use of a daily quota unless the
+	// count already reached the limit, atomically (the conflicting row is locked):
+	// pgx.ErrNoRows means the limit is reached.
+	IncrementUsageWithinLimit(ctx context.Context, arg IncrementUsageWithinLimitParams) (int32, error)
+	// InsertWeeklyReport stores a report unless one exists for that user and week; it returns
+	// the id only when this call stored it, so exactly one instance mails it.
+	InsertWeeklyReport(ctx context.Context, arg InsertWeeklyReportParams) (uuid.UUID, error)
+	// InvalidateEmailTokens uses up every open token of a user for one purpose.
+	InvalidateEmailTokens(ctx context.Context, arg InvalidateEmailTokensParams) error
+	// ListEndedSessionsBetween returns one user's sessions that ended in [from, to).
+	ListEndedSessionsBetween(ctx context.Context, arg ListEndedSessionsBetweenParams) ([]ListEndedSessionsBetweenRow, error)
+	// ListJobsByKind lists the jobs of a kind, oldest first.
+	ListJobsByKind(ctx context.Context, kind string) ([]Job, error)
+	// ListLiveSubscriptionsForUser returns the user's subscriptions that still give access.
+	ListLiveSubscriptionsForUser(ctx context.Context, userID uuid.UUID) ([]Subscription, error)
 	// ListMessagesBySession lists a session's messages oldest first, scoped to
 	// the owner so another user's session yields nothing.
 	ListMessagesBySession(ctx context.Context, arg ListMessagesBySessionParams) ([]Message, error)
 	// ListSessionsByUser lists the user's sessions, most recently updated first.
 	ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]ChatSession, error)
+	// ListUsersDueWeeklyReport returns Premium users with no report yet for the week.
+	ListUsersDueWeeklyReport(ctx context.Context, arg ListUsersDueWeeklyReportParams) ([]ListUsersDueWeeklyReportRow, error)
+	// ListWeeklyReportsForUser returns a user's reports, newest first.
+	ListWeeklyReportsForUser(ctx context.Context, userID uuid.UUID) ([]WeeklyReport, error)
+	// LivePlanForUser returns the best plan among the user's subscriptions that still give access.
+	LivePlanForUser(ctx context.Context, userID uuid.UUID) (string, error)
+	// MarkEmailVerified records that the owner of the account proved the address is theirs.
+	MarkEmailVerified(ctx context.Context, id uuid.UUID) error
+	// MarkRefreshTokenRotated records that a token was exchanged for its successor.
+	MarkRefreshTokenRotated(ctx context.Context, arg MarkRefreshTokenRotatedParams) error
+	// MarkSessionCheckin asks for a gentle check-in at the user's next session.
+	MarkSessionCheckin(ctx context.Context, arg MarkSessionCheckinParams) error
+	// MarkSubscriptionPastDue records a failed payment unless a newer event already arrived.
+	MarkSubscriptionPastDue(ctx context.Context, arg MarkSubscriptionPastDueParams) (int64, error)
 	// PruneRateLimits deletes windows that started before the cut-off.
 	PruneRateLimits(ctx context.Context, before time.Time) (int64, error)
+	// PruneRefreshFamilies deletes families that expired or were revoked before the cut-off.
+	PruneRefreshFamilies(ctx context.Context, before time.Time) (int64, error)
+	// RecordWebhookEvent marks a Stripe event as handled; 0 rows means it already was.
+	RecordWebhookEvent(ctx context.Context, arg RecordWebhookEventParams) (int64, error)
+	// RelaxCommit lets the current transaction commit without waiting for its WAL flush. Used
+	// where a commit's disk wait would otherwise show, in the response time, whether an account
+	// exists (registration, reset mail); a crash may lose the last moment of such writes, which
+	// only means a link that no longer works.
+	RelaxCommit(ctx context.Context) error
+	// ReleaseUsage gives back one use of a daily quota (for a request refused after counting).
+	ReleaseUsage(ctx context.Context, arg ReleaseUsageParams) error
+	// RevokeRefreshFamily revokes one family of a user (logout, reuse of a rotated token).
+	RevokeRefreshFamily(ctx context.Context, arg RevokeRefreshFamilyParams) (int64, error)
+	// RevokeUserRefreshFamilies revokes every family of a user (password reset).
+	RevokeUserRefreshFamilies(ctx context.Context, arg RevokeUserRefreshFamiliesParams) (int64, error)
+	// RevokeUserRefreshFamiliesExcept revokes every family of a user but one (password change
+	// keeps the caller signed in).
+	RevokeUserRefreshFamiliesExcept(ctx context.Context, arg RevokeUserRefreshFamiliesExceptParams) (int64, error)
+	// SearchSessionsByUser lists the user's sessions whose title, last message or
+	// id contains the query (ignoring case), most recently updated first.
+	SearchSessionsByUser(ctx context.Context, arg SearchSessionsByUserParams) ([]ChatSession, error)
+	// SecondsSinceLastEmailToken says how long ago the user's newest token of a purpose was
+	// made (a billion when there is none).
+	SecondsSinceLastEmailToken(ctx context.Context, arg SecondsSinceLastEmailTokenParams) (float64, error)
+	// SetPaidRole sets the role that follows from billing; operators (ADMIN) keep theirs.
+	SetPaidRole(ctx context.Context, arg SetPaidRoleParams) error
+	// SetPasswordHash replaces the password of an account.
+	SetPasswordHash(ctx context.Context, arg SetPasswordHashParams) error
+	// SetSessionDisclosure records when the AI notice was last shown in the session.
+	SetSessionDisclosure(ctx context.Context, arg SetSessionDisclosureParams) error
+	// SetSessionSummary stores the summary and emotion labels of the user's session.
+	SetSessionSummary(ctx context.Context, arg SetSessionSummaryParams) (int64, error)
+	// SetSessionTitle renames the user's session.
+	SetSessionTitle(ctx context.Context, arg SetSessionTitleParams) error
+	// SetStripeCustomerID remembers the user's Stripe customer (once; an existing one is kept).
+	SetStripeCustomerID(ctx context.Context, arg SetStripeCustomerIDParams) error
 	// SetUserRoleByEmail sets the role of the account with this e-mail, ignoring
 	// case, and returns the updated row (pgx.ErrNoRows when there is none).
 	SetUserRoleByEmail(ctx context.Context, arg SetUserRoleByEmailParams) (User, error)
+	// TakePendingCheckins clears the user's pending check-ins and says how many
+	// there were.
+	TakePendingCheckins(ctx context.Context, userID uuid.UUID) (int64, error)
+	// UpdateProfile changes the fields whose set_ flag is true and returns the row.
+	UpdateProfile(ctx context.Context, arg UpdateProfileParams) (User, error)
+	// UpsertSubscription stores a subscription's state unless a newer event already did
+	// (0 rows then): events can arrive out of order.
+	UpsertSubscription(ctx context.Context, arg UpsertSubscriptionParams) (int64, error)
+	// UseEmailToken marks an unused, unexpired token used and returns its user
+	// (pgx.ErrNoRows when it is unknown, used or expired).
+	UseEmailToken(ctx context.Context, arg UseEmailTokenParams) (uuid.UUID, error)
+	// UseLoginCode spends an unused, unexpired code and returns its user
+	// (pgx.ErrNoRows when it is unknown, used or expired).
+	UseLoginCode(ctx context.Context, codeHash []byte) (uuid.UUID, error)
 }
 
 var _ Querier = (*Queries)(nil)

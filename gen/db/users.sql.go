@@ -128,6 +128,35 @@ func (q *Queries) GetUserByID(ctx context.Context, id uuid.UUID) (User, error) {
 	return i, err
 }
 
+const markEmailVerified = `-- name: MarkEmailVerified :exec
+UPDATE users
+SET email_verified_at = COALESCE(email_verified_at, now())
+WHERE id = $1
+`
+
+// MarkEmailVerified records that the owner of the account proved the address is theirs.
+func (q *Queries) MarkEmailVerified(ctx context.Context, id uuid.UUID) error {
+	_, err := q.db.Exec(ctx, markEmailVerified, id)
+	return err
+}
+
+const setPasswordHash = `-- name: SetPasswordHash :exec
+UPDATE users
+SET password_hash = $1
+WHERE id = $2
+`
+
+type SetPasswordHashParams struct {
+	PasswordHash *string
+	ID           uuid.UUID
+}
+
+// SetPasswordHash replaces the password of an account.
+func (q *Queries) SetPasswordHash(ctx context.Context, arg SetPasswordHashParams) error {
+	_, err := q.db.Exec(ctx, setPasswordHash, arg.PasswordHash, arg.ID)
+	return err
+}
+
 const setUserRoleByEmail = `-- name: SetUserRoleByEmail :one
 UPDATE users
 SET role = $1

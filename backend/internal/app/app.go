@@ -11,13 +11,21 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/percolate/percolate/backend/internal/billing"
+	"github.com/percolate/percolate/backend/internal/chat"
+	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/contact"
 	"github.com/percolate/percolate/backend/internal/httpapi"
+	"github.com/percolate/percolate/backend/internal/insights"
+	"github.com/percolate/percolate/backend/internal/jobs"
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pglocal"
+	"github.com/percolate/percolate/backend/internal/voice"
 	"github.com/percolate/percolate/frontend"
 	"github.com/percolate/percolate/gen/api"
 )
@@ -101,19 +109,48 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	}
 	defer db.Close()
 
-	// Later issues send verification, reset and report mail through it.
-	if _, err := mail.New(cfg.Mail, cfg.DataDir, logger); err != nil {
+	// Mail: verification and reset links, contact messages, weekly reports.
+	mailer, err := mail.New(cfg.Mail, cfg.DataDir, logger)
+	if err != nil {
 		return err
 	}
+	warnIfSampleContent(frontend.Dist(), logger)
+	payments := billing.New(db.Store, cfg.Stripe, cfg.PublicURL, cfg.CommunityURL, nil, logger)
+	accounts, tokens, oidc, err := newAccounts(db.Store, cfg, mailer, payments, logger)
+	if err != nil {
+		return err
+	}
+	defer accounts.WaitMail()
+
+	// Chat and its background jobs (session summaries); the worker stops after the server.
+	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Logger: logger})
+	// Voice: the model's speech endpoint, else espeak-ng + lame when installed, else the browser.
+	voiceSvc := voice.NewService(chatSvc, db.Store, voice.NewSpeaker(cfg.LLM, logger), voice.NewTranscriber(cfg.LLM), nil, logger)
+	stopJobs := (&jobs.Worker{Store: db.Store, Handlers: chatSvc.JobHandlers(), Logger: logger}).Start(context.WithoutCancel(ctx))
+	defer stopJobs()
+
+	// Weekly insight reports for Premium users: stored once per user and week, whichever
+	// instance gets there first.
+	reports := insights.New(db.Store, mailer, cfg.PublicURL, logger)
+	go reports.Run(ctx, time.Hour)
 
 	handler, err := httpapi.NewHandler(httpapi.Deps{
 		Logger:   logger,
 		DB:       db,
-		Features: features(cfg),
+		Verifier: httpapi.NewTokenVerifier(tokens),
+		Accounts: accounts,
+		OIDC:     oidc,
+		Features: features(cfg, voiceSvc),
 		Version:  version,
 		WebApp:   frontend.Dist(),
 
 		TrustedProxies: cfg.TrustedProxies,
+		SecureCookies:  strings.HasPrefix(cfg.PublicURL, "https://"),
+		Billing:        payments,
+		Insights:       reports,
+		Voice:          voiceSvc,
+		Contact:        contact.New(db.Queries(), mailer, cfg.Mail.SupportEmail, logger),
+		Chat:           chatSvc,
 	})
 	if err != nil {
 		return err
@@ -156,13 +193,12 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 }
 
 // features tells the web app what this server has configured.
-func features(cfg config.Config) api.ClientConfig {
+func features(cfg config.Config, v *voice.Service) api.ClientConfig {
 	return api.ClientConfig{
 		OidcSignIn:       cfg.OIDC.Configured(),
 		Payments:         cfg.Stripe.Configured(),
 		OfflineCompanion: !cfg.LLM.Configured(),
-		// Voice arrives with its own issue; until then the browser speaks and no audio is sent.
-		ServerSpeech:  false,
-		Transcription: false,
+		ServerSpeech:     v.Speaks(),
+		Transcription:    v.Transcribes(),
 	}
 }

@@ -11,6 +11,8 @@ import (
 // Sentinel errors. Wrap them with context (fmt.Errorf("end session %s: %w", id, ErrNotFound));
 // the HTTP layer finds them with errors.Is and answers with a fixed, human message.
 var (
+	// ErrBadRequest: the request is well-formed but cannot be carried out as asked.
+	ErrBadRequest = errors.New("bad request")
 	// ErrNotFound: the row does not exist or belongs to someone else (never reveal which).
 	ErrNotFound = errors.New("not found")
 	// ErrUnauthorized: missing, invalid or expired credentials.

@@ -23,38 +23,42 @@ import (
 
 // Names of the environment variables read by Load.
 const (
-	EnvAddr                = "PERCOLATE_ADDR"
-	EnvPublicURL           = "PERCOLATE_PUBLIC_URL"
-	EnvDataDir             = "PERCOLATE_DATA_DIR"
-	EnvDatabaseURL         = "DATABASE_URL"
-	EnvLLMBaseURL          = "PERCOLATE_LLM_BASE_URL"
-	EnvLLMAPIKey           = "PERCOLATE_LLM_API_KEY"
-	EnvLLMModel            = "PERCOLATE_LLM_MODEL"
-	EnvSMTPURL             = "PERCOLATE_SMTP_URL"
-	EnvMailFrom            = "PERCOLATE_MAIL_FROM"
-	EnvSupportEmail        = "PERCOLATE_SUPPORT_EMAIL"
-	EnvStripeSecretKey     = "PERCOLATE_STRIPE_SECRET_KEY"
-	EnvStripeWebhookSecret = "PERCOLATE_STRIPE_WEBHOOK_SECRET"
-	EnvStripePriceBasic    = "PERCOLATE_STRIPE_PRICE_BASIC"
-	EnvStripePricePremium  = "PERCOLATE_STRIPE_PRICE_PREMIUM"
-	EnvStripeAPIURL        = "PERCOLATE_STRIPE_API_URL"
-	EnvOIDCIssuer          = "PERCOLATE_OIDC_ISSUER"
-	EnvOIDCClientID        = "PERCOLATE_OIDC_CLIENT_ID"
-	EnvOIDCClientSecret    = "PERCOLATE_OIDC_CLIENT_SECRET"
-	EnvCommunityURL        = "PERCOLATE_COMMUNITY_URL"
-	EnvTrustedProxies      = "PERCOLATE_TRUSTED_PROXIES"
-	EnvLogLevel            = "PERCOLATE_LOG_LEVEL"
+	EnvAddr                  = "PERCOLATE_ADDR"
+	EnvPublicURL             = "PERCOLATE_PUBLIC_URL"
+	EnvDataDir               = "PERCOLATE_DATA_DIR"
+	EnvDatabaseURL           = "DATABASE_URL"
+	EnvLLMBaseURL            = "PERCOLATE_LLM_BASE_URL"
+	EnvLLMAPIKey             = "PERCOLATE_LLM_API_KEY"
+	EnvLLMModel              = "PERCOLATE_LLM_MODEL"
+	EnvLLMSpeechModel        = "PERCOLATE_LLM_SPEECH_MODEL"
+	EnvLLMTranscriptionModel = "PERCOLATE_LLM_TRANSCRIPTION_MODEL"
+	EnvSMTPURL               = "PERCOLATE_SMTP_URL"
+	EnvMailFrom              = "PERCOLATE_MAIL_FROM"
+	EnvSupportEmail          = "PERCOLATE_SUPPORT_EMAIL"
+	EnvStripeSecretKey       = "PERCOLATE_STRIPE_SECRET_KEY"
+	EnvStripeWebhookSecret   = "PERCOLATE_STRIPE_WEBHOOK_SECRET"
+	EnvStripePriceBasic      = "PERCOLATE_STRIPE_PRICE_BASIC"
+	EnvStripePricePremium    = "PERCOLATE_STRIPE_PRICE_PREMIUM"
+	EnvStripeAPIURL          = "PERCOLATE_STRIPE_API_URL"
+	EnvOIDCIssuer            = "PERCOLATE_OIDC_ISSUER"
+	EnvOIDCClientID          = "PERCOLATE_OIDC_CLIENT_ID"
+	EnvOIDCClientSecret      = "PERCOLATE_OIDC_CLIENT_SECRET"
+	EnvCommunityURL          = "PERCOLATE_COMMUNITY_URL"
+	EnvTrustedProxies        = "PERCOLATE_TRUSTED_PROXIES"
+	EnvLogLevel              = "PERCOLATE_LOG_LEVEL"
 )
 
 // Defaults applied when a variable is unset or empty.
 const (
-	DefaultAddr         = "127.0.0.1:8080"
-	DefaultDataDir      = "./.data"
-	DefaultLLMModel     = "gpt-4o-mini"
-	DefaultLLMBaseURL   = "https://api.openai.com/v1"
-	DefaultMailFrom     = "Percolate <no-reply@localhost>"
-	DefaultSupportEmail = "support@localhost"
-	DefaultOIDCIssuer   = "https://accounts.google.com"
+	DefaultAddr               = "127.0.0.1:8080"
+	DefaultDataDir            = "./.data"
+	DefaultLLMModel           = "gpt-4o-mini"
+	DefaultSpeechModel        = "gpt-4o-mini-tts"
+	DefaultTranscriptionModel = "whisper-1"
+	DefaultLLMBaseURL         = "https://api.openai.com/v1"
+	DefaultMailFrom           = "Percolate <no-reply@localhost>"
+	DefaultSupportEmail       = "support@localhost"
+	DefaultOIDCIssuer         = "https://accounts.google.com"
 )
 
 // Config is the whole validated configuration of one Percolate process.
@@ -96,6 +100,10 @@ type LLM struct {
 	APIKey string
 	// Model is the chat model name.
 	Model string
+	// SpeechModel is the text-to-speech model for voice replies.
+	SpeechModel string
+	// TranscriptionModel turns recorded audio into text.
+	TranscriptionModel string
 }
 
 // Configured reports whether a remote model should be used instead of the
@@ -294,6 +302,9 @@ func loadLLM(get func(string) string, errs *problems) LLM {
 		BaseURL: get(EnvLLMBaseURL),
 		APIKey:  get(EnvLLMAPIKey),
 		Model:   or(get(EnvLLMModel), DefaultLLMModel),
+
+		SpeechModel:        or(get(EnvLLMSpeechModel), DefaultSpeechModel),
+		TranscriptionModel: or(get(EnvLLMTranscriptionModel), DefaultTranscriptionModel),
 	}
 	switch {
 	case l.BaseURL != "":

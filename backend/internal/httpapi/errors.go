@@ -96,6 +96,8 @@ func writeDomainError(w http.ResponseWriter, r *http.Request, err error) {
 // statusOf gives the HTTP status of a sentinel kind (500 for anything else).
 func statusOf(err error) int {
 	switch {
+	case errors.Is(err, apperr.ErrBadRequest):
+		return http.StatusBadRequest
 	case errors.Is(err, apperr.ErrNotFound):
 		return http.StatusNotFound
 	case errors.Is(err, apperr.ErrUnauthorized):
@@ -116,6 +118,8 @@ func statusOf(err error) int {
 // sentinelText gives the code and human message of a status produced by statusOf.
 func sentinelText(status int) (string, string) {
 	switch status {
+	case http.StatusBadRequest:
+		return "BAD_REQUEST", "This request can't be carried out."
 	case http.StatusNotFound:
 		return "NOT_FOUND", msgNotFound
 	case http.StatusUnauthorized:

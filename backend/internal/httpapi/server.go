@@ -15,6 +15,12 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	percolate "github.com/percolate/percolate"
+	"github.com/percolate/percolate/backend/internal/account"
+	"github.com/percolate/percolate/backend/internal/billing"
+	"github.com/percolate/percolate/backend/internal/chat"
+	"github.com/percolate/percolate/backend/internal/contact"
+	"github.com/percolate/percolate/backend/internal/insights"
+	"github.com/percolate/percolate/backend/internal/voice"
 	"github.com/percolate/percolate/gen/api"
 )
 
@@ -28,13 +34,29 @@ type Deps struct {
 	Logger   *slog.Logger
 	DB       Pinger
 	Verifier TokenVerifier
+	// Accounts runs sign-in, tokens, verification, reset, profile and deletion.
+	Accounts *account.Service
+	// OIDC runs third-party sign-in (nil or unconfigured: sign-in with Google is off).
+	OIDC *account.OIDC
+	// SecureCookies marks cookies Secure (the public URL is https).
+	SecureCookies bool
 	// Features tells the web app what this server has configured.
 	Features api.ClientConfig
 	Version  string
 	// WebApp is the built front end (index.html at its root).
 	WebApp fs.FS
+	// Billing sells plans through Stripe.
+	Billing *billing.Service
+	// Insights lists weekly insight reports.
+	Insights *insights.Service
+	// Voice runs spoken conversations.
+	Voice *voice.Service
 	// TrustedProxies may name the client in X-Forwarded-For.
 	TrustedProxies []netip.Prefix
+	// Contact handles the public contact form.
+	Contact *contact.Service
+	// Chat runs chat sessions and the companion's replies.
+	Chat *chat.Service
 }
 
 // Server implements api.StrictServerInterface.
@@ -64,12 +86,12 @@ func NewHandler(d Deps) (http.Handler, error) {
 	s := &Server{deps: d}
 
 	r := chi.NewRouter()
-	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders, limitBody)
+	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders, limitBody, keepRawBody)
 	r.Get("/api/openapi.yaml", serveBytes("application/yaml; charset=utf-8", percolate.OpenAPIYAML))
 	r.Get("/api/docs", serveBytes("text/html; charset=utf-8", docs))
 	r.Group(func(g chi.Router) {
 		g.Use(authenticate(d.Verifier), requestValidator(spec))
-		strict := api.NewStrictHandlerWithOptions(s, nil, api.StrictHTTPServerOptions{
+		strict := api.NewStrictHandlerWithOptions(s, []api.StrictMiddlewareFunc{withOIDCCookie}, api.StrictHTTPServerOptions{
 			RequestErrorHandlerFunc: func(w http.ResponseWriter, _ *http.Request, _ error) {
 				writeError(w, http.StatusBadRequest, "MALFORMED_JSON", msgMalformedJSON)
 			},

@@ -244,9 +244,10 @@ func TestProtectedOperationsNeedAValidToken(t *testing.T) {
 			t.Fatalf("%v: got %d %s", hdr, res.Code, res.Body)
 		}
 	}
-	// A valid token passes authentication and reaches the (not yet built) handler.
+	// A valid token passes authentication and reaches the handler (which, without an
+	// account service in these Deps, answers 503).
 	res := do(h, http.MethodGet, "/api/profile", "", "Authorization", "Bearer good")
-	if res.Code != http.StatusNotImplemented || res.json(t)["code"] != "NOT_IMPLEMENTED" {
+	if res.Code != http.StatusServiceUnavailable || res.json(t)["code"] != "SERVICE_UNAVAILABLE" {
 		t.Fatalf("got %d %s", res.Code, res.Body)
 	}
 	// Public operations need no token.
