@@ -22,7 +22,10 @@ function freshDataDir(): string {
   // Run as root, the built-in PostgreSQL runs as the postgres user, which must
   // be able to pass through this directory (not list it).
   chmodSync(dir, 0o711);
-  return join(dir, 'data');
+  const data = join(dir, 'data');
+  // Workers inherit this: journeys read the dev outbox and run operator commands there.
+  process.env.E2E_DATA_DIR = data;
+  return data;
 }
 
 export default defineConfig({

@@ -1,6 +1,28 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Writes dist/content-status.json, saying whether src/content/content.json
+ * (the operator-edited team members and testimonials) still holds the shipped
+ * samples. The Go server reads it at start-up and warns while it does.
+ */
+function contentStatus(): Plugin {
+  return {
+    name: 'percolate-content-status',
+    apply: 'build',
+    generateBundle() {
+      const file = new URL('./src/content/content.json', import.meta.url);
+      const { sample } = JSON.parse(readFileSync(file, 'utf8')) as { sample?: unknown };
+      this.emitFile({
+        type: 'asset',
+        fileName: 'content-status.json',
+        source: JSON.stringify({ sample: sample !== false }) + '\n',
+      });
+    },
+  };
+}
 
 // The Go binary serves the API and the OIDC endpoints; in development Vite
 // forwards those paths to it so the SPA can use same-origin relative URLs,
@@ -8,7 +30,7 @@ import { defineConfig } from 'vite';
 const backend = process.env.PERCOLATE_BACKEND_URL || 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), contentStatus()],
   server: {
     host: '127.0.0.1',
     port: 5173,

@@ -4,7 +4,8 @@
  * content type (several endpoints answer text/plain) and turns any non-2xx
  * answer into an ApiError that screens can inspect.
  */
-import { getAccessToken } from '../auth/storage';
+import { browser } from '../auth/browser';
+import { clearSession, getAccessToken, getRefreshToken, setTokens } from '../auth/storage';
 
 /** The JSON error envelope of the API (architecture §3). */
 export interface ApiErrorBody {
@@ -116,20 +117,85 @@ function withAuthorization(init: RequestInit): RequestInit {
 }
 
 /**
+ * Calls that never trigger a refresh: the refresh itself, the calls that
+ * create a session (a 401 there means wrong credentials or code), and logout
+ * (the session is already forgotten locally when it is sent).
+ */
+const NO_REFRESH_PATHS = ['/api/auth/refresh', '/api/auth/login', '/api/auth/oidc/exchange', '/api/auth/logout'];
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url, window.location.origin).pathname;
+  } catch {
+    return url.split('?')[0];
+  }
+}
+
+let refreshInFlight: Promise<string> | null = null;
+
+/**
+ * Posts the stored refresh token and stores the new pair. Concurrent callers
+ * share one request: however many calls failed with 401 at once, the server
+ * sees a single refresh (a rotated refresh token must not be used twice).
+ * Resolves to the new access token.
+ */
+export function refreshAccessToken(): Promise<string> {
+  refreshInFlight ??= performRefresh().finally(() => {
+    refreshInFlight = null;
+  });
+  return refreshInFlight;
+}
+
+async function performRefresh(): Promise<string> {
+  const refreshToken = getRefreshToken();
+  if (!refreshToken) throw new Error('No refresh token available');
+  const response = await fetch('/api/auth/refresh', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify({ refreshToken }),
+  });
+  const data = await readBody(response);
+  if (!response.ok) throw new ApiError(response.status, data, response.statusText);
+  const tokens = isObject(data) ? data : {};
+  const accessToken = stringField(tokens.accessToken);
+  if (!accessToken) throw new Error('Invalid refresh response');
+  setTokens(accessToken, stringField(tokens.refreshToken) ?? refreshToken);
+  return accessToken;
+}
+
+/**
  * Used by the generated client (orval `override.mutator`). URLs are relative
  * to the page origin: the SPA is served by the same binary as the API, and the
  * Vite dev server proxies /api to it.
+ *
+ * On a 401 for a request not yet retried (spec §8) it refreshes the tokens
+ * and repeats the request once with the new access token. If refreshing
+ * fails, the stored session is cleared and the browser goes to /login.
+ * A request sent without a token is not refreshed: its 401 is the answer.
  */
 // Note: no default value on `init`. orval counts the declared parameters to
 // decide whether hooks get a `request` option and pass `{ signal, ...request }`.
 export async function customFetch<T>(url: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(url, withAuthorization(init ?? {}));
+  const request = withAuthorization(init ?? {});
+  let response = await fetch(url, request);
 
-  // TODO(accounts issue): on a 401 for a request not yet retried, post the
-  // stored refresh token to /api/auth/refresh (one shared in-flight refresh
-  // for concurrent requests), store the new tokens and repeat the request
-  // once; if refreshing fails, clear the stored session and send the browser
-  // to /login (spec §8). Until then a 401 is an ordinary ApiError.
+  if (
+    response.status === 401 &&
+    new Headers(request.headers).has('Authorization') &&
+    !NO_REFRESH_PATHS.includes(pathOf(url))
+  ) {
+    let accessToken: string;
+    try {
+      accessToken = await refreshAccessToken();
+    } catch (error) {
+      clearSession();
+      browser.redirectToLogin();
+      throw error;
+    }
+    const headers = new Headers(request.headers);
+    headers.set('Authorization', `Bearer ${accessToken}`);
+    response = await fetch(url, { ...request, headers });
+  }
 
   const data = await readBody(response);
   if (!response.ok) {

@@ -36,9 +36,12 @@ describe('AppRoutes', () => {
 
   it('opens a protected page in the signed-in layout when the token is good', async () => {
     setTokens('good', 'r');
-    server.use(http.get('/api/auth/me', () => HttpResponse.json(aUser())));
+    server.use(
+      http.get('/api/auth/me', () => HttpResponse.json(aUser())),
+      http.get('/api/public/config', () => HttpResponse.json({ offlineCompanion: true })),
+    );
 
-    render(<AppRoutes />, { route: '/chat/42' });
+    render(<AppRoutes />, { route: '/chat' });
 
     expect(await screen.findByRole('heading', { name: 'New Chat' })).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'Dashboard' }).length).toBeGreaterThan(0);

@@ -9,6 +9,7 @@ const LandingPage = lazy(() => import('../pages/Landing/LandingPage').then((m) =
 const AboutPage = lazy(() => import('../pages/About/AboutPage').then((m) => ({ default: m.AboutPage })));
 const TeamPage = lazy(() => import('../pages/Team/TeamPage').then((m) => ({ default: m.TeamPage })));
 const PrivacyPage = lazy(() => import('../pages/Privacy/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
+const SafetyPage = lazy(() => import('../pages/Safety/SafetyPage').then((m) => ({ default: m.SafetyPage })));
 const LoginPage = lazy(() => import('../pages/Login/LoginPage').then((m) => ({ default: m.LoginPage })));
 const RegisterPage = lazy(() => import('../pages/Register/RegisterPage').then((m) => ({ default: m.RegisterPage })));
 const ResetPage = lazy(() => import('../pages/Reset/ResetPage').then((m) => ({ default: m.ResetPage })));
@@ -39,6 +40,7 @@ export function AppRoutes() {
         <Route path="about" element={<AboutPage />} />
         <Route path="team" element={<TeamPage />} />
         <Route path="privacy" element={<PrivacyPage />} />
+        <Route path="safety" element={<SafetyPage />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="register" element={<RegisterPage />} />
         <Route path="reset" element={<ResetPage />} />

@@ -11,10 +11,17 @@ export interface AuthContextValue {
   signIn: (session: LoginResponse) => void;
   /**
    * Forgets the session locally: stored tokens, user and cached user query.
-   * The server-side logout call belongs to the logout flow (accounts issue),
-   * which calls this first and then the server, as spec §4 describes.
    */
   clearSession: () => void;
+  /**
+   * Logout of spec §4: clears the stored tokens and user first, then calls
+   * POST /api/auth/logout with the token it had. On success the session is
+   * forgotten in memory too. If the call fails the stored items stay cleared
+   * and the promise rejects, so the caller can say so; the next logout then
+   * has no token to send and finishes locally. `afterSignOut` (typically a
+   * navigation) runs in the same transition as the state change.
+   */
+  logout: (afterSignOut?: () => void) => Promise<void>;
 }
 
 export const AuthContext = createContext<AuthContextValue | null>(null);

@@ -1,12 +1,27 @@
+import { useState } from 'react';
 import { http, HttpResponse } from 'msw';
 import { aUser, render, screen, server, waitFor } from '../test-utils';
+import { browser } from './browser';
 import { useAuth } from './AuthContext';
 import { getAccessToken, getRefreshToken, getUser, setSession, setTokens } from './storage';
 
 function AuthProbe() {
-  const { status, user, signIn, clearSession } = useAuth();
+  const { status, user, signIn, clearSession, logout } = useAuth();
+  const [logoutResult, setLogoutResult] = useState('none');
   return (
     <div>
+      <p>logout: {logoutResult}</p>
+      <button
+        type="button"
+        onClick={() =>
+          logout().then(
+            () => setLogoutResult('done'),
+            () => setLogoutResult('failed'),
+          )
+        }
+      >
+        log out
+      </button>
       <p>status: {status}</p>
       <p>email: {user?.email ?? 'none'}</p>
       <button
@@ -44,6 +59,8 @@ describe('AuthProvider', () => {
   });
 
   it('clears every stored auth item when the user load fails', async () => {
+    vi.spyOn(browser, 'redirectToLogin').mockImplementation(() => {});
+    server.use(http.post('/api/auth/refresh', () => HttpResponse.json({ code: 'UNAUTHORIZED' }, { status: 401 })));
     setSession({ accessToken: 'a-1', refreshToken: 'r-1', user: aUser({ email: 'old@example.com' }) });
     server.use(
       http.get('/api/auth/me', () =>
@@ -72,5 +89,49 @@ describe('AuthProvider', () => {
     expect(await screen.findByText('status: unauthenticated')).toBeInTheDocument();
     expect(getAccessToken()).toBeNull();
     expect(getUser()).toBeNull();
+  });
+
+  it('logout clears the stored session before calling the server, with the old token', async () => {
+    setSession({ accessToken: 'a-1', refreshToken: 'r-1', user: aUser() });
+    const seen: { auth: string | null; storedAtCall: string | null }[] = [];
+    server.use(
+      http.get('/api/auth/me', () => HttpResponse.json(aUser())),
+      http.post('/api/auth/logout', ({ request }) => {
+        seen.push({ auth: request.headers.get('Authorization'), storedAtCall: getAccessToken() });
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const { user } = render(<AuthProbe />);
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'log out' }));
+
+    expect(await screen.findByText('logout: done')).toBeInTheDocument();
+    expect(screen.getByText('status: unauthenticated')).toBeInTheDocument();
+    expect(seen).toEqual([{ auth: 'Bearer a-1', storedAtCall: null }]);
+    expect(getRefreshToken()).toBeNull();
+    expect(getUser()).toBeNull();
+  });
+
+  it('logout clears the stored session even when the server call fails', async () => {
+    setSession({ accessToken: 'a-1', refreshToken: 'r-1', user: aUser() });
+    server.use(
+      http.get('/api/auth/me', () => HttpResponse.json(aUser())),
+      http.post('/api/auth/logout', () => HttpResponse.json({ code: 'INTERNAL' }, { status: 500 })),
+    );
+    const { user } = render(<AuthProbe />);
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'log out' }));
+
+    expect(await screen.findByText('logout: failed')).toBeInTheDocument();
+    expect(getAccessToken()).toBeNull();
+    expect(getRefreshToken()).toBeNull();
+    expect(getUser()).toBeNull();
+
+    // Nothing left to send: the second logout finishes locally.
+    await user.click(screen.getByRole('button', { name: 'log out' }));
+    expect(await screen.findByText('logout: done')).toBeInTheDocument();
+    expect(screen.getByText('status: unauthenticated')).toBeInTheDocument();
   });
 });

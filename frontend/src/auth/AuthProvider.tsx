@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { getCurrentUser, getGetCurrentUserQueryKey, useGetCurrentUser } from '../api/gen/auth/auth';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { getCurrentUser, getGetCurrentUserQueryKey, logout as logoutCall, useGetCurrentUser } from '../api/gen/auth/auth';
 import type { User } from '../api/gen/model';
 import { AuthContext, type AuthContextValue, type AuthStatus } from './AuthContext';
 import * as storage from './storage';
@@ -40,8 +40,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const clearSession = useCallback(() => {
     storage.clearSession();
     setHasToken(false);
-    queryClient.removeQueries({ queryKey: currentUserQueryKey });
-  }, [queryClient]);
+  }, []);
+
+  // Forget the cached user once the signed-out state is committed, not
+  // before: removing it earlier would refetch it while a sign-out transition
+  // (state change plus navigation) is still pending.
+  const hadToken = useRef(hasToken);
+  useEffect(() => {
+    if (hadToken.current && !hasToken) queryClient.removeQueries({ queryKey: currentUserQueryKey });
+    hadToken.current = hasToken;
+  }, [hasToken, queryClient]);
 
   const signIn = useCallback<AuthContextValue['signIn']>(
     (session) => {
@@ -52,6 +60,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  const logout = useCallback<AuthContextValue['logout']>(
+    async (afterSignOut) => {
+      const accessToken = storage.getAccessToken();
+      storage.clearSession();
+      if (accessToken) {
+        await logoutCall({ headers: { Authorization: `Bearer ${accessToken}` } });
+      }
+      // Router navigations are transitions: flipping the state in the same
+      // transition as the caller's navigation keeps a protected page from
+      // bouncing to /login on the way out.
+      startTransition(() => {
+        afterSignOut?.();
+        clearSession();
+      });
+    },
+    [clearSession],
+  );
+
   // A failed lookup wins over older data: by then the stored session is gone.
   let status: AuthStatus = 'loading';
   if (!hasToken || me.isError) status = 'unauthenticated';
@@ -60,8 +86,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const user = status === 'authenticated' ? (me.data ?? null) : null;
 
   const value = useMemo<AuthContextValue>(
-    () => ({ status, user, signIn, clearSession }),
-    [status, user, signIn, clearSession],
+    () => ({ status, user, signIn, clearSession, logout }),
+    [status, user, signIn, clearSession, logout],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

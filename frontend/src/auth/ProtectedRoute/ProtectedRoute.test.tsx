@@ -1,6 +1,7 @@
 import { delay, http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
 import { aUser, render, screen, server } from '../../test-utils';
+import { browser } from '../browser';
 import { setTokens } from '../storage';
 import { ProtectedRoute } from './ProtectedRoute';
 
@@ -67,8 +68,10 @@ describe('ProtectedRoute', () => {
   });
 
   it('redirects to /login when the stored token is rejected', async () => {
+    vi.spyOn(browser, 'redirectToLogin').mockImplementation(() => {});
     setTokens('expired', 'refresh-1');
     server.use(
+      http.post('/api/auth/refresh', () => HttpResponse.json({ code: 'UNAUTHORIZED' }, { status: 401 })),
       http.get('/api/auth/me', () =>
         HttpResponse.json({ code: 'UNAUTHORIZED', error: 'Unauthorized', message: 'Unauthorized' }, { status: 401 }),
       ),

@@ -1,6 +1,6 @@
 import { AppShell, Burger, Button, Group, NavLink } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense } from 'react';
+import { Suspense, useId } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Brand } from '../../components/Brand/Brand';
 import { ColorSchemeToggle } from '../../components/ColorSchemeToggle/ColorSchemeToggle';
@@ -12,10 +12,15 @@ const items = [
   { label: 'Profile', to: '/profile' },
 ];
 
-/** The signed-in pages' navigation bar: brand to /, Dashboard and Profile. */
+/**
+ * The signed-in pages' navigation bar (spec §2): the brand links home, and
+ * Dashboard and Profile sit in the header on wide screens and behind a menu
+ * button on small ones, the current one highlighted.
+ */
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
+  const navbarId = useId();
 
   return (
     <AppShell
@@ -50,12 +55,15 @@ export function AppLayout() {
               hiddenFrom="sm"
               size="sm"
               aria-label={opened ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={opened}
+              aria-controls={navbarId}
             />
           </Group>
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="md" aria-label="Account">
+      {/* Collapsed, the small-screen menu is out of view and out of the tab order. */}
+      <AppShell.Navbar p="md" aria-label="Account" id={navbarId} hidden={!opened}>
         {items.map((item) => (
           <NavLink
             key={item.to}

@@ -2,6 +2,7 @@ import { delay, http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
 import { aUser, render, screen, server, within } from '../../test-utils';
 import { setTokens } from '../../auth/storage';
+import { content } from '../../content/content';
 import { PublicLayout } from './PublicLayout';
 
 function renderLayout() {
@@ -63,5 +64,26 @@ describe('PublicLayout', () => {
   it('has a labelled colour scheme toggle', () => {
     renderLayout();
     expect(screen.getByRole('button', { name: /switch to (dark|light) mode/i })).toBeInTheDocument();
+  });
+
+  it('has a footer with the three social links, the mailbox, the safety page and this year', () => {
+    renderLayout();
+    const footer = within(screen.getByRole('contentinfo'));
+
+    expect(footer.getByRole('link', { name: 'Percolate on GitHub' })).toHaveAttribute('href', content.social.codeHosting.url);
+    expect(footer.getByRole('link', { name: 'Percolate on LinkedIn' })).toHaveAttribute(
+      'href',
+      content.social.professionalNetwork.url,
+    );
+    expect(footer.getByRole('link', { name: 'Percolate on Instagram' })).toHaveAttribute(
+      'href',
+      content.social.photoNetwork.url,
+    );
+    expect(footer.getByRole('link', { name: content.supportEmail })).toHaveAttribute(
+      'href',
+      `mailto:${content.supportEmail}`,
+    );
+    expect(footer.getByRole('link', { name: /Safety/ })).toHaveAttribute('href', '/safety');
+    expect(footer.getByText(`© ${new Date().getFullYear()} Percolate`)).toBeInTheDocument();
   });
 });

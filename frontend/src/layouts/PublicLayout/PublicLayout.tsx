@@ -7,6 +7,7 @@ import { Brand } from '../../components/Brand/Brand';
 import { ColorSchemeToggle } from '../../components/ColorSchemeToggle/ColorSchemeToggle';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { isActivePath } from '../isActivePath';
+import { Footer } from './Footer';
 
 interface NavItem {
   label: string;
@@ -116,6 +117,8 @@ export function PublicLayout() {
           <Outlet />
         </Suspense>
       </AppShell.Main>
+      {/* Outside <main>, so it is the page's contentinfo landmark. */}
+      <Footer />
     </AppShell>
   );
 }

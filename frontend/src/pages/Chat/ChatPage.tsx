@@ -1,5 +1,30 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage/PlaceholderPage';
+import { useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { ChatScreen } from '../../features/chat/components/ChatScreen/ChatScreen';
 
+/**
+ * /chat/:sessionId? — a new chat without an id. When a new chat gets its id
+ * the address is replaced with /chat/{sessionId} (spec §4) while the screen
+ * keeps its state; any other change of address starts a fresh screen.
+ */
 export function ChatPage() {
-  return <PlaceholderPage title="New Chat" />;
+  const { sessionId } = useParams();
+  const { key: locationKey } = useLocation();
+  const navigate = useNavigate();
+  const [adopted, setAdopted] = useState<{ id: string; key: string } | null>(null);
+
+  const freshKey = sessionId ?? `new:${locationKey}`;
+  const screenKey = adopted && adopted.id === sessionId ? adopted.key : freshKey;
+
+  return (
+    <ChatScreen
+      key={screenKey}
+      initialSessionId={sessionId}
+      onSessionCreated={(id) => {
+        setAdopted({ id, key: screenKey });
+        navigate(`/chat/${id}`, { replace: true });
+      }}
+      onEnded={() => navigate('/dashboard')}
+    />
+  );
 }

@@ -1,5 +1,124 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage/PlaceholderPage';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Center,
+  Container,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { getGetCurrentUserQueryKey, useGetCurrentUser } from '../../api/gen/auth/auth';
+import { useListChatSessions } from '../../api/gen/chat/chat';
+import { PageLoader } from '../../components/PageLoader/PageLoader';
+import { SessionCard } from '../../features/chat/components/SessionCard/SessionCard';
+import { useStartNewChat } from '../../features/chat/hooks/useStartNewChat';
+import { filterSessions } from '../../features/chat/sessions';
 
+/** The caller's role from GET /api/auth/me; USER while unknown or when the lookup fails (spec §6). */
+function useRole(): string {
+  // Its own cache entry: a failed lookup here must only mean USER, never sign
+  // the user out the way a failure of the auth state's lookup does.
+  const me = useGetCurrentUser({
+    query: { queryKey: [...getGetCurrentUserQueryKey(), 'dashboard-role'], retry: false, staleTime: 5 * 60 * 1000 },
+  });
+  return me.isError ? 'USER' : (me.data?.role ?? 'USER');
+}
+
+/** /dashboard: the session list (spec §2, Dashboard). */
 export function DashboardPage() {
-  return <PlaceholderPage title="Your Sessions" />;
+  const [query, setQuery] = useState('');
+  const sessions = useListChatSessions();
+  const role = useRole();
+  const newChat = useStartNewChat();
+
+  const visible = useMemo(() => filterSessions(sessions.data ?? [], query), [sessions.data, query]);
+
+  const newChatButton = (
+    <Button
+      onClick={newChat.start}
+      disabled={newChat.creating}
+      leftSection={newChat.creating ? <Loader size="xs" aria-label="Creating session" /> : <IconPlus size={16} aria-hidden />}
+    >
+      Start New Chat
+    </Button>
+  );
+
+  let body;
+  if (sessions.isPending) {
+    body = <PageLoader label="Loading your sessions..." />;
+  } else if (sessions.isError) {
+    body = (
+      <Alert color="clay" title="Failed to load sessions" role="alert">
+        <Button variant="light" color="clay" mt="xs" onClick={() => void sessions.refetch()}>
+          Retry
+        </Button>
+      </Alert>
+    );
+  } else if (visible.length === 0) {
+    body = (
+      <Center py="xl">
+        <Stack align="center" gap="sm">
+          <Title order={2} fz="h3">
+            No sessions found
+          </Title>
+          <Text c="dimmed">{query.trim() ? `No sessions match ${query}` : 'Start your first conversation!'}</Text>
+          {newChatButton}
+        </Stack>
+      </Center>
+    );
+  } else {
+    body = (
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
+        {visible.map((session) => (
+          <SessionCard key={session.id} session={session} role={role} />
+        ))}
+      </SimpleGrid>
+    );
+  }
+
+  return (
+    <Container size="lg" py="md">
+      <Stack gap="lg">
+        <Title order={1} fz="h2">
+          Your Sessions
+        </Title>
+        <Group wrap="nowrap" gap="sm">
+          <TextInput
+            flex={1}
+            placeholder="Search by session name or date"
+            aria-label="Search sessions"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={query}
+            onChange={(event) => setQuery(event.currentTarget.value)}
+          />
+          <Tooltip label="Start New Chat">
+            <ActionIcon
+              size={42}
+              radius="xl"
+              variant="filled"
+              aria-label="Start New Chat"
+              onClick={newChat.start}
+              disabled={newChat.creating}
+            >
+              {newChat.creating ? <Loader size="xs" color="white" aria-label="Creating session" /> : <IconPlus size={22} aria-hidden />}
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+        {newChat.error ? (
+          <Alert color="clay" role="alert">
+            {newChat.error}
+          </Alert>
+        ) : null}
+        {body}
+      </Stack>
+    </Container>
+  );
 }

@@ -1,5 +1,118 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage/PlaceholderPage';
+import { Anchor, Button, Container, List, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Stack component="section" aria-labelledby={id} gap="xs">
+      <Title order={2} id={id} fz="h3">
+        {title}
+      </Title>
+      {children}
+    </Stack>
+  );
+}
+
+/** /privacy: the privacy policy (spec §2 and §9). */
 export function PrivacyPage() {
-  return <PlaceholderPage title="Privacy Policy" />;
+  return (
+    <Container size="sm" py="xl">
+      <Stack gap="lg">
+        <Stack gap={4}>
+          <Title order={1}>Privacy Policy</Title>
+          <Text c="dimmed">Last updated July 29, 2025</Text>
+        </Stack>
+        <Text>
+          This policy explains what Percolate collects when you use it, why, and the choices you have. We keep it short
+          and plain on purpose.
+        </Text>
+
+        <Section id="privacy-collected" title="Information we collect">
+          <List spacing={4}>
+            <List.Item>Account details: your name, e-mail address and a securely hashed password.</List.Item>
+            <List.Item>
+              Profile details you choose to add: your age, focus areas, primary concerns and topics you would rather
+              avoid.
+            </List.Item>
+            <List.Item>Your conversations with the companion, and the summaries and emotion labels of ended sessions.</List.Item>
+            <List.Item>Subscription status. Card details go to our payment provider and never reach our servers.</List.Item>
+            <List.Item>Basic technical data, such as your IP address, used to keep the service secure and to limit abuse.</List.Item>
+          </List>
+        </Section>
+
+        <Section id="privacy-use" title="How we use your information">
+          <Text>
+            We use it to run Percolate: to sign you in, to shape the companion&apos;s replies around your profile, to
+            create session summaries and insights, to send account e-mails (verification, password reset, reports you
+            ask for), and to answer you when you contact us. We do not sell your data or use it for advertising.
+          </Text>
+        </Section>
+
+        <Section id="privacy-cookies" title="Cookies">
+          <Text>
+            We use a single session cookie to keep you signed in. It is HTTP-only, Secure and SameSite=None: scripts
+            cannot read it, it is only sent over encrypted connections, and it works with our sign-in provider. We do
+            not use advertising or tracking cookies.
+          </Text>
+        </Section>
+
+        <Section id="privacy-third-parties" title="Third parties">
+          <Text>
+            We share only what is needed with the services that help us run Percolate: our card payment provider (for
+            subscriptions), the AI model provider that generates replies (your messages, without your name or e-mail),
+            the e-mail provider that delivers our messages, and, if you use it, the identity provider you sign in with.
+          </Text>
+        </Section>
+
+        <Section id="privacy-retention" title="Data retention">
+          <Text>
+            We keep your account and conversations while your account is open. When you ask us to delete your account,
+            your personal data is erased within 30 days of the deletion request.
+          </Text>
+        </Section>
+
+        <Section id="privacy-rights" title="Your rights">
+          <Text>
+            You can see and change your profile at any time, delete individual sessions, and ask us for a copy of your
+            data or for its deletion. Write to us and we will respond promptly.
+          </Text>
+        </Section>
+
+        <Section id="privacy-security" title="Security">
+          <Text>
+            Connections are encrypted, passwords are stored only as strong hashes, and access to your data is limited to
+            you. No system is perfectly secure, but we work to protect your information and will tell you if something
+            goes wrong.
+          </Text>
+        </Section>
+
+        <Section id="privacy-children" title="Children under 13">
+          <Text>
+            Percolate is not directed to children under 13, and we do not knowingly collect personal data from them. If
+            you believe a child under 13 has given us personal data, contact us and we will delete it.
+          </Text>
+        </Section>
+
+        <Section id="privacy-changes" title="Changes to this policy">
+          <Text>
+            If we change this policy, we will update the date above and, for important changes, let you know by e-mail
+            or in the app.
+          </Text>
+        </Section>
+
+        <Section id="privacy-contact" title="Contact us">
+          <Text>
+            Questions about your privacy? We&apos;re happy to help. See also how Percolate handles{' '}
+            <Anchor component={Link} to="/safety">
+              moments of crisis
+            </Anchor>
+            .
+          </Text>
+          <Button component={Link} to="/team#contact" w="fit-content">
+            Contact Us
+          </Button>
+        </Section>
+      </Stack>
+    </Container>
+  );
 }

@@ -1,5 +1,143 @@
-import { PlaceholderPage } from '../../components/PlaceholderPage/PlaceholderPage';
+import { Alert, Button, Container, Divider, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { startTransition, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Profile } from '../../api/gen/model';
+import { getGetProfileQueryKey, useGetProfile } from '../../api/gen/profile/profile';
+import { createPortalSession } from '../../api/gen/subscription/subscription';
+import { useAuth } from '../../auth/AuthContext';
+import { browser } from '../../auth/browser';
+import { PageLoader } from '../../components/PageLoader/PageLoader';
+import { ChangePasswordModal } from './ChangePasswordModal';
+import { DeleteAccountModal } from './DeleteAccountModal';
+import { EditableField } from './EditableField';
+import { tierLabel } from './profileFields';
+import { PremiumExtras } from '../../features/premium/PremiumExtras';
+
+/**
+ * Opens the Stripe customer portal in a new tab: the blank tab is opened
+ * inside the click (so pop-up blockers allow it) and pointed at the portal
+ * once the server answers.
+ */
+async function openPortal() {
+  const tab = browser.openBlankTab();
+  try {
+    const { url } = await createPortalSession();
+    if (tab) {
+      tab.opener = null;
+      tab.location.href = url;
+    } else {
+      window.open(url, '_blank', 'noopener,noreferrer');
+    }
+  } catch {
+    tab?.close();
+    window.alert('Failed to open Stripe portal. Please try again.');
+  }
+}
 
 export function ProfilePage() {
-  return <PlaceholderPage title="Your Profile" />;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { logout, clearSession } = useAuth();
+  const profile = useGetProfile({ query: { retry: false } });
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  const [loggingOut, setLoggingOut] = useState(false);
+  const [logoutError, setLogoutError] = useState<string | null>(null);
+
+  if (profile.isPending) {
+    return <PageLoader label="Loading your profile..." />;
+  }
+
+  if (profile.isError) {
+    return (
+      <Container size="sm" py="xl">
+        <Alert color="red" role="alert" title="Failed to load profile information">
+          <Button mt="sm" variant="light" color="red" onClick={() => browser.reload()}>
+            Retry
+          </Button>
+        </Alert>
+      </Container>
+    );
+  }
+
+  const data = profile.data;
+  const saved = (next: Profile) => queryClient.setQueryData(getGetProfileQueryKey(), next);
+
+  async function handleLogout() {
+    setLogoutError(null);
+    setLoggingOut(true);
+    try {
+      await logout(() => navigate('/', { replace: true }));
+    } catch {
+      setLogoutError('Failed to logout');
+      setLoggingOut(false);
+    }
+  }
+
+  function handleDeleted() {
+    // Leave the protected page and forget the session in one transition (the
+    // server already revoked every token with the account).
+    startTransition(() => {
+      navigate('/', { replace: true });
+      clearSession();
+    });
+  }
+
+  return (
+    <Container size="sm" py="xl">
+      <Stack gap="lg">
+        <Title order={1}>Your Profile</Title>
+        <Paper withBorder radius="md" p="lg">
+          <Stack gap="md">
+            <TextInput label="Full Name" value={data.name} readOnly />
+            <TextInput label="Email Address" value={data.email} readOnly />
+            <Group align="flex-end" wrap="nowrap">
+              <TextInput label="Tier" value={tierLabel(data.role)} readOnly style={{ flex: 1 }} />
+              {data.role === 'USER' ? (
+                <Button onClick={() => navigate('/about')}>Upgrade</Button>
+              ) : (
+                <Button variant="light" onClick={() => void openPortal()}>
+                  Manage
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </Paper>
+
+        <PremiumExtras role={data.role} />
+
+        <Paper withBorder radius="md" p="lg">
+          <Stack gap="lg">
+            <EditableField label="Age" field="age" profile={data} onSaved={saved} />
+            <EditableField label="Focus Areas" field="focusAreas" profile={data} onSaved={saved} />
+            <EditableField label="Primary Concerns" field="primaryConcerns" profile={data} onSaved={saved} />
+            <EditableField label="Sensitive Topics" field="sensitiveTopics" profile={data} onSaved={saved} />
+          </Stack>
+        </Paper>
+
+        {logoutError ? (
+          <Alert color="red" role="alert">
+            {logoutError}
+          </Alert>
+        ) : null}
+        <Group>
+          <Button variant="default" onClick={() => setPasswordOpen(true)}>
+            Change Password
+          </Button>
+          <Button variant="default" onClick={handleLogout} disabled={loggingOut}>
+            {loggingOut ? 'Logging out...' : 'Logout'}
+          </Button>
+        </Group>
+        <Divider />
+        <Group>
+          <Button color="red" variant="outline" onClick={() => setDeleteOpen(true)}>
+            Delete Account
+          </Button>
+        </Group>
+      </Stack>
+      <ChangePasswordModal opened={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <DeleteAccountModal opened={deleteOpen} onClose={() => setDeleteOpen(false)} onDeleted={handleDeleted} />
+    </Container>
+  );
 }

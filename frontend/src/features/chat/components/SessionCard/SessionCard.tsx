@@ -1,0 +1,117 @@
+import { ActionIcon, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { deleteChatSession, getListChatSessionsQueryKey } from '../../../../api/gen/chat/chat';
+import type { SessionListItem } from '../../../../api/gen/model';
+import { deleteErrorText, formatLastActivity, isActiveStatus } from '../../sessions';
+import classes from './SessionCard.module.css';
+import { SessionInsights } from './SessionInsights';
+
+interface SessionCardProps {
+  session: SessionListItem;
+  role: string;
+}
+
+/** One session on the dashboard (spec §2, session card; §4, session delete). */
+export function SessionCard({ session, role }: SessionCardProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const headingId = useId();
+  const title = session.title || 'Untitled Session';
+
+  const remove = useMutation({
+    mutationFn: () => deleteChatSession(session.id),
+    onSuccess: () => {
+      queryClient.setQueryData<SessionListItem[]>(getListChatSessionsQueryKey(), (sessions) =>
+        sessions?.filter((item) => item.id !== session.id),
+      );
+      void queryClient.invalidateQueries({ queryKey: getListChatSessionsQueryKey() });
+    },
+  });
+
+  return (
+    <Card
+      withBorder
+      padding="lg"
+      className={classes.card}
+      onClick={() => navigate(`/chat/${session.id}`)}
+      data-testid="session-card"
+    >
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Group gap="xs" wrap="nowrap" align="center">
+            {isActiveStatus(session.status) ? (
+              <span className={classes.dot} role="img" aria-label="Active session" title="Active" />
+            ) : null}
+            <Title order={3} fz="lg" id={headingId}>
+              <Link to={`/chat/${session.id}`} className={classes.title} onClick={(e) => e.stopPropagation()}>
+                {title}
+              </Link>
+            </Title>
+          </Group>
+          <Tooltip label="Delete session">
+            <ActionIcon
+              variant="subtle"
+              color="clay"
+              aria-label={`Delete session ${title}`}
+              onClick={(event) => {
+                event.stopPropagation();
+                remove.reset();
+                setConfirming(true);
+              }}
+            >
+              <IconTrash size={18} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+
+        <div>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+            Last Activity
+          </Text>
+          <Text size="sm">{formatLastActivity(session.updatedAt)}</Text>
+        </div>
+
+        <SessionInsights session={session} role={role} />
+      </Stack>
+
+      {confirming ? (
+        <div
+          className={classes.overlay}
+          role="alertdialog"
+          aria-modal="false"
+          aria-labelledby={`${headingId}-delete`}
+          onClick={(event) => event.stopPropagation()}
+        >
+          <Text fw={700} fz="lg" id={`${headingId}-delete`}>
+            Delete Session?
+          </Text>
+          <Text size="sm">
+            This action cannot be undone. All messages in this session will be permanently deleted.
+          </Text>
+          {remove.isPending ? (
+            <Text size="sm" c="dimmed" role="status">
+              Deleting...
+            </Text>
+          ) : null}
+          {remove.isError ? (
+            <Text size="sm" c="var(--mantine-color-error)" role="alert">
+              {deleteErrorText(remove.error)}
+            </Text>
+          ) : null}
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={() => setConfirming(false)} disabled={remove.isPending}>
+              Cancel
+            </Button>
+            <Button color="clay" onClick={() => remove.mutate()} loading={remove.isPending}>
+              Delete
+            </Button>
+          </Group>
+        </div>
+      ) : null}
+    </Card>
+  );
+}

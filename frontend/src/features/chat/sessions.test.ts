@@ -1,0 +1,85 @@
+import type { SessionListItem } from '../../api/gen/model';
+import { ApiError } from '../../api/mutator';
+import {
+  CreateSessionError,
+  deleteErrorText,
+  filterSessions,
+  formatLastActivity,
+  isSessionActive,
+  newSessionErrorText,
+  sendErrorText,
+} from './sessions';
+
+function item(overrides: Partial<SessionListItem>): SessionListItem {
+  return {
+    id: 'id',
+    title: 'Title',
+    lastMessage: null,
+    updatedAt: '2026-11-20T10:00:00Z',
+    status: 'ACTIVE',
+    sessionSummary: null,
+    sessionEmotions: [],
+    ...overrides,
+  };
+}
+
+describe('filterSessions', () => {
+  const sessions = [
+    item({ id: 'aaa-111', title: 'Exam Stress', lastMessage: 'I feel tired' }),
+    item({ id: 'bbb-222', title: 'Weekend plans', lastMessage: null }),
+  ];
+
+  it('matches title, last message and id, ignoring case', () => {
+    expect(filterSessions(sessions, 'exam').map((s) => s.id)).toEqual(['aaa-111']);
+    expect(filterSessions(sessions, 'TIRED').map((s) => s.id)).toEqual(['aaa-111']);
+    expect(filterSessions(sessions, 'BBB-2').map((s) => s.id)).toEqual(['bbb-222']);
+  });
+
+  it('keeps everything for a blank query and nothing for a miss', () => {
+    expect(filterSessions(sessions, '  ')).toHaveLength(2);
+    expect(filterSessions(sessions, 'holiday')).toHaveLength(0);
+  });
+});
+
+describe('isSessionActive', () => {
+  it('needs isActive not false and an active status, in any case', () => {
+    expect(isSessionActive({ isActive: true, status: 'ACTIVE' })).toBe(true);
+    expect(isSessionActive({ isActive: true, status: 'active' as 'ACTIVE' })).toBe(true);
+    expect(isSessionActive({ isActive: false, status: 'ACTIVE' })).toBe(false);
+    expect(isSessionActive({ isActive: true, status: 'ENDED' })).toBe(false);
+  });
+});
+
+describe('error texts', () => {
+  it('delete: server text, then message, then the default', () => {
+    expect(deleteErrorText(new ApiError(500, 'Database is down'))).toBe('Database is down');
+    expect(deleteErrorText(new ApiError(404, { code: 'NOT_FOUND', message: 'Session not found', error: 'x' }))).toBe(
+      'Session not found',
+    );
+    expect(deleteErrorText(new TypeError('Failed to fetch'))).toBe('Failed to delete session. Please try again.');
+  });
+
+  it('new session: server message, text or error, else the default', () => {
+    expect(newSessionErrorText(new ApiError(429, { message: 'Daily limit reached', error: 'e' }))).toBe(
+      'Daily limit reached',
+    );
+    expect(newSessionErrorText(new ApiError(500, 'Broken'))).toBe('Broken');
+    expect(newSessionErrorText(new ApiError(500, { error: 'Only error' }))).toBe('Only error');
+    expect(newSessionErrorText(new CreateSessionError())).toBe('Failed to create session');
+    expect(newSessionErrorText(new TypeError('Failed to fetch'))).toBe(
+      'Failed to create new session. Please try again.',
+    );
+  });
+
+  it('send: response message, else the error message, else the default', () => {
+    expect(sendErrorText(new ApiError(429, { message: 'Slow down', error: 'x' }))).toBe('Slow down');
+    expect(sendErrorText(new TypeError('Failed to fetch'))).toBe('Failed to fetch');
+    expect(sendErrorText('weird')).toBe('Failed to send message');
+  });
+
+  it('last activity falls back to Unknown', () => {
+    expect(formatLastActivity(undefined)).toBe('Unknown');
+    expect(formatLastActivity('not a date')).toBe('Unknown');
+    expect(formatLastActivity('2026-11-20T10:00:00Z')).not.toBe('Unknown');
+  });
+});

@@ -1,0 +1,68 @@
+/** Small pure helpers shared by the dashboard and the chat screen. */
+import type { SessionDetail, SessionListItem } from '../../api/gen/model';
+import { isApiError } from '../../api/mutator';
+
+/** Statuses are compared case-insensitively (spec §3). */
+export function isActiveStatus(status: string | null | undefined): boolean {
+  return (status ?? '').toLowerCase() === 'active';
+}
+
+export function isEndedStatus(status: string | null | undefined): boolean {
+  return (status ?? '').toLowerCase() === 'ended';
+}
+
+/** Spec §4: a session is active when isActive is not false and its status is active. */
+export function isSessionActive(detail: Pick<SessionDetail, 'isActive' | 'status'>): boolean {
+  return detail.isActive !== false && isActiveStatus(detail.status);
+}
+
+/** Dashboard search (spec §5): local, case-insensitive, on title, lastMessage or id. */
+export function filterSessions(sessions: readonly SessionListItem[], query: string): SessionListItem[] {
+  const needle = query.trim().toLowerCase();
+  if (needle === '') return [...sessions];
+  return sessions.filter((session) =>
+    [session.title, session.lastMessage, session.id].some((field) => (field ?? '').toLowerCase().includes(needle)),
+  );
+}
+
+/** 'Last Activity' as a readable local date and time, or 'Unknown'. */
+export function formatLastActivity(updatedAt: string | null | undefined): string {
+  if (!updatedAt) return 'Unknown';
+  const date = new Date(updatedAt);
+  if (Number.isNaN(date.getTime())) return 'Unknown';
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** The server's text body or its `message`, for the delete error (spec §8). */
+export function deleteErrorText(error: unknown): string {
+  if (isApiError(error)) {
+    return error.text ?? error.serverMessage ?? 'Failed to delete session. Please try again.';
+  }
+  return 'Failed to delete session. Please try again.';
+}
+
+/** A 2xx answer to the new-chat message that carries no session (spec §8). */
+export class CreateSessionError extends Error {
+  constructor(message = 'Failed to create session') {
+    super(message);
+    this.name = 'CreateSessionError';
+  }
+}
+
+/** The server message, text or error, for the new-session error (spec §8). */
+export function newSessionErrorText(error: unknown): string {
+  if (isApiError(error)) {
+    return error.serverMessage ?? error.text ?? error.serverError ?? 'Failed to create new session. Please try again.';
+  }
+  if (error instanceof CreateSessionError) return error.message;
+  return 'Failed to create new session. Please try again.';
+}
+
+/** The response message, else the error's own message, else a default (spec §8, send failure). */
+export function sendErrorText(error: unknown): string {
+  if (isApiError(error)) {
+    return error.serverMessage ?? error.text ?? error.serverError ?? error.message ?? 'Failed to send message';
+  }
+  if (error instanceof Error && error.message) return error.message;
+  return 'Failed to send message';
+}

@@ -1,0 +1,60 @@
+import { useCallback, useState } from 'react';
+import type { Voice, VoiceResponse } from '../../api/gen/model';
+import { speakInBrowser, useAudioPlayer } from './audio';
+import { SPEECH_UNSUPPORTED } from './speech';
+import { useSpeechRecognition } from './useSpeechRecognition';
+
+interface Options {
+  /** Sends a transcript through the voice endpoint and returns the reply. */
+  sendVoice: (text: string, voice: Voice) => Promise<VoiceResponse | undefined>;
+}
+
+/**
+ * Voice mode for the chat screen: recognition that sends the final transcript 2 s after
+ * speech stops, and the spoken reply — the server's MP3 when it sent one, else the browser's
+ * own voice.
+ */
+export function useVoiceChat({ sendVoice }: Options) {
+  const [voiceMode, setVoiceMode] = useState(false);
+  const [voice, setVoice] = useState<Voice>('alloy');
+  const player = useAudioPlayer();
+  const [modeError, setModeError] = useState<string | null>(null);
+
+  const onFinal = useCallback(
+    async (transcript: string) => {
+      const reply = await sendVoice(transcript, voice);
+      if (!reply?.success) return;
+      if (reply.audioData) void player.play(reply.audioData);
+      else speakInBrowser(reply.aiResponse);
+    },
+    [sendVoice, voice, player],
+  );
+
+  const speech = useSpeechRecognition({ enabled: voiceMode, onFinal: (t) => void onFinal(t) });
+
+  const toggleMic = useCallback(() => {
+    if (!voiceMode) {
+      setModeError(SPEECH_UNSUPPORTED);
+      return;
+    }
+    setModeError(null);
+    if (speech.listening) speech.stop();
+    else speech.start();
+  }, [voiceMode, speech]);
+
+  return {
+    voiceMode,
+    setVoiceMode: (on: boolean) => {
+      if (!on && speech.listening) speech.stop();
+      setVoiceMode(on);
+    },
+    voice,
+    setVoice,
+    listening: speech.listening,
+    interim: speech.interim,
+    error: modeError ?? speech.error,
+    toggleMic,
+    playing: player.playing,
+    stopPlayback: player.stop,
+  };
+}

@@ -1,0 +1,465 @@
+import { http, HttpResponse } from 'msw';
+import { Route, Routes, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { getEndChatSessionMockHandler, getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
+import type { Message, SendMessageResponse, SessionDetail } from '../../api/gen/model';
+import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
+import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testing/sse';
+import { act, render, screen, server, waitFor, within } from '../../test-utils';
+import { ChatPage } from './ChatPage';
+import { setTokens } from '../../auth/storage';
+
+const SESSION = '5f0c2a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f';
+const TROUBLE = "I'm having trouble connecting. Please check your connection or try again later.";
+
+function aMessage(index: number, overrides: Partial<Message> = {}): Message {
+  return {
+    id: `m-${index}`,
+    content: index % 2 === 0 ? `I said thing ${index}` : `You reflected on thing ${index}`,
+    role: index % 2 === 0 ? 'user' : 'assistant',
+    timestamp: '2026-11-20T10:00:00Z',
+    tokenCount: 5,
+    ...overrides,
+  };
+}
+
+function aDetail(overrides: Partial<SessionDetail> = {}): SessionDetail {
+  return {
+    sessionId: SESSION,
+    title: 'Exam worries',
+    status: 'ACTIVE',
+    isActive: true,
+    sessionTokensUsed: 120,
+    sessionTokenLimit: 1000,
+    messages: [aMessage(0), aMessage(1)],
+    ...overrides,
+  };
+}
+
+function aReply(overrides: Partial<SendMessageResponse> = {}): SendMessageResponse {
+  return {
+    success: true,
+    sessionId: SESSION,
+    aiResponse: 'It sounds like the exam weighs on you.',
+    sessionTokensUsed: 140,
+    sessionTokenLimit: 1000,
+    sessionEnded: false,
+    ...overrides,
+  };
+}
+
+function Where() {
+  return <p data-testid="where">{useLocation().pathname}</p>;
+}
+
+function renderChat(route = '/chat') {
+  return render(
+    <Routes>
+      <Route
+        path="/chat/:sessionId?"
+        element={
+          <>
+            <ChatPage />
+            <Where />
+          </>
+        }
+      />
+      <Route path="/dashboard" element={<p>dashboard page</p>} />
+    </Routes>,
+    { route },
+  );
+}
+
+const box = () => screen.getByRole('textbox', { name: 'Message' });
+const aiTexts = () => screen.queryAllByTestId('ai-message').map((el) => el.textContent);
+const userTexts = () => screen.queryAllByTestId('user-message').map((el) => el.textContent);
+
+// jsdom lays nothing out; give the conversation a viewport and each row a height
+// so the virtualiser decides what to render as a browser would.
+const originalClientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+const originalOffsetHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight');
+const originalScrollHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'scrollHeight');
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 60 });
+  // The scroll height of a container is that of its content (the virtualiser's sizer).
+  Object.defineProperty(HTMLElement.prototype, 'scrollHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      const sizer = this.firstElementChild as HTMLElement | null;
+      return Math.max(parseFloat(sizer?.style.height ?? '') || 0, 600);
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, 'scrollTo', {
+    configurable: true,
+    writable: true,
+    value(this: HTMLElement, options: ScrollToOptions) {
+      this.scrollTop = options.top ?? this.scrollTop;
+      this.dispatchEvent(new Event('scroll'));
+    },
+  });
+});
+function restore(name: string, original: PropertyDescriptor | undefined) {
+  if (original) Object.defineProperty(HTMLElement.prototype, name, original);
+  else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+}
+afterAll(() => {
+  restore('clientHeight', originalClientHeight);
+  restore('offsetHeight', originalOffsetHeight);
+  restore('scrollHeight', originalScrollHeight);
+  restore('scrollTo', undefined);
+});
+
+beforeEach(() => {
+  server.use(getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }));
+});
+
+describe('ChatPage', () => {
+  describe('a new chat', () => {
+    it('starts with the title pill, a welcome message, a counter of 0 / 1000 and no End Session', async () => {
+      renderChat('/chat');
+      expect(screen.getByRole('heading', { name: 'New Chat' })).toBeInTheDocument();
+      expect(aiTexts()).toHaveLength(1);
+      expect(screen.getByLabelText('Tokens used')).toHaveTextContent('0 / 1000');
+      expect(screen.queryByRole('button', { name: 'End Session' })).toBeNull();
+      expect(screen.getByRole('link', { name: 'Crisis resources' })).toHaveAttribute('href', '/safety');
+      expect(screen.queryByText('Offline companion')).toBeNull();
+    });
+
+    it('streams the reply token by token, then replaces the address with the new session', async () => {
+      const stream = controlledSse();
+      let body: unknown;
+      server.use(
+        http.post('*/api/chat/message/stream', async ({ request }) => {
+          body = await request.json();
+          return stream.response();
+        }),
+      );
+      const { user } = renderChat('/chat');
+
+      await user.type(box(), 'I am worried about my exam{Enter}');
+      expect(userTexts()).toContain('I am worried about my exam');
+      expect(await screen.findByRole('status', { name: 'Percolate is thinking' })).toBeInTheDocument();
+      expect(box()).toHaveValue('');
+
+      act(() => stream.send('delta', { text: 'It sounds' }));
+      await waitFor(() => expect(aiTexts()).toContain('It sounds'));
+      expect(screen.queryByRole('status', { name: 'Percolate is thinking' })).toBeNull();
+      act(() => stream.send('delta', { text: ' heavy.' }));
+      await waitFor(() => expect(aiTexts()).toContain('It sounds heavy.'));
+      expect(screen.getByTestId('where')).toHaveTextContent(/^\/chat$/);
+
+      act(() => {
+        stream.send('done', aReply({ aiResponse: 'It sounds heavy.', title: 'Exam worries', sessionTokensUsed: 42 }));
+        stream.close();
+      });
+      await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(`/chat/${SESSION}`));
+      expect(body).toEqual({ message: 'I am worried about my exam', sessionId: null });
+      expect(screen.getByRole('heading', { name: 'Exam worries' })).toBeInTheDocument();
+      expect(screen.getByLabelText('Tokens used')).toHaveTextContent('42 / 1000');
+      expect(screen.getByRole('button', { name: 'End Session' })).toBeInTheDocument();
+      // The screen kept its messages: nothing was reloaded.
+      expect(userTexts()).toEqual(['I am worried about my exam']);
+    });
+
+    it('sends the next message in the session it created', async () => {
+      const bodies: unknown[] = [];
+      server.use(
+        http.post('*/api/chat/message/stream', async ({ request }) => {
+          bodies.push(await request.json());
+          return sseResponse([sseEvent('delta', { text: 'ok' }), sseEvent('done', aReply({ aiResponse: 'ok' }))]);
+        }),
+      );
+      const { user } = renderChat('/chat');
+      await user.type(box(), 'first{Enter}');
+      await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(`/chat/${SESSION}`));
+      await user.type(box(), 'second{Enter}');
+      await waitFor(() => expect(bodies).toHaveLength(2));
+      expect(bodies[1]).toEqual({ message: 'second', sessionId: SESSION });
+    });
+  });
+
+  it('reveals a reply that arrives whole one word every 100 ms', async () => {
+    server.use(
+      getGetChatSessionMockHandler(aDetail({ messages: [] })),
+      http.post('*/api/chat/message/stream', () => sseResponse([sseEvent('done', aReply({ aiResponse: 'Breathe in slowly now.' }))])),
+    );
+    // Only intervals are faked: the reveal runs on one, while MSW and user-event keep real time.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { user } = renderChat(`/chat/${SESSION}`);
+      await user.type(await screen.findByRole('textbox', { name: 'Message' }), 'hello{Enter}');
+      const reply = await screen.findByTestId('ai-message');
+
+      expect(reply.textContent).toBe('');
+      act(() => vi.advanceTimersByTime(100));
+      expect(reply.textContent).toBe('Breathe ');
+      act(() => vi.advanceTimersByTime(99));
+      expect(reply.textContent).toBe('Breathe ');
+      act(() => vi.advanceTimersByTime(1));
+      expect(reply.textContent).toBe('Breathe in ');
+      act(() => vi.advanceTimersByTime(200));
+      expect(reply.textContent).toBe('Breathe in slowly now.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('sends with Enter and adds a newline with Shift+Enter; the Send button sends too; blank text is not sent', async () => {
+    const sent: string[] = [];
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', async ({ request }) => {
+        sent.push(((await request.json()) as { message: string }).message);
+        return sseResponse([sseEvent('delta', { text: 'mm' }), sseEvent('done', aReply({ aiResponse: 'mm' }))]);
+      }),
+    );
+    const { user } = renderChat(`/chat/${SESSION}`);
+    await screen.findByRole('heading', { name: 'Exam worries' });
+
+    await user.type(box(), 'line one{Shift>}{Enter}{/Shift}line two');
+    expect(box()).toHaveValue('line one\nline two');
+    expect(sent).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(sent).toEqual(['line one\nline two']));
+
+    await user.type(box(), '   {Enter}');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await user.type(box(), 'third{Enter}');
+    await waitFor(() => expect(sent).toEqual(['line one\nline two', 'third']));
+  });
+
+  it('loads a session: title, messages as text, counter and End Session', async () => {
+    server.use(
+      getGetChatSessionMockHandler(
+        aDetail({ messages: [aMessage(0), aMessage(1, { content: '<img src=x onerror="alert(1)"> hello' })] }),
+      ),
+    );
+    renderChat(`/chat/${SESSION}`);
+    expect(await screen.findByRole('heading', { name: 'Exam worries' })).toBeInTheDocument();
+    expect(userTexts()).toEqual(['I said thing 0']);
+    expect(aiTexts()[0]).toContain('<img src=x onerror="alert(1)"> hello');
+    expect(document.querySelector('[data-testid="ai-message"] img')).toBeNull();
+    expect(screen.getByLabelText('Tokens used')).toHaveTextContent('120 / 1000');
+    expect(screen.getByRole('button', { name: 'End Session' })).toBeInTheDocument();
+  });
+
+  it('shows an ended session read-only and refuses to send', async () => {
+    let sends = 0;
+    server.use(
+      getGetChatSessionMockHandler(aDetail({ status: 'ENDED', isActive: false })),
+      http.post('*/api/chat/message/stream', () => {
+        sends += 1;
+        return HttpResponse.error();
+      }),
+    );
+    const { user } = renderChat(`/chat/${SESSION}`);
+    await screen.findByRole('heading', { name: 'Exam worries' });
+
+    expect(box()).toBeDisabled();
+    expect(box()).toHaveAttribute('placeholder', 'This session has ended. You can read it, but no new messages can be sent.');
+    expect(screen.queryByRole('button', { name: 'End Session' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('This session has ended. You cannot send new messages.');
+    expect(sends).toBe(0);
+  });
+
+  it('treats isActive false as ended even when the status says active', async () => {
+    server.use(getGetChatSessionMockHandler(aDetail({ status: 'ACTIVE', isActive: false })));
+    renderChat(`/chat/${SESSION}`);
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    expect(box()).toBeDisabled();
+  });
+
+  it('ends the session when the server says so, with the summary message', async () => {
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () =>
+        sseResponse([
+          sseEvent('delta', { text: 'Thank you for sharing.' }),
+          sseEvent('done', aReply({ aiResponse: 'Thank you for sharing.', sessionEnded: true, endReason: 'Token limit reached', sessionTokensUsed: 1000 })),
+        ]),
+      ),
+    );
+    const { user } = renderChat(`/chat/${SESSION}`);
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    await user.type(box(), 'one more thing{Enter}');
+
+    await waitFor(() =>
+      expect(aiTexts()).toContain('Session ended: Token limit reached. A summary has been generated for your records.'),
+    );
+    expect(box()).toBeDisabled();
+    expect(screen.getByLabelText('Tokens used')).toHaveTextContent('1000 / 1000');
+    expect(screen.queryByRole('button', { name: 'End Session' })).toBeNull();
+  });
+
+  it('shows the load failure and treats the session as inactive', async () => {
+    server.use(
+      http.get('*/api/chat/sessions/:id', () =>
+        HttpResponse.json({ code: 'NOT_FOUND', error: 'Not found', message: 'Not found' }, { status: 404 }),
+      ),
+    );
+    renderChat(`/chat/${SESSION}`);
+    expect(await screen.findByText('Failed to load session. Please try again.')).toBeInTheDocument();
+    expect(box()).toBeDisabled();
+  });
+
+  describe('send failures', () => {
+    it.each([
+      [
+        'the response message',
+        () => HttpResponse.json({ code: 'RATE_LIMITED', error: 'Too many', message: 'You have reached today’s limit. It resets at midnight UTC.' }, { status: 429 }),
+        'You have reached today’s limit. It resets at midnight UTC.',
+      ],
+      [
+        'the error event message',
+        () => sseResponse([sseEvent('error', { code: 'MODEL_UNAVAILABLE', error: 'The companion is unavailable', message: 'The companion is unavailable' })]),
+        'The companion is unavailable',
+      ],
+      ['the error message', () => HttpResponse.error(), 'Failed to fetch'],
+    ])('shows %s and the trouble-connecting bubble', async (_name, reply, text) => {
+      server.use(getGetChatSessionMockHandler(aDetail()), http.post('*/api/chat/message/stream', reply));
+      const { user } = renderChat(`/chat/${SESSION}`);
+      await screen.findByRole('heading', { name: 'Exam worries' });
+      await user.type(box(), 'hello{Enter}');
+
+      const alert = await screen.findByRole('alert');
+      if (text === 'Failed to fetch') expect(alert.textContent).not.toBe('');
+      else expect(alert).toHaveTextContent(text);
+      await waitFor(() => expect(aiTexts()).toContain(TROUBLE));
+      // The user's message stays on screen.
+      expect(userTexts()).toContain('hello');
+    });
+
+    it('shows the server error of an unsuccessful reply, or Unknown error occurred.', async () => {
+      server.use(
+        getGetChatSessionMockHandler(aDetail()),
+        http.post('*/api/chat/message/stream', () =>
+          sseResponse([sseEvent('done', aReply({ success: false, aiResponse: '', error: null }))]),
+        ),
+      );
+      const { user } = renderChat(`/chat/${SESSION}`);
+      await screen.findByRole('heading', { name: 'Exam worries' });
+      await user.type(box(), 'hello{Enter}');
+      expect(await screen.findByRole('alert')).toHaveTextContent('Unknown error occurred.');
+      expect(aiTexts()).not.toContain(TROUBLE);
+    });
+  });
+
+  describe('End Session', () => {
+    it('ends the session and goes to the dashboard', async () => {
+      let ended: string | undefined;
+      server.use(
+        getGetChatSessionMockHandler(aDetail()),
+        getEndChatSessionMockHandler(({ params }) => {
+          ended = String(params.id);
+          return {
+            id: SESSION,
+            title: 'Exam worries',
+            lastMessage: null,
+            updatedAt: '2026-11-20T10:00:00Z',
+            status: 'ENDED',
+            sessionSummary: null,
+            sessionEmotions: [],
+          };
+        }),
+      );
+      const { user } = renderChat(`/chat/${SESSION}`);
+      await user.click(await screen.findByRole('button', { name: 'End Session' }));
+      expect(await screen.findByText('dashboard page')).toBeInTheDocument();
+      expect(ended).toBe(SESSION);
+    });
+
+    it('shows Failed to end session when ending fails', async () => {
+      server.use(
+        getGetChatSessionMockHandler(aDetail()),
+        http.post('*/api/chat/sessions/:id/end', () => HttpResponse.json({ code: 'X', error: 'x', message: 'x' }, { status: 500 })),
+      );
+      const { user } = renderChat(`/chat/${SESSION}`);
+      await user.click(await screen.findByRole('button', { name: 'End Session' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Failed to end session');
+      expect(screen.queryByText('dashboard page')).toBeNull();
+    });
+  });
+
+  it('labels the offline companion when the server runs it', async () => {
+    server.use(getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: true, serverSpeech: false, transcription: false }));
+    renderChat('/chat');
+    expect(await screen.findByText('Offline companion')).toBeInTheDocument();
+  });
+
+  it('keeps a 2,000-message session light: only the rows near the viewport are in the page', async () => {
+    const messages = Array.from({ length: 2000 }, (_, i) => aMessage(i));
+    server.use(getGetChatSessionMockHandler(aDetail({ messages })));
+    renderChat(`/chat/${SESSION}`);
+    await screen.findByRole('heading', { name: 'Exam worries' });
+
+    const log = screen.getByRole('log', { name: 'Conversation' });
+    // It opens at the newest message...
+    await waitFor(() => expect(log.textContent).toContain('You reflected on thing 1999'));
+    // ...with only a screenful of rows (plus overscan) in the page.
+    const rendered = within(log).getAllByTestId(/message$/);
+    expect(rendered.length).toBeGreaterThan(5);
+    expect(rendered.length).toBeLessThan(40);
+    expect(log.textContent).not.toContain('I said thing 0');
+  });
+});
+
+describe('ChatPage voice', () => {
+  class FakeRecognition {
+    static last: FakeRecognition | null = null;
+    continuous = false;
+    interimResults = false;
+    lang = '';
+    onresult: ((e: unknown) => void) | null = null;
+    onerror: ((e: { error: string }) => void) | null = null;
+    onend: (() => void) | null = null;
+    constructor() {
+      FakeRecognition.last = this;
+    }
+    start() {}
+    stop() {}
+    abort() {}
+  }
+
+  beforeEach(() => {
+    (window as unknown as { SpeechRecognition?: unknown }).SpeechRecognition = FakeRecognition;
+  });
+  afterEach(() => {
+    delete (window as unknown as { SpeechRecognition?: unknown }).SpeechRecognition;
+    vi.restoreAllMocks();
+  });
+
+  it('sends what a paid user says with 🎤, shows the reply with 🔊 and plays its audio', async () => {
+    setTokens('access', 'refresh');
+    let sent: { message?: string; voice?: string } = {};
+    server.use(
+      http.get('*/api/auth/me', () =>
+        HttpResponse.json({ id: '0f7e8a3c-0000-4000-8000-000000000001', email: 'b@example.com', name: 'B', role: 'BASIC', isStudent: false }),
+      ),
+      http.post('*/api/chat/voice', async ({ request }) => {
+        sent = (await request.json()) as typeof sent;
+        return HttpResponse.json({ ...aReply({ aiResponse: 'I hear you.' }), audioData: 'SUQzBA==' });
+      }),
+    );
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    URL.createObjectURL = vi.fn(() => 'blob:reply');
+    URL.revokeObjectURL = vi.fn();
+    const { user } = renderChat('/chat');
+
+    await user.click(await screen.findByRole('switch', { name: /Voice mode/ }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Voice' }), 'nova');
+    await user.click(screen.getByRole('button', { name: 'Start recording' }));
+    const rec = FakeRecognition.last!;
+    expect(rec.lang).toBe('en-US');
+    act(() => {
+      rec.onresult?.({ resultIndex: 0, results: Object.assign([Object.assign([{ transcript: 'I am tired' }], { isFinal: true })], { length: 1 }) });
+    });
+    // Sent 2 s after speech stops.
+    await waitFor(() => expect(sent.message).toBe('I am tired'), { timeout: 4000 });
+    expect(sent.voice).toBe('nova');
+    await waitFor(() => expect(userTexts()).toContain('🎤 I am tired'));
+    await waitFor(() => expect(aiTexts().some((t) => t?.startsWith('🔊'))).toBe(true), { timeout: 4000 });
+    await waitFor(() => expect(play).toHaveBeenCalled());
+  }, 15000);
+});

@@ -1,0 +1,374 @@
+import { http, HttpResponse, delay } from 'msw';
+import { Route, Routes, useLocation } from 'react-router';
+import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
+import {
+  getDeleteChatSessionMockHandler,
+  getGetChatSessionMockHandler,
+  getGetChatSessionResponseMock,
+  getListChatSessionsMockHandler,
+  getSendChatMessageMockHandler,
+  getSendChatMessageResponseMock,
+} from '../../api/gen/chat/chat.msw';
+import type { SessionListItem } from '../../api/gen/model';
+import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { DashboardPage } from './DashboardPage';
+
+function aSession(overrides: Partial<SessionListItem> = {}): SessionListItem {
+  return {
+    id: 'a1b2c3d4-0000-4000-8000-000000000001',
+    title: 'Exam worries',
+    lastMessage: 'I keep thinking about the test',
+    updatedAt: '2026-11-20T10:00:00Z',
+    status: 'ACTIVE',
+    sessionSummary: null,
+    sessionEmotions: [],
+    ...overrides,
+  };
+}
+
+const active = aSession();
+const ended = aSession({
+  id: 'a1b2c3d4-0000-4000-8000-000000000002',
+  title: 'Sunday reflections',
+  lastMessage: 'Thanks, that helped',
+  status: 'ENDED',
+});
+const untitled = aSession({ id: 'ffee0000-0000-4000-8000-000000000003', title: '', lastMessage: null, updatedAt: '' });
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{location.pathname}</p>;
+}
+
+function renderDashboard() {
+  return render(
+    <Routes>
+      <Route path="/dashboard" element={<DashboardPage />} />
+      <Route path="/chat/:sessionId" element={<Where />} />
+      <Route path="/about" element={<Where />} />
+    </Routes>,
+    { route: '/dashboard' },
+  );
+}
+
+function asRole(role: 'USER' | 'BASIC' | 'PREMIUM') {
+  server.use(getGetCurrentUserMockHandler(aUser({ role })));
+}
+
+function card(title: string) {
+  return screen.getByRole('link', { name: title }).closest<HTMLElement>('[data-testid="session-card"]')!;
+}
+
+describe('DashboardPage', () => {
+  it('shows the loading state, then one card per session with its title, activity and active dot', async () => {
+    asRole('USER');
+    server.use(
+      http.get('*/api/chat/sessions', async () => {
+        await delay(50);
+        return HttpResponse.json([active, ended, untitled]);
+      }),
+    );
+    renderDashboard();
+
+    expect(screen.getByText('Loading your sessions...')).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Exam worries' })).toHaveAttribute('href', `/chat/${active.id}`);
+
+    expect(screen.getAllByTestId('session-card')).toHaveLength(3);
+    expect(screen.getByRole('link', { name: 'Untitled Session' })).toBeInTheDocument();
+    expect(within(card('Exam worries')).getByRole('img', { name: 'Active session' })).toBeInTheDocument();
+    expect(within(card('Sunday reflections')).queryByRole('img', { name: 'Active session' })).toBeNull();
+    expect(within(card('Untitled Session')).getByText('Last Activity')).toBeInTheDocument();
+    expect(within(card('Untitled Session')).getByText('Unknown')).toBeInTheDocument();
+    expect(within(card('Exam worries')).queryByText('Unknown')).toBeNull();
+  });
+
+  it('compares the status case-insensitively for the green dot', async () => {
+    asRole('USER');
+    server.use(getListChatSessionsMockHandler([aSession({ status: 'active' as 'ACTIVE' })]));
+    renderDashboard();
+    expect(await screen.findByRole('img', { name: 'Active session' })).toBeInTheDocument();
+  });
+
+  it('shows the search box and the round new-chat button with its tooltip', async () => {
+    asRole('USER');
+    server.use(getListChatSessionsMockHandler([active]));
+    const { user } = renderDashboard();
+    await screen.findByRole('link', { name: 'Exam worries' });
+
+    expect(screen.getByPlaceholderText('Search by session name or date')).toBeInTheDocument();
+    await user.hover(screen.getByRole('button', { name: 'Start New Chat' }));
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('Start New Chat');
+  });
+
+  it('shows an error with Retry when the list fails, and loads again on Retry', async () => {
+    asRole('USER');
+    let calls = 0;
+    server.use(
+      http.get('*/api/chat/sessions', () => {
+        calls += 1;
+        return calls === 1
+          ? HttpResponse.json({ code: 'INTERNAL', error: 'boom', message: 'boom' }, { status: 500 })
+          : HttpResponse.json([active]);
+      }),
+    );
+    const { user } = renderDashboard();
+
+    expect(await screen.findByText('Failed to load sessions')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('link', { name: 'Exam worries' })).toBeInTheDocument();
+    expect(screen.queryByText('Failed to load sessions')).toBeNull();
+  });
+
+  it('shows the empty state with its invitation and a Start New Chat button', async () => {
+    asRole('USER');
+    server.use(getListChatSessionsMockHandler([]));
+    renderDashboard();
+
+    expect(await screen.findByRole('heading', { name: 'No sessions found' })).toBeInTheDocument();
+    expect(screen.getByText('Start your first conversation!')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Start New Chat' })).toHaveLength(2);
+  });
+
+  it('filters locally and case-insensitively on title, last message and id', async () => {
+    asRole('USER');
+    let listCalls = 0;
+    server.use(
+      http.get('*/api/chat/sessions', () => {
+        listCalls += 1;
+        return HttpResponse.json([active, ended, untitled]);
+      }),
+    );
+    const { user } = renderDashboard();
+    await screen.findByRole('link', { name: 'Exam worries' });
+    const search = screen.getByPlaceholderText('Search by session name or date');
+
+    await user.click(search);
+    await user.paste('SUNDAY');
+    expect(screen.getAllByTestId('session-card')).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'Sunday reflections' })).toBeInTheDocument();
+
+    await user.clear(search);
+    await user.paste('thinking about');
+    expect(screen.getByRole('link', { name: 'Exam worries' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('session-card')).toHaveLength(1);
+
+    await user.clear(search);
+    await user.paste('FFEE0000');
+    expect(screen.getByRole('link', { name: 'Untitled Session' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('session-card')).toHaveLength(1);
+
+    await user.clear(search);
+    await user.paste('holiday');
+    expect(screen.getByRole('heading', { name: 'No sessions found' })).toBeInTheDocument();
+    expect(screen.getByText('No sessions match holiday')).toBeInTheDocument();
+    expect(listCalls).toBe(1);
+  });
+
+  it('opens the chat when a card is clicked', async () => {
+    asRole('USER');
+    server.use(getListChatSessionsMockHandler([active]));
+    const { user } = renderDashboard();
+    await screen.findByRole('link', { name: 'Exam worries' });
+
+    await user.click(within(card('Exam worries')).getByText('Last Activity'));
+    expect(await screen.findByTestId('where')).toHaveTextContent(`/chat/${active.id}`);
+  });
+
+  describe('summary and emotions', () => {
+    it('shows the upgrade texts to a USER and fetches nothing', async () => {
+      asRole('USER');
+      let detailCalls = 0;
+      server.use(
+        getListChatSessionsMockHandler([ended]),
+        http.get('*/api/chat/sessions/:id', () => {
+          detailCalls += 1;
+          return HttpResponse.json(getGetChatSessionResponseMock());
+        }),
+      );
+      const { user } = renderDashboard();
+      await screen.findByRole('link', { name: 'Sunday reflections' });
+
+      await user.click(screen.getByRole('button', { name: 'Session Summary' }));
+      await user.click(screen.getByRole('button', { name: 'Session Emotions' }));
+      expect(screen.getAllByText('Upgrade to View')).toHaveLength(2);
+      expect(screen.getByText('Upgrade to view session summaries')).toBeInTheDocument();
+      expect(screen.getByText('Upgrade to view emotion analysis')).toBeInTheDocument();
+      expect(detailCalls).toBe(0);
+
+      await user.click(screen.getAllByRole('link', { name: 'Upgrade Now' })[0]);
+      expect(await screen.findByTestId('where')).toHaveTextContent('/about');
+    });
+
+    it('treats a failed role lookup as USER', async () => {
+      let lookups = 0;
+      let detailCalls = 0;
+      server.use(
+        http.get('*/api/auth/me', () => {
+          lookups += 1;
+          return HttpResponse.json({ code: 'X', error: 'x', message: 'x' }, { status: 500 });
+        }),
+        getListChatSessionsMockHandler([ended]),
+        http.get('*/api/chat/sessions/:id', () => {
+          detailCalls += 1;
+          return HttpResponse.json(getGetChatSessionResponseMock());
+        }),
+      );
+      const { user, queryClient } = renderDashboard();
+      await screen.findByRole('link', { name: 'Sunday reflections' });
+      await waitFor(() => expect(lookups).toBe(1));
+      await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+
+      await user.click(screen.getByRole('button', { name: 'Session Summary' }));
+      expect(screen.getAllByText('Upgrade to View')).toHaveLength(2);
+      expect(screen.getByText('Upgrade to view session summaries')).toBeInTheDocument();
+      expect(detailCalls).toBe(0);
+    });
+
+    it('fetches the summary and emotions of ended sessions only, for paid roles', async () => {
+      asRole('BASIC');
+      const requested: string[] = [];
+      server.use(
+        getListChatSessionsMockHandler([active, ended]),
+        getGetChatSessionMockHandler(({ params }) => {
+          requested.push(String(params.id));
+          return getGetChatSessionResponseMock({
+            sessionId: String(params.id),
+            sessionSummary: 'You looked back on a calm weekend and what made it feel good.',
+            sessionEmotions: ['calm', 'gratitude'],
+          });
+        }),
+      );
+      const { user } = renderDashboard();
+      await screen.findByRole('link', { name: 'Sunday reflections' });
+
+      expect(requested).toEqual([]);
+      const endedCard = within(card('Sunday reflections'));
+      await user.click(endedCard.getByRole('button', { name: 'Session Summary' }));
+      expect(
+        await endedCard.findByText('You looked back on a calm weekend and what made it feel good.'),
+      ).toBeInTheDocument();
+      await user.click(endedCard.getByRole('button', { name: 'Session Emotions' }));
+      expect(endedCard.getByText('calm')).toBeInTheDocument();
+      expect(endedCard.getByText('gratitude')).toBeInTheDocument();
+
+      const activeCard = within(card('Exam worries'));
+      await user.click(activeCard.getByRole('button', { name: 'Session Summary' }));
+      expect(activeCard.getAllByText('Please end this conversation for summary and emotions')).toHaveLength(2);
+      expect(screen.queryByText('Upgrade to View')).toBeNull();
+      expect(requested).toEqual([ended.id]);
+    });
+  });
+
+  describe('delete', () => {
+    it('asks for confirmation, shows the deleting state, then removes the card', async () => {
+      asRole('USER');
+      let deleted: string | undefined;
+      let release!: () => void;
+      const answer = new Promise<void>((resolve) => (release = resolve));
+      server.use(
+        getListChatSessionsMockHandler([active, ended]),
+        http.delete('*/api/chat/sessions/:id', async ({ params }) => {
+          await answer;
+          deleted = String(params.id);
+          return new HttpResponse(null, { status: 204 });
+        }),
+      );
+      const { user } = renderDashboard();
+      await screen.findByRole('link', { name: 'Exam worries' });
+
+      await user.click(screen.getByRole('button', { name: 'Delete session Exam worries' }));
+      const dialog = screen.getByRole('alertdialog', { name: 'Delete Session?' });
+      expect(
+        within(dialog).getByText(
+          'This action cannot be undone. All messages in this session will be permanently deleted.',
+        ),
+      ).toBeInTheDocument();
+      // Acting in the overlay does not open the chat underneath.
+      expect(screen.queryByTestId('where')).toBeNull();
+
+      server.use(getListChatSessionsMockHandler([ended]));
+      await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      expect(await within(dialog).findByText('Deleting...')).toBeInTheDocument();
+      release();
+      await waitFor(() => expect(screen.queryByRole('link', { name: 'Exam worries' })).toBeNull());
+      expect(deleted).toBe(active.id);
+      expect(screen.getByRole('link', { name: 'Sunday reflections' })).toBeInTheDocument();
+    });
+
+    it('can be cancelled', async () => {
+      asRole('USER');
+      server.use(getListChatSessionsMockHandler([active]));
+      const { user } = renderDashboard();
+      await screen.findByRole('link', { name: 'Exam worries' });
+      await user.click(screen.getByRole('button', { name: 'Delete session Exam worries' }));
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('alertdialog')).toBeNull();
+      expect(screen.getByRole('link', { name: 'Exam worries' })).toBeInTheDocument();
+    });
+
+    it.each([
+      ['the server text', () => new HttpResponse('Session is locked', { status: 500, headers: { 'Content-Type': 'text/plain' } }), 'Session is locked'],
+      ['the server message', () => HttpResponse.json({ code: 'NOT_FOUND', error: 'Gone', message: 'Session not found' }, { status: 404 }), 'Session not found'],
+      ['the default', () => HttpResponse.error(), 'Failed to delete session. Please try again.'],
+    ])('keeps the overlay with %s when deleting fails', async (_name, reply, text) => {
+      asRole('USER');
+      server.use(getListChatSessionsMockHandler([active]), http.delete('*/api/chat/sessions/:id', reply));
+      const { user } = renderDashboard();
+      await screen.findByRole('link', { name: 'Exam worries' });
+
+      await user.click(screen.getByRole('button', { name: 'Delete session Exam worries' }));
+      await user.click(screen.getByRole('button', { name: 'Delete' }));
+      const dialog = screen.getByRole('alertdialog', { name: 'Delete Session?' });
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent(text);
+      expect(screen.getByRole('link', { name: 'Exam worries' })).toBeInTheDocument();
+    });
+  });
+
+  describe('new chat', () => {
+    it('sends the opening message without a session, disables the button with a spinner, then opens the session', async () => {
+      asRole('USER');
+      let body: unknown;
+      let release!: () => void;
+      const answer = new Promise<void>((resolve) => (release = resolve));
+      server.use(
+        getListChatSessionsMockHandler([]),
+        http.post('*/api/chat/message', async ({ request }) => {
+          body = await request.json();
+          await answer;
+          return HttpResponse.json(getSendChatMessageResponseMock({ success: true, sessionId: 'new-session-id' }));
+        }),
+      );
+      const { user } = renderDashboard();
+      await screen.findByRole('heading', { name: 'No sessions found' });
+
+      const round = screen.getAllByRole('button', { name: 'Start New Chat' })[0];
+      await user.click(round);
+      await waitFor(() => expect(round).toBeDisabled());
+      expect(screen.getAllByLabelText('Creating session').length).toBeGreaterThan(0);
+      release();
+
+      expect(await screen.findByTestId('where')).toHaveTextContent('/chat/new-session-id');
+      expect(body).toEqual({ message: "Hello! I'd like to start a new conversation." });
+    });
+
+    it.each([
+      ['the server message', () => HttpResponse.json({ code: 'RATE_LIMITED', error: 'Too many', message: 'Daily limit reached. It resets at midnight UTC.' }, { status: 429 }), 'Daily limit reached. It resets at midnight UTC.'],
+      ['the server text', () => new HttpResponse('Service busy', { status: 503, headers: { 'Content-Type': 'text/plain' } }), 'Service busy'],
+      ['the default', () => HttpResponse.error(), 'Failed to create new session. Please try again.'],
+      ['a reply without a session', () => HttpResponse.json({ success: false }), 'Failed to create session'],
+    ])('shows %s when creating fails', async (_name, reply, text) => {
+      asRole('USER');
+      server.use(getListChatSessionsMockHandler([]), http.post('*/api/chat/message', reply));
+      const { user } = renderDashboard();
+      await screen.findByRole('heading', { name: 'No sessions found' });
+
+      await user.click(screen.getAllByRole('button', { name: 'Start New Chat' })[1]);
+      expect(await screen.findByRole('alert')).toHaveTextContent(text);
+      expect(screen.queryByTestId('where')).toBeNull();
+    });
+  });
+});
+
+// Keeps the generated handler in use so a contract change to it breaks this file.
+void getDeleteChatSessionMockHandler;
+void getSendChatMessageMockHandler;
