@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -14,6 +15,24 @@ import { defineConfig, devices } from '@playwright/test';
 const external = process.env.E2E_BASE_URL;
 const port = process.env.E2E_PORT || '18080';
 const baseURL = external || `http://127.0.0.1:${port}`;
+
+/** Stripe's own API double, for checkout in the billing journey; the Go tests install it. */
+const stripeMockPort = String(Number(port) + 1);
+function stripeMock(): string {
+  if (process.env.TEST_WORKER_INDEX) return '';
+  const gopath = execFileSync('go', ['env', 'GOPATH'], { encoding: 'utf8' }).trim();
+  const bin = join(gopath, 'bin', 'stripe-mock');
+  if (!existsSync(bin)) {
+    execFileSync('go', ['install', 'github.com/stripe/stripe-mock@v0.203.0'], {
+      env: { ...process.env, GOFLAGS: '' },
+      stdio: 'inherit',
+    });
+  }
+  return bin;
+}
+
+/** The webhook signing secret the billing journey signs its events with. */
+export const E2E_WEBHOOK_SECRET = 'whsec_e2e_journey';
 
 function freshDataDir(): string {
   // Workers load this file too; only the runner starts the server.
@@ -64,18 +83,33 @@ export default defineConfig({
   ],
   webServer: external
     ? undefined
-    : {
-        command: '../bin/percolate serve',
-        url: `${baseURL}/api/health`,
-        timeout: 60_000,
-        reuseExistingServer: false,
-        stdout: 'ignore',
-        stderr: 'pipe',
-        gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
-        env: {
-          PERCOLATE_ADDR: `127.0.0.1:${port}`,
-          PERCOLATE_DATA_DIR: freshDataDir(),
-          PERCOLATE_LOG_LEVEL: 'warn',
+    : [
+        {
+          command: `${stripeMock()} -http-addr 127.0.0.1:${stripeMockPort} -https-addr 127.0.0.1:${Number(port) + 2}`,
+          port: Number(stripeMockPort),
+          timeout: 60_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'ignore',
         },
-      },
+        {
+          command: '../bin/percolate serve',
+          url: `${baseURL}/api/health`,
+          timeout: 60_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'pipe',
+          gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+          env: {
+            PERCOLATE_ADDR: `127.0.0.1:${port}`,
+            PERCOLATE_DATA_DIR: freshDataDir(),
+            PERCOLATE_LOG_LEVEL: 'warn',
+            PERCOLATE_STRIPE_SECRET_KEY: 'sk_test_e2e',
+            PERCOLATE_STRIPE_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
+            PERCOLATE_STRIPE_PRICE_BASIC: 'price_basic_e2e',
+            PERCOLATE_STRIPE_PRICE_PREMIUM: 'price_premium_e2e',
+            PERCOLATE_STRIPE_API_URL: `http://127.0.0.1:${stripeMockPort}`,
+          },
+        },
+      ],
 });

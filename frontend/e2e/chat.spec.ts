@@ -1,0 +1,80 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { mailLink, setRole, uniqueEmail } from './support';
+
+const PASSWORD = 'brew-a-fresh-pot';
+
+/** A verified account, made through the API and the mailed link. */
+async function verifiedAccount(request: APIRequestContext, tag: string): Promise<string> {
+  const email = uniqueEmail(tag);
+  const started = Date.now();
+  const res = await request.post('/api/auth/register', {
+    data: { name: 'Chat Tester', email, password: PASSWORD, confirmPassword: PASSWORD },
+  });
+  expect(res.status()).toBe(201);
+  const link = await mailLink(email, '/email-verified', started);
+  const t = new URL(link, 'http://x').searchParams.get('t')!;
+  expect((await request.get(`/api/auth/verify?t=${encodeURIComponent(t)}`)).status()).toBe(200);
+  return email;
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email Address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+test('a new chat streams replies, ends, and the dashboard gates insights by tier', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const email = await verifiedAccount(request, 'chat');
+  await signIn(page, email);
+
+  await expect(page.getByRole('heading', { name: 'No sessions found' })).toBeVisible();
+  await page.getByRole('button', { name: 'Start New Chat' }).first().click();
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  await expect(page.getByText('Offline companion')).toBeVisible();
+
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('I keep worrying about my exams and I feel tired.');
+  await box.press('Enter');
+  await expect(page.getByTestId('user-message').last()).toContainText('worrying about my exams');
+  // The offline companion mirrors what it heard and asks one question.
+  await expect(page.getByTestId('ai-message').last()).toContainText('?', { timeout: 20_000 });
+
+  await box.fill('Mostly at night, when it is quiet.');
+  await box.press('Enter');
+  await expect(page.getByTestId('user-message')).toHaveCount(3);
+  await expect(page.getByTestId('ai-message').last()).toContainText('?', { timeout: 20_000 });
+  await expect(page.getByLabel('Tokens used')).not.toHaveText(/^0 \//);
+
+  await page.getByRole('button', { name: 'End Session' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // A free user is invited to upgrade instead of seeing the summary.
+  const card = page.getByTestId('session-card').first();
+  await card.getByRole('button', { name: 'Session Summary' }).click();
+  await expect(card.getByText('Upgrade to View').first()).toBeVisible();
+
+  // As BASIC (set by the operator command), the summary and emotions appear once written.
+  setRole(email, 'BASIC');
+  await expect(async () => {
+    await page.reload();
+    const c = page.getByTestId('session-card').first();
+    await c.getByRole('button', { name: 'Session Summary' }).click();
+    await expect(c.getByText('Upgrade to View')).toHaveCount(0);
+    await expect(c.getByRole('region', { name: 'Session Summary' })).toContainText(/you shared|[a-z]{4,}/, { timeout: 2_000 });
+    await expect(c.getByText('Please end this conversation for summary and emotions')).toHaveCount(0);
+  }).toPass({ timeout: 30_000 });
+
+  // Search filters locally; a search with no match says so.
+  await page.getByRole('textbox', { name: 'Search sessions' }).fill('no-such-session-xyz');
+  await expect(page.getByText('No sessions match no-such-session-xyz')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Search sessions' }).fill('');
+
+  // Delete the session.
+  await page.getByTestId('session-card').first().getByRole('button', { name: /Delete session/ }).click();
+  await expect(page.getByText('Delete Session?')).toBeVisible();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'No sessions found' })).toBeVisible();
+});
