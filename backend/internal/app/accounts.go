@@ -32,6 +32,7 @@ func newAccounts(st *store.Store, cfg config.Config, mailer mail.Sender, payment
 	svc := account.NewService(st, auth.NewHasher(auth.DefaultArgon2, 0), tokens, mailer, account.Config{
 		PublicURL: cfg.PublicURL,
 		Logger:    logger,
+		Limits:    accountLimits(cfg.Limits),
 		BeforeDelete: func(ctx context.Context, u dbgen.User) error {
 			return payments.CancelForUser(ctx, u.ID)
 		},

@@ -123,9 +123,9 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	defer accounts.WaitMail()
 
 	// Chat and its background jobs (session summaries); the worker stops after the server.
-	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Logger: logger})
+	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Logger: logger, Limits: ptr(chatLimits(cfg.Limits))})
 	// Voice: the model's speech endpoint, else espeak-ng + lame when installed, else the browser.
-	voiceSvc := voice.NewService(chatSvc, db.Store, voice.NewSpeaker(cfg.LLM, logger), voice.NewTranscriber(cfg.LLM), nil, logger)
+	voiceSvc := voice.NewService(chatSvc, db.Store, voice.NewSpeaker(cfg.LLM, logger), voice.NewTranscriber(cfg.LLM), voiceLimits(cfg.Limits), logger)
 	stopJobs := (&jobs.Worker{Store: db.Store, Handlers: chatSvc.JobHandlers(), Logger: logger}).Start(context.WithoutCancel(ctx))
 	defer stopJobs()
 
@@ -202,3 +202,5 @@ func features(cfg config.Config, v *voice.Service) api.ClientConfig {
 		Transcription:    v.Transcribes(),
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

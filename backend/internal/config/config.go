@@ -90,6 +90,8 @@ type Config struct {
 	Stripe Stripe
 	// OIDC configures third-party sign-in.
 	OIDC OIDC
+	// Limits overrides the per-tier and rate limits.
+	Limits Limits
 }
 
 // LLM configures an OpenAI-compatible chat model endpoint.
@@ -286,6 +288,7 @@ func Load(getenv func(string) string) (Config, error) {
 		c.TrustedProxies = append(c.TrustedProxies, p)
 	}
 
+	c.Limits = loadLimits(get, &errs)
 	c.LLM = loadLLM(get, &errs)
 	c.Mail = loadMail(get, &errs)
 	c.Stripe = loadStripe(get, &errs)

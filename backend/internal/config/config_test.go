@@ -405,3 +405,37 @@ func TestTrustedProxies(t *testing.T) {
 		t.Fatalf("bad value: %v", err)
 	}
 }
+
+func TestLimits(t *testing.T) {
+	env := map[string]string{
+		config.EnvMessagesPerDay:      "user=10, PREMIUM=900",
+		config.EnvVoiceMessagesPerDay: "BASIC=5",
+		config.EnvMaxMessageChars:     "2000",
+		config.EnvAuthLimits:          "login_per_account=5,register_per_address=50",
+	}
+	c, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := c.Limits
+	if l.MessagesPerDay["USER"] != 10 || l.MessagesPerDay["PREMIUM"] != 900 || len(l.MessagesPerDay) != 2 ||
+		l.VoicePerDay["BASIC"] != 5 || l.MaxMessageChars != 2000 || l.Auth["login_per_account"] != 5 || l.SessionTokens != nil {
+		t.Fatalf("limits: %+v", l)
+	}
+	for k, v := range map[string]string{
+		config.EnvMessagesPerDay:     "GOLD=5",
+		config.EnvMaxMessageChars:    "50000",
+		config.EnvAuthLimits:         "login_per_account=-1",
+		config.EnvSessionTokenLimits: "USER",
+	} {
+		_, err := config.Load(func(name string) string {
+			if name == k {
+				return v
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("%s=%q: %v", k, v, err)
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package app
+
+import (
+	"github.com/percolate/percolate/backend/internal/account"
+	"github.com/percolate/percolate/backend/internal/chat"
+	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/voice"
+)
+
+// chatLimits applies the configured overrides to the chat defaults.
+func chatLimits(c config.Limits) chat.Limits {
+	l := chat.DefaultLimits()
+	override(l.SessionTokens, c.SessionTokens)
+	override(l.MessagesPerDay, c.MessagesPerDay)
+	if c.MaxMessageChars > 0 {
+		l.MaxMessageChars = c.MaxMessageChars
+	}
+	return l
+}
+
+// voiceLimits applies the configured overrides to the voice defaults.
+func voiceLimits(c config.Limits) map[string]int {
+	l := voice.DefaultDailyLimits()
+	override(l, c.VoicePerDay)
+	return l
+}
+
+// accountLimits applies the configured overrides to the account rate limits.
+func accountLimits(c config.Limits) account.Limits {
+	l := account.DefaultLimits()
+	for name, n := range c.Auth {
+		switch name {
+		case "login_per_account":
+			l.LoginFailPerAccount.Limit = n
+		case "login_per_address":
+			l.LoginFailPerAddress.Limit = n
+		case "mail_per_email":
+			l.MailPerEmail.Limit = n
+		case "mail_per_address":
+			l.MailPerAddress.Limit = n
+		case "register_per_address":
+			l.RegisterPerAddress.Limit = n
+		}
+	}
+	return l
+}
+
+func override(dst, src map[string]int) {
+	for k, v := range src {
+		dst[k] = v
+	}
+}
