@@ -131,7 +131,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 
 	// Weekly insight reports for Premium users: stored once per user and week, whichever
 	// instance gets there first.
-	reports := insights.New(db.Store, mailer, cfg.PublicURL, logger)
+	reports := insights.New(db.Store, mailer, cfg.PublicURL, companion.New(cfg.LLM), logger)
 	go reports.Run(ctx, time.Hour)
 
 	handler, err := httpapi.NewHandler(httpapi.Deps{

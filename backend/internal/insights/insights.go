@@ -17,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -40,14 +41,17 @@ type EmotionCount struct {
 type Service struct {
 	db        *store.Store
 	mail      mail.Sender
+	model     companion.Provider // nil or offline: the built-in suggestions
 	publicURL string
 	logger    *slog.Logger
 	Now       func() time.Time
 }
 
-// New returns the weekly report service.
-func New(db *store.Store, sender mail.Sender, publicURL string, logger *slog.Logger) *Service {
-	return &Service{db: db, mail: sender, publicURL: strings.TrimRight(publicURL, "/"), logger: logger, Now: time.Now}
+// New returns the weekly report service. With a model provider the week's suggestion is
+// written by the model (and checked); otherwise, or when that fails, it comes from the
+// offline engine's list.
+func New(db *store.Store, sender mail.Sender, publicURL string, model companion.Provider, logger *slog.Logger) *Service {
+	return &Service{db: db, mail: sender, model: model, publicURL: strings.TrimRight(publicURL, "/"), logger: logger, Now: time.Now}
 }
 
 // WeekStart returns the Monday (UTC) that starts the week holding t.
@@ -92,6 +96,9 @@ func (s *Service) makeReport(ctx context.Context, userID uuid.UUID, email, name 
 		return false, fmt.Errorf("sessions of the week: %w", err)
 	}
 	r := Build(sessions)
+	if r.SessionCount > 0 {
+		r.Suggestion = s.modelSuggestion(ctx, r)
+	}
 	content, err := json.Marshal(r)
 	if err != nil {
 		return false, err
@@ -277,4 +284,37 @@ func mailText(name string, week time.Time, r Report, link string) string {
 	b.WriteString("Percolate is an AI companion for reflection, not a substitute for professional care. ")
 	b.WriteString("If you are in crisis, call or text 988 in the US, text HOME to 741741, or find a helpline at findahelpline.com.\n")
 	return b.String()
+}
+
+// suggestionPrompt asks the model for one gentle, practical, non-clinical idea.
+const suggestionPrompt = `You write one short, gentle, practical suggestion for the week ahead for a student who ` +
+	`uses a reflective journaling companion. One or two sentences, second person, warm and plain. Never diagnose, ` +
+	`never mention therapy, therapists, medication or treatment, never promise outcomes. Reply with the suggestion only.`
+
+// modelSuggestion asks the model for the week's suggestion and keeps the offline one when there
+// is no model, it fails, or its text is not fit to send.
+func (s *Service) modelSuggestion(ctx context.Context, r Report) string {
+	if s.model == nil || s.model.Offline() {
+		return r.Suggestion
+	}
+	var parts []string
+	for _, e := range r.Emotions {
+		parts = append(parts, fmt.Sprintf("%s (%d)", e.Emotion, e.Count))
+	}
+	msg := fmt.Sprintf("This week: %d finished conversations. Feelings noted: %s. Themes that returned: %s.",
+		r.SessionCount, strings.Join(parts, ", "), strings.Join(r.Themes, ", "))
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	reply, err := s.model.Stream(ctx, companion.Prompt{System: suggestionPrompt, Message: msg}, func(string) error { return nil })
+	if err != nil {
+		s.logger.Warn("weekly suggestion from the model failed; using the offline one", "error", err.Error())
+		return r.Suggestion
+	}
+	text := strings.TrimSpace(companion.CleanText(reply.Text))
+	lower := strings.ToLower(text)
+	if text == "" || len([]rune(text)) > 400 || strings.Contains(lower, "therap") || strings.Contains(lower, "diagnos") ||
+		strings.Contains(lower, "medication") || companion.Screen(text) != companion.RiskNone {
+		return r.Suggestion
+	}
+	return text
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/store"
@@ -108,7 +110,7 @@ func TestRunOnceMakesOneReportPerPremiumUserAcrossInstances(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc := New(st, sender, "http://app.test", quiet)
+		svc := New(st, sender, "http://app.test", nil, quiet)
 		svc.Now = func() time.Time { return now }
 		wg.Add(1)
 		go func(i int) {
@@ -147,7 +149,7 @@ func TestRunOnceMakesOneReportPerPremiumUserAcrossInstances(t *testing.T) {
 
 	// A second run the same week makes nothing new.
 	sender, _ := mail.New(config.Mail{From: "Percolate <no-reply@localhost>"}, dir, quiet)
-	svc := New(st, sender, "http://app.test", quiet)
+	svc := New(st, sender, "http://app.test", nil, quiet)
 	svc.Now = func() time.Time { return now.Add(time.Hour) }
 	if n, err := svc.RunOnce(ctx); err != nil || n != 0 {
 		t.Fatalf("second run: %d %v", n, err)
@@ -157,7 +159,7 @@ func TestRunOnceMakesOneReportPerPremiumUserAcrossInstances(t *testing.T) {
 func TestListIsForPremium(t *testing.T) {
 	st := pgtest.New(t)
 	ctx := context.Background()
-	svc := New(st, nil, "http://app.test", quiet)
+	svc := New(st, nil, "http://app.test", nil, quiet)
 	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "free@example.com", Name: "F"})
 	if err != nil {
 		t.Fatal(err)
@@ -170,5 +172,50 @@ func TestListIsForPremium(t *testing.T) {
 	}
 	if r, err := svc.List(ctx, u.ID); err != nil || len(r) != 0 {
 		t.Fatalf("PREMIUM: %v %v", r, err)
+	}
+}
+
+func TestSuggestionFromTheModelIsCheckedAndFallsBack(t *testing.T) {
+	cases := []struct {
+		name   string
+		script llmtest.Script
+		want   string
+	}{
+		{"model", llmtest.Script{Chunks: []string{"Try a short walk ", "after class each day."}}, "Try a short walk after class each day."},
+		{"clinical words refused", llmtest.Script{Chunks: []string{"You should book therapy."}}, suggestions["stress"]},
+		{"model down", llmtest.Script{Fail: 500}, suggestions["stress"]},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st := pgtest.New(t)
+			ctx := context.Background()
+			llm := llmtest.New(t)
+			llm.SetDefault(c.script)
+			u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "m@example.com", Name: "M"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Queries().SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: "PREMIUM", Email: u.Email}); err != nil {
+				t.Fatal(err)
+			}
+			endedSession(t, st, u.ID, "Busy week", []string{"stress"}, time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC))
+			sender, _ := mail.New(config.Mail{From: "Percolate <no-reply@localhost>"}, t.TempDir(), quiet)
+			svc := New(st, sender, "http://app.test", companion.New(config.LLM{BaseURL: llm.URL(), Model: "m"}), quiet)
+			svc.Now = func() time.Time { return time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC) }
+			if n, err := svc.RunOnce(ctx); err != nil || n != 1 {
+				t.Fatalf("run: %d %v", n, err)
+			}
+			rows, _ := st.Queries().ListWeeklyReportsForUser(ctx, u.ID)
+			var r Report
+			if err := json.Unmarshal(rows[0].Content, &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Suggestion != c.want {
+				t.Fatalf("suggestion %q, want %q", r.Suggestion, c.want)
+			}
+			if reqs := llm.Requests(); len(reqs) == 0 || !strings.Contains(reqs[0].Messages[0].Content, "never mention therapy") {
+				t.Fatalf("the model was not asked with the non-clinical instruction: %+v", reqs)
+			}
+		})
 	}
 }
