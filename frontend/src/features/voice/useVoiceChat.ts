@@ -2,11 +2,14 @@ import { useCallback, useState } from 'react';
 import type { Voice, VoiceResponse } from '../../api/gen/model';
 import { speakInBrowser, useAudioPlayer } from './audio';
 import { SPEECH_UNSUPPORTED } from './speech';
+import { canRecord, NEEDS_SPEECH_BROWSER, useRecorder } from './useRecorder';
 import { useSpeechRecognition } from './useSpeechRecognition';
 
 interface Options {
   /** Sends a transcript through the voice endpoint and returns the reply. */
   sendVoice: (text: string, voice: Voice) => Promise<VoiceResponse | undefined>;
+  /** The server can transcribe recordings (for browsers without speech recognition). */
+  serverTranscription: boolean;
 }
 
 /**
@@ -14,7 +17,7 @@ interface Options {
  * speech stops, and the spoken reply — the server's MP3 when it sent one, else the browser's
  * own voice.
  */
-export function useVoiceChat({ sendVoice }: Options) {
+export function useVoiceChat({ sendVoice, serverTranscription }: Options) {
   const [voiceMode, setVoiceMode] = useState(false);
   const [voice, setVoice] = useState<Voice>('alloy');
   const player = useAudioPlayer();
@@ -31,6 +34,9 @@ export function useVoiceChat({ sendVoice }: Options) {
   );
 
   const speech = useSpeechRecognition({ enabled: voiceMode, onFinal: (t) => void onFinal(t) });
+  const recorder = useRecorder({ onTranscript: (t) => void onFinal(t) });
+  // Without speech recognition (Firefox), record and let the server transcribe, when it can.
+  const useRecording = !speech.supported && serverTranscription && canRecord();
 
   const toggleMic = useCallback(() => {
     if (!voiceMode) {
@@ -38,9 +44,18 @@ export function useVoiceChat({ sendVoice }: Options) {
       return;
     }
     setModeError(null);
+    if (useRecording) {
+      if (recorder.recording) recorder.stop();
+      else void recorder.start();
+      return;
+    }
+    if (!speech.supported) {
+      setModeError(`${SPEECH_UNSUPPORTED} ${NEEDS_SPEECH_BROWSER}`);
+      return;
+    }
     if (speech.listening) speech.stop();
     else speech.start();
-  }, [voiceMode, speech]);
+  }, [voiceMode, speech, recorder, useRecording]);
 
   return {
     voiceMode,
@@ -50,9 +65,9 @@ export function useVoiceChat({ sendVoice }: Options) {
     },
     voice,
     setVoice,
-    listening: speech.listening,
-    interim: speech.interim,
-    error: modeError ?? speech.error,
+    listening: speech.listening || recorder.recording,
+    interim: recorder.transcribing ? 'Transcribing…' : speech.interim,
+    error: modeError ?? speech.error ?? recorder.error,
     toggleMic,
     playing: player.playing,
     stopPlayback: player.stop,

@@ -24,7 +24,7 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
   const { user } = useAuth();
   // Any role other than USER may talk (spec §6); an unknown role counts as USER.
   const privileged = Boolean(user && user.role !== 'USER');
-  const voice = useVoiceChat({ sendVoice: chat.send });
+  const voice = useVoiceChat({ sendVoice: chat.send, serverTranscription: Boolean(config.data?.transcription) });
 
   if (chat.loading) return <PageLoader label="Loading session..." />;
 
