@@ -1,9 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { E2E_WEBHOOK_SECRET } from '../playwright.config';
-import { mailLink, uniqueEmail } from './support';
-
-const PASSWORD = 'brew-a-fresh-pot';
+import { signIn, verifiedAccount } from './support';
 
 /** Signs a payload the way Stripe does: v1 = HMAC-SHA256(secret, "t.payload"). */
 function stripeSignature(payload: string, secret: string): string {
@@ -14,19 +12,8 @@ function stripeSignature(payload: string, secret: string): string {
 
 test('a free user subscribes: checkout opens in a new tab, a signed webhook upgrades them', async ({ page, request }) => {
   test.setTimeout(90_000);
-  const email = uniqueEmail('billing');
-  const started = Date.now();
-  expect(
-    (await request.post('/api/auth/register', { data: { name: 'Buyer', email, password: PASSWORD, confirmPassword: PASSWORD } })).status(),
-  ).toBe(201);
-  const t = new URL(await mailLink(email, '/email-verified', started), 'http://x').searchParams.get('t')!;
-  expect((await request.get(`/api/auth/verify?t=${encodeURIComponent(t)}`)).status()).toBe(200);
-
-  await page.goto('/login');
-  await page.getByLabel('Email Address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  const email = await verifiedAccount(request, 'billing');
+  await signIn(page, email);
 
   // Checkout: a blank tab first, then Stripe's hosted page (from stripe-mock).
   // No network here: Stripe's hosted page is answered locally.

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,4 +61,29 @@ export function setRole(email: string, role: 'USER' | 'BASIC' | 'PREMIUM' | 'ADM
 /** A fresh address for each run. */
 export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/** The password every journey account uses. */
+export const PASSWORD = 'brew-a-fresh-pot';
+
+/** A verified account, made through the API and the link mailed to the dev outbox. */
+export async function verifiedAccount(request: APIRequestContext, tag: string): Promise<string> {
+  const email = uniqueEmail(tag);
+  const started = Date.now();
+  const res = await request.post('/api/auth/register', {
+    data: { name: 'Journey Tester', email, password: PASSWORD, confirmPassword: PASSWORD },
+  });
+  expect(res.status()).toBe(201);
+  const t = new URL(await mailLink(email, '/email-verified', started), 'http://x').searchParams.get('t')!;
+  expect((await request.get(`/api/auth/verify?t=${encodeURIComponent(t)}`)).status()).toBe(200);
+  return email;
+}
+
+/** Signs in through the login page and waits for the dashboard. */
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('Email Address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
 }

@@ -1,27 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { mailLink, setRole, uniqueEmail } from './support';
-
-const PASSWORD = 'brew-a-fresh-pot';
-
-async function verifiedAccount(request: APIRequestContext, tag: string): Promise<string> {
-  const email = uniqueEmail(tag);
-  const started = Date.now();
-  const res = await request.post('/api/auth/register', {
-    data: { name: 'Voice Tester', email, password: PASSWORD, confirmPassword: PASSWORD },
-  });
-  expect(res.status()).toBe(201);
-  const t = new URL(await mailLink(email, '/email-verified', started), 'http://x').searchParams.get('t')!;
-  expect((await request.get(`/api/auth/verify?t=${encodeURIComponent(t)}`)).status()).toBe(200);
-  return email;
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email Address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
+import { expect, test, type Page } from '@playwright/test';
+import { setRole, signIn, verifiedAccount } from './support';
 
 /** A SpeechRecognition double the test speaks through. */
 async function injectSpeech(page: Page) {
