@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mailLink, uniqueEmail } from './support';
+import { mailLink, PASSWORD, uniqueEmail, verifiedAccount } from './support';
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/login');
@@ -101,4 +101,15 @@ test('register, verify, sign in, edit the profile, change and reset the password
   // That account can no longer sign in.
   await signIn(page, email, third);
   await expect(page.getByRole('alert')).toContainText('Invalid email or password.');
+});
+
+test('a signed-out visit to a protected page goes to /login and back there after signing in', async ({ page, request }) => {
+  const email = await verifiedAccount(request, 'return');
+  await page.goto('/profile');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel('Email Address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByLabel('Email Address')).toHaveValue(email);
 });

@@ -27,6 +27,9 @@ import '@mantine/core/styles/Overlay.css';
 import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/InlineInput.css';
 
+// Text before Anchor, which is built on it (otherwise Text's text-decoration wins).
+import '@mantine/core/styles/Text.css';
+
 // Components used by the layouts and pages.
 import '@mantine/core/styles/Accordion.css';
 import '@mantine/core/styles/ActionIcon.css';
@@ -46,7 +49,6 @@ import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/NavLink.css';
 import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/SimpleGrid.css';
-import '@mantine/core/styles/Text.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import '@mantine/core/styles/Title.css';
 import '@mantine/core/styles/Tooltip.css';

@@ -1,4 +1,5 @@
 import {
+  Anchor,
   createTheme,
   localStorageColorSchemeManager,
   type CSSVariablesResolver,
@@ -138,6 +139,10 @@ export const theme = createTheme({
     xl: '1.6',
   },
   defaultRadius: 'md',
+  // Links inside text are underlined, so they do not rely on colour alone (WCAG 1.4.1).
+  components: {
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+  },
   cursorType: 'pointer',
   respectReducedMotion: true,
 });
