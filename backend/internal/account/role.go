@@ -5,6 +5,7 @@ package account
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
@@ -19,11 +20,7 @@ var Roles = []string{"USER", "BASIC", "PREMIUM", "ADMIN"}
 // operator's tool (`percolate users set-role`) for tiers granted outside of payments.
 func SetRole(ctx context.Context, q *dbgen.Queries, email, role string) (dbgen.User, error) {
 	role = strings.ToUpper(strings.TrimSpace(role))
-	valid := false
-	for _, r := range Roles {
-		valid = valid || r == role
-	}
-	if !valid {
+	if !slices.Contains(Roles, role) {
 		return dbgen.User{}, apperr.Invalid("role", "Must be one of: "+strings.Join(Roles, ", ")+".")
 	}
 	u, err := q.SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: role, Email: strings.TrimSpace(email)})

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -9,17 +10,18 @@ import (
 // Names of the limit variables. Each tier map is "ROLE=N,ROLE=N"; a role left out keeps its
 // default.
 const (
-	EnvSessionTokenLimits   = "PERCOLATE_SESSION_TOKEN_LIMITS"
-	EnvMessagesPerDay       = "PERCOLATE_MESSAGES_PER_DAY"
-	EnvVoiceMessagesPerDay  = "PERCOLATE_VOICE_MESSAGES_PER_DAY"
-	EnvMaxMessageChars      = "PERCOLATE_MAX_MESSAGE_CHARS"
-	EnvAuthLimits           = "PERCOLATE_AUTH_LIMITS"
-	maxMessageCharsCeiling  = 20000 // the contract's hard cap on a message
-	authLimitNamesForErrors = "login_per_account, login_per_address, mail_per_email, mail_per_address, register_per_address"
+	EnvSessionTokenLimits  = "PERCOLATE_SESSION_TOKEN_LIMITS"
+	EnvMessagesPerDay      = "PERCOLATE_MESSAGES_PER_DAY"
+	EnvVoiceMessagesPerDay = "PERCOLATE_VOICE_MESSAGES_PER_DAY"
+	EnvMaxMessageChars     = "PERCOLATE_MAX_MESSAGE_CHARS"
+	EnvAuthLimits          = "PERCOLATE_AUTH_LIMITS"
 )
 
+// maxMessageCharsCeiling is the contract's hard cap on a message.
+const maxMessageCharsCeiling = 20000
+
 // AuthLimitNames are the keys PERCOLATE_AUTH_LIMITS accepts.
-var AuthLimitNames = strings.Split(strings.ReplaceAll(authLimitNamesForErrors, " ", ""), ",")
+var AuthLimitNames = []string{"login_per_account", "login_per_address", "mail_per_email", "mail_per_address", "register_per_address"}
 
 // Limits overrides the built-in limits; empty maps and zero values keep the defaults.
 type Limits struct {
@@ -68,22 +70,13 @@ func parseCounts(get func(string) string, errs *problems, env string, allowed []
 			name = strings.ToUpper(name)
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(num))
-		if !ok || err != nil || n < 0 || !contains(allowed, name) {
+		if !ok || err != nil || n < 0 || !slices.Contains(allowed, name) {
 			errs.add(env, "%q is not NAME=NUMBER with NAME one of %s", strings.TrimSpace(pair), strings.Join(allowed, ", "))
 			continue
 		}
 		out[name] = n
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // String describes the overrides for logs.

@@ -37,16 +37,6 @@ func (s *Server) accountService() (*account.Service, error) {
 	return s.deps.Accounts, nil
 }
 
-// signedIn returns the authenticated caller; the request validator has already refused
-// protected operations without one, so its absence is a 401.
-func signedIn(ctx context.Context) (Caller, error) {
-	c, ok := CallerFrom(ctx)
-	if !ok {
-		return Caller{}, apperr.ErrUnauthorized
-	}
-	return c, nil
-}
-
 func apiUser(u dbgen.User) api.User {
 	return api.User{Id: u.ID, Email: u.Email, Name: u.Name, Role: api.Role(u.Role), IsStudent: u.IsStudent}
 }
@@ -95,7 +85,7 @@ func (s *Server) Logout(ctx context.Context, _ api.LogoutRequestObject) (api.Log
 	if err != nil {
 		return nil, err
 	}
-	c, err := signedIn(ctx)
+	c, err := caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +101,7 @@ func (s *Server) GetCurrentUser(ctx context.Context, _ api.GetCurrentUserRequest
 	if err != nil {
 		return nil, err
 	}
-	c, err := signedIn(ctx)
+	c, err := caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +231,7 @@ func (s *Server) GetProfile(ctx context.Context, _ api.GetProfileRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	c, err := signedIn(ctx)
+	c, err := caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +248,7 @@ func (s *Server) UpdateProfile(ctx context.Context, req api.UpdateProfileRequest
 	if err != nil {
 		return nil, err
 	}
-	c, err := signedIn(ctx)
+	c, err := caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +270,7 @@ func (s *Server) ChangePassword(ctx context.Context, req api.ChangePasswordReque
 	if err != nil {
 		return nil, err
 	}
-	c, err := signedIn(ctx)
+	c, err := caller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +287,7 @@ func (s *Server) DeleteAccount(ctx context.Context, _ api.DeleteAccountRequestOb
 	if err != nil {
 		return nil, err
 	}
-	c, err := signedIn(ctx)
+	c, err := caller(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
 )
 
 // Caller is the authenticated user of a request.
@@ -33,6 +35,16 @@ func WithCaller(ctx context.Context, c Caller) context.Context {
 func CallerFrom(ctx context.Context) (Caller, bool) {
 	c, ok := ctx.Value(callerKey{}).(Caller)
 	return c, ok
+}
+
+// caller returns the authenticated caller; the request validator has already refused
+// protected operations without one, so its absence is a 401.
+func caller(ctx context.Context) (Caller, error) {
+	c, ok := CallerFrom(ctx)
+	if !ok {
+		return Caller{}, apperr.ErrUnauthorized
+	}
+	return c, nil
 }
 
 // authenticate verifies a bearer token when one is sent and puts its caller in the context.

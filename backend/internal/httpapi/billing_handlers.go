@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/gen/api"
 )
@@ -33,15 +32,6 @@ func keepRawBody(next http.Handler) http.Handler {
 		r.Body = io.NopCloser(bytes.NewReader(raw))
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), rawBodyKey{}, raw)))
 	})
-}
-
-// caller returns the authenticated caller; the validator guarantees one on protected operations.
-func caller(ctx context.Context) (Caller, error) {
-	c, ok := CallerFrom(ctx)
-	if !ok {
-		return Caller{}, apperr.ErrUnauthorized
-	}
-	return c, nil
 }
 
 // CreateCheckoutSession starts a Stripe checkout for a plan.

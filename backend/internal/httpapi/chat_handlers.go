@@ -19,9 +19,9 @@ const codeCompanionUnavailable = "COMPANION_UNAVAILABLE"
 
 // chatUser returns the chat service and the caller's user id.
 func (s *Server) chatUser(ctx context.Context) (*chat.Service, uuid.UUID, error) {
-	c, ok := CallerFrom(ctx)
-	if !ok {
-		return nil, uuid.Nil, apperr.ErrUnauthorized
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, uuid.Nil, err
 	}
 	if s.deps.Chat == nil {
 		return nil, uuid.Nil, apperr.ErrUnavailable

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -42,12 +43,7 @@ type Transcriber interface {
 
 // ValidVoice reports whether name is one of Voices.
 func ValidVoice(name string) bool {
-	for _, v := range Voices {
-		if v == name {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(Voices, name)
 }
 
 // NewSpeaker picks the speech provider: the model endpoint, else espeak-ng + lame, else nil.
