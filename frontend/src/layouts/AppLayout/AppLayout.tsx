@@ -1,11 +1,11 @@
-import { AppShell, Burger, Button, Group, NavLink } from '@mantine/core';
+import { AppShell, Burger, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense, useId } from 'react';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Outlet } from 'react-router';
 import { Brand } from '../../components/Brand/Brand';
 import { ColorSchemeToggle } from '../../components/ColorSchemeToggle/ColorSchemeToggle';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
-import { isActivePath } from '../isActivePath';
+import { NavButtons, NavLinks } from '../NavItems';
 
 const items = [
   { label: 'Dashboard', to: '/dashboard' },
@@ -19,7 +19,6 @@ const items = [
  */
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
-  const { pathname } = useLocation();
   const navbarId = useId();
 
   return (
@@ -33,20 +32,7 @@ export function AppLayout() {
           <Brand />
           <Group gap="xs" wrap="nowrap">
             <Group component="nav" aria-label="Account" gap={4} visibleFrom="sm" wrap="nowrap">
-              {items.map((item) => {
-                const active = isActivePath(pathname, item.to);
-                return (
-                  <Button
-                    key={item.to}
-                    component={Link}
-                    to={item.to}
-                    variant={active ? 'light' : 'subtle'}
-                    aria-current={active ? 'page' : undefined}
-                  >
-                    {item.label}
-                  </Button>
-                );
-              })}
+              <NavButtons items={items} />
             </Group>
             <ColorSchemeToggle />
             <Burger
@@ -64,17 +50,7 @@ export function AppLayout() {
 
       {/* Collapsed, the small-screen menu is out of view and out of the tab order. */}
       <AppShell.Navbar p="md" aria-label="Account" id={navbarId} hidden={!opened}>
-        {items.map((item) => (
-          <NavLink
-            key={item.to}
-            component={Link}
-            to={item.to}
-            label={item.label}
-            active={isActivePath(pathname, item.to)}
-            aria-current={isActivePath(pathname, item.to) ? 'page' : undefined}
-            onClick={close}
-          />
-        ))}
+        <NavLinks items={items} onNavigate={close} />
       </AppShell.Navbar>
 
       <AppShell.Main>

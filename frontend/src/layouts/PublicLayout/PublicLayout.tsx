@@ -1,18 +1,13 @@
-import { AppShell, Burger, Button, Group, Loader, NavLink } from '@mantine/core';
+import { AppShell, Burger, Button, Group, Loader } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, Outlet } from 'react-router';
 import { useAuth } from '../../auth/AuthContext';
 import { Brand } from '../../components/Brand/Brand';
 import { ColorSchemeToggle } from '../../components/ColorSchemeToggle/ColorSchemeToggle';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
-import { isActivePath } from '../isActivePath';
+import { NavButtons, NavLinks, type NavItem } from '../NavItems';
 import { Footer } from './Footer';
-
-interface NavItem {
-  label: string;
-  to: string;
-}
 
 /** The public pages' navigation bar (spec §2, landing page). */
 function useNavItems(): NavItem[] {
@@ -48,7 +43,6 @@ function AccountAction() {
 
 export function PublicLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
-  const { pathname } = useLocation();
   const items = useNavItems();
 
   return (
@@ -61,20 +55,7 @@ export function PublicLayout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Brand />
           <Group component="nav" aria-label="Main" gap={4} visibleFrom="sm" wrap="nowrap">
-            {items.map((item) => {
-              const active = isActivePath(pathname, item.to);
-              return (
-                <Button
-                  key={item.label}
-                  component={Link}
-                  to={item.to}
-                  variant={active ? 'light' : 'subtle'}
-                  aria-current={active ? 'page' : undefined}
-                >
-                  {item.label}
-                </Button>
-              );
-            })}
+            <NavButtons items={items} />
           </Group>
           <Group gap="xs" wrap="nowrap">
             <ColorSchemeToggle />
@@ -93,20 +74,7 @@ export function PublicLayout() {
       </AppShell.Header>
 
       <AppShell.Navbar p="md" aria-label="Main">
-        {items.map((item) => {
-          const active = isActivePath(pathname, item.to);
-          return (
-            <NavLink
-              key={item.label}
-              component={Link}
-              to={item.to}
-              label={item.label}
-              active={active}
-              aria-current={active ? 'page' : undefined}
-              onClick={close}
-            />
-          );
-        })}
+        <NavLinks items={items} onNavigate={close} />
         <Group mt="md">
           <AccountAction />
         </Group>
