@@ -1,12 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mailLink, PASSWORD, uniqueEmail, verifiedAccount } from './support';
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Email Address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-}
+import { mailLink, PASSWORD, submitSignIn, uniqueEmail, verifiedAccount } from './support';
 
 async function editField(page: Page, label: string, value: string) {
   const group = page.getByRole('group', { name: label });
@@ -36,14 +29,14 @@ test('register, verify, sign in, edit the profile, change and reset the password
   await expect(page).toHaveURL(/\/login$/, { timeout: 10_000 });
 
   // An unverified account cannot sign in yet.
-  await signIn(page, email, first);
+  await submitSignIn(page, email, first);
   await expect(page.getByRole('alert')).toContainText(/inbox/i);
 
   // Verify from the link in the dev outbox.
   await page.goto(await mailLink(email, '/email-verified', started));
   await expect(page.getByRole('button', { name: 'Continue to Login' })).toBeVisible();
 
-  await signIn(page, email, first);
+  await submitSignIn(page, email, first);
   await expect(page.getByText('Login successful! Redirecting...')).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard$/);
 
@@ -86,9 +79,9 @@ test('register, verify, sign in, edit the profile, change and reset the password
   await expect(page).toHaveURL(/\/login$/, { timeout: 10_000 });
 
   // The old password no longer works; the new one does.
-  await signIn(page, email, second);
+  await submitSignIn(page, email, second);
   await expect(page.getByRole('alert')).toContainText('Invalid email or password.');
-  await signIn(page, email, third);
+  await submitSignIn(page, email, third);
   await expect(page).toHaveURL(/\/dashboard$/);
 
   // Delete the account.
@@ -99,7 +92,7 @@ test('register, verify, sign in, edit the profile, change and reset the password
   await expect(page).toHaveURL(/\/$/);
 
   // That account can no longer sign in.
-  await signIn(page, email, third);
+  await submitSignIn(page, email, third);
   await expect(page.getByRole('alert')).toContainText('Invalid email or password.');
 });
 

@@ -17,11 +17,15 @@ test('a new chat streams replies, ends, and the dashboard gates insights by tier
   await expect(page.getByTestId('user-message').last()).toContainText('worrying about my exams');
   // The offline companion mirrors what it heard and asks one question.
   await expect(page.getByTestId('ai-message').last()).toContainText('?', { timeout: 20_000 });
+  // The reply has finished streaming when Send is available again.
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled({ timeout: 20_000 });
 
   await box.fill('Mostly at night, when it is quiet.');
   await box.press('Enter');
   await expect(page.getByTestId('user-message')).toHaveCount(3);
   await expect(page.getByTestId('ai-message').last()).toContainText('?', { timeout: 20_000 });
+  // The reply has finished streaming when Send is available again.
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled({ timeout: 20_000 });
   await expect(page.getByLabel('Tokens used')).not.toHaveText(/^0 \//);
 
   await page.getByRole('button', { name: 'End Session' }).click();
