@@ -82,7 +82,19 @@ test('at phone width the navbar collapses into a burger', async ({ page }) => {
   await page.goto('/');
   const burger = page.getByRole('button', { name: 'Open navigation' });
   await expect(burger).toBeVisible();
+  // Collapsed, the links are neither shown nor reachable; opened, they cover the page.
+  const menu = page.getByRole('navigation', { name: 'Main' });
+  await expect(menu).toHaveCount(0);
   await burger.click();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).last().click();
+  await expect(page.getByRole('button', { name: 'Close navigation' })).toHaveAttribute('aria-expanded', 'true');
+  await menu.getByRole('link', { name: 'Team' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Meet the Team' })).toBeVisible();
+  // Choosing a page closes the menu again.
+  await expect(page.getByRole('button', { name: 'Open navigation' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(menu).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await expect(menu).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
 });

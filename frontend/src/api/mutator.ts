@@ -6,79 +6,9 @@
  */
 import { browser } from '../auth/browser';
 import { clearSession, getAccessToken, getRefreshToken, setTokens } from '../auth/storage';
+import { ApiError, isObject, stringField } from './errors';
 
-/** The JSON error envelope of the API (architecture §3). */
-export interface ApiErrorBody {
-  code?: string;
-  error?: string;
-  message?: string;
-  details?: Record<string, string>;
-}
-
-/** A non-2xx response. `data` is the parsed JSON body, the text body, or undefined. */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly data: unknown;
-
-  constructor(status: number, data: unknown, statusText = '') {
-    super(ApiError.summarise(status, data, statusText));
-    this.name = 'ApiError';
-    this.status = status;
-    this.data = data;
-  }
-
-  /** The JSON error envelope, when the server sent one. */
-  get body(): ApiErrorBody | undefined {
-    return isObject(this.data) ? (this.data as ApiErrorBody) : undefined;
-  }
-
-  /** The body when the server answered with plain text. */
-  get text(): string | undefined {
-    return typeof this.data === 'string' && this.data !== '' ? this.data : undefined;
-  }
-
-  get code(): string | undefined {
-    return stringField(this.body?.code);
-  }
-
-  /** The envelope's `error` field (a human message). */
-  get serverError(): string | undefined {
-    return stringField(this.body?.error);
-  }
-
-  /** The envelope's `message` field (a human message). */
-  get serverMessage(): string | undefined {
-    return stringField(this.body?.message);
-  }
-
-  /** Field → message map of a VALIDATION_ERROR. */
-  get details(): Record<string, string> | undefined {
-    const details = this.body?.details;
-    return isObject(details) ? details : undefined;
-  }
-
-  private static summarise(status: number, data: unknown, statusText: string): string {
-    if (typeof data === 'string' && data.trim() !== '') return data;
-    if (isObject(data)) {
-      const body = data as ApiErrorBody;
-      const text = stringField(body.error) ?? stringField(body.message);
-      if (text) return text;
-    }
-    return `Request failed with status ${status}${statusText ? ` ${statusText}` : ''}`;
-  }
-}
-
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stringField(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
+export { ApiError, isApiError, type ApiErrorBody } from './errors';
 
 function isJsonContentType(contentType: string | null): boolean {
   if (!contentType) return false;

@@ -1,13 +1,10 @@
-import { useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './AppRoutes';
 import { Providers } from './Providers';
-import { createQueryClient } from './queryClient';
 
 export function App() {
-  const [queryClient] = useState(createQueryClient);
   return (
-    <Providers queryClient={queryClient}>
+    <Providers>
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>

@@ -1,8 +1,12 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { ProtectedRoute } from '../auth/ProtectedRoute/ProtectedRoute';
-import { AppLayout } from '../layouts/AppLayout/AppLayout';
+import { PageLoader } from '../components/PageLoader/PageLoader';
+import { QueryScope } from './QueryScope';
 import { PublicLayout } from '../layouts/PublicLayout/PublicLayout';
+
+// The signed-in layout is its own chunk too: a public visit never needs it.
+const AppLayout = lazy(() => import('../layouts/AppLayout/AppLayout').then((m) => ({ default: m.AppLayout })));
 
 // One chunk per page: the first visit downloads only the page it lands on.
 const LandingPage = lazy(() => import('../pages/Landing/LandingPage').then((m) => ({ default: m.LandingPage })));
@@ -36,24 +40,32 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<PublicLayout />}>
+        {/* Pages without server state: they never download the query cache. */}
         <Route index element={<LandingPage />} />
-        <Route path="about" element={<AboutPage />} />
-        <Route path="team" element={<TeamPage />} />
         <Route path="privacy" element={<PrivacyPage />} />
         <Route path="safety" element={<SafetyPage />} />
-        <Route path="login" element={<LoginPage />} />
-        <Route path="register" element={<RegisterPage />} />
-        <Route path="reset" element={<ResetPage />} />
-        <Route path="email-verified" element={<EmailVerifiedPage />} />
         <Route path="subscription-success" element={<SubscriptionSuccessPage />} />
         <Route path="error/401" element={<UnauthorizedPage />} />
         <Route path="error/404" element={<NotFoundPage />} />
+
+        <Route element={<QueryScope />}>
+          <Route path="about" element={<AboutPage />} />
+          <Route path="team" element={<TeamPage />} />
+          <Route path="login" element={<LoginPage />} />
+          <Route path="register" element={<RegisterPage />} />
+          <Route path="reset" element={<ResetPage />} />
+          <Route path="email-verified" element={<EmailVerifiedPage />} />
+        </Route>
       </Route>
 
       <Route
         element={
           <ProtectedRoute>
-            <AppLayout />
+            <Suspense fallback={<PageLoader />}>
+              <QueryScope>
+                <AppLayout />
+              </QueryScope>
+            </Suspense>
           </ProtectedRoute>
         }
       >

@@ -5,14 +5,20 @@ import { AuthProvider } from '../auth/AuthProvider';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 interface ProvidersProps {
-  queryClient: QueryClient;
   children: ReactNode;
+  /**
+   * A server-state cache for everything inside (the tests' fresh one). The
+   * app passes none: each <QueryScope> brings the app's cache when a screen
+   * first needs it.
+   */
+  queryClient?: QueryClient;
   /** 'test' turns off Mantine transitions and portals. */
   env?: 'default' | 'test';
 }
 
-/** Theme, server-state cache and auth, shared by the app and the tests. */
+/** Theme and auth, shared by the app and the tests. */
 export function Providers({ queryClient, children, env = 'default' }: ProvidersProps) {
+  const auth = <AuthProvider>{children}</AuthProvider>;
   return (
     <MantineProvider
       theme={theme}
@@ -21,9 +27,7 @@ export function Providers({ queryClient, children, env = 'default' }: ProvidersP
       defaultColorScheme="auto"
       env={env}
     >
-      <QueryClientProvider client={queryClient}>
-        <AuthProvider>{children}</AuthProvider>
-      </QueryClientProvider>
+      {queryClient ? <QueryClientProvider client={queryClient}>{auth}</QueryClientProvider> : auth}
     </MantineProvider>
   );
 }

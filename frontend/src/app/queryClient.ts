@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isApiError } from '../api/mutator';
+import { isApiError } from '../api/errors';
 
 /** Client errors (4xx) will not get better by asking again; other failures retry once. */
 function shouldRetry(failureCount: number, error: unknown): boolean {

@@ -24,6 +24,12 @@ export interface AuthContextValue {
   logout: (afterSignOut?: () => void) => Promise<void>;
 }
 
+/**
+ * The user query's key, as the generated getGetCurrentUserQueryKey() builds
+ * it (a test holds the two equal). Spelled out here so that this module does
+ * not import the API client.
+ */
+export const currentUserQueryKey = ['/api/auth/me'] as const;
 export const AuthContext = createContext<AuthContextValue | null>(null);
 
 export function useAuth(): AuthContextValue {

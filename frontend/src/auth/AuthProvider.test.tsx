@@ -1,8 +1,9 @@
 import { useState } from 'react';
+import { getGetCurrentUserQueryKey } from '../api/gen/auth/auth';
 import { http, HttpResponse } from 'msw';
 import { aUser, render, screen, server, waitFor } from '../test-utils';
 import { browser } from './browser';
-import { useAuth } from './AuthContext';
+import { currentUserQueryKey, useAuth } from './AuthContext';
 import { getAccessToken, getRefreshToken, getUser, setSession, setTokens } from './storage';
 
 function AuthProbe() {
@@ -133,5 +134,11 @@ describe('AuthProvider', () => {
     await user.click(screen.getByRole('button', { name: 'log out' }));
     expect(await screen.findByText('logout: done')).toBeInTheDocument();
     expect(screen.getByText('status: unauthenticated')).toBeInTheDocument();
+  });
+});
+
+describe('currentUserQueryKey', () => {
+  it('is the key the generated client uses for GET /api/auth/me', () => {
+    expect(currentUserQueryKey).toEqual(getGetCurrentUserQueryKey());
   });
 });

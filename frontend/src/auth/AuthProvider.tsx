@@ -1,45 +1,38 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { getCurrentUser, getGetCurrentUserQueryKey, logout as logoutCall, useGetCurrentUser } from '../api/gen/auth/auth';
-import type { User } from '../api/gen/model';
-import { AuthContext, type AuthContextValue, type AuthStatus } from './AuthContext';
+import type { QueryClient } from '@tanstack/react-query';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { QueryScope } from '../app/QueryScope';
+import { AuthContext, currentUserQueryKey, type AuthContextValue, type AuthStatus } from './AuthContext';
+import type { CurrentUserResult } from './CurrentUser';
 import * as storage from './storage';
 
-const currentUserQueryKey = getGetCurrentUserQueryKey();
+const CurrentUser = lazy(() => import('./CurrentUser'));
 
-/**
- * GET /api/auth/me. A failed lookup means the stored session is unusable, so
- * every stored auth item is cleared (spec §4). A request that was merely
- * cancelled (e.g. React unmounting in StrictMode) says nothing about the
- * session and clears nothing.
- */
-async function loadCurrentUser({ signal }: { signal: AbortSignal }): Promise<User> {
-  try {
-    return await getCurrentUser({ signal });
-  } catch (error) {
-    if (!signal.aborted) storage.clearSession();
-    throw error;
-  }
-}
+const noLookup: CurrentUserResult = { failed: false };
 
 /**
  * Holds the auth state of spec §4: with a stored access token the state is
  * "loading" until GET /api/auth/me answers, then "authenticated"; without a
  * token, or once the lookup failed, "unauthenticated". The user is server
- * state and lives in React Query's cache; this provider only tracks whether
- * a token is present.
+ * state and lives in React Query's cache, watched by <CurrentUser> while a
+ * token is present; this provider tracks the token and what that lookup said.
+ *
+ * The cache and the API client are loaded with <CurrentUser>, only once there
+ * is a token: a signed-out visit to a static page downloads neither.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
   const [hasToken, setHasToken] = useState(() => storage.getAccessToken() !== null);
+  const [me, setMe] = useState<CurrentUserResult>(noLookup);
 
-  const me = useGetCurrentUser({
-    query: { enabled: hasToken, retry: false, staleTime: 5 * 60 * 1000, queryFn: loadCurrentUser },
-  });
+  // The cache <CurrentUser> works with, once it has been loaded.
+  const queryClient = useRef<QueryClient | null>(null);
+  const setQueryClient = useCallback((client: QueryClient) => {
+    queryClient.current = client;
+  }, []);
 
   const clearSession = useCallback(() => {
     storage.clearSession();
     setHasToken(false);
+    setMe(noLookup);
   }, []);
 
   // Forget the cached user once the signed-out state is committed, not
@@ -47,17 +40,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // (state change plus navigation) is still pending.
   const hadToken = useRef(hasToken);
   useEffect(() => {
-    if (hadToken.current && !hasToken) queryClient.removeQueries({ queryKey: currentUserQueryKey });
+    if (hadToken.current && !hasToken) queryClient.current?.removeQueries({ queryKey: currentUserQueryKey });
     hadToken.current = hasToken;
-  }, [hasToken, queryClient]);
+  }, [hasToken]);
 
   const signIn = useCallback<AuthContextValue['signIn']>(
     (session) => {
       storage.setSession(session);
-      queryClient.setQueryData(currentUserQueryKey, session.user);
+      // Before <CurrentUser> has loaded, it starts from me.user instead.
+      queryClient.current?.setQueryData(currentUserQueryKey, session.user);
+      setMe({ user: session.user, failed: false });
       setHasToken(true);
     },
-    [queryClient],
+    [],
   );
 
   const logout = useCallback<AuthContextValue['logout']>(
@@ -65,6 +60,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const accessToken = storage.getAccessToken();
       storage.clearSession();
       if (accessToken) {
+        const { logout: logoutCall } = await import('../api/gen/auth/auth');
         await logoutCall({ headers: { Authorization: `Bearer ${accessToken}` } });
       }
       // Router navigations are transitions: flipping the state in the same
@@ -80,15 +76,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // A failed lookup wins over older data: by then the stored session is gone.
   let status: AuthStatus = 'loading';
-  if (!hasToken || me.isError) status = 'unauthenticated';
-  else if (me.data) status = 'authenticated';
+  if (!hasToken || me.failed) status = 'unauthenticated';
+  else if (me.user) status = 'authenticated';
 
-  const user = status === 'authenticated' ? (me.data ?? null) : null;
+  const user = status === 'authenticated' ? (me.user ?? null) : null;
 
   const value = useMemo<AuthContextValue>(
     () => ({ status, user, signIn, clearSession, logout }),
     [status, user, signIn, clearSession, logout],
   );
 
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={value}>
+      {hasToken && (
+        <Suspense fallback={null}>
+          <QueryScope>
+            <CurrentUser initialUser={me.user} onChange={setMe} onQueryClient={setQueryClient} />
+          </QueryScope>
+        </Suspense>
+      )}
+      {children}
+    </AuthContext.Provider>
+  );
 }

@@ -1,4 +1,4 @@
-import { Button, NavLink } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { isActivePath } from './isActivePath';
 
@@ -33,15 +33,19 @@ export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate: 
   return items.map((item) => {
     const active = isActivePath(pathname, item.to);
     return (
-      <NavLink
+      <Button
         key={item.label}
         component={Link}
         to={item.to}
-        label={item.label}
-        active={active}
+        variant={active ? 'light' : 'subtle'}
+        justify="flex-start"
+        fullWidth
+        size="md"
         aria-current={active ? 'page' : undefined}
         onClick={onNavigate}
-      />
+      >
+        {item.label}
+      </Button>
     );
   });
 }

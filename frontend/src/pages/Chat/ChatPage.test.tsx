@@ -7,6 +7,7 @@ import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testing/sse';
 import { act, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
+import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { setTokens } from '../../auth/storage';
 
 const SESSION = '5f0c2a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f';
@@ -52,18 +53,17 @@ function Where() {
   return <p data-testid="where">{useLocation().pathname}</p>;
 }
 
-function renderChat(route = '/chat') {
+/** `signedIn` puts the page behind ProtectedRoute, as the app does, so it opens once the user is known. */
+function renderChat(route = '/chat', { signedIn = false } = {}) {
+  const page = (
+    <>
+      <ChatPage />
+      <Where />
+    </>
+  );
   return render(
     <Routes>
-      <Route
-        path="/chat/:sessionId?"
-        element={
-          <>
-            <ChatPage />
-            <Where />
-          </>
-        }
-      />
+      <Route path="/chat/:sessionId?" element={signedIn ? <ProtectedRoute>{page}</ProtectedRoute> : page} />
       <Route path="/dashboard" element={<p>dashboard page</p>} />
     </Routes>,
     { route },
@@ -445,7 +445,7 @@ describe('ChatPage voice', () => {
     const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
     URL.createObjectURL = vi.fn(() => 'blob:reply');
     URL.revokeObjectURL = vi.fn();
-    const { user } = renderChat('/chat');
+    const { user } = renderChat('/chat', { signedIn: true });
 
     await user.click(await screen.findByRole('switch', { name: /Voice mode/ }));
     await user.selectOptions(screen.getByRole('combobox', { name: 'Voice' }), 'nova');

@@ -1,0 +1,51 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { getCurrentUser, useGetCurrentUser } from '../api/gen/auth/auth';
+import type { User } from '../api/gen/model';
+import * as storage from './storage';
+
+/** What GET /api/auth/me said: the user, or that the lookup failed. */
+export interface CurrentUserResult {
+  user?: User;
+  failed: boolean;
+}
+
+/**
+ * GET /api/auth/me. A failed lookup means the stored session is unusable, so
+ * every stored auth item is cleared (spec §4). A request that was merely
+ * cancelled (e.g. React unmounting in StrictMode) says nothing about the
+ * session and clears nothing.
+ */
+async function loadCurrentUser({ signal }: { signal: AbortSignal }): Promise<User> {
+  try {
+    return await getCurrentUser({ signal });
+  } catch (error) {
+    if (!signal.aborted) storage.clearSession();
+    throw error;
+  }
+}
+
+interface CurrentUserProps {
+  /** The user a sign-in brought along: the cache starts from it instead of asking. */
+  initialUser?: User;
+  onChange: (result: CurrentUserResult) => void;
+  /** Hands the cache to the AuthProvider, which updates it on sign-in and sign-out. */
+  onQueryClient: (client: QueryClient) => void;
+}
+
+/**
+ * Watches the signed-in user in React Query's cache and reports it to the
+ * AuthProvider. Rendered only while a token is stored, and loaded on demand:
+ * a signed-out visitor never downloads the API client for it.
+ */
+export default function CurrentUser({ initialUser, onChange, onQueryClient }: CurrentUserProps) {
+  const queryClient = useQueryClient();
+  useEffect(() => onQueryClient(queryClient), [onQueryClient, queryClient]);
+
+  const me = useGetCurrentUser({
+    query: { retry: false, staleTime: 5 * 60 * 1000, queryFn: loadCurrentUser, initialData: initialUser },
+  });
+  const { data: user, isError: failed } = me;
+  useEffect(() => onChange({ user, failed }), [onChange, user, failed]);
+  return null;
+}

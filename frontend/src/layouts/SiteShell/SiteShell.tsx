@@ -1,0 +1,84 @@
+import { Box, Burger, Group, Stack } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Suspense, useEffect, useId, type ReactNode } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Brand } from '../../components/Brand/Brand';
+import { ColorSchemeToggle } from '../../components/ColorSchemeToggle/ColorSchemeToggle';
+import { PageLoader } from '../../components/PageLoader/PageLoader';
+import { NavButtons, NavLinks, type NavItem } from '../NavItems';
+import classes from './SiteShell.module.css';
+
+interface SiteShellProps {
+  /** The navigation landmark's name ("Main", "Account"). */
+  label: string;
+  items: NavItem[];
+  /** Shown after the links: in the header on wide screens, in the menu on small ones. */
+  action?: ReactNode;
+  footer?: ReactNode;
+}
+
+/**
+ * The page frame both layouts share: a sticky header with the brand, the
+ * links and the colour toggle, the links behind a menu button on small
+ * screens, the routed page, and an optional footer. Plain elements rather
+ * than Mantine's AppShell, which is several kilobytes the landing page
+ * would otherwise download before anything else.
+ */
+export function SiteShell({ label, items, action, footer }: SiteShellProps) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const menuId = useId();
+  const { pathname } = useLocation();
+
+  // Any navigation closes the menu, and so does Escape.
+  useEffect(close, [pathname, close]);
+  useEffect(() => {
+    if (!opened) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [opened, close]);
+
+  return (
+    <>
+      <header className={classes.header}>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Brand />
+          <Group component="nav" aria-label={label} gap={4} visibleFrom="sm" wrap="nowrap">
+            <NavButtons items={items} />
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <ColorSchemeToggle />
+            {action && <Group visibleFrom="sm">{action}</Group>}
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={opened}
+              aria-controls={menuId}
+            />
+          </Group>
+        </Group>
+      </header>
+
+      {/* Collapsed, the small-screen menu is out of view and out of the tab order. */}
+      <Box component="nav" aria-label={label} id={menuId} hidden={!opened} hiddenFrom="sm" className={classes.menu}>
+        <Stack gap={4}>
+          <NavLinks items={items} onNavigate={close} />
+        </Stack>
+        {action && <Group mt="md">{action}</Group>}
+      </Box>
+
+      <main className={classes.main}>
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      {/* Outside <main>, so it is the page's contentinfo landmark. */}
+      {footer}
+    </>
+  );
+}
