@@ -33,6 +33,8 @@ function stripeMock(): string {
 
 /** The webhook signing secret the billing journey signs its events with. */
 export const E2E_WEBHOOK_SECRET = 'whsec_e2e_journey';
+/** The mailbox the server is configured with; the pages must name it. */
+export const E2E_SUPPORT_EMAIL = 'care@percolate-e2e.example';
 
 function freshDataDir(): string {
   // Workers load this file too; only the runner starts the server.
@@ -104,6 +106,7 @@ export default defineConfig({
             PERCOLATE_ADDR: `127.0.0.1:${port}`,
             PERCOLATE_DATA_DIR: freshDataDir(),
             PERCOLATE_LOG_LEVEL: 'warn',
+            PERCOLATE_SUPPORT_EMAIL: E2E_SUPPORT_EMAIL,
             PERCOLATE_STRIPE_SECRET_KEY: 'sk_test_e2e',
             PERCOLATE_STRIPE_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
             PERCOLATE_STRIPE_PRICE_BASIC: 'price_basic_e2e',

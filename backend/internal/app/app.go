@@ -144,6 +144,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		Version:  version,
 		WebApp:   frontend.Dist(),
 
+		SupportEmail:   cfg.Mail.SupportEmail,
 		TrustedProxies: cfg.TrustedProxies,
 		SecureCookies:  strings.HasPrefix(cfg.PublicURL, "https://"),
 		Billing:        payments,

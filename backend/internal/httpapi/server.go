@@ -45,6 +45,8 @@ type Deps struct {
 	Version  string
 	// WebApp is the built front end (index.html at its root).
 	WebApp fs.FS
+	// SupportEmail is the mailbox the web app shows (PERCOLATE_SUPPORT_EMAIL).
+	SupportEmail string
 	// Billing sells plans through Stripe.
 	Billing *billing.Service
 	// Insights lists weekly insight reports.
@@ -79,7 +81,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	spa, err := newSPAHandler(d.WebApp)
+	spa, err := newSPAHandler(d.WebApp, d.SupportEmail)
 	if err != nil {
 		return nil, err
 	}

@@ -310,3 +310,34 @@ func TestHealthChecksTheRealDatabase(t *testing.T) {
 		t.Fatalf("closed pool: %d %s", res.Code, res.Body)
 	}
 }
+
+func TestSPANamesTheConfiguredSupportMailbox(t *testing.T) {
+	page := `<!doctype html><head><meta name="percolate-support-email" content="support@percolate.example" /></head>` +
+		strings.Repeat("<!-- padding so the page is worth compressing -->\n", 40) + `<div id=root></div>`
+	webApp := fstest.MapFS{"index.html": {Data: []byte(page)}}
+
+	h := newTestHandler(t, Deps{WebApp: webApp, SupportEmail: `"help desk"@uni.example`})
+	want := `<meta name="percolate-support-email" content="&#34;help desk&#34;@uni.example" />`
+	for _, enc := range []string{"", "gzip"} {
+		res := do(h, http.MethodGet, "/team", "", "Accept-Encoding", enc)
+		body := res.Body.Bytes()
+		if res.Header().Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ = io.ReadAll(zr)
+		} else if enc == "gzip" {
+			t.Fatalf("index.html was not compressed")
+		}
+		if !strings.Contains(string(body), want) || strings.Contains(string(body), "support@percolate.example") {
+			t.Errorf("Accept-Encoding %q: page does not name the configured mailbox:\n%s", enc, body[:200])
+		}
+	}
+
+	// Without a configured mailbox the page keeps what the build wrote.
+	plain := do(newTestHandler(t, Deps{WebApp: webApp}), http.MethodGet, "/", "")
+	if !strings.Contains(plain.Body.String(), `content="support@percolate.example"`) {
+		t.Errorf("page without a configured mailbox changed: %s", plain.Body.String()[:120])
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"html"
 	"io/fs"
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -26,9 +28,15 @@ type spaHandler struct {
 	index  *asset
 }
 
+// supportEmailMeta is the tag in index.html that tells the web app which mailbox to show
+// (frontend/src/content/supportEmail.ts). The server writes PERCOLATE_SUPPORT_EMAIL into it,
+// so the page names the mailbox the contact form delivers to, without a request.
+var supportEmailMeta = regexp.MustCompile(`<meta name="percolate-support-email" content="[^"]*"\s*/?>`)
+
 // newSPAHandler loads every file of dist into memory and compresses what compresses well.
 // Vite puts content-hashed files under assets/, so those may be cached forever.
-func newSPAHandler(dist fs.FS) (*spaHandler, error) {
+// A non-empty supportEmail replaces the mailbox named in index.html.
+func newSPAHandler(dist fs.FS, supportEmail string) (*spaHandler, error) {
 	h := &spaHandler{assets: map[string]*asset{}}
 	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
@@ -37,6 +45,10 @@ func newSPAHandler(dist fs.FS) (*spaHandler, error) {
 		body, err := fs.ReadFile(dist, p)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", p, err)
+		}
+		if p == "index.html" && supportEmail != "" {
+			tag := `<meta name="percolate-support-email" content="` + html.EscapeString(supportEmail) + `" />`
+			body = supportEmailMeta.ReplaceAllLiteral(body, []byte(tag))
 		}
 		ct := mime.TypeByExtension(path.Ext(p))
 		if ct == "" {

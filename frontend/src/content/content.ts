@@ -31,7 +31,6 @@ export interface TeamMember {
  */
 export interface SiteContent {
   sample: boolean;
-  supportEmail: string;
   social: {
     codeHosting: SocialLink;
     professionalNetwork: SocialLink;

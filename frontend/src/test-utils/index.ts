@@ -1,4 +1,4 @@
 export * from '@testing-library/react';
 export { renderWithProviders as render, createTestQueryClient } from './render';
 export { server } from './server';
-export { aUser } from './fixtures';
+export { aUser, setSupportEmail } from './fixtures';

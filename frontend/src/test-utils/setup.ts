@@ -47,5 +47,6 @@ afterEach(() => {
   cleanup();
   server.resetHandlers();
   window.localStorage.clear();
+  document.head.querySelectorAll('meta[name="percolate-support-email"]').forEach((meta) => meta.remove());
 });
 afterAll(() => server.close());

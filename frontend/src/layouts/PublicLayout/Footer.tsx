@@ -2,10 +2,12 @@ import { ActionIcon, Anchor, Container, Group, Stack, Text } from '@mantine/core
 import { IconBrandGithub, IconBrandInstagram, IconBrandLinkedin, IconMail } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { content } from '../../content/content';
+import { supportEmail } from '../../content/supportEmail';
 
 /** The public pages' footer (spec §2, landing page): social links, mailto, copyright. */
 export function Footer() {
-  const { social, supportEmail } = content;
+  const { social } = content;
+  const mailbox = supportEmail();
   const socials = [
     { ...social.codeHosting, icon: IconBrandGithub },
     { ...social.professionalNetwork, icon: IconBrandLinkedin },
@@ -32,12 +34,14 @@ export function Footer() {
           ))}
         </Group>
         <Group gap="lg" justify="center">
-          <Anchor href={`mailto:${supportEmail}`}>
-            <Group gap={4} wrap="nowrap" component="span">
-              <IconMail size={18} stroke={1.6} aria-hidden />
-              {supportEmail}
-            </Group>
-          </Anchor>
+          {mailbox && (
+            <Anchor href={`mailto:${mailbox}`}>
+              <Group gap={4} wrap="nowrap" component="span">
+                <IconMail size={18} stroke={1.6} aria-hidden />
+                {mailbox}
+              </Group>
+            </Anchor>
+          )}
           <Anchor component={Link} to="/safety">
             Safety &amp; crisis support
           </Anchor>

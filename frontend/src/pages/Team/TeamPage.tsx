@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { CollapsibleSection } from '../../components/CollapsibleSection/CollapsibleSection';
 import { content, type TeamMember } from '../../content/content';
+import { supportEmail } from '../../content/supportEmail';
 import { ContactForm } from '../../features/contact/ContactForm';
 
 /** The two static listings of spec §2 and §9. */
@@ -57,7 +58,8 @@ function MemberCard({ member, sample }: { member: TeamMember; sample: boolean })
 export function TeamPage() {
   const { hash } = useLocation();
   const reduceMotion = useReducedMotion(false, { getInitialValueInEffect: false });
-  const { team, story, supportEmail, sample } = content;
+  const { team, story, sample } = content;
+  const mailbox = supportEmail();
 
   // The page arrives as a lazy chunk, after the browser's own jump to the
   // anchor, so /team#contact is scrolled into view here.
@@ -104,7 +106,7 @@ export function TeamPage() {
             </Title>
             <Text>
               Contact Us: write to{' '}
-              <Anchor href={`mailto:${supportEmail}`}>{supportEmail}</Anchor> or send us a message here.
+              <Anchor href={`mailto:${mailbox}`}>{mailbox}</Anchor> or send us a message here.
             </Text>
             <ContactForm />
           </Stack>
