@@ -41,3 +41,8 @@ WHERE user_id = @user_id AND purpose = @purpose;
 -- exists (registration, reset mail); a crash may lose the last moment of such writes, which
 -- only means a link that no longer works.
 SELECT set_config('synchronous_commit', 'off', true);
+
+-- name: PruneEmailTokens :execrows
+-- PruneEmailTokens deletes tokens that expired or were used before the cut-off.
+DELETE FROM email_tokens
+WHERE expires_at < @before OR used_at < @before;

@@ -20,3 +20,8 @@ UPDATE login_codes
 SET used_at = now()
 WHERE code_hash = @code_hash AND used_at IS NULL AND expires_at > now()
 RETURNING user_id;
+
+-- name: PruneLoginCodes :execrows
+-- PruneLoginCodes deletes one-time codes that expired before the cut-off.
+DELETE FROM login_codes
+WHERE expires_at < @before;

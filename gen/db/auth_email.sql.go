@@ -90,6 +90,20 @@ func (q *Queries) InvalidateEmailTokens(ctx context.Context, arg InvalidateEmail
 	return err
 }
 
+const pruneEmailTokens = `-- name: PruneEmailTokens :execrows
+DELETE FROM email_tokens
+WHERE expires_at < $1 OR used_at < $1
+`
+
+// PruneEmailTokens deletes tokens that expired or were used before the cut-off.
+func (q *Queries) PruneEmailTokens(ctx context.Context, before time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, pruneEmailTokens, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const relaxCommit = `-- name: RelaxCommit :exec
 SELECT set_config('synchronous_commit', 'off', true)
 `

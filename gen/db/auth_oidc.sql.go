@@ -70,6 +70,20 @@ func (q *Queries) GetExternalIdentityUser(ctx context.Context, arg GetExternalId
 	return user_id, err
 }
 
+const pruneLoginCodes = `-- name: PruneLoginCodes :execrows
+DELETE FROM login_codes
+WHERE expires_at < $1
+`
+
+// PruneLoginCodes deletes one-time codes that expired before the cut-off.
+func (q *Queries) PruneLoginCodes(ctx context.Context, before time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, pruneLoginCodes, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const useLoginCode = `-- name: UseLoginCode :one
 UPDATE login_codes
 SET used_at = now()

@@ -133,6 +133,10 @@ type Querier interface {
 	MarkSessionCheckin(ctx context.Context, arg MarkSessionCheckinParams) error
 	// MarkSubscriptionPastDue records a failed payment unless a newer event already arrived.
 	MarkSubscriptionPastDue(ctx context.Context, arg MarkSubscriptionPastDueParams) (int64, error)
+	// PruneEmailTokens deletes tokens that expired or were used before the cut-off.
+	PruneEmailTokens(ctx context.Context, before time.Time) (int64, error)
+	// PruneLoginCodes deletes one-time codes that expired before the cut-off.
+	PruneLoginCodes(ctx context.Context, before time.Time) (int64, error)
 	// PruneRateLimits deletes windows that started before the cut-off.
 	PruneRateLimits(ctx context.Context, before time.Time) (int64, error)
 	// PruneRefreshFamilies deletes families that expired or were revoked before the cut-off.

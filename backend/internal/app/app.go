@@ -134,6 +134,9 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	reports := insights.New(db.Store, mailer, cfg.PublicURL, companion.New(cfg.LLM), logger)
 	go reports.Run(ctx, time.Hour)
 
+	// Spent rate-limit windows, ended logins and used e-mail links are deleted hourly.
+	go runHousekeeping(ctx, db.Queries(), time.Hour, logger)
+
 	handler, err := httpapi.NewHandler(httpapi.Deps{
 		Logger:   logger,
 		DB:       db,

@@ -76,15 +76,6 @@ func (l *Limiter) Reset(ctx context.Context, rule Rule, subject string) error {
 	return nil
 }
 
-// Prune deletes windows that ended long enough ago (older than maxWindow).
-func (l *Limiter) Prune(ctx context.Context, maxWindow time.Duration) (int64, error) {
-	n, err := l.q.PruneRateLimits(ctx, l.Now().Add(-maxWindow))
-	if err != nil {
-		return 0, fmt.Errorf("prune rate limits: %w", err)
-	}
-	return n, nil
-}
-
 func (l *Limiter) window(rule Rule) (time.Time, time.Time) {
 	start := l.Now().UTC().Truncate(rule.Window)
 	return start, start.Add(rule.Window)
