@@ -130,7 +130,7 @@ func (c chatEventStream) VisitStreamChatMessageResponse(w http.ResponseWriter) e
 		return send("delta", api.StreamDelta{Text: text})
 	})
 	if !res.Success {
-		_ = send("error", api.ErrorResponse{Code: codeCompanionUnavailable, Error: res.Error, Message: res.Error})
+		_ = send("error", api.StreamError{Code: codeCompanionUnavailable, Error: res.Error, Message: res.Error, SessionId: res.SessionID})
 		return nil
 	}
 	_ = send("done", apiSendResult(res))

@@ -293,7 +293,8 @@ func TestStreamChatMessageModelFailureIsAnErrorEventAndKeepsTheMessage(t *testin
 	sid := e.newChat(t, tok)
 	e.llm.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Fail: 503})
 	events := readEvents(t, e.stream(t, srv, tok, map[string]any{"message": "are you there", "sessionId": sid}).Body)
-	if len(events) != 1 || events[0].name != "error" || !strings.Contains(events[0].data, `"code":"COMPANION_UNAVAILABLE"`) {
+	if len(events) != 1 || events[0].name != "error" || !strings.Contains(events[0].data, `"code":"COMPANION_UNAVAILABLE"`) ||
+		!strings.Contains(events[0].data, `"sessionId":"`+sid+`"`) {
 		t.Fatalf("events = %+v", events)
 	}
 	d := e.call(http.MethodGet, "/api/chat/sessions/"+sid, tok, nil).json(t)

@@ -313,7 +313,7 @@ describe('ChatPage', () => {
       ],
       [
         'the error event message',
-        () => sseResponse([sseEvent('error', { code: 'MODEL_UNAVAILABLE', error: 'The companion is unavailable', message: 'The companion is unavailable' })]),
+        () => sseResponse([sseEvent('error', { code: 'COMPANION_UNAVAILABLE', error: 'The companion is unavailable', message: 'The companion is unavailable', sessionId: SESSION })]),
         'The companion is unavailable',
       ],
       ['the error message', () => HttpResponse.error(), 'Failed to fetch'],

@@ -461,8 +461,10 @@ export const useSendChatMessage = <TError = ErrorType<ValidationErrorResponse | 
     }
     /**
  * Events, in order: `delta` (`{"text":"…"}`, one per model chunk, flushed as it arrives),
-then either `done` (a SendMessageResponse) or `error` (an ErrorResponse). Errors found
-before the stream starts (validation, limits, unknown session) are ordinary JSON errors.
+then either `done` (a SendMessageResponse) or `error` (a StreamError: the message was
+stored, the reply failed; `sessionId` names the session, new or not, so the chat can go
+on there). Errors found before the stream starts (validation, limits, unknown session)
+are ordinary JSON errors.
 
  * @summary Same as POST /api/chat/message, answered as server-sent events.
  */

@@ -59,6 +59,7 @@ export * from './sessionDetail';
 export * from './sessionListItem';
 export * from './sessionStatus';
 export * from './streamDelta';
+export * from './streamError';
 export * from './stripeWebhookBody';
 export * from './tooManyRequestsResponse';
 export * from './transcribeAudioBody';
