@@ -415,6 +415,10 @@ func TestSummaryOnlyForPaidRolesOnceEnded(t *testing.T) {
 		if d.Summary == nil || len(d.Emotions) == 0 {
 			t.Fatalf("BASIC sees no summary: %+v", d.Session)
 		}
+		// The summary is of what the user said, not of the app's opening exchange.
+		if !strings.Contains(*d.Summary, `shared 1 message and opened with: "I'm grateful but stressed."`) || strings.Contains(*d.Summary, "new conversation") {
+			t.Fatalf("summary = %q", *d.Summary)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -52,6 +53,7 @@ func (s *Service) runSummaryJob(ctx context.Context, job jobs.Job) error {
 			transcript = append(transcript, companion.Turn{Role: m.Role, Content: m.Content})
 		}
 	}
+	transcript = withoutOpening(transcript)
 	sum, err := s.provider.Summarize(ctx, transcript)
 	if err != nil {
 		if !job.LastAttempt() {
@@ -64,4 +66,18 @@ func (s *Service) runSummaryJob(ctx context.Context, job jobs.Job) error {
 		return fmt.Errorf("store summary: %w", err)
 	}
 	return nil
+}
+
+// withoutOpening drops a session's opening exchange, the app's starter message and the
+// welcome that answers it: they are not the user's words, and a summary that quoted them
+// ("you opened with: Hello! I'd like to start a new conversation.") would say nothing.
+func withoutOpening(transcript []companion.Turn) []companion.Turn {
+	if len(transcript) == 0 || transcript[0].Role != companion.RoleUser || !strings.EqualFold(strings.TrimSpace(transcript[0].Content), StarterMessage) {
+		return transcript
+	}
+	transcript = transcript[1:]
+	if len(transcript) > 0 && transcript[0].Role == companion.RoleAssistant {
+		transcript = transcript[1:]
+	}
+	return transcript
 }

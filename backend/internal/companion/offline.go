@@ -243,16 +243,22 @@ func OfflineSummary(transcript []Turn) Summary {
 	if n == 0 {
 		sentences = append(sentences, "This was a short session without messages from you.", "There is nothing to summarise yet.")
 	} else {
-		sentences = append(sentences, fmt.Sprintf("In this session you shared %d message%s and opened with: %q", n, plural(n), strings.TrimRight(firstTopic, " ")))
+		sentences = append(sentences, endSentence(fmt.Sprintf("In this session you shared %d message%s and opened with: %q", n, plural(n), strings.TrimRight(firstTopic, " ")), firstTopic))
 		if lastTopic != firstTopic {
-			sentences[0] += "."
-			sentences = append(sentences, fmt.Sprintf("Toward the end you said: %q.", lastTopic))
-		} else {
-			sentences[0] += "."
+			sentences = append(sentences, endSentence(fmt.Sprintf("Toward the end you said: %q", lastTopic), lastTopic))
 		}
 		sentences = append(sentences, fmt.Sprintf("The feelings that came through most were %s.", joinAnd(emotions)))
 	}
 	return Summary{Text: strings.Join(sentences, " "), Emotions: emotions}
+}
+
+// endSentence closes a sentence that ends with a quotation: the quote's own full stop,
+// question or exclamation mark ends it, otherwise a full stop is added.
+func endSentence(sentence, quoted string) string {
+	if q := strings.TrimSpace(quoted); q != "" && strings.ContainsAny(q[len(q)-1:], ".!?") {
+		return sentence
+	}
+	return sentence + "."
 }
 
 func plural(n int) string {

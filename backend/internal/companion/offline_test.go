@@ -53,9 +53,14 @@ func TestOfflineSummary(t *testing.T) {
 		{Role: RoleAssistant, Content: "It sounds like..."},
 		{Role: RoleUser, Content: "I'm tired and stressed. But I'm hopeful."},
 	})
-	n := strings.Count(s.Text, ". ") + 1
-	if n < 2 || n > 4 {
-		t.Fatalf("summary has %d sentences: %q", n, s.Text)
+	want := `In this session you shared 2 messages and opened with: "I'm anxious about the exam." ` +
+		`Toward the end you said: "I'm tired and stressed." The feelings that came through most were `
+	if !strings.HasPrefix(s.Text, want) || !strings.HasSuffix(s.Text, ".") {
+		t.Fatalf("summary = %q", s.Text)
+	}
+	// A quote without its own full stop gets one after it.
+	if s := OfflineSummary([]Turn{{Role: RoleUser, Content: "exams again"}}); !strings.HasPrefix(s.Text, `In this session you shared 1 message and opened with: "exams again". The feelings`) {
+		t.Fatalf("summary = %q", s.Text)
 	}
 	if len(s.Emotions) < 1 || len(s.Emotions) > 5 {
 		t.Fatalf("emotions = %v", s.Emotions)
