@@ -279,10 +279,16 @@ func (s *Service) linkIdentity(ctx context.Context, provider, subject, email str
 }
 
 // ExchangeLoginCode trades a one-time code from the sign-in callback for a session.
-func (s *Service) ExchangeLoginCode(ctx context.Context, code string) (Session, error) {
+func (s *Service) ExchangeLoginCode(ctx context.Context, code, clientIP string) (Session, error) {
+	if err := s.checkTokenFailures(ctx, clientIP); err != nil {
+		return Session{}, err
+	}
 	q := s.st.Queries()
 	uid, err := q.UseLoginCode(ctx, auth.HashToken(code))
 	if store.IsNotFound(err) {
+		if err := s.tokenFailed(ctx, clientIP); err != nil {
+			return Session{}, err
+		}
 		return Session{}, apperr.New(apperr.ErrUnauthorized, "INVALID_LOGIN_CODE", MsgLoginCodeBad)
 	}
 	if err != nil {

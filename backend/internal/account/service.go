@@ -35,6 +35,7 @@ const (
 	MsgMailLimited     = "Too many emails requested. Please wait an hour and try again."
 	MsgRegisterLimited = "Too many registrations from your network. Please try again later."
 	MsgPasswordLimited = "Too many failed attempts. Please wait 15 minutes and try again."
+	MsgTokenLimited    = "Too many invalid or expired links from your network. Please wait 15 minutes and try again."
 	CodeNotVerified    = "EMAIL_NOT_VERIFIED"
 	CodeBadCredentials = "INVALID_CREDENTIALS"
 	verifyTTL          = 24 * time.Hour
@@ -59,6 +60,9 @@ type Limits struct {
 	MailPerAddress      ratelimit.Rule
 	RegisterPerAddress  ratelimit.Rule
 	PasswordFailPerUser ratelimit.Rule
+	// TokenFailPerAddress counts tokens that did not work (refresh tokens, e-mail links,
+	// one-time login codes) per client address.
+	TokenFailPerAddress ratelimit.Rule
 }
 
 // DefaultLimits are the limits of issue 3.
@@ -70,6 +74,7 @@ func DefaultLimits() Limits {
 		MailPerAddress:      ratelimit.Rule{Name: "account-mail-addr", Limit: 20, Window: time.Hour, Message: MsgMailLimited},
 		RegisterPerAddress:  ratelimit.Rule{Name: "register-addr", Limit: 20, Window: time.Hour, Message: MsgRegisterLimited},
 		PasswordFailPerUser: ratelimit.Rule{Name: "password-change-fail", Limit: 10, Window: 15 * time.Minute, Message: MsgPasswordLimited},
+		TokenFailPerAddress: ratelimit.Rule{Name: "token-fail-addr", Limit: 50, Window: 15 * time.Minute, Message: MsgTokenLimited},
 	}
 }
 
@@ -213,7 +218,10 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 var errDuplicate = errors.New("duplicate registration")
 
 // VerifyEmail uses a verification token. It answers false for an unknown, used or expired one.
-func (s *Service) VerifyEmail(ctx context.Context, token string) (bool, error) {
+func (s *Service) VerifyEmail(ctx context.Context, token, clientIP string) (bool, error) {
+	if err := s.checkTokenFailures(ctx, clientIP); err != nil {
+		return false, err
+	}
 	ok := false
 	err := s.st.WithTx(ctx, func(q *dbgen.Queries) error {
 		uid, err := q.UseEmailToken(ctx, dbgen.UseEmailTokenParams{TokenHash: auth.HashToken(token), Purpose: purposeVerify})
@@ -229,7 +237,10 @@ func (s *Service) VerifyEmail(ctx context.Context, token string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("verify email: %w", err)
 	}
-	return ok, nil
+	if !ok {
+		return false, s.tokenFailed(ctx, clientIP)
+	}
+	return true, nil
 }
 
 // Login checks a password and opens a session. Wrong passwords and unknown addresses get the
@@ -282,8 +293,17 @@ func (s *Service) Login(ctx context.Context, email, password, clientIP string) (
 }
 
 // Refresh rotates a refresh token (see auth.Tokens.Refresh).
-func (s *Service) Refresh(ctx context.Context, refreshToken string) (auth.Pair, error) {
-	return s.tokens.Refresh(ctx, refreshToken)
+func (s *Service) Refresh(ctx context.Context, refreshToken, clientIP string) (auth.Pair, error) {
+	if err := s.checkTokenFailures(ctx, clientIP); err != nil {
+		return auth.Pair{}, err
+	}
+	p, err := s.tokens.Refresh(ctx, refreshToken)
+	if errors.Is(err, auth.ErrInvalidRefresh) {
+		if lerr := s.tokenFailed(ctx, clientIP); lerr != nil {
+			return auth.Pair{}, lerr
+		}
+	}
+	return p, err
 }
 
 // Logout closes the caller's login (its refresh family).
@@ -346,11 +366,17 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, clientIP stri
 // ResetPassword sets a new password with a reset token and closes every login of the user.
 // Refusals are *apperr.ValidationError with one field ("token", "password" or
 // "confirmPassword") whose message is shown as it is.
-func (s *Service) ResetPassword(ctx context.Context, token, password, confirm string) error {
+func (s *Service) ResetPassword(ctx context.Context, token, password, confirm, clientIP string) error {
+	if err := s.checkTokenFailures(ctx, clientIP); err != nil {
+		return err
+	}
 	hashTok := auth.HashToken(token)
 	q := s.st.Queries()
 	row, err := q.GetValidEmailToken(ctx, dbgen.GetValidEmailTokenParams{TokenHash: hashTok, Purpose: purposeReset})
 	if store.IsNotFound(err) {
+		if err := s.tokenFailed(ctx, clientIP); err != nil {
+			return err
+		}
 		return apperr.Invalid("token", MsgResetInvalid)
 	}
 	if err != nil {
@@ -552,6 +578,17 @@ func (s *Service) resendVerification(ctx context.Context, u dbgen.User, clientIP
 	if token != "" {
 		s.sendAsync(verifyMail(u.Email, u.Name, s.link("/email-verified?t=", token)))
 	}
+}
+
+// checkTokenFailures refuses while clientIP is over its limit of tokens that did not work.
+func (s *Service) checkTokenFailures(ctx context.Context, clientIP string) error {
+	return s.limiter.Check(ctx, s.cfg.Limits.TokenFailPerAddress, clientIP)
+}
+
+// tokenFailed counts a token that did not work against clientIP; it returns the limit error
+// when that was one too many.
+func (s *Service) tokenFailed(ctx context.Context, clientIP string) error {
+	return s.limiter.Hit(ctx, s.cfg.Limits.TokenFailPerAddress, clientIP)
 }
 
 // quietMailAllowed counts one account mail against the e-mail and address limits and says

@@ -40,6 +40,8 @@ func accountLimits(c config.Limits) account.Limits {
 			l.MailPerAddress.Limit = n
 		case "register_per_address":
 			l.RegisterPerAddress.Limit = n
+		case "bad_tokens_per_address":
+			l.TokenFailPerAddress.Limit = n
 		}
 	}
 	return l

@@ -118,7 +118,7 @@ func (s *Server) RefreshTokens(ctx context.Context, req api.RefreshTokensRequest
 	if err != nil {
 		return nil, err
 	}
-	p, err := acc.Refresh(ctx, req.Body.RefreshToken)
+	p, err := acc.Refresh(ctx, req.Body.RefreshToken, ClientIP(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -131,8 +131,11 @@ func (s *Server) VerifyEmail(ctx context.Context, req api.VerifyEmailRequestObje
 	if err != nil {
 		return nil, err
 	}
-	ok, err := acc.VerifyEmail(ctx, req.Params.T)
+	ok, err := acc.VerifyEmail(ctx, req.Params.T, ClientIP(ctx))
 	if err != nil {
+		if t, ok := asTextRefusal(err); ok {
+			return t, nil
+		}
 		return nil, err
 	}
 	if !ok {
@@ -163,6 +166,7 @@ func (t textRefusal) VisitRequestPasswordResetResponse(w http.ResponseWriter) er
 	return t.visit(w)
 }
 func (t textRefusal) VisitResetPasswordResponse(w http.ResponseWriter) error { return t.visit(w) }
+func (t textRefusal) VisitVerifyEmailResponse(w http.ResponseWriter) error   { return t.visit(w) }
 
 // asTextRefusal turns a validation or limit error into its text answer.
 func asTextRefusal(err error) (textRefusal, bool) {
@@ -216,7 +220,7 @@ func (s *Server) ResetPassword(ctx context.Context, req api.ResetPasswordRequest
 	if err != nil {
 		return nil, err
 	}
-	if err := acc.ResetPassword(ctx, req.Params.Token, req.Body.Password, req.Body.ConfirmPassword); err != nil {
+	if err := acc.ResetPassword(ctx, req.Params.Token, req.Body.Password, req.Body.ConfirmPassword, ClientIP(ctx)); err != nil {
 		if t, ok := asTextRefusal(err); ok {
 			return t, nil
 		}

@@ -728,6 +728,41 @@ func TestRateLimits(t *testing.T) {
 		}
 	})
 
+	t.Run("tokens that did not work per address", func(t *testing.T) {
+		const ip = "192.0.2.120"
+		s := e.login("ada@example.com", "fresh-start-pw-9")
+		bad := []func() reply{
+			func() reply {
+				return e.callFrom(ip, "POST", "/api/auth/refresh", "", map[string]string{"refreshToken": "not-a-token"})
+			},
+			func() reply { return e.callFrom(ip, "GET", "/api/auth/verify?t=not-a-token", "", nil) },
+			func() reply {
+				return e.callFrom(ip, "PUT", "/api/public/reset-password?token=not-a-token", "", map[string]string{"password": "fresh-start-pw-9", "confirmPassword": "fresh-start-pw-9"})
+			},
+			func() reply {
+				return e.callFrom(ip, "POST", "/api/auth/oidc/exchange", "", map[string]string{"code": "not-a-code"})
+			},
+		}
+		for i := 0; i < 50; i++ {
+			if r := bad[i%len(bad)](); r.code != http.StatusUnauthorized && r.code != http.StatusBadRequest {
+				t.Fatalf("bad token %d: %d %s", i+1, r.code, r.body)
+			}
+		}
+		// Now even a good token is refused from that address, with a wait...
+		r := e.callFrom(ip, "POST", "/api/auth/refresh", "", map[string]string{"refreshToken": s.refresh})
+		if r.code != http.StatusTooManyRequests || r.json(t)["code"] != "RATE_LIMITED" || r.header.Get("Retry-After") == "" {
+			t.Fatalf("refresh over the limit: %d %s", r.code, r.body)
+		}
+		if r := e.callFrom(ip, "GET", "/api/auth/verify?t=another", "", nil); r.code != http.StatusTooManyRequests ||
+			!strings.HasPrefix(r.header.Get("Content-Type"), "text/plain") || r.body != account.MsgTokenLimited {
+			t.Fatalf("verify over the limit: %d %q", r.code, r.body)
+		}
+		// ...and untouched from any other.
+		if r := e.callFrom("192.0.2.121", "POST", "/api/auth/refresh", "", map[string]string{"refreshToken": s.refresh}); r.code != http.StatusOK {
+			t.Fatalf("refresh from another address: %d %s", r.code, r.body)
+		}
+	})
+
 	t.Run("reset mails per e-mail", func(t *testing.T) {
 		for i := 0; i < 3; i++ {
 			if r := e.callFrom(fmt.Sprintf("192.0.2.%d", 50+i), "POST", "/api/public/reset-password-email?email=limit@example.com", "", nil); r.code != http.StatusOK {

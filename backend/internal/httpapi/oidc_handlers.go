@@ -108,7 +108,7 @@ func (s *Server) ExchangeOidcCode(ctx context.Context, req api.ExchangeOidcCodeR
 	if err != nil {
 		return nil, err
 	}
-	sess, err := acc.ExchangeLoginCode(ctx, req.Body.Code)
+	sess, err := acc.ExchangeLoginCode(ctx, req.Body.Code, ClientIP(ctx))
 	if err != nil {
 		return nil, err
 	}
