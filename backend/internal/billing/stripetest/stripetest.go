@@ -5,6 +5,7 @@ package stripetest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -51,6 +52,21 @@ func Start(t testing.TB) *Server {
 	if err != nil {
 		t.Fatalf("stripe-mock: %v", err)
 	}
+	// The ports are free when chosen but not reserved: a test running in parallel may take
+	// one before stripe-mock binds it. Then stripe-mock exits, and another pair is tried.
+	for attempt := 1; ; attempt++ {
+		s, err := start(t, bin)
+		if err == nil {
+			return s
+		}
+		if attempt == 3 {
+			t.Fatal(err)
+		}
+		t.Logf("stripe-mock, attempt %d: %v", attempt, err)
+	}
+}
+
+func start(t testing.TB, bin string) (*Server, error) {
 	httpAddr, httpsAddr := freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "-http-addr", httpAddr, "-https-addr", httpsAddr)
@@ -58,22 +74,48 @@ func Start(t testing.TB) *Server {
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		cancel()
-		t.Fatalf("start stripe-mock: %v", err)
+		return nil, fmt.Errorf("start stripe-mock: %w", err)
 	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	stop := func() { cancel(); <-exited }
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", httpAddr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			break
+		select {
+		case err := <-exited:
+			cancel()
+			return nil, fmt.Errorf("stripe-mock exited (%v): %s", err, logs.String())
+		default:
+		}
+		if answers(httpAddr) {
+			t.Cleanup(stop)
+			return &Server{URL: "http://" + httpAddr}, nil
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("stripe-mock did not start: %s", logs.String())
+			stop()
+			return nil, fmt.Errorf("stripe-mock did not start: %s", logs.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return &Server{URL: "http://" + httpAddr}
+}
+
+// answers says whether stripe-mock serves the API at addr. It asks for a Stripe list rather
+// than only dialling, so that whatever else took the port is not mistaken for it.
+func answers(addr string) bool {
+	req, err := http.NewRequest(http.MethodGet, "http://"+addr+"/v1/customers", nil)
+	if err != nil {
+		return false
+	}
+	req.Header.Set("Authorization", "Bearer sk_test_123")
+	res, err := (&http.Client{Timeout: time.Second}).Do(req)
+	if err != nil {
+		return false
+	}
+	defer res.Body.Close()
+	var list struct {
+		Object string `json:"object"`
+	}
+	return res.StatusCode == http.StatusOK && json.NewDecoder(res.Body).Decode(&list) == nil && list.Object == "list"
 }
 
 // HTTPClient returns a client that records every request before sending it.
