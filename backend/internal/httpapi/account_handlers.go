@@ -37,6 +37,19 @@ func (s *Server) accountService() (*account.Service, error) {
 	return s.deps.Accounts, nil
 }
 
+// accountCaller is accountService for the operations on the caller's own account.
+func (s *Server) accountCaller(ctx context.Context) (*account.Service, Caller, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, Caller{}, err
+	}
+	c, err := caller(ctx)
+	if err != nil {
+		return nil, Caller{}, err
+	}
+	return acc, c, nil
+}
+
 func apiUser(u dbgen.User) api.User {
 	return api.User{Id: u.ID, Email: u.Email, Name: u.Name, Role: api.Role(u.Role), IsStudent: u.IsStudent}
 }
@@ -81,11 +94,7 @@ func (s *Server) Register(ctx context.Context, req api.RegisterRequestObject) (a
 
 // Logout closes the caller's login.
 func (s *Server) Logout(ctx context.Context, _ api.LogoutRequestObject) (api.LogoutResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
-	c, err := caller(ctx)
+	acc, c, err := s.accountCaller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -97,11 +106,7 @@ func (s *Server) Logout(ctx context.Context, _ api.LogoutRequestObject) (api.Log
 
 // GetCurrentUser returns the signed-in user.
 func (s *Server) GetCurrentUser(ctx context.Context, _ api.GetCurrentUserRequestObject) (api.GetCurrentUserResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
-	c, err := caller(ctx)
+	acc, c, err := s.accountCaller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -231,11 +236,7 @@ func (s *Server) ResetPassword(ctx context.Context, req api.ResetPasswordRequest
 
 // GetProfile returns the caller's profile.
 func (s *Server) GetProfile(ctx context.Context, _ api.GetProfileRequestObject) (api.GetProfileResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
-	c, err := caller(ctx)
+	acc, c, err := s.accountCaller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -248,11 +249,7 @@ func (s *Server) GetProfile(ctx context.Context, _ api.GetProfileRequestObject) 
 
 // UpdateProfile changes one profile field.
 func (s *Server) UpdateProfile(ctx context.Context, req api.UpdateProfileRequestObject) (api.UpdateProfileResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
-	c, err := caller(ctx)
+	acc, c, err := s.accountCaller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -270,11 +267,7 @@ func (s *Server) UpdateProfile(ctx context.Context, req api.UpdateProfileRequest
 
 // ChangePassword replaces the caller's password.
 func (s *Server) ChangePassword(ctx context.Context, req api.ChangePasswordRequestObject) (api.ChangePasswordResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
-	c, err := caller(ctx)
+	acc, c, err := s.accountCaller(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -287,11 +280,7 @@ func (s *Server) ChangePassword(ctx context.Context, req api.ChangePasswordReque
 
 // DeleteAccount deletes the caller's account and everything of it.
 func (s *Server) DeleteAccount(ctx context.Context, _ api.DeleteAccountRequestObject) (api.DeleteAccountResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
-	c, err := caller(ctx)
+	acc, c, err := s.accountCaller(ctx)
 	if err != nil {
 		return nil, err
 	}
