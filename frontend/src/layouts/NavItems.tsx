@@ -8,27 +8,16 @@ export interface NavItem {
   to: string;
 }
 
-/** The header's links on wide screens, the current page highlighted. */
-export function NavButtons({ items }: { items: NavItem[] }) {
-  const { pathname } = useLocation();
-  return items.map((item) => {
-    const active = isActivePath(pathname, item.to);
-    return (
-      <Button
-        key={item.label}
-        component={Link}
-        to={item.to}
-        variant={active ? 'light' : 'subtle'}
-        aria-current={active ? 'page' : undefined}
-      >
-        {item.label}
-      </Button>
-    );
-  });
+interface NavButtonsProps {
+  items: NavItem[];
+  /** The small-screen menu's layout: full width, left-aligned, one under another. */
+  stacked?: boolean;
+  /** Runs when a link is chosen, even the current page's (the menu closes). */
+  onNavigate?: () => void;
 }
 
-/** The same links in the small-screen menu; choosing one closes it. */
-export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate: () => void }) {
+/** A navigation bar's links, the current page highlighted. */
+export function NavButtons({ items, stacked = false, onNavigate }: NavButtonsProps) {
   const { pathname } = useLocation();
   return items.map((item) => {
     const active = isActivePath(pathname, item.to);
@@ -38,11 +27,11 @@ export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate: 
         component={Link}
         to={item.to}
         variant={active ? 'light' : 'subtle'}
-        justify="flex-start"
-        fullWidth
-        size="md"
         aria-current={active ? 'page' : undefined}
         onClick={onNavigate}
+        justify={stacked ? 'flex-start' : undefined}
+        fullWidth={stacked}
+        size={stacked ? 'md' : undefined}
       >
         {item.label}
       </Button>

@@ -5,7 +5,7 @@ import { Outlet, useLocation } from 'react-router';
 import { Brand } from '../../components/Brand/Brand';
 import { ColorSchemeToggle } from '../../components/ColorSchemeToggle/ColorSchemeToggle';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
-import { NavButtons, NavLinks, type NavItem } from '../NavItems';
+import { NavButtons, type NavItem } from '../NavItems';
 import classes from './SiteShell.module.css';
 
 interface SiteShellProps {
@@ -67,7 +67,7 @@ export function SiteShell({ label, items, action, footer }: SiteShellProps) {
       {/* Collapsed, the small-screen menu is out of view and out of the tab order. */}
       <Box component="nav" aria-label={label} id={menuId} hidden={!opened} hiddenFrom="sm" className={classes.menu}>
         <Stack gap={4}>
-          <NavLinks items={items} onNavigate={close} />
+          <NavButtons items={items} stacked onNavigate={close} />
         </Stack>
         {action && <Group mt="md">{action}</Group>}
       </Box>
