@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { isApiError } from '../../api/mutator';
 import { useRequestPasswordReset } from '../../api/gen/public/public';
+import { FormMessages } from '../../components/FormMessages/FormMessages';
 
 interface ResetPasswordModalProps {
   opened: boolean;
@@ -61,16 +62,7 @@ export function ResetPasswordModal({ opened, onClose }: ResetPasswordModalProps)
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {error ? (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          ) : null}
-          {success ? (
-            <Alert color="green" role="status">
-              {success}
-            </Alert>
-          ) : null}
+          <FormMessages error={error} success={success} />
           <TextInput
             label="Email Address"
             type="email"

@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useChangePassword } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
+import { FormMessages } from '../../components/FormMessages/FormMessages';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmNewPassword';
 const emptyForm: Record<Field, string> = { currentPassword: '', newPassword: '', confirmNewPassword: '' };
@@ -63,16 +64,7 @@ export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onCl
     <Modal opened={opened} onClose={close} title="Change Password" centered>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {error ? (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          ) : null}
-          {success ? (
-            <Alert color="green" role="status">
-              {success}
-            </Alert>
-          ) : null}
+          <FormMessages error={error} success={success} />
           {input('currentPassword', 'Current Password', 'current-password')}
           {input('newPassword', 'New Password', 'new-password')}
           {input('confirmNewPassword', 'Confirm New Password', 'new-password')}

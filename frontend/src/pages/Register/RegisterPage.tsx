@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Button,
   Checkbox,
@@ -15,6 +14,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useRegister } from '../../api/gen/auth/auth';
 import { isApiError } from '../../api/mutator';
+import { FormMessages } from '../../components/FormMessages/FormMessages';
 
 const REDIRECT_DELAY_MS = 3000;
 
@@ -88,16 +88,7 @@ export function RegisterPage() {
             <Title order={1} ta="center">
               Create Account
             </Title>
-            {error ? (
-              <Alert color="red" role="alert">
-                {error}
-              </Alert>
-            ) : null}
-            {success ? (
-              <Alert color="green" role="status">
-                {success}
-              </Alert>
-            ) : null}
+            <FormMessages error={error} success={success} />
             <TextInput label="Full Name" autoComplete="name" {...field('name')} />
             <TextInput label="Email Address" type="email" autoComplete="email" {...field('email')} />
             <PasswordInput label="Password" autoComplete="new-password" {...field('password')} />

@@ -1,8 +1,9 @@
-import { Alert, Button, Container, Group, Paper, PasswordInput, Stack, Title } from '@mantine/core';
+import { Button, Container, Group, Paper, PasswordInput, Stack, Title } from '@mantine/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useResetPassword } from '../../api/gen/public/public';
 import { isApiError } from '../../api/mutator';
+import { FormMessages } from '../../components/FormMessages/FormMessages';
 
 const REDIRECT_DELAY_MS = 3000;
 const MISSING_TOKEN = 'Invalid or missing reset token. Please request a new password reset.';
@@ -63,16 +64,7 @@ export function ResetPage() {
             <Title order={1} ta="center">
               Reset Password
             </Title>
-            {error ? (
-              <Alert color="red" role="alert">
-                {error}
-              </Alert>
-            ) : null}
-            {success ? (
-              <Alert color="green" role="status">
-                {success}
-              </Alert>
-            ) : null}
+            <FormMessages error={error} success={success} />
             <PasswordInput
               label="New Password"
               autoComplete="new-password"
