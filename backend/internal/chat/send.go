@@ -186,11 +186,16 @@ func (s *Service) Begin(ctx context.Context, userID uuid.UUID, in SendInput) (*T
 	return t, nil
 }
 
+// isStarter says whether msg is the web app's StarterMessage, which opens a new chat.
+func isStarter(msg string) bool {
+	return strings.EqualFold(strings.TrimSpace(msg), StarterMessage)
+}
+
 func (s *Service) titleFor(msg string, risk companion.Risk) string {
 	if risk != companion.RiskNone {
 		return riskyTitle
 	}
-	if strings.EqualFold(msg, StarterMessage) {
+	if isStarter(msg) {
 		return DefaultTitle
 	}
 	return TitleFrom(msg)

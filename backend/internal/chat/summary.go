@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/google/uuid"
 
@@ -72,7 +71,7 @@ func (s *Service) runSummaryJob(ctx context.Context, job jobs.Job) error {
 // welcome that answers it: they are not the user's words, and a summary that quoted them
 // ("you opened with: Hello! I'd like to start a new conversation.") would say nothing.
 func withoutOpening(transcript []companion.Turn) []companion.Turn {
-	if len(transcript) == 0 || transcript[0].Role != companion.RoleUser || !strings.EqualFold(strings.TrimSpace(transcript[0].Content), StarterMessage) {
+	if len(transcript) == 0 || transcript[0].Role != companion.RoleUser || !isStarter(transcript[0].Content) {
 		return transcript
 	}
 	transcript = transcript[1:]
