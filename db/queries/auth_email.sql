@@ -46,3 +46,9 @@ SELECT set_config('synchronous_commit', 'off', true);
 -- PruneEmailTokens deletes tokens that expired or were used before the cut-off.
 DELETE FROM email_tokens
 WHERE expires_at < @before OR used_at < @before;
+
+-- name: InvalidateAllEmailTokens :exec
+-- InvalidateAllEmailTokens uses up every open verification and reset link of a user.
+UPDATE email_tokens
+SET used_at = now()
+WHERE user_id = @user_id AND used_at IS NULL;

@@ -41,3 +41,13 @@ WHERE id = @id;
 UPDATE users
 SET password_hash = @password_hash
 WHERE id = @id;
+
+-- name: ClaimUnverifiedUser :one
+-- ClaimUnverifiedUser hands an account that was registered but never verified to the
+-- mailbox owner, whom an identity provider vouches for: whoever registered it proved
+-- nothing, so their password and chosen name go, and the address counts as verified.
+-- pgx.ErrNoRows when the account is already verified.
+UPDATE users
+SET password_hash = NULL, name = @name, email_verified_at = now()
+WHERE id = @id AND email_verified_at IS NULL
+RETURNING *;

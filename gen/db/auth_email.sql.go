@@ -73,6 +73,18 @@ func (q *Queries) GetValidEmailToken(ctx context.Context, arg GetValidEmailToken
 	return i, err
 }
 
+const invalidateAllEmailTokens = `-- name: InvalidateAllEmailTokens :exec
+UPDATE email_tokens
+SET used_at = now()
+WHERE user_id = $1 AND used_at IS NULL
+`
+
+// InvalidateAllEmailTokens uses up every open verification and reset link of a user.
+func (q *Queries) InvalidateAllEmailTokens(ctx context.Context, userID uuid.UUID) error {
+	_, err := q.db.Exec(ctx, invalidateAllEmailTokens, userID)
+	return err
+}
+
 const invalidateEmailTokens = `-- name: InvalidateEmailTokens :exec
 UPDATE email_tokens
 SET used_at = now()

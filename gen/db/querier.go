@@ -19,6 +19,11 @@ type Querier interface {
 	// skipping rows other workers hold, marks it running under a lease and counts
 	// the attempt. pgx.ErrNoRows when there is nothing to do.
 	ClaimJob(ctx context.Context, leaseSeconds int32) (Job, error)
+	// ClaimUnverifiedUser hands an account that was registered but never verified to the
+	// mailbox owner, whom an identity provider vouches for: whoever registered it proved
+	// nothing, so their password and chosen name go, and the address counts as verified.
+	// pgx.ErrNoRows when the account is already verified.
+	ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUserParams) (User, error)
 	// CompleteJob marks a claimed job done.
 	CompleteJob(ctx context.Context, id int64) error
 	// CountContactMessages counts the stored contact messages (for operators and tests).
@@ -106,6 +111,8 @@ type Querier interface {
 	// InsertWeeklyReport stores a report unless one exists for that user and week; it returns
 	// the id only when this call stored it, so exactly one instance mails it.
 	InsertWeeklyReport(ctx context.Context, arg InsertWeeklyReportParams) (uuid.UUID, error)
+	// InvalidateAllEmailTokens uses up every open verification and reset link of a user.
+	InvalidateAllEmailTokens(ctx context.Context, userID uuid.UUID) error
 	// InvalidateEmailTokens uses up every open token of a user for one purpose.
 	InvalidateEmailTokens(ctx context.Context, arg InvalidateEmailTokensParams) error
 	// ListEndedSessionsBetween returns one user's sessions that ended in [from, to).

@@ -12,6 +12,44 @@ import (
 	"github.com/google/uuid"
 )
 
+const claimUnverifiedUser = `-- name: ClaimUnverifiedUser :one
+UPDATE users
+SET password_hash = NULL, name = $1, email_verified_at = now()
+WHERE id = $2 AND email_verified_at IS NULL
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at
+`
+
+type ClaimUnverifiedUserParams struct {
+	Name string
+	ID   uuid.UUID
+}
+
+// ClaimUnverifiedUser hands an account that was registered but never verified to the
+// mailbox owner, whom an identity provider vouches for: whoever registered it proved
+// nothing, so their password and chosen name go, and the address counts as verified.
+// pgx.ErrNoRows when the account is already verified.
+func (q *Queries) ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUserParams) (User, error) {
+	row := q.db.QueryRow(ctx, claimUnverifiedUser, arg.Name, arg.ID)
+	var i User
+	err := row.Scan(
+		&i.ID,
+		&i.Email,
+		&i.Name,
+		&i.PasswordHash,
+		&i.Role,
+		&i.IsStudent,
+		&i.EmailVerifiedAt,
+		&i.Age,
+		&i.FocusAreas,
+		&i.PrimaryConcerns,
+		&i.SensitiveTopics,
+		&i.StripeCustomerID,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const createUser = `-- name: CreateUser :one
 INSERT INTO users (email, name, password_hash, is_student, email_verified_at)
 VALUES ($1, $2, $3, $4, $5)

@@ -35,3 +35,16 @@ func alreadyRegisteredMail(to, name, link string) mail.Message {
 		Links: []string{link},
 	}
 }
+
+// claimedMail tells the mailbox owner that a password set on their address by someone who
+// never verified it was removed when they signed in with a third-party account.
+func claimedMail(to, name, link string) mail.Message {
+	return mail.Message{
+		To:      to,
+		Subject: "You signed in to Percolate with Google",
+		Text: fmt.Sprintf("Hi %s,\n\nYou just signed in to Percolate with your Google account. Someone had registered this email address "+
+			"with a password before, but never confirmed it, so we removed that password and signed out any logins that used it. "+
+			"Only you can sign in now.\n\nIf that registration was yours and you'd like a password too, use \"Forgot password\" on the sign-in page:\n\n%s\n\n— Percolate\n", name, link),
+		Links: []string{link},
+	}
+}

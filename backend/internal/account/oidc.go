@@ -232,8 +232,13 @@ func providerKey(issuer string) string {
 
 // linkIdentity finds the account of an identity (issuer + subject), else links the account
 // with that e-mail when the provider says the address is verified, else creates an account.
+// An account with that e-mail that was never verified is taken over for the mailbox owner
+// (see ClaimUnverifiedUser) rather than linked as it is.
 func (s *Service) linkIdentity(ctx context.Context, provider, subject, email string, verified bool, name string) (uuid.UUID, error) {
-	var id uuid.UUID
+	var (
+		id      uuid.UUID
+		claimed bool
+	)
 	err := s.st.WithTx(ctx, func(q *dbgen.Queries) error {
 		uid, err := q.GetExternalIdentityUser(ctx, dbgen.GetExternalIdentityUserParams{Provider: provider, Subject: subject})
 		if err == nil {
@@ -249,21 +254,34 @@ func (s *Service) linkIdentity(ctx context.Context, provider, subject, email str
 		if !verified {
 			return oidcFail(MsgOIDCUnverified, nil)
 		}
+		if name == "" {
+			name, _, _ = strings.Cut(email, "@")
+		}
+		for utf8.RuneCountInString(name) > MaxName {
+			r := []rune(name)
+			name = string(r[:MaxName])
+		}
 		u, err := q.GetUserByEmail(ctx, email)
 		switch {
-		case err == nil:
-			// The provider vouches for the address: the mailbox owner is signing in.
-			if err := q.MarkEmailVerified(ctx, u.ID); err != nil {
+		case err == nil && u.EmailVerifiedAt == nil:
+			// Registered but never verified: whoever registered it never proved the
+			// mailbox is theirs, and may not be its owner, who is signing in now. Their
+			// password, name, open links and logins go, so they cannot sign in to the
+			// owner's account; the owner is told, and can set a password by reset.
+			if u, err = q.ClaimUnverifiedUser(ctx, dbgen.ClaimUnverifiedUserParams{ID: u.ID, Name: name}); err != nil {
 				return err
 			}
+			if err := q.InvalidateAllEmailTokens(ctx, u.ID); err != nil {
+				return err
+			}
+			if err := s.tokens.RevokeAll(ctx, q, u.ID, uuid.Nil, revokeReasonClaimed); err != nil {
+				return err
+			}
+			claimed = true
+		case err == nil:
+			// A verified account: its owner proved the mailbox, and the provider vouches
+			// for it too, so both are the same person.
 		case store.IsNotFound(err):
-			if name == "" {
-				name, _, _ = strings.Cut(email, "@")
-			}
-			for utf8.RuneCountInString(name) > MaxName {
-				r := []rune(name)
-				name = string(r[:MaxName])
-			}
 			now := time.Now()
 			u, err = q.CreateUser(ctx, dbgen.CreateUserParams{Email: email, Name: name, EmailVerifiedAt: &now})
 			if err != nil {
@@ -275,6 +293,9 @@ func (s *Service) linkIdentity(ctx context.Context, provider, subject, email str
 		id = u.ID
 		return q.CreateExternalIdentity(ctx, dbgen.CreateExternalIdentityParams{UserID: u.ID, Provider: provider, Subject: subject, Email: &email})
 	})
+	if err == nil && claimed {
+		s.sendAsync(claimedMail(email, name, s.link("/login", "")))
+	}
 	return id, err
 }
 

@@ -47,6 +47,9 @@ const (
 	revokeReasonReset  = "password-reset"
 	revokeReasonChange = "password-change"
 	revokeReasonLogout = "logout"
+	// revokeReasonClaimed closes the logins of an unverified account whose address a
+	// third-party sign-in proved to belong to someone else.
+	revokeReasonClaimed = "claimed-by-mailbox-owner"
 )
 
 // ErrInvalidCredentials answers a wrong password and an unknown e-mail alike.

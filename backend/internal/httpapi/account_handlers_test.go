@@ -163,6 +163,21 @@ func (e *accEnv) mailsTo(addr string) int {
 	return n
 }
 
+// lastMailSubject returns the subject of the newest mail to addr.
+func (e *accEnv) lastMailSubject(addr string) string {
+	msgs := e.mails()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if len(msgs[i].To) > 0 && strings.EqualFold(msgs[i].To[0], addr) {
+			m, err := msgs[i].Message()
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			return m.Header.Get("Subject")
+		}
+	}
+	return ""
+}
+
 func queryParam(t *testing.T, link, name string) string {
 	t.Helper()
 	u, err := url.Parse(link)

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/auth/oidctest"
@@ -178,6 +180,79 @@ func TestOIDCLinksOnlyVerifiedEmails(t *testing.T) {
 	s := e.login("ada@example.com", "brew-a-fresh-pot")
 	if s.user["name"] != "Ada" {
 		t.Fatalf("linking changed the account: %v", s.user)
+	}
+}
+
+// An attacker registers the victim's address and never verifies it; the victim later signs
+// in with the provider, which vouches for the address. The attacker must not keep a way into
+// the account the victim then uses (issue 15, finding 1).
+func TestOIDCSignInTakesAnUnverifiedAccountAwayFromItsRegistrant(t *testing.T) {
+	e := newOIDCEnv(t)
+	const addr, attackerPassword = "vic@example.com", "attacker-knows-this"
+	r := e.call("POST", "/api/auth/register", "", map[string]string{"name": "Attacker", "email": addr, "password": attackerPassword, "confirmPassword": attackerPassword})
+	if r.code != http.StatusCreated {
+		t.Fatalf("register: %d %s", r.code, r.body)
+	}
+	oldVerify := e.lastLink(addr, testPublicURL+"/email-verified?t=")
+	// A login of the unverified account, however it came about, must not survive either.
+	var attackerID uuid.UUID
+	if err := e.st.Pool().QueryRow(context.Background(), `SELECT id FROM users WHERE email = $1`, addr).Scan(&attackerID); err != nil {
+		t.Fatal(err)
+	}
+	pair, err := e.tokens.StartSession(context.Background(), e.st.Queries(), attackerID, "USER")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mailsBefore := e.mailsTo(addr)
+
+	e.idp.SetUser(oidctest.User{Subject: "victim-google", Email: addr, EmailVerified: true, Name: "Victoria"})
+	cb, cookie := e.start()
+	v := e.exchange(e.finish(cb, cookie).Query().Get("oauthCode"))
+	if v.code != http.StatusOK {
+		t.Fatalf("victim's sign-in: %d %s", v.code, v.body)
+	}
+	victim := v.json(t)
+	if u := victim["user"].(map[string]any); u["name"] != "Victoria" || u["email"] != addr {
+		t.Fatalf("the account keeps the registrant's details: %v", u)
+	}
+
+	// The registrant's password no longer opens the account: the same answer as any wrong
+	// password, not "verify your e-mail".
+	if r := e.call("POST", "/api/auth/login", "", map[string]string{"email": addr, "password": attackerPassword}); r.code != http.StatusUnauthorized || r.json(t)["code"] != account.CodeBadCredentials {
+		t.Fatalf("registrant's password: %d %s", r.code, r.body)
+	}
+	if n := e.count(`SELECT count(*) FROM users WHERE email = $1 AND password_hash IS NULL AND email_verified_at IS NOT NULL`, addr); n != 1 {
+		t.Fatal("the registrant's password hash was kept")
+	}
+	if r := e.refresh(pair.Refresh); r.code != http.StatusUnauthorized {
+		t.Fatalf("registrant's login still refreshes: %d %s", r.code, r.body)
+	}
+	if r := e.call("GET", "/api/auth/me", pair.Access, nil); r.code != http.StatusUnauthorized {
+		t.Fatalf("registrant's access token still works: %d %s", r.code, r.body)
+	}
+	if r := e.call("GET", "/api/auth/verify?t="+url.QueryEscape(queryParam(t, oldVerify, "t")), "", nil); r.code == http.StatusOK {
+		t.Fatalf("the old verification link still works: %d %s", r.code, r.body)
+	}
+	// The victim's own sign-in works, and the address is told what happened.
+	if r := e.call("GET", "/api/auth/me", victim["accessToken"].(string), nil); r.code != http.StatusOK {
+		t.Fatalf("victim's token: %d %s", r.code, r.body)
+	}
+	if e.mailsTo(addr) != mailsBefore+1 || !strings.Contains(e.lastMailSubject(addr), "signed in to Percolate with Google") {
+		t.Fatalf("no notice mailed to the address (subject %q)", e.lastMailSubject(addr))
+	}
+	// The owner can set a password of their own by reset, and sign in with it.
+	if r := e.call("POST", "/api/public/reset-password-email?email="+url.QueryEscape(addr), "", nil); r.code != http.StatusOK {
+		t.Fatalf("reset mail: %d %s", r.code, r.body)
+	}
+	tok := queryParam(t, e.lastLink(addr, testPublicURL+"/reset?token="), "token")
+	if r := e.call("PUT", "/api/public/reset-password?token="+url.QueryEscape(tok), "", map[string]string{"password": "victorias-own-pass", "confirmPassword": "victorias-own-pass"}); r.code != http.StatusOK {
+		t.Fatalf("reset: %d %s", r.code, r.body)
+	}
+	if s := e.login(addr, "victorias-own-pass"); s.user["id"] != victim["user"].(map[string]any)["id"] {
+		t.Fatal("reset signed in to another account")
+	}
+	if n := e.count(`SELECT count(*) FROM users`); n != 1 {
+		t.Fatalf("%d accounts", n)
 	}
 }
 
