@@ -23,12 +23,15 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion/safetyeval"
 )
 
-// screens are the screens that can be measured, by name. A new screen is added here, with an
-// adapter to safetyeval.Screener if its signature differs.
-var screens = map[string]struct {
+// namedScreen is a screen that can be measured, with a line about what it is.
+type namedScreen struct {
 	about  string
 	screen safetyeval.Screener
-}{
+}
+
+// screens are the screens that can be measured, by name. A new screen is added here, with an
+// adapter to safetyeval.Screener if its signature differs.
+var screens = map[string]namedScreen{
 	"today": {"companion.Screen, rules only; it ignores the previous turn", safetyeval.Today},
 }
 

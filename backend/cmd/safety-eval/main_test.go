@@ -41,10 +41,7 @@ func labelOf(t *testing.T) func(prev []companion.Turn, text string) safetyeval.L
 
 // register adds a screen for the length of a test.
 func register(t *testing.T, name string, screen safetyeval.Screener) {
-	screens[name] = struct {
-		about  string
-		screen safetyeval.Screener
-	}{"test", screen}
+	screens[name] = namedScreen{"test", screen}
 	t.Cleanup(func() { delete(screens, name) })
 }
 
