@@ -1,6 +1,7 @@
 # Percolate — one binary with the web app inside.
 #   make run    build everything and serve http://127.0.0.1:8080 on the embedded defaults
 #   make test   every check CI runs: generated code, vet, Go tests, typecheck, lint, Vitest, e2e
+#   make safety-eval   the crisis screen's recall and false-positive rate on the labelled set
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -14,7 +15,7 @@ GENERATED := gen frontend/src/api/gen
 GO_PKGS := . ./backend/... ./db/... ./gen/... ./frontend
 
 .PHONY: run build web go-build deps dist-placeholder generate check-generated vet test-go \
-	typecheck lint test-web e2e test bench clean
+	typecheck lint test-web e2e test bench safety-eval clean
 
 ## run: build the web app and the binary, then serve on the embedded defaults
 run: build
@@ -82,6 +83,13 @@ test: check-generated vet test-go typecheck lint test-web e2e
 ## bench: Go benchmarks (report medians and ratios, not single times)
 bench: dist-placeholder
 	go test -run '^$$' -bench . -benchmem -count 6 $(GO_PKGS)
+
+## safety-eval: the crisis screen on the labelled set, per category, on the tuning and the
+## held-back half (counts only for the held-back half). SAFETY_EVAL_FLAGS=-v lists the tuning
+## half's misses; SAFETY_EVAL_FLAGS=-gate fails below 98% held-back recall or above 3% false positives.
+SAFETY_EVAL_FLAGS ?=
+safety-eval:
+	go run ./backend/cmd/safety-eval $(SAFETY_EVAL_FLAGS)
 
 clean:
 	rm -rf bin frontend/dist

@@ -1,0 +1,109 @@
+// Command safety-eval measures the crisis screen on the labelled set: recall on the risky
+// messages and the false-positive rate on the harmless ones, per category, per C-SSRS level
+// and overall, on the tuning half and on the held-back half, and the median time per message.
+//
+//	go run ./backend/cmd/safety-eval [-data DIR] [-screen NAME] [-v] [-gate]
+//
+// It never prints the text of a held-back message, only counts, so that nobody can tune on
+// the held-back half by reading the output. -v lists the tuning half's misses and false
+// alarms. -gate exits with status 1 when the held-back half's recall is below 98% or its
+// false-positive rate above 3%.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/percolate/percolate/backend/internal/companion/safetyeval"
+)
+
+// namedScreen is a screen that can be measured, with a line about what it is.
+type namedScreen struct {
+	about  string
+	screen safetyeval.Screener
+}
+
+// screens are the screens that can be measured, by name. A new screen is added here, with an
+// adapter to safetyeval.Screener if its signature differs.
+var screens = map[string]namedScreen{
+	"today": {"companion.Screen, rules only; it ignores the previous turn", safetyeval.Today},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("safety-eval", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	dir := fl.String("data", "backend/internal/companion/safetyeval/data", "the data directory")
+	name := fl.String("screen", "today", "the screen to measure: "+strings.Join(slices.Sorted(maps.Keys(screens)), ", "))
+	verbose := fl.Bool("v", false, "list the tuning half's misses and false alarms (never the held-back half's)")
+	gate := fl.Bool("gate", false, fmt.Sprintf("exit 1 unless held-back recall ≥ %d%% and false-positive rate ≤ %d%%",
+		safetyeval.GateRecallPercent, safetyeval.GateFPRPercent))
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	s, ok := screens[*name]
+	if !ok {
+		fmt.Fprintf(stderr, "safety-eval: no screen named %q\n", *name)
+		return 2
+	}
+
+	tuning, err := load(filepath.Join(*dir, safetyeval.TuningFile))
+	if err != nil {
+		fmt.Fprintln(stderr, "safety-eval:", err)
+		return 1
+	}
+	held, err := load(filepath.Join(*dir, safetyeval.HeldbackFile))
+	if err != nil {
+		fmt.Fprintln(stderr, "safety-eval:", err)
+		return 1
+	}
+
+	fmt.Fprintf(stdout, "Crisis screen %q (%s)\n", *name, s.about)
+	fmt.Fprintln(stdout, "flagged = given a check-in or the crisis reply; clear = the crisis reply")
+
+	tr := safetyeval.Evaluate(tuning, s.screen)
+	fmt.Fprintf(stdout, "\nTUNING half: %d risky, %d harmless\n", tr.Risky.N, tr.Harmless.N)
+	tr.WriteTable(stdout)
+	if *verbose {
+		fmt.Fprintf(stdout, "\n  tuning misses and false alarms (%d):\n", len(tr.Misses))
+		safetyeval.WriteMisses(stdout, tr.Misses)
+	}
+
+	hr := safetyeval.Evaluate(held, s.screen)
+	fmt.Fprintf(stdout, "\nHELD-BACK half: %d risky, %d harmless (counts only: never read or tune on these messages)\n",
+		hr.Risky.N, hr.Harmless.N)
+	hr.WriteTable(stdout)
+
+	gateErr := hr.Gate()
+	verdict := "passes"
+	if gateErr != nil {
+		verdict = "fails: " + gateErr.Error()
+	}
+	fmt.Fprintf(stdout, "\nGate (held-back recall ≥ %d%%, false-positive rate ≤ %d%%): %s\n",
+		safetyeval.GateRecallPercent, safetyeval.GateFPRPercent, verdict)
+	if *gate && gateErr != nil {
+		return 1
+	}
+	return 0
+}
+
+// load reads and validates one half. Its errors name the file and the line, never the text.
+func load(path string) ([]safetyeval.Item, error) {
+	items, err := safetyeval.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := safetyeval.Validate(items); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return items, nil
+}
