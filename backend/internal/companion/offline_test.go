@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestOfflineReplyMirrorsNamesFeelingsAndAsksOneQuestion(t *testing.T) {
+func TestOfflineFirstReplyListensAndNamesTheFeelings(t *testing.T) {
 	o := &Offline{}
 	p := Profile{FocusAreas: "Sleep, exams"}
 	msg := "I'm so stressed about my exams and I feel lonely since my friend moved away."
@@ -18,19 +18,24 @@ func TestOfflineReplyMirrorsNamesFeelingsAndAsksOneQuestion(t *testing.T) {
 	if len(chunks) < 10 || strings.Join(chunks, "") != reply.Text {
 		t.Fatalf("not streamed word by word: %d chunks", len(chunks))
 	}
-	for _, want := range []string{"you're so stressed about your exams", "stress", "loneliness", "focus on sleep", "journal"} {
+	if !strings.HasPrefix(reply.Text, "It sounds like your exams are weighing on you") {
+		t.Errorf("reply %q does not reflect what it heard", reply.Text)
+	}
+	for _, want := range []string{"stress", "loneliness", "sleep"} {
 		if !strings.Contains(strings.ToLower(reply.Text), want) {
 			t.Errorf("reply %q lacks %q", reply.Text, want)
 		}
 	}
-	if n := strings.Count(reply.Text, "?"); n != 1 {
-		t.Errorf("reply has %d questions, want exactly 1: %q", n, reply.Text)
+	if n := strings.Count(reply.Text, "?"); n != 1 || !strings.HasSuffix(reply.Text, "?") {
+		t.Errorf("reply has %d questions, want exactly 1 at the end: %q", n, reply.Text)
+	}
+	if containsOneOf(reply.Text, journalPrompts) {
+		t.Errorf("a journaling prompt on the first reply: %q", reply.Text)
 	}
 	if reply.Usage.CompletionTokens == 0 {
 		t.Error("no token estimate")
 	}
-	again := o.Compose(msg, p)
-	if again != reply.Text {
+	if again := o.Compose(Prompt{Message: msg, Profile: p}); again != reply.Text {
 		t.Error("offline engine is not deterministic")
 	}
 }
@@ -38,11 +43,11 @@ func TestOfflineReplyMirrorsNamesFeelingsAndAsksOneQuestion(t *testing.T) {
 func TestOfflineStaysAwayFromSensitiveTopics(t *testing.T) {
 	o := &Offline{}
 	p := Profile{FocusAreas: "family", SensitiveTopics: "my divorce, family"}
-	reply := o.Compose("I keep thinking about my divorce and feel sad.", p)
+	reply := o.Compose(Prompt{Message: "I keep thinking about my divorce and feel sad.", Profile: p})
 	if strings.Contains(strings.ToLower(reply), "divorce") || strings.Contains(strings.ToLower(reply), "family") {
 		t.Fatalf("reply mentions a sensitive topic: %q", reply)
 	}
-	if !strings.Contains(reply, "sadness") || strings.Count(reply, "?") != 1 {
+	if !containsOneOf(reply, sensitiveAck) || strings.Count(reply, "?") != 1 {
 		t.Fatalf("reply = %q", reply)
 	}
 }
