@@ -60,7 +60,7 @@ func checkSession(t *testing.T, msgs, replies []string) {
 				userGrams[g] = i
 			}
 		}
-		if n := len(strings.Fields(r)); n > MaxOfflineWords || n == 0 {
+		if n := len(strings.Fields(r)); n > ReplyWords || n == 0 {
 			t.Errorf("reply %d has %d words: %q", i, n, r)
 		}
 		if n := strings.Count(r, "?"); n > 1 {

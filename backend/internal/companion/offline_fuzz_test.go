@@ -24,7 +24,7 @@ func FuzzOfflineReply(f *testing.F) {
 					t.Fatalf("crisis reply to an unflagged message %q", m)
 				}
 			} else {
-				if n := len(strings.Fields(reply)); n == 0 || n > MaxOfflineWords {
+				if n := len(strings.Fields(reply)); n == 0 || n > ReplyWords {
 					t.Fatalf("reply to %q has %d words: %q", m, n, reply)
 				}
 				userGrams := map[string]bool{}

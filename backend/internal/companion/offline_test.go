@@ -2,6 +2,7 @@ package companion
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -94,5 +95,36 @@ func TestSystemPromptCarriesProfileAndTrimsHistory(t *testing.T) {
 	}
 	if kept[len(kept)-1] != h[len(h)-1] {
 		t.Fatal("newest turn not kept")
+	}
+}
+
+func TestSystemPromptAsksForTheArcAndCarriesMemoriesGently(t *testing.T) {
+	sp := BuildSystemPrompt(Profile{SensitiveTopics: "my dad"}, "",
+		"Has a statistics midterm on Tuesday", "Argues with my dad on Sundays", "Wants to kill myself", "  Works   late shifts\nat a café  ")
+	for _, want := range []string{
+		"under 120 words", "So far I'm hearing", "one open question at a time", "refer back", "\"What should I do?\"",
+		"\"Am I overreacting?\"", "narrower question", "journaling prompt only when it fits", "never call this therapy",
+		"Never claim to be human", "988", "What you know from earlier sessions", "never recite",
+		"- Has a statistics midterm on Tuesday", "- Works late shifts at a café",
+	} {
+		if !strings.Contains(sp, want) {
+			t.Errorf("system prompt lacks %q", want)
+		}
+	}
+	memories := sp[strings.Index(sp, "What you know"):]
+	for _, banned := range []string{"dad", "kill"} {
+		if strings.Contains(memories, banned) {
+			t.Errorf("a memory with %q reached the prompt: %q", banned, memories)
+		}
+	}
+	if strings.Contains(BuildSystemPrompt(Profile{}, ""), "earlier sessions") {
+		t.Error("a memory section without memories")
+	}
+	var many []string
+	for i := 0; i < 80; i++ {
+		many = append(many, fmt.Sprintf("Memory number %d", i))
+	}
+	if n := strings.Count(BuildSystemPrompt(Profile{}, "", many...), "\n- Memory number"); n != MaxMemories {
+		t.Errorf("%d memories in the prompt, want %d", n, MaxMemories)
 	}
 }

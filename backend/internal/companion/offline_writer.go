@@ -10,9 +10,6 @@ import (
 	"unicode/utf8"
 )
 
-// MaxOfflineWords is the most words an offline reply has.
-const MaxOfflineWords = 120
-
 // copyRun is the shortest run of a user's words the engine never repeats: it paraphrases.
 const copyRun = 8
 
@@ -232,7 +229,7 @@ func (w *writer) text() string {
 	parts := w.parts
 	for len(parts) > 0 {
 		t := joinParts(parts)
-		if len(strings.Fields(t)) <= MaxOfflineWords && !w.copies(t) {
+		if len(strings.Fields(t)) <= ReplyWords && !w.copies(t) {
 			return t
 		}
 		low := 0
