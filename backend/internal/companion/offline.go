@@ -64,7 +64,7 @@ var feelingLexicon = []struct {
 	{"stress", []string{"stress", "stressed", "stressful", "pressure", "deadline", "deadlines", "exam", "exams", "finals", "busy"}},
 	{"overwhelm", []string{"overwhelmed", "overwhelming", "too much", "drowning", "can't keep up", "cant keep up", "swamped"}},
 	{"sadness", []string{"sad", "down", "unhappy", "cry", "crying", "cried", "depressed", "low", "heartbroken", "miss", "missing", "grief", "lost"}},
-	{"loneliness", []string{"lonely", "alone", "isolated", "left out", "no friends", "nobody", "ignored"}},
+	{"loneliness", []string{"lonely", "feel alone", "feeling alone", "felt alone", "so alone", "all alone", "isolated", "left out", "no friends", "nobody", "ignored"}},
 	{"anger", []string{"angry", "mad", "furious", "rage", "pissed", "hate"}},
 	{"frustration", []string{"frustrated", "frustrating", "annoyed", "annoying", "irritated", "stuck", "fed up"}},
 	{"guilt", []string{"guilty", "guilt", "my fault", "sorry", "regret"}},
@@ -72,11 +72,11 @@ var feelingLexicon = []struct {
 	{"confusion", []string{"confused", "confusing", "unsure", "don't know", "dont know", "lost", "torn", "mixed up"}},
 	{"fear", []string{"afraid", "scared", "fear", "terrified", "frightened"}},
 	{"tiredness", []string{"tired", "exhausted", "drained", "sleepy", "burnt out", "burned out", "worn out", "no energy"}},
-	{"joy", []string{"happy", "excited", "great", "glad", "joy", "fun", "amazing", "wonderful", "feel good", "felt good", "feels good", "feeling good"}},
+	{"joy", []string{"happy", "excited", "great", "glad", "joy", "fun", "amazing", "wonderful", "feel good", "felt good", "feels good", "feeling good", "good day", "great day", "really good", "so good", "pretty good"}},
 	{"gratitude", []string{"grateful", "thankful", "thanks", "appreciate", "lucky"}},
 	{"hope", []string{"hope", "hopeful", "looking forward", "optimistic", "maybe things"}},
 	{"calm", []string{"calm", "calmer", "relaxed", "peaceful", "at ease", "content", "relieved", "relief"}},
-	{"pride", []string{"proud", "accomplished", "achieved", "nailed", "managed to"}},
+	{"pride", []string{"proud", "accomplished", "achieved", "nailed", "managed to", "aced"}},
 	{"love", []string{"love", "loved", "care about", "adore"}},
 }
 

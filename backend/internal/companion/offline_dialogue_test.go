@@ -34,7 +34,7 @@ func stockPools() map[string][]tmpl {
 		"journal": journalPrompts, "question": qGeneric, "event": qEvent, "prepare": qPrepare,
 		"person": qPerson, "feeling": qFeeling, "positive": qPositive, "refer": referBack,
 		"summary": summaryLines, "summaryQ": summaryQ, "narrow": narrowGeneric,
-		"thread": narrowThread, "either": narrowEither, "narrowPerson": narrowPerson, "greeting": greetingQ, "validate": validateLines,
+		"thread": narrowThread, "either": narrowEither, "narrowPerson": narrowPerson, "greeting": greetingQ, "sigh": sighQ, "validate": validateLines,
 		"reframe": reframeLines, "offer": offerQ, "adviceQ": adviceQ,
 	}
 	for cat, p := range stepsByCat {

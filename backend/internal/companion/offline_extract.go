@@ -181,6 +181,7 @@ func extractItems(s string) []item {
 	var items []item
 	days := extractDays(toks, used)
 	places := extractPlaces(toks, used)
+	items = append(items, extractBreakup(toks, used)...)
 	for i, t := range toks {
 		if used[i] {
 			continue
@@ -191,7 +192,7 @@ func extractItems(s string) []item {
 		}
 		var mods []string
 		j := i - 1
-		for j >= 0 && !toks[j].breakAfter && !used[j] && len(mods) < 2 && isModifier(toks[j]) {
+		for j >= 0 && !toks[j].breakAfter && !used[j] && len(mods) < 2 && (isModifier(toks[j]) || ingAfterDeterminer(toks, j)) {
 			mods = append([]string{word(toks[j])}, mods...)
 			j--
 		}
@@ -243,6 +244,31 @@ func extractItems(s string) []item {
 	return items
 }
 
+// ingAfterDeterminer accepts an -ing word right after a determiner as a modifier ("my
+// driving test"), which elsewhere is a verb ("I keep driving").
+func ingAfterDeterminer(toks []token, j int) bool {
+	w := toks[j].low
+	return strings.HasSuffix(w, "ing") && len(w) > 4 && len(w) <= 16 && j > 0 && !toks[j-1].breakAfter &&
+		determiners[toks[j-1].low] && !notModifiers[w]
+}
+
+var breakupVerbs = setOf("broke", "breaking", "broken", "split", "splitting")
+
+// extractBreakup finds a breakup told as a verb ("she broke up with me", "he dumped me").
+func extractBreakup(toks []token, used []bool) []item {
+	for i, t := range toks {
+		verb := breakupVerbs[t.low] && i+1 < len(toks) && toks[i+1].low == "up"
+		if verb || t.low == "dumped" {
+			used[i] = true
+			if verb {
+				used[i+1] = true
+			}
+			return []item{{kind: kindEvent, key: "breakup", short: "the breakup", full: "the breakup", cat: catConflict}}
+		}
+	}
+	return nil
+}
+
 // dayFor picks the day that goes with the event at token i: the first free one after it,
 // else the last free one before it ("On Tuesday I have my midterm"); -1 for none. A day's
 // turn field holds its token index here.
@@ -286,10 +312,12 @@ func extractDays(toks []token, used []bool) []item {
 		case isWeekday(t.low):
 			d := capFirst(t.low)
 			add(d, "on "+d, i)
-		case t.low == "tomorrow" || t.low == "tonight":
+		case t.low == "tomorrow" || t.low == "tonight" || t.low == "yesterday":
 			add(t.low, t.low, i)
-		case (t.low == "weekend" || t.low == "week" || t.low == "month") && (prev == "this" || prev == "next") && i > 0:
+		case (t.low == "weekend" || t.low == "week" || t.low == "month") && (prev == "this" || prev == "next" || prev == "last") && i > 0:
 			add(prev+" "+t.low, prev+" "+t.low, i-1, i)
+		case t.low == "night" && prev == "last" && i > 0:
+			add("last night", "last night", i-1, i)
 		case months[t.low] && ordinal.MatchString(next):
 			d := capFirst(t.low) + " " + strings.TrimRight(next, "stndrh")
 			add(d, "on "+d, i, i+1)

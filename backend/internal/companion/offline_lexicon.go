@@ -57,6 +57,7 @@ var eventNouns = map[string]eventNoun{
 	"birthday": {catSocial, true, false, false}, "dinner": {catSocial, false, false, true},
 	"sleepover": {catSocial, false, false, false}, "reunion": {catSocial, false, false, false},
 	"concert": {catSocial, false, false, false}, "move": {catSocial, true, false, true},
+	"fair": {catSocial, false, false, true}, "festival": {catSocial, false, false, false},
 	"argument": {catConflict, false, false, false}, "fight": {catConflict, false, false, true},
 	"breakup": {catConflict, false, false, false}, "falling-out": {catConflict, false, false, false},
 	"rent": {catMoney, true, true, true}, "bill": {catMoney, false, false, true},

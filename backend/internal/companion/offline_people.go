@@ -35,7 +35,7 @@ func looksLikeName(t token) bool {
 	w := t.low
 	_, _, isEvent := eventLemma(w)
 	return !isEvent && !isWeekday(w) && !notNames[w] && !notModifiers[w] && !relations[w] && !placeNouns[w] &&
-		!subjects[w] && !months[w] && !determiners[w] && !commonStarters[w] && !isFeelingWord(w)
+		!subjects[w] && !months[w] && !determiners[w] && !commonStarters[w] && !isFeelingWord(w) && !isShortWord(w)
 }
 
 // commonStarters are capitalised at the start of a sentence but are not names.
@@ -44,7 +44,8 @@ var commonStarters = setOf("everything", "nothing", "something", "anything", "ev
 	"honestly", "lately", "recently", "mostly", "basically", "literally", "actually",
 	"seriously", "home", "sorry", "please", "hmm", "ugh", "wow", "whatever", "mornings",
 	"nights", "weekends", "coffee", "music", "social", "being", "getting", "trying", "also",
-	"yesterday", "apparently", "luckily", "hopefully", "unfortunately", "instead", "plus")
+	"yesterday", "apparently", "luckily", "hopefully", "unfortunately", "instead", "plus",
+	"good", "bad", "nice", "same", "great", "awesome", "whatever", "honestly", "thank")
 
 // extractPeople finds "my roommate", "my friend Maya" and names.
 func extractPeople(toks []token, used []bool) []item {
@@ -84,10 +85,10 @@ func extractPeople(toks []token, used []bool) []item {
 		if !looksLikeName(t) {
 			continue
 		}
-		if i == 0 {
+		if i == 0 && len(toks) > 1 {
 			// At the start of a sentence a capitalised word is a name only before a verb
-			// that people do ("Maya said…").
-			if len(toks) < 2 || !nameVerbs[toks[1].low] || weakNameVerbs[toks[1].low] {
+			// that people do ("Maya said…"), or alone ("Maya.").
+			if !nameVerbs[toks[1].low] || weakNameVerbs[toks[1].low] {
 				continue
 			}
 		}

@@ -43,6 +43,8 @@ type reply struct {
 	threads []item
 	// positive is set when the new message's main feeling is a good one.
 	positive bool
+	// cont is set when main is the thread of the message before, not of the new one.
+	cont bool
 }
 
 func (r *reply) compose() {
@@ -84,7 +86,7 @@ func (r *reply) share(sub string) {
 		r.w.add(keepAck, "follow", r.vals, ackFollow)
 	}
 	switch {
-	case r.k == 1:
+	case r.firstShare():
 		groups := listenLines
 		if r.positive {
 			groups = append([][]tmpl{listenPositive}, listenLines[1:]...)
@@ -92,9 +94,7 @@ func (r *reply) share(sub string) {
 		r.w.add(keepBody, "listen", r.vals, groups...)
 		r.extras()
 		r.question(false)
-	case r.summaryDue():
-		r.ack()
-		r.summary()
+	case r.summaryDue() && r.summary(r.ack):
 	case r.stepDue() && r.offerStep():
 	default:
 		r.ack()
@@ -116,16 +116,27 @@ func (r *reply) extras() {
 	}
 }
 
+// firstShare is set on the first message that says something: the reply listens.
+func (r *reply) firstShare() bool {
+	for _, u := range r.s.turns[:len(r.s.turns)-1] {
+		if len(u.items) > 0 || len(u.feelings) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func (r *reply) ack() {
 	var groups [][]tmpl
-	if r.main != nil && r.main.kind == kindPerson {
-		groups = append(groups, ackPerson)
-	}
-	if r.main != nil && r.main.kind == kindEvent && r.vals["feeling"] != "" && !r.positive {
-		groups = append(groups, ackItemFeeling)
-	}
-	if r.main != nil && r.main.kind == kindEvent {
-		groups = append(groups, ackItem)
+	if r.main != nil && !r.cont {
+		switch {
+		case r.main.kind == kindPerson:
+			groups = append(groups, ackPerson)
+		case r.main.kind == kindEvent && r.vals["feeling"] != "" && !r.positive:
+			groups = append(groups, ackItemFeeling, ackItem)
+		case r.main.kind == kindEvent:
+			groups = append(groups, ackItem)
+		}
 	}
 	if r.positive {
 		groups = append(groups, ackPositive)
@@ -178,11 +189,18 @@ func isSummary(reply string) bool {
 	return strings.Contains(strings.ToLower(reply), "so far i'm hearing")
 }
 
-func (r *reply) summary() {
-	if !r.w.add(keepBody, "summary", r.vals, summaryLines) {
-		r.question(false)
-		return
+// summary adds the acknowledgement ack (may be nil), a summary of the session, perhaps a
+// journaling prompt, and a question. It reports false, having added nothing, when no
+// summary may be said.
+func (r *reply) summary(ack func()) bool {
+	text, ok := r.w.pick("summary", r.vals, nil, summaryLines)
+	if !ok {
+		return false
 	}
+	if ack != nil {
+		ack()
+	}
+	r.w.addText(keepBody, text)
 	if r.journalFits(true) {
 		// A summary is a reflective moment: a prompt to write fits here.
 		r.w.add(keepJournal, "journal", r.vals, journalPrompts)
@@ -190,6 +208,7 @@ func (r *reply) summary() {
 	if !r.w.add(keepQuestion, "summaryQ", r.vals, summaryQ) {
 		r.question(false)
 	}
+	return true
 }
 
 func (r *reply) validate(sub string) {
@@ -252,7 +271,7 @@ func isClosing(reply string) bool {
 }
 
 func (r *reply) short(sub string) {
-	if r.k == 1 && sub != "no" && sub != "feeling" && (sub != "word" || r.main == nil) {
+	if r.k == 1 && sub != "no" && sub != "feeling" && (sub != "word" || r.main == nil || r.cont) {
 		if line, ok := r.memoryThread(); ok {
 			if sub == "greeting" {
 				r.w.add(keepAck, "ack", r.vals, shortAcks["greeting"])
@@ -263,7 +282,7 @@ func (r *reply) short(sub string) {
 	}
 	switch sub {
 	case "word":
-		if r.main != nil {
+		if r.main != nil && !r.cont {
 			r.ack()
 			r.question(false)
 			return
@@ -274,8 +293,7 @@ func (r *reply) short(sub string) {
 	default:
 		r.w.add(keepAck, "ack", r.vals, shortAcks[sub], ackPlain)
 	}
-	if sub != "no" && sub != "greeting" && r.summaryDue() {
-		r.summary()
+	if sub != "no" && sub != "greeting" && r.summaryDue() && r.summary(nil) {
 		return
 	}
 	var groups [][]tmpl
@@ -286,6 +304,8 @@ func (r *reply) short(sub string) {
 		groups = append(groups, narrowFeeling)
 	case "greeting":
 		groups = append(groups, greetingQ)
+	case "sigh":
+		groups = append(groups, sighQ)
 	}
 	r.w.add(keepQuestion, "narrow", r.vals, append(groups, narrowEither, narrowThread, narrowPerson, narrowGeneric, qGeneric)...)
 }

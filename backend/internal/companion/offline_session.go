@@ -194,7 +194,7 @@ const (
 var (
 	reAdvice   = regexp.MustCompile(`\b(what (should|do|can|could|would) i (do|try)|what would you do|what now|any (advice|tips|ideas|suggestions)|(give|got) (me )?(some |any )?(advice|tips)|how (do|can|should|would) i (deal|cope|handle|get through|stop|fix|manage|calm|make it|move on|prepare|start|survive|focus)|where (do|should) i (start|begin)|what should i (say|tell)|help me (figure|decide|out|with|plan))\b`)
 	reValidate = regexp.MustCompile(`\b(am i (over ?react\w*|being (dramatic|too sensitive|silly|stupid|crazy|unreasonable|ridiculous|petty|selfish|too much|irrational|overdramatic)|too sensitive|crazy|wrong( to feel| for feeling)?|overthinking|the problem)|is (it|this|that) (stupid|silly|dumb|weird|wrong|normal|okay|ok|bad|irrational|valid) (that|to|for me|if)|do you think im (overreacting|crazy|being dramatic|too sensitive|wrong)|should i be this (upset|worried|stressed|sad|angry|anxious)|is (that|this) (weird|normal|silly|valid))\b`)
-	reAboutMe  = regexp.MustCompile(`\b(are you (a |an )?(real|human|person|bot|robot|ai|machine|chatgpt|alive|conscious|sentient|therapist|counsell?or|doctor|psychologist)|(am i|are we) (talking|speaking|chatting) (to|with) (a |an )?(real|human|person|bot|robot|ai|machine)|is this (a |an )?(bot|ai|real person|human|therapy)|who are you|what are you|can you (diagnose|prescribe)|do you (remember|know me|have feelings|get tired|care)|will you remember|can you remember|how are you|hows your day|what about you)\b`)
+	reAboutMe  = regexp.MustCompile(`\b(are you (a |an )?(real|human|person|bot|robot|ai|machine|chatgpt|alive|conscious|sentient|therapist|counsell?or|doctor|psychologist)|(am i|are we) (talking|speaking|chatting) (to|with) (a |an )?(real|human|person|bot|robot|ai|machine)|is this (a |an )?(bot|ai|real person|human|therapy)|who are you|what are you|can you (diagnose|prescribe)|(can|could|will) you help( me)?$|do you (remember|know me|have feelings|get tired|care)|will you remember|can you remember|how are you|hows your day|what about you)\b`)
 	reClosing  = regexp.MustCompile(`\b(thanks|thank you|thank u|thx|ty|cheers|bye|goodbye|good night|goodnight|gotta go|got to go|gtg|have to go|need to go|talk (to you )?(later|soon|tomorrow)|see you|see ya|ttyl|ill (do|try) (that|it|this|those|them)|i will (do|try) (that|it|this)|im going to (do|try) (that|it|this)|ill give it a (try|go|shot)|(that|this) help(s|ed)|(that|this) was helpful|i feel (a bit |a little )?better)\b`)
 	reNormal   = regexp.MustCompile(`\b(is (it|this|that) (normal|okay|ok|weird|valid|common) (to|that|if|for me)|is (that|this|it) (weird|normal|valid|common)$|is it (normal|okay|ok) to (feel|get|be))\b`)
 	reAccept   = regexp.MustCompile(`\b(ill|i will|im going to) (do|try|give)\b`)
@@ -216,7 +216,24 @@ var shortKinds = map[string][]string{
 	"no":     {"no", "nah", "nope", "not really", "no not really", "not at all", "never", "nah not really"},
 	"okay":   {"ok", "okay", "k", "kk", "sure", "fine", "alright", "cool", "i see", "got it", "okey", "ok then", "okay then"},
 	"laugh":  {"lol", "haha", "hahaha", "lmao", "hehe", "ha", "lmfao", "rofl", "lol yeah", "haha yeah"},
+	"sigh":   {"ugh", "ughh", "ughhh", "sigh", "urgh", "argh", "bleh", "oof", "welp", "ugh idk"},
 }
+
+// isShortWord reports whether w is one of the short replies ("Fine", "Sure"), which are
+// never names.
+func isShortWord(w string) bool {
+	for _, list := range shortKinds {
+		for _, x := range list {
+			if x == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shortOrder is the order in which shortKinds are looked up by a message's first word.
+var shortOrder = []string{"laugh", "sigh", "unsure", "yes", "no", "okay"}
 
 // classify says what the new message asks for, with a detail (the kind of short reply, of
 // question, of closing).
@@ -259,14 +276,27 @@ func classify(u userTurn) (intent, string) {
 			}
 		}
 	}
+	if len(words) > 0 && len(words) <= 3 && !question {
+		// "haha yes", "nah not really": the first word says what kind of answer it is.
+		for _, kind := range shortOrder {
+			for _, x := range shortKinds[kind] {
+				if words[0] == x && len(u.items) == 0 {
+					return intentShort, kind
+				}
+			}
+		}
+	}
 	if len(words) == 0 {
 		return intentShort, "laugh"
 	}
 	if len(words) <= 3 && !question {
-		if len(u.feelings) > 0 {
+		switch {
+		case len(u.feelings) > 0:
 			return intentShort, "feeling"
+		case len(u.items) == 0 || (len(words) == 1 && len(content) > 0):
+			return intentShort, "word"
 		}
-		return intentShort, "word"
+		// "it's due Friday" says something: it is heard as a message.
 	}
 	if question && !reFollow.MatchString(n) {
 		return intentQuestion, questionKind(n)
@@ -291,6 +321,8 @@ func aboutMeKind(n string) string {
 		return "memory"
 	case reSelf.MatchString(n):
 		return "self"
+	case strings.Contains(n, "help"):
+		return "help"
 	}
 	return "human"
 }
@@ -304,6 +336,8 @@ var (
 
 func questionKind(n string) string {
 	switch {
+	case strings.HasPrefix(n, "what if "):
+		return "whatif"
 	case reHope.MatchString(n):
 		return "hope"
 	case reDecision.MatchString(n):

@@ -84,11 +84,17 @@ func (r *reply) steps(n int, frame func(i int, step string) string) []string {
 		x    string
 	}
 	var cands []cand
+	conflict := false
+	for _, it := range r.threads {
+		conflict = conflict || (it.kind == kindEvent && it.cat == catConflict)
+	}
 	addItem := func(it item) {
-		switch it.kind {
-		case kindEvent:
+		switch {
+		case it.kind == kindEvent:
 			cands = append(cands, cand{stepsByCat[it.cat], it.short})
-		case kindPerson:
+		case it.kind == kindPerson && !conflict:
+			// After a breakup or a fight, steps about the conflict fit; steps with the
+			// person ("plan a walk with…") may not.
 			pool := stepsByCat["person"]
 			if r.hard(it) {
 				pool = stepsByCat["person hard"]
@@ -96,13 +102,23 @@ func (r *reply) steps(n int, frame func(i int, step string) string) []string {
 			cands = append(cands, cand{pool, it.short})
 		}
 	}
+	feelings := append(append([]string(nil), r.cur.feelings...), r.s.feelings(3, false)...)
+	addFeeling := func(f string) {
+		if m, ok := feelingSteps[f]; ok {
+			f = m
+		}
+		cands = append(cands, cand{stepsByFeeling[f], ""})
+	}
+	// What the message is about comes first, then the main feeling, then earlier threads.
 	for _, it := range r.cur.items {
 		addItem(it)
+	}
+	if len(feelings) > 0 {
+		addFeeling(feelings[0])
 	}
 	for i := len(r.threads) - 1; i >= 0; i-- {
 		addItem(r.threads[i])
 	}
-	feelings := append(append([]string(nil), r.cur.feelings...), r.s.feelings(3, false)...)
 	for _, f := range splitList(r.s.profile.FocusAreas) {
 		low := strings.ToLower(f)
 		switch {
@@ -115,10 +131,7 @@ func (r *reply) steps(n int, frame func(i int, step string) string) []string {
 		}
 	}
 	for _, f := range feelings {
-		if m, ok := feelingSteps[f]; ok {
-			f = m
-		}
-		cands = append(cands, cand{stepsByFeeling[f], ""})
+		addFeeling(f)
 	}
 	cands = append(cands, cand{stepsByFeeling[""], ""})
 	var out []string
@@ -135,14 +148,15 @@ func (r *reply) steps(n int, frame func(i int, step string) string) []string {
 	return out
 }
 
-var reHard = regexp.MustCompile(`\b(keeps|always|never|wont|doesnt|ignor\w*|argu\w*|fight\w*|asks me|expects|yell\w*|mean to me|annoy\w*)\b`)
+var reHard = regexp.MustCompile(`\b(keeps|always|never|wont|doesnt|ignor\w*|argu\w*|fight\w*|asks me|expects|yell\w*|mean to me|annoy\w*|broke up|dumped|cheated)\b`)
 
 // hard reports whether things with a person sound strained where the user mentioned
-// them: a difficult feeling, or someone who keeps doing something.
+// them: anger or frustration, or someone who keeps doing something. (Missing someone is
+// sad, not strained.)
 func (r *reply) hard(person item) bool {
 	for _, u := range []userTurn{r.s.turns[person.turn], r.cur} {
 		for _, f := range u.feelings {
-			if !feelingTalk[f].positive {
+			if f == "anger" || f == "frustration" {
 				return true
 			}
 		}
@@ -213,7 +227,9 @@ var stepsByCat = map[string][]tmpl{
 		"think of one person you'd like next to you at {x}, and let them know",
 	),
 	catConflict: lines(true,
-		"give {x} a day of space, then write down what you'd want the other person to understand",
+		"give yourself one evening off from replaying {x}, with a film, a walk or a friend",
+		"mute or archive whatever keeps pulling you back to {x} for a few days, like a chat or a profile",
+		"write down what you'd want the other person to understand about {x}, without sending it",
 	),
 	catMoney: lines(true,
 		"write down the one number about {x} that worries you most, and one place you could ask for advice",

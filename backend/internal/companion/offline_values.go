@@ -60,6 +60,17 @@ func (r *reply) values() {
 		}
 	}
 	r.main = mainItem(r.cur.items)
+	if (r.main == nil || r.main.kind == kindDay) && len(r.s.turns) > 1 {
+		// A message with nothing new to name ("it's due Friday") stays with the thread
+		// of the message before, with its day if it gives one.
+		if prev := mainItem(r.s.turns[len(r.s.turns)-2].items); prev != nil && (prev.kind == kindEvent || prev.kind == kindPerson) {
+			m := *prev
+			if r.main != nil && prev.kind == kindEvent && !strings.Contains(m.full, r.main.on) {
+				m.full = m.short + " " + r.main.on
+			}
+			r.main, r.cont = &m, true
+		}
+	}
 	if m := r.main; m != nil && (m.kind == kindEvent || m.kind == kindPerson) {
 		v["topic"], v["topicFull"], v["be"] = m.short, m.full, be(m.plural)
 	}
@@ -112,6 +123,14 @@ func (r *reply) values() {
 	default:
 		v["list"], v["listBe"] = joinAnd(fulls), "are"
 	}
+	// What the user is carrying: events, not people.
+	var burden []string
+	for _, it := range recent {
+		if it.kind == kindEvent {
+			burden = append(burden, it.full)
+		}
+	}
+	v["burden"] = joinAnd(burden)
 	if n := len(r.threads); n > 0 {
 		last := r.threads[n-1]
 		if n > 1 {
