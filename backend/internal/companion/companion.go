@@ -48,6 +48,10 @@ type Prompt struct {
 	Message string
 	// Profile is passed along for providers that use it directly (the offline engine).
 	Profile Profile
+	// Memories are short sentences remembered from the user's earlier sessions ("Has a
+	// statistics midterm on Tuesday"), newest first. The offline engine may pick up one of
+	// them as a thread early in a session; nothing fills them yet.
+	Memories []string
 }
 
 // Usage is the token accounting of one reply. Reported is false when the provider gave no

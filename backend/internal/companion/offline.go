@@ -3,17 +3,17 @@ package companion
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"sort"
 	"strings"
 	"time"
 )
 
-// Offline is the offline engine: deterministic, no network. It listens reflectively —
-// mirrors the user's words, names the feelings it detects, asks exactly one open question
-// and offers a journaling prompt — with the profile's focus areas in mind, steering away
-// from the sensitive topics. It streams its reply word by word so the streaming path is the
-// same as with a model.
+// Offline is the offline engine: deterministic, no network. It holds a reflective dialogue
+// over the whole session it is given (see Compose): it tracks what the user mentioned,
+// paraphrases instead of echoing, refers back, answers what is asked, summarises every few
+// turns, suggests small next steps and closes with a takeaway, with the profile's focus
+// areas in mind and steering away from the sensitive topics. It streams its reply word by
+// word so the streaming path is the same as with a model.
 type Offline struct {
 	// WordDelay is waited between streamed words (0: none).
 	WordDelay time.Duration
@@ -29,7 +29,7 @@ func (o *Offline) Offline() bool { return true }
 
 // Stream composes the reply and streams it word by word.
 func (o *Offline) Stream(ctx context.Context, p Prompt, onChunk func(string) error) (Reply, error) {
-	text := o.Compose(p.Message, p.Profile)
+	text := o.Compose(p)
 	words := strings.SplitAfter(text, " ")
 	for i, w := range words {
 		if err := ctx.Err(); err != nil {
@@ -64,7 +64,7 @@ var feelingLexicon = []struct {
 	{"stress", []string{"stress", "stressed", "stressful", "pressure", "deadline", "deadlines", "exam", "exams", "finals", "busy"}},
 	{"overwhelm", []string{"overwhelmed", "overwhelming", "too much", "drowning", "can't keep up", "cant keep up", "swamped"}},
 	{"sadness", []string{"sad", "down", "unhappy", "cry", "crying", "cried", "depressed", "low", "heartbroken", "miss", "missing", "grief", "lost"}},
-	{"loneliness", []string{"lonely", "alone", "isolated", "left out", "no friends", "nobody", "ignored"}},
+	{"loneliness", []string{"lonely", "feel alone", "feeling alone", "felt alone", "so alone", "all alone", "isolated", "left out", "no friends", "nobody", "ignored"}},
 	{"anger", []string{"angry", "mad", "furious", "rage", "pissed", "hate"}},
 	{"frustration", []string{"frustrated", "frustrating", "annoyed", "annoying", "irritated", "stuck", "fed up"}},
 	{"guilt", []string{"guilty", "guilt", "my fault", "sorry", "regret"}},
@@ -72,24 +72,19 @@ var feelingLexicon = []struct {
 	{"confusion", []string{"confused", "confusing", "unsure", "don't know", "dont know", "lost", "torn", "mixed up"}},
 	{"fear", []string{"afraid", "scared", "fear", "terrified", "frightened"}},
 	{"tiredness", []string{"tired", "exhausted", "drained", "sleepy", "burnt out", "burned out", "worn out", "no energy"}},
-	{"joy", []string{"happy", "excited", "great", "glad", "joy", "fun", "amazing", "wonderful"}},
+	{"joy", []string{"happy", "excited", "great", "glad", "joy", "fun", "amazing", "wonderful", "feel good", "felt good", "feels good", "feeling good", "good day", "great day", "really good", "so good", "pretty good"}},
 	{"gratitude", []string{"grateful", "thankful", "thanks", "appreciate", "lucky"}},
 	{"hope", []string{"hope", "hopeful", "looking forward", "optimistic", "maybe things"}},
-	{"calm", []string{"calm", "relaxed", "peaceful", "at ease", "content"}},
-	{"pride", []string{"proud", "accomplished", "achieved", "nailed", "managed to"}},
+	{"calm", []string{"calm", "calmer", "relaxed", "peaceful", "at ease", "content", "relieved", "relief"}},
+	{"pride", []string{"proud", "accomplished", "achieved", "nailed", "managed to", "aced"}},
 	{"love", []string{"love", "loved", "care about", "adore"}},
 }
 
 // DetectEmotions returns the emotions the lexicon finds in text, most mentioned first, at
-// most max (ties in the fixed order of Emotions).
+// most max (ties in the fixed order of Emotions). A negated word ("not anxious", "don't
+// feel lonely") does not count.
 func DetectEmotions(text string, max int) []string {
-	t := " " + strings.Join(strings.Fields(strings.ToLower(strings.NewReplacer("’", "'", ",", " ", ".", " ", "!", " ", "?", " ").Replace(text))), " ") + " "
-	counts := map[string]int{}
-	for _, f := range feelingLexicon {
-		for _, w := range f.words {
-			counts[f.emotion] += strings.Count(t, " "+w+" ")
-		}
-	}
+	counts := feelingCounts(text)
 	var found []string
 	for _, e := range Emotions {
 		if counts[e] > 0 {
@@ -103,47 +98,57 @@ func DetectEmotions(text string, max int) []string {
 	return found
 }
 
-var openQuestions = []string{
-	"What feels most important to you about this right now?",
-	"What do you think is sitting underneath that feeling?",
-	"How would you like things to feel instead?",
-	"What has helped you, even a little, when you felt like this before?",
-	"What would you say to a friend who told you the same thing?",
-	"What part of this is weighing on you the most?",
-}
+var feelingPunct = strings.NewReplacer("’", "'", ",", " ", ".", " ", "!", " ", "?", " ")
 
-var journalPrompts = []string{
-	"If you'd like to journal, try finishing this sentence for five minutes without editing: \"Right now I notice…\"",
-	"A journaling prompt, if it helps: write down three things on your mind, then circle the one you can act on today.",
-	"For your journal: describe this moment as if you were writing to yourself a year from now.",
-	"A journaling idea: list what you can control here and what you can't, and notice how each list feels.",
-	"If you want to write it out: start with \"What I really want to say is…\" and keep going for a few minutes.",
-}
-
-var pronounSwaps = map[string]string{
-	"i": "you", "i'm": "you're", "im": "you're", "i've": "you've", "ive": "you've", "i'd": "you'd",
-	"i'll": "you'll", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
-	"am": "are", "was": "were", "we": "you", "our": "your", "us": "you",
-	"you": "I", "your": "my", "yours": "mine", "you're": "I'm",
-}
-
-// mirror reflects the user's words back in the second person.
-func mirror(msg string) string {
-	s := firstSentence(msg, 200)
-	s = strings.TrimRight(s, ".!?… ")
-	words := strings.Fields(s)
-	if len(words) > 25 {
-		words = words[:25]
-	}
-	for i, w := range words {
-		lw := strings.ToLower(strings.NewReplacer("’", "'").Replace(w))
-		if sw, ok := pronounSwaps[lw]; ok {
-			words[i] = sw
-		} else if i == 0 {
-			words[i] = lw
+// feelingCounts counts the lexicon's words in text by emotion, skipping negated ones.
+func feelingCounts(text string) map[string]int {
+	t := " " + strings.Join(strings.Fields(strings.ToLower(feelingPunct.Replace(text))), " ") + " "
+	counts := map[string]int{}
+	for _, f := range feelingLexicon {
+		for _, w := range f.words {
+			needle := " " + w + " "
+			for off := 0; off < len(t); {
+				i := strings.Index(t[off:], needle)
+				if i < 0 {
+					break
+				}
+				at := off + i
+				if !negated(t[:at]) {
+					counts[f.emotion]++
+				}
+				off = at + len(needle) - 1
+			}
 		}
 	}
-	return strings.Join(words, " ")
+	return counts
+}
+
+// negated reports whether one of the two words before a feeling word negates it.
+func negated(before string) bool {
+	// Two words are never longer than this; looking further back would make long texts slow.
+	if len(before) > 48 {
+		before = before[len(before)-48:]
+	}
+	f := strings.Fields(before)
+	for k := len(f) - 1; k >= 0 && k >= len(f)-2; k-- {
+		switch strings.ReplaceAll(f[k], "'", "") {
+		case "not", "never", "no", "isnt", "wasnt", "arent", "dont", "didnt", "nor", "without", "hardly":
+			return true
+		}
+	}
+	return false
+}
+
+// isFeelingWord reports whether w is one of the lexicon's single feeling words.
+func isFeelingWord(w string) bool {
+	for _, f := range feelingLexicon {
+		for _, x := range f.words {
+			if x == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mentionsAny reports whether text contains one of the comma- or semicolon-separated topics.
@@ -165,40 +170,6 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-func pick(list []string, key string) string {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(key))
-	return list[int(h.Sum32()%uint32(len(list)))]
-}
-
-// Compose returns the offline reply to msg: a mirror, the feelings heard, a note on the
-// focus areas, exactly one open question and a journaling prompt.
-func (o *Offline) Compose(msg string, p Profile) string {
-	var parts []string
-	sensitive := p.SensitiveTopics != "" && mentionsAny(msg, p.SensitiveTopics)
-	m := mirror(msg)
-	switch {
-	case sensitive:
-		parts = append(parts, "Thank you for sharing that with me. I'll keep to what feels comfortable for you and won't dig into the details you'd rather leave aside.")
-	case m != "":
-		parts = append(parts, fmt.Sprintf("It sounds like %s.", m))
-	}
-	if feelings := DetectEmotions(msg, 3); len(feelings) > 0 {
-		parts = append(parts, fmt.Sprintf("I'm hearing %s in what you wrote, and that makes sense.", joinAnd(feelings)))
-	} else {
-		parts = append(parts, "I'm not sure yet how this sits with you, and that's okay.")
-	}
-	if focus := splitList(p.FocusAreas); len(focus) > 0 && !sensitive {
-		f := focus[0]
-		if !mentionsAny(f, p.SensitiveTopics) {
-			parts = append(parts, fmt.Sprintf("You mentioned wanting to focus on %s, so it may help to notice how this connects to it.", strings.ToLower(f)))
-		}
-	}
-	parts = append(parts, pick(openQuestions, msg))
-	parts = append(parts, pick(journalPrompts, msg+p.FocusAreas))
-	return strings.Join(parts, " ")
 }
 
 func joinAnd(items []string) string {

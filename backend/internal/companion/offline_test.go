@@ -2,11 +2,12 @@ package companion
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
 
-func TestOfflineReplyMirrorsNamesFeelingsAndAsksOneQuestion(t *testing.T) {
+func TestOfflineFirstReplyListensAndNamesTheFeelings(t *testing.T) {
 	o := &Offline{}
 	p := Profile{FocusAreas: "Sleep, exams"}
 	msg := "I'm so stressed about my exams and I feel lonely since my friend moved away."
@@ -18,19 +19,24 @@ func TestOfflineReplyMirrorsNamesFeelingsAndAsksOneQuestion(t *testing.T) {
 	if len(chunks) < 10 || strings.Join(chunks, "") != reply.Text {
 		t.Fatalf("not streamed word by word: %d chunks", len(chunks))
 	}
-	for _, want := range []string{"you're so stressed about your exams", "stress", "loneliness", "focus on sleep", "journal"} {
+	if !strings.HasPrefix(reply.Text, "It sounds like your exams are weighing on you") {
+		t.Errorf("reply %q does not reflect what it heard", reply.Text)
+	}
+	for _, want := range []string{"stress", "loneliness", "sleep"} {
 		if !strings.Contains(strings.ToLower(reply.Text), want) {
 			t.Errorf("reply %q lacks %q", reply.Text, want)
 		}
 	}
-	if n := strings.Count(reply.Text, "?"); n != 1 {
-		t.Errorf("reply has %d questions, want exactly 1: %q", n, reply.Text)
+	if n := strings.Count(reply.Text, "?"); n != 1 || !strings.HasSuffix(reply.Text, "?") {
+		t.Errorf("reply has %d questions, want exactly 1 at the end: %q", n, reply.Text)
+	}
+	if containsOneOf(reply.Text, journalPrompts) {
+		t.Errorf("a journaling prompt on the first reply: %q", reply.Text)
 	}
 	if reply.Usage.CompletionTokens == 0 {
 		t.Error("no token estimate")
 	}
-	again := o.Compose(msg, p)
-	if again != reply.Text {
+	if again := o.Compose(Prompt{Message: msg, Profile: p}); again != reply.Text {
 		t.Error("offline engine is not deterministic")
 	}
 }
@@ -38,11 +44,11 @@ func TestOfflineReplyMirrorsNamesFeelingsAndAsksOneQuestion(t *testing.T) {
 func TestOfflineStaysAwayFromSensitiveTopics(t *testing.T) {
 	o := &Offline{}
 	p := Profile{FocusAreas: "family", SensitiveTopics: "my divorce, family"}
-	reply := o.Compose("I keep thinking about my divorce and feel sad.", p)
+	reply := o.Compose(Prompt{Message: "I keep thinking about my divorce and feel sad.", Profile: p})
 	if strings.Contains(strings.ToLower(reply), "divorce") || strings.Contains(strings.ToLower(reply), "family") {
 		t.Fatalf("reply mentions a sensitive topic: %q", reply)
 	}
-	if !strings.Contains(reply, "sadness") || strings.Count(reply, "?") != 1 {
+	if !containsOneOf(reply, sensitiveAck) || strings.Count(reply, "?") != 1 {
 		t.Fatalf("reply = %q", reply)
 	}
 }
@@ -89,5 +95,36 @@ func TestSystemPromptCarriesProfileAndTrimsHistory(t *testing.T) {
 	}
 	if kept[len(kept)-1] != h[len(h)-1] {
 		t.Fatal("newest turn not kept")
+	}
+}
+
+func TestSystemPromptAsksForTheArcAndCarriesMemoriesGently(t *testing.T) {
+	sp := BuildSystemPrompt(Profile{SensitiveTopics: "my dad"}, "",
+		"Has a statistics midterm on Tuesday", "Argues with my dad on Sundays", "Wants to kill myself", "  Works   late shifts\nat a café  ")
+	for _, want := range []string{
+		"under 120 words", "So far I'm hearing", "one open question at a time", "refer back", "\"What should I do?\"",
+		"\"Am I overreacting?\"", "narrower question", "journaling prompt only when it fits", "never call this therapy",
+		"Never claim to be human", "988", "What you know from earlier sessions", "never recite",
+		"- Has a statistics midterm on Tuesday", "- Works late shifts at a café",
+	} {
+		if !strings.Contains(sp, want) {
+			t.Errorf("system prompt lacks %q", want)
+		}
+	}
+	memories := sp[strings.Index(sp, "What you know"):]
+	for _, banned := range []string{"dad", "kill"} {
+		if strings.Contains(memories, banned) {
+			t.Errorf("a memory with %q reached the prompt: %q", banned, memories)
+		}
+	}
+	if strings.Contains(BuildSystemPrompt(Profile{}, ""), "earlier sessions") {
+		t.Error("a memory section without memories")
+	}
+	var many []string
+	for i := 0; i < 80; i++ {
+		many = append(many, fmt.Sprintf("Memory number %d", i))
+	}
+	if n := strings.Count(BuildSystemPrompt(Profile{}, "", many...), "\n- Memory number"); n != MaxMemories {
+		t.Errorf("%d memories in the prompt, want %d", n, MaxMemories)
 	}
 }

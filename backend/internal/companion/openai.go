@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -90,7 +91,8 @@ func (o *OpenAI) messages(p Prompt) []openai.ChatCompletionMessage {
 }
 
 // Stream asks the model for a streamed reply. It retries once when the attempt failed
-// before any chunk was passed on, never after.
+// before any chunk was passed on, never after. A reply longer than MaxReplyWords stops
+// there: what was said so far, closed with an ellipsis, is the reply.
 func (o *OpenAI) Stream(ctx context.Context, p Prompt, onChunk func(string) error) (Reply, error) {
 	req := openai.ChatCompletionRequest{
 		Model:         o.model,
@@ -99,12 +101,65 @@ func (o *OpenAI) Stream(ctx context.Context, p Prompt, onChunk func(string) erro
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 		MaxTokens:     o.opts.MaxTokens,
 	}
+	capped := &wordCap{max: MaxReplyWords, onChunk: onChunk}
 	var sent bool
-	reply, err := o.streamOnce(ctx, req, onChunk, &sent)
+	reply, err := o.streamOnce(ctx, req, capped.chunk, &sent)
 	if err != nil && !sent && ctx.Err() == nil && retryable(err) {
-		reply, err = o.streamOnce(ctx, req, onChunk, &sent)
+		reply, err = o.streamOnce(ctx, req, capped.chunk, &sent)
+	}
+	if errors.Is(err, errReplyCapped) {
+		const more = "…"
+		if err := onChunk(more); err != nil {
+			return Reply{}, err
+		}
+		text := capped.text.String() + more
+		return Reply{Text: text, Usage: Usage{CompletionTokens: EstimateTokens(text)}}, nil
 	}
 	return reply, err
+}
+
+// errReplyCapped stops a stream that reached MaxReplyWords.
+var errReplyCapped = errors.New("reply reached the word cap")
+
+// wordCap passes chunks on until a reply has max words, then cuts the chunk before the
+// next word and stops the stream with errReplyCapped.
+type wordCap struct {
+	max     int
+	onChunk func(string) error
+	words   int
+	inWord  bool
+	text    strings.Builder
+}
+
+func (c *wordCap) chunk(s string) error {
+	cut := -1
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			c.inWord = false
+			continue
+		}
+		if !c.inWord {
+			c.inWord = true
+			c.words++
+			if c.words > c.max {
+				cut = i
+				break
+			}
+		}
+	}
+	if cut >= 0 {
+		s = strings.TrimRightFunc(s[:cut], unicode.IsSpace)
+	}
+	if s != "" {
+		c.text.WriteString(s)
+		if err := c.onChunk(s); err != nil {
+			return err
+		}
+	}
+	if cut >= 0 {
+		return errReplyCapped
+	}
+	return nil
 }
 
 // errCallback marks an error returned by onChunk (not retried, returned as is).

@@ -3,6 +3,7 @@ package companion
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -131,5 +132,36 @@ func TestOpenAISummarizeParsesJSON(t *testing.T) {
 	srv.Enqueue(llmtest.Script{Chunks: []string{"not json"}})
 	if _, err := p.Summarize(context.Background(), nil); !errors.Is(err, ErrModel) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestOpenAIReplyStopsAtTheWordCap(t *testing.T) {
+	p, srv := newTestOpenAI(t, 5*time.Second)
+	// 200 words in chunks that split words and spaces unevenly.
+	var chunks []string
+	for i := 0; i < 100; i++ {
+		chunks = append(chunks, "wo", "rd ", fmt.Sprintf("n%d", i), " ")
+	}
+	srv.Enqueue(llmtest.Script{Chunks: chunks})
+	var got []string
+	reply, err := p.Stream(context.Background(), Prompt{System: "sys", Message: "hi"}, func(s string) error { got = append(got, s); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "") != reply.Text {
+		t.Fatalf("streamed %q, stored %q", strings.Join(got, ""), reply.Text)
+	}
+	words := strings.Fields(strings.TrimSuffix(reply.Text, "…"))
+	if len(words) != MaxReplyWords || !strings.HasSuffix(reply.Text, "…") || words[len(words)-1] != "n74" {
+		t.Fatalf("capped reply has %d words and ends %q", len(words), reply.Text[len(reply.Text)-20:])
+	}
+	if reply.Usage.Reported || reply.Usage.CompletionTokens == 0 {
+		t.Fatalf("usage = %+v", reply.Usage)
+	}
+	// A reply within the cap is passed on whole.
+	srv.Enqueue(llmtest.Script{Chunks: chunks[:40]})
+	reply, err = p.Stream(context.Background(), Prompt{System: "sys", Message: "hi"}, func(string) error { return nil })
+	if err != nil || reply.Text != strings.Join(chunks[:40], "") {
+		t.Fatalf("reply = %q, %v", reply.Text, err)
 	}
 }

@@ -1,0 +1,378 @@
+package companion
+
+import (
+	"strings"
+)
+
+// Compose returns the offline engine's reply to the new message of p, using the whole
+// session in p.History. It follows a reflective arc: the first reply listens and names the
+// feeling; the next ones explore with open questions and refer back to what was said
+// earlier; every few replies it sums up ("So far I'm hearing…"), then offers one small next
+// step; when the user signals the end it closes with a takeaway and a journaling prompt.
+// Direct questions get direct answers, short replies a narrower question. The same session
+// always gets the same reply.
+func (o *Offline) Compose(p Prompt) string {
+	if flagged(p.Message) {
+		// The chat path answers a risky message before asking the engine; should the
+		// engine be asked anyway, it gives the same fixed reply and mirrors nothing.
+		return CrisisReply
+	}
+	s := newSession(p)
+	texts := make([]string, 0, len(p.History)+1)
+	for _, t := range p.History {
+		if t.Role == RoleUser {
+			texts = append(texts, t.Content)
+		}
+	}
+	r := &reply{s: s, w: newWriter(s, append(texts, p.Message)), cur: s.cur(), k: len(s.replies) + 1}
+	r.values()
+	r.compose()
+	return r.w.text()
+}
+
+// reply is one reply being written.
+type reply struct {
+	s   *session
+	w   *writer
+	cur userTurn
+	// k is the number of this reply among the engine's replies of the session (1: first).
+	k    int
+	vals map[string]string
+	main *item
+	// threads are the session's tracked people and events (no days), in order of mention.
+	threads []item
+	// positive is set when the new message's main feeling is a good one.
+	positive bool
+	// cont is set when main is the thread of the message before, not of the new one.
+	cont bool
+}
+
+func (r *reply) compose() {
+	in, sub := classify(r.cur)
+	if r.cur.sensitive && in != intentAboutMe && in != intentClosing {
+		// The user raised a topic they asked us to steer away from: acknowledge it
+		// kindly, without naming or probing it, and follow their lead.
+		r.w.add(keepAck, "sensitive", r.vals, sensitiveAck)
+		if in == intentShare || in == intentShort || in == intentGreeting {
+			if !r.w.add(keepQuestion, "sensitiveQ", r.vals, sensitiveQ) {
+				r.question(false)
+			}
+			return
+		}
+	}
+	switch in {
+	case intentAboutMe:
+		r.w.add(keepBody, "aboutMe", r.vals, aboutMeLines[sub])
+		r.question(false)
+	case intentAdvice:
+		r.advice()
+	case intentValidate:
+		r.validate(sub)
+	case intentClosing:
+		r.closing(sub)
+	case intentGreeting:
+		r.short("greeting")
+	case intentShort:
+		r.short(sub)
+	case intentQuestion:
+		r.answer(sub)
+	default:
+		r.share(sub)
+	}
+}
+
+func (r *reply) share(sub string) {
+	if sub == "follow" {
+		r.w.add(keepAck, "follow", r.vals, ackFollow)
+	}
+	switch {
+	case r.firstShare():
+		groups := listenLines
+		if r.positive {
+			groups = append([][]tmpl{listenPositive}, listenLines[1:]...)
+		}
+		r.w.add(keepBody, "listen", r.vals, groups...)
+		r.extras()
+		r.question(false)
+	case r.summaryDue() && r.summary(r.ack):
+	case r.stepDue() && r.offerStep():
+	default:
+		r.ack()
+		r.extras()
+		if r.journalFits(false) {
+			r.w.add(keepJournal, "journal", r.vals, journalPrompts)
+		}
+		r.question(r.canReferBack())
+	}
+}
+
+// extras links the message to the profile's focus areas and primary concerns, once each.
+func (r *reply) extras() {
+	if r.vals["focus"] != "" && !r.saidAnywhere(r.vals["focus"]) {
+		r.w.add(keepExtra, "focus", r.vals, focusLines)
+	}
+	if r.vals["concern"] != "" {
+		r.w.add(keepExtra, "concern", r.vals, concernLines)
+	}
+}
+
+// firstShare is set on the first message that says something: the reply listens.
+func (r *reply) firstShare() bool {
+	for _, u := range r.s.turns[:len(r.s.turns)-1] {
+		if len(u.items) > 0 || len(u.feelings) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *reply) ack() {
+	var groups [][]tmpl
+	if r.main != nil && !r.cont {
+		switch {
+		case r.main.kind == kindPerson:
+			groups = append(groups, ackPerson)
+		case r.main.kind == kindEvent && r.vals["feeling"] != "" && !r.positive:
+			groups = append(groups, ackItemFeeling, ackItem)
+		case r.main.kind == kindEvent:
+			groups = append(groups, ackItem)
+		}
+	}
+	if r.positive {
+		groups = append(groups, ackPositive)
+	}
+	r.w.add(keepAck, "ack", r.vals, append(groups, ackFeeling, ackPlain)...)
+}
+
+// question adds the reply's one question: a look back at an earlier thread when referBack
+// is set, else about the message's main thing, its feeling, or an open one.
+func (r *reply) question(referBackFirst bool, first ...[]tmpl) {
+	groups := append([][]tmpl(nil), first...)
+	if referBackFirst {
+		groups = append(groups, referBack)
+	}
+	if r.main != nil {
+		switch r.main.kind {
+		case kindEvent:
+			if !r.positive {
+				switch r.main.cat {
+				case catStudy, catPerform:
+					groups = append(groups, qPrepare)
+				case catWork:
+					groups = append(groups, qWork)
+				}
+				groups = append(groups, qEvent)
+			}
+		case kindPerson:
+			groups = append(groups, qPerson)
+		case kindPlace:
+			groups = append(groups, qPlace)
+		case kindDay:
+			groups = append(groups, qDay)
+		}
+	}
+	if r.positive {
+		groups = append(groups, qPositive)
+	} else if r.vals["feeling"] != "" {
+		groups = append(groups, qFeeling)
+	}
+	groups = append(groups, qPerson, qDay, qPlace, qGeneric, narrowGeneric)
+	r.w.add(keepQuestion, "question", r.vals, groups...)
+}
+
+// summaryDue is set every few replies, once there is something to sum up.
+func (r *reply) summaryDue() bool {
+	return r.k >= 4 && r.s.repliesSince(isSummary) >= 3 && len(r.threads)+len(r.s.feelings(2, false)) >= 2
+}
+
+func isSummary(reply string) bool {
+	return strings.Contains(strings.ToLower(reply), "so far i'm hearing")
+}
+
+// summary adds the acknowledgement ack (may be nil), a summary of the session, perhaps a
+// journaling prompt, and a question. It reports false, having added nothing, when no
+// summary may be said.
+func (r *reply) summary(ack func()) bool {
+	text, ok := r.w.pick("summary", r.vals, nil, summaryLines)
+	if !ok {
+		return false
+	}
+	if ack != nil {
+		ack()
+	}
+	r.w.addText(keepBody, text)
+	if r.journalFits(true) {
+		// A summary is a reflective moment: a prompt to write fits here.
+		r.w.add(keepJournal, "journal", r.vals, journalPrompts)
+	}
+	if !r.w.add(keepQuestion, "summaryQ", r.vals, summaryQ) {
+		r.question(false)
+	}
+	return true
+}
+
+func (r *reply) validate(sub string) {
+	v := r.withSessionFeeling()
+	if sub != "normal" || !r.w.add(keepBody, "validate", v, normalLines) {
+		r.w.add(keepBody, "validate", v, validateLines)
+	}
+	r.w.add(keepAck, "validateContext", v, validateContext)
+	r.w.add(keepBody-5, "reframe", v, reframeLines)
+	if !r.w.add(keepQuestion, "validateQ", v, validateQ) {
+		r.question(false)
+	}
+}
+
+func (r *reply) answer(sub string) {
+	v := r.withSessionFeeling()
+	if !r.w.add(keepBody, "answer", v, answerLines[sub]) {
+		r.w.add(keepBody, "answer", v, answerLines["other"])
+	}
+	r.question(false, answerQ[sub])
+}
+
+func (r *reply) closing(sub string) {
+	if len(r.s.replies) > 0 && isClosing(r.s.replies[len(r.s.replies)-1]) {
+		if !r.w.add(keepBody, "farewell", r.vals, farewellLines) {
+			r.w.add(keepBody, "goodbye", r.vals, goodbyeLines)
+		}
+		return
+	}
+	r.w.add(keepAck, "thanks", r.vals, thanksLines)
+	// The takeaway is about the session, not the goodbye ("thanks" is no feeling to sum up).
+	v := r.copyVals()
+	delete(v, "feeling")
+	earlier := r.s.feelings(1, true)
+	if len(earlier) > 0 {
+		setFeeling(v, earlier[0])
+	}
+	if len(r.threads) > 0 {
+		v["topic"] = r.threads[len(r.threads)-1].short
+	}
+	var groups [][]tmpl
+	if sub == "accept" && r.stepGiven() {
+		groups = append(groups, takeawayAccepted)
+	}
+	if len(earlier) > 0 && feelingTalk[earlier[0]].positive {
+		groups = append(groups, takeawayPositive)
+	}
+	r.w.add(keepBody, "takeaway", v, append(groups, takeawayTopic, takeawayList, takeawayPlain)...)
+	r.w.add(keepBody-5, "journal", v, journalPrompts)
+	if sub == "thanks" {
+		r.w.add(keepAck, "stayOpen", v, stayOpenLines)
+	} else {
+		r.w.add(keepAck, "goodbye", v, goodbyeLines)
+	}
+}
+
+func isClosing(reply string) bool {
+	low := strings.ToLower(reply)
+	return strings.Contains(low, "one thing to take with you") || strings.Contains(low, "if you keep one thing from today")
+}
+
+func (r *reply) short(sub string) {
+	if r.k == 1 && sub != "no" && sub != "feeling" && (sub != "word" || r.main == nil || r.cont) {
+		if line, ok := r.memoryThread(); ok {
+			if sub == "greeting" {
+				r.w.add(keepAck, "ack", r.vals, shortAcks["greeting"])
+			}
+			r.w.addText(keepQuestion, line)
+			return
+		}
+	}
+	switch sub {
+	case "word":
+		if r.main != nil && !r.cont {
+			r.ack()
+			r.question(false)
+			return
+		}
+		r.w.add(keepAck, "ack", r.vals, ackPlain)
+	case "feeling":
+		r.w.add(keepAck, "ack", r.vals, shortAcks["feeling"], ackFeeling, ackPlain)
+	default:
+		r.w.add(keepAck, "ack", r.vals, shortAcks[sub], ackPlain)
+	}
+	if sub != "no" && sub != "greeting" && r.summaryDue() && r.summary(nil) {
+		return
+	}
+	var groups [][]tmpl
+	switch sub {
+	case "no":
+		groups = append(groups, narrowNo)
+	case "feeling":
+		groups = append(groups, narrowFeeling)
+	case "greeting":
+		groups = append(groups, greetingQ)
+	case "sigh":
+		groups = append(groups, sighQ)
+	}
+	r.w.add(keepQuestion, "narrow", r.vals, append(groups, narrowEither, narrowThread, narrowPerson, narrowGeneric, qGeneric)...)
+}
+
+// journalFits is set on a reflective turn (a summary, or a message with a feeling in it or
+// at some length), once in a while: never in the first replies, never within three replies
+// of the last prompt.
+func (r *reply) journalFits(reflective bool) bool {
+	if r.k < 3 || r.s.repliesSince(isJournal) < 3 {
+		return false
+	}
+	return reflective || len(r.cur.feelings) > 0 || len(strings.Fields(r.cur.text)) >= 25
+}
+
+func isJournal(reply string) bool {
+	low := strings.ToLower(reply)
+	for _, t := range journalPrompts {
+		if t.in(low) {
+			return true
+		}
+	}
+	return false
+}
+
+// canReferBack is set when there is an earlier thread to look back at and the last reply
+// did not already look back.
+func (r *reply) canReferBack() bool {
+	if r.vals["earlier"] == "" {
+		return false
+	}
+	if n := len(r.s.replies); n > 0 {
+		low := strings.ToLower(r.s.replies[n-1])
+		for _, t := range referBack {
+			if t.in(low) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (r *reply) saidAnywhere(text string) bool {
+	low := strings.ToLower(text)
+	for _, t := range r.s.replies {
+		if strings.Contains(strings.ToLower(t), low) {
+			return true
+		}
+	}
+	return false
+}
+
+// withSessionFeeling returns the values with the session's main feeling when the new
+// message names none.
+func (r *reply) withSessionFeeling() map[string]string {
+	v := r.copyVals()
+	if v["feeling"] == "" {
+		if f := r.s.feelings(1, false); len(f) > 0 {
+			setFeeling(v, f[0])
+		}
+	}
+	return v
+}
+
+func (r *reply) copyVals() map[string]string {
+	v := make(map[string]string, len(r.vals))
+	for k, x := range r.vals {
+		v[k] = x
+	}
+	return v
+}
