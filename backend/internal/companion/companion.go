@@ -48,6 +48,9 @@ type Prompt struct {
 	Message string
 	// Profile is passed along for providers that use it directly (the offline engine).
 	Profile Profile
+	// Paced says someone watches the reply arrive as a stream: the offline engine may then
+	// pace its words like a model would. Without it a reply comes back at once.
+	Paced bool
 }
 
 // Usage is the token accounting of one reply. Reported is false when the provider gave no
