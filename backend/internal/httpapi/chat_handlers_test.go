@@ -37,6 +37,7 @@ type chatEnv struct {
 	h   http.Handler
 	st  *store.Store
 	llm *llmtest.Server
+	p   companion.Provider
 }
 
 func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
@@ -44,8 +45,23 @@ func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
 	st := pgtest.New(t)
 	llm := llmtest.New(t)
 	p := companion.NewOpenAIWithConfig(llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
-	svc := chat.New(st, p, chat.Options{Limits: limits, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	return &chatEnv{h: newTestHandler(t, Deps{Verifier: chatTokens{}, Chat: svc}), st: st, llm: llm}
+	e := &chatEnv{st: st, llm: llm, p: p}
+	e.h = e.instance(t, limits, p)
+	return e
+}
+
+// instance is another app instance on the environment's database: its own chat service
+// (started, and shut down at the end of the test) behind its own handler.
+func (e *chatEnv) instance(t *testing.T, limits *chat.Limits, p companion.Provider) http.Handler {
+	t.Helper()
+	svc := chat.New(e.st, p, chat.Options{Limits: limits, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), PollInterval: time.Hour})
+	svc.Start()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		svc.Shutdown(ctx)
+	})
+	return newTestHandler(t, Deps{Verifier: chatTokens{}, Chat: svc})
 }
 
 func (e *chatEnv) user(t *testing.T, role string) string {
@@ -187,6 +203,9 @@ func TestChatHTTPIsolation(t *testing.T) {
 		{http.MethodDelete, "/api/chat/sessions/" + sid},
 		{http.MethodPost, "/api/chat/sessions/" + sid + "/end"},
 		{http.MethodGet, "/api/profile/sessions/" + sid},
+		{http.MethodGet, "/api/chat/sessions/" + sid + "/stream"},
+		{http.MethodPost, "/api/chat/sessions/" + sid + "/stop"},
+		{http.MethodPost, "/api/chat/sessions/" + sid + "/retry"},
 	} {
 		if res := e.call(c.method, c.target, other, nil); res.Code != http.StatusNotFound {
 			t.Errorf("%s %s by another user: %d", c.method, c.target, res.Code)
