@@ -548,3 +548,32 @@ func TestStreamedOfflineReplyIsPaced(t *testing.T) {
 		t.Fatalf("%d words in %v: not paced", n, at[n-1].Sub(at[0]))
 	}
 }
+
+func TestAFailedCommitCancelsTheReplyAndStoresNothing(t *testing.T) {
+	lim := DefaultLimits()
+	lim.MaxMessageChars = 30000 // past the database's own limit, so that the insert fails
+	f := newFixture(t, true, &lim)
+	// Asked, the model would wait longer than the test: only a cancelled request ends it.
+	f.provider = companion.NewOpenAIWithConfig(f.llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: time.Hour})
+	svc := f.instance(t, Options{})
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	f.hold(llmtest.PauseImmediately, "never shown")
+	turn, err := svc.Begin(context.Background(), uid, SendInput{SessionID: &sid, Message: strings.Repeat("a", 25000)})
+	if err == nil || turn != nil {
+		t.Fatalf("begin = %v, %v: want the failed commit's error and no turn to follow", turn, err)
+	}
+	ended := make(chan struct{})
+	go func() {
+		svc.replies.wg.Wait()
+		close(ended)
+	}()
+	within(t, ended, "the discarded reply to end")
+	d := f.lastMessages(t, uid, sid)
+	if len(d.Messages) != 2 || d.ReplyInProgress {
+		t.Fatalf("after a failed commit: %d messages, in progress %v", len(d.Messages), d.ReplyInProgress)
+	}
+	if n := f.usage(t, uid, usageKindMessages); n != 1 {
+		t.Fatalf("daily count = %d, want 1", n)
+	}
+}
