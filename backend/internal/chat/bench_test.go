@@ -15,7 +15,9 @@ import (
 )
 
 // BenchmarkTimeToFirstToken measures what the server adds to a reply's first token, with a
-// short history and a 2,000-message one (compare them as a ratio), in two ways:
+// short history, one that just fills the context budget (200 messages) and a 2,000-message
+// one (compare them as ratios: past the budget, the length of a session must not matter), in
+// two ways:
 //
 //   - to-model: from the send until the model has the request. This is all the server adds
 //     before a real model's own first-token time; the commit runs meanwhile.
@@ -25,7 +27,7 @@ import (
 //
 // Run: go test -run '^$' -bench TimeToFirstToken -benchtime 500x ./backend/internal/chat/
 func BenchmarkTimeToFirstToken(b *testing.B) {
-	for _, history := range []int{4, 2000} {
+	for _, history := range []int{4, 200, 2000} {
 		for _, mode := range []string{"to-model", "to-first-delta"} {
 			b.Run(fmt.Sprintf("history=%d/%s", history, mode), func(b *testing.B) {
 				benchFirstToken(b, history, mode == "to-model")
