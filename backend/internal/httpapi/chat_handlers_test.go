@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -234,23 +233,9 @@ type sseEvent struct {
 
 func readEvents(t *testing.T, body io.Reader) []sseEvent {
 	t.Helper()
-	var (
-		out []sseEvent
-		cur sseEvent
-	)
-	sc := bufio.NewScanner(body)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			cur.name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			cur.data = strings.TrimPrefix(line, "data: ")
-		case line == "":
-			cur.at = time.Now()
-			out = append(out, cur)
-			cur = sseEvent{}
-		}
+	var out []sseEvent
+	for ev := range liveEvents(body) {
+		out = append(out, ev)
 	}
 	return out
 }

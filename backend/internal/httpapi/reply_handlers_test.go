@@ -30,6 +30,7 @@ func liveEvents(body io.Reader) <-chan sseEvent {
 			case strings.HasPrefix(line, "data: "):
 				cur.data = strings.TrimPrefix(line, "data: ")
 			case line == "":
+				cur.at = time.Now()
 				out <- cur
 				cur = sseEvent{}
 			}
