@@ -16,6 +16,16 @@ ALTER TABLE messages
 ALTER TABLE chat_sessions
     ADD COLUMN reply_until timestamptz;
 
+-- A session's messages are read by session and owner, newest first, a page at a time (the
+-- history a reply's prompt needs). With the owner in the index as well as the session, the
+-- plan is a backward index scan that stops at the page's LIMIT whatever the statistics say;
+-- with the session alone, the planner may instead combine two indexes and sort the session's
+-- every message, so that reading the newest page took longer the longer the session.
+CREATE INDEX messages_session_user_created_at_idx ON messages (session_id, user_id, created_at, id);
+DROP INDEX messages_session_id_created_at_idx;
+
 -- +goose Down
+CREATE INDEX messages_session_id_created_at_idx ON messages (session_id, created_at, id);
+DROP INDEX messages_session_user_created_at_idx;
 ALTER TABLE chat_sessions DROP COLUMN reply_until;
 ALTER TABLE messages DROP COLUMN status;

@@ -112,3 +112,44 @@ func benchFirstToken(b *testing.B, history int, toModel bool) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkHistoryRead measures the read a continuing send makes before its reply can start
+// (the user and the newest page of messages), for a history that just fills the context
+// budget and one ten times as long: the two must cost the same.
+func BenchmarkHistoryRead(b *testing.B) {
+	for _, history := range []int{200, 2000} {
+		b.Run(fmt.Sprintf("history=%d", history), func(b *testing.B) {
+			st := pgtest.New(b)
+			ctx := context.Background()
+			u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: uuid.NewString()[:8] + "@example.com", Name: "Bench"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			sid := uuid.New()
+			if _, err := st.Pool().Exec(ctx, `INSERT INTO chat_sessions (id, user_id) VALUES ($1, $2)`, sid, u.ID); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := st.Pool().Exec(ctx, `
+				INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+				SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END,
+				       repeat('I keep thinking about the exam next week and whether I prepared enough. ', 3) || i,
+				       55, now() - (($3 - i) * interval '1 second')
+				FROM generate_series(1, $3) AS i`, sid, u.ID, history); err != nil {
+				b.Fatal(err)
+			}
+			svc := New(st, nil, Options{Logger: quiet})
+			for b.Loop() {
+				r := &reads{}
+				c, err := st.Acquire(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				err = svc.readUserAndHistory(ctx, r, u.ID, sid)(c)
+				c.Release()
+				if err != nil || len(r.recent) != historyPage {
+					b.Fatal(len(r.recent), err)
+				}
+			}
+		})
+	}
+}
