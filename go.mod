@@ -22,6 +22,7 @@ require (
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/stripe/stripe-go/v86 v86.1.0
 	github.com/wneessen/go-mail v0.8.1
+	go.uber.org/goleak v1.3.0
 	golang.org/x/crypto v0.58.0
 	golang.org/x/oauth2 v0.37.0
 )

@@ -29,15 +29,6 @@ SELECT * FROM chat_sessions
 WHERE id = @id AND user_id = @user_id
 FOR UPDATE;
 
--- name: AddSessionTokens :one
--- AddSessionTokens counts tokens against the user's session and updates the
--- dashboard preview of its last message.
-UPDATE chat_sessions
-SET tokens_used = tokens_used + @tokens::integer,
-    last_message = @last_message
-WHERE id = @id AND user_id = @user_id
-RETURNING *;
-
 -- name: EndSessionForUser :one
 -- EndSessionForUser ends the user's ACTIVE session; pgx.ErrNoRows when it is
 -- not the user's or already ended.
@@ -50,24 +41,6 @@ RETURNING *;
 -- SetSessionSummary stores the summary and emotion labels of the user's session.
 UPDATE chat_sessions
 SET summary = @summary, emotions = @emotions
-WHERE id = @id AND user_id = @user_id;
-
--- name: SetSessionTitle :exec
--- SetSessionTitle renames the user's session.
-UPDATE chat_sessions
-SET title = @title
-WHERE id = @id AND user_id = @user_id;
-
--- name: SetSessionDisclosure :exec
--- SetSessionDisclosure records when the AI notice was last shown in the session.
-UPDATE chat_sessions
-SET last_disclosure_at = @at
-WHERE id = @id AND user_id = @user_id;
-
--- name: MarkSessionCheckin :exec
--- MarkSessionCheckin asks for a gentle check-in at the user's next session.
-UPDATE chat_sessions
-SET checkin_pending = true
 WHERE id = @id AND user_id = @user_id;
 
 -- name: TakePendingCheckins :execrows
@@ -88,17 +61,6 @@ WHERE user_id = @user_id
        OR strpos(id::text, lower(@query::text)) > 0)
 ORDER BY updated_at DESC, id;
 
--- name: IncrementUsageWithinLimit :one
--- IncrementUsageWithinLimit counts one more use of a daily quota unless the
--- count already reached the limit, atomically (the conflicting row is locked):
--- pgx.ErrNoRows means the limit is reached.
-INSERT INTO usage_counters (user_id, day, kind, count)
-VALUES (@user_id, @day, @kind, 1)
-ON CONFLICT (user_id, day, kind)
-DO UPDATE SET count = usage_counters.count + 1
-WHERE usage_counters.count < @max_count::integer
-RETURNING count;
-
 -- name: IncrementSafetyReferrals :exec
 -- IncrementSafetyReferrals counts one crisis-resource referral for the day
 -- (no user, no content).
@@ -109,3 +71,37 @@ ON CONFLICT (day) DO UPDATE SET count = safety_referral_counts.count + 1;
 -- name: GetSafetyReferralCount :one
 -- GetSafetyReferralCount returns the day's referral count (0 when none).
 SELECT COALESCE((SELECT count FROM safety_referral_counts WHERE day = @day), 0)::integer;
+
+-- name: OpenSession :one
+-- OpenSession starts an ACTIVE session with everything its first send sets, in
+-- one statement: title, AI-notice time, check-in flag, preview, and the reply
+-- in progress until reply_until.
+INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until)
+VALUES (@id, @user_id, @title, @token_limit, @disclosed_at, @last_message, @checkin_pending, @reply_until)
+RETURNING *;
+
+-- name: ContinueSession :one
+-- ContinueSession records a send in the user's session in one statement: the
+-- title, the AI-notice time when it was shown again, the tokens (negative when
+-- a retry removes a partial reply), the preview, a pending check-in, and the
+-- reply in progress until reply_until.
+UPDATE chat_sessions
+SET title = @title,
+    last_disclosure_at = COALESCE(sqlc.narg(disclosed_at), last_disclosure_at),
+    tokens_used = GREATEST(tokens_used + @tokens::integer, 0),
+    last_message = @last_message,
+    checkin_pending = checkin_pending OR @checkin_pending::boolean,
+    reply_until = @reply_until
+WHERE id = @id AND user_id = @user_id
+RETURNING *;
+
+-- name: FinishReply :one
+-- FinishReply records a stored reply in the user's session in one statement:
+-- its tokens, the preview (kept when empty) and the end of the reply in
+-- progress.
+UPDATE chat_sessions
+SET tokens_used = tokens_used + @tokens::integer,
+    last_message = CASE WHEN @last_message::text = '' THEN last_message ELSE @last_message::text END,
+    reply_until = NULL
+WHERE id = @id AND user_id = @user_id
+RETURNING *;

@@ -10,3 +10,28 @@ RETURNING *;
 SELECT * FROM messages
 WHERE session_id = @session_id AND user_id = @user_id
 ORDER BY created_at, id;
+
+-- name: InsertMessage :one
+-- InsertMessage stores a message with an id chosen by the caller (so that the
+-- statements of one send can be sent together); user_id is the session
+-- owner's id.
+INSERT INTO messages (id, session_id, user_id, role, content, token_count, status)
+VALUES (@id, @session_id, @user_id, @role, @content, @token_count, @status)
+RETURNING *;
+
+-- name: ListRecentMessages :many
+-- ListRecentMessages lists at most max_rows of the user's session's messages,
+-- newest first, older than the (before_at, before_id) cursor when it is set: a
+-- backward index scan that stops at the limit, whatever the session's length.
+SELECT * FROM messages
+WHERE session_id = @session_id AND user_id = @user_id
+  AND (sqlc.narg(before_at)::timestamptz IS NULL
+       OR (created_at, id) < (sqlc.narg(before_at)::timestamptz, sqlc.narg(before_id)::uuid))
+ORDER BY created_at DESC, id DESC
+LIMIT @max_rows;
+
+-- name: DeleteMessageForUser :execrows
+-- DeleteMessageForUser deletes one of the user's messages (a partial reply
+-- replaced by a retry).
+DELETE FROM messages
+WHERE id = @id AND user_id = @user_id;

@@ -145,6 +145,27 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
+// Defines values for MessageStatus.
+const (
+	Complete    MessageStatus = "complete"
+	Interrupted MessageStatus = "interrupted"
+	Stopped     MessageStatus = "stopped"
+)
+
+// Valid indicates whether the value is a known member of the MessageStatus enum.
+func (e MessageStatus) Valid() bool {
+	switch e {
+	case Complete:
+		return true
+	case Interrupted:
+		return true
+	case Stopped:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Plan.
 const (
 	PlanBASIC   Plan = "BASIC"
@@ -346,17 +367,27 @@ type LoginResponse struct {
 
 // Message defines model for Message.
 type Message struct {
-	Content    string             `json:"content"`
-	Id         openapi_types.UUID `json:"id"`
-	Role       ChatRole           `json:"role"`
-	Timestamp  time.Time          `json:"timestamp"`
-	TokenCount int                `json:"tokenCount"`
+	Content string             `json:"content"`
+	Id      openapi_types.UUID `json:"id"`
+	Role    ChatRole           `json:"role"`
+
+	// Status How a stored reply ended: `complete`; `interrupted` when the model failed part-way
+	// (the text is what arrived before); `stopped` when the user stopped it. A user's message
+	// is always `complete`.
+	Status     *MessageStatus `json:"status,omitempty"`
+	Timestamp  time.Time      `json:"timestamp"`
+	TokenCount int            `json:"tokenCount"`
 }
 
 // MessageResponse defines model for MessageResponse.
 type MessageResponse struct {
 	Message string `json:"message"`
 }
+
+// MessageStatus How a stored reply ended: `complete`; `interrupted` when the model failed part-way
+// (the text is what arrived before); `stopped` when the user stopped it. A user's message
+// is always `complete`.
+type MessageStatus string
 
 // OidcExchangeRequest defines model for OidcExchangeRequest.
 type OidcExchangeRequest struct {
@@ -428,11 +459,17 @@ type SendMessageRequest struct {
 	SessionId *openapi_types.UUID `json:"sessionId,omitempty"`
 }
 
-// SendMessageResponse defines model for SendMessageResponse.
+// SendMessageResponse The outcome of a send. `replyStatus` is only present, as `stopped`, for a reply the user
+// stopped: `aiResponse` is then the text written until the stop.
 type SendMessageResponse struct {
-	AiResponse        string             `json:"aiResponse"`
-	EndReason         *string            `json:"endReason,omitempty"`
-	Error             *string            `json:"error,omitempty"`
+	AiResponse string  `json:"aiResponse"`
+	EndReason  *string `json:"endReason,omitempty"`
+	Error      *string `json:"error,omitempty"`
+
+	// ReplyStatus How a stored reply ended: `complete`; `interrupted` when the model failed part-way
+	// (the text is what arrived before); `stopped` when the user stopped it. A user's message
+	// is always `complete`.
+	ReplyStatus       *MessageStatus     `json:"replyStatus,omitempty"`
 	SessionEnded      bool               `json:"sessionEnded"`
 	SessionId         openapi_types.UUID `json:"sessionId"`
 	SessionTokenLimit int                `json:"sessionTokenLimit"`
@@ -443,9 +480,13 @@ type SendMessageResponse struct {
 
 // SessionDetail defines model for SessionDetail.
 type SessionDetail struct {
-	EndReason       *string            `json:"endReason,omitempty"`
-	IsActive        bool               `json:"isActive"`
-	Messages        []Message          `json:"messages"`
+	EndReason *string   `json:"endReason,omitempty"`
+	IsActive  bool      `json:"isActive"`
+	Messages  []Message `json:"messages"`
+
+	// ReplyInProgress A reply is being written in this session (GET /api/chat/sessions/{id}/stream follows
+	// it). Absent means false.
+	ReplyInProgress *bool              `json:"replyInProgress,omitempty"`
 	SessionEmotions *[]Emotion         `json:"sessionEmotions,omitempty"`
 	SessionId       openapi_types.UUID `json:"sessionId"`
 
@@ -475,12 +516,19 @@ type SessionListItem struct {
 // SessionStatus defines model for SessionStatus.
 type SessionStatus string
 
+// StopReplyResponse defines model for StopReplyResponse.
+type StopReplyResponse struct {
+	Reply *Message `json:"reply,omitempty"`
+}
+
 // StreamDelta The data of one `delta` event of POST /api/chat/message/stream.
 type StreamDelta struct {
 	Text string `json:"text"`
 }
 
-// StreamError The data of an `error` event of POST /api/chat/message/stream.
+// StreamError The data of an `error` event of the chat's event streams: code `COMPANION_UNAVAILABLE`
+// when the companion could not reply (any partial text is stored as interrupted), or
+// `REPLY_STOPPED` when the reply was stopped before any text was written.
 type StreamError struct {
 	// Code Example: COMPANION_UNAVAILABLE
 	Code string `json:"code"`
@@ -544,9 +592,14 @@ type VoiceResponse struct {
 	AiResponse string `json:"aiResponse"`
 
 	// AudioData Base64 MP3 of the spoken reply; absent when the browser should speak it.
-	AudioData         *string            `json:"audioData,omitempty"`
-	EndReason         *string            `json:"endReason,omitempty"`
-	Error             *string            `json:"error,omitempty"`
+	AudioData *string `json:"audioData,omitempty"`
+	EndReason *string `json:"endReason,omitempty"`
+	Error     *string `json:"error,omitempty"`
+
+	// ReplyStatus How a stored reply ended: `complete`; `interrupted` when the model failed part-way
+	// (the text is what arrived before); `stopped` when the user stopped it. A user's message
+	// is always `complete`.
+	ReplyStatus       *MessageStatus     `json:"replyStatus,omitempty"`
 	SessionEnded      bool               `json:"sessionEnded"`
 	SessionId         openapi_types.UUID `json:"sessionId"`
 	SessionTokenLimit int                `json:"sessionTokenLimit"`
@@ -725,6 +778,15 @@ type ServerInterface interface {
 
 	// (POST /api/chat/sessions/{id}/end)
 	EndChatSession(w http.ResponseWriter, r *http.Request, id SessionId)
+	// RetryChatReply Answers the session's last message again, as server-sent events.
+	// (POST /api/chat/sessions/{id}/retry)
+	RetryChatReply(w http.ResponseWriter, r *http.Request, id SessionId)
+	// StopChatReply Stops the reply in progress of a session, whichever instance is writing it.
+	// (POST /api/chat/sessions/{id}/stop)
+	StopChatReply(w http.ResponseWriter, r *http.Request, id SessionId)
+	// AttachChatReply Follows the reply in progress of a session again, as server-sent events.
+	// (GET /api/chat/sessions/{id}/stream)
+	AttachChatReply(w http.ResponseWriter, r *http.Request, id SessionId)
 	// TranscribeAudio Transcribes recorded audio (up to 60 s / 5 MB) for browsers without speech recognition.
 	// (POST /api/chat/transcribe)
 	TranscribeAudio(w http.ResponseWriter, r *http.Request)
@@ -859,6 +921,24 @@ func (_ Unimplemented) GetChatSession(w http.ResponseWriter, r *http.Request, id
 
 // (POST /api/chat/sessions/{id}/end)
 func (_ Unimplemented) EndChatSession(w http.ResponseWriter, r *http.Request, id SessionId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RetryChatReply Answers the session's last message again, as server-sent events.
+// (POST /api/chat/sessions/{id}/retry)
+func (_ Unimplemented) RetryChatReply(w http.ResponseWriter, r *http.Request, id SessionId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// StopChatReply Stops the reply in progress of a session, whichever instance is writing it.
+// (POST /api/chat/sessions/{id}/stop)
+func (_ Unimplemented) StopChatReply(w http.ResponseWriter, r *http.Request, id SessionId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// AttachChatReply Follows the reply in progress of a session again, as server-sent events.
+// (GET /api/chat/sessions/{id}/stream)
+func (_ Unimplemented) AttachChatReply(w http.ResponseWriter, r *http.Request, id SessionId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1211,6 +1291,84 @@ func (siw *ServerInterfaceWrapper) EndChatSession(w http.ResponseWriter, r *http
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.EndChatSession(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RetryChatReply operation middleware
+func (siw *ServerInterfaceWrapper) RetryChatReply(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id SessionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RetryChatReply(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// StopChatReply operation middleware
+func (siw *ServerInterfaceWrapper) StopChatReply(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id SessionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.StopChatReply(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// AttachChatReply operation middleware
+func (siw *ServerInterfaceWrapper) AttachChatReply(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id SessionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AttachChatReply(w, r, id)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1820,6 +1978,15 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/chat/sessions/{id}/end", wrapper.EndChatSession)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/chat/sessions/{id}/stream", wrapper.AttachChatReply)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/chat/sessions/{id}/stop", wrapper.StopChatReply)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/chat/sessions/{id}/retry", wrapper.RetryChatReply)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/chat/message", wrapper.SendChatMessage)
@@ -2646,6 +2813,261 @@ func (response EndChatSession401JSONResponse) VisitEndChatSessionResponse(w http
 type EndChatSession404JSONResponse struct{ NotFoundJSONResponse }
 
 func (response EndChatSession404JSONResponse) VisitEndChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryChatReplyRequestObject struct {
+	Id SessionId `json:"id"`
+}
+
+type RetryChatReplyResponseObject interface {
+	VisitRetryChatReplyResponse(w http.ResponseWriter) error
+}
+
+type RetryChatReply200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response RetryChatReply200TexteventStreamResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type RetryChatReply401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RetryChatReply401JSONResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryChatReply404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RetryChatReply404JSONResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryChatReply409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RetryChatReply409JSONResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RetryChatReply429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RetryChatReply429JSONResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StopChatReplyRequestObject struct {
+	Id SessionId `json:"id"`
+}
+
+type StopChatReplyResponseObject interface {
+	VisitStopChatReplyResponse(w http.ResponseWriter) error
+}
+
+type StopChatReply200JSONResponse StopReplyResponse
+
+func (response StopChatReply200JSONResponse) VisitStopChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StopChatReply204Response struct {
+}
+
+func (response StopChatReply204Response) VisitStopChatReplyResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type StopChatReply401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response StopChatReply401JSONResponse) VisitStopChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StopChatReply404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response StopChatReply404JSONResponse) VisitStopChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AttachChatReplyRequestObject struct {
+	Id SessionId `json:"id"`
+}
+
+type AttachChatReplyResponseObject interface {
+	VisitAttachChatReplyResponse(w http.ResponseWriter) error
+}
+
+type AttachChatReply200TexteventStreamResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response AttachChatReply200TexteventStreamResponse) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		// If w doesn't support flushing, fall back to io.Copy.
+		_, err := io.Copy(w, response.Body)
+		return err
+	}
+	// text/event-stream messages are typically small; use a
+	// modest buffer and flush after each chunk so clients see
+	// events immediately instead of waiting on OS buffering.
+	buf := make([]byte, 4096)
+	for {
+		n, err := response.Body.Read(buf)
+		if n > 0 {
+			if _, writeErr := w.Write(buf[:n]); writeErr != nil {
+				return writeErr
+			}
+			flusher.Flush()
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+type AttachChatReply204Response struct {
+}
+
+func (response AttachChatReply204Response) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type AttachChatReply401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AttachChatReply401JSONResponse) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AttachChatReply404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AttachChatReply404JSONResponse) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -3724,6 +4146,15 @@ type StrictServerInterface interface {
 
 	// (POST /api/chat/sessions/{id}/end)
 	EndChatSession(ctx context.Context, request EndChatSessionRequestObject) (EndChatSessionResponseObject, error)
+	// RetryChatReply Answers the session's last message again, as server-sent events.
+	// (POST /api/chat/sessions/{id}/retry)
+	RetryChatReply(ctx context.Context, request RetryChatReplyRequestObject) (RetryChatReplyResponseObject, error)
+	// StopChatReply Stops the reply in progress of a session, whichever instance is writing it.
+	// (POST /api/chat/sessions/{id}/stop)
+	StopChatReply(ctx context.Context, request StopChatReplyRequestObject) (StopChatReplyResponseObject, error)
+	// AttachChatReply Follows the reply in progress of a session again, as server-sent events.
+	// (GET /api/chat/sessions/{id}/stream)
+	AttachChatReply(ctx context.Context, request AttachChatReplyRequestObject) (AttachChatReplyResponseObject, error)
 	// TranscribeAudio Transcribes recorded audio (up to 60 s / 5 MB) for browsers without speech recognition.
 	// (POST /api/chat/transcribe)
 	TranscribeAudio(ctx context.Context, request TranscribeAudioRequestObject) (TranscribeAudioResponseObject, error)
@@ -4180,6 +4611,84 @@ func (sh *strictHandler) EndChatSession(w http.ResponseWriter, r *http.Request, 
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(EndChatSessionResponseObject); ok {
 		if err := validResponse.VisitEndChatSessionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RetryChatReply operation middleware
+func (sh *strictHandler) RetryChatReply(w http.ResponseWriter, r *http.Request, id SessionId) {
+	var request RetryChatReplyRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RetryChatReply(ctx, request.(RetryChatReplyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RetryChatReply")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RetryChatReplyResponseObject); ok {
+		if err := validResponse.VisitRetryChatReplyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// StopChatReply operation middleware
+func (sh *strictHandler) StopChatReply(w http.ResponseWriter, r *http.Request, id SessionId) {
+	var request StopChatReplyRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.StopChatReply(ctx, request.(StopChatReplyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "StopChatReply")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(StopChatReplyResponseObject); ok {
+		if err := validResponse.VisitStopChatReplyResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// AttachChatReply operation middleware
+func (sh *strictHandler) AttachChatReply(w http.ResponseWriter, r *http.Request, id SessionId) {
+	var request AttachChatReplyRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AttachChatReply(ctx, request.(AttachChatReplyRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AttachChatReply")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AttachChatReplyResponseObject); ok {
+		if err := validResponse.VisitAttachChatReplyResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -4740,102 +5249,124 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H37bhs5lverEPV9QCdAWXYuPbtrY7FQHGXbM77BlzSwUdCiqo5UbFeR1SRLjjYwMO+w77APNk+y4CHr",
-	"KpYkO7bTAeYvWyUWeXh47vyR+hpEIssFB65VsP81yKmkGWiQ+OkSlGKCH8XmA+PBfpBTnQRhwGkGwX7A",
-	"4iAMJPxRMAlxsK9lAWGgogQyat6YCZlRHewHRYEt9TI3byktGZ8Hd3d35mWVC64Ah3tH4wv4owClzadI",
-	"cA0c/6V5nrKIaib47u9KcPOsHub/S5gF+8H/262nsmu/VbsjKYW8cIPYIWNQkWS56SzYD64SINIOSiLK",
-	"udBkCiSiUjKIiSj0ILgLg0PBZymLnp0uJQoZAWGKGMIYJ5QoTTUQnVBNaJqKW0V0whR5MROSwBea5SkQ",
-	"ygnwGGKi7AK+xEl8EHLK4hj4883iVDgqISaGQCSVRpEouGXsqdAfRMHj5yVpZoYkL2iqBJIlLRupWftU",
-	"8DnRgiiRgeBAIFVg+XdOl6mg8ZUQx1TO4XllYSripZGD1AxtGEl5yVkk7hLkgkVwzemCspRO02ekb0hy",
-	"KrVd3IimKeEAsSqlNhJ8xuaFNOok8YkEGiWGRKT8SogTypdO89Vzki2NKglJ/iiEpiRlGdPklipLoGFs",
-	"GCRAY2cNL0DL5c5wpkGaj+3OLiESPFak4JqlhBIOt4RqDVmOdoWoIorAdlmT7wwi4xrmIA2Nd2FwzWmh",
-	"EyHZf8MzqsUJU4rxeUgYX9CU4VrBl9wYdhJJiIFrRlOFK/bRNEAqsNtHI7LT77Zm28kZkn1AJjFoylI1",
-	"IRnNFTErSWYM0tgoNdOK5FJMU8gGgenVDW0oO0yovhBWb4AXWbD/KaBKMaUp10EYFApk8HnFi4XBYQLR",
-	"jSh0w3flUuQgNbN+LU8p3zT3c9PGesTSnX6yL9ZDiunvEGkcMmXA9SFq1up4YjZLGYdDkeWUM7sCbfZd",
-	"QJ4yUCQSGZCZFBnRxsYULNU7jBPXAQE+ZxxCZC8lKeXzgs6BZCKGdFA79KkQKRjyw0CwOLpkc37kGfQq",
-	"YTLeMaZiSRSbczOSsRiVffB3mdNlVoYn7Q5LxhPKY5ILqWlKqISNPSqQC5CXOUCUrPb6UbDICJfjEJVy",
-	"SWgRM1Ezynbg71xLyhvddXs/P7u8Irs0Z7tRQvVu2XqKTr6y3b6uO7LR4HSDR+Hq4nfm26XQK16Caxr1",
-	"CzRklKXmn4x+OQY+10mw/2pvb8+jHBkoRa2zbDR+vedvbePKbfq9haliGlYZfAwzTYzZXZLpkuQg8hQO",
-	"CCUzlqYQGytRAMmovFGEkqmwwsMUUSwFrtMliaXIcys6m8joLAlSHzru1FP3cXiUiVI+Slvzu1gGYTCX",
-	"VDNdxKajROTmT0TTzKyxZPg0FQvzR9GYg1L4gINZcvxA+RcG2vSktCwfGecSBjNZKC3RvpqBjLKbZoml",
-	"2ihNoex3M6DmBbEAeZsAjq7NJHEMnwl00zk0cd2quETl466/M7yq+LDWfblmXY6Xr4duDC+rW77EQ1zs",
-	"kaLr8/PRxW+Xp8O/jQiYDohpFxIYzAfk+nR4ffXL2cXRf43eh+T07Oq3D2fXp+9DcjG8Gv12fHRydDV6",
-	"b+THxeMm6iwbBR7uQelFu/FJUmSUEydHg2C9eq06SEUz2NhHh6PIjpKk9TL8C9BUJ6scjammU6pajlTc",
-	"GA/aCE59UmRSm0Ld+7UFSOVkaP3cXP9hTaFvWsdizvi9TN/rn996yMqpUrdCxiv27PXbTYtQWpCqizV0",
-	"9sk1jSJQ6krcgI8zZryZBJX0N8B4Z4NeXisMW9vUN0fujLMSRdXTOakluaugVWi5QiOLt6gzhIF0Yd26",
-	"qVThn/HhLAOlaZa3eo+phh3zlW8IbeZ32GfoOhxCKst5OfKao7a6W8Os/tVv2IX1orZOwc9YHI2+RIlx",
-	"IL0KUdrPhoj//Op1GGSMVyK/ldHxUXDuFOBwEw18xmR2Crfn91C6MIgKKYHr+73E7zdKd6qdIdv9hb6p",
-	"eBnjUorSUL4bXh4dBmFwfjE6Obo+8drJcylmLPWZCisovEhd4cAW8nze2hm/lb5nIirUUIJNpXrjulUj",
-	"KVlG5fJQ8Agk97+8jfaWmquAK6bZAq5EziK1Wf47MZtTRcOR1qRWKV0dy7tOlufXuTEeyOs4ZsZF0/S8",
-	"sQYzmiro5rijLzQyAangQKwSxjaTHZDhHPOFV2/+8ff/efV6DwsrRZoeYHai4Yu2DRWmQ1STTChNXv+8",
-	"Z/qRNNIglYtvm1S8Qq3tPHmgqLQFouUsfeG8Rw42vuNZ6w3v3HlW6ML6p17b0vWT32LnWn19XkfME3n1",
-	"7T21n7o5UxrkJjt8P3t6j2Ry+/TwG4KvjkXIV2zzWsN8AQoq6/64jPqGOd13Es7idnKiy9GFsTrGxswk",
-	"ANEMJHmhEnHLCVXkw8Vo9BLTHueUzAtBuOKbwmD4/uTo1OujLoHHVXDTw7z7lRRUcw+rGyn22LEHxEot",
-	"wnu1lzW/W9UEHl8AdSXTDaQ1ssaNLR0LRjy2FWVfRWwNk/r6Q0NxzDLWk9s3m6lr1Rq72axAK+QnTDOd",
-	"bhHFln00ZxI22e2jxjeRDrP8K40N3mOZ2ZMg3msRmRpGxoX5Z+8EDvtlGjK1KQwqk6ja0VEp6bIpBLZi",
-	"sn2XVemlt8v7Sc1lkRlPv2pezni6dLtxKSgidFLucxk7EmKdTnCMhyJwZVjskSRU2f3OwWaVfnTprWoW",
-	"65joZObSNr6HXDek2b4S1lWMSna2F+5KoNYI9jFT+khDtiraW2bbKVW6kc1vbZ4akvnoknGA+7i2Lmyk",
-	"5JFE//sL8+OKXxgUmKnEQ71t6cNX2ihFtSkJza4bQtxh5Ko0rJHUy5V64fDw6ujjKAiD0en70Xt/hKEl",
-	"0Ow9pJr6q6Yx1ZSIGaZdk9i0mxBYANfmYWf7xunTrsJOB0E3XTKp2GYtx1beeWK3I395uEkr5WSC8cDD",
-	"SS3rOHXN+vDs5Hx4enR2+tv16fDj8Oh4+O549KerX3fckKcXp1hGyVw3uMmvtJAQE8bJi0iCkUwyXTZA",
-	"DEZ77T6+4R8GtpsATVuV0psE+xb9qtoS7A8kv1GurmXa33ch081dm0benl3RuKdo/tACLlOXuojbVeBG",
-	"nNRbXtq+dOQzY2UK6DJCVxuqafExoA/D0Fs3LU3Xx+Hx0fvhlVG30cXF2YXXeDlsQ38h6avvnaZGfEAo",
-	"hJkR0cKjVvVMKq1ep7QP1IByHl4OChY5gzCjRWrEgqYpbo5WsAz3maoEM1pJzTJBlAijpOgww0Dw5Rez",
-	"eGJBcbvUql7CsqwHx4ED/wmyzjBYlCxYi5bBRvfJUd0Ea4mkaXo2C/Y/bYoeVlPbu3Alty1iJt5Tn1d9",
-	"RxX85S05OX9j/BIGO7mJShFksTwgdKqMz7pNwFrpqRS3CiRRiSjSmKgc6A1herBVwt6Z9ee7MPgVpokQ",
-	"N8Poxlfei4At/HnxSvXONfXx9leAm3R5AbmQvnqPdTDbR1XVzvi9EzW7aeQJWdm90rTD/j17VcznoLR/",
-	"yzUMdAJZJ2VdbdOh7Rbg5lJTucqf7QLO+v3OBBp8rChrzSBsrM3quiI/okIyvbyMqnlNgUqQw8JufttP",
-	"H0qi//rrVYnxQ2HCb+tZJFrnFtDG+Ez4I5bh+RGZQsJ4TM5BRiKlGkJCiYRZCpjykeERRiUkKmE+gzEf",
-	"89EC5JLkVCelouVSxEWkjQ5FPymizOuCk38hKVuAIgWPQZKJiRInIcnTwlb3St+iXDdjTmWUMA2RLiQQ",
-	"LjTsV3GVteUhsYElxKVTUSH2dakly4HcWh0MSYKoAcyAxlx7IGEvEOMstZ2HSZRMODal0Q1xUZzFMxEp",
-	"hLaZFDXBOmrSjnE5Yw5u15IoYXG9uJ+qCAfzopZ0AamFU19fHL+0vDNOShGVUAlE3wrzXw5qQIYWWYg+",
-	"3WFBmCK/XF2dk7d7e2M++TpGRzcO9scrXnwchGPr//Drf/z9f/GJY1HrmfOJ42D/6zgYF3t7byLcxMF/",
-	"bVP7tHzZPb+7mxyMcWJLl2dWRLZIsy83gC1lB9tReDcZkF8TkC5bzSEac0WXFkVlsckm3gwJQ0TmxHzY",
-	"zVPK+AT5a9QFuGYR1UBumU7IZOhwrsjaffIOVYVYOu3WhF03S+jE4u8mdV5DC53spmJuh6jyzv2g0hqj",
-	"SkEDIRK8GuwN9hComAOnOQv2gzeDvcEbLPTrBNW70zdac2FDAmPTkVrj2C0Cw52AAKXfiXj5aFjYFgrl",
-	"rm30jOvrnp14vbf32GP3o28v2Zxj6oRw4Ld2aF+PFYldbK9979Xm91poaHzpzeaX6pMO5o3X/7b5jS4I",
-	"vWn5g/1PxjPQucLY05j9z+b7lpyIQq8VFPP9ypK99eDILWvLgycP4BF6aFeWCi5gIW7AWnW3v7eDOkVm",
-	"NGPpsvQTxsQyPi+NOiYEayZs0605eOb6n6APLcYBc8EnFFMHPvJiwxWy0biTQoH8Blau44JgcbRbupr+",
-	"1S8hNGcsjg5tRvQUFsOH1vmn4agNx+OYgVq1riSNnWaV0QeCRBswcRfRVPELHoHCSGSTgjld7Reqi8Zm",
-	"vXoiiepAI55ZmLpYCO8JHjxm0wgVXDgohcaCnmOj/e6Hlbn1gmIxGeskxbV4KiFpg0K2kpJXjzb8SmHC",
-	"IyVRBLmGeECqojLl6hYwRJ6zBfC69AA7GWUpnsVIJdB4SUoGQxzW2YRJicopuaRCwgJoqkxXGIRTXh50",
-	"JPCFKa0OCCULkGzmJkrKkRRwbeLXb5HOpxc0JH3Z6/Y/4tejCjRTHyP+5I4O/1EAbvC4s8N67dHhdolt",
-	"E8rq80YzVGcjbdHyHEleDSacUNA4lsbQMOXW0R29fPu4o6WM35gx3EG80EQwzeN4g8aCP8qYQpCM8mV5",
-	"XFENtpeM5s5SvwW6BB4fJrSxFfgUhsgDHXpmj+UtlPadXczTJSbUbmNKxJCSGWWpjShM1PqTqvarjJXQ",
-	"LE3LTSvj5bBQU9qxMZ84DMw+QTDpxOXYdlfwW83LwzK1t5tfqs5/4wtbGLHqJP43Wb0qiDNLpggtGX2A",
-	"XBOFJlUB3+0BltUuLE2pagFwHUtQ3C2kkcigGdsZBenRF7cT21SbDv53YaYSEsaJkDHI/Wo7+sXk6xgV",
-	"vlmeCXHHOgfphClKCn4TkllaqMSIjCJMEyolW4B6GY65NrIHDJ3VJBYcJuQFJR4ZfmmMT7m9bJrUu9L7",
-	"3V3VMbcSGja4Y6Qa4gMyqXg6wQ0o1cQ9hMhle0DcOVpwJU7KyVyMuS3+SXg5IK5WZ4/xT2EmyqoUUlau",
-	"0Yu6bhfaw90qJAW/4eKWVzcjjDmVYPjLOJVL8tfLs1NbP1O2pNSxZDjAj2PL0CkgImCnlrb7ej8EFJSw",
-	"gX9aEZ8VwZhS9UAuQmemrRLa4vUO7ngha9Ume+FEVfXGXsdMaSOTl2XDb/RxW203ddFiK7s6fmkyuTC6",
-	"tnJWoT2cICEyHJkxqfQjlGvW8XH3K4vvrLlNwZ7KaPPzPT5vcHQ1ovWRVTfZrS/O8cSmnqqfHTG2Ppum",
-	"KV5UUO6jDJ5LeVb5F/bX+J6KO48ZjjWBun2FwrLg+Xw8bkYfzS00u/rVqlf+0mHjJhh0TDr4uAke8WE8",
-	"SosYHKZwJuSYe4GHW+EO7VbKtoq0C/b2np7ap438fwxJqW3ZqqyMLIoUOWbXw0R9GY0N8y1qgUY3c2lW",
-	"+TsqbGud6ssl+heoRpsNi5iJtfFMVqSa5VTq3ZmQ2U7swB41jz2IkNaG/hSDrI1b+vZFz278s2ZzHhxe",
-	"jw2pL9T4IfbDXm3xRveuqwfHSWHw8zYUeq6vapvKejWUiRVMQhS7a1leFDnRgvxljyiyS34mJ+9eYqXd",
-	"wYhUndPhDSj4+pwjwGFT6FUBsfoLGwiqetpsoAVMe2YtaGPG1lUzXMGhwoFNyItpBfx6aUusbgXaV938",
-	"ACrzI5UyaqsfE5TfurhR5+T2gkNVAvGsIuESte8g8utGUt380RceurtBnlAw3Qi9YR1ChPBuH61IeeGH",
-	"y8QGDbv0DMRUo8cC7F1lFRlr9heP2QI4KFtrqrqIEohumkvj1qJeHMYVmyda7d4iJHFt1thELT5P2tjC",
-	"SW6RMzraBs+m7W2v08xYLT+J469RJIFlJneu9SWWsEBVSWy9RuWSNFYpry9jWJ+GDu0mUnCPNPJRkCO2",
-	"L4cHdBtZRhIRaKYTxudEzAjTBySiPILUyOmSqGJaEdTkQDnddSlleT/FExqNcohNxQlH7iMUIpoTzwvP",
-	"xO3VEM25P34A0b6F4pkjiA08d6fCOix/tnCgJfP2mhmFhXR7Z2QNo7XE+Ra2o9K7zXP63iW3wzQufXmS",
-	"NfdenfPMa7/Fbpilz6XWbtvLVi1a4A17lYlEOFv8AyE5NovLxvLuJVAZJU6NGjXeLTbZy4/9G+v330r/",
-	"PrXjE6qjpIFQfOS6cY/LrwdTuAhYYWti0AXiyZlOISQpVbraC8PIM97OYKwUpjd4yB+/mnbGoYk8bfH6",
-	"e1TPPGtTTFMW7UbVFbu9hfDmVbxPyNXWOB6WfgCKhzPULdNRAu7oBlPVZbXrco1fLaqpao3V4Poa3WpD",
-	"luY57sfCF0SakFvzHlOkcUVjS+SRiV6uahrpDYgR2+hpSyudm263co+vn9M9XrhDZ4M/ETysb1klKNA7",
-	"G8Of1hVJW4LFqiuqHhEw9hRYSM/lTw/fuH8ImgtJOLBZWjuCKg2uibGMznpiqSeCsDXAayHBX4EAUkpJ",
-	"GdfNCvWE0Da32GuhbdtJ9U51lr0PbYsj1UKgQG8n49UVhFvJ+M9vvyMocliFOVoQlYjbpxCiBtyyut7/",
-	"uwhI7SZPEJ9HCYoESvlBG4ZnQ0OaQQUDdj950ayiWDjwWj/ZLKPsRu6a+36hO8QjrOV1+HV4+CQes/Nr",
-	"B8+cUTavrugRnEQoDTEp2UZyJ6gib58BeOLfrAgfLpbNw5Pkp1+A4o9XLEUhy0oEXt5AuZkZPm7V3X5y",
-	"lXyLYB9z9+XUZNl09TQrXnTCK2RcnlJe4UUfEIV/y35fqRDN6fSqhciygqOWronOy0ZHfMH0k9YWt5BM",
-	"hkSg4Rj8ebevVtPhkokWkGlnEaLcuNo3BhUKkSVNu7bNMtrf7dhk286xVdOyfXf7MmX2yKT74RGPgVnP",
-	"8Mavnf3ZVc0d3l+Tr+Ehf3fPRk+4Y39JqY537Ds7l2zOMXPdPrx/+6+PGtH7b9Jp3S/yfRAojXtLPKJ4",
-	"LkUESpmYujyrlNePjE2PjEFPIZ5b5Kkz8A+V0G/CcfQEVO5yCHBI9/JYDZna6yBsRcNV3CS9xZsGNhgY",
-	"YVTk9S5t3i2wOxdinvafWcarQ86aP6jTWtM3NuXvho5IFcNfxtLI+wWLQR44pEP9A0fdH0HjzUpLiLgx",
-	"osWYT+x9A/+BM8Bo4t89Fz64qw4av0t2LKx0bQgy1q8DIub913E0OelOuKbi1sI9zv92OArdbxJSHhMu",
-	"eAQve063uqUpj8NuWhU8L+3abpdCufum7mE2Qn9HOKG+nvDa7y07Kq++2r6jz1sKX0taDkUMTlhaZ5HL",
-	"mzOE+wE6pUJ7Eeazy1pXHNoN2nfqfPpsuGD1wy423kkX7GLd2vX0tWSxA0CYFXBPcIzG57K623iEgJbG",
-	"55Yhab5qM7PGk2ov/+7z3f8FAAD//w==",
+	"7H3/buM4kvCrEPo+YBJAcdI9Pft9m+BwcKfdO9lNJ4GdzGBv3BjTUtniRCY1JBW3rxFg3+He4R5sn+TA",
+	"IiVRsmQ7nR89fdi/uiNTZLFYv1lV+hxEYpEJDlyr4PhzkFFJF6BB4l8jUIoJfhabPxgPjoOM6iQIA04X",
+	"EBwHLA7CQMLvOZMQB8da5hAGKkpgQc0bMyEXVAfHQZ7jSL3KzFtKS8bnwf39vXlZZYIrwOXe0ngIv+eg",
+	"tPkrElwDx//SLEtZRDUT/PA3Jbh5Vi3zfyXMguPg/xxWWzm0v6rDgZRCDt0idskYVCRZZiYLjoPrBIi0",
+	"i5KIci40mQKJqJQMYiJy3Qvuw+BU8FnKoheHS4lcRkCYIgYwxgklSlMNRCdUE5qmYqmITpgiezMhCXyi",
+	"iywFQjkBHkNMlD3AfdzEeyGnLI6Bv9wuLoSDEmJiAERQaRSJnFvEXgj9XuQ8flmQZmZJskdTJRAsadFI",
+	"zdmngs+JFkSJBQgOBFIFFn9XdJUKGl8LcU7lHF6WFqYiXhk6SM3SBpGUF5hF4EYg71gEN5zeUZbSafqC",
+	"8PVJRqW2hxvRNCUcIFYF1UaCz9g8l4adJD6RQKPEgIiQXwvxgfKV43z1kmBLw0pCkt9zoSlJ2YJpsqTK",
+	"AmgQGwYJ0NhJwyFouTrozzRI82d9shFEgseK5FyzlFDCYUmo1rDIUK4QlUcR2Ckr8J1AZFzDHKSB8T4M",
+	"bjjNdSIk+094Qbb4wJRifB4Sxu9oyvCs4FNmBDuJJMTANaOpwhP7yQxAKHDaJwOyMe+uYtvRGYJ9QiYx",
+	"aMpSNSELmiliTpLMGKSxYWqmFcmkmKaw6AVmVre0gew0oXooLN8AzxfB8S8BVYopTbkOwiBXIIOPa1os",
+	"DE4TiG5Frj3dlUmRgdTM6rUspXzb3q/MGKsRC3X6i32xWlJMf4NI45IpA65PkbPW1xOzWco4nIpFRjmz",
+	"J1BH3xCylIEikVgAmUmxINrImJyl+oBx4iYgwOeMQ4jopSSlfJ7TOZCFiCHtVQp9KkQKBvwwECyORmzO",
+	"z1oWvU6YjA+MqFgRxebcrGQkRikf2qfM6GpRmCf1CQvEE8pjkgmpaUqohK0zKpB3IEcZQJSsz/qTYJEh",
+	"LochKuWK0DxmokKUnaB9ci0p96Zrzn51ObomhzRjh1FC9WExeopKvpTdbVM3aMPDtIejcP3wG/ttQthK",
+	"XoJrGnUTNCwoS81/FvTTOfC5ToLjV0dHRy3MsQClqFWW3uDXR+2jrV25y7xLmCqmYR3B5zDTxIjdFZmu",
+	"SAYiS+GEUDJjaQqxkRI5kAWVt4pQMhWWeJgiiqXAdboisRRZZklnGxiNI0HoQ4edauttGB4sREEfhaz5",
+	"TayCMJhLqpnOYzNRIjLzT0TThTljyfBpKu7MP4rGHJTCBxzMkeMflH9ioM1MSsvikVEuYTCTudIS5atZ",
+	"yDC7GZZYqA3T5Mr+NgNqXhB3IJcJ4OrabBLXaBOBbjunxq5bJ5eoeNzUdwZXJR42qi83rInx4vXQrdGK",
+	"6pouaQEubqGim6urwfDX0UX/bwMCZgJixoUEevMeubno31z/eDk8+4/Bu5BcXF7/+v7y5uJdSIb968Gv",
+	"52cfzq4H7wz9OHvcWJ3FoKAFe1Bo0aZ9kuQLyomjo16wmb3WFaSiC9g6RwOjiI4CpM00/CPQVCfrGI2p",
+	"plOqaopU3BoN6hmnbVRkXJtcPfi1O5DK0dDmvbn5wwrCtm2diznjDxJ9r3940wJWRpVaChmvybPXb7Yd",
+	"QiFByik2wNlF1zSKQKlrcQttmDHrzSSopHsA2jtb+PJGodlah95fubHOmhVVbedDRclNBi1NyzUYWbxD",
+	"nCEMpDPrNm2lNP9qhLjpDQfxyA42qp8tQGm6yGpAxVTDgfmpDTJt0HLaJR8biMXNFehwu/JXrU23Acfd",
+	"ROOJk80Uukku1PGyJpl+FEsMYwjjWhgza2WDFcdkYpCcgobJCZkYJEiZZxriCVkmwNHyQtOTzCgzutyY",
+	"kgdLuhrzPfObhk/oDCwxNiIlu4OYTGEmJOyfkInSqNe9yQwtEveYMN0jfXz0nSrE5Zgboyxd0pXygOuN",
+	"DSEXIqp4HISBBzLqX5y4VWRdsjgafIoSo5o7RU2hmTzh8cOr12GwYLwUJjuJ87ZDunKi5XQbDHzG5OIC",
+	"llcPEGdhEOVSAtcPe4k/bJXmVhtL1ucL27bSihjnrBXn+7Y/OjsNwuBqOPhwdvOh9TivpJixtE0IW17i",
+	"eepCMjZE2mYHObWyNvdMRLnqS7BOaqfFvK5+JFtQuToVPALJ21/eRS6WMhG4YprdwbXIWKS2i4iGNeyk",
+	"lcFIbVPrkK6v1XpOFuc3mZGviOs4ZkbE0PTKO4MZTRU0oweDTzQypr7gQCwTxjZG0CP9OXpir77/5z/+",
+	"69XrIwxZ5Wl6QkoJgwMVOppUk4VQmrz+4cjMI2mkQSrnOfhQvEKubTz5QlKpE0TNDGlzlFroYOs7LWe9",
+	"5Z37lhMaWs3fKVuaFshj5Fxtro+bgHkme2l3G6gdujlTGuQ2OfwwefoAN313x/sRZm1DImRrsnmjYB6C",
+	"glK6Py2iHrGnh27CSdyGtzkaDI3UMTJmJgGIZiDJnkrEkhOqyPvhYLDf84wO80IQrummMOi/+3B20aqj",
+	"RsDj0v7rQN7DgjXKvx1s2uAdcuwLzMka4BX3rru7ItcYzxQzY18Cj3tkgvaltUQnBsOCpyuSSVDAdWhQ",
+	"W5qFId4EUWeRFubhmLvfj8mEsmL9iTssXmmFpWRaA3fxfwwSapFZU7EhaJi/jXWm5fEQqIubb8GiFzrY",
+	"OtLDxIMdG3fSA2Ome0DXQqobaKGLclAenrMF6wgO+cPUjaqt7Q/LUdi2A6aZTnfwZ4o5/J2E/lG1QdO2",
+	"kQay2gkaB7zDe4qWCMODCICpfmQ0dfvuHV/hvEzDYtejDyp9TqWkq5KAzowRM5cO3Wv3acg7TJEpMD4v",
+	"eYJxezfoMEP2/jLwY+DusTr8zOL7Q6Ul0AWZCbzcHnOm93ukPzUMSxZAuSJo0lnO6iREFzDcfeNlhHF9",
+	"419E26N8YcyudSxdGglkL51TUETopLjONUI9xHA0SiljsLnbBou2hCrrKfe2y9cn57GdBIejbD8ishv3",
+	"eTxnXwmrYF1J4buzYEn2G9jvnCl9pmGxzoA7BpVSqrQXtNr1QHzKfHLKOMF0BXv9YajkiUj/6xPz05Jf",
+	"GOToNsZ9vWuori0UV5CqTwn+1B4RNxC5Tg0bKHW0Fhbvn16f/TQIwmBw8W7wrt3c0yIbGnHc7fGgtN5Z",
+	"IbR5eCOU1e8g1bTdJIuppsYeM472JDbjJgTujCgXM9K4CnVM6xRAb81uMmbWdlGCoz52wjpov2rxYaWc",
+	"TNCs8kA1lGuA/E65ZxZIdYzXQmRyevnhqn9xdnnx681F/6f+2Xn/7flgMuZlqDEqrmNJJPI0dmkwRlvu",
+	"Ub7CSCajaRnCdNFRqogXU9wPiZBjPhkOrs7//uvo+vLqavDOC2fa+ZZUlTFNG/wkZgVrpFJVKOU2y7QI",
+	"OFbXVq37+sNdYTVUdMssTuhgBNlOU+DJoJlxshdJMFxLpisvj8l6BByWePjogW3LadzpNs0HuI1Wr8us",
+	"gG7ufSQ73Mi0e+5cptunNoNaZ3b3Rh33Zl96h8PUSOdx/SLIs/s646C7xzjbRHwRq3ChCxfErGBpQ0BX",
+	"GlNngL8Q6z/1z8/e9a8Nuw2Gw8thq2B36U3dEc/Pbe/4HPEes6HMjogWLWxV7aTk6k1M+4UcUOyjFYOC",
+	"RU4gzGieGrKgaYr5EWVmlvubqgRDL5KaY4IoEYZJ0ZgIA8FXn8zhiTuKGROW9RK2WHSkcuHCf4DwSBjc",
+	"FSjYmDCHgx4STHEbrCiSpunlLDj+ZZtltR6DuQ/XQqh5zMQ72mYMvKUK/vSGfLj6vlCnKjMWu1VaJ4Ra",
+	"B6/UZVMplng7l6C6VBnQW8J0b6fIUmPXH+/D4GeYJkLc9qPbNjsoAnbXHtlYCzO7oW24/Rng1thbmZBt",
+	"gUmrYHa3OMvkmAc7sfYCuMWcZw9yYU+703ZUPp+D0u1ZF2GgE1g0gg7rYxqwLQFuR5rKdfzsZoxX7zc2",
+	"4OGxhKy2g9A7m/VzRXxEuWR6NYrKfU2BSpD93Oa/2L/eF0D/9efrIs0XiQl/rXaRaJ3ZnFbGZ6LdYulf",
+	"nZEpJIzH5ApkJFKqIcTo5CwFdIdJ/wytksq07I35mA/uQBp7UicFo2VSxHmkDQ9F3ymizOuCk/9HUnYH",
+	"iuQ8Bkkmxg6fhCRLcxuGLnSLctOMOZVRwjREOpdg7Fc4Lu0qK8tDZxVDXCgVFeJcIy1ZBmRpeTAkCSYO",
+	"oXc45rolK3QPyxyktvswTqQxx6Y0uiXOirMpjUQKoa2XSY2PgZx0YFTOmIO7XidK2NR+zI1QhIN5UUt6",
+	"B6mtqLgZnu9b3BklpYhKqASil8L8LwPVI32bXIw63aWDMUV+vL6+Im+OjsZ88nmMim4cHI/XtPg4CMdW",
+	"/+HP//zHf+OTIsXAf+Z04jg4/jwOxvnR0fcR3jbif+1Q+7R42T2/v5+cjHFjK+eDl0DWQLMve7ltxQS7",
+	"QXg/6ZGfE5DOk88gGnNFVzaR0pYnGHszJAydmIn54zBLKeMTxK9hF+CaRVQDWTKdkEnfpbojao/JW2QV",
+	"YuG0d2j23CygE5uCO6k8R5rr5DAVc7tE6ZMfByXXGFYKvCSx4FXvqHeEucoZcJqx4Dj4vnfU+x5vpHSC",
+	"7N2YG6W5sCaBkekIrVHsNgnLFUGB0m9FvHqydPhaItp9XegZ1dcsn3p9dPTUa3cn4I/YnKPrhBUBb+zS",
+	"bTOWIDbT++17r7a/VyuIwJe+3/5SVexk3nj95+1vNOtQfMkfHP9iNAOdK7Q9jdj/aH6v0YnI9UZCMb+v",
+	"HdmbllISi9qi9uwLcIQa2oXsgiHciVtQLkSAF9EHyFNkRhcsXZXxDZqmjM8LoY4OwYYNW3drDi17/Qvo",
+	"U5uMg77gM5Kpyz9sLQ9RiEajTnIF8hGo3IQFweLosFA13adf5Hpdsjg6tR7Rc0iMtrSyfwmOSnA8jRio",
+	"WOta0thxVmF92IBgVSniLJrSfsEqSLREtjGY49Vuohp6WSXqmSiqkcPzwsTUTNppLeLDSjvPVHDmoBQa",
+	"A3oOjfa3b5bmNhOKTR7aRCluxHMRST17aScqefVky68FJlqoJIog0xD3SBlUplwtAU3kObsDXoUe4GBB",
+	"WYrlWKkEGq9IgWCIw8qbMC5RsSXnVEi4A5oqMxUa4ZQXtc4EPjGl1Qmh5A4km7mNkmIlBVwb+/Ux1Pn8",
+	"hIagrzrV/k/486DM7qo6Cfziugf8ngNefrn2AXpj94B6iG1bOuDHrWKo8kbqpNXSlWDdmHBEQeNYGkHD",
+	"lDtHV3395mlXSxm/NWu4WtzQWDB+RW7PO/AnWVMIsqB8VVQsq97ulOHf3XVLoBHw+DSh3jXpcwiilhy3",
+	"F9ZYrYHSrvLlLF2hQ90sbVBl+llVimBvBVmalneDPLaBmkKOjfnEZTEd2xSZifOx7WXmY8XLl3lqb7a/",
+	"VLaAwBd2EGJlM45HSb3SiDNHpggtEH2CWBO5JmUA390BFtEuDE2p8gDKpCfzxxLSSCzAt+0Mg3Twi7vr",
+	"9tmmkah+Z7YSEsaJkDHI4/IWfW/yeYwM74dnQrxoz0A6YoqSnN+GZJbmKnHXyUVljNoPxxxTGIGhsprE",
+	"gsOE7FHSQsP7RvgUt+JmSHWZfty8VcWUSdSVFXZswc4JmZQ4neAFlPJzQkLEsu0R4RQtuBAn5WQuxtwG",
+	"/yTs94iL1dlOHu6e22ZdYvqYO6O9Km4X2v4OKiQ5v+ViycvmKGNOJRj8Mk7livx1dHlh42fqxEDBFHlz",
+	"9Gfirt3PLn69Gl7+ZTgYjSZkmbC0ltbynSKZhDsmcmWsA0cYlm9rOXEYD7sQLpvAWQD+Pmpsb9BpTZdy",
+	"zirfNDbcrxURSz7mMdAYS/cNdTpJYdYgzDn52DiAzAUoQpd0dUK25+KNuUvGQ+qZU8Y7pFZRjxWup8Uq",
+	"QWZUeqkNhsmMxMLclmNSq/YqOMudJfKnL8pOMHVkzLvAlqDlyglGVcOmg75fZvlS7WDfwwWEHPOC/f2c",
+	"jH0SG4zZdibGnsOJFJqBJKYsXZVLIJXZWGRDBeJuvh0liNYE0udBJaYeajZ5yTK9f6mfVvWDzojqyIYK",
+	"HRlb6W1vPQ5QViBq1TZFUzBGp9F+zpQ2NDkqBj7SONrpnrKZgrl2HdhOTRFNU7SJil2FtvxKQmQwMmNS",
+	"6SeI823CIwoYq6ex6HMNn+/wuYfRdVeoDaxqyGHVdK3FqWkJF9sVrUQlNE1RGRQXcL2XYp51/IXdweHn",
+	"ws5T2vF+jn5XhLmIlL8cjn2z1b97tadfnnppaLmEU6tTJ42k0wkWMTIepXkMLlF3ZlRgazbvTsm89g5u",
+	"V0Y6BNv5rSNobl3Gb4NSKlm2TisDm5qNGLPnYQyhBY3BlkYAmdLodi7NKX9Fht1wTmhRdbsp7zFPMqVK",
+	"25r60htIhKq7ACHmXXrWnrH3vZRVa+X65ffG5ipcXmN0nRDKmxMU+a6ldWz+Q6MinROsY8GhR6xDNeYI",
+	"xJYMZHLmrD21zdwjKbsFQsdcAfYVXDcv55hrwTSeNDo3tOhiYMfaCKJdbr9HhjDLFU2xzHjM23yTTqfn",
+	"GN0VlAc2Obl/Phz03/391/7F6OfB0E8ZHnM8s9I6dvFOw86UFI0NLIDhBgeINgp/xtyZ/SGZnF5evD8/",
+	"O7328pQ7pEYzZK3lCntyYJb6szL/M1m6/1st1r7nWFV+b52SDL+EjzNZCxdUZN2C54Zbziv8WuS40rkl",
+	"e1UEAh8Kvh/a9G70KatfBSdZLjOhAAXQmG93Xknpu5aNRTBRyQkMVXDFSfGfspR0LS0/BXoHdUc156Xd",
+	"v8dsAGRqgNXYltYslCt0SLkRDzNPMKFA2jc+bq2SjvG5t1/Ppcawz5jv+aWy1Z6w5sCZli11EVbAtBUk",
+	"cKETKwq8mgMU7i5gGYkFnogzJbxgCUY7Wh1okb2QRHiEObBWd9N2B+4IYU9IoxMSGpPfcmU8GM5UAvH+",
+	"satcLgqNa+1ywlq2bIloM8sUgPsVHvdhu89wIbxqEcZJ5oo6m6WaX8m01SLzudMH0BV3u4DhMmFRgprT",
+	"qGfKba9kgwBD7zZf+CGyphD+znNpr291oqQe0AvLPoIu+FmV/niiiapb1wmZeXJqzPc0nZIoFcq86W6s",
+	"Q8JBL4W8xY6E+4Z5iroUCQdUaxolRmoIbF1URIrxPMd8o2VzjO0QpdJlNBkZvCNoF9pKdzrmxWhsNY19",
+	"VXOJPkLGIAIXXka+du+4mHIVO+6RS27tN3da6GOMOToZLo2iPL6SAELfyFlS49/aZtJ1vrAxTxRtzDCH",
+	"SAENPb/4zIleC1iPvD56U3BRJYE8cjNyseYK9hpV0MigeNuy3yay+nhK37IZs1l8sD+g9Hgvirbo2+TH",
+	"o8yUqnNrtwdb1XH185iJjQHfRZ5qllGpD2dCLg5iV0ZRnV9LrUUtVX6KLsLWZHn7Ykue+4vek7ZUuHVQ",
+	"ZNWt9pvINH21wxvNRvJfbJaHwQ+7QNjSG77OMtVpGNc5EjI2Rib2PN7LM6Ni/nREFDkkP5APb/dR+LoC",
+	"HVXdlmJ7YXx9zrF0YBsHlSVO3SkDWK70vNcltZKvF+aCejXWpjwBZ6yXFVYTsjctS6r2rQ5zJ1DvI/0N",
+	"sMy3lCRQSf2YIP1WaQOVvrFfD1FFiZtlJDyieoPvdt5Iyra6XfFz13j3GQnTrdAZ98biGzR4tSJFN13n",
+	"2fU8ufQCwJSrlze0JRgbMnfP2R1wYw+YTZRTRAlEt/7RuLOoDodxxeaJVodLLPbbeK3m1wO+zL1arQJx",
+	"h0s1B1vvxbi9rnX8Kz2LT+LwaxhJYAKHa222j8khoMpbvuqMiiPxTimr+nFuvqfr2/TM4AH3bE9Sk2Hn",
+	"cpV2LkXUUCKWcKE/bwxVpk9IZNykVGGwSOXTEiAfA8V2N925FS1Kn1FoFEtsu7114D7BTa2/8Sxv2bjt",
+	"Durv/ekNiHoj0he2ILbg3PWiaaD8xcyBGs3bTsPWHbcfZKkKVC1wbQfbYOlDv1Vj65HbZby+v89y5q3d",
+	"k1/47HfIM7XwubtHl1Bqr3VrZRG2m63EQrH4G6qR2E4uW/NfRkBllDg28pJgdkhfL/7sTll/eJL610mu",
+	"+UB1lHi1f0+cWNOh8qvFFB4CpiD41d0CK7WZTiFsXC8ZyzPeTWCsZe5s0ZDffrrBJQe/prOG66+RXtBy",
+	"Nvk0ZdFhVH6/qjNTyP/O1TNitbZOC0rfA8W2B2rJNEbdEb9MlV+C2uRr/GzrhcrRePFdfaOqTHWmWYYX",
+	"ffAJazjsdwyYIt73T2okj0hsxaqmkd5Si2EHPW9opfEZqZ3U4+uXVI9D186l9wcqvOo6VgkK9MFW86fW",
+	"JXvHMqyyS/kTlmI9R5VhS//vL89s/pI6KQThxHppdQuqELiY/oQJSGu21DMVh3llYXhXjxa1w1Jh181y",
+	"9YxFY+6wNxaN7UbVB2WXuK46VlypIgIFejcaL79CsRON//DmK5Yb9kszRwuiErF8DiLyChnLb2d+FQKp",
+	"1OQHTJSjBEkCqfykXuBmTUO6gLLA1n1P1o+i2ELbjXrSD6McRu4bkt1Ed4rNoYpvTVbm4bNozManRF/Y",
+	"o/SbQnYQTiKUhpgUaCOZI1SR1avrn/mDsOGXk6Xfloh89yNQ/DLsSuSyiERgW0TKzc7wcS3u9p2L5Ntc",
+	"yTF3P06Nl03X+0RhC1Fe1pxlKeVlJeYXWOGPue8rGMLfTidbiMUi58ilG6zzYtAZv2P6WWOLO1AmQyBQ",
+	"cPT+uNdX6+5wgURb6mh3YT9G4WLfaFTYT1f4cm2XY7Qfxd0m265wlC/Zvrp8mTLbjMh91bdFwGxG+Fta",
+	"mYh/cFZzbfE2+GvYPs91sOwwd+xnyit7x75zMGJzjp7r7ub9m///pBZ9e4/aWufOr5OB4nUEbSHFKyki",
+	"UJiOV2TFZ9UjI9MjI9BTiOe2NM8J+C+l0EflcXQYVK7tIrjMwKJhBZnaRos2ouEibpIusYffFgEjDIu8",
+	"PqR+177DuRDztLsbGDblvPS/Vl070++ty980HREqhp+d14j7OxaDPHGZDtXXw21JbhFLsdspIy0hllsQ",
+	"LcZ8Yjv5/TvuAK2Jf2tppeiaCHof/T8Xlrq2GBmbzwFr0dsbXfqYdL2jUrG06R5XfzsdhERpqm3Ikwse",
+	"wX5H3yh3NEWjqW2ngp3I3NjdXCjXyfkBYiNsnwg31DUTfvltx4mKptK7T/RxR+KrUcupiMERS63LV9GT",
+	"UnDiGm+E9vMbL05rTXKoD6h3q/3lo8GC5Q972NjtPTjEuLWb6XOBYpcAYU7APcE1vL+L6K73CBNavL9r",
+	"gsR/1Xpm3pPyLv/+4/3/BAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

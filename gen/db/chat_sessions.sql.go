@@ -12,27 +12,41 @@ import (
 	"github.com/google/uuid"
 )
 
-const addSessionTokens = `-- name: AddSessionTokens :one
+const continueSession = `-- name: ContinueSession :one
 UPDATE chat_sessions
-SET tokens_used = tokens_used + $1::integer,
-    last_message = $2
-WHERE id = $3 AND user_id = $4
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at
+SET title = $1,
+    last_disclosure_at = COALESCE($2, last_disclosure_at),
+    tokens_used = GREATEST(tokens_used + $3::integer, 0),
+    last_message = $4,
+    checkin_pending = checkin_pending OR $5::boolean,
+    reply_until = $6
+WHERE id = $7 AND user_id = $8
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until
 `
 
-type AddSessionTokensParams struct {
-	Tokens      int32
-	LastMessage string
-	ID          uuid.UUID
-	UserID      uuid.UUID
+type ContinueSessionParams struct {
+	Title          string
+	DisclosedAt    *time.Time
+	Tokens         int32
+	LastMessage    string
+	CheckinPending bool
+	ReplyUntil     *time.Time
+	ID             uuid.UUID
+	UserID         uuid.UUID
 }
 
-// AddSessionTokens counts tokens against the user's session and updates the
-// dashboard preview of its last message.
-func (q *Queries) AddSessionTokens(ctx context.Context, arg AddSessionTokensParams) (ChatSession, error) {
-	row := q.db.QueryRow(ctx, addSessionTokens,
+// ContinueSession records a send in the user's session in one statement: the
+// title, the AI-notice time when it was shown again, the tokens (negative when
+// a retry removes a partial reply), the preview, a pending check-in, and the
+// reply in progress until reply_until.
+func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams) (ChatSession, error) {
+	row := q.db.QueryRow(ctx, continueSession,
+		arg.Title,
+		arg.DisclosedAt,
 		arg.Tokens,
 		arg.LastMessage,
+		arg.CheckinPending,
+		arg.ReplyUntil,
 		arg.ID,
 		arg.UserID,
 	)
@@ -53,6 +67,7 @@ func (q *Queries) AddSessionTokens(ctx context.Context, arg AddSessionTokensPara
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.EndedAt,
+		&i.ReplyUntil,
 	)
 	return i, err
 }
@@ -60,7 +75,7 @@ func (q *Queries) AddSessionTokens(ctx context.Context, arg AddSessionTokensPara
 const createSession = `-- name: CreateSession :one
 INSERT INTO chat_sessions (user_id, title, token_limit)
 VALUES ($1, $2, $3)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until
 `
 
 type CreateSessionParams struct {
@@ -89,6 +104,7 @@ func (q *Queries) CreateSession(ctx context.Context, arg CreateSessionParams) (C
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.EndedAt,
+		&i.ReplyUntil,
 	)
 	return i, err
 }
@@ -117,7 +133,7 @@ const endSessionForUser = `-- name: EndSessionForUser :one
 UPDATE chat_sessions
 SET status = 'ENDED', ended_at = now(), end_reason = $1
 WHERE id = $2 AND user_id = $3 AND status = 'ACTIVE'
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until
 `
 
 type EndSessionForUserParams struct {
@@ -147,6 +163,55 @@ func (q *Queries) EndSessionForUser(ctx context.Context, arg EndSessionForUserPa
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.EndedAt,
+		&i.ReplyUntil,
+	)
+	return i, err
+}
+
+const finishReply = `-- name: FinishReply :one
+UPDATE chat_sessions
+SET tokens_used = tokens_used + $1::integer,
+    last_message = CASE WHEN $2::text = '' THEN last_message ELSE $2::text END,
+    reply_until = NULL
+WHERE id = $3 AND user_id = $4
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until
+`
+
+type FinishReplyParams struct {
+	Tokens      int32
+	LastMessage string
+	ID          uuid.UUID
+	UserID      uuid.UUID
+}
+
+// FinishReply records a stored reply in the user's session in one statement:
+// its tokens, the preview (kept when empty) and the end of the reply in
+// progress.
+func (q *Queries) FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error) {
+	row := q.db.QueryRow(ctx, finishReply,
+		arg.Tokens,
+		arg.LastMessage,
+		arg.ID,
+		arg.UserID,
+	)
+	var i ChatSession
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Title,
+		&i.Status,
+		&i.TokensUsed,
+		&i.TokenLimit,
+		&i.Summary,
+		&i.Emotions,
+		&i.EndReason,
+		&i.LastMessage,
+		&i.CheckinPending,
+		&i.LastDisclosureAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.EndedAt,
+		&i.ReplyUntil,
 	)
 	return i, err
 }
@@ -164,7 +229,7 @@ func (q *Queries) GetSafetyReferralCount(ctx context.Context, day time.Time) (in
 }
 
 const getSessionForUser = `-- name: GetSessionForUser :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 `
 
@@ -194,12 +259,13 @@ func (q *Queries) GetSessionForUser(ctx context.Context, arg GetSessionForUserPa
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.EndedAt,
+		&i.ReplyUntil,
 	)
 	return i, err
 }
 
 const getSessionForUserForUpdate = `-- name: GetSessionForUserForUpdate :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 FOR UPDATE
 `
@@ -230,6 +296,7 @@ func (q *Queries) GetSessionForUserForUpdate(ctx context.Context, arg GetSession
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.EndedAt,
+		&i.ReplyUntil,
 	)
 	return i, err
 }
@@ -247,39 +314,8 @@ func (q *Queries) IncrementSafetyReferrals(ctx context.Context, day time.Time) e
 	return err
 }
 
-const incrementUsageWithinLimit = `-- name: IncrementUsageWithinLimit :one
-INSERT INTO usage_counters (user_id, day, kind, count)
-VALUES ($1, $2, $3, 1)
-ON CONFLICT (user_id, day, kind)
-DO UPDATE SET count = usage_counters.count + 1
-WHERE usage_counters.count < $4::integer
-RETURNING count
-`
-
-type IncrementUsageWithinLimitParams struct {
-	UserID   uuid.UUID
-	Day      time.Time
-	Kind     string
-	MaxCount int32
-}
-
-// IncrementUsageWithinLimit counts one more use of a daily quota unless the
-// count already reached the limit, atomically (the conflicting row is locked):
-// pgx.ErrNoRows means the limit is reached.
-func (q *Queries) IncrementUsageWithinLimit(ctx context.Context, arg IncrementUsageWithinLimitParams) (int32, error) {
-	row := q.db.QueryRow(ctx, incrementUsageWithinLimit,
-		arg.UserID,
-		arg.Day,
-		arg.Kind,
-		arg.MaxCount,
-	)
-	var count int32
-	err := row.Scan(&count)
-	return count, err
-}
-
 const listSessionsByUser = `-- name: ListSessionsByUser :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until FROM chat_sessions
 WHERE user_id = $1
 ORDER BY updated_at DESC, id
 `
@@ -310,6 +346,7 @@ func (q *Queries) ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]C
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.EndedAt,
+			&i.ReplyUntil,
 		); err != nil {
 			return nil, err
 		}
@@ -321,25 +358,61 @@ func (q *Queries) ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]C
 	return items, nil
 }
 
-const markSessionCheckin = `-- name: MarkSessionCheckin :exec
-UPDATE chat_sessions
-SET checkin_pending = true
-WHERE id = $1 AND user_id = $2
+const openSession = `-- name: OpenSession :one
+INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until
 `
 
-type MarkSessionCheckinParams struct {
-	ID     uuid.UUID
-	UserID uuid.UUID
+type OpenSessionParams struct {
+	ID             uuid.UUID
+	UserID         uuid.UUID
+	Title          string
+	TokenLimit     int32
+	DisclosedAt    *time.Time
+	LastMessage    string
+	CheckinPending bool
+	ReplyUntil     *time.Time
 }
 
-// MarkSessionCheckin asks for a gentle check-in at the user's next session.
-func (q *Queries) MarkSessionCheckin(ctx context.Context, arg MarkSessionCheckinParams) error {
-	_, err := q.db.Exec(ctx, markSessionCheckin, arg.ID, arg.UserID)
-	return err
+// OpenSession starts an ACTIVE session with everything its first send sets, in
+// one statement: title, AI-notice time, check-in flag, preview, and the reply
+// in progress until reply_until.
+func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatSession, error) {
+	row := q.db.QueryRow(ctx, openSession,
+		arg.ID,
+		arg.UserID,
+		arg.Title,
+		arg.TokenLimit,
+		arg.DisclosedAt,
+		arg.LastMessage,
+		arg.CheckinPending,
+		arg.ReplyUntil,
+	)
+	var i ChatSession
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Title,
+		&i.Status,
+		&i.TokensUsed,
+		&i.TokenLimit,
+		&i.Summary,
+		&i.Emotions,
+		&i.EndReason,
+		&i.LastMessage,
+		&i.CheckinPending,
+		&i.LastDisclosureAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.EndedAt,
+		&i.ReplyUntil,
+	)
+	return i, err
 }
 
 const searchSessionsByUser = `-- name: SearchSessionsByUser :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until FROM chat_sessions
 WHERE user_id = $1
   AND ($2::text = ''
        OR strpos(lower(title), lower($2::text)) > 0
@@ -380,6 +453,7 @@ func (q *Queries) SearchSessionsByUser(ctx context.Context, arg SearchSessionsBy
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.EndedAt,
+			&i.ReplyUntil,
 		); err != nil {
 			return nil, err
 		}
@@ -389,24 +463,6 @@ func (q *Queries) SearchSessionsByUser(ctx context.Context, arg SearchSessionsBy
 		return nil, err
 	}
 	return items, nil
-}
-
-const setSessionDisclosure = `-- name: SetSessionDisclosure :exec
-UPDATE chat_sessions
-SET last_disclosure_at = $1
-WHERE id = $2 AND user_id = $3
-`
-
-type SetSessionDisclosureParams struct {
-	At     *time.Time
-	ID     uuid.UUID
-	UserID uuid.UUID
-}
-
-// SetSessionDisclosure records when the AI notice was last shown in the session.
-func (q *Queries) SetSessionDisclosure(ctx context.Context, arg SetSessionDisclosureParams) error {
-	_, err := q.db.Exec(ctx, setSessionDisclosure, arg.At, arg.ID, arg.UserID)
-	return err
 }
 
 const setSessionSummary = `-- name: SetSessionSummary :execrows
@@ -434,24 +490,6 @@ func (q *Queries) SetSessionSummary(ctx context.Context, arg SetSessionSummaryPa
 		return 0, err
 	}
 	return result.RowsAffected(), nil
-}
-
-const setSessionTitle = `-- name: SetSessionTitle :exec
-UPDATE chat_sessions
-SET title = $1
-WHERE id = $2 AND user_id = $3
-`
-
-type SetSessionTitleParams struct {
-	Title  string
-	ID     uuid.UUID
-	UserID uuid.UUID
-}
-
-// SetSessionTitle renames the user's session.
-func (q *Queries) SetSessionTitle(ctx context.Context, arg SetSessionTitleParams) error {
-	_, err := q.db.Exec(ctx, setSessionTitle, arg.Title, arg.ID, arg.UserID)
-	return err
 }
 
 const takePendingCheckins = `-- name: TakePendingCheckins :execrows

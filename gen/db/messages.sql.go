@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -14,7 +15,7 @@ import (
 const createMessage = `-- name: CreateMessage :one
 INSERT INTO messages (session_id, user_id, role, content, token_count)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, session_id, user_id, role, content, token_count, created_at
+RETURNING id, session_id, user_id, role, content, token_count, created_at, status
 `
 
 type CreateMessageParams struct {
@@ -43,12 +44,76 @@ func (q *Queries) CreateMessage(ctx context.Context, arg CreateMessageParams) (M
 		&i.Content,
 		&i.TokenCount,
 		&i.CreatedAt,
+		&i.Status,
+	)
+	return i, err
+}
+
+const deleteMessageForUser = `-- name: DeleteMessageForUser :execrows
+DELETE FROM messages
+WHERE id = $1 AND user_id = $2
+`
+
+type DeleteMessageForUserParams struct {
+	ID     uuid.UUID
+	UserID uuid.UUID
+}
+
+// DeleteMessageForUser deletes one of the user's messages (a partial reply
+// replaced by a retry).
+func (q *Queries) DeleteMessageForUser(ctx context.Context, arg DeleteMessageForUserParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteMessageForUser, arg.ID, arg.UserID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const insertMessage = `-- name: InsertMessage :one
+INSERT INTO messages (id, session_id, user_id, role, content, token_count, status)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+RETURNING id, session_id, user_id, role, content, token_count, created_at, status
+`
+
+type InsertMessageParams struct {
+	ID         uuid.UUID
+	SessionID  uuid.UUID
+	UserID     uuid.UUID
+	Role       string
+	Content    string
+	TokenCount int32
+	Status     string
+}
+
+// InsertMessage stores a message with an id chosen by the caller (so that the
+// statements of one send can be sent together); user_id is the session
+// owner's id.
+func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (Message, error) {
+	row := q.db.QueryRow(ctx, insertMessage,
+		arg.ID,
+		arg.SessionID,
+		arg.UserID,
+		arg.Role,
+		arg.Content,
+		arg.TokenCount,
+		arg.Status,
+	)
+	var i Message
+	err := row.Scan(
+		&i.ID,
+		&i.SessionID,
+		&i.UserID,
+		&i.Role,
+		&i.Content,
+		&i.TokenCount,
+		&i.CreatedAt,
+		&i.Status,
 	)
 	return i, err
 }
 
 const listMessagesBySession = `-- name: ListMessagesBySession :many
-SELECT id, session_id, user_id, role, content, token_count, created_at FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status FROM messages
 WHERE session_id = $1 AND user_id = $2
 ORDER BY created_at, id
 `
@@ -77,6 +142,62 @@ func (q *Queries) ListMessagesBySession(ctx context.Context, arg ListMessagesByS
 			&i.Content,
 			&i.TokenCount,
 			&i.CreatedAt,
+			&i.Status,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listRecentMessages = `-- name: ListRecentMessages :many
+SELECT id, session_id, user_id, role, content, token_count, created_at, status FROM messages
+WHERE session_id = $1 AND user_id = $2
+  AND ($3::timestamptz IS NULL
+       OR (created_at, id) < ($3::timestamptz, $4::uuid))
+ORDER BY created_at DESC, id DESC
+LIMIT $5
+`
+
+type ListRecentMessagesParams struct {
+	SessionID uuid.UUID
+	UserID    uuid.UUID
+	BeforeAt  *time.Time
+	BeforeID  *uuid.UUID
+	MaxRows   int32
+}
+
+// ListRecentMessages lists at most max_rows of the user's session's messages,
+// newest first, older than the (before_at, before_id) cursor when it is set: a
+// backward index scan that stops at the limit, whatever the session's length.
+func (q *Queries) ListRecentMessages(ctx context.Context, arg ListRecentMessagesParams) ([]Message, error) {
+	rows, err := q.db.Query(ctx, listRecentMessages,
+		arg.SessionID,
+		arg.UserID,
+		arg.BeforeAt,
+		arg.BeforeID,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Message{}
+	for rows.Next() {
+		var i Message
+		if err := rows.Scan(
+			&i.ID,
+			&i.SessionID,
+			&i.UserID,
+			&i.Role,
+			&i.Content,
+			&i.TokenCount,
+			&i.CreatedAt,
+			&i.Status,
 		); err != nil {
 			return nil, err
 		}

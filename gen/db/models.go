@@ -27,6 +27,7 @@ type ChatSession struct {
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	EndedAt          *time.Time
+	ReplyUntil       *time.Time
 }
 
 type ContactMessage struct {
@@ -87,6 +88,7 @@ type Message struct {
 	Content    string
 	TokenCount int32
 	CreatedAt  time.Time
+	Status     string
 }
 
 type ProcessedWebhookEvent struct {

@@ -12,9 +12,6 @@ import (
 )
 
 type Querier interface {
-	// AddSessionTokens counts tokens against the user's session and updates the
-	// dashboard preview of its last message.
-	AddSessionTokens(ctx context.Context, arg AddSessionTokensParams) (ChatSession, error)
 	// ClaimJob takes the oldest due job (or one whose worker's lease ran out),
 	// skipping rows other workers hold, marks it running under a lease and counts
 	// the attempt. pgx.ErrNoRows when there is nothing to do.
@@ -26,6 +23,11 @@ type Querier interface {
 	ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUserParams) (User, error)
 	// CompleteJob marks a claimed job done.
 	CompleteJob(ctx context.Context, id int64) error
+	// ContinueSession records a send in the user's session in one statement: the
+	// title, the AI-notice time when it was shown again, the tokens (negative when
+	// a retry removes a partial reply), the preview, a pending check-in, and the
+	// reply in progress until reply_until.
+	ContinueSession(ctx context.Context, arg ContinueSessionParams) (ChatSession, error)
 	// CountContactMessages counts the stored contact messages (for operators and tests).
 	CountContactMessages(ctx context.Context) (int64, error)
 	// CreateContactMessage stores one message sent through the public contact form.
@@ -47,6 +49,9 @@ type Querier interface {
 	// CreateUser inserts an account; role defaults to USER. password_hash is
 	// NULL for accounts that only sign in through an identity provider.
 	CreateUser(ctx context.Context, arg CreateUserParams) (User, error)
+	// DeleteMessageForUser deletes one of the user's messages (a partial reply
+	// replaced by a retry).
+	DeleteMessageForUser(ctx context.Context, arg DeleteMessageForUserParams) (int64, error)
 	// DeleteRateLimit forgets every window of a key (e.g. failed logins after a success).
 	DeleteRateLimit(ctx context.Context, key string) error
 	// DeleteSessionForUser deletes the user's session and its messages; it
@@ -63,6 +68,10 @@ type Querier interface {
 	// FailJob records a failed attempt: the job runs again after the backoff, or
 	// stays 'failed' once it has used all its attempts.
 	FailJob(ctx context.Context, arg FailJobParams) (Job, error)
+	// FinishReply records a stored reply in the user's session in one statement:
+	// its tokens, the preview (kept when empty) and the end of the reply in
+	// progress.
+	FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error)
 	// GetExternalIdentityUser returns the account linked to a provider's subject.
 	GetExternalIdentityUser(ctx context.Context, arg GetExternalIdentityUserParams) (uuid.UUID, error)
 	// GetJob returns one job (for tests and operators).
@@ -104,10 +113,10 @@ type Querier interface {
 	// IncrementSafetyReferrals counts one crisis-resource referral for the day
 	// (no user, no content).
 	IncrementSafetyReferrals(ctx context.Context, day time.Time) error
-	// IncrementUsageWithinLimit counts one more use of a daily quota unless the
-	// count already reached the limit, atomically (the conflicting row is locked):
-	// pgx.ErrNoRows means the limit is reached.
-	IncrementUsageWithinLimit(ctx context.Context, arg IncrementUsageWithinLimitParams) (int32, error)
+	// InsertMessage stores a message with an id chosen by the caller (so that the
+	// statements of one send can be sent together); user_id is the session
+	// owner's id.
+	InsertMessage(ctx context.Context, arg InsertMessageParams) (Message, error)
 	// InsertWeeklyReport stores a report unless one exists for that user and week; it returns
 	// the id only when this call stored it, so exactly one instance mails it.
 	InsertWeeklyReport(ctx context.Context, arg InsertWeeklyReportParams) (uuid.UUID, error)
@@ -124,6 +133,10 @@ type Querier interface {
 	// ListMessagesBySession lists a session's messages oldest first, scoped to
 	// the owner so another user's session yields nothing.
 	ListMessagesBySession(ctx context.Context, arg ListMessagesBySessionParams) ([]Message, error)
+	// ListRecentMessages lists at most max_rows of the user's session's messages,
+	// newest first, older than the (before_at, before_id) cursor when it is set: a
+	// backward index scan that stops at the limit, whatever the session's length.
+	ListRecentMessages(ctx context.Context, arg ListRecentMessagesParams) ([]Message, error)
 	// ListSessionsByUser lists the user's sessions, most recently updated first.
 	ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]ChatSession, error)
 	// ListUsersDueWeeklyReport returns Premium users with no report yet for the week.
@@ -136,10 +149,15 @@ type Querier interface {
 	MarkEmailVerified(ctx context.Context, id uuid.UUID) error
 	// MarkRefreshTokenRotated records that a token was exchanged for its successor.
 	MarkRefreshTokenRotated(ctx context.Context, arg MarkRefreshTokenRotatedParams) error
-	// MarkSessionCheckin asks for a gentle check-in at the user's next session.
-	MarkSessionCheckin(ctx context.Context, arg MarkSessionCheckinParams) error
 	// MarkSubscriptionPastDue records a failed payment unless a newer event already arrived.
 	MarkSubscriptionPastDue(ctx context.Context, arg MarkSubscriptionPastDueParams) (int64, error)
+	// Notify sends a PostgreSQL notification to every instance listening on the
+	// channel; inside a transaction it is delivered at commit.
+	Notify(ctx context.Context, arg NotifyParams) error
+	// OpenSession starts an ACTIVE session with everything its first send sets, in
+	// one statement: title, AI-notice time, check-in flag, preview, and the reply
+	// in progress until reply_until.
+	OpenSession(ctx context.Context, arg OpenSessionParams) (ChatSession, error)
 	// PruneEmailTokens deletes tokens that expired or were used before the cut-off.
 	PruneEmailTokens(ctx context.Context, before time.Time) (int64, error)
 	// PruneLoginCodes deletes one-time codes that expired before the cut-off.
@@ -155,7 +173,7 @@ type Querier interface {
 	// exists (registration, reset mail); a crash may lose the last moment of such writes, which
 	// only means a link that no longer works.
 	RelaxCommit(ctx context.Context) error
-	// ReleaseUsage gives back one use of a daily quota (for a request refused after counting).
+	// ReleaseUsage gives back one use of a daily quota (a reply that failed).
 	ReleaseUsage(ctx context.Context, arg ReleaseUsageParams) error
 	// RevokeRefreshFamily revokes one family of a user (logout, reuse of a rotated token).
 	RevokeRefreshFamily(ctx context.Context, arg RevokeRefreshFamilyParams) (int64, error)
@@ -174,12 +192,8 @@ type Querier interface {
 	SetPaidRole(ctx context.Context, arg SetPaidRoleParams) error
 	// SetPasswordHash replaces the password of an account.
 	SetPasswordHash(ctx context.Context, arg SetPasswordHashParams) error
-	// SetSessionDisclosure records when the AI notice was last shown in the session.
-	SetSessionDisclosure(ctx context.Context, arg SetSessionDisclosureParams) error
 	// SetSessionSummary stores the summary and emotion labels of the user's session.
 	SetSessionSummary(ctx context.Context, arg SetSessionSummaryParams) (int64, error)
-	// SetSessionTitle renames the user's session.
-	SetSessionTitle(ctx context.Context, arg SetSessionTitleParams) error
 	// SetStripeCustomerID remembers the user's Stripe customer (once; an existing one is kept).
 	SetStripeCustomerID(ctx context.Context, arg SetStripeCustomerIDParams) error
 	// SetUserRoleByEmail sets the role of the account with this e-mail, ignoring
@@ -188,6 +202,10 @@ type Querier interface {
 	// TakePendingCheckins clears the user's pending check-ins and says how many
 	// there were.
 	TakePendingCheckins(ctx context.Context, userID uuid.UUID) (int64, error)
+	// TakeUsage counts one more use of a daily quota and returns the day's count
+	// with it. The caller refuses above its limit by rolling back; the counter row
+	// stays locked until then, so parallel sends are counted one at a time.
+	TakeUsage(ctx context.Context, arg TakeUsageParams) (int32, error)
 	// UpdateProfile changes the fields whose set_ flag is true and returns the row.
 	UpdateProfile(ctx context.Context, arg UpdateProfileParams) (User, error)
 	// UpsertSubscription stores a subscription's state unless a newer event already did

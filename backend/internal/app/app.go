@@ -31,7 +31,12 @@ import (
 )
 
 // shutdownGrace is how long in-flight requests (a streamed reply, say) may take to finish.
-const shutdownGrace = 30 * time.Second
+// Replies in progress get replyGrace of it to finish; then they are stopped and stored as
+// interrupted, which the rest of the grace leaves time for.
+const (
+	shutdownGrace = 30 * time.Second
+	replyGrace    = 20 * time.Second
+)
 
 // Database is an open, migrated database and what must be stopped with it.
 type Database struct {
@@ -123,7 +128,13 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	defer accounts.WaitMail()
 
 	// Chat and its background jobs (session summaries); the worker stops after the server.
-	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Logger: logger, Limits: ptr(chatLimits(cfg.Limits))})
+	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Logger: logger, Limits: ptr(chatLimits(cfg.Limits)), ReplyTimeout: cfg.LLM.ReplyTimeout})
+	chatSvc.Start()
+	replyCtx, stopReplies := context.WithCancel(context.Background())
+	defer func() {
+		stopReplies() // on an early return, stop the replies at once
+		chatSvc.Shutdown(replyCtx)
+	}()
 	// Voice: the model's speech endpoint, else espeak-ng + lame when installed, else the browser.
 	voiceSvc := voice.NewService(chatSvc, db.Store, voice.NewSpeaker(cfg.LLM, logger), voice.NewTranscriber(cfg.LLM), voiceLimits(cfg.Limits), logger)
 	stopJobs := (&jobs.Worker{Store: db.Store, Handlers: chatSvc.JobHandlers(), Logger: logger}).Start(context.WithoutCancel(ctx))
@@ -183,10 +194,21 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		return fmt.Errorf("http server: %w", err)
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down: finishing in-flight requests")
+	logger.Info("shutting down: finishing in-flight requests and replies")
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
+	// A reply outlives its request, so the replies are drained beside the server's own
+	// shutdown, which waits for the streams that follow them.
+	rctx, rcancel := context.WithTimeout(context.Background(), replyGrace)
+	defer rcancel()
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		chatSvc.Shutdown(rctx)
+	}()
+	err = srv.Shutdown(sctx)
+	<-drained
+	if err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -33,8 +34,20 @@ const (
 	MsgSessionEnded = "This session has ended. You cannot send new messages."
 	// MsgModelFailed is the error of a reply the companion could not give.
 	MsgModelFailed = "The companion couldn't answer just now. Your message is saved; please try again in a moment."
+	// MsgReplyStopped is the error of a reply stopped before any text was written.
+	MsgReplyStopped = "The reply was stopped before it began. Your message is saved; you can ask again."
+	// MsgReplyInProgress refuses a send or a retry while the session's reply is being written.
+	MsgReplyInProgress = "Percolate is still replying to your last message. Please wait for it, or stop it first."
+	// MsgAlreadyAnswered refuses a retry of a message that already has a complete reply.
+	MsgAlreadyAnswered = "Your last message already has a reply."
 	// SummaryJobKind is the job that summarises an ended session.
 	SummaryJobKind = "chat.summary"
+
+	// StatusComplete, StatusInterrupted and StatusStopped say how a stored reply ended: whole,
+	// cut short by a model failure, or stopped by the user.
+	StatusComplete    = "complete"
+	StatusInterrupted = "interrupted"
+	StatusStopped     = "stopped"
 
 	usageKindMessages = "chat_message"
 	statusActive      = "ACTIVE"
@@ -84,6 +97,11 @@ type Service struct {
 	limits   Limits
 	now      func() time.Time
 	log      *slog.Logger
+	// replyTimeout is a reply's own deadline; poll is how often a wait for a reply written
+	// by another instance looks at the database besides listening for its notification.
+	replyTimeout time.Duration
+	poll         time.Duration
+	replies      replies
 }
 
 // Options tune a Service; zero values take the defaults.
@@ -91,11 +109,21 @@ type Options struct {
 	Limits *Limits
 	Now    func() time.Time
 	Logger *slog.Logger
+	// ReplyTimeout is a reply's own deadline, whatever happens to its request (default
+	// config.DefaultReplyTimeout).
+	ReplyTimeout time.Duration
+	// PollInterval is how often a wait for a reply written by another instance re-reads the
+	// database, in case a notification was missed (default 2 s).
+	PollInterval time.Duration
 }
 
-// New returns the chat service.
+// New returns the chat service. Start makes it take part in replies across instances;
+// Shutdown lets its replies in progress finish.
 func New(st *store.Store, provider companion.Provider, opts Options) *Service {
-	s := &Service{store: st, provider: provider, limits: DefaultLimits(), now: time.Now, log: slog.Default()}
+	s := &Service{
+		store: st, provider: provider, limits: DefaultLimits(), now: time.Now, log: slog.Default(),
+		replyTimeout: config.DefaultReplyTimeout, poll: 2 * time.Second,
+	}
 	if opts.Limits != nil {
 		s.limits = *opts.Limits
 	}
@@ -108,6 +136,13 @@ func New(st *store.Store, provider companion.Provider, opts Options) *Service {
 	if opts.Logger != nil {
 		s.log = opts.Logger
 	}
+	if opts.ReplyTimeout > 0 {
+		s.replyTimeout = opts.ReplyTimeout
+	}
+	if opts.PollInterval > 0 {
+		s.poll = opts.PollInterval
+	}
+	s.replies.init()
 	return s
 }
 
@@ -127,19 +162,27 @@ type Session struct {
 	Emotions    []string
 }
 
-// Message is one message of a session.
+// Message is one message of a session. Status says how a reply ended (StatusComplete,
+// StatusInterrupted, StatusStopped); a user's message is always complete.
 type Message struct {
 	ID         uuid.UUID
 	Role       string
 	Content    string
 	TokenCount int
 	CreatedAt  time.Time
+	Status     string
 }
 
-// Detail is a session with its messages.
+// Detail is a session with its messages. ReplyInProgress says a reply is being written
+// (Attach follows it).
 type Detail struct {
 	Session
-	Messages []Message
+	Messages        []Message
+	ReplyInProgress bool
+}
+
+func messageView(m dbgen.Message) Message {
+	return Message{ID: m.ID, Role: m.Role, Content: m.Content, TokenCount: int(m.TokenCount), CreatedAt: m.CreatedAt, Status: m.Status}
 }
 
 func view(s dbgen.ChatSession, role string) Session {
@@ -219,20 +262,25 @@ func (s *Service) Get(ctx context.Context, userID, sessionID uuid.UUID) (Session
 
 // Detail returns one of the caller's sessions with its messages, oldest first.
 func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Detail, error) {
-	sess, err := s.Get(ctx, userID, sessionID)
+	q := s.store.Queries()
+	u, err := s.user(ctx, q, userID)
 	if err != nil {
 		return Detail{}, err
 	}
-	rows, err := s.store.Queries().ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: sessionID, UserID: userID})
+	row, err := q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
+	if err != nil {
+		return Detail{}, notFound("get session", err)
+	}
+	rows, err := q.ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: sessionID, UserID: userID})
 	if err != nil {
 		return Detail{}, fmt.Errorf("list messages: %w", err)
 	}
-	d := Detail{Session: sess, Messages: make([]Message, 0, len(rows))}
+	d := Detail{Session: view(row, u.Role), Messages: make([]Message, 0, len(rows)), ReplyInProgress: s.replyInProgress(row)}
 	for _, m := range rows {
 		if m.Role != companion.RoleUser && m.Role != companion.RoleAssistant {
 			continue
 		}
-		d.Messages = append(d.Messages, Message{ID: m.ID, Role: m.Role, Content: m.Content, TokenCount: int(m.TokenCount), CreatedAt: m.CreatedAt})
+		d.Messages = append(d.Messages, messageView(m))
 	}
 	return d, nil
 }

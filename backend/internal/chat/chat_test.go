@@ -26,10 +26,12 @@ import (
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 type fixture struct {
-	st  *store.Store
-	svc *Service
-	llm *llmtest.Server
-	now atomic.Pointer[time.Time]
+	st       *store.Store
+	svc      *Service
+	llm      *llmtest.Server
+	now      atomic.Pointer[time.Time]
+	provider companion.Provider
+	limits   *Limits
 }
 
 // newFixture gives a service on a fresh database; with llm it talks to an llmtest server,
@@ -44,8 +46,40 @@ func newFixture(t *testing.T, llm bool, limits *Limits) *fixture {
 		f.llm = llmtest.New(t)
 		p = companion.NewOpenAIWithConfig(f.llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
 	}
-	f.svc = New(f.st, p, Options{Limits: limits, Logger: quiet, Now: func() time.Time { return *f.now.Load() }})
+	f.provider, f.limits = p, limits
+	f.svc = f.instance(t, Options{})
 	return f
+}
+
+// instance starts a chat service on the fixture's database, as another app instance would
+// be, and shuts it down at the end of the test. opts.Limits, Logger and Now default to the
+// fixture's.
+func (f *fixture) instance(t *testing.T, opts Options) *Service {
+	t.Helper()
+	if opts.Limits == nil {
+		opts.Limits = f.limits
+	}
+	opts.Logger, opts.Now = quiet, func() time.Time { return *f.now.Load() }
+	svc := New(f.st, f.provider, opts)
+	svc.Start()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		svc.Shutdown(ctx)
+	})
+	return svc
+}
+
+// usage is the user's count of a daily quota today.
+func (f *fixture) usage(t *testing.T, uid uuid.UUID, kind string) int {
+	t.Helper()
+	var n int
+	err := f.st.Pool().QueryRow(context.Background(),
+		`SELECT COALESCE(sum(count), 0) FROM usage_counters WHERE user_id = $1 AND kind = $2 AND day = $3`, uid, kind, day(*f.now.Load())).Scan(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func (f *fixture) advance(d time.Duration) {
@@ -157,18 +191,23 @@ func TestSendStreamsModelReplyAndCountsUsage(t *testing.T) {
 }
 
 func TestModelFailuresKeepTheUserMessage(t *testing.T) {
-	cases := map[string][]llmtest.Script{
-		"500s":    {{Fail: 500}, {Fail: 500}},
-		"stall":   {{Chunks: []string{"a", "b"}, StallAfter: 1}},
-		"garbage": {{Chunks: []string{"a", "b"}, Garbage: true}},
-		"401":     {{Fail: 401}},
+	cases := map[string]struct {
+		scripts  []llmtest.Script
+		partial  string // stored as an interrupted reply
+		requests int
+	}{
+		"500s":    {scripts: []llmtest.Script{{Fail: 500}, {Fail: 500}}, requests: 2},
+		"stall":   {scripts: []llmtest.Script{{Chunks: []string{"a", "b"}, StallAfter: 1}}, partial: "a", requests: 1},
+		"garbage": {scripts: []llmtest.Script{{Chunks: []string{"a", "b"}, Garbage: true}}, partial: "a", requests: 1},
+		"cut":     {scripts: []llmtest.Script{{Chunks: []string{"a", "b", "c"}, CutAfter: 2}}, partial: "ab", requests: 1},
+		"401":     {scripts: []llmtest.Script{{Fail: 401}}, requests: 1},
 	}
-	for name, scripts := range cases {
+	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, true, nil)
 			uid := f.user(t, "USER")
 			sid := f.newSession(t, uid)
-			f.llm.Enqueue(scripts...)
+			f.llm.Enqueue(c.scripts...)
 			res, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "Please keep this message"}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -176,13 +215,30 @@ func TestModelFailuresKeepTheUserMessage(t *testing.T) {
 			if res.Success || res.Error != MsgModelFailed || res.SessionID != sid {
 				t.Fatalf("res = %+v", res)
 			}
+			if got := f.llm.RequestCount(); got != c.requests {
+				t.Errorf("%d model requests, want %d", got, c.requests)
+			}
 			d, _ := f.svc.Detail(context.Background(), uid, sid)
-			last := d.Messages[len(d.Messages)-1]
+			msgs := d.Messages
+			wantTokens := companion.EstimateTokens("Please keep this message")
+			if c.partial != "" {
+				last := msgs[len(msgs)-1]
+				if last.Role != "assistant" || last.Content != c.partial || last.Status != StatusInterrupted || res.Status != StatusInterrupted {
+					t.Fatalf("partial reply = %+v (result status %q)", last, res.Status)
+				}
+				msgs = msgs[:len(msgs)-1]
+				wantTokens += last.TokenCount
+			}
+			last := msgs[len(msgs)-1]
 			if last.Role != "user" || last.Content != "Please keep this message" {
 				t.Fatalf("user message lost: %+v", d.Messages)
 			}
-			if d.TokensUsed != companion.EstimateTokens("Please keep this message") {
-				t.Fatalf("tokens used = %d", d.TokensUsed)
+			if d.TokensUsed != wantTokens || d.ReplyInProgress {
+				t.Fatalf("tokens used = %d (want %d), in progress %v", d.TokensUsed, wantTokens, d.ReplyInProgress)
+			}
+			// No quota is charged for a failed reply: only the opening message counts.
+			if n := f.usage(t, uid, usageKindMessages); n != 1 {
+				t.Fatalf("daily count = %d after a failed reply, want 1", n)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
-	"github.com/percolate/percolate/backend/internal/jobs"
 	"github.com/percolate/percolate/backend/internal/ratelimit"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -23,10 +21,27 @@ import (
 type SendInput struct {
 	SessionID *uuid.UUID
 	Message   string
+	// Paced says someone watches the reply arrive as a stream, so the offline engine may pace
+	// its words; a reply nobody watches comes at once.
+	Paced bool
+	// Quotas are further daily quotas the message counts against, taken in the same
+	// transaction as the message (voice messages).
+	Quotas []Quota
+}
+
+// Quota is a further daily quota of a send.
+type Quota struct {
+	// Kind names the counter (usage_counters.kind).
+	Kind string
+	// Limit is the caller's number of uses a day.
+	Limit int
+	// Refusal is what the user reads when the limit is reached.
+	Refusal string
 }
 
 // SendResult is the outcome of a send. Success is false, with Error set, when the companion
-// could not reply; the user's message is stored either way.
+// could not reply (or the reply was stopped before any text); the user's message is stored
+// either way.
 type SendResult struct {
 	Success      bool
 	SessionID    uuid.UUID
@@ -37,39 +52,29 @@ type SendResult struct {
 	SessionEnded bool
 	EndReason    string
 	Error        string
+	// Status is how the stored reply ended (StatusComplete, StatusInterrupted, StatusStopped),
+	// empty when no reply was stored.
+	Status string
+	// Stopped says the user stopped the reply.
+	Stopped bool
 }
 
-// Turn is a message accepted and stored, waiting for its reply (see Begin).
-type Turn struct {
-	s       *Service
-	user    dbgen.User
-	session dbgen.ChatSession
-	message string
-	newSess bool
-	checkIn bool
-	risk    companion.Risk
-	notice  string // the repeated AI disclosure, when due
-	history []dbgen.Message
-}
-
-// SessionID is the id of the turn's session.
-func (t *Turn) SessionID() uuid.UUID { return t.session.ID }
-
-// Send stores the message and gets its reply; onDelta (may be nil) receives the reply's
+// Send stores the message and waits for its reply; onDelta (may be nil) receives the reply's
 // text as it is produced. Errors are for requests refused before anything is stored
-// (validation, unknown or ended session, daily limit); a failed reply is a SendResult with
+// (validation, unknown or ended session, daily limit), or ctx's error when the caller stopped
+// waiting: the reply goes on and is stored all the same. A failed reply is a SendResult with
 // Success false.
 func (s *Service) Send(ctx context.Context, userID uuid.UUID, in SendInput, onDelta func(string) error) (SendResult, error) {
 	t, err := s.Begin(ctx, userID, in)
 	if err != nil {
 		return SendResult{}, err
 	}
-	return t.Reply(ctx, onDelta), nil
+	return t.Follow(ctx, onDelta)
 }
 
-// Begin validates the message and, in one transaction, checks the session (the caller's,
-// active) and the daily quota, creates the session when there is none, and stores the
-// message. The reply comes from Turn.Reply.
+// Begin validates the message and stores it, then starts its reply: in a new session (open)
+// or the caller's active one (continue). The reply is produced under its own deadline, not
+// ctx's, and stored even if the caller goes away; follow it with Turn.Follow.
 func (s *Service) Begin(ctx context.Context, userID uuid.UUID, in SendInput) (*Turn, error) {
 	msg := strings.TrimSpace(in.Message)
 	if msg == "" {
@@ -78,112 +83,10 @@ func (s *Service) Begin(ctx context.Context, userID uuid.UUID, in SendInput) (*T
 	if n := utf8.RuneCountInString(msg); n > s.limits.MaxMessageChars {
 		return nil, apperr.Invalid("message", fmt.Sprintf("Messages can be at most %d characters (this one has %d).", s.limits.MaxMessageChars, n))
 	}
-	now := s.now()
-	if s.limits.BurstPerMinute > 0 {
-		rl := ratelimit.New(s.store.Queries())
-		rl.Now = s.now
-		rule := ratelimit.Rule{Name: "chat_send", Limit: s.limits.BurstPerMinute, Window: time.Minute, Message: "You're sending messages very quickly. Please wait a moment and try again."}
-		if err := rl.Hit(ctx, rule, userID.String()); err != nil {
-			return nil, err
-		}
+	if in.SessionID == nil {
+		return s.open(ctx, userID, msg, in)
 	}
-	t := &Turn{s: s, message: msg, risk: companion.Screen(msg)}
-	err := s.store.WithTx(ctx, func(q *dbgen.Queries) error {
-		u, err := s.user(ctx, q, userID)
-		if err != nil {
-			return err
-		}
-		t.user = u
-		if in.SessionID != nil {
-			sess, err := q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: *in.SessionID, UserID: userID})
-			if err != nil {
-				return notFound("send message", err)
-			}
-			if sess.Status != statusActive {
-				return apperr.New(apperr.ErrConflict, "CONFLICT", MsgSessionEnded)
-			}
-			t.session = sess
-		}
-		if in.SessionID == nil {
-			// Session rows are always locked before the usage counter row (no deadlocks).
-			n, err := q.TakePendingCheckins(ctx, userID)
-			if err != nil {
-				return fmt.Errorf("take check-ins: %w", err)
-			}
-			t.checkIn = n > 0
-		}
-		if err := s.takeQuota(ctx, q, u, now); err != nil {
-			return err
-		}
-		if in.SessionID == nil {
-			sess, err := q.CreateSession(ctx, dbgen.CreateSessionParams{
-				UserID: userID, Title: s.titleFor(msg, t.risk), TokenLimit: int32(tierValue(s.limits.SessionTokens, u.Role)),
-			})
-			if err != nil {
-				return fmt.Errorf("create session: %w", err)
-			}
-			if err := q.SetSessionDisclosure(ctx, dbgen.SetSessionDisclosureParams{At: &now, ID: sess.ID, UserID: userID}); err != nil {
-				return fmt.Errorf("set disclosure: %w", err)
-			}
-			t.session, t.newSess = sess, true
-		} else {
-			if t.session.Title == DefaultTitle || t.session.Title == "" {
-				title := s.titleFor(msg, t.risk)
-				if err := q.SetSessionTitle(ctx, dbgen.SetSessionTitleParams{Title: title, ID: t.session.ID, UserID: userID}); err != nil {
-					return fmt.Errorf("set title: %w", err)
-				}
-				t.session.Title = title
-			}
-			if last := t.session.LastDisclosureAt; last == nil || now.Sub(*last) >= companion.DisclosureInterval {
-				age := 0
-				if u.Age != nil {
-					age = int(*u.Age)
-				}
-				t.notice = companion.RepeatedDisclosure(age)
-				if err := q.SetSessionDisclosure(ctx, dbgen.SetSessionDisclosureParams{At: &now, ID: t.session.ID, UserID: userID}); err != nil {
-					return fmt.Errorf("set disclosure: %w", err)
-				}
-			}
-		}
-		if t.risk != companion.RiskNone {
-			// Counted without user or content; the next session opens with a check-in.
-			if err := q.IncrementSafetyReferrals(ctx, day(now)); err != nil {
-				return fmt.Errorf("count referral: %w", err)
-			}
-			if err := q.MarkSessionCheckin(ctx, dbgen.MarkSessionCheckinParams{ID: t.session.ID, UserID: userID}); err != nil {
-				return fmt.Errorf("mark check-in: %w", err)
-			}
-		}
-		if !t.newSess {
-			hist, err := q.ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: t.session.ID, UserID: userID})
-			if err != nil {
-				return fmt.Errorf("load history: %w", err)
-			}
-			t.history = hist
-		}
-		m, err := q.CreateMessage(ctx, dbgen.CreateMessageParams{
-			SessionID: t.session.ID, UserID: userID, Role: companion.RoleUser, Content: msg,
-			TokenCount: int32(companion.EstimateTokens(msg)),
-		})
-		if err != nil {
-			return fmt.Errorf("store message: %w", err)
-		}
-		// The opening exchange of a session (the starter and the welcome) is free.
-		tokens := m.TokenCount
-		if t.newSess {
-			tokens = 0
-		}
-		sess, err := q.AddSessionTokens(ctx, dbgen.AddSessionTokensParams{Tokens: tokens, LastMessage: preview(msg), ID: t.session.ID, UserID: userID})
-		if err != nil {
-			return fmt.Errorf("count tokens: %w", err)
-		}
-		t.session = sess
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return t, nil
+	return s.continueSession(ctx, userID, *in.SessionID, msg, in)
 }
 
 // isStarter says whether msg is the web app's StarterMessage, which opens a new chat.
@@ -201,26 +104,82 @@ func (s *Service) titleFor(msg string, risk companion.Risk) string {
 	return TitleFrom(msg)
 }
 
-// takeQuota counts the message against the user's daily limit, atomically with the insert
-// (same transaction; the counter row is locked by the upsert).
-func (s *Service) takeQuota(ctx context.Context, q *dbgen.Queries, u dbgen.User, now time.Time) error {
-	limit := tierValue(s.limits.MessagesPerDay, u.Role)
-	resets := startOfNextDay(now)
-	refuse := &apperr.LimitError{
-		Message:    fmt.Sprintf("You've reached today's limit of %d messages. It resets at midnight UTC, in %s.", limit, roundDuration(resets.Sub(now))),
-		RetryAfter: resets.Sub(now),
+// counters are the limits a send counts against, queued with its first round trip: the burst
+// limit and the daily quotas. The daily counters are taken without a ceiling, since the
+// caller's role (and so its limit) arrives in the same round trip; check then refuses above
+// the limit, and the rollback gives the count back. Each counter row stays locked until the
+// transaction ends, so parallel sends are admitted one at a time and exactly up to the limit.
+type counters struct {
+	day      time.Time
+	now      time.Time
+	burst    *store.Result[struct{}]
+	messages *store.Result[int32]
+	extra    []*store.Result[int32]
+	quotas   []Quota
+}
+
+func (s *Service) queueCounters(ctx context.Context, b *store.Batch, userID uuid.UUID, quotas []Quota) *counters {
+	now := s.now()
+	c := &counters{day: day(now), now: now, quotas: quotas}
+	if s.limits.BurstPerMinute > 0 {
+		rule := ratelimit.Rule{Name: "chat_send", Limit: s.limits.BurstPerMinute, Window: time.Minute, Message: "You're sending messages very quickly. Please wait a moment and try again."}
+		c.burst = store.QueueExec(b, func(q *dbgen.Queries) error {
+			rl := ratelimit.New(q)
+			rl.Now = s.now
+			return rl.Hit(ctx, rule, userID.String())
+		})
 	}
-	if limit <= 0 {
-		return refuse
+	take := func(kind string) *store.Result[int32] {
+		return store.Queue(b, func(q *dbgen.Queries) (int32, error) {
+			return q.TakeUsage(ctx, dbgen.TakeUsageParams{UserID: userID, Day: c.day, Kind: kind})
+		})
 	}
-	_, err := q.IncrementUsageWithinLimit(ctx, dbgen.IncrementUsageWithinLimitParams{UserID: u.ID, Day: day(now), Kind: usageKindMessages, MaxCount: int32(limit)})
-	if store.IsNotFound(err) {
-		return refuse
+	c.messages = take(usageKindMessages)
+	for _, qu := range quotas {
+		c.extra = append(c.extra, take(qu.Kind))
 	}
+	return c
+}
+
+// check refuses the send when a limit is reached.
+func (s *Service) check(c *counters, role string) error {
+	if c.burst != nil {
+		if _, err := c.burst.Get(); err != nil {
+			return err
+		}
+	}
+	resets := startOfNextDay(c.now)
+	wait := resets.Sub(c.now)
+	limit := tierValue(s.limits.MessagesPerDay, role)
+	n, err := c.messages.Get()
 	if err != nil {
 		return fmt.Errorf("count message: %w", err)
 	}
+	if limit <= 0 || int(n) > limit {
+		return &apperr.LimitError{
+			Message:    fmt.Sprintf("You've reached today's limit of %d messages. It resets at midnight UTC, in %s.", limit, roundDuration(wait)),
+			RetryAfter: wait,
+		}
+	}
+	for i, qu := range c.quotas {
+		n, err := c.extra[i].Get()
+		if err != nil {
+			return fmt.Errorf("count %s: %w", qu.Kind, err)
+		}
+		if qu.Limit <= 0 || int(n) > qu.Limit {
+			return &apperr.LimitError{Message: qu.Refusal, RetryAfter: wait}
+		}
+	}
 	return nil
+}
+
+// kinds are the counters a failed reply gives back.
+func (c *counters) kinds() []string {
+	out := []string{usageKindMessages}
+	for _, qu := range c.quotas {
+		out = append(out, qu.Kind)
+	}
+	return out
 }
 
 func roundDuration(d time.Duration) string {
@@ -236,145 +195,4 @@ func roundDuration(d time.Duration) string {
 	default:
 		return "less than a minute"
 	}
-}
-
-// Reply produces, streams and stores the reply to the turn's message. Fixed replies (the
-// welcome, the crisis reply) need no model; the crisis reply replaces whatever a model
-// would say. A model failure gives Success false; the user's message stays stored.
-func (t *Turn) Reply(ctx context.Context, onDelta func(string) error) SendResult {
-	s := t.s
-	if onDelta == nil {
-		onDelta = func(string) error { return nil }
-	}
-	res := SendResult{
-		SessionID: t.session.ID, Title: t.session.Title,
-		TokensUsed: int(t.session.TokensUsed), TokenLimit: int(t.session.TokenLimit),
-	}
-	var (
-		text       string
-		tokenCount int
-	)
-	switch {
-	case t.newSess:
-		text = companion.Welcome(t.user.Name, t.checkIn)
-		if t.risk != companion.RiskNone {
-			text = companion.Disclosure + " " + companion.CrisisReply
-		}
-		if err := onDelta(text); err != nil {
-			return t.failed(res, err)
-		}
-	case t.risk != companion.RiskNone:
-		text = companion.CrisisReply
-		if t.notice != "" {
-			text = t.notice + "\n\n" + text
-		}
-		if err := onDelta(text); err != nil {
-			return t.failed(res, err)
-		}
-	default:
-		var b strings.Builder
-		if t.notice != "" {
-			b.WriteString(t.notice + "\n\n")
-			if err := onDelta(t.notice + "\n\n"); err != nil {
-				return t.failed(res, err)
-			}
-		}
-		reply, err := s.provider.Stream(ctx, t.prompt(), onDelta)
-		if err != nil {
-			return t.failed(res, err)
-		}
-		b.WriteString(reply.Text)
-		if companion.Screen(reply.Text) != companion.RiskNone {
-			// Whatever the model said, a reply that touches on risk carries the resources.
-			extra := "\n\n" + companion.CrisisResources
-			b.WriteString(extra)
-			_ = onDelta(extra)
-		}
-		text = b.String()
-		if reply.Usage.Reported {
-			tokenCount = reply.Usage.CompletionTokens + companion.EstimateTokens(t.notice)
-		}
-	}
-	if tokenCount <= 0 {
-		tokenCount = companion.EstimateTokens(text)
-	}
-	if err := t.store(ctx, text, tokenCount, &res); err != nil {
-		return t.failed(res, err)
-	}
-	res.Success = true
-	res.AIResponse = text
-	return res
-}
-
-func (t *Turn) failed(res SendResult, err error) SendResult {
-	if !errors.Is(err, context.Canceled) {
-		t.s.log.Warn("companion reply failed", "session_id", t.session.ID, "error", err.Error())
-	}
-	res.Success = false
-	res.Error = MsgModelFailed
-	return res
-}
-
-// store saves the reply, counts its tokens and ends the session at its token limit.
-func (t *Turn) store(ctx context.Context, text string, tokens int, res *SendResult) error {
-	ctx = context.WithoutCancel(ctx) // the reply was produced: keep it even if the client left
-	uid := t.user.ID
-	return t.s.store.WithTx(ctx, func(q *dbgen.Queries) error {
-		if _, err := q.CreateMessage(ctx, dbgen.CreateMessageParams{
-			SessionID: t.session.ID, UserID: uid, Role: companion.RoleAssistant, Content: text, TokenCount: int32(tokens),
-		}); err != nil {
-			return fmt.Errorf("store reply: %w", err)
-		}
-		add := int32(tokens)
-		if t.newSess {
-			add = 0
-		}
-		sess, err := q.AddSessionTokens(ctx, dbgen.AddSessionTokensParams{Tokens: add, LastMessage: preview(text), ID: t.session.ID, UserID: uid})
-		if err != nil {
-			return fmt.Errorf("count tokens: %w", err)
-		}
-		if sess.Status == statusActive && sess.TokensUsed >= sess.TokenLimit {
-			if sess, err = endSession(ctx, q, sess, EndReasonTokenLimit); err != nil {
-				return err
-			}
-		}
-		res.TokensUsed, res.TokenLimit, res.Title = int(sess.TokensUsed), int(sess.TokenLimit), sess.Title
-		if sess.Status == statusEnded && sess.EndReason != nil && *sess.EndReason == EndReasonTokenLimit {
-			res.SessionEnded, res.EndReason = true, EndReasonTokenLimit
-		}
-		return nil
-	})
-}
-
-// endSession ends an active session and queues its summary.
-func endSession(ctx context.Context, q *dbgen.Queries, sess dbgen.ChatSession, reason string) (dbgen.ChatSession, error) {
-	ended, err := q.EndSessionForUser(ctx, dbgen.EndSessionForUserParams{EndReason: &reason, ID: sess.ID, UserID: sess.UserID})
-	if err != nil {
-		return sess, notFound("end session", err)
-	}
-	if err := jobs.Enqueue(ctx, q, SummaryJobKind, summaryJob{SessionID: sess.ID, UserID: sess.UserID}, "summary:"+sess.ID.String()); err != nil {
-		return sess, err
-	}
-	return ended, nil
-}
-
-// prompt builds the model prompt: persona, profile, trimmed history with a running summary.
-func (t *Turn) prompt() companion.Prompt {
-	p := profileOf(t.user)
-	var hist []companion.Turn
-	for _, m := range t.history {
-		if m.Role == companion.RoleUser || m.Role == companion.RoleAssistant {
-			hist = append(hist, companion.Turn{Role: m.Role, Content: m.Content})
-		}
-	}
-	kept, older := companion.TrimHistory(hist, t.s.limits.ContextBudget)
-	return companion.Prompt{System: companion.BuildSystemPrompt(p, older), History: kept, Message: t.message, Profile: p}
-}
-
-func profileOf(u dbgen.User) companion.Profile {
-	p := companion.Profile{FocusAreas: u.FocusAreas, PrimaryConcerns: u.PrimaryConcerns, SensitiveTopics: u.SensitiveTopics}
-	if u.Age != nil {
-		p.Age = int(*u.Age)
-	}
-	return p
 }

@@ -52,6 +52,9 @@ type Prompt struct {
 	// statistics midterm on Tuesday"), newest first. The offline engine may pick up one of
 	// them as a thread early in a session; nothing fills them yet.
 	Memories []string
+	// Paced says someone watches the reply arrive as a stream: the offline engine may then
+	// pace its words like a model would. Without it a reply comes back at once.
+	Paced bool
 }
 
 // Usage is the token accounting of one reply. Reported is false when the provider gave no

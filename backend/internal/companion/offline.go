@@ -15,7 +15,7 @@ import (
 // areas in mind and steering away from the sensitive topics. It streams its reply word by
 // word so the streaming path is the same as with a model.
 type Offline struct {
-	// WordDelay is waited between streamed words (0: none).
+	// WordDelay is waited between streamed words of a paced reply (Prompt.Paced; 0: none).
 	WordDelay time.Duration
 }
 
@@ -35,7 +35,7 @@ func (o *Offline) Stream(ctx context.Context, p Prompt, onChunk func(string) err
 		if err := ctx.Err(); err != nil {
 			return Reply{}, err
 		}
-		if i > 0 && o.WordDelay > 0 {
+		if i > 0 && o.WordDelay > 0 && p.Paced {
 			t := time.NewTimer(o.WordDelay)
 			select {
 			case <-ctx.Done():

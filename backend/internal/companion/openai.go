@@ -20,9 +20,10 @@ import (
 
 // OpenAIOptions tunes the OpenAI-compatible provider; zero values take the defaults.
 type OpenAIOptions struct {
-	// ConnectTimeout bounds establishing the connection (default 10 s).
+	// ConnectTimeout bounds establishing the connection (default 5 s).
 	ConnectTimeout time.Duration
-	// IdleTimeout bounds the wait for the response and then between two chunks (default 30 s).
+	// IdleTimeout bounds the wait for the first chunk (retry included) and then between two
+	// chunks (default 15 s). A model that stalls that long fails, and is not asked again.
 	IdleTimeout time.Duration
 	// SummaryTimeout bounds a summary request (default 60 s).
 	SummaryTimeout time.Duration
@@ -43,6 +44,12 @@ var _ Provider = (*OpenAI)(nil)
 func NewOpenAI(cfg config.LLM, opts OpenAIOptions) *OpenAI {
 	c := openai.DefaultConfig(cfg.APIKey)
 	c.BaseURL = cfg.BaseURL
+	if opts.ConnectTimeout <= 0 {
+		opts.ConnectTimeout = cfg.ConnectTimeout
+	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = cfg.StallTimeout
+	}
 	return NewOpenAIWithConfig(c, cfg.Model, opts)
 }
 
@@ -50,10 +57,10 @@ func NewOpenAI(cfg config.LLM, opts OpenAIOptions) *OpenAI {
 // llmtest server's).
 func NewOpenAIWithConfig(c openai.ClientConfig, model string, opts OpenAIOptions) *OpenAI {
 	if opts.ConnectTimeout <= 0 {
-		opts.ConnectTimeout = 10 * time.Second
+		opts.ConnectTimeout = config.DefaultLLMConnectTimeout
 	}
 	if opts.IdleTimeout <= 0 {
-		opts.IdleTimeout = 30 * time.Second
+		opts.IdleTimeout = config.DefaultLLMStallTimeout
 	}
 	if opts.SummaryTimeout <= 0 {
 		opts.SummaryTimeout = 60 * time.Second
@@ -90,9 +97,11 @@ func (o *OpenAI) messages(p Prompt) []openai.ChatCompletionMessage {
 	return append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: p.Message})
 }
 
-// Stream asks the model for a streamed reply. It retries once when the attempt failed
-// before any chunk was passed on, never after. A reply longer than MaxReplyWords stops
-// there: what was said so far, closed with an ellipsis, is the reply.
+// Stream asks the model for a streamed reply. An attempt that failed before the answer
+// started (the connection failed, or the model answered 429 or 5xx) is made once more; a
+// stall never is: no data for IdleTimeout, before the first chunk (both attempts together)
+// or between two chunks, fails the reply at once with ErrStalled. A reply longer than
+// MaxReplyWords stops there: what was said so far, closed with an ellipsis, is the reply.
 func (o *OpenAI) Stream(ctx context.Context, p Prompt, onChunk func(string) error) (Reply, error) {
 	req := openai.ChatCompletionRequest{
 		Model:         o.model,
@@ -102,10 +111,10 @@ func (o *OpenAI) Stream(ctx context.Context, p Prompt, onChunk func(string) erro
 		MaxTokens:     o.opts.MaxTokens,
 	}
 	capped := &wordCap{max: MaxReplyWords, onChunk: onChunk}
-	var sent bool
-	reply, err := o.streamOnce(ctx, req, capped.chunk, &sent)
-	if err != nil && !sent && ctx.Err() == nil && retryable(err) {
-		reply, err = o.streamOnce(ctx, req, capped.chunk, &sent)
+	firstBy := time.Now().Add(o.opts.IdleTimeout)
+	reply, started, err := o.streamOnce(ctx, req, capped.chunk, firstBy)
+	if err != nil && !started && ctx.Err() == nil && retryable(err) && time.Until(firstBy) > 0 {
+		reply, _, err = o.streamOnce(ctx, req, capped.chunk, firstBy)
 	}
 	if errors.Is(err, errReplyCapped) {
 		const more = "…"
@@ -162,6 +171,9 @@ func (c *wordCap) chunk(s string) error {
 	return nil
 }
 
+// ErrStalled is wrapped by the failure of a model that sent nothing for IdleTimeout.
+var ErrStalled = fmt.Errorf("%w: the model stalled", ErrModel)
+
 // errCallback marks an error returned by onChunk (not retried, returned as is).
 type callbackError struct{ err error }
 
@@ -170,7 +182,7 @@ func (e callbackError) Unwrap() error { return e.err }
 
 func retryable(err error) bool {
 	var cb callbackError
-	if errors.As(err, &cb) {
+	if errors.As(err, &cb) || errors.Is(err, ErrStalled) {
 		return false
 	}
 	var apiErr *openai.APIError
@@ -181,27 +193,30 @@ func retryable(err error) bool {
 	if errors.As(err, &reqErr) {
 		return reqErr.HTTPStatusCode == http.StatusTooManyRequests || reqErr.HTTPStatusCode >= 500
 	}
-	return true
+	return true // a connection that failed or closed before any answer
 }
 
-func (o *OpenAI) streamOnce(parent context.Context, req openai.ChatCompletionRequest, onChunk func(string) error, sent *bool) (Reply, error) {
+// streamOnce makes one attempt. started reports whether the model began to answer (a 200
+// with a stream): from then on a failure is not retried, whatever it is. Until the first
+// chunk the watchdog runs to firstBy, then IdleTimeout from each chunk.
+func (o *OpenAI) streamOnce(parent context.Context, req openai.ChatCompletionRequest, onChunk func(string) error, firstBy time.Time) (_ Reply, started bool, _ error) {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	var idled atomic.Bool
-	watchdog := time.AfterFunc(o.opts.IdleTimeout, func() { idled.Store(true); cancel() })
+	watchdog := time.AfterFunc(time.Until(firstBy), func() { idled.Store(true); cancel() })
 	defer watchdog.Stop()
-	fail := func(what string, err error) (Reply, error) {
+	fail := func(what string, err error) (Reply, bool, error) {
 		if idled.Load() {
-			return Reply{}, fmt.Errorf("%w: %s: no data for %s", ErrModel, what, o.opts.IdleTimeout)
+			return Reply{}, started, fmt.Errorf("%w: %s: no data for %s", ErrStalled, what, o.opts.IdleTimeout)
 		}
 		if parent.Err() != nil {
-			return Reply{}, parent.Err()
+			return Reply{}, started, parent.Err()
 		}
 		var cb callbackError
 		if errors.As(err, &cb) {
-			return Reply{}, err
+			return Reply{}, started, err
 		}
-		return Reply{}, fmt.Errorf("%w: %s: %w", ErrModel, what, err)
+		return Reply{}, started, fmt.Errorf("%w: %s: %w", ErrModel, what, err)
 	}
 
 	stream, err := o.client.CreateChatCompletionStream(ctx, req)
@@ -209,12 +224,12 @@ func (o *OpenAI) streamOnce(parent context.Context, req openai.ChatCompletionReq
 		return fail("start stream", err)
 	}
 	defer stream.Close()
+	started = true
 	var (
 		b     strings.Builder
 		usage Usage
 	)
 	for {
-		watchdog.Reset(o.opts.IdleTimeout)
 		resp, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
 			break
@@ -222,6 +237,10 @@ func (o *OpenAI) streamOnce(parent context.Context, req openai.ChatCompletionReq
 		if err != nil {
 			return fail("read stream", err)
 		}
+		if !watchdog.Stop() {
+			return fail("read stream", ctx.Err()) // the watchdog fired as the chunk came
+		}
+		watchdog.Reset(o.opts.IdleTimeout)
 		if resp.Usage != nil {
 			usage = Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens, Reported: true}
 		}
@@ -231,7 +250,6 @@ func (o *OpenAI) streamOnce(parent context.Context, req openai.ChatCompletionReq
 				continue
 			}
 			b.WriteString(text)
-			*sent = true
 			if err := onChunk(text); err != nil {
 				return fail("deliver chunk", callbackError{err})
 			}
@@ -239,12 +257,12 @@ func (o *OpenAI) streamOnce(parent context.Context, req openai.ChatCompletionReq
 	}
 	text := b.String()
 	if strings.TrimSpace(text) == "" {
-		return Reply{}, fmt.Errorf("%w: empty reply", ErrModel)
+		return Reply{}, started, fmt.Errorf("%w: empty reply", ErrModel)
 	}
 	if !usage.Reported {
 		usage.CompletionTokens = EstimateTokens(text)
 	}
-	return Reply{Text: text, Usage: usage}, nil
+	return Reply{Text: text, Usage: usage}, started, nil
 }
 
 const summaryInstruction = `Summarise the conversation below for the user's own records, speaking to them as "you".

@@ -98,15 +98,41 @@ func TestOpenAIStallTimesOutWithoutRetryAfterChunks(t *testing.T) {
 	}
 }
 
-func TestOpenAIStallBeforeFirstChunkIsRetriedOnce(t *testing.T) {
+func TestOpenAIStallBeforeFirstChunkIsNotRetried(t *testing.T) {
 	p, srv := newTestOpenAI(t, 150*time.Millisecond)
-	srv.Enqueue(llmtest.Script{StallAfter: llmtest.StallImmediately}, llmtest.Script{StallAfter: llmtest.StallImmediately})
+	srv.Enqueue(llmtest.Script{StallAfter: llmtest.StallImmediately}, llmtest.Script{Chunks: []string{"never asked"}})
 	_, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
-	if !errors.Is(err, ErrModel) {
+	if !errors.Is(err, ErrStalled) || !errors.Is(err, ErrModel) {
+		t.Fatalf("err = %v, want ErrStalled", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("%d requests, want 1: a stalled model is not asked again", n)
+	}
+}
+
+func TestOpenAIDroppedConnectionBeforeAnyByteIsRetriedOnce(t *testing.T) {
+	p, srv := newTestOpenAI(t, 5*time.Second)
+	srv.Enqueue(llmtest.Script{CutAfter: llmtest.CutImmediately}, llmtest.Script{Chunks: []string{"ok"}})
+	reply, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
+	if err != nil || reply.Text != "ok" || len(srv.Requests()) != 2 {
+		t.Fatalf("reply %q, err %v, %d requests", reply.Text, err, len(srv.Requests()))
+	}
+	srv.Enqueue(llmtest.Script{CutAfter: llmtest.CutImmediately}, llmtest.Script{CutAfter: llmtest.CutImmediately}, llmtest.Script{Chunks: []string{"never"}})
+	if _, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil }); !errors.Is(err, ErrModel) {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(srv.Requests()); n != 2 {
-		t.Fatalf("%d requests, want 2", n)
+	if n := len(srv.Requests()); n != 4 {
+		t.Fatalf("%d requests, want 4 (one retry each time)", n)
+	}
+}
+
+func TestOpenAIStreamCutPartWayIsNotRetried(t *testing.T) {
+	p, srv := newTestOpenAI(t, 5*time.Second)
+	srv.Enqueue(llmtest.Script{Chunks: []string{"a", "b", "c"}, CutAfter: 2}, llmtest.Script{Chunks: []string{"never"}})
+	var got []string
+	_, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(s string) error { got = append(got, s); return nil })
+	if !errors.Is(err, ErrModel) || strings.Join(got, "") != "ab" || len(srv.Requests()) != 1 {
+		t.Fatalf("err %v, chunks %q, %d requests", err, got, len(srv.Requests()))
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Names of the environment variables read by Load.
@@ -32,6 +33,9 @@ const (
 	EnvLLMModel              = "PERCOLATE_LLM_MODEL"
 	EnvLLMSpeechModel        = "PERCOLATE_LLM_SPEECH_MODEL"
 	EnvLLMTranscriptionModel = "PERCOLATE_LLM_TRANSCRIPTION_MODEL"
+	EnvLLMConnectTimeout     = "PERCOLATE_LLM_CONNECT_TIMEOUT"
+	EnvLLMStallTimeout       = "PERCOLATE_LLM_STALL_TIMEOUT"
+	EnvReplyTimeout          = "PERCOLATE_REPLY_TIMEOUT"
 	EnvSMTPURL               = "PERCOLATE_SMTP_URL"
 	EnvMailFrom              = "PERCOLATE_MAIL_FROM"
 	EnvSupportEmail          = "PERCOLATE_SUPPORT_EMAIL"
@@ -59,6 +63,14 @@ const (
 	DefaultMailFrom           = "Percolate <no-reply@localhost>"
 	DefaultSupportEmail       = "support@localhost"
 	DefaultOIDCIssuer         = "https://accounts.google.com"
+)
+
+// Default timeouts of a reply. A stalled model fails after DefaultLLMStallTimeout (well
+// within 20 s); a reply as a whole, model or not, gets DefaultReplyTimeout.
+const (
+	DefaultLLMConnectTimeout = 5 * time.Second
+	DefaultLLMStallTimeout   = 15 * time.Second
+	DefaultReplyTimeout      = 2 * time.Minute
 )
 
 // Config is the whole validated configuration of one Percolate process.
@@ -106,6 +118,14 @@ type LLM struct {
 	SpeechModel string
 	// TranscriptionModel turns recorded audio into text.
 	TranscriptionModel string
+	// ConnectTimeout bounds connecting to the endpoint.
+	ConnectTimeout time.Duration
+	// StallTimeout bounds the wait for the model's first data (a retry included) and then
+	// between two pieces of its answer; a stalled model fails and is not asked again.
+	StallTimeout time.Duration
+	// ReplyTimeout is a reply's own deadline, model or offline engine, whatever happens to the
+	// request that asked for it.
+	ReplyTimeout time.Duration
 }
 
 // Configured reports whether a remote model should be used instead of the
@@ -308,6 +328,13 @@ func loadLLM(get func(string) string, errs *problems) LLM {
 
 		SpeechModel:        or(get(EnvLLMSpeechModel), DefaultSpeechModel),
 		TranscriptionModel: or(get(EnvLLMTranscriptionModel), DefaultTranscriptionModel),
+
+		ConnectTimeout: parseTimeout(get, errs, EnvLLMConnectTimeout, DefaultLLMConnectTimeout, time.Second, time.Minute),
+		StallTimeout:   parseTimeout(get, errs, EnvLLMStallTimeout, DefaultLLMStallTimeout, time.Second, 5*time.Minute),
+		ReplyTimeout:   parseTimeout(get, errs, EnvReplyTimeout, DefaultReplyTimeout, 5*time.Second, 30*time.Minute),
+	}
+	if l.ReplyTimeout < l.StallTimeout {
+		errs.add(EnvReplyTimeout, "%s is shorter than %s (%s)", l.ReplyTimeout, EnvLLMStallTimeout, l.StallTimeout)
 	}
 	switch {
 	case l.BaseURL != "":

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/percolate/percolate/backend/internal/config"
 )
@@ -436,6 +437,34 @@ func TestLimits(t *testing.T) {
 		})
 		if err == nil || !strings.Contains(err.Error(), k) {
 			t.Errorf("%s=%q: %v", k, v, err)
+		}
+	}
+}
+
+func TestReplyTimeouts(t *testing.T) {
+	c, err := config.Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LLM.ConnectTimeout != 5*time.Second || c.LLM.StallTimeout != 15*time.Second || c.LLM.ReplyTimeout != 2*time.Minute {
+		t.Fatalf("defaults = %v %v %v", c.LLM.ConnectTimeout, c.LLM.StallTimeout, c.LLM.ReplyTimeout)
+	}
+	c, err = config.Load(env(map[string]string{
+		config.EnvLLMConnectTimeout: "2s", config.EnvLLMStallTimeout: "8s", config.EnvReplyTimeout: "90s",
+	}))
+	if err != nil || c.LLM.ConnectTimeout != 2*time.Second || c.LLM.StallTimeout != 8*time.Second || c.LLM.ReplyTimeout != 90*time.Second {
+		t.Fatalf("set = %v %v %v, %v", c.LLM.ConnectTimeout, c.LLM.StallTimeout, c.LLM.ReplyTimeout, err)
+	}
+	for _, bad := range []map[string]string{
+		{config.EnvLLMStallTimeout: "15"},
+		{config.EnvLLMStallTimeout: "0s"},
+		{config.EnvLLMConnectTimeout: "1h"},
+		{config.EnvReplyTimeout: "10s", config.EnvLLMStallTimeout: "20s"},
+	} {
+		_, err := config.Load(env(bad))
+		var verr *config.VarError
+		if !errors.As(err, &verr) {
+			t.Errorf("%v: err = %v, want a VarError", bad, err)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Parsers and validators used by Load. Their errors describe the problem
@@ -164,4 +165,18 @@ func parseSMTPURL(v string) (SMTP, error) {
 		}
 	}
 	return s, nil
+}
+
+// parseTimeout reads a Go duration ("15s", "2m") between lo and hi; unset is def.
+func parseTimeout(get func(string) string, errs *problems, env string, def, lo, hi time.Duration) time.Duration {
+	v := get(env)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < lo || d > hi {
+		errs.add(env, "%q is not a duration from %s to %s (such as %q)", v, lo, hi, def.String())
+		return def
+	}
+	return d
 }

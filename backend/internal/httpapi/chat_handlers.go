@@ -13,9 +13,12 @@ import (
 	"github.com/percolate/percolate/gen/api"
 )
 
-// codeCompanionUnavailable is the code of the stream's error event when the companion
-// could not reply (the user's message is stored).
-const codeCompanionUnavailable = "COMPANION_UNAVAILABLE"
+// Codes of the streams' error event: the companion could not reply, or the reply was stopped
+// before any text (the user's message is stored either way).
+const (
+	codeCompanionUnavailable = "COMPANION_UNAVAILABLE"
+	codeReplyStopped         = "REPLY_STOPPED"
+)
 
 // chatUser returns the chat service and the caller's user id.
 func (s *Server) chatUser(ctx context.Context) (*chat.Service, uuid.UUID, error) {
@@ -50,7 +53,16 @@ func apiSendResult(r chat.SendResult) api.SendMessageResponse {
 	if r.Error != "" {
 		out.Error = &r.Error
 	}
+	if r.Status == chat.StatusStopped {
+		st := api.MessageStatus(r.Status)
+		out.ReplyStatus = &st
+	}
 	return out
+}
+
+func apiMessage(m chat.Message) api.Message {
+	st := api.MessageStatus(m.Status)
+	return api.Message{Id: m.ID, Content: m.Content, Role: api.ChatRole(m.Role), Timestamp: m.CreatedAt, TokenCount: m.TokenCount, Status: &st}
 }
 
 func apiEmotions(in []string) []api.Emotion {
@@ -94,20 +106,78 @@ func (s *Server) StreamChatMessage(ctx context.Context, req api.StreamChatMessag
 	if err != nil {
 		return nil, err
 	}
-	turn, err := svc.Begin(ctx, uid, chatSendInput(req.Body))
+	in := chatSendInput(req.Body)
+	in.Paced = true
+	turn, err := svc.Begin(ctx, uid, in)
 	if err != nil {
 		return nil, err
 	}
-	return chatEventStream{ctx: ctx, turn: turn}, nil
+	return replyEvents{ctx: ctx, follow: turn.Follow}, nil
 }
 
-// chatEventStream writes a turn's reply as server-sent events, flushing each one.
-type chatEventStream struct {
-	ctx  context.Context
-	turn *chat.Turn
+// AttachChatReply follows the reply in progress of one of the caller's sessions again.
+func (s *Server) AttachChatReply(ctx context.Context, req api.AttachChatReplyRequestObject) (api.AttachChatReplyResponseObject, error) {
+	svc, uid, err := s.chatUser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := svc.Attach(ctx, uid, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	if a == nil {
+		return api.AttachChatReply204Response{}, nil
+	}
+	return replyEvents{ctx: ctx, follow: a.Follow}, nil
 }
 
-func (c chatEventStream) VisitStreamChatMessageResponse(w http.ResponseWriter) error {
+// RetryChatReply answers the last message of one of the caller's sessions again, as a stream.
+func (s *Server) RetryChatReply(ctx context.Context, req api.RetryChatReplyRequestObject) (api.RetryChatReplyResponseObject, error) {
+	svc, uid, err := s.chatUser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	turn, err := svc.Retry(ctx, uid, req.Id, true)
+	if err != nil {
+		return nil, err
+	}
+	return replyEvents{ctx: ctx, follow: turn.Follow}, nil
+}
+
+// StopChatReply stops the reply in progress of one of the caller's sessions.
+func (s *Server) StopChatReply(ctx context.Context, req api.StopChatReplyRequestObject) (api.StopChatReplyResponseObject, error) {
+	svc, uid, err := s.chatUser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	reply, inProgress, err := svc.Stop(ctx, uid, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	if !inProgress {
+		return api.StopChatReply204Response{}, nil
+	}
+	var out api.StopReplyResponse
+	if reply != nil {
+		m := apiMessage(*reply)
+		out.Reply = &m
+	}
+	return api.StopChatReply200JSONResponse(out), nil
+}
+
+// replyEvents writes a reply as server-sent events, flushing each one: `delta` for each piece
+// of text, then `done` or `error`. A client that goes away only stops the writing: the reply
+// goes on and is stored.
+type replyEvents struct {
+	ctx    context.Context
+	follow func(ctx context.Context, onDelta func(string) error) (chat.SendResult, error)
+}
+
+func (e replyEvents) VisitStreamChatMessageResponse(w http.ResponseWriter) error { return e.write(w) }
+func (e replyEvents) VisitAttachChatReplyResponse(w http.ResponseWriter) error   { return e.write(w) }
+func (e replyEvents) VisitRetryChatReplyResponse(w http.ResponseWriter) error    { return e.write(w) }
+
+func (e replyEvents) write(w http.ResponseWriter) error {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("X-Accel-Buffering", "no")
@@ -126,11 +196,18 @@ func (c chatEventStream) VisitStreamChatMessageResponse(w http.ResponseWriter) e
 	if err := rc.Flush(); err != nil {
 		return nil // the client is gone; nothing more to say
 	}
-	res := c.turn.Reply(c.ctx, func(text string) error {
+	res, err := e.follow(e.ctx, func(text string) error {
 		return send("delta", api.StreamDelta{Text: text})
 	})
+	if err != nil {
+		return nil // the client is gone; the reply goes on without it
+	}
 	if !res.Success {
-		_ = send("error", api.StreamError{Code: codeCompanionUnavailable, Error: res.Error, Message: res.Error, SessionId: res.SessionID})
+		code := codeCompanionUnavailable
+		if res.Stopped {
+			code = codeReplyStopped
+		}
+		_ = send("error", api.StreamError{Code: code, Error: res.Error, Message: res.Error, SessionId: res.SessionID})
 		return nil
 	}
 	_ = send("done", apiSendResult(res))
@@ -168,13 +245,14 @@ func (s *Server) GetChatSession(ctx context.Context, req api.GetChatSessionReque
 		SessionId: d.ID, Title: d.Title, Status: api.SessionStatus(d.Status), IsActive: d.Active,
 		SessionTokensUsed: d.TokensUsed, SessionTokenLimit: d.TokenLimit, EndReason: d.EndReason,
 		SessionSummary: d.Summary, Messages: make([]api.Message, 0, len(d.Messages)),
+		ReplyInProgress: &d.ReplyInProgress,
 	}
 	if d.Summary != nil || len(d.Emotions) > 0 {
 		em := apiEmotions(d.Emotions)
 		out.SessionEmotions = &em
 	}
 	for _, m := range d.Messages {
-		out.Messages = append(out.Messages, api.Message{Id: m.ID, Content: m.Content, Role: api.ChatRole(m.Role), Timestamp: m.CreatedAt, TokenCount: m.TokenCount})
+		out.Messages = append(out.Messages, apiMessage(m))
 	}
 	return out, nil
 }

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -37,6 +36,7 @@ type chatEnv struct {
 	h   http.Handler
 	st  *store.Store
 	llm *llmtest.Server
+	p   companion.Provider
 }
 
 func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
@@ -44,8 +44,23 @@ func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
 	st := pgtest.New(t)
 	llm := llmtest.New(t)
 	p := companion.NewOpenAIWithConfig(llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
-	svc := chat.New(st, p, chat.Options{Limits: limits, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	return &chatEnv{h: newTestHandler(t, Deps{Verifier: chatTokens{}, Chat: svc}), st: st, llm: llm}
+	e := &chatEnv{st: st, llm: llm, p: p}
+	e.h = e.instance(t, limits, p)
+	return e
+}
+
+// instance is another app instance on the environment's database: its own chat service
+// (started, and shut down at the end of the test) behind its own handler.
+func (e *chatEnv) instance(t *testing.T, limits *chat.Limits, p companion.Provider) http.Handler {
+	t.Helper()
+	svc := chat.New(e.st, p, chat.Options{Limits: limits, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), PollInterval: time.Hour})
+	svc.Start()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		svc.Shutdown(ctx)
+	})
+	return newTestHandler(t, Deps{Verifier: chatTokens{}, Chat: svc})
 }
 
 func (e *chatEnv) user(t *testing.T, role string) string {
@@ -187,6 +202,9 @@ func TestChatHTTPIsolation(t *testing.T) {
 		{http.MethodDelete, "/api/chat/sessions/" + sid},
 		{http.MethodPost, "/api/chat/sessions/" + sid + "/end"},
 		{http.MethodGet, "/api/profile/sessions/" + sid},
+		{http.MethodGet, "/api/chat/sessions/" + sid + "/stream"},
+		{http.MethodPost, "/api/chat/sessions/" + sid + "/stop"},
+		{http.MethodPost, "/api/chat/sessions/" + sid + "/retry"},
 	} {
 		if res := e.call(c.method, c.target, other, nil); res.Code != http.StatusNotFound {
 			t.Errorf("%s %s by another user: %d", c.method, c.target, res.Code)
@@ -215,23 +233,9 @@ type sseEvent struct {
 
 func readEvents(t *testing.T, body io.Reader) []sseEvent {
 	t.Helper()
-	var (
-		out []sseEvent
-		cur sseEvent
-	)
-	sc := bufio.NewScanner(body)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			cur.name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			cur.data = strings.TrimPrefix(line, "data: ")
-		case line == "":
-			cur.at = time.Now()
-			out = append(out, cur)
-			cur = sseEvent{}
-		}
+	var out []sseEvent
+	for ev := range liveEvents(body) {
+		out = append(out, ev)
 	}
 	return out
 }

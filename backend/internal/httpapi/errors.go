@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -83,6 +84,9 @@ func writeDomainError(w http.ResponseWriter, r *http.Request, err error) {
 		writeError(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", msgTooLarge)
 	case errors.As(err, &coded):
 		writeError(w, statusOf(coded.Kind), coded.Code, coded.Message)
+	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
+		// The client went away before the answer: nobody to answer, nothing went wrong here.
+		w.WriteHeader(http.StatusServiceUnavailable)
 	default:
 		status := statusOf(err)
 		if status == http.StatusInternalServerError {

@@ -44,7 +44,7 @@ func (s *Server) SendVoiceMessage(ctx context.Context, req api.SendVoiceMessageR
 	out := api.SendVoiceMessage200JSONResponse{
 		Success: r.Success, SessionId: r.SessionId, Title: r.Title, AiResponse: r.AiResponse,
 		SessionTokensUsed: r.SessionTokensUsed, SessionTokenLimit: r.SessionTokenLimit,
-		SessionEnded: r.SessionEnded, EndReason: r.EndReason, Error: r.Error,
+		SessionEnded: r.SessionEnded, EndReason: r.EndReason, Error: r.Error, ReplyStatus: r.ReplyStatus,
 	}
 	if audio != nil {
 		b64 := base64.StdEncoding.EncodeToString(audio)

@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/store"
-	dbgen "github.com/percolate/percolate/gen/db"
 )
 
 // MaxAudioBytes bounds recorded audio sent for transcription (about 60 s of compressed speech).
@@ -34,7 +32,6 @@ type Service struct {
 	transcriber Transcriber // nil: only browsers with speech recognition can talk
 	limits      map[string]int
 	logger      *slog.Logger
-	Now         func() time.Time
 }
 
 // NewService returns the voice service. limits may be nil for the defaults.
@@ -42,7 +39,7 @@ func NewService(c *chat.Service, db *store.Store, speaker Speaker, transcriber T
 	if limits == nil {
 		limits = DefaultDailyLimits()
 	}
-	return &Service{chat: c, db: db, speaker: speaker, transcriber: transcriber, limits: limits, logger: logger, Now: time.Now}
+	return &Service{chat: c, db: db, speaker: speaker, transcriber: transcriber, limits: limits, logger: logger}
 }
 
 // Speaks reports whether replies come with server-made audio.
@@ -64,22 +61,14 @@ func (s *Service) Send(ctx context.Context, userID uuid.UUID, in chat.SendInput,
 	if err != nil {
 		return chat.SendResult{}, nil, err
 	}
-	day := s.today()
-	q := s.db.Queries()
-	if _, err := q.IncrementUsageWithinLimit(ctx, dbgen.IncrementUsageWithinLimitParams{UserID: userID, Day: day, Kind: usageKind, MaxCount: int32(limit)}); store.IsNotFound(err) {
-		return chat.SendResult{}, nil, &apperr.LimitError{
-			Message:    fmt.Sprintf("You've reached today's limit of %d voice messages. It resets at midnight UTC; you can keep typing until then.", limit),
-			RetryAfter: day.AddDate(0, 0, 1).Sub(s.Now()),
-		}
-	} else if err != nil {
-		return chat.SendResult{}, nil, fmt.Errorf("count voice message: %w", err)
-	}
+	// The voice quota is counted in the message's own transaction: a refused message uses
+	// none of it, and a reply that fails gives it back with the message quota.
+	in.Quotas = append(in.Quotas, chat.Quota{
+		Kind: usageKind, Limit: limit,
+		Refusal: fmt.Sprintf("You've reached today's limit of %d voice messages. It resets at midnight UTC; you can keep typing until then.", limit),
+	})
 	res, err := s.chat.Send(ctx, userID, in, nil)
 	if err != nil {
-		// Refused before anything was stored: give the voice use back.
-		if rerr := q.ReleaseUsage(context.WithoutCancel(ctx), dbgen.ReleaseUsageParams{UserID: userID, Day: day, Kind: usageKind}); rerr != nil {
-			s.logger.Warn("release voice quota", "error", rerr.Error())
-		}
 		return chat.SendResult{}, nil, err
 	}
 	if !res.Success || s.speaker == nil || res.AIResponse == "" {
@@ -124,9 +113,4 @@ func (s *Service) allowed(ctx context.Context, userID uuid.UUID) (int, error) {
 		return 0, apperr.New(apperr.ErrForbidden, "VOICE_NOT_INCLUDED", "Voice conversations are part of the Basic and Premium plans. Upgrade on the pricing page to talk with Percolate.")
 	}
 	return limit, nil
-}
-
-func (s *Service) today() time.Time {
-	n := s.Now().UTC()
-	return time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, time.UTC)
 }

@@ -3,6 +3,7 @@ package voice
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -140,3 +141,83 @@ func TestTranscribe(t *testing.T) {
 		t.Fatalf("without a model: %v", err)
 	}
 }
+
+func usage(t *testing.T, st *store.Store, uid uuid.UUID, kind string) int {
+	t.Helper()
+	var n int
+	if err := st.Pool().QueryRow(context.Background(), `SELECT COALESCE(sum(count), 0) FROM usage_counters WHERE user_id = $1 AND kind = $2`, uid, kind).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// The voice quota is taken in the message's own transaction: a message refused for any
+// reason never holds a voice use, not even for a moment, so a voice message sent at the same
+// time is never refused because of it.
+func TestVoiceQuotaIsTakenInTheMessagesTransaction(t *testing.T) {
+	st := pgtest.New(t)
+	svc, _ := newVoice(t, st, map[string]int{"BASIC": 1})
+	ctx := context.Background()
+	const pairs = 20
+	errs := make(chan error, 2*pairs)
+	users := make([]uuid.UUID, pairs)
+	for i := range users {
+		users[i] = userWithRole(t, st, "BASIC")
+	}
+	start := make(chan struct{})
+	for _, u := range users {
+		go func() { // refused: the session does not exist
+			<-start
+			_, _, err := svc.Send(ctx, u, chat.SendInput{Message: "Hello", SessionID: ptr(uuid.New())}, "alloy")
+			if !errors.Is(err, apperr.ErrNotFound) {
+				err = fmt.Errorf("send to an unknown session: %v", err)
+			} else {
+				err = nil
+			}
+			errs <- err
+		}()
+		go func() { // admitted: the user's one voice message of the day
+			<-start
+			res, _, err := svc.Send(ctx, u, chat.SendInput{Message: "Hello! I'd like to start a new conversation."}, "alloy")
+			if err == nil && !res.Success {
+				err = fmt.Errorf("reply failed: %+v", res)
+			}
+			errs <- err
+		}()
+	}
+	close(start)
+	for i := 0; i < 2*pairs; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for _, u := range users {
+		if v, m := usage(t, st, u, "voice"), usage(t, st, u, "chat_message"); v != 1 || m != 1 {
+			t.Errorf("user %s: voice count %d, message count %d; want 1 and 1", u, v, m)
+		}
+	}
+}
+
+func TestAFailedVoiceReplyGivesBackBothQuotas(t *testing.T) {
+	st := pgtest.New(t)
+	llm := llmtest.New(t)
+	model := companion.NewOpenAIWithConfig(llm.ClientConfig(), "m", companion.OpenAIOptions{})
+	svc := NewService(chat.New(st, model, chat.Options{Logger: quiet}), st, nil, nil, map[string]int{"BASIC": 5}, quiet)
+	u := userWithRole(t, st, "BASIC")
+	ctx := context.Background()
+	res, _, err := svc.Send(ctx, u, chat.SendInput{Message: "Hello! I'd like to start a new conversation."}, "alloy")
+	if err != nil || !res.Success {
+		t.Fatal(res, err)
+	}
+	llm.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Fail: 503})
+	sid := res.SessionID
+	res, _, err = svc.Send(ctx, u, chat.SendInput{Message: "Can you hear me?", SessionID: &sid}, "alloy")
+	if err != nil || res.Success {
+		t.Fatalf("failed reply: %+v %v", res, err)
+	}
+	if v, m := usage(t, st, u, "voice"), usage(t, st, u, "chat_message"); v != 1 || m != 1 {
+		t.Fatalf("voice count %d, message count %d after a failed reply; want 1 and 1", v, m)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

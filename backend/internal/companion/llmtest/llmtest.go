@@ -31,7 +31,14 @@ import (
 
 // StallImmediately, as Script.StallAfter, makes the server hang before it
 // sends any chunk (for a non-streaming request: before it answers).
-const StallImmediately = -1
+// CutImmediately, as Script.CutAfter, drops the connection before any byte
+// of the answer (a connection failure, as far as the client can tell).
+// PauseImmediately, as Script.PauseAfter, pauses before the first chunk.
+const (
+	StallImmediately = -1
+	CutImmediately   = -1
+	PauseImmediately = -1
+)
 
 // Script describes the answer to one chat completion request.
 type Script struct {
@@ -62,6 +69,17 @@ type Script struct {
 	Garbage bool
 	// Delay is waited before each streamed chunk.
 	Delay time.Duration
+	// CutAfter, when positive, sends that many chunks of a streamed answer
+	// and then drops the connection mid-stream; CutImmediately drops it
+	// before anything is answered (streamed or not).
+	CutAfter int
+	// PauseAfter, with Resume set, sends that many chunks (PauseImmediately:
+	// none) and then waits until Resume is closed before sending the rest, so
+	// that a test can act while a reply is half written. Paused tells the
+	// test when the pause begins.
+	PauseAfter int
+	Resume     <-chan struct{}
+	Paused     chan<- struct{}
 }
 
 // defaultScript is what the server answers when nothing is queued and
@@ -272,6 +290,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, body)
 		return
 	}
+	if sc.CutAfter == CutImmediately {
+		panic(http.ErrAbortHandler) // net/http drops the connection, answering nothing
+	}
 	usage := sc.usage(req)
 	id := fmt.Sprintf("chatcmpl-llmtest-%d", seq)
 	if req.Stream {
@@ -342,6 +363,12 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req openai.ChatC
 			s.stall(ctx)
 			return
 		}
+		if sc.CutAfter > 0 && i == sc.CutAfter {
+			panic(http.ErrAbortHandler) // the stream ends without [DONE], mid-answer
+		}
+		if sc.Resume != nil && (i == sc.PauseAfter || i == 0 && sc.PauseAfter == PauseImmediately) && !s.pause(ctx, sc) {
+			return
+		}
 		if sc.Garbage && i == 1 {
 			_ = writeEvent(w, rc, `{"id": "chatcmpl-garbage", "choices": [{"delta": {"content": "oops`)
 			return
@@ -389,6 +416,25 @@ func (s *Server) stall(ctx context.Context) {
 	select {
 	case <-ctx.Done():
 	case <-s.done:
+	}
+}
+
+// pause tells the test it has paused and waits for sc.Resume; false when the
+// client went away or the test ended first.
+func (s *Server) pause(ctx context.Context, sc Script) bool {
+	if sc.Paused != nil {
+		select {
+		case sc.Paused <- struct{}{}:
+		default:
+		}
+	}
+	select {
+	case <-sc.Resume:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.done:
+		return false
 	}
 }
 

@@ -33,12 +33,14 @@ import type {
 import {
   ChatRole,
   Emotion,
+  MessageStatus,
   SessionStatus
 } from '.././model';
 import type {
   SendMessageResponse,
   SessionDetail,
   SessionListItem,
+  StopReplyResponse,
   TranscribeResponse,
   VoiceResponse
 } from '.././model';
@@ -46,15 +48,21 @@ import type {
 
 export const getListChatSessionsResponseMock = (): SessionListItem[] => (Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion))})))
 
-export const getGetChatSessionResponseMock = (overrideResponse: Partial< SessionDetail > = {}): SessionDetail => ({sessionId: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), status: faker.helpers.arrayElement(Object.values(SessionStatus)), isActive: faker.datatype.boolean(), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), messages: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), content: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(ChatRole)), timestamp: `${faker.date.past().toISOString().split('.')[0]}Z`, tokenCount: faker.number.int({min: undefined, max: undefined})})), sessionSummary: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), sessionEmotions: faker.helpers.arrayElement([faker.helpers.arrayElements(Object.values(Emotion)), undefined]), ...overrideResponse})
+export const getGetChatSessionResponseMock = (overrideResponse: Partial< SessionDetail > = {}): SessionDetail => ({sessionId: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), status: faker.helpers.arrayElement(Object.values(SessionStatus)), isActive: faker.datatype.boolean(), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), messages: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), content: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(ChatRole)), timestamp: `${faker.date.past().toISOString().split('.')[0]}Z`, tokenCount: faker.number.int({min: undefined, max: undefined}), status: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined])})), sessionSummary: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), sessionEmotions: faker.helpers.arrayElement([faker.helpers.arrayElements(Object.values(Emotion)), undefined]), replyInProgress: faker.helpers.arrayElement([faker.datatype.boolean(), undefined]), ...overrideResponse})
 
 export const getEndChatSessionResponseMock = (overrideResponse: Partial< SessionListItem > = {}): SessionListItem => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion)), ...overrideResponse})
 
-export const getSendChatMessageResponseMock = (overrideResponse: Partial< SendMessageResponse > = {}): SendMessageResponse => ({success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), ...overrideResponse})
+export const getAttachChatReplyResponseMock = (): string | void => (faker.word.sample())
+
+export const getStopChatReplyResponseMock = (overrideResponse: Partial< StopReplyResponse | void > = {}): StopReplyResponse | void => ({reply: faker.helpers.arrayElement([{id: faker.string.uuid(), content: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(ChatRole)), timestamp: `${faker.date.past().toISOString().split('.')[0]}Z`, tokenCount: faker.number.int({min: undefined, max: undefined}), status: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined])}, undefined]), ...overrideResponse})
+
+export const getRetryChatReplyResponseMock = (): string => (faker.word.sample())
+
+export const getSendChatMessageResponseMock = (overrideResponse: Partial< SendMessageResponse > = {}): SendMessageResponse => ({success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), replyStatus: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined]), ...overrideResponse})
 
 export const getStreamChatMessageResponseMock = (): string => (faker.word.sample())
 
-export const getSendVoiceMessageResponseMock = (): VoiceResponse => ({...{success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined])},...{audioData: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined])},})
+export const getSendVoiceMessageResponseMock = (): VoiceResponse => ({...{success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), replyStatus: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined])},...{audioData: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined])},})
 
 export const getTranscribeAudioResponseMock = (overrideResponse: Partial< TranscribeResponse > = {}): TranscribeResponse => ({text: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
 
@@ -99,6 +107,42 @@ export const getEndChatSessionMockHandler = (overrideResponse?: SessionListItem 
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
     : getEndChatSessionResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getAttachChatReplyMockHandler = (overrideResponse?: string | void | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<string | void> | string | void), options?: RequestHandlerOptions) => {
+  return http.get('*/api/chat/sessions/:id/stream', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getAttachChatReplyResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getStopChatReplyMockHandler = (overrideResponse?: StopReplyResponse | void | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<StopReplyResponse | void> | StopReplyResponse | void), options?: RequestHandlerOptions) => {
+  return http.post('*/api/chat/sessions/:id/stop', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getStopChatReplyResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getRetryChatReplyMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
+  return http.post('*/api/chat/sessions/:id/retry', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getRetryChatReplyResponseMock()),
       { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
@@ -157,6 +201,9 @@ export const getChatMock = () => [
   getGetChatSessionMockHandler(),
   getDeleteChatSessionMockHandler(),
   getEndChatSessionMockHandler(),
+  getAttachChatReplyMockHandler(),
+  getStopChatReplyMockHandler(),
+  getRetryChatReplyMockHandler(),
   getSendChatMessageMockHandler(),
   getStreamChatMessageMockHandler(),
   getSendVoiceMessageMockHandler(),

@@ -47,6 +47,7 @@ import type {
   ServiceUnavailableResponse,
   SessionDetail,
   SessionListItem,
+  StopReplyResponse,
   TooManyRequestsResponse,
   TranscribeAudioBody,
   TranscribeResponse,
@@ -389,6 +390,268 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * A reply goes on being written, and is stored, when the client that asked for it goes away
+(tab closed, refresh, network drop). This call re-attaches to it. Events, as in
+POST /api/chat/message/stream: a first `delta` with the text written so far, then a
+`delta` for each further piece as it comes, then `done` or `error`. On an instance other
+than the one writing the reply, the stream waits for the stored reply and sends it whole
+as one `delta` before `done`. 204 when no reply is in progress
+(`SessionDetail.replyInProgress` is false).
+
+ * @summary Follows the reply in progress of a session again, as server-sent events.
+ */
+export const getAttachChatReplyUrl = (id: string,) => {
+
+
+  
+
+  return `/api/chat/sessions/${id}/stream`
+}
+
+export const attachChatReply = async (id: string, options?: RequestInit): Promise<string | void> => {
+  
+  return customFetch<string | void>(getAttachChatReplyUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getAttachChatReplyQueryKey = (id?: string,) => {
+    return [
+    `/api/chat/sessions/${id}/stream`
+    ] as const;
+    }
+
+    
+export const getAttachChatReplyQueryOptions = <TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getAttachChatReplyQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof attachChatReply>>> = ({ signal }) => attachChatReply(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type AttachChatReplyQueryResult = NonNullable<Awaited<ReturnType<typeof attachChatReply>>>
+export type AttachChatReplyQueryError = ErrorType<UnauthorizedResponse | NotFoundResponse>
+
+
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof attachChatReply>>,
+          TError,
+          Awaited<ReturnType<typeof attachChatReply>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof attachChatReply>>,
+          TError,
+          Awaited<ReturnType<typeof attachChatReply>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Follows the reply in progress of a session again, as server-sent events.
+ */
+
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getAttachChatReplyQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Unlike a client that goes away (the reply goes on), this ends the reply on purpose. The
+text written so far is stored with `status: stopped` and counts as a reply; a reply
+stopped before any text leaves the message unanswered (it can be retried and uses none
+of the daily limit). A stream following the reply ends with `done`
+(`replyStatus: stopped`), or with an `error` event of code `REPLY_STOPPED` when nothing
+was written. The answer comes once the reply is stored.
+
+ * @summary Stops the reply in progress of a session, whichever instance is writing it.
+ */
+export const getStopChatReplyUrl = (id: string,) => {
+
+
+  
+
+  return `/api/chat/sessions/${id}/stop`
+}
+
+export const stopChatReply = async (id: string, options?: RequestInit): Promise<StopReplyResponse | void> => {
+  
+  return customFetch<StopReplyResponse | void>(getStopChatReplyUrl(id),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getStopChatReplyMutationOptions = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['stopChatReply'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof stopChatReply>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  stopChatReply(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type StopChatReplyMutationResult = NonNullable<Awaited<ReturnType<typeof stopChatReply>>>
+    
+    export type StopChatReplyMutationError = ErrorType<UnauthorizedResponse | NotFoundResponse>
+
+    /**
+ * @summary Stops the reply in progress of a session, whichever instance is writing it.
+ */
+export const useStopChatReply = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof stopChatReply>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getStopChatReplyMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * For a last user message whose reply failed, was interrupted or was stopped. The message
+is not stored again; an interrupted or stopped reply is replaced by the new one. Events
+as in POST /api/chat/message/stream. It counts against the daily message limit like a
+send (a reply that fails gives it back, so a failed reply never counts). Refusals are
+ordinary JSON errors before the stream starts: 409 with code `ALREADY_ANSWERED` when the
+last message already has a complete reply, `REPLY_IN_PROGRESS` while a reply is being
+written, `CONFLICT` when the session has ended.
+
+ * @summary Answers the session's last message again, as server-sent events.
+ */
+export const getRetryChatReplyUrl = (id: string,) => {
+
+
+  
+
+  return `/api/chat/sessions/${id}/retry`
+}
+
+export const retryChatReply = async (id: string, options?: RequestInit): Promise<string> => {
+  
+  return customFetch<string>(getRetryChatReplyUrl(id),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getRetryChatReplyMutationOptions = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['retryChatReply'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof retryChatReply>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  retryChatReply(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RetryChatReplyMutationResult = NonNullable<Awaited<ReturnType<typeof retryChatReply>>>
+    
+    export type RetryChatReplyMutationError = ErrorType<UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>
+
+    /**
+ * @summary Answers the session's last message again, as server-sent events.
+ */
+export const useRetryChatReply = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof retryChatReply>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getRetryChatReplyMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * @summary Sends a message; without sessionId a new session starts and the reply is the welcome.
  */
 export const getSendChatMessageUrl = () => {
@@ -464,7 +727,15 @@ export const useSendChatMessage = <TError = ErrorType<ValidationErrorResponse | 
 then either `done` (a SendMessageResponse) or `error` (a StreamError: the message was
 stored, the reply failed; `sessionId` names the session, new or not, so the chat can go
 on there). Errors found before the stream starts (validation, limits, unknown session)
-are ordinary JSON errors.
+are ordinary JSON errors; so is 409 `REPLY_IN_PROGRESS` while the session's previous
+reply is still being written.
+
+No event is sent before the message is stored. The reply is written under its own
+deadline and stored even if the client goes away; GET /api/chat/sessions/{id}/stream
+follows it again. When the model fails part-way, the text written so far is stored with
+`status: interrupted` and the stream ends with `error`; POST
+/api/chat/sessions/{id}/retry answers the message again. A reply that fails (with or
+without partial text) does not count against the daily message limit.
 
  * @summary Same as POST /api/chat/message, answered as server-sent events.
  */

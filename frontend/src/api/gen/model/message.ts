@@ -19,6 +19,7 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
  * OpenAPI spec version: 1.0.0
  */
 import type { ChatRole } from './chatRole';
+import type { MessageStatus } from './messageStatus';
 
 export interface Message {
   id: string;
@@ -26,4 +27,5 @@ export interface Message {
   role: ChatRole;
   timestamp: string;
   tokenCount: number;
+  status?: MessageStatus;
 }

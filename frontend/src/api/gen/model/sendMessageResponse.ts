@@ -18,7 +18,13 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
 
  * OpenAPI spec version: 1.0.0
  */
+import type { MessageStatus } from './messageStatus';
 
+/**
+ * The outcome of a send. `replyStatus` is only present, as `stopped`, for a reply the user
+stopped: `aiResponse` is then the text written until the stop.
+
+ */
 export interface SendMessageResponse {
   success: boolean;
   sessionId: string;
@@ -31,4 +37,5 @@ export interface SendMessageResponse {
   endReason?: string | null;
   /** @nullable */
   error?: string | null;
+  replyStatus?: MessageStatus;
 }

@@ -38,4 +38,8 @@ export interface SessionDetail {
    */
   sessionSummary?: string | null;
   sessionEmotions?: Emotion[];
+  /** A reply is being written in this session (GET /api/chat/sessions/{id}/stream follows
+it). Absent means false.
+ */
+  replyInProgress?: boolean;
 }

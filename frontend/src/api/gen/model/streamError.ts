@@ -20,7 +20,10 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
  */
 
 /**
- * The data of an `error` event of POST /api/chat/message/stream.
+ * The data of an `error` event of the chat's event streams: code `COMPANION_UNAVAILABLE`
+when the companion could not reply (any partial text is stored as interrupted), or
+`REPLY_STOPPED` when the reply was stopped before any text was written.
+
  */
 export interface StreamError {
   code: string;

@@ -1,0 +1,85 @@
+package chat
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+)
+
+// TestModelFaultsLeaveNoGoroutineBehind runs a service through every way a reply can end
+// badly (stall, cut, garbage, errors, a client leaving, a stop, a shutdown cutting a reply)
+// and checks that, once shut down, nothing it started is still running.
+func TestModelFaultsLeaveNoGoroutineBehind(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	// Pooled HTTP and database connections may stay open between requests; they are not the
+	// service's goroutines.
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent(),
+		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
+		goleak.IgnoreAnyFunction("net/http.(*conn).serve"),
+	)
+	svc := New(f.st, f.provider, Options{Limits: f.limits, Logger: quiet, Now: func() time.Time { return *f.now.Load() }})
+	svc.Start()
+	ctx := context.Background()
+	send := func(msg string) SendResult {
+		t.Helper()
+		res, err := svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: msg}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, sc := range []llmtest.Script{
+		{StallAfter: llmtest.StallImmediately},
+		{Chunks: []string{"a", "b"}, StallAfter: 1},
+		{Chunks: []string{"a", "b", "c"}, CutAfter: 2},
+		{Chunks: []string{"a", "b"}, Garbage: true},
+		{Fail: 401},
+	} {
+		f.llm.Enqueue(sc)
+		if res := send("fault"); res.Success {
+			t.Fatalf("%+v answered: %+v", sc, res)
+		}
+	}
+	// A client that leaves half-way.
+	h := f.hold(1, "one ", "two")
+	leave, cancel := context.WithCancel(ctx)
+	turn, err := svc.Begin(leave, uid, SendInput{SessionID: &sid, Message: "leaving"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, h.paused, "the model to pause")
+	cancel()
+	close(h.resume)
+	follow(t, turn, nil)
+	// A stop.
+	h = f.hold(1, "one ", "two")
+	turn, err = svc.Begin(ctx, uid, SendInput{SessionID: &sid, Message: "stop me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, h.paused, "the model to pause")
+	if _, _, err := svc.Stop(ctx, uid, sid); err != nil {
+		t.Fatal(err)
+	}
+	follow(t, turn, nil)
+	// A shutdown that cuts a reply.
+	h = f.hold(1, "one ", "two")
+	turn, err = svc.Begin(ctx, uid, SendInput{SessionID: &sid, Message: "cut me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, h.paused, "the model to pause")
+	ended, end := context.WithCancel(ctx)
+	end()
+	svc.Shutdown(ended)
+	if res := follow(t, turn, nil); res.Status != StatusInterrupted {
+		t.Fatalf("cut by the shutdown: %+v", res)
+	}
+}

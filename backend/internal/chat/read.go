@@ -1,0 +1,136 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/store"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// prepare runs read and the locking batch at once, on two connections, and returns the open
+// transaction of the locking batch. The read's connection is taken first: a transaction
+// holding its locks must never wait for a connection that only the end of another such
+// transaction would free (with a full pool, that would be a deadlock). The read holds no
+// lock, so it always finishes and gives its connection back.
+func (s *Service) prepare(ctx context.Context, read func(*store.Conn) error, lock *store.Batch) (pgx.Tx, error) {
+	conn, err := s.store.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	readDone := make(chan error, 1)
+	go func() {
+		defer conn.Release()
+		readDone <- read(conn)
+	}()
+	tx, err := s.store.SendTx(ctx, lock)
+	readErr := <-readDone
+	if err != nil {
+		return nil, err
+	}
+	if readErr != nil {
+		rollback(ctx, tx)
+		return nil, readErr
+	}
+	return tx, nil
+}
+
+// reads is what a send reads outside its transaction.
+type reads struct {
+	user    dbgen.User
+	userErr error
+	recent  []dbgen.Message // newest first
+}
+
+func (r *reads) userOrErr() (dbgen.User, error) {
+	if store.IsNotFound(r.userErr) {
+		return r.user, fmt.Errorf("load user: %w", apperr.ErrUnauthorized)
+	}
+	if r.userErr != nil {
+		return r.user, fmt.Errorf("load user: %w", r.userErr)
+	}
+	return r.user, nil
+}
+
+func (s *Service) readUser(ctx context.Context, r *reads, userID uuid.UUID) func(*store.Conn) error {
+	return func(c *store.Conn) error {
+		r.user, r.userErr = c.Queries().GetUserByID(ctx, userID)
+		return nil
+	}
+}
+
+// readUserAndHistory reads the user and the session's newest messages in one round trip,
+// and further back only when the first page does not hold enough (see history).
+func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sessionID uuid.UUID) func(*store.Conn) error {
+	return func(c *store.Conn) error {
+		b := &store.Batch{}
+		user := store.Queue(b, func(q *dbgen.Queries) (dbgen.User, error) { return q.GetUserByID(ctx, userID) })
+		first := store.Queue(b, func(q *dbgen.Queries) ([]dbgen.Message, error) {
+			return q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: sessionID, UserID: userID, MaxRows: historyPage})
+		})
+		if err := c.Send(ctx, b); err != nil {
+			return err
+		}
+		r.user, r.userErr = user.Get()
+		rows, err := first.Get()
+		if err != nil {
+			return fmt.Errorf("load history: %w", err)
+		}
+		r.recent, err = s.history(ctx, c.Queries(), userID, sessionID, rows)
+		return err
+	}
+}
+
+// historyPage is how many messages one read of a session's history takes, newest first.
+const historyPage = 100
+
+// history returns the session's newest messages, newest first, that a prompt can use: those
+// that fit the context budget, and older ones for the running summary of what no longer fits.
+// It reads backwards from first, a page at a time, and stops once it has enough, however long
+// the session: one page unless the messages are very short.
+func (s *Service) history(ctx context.Context, q *dbgen.Queries, userID, sessionID uuid.UUID, first []dbgen.Message) ([]dbgen.Message, error) {
+	budget := s.limits.ContextBudget
+	if budget <= 0 {
+		budget = companion.DefaultContextBudget
+	}
+	rows, page, used := first, first, 0
+	for {
+		for _, m := range page {
+			used += companion.EstimateTokens(m.Content) + 4
+		}
+		// The budget's worth, and half as much again for the summary of older turns.
+		if len(page) < historyPage || used > budget+budget/2 {
+			return rows, nil
+		}
+		oldest := page[len(page)-1]
+		var err error
+		page, err = q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{
+			SessionID: sessionID, UserID: userID, BeforeAt: &oldest.CreatedAt, BeforeID: &oldest.ID, MaxRows: historyPage,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("load history: %w", err)
+		}
+		rows = append(rows, page...)
+	}
+}
+
+// turnsBefore turns the newest-first messages into the conversation's turns, oldest first;
+// with answered set (a retry), that message and what follows it are left out.
+func turnsBefore(newestFirst []dbgen.Message, answered uuid.UUID) []companion.Turn {
+	var out []companion.Turn
+	for i := len(newestFirst) - 1; i >= 0; i-- {
+		m := newestFirst[i]
+		if m.ID == answered {
+			break
+		}
+		if m.Role == companion.RoleUser || m.Role == companion.RoleAssistant {
+			out = append(out, companion.Turn{Role: m.Role, Content: m.Content})
+		}
+	}
+	return out
+}

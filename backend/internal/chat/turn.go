@@ -1,0 +1,356 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/store"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// A send takes three round trips to the database, and the model does not wait for the last:
+//
+//  1. At once, concurrently: a read of the user and the newest messages (outside any
+//     transaction), and a batch that opens the transaction, locks the session (or takes the
+//     pending check-ins of a new one) and takes the burst limit and the daily quotas.
+//  2. In Go: every check and decision (limits, the safety step, title, AI notice).
+//  3. One batch writes the session row once (title, notice time, tokens, preview, the reply
+//     in progress), the message and any safety referral, and the commit follows. The reply
+//     starts at the same time; nothing of it is shown or stored before the commit, and a
+//     failed commit cancels it.
+
+// Turn is a stored message whose reply is being produced.
+type Turn struct {
+	s    *Service
+	user dbgen.User
+	// session is the session row as the send left it; set before the commit completes, read
+	// by the reply only after it.
+	session    dbgen.ChatSession
+	message    string
+	messageID  uuid.UUID
+	newSession bool
+	checkIn    bool
+	risk       companion.Risk
+	kind       replyKind
+	notice     string           // the repeated AI disclosure, when due
+	history    []companion.Turn // the turns before the message, oldest first
+	paced      bool
+	counted    *counters // what a failed reply gives back
+	live       *liveReply
+}
+
+// replyKind is what answers a message.
+type replyKind int
+
+const (
+	replyModel   replyKind = iota // the companion (a model or the offline engine)
+	replyWelcome                  // the fixed welcome of a new session
+	replyCrisis                   // the fixed crisis reply with resources
+)
+
+// decide is the safety step of a send: the message's risk, screened with the previous turns
+// as context, and the kind of reply it gets. A risky message gets the crisis reply whatever
+// a model would say, and is never mirrored back. It is the one place the send path asks the
+// safety screen, so the screen can change without touching the rest.
+func decide(msg string, previous []companion.Turn, newSession bool) (companion.Risk, replyKind) {
+	_ = previous // the current screen reads the message alone
+	risk := companion.Screen(msg)
+	switch {
+	case risk != companion.RiskNone:
+		return risk, replyCrisis
+	case newSession:
+		return risk, replyWelcome
+	default:
+		return risk, replyModel
+	}
+}
+
+// open starts a new session with the message.
+func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in SendInput) (*Turn, error) {
+	r := &reads{}
+	lock := &store.Batch{}
+	// Session rows are always locked before the usage counter rows (no deadlocks).
+	checkins := store.Queue(lock, func(q *dbgen.Queries) (int64, error) { return q.TakePendingCheckins(ctx, userID) })
+	c := s.queueCounters(ctx, lock, userID, in.Quotas)
+	tx, err := s.prepare(ctx, s.readUser(ctx, r, userID), lock)
+	if err != nil {
+		return nil, err
+	}
+	t := &Turn{s: s, message: msg, messageID: uuid.New(), newSession: true, paced: in.Paced, counted: c}
+	err = func() error {
+		if t.user, err = r.userOrErr(); err != nil {
+			return err
+		}
+		if err := s.check(c, t.user.Role); err != nil {
+			return err
+		}
+		n, err := checkins.Get()
+		if err != nil {
+			return fmt.Errorf("take check-ins: %w", err)
+		}
+		t.checkIn = n > 0
+		return nil
+	}()
+	if err != nil {
+		rollback(ctx, tx)
+		return nil, err
+	}
+	t.risk, t.kind = decide(msg, nil, true)
+
+	sessionID := uuid.New()
+	write := &store.Batch{}
+	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
+		return q.OpenSession(ctx, dbgen.OpenSessionParams{
+			ID: sessionID, UserID: userID, Title: s.titleFor(msg, t.risk),
+			TokenLimit: int32(tierValue(s.limits.SessionTokens, t.user.Role)), DisclosedAt: &c.now,
+			LastMessage: preview(msg), CheckinPending: t.risk != companion.RiskNone, ReplyUntil: s.replyUntil(),
+		})
+	})
+	queueMessage(ctx, write, t, sessionID)
+	if t.risk != companion.RiskNone {
+		recordRisk(ctx, write, c.day)
+	}
+	return s.start(ctx, tx, t, sessionID, write, sess)
+}
+
+// continueSession adds the message to the caller's active session.
+func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UUID, msg string, in SendInput) (*Turn, error) {
+	r := &reads{}
+	lock := &store.Batch{}
+	locked := queueLock(ctx, lock, userID, sessionID)
+	c := s.queueCounters(ctx, lock, userID, in.Quotas)
+	tx, err := s.prepare(ctx, s.readUserAndHistory(ctx, r, userID, sessionID), lock)
+	if err != nil {
+		return nil, err
+	}
+	t := &Turn{s: s, message: msg, messageID: uuid.New(), paced: in.Paced, counted: c}
+	err = func() error {
+		if t.session, err = s.activeSession(locked); err != nil {
+			return err
+		}
+		if t.user, err = r.userOrErr(); err != nil {
+			return err
+		}
+		if err := s.check(c, t.user.Role); err != nil {
+			return err
+		}
+		t.history = turnsBefore(r.recent, uuid.Nil)
+		return nil
+	}()
+	if err != nil {
+		rollback(ctx, tx)
+		return nil, err
+	}
+	t.risk, t.kind = decide(msg, t.history, false)
+	title := t.session.Title
+	if title == DefaultTitle || title == "" {
+		title = s.titleFor(msg, t.risk)
+	}
+	disclosed := t.dueNotice(c.now)
+	write := &store.Batch{}
+	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
+		return q.ContinueSession(ctx, dbgen.ContinueSessionParams{
+			Title: title, DisclosedAt: disclosed, Tokens: int32(companion.EstimateTokens(msg)),
+			LastMessage: preview(msg), CheckinPending: t.risk != companion.RiskNone, ReplyUntil: s.replyUntil(),
+			ID: sessionID, UserID: userID,
+		})
+	})
+	queueMessage(ctx, write, t, sessionID)
+	if t.risk != companion.RiskNone {
+		recordRisk(ctx, write, c.day)
+	}
+	return s.start(ctx, tx, t, sessionID, write, sess)
+}
+
+// queueMessage queues the insert of the turn's message.
+func queueMessage(ctx context.Context, b *store.Batch, t *Turn, sessionID uuid.UUID) {
+	store.QueueExec(b, func(q *dbgen.Queries) error {
+		_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{
+			ID: t.messageID, SessionID: sessionID, UserID: t.user.ID, Role: companion.RoleUser, Content: t.message,
+			TokenCount: int32(companion.EstimateTokens(t.message)), Status: StatusComplete,
+		})
+		return err
+	})
+}
+
+// recordRisk queues what a message that screened positive leaves behind besides its session's
+// check-in flag: one more referral in the day's count, without user or content.
+func recordRisk(ctx context.Context, b *store.Batch, day time.Time) {
+	store.QueueExec(b, func(q *dbgen.Queries) error { return q.IncrementSafetyReferrals(ctx, day) })
+}
+
+// Retry answers the session's last user message again, for a reply that failed, was
+// interrupted or was stopped: the message is not stored again, and a partial reply is
+// replaced. It counts against the daily limit like a send (a failed reply gives it back).
+func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced bool) (*Turn, error) {
+	r := &reads{}
+	lock := &store.Batch{}
+	locked := queueLock(ctx, lock, userID, sessionID)
+	last := store.Queue(lock, func(q *dbgen.Queries) ([]dbgen.Message, error) {
+		return q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: sessionID, UserID: userID, MaxRows: 2})
+	})
+	c := s.queueCounters(ctx, lock, userID, nil)
+	tx, err := s.prepare(ctx, s.readUserAndHistory(ctx, r, userID, sessionID), lock)
+	if err != nil {
+		return nil, err
+	}
+	t := &Turn{s: s, paced: paced, counted: c}
+	var partial *dbgen.Message
+	err = func() error {
+		if t.session, err = s.activeSession(locked); err != nil {
+			return err
+		}
+		rows, err := last.Get()
+		if err != nil {
+			return fmt.Errorf("last messages: %w", err)
+		}
+		answered, p, err := unanswered(rows)
+		if err != nil {
+			return err
+		}
+		t.message, t.messageID, partial = answered.Content, answered.ID, p
+		if t.user, err = r.userOrErr(); err != nil {
+			return err
+		}
+		if err := s.check(c, t.user.Role); err != nil {
+			return err
+		}
+		t.history = turnsBefore(r.recent, t.messageID)
+		return nil
+	}()
+	if err != nil {
+		rollback(ctx, tx)
+		return nil, err
+	}
+	// The risk was recorded when the message was sent; only the reply is decided again.
+	t.newSession = len(t.history) == 0
+	t.risk, t.kind = decide(t.message, t.history, t.newSession)
+	var disclosed *time.Time
+	if !t.newSession {
+		disclosed = t.dueNotice(c.now)
+	}
+	write := &store.Batch{}
+	var removed int32
+	if partial != nil {
+		removed = partial.TokenCount
+		store.QueueExec(write, func(q *dbgen.Queries) error {
+			_, err := q.DeleteMessageForUser(ctx, dbgen.DeleteMessageForUserParams{ID: partial.ID, UserID: userID})
+			return err
+		})
+	}
+	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
+		return q.ContinueSession(ctx, dbgen.ContinueSessionParams{
+			Title: t.session.Title, DisclosedAt: disclosed, Tokens: -removed,
+			LastMessage: preview(t.message), ReplyUntil: s.replyUntil(), ID: sessionID, UserID: userID,
+		})
+	})
+	return s.start(ctx, tx, t, sessionID, write, sess)
+}
+
+// unanswered finds, in the session's newest two messages (newest first), the user's message
+// a retry answers, and the partial reply it replaces (nil when there is none).
+func unanswered(rows []dbgen.Message) (dbgen.Message, *dbgen.Message, error) {
+	refuse := apperr.New(apperr.ErrConflict, "ALREADY_ANSWERED", MsgAlreadyAnswered)
+	switch {
+	case len(rows) > 0 && rows[0].Role == companion.RoleUser:
+		return rows[0], nil, nil
+	case len(rows) > 1 && rows[0].Role == companion.RoleAssistant && rows[0].Status != StatusComplete && rows[1].Role == companion.RoleUser:
+		return rows[1], &rows[0], nil
+	default:
+		return dbgen.Message{}, nil, refuse
+	}
+}
+
+// dueNotice sets the turn's repeated AI disclosure when DisclosureInterval has passed, and
+// returns the time to record for it (nil when not due).
+func (t *Turn) dueNotice(now time.Time) *time.Time {
+	if last := t.session.LastDisclosureAt; last != nil && now.Sub(*last) < companion.DisclosureInterval {
+		return nil
+	}
+	age := 0
+	if t.user.Age != nil {
+		age = int(*t.user.Age)
+	}
+	t.notice = companion.RepeatedDisclosure(age)
+	return &now
+}
+
+func queueLock(ctx context.Context, b *store.Batch, userID, sessionID uuid.UUID) *store.Result[dbgen.ChatSession] {
+	return store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
+		return q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sessionID, UserID: userID})
+	})
+}
+
+// activeSession is the locked session a message may go to: the caller's, active, and not
+// still being answered.
+func (s *Service) activeSession(r *store.Result[dbgen.ChatSession]) (dbgen.ChatSession, error) {
+	sess, err := r.Get()
+	if err != nil {
+		return sess, notFound("send message", err)
+	}
+	if sess.Status != statusActive {
+		return sess, apperr.New(apperr.ErrConflict, "CONFLICT", MsgSessionEnded)
+	}
+	if s.replyInProgress(sess) {
+		return sess, apperr.New(apperr.ErrConflict, "REPLY_IN_PROGRESS", MsgReplyInProgress)
+	}
+	return sess, nil
+}
+
+func rollback(ctx context.Context, tx pgx.Tx) { _ = tx.Rollback(context.WithoutCancel(ctx)) }
+
+// commitTimeout bounds the writes and the commit of a send. They do not stop when the client
+// goes away: a message the user sent is stored if it can be.
+const commitTimeout = 15 * time.Second
+
+// start sends the turn's writes and commits them while the reply starts: the model does not
+// wait for the commit, the slowest part of a send. The reply is published (to Follow, Attach
+// and Stop) and stored only once the message is committed; if the commit fails, the reply is
+// cancelled and discarded, and the error returned.
+func (s *Service) start(ctx context.Context, tx pgx.Tx, t *Turn, sessionID uuid.UUID, write *store.Batch, sess *store.Result[dbgen.ChatSession]) (*Turn, error) {
+	l, err := s.replies.add(sessionID, s.replyTimeout)
+	if err != nil {
+		rollback(ctx, tx)
+		return nil, err
+	}
+	t.live = l
+	committed := make(chan bool, 1)
+	go s.produce(t, committed)
+
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
+	defer cancel()
+	err = store.SendIn(wctx, tx, write)
+	if err == nil {
+		t.session, err = sess.Get()
+	}
+	if err == nil {
+		err = tx.Commit(wctx)
+	}
+	if err != nil {
+		rollback(ctx, tx)
+		l.cancel(errDiscarded)
+		committed <- false
+		return nil, fmt.Errorf("store message: %w", err)
+	}
+	s.replies.publish(l)
+	committed <- true
+	return t, nil
+}
+
+// replyUntil is when a reply starting now stops counting as in progress even if nobody
+// stored it (its instance died): its deadline plus the time to store it.
+func (s *Service) replyUntil() *time.Time {
+	t := s.now().Add(s.replyTimeout + storeTimeout)
+	return &t
+}
+
+// replyInProgress says whether the session row shows a reply being written.
+func (s *Service) replyInProgress(sess dbgen.ChatSession) bool {
+	return sess.ReplyUntil != nil && sess.ReplyUntil.After(s.now())
+}

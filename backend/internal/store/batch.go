@@ -1,0 +1,188 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// Batch sends several of the sqlc-generated queries to PostgreSQL in one round trip, on the
+// hot paths where round trips add up (a chat message before its reply can start).
+//
+// Each query is queued as a function that makes exactly one call on the *dbgen.Queries it is
+// given, and does nothing else but pure work on the result. Queue calls it once against a
+// recorder, to learn the statement and its arguments without running it; Send calls it again
+// against the batch's results, so that the generated code decodes its own rows. The SQL thus
+// stays in db/queries, checked by sqlc, with no second copy.
+//
+// The statements of a batch run in order on one connection. Sent on a pool, they run in one
+// implicit transaction; after BeginTx they open a transaction that the caller commits.
+type Batch struct {
+	b      pgx.Batch
+	replay []func(*dbgen.Queries)
+}
+
+// Result is the outcome of one queued query, available once its batch was sent.
+type Result[T any] struct {
+	v    T
+	err  error
+	sent bool
+}
+
+// Get returns the query's value and error (ErrNotSent before the batch was sent).
+func (r *Result[T]) Get() (T, error) {
+	if !r.sent {
+		var zero T
+		return zero, ErrNotSent
+	}
+	return r.v, r.err
+}
+
+// ErrNotSent is the error of a Result whose batch was not sent, or failed before it ran.
+var ErrNotSent = errors.New("store: batch not sent")
+
+// errRecorded is what the recorder answers: the statement was noted, not run.
+var errRecorded = errors.New("store: recorded for a batch")
+
+// Queue adds fn's one query to b and returns where its result will be.
+func Queue[T any](b *Batch, fn func(q *dbgen.Queries) (T, error)) *Result[T] {
+	rec := &recorder{}
+	_, _ = fn(dbgen.New(rec))
+	if rec.calls != 1 {
+		// A programming error, found by the first test that runs the code.
+		panic(fmt.Sprintf("store.Queue: the function made %d queries; it must make exactly one", rec.calls))
+	}
+	b.b.Queue(rec.sql, rec.args...)
+	r := &Result[T]{}
+	b.replay = append(b.replay, func(q *dbgen.Queries) {
+		r.v, r.err = fn(q)
+		r.sent = true
+	})
+	return r
+}
+
+// QueueExec adds fn's one statement, whose only outcome is an error, to b.
+func QueueExec(b *Batch, fn func(q *dbgen.Queries) error) *Result[struct{}] {
+	return Queue(b, func(q *dbgen.Queries) (struct{}, error) { return struct{}{}, fn(q) })
+}
+
+// Len is the number of queued queries.
+func (b *Batch) Len() int { return len(b.replay) }
+
+// Send runs the batch on the pool, in one round trip, and decodes every result. Its error is
+// the batch's own (connection lost, a statement that failed); an ordinary outcome of one
+// query, such as pgx.ErrNoRows, is only in that query's Result.
+func (s *Store) Send(ctx context.Context, b *Batch) error {
+	return b.run(s.pool.SendBatch(ctx, &b.b))
+}
+
+// SendTx runs the batch in a new transaction, opened by the same round trip, and returns the
+// transaction for the caller to go on with and then commit or roll back. On error the
+// transaction is already rolled back.
+func (s *Store) SendTx(ctx context.Context, b *Batch) (pgx.Tx, error) {
+	var full pgx.Batch
+	full.BeginTx(pgx.TxOptions{})
+	full.QueuedQueries = append(full.QueuedQueries, b.b.QueuedQueries...)
+	br := s.pool.SendBatch(ctx, &full)
+	tx := br.Tx()
+	if _, err := br.Exec(); err != nil { // the BEGIN
+		_ = br.Close()
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := b.run(br); err != nil {
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return tx, nil
+}
+
+// SendIn runs the batch inside an open transaction, in one round trip.
+func SendIn(ctx context.Context, tx pgx.Tx, b *Batch) error {
+	return b.run(tx.SendBatch(ctx, &b.b))
+}
+
+func (b *Batch) run(br pgx.BatchResults) error {
+	q := dbgen.New(replayer{br})
+	for _, fn := range b.replay {
+		fn(q)
+	}
+	if err := br.Close(); err != nil {
+		return fmt.Errorf("batch: %w", err)
+	}
+	return nil
+}
+
+// recorder is a DBTX that notes the one statement it is given instead of running it.
+type recorder struct {
+	calls int
+	sql   string
+	args  []any
+}
+
+func (r *recorder) note(sql string, args []any) {
+	r.calls++
+	r.sql, r.args = sql, args
+}
+
+func (r *recorder) Exec(_ context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	r.note(sql, args)
+	return pgconn.CommandTag{}, errRecorded
+}
+
+func (r *recorder) Query(_ context.Context, sql string, args ...any) (pgx.Rows, error) {
+	r.note(sql, args)
+	return nil, errRecorded
+}
+
+func (r *recorder) QueryRow(_ context.Context, sql string, args ...any) pgx.Row {
+	r.note(sql, args)
+	return errRow{}
+}
+
+type errRow struct{}
+
+func (errRow) Scan(...any) error { return errRecorded }
+
+// replayer is a DBTX that answers each call with the batch's next result.
+type replayer struct{ br pgx.BatchResults }
+
+func (r replayer) Exec(context.Context, string, ...any) (pgconn.CommandTag, error) {
+	return r.br.Exec()
+}
+
+func (r replayer) Query(context.Context, string, ...any) (pgx.Rows, error) { return r.br.Query() }
+
+func (r replayer) QueryRow(context.Context, string, ...any) pgx.Row { return r.br.QueryRow() }
+
+// Conn is one connection of the pool, held for a few statements in a row.
+type Conn struct {
+	c *pgxpool.Conn
+	q *dbgen.Queries
+}
+
+// Acquire takes a connection from the pool; Release gives it back.
+func (s *Store) Acquire(ctx context.Context) (*Conn, error) {
+	c, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("acquire connection: %w", err)
+	}
+	return &Conn{c: c, q: dbgen.New(c)}, nil
+}
+
+// Queries returns the generated queries on this connection.
+func (c *Conn) Queries() *dbgen.Queries { return c.q }
+
+// Send runs the batch on this connection, like Store.Send.
+func (c *Conn) Send(ctx context.Context, b *Batch) error {
+	return b.run(c.c.SendBatch(ctx, &b.b))
+}
+
+// Release gives the connection back to the pool.
+func (c *Conn) Release() { c.c.Release() }

@@ -1,0 +1,15 @@
+-- name: TakeUsage :one
+-- TakeUsage counts one more use of a daily quota and returns the day's count
+-- with it. The caller refuses above its limit by rolling back; the counter row
+-- stays locked until then, so parallel sends are counted one at a time.
+INSERT INTO usage_counters (user_id, day, kind, count)
+VALUES (@user_id, @day, @kind, 1)
+ON CONFLICT (user_id, day, kind)
+DO UPDATE SET count = usage_counters.count + 1
+RETURNING count;
+
+-- name: ReleaseUsage :exec
+-- ReleaseUsage gives back one use of a daily quota (a reply that failed).
+UPDATE usage_counters
+SET count = count - 1
+WHERE user_id = @user_id AND day = @day AND kind = @kind AND count > 0;
