@@ -42,18 +42,26 @@ func checkEmail(e string) string {
 	if utf8.RuneCountInString(e) > MaxEmail {
 		return msgEmailTooLong
 	}
-	if e == "" || strings.ContainsFunc(e, unicode.IsSpace) || strings.ContainsFunc(e, unicode.IsControl) {
-		return msgEmailInvalid
-	}
-	a, err := mail.ParseAddress(e)
-	if err != nil || a.Address != e || a.Name != "" {
-		return msgEmailInvalid
-	}
-	local, domain, ok := strings.Cut(e, "@")
-	if !ok || local == "" || domain == "" || strings.Contains(domain, "@") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+	if !ValidEmail(e) {
 		return msgEmailInvalid
 	}
 	return ""
+}
+
+// ValidEmail reports whether e is a plain address: no display name or angle brackets, no
+// white space or control characters, and a domain that neither starts nor ends with a dot.
+// It is the contract's "email" format.
+func ValidEmail(e string) bool {
+	if e == "" || strings.ContainsFunc(e, unicode.IsSpace) || strings.ContainsFunc(e, unicode.IsControl) {
+		return false
+	}
+	a, err := mail.ParseAddress(e)
+	if err != nil || a.Address != e || a.Name != "" {
+		return false
+	}
+	local, domain, ok := strings.Cut(e, "@")
+	return ok && local != "" && domain != "" && !strings.Contains(domain, "@") &&
+		!strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
 }
 
 // checkPassword returns a field message, or "" when pw is acceptable for the account email.

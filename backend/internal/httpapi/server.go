@@ -86,16 +86,22 @@ func NewHandler(d Deps) (http.Handler, error) {
 		return nil, err
 	}
 	s := &Server{deps: d}
+	validate, err := newValidator(spec, s.oidcRefusal)
+	if err != nil {
+		return nil, err
+	}
 
 	r := chi.NewRouter()
 	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders, limitBody, keepRawBody)
 	r.Get("/api/openapi.yaml", serveBytes("application/yaml; charset=utf-8", percolate.OpenAPIYAML))
 	r.Get("/api/docs", serveBytes("text/html; charset=utf-8", docs))
 	r.Group(func(g chi.Router) {
-		g.Use(authenticate(d.Verifier), requestValidator(spec))
+		g.Use(authenticate(d.Verifier), validate.middleware)
 		strict := api.NewStrictHandlerWithOptions(s, []api.StrictMiddlewareFunc{withOIDCCookie}, api.StrictHTTPServerOptions{
-			RequestErrorHandlerFunc: func(w http.ResponseWriter, _ *http.Request, _ error) {
-				writeError(w, http.StatusBadRequest, "MALFORMED_JSON", msgMalformedJSON)
+			// The validator has checked the body against the contract, so this is a contract
+			// the generated types cannot hold; the client still learns which part was refused.
+			RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, _ error) {
+				refuse(w, r, map[string]string{bodyField: msgMalformedJSON})
 			},
 			ResponseErrorHandlerFunc: writeDomainError,
 		})
