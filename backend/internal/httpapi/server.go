@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -116,12 +117,24 @@ func NewHandler(d Deps) (http.Handler, error) {
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
 		if isAPIPath(req.URL.Path) {
+			w.Header().Set("Allow", strings.Join(allowedMethods(r, req.URL.Path), ", "))
 			writeError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "This method is not allowed here.")
 			return
 		}
 		spa.ServeHTTP(w, req)
 	})
 	return r, nil
+}
+
+// allowedMethods lists the methods routed on path (RFC 9110 asks a 405 to name them in Allow).
+func allowedMethods(r chi.Routes, path string) []string {
+	var out []string
+	for _, m := range []string{http.MethodDelete, http.MethodGet, http.MethodPatch, http.MethodPost, http.MethodPut} {
+		if r.Match(chi.NewRouteContext(), m, path) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // GetHealth reports whether the server and its database answer.

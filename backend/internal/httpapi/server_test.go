@@ -119,11 +119,24 @@ func TestUnknownAPIPathIsJSON404(t *testing.T) {
 	}
 }
 
-func TestWrongMethodOnAPIIsJSON405(t *testing.T) {
+func TestWrongMethodOnAPIIsJSON405WithAllow(t *testing.T) {
 	h := newTestHandler(t, Deps{})
-	res := do(h, http.MethodDelete, "/api/health", "")
-	if res.Code != http.StatusMethodNotAllowed || res.json(t)["code"] != "METHOD_NOT_ALLOWED" {
-		t.Fatalf("got %d %s", res.Code, res.Body)
+	id := uuid.NewString()
+	for _, c := range []struct{ method, target, allow string }{
+		{http.MethodDelete, "/api/health", "GET"},
+		{http.MethodGet, "/api/auth/login", "POST"},
+		{http.MethodPatch, "/api/profile", "DELETE, GET, PUT"},
+		{http.MethodPost, "/api/chat/sessions/" + id, "DELETE, GET"},
+		{http.MethodPut, "/api/public/reset-password-email", "POST"},
+		{http.MethodPost, "/api/openapi.yaml", "GET"},
+	} {
+		res := do(h, c.method, c.target, "")
+		if res.Code != http.StatusMethodNotAllowed || res.json(t)["code"] != "METHOD_NOT_ALLOWED" {
+			t.Fatalf("%s %s: got %d %s", c.method, c.target, res.Code, res.Body)
+		}
+		if got := res.Header().Get("Allow"); got != c.allow {
+			t.Errorf("%s %s: Allow = %q, want %q", c.method, c.target, got, c.allow)
+		}
 	}
 }
 
