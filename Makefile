@@ -65,8 +65,10 @@ test-go: dist-placeholder
 typecheck: deps
 	cd frontend && npm run typecheck
 
+## lint: ESLint, and openapi.yaml against Redocly's and Spectral's recommended rules (no warnings)
 lint: deps
 	cd frontend && npm run lint
+	cd frontend && npm run lint:contract
 
 ## test-web: Vitest component tests
 test-web: deps

@@ -287,9 +287,13 @@ type ClientConfig struct {
 
 // ContactRequest defines model for ContactRequest.
 type ContactRequest struct {
-	Email   string `json:"email"`
+	Email openapi_types.Email `json:"email"`
+
+	// Message Trimmed before use.
 	Message string `json:"message"`
-	Name    string `json:"name"`
+
+	// Name Trimmed before use; no control characters (one line).
+	Name string `json:"name"`
 
 	// Website Left empty by people; a filled value marks a bot and is silently dropped.
 	Website *string `json:"website,omitempty"`
@@ -333,8 +337,8 @@ type HealthStatus string
 
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
-	Email    string `json:"email"`
-	Password string `json:"password"`
+	Email    openapi_types.Email `json:"email"`
+	Password string              `json:"password"`
 }
 
 // LoginResponse defines model for LoginResponse.
@@ -365,9 +369,12 @@ type OidcExchangeRequest struct {
 
 // PasswordChangeRequest defines model for PasswordChangeRequest.
 type PasswordChangeRequest struct {
+	// ConfirmNewPassword Must equal `newPassword`.
 	ConfirmNewPassword string `json:"confirmNewPassword"`
 	CurrentPassword    string `json:"currentPassword"`
-	NewPassword        string `json:"newPassword"`
+
+	// NewPassword Not the account's e-mail address, and not a common password.
+	NewPassword string `json:"newPassword"`
 }
 
 // Plan defines model for Plan.
@@ -388,9 +395,15 @@ type Profile struct {
 
 // ProfileUpdate Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters.
 type ProfileUpdate struct {
-	Age             *int    `json:"age,omitempty"`
-	FocusAreas      *string `json:"focusAreas,omitempty"`
+	Age *int `json:"age,omitempty"`
+
+	// FocusAreas Trimmed before use.
+	FocusAreas *string `json:"focusAreas,omitempty"`
+
+	// PrimaryConcerns Trimmed before use.
 	PrimaryConcerns *string `json:"primaryConcerns,omitempty"`
+
+	// SensitiveTopics Trimmed before use.
 	SensitiveTopics *string `json:"sensitiveTopics,omitempty"`
 }
 
@@ -407,16 +420,24 @@ type RefreshResponse struct {
 
 // RegisterRequest defines model for RegisterRequest.
 type RegisterRequest struct {
-	ConfirmPassword string `json:"confirmPassword"`
-	Email           string `json:"email"`
-	Name            string `json:"name"`
-	Password        string `json:"password"`
+	// ConfirmPassword Must equal `password`.
+	ConfirmPassword string              `json:"confirmPassword"`
+	Email           openapi_types.Email `json:"email"`
+
+	// Name Trimmed before use.
+	Name string `json:"name"`
+
+	// Password Not the e-mail address, and not a common password.
+	Password string `json:"password"`
 }
 
 // ResetPasswordRequest defines model for ResetPasswordRequest.
 type ResetPasswordRequest struct {
+	// ConfirmPassword Must equal `password`.
 	ConfirmPassword string `json:"confirmPassword"`
-	Password        string `json:"password"`
+
+	// Password Not the account's e-mail address, and not a common password.
+	Password string `json:"password"`
 }
 
 // Role USER is the free tier (shown as FREE).
@@ -424,6 +445,9 @@ type Role string
 
 // SendMessageRequest defines model for SendMessageRequest.
 type SendMessageRequest struct {
+	// Message Trimmed before use. 4,000 characters is the most any server takes; an operator may
+	// lower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer
+	// messages with a validation error naming `message`.
 	Message   string              `json:"message"`
 	SessionId *openapi_types.UUID `json:"sessionId,omitempty"`
 }
@@ -534,6 +558,9 @@ type Voice string
 
 // VoiceRequest defines model for VoiceRequest.
 type VoiceRequest struct {
+	// Message Trimmed before use. 4,000 characters is the most any server takes; an operator may
+	// lower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer
+	// messages with a validation error naming `message`.
 	Message   string              `json:"message"`
 	SessionId *openapi_types.UUID `json:"sessionId,omitempty"`
 	Voice     *Voice              `json:"voice,omitempty"`
@@ -598,6 +625,9 @@ type TooManyRequests = ErrorResponse
 // Unauthorized defines model for Unauthorized.
 type Unauthorized = ErrorResponse
 
+// UnexpectedError defines model for UnexpectedError.
+type UnexpectedError = ErrorResponse
+
 // ValidationError defines model for ValidationError.
 type ValidationError = ValidationErrorResponse
 
@@ -623,7 +653,7 @@ type ResetPasswordParams struct {
 
 // RequestPasswordResetParams defines parameters for RequestPasswordReset.
 type RequestPasswordResetParams struct {
-	Email string `form:"email" json:"email"`
+	Email openapi_types.Email `form:"email" json:"email"`
 }
 
 // StripeWebhookJSONBody defines parameters for StripeWebhook.
@@ -685,25 +715,25 @@ type StripeWebhookJSONRequestBody StripeWebhookJSONBody
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
-
+	// Login Signs in with e-mail and password.
 	// (POST /api/auth/login)
 	Login(w http.ResponseWriter, r *http.Request)
 	// Logout Revokes the refresh-token family of the calling session.
 	// (POST /api/auth/logout)
 	Logout(w http.ResponseWriter, r *http.Request)
-
+	// GetCurrentUser The signed-in user.
 	// (GET /api/auth/me)
 	GetCurrentUser(w http.ResponseWriter, r *http.Request)
 	// ExchangeOidcCode Trades the one-time code from the sign-in callback for tokens.
 	// (POST /api/auth/oidc/exchange)
 	ExchangeOidcCode(w http.ResponseWriter, r *http.Request)
-
+	// RefreshTokens Rotates a refresh token.
 	// (POST /api/auth/refresh)
 	RefreshTokens(w http.ResponseWriter, r *http.Request)
-
+	// Register Creates an account and mails a verification link.
 	// (POST /api/auth/register)
 	Register(w http.ResponseWriter, r *http.Request)
-
+	// VerifyEmail Verifies an e-mail address with the link from the verification mail.
 	// (GET /api/auth/verify)
 	VerifyEmail(w http.ResponseWriter, r *http.Request, params VerifyEmailParams)
 	// SendChatMessage Sends a message; without sessionId a new session starts and the reply is the welcome.
@@ -712,17 +742,16 @@ type ServerInterface interface {
 	// StreamChatMessage Same as POST /api/chat/message, answered as server-sent events.
 	// (POST /api/chat/message/stream)
 	StreamChatMessage(w http.ResponseWriter, r *http.Request)
-
+	// ListChatSessions The caller's sessions.
 	// (GET /api/chat/sessions)
 	ListChatSessions(w http.ResponseWriter, r *http.Request)
-
+	// DeleteChatSession Deletes one of the caller's sessions.
 	// (DELETE /api/chat/sessions/{id})
 	DeleteChatSession(w http.ResponseWriter, r *http.Request, id SessionId)
-	// GetChatSession Session detail with messages. `sessionSummary` and `sessionEmotions` are included only for
-	// roles other than USER and only once the session has ended.
+	// GetChatSession Session detail with messages.
 	// (GET /api/chat/sessions/{id})
 	GetChatSession(w http.ResponseWriter, r *http.Request, id SessionId)
-
+	// EndChatSession Ends one of the caller's sessions.
 	// (POST /api/chat/sessions/{id}/end)
 	EndChatSession(w http.ResponseWriter, r *http.Request, id SessionId)
 	// TranscribeAudio Transcribes recorded audio (up to 60 s / 5 MB) for browsers without speech recognition.
@@ -740,40 +769,40 @@ type ServerInterface interface {
 	// DeleteAccount Deletes the account and everything of it; cancels any subscription.
 	// (DELETE /api/profile)
 	DeleteAccount(w http.ResponseWriter, r *http.Request)
-
+	// GetProfile The caller's profile.
 	// (GET /api/profile)
 	GetProfile(w http.ResponseWriter, r *http.Request)
 	// UpdateProfile Changes one field of the profile.
 	// (PUT /api/profile)
 	UpdateProfile(w http.ResponseWriter, r *http.Request)
-
+	// ChangePassword Changes the caller's password.
 	// (PUT /api/profile/password)
 	ChangePassword(w http.ResponseWriter, r *http.Request)
 	// SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 	// (GET /api/profile/sessions)
 	SearchProfileSessions(w http.ResponseWriter, r *http.Request, params SearchProfileSessionsParams)
-
+	// GetProfileSession One of the caller's sessions, as a list item.
 	// (GET /api/profile/sessions/{id})
 	GetProfileSession(w http.ResponseWriter, r *http.Request, id SessionId)
 	// GetClientConfig What this server has configured, so the app can explain what is unavailable.
 	// (GET /api/public/config)
 	GetClientConfig(w http.ResponseWriter, r *http.Request)
-
+	// SendContactMessage Sends a message to the support mailbox.
 	// (POST /api/public/contact)
 	SendContactMessage(w http.ResponseWriter, r *http.Request)
-
+	// ResetPassword Sets a new password with the link from the reset mail.
 	// (PUT /api/public/reset-password)
 	ResetPassword(w http.ResponseWriter, r *http.Request, params ResetPasswordParams)
 	// RequestPasswordReset Mails a reset link; the answer is the same whether or not the account exists.
 	// (POST /api/public/reset-password-email)
 	RequestPasswordReset(w http.ResponseWriter, r *http.Request, params RequestPasswordResetParams)
-
+	// CreateCheckoutSession Starts a Stripe checkout for a plan.
 	// (POST /api/subscription/checkout)
 	CreateCheckoutSession(w http.ResponseWriter, r *http.Request)
 	// GetCommunityInvite The community chat invite, for PREMIUM users only.
 	// (GET /api/subscription/community)
 	GetCommunityInvite(w http.ResponseWriter, r *http.Request)
-
+	// CreatePortalSession Opens the Stripe billing portal.
 	// (POST /api/subscription/portal)
 	CreatePortalSession(w http.ResponseWriter, r *http.Request)
 	// StripeWebhook Stripe events, verified by signature on the raw body.
@@ -782,7 +811,7 @@ type ServerInterface interface {
 	// StartOidcSignIn Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 	// (GET /oauth2/authorization/google)
 	StartOidcSignIn(w http.ResponseWriter, r *http.Request)
-
+	// OidcCallback Finishes third-party sign-in.
 	// (GET /oauth2/callback/google)
 	OidcCallback(w http.ResponseWriter, r *http.Request, params OidcCallbackParams)
 }
@@ -791,6 +820,7 @@ type ServerInterface interface {
 
 type Unimplemented struct{}
 
+// Login Signs in with e-mail and password.
 // (POST /api/auth/login)
 func (_ Unimplemented) Login(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -802,6 +832,7 @@ func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetCurrentUser The signed-in user.
 // (GET /api/auth/me)
 func (_ Unimplemented) GetCurrentUser(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -813,16 +844,19 @@ func (_ Unimplemented) ExchangeOidcCode(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// RefreshTokens Rotates a refresh token.
 // (POST /api/auth/refresh)
 func (_ Unimplemented) RefreshTokens(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// Register Creates an account and mails a verification link.
 // (POST /api/auth/register)
 func (_ Unimplemented) Register(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// VerifyEmail Verifies an e-mail address with the link from the verification mail.
 // (GET /api/auth/verify)
 func (_ Unimplemented) VerifyEmail(w http.ResponseWriter, r *http.Request, params VerifyEmailParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -840,23 +874,25 @@ func (_ Unimplemented) StreamChatMessage(w http.ResponseWriter, r *http.Request)
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListChatSessions The caller's sessions.
 // (GET /api/chat/sessions)
 func (_ Unimplemented) ListChatSessions(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// DeleteChatSession Deletes one of the caller's sessions.
 // (DELETE /api/chat/sessions/{id})
 func (_ Unimplemented) DeleteChatSession(w http.ResponseWriter, r *http.Request, id SessionId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetChatSession Session detail with messages. `sessionSummary` and `sessionEmotions` are included only for
-// roles other than USER and only once the session has ended.
+// GetChatSession Session detail with messages.
 // (GET /api/chat/sessions/{id})
 func (_ Unimplemented) GetChatSession(w http.ResponseWriter, r *http.Request, id SessionId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// EndChatSession Ends one of the caller's sessions.
 // (POST /api/chat/sessions/{id}/end)
 func (_ Unimplemented) EndChatSession(w http.ResponseWriter, r *http.Request, id SessionId) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -892,6 +928,7 @@ func (_ Unimplemented) DeleteAccount(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetProfile The caller's profile.
 // (GET /api/profile)
 func (_ Unimplemented) GetProfile(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -903,6 +940,7 @@ func (_ Unimplemented) UpdateProfile(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ChangePassword Changes the caller's password.
 // (PUT /api/profile/password)
 func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -914,6 +952,7 @@ func (_ Unimplemented) SearchProfileSessions(w http.ResponseWriter, r *http.Requ
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetProfileSession One of the caller's sessions, as a list item.
 // (GET /api/profile/sessions/{id})
 func (_ Unimplemented) GetProfileSession(w http.ResponseWriter, r *http.Request, id SessionId) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -925,11 +964,13 @@ func (_ Unimplemented) GetClientConfig(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// SendContactMessage Sends a message to the support mailbox.
 // (POST /api/public/contact)
 func (_ Unimplemented) SendContactMessage(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ResetPassword Sets a new password with the link from the reset mail.
 // (PUT /api/public/reset-password)
 func (_ Unimplemented) ResetPassword(w http.ResponseWriter, r *http.Request, params ResetPasswordParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -941,6 +982,7 @@ func (_ Unimplemented) RequestPasswordReset(w http.ResponseWriter, r *http.Reque
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// CreateCheckoutSession Starts a Stripe checkout for a plan.
 // (POST /api/subscription/checkout)
 func (_ Unimplemented) CreateCheckoutSession(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -952,6 +994,7 @@ func (_ Unimplemented) GetCommunityInvite(w http.ResponseWriter, r *http.Request
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// CreatePortalSession Opens the Stripe billing portal.
 // (POST /api/subscription/portal)
 func (_ Unimplemented) CreatePortalSession(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -969,6 +1012,7 @@ func (_ Unimplemented) StartOidcSignIn(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// OidcCallback Finishes third-party sign-in.
 // (GET /oauth2/callback/google)
 func (_ Unimplemented) OidcCallback(w http.ResponseWriter, r *http.Request, params OidcCallbackParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -1463,7 +1507,7 @@ func (siw *ServerInterfaceWrapper) RequestPasswordReset(w http.ResponseWriter, r
 
 	// ------------- Required query parameter "email" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "email", r.URL.Query(), &params.Email, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "email", r.URL.Query(), &params.Email, runtime.BindQueryParameterOptions{Type: "string", Format: "email"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -1884,6 +1928,8 @@ type TooManyRequestsJSONResponse struct {
 
 type UnauthorizedJSONResponse ErrorResponse
 
+type UnexpectedErrorJSONResponse ErrorResponse
+
 type ValidationErrorJSONResponse ValidationErrorResponse
 
 type LoginRequestObject struct {
@@ -1946,6 +1992,20 @@ func (response Login403JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response Login413JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2081,6 +2141,20 @@ func (response ExchangeOidcCode401JSONResponse) VisitExchangeOidcCodeResponse(w 
 	return err
 }
 
+type ExchangeOidcCode413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ExchangeOidcCode413JSONResponse) VisitExchangeOidcCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ExchangeOidcCode429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ExchangeOidcCode429JSONResponse) VisitExchangeOidcCodeResponse(w http.ResponseWriter) error {
@@ -2148,6 +2222,20 @@ func (response RefreshTokens401JSONResponse) VisitRefreshTokensResponse(w http.R
 	return err
 }
 
+type RefreshTokens413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response RefreshTokens413JSONResponse) VisitRefreshTokensResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RefreshTokens429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response RefreshTokens429JSONResponse) VisitRefreshTokensResponse(w http.ResponseWriter) error {
@@ -2197,6 +2285,20 @@ func (response Register400JSONResponse) VisitRegisterResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Register413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response Register413JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2337,6 +2439,20 @@ func (response SendChatMessage409JSONResponse) VisitSendChatMessageResponse(w ht
 	return err
 }
 
+type SendChatMessage413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SendChatMessage413JSONResponse) VisitSendChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SendChatMessage429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response SendChatMessage429JSONResponse) VisitSendChatMessageResponse(w http.ResponseWriter) error {
@@ -2461,6 +2577,20 @@ func (response StreamChatMessage409JSONResponse) VisitStreamChatMessageResponse(
 	return err
 }
 
+type StreamChatMessage413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response StreamChatMessage413JSONResponse) VisitStreamChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StreamChatMessage429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response StreamChatMessage429JSONResponse) VisitStreamChatMessageResponse(w http.ResponseWriter) error {
@@ -2529,6 +2659,20 @@ func (response DeleteChatSession204Response) VisitDeleteChatSessionResponse(w ht
 	return nil
 }
 
+type DeleteChatSession400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response DeleteChatSession400JSONResponse) VisitDeleteChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteChatSession401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response DeleteChatSession401JSONResponse) VisitDeleteChatSessionResponse(w http.ResponseWriter) error {
@@ -2579,6 +2723,20 @@ func (response GetChatSession200JSONResponse) VisitGetChatSessionResponse(w http
 	return err
 }
 
+type GetChatSession400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response GetChatSession400JSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetChatSession401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response GetChatSession401JSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
@@ -2625,6 +2783,20 @@ func (response EndChatSession200JSONResponse) VisitEndChatSessionResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EndChatSession400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response EndChatSession400JSONResponse) VisitEndChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2858,6 +3030,20 @@ func (response SendVoiceMessage409JSONResponse) VisitSendVoiceMessageResponse(w 
 	return err
 }
 
+type SendVoiceMessage413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SendVoiceMessage413JSONResponse) VisitSendVoiceMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SendVoiceMessage429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response SendVoiceMessage429JSONResponse) VisitSendVoiceMessageResponse(w http.ResponseWriter) error {
@@ -2892,6 +3078,20 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetHealth413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetHealth413JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3073,6 +3273,20 @@ func (response UpdateProfile401JSONResponse) VisitUpdateProfileResponse(w http.R
 	return err
 }
 
+type UpdateProfile413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateProfile413JSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ChangePasswordRequestObject struct {
 	Body *ChangePasswordJSONRequestBody
 }
@@ -3123,6 +3337,20 @@ func (response ChangePassword401JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type ChangePassword413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ChangePassword413JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ChangePassword429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ChangePassword429JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
@@ -3162,6 +3390,20 @@ func (response SearchProfileSessions200JSONResponse) VisitSearchProfileSessionsR
 	return err
 }
 
+type SearchProfileSessions400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response SearchProfileSessions400JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchProfileSessions401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response SearchProfileSessions401JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
@@ -3194,6 +3436,20 @@ func (response GetProfileSession200JSONResponse) VisitGetProfileSessionResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfileSession400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response GetProfileSession400JSONResponse) VisitGetProfileSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3247,6 +3503,20 @@ func (response GetClientConfig200JSONResponse) VisitGetClientConfigResponse(w ht
 	return err
 }
 
+type GetClientConfig413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetClientConfig413JSONResponse) VisitGetClientConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SendContactMessageRequestObject struct {
 	Body *SendContactMessageJSONRequestBody
 }
@@ -3279,6 +3549,20 @@ func (response SendContactMessage400JSONResponse) VisitSendContactMessageRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendContactMessage413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SendContactMessage413JSONResponse) VisitSendContactMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3328,6 +3612,20 @@ func (response ResetPassword400TextResponse) VisitResetPasswordResponse(w http.R
 	w.WriteHeader(400)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type ResetPassword413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ResetPassword413JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
 	return err
 }
 
@@ -3440,6 +3738,20 @@ func (response CreateCheckoutSession401JSONResponse) VisitCreateCheckoutSessionR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckoutSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateCheckoutSession413JSONResponse) VisitCreateCheckoutSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3621,6 +3933,20 @@ func (response StripeWebhook400JSONResponse) VisitStripeWebhookResponse(w http.R
 	return err
 }
 
+type StripeWebhook413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response StripeWebhook413JSONResponse) VisitStripeWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StripeWebhook503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response StripeWebhook503JSONResponse) VisitStripeWebhookResponse(w http.ResponseWriter) error {
@@ -3658,6 +3984,37 @@ func (response StartOidcSignIn302Response) VisitStartOidcSignInResponse(w http.R
 	return nil
 }
 
+type StartOidcSignIn413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response StartOidcSignIn413JSONResponse) VisitStartOidcSignInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartOidcSignIndefaultJSONResponse struct {
+	Body       ErrorResponse
+	StatusCode int
+}
+
+func (response StartOidcSignIndefaultJSONResponse) VisitStartOidcSignInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type OidcCallbackRequestObject struct {
 	Params OidcCallbackParams
 }
@@ -3682,27 +4039,58 @@ func (response OidcCallback302Response) VisitOidcCallbackResponse(w http.Respons
 	return nil
 }
 
+type OidcCallback413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response OidcCallback413JSONResponse) VisitOidcCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type OidcCallbackdefaultJSONResponse struct {
+	Body       ErrorResponse
+	StatusCode int
+}
+
+func (response OidcCallbackdefaultJSONResponse) VisitOidcCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
-
+	// Login Signs in with e-mail and password.
 	// (POST /api/auth/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
 	// Logout Revokes the refresh-token family of the calling session.
 	// (POST /api/auth/logout)
 	Logout(ctx context.Context, request LogoutRequestObject) (LogoutResponseObject, error)
-
+	// GetCurrentUser The signed-in user.
 	// (GET /api/auth/me)
 	GetCurrentUser(ctx context.Context, request GetCurrentUserRequestObject) (GetCurrentUserResponseObject, error)
 	// ExchangeOidcCode Trades the one-time code from the sign-in callback for tokens.
 	// (POST /api/auth/oidc/exchange)
 	ExchangeOidcCode(ctx context.Context, request ExchangeOidcCodeRequestObject) (ExchangeOidcCodeResponseObject, error)
-
+	// RefreshTokens Rotates a refresh token.
 	// (POST /api/auth/refresh)
 	RefreshTokens(ctx context.Context, request RefreshTokensRequestObject) (RefreshTokensResponseObject, error)
-
+	// Register Creates an account and mails a verification link.
 	// (POST /api/auth/register)
 	Register(ctx context.Context, request RegisterRequestObject) (RegisterResponseObject, error)
-
+	// VerifyEmail Verifies an e-mail address with the link from the verification mail.
 	// (GET /api/auth/verify)
 	VerifyEmail(ctx context.Context, request VerifyEmailRequestObject) (VerifyEmailResponseObject, error)
 	// SendChatMessage Sends a message; without sessionId a new session starts and the reply is the welcome.
@@ -3711,17 +4099,16 @@ type StrictServerInterface interface {
 	// StreamChatMessage Same as POST /api/chat/message, answered as server-sent events.
 	// (POST /api/chat/message/stream)
 	StreamChatMessage(ctx context.Context, request StreamChatMessageRequestObject) (StreamChatMessageResponseObject, error)
-
+	// ListChatSessions The caller's sessions.
 	// (GET /api/chat/sessions)
 	ListChatSessions(ctx context.Context, request ListChatSessionsRequestObject) (ListChatSessionsResponseObject, error)
-
+	// DeleteChatSession Deletes one of the caller's sessions.
 	// (DELETE /api/chat/sessions/{id})
 	DeleteChatSession(ctx context.Context, request DeleteChatSessionRequestObject) (DeleteChatSessionResponseObject, error)
-	// GetChatSession Session detail with messages. `sessionSummary` and `sessionEmotions` are included only for
-	// roles other than USER and only once the session has ended.
+	// GetChatSession Session detail with messages.
 	// (GET /api/chat/sessions/{id})
 	GetChatSession(ctx context.Context, request GetChatSessionRequestObject) (GetChatSessionResponseObject, error)
-
+	// EndChatSession Ends one of the caller's sessions.
 	// (POST /api/chat/sessions/{id}/end)
 	EndChatSession(ctx context.Context, request EndChatSessionRequestObject) (EndChatSessionResponseObject, error)
 	// TranscribeAudio Transcribes recorded audio (up to 60 s / 5 MB) for browsers without speech recognition.
@@ -3739,40 +4126,40 @@ type StrictServerInterface interface {
 	// DeleteAccount Deletes the account and everything of it; cancels any subscription.
 	// (DELETE /api/profile)
 	DeleteAccount(ctx context.Context, request DeleteAccountRequestObject) (DeleteAccountResponseObject, error)
-
+	// GetProfile The caller's profile.
 	// (GET /api/profile)
 	GetProfile(ctx context.Context, request GetProfileRequestObject) (GetProfileResponseObject, error)
 	// UpdateProfile Changes one field of the profile.
 	// (PUT /api/profile)
 	UpdateProfile(ctx context.Context, request UpdateProfileRequestObject) (UpdateProfileResponseObject, error)
-
+	// ChangePassword Changes the caller's password.
 	// (PUT /api/profile/password)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
 	// SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 	// (GET /api/profile/sessions)
 	SearchProfileSessions(ctx context.Context, request SearchProfileSessionsRequestObject) (SearchProfileSessionsResponseObject, error)
-
+	// GetProfileSession One of the caller's sessions, as a list item.
 	// (GET /api/profile/sessions/{id})
 	GetProfileSession(ctx context.Context, request GetProfileSessionRequestObject) (GetProfileSessionResponseObject, error)
 	// GetClientConfig What this server has configured, so the app can explain what is unavailable.
 	// (GET /api/public/config)
 	GetClientConfig(ctx context.Context, request GetClientConfigRequestObject) (GetClientConfigResponseObject, error)
-
+	// SendContactMessage Sends a message to the support mailbox.
 	// (POST /api/public/contact)
 	SendContactMessage(ctx context.Context, request SendContactMessageRequestObject) (SendContactMessageResponseObject, error)
-
+	// ResetPassword Sets a new password with the link from the reset mail.
 	// (PUT /api/public/reset-password)
 	ResetPassword(ctx context.Context, request ResetPasswordRequestObject) (ResetPasswordResponseObject, error)
 	// RequestPasswordReset Mails a reset link; the answer is the same whether or not the account exists.
 	// (POST /api/public/reset-password-email)
 	RequestPasswordReset(ctx context.Context, request RequestPasswordResetRequestObject) (RequestPasswordResetResponseObject, error)
-
+	// CreateCheckoutSession Starts a Stripe checkout for a plan.
 	// (POST /api/subscription/checkout)
 	CreateCheckoutSession(ctx context.Context, request CreateCheckoutSessionRequestObject) (CreateCheckoutSessionResponseObject, error)
 	// GetCommunityInvite The community chat invite, for PREMIUM users only.
 	// (GET /api/subscription/community)
 	GetCommunityInvite(ctx context.Context, request GetCommunityInviteRequestObject) (GetCommunityInviteResponseObject, error)
-
+	// CreatePortalSession Opens the Stripe billing portal.
 	// (POST /api/subscription/portal)
 	CreatePortalSession(ctx context.Context, request CreatePortalSessionRequestObject) (CreatePortalSessionResponseObject, error)
 	// StripeWebhook Stripe events, verified by signature on the raw body.
@@ -3781,7 +4168,7 @@ type StrictServerInterface interface {
 	// StartOidcSignIn Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 	// (GET /oauth2/authorization/google)
 	StartOidcSignIn(ctx context.Context, request StartOidcSignInRequestObject) (StartOidcSignInResponseObject, error)
-
+	// OidcCallback Finishes third-party sign-in.
 	// (GET /oauth2/callback/google)
 	OidcCallback(ctx context.Context, request OidcCallbackRequestObject) (OidcCallbackResponseObject, error)
 }
@@ -4740,102 +5127,144 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H37bhs5lverEPV9QCdAWXYuPbtrY7FQHGXbM77BlzSwUdCiqo5UbFeR1SRLjjYwMO+w77APNk+y4CHr",
-	"KpYkO7bTAeYvWyUWeXh47vyR+hpEIssFB65VsP81yKmkGWiQ+OkSlGKCH8XmA+PBfpBTnQRhwGkGwX7A",
-	"4iAMJPxRMAlxsK9lAWGgogQyat6YCZlRHewHRYEt9TI3byktGZ8Hd3d35mWVC64Ah3tH4wv4owClzadI",
-	"cA0c/6V5nrKIaib47u9KcPOsHub/S5gF+8H/262nsmu/VbsjKYW8cIPYIWNQkWS56SzYD64SINIOSiLK",
-	"udBkCiSiUjKIiSj0ILgLg0PBZymLnp0uJQoZAWGKGMIYJ5QoTTUQnVBNaJqKW0V0whR5MROSwBea5SkQ",
-	"ygnwGGKi7AK+xEl8EHLK4hj4883iVDgqISaGQCSVRpEouGXsqdAfRMHj5yVpZoYkL2iqBJIlLRupWftU",
-	"8DnRgiiRgeBAIFVg+XdOl6mg8ZUQx1TO4XllYSripZGD1AxtGEl5yVkk7hLkgkVwzemCspRO02ekb0hy",
-	"KrVd3IimKeEAsSqlNhJ8xuaFNOok8YkEGiWGRKT8SogTypdO89Vzki2NKglJ/iiEpiRlGdPklipLoGFs",
-	"GCRAY2cNL0DL5c5wpkGaj+3OLiESPFak4JqlhBIOt4RqDVmOdoWoIorAdlmT7wwi4xrmIA2Nd2FwzWmh",
-	"EyHZf8MzqsUJU4rxeUgYX9CU4VrBl9wYdhJJiIFrRlOFK/bRNEAqsNtHI7LT77Zm28kZkn1AJjFoylI1",
-	"IRnNFTErSWYM0tgoNdOK5FJMU8gGgenVDW0oO0yovhBWb4AXWbD/KaBKMaUp10EYFApk8HnFi4XBYQLR",
-	"jSh0w3flUuQgNbN+LU8p3zT3c9PGesTSnX6yL9ZDiunvEGkcMmXA9SFq1up4YjZLGYdDkeWUM7sCbfZd",
-	"QJ4yUCQSGZCZFBnRxsYULNU7jBPXAQE+ZxxCZC8lKeXzgs6BZCKGdFA79KkQKRjyw0CwOLpkc37kGfQq",
-	"YTLeMaZiSRSbczOSsRiVffB3mdNlVoYn7Q5LxhPKY5ILqWlKqISNPSqQC5CXOUCUrPb6UbDICJfjEJVy",
-	"SWgRM1Ezynbg71xLyhvddXs/P7u8Irs0Z7tRQvVu2XqKTr6y3b6uO7LR4HSDR+Hq4nfm26XQK16Caxr1",
-	"CzRklKXmn4x+OQY+10mw/2pvb8+jHBkoRa2zbDR+vedvbePKbfq9haliGlYZfAwzTYzZXZLpkuQg8hQO",
-	"CCUzlqYQGytRAMmovFGEkqmwwsMUUSwFrtMliaXIcys6m8joLAlSHzru1FP3cXiUiVI+Slvzu1gGYTCX",
-	"VDNdxKajROTmT0TTzKyxZPg0FQvzR9GYg1L4gINZcvxA+RcG2vSktCwfGecSBjNZKC3RvpqBjLKbZoml",
-	"2ihNoex3M6DmBbEAeZsAjq7NJHEMnwl00zk0cd2quETl466/M7yq+LDWfblmXY6Xr4duDC+rW77EQ1zs",
-	"kaLr8/PRxW+Xp8O/jQiYDohpFxIYzAfk+nR4ffXL2cXRf43eh+T07Oq3D2fXp+9DcjG8Gv12fHRydDV6",
-	"b+THxeMm6iwbBR7uQelFu/FJUmSUEydHg2C9eq06SEUz2NhHh6PIjpKk9TL8C9BUJ6scjammU6pajlTc",
-	"GA/aCE59UmRSm0Ld+7UFSOVkaP3cXP9hTaFvWsdizvi9TN/rn996yMqpUrdCxiv27PXbTYtQWpCqizV0",
-	"9sk1jSJQ6krcgI8zZryZBJX0N8B4Z4NeXisMW9vUN0fujLMSRdXTOakluaugVWi5QiOLt6gzhIF0Yd26",
-	"qVThn/HhLAOlaZa3eo+phh3zlW8IbeZ32GfoOhxCKst5OfKao7a6W8Os/tVv2IX1orZOwc9YHI2+RIlx",
-	"IL0KUdrPhoj//Op1GGSMVyK/ldHxUXDuFOBwEw18xmR2Crfn91C6MIgKKYHr+73E7zdKd6qdIdv9hb6p",
-	"eBnjUorSUL4bXh4dBmFwfjE6Obo+8drJcylmLPWZCisovEhd4cAW8nze2hm/lb5nIirUUIJNpXrjulUj",
-	"KVlG5fJQ8Agk97+8jfaWmquAK6bZAq5EziK1Wf47MZtTRcOR1qRWKV0dy7tOlufXuTEeyOs4ZsZF0/S8",
-	"sQYzmiro5rijLzQyAangQKwSxjaTHZDhHPOFV2/+8ff/efV6DwsrRZoeYHai4Yu2DRWmQ1STTChNXv+8",
-	"Z/qRNNIglYtvm1S8Qq3tPHmgqLQFouUsfeG8Rw42vuNZ6w3v3HlW6ML6p17b0vWT32LnWn19XkfME3n1",
-	"7T21n7o5UxrkJjt8P3t6j2Ry+/TwG4KvjkXIV2zzWsN8AQoq6/64jPqGOd13Es7idnKiy9GFsTrGxswk",
-	"ANEMJHmhEnHLCVXkw8Vo9BLTHueUzAtBuOKbwmD4/uTo1OujLoHHVXDTw7z7lRRUcw+rGyn22LEHxEot",
-	"wnu1lzW/W9UEHl8AdSXTDaQ1ssaNLR0LRjy2FWVfRWwNk/r6Q0NxzDLWk9s3m6lr1Rq72axAK+QnTDOd",
-	"bhHFln00ZxI22e2jxjeRDrP8K40N3mOZ2ZMg3msRmRpGxoX5Z+8EDvtlGjK1KQwqk6ja0VEp6bIpBLZi",
-	"sn2XVemlt8v7Sc1lkRlPv2pezni6dLtxKSgidFLucxk7EmKdTnCMhyJwZVjskSRU2f3OwWaVfnTprWoW",
-	"65joZObSNr6HXDek2b4S1lWMSna2F+5KoNYI9jFT+khDtiraW2bbKVW6kc1vbZ4akvnoknGA+7i2Lmyk",
-	"5JFE//sL8+OKXxgUmKnEQ71t6cNX2ihFtSkJza4bQtxh5Ko0rJHUy5V64fDw6ujjKAiD0en70Xt/hKEl",
-	"0Ow9pJr6q6Yx1ZSIGaZdk9i0mxBYANfmYWf7xunTrsJOB0E3XTKp2GYtx1beeWK3I395uEkr5WSC8cDD",
-	"SS3rOHXN+vDs5Hx4enR2+tv16fDj8Oh4+O549KerX3fckKcXp1hGyVw3uMmvtJAQE8bJi0iCkUwyXTZA",
-	"DEZ77T6+4R8GtpsATVuV0psE+xb9qtoS7A8kv1GurmXa33ch081dm0benl3RuKdo/tACLlOXuojbVeBG",
-	"nNRbXtq+dOQzY2UK6DJCVxuqafExoA/D0Fs3LU3Xx+Hx0fvhlVG30cXF2YXXeDlsQ38h6avvnaZGfEAo",
-	"hJkR0cKjVvVMKq1ep7QP1IByHl4OChY5gzCjRWrEgqYpbo5WsAz3maoEM1pJzTJBlAijpOgww0Dw5Rez",
-	"eGJBcbvUql7CsqwHx4ED/wmyzjBYlCxYi5bBRvfJUd0Ea4mkaXo2C/Y/bYoeVlPbu3Alty1iJt5Tn1d9",
-	"RxX85S05OX9j/BIGO7mJShFksTwgdKqMz7pNwFrpqRS3CiRRiSjSmKgc6A1herBVwt6Z9ee7MPgVpokQ",
-	"N8Poxlfei4At/HnxSvXONfXx9leAm3R5AbmQvnqPdTDbR1XVzvi9EzW7aeQJWdm90rTD/j17VcznoLR/",
-	"yzUMdAJZJ2VdbdOh7Rbg5lJTucqf7QLO+v3OBBp8rChrzSBsrM3quiI/okIyvbyMqnlNgUqQw8JufttP",
-	"H0qi//rrVYnxQ2HCb+tZJFrnFtDG+Ez4I5bh+RGZQsJ4TM5BRiKlGkJCiYRZCpjykeERRiUkKmE+gzEf",
-	"89EC5JLkVCelouVSxEWkjQ5FPymizOuCk38hKVuAIgWPQZKJiRInIcnTwlb3St+iXDdjTmWUMA2RLiQQ",
-	"LjTsV3GVteUhsYElxKVTUSH2dakly4HcWh0MSYKoAcyAxlx7IGEvEOMstZ2HSZRMODal0Q1xUZzFMxEp",
-	"hLaZFDXBOmrSjnE5Yw5u15IoYXG9uJ+qCAfzopZ0AamFU19fHL+0vDNOShGVUAlE3wrzXw5qQIYWWYg+",
-	"3WFBmCK/XF2dk7d7e2M++TpGRzcO9scrXnwchGPr//Drf/z9f/GJY1HrmfOJ42D/6zgYF3t7byLcxMF/",
-	"bVP7tHzZPb+7mxyMcWJLl2dWRLZIsy83gC1lB9tReDcZkF8TkC5bzSEac0WXFkVlsckm3gwJQ0TmxHzY",
-	"zVPK+AT5a9QFuGYR1UBumU7IZOhwrsjaffIOVYVYOu3WhF03S+jE4u8mdV5DC53spmJuh6jyzv2g0hqj",
-	"SkEDIRK8GuwN9hComAOnOQv2gzeDvcEbLPTrBNW70zdac2FDAmPTkVrj2C0Cw52AAKXfiXj5aFjYFgrl",
-	"rm30jOvrnp14vbf32GP3o28v2Zxj6oRw4Ld2aF+PFYldbK9979Xm91poaHzpzeaX6pMO5o3X/7b5jS4I",
-	"vWn5g/1PxjPQucLY05j9z+b7lpyIQq8VFPP9ypK99eDILWvLgycP4BF6aFeWCi5gIW7AWnW3v7eDOkVm",
-	"NGPpsvQTxsQyPi+NOiYEayZs0605eOb6n6APLcYBc8EnFFMHPvJiwxWy0biTQoH8Blau44JgcbRbupr+",
-	"1S8hNGcsjg5tRvQUFsOH1vmn4agNx+OYgVq1riSNnWaV0QeCRBswcRfRVPELHoHCSGSTgjld7Reqi8Zm",
-	"vXoiiepAI55ZmLpYCO8JHjxm0wgVXDgohcaCnmOj/e6Hlbn1gmIxGeskxbV4KiFpg0K2kpJXjzb8SmHC",
-	"IyVRBLmGeECqojLl6hYwRJ6zBfC69AA7GWUpnsVIJdB4SUoGQxzW2YRJicopuaRCwgJoqkxXGIRTXh50",
-	"JPCFKa0OCCULkGzmJkrKkRRwbeLXb5HOpxc0JH3Z6/Y/4tejCjRTHyP+5I4O/1EAbvC4s8N67dHhdolt",
-	"E8rq80YzVGcjbdHyHEleDSacUNA4lsbQMOXW0R29fPu4o6WM35gx3EG80EQwzeN4g8aCP8qYQpCM8mV5",
-	"XFENtpeM5s5SvwW6BB4fJrSxFfgUhsgDHXpmj+UtlPadXczTJSbUbmNKxJCSGWWpjShM1PqTqvarjJXQ",
-	"LE3LTSvj5bBQU9qxMZ84DMw+QTDpxOXYdlfwW83LwzK1t5tfqs5/4wtbGLHqJP43Wb0qiDNLpggtGX2A",
-	"XBOFJlUB3+0BltUuLE2pagFwHUtQ3C2kkcigGdsZBenRF7cT21SbDv53YaYSEsaJkDHI/Wo7+sXk6xgV",
-	"vlmeCXHHOgfphClKCn4TkllaqMSIjCJMEyolW4B6GY65NrIHDJ3VJBYcJuQFJR4ZfmmMT7m9bJrUu9L7",
-	"3V3VMbcSGja4Y6Qa4gMyqXg6wQ0o1cQ9hMhle0DcOVpwJU7KyVyMuS3+SXg5IK5WZ4/xT2EmyqoUUlau",
-	"0Yu6bhfaw90qJAW/4eKWVzcjjDmVYPjLOJVL8tfLs1NbP1O2pNSxZDjAj2PL0CkgImCnlrb7ej8EFJSw",
-	"gX9aEZ8VwZhS9UAuQmemrRLa4vUO7ngha9Ume+FEVfXGXsdMaSOTl2XDb/RxW203ddFiK7s6fmkyuTC6",
-	"tnJWoT2cICEyHJkxqfQjlGvW8XH3K4vvrLlNwZ7KaPPzPT5vcHQ1ovWRVTfZrS/O8cSmnqqfHTG2Ppum",
-	"KV5UUO6jDJ5LeVb5F/bX+J6KO48ZjjWBun2FwrLg+Xw8bkYfzS00u/rVqlf+0mHjJhh0TDr4uAke8WE8",
-	"SosYHKZwJuSYe4GHW+EO7VbKtoq0C/b2np7ap438fwxJqW3ZqqyMLIoUOWbXw0R9GY0N8y1qgUY3c2lW",
-	"+TsqbGud6ssl+heoRpsNi5iJtfFMVqSa5VTq3ZmQ2U7swB41jz2IkNaG/hSDrI1b+vZFz278s2ZzHhxe",
-	"jw2pL9T4IfbDXm3xRveuqwfHSWHw8zYUeq6vapvKejWUiRVMQhS7a1leFDnRgvxljyiyS34mJ+9eYqXd",
-	"wYhUndPhDSj4+pwjwGFT6FUBsfoLGwiqetpsoAVMe2YtaGPG1lUzXMGhwoFNyItpBfx6aUusbgXaV938",
-	"ACrzI5UyaqsfE5TfurhR5+T2gkNVAvGsIuESte8g8utGUt380RceurtBnlAw3Qi9YR1ChPBuH61IeeGH",
-	"y8QGDbv0DMRUo8cC7F1lFRlr9heP2QI4KFtrqrqIEohumkvj1qJeHMYVmyda7d4iJHFt1thELT5P2tjC",
-	"SW6RMzraBs+m7W2v08xYLT+J469RJIFlJneu9SWWsEBVSWy9RuWSNFYpry9jWJ+GDu0mUnCPNPJRkCO2",
-	"L4cHdBtZRhIRaKYTxudEzAjTBySiPILUyOmSqGJaEdTkQDnddSlleT/FExqNcohNxQlH7iMUIpoTzwvP",
-	"xO3VEM25P34A0b6F4pkjiA08d6fCOix/tnCgJfP2mhmFhXR7Z2QNo7XE+Ra2o9K7zXP63iW3wzQufXmS",
-	"NfdenfPMa7/Fbpilz6XWbtvLVi1a4A17lYlEOFv8AyE5NovLxvLuJVAZJU6NGjXeLTbZy4/9G+v330r/",
-	"PrXjE6qjpIFQfOS6cY/LrwdTuAhYYWti0AXiyZlOISQpVbraC8PIM97OYKwUpjd4yB+/mnbGoYk8bfH6",
-	"e1TPPGtTTFMW7UbVFbu9hfDmVbxPyNXWOB6WfgCKhzPULdNRAu7oBlPVZbXrco1fLaqpao3V4Poa3WpD",
-	"luY57sfCF0SakFvzHlOkcUVjS+SRiV6uahrpDYgR2+hpSyudm263co+vn9M9XrhDZ4M/ETysb1klKNA7",
-	"G8Of1hVJW4LFqiuqHhEw9hRYSM/lTw/fuH8ImgtJOLBZWjuCKg2uibGMznpiqSeCsDXAayHBX4EAUkpJ",
-	"GdfNCvWE0Da32GuhbdtJ9U51lr0PbYsj1UKgQG8n49UVhFvJ+M9vvyMocliFOVoQlYjbpxCiBtyyut7/",
-	"uwhI7SZPEJ9HCYoESvlBG4ZnQ0OaQQUDdj950ayiWDjwWj/ZLKPsRu6a+36hO8QjrOV1+HV4+CQes/Nr",
-	"B8+cUTavrugRnEQoDTEp2UZyJ6gib58BeOLfrAgfLpbNw5Pkp1+A4o9XLEUhy0oEXt5AuZkZPm7V3X5y",
-	"lXyLYB9z9+XUZNl09TQrXnTCK2RcnlJe4UUfEIV/y35fqRDN6fSqhciygqOWronOy0ZHfMH0k9YWt5BM",
-	"hkSg4Rj8ebevVtPhkokWkGlnEaLcuNo3BhUKkSVNu7bNMtrf7dhk286xVdOyfXf7MmX2yKT74RGPgVnP",
-	"8Mavnf3ZVc0d3l+Tr+Ehf3fPRk+4Y39JqY537Ds7l2zOMXPdPrx/+6+PGtH7b9Jp3S/yfRAojXtLPKJ4",
-	"LkUESpmYujyrlNePjE2PjEFPIZ5b5Kkz8A+V0G/CcfQEVO5yCHBI9/JYDZna6yBsRcNV3CS9xZsGNhgY",
-	"YVTk9S5t3i2wOxdinvafWcarQ86aP6jTWtM3NuXvho5IFcNfxtLI+wWLQR44pEP9A0fdH0HjzUpLiLgx",
-	"osWYT+x9A/+BM8Bo4t89Fz64qw4av0t2LKx0bQgy1q8DIub913E0OelOuKbi1sI9zv92OArdbxJSHhMu",
-	"eAQve063uqUpj8NuWhU8L+3abpdCufum7mE2Qn9HOKG+nvDa7y07Kq++2r6jz1sKX0taDkUMTlhaZ5HL",
-	"mzOE+wE6pUJ7Eeazy1pXHNoN2nfqfPpsuGD1wy423kkX7GLd2vX0tWSxA0CYFXBPcIzG57K623iEgJbG",
-	"55Yhab5qM7PGk2ov/+7z3f8FAAD//w==",
+	"7H3pbtzGuuCrfOAMEAlDtdq2ciZHwsVMW5ZPdK8tC1qSwaSNdDX5dbOO2FVMVVFy30DAfYd5h3mw+ySD",
+	"+qq4sxfJkpzMOciPWGyytm9f6/cgkotMChRGB4e/BxlTbIEGFf11iVpzKU5j+wcXwWGQMZMEYSDYAoPD",
+	"gMdBGCj8LecK4+DQqBzDQEcJLpj9YibVgpngMMhzetMsM/uVNoqLeXB/f28/1pkUGmm6tyy+wN9y1Mb+",
+	"FUlhUNA/WZalPGKGS7H/dy2FfVZN818VzoLD4L/sV1vZd7/q/ROlpLrwk7gpY9SR4pkdLDgMrhIE5SaF",
+	"iAkhDUwRIqYUxxhkbgbBfRgcSzFLefTi69IyVxEC12AXxgUw0IYZBJMwAyxN5Z0Gk3ANOzOpAL+wRZYi",
+	"MAEoYoxBOwDu0ibeSzXlcYzi5XZxJv0qMQa7QFoqiyKZC3ewZ9K8l7mIX3ZJMzsl7LBUS1qWcsfILOxT",
+	"KeZgJGi5QCkQMNXozu+cLVPJ4ispPzA1x5fFhamMlxYPUju1PUgmypPdeQUf+dsj+Iv9nztnxUQ5glv9",
+	"JapbHuG1YLeMp2yavuAGRpAxZRz0I5amIBBjXaB1JMWMz3Nl6U3RE4UsSuwSaeVXUn5kYulZg37JZStL",
+	"a1LBb7k0DFK+4AbumHYLxHgQhEGCLPbs8gKNWu6NZgaV/bM52CVGUsQacmF4CgwE3gEzBhcZMR7QeRSh",
+	"G7JavueYXBico7JrvA+Da8Fyk0jF/x1fkG4+cq25mIfAxS1LOcEKv2SW80OkMEZhOEs1Qexa4JcMI4Mx",
+	"DfuNuLnM0xg8QzfsBoVloDvMkZK8JSpC0Pzf0UF2F6R/hMr+OmM8xfgIhBwLhTFXGBmLs5nUmk9Ty4RR",
+	"DMbC7vgneyS0pafdcWvcbffuKYsAdQSTGA3jqZ7AgmUaLO7CjGMaWz7HjYZMyWmKi0FgR/VT25UdJ8xc",
+	"SMcpUOSL4PCXgGnNtWHCBGGQa1TB545gD4PjBKMbmZuaOM+UzFAZ7kR9ljKxae/n9h2nJBQaxi/uw2pK",
+	"Of07RoamTDkKc0y8pDufnM1SLvBYLjImuINA8/guMEs5aojkAmGm5IJQYZrz1OxxAX4AQDHnAkM6XgYp",
+	"E/OczREWMsZ0UOk4UylTZIQaksfRJZ+L055JrxKu4j3LHJeg+VzYmSyPLDli/5AZWy4Kja05YHHwwEQM",
+	"mVSGpcAUbhzRofxlhhgl3VF/kjyyyOVPiCm1BJbHXFYH5QboH7whjbqjn3+6vIJ9lvH9KGFmv3h7SnpP",
+	"Ka36hm7hRu2ka2cUdoHf2m97hb3oJYVh0WqExgXjaUPpdU/CYMG+fEAxN0lw+Pr7gx5iWaDWzOkTLexQ",
+	"fLHAGKY4kwoh13QItfG+Hw6HYbDgonjwyu7bGFT28/H4MuiZzunum+eyjM/ijVEyhShhikXWLoAdqxXZ",
+	"89xtrebVIxZzh1PNTc96PuDMgBWOS5guIUOZpXgEDGY8TTG2nC1HWDB1o8FydIfwXIPmKQqTLiFWMssc",
+	"ujfXOOwaIk00ogMKK/h58PRhxclCFjhd8Me/y2UQBnPFDDd5bAdKZGb/F7F0YfFScXqaylv7P81igVrT",
+	"A4H2WOkPJr5wNHYkbVTxyKoAYTBTuTaKZIKdyDIo+1riVm0JPdfutxky+4EVdXcJ0uzGbpLm6GPbfjvH",
+	"Vj3vonhUPG5rJfasynNYK7/9a+0TLz4P/Ry9R92Qfz2Li3uw6Pr8/OTi18uz0b+dANoBwL4XAg7mA7g+",
+	"G11f/fjp4vR/n7wL4ezT1a/vP12fvQvhYnR18uuH04+nVyfvLP54s8oaD8VLfbiMheRva5FJvmACPB4N",
+	"ggexAMta2QI3jtE6UTqOYknrcfhHZKlJuicaM8OmTDeEv7yxUr9mQvRhkbVQc/3gz25RaY9D6/fmxw+r",
+	"FfZt64Occ/Ec7DpjWt9JRap3nbO8/qHN/dZvo5iwHG/NLlZhPYsi1PpK3mDfudn5Zgp1svoF0uA2UO21",
+	"JtOjufr6zK15OnphtZ2PFZ63ybdUljtr5PEWzqQwUF5RXbeVUqG1WglfoDZskTVGj5nBPftT3xTG7u94",
+	"FRtsnRCtstiXX1591sZwaw5rNfRrXGM9qq0j/088jk6+RIkVLyvJpeCudd3j1euH4TuN0beCc08Ax5vW",
+	"IGZcLc7w7rxGgS0jNdcG8LecpTAR1YuTthZgabUD3ShXCoU5fyx9h4FYt7YzaUhT9u6v7zTgnmUBwOLY",
+	"iviQVBhnV0RysZACCtbQt/zaUn7YePStnTVXGvYdbS+gvNFWsPW3o8vT4yAMzi9OPp5ef+zl6udKznja",
+	"x7oc4oo89c4o5z3u0y08q+6MPZNRrkcKnbG6UtHtcnDFF0wtj6WIUIn+j7fhJgUn0Sg0N/wWr2TGI72Z",
+	"HlsapmcN9kQam+qutDtXL5zcmV9nlpnRWccxt1jI0vMaDGYs1dj2Ipx8YZFVn62S75hC7HwFAxjNySJ7",
+	"9eY//+P/vHo9JGddnqZHhNUGvxj3oiaDkxlYSG3g9ffDmvHgEbm+ileEyq0nvaiyYF/4wmLeq9fO0PB/",
+	"vQm3wKImrjzQznr9/TDcCo2eZNwedHqCce97EOXCie2VLLetPnwN+2+M9XndYp5J2dlegelf3Zxrg2qT",
+	"eNpONmUPEkxfoaxua+w/gSmfbZR8LybvWvw160i6tWLuAjWWsvJbwDv7I+oQDz1ELz9b9vjlyYWVIXYP",
+	"M4UIhqOCHZ3IOwFMw/uLkxNyKxUqhv0gCDuaRhiM3n08PevVOC5RxKXqvAJ4D3G5wUE4HNaFWLEBkm9M",
+	"LIt4gWE3qI+ACbBTMSMVLNhyLFJ5hwq4gTtuEpicn1wcf/owujr59ePof/368eTycvS3k1+PfxxdXE4c",
+	"/GoxCJOgAIWzXKOGVIo5qrHwq9duQObc/OQQ8k4OwRZczGHiX5wMxqIJ/YPHOA51PRugbY6tkMCPMEga",
+	"8FspC3j9ty7HFPEFMh9p2bC0muNm45v+CE5E7EJvfY70NYe0ajwSOx/4gq9wr9Vf09e6MXf9tZxkWv/C",
+	"DDfpFqZiMUZ9J2H9uPtW07eR1mH1Q5peeEfRqR4fzYOAyPUoskpT/+4LkqFEFoMLvUm3LzwVldrElGLL",
+	"OhI4p+X2Q5bez5VDPgxrLvOF1T+7TOyTSJc+ryFFDdIkRcaAZaeOx0hBSn6EntvQiJAw7TJHBptJ+smx",
+	"t3QbrjtEjzOX7uUH4HUNm90nYeVILHFne+QuEWoNYn/g2pwaXHRRe0uXVsq0qbnMtmZPNcx8csw4oowY",
+	"F5qxWPJEqP/tkflp0S8McjK/45HZ1r/Y5z8sULWOCfWha0jcOsguNqzB1MuOy350fHX600kQBidn707e",
+	"9StaRiFbvMPUsP7ARcwMAzkjX8Iktu9NAG9RGPuwFfX19LSvadBB0PYBGPxiNlM5vdW7Txr2pD9CU18r",
+	"EzAhfeDxSy2cpVXY6PjTx/PR2emns1+vz0Y/jU4/jN5+OPnDhZBaYqhnFE9YpPy6YSgbShupMKbsmkih",
+	"xUyYLmvZXpZ6XcKTPT/S7zelhm4VzaovuA/oV2UmwWpF8ivx6lqlq8fOVbp5aPtS78g+MrMibvXYKAnX",
+	"lyaPm6GWmp600me6vT+0j40Vlrg3zL3Ds1pL3wGsSn1aGZwoWNdPow+n70ZXltxOLi4+XfQyL58Stdo7",
+	"+nvfN3WKeE8ZVHZHYGQPWVU7Kal6HdE+kgKKffSeoOSRZwgzlqcWLViaUn5Cmc3l/2Y6IcNeMQsmjBJp",
+	"iZQEZhhIsfxigSdvGWUsONJLrKXcn/5FE//T+P6jGN9hcFtgwtpcQ3rpIaa6h3NFmCxNP82Cw182KVFd",
+	"C/8+7Jj4eczlO9anXLxlGv9yAB/P31jxTBDLrHJOKWrLI2BTbUX3nYUfZfEpeadRgU4oJ1RnyG6Am8FW",
+	"fovWrj/fh8HPOE2kvBlFN30+8wj5bb97oOMS96/2ne3PiDfp8gIzqfq8j07Obq9cljk6D7ZXXYC6R3Pn",
+	"D7JWj1dnD+l8Pkdt+pM/wsAkuGhZ7t13Wmu7Q7y5NEx1z2c7vbv6vrWB2jmWK2vsIKzBpgtXOo8oV9ws",
+	"L6NyX1NkCtUod2k47q/3xaL/9eerIieckIl+rXaRGJO5dGAuZrLIpWCuVsXX6ZyjimTKDILOM4tQIZhE",
+	"yXyeEHn4D6yetoCdStvN8mnKo33/827Qm3I8Oj+FKSZcxFBOEwKzfDNFsqphdEqKH0RFAuZgLMbi5BbV",
+	"EjJmkoKIMyXjPDKWPqPvNGj7uRTw3yHlt6ghFzEqmNilTULI0txJgkJ8az/MWDAVJdxgZHKFIKTBw1J1",
+	"deIyBKe7Y1zIbR3SWJdG8QzhztF3CAnlRpFgGAvTk6y7QwU5yrh9WPlhNd4pi27AK8peligpjRMwzNpD",
+	"RKV7VqqPBfrsC9DSFaFQXogGgSSEFLvF1NX+XF982HVnZyWNBp0whWDupP1XhnoAo6484hp+vLo6h4Ph",
+	"cCwmv49JlxgHh+OOojQOwrFTMejn//yP/0tP/BE1nnm1Yxwc/j4Oxvlw+Cai4C/9073qnhYf++f395Oj",
+	"MW1s6U35cpGNpbmPa+l7xQDbrfB+MoCfE1TeIZBhNBaaLV2uqCuksSp9aBUDO7X9Yz9LGReTQ4e7uca4",
+	"TKcnRWCORjdMH2fZjkXxtkupZ27oAVji6EMZiykaWHpn11PUFRBUf7bAd2dTzLzItYEphjDFpRSxy913",
+	"Gg6XwhKJY9aHY7EHI/jXy09n5Q6xFsqnH1zS7M6dJQ7QGYsQmKJSKG6AaR7j7qHFN55aBWa6NEix/LGA",
+	"8kSYXqfy2JmtvrMHZ9JlBOwwKEsKLVegdTjGC1ZFw8UU6XvctfoaJDKN4fq/Da3SZ9HC15pcX73f++HI",
+	"LkTnkde6cspG2GphFG4i6OwI1NY+pXVU6Qp2ZEH8gAxX5IrAFMKEDaaD4WSXNvVWxhyb6Q1UeQU7VeXV",
+	"ZGU2+2T3iCoGqH7LwoQQ6uDVGxp74oTUIZCpNKHUdyCMLGJ7sDOxS/yfsVxYPA1BSIi5zlK2dFaItbLF",
+	"PLXqDotu0OiQtiWhDnAuCM5H0I8FXAOfC2vOD6olWck+8Yq3HfKHvQP679VrSPALizHiC0Zm/oL24vRa",
+	"DRSjhGvBLVlT5i1kkgujB/DeHb1Tyr3yewjj8eXEoTzhgZYLNAmhimUVdmpy/NWWTnRjBScKwyMr4dyQ",
+	"I18hRchwCG9JaILjKi7y77isYysTV8dQgx3LTbKfyjkXXn9PeYReyfVC9UwCPYwQ5ooJg/ERsDQFxeeJ",
+	"sYhJnN8qE+QHIEGtD/f3o0RKjcwPOIjkYl/IvQzVgpOM2q+5FWuSe3R+GtSSZINXg+FgSPUlGQqW8eAw",
+	"eDMYDt5QvNskpFe0tkJqpHQmWavAAxWfcUtGLrCsnUt152D4BiYnH0enH349+3T1608nF6fvT0/eTRxA",
+	"7rjGsLCDKH8CUi5uYEGFU7sD+FlJMS8j0JrEXy5uBEV7HVajtnTg2LRF4oPhK2AzUxRn2Ud3Ut0cWdXe",
+	"uZZmjKe58nSorMZL1VsYQ4aq2ICrf0EFEZUFFbNZjb/kntaWcgm2vooZtXkr4+WTFW81UpDvm3qmtTba",
+	"9c+vh8Onnnt1udglnwty2lHF3oGbum/EcontYjT33avN3zUKFumjN5s/qqqV7RevtviiXZ9rv3v9183f",
+	"tetL60p6cPjLZ6ve++AEnZq2yhhhfZF8YXGtlmZh2FyTc8Uq9J/tcA1ClLlZTYlXLrujZFBWvVxqJ9l8",
+	"7Sg3vvBSu9Q7n7vk3yclmGsgirfc3zkuiIr68d+up4OJBz0VrA5jipr4R4D+vn6UF3grb1DXt7DntjBj",
+	"C271FmcVWIXaygCvwm86YOe/nGPP2ZJ+ZYe8wymwLIMbxEx7duPVs0PgcegBG5JcDSnyREDWzl0JLubS",
+	"Pcy/oTl2qbbkvX1G8vY5+b0WmSY4WVUz16ieBFZ9w64Hg+RxtF9YNuvRnRQDJ4CdnPof0g5xLGP8l4mr",
+	"6bJqzV6uHRQcLVhly2pRCy5yg11YFDntn3gcHTvv6XPw+L70+X+y+orV/1EY95VisWc2hfldQzzj8dti",
+	"d2nAUyMFMsU3IbtnX6vRfCT0HSpdlP3X+btzCdjHDT7uWLvVgpvsXRuZaWLmXMwHcIG5pQ5rs0pD6lHz",
+	"deWZLDca7hLLxxxz7dLLRS0DVj8TsbTyjV+YTtoJxr0dH1bAp/d0/4HJ6YLOQztfSf1ENhGKy6JeLxCc",
+	"1O1RrkDlqVf8ufeuEWwdsZRvkQVJzV2K7g+d5GMyltspss4/N2mlt3qLtC+Tt01BfnPPRTzNDPStqOfV",
+	"k03fCdj0UE8UYWYwdr4vst0YMT4rxOf8FkUVkvHg4BpYqpDFSyhwA+Ow8oQm5F9zU3qHqMJbZKllZ0gO",
+	"RCZKow+/cG30ETC4JYPWbRSKmTQK4/t1PJpq/ygEeExBBl3fvUVeu1Xd3r81yjdRJn2wXKk6FwKMnHpG",
+	"gk7kHTDtXEYDGFmd0OrNviGMVKWdTx4BruFgOKwZ8VMW0y/ayV+qNmpY6h3rvktv5LRYnpRJ/lXnsl98",
+	"t7LfcqRMKO+xMWu7ldVrKboB2nbM6PNGQVX5lJtE1tMFrcsCW9yKaw9Rew4V+j7VbAWMvLs1JGjWGvwM",
+	"aij8JHNKCQsmlkUDJD1Yi+veO0XI3joYMsNNsYVSl+uQ/xr0r+d0rZZLP3OTyNzApAzET7zaVoSWKA6k",
+	"B3DsHGhszrhwsQOImbVni7iBayNVs25Rfaedkblz8PqvjkcSBPJs96jTzM0R01+79HCJIj5OWC1P8DnE",
+	"UE95xQvrcb3pA6v6IWXpkkJBPmtNxpiSB9GZAtaS/U6XkLEywvA0LTLainyQUoqNxcQnyB8ClU9OvL/Z",
+	"pQx+rXB5nDPtYPNHZZs9+mALUVQ2PPwmMq9yt6GIrTjzADqi07ZkWFJhLxGWgCP4FylDd5hGcoF1VmBp",
+	"fwUr8OmdqznCya3dSmg1UaliVIdljuvO5PcxMcd6QDIkIZeh8kgYJbm4CWGW5jpx8StugCnFb1HvhmNB",
+	"MUfkpOJMYilwAjsMenCf2pYVOav2lSrV9bCdqjkWDrPD2ukUbc7qnM0KTF1Ppg7plF17Pq+eoQ/qMwFz",
+	"ORYu3K1wdwA+Ou26LPpkLhqLVlbAaKeK1oWOJ+qw1BqKxpVjYfUAqWIumFq6sB1tVbuwTIsD0gR/Hh5I",
+	"ApTSjPcqbKuWIAVuk01VS8O+Dx+XebV5fM+kPq/SV26dX5Qyop36T5+De3XqsWkSM0sgcuYC2fRVRTeu",
+	"66oGNha1TYUF+vdivzPZPPY3kP+fzPipmTEZdHpFOnzopaTjZS7rZY/S8AjKehPb9RSvV5ogH6U2oDCy",
+	"Q8640iasaX9Mm5LPMRGH5LzL2JKLuS8csXjS0KN8yo/fn/vdp3b1hEm4NpavXBar/Er9ZqsEvHYZUSfP",
+	"rZ8WS5Wy2uiifXZPFhXoTLYtnPd/5/G9g3KKBtdWHFQqmoa5dGDnZgAj4XKIvBpXyirKhChliTVoSGc+",
+	"6ML1HU1eg2zXkuw7nuqV/apHdo9N2BNFczPGPmyepuSaLXY3+KNzrAb83VY0KTZtc2YNOoT99D1pFjBN",
+	"HGdvFTFNvPMvSnNLynJtcdhWtWFPgER/Q/NsGPSUZlO92nZV7LAIsv6Z8PCykdzpKKuiqAewo310nchX",
+	"BXFahjjVHICQpBsXEx7ZlyhnSfg27RbXCienG4B5bxo3kAvfZacngunM+T8HWlVCqotYJ65utC5tuYYF",
+	"i0s3/pRFN3NKQvtzYd6JNU8fyP4a6FelB67Gu/er+NsAzqiPOqu3UG+0siU9jEcIO98P31RJW7sOGK6F",
+	"L7Vm57pMafwePr7tImNVSzeyX601rBZ5argddn8m1WIv9jUcFT71FHo08vSnZO1tzNR3H/Yk2b+oO6qn",
+	"ynAFc61A88+cq7alEQbfb7PCnlsMWjppCQ1tFV6piN8Sou/kGRgJfxmChn1C813SHXx1kK6cS9QWmj6f",
+	"C6ot2ETGZX3VAynYZVhWdOlMGs8UndeYhm76jFe4ivs9wlSj9bzukEa53wtTX7MEbZ0b2Htqy7KyCexM",
+	"yzqyXXeUHvLNvuN/AlL9R/ABV6Iy9kRReoUrZ2bhQvL1gI7wCbTNRvL9tJyUrZDXBkFfD4dwl3B3AwQU",
+	"XYhLrY5BZvU/T8mvQYeuZcb3wzdHMJUm8R30faCqSGrs2BS+MfMzEo+fYaUtQJVL1Fjd6PY+B1+DFp7X",
+	"v8AmylXHEt2lGOXy10QcP/BbFBSFFnE1RJRg1Aike3ypEIgLTdn/+3dUvbkSky7awsA3NqP5qLUZZcUf",
+	"DN/0u6LqxaEv44tqlKNu4Yjyaxu8GBdc7ZlysAAPG8soJMUf/JnvUmwDdekZq+BbgLMG4azqZ7vKcXVZ",
+	"ud3K4kI/aVjU9hUBKj8ceTXcePERMFC5EJTznE8rXZ7aaYgI6QKEcq19/qyRywgJHuCPehKHYOEQqrUo",
+	"dH7VW1RLX8kzA26O/Ea0q+CvbbJ++sVRr/QYnbkMo7hMClBWDLB4TwqqAne+YNeeNqFug60mtUWDW9IM",
+	"zq+vetlw0cH4GflwMcUmh64/kad33pYD959+lq/I1KNSw0Ta86xXG9IRH8KEzXECO0XD4LDoGGy18ChF",
+	"poCb3RAmVW/eSQiTVlvdCYU3Wz1xJ7DT32A4BOOaSPRow64fch2cT68KN1svv7AuvAGNfNeoFhb94bNX",
+	"G1jresTrCstqteOrMbjFvPfrDVZ7cdv5Vcij4+o5yhxRp2xSMNwuQRZXMKLPX3T4ViSq1tJJa83VGxml",
+	"3BR1cu2ptsmBc+dRa+X+LEjd26D/hZF7i4wftz4PIu/OdzpWI0nZnytlxsf/CDncHeppuCr7KtdWk87G",
+	"MO0x07jHRcmwq5ydCaVjTnyFey2bLeW6F7kvkako8VytFnndItWz+HN1eufDEzq/TUT3IzNRUqt/WxPN",
+	"fTEk3hwFDkET8ChGV++D4e5d5CbFsBO1B/5AJCxjyCvM9ScI7DWx708chPm0NkrxZwq6rNtJ6BpBWI4C",
+	"liI34FPZ4MZfGtmLR1eYprpRN3qXcGrD4brGUQRFw05Ps48QimsIw4IAnIsxbMZpws5dkruuitd/lLD2",
+	"pZDdCHT9/stnRLXGPD149h4Z9d3Rd9xECeqyILm4IfKrFMEV/hpf2bvqwMqMRQu8iAnAL661xp39jmuo",
+	"3U3WwBjCj16EKTosra5iaiQVl+nErjfCAEbFTYYTfwUi5W4mUuAyk2bXfuVvMKyuNCzTnWqlNQO4aLdA",
+	"2NTygPLE3Q6eNy7QujNzK4Xx9UsqjBe+Advg/4uSoFaytLWyXcidWn4R5k3ll23wW6FGs7fRStpQFEQh",
+	"T3LDN2q4W8V6DzChVtlPPZV4tRs8tqwNKi+CecL6oOcoAuy5m+TxucePKd6hJRyVfao6vSec6eV6M3VM",
+	"rGeqWKrVKoXFLd4tM9r1iRo8AcU+aQWUR5INFVCXaIri8ZJwVpQ+Ee12ap62o/S9sr3w+jL2NQRfq1jz",
+	"YWwiNNLL2j3+SEr30y8dSoXnGs12ZFxeqbaSjB96h9JzVvqN6rzaHuZzkEoNIuWd8INvi84ffZWqw1WL",
+	"v0fNOqta8ydf5etKTxqRBVftuxbL66GF/cjfjb4FficI1xcfCn6WSOoZV3wPGZvjAEZV5S2l+RUpfpTu",
+	"14ncUCa8l8j+XnYutEEWw87BcEgk1eOzdmW+xa3ulRX6LOpa69L+F3bw1Vupr0DlPkDYQ5VZsxnD02SW",
+	"rOg/Tj2BH0so9U6T8N2PFvxGwlLmqgwFGiIluzN63IiOfedzGRyqjYX/ceqihp32h7OmqyNLmSirYl7Q",
+	"c/k0mV2XvrSvaNJaYoG7XoA2V+MF9XNbyRHkYpELYlBfHag/goPhgQOPkFYv4YZsv01me7GEU/oi+LYE",
+	"5pftGgb8YfOXuu7H4hBdSaLbhasBKuCVU4afFK71zUOQxHHrxwoN97VFjmHV/MK5rUhSCNmJf/dJgHMa",
+	"ps7/vzkXnnLXl81Lsx42vB6eb1llwDwS056GsXzKUOh6++fmzh6KL7559GqEoRuNCibGnG+RU9cSCqff",
+	"JVK7blTOkVYmLrkWHb6XxgBc/bHrRmvBTa72CKmy8sgX3VGPYmJeN1wUN/NGVhqkGPcWHbh1+Qb3K3Tu",
+	"BFlMbW680u2+2bsslry9GX3ww5Nazv03eTQa+3+bHPHahQE9RHWuZISaGqgUSmRWPbLSrQYya0h5gf5o",
+	"WvsWcnyVZevoAH0xfdHlBKbLGgn4EJJid0QiGyiSuge+3mf1FsD7cynn6erWkN7A1olUZi/lt+Qzdm3z",
+	"Zqm8g0jKG+6CVEXLbl2o8zxGYazwyZS85bHrjdimKqbMJx5HlkZOOwz8jXN7tm2q/tGPfKqyb1fnzbpa",
+	"BQidVukKD6m4Bowci0Z7RVJq/6WnSbtveOyInJb3QTqk36DrfgVmlRfUbJYA+CXDyGDs/a9rUYsUxv62",
+	"/XXk8I0ALZxdJti/HZ+E1OQT/X26IsLdFS1kPLYVXQM3IdrI9X1nJRpZLPKAmRwWzZSbLQqlAN91xGcS",
+	"+7fazgMYVc3Wy/5ZRSF+cY8N11WhdmVls2XZyHmOAhWP6jcaNZGZOmr67W7nlfG3Fz1ACIT9AxFMVo1E",
+	"V5JvOVBxkdL2A33ekma7PUwdjTVAWrQd70D2H4xE33PBdYK9RNpHb82hmhen/PLZwsgxPYeKru/6PoXe",
+	"/UjdlsDobbvN+e4l8vi0b4tbbdd4Fb8IqxiwyzoqOxo2mlO5BNXezfvZaO/duboteas8zrDW0rCIjLtG",
+	"ls5hVRu9CIp3Jzi2DER3cplhx/URlaq8RGU39AUZtJl6XLs2EZVadGc5Txkp3+42GqcNuMYMTS08LC5l",
+	"qXKnK6vPGXy1yRpaQXdSChcLyvETsjiUw1KGevh1rsZptqJEjY2DdL7Hnsn608/JOFW44PnCGae1scq8",
+	"8/vP9/8vAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -226,7 +226,9 @@ func TestValidationMessages(t *testing.T) {
 	cases := []struct {
 		name, method, target, body, field, want string
 	}{
-		{"too long", "POST", "/api/chat/message", `{"message":"` + strings.Repeat("a", 20001) + `"}`, "message", "Must be at most 20000 characters."},
+		{"too long", "POST", "/api/chat/message", `{"message":"` + strings.Repeat("a", 4001) + `"}`, "message", "Must be at most 4000 characters."},
+		{"blank", "POST", "/api/chat/message", `{"message":" \n\t "}`, "message", "This field is required."},
+		{"not an address", "POST", "/api/public/contact", `{"name":"Ada","email":"Ada <ada@example.com>","message":"Hi"}`, "email", "Please enter a valid email address."},
 		{"enum", "POST", "/api/subscription/checkout", `{"plan":"GOLD"}`, "plan", "Must be one of: BASIC, PREMIUM."},
 		{"unknown field", "PUT", "/api/profile", `{"hobby":"x"}`, "hobby", "This field is not accepted here."},
 		{"bad uuid path", "GET", "/api/chat/sessions/not-a-uuid", "", "id", ""},

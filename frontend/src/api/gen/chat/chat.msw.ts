@@ -12,7 +12,21 @@ exchange so that tokens never travel in a URL).
 Errors share two shapes. A validation error is HTTP 400
 `{"code":"VALIDATION_ERROR","error":"…","message":"…","details":{"<field>":"<message>"}}`;
 every other error is `{"code":"<UPPER_SNAKE>","error":"…","message":"…"}`. Where the spec
-says a body is text, it is `text/plain`.
+says a body is text, it is `text/plain`: a refused request then gets the message of one
+refused field as text. The third-party sign-in paths always redirect.
+
+What every request must be, beyond each operation's schemas:
+- A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
+  refused as a validation error naming `body`.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
+  such a value is refused as a validation error naming the field (nested JSON fields are
+  named by their path, `a.b.0`).
+- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- `format: email` is a plain address (`name@domain`, no display name or angle brackets,
+  no white space inside); white space around it is ignored. `format: uuid` is the
+  8-4-4-4-12 hexadecimal form.
+- Lengths count Unicode code points. Fields with `pattern: \S` must hold something other
+  than white space.
 
 Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/login`.
 
@@ -39,6 +53,9 @@ import type {
   SendMessageResponse,
   SessionDetail,
   SessionListItem,
+  StreamChatMessage200,
+  StreamDelta,
+  StreamError,
   TranscribeResponse,
   VoiceResponse
 } from '.././model';
@@ -52,7 +69,13 @@ export const getEndChatSessionResponseMock = (overrideResponse: Partial< Session
 
 export const getSendChatMessageResponseMock = (overrideResponse: Partial< SendMessageResponse > = {}): SendMessageResponse => ({success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), ...overrideResponse})
 
-export const getStreamChatMessageResponseMock = (): string => (faker.word.sample())
+export const getStreamChatMessageResponseStreamDeltaMock = (overrideResponse: Partial<StreamDelta> = {}): StreamDelta => ({...{text: faker.string.alpha({length: {min: 10, max: 20}})}, ...overrideResponse});
+
+export const getStreamChatMessageResponseSendMessageResponseMock = (overrideResponse: Partial<SendMessageResponse> = {}): SendMessageResponse => ({...{success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined])}, ...overrideResponse});
+
+export const getStreamChatMessageResponseStreamErrorMock = (overrideResponse: Partial<StreamError> = {}): StreamError => ({...{code: faker.string.alpha({length: {min: 10, max: 20}}), error: faker.string.alpha({length: {min: 10, max: 20}}), message: faker.string.alpha({length: {min: 10, max: 20}}), sessionId: faker.string.uuid()}, ...overrideResponse});
+
+export const getStreamChatMessageResponseMock = (): StreamChatMessage200 => (faker.helpers.arrayElement([{...getStreamChatMessageResponseStreamDeltaMock()},{...getStreamChatMessageResponseSendMessageResponseMock()},{...getStreamChatMessageResponseStreamErrorMock()},]))
 
 export const getSendVoiceMessageResponseMock = (): VoiceResponse => ({...{success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined])},...{audioData: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined])},})
 
@@ -117,7 +140,7 @@ export const getSendChatMessageMockHandler = (overrideResponse?: SendMessageResp
   }, options)
 }
 
-export const getStreamChatMessageMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
+export const getStreamChatMessageMockHandler = (overrideResponse?: StreamChatMessage200 | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<StreamChatMessage200> | StreamChatMessage200), options?: RequestHandlerOptions) => {
   return http.post('*/api/chat/message/stream', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
