@@ -40,11 +40,12 @@ func (p *decodeProblems) add(field, msg string) {
 	setOnce(p.fields, field, msg)
 }
 
-// checkDecoding reads the request's query, path parameters and JSON body and reports every
-// value that holds U+0000 or invalid UTF-8, and a body that is not exactly one JSON value
-// (trailing bytes included). It leaves r.Body readable again. A body over the size limit is
-// returned as the *http.MaxBytesError it caused.
-func checkDecoding(r *http.Request, pathParams map[string]string) (decodeProblems, error) {
+// checkDecoding reads the request's query, path parameters and, when the operation takes
+// one (hasBody), its JSON body, and reports every value that holds U+0000 or invalid UTF-8,
+// and a body that is not exactly one JSON value (trailing bytes included). It leaves r.Body
+// readable again. A body over the size limit is returned as the *http.MaxBytesError it
+// caused.
+func checkDecoding(r *http.Request, pathParams map[string]string, hasBody bool) (decodeProblems, error) {
 	var p decodeProblems
 	// ParseQuery keeps every pair it could decode; a malformed escape is left to the
 	// schema check, which then misses a required parameter or sees none.
@@ -63,7 +64,7 @@ func checkDecoding(r *http.Request, pathParams map[string]string) (decodeProblem
 			p.add(name, msgBadText)
 		}
 	}
-	if r.Body == nil || r.Body == http.NoBody || !isJSON(r.Header.Get("Content-Type")) {
+	if !hasBody || r.Body == nil || r.Body == http.NoBody || !isJSON(r.Header.Get("Content-Type")) {
 		return p, nil
 	}
 	body, err := io.ReadAll(r.Body)

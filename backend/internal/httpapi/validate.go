@@ -73,7 +73,7 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 			return
 		}
 		r = r.WithContext(withRefusal(r.Context(), v.refusalFor(route.Operation)))
-		problems, err := checkDecoding(r, params)
+		problems, err := checkDecoding(r, params, route.Operation.RequestBody != nil)
 		if err != nil {
 			writeRequestError(w, r, err)
 			return

@@ -111,6 +111,11 @@ func TestMalformedAndTrailingJSONIsAValidationError(t *testing.T) {
 		})
 	}
 	mustCover(t, covered, "login", "register", "sendChatMessage", "resetPassword", "sendContactMessage")
+
+	// An operation that takes no body ignores one, as it always did.
+	if res := do(h, http.MethodGet, "/api/public/config", `{"x":"\u0000"} garbage`); res.Code != http.StatusOK {
+		t.Fatalf("body of a GET: %d %s", res.Code, res.Body)
+	}
 }
 
 // A session id that is not a UUID in an otherwise valid body names the field.
