@@ -86,7 +86,7 @@ func (c contractOp) notRefusedFor(t *testing.T, res response, field string) {
 // Every limit of the contract holds at its boundary: the limit itself is accepted, one past it
 // is refused naming the field, for every body field and parameter of every operation.
 func TestEveryLimitHoldsAtItsBoundary(t *testing.T) {
-	h := newTestHandler(t, Deps{Verifier: acceptToken("good")})
+	h := newGateHandler(t)
 	covered := map[string]bool{}
 	for _, c := range contractOps(t) {
 		if s := c.jsonBody(); s != nil {

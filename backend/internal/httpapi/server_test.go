@@ -29,10 +29,17 @@ func (a acceptToken) VerifyAccessToken(_ context.Context, token string) (Caller,
 	return Caller{UserID: uuid.New(), Role: "USER"}, nil
 }
 
+// newTestHandler is the server with the given dependencies; every response it gives to an
+// operation of the contract is checked against openapi.yaml (see contractChecked).
 func newTestHandler(t testing.TB, d Deps) http.Handler {
 	t.Helper()
+	return contractChecked(t, buildHandler(t, d), false)
+}
+
+func buildHandler(t testing.TB, d Deps) http.Handler {
+	t.Helper()
 	if d.Logger == nil {
-		d.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		d.Logger = discardLogger()
 	}
 	if d.WebApp == nil {
 		d.WebApp = fstest.MapFS{
@@ -48,6 +55,8 @@ func newTestHandler(t testing.TB, d Deps) http.Handler {
 	}
 	return h
 }
+
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 type response struct {
 	*httptest.ResponseRecorder
@@ -253,7 +262,7 @@ func TestValidationMessages(t *testing.T) {
 }
 
 func TestProtectedOperationsNeedAValidToken(t *testing.T) {
-	h := newTestHandler(t, Deps{Verifier: acceptToken("good")})
+	h := newGateHandler(t)
 	for _, hdr := range [][]string{nil, {"Authorization", "Bearer forged"}, {"Authorization", "Basic good"}} {
 		res := do(h, http.MethodGet, "/api/profile", "", hdr...)
 		if res.Code != http.StatusUnauthorized || res.json(t)["code"] != "UNAUTHORIZED" {

@@ -22,7 +22,7 @@ func mustCover(t *testing.T, covered map[string]bool, want ...string) {
 // U+0000 or invalid UTF-8 in any text field of any JSON body is refused at validation, naming
 // the field, in the form the operation documents (PostgreSQL refuses both: it was a 500).
 func TestBadTextInEveryJSONFieldIsRefusedNamingIt(t *testing.T) {
-	h := newTestHandler(t, Deps{Verifier: acceptToken("good")})
+	h := newGateHandler(t)
 	covered := map[string]bool{}
 	for _, c := range contractOps(t) {
 		s := c.jsonBody()
@@ -61,7 +61,7 @@ func TestBadTextInEveryJSONFieldIsRefusedNamingIt(t *testing.T) {
 
 // %00 or %ff in any query parameter is refused at validation, naming the parameter.
 func TestBadTextInEveryQueryParameterIsRefusedNamingIt(t *testing.T) {
-	h := newTestHandler(t, Deps{Verifier: acceptToken("good")})
+	h := newGateHandler(t)
 	covered := map[string]bool{}
 	for _, c := range contractOps(t) {
 		for _, p := range c.params("query") {
@@ -84,7 +84,7 @@ func TestBadTextInEveryQueryParameterIsRefusedNamingIt(t *testing.T) {
 // A body that is not exactly one JSON value is a validation error naming "body" on every
 // operation that takes JSON, in the operation's documented form.
 func TestMalformedAndTrailingJSONIsAValidationError(t *testing.T) {
-	h := newTestHandler(t, Deps{Verifier: acceptToken("good")})
+	h := newGateHandler(t)
 	covered := map[string]bool{}
 	for _, c := range contractOps(t) {
 		s := c.jsonBody()
@@ -120,7 +120,7 @@ func TestMalformedAndTrailingJSONIsAValidationError(t *testing.T) {
 
 // A session id that is not a UUID in an otherwise valid body names the field.
 func TestNonUUIDSessionIDInABodyNamesTheField(t *testing.T) {
-	h := newTestHandler(t, Deps{Verifier: acceptToken("good")})
+	h := newGateHandler(t)
 	for _, target := range []string{"/api/chat/message", "/api/chat/message/stream", "/api/chat/voice"} {
 		res := do(h, http.MethodPost, target, `{"message":"hi","sessionId":"not-a-uuid"}`, "Authorization", "Bearer good")
 		if res.Code != http.StatusBadRequest {
@@ -134,7 +134,7 @@ func TestNonUUIDSessionIDInABodyNamesTheField(t *testing.T) {
 
 // The three operations whose 400 is documented as text/plain refuse invalid input with text.
 func TestTextOperationsRefuseWithText(t *testing.T) {
-	h := newTestHandler(t, Deps{})
+	h := newGateHandler(t)
 	long := strings.Repeat("a", 201)
 	cases := []struct {
 		name, method, target, body, want string
@@ -165,7 +165,7 @@ func TestTextOperationsRefuseWithText(t *testing.T) {
 // The sign-in callback answers any invalid parameter with its one documented answer: back to
 // /login with a message, the flow cookie cleared.
 func TestOIDCCallbackRefusesByRedirect(t *testing.T) {
-	h := newTestHandler(t, Deps{})
+	h := newGateHandler(t)
 	want := "/login?oauthError=" + url.QueryEscape(account.MsgOIDCFailed)
 	for name, query := range map[string]string{
 		"long code":  "code=" + strings.Repeat("c", 2049) + "&state=s",
