@@ -65,7 +65,7 @@ export const getClientConfigResponse = zod.object({
 export const loginBodyEmailMax = 254;export const loginBodyPasswordMax = 128;
 
 export const loginBody = zod.object({
-  "email": zod.string().email().max(loginBodyEmailMax),
+  "email": zod.email().max(loginBodyEmailMax),
   "password": zod.string().min(1).max(loginBodyPasswordMax)
 })
 
@@ -73,7 +73,7 @@ export const loginResponse = zod.object({
   "accessToken": zod.string(),
   "refreshToken": zod.string(),
   "user": zod.object({
-  "id": zod.string().uuid(),
+  "id": zod.uuid(),
   "email": zod.string(),
   "name": zod.string(),
   "role": zod.enum(['USER', 'BASIC', 'PREMIUM', 'ADMIN']).describe('USER is the free tier (shown as FREE).'),
@@ -93,7 +93,7 @@ export const registerBodyPasswordMax = 128;export const registerBodyConfirmPassw
 
 export const registerBody = zod.object({
   "name": zod.string().min(1).max(registerBodyNameMax).regex(registerBodyNameRegExp).describe('Trimmed before use.'),
-  "email": zod.string().email().max(registerBodyEmailMax),
+  "email": zod.email().max(registerBodyEmailMax),
   "password": zod.string().min(registerBodyPasswordMin).max(registerBodyPasswordMax).describe('Not the e-mail address, and not a common password.'),
   "confirmPassword": zod.string().max(registerBodyConfirmPasswordMax).describe('Must equal `password`.')
 })
@@ -104,7 +104,7 @@ export const registerBody = zod.object({
  * @summary The signed-in user.
  */
 export const getCurrentUserResponse = zod.object({
-  "id": zod.string().uuid(),
+  "id": zod.uuid(),
   "email": zod.string(),
   "name": zod.string(),
   "role": zod.enum(['USER', 'BASIC', 'PREMIUM', 'ADMIN']).describe('USER is the free tier (shown as FREE).'),
@@ -153,7 +153,7 @@ export const exchangeOidcCodeResponse = zod.object({
   "accessToken": zod.string(),
   "refreshToken": zod.string(),
   "user": zod.object({
-  "id": zod.string().uuid(),
+  "id": zod.uuid(),
   "email": zod.string(),
   "name": zod.string(),
   "role": zod.enum(['USER', 'BASIC', 'PREMIUM', 'ADMIN']).describe('USER is the free tier (shown as FREE).'),
@@ -244,10 +244,10 @@ export const searchProfileSessionsQueryParams = zod.object({
 })
 
 export const searchProfileSessionsResponseItem = zod.object({
-  "id": zod.string().uuid(),
+  "id": zod.uuid(),
   "title": zod.string(),
   "lastMessage": zod.string().nullable(),
-  "updatedAt": zod.string().datetime({}),
+  "updatedAt": zod.iso.datetime({}),
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
   "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.')
@@ -260,14 +260,14 @@ export const searchProfileSessionsResponse = zod.array(searchProfileSessionsResp
  * @summary One of the caller's sessions, as a list item.
  */
 export const getProfileSessionParams = zod.object({
-  "id": zod.string().uuid()
+  "id": zod.uuid()
 })
 
 export const getProfileSessionResponse = zod.object({
-  "id": zod.string().uuid(),
+  "id": zod.uuid(),
   "title": zod.string(),
   "lastMessage": zod.string().nullable(),
-  "updatedAt": zod.string().datetime({}),
+  "updatedAt": zod.iso.datetime({}),
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
   "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.')
@@ -279,10 +279,10 @@ export const getProfileSessionResponse = zod.object({
  * @summary The caller's sessions.
  */
 export const listChatSessionsResponseItem = zod.object({
-  "id": zod.string().uuid(),
+  "id": zod.uuid(),
   "title": zod.string(),
   "lastMessage": zod.string().nullable(),
-  "updatedAt": zod.string().datetime({}),
+  "updatedAt": zod.iso.datetime({}),
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
   "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.')
@@ -295,11 +295,11 @@ export const listChatSessionsResponse = zod.array(listChatSessionsResponseItem)
  * @summary Session detail with messages.
  */
 export const getChatSessionParams = zod.object({
-  "id": zod.string().uuid()
+  "id": zod.uuid()
 })
 
 export const getChatSessionResponse = zod.object({
-  "sessionId": zod.string().uuid(),
+  "sessionId": zod.uuid(),
   "title": zod.string(),
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "isActive": zod.boolean(),
@@ -307,10 +307,10 @@ export const getChatSessionResponse = zod.object({
   "sessionTokenLimit": zod.number(),
   "endReason": zod.string().nullish(),
   "messages": zod.array(zod.object({
-  "id": zod.string().uuid(),
+  "id": zod.uuid(),
   "content": zod.string(),
   "role": zod.enum(['assistant', 'user']),
-  "timestamp": zod.string().datetime({}),
+  "timestamp": zod.iso.datetime({}),
   "tokenCount": zod.number()
 })),
   "sessionSummary": zod.string().nullish().describe('Only for roles other than USER, and only once the session has ended.'),
@@ -323,7 +323,7 @@ export const getChatSessionResponse = zod.object({
  * @summary Deletes one of the caller's sessions.
  */
 export const deleteChatSessionParams = zod.object({
-  "id": zod.string().uuid()
+  "id": zod.uuid()
 })
 
 
@@ -332,14 +332,14 @@ export const deleteChatSessionParams = zod.object({
  * @summary Ends one of the caller's sessions.
  */
 export const endChatSessionParams = zod.object({
-  "id": zod.string().uuid()
+  "id": zod.uuid()
 })
 
 export const endChatSessionResponse = zod.object({
-  "id": zod.string().uuid(),
+  "id": zod.uuid(),
   "title": zod.string(),
   "lastMessage": zod.string().nullable(),
-  "updatedAt": zod.string().datetime({}),
+  "updatedAt": zod.iso.datetime({}),
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
   "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.')
@@ -356,12 +356,12 @@ export const sendChatMessageBodyMessageRegExp = new RegExp('\\S');
 
 export const sendChatMessageBody = zod.object({
   "message": zod.string().min(1).max(sendChatMessageBodyMessageMax).regex(sendChatMessageBodyMessageRegExp).describe('Trimmed before use. 4,000 characters is the most any server takes; an operator may\nlower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer\nmessages with a validation error naming `message`.\n'),
-  "sessionId": zod.string().uuid().nullish()
+  "sessionId": zod.uuid().nullish()
 })
 
 export const sendChatMessageResponse = zod.object({
   "success": zod.boolean(),
-  "sessionId": zod.string().uuid(),
+  "sessionId": zod.uuid(),
   "title": zod.string().optional(),
   "aiResponse": zod.string(),
   "sessionTokensUsed": zod.number(),
@@ -387,7 +387,7 @@ export const streamChatMessageBodyMessageRegExp = new RegExp('\\S');
 
 export const streamChatMessageBody = zod.object({
   "message": zod.string().min(1).max(streamChatMessageBodyMessageMax).regex(streamChatMessageBodyMessageRegExp).describe('Trimmed before use. 4,000 characters is the most any server takes; an operator may\nlower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer\nmessages with a validation error naming `message`.\n'),
-  "sessionId": zod.string().uuid().nullish()
+  "sessionId": zod.uuid().nullish()
 })
 
 
@@ -401,13 +401,13 @@ export const sendVoiceMessageBodyVoiceDefault = "alloy";
 
 export const sendVoiceMessageBody = zod.object({
   "message": zod.string().min(1).max(sendVoiceMessageBodyMessageMax).regex(sendVoiceMessageBodyMessageRegExp).describe('Trimmed before use. 4,000 characters is the most any server takes; an operator may\nlower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer\nmessages with a validation error naming `message`.\n'),
-  "sessionId": zod.string().uuid().nullish(),
+  "sessionId": zod.uuid().nullish(),
   "voice": zod.enum(['alloy', 'ash', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer']).default(sendVoiceMessageBodyVoiceDefault)
 })
 
 export const sendVoiceMessageResponse = zod.object({
   "success": zod.boolean(),
-  "sessionId": zod.string().uuid(),
+  "sessionId": zod.uuid(),
   "title": zod.string().optional(),
   "aiResponse": zod.string(),
   "sessionTokensUsed": zod.number(),
@@ -486,8 +486,8 @@ export const getCommunityInviteResponse = zod.object({
  * @summary The caller's weekly insight reports (PREMIUM), newest first.
  */
 export const listWeeklyReportsResponseItem = zod.object({
-  "id": zod.string().uuid(),
-  "weekStart": zod.string().date(),
+  "id": zod.uuid(),
+  "weekStart": zod.iso.date(),
   "sessionCount": zod.number(),
   "emotions": zod.array(zod.object({
   "emotion": zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness']),
@@ -495,7 +495,7 @@ export const listWeeklyReportsResponseItem = zod.object({
 })),
   "themes": zod.array(zod.string()),
   "suggestion": zod.string(),
-  "createdAt": zod.string().datetime({})
+  "createdAt": zod.iso.datetime({})
 })
 export const listWeeklyReportsResponse = zod.array(listWeeklyReportsResponseItem)
 
@@ -512,7 +512,7 @@ export const sendContactMessageBodyWebsiteMax = 1000;
 
 export const sendContactMessageBody = zod.object({
   "name": zod.string().min(1).max(sendContactMessageBodyNameMax).regex(sendContactMessageBodyNameRegExp).describe('Trimmed before use; no control characters (one line).'),
-  "email": zod.string().email().max(sendContactMessageBodyEmailMax),
+  "email": zod.email().max(sendContactMessageBodyEmailMax),
   "message": zod.string().min(1).max(sendContactMessageBodyMessageMax).regex(sendContactMessageBodyMessageRegExp).describe('Trimmed before use.'),
   "website": zod.string().max(sendContactMessageBodyWebsiteMax).optional().describe('Left empty by people; a filled value marks a bot and is silently dropped.')
 })
@@ -525,7 +525,7 @@ export const sendContactMessageBody = zod.object({
 export const requestPasswordResetQueryEmailMax = 254;
 
 export const requestPasswordResetQueryParams = zod.object({
-  "email": zod.string().email().max(requestPasswordResetQueryEmailMax)
+  "email": zod.email().max(requestPasswordResetQueryEmailMax)
 })
 
 
