@@ -185,3 +185,21 @@ func TestOIDCCallbackRefusesByRedirect(t *testing.T) {
 		})
 	}
 }
+
+// An id that is not a UUID on any session path is the 400 the contract lists, naming the id.
+func TestNonUUIDIDsOnPathsNameTheID(t *testing.T) {
+	h := newGateHandler(t)
+	covered := map[string]bool{}
+	for _, c := range contractOps(t) {
+		for _, p := range c.params("path") {
+			covered[c.id] = true
+			for _, id := range []string{"not-a-uuid", "3f2b8c1e-7a4d-4e8b-9c1a-2b3c4d5e6f7", "a%00b", "%ff", strings.Repeat("9", 300)} {
+				t.Run(c.id+"/"+id, func(t *testing.T) {
+					target := strings.ReplaceAll(c.path, "{"+p.Name+"}", id)
+					c.refusedField(t, c.send(h, target, ""), p.Name, "")
+				})
+			}
+		}
+	}
+	mustCover(t, covered, "getProfileSession", "getChatSession", "deleteChatSession", "endChatSession")
+}
