@@ -44,7 +44,7 @@ func contractChecked(t testing.TB, next http.Handler, gateOnly bool) http.Handle
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		route, params, routeErr := contractRouter.router.FindRoute(r)
-		rec := &teeWriter{ResponseWriter: w}
+		rec := &teeWriter{statusRecorder: statusRecorder{ResponseWriter: w}}
 		next.ServeHTTP(rec, r)
 		if routeErr != nil || (gateOnly && rec.status >= 500) {
 			return
@@ -71,37 +71,16 @@ func contractChecked(t testing.TB, next http.Handler, gateOnly bool) http.Handle
 	})
 }
 
-// teeWriter passes a response through while keeping its status and body.
+// teeWriter passes a response through while keeping its status (statusRecorder) and body.
 type teeWriter struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (w *teeWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
+	statusRecorder
+	body bytes.Buffer
 }
 
 func (w *teeWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
 	w.body.Write(b)
-	return w.ResponseWriter.Write(b)
+	return w.statusRecorder.Write(b)
 }
-
-// Flush keeps server-sent events flowing to the test's client.
-func (w *teeWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (w *teeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // newGateHandler is the server without any service, for tests of the request gate (decoding
 // and the contract's schemas), which must answer before a handler runs. A request that passes
