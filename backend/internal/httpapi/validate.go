@@ -170,7 +170,11 @@ func collectFieldErrors(err error, param string, out map[string]string) {
 		}
 		if param == "" && re.RequestBody != nil && !hasSchemaError(re.Err) {
 			// The body as a whole: missing, or of a content type the operation does not take.
-			setOnce(out, bodyField, reasonText(re.Reason))
+			msg := reasonText(re.Reason)
+			if errors.Is(re.Err, openapi3filter.ErrInvalidRequired) {
+				msg = "A request body is required."
+			}
+			setOnce(out, bodyField, msg)
 			return
 		}
 		if re.Err != nil {
@@ -190,7 +194,7 @@ func collectFieldErrors(err error, param string, out map[string]string) {
 			field = strings.TrimSuffix(field, ".")
 		}
 		if field == "" {
-			field = "request"
+			field = bodyField // the body as a whole: parameters always have a name
 		}
 		setOnce(out, field, msg)
 		return

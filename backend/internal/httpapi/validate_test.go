@@ -112,6 +112,24 @@ func TestMalformedAndTrailingJSONIsAValidationError(t *testing.T) {
 	}
 	mustCover(t, covered, "login", "register", "sendChatMessage", "resetPassword", "sendContactMessage")
 
+	// A body missing, of another type, or not an object is named "body" too.
+	for _, c := range []struct{ body, contentType, want string }{
+		{"", "", "A request body is required."},
+		{"email=a", "text/plain", ""},
+		{"[]", "application/json", "Must be an object."},
+		{"null", "application/json", ""},
+	} {
+		hdr := []string{}
+		if c.contentType != "" {
+			hdr = append(hdr, "Content-Type", c.contentType)
+		}
+		res := do(h, http.MethodPost, "/api/auth/login", c.body, hdr...)
+		d, _ := res.json(t)["details"].(map[string]any)
+		if res.Code != http.StatusBadRequest || d[bodyField] == nil || (c.want != "" && d[bodyField] != c.want) {
+			t.Errorf("body %q (%s): %d %s", c.body, c.contentType, res.Code, res.Body)
+		}
+	}
+
 	// An operation that takes no body ignores one, as it always did.
 	if res := do(h, http.MethodGet, "/api/public/config", `{"x":"\u0000"} garbage`); res.Code != http.StatusOK {
 		t.Fatalf("body of a GET: %d %s", res.Code, res.Body)
