@@ -42,9 +42,9 @@ dist-placeholder:
 	@mkdir -p frontend/dist
 	@[ -n "$$(ls -A frontend/dist)" ] || touch frontend/dist/.keep
 
-## generate: regenerate gen/api (oapi-codegen), gen/db (sqlc) and frontend/src/api/gen (orval)
+## generate: regenerate gen/api (oapi-codegen), gen/limits (limitsgen), gen/db (sqlc) and frontend/src/api/gen (orval)
 generate: deps
-	go generate ./gen/api ./db
+	go generate ./gen/api ./gen/limits ./db
 	cd frontend && npm run generate
 
 ## check-generated: fail when generated code differs from openapi.yaml and db/
@@ -66,8 +66,10 @@ test-go: dist-placeholder
 typecheck: deps
 	cd frontend && npm run typecheck
 
+## lint: ESLint, and openapi.yaml against Redocly's and Spectral's recommended rules (no warnings)
 lint: deps
 	cd frontend && npm run lint
+	cd frontend && npm run lint:contract
 
 ## test-web: Vitest component tests
 test-web: deps

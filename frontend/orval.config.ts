@@ -42,4 +42,16 @@ export default defineConfig({
       },
     },
   },
+  // The contract as zod schemas, for the field limits it exports as constants
+  // (e.g. sendContactMessageBodyNameMax): the client reads each limit from here.
+  // Generated after `percolate`, whose clean step empties src/api/gen.
+  percolateZod: {
+    input: { target: '../openapi.yaml' },
+    output: {
+      target: './src/api/gen/zod/schemas.ts',
+      client: 'zod',
+      mode: 'single',
+      prettier: false,
+    },
+  },
 });

@@ -308,9 +308,13 @@ type ClientConfig struct {
 
 // ContactRequest defines model for ContactRequest.
 type ContactRequest struct {
-	Email   string `json:"email"`
+	Email openapi_types.Email `json:"email"`
+
+	// Message Trimmed before use.
 	Message string `json:"message"`
-	Name    string `json:"name"`
+
+	// Name Trimmed before use; no control characters (one line).
+	Name string `json:"name"`
 
 	// Website Left empty by people; a filled value marks a bot and is silently dropped.
 	Website *string `json:"website,omitempty"`
@@ -354,8 +358,8 @@ type HealthStatus string
 
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
-	Email    string `json:"email"`
-	Password string `json:"password"`
+	Email    openapi_types.Email `json:"email"`
+	Password string              `json:"password"`
 }
 
 // LoginResponse defines model for LoginResponse.
@@ -396,9 +400,12 @@ type OidcExchangeRequest struct {
 
 // PasswordChangeRequest defines model for PasswordChangeRequest.
 type PasswordChangeRequest struct {
+	// ConfirmNewPassword Must equal `newPassword`.
 	ConfirmNewPassword string `json:"confirmNewPassword"`
 	CurrentPassword    string `json:"currentPassword"`
-	NewPassword        string `json:"newPassword"`
+
+	// NewPassword Not the account's e-mail address, and not a common password.
+	NewPassword string `json:"newPassword"`
 }
 
 // Plan defines model for Plan.
@@ -419,9 +426,15 @@ type Profile struct {
 
 // ProfileUpdate Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters.
 type ProfileUpdate struct {
-	Age             *int    `json:"age,omitempty"`
-	FocusAreas      *string `json:"focusAreas,omitempty"`
+	Age *int `json:"age,omitempty"`
+
+	// FocusAreas Trimmed before use.
+	FocusAreas *string `json:"focusAreas,omitempty"`
+
+	// PrimaryConcerns Trimmed before use.
 	PrimaryConcerns *string `json:"primaryConcerns,omitempty"`
+
+	// SensitiveTopics Trimmed before use.
 	SensitiveTopics *string `json:"sensitiveTopics,omitempty"`
 }
 
@@ -438,16 +451,24 @@ type RefreshResponse struct {
 
 // RegisterRequest defines model for RegisterRequest.
 type RegisterRequest struct {
-	ConfirmPassword string `json:"confirmPassword"`
-	Email           string `json:"email"`
-	Name            string `json:"name"`
-	Password        string `json:"password"`
+	// ConfirmPassword Must equal `password`.
+	ConfirmPassword string              `json:"confirmPassword"`
+	Email           openapi_types.Email `json:"email"`
+
+	// Name Trimmed before use.
+	Name string `json:"name"`
+
+	// Password Not the e-mail address, and not a common password.
+	Password string `json:"password"`
 }
 
 // ResetPasswordRequest defines model for ResetPasswordRequest.
 type ResetPasswordRequest struct {
+	// ConfirmPassword Must equal `password`.
 	ConfirmPassword string `json:"confirmPassword"`
-	Password        string `json:"password"`
+
+	// Password Not the account's e-mail address, and not a common password.
+	Password string `json:"password"`
 }
 
 // Role USER is the free tier (shown as FREE).
@@ -455,6 +476,9 @@ type Role string
 
 // SendMessageRequest defines model for SendMessageRequest.
 type SendMessageRequest struct {
+	// Message Trimmed before use. 4,000 characters is the most any server takes; an operator may
+	// lower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer
+	// messages with a validation error naming `message`.
 	Message   string              `json:"message"`
 	SessionId *openapi_types.UUID `json:"sessionId,omitempty"`
 }
@@ -582,6 +606,9 @@ type Voice string
 
 // VoiceRequest defines model for VoiceRequest.
 type VoiceRequest struct {
+	// Message Trimmed before use. 4,000 characters is the most any server takes; an operator may
+	// lower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer
+	// messages with a validation error naming `message`.
 	Message   string              `json:"message"`
 	SessionId *openapi_types.UUID `json:"sessionId,omitempty"`
 	Voice     *Voice              `json:"voice,omitempty"`
@@ -651,6 +678,9 @@ type TooManyRequests = ErrorResponse
 // Unauthorized defines model for Unauthorized.
 type Unauthorized = ErrorResponse
 
+// UnexpectedError defines model for UnexpectedError.
+type UnexpectedError = ErrorResponse
+
 // ValidationError defines model for ValidationError.
 type ValidationError = ValidationErrorResponse
 
@@ -676,7 +706,7 @@ type ResetPasswordParams struct {
 
 // RequestPasswordResetParams defines parameters for RequestPasswordReset.
 type RequestPasswordResetParams struct {
-	Email string `form:"email" json:"email"`
+	Email openapi_types.Email `form:"email" json:"email"`
 }
 
 // StripeWebhookJSONBody defines parameters for StripeWebhook.
@@ -738,25 +768,25 @@ type StripeWebhookJSONRequestBody StripeWebhookJSONBody
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
-
+	// Login Signs in with e-mail and password.
 	// (POST /api/auth/login)
 	Login(w http.ResponseWriter, r *http.Request)
 	// Logout Revokes the refresh-token family of the calling session.
 	// (POST /api/auth/logout)
 	Logout(w http.ResponseWriter, r *http.Request)
-
+	// GetCurrentUser The signed-in user.
 	// (GET /api/auth/me)
 	GetCurrentUser(w http.ResponseWriter, r *http.Request)
 	// ExchangeOidcCode Trades the one-time code from the sign-in callback for tokens.
 	// (POST /api/auth/oidc/exchange)
 	ExchangeOidcCode(w http.ResponseWriter, r *http.Request)
-
+	// RefreshTokens Rotates a refresh token.
 	// (POST /api/auth/refresh)
 	RefreshTokens(w http.ResponseWriter, r *http.Request)
-
+	// Register Creates an account and mails a verification link.
 	// (POST /api/auth/register)
 	Register(w http.ResponseWriter, r *http.Request)
-
+	// VerifyEmail Verifies an e-mail address with the link from the verification mail.
 	// (GET /api/auth/verify)
 	VerifyEmail(w http.ResponseWriter, r *http.Request, params VerifyEmailParams)
 	// SendChatMessage Sends a message; without sessionId a new session starts and the reply is the welcome.
@@ -765,17 +795,16 @@ type ServerInterface interface {
 	// StreamChatMessage Same as POST /api/chat/message, answered as server-sent events.
 	// (POST /api/chat/message/stream)
 	StreamChatMessage(w http.ResponseWriter, r *http.Request)
-
+	// ListChatSessions The caller's sessions.
 	// (GET /api/chat/sessions)
 	ListChatSessions(w http.ResponseWriter, r *http.Request)
-
+	// DeleteChatSession Deletes one of the caller's sessions.
 	// (DELETE /api/chat/sessions/{id})
 	DeleteChatSession(w http.ResponseWriter, r *http.Request, id SessionId)
-	// GetChatSession Session detail with messages. `sessionSummary` and `sessionEmotions` are included only for
-	// roles other than USER and only once the session has ended.
+	// GetChatSession Session detail with messages.
 	// (GET /api/chat/sessions/{id})
 	GetChatSession(w http.ResponseWriter, r *http.Request, id SessionId)
-
+	// EndChatSession Ends one of the caller's sessions.
 	// (POST /api/chat/sessions/{id}/end)
 	EndChatSession(w http.ResponseWriter, r *http.Request, id SessionId)
 	// RetryChatReply Answers the session's last message again, as server-sent events.
@@ -802,40 +831,40 @@ type ServerInterface interface {
 	// DeleteAccount Deletes the account and everything of it; cancels any subscription.
 	// (DELETE /api/profile)
 	DeleteAccount(w http.ResponseWriter, r *http.Request)
-
+	// GetProfile The caller's profile.
 	// (GET /api/profile)
 	GetProfile(w http.ResponseWriter, r *http.Request)
 	// UpdateProfile Changes one field of the profile.
 	// (PUT /api/profile)
 	UpdateProfile(w http.ResponseWriter, r *http.Request)
-
+	// ChangePassword Changes the caller's password.
 	// (PUT /api/profile/password)
 	ChangePassword(w http.ResponseWriter, r *http.Request)
 	// SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 	// (GET /api/profile/sessions)
 	SearchProfileSessions(w http.ResponseWriter, r *http.Request, params SearchProfileSessionsParams)
-
+	// GetProfileSession One of the caller's sessions, as a list item.
 	// (GET /api/profile/sessions/{id})
 	GetProfileSession(w http.ResponseWriter, r *http.Request, id SessionId)
 	// GetClientConfig What this server has configured, so the app can explain what is unavailable.
 	// (GET /api/public/config)
 	GetClientConfig(w http.ResponseWriter, r *http.Request)
-
+	// SendContactMessage Sends a message to the support mailbox.
 	// (POST /api/public/contact)
 	SendContactMessage(w http.ResponseWriter, r *http.Request)
-
+	// ResetPassword Sets a new password with the link from the reset mail.
 	// (PUT /api/public/reset-password)
 	ResetPassword(w http.ResponseWriter, r *http.Request, params ResetPasswordParams)
 	// RequestPasswordReset Mails a reset link; the answer is the same whether or not the account exists.
 	// (POST /api/public/reset-password-email)
 	RequestPasswordReset(w http.ResponseWriter, r *http.Request, params RequestPasswordResetParams)
-
+	// CreateCheckoutSession Starts a Stripe checkout for a plan.
 	// (POST /api/subscription/checkout)
 	CreateCheckoutSession(w http.ResponseWriter, r *http.Request)
 	// GetCommunityInvite The community chat invite, for PREMIUM users only.
 	// (GET /api/subscription/community)
 	GetCommunityInvite(w http.ResponseWriter, r *http.Request)
-
+	// CreatePortalSession Opens the Stripe billing portal.
 	// (POST /api/subscription/portal)
 	CreatePortalSession(w http.ResponseWriter, r *http.Request)
 	// StripeWebhook Stripe events, verified by signature on the raw body.
@@ -844,7 +873,7 @@ type ServerInterface interface {
 	// StartOidcSignIn Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 	// (GET /oauth2/authorization/google)
 	StartOidcSignIn(w http.ResponseWriter, r *http.Request)
-
+	// OidcCallback Finishes third-party sign-in.
 	// (GET /oauth2/callback/google)
 	OidcCallback(w http.ResponseWriter, r *http.Request, params OidcCallbackParams)
 }
@@ -853,6 +882,7 @@ type ServerInterface interface {
 
 type Unimplemented struct{}
 
+// Login Signs in with e-mail and password.
 // (POST /api/auth/login)
 func (_ Unimplemented) Login(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -864,6 +894,7 @@ func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetCurrentUser The signed-in user.
 // (GET /api/auth/me)
 func (_ Unimplemented) GetCurrentUser(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -875,16 +906,19 @@ func (_ Unimplemented) ExchangeOidcCode(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// RefreshTokens Rotates a refresh token.
 // (POST /api/auth/refresh)
 func (_ Unimplemented) RefreshTokens(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// Register Creates an account and mails a verification link.
 // (POST /api/auth/register)
 func (_ Unimplemented) Register(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// VerifyEmail Verifies an e-mail address with the link from the verification mail.
 // (GET /api/auth/verify)
 func (_ Unimplemented) VerifyEmail(w http.ResponseWriter, r *http.Request, params VerifyEmailParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -902,23 +936,25 @@ func (_ Unimplemented) StreamChatMessage(w http.ResponseWriter, r *http.Request)
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListChatSessions The caller's sessions.
 // (GET /api/chat/sessions)
 func (_ Unimplemented) ListChatSessions(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// DeleteChatSession Deletes one of the caller's sessions.
 // (DELETE /api/chat/sessions/{id})
 func (_ Unimplemented) DeleteChatSession(w http.ResponseWriter, r *http.Request, id SessionId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetChatSession Session detail with messages. `sessionSummary` and `sessionEmotions` are included only for
-// roles other than USER and only once the session has ended.
+// GetChatSession Session detail with messages.
 // (GET /api/chat/sessions/{id})
 func (_ Unimplemented) GetChatSession(w http.ResponseWriter, r *http.Request, id SessionId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// EndChatSession Ends one of the caller's sessions.
 // (POST /api/chat/sessions/{id}/end)
 func (_ Unimplemented) EndChatSession(w http.ResponseWriter, r *http.Request, id SessionId) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -972,6 +1008,7 @@ func (_ Unimplemented) DeleteAccount(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetProfile The caller's profile.
 // (GET /api/profile)
 func (_ Unimplemented) GetProfile(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -983,6 +1020,7 @@ func (_ Unimplemented) UpdateProfile(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ChangePassword Changes the caller's password.
 // (PUT /api/profile/password)
 func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -994,6 +1032,7 @@ func (_ Unimplemented) SearchProfileSessions(w http.ResponseWriter, r *http.Requ
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetProfileSession One of the caller's sessions, as a list item.
 // (GET /api/profile/sessions/{id})
 func (_ Unimplemented) GetProfileSession(w http.ResponseWriter, r *http.Request, id SessionId) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -1005,11 +1044,13 @@ func (_ Unimplemented) GetClientConfig(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// SendContactMessage Sends a message to the support mailbox.
 // (POST /api/public/contact)
 func (_ Unimplemented) SendContactMessage(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ResetPassword Sets a new password with the link from the reset mail.
 // (PUT /api/public/reset-password)
 func (_ Unimplemented) ResetPassword(w http.ResponseWriter, r *http.Request, params ResetPasswordParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -1021,6 +1062,7 @@ func (_ Unimplemented) RequestPasswordReset(w http.ResponseWriter, r *http.Reque
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// CreateCheckoutSession Starts a Stripe checkout for a plan.
 // (POST /api/subscription/checkout)
 func (_ Unimplemented) CreateCheckoutSession(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -1032,6 +1074,7 @@ func (_ Unimplemented) GetCommunityInvite(w http.ResponseWriter, r *http.Request
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// CreatePortalSession Opens the Stripe billing portal.
 // (POST /api/subscription/portal)
 func (_ Unimplemented) CreatePortalSession(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -1049,6 +1092,7 @@ func (_ Unimplemented) StartOidcSignIn(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// OidcCallback Finishes third-party sign-in.
 // (GET /oauth2/callback/google)
 func (_ Unimplemented) OidcCallback(w http.ResponseWriter, r *http.Request, params OidcCallbackParams) {
 	w.WriteHeader(http.StatusNotImplemented)
@@ -1621,7 +1665,7 @@ func (siw *ServerInterfaceWrapper) RequestPasswordReset(w http.ResponseWriter, r
 
 	// ------------- Required query parameter "email" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "email", r.URL.Query(), &params.Email, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "email", r.URL.Query(), &params.Email, runtime.BindQueryParameterOptions{Type: "string", Format: "email"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -2051,6 +2095,8 @@ type TooManyRequestsJSONResponse struct {
 
 type UnauthorizedJSONResponse ErrorResponse
 
+type UnexpectedErrorJSONResponse ErrorResponse
+
 type ValidationErrorJSONResponse ValidationErrorResponse
 
 type LoginRequestObject struct {
@@ -2113,6 +2159,20 @@ func (response Login403JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response Login413JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2248,6 +2308,20 @@ func (response ExchangeOidcCode401JSONResponse) VisitExchangeOidcCodeResponse(w 
 	return err
 }
 
+type ExchangeOidcCode413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ExchangeOidcCode413JSONResponse) VisitExchangeOidcCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ExchangeOidcCode429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ExchangeOidcCode429JSONResponse) VisitExchangeOidcCodeResponse(w http.ResponseWriter) error {
@@ -2315,6 +2389,20 @@ func (response RefreshTokens401JSONResponse) VisitRefreshTokensResponse(w http.R
 	return err
 }
 
+type RefreshTokens413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response RefreshTokens413JSONResponse) VisitRefreshTokensResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RefreshTokens429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response RefreshTokens429JSONResponse) VisitRefreshTokensResponse(w http.ResponseWriter) error {
@@ -2364,6 +2452,20 @@ func (response Register400JSONResponse) VisitRegisterResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Register413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response Register413JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2504,6 +2606,20 @@ func (response SendChatMessage409JSONResponse) VisitSendChatMessageResponse(w ht
 	return err
 }
 
+type SendChatMessage413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SendChatMessage413JSONResponse) VisitSendChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SendChatMessage429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response SendChatMessage429JSONResponse) VisitSendChatMessageResponse(w http.ResponseWriter) error {
@@ -2628,6 +2744,20 @@ func (response StreamChatMessage409JSONResponse) VisitStreamChatMessageResponse(
 	return err
 }
 
+type StreamChatMessage413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response StreamChatMessage413JSONResponse) VisitStreamChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StreamChatMessage429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response StreamChatMessage429JSONResponse) VisitStreamChatMessageResponse(w http.ResponseWriter) error {
@@ -2696,6 +2826,20 @@ func (response DeleteChatSession204Response) VisitDeleteChatSessionResponse(w ht
 	return nil
 }
 
+type DeleteChatSession400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response DeleteChatSession400JSONResponse) VisitDeleteChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteChatSession401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response DeleteChatSession401JSONResponse) VisitDeleteChatSessionResponse(w http.ResponseWriter) error {
@@ -2746,6 +2890,20 @@ func (response GetChatSession200JSONResponse) VisitGetChatSessionResponse(w http
 	return err
 }
 
+type GetChatSession400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response GetChatSession400JSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetChatSession401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response GetChatSession401JSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
@@ -2792,6 +2950,20 @@ func (response EndChatSession200JSONResponse) VisitEndChatSessionResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EndChatSession400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response EndChatSession400JSONResponse) VisitEndChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2873,6 +3045,20 @@ func (response RetryChatReply200TexteventStreamResponse) VisitRetryChatReplyResp
 			return err
 		}
 	}
+}
+
+type RetryChatReply400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response RetryChatReply400JSONResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
 type RetryChatReply401JSONResponse struct{ UnauthorizedJSONResponse }
@@ -2964,6 +3150,20 @@ func (response StopChatReply204Response) VisitStopChatReplyResponse(w http.Respo
 	return nil
 }
 
+type StopChatReply400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response StopChatReply400JSONResponse) VisitStopChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StopChatReply401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response StopChatReply401JSONResponse) VisitStopChatReplyResponse(w http.ResponseWriter) error {
@@ -3049,6 +3249,20 @@ type AttachChatReply204Response struct {
 func (response AttachChatReply204Response) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
 	w.WriteHeader(204)
 	return nil
+}
+
+type AttachChatReply400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response AttachChatReply400JSONResponse) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
 type AttachChatReply401JSONResponse struct{ UnauthorizedJSONResponse }
@@ -3280,6 +3494,20 @@ func (response SendVoiceMessage409JSONResponse) VisitSendVoiceMessageResponse(w 
 	return err
 }
 
+type SendVoiceMessage413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SendVoiceMessage413JSONResponse) VisitSendVoiceMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SendVoiceMessage429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response SendVoiceMessage429JSONResponse) VisitSendVoiceMessageResponse(w http.ResponseWriter) error {
@@ -3314,6 +3542,20 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetHealth413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetHealth413JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3495,6 +3737,20 @@ func (response UpdateProfile401JSONResponse) VisitUpdateProfileResponse(w http.R
 	return err
 }
 
+type UpdateProfile413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateProfile413JSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ChangePasswordRequestObject struct {
 	Body *ChangePasswordJSONRequestBody
 }
@@ -3545,6 +3801,20 @@ func (response ChangePassword401JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type ChangePassword413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ChangePassword413JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ChangePassword429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ChangePassword429JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
@@ -3584,6 +3854,20 @@ func (response SearchProfileSessions200JSONResponse) VisitSearchProfileSessionsR
 	return err
 }
 
+type SearchProfileSessions400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response SearchProfileSessions400JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchProfileSessions401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response SearchProfileSessions401JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
@@ -3616,6 +3900,20 @@ func (response GetProfileSession200JSONResponse) VisitGetProfileSessionResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfileSession400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response GetProfileSession400JSONResponse) VisitGetProfileSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3669,6 +3967,20 @@ func (response GetClientConfig200JSONResponse) VisitGetClientConfigResponse(w ht
 	return err
 }
 
+type GetClientConfig413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetClientConfig413JSONResponse) VisitGetClientConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SendContactMessageRequestObject struct {
 	Body *SendContactMessageJSONRequestBody
 }
@@ -3701,6 +4013,20 @@ func (response SendContactMessage400JSONResponse) VisitSendContactMessageRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendContactMessage413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SendContactMessage413JSONResponse) VisitSendContactMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3750,6 +4076,20 @@ func (response ResetPassword400TextResponse) VisitResetPasswordResponse(w http.R
 	w.WriteHeader(400)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type ResetPassword413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ResetPassword413JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
 	return err
 }
 
@@ -3862,6 +4202,20 @@ func (response CreateCheckoutSession401JSONResponse) VisitCreateCheckoutSessionR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckoutSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateCheckoutSession413JSONResponse) VisitCreateCheckoutSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4043,6 +4397,20 @@ func (response StripeWebhook400JSONResponse) VisitStripeWebhookResponse(w http.R
 	return err
 }
 
+type StripeWebhook413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response StripeWebhook413JSONResponse) VisitStripeWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StripeWebhook503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response StripeWebhook503JSONResponse) VisitStripeWebhookResponse(w http.ResponseWriter) error {
@@ -4080,6 +4448,37 @@ func (response StartOidcSignIn302Response) VisitStartOidcSignInResponse(w http.R
 	return nil
 }
 
+type StartOidcSignIn413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response StartOidcSignIn413JSONResponse) VisitStartOidcSignInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StartOidcSignIndefaultJSONResponse struct {
+	Body       ErrorResponse
+	StatusCode int
+}
+
+func (response StartOidcSignIndefaultJSONResponse) VisitStartOidcSignInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type OidcCallbackRequestObject struct {
 	Params OidcCallbackParams
 }
@@ -4104,27 +4503,58 @@ func (response OidcCallback302Response) VisitOidcCallbackResponse(w http.Respons
 	return nil
 }
 
+type OidcCallback413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response OidcCallback413JSONResponse) VisitOidcCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type OidcCallbackdefaultJSONResponse struct {
+	Body       ErrorResponse
+	StatusCode int
+}
+
+func (response OidcCallbackdefaultJSONResponse) VisitOidcCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(response.StatusCode)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
-
+	// Login Signs in with e-mail and password.
 	// (POST /api/auth/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
 	// Logout Revokes the refresh-token family of the calling session.
 	// (POST /api/auth/logout)
 	Logout(ctx context.Context, request LogoutRequestObject) (LogoutResponseObject, error)
-
+	// GetCurrentUser The signed-in user.
 	// (GET /api/auth/me)
 	GetCurrentUser(ctx context.Context, request GetCurrentUserRequestObject) (GetCurrentUserResponseObject, error)
 	// ExchangeOidcCode Trades the one-time code from the sign-in callback for tokens.
 	// (POST /api/auth/oidc/exchange)
 	ExchangeOidcCode(ctx context.Context, request ExchangeOidcCodeRequestObject) (ExchangeOidcCodeResponseObject, error)
-
+	// RefreshTokens Rotates a refresh token.
 	// (POST /api/auth/refresh)
 	RefreshTokens(ctx context.Context, request RefreshTokensRequestObject) (RefreshTokensResponseObject, error)
-
+	// Register Creates an account and mails a verification link.
 	// (POST /api/auth/register)
 	Register(ctx context.Context, request RegisterRequestObject) (RegisterResponseObject, error)
-
+	// VerifyEmail Verifies an e-mail address with the link from the verification mail.
 	// (GET /api/auth/verify)
 	VerifyEmail(ctx context.Context, request VerifyEmailRequestObject) (VerifyEmailResponseObject, error)
 	// SendChatMessage Sends a message; without sessionId a new session starts and the reply is the welcome.
@@ -4133,17 +4563,16 @@ type StrictServerInterface interface {
 	// StreamChatMessage Same as POST /api/chat/message, answered as server-sent events.
 	// (POST /api/chat/message/stream)
 	StreamChatMessage(ctx context.Context, request StreamChatMessageRequestObject) (StreamChatMessageResponseObject, error)
-
+	// ListChatSessions The caller's sessions.
 	// (GET /api/chat/sessions)
 	ListChatSessions(ctx context.Context, request ListChatSessionsRequestObject) (ListChatSessionsResponseObject, error)
-
+	// DeleteChatSession Deletes one of the caller's sessions.
 	// (DELETE /api/chat/sessions/{id})
 	DeleteChatSession(ctx context.Context, request DeleteChatSessionRequestObject) (DeleteChatSessionResponseObject, error)
-	// GetChatSession Session detail with messages. `sessionSummary` and `sessionEmotions` are included only for
-	// roles other than USER and only once the session has ended.
+	// GetChatSession Session detail with messages.
 	// (GET /api/chat/sessions/{id})
 	GetChatSession(ctx context.Context, request GetChatSessionRequestObject) (GetChatSessionResponseObject, error)
-
+	// EndChatSession Ends one of the caller's sessions.
 	// (POST /api/chat/sessions/{id}/end)
 	EndChatSession(ctx context.Context, request EndChatSessionRequestObject) (EndChatSessionResponseObject, error)
 	// RetryChatReply Answers the session's last message again, as server-sent events.
@@ -4170,40 +4599,40 @@ type StrictServerInterface interface {
 	// DeleteAccount Deletes the account and everything of it; cancels any subscription.
 	// (DELETE /api/profile)
 	DeleteAccount(ctx context.Context, request DeleteAccountRequestObject) (DeleteAccountResponseObject, error)
-
+	// GetProfile The caller's profile.
 	// (GET /api/profile)
 	GetProfile(ctx context.Context, request GetProfileRequestObject) (GetProfileResponseObject, error)
 	// UpdateProfile Changes one field of the profile.
 	// (PUT /api/profile)
 	UpdateProfile(ctx context.Context, request UpdateProfileRequestObject) (UpdateProfileResponseObject, error)
-
+	// ChangePassword Changes the caller's password.
 	// (PUT /api/profile/password)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
 	// SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 	// (GET /api/profile/sessions)
 	SearchProfileSessions(ctx context.Context, request SearchProfileSessionsRequestObject) (SearchProfileSessionsResponseObject, error)
-
+	// GetProfileSession One of the caller's sessions, as a list item.
 	// (GET /api/profile/sessions/{id})
 	GetProfileSession(ctx context.Context, request GetProfileSessionRequestObject) (GetProfileSessionResponseObject, error)
 	// GetClientConfig What this server has configured, so the app can explain what is unavailable.
 	// (GET /api/public/config)
 	GetClientConfig(ctx context.Context, request GetClientConfigRequestObject) (GetClientConfigResponseObject, error)
-
+	// SendContactMessage Sends a message to the support mailbox.
 	// (POST /api/public/contact)
 	SendContactMessage(ctx context.Context, request SendContactMessageRequestObject) (SendContactMessageResponseObject, error)
-
+	// ResetPassword Sets a new password with the link from the reset mail.
 	// (PUT /api/public/reset-password)
 	ResetPassword(ctx context.Context, request ResetPasswordRequestObject) (ResetPasswordResponseObject, error)
 	// RequestPasswordReset Mails a reset link; the answer is the same whether or not the account exists.
 	// (POST /api/public/reset-password-email)
 	RequestPasswordReset(ctx context.Context, request RequestPasswordResetRequestObject) (RequestPasswordResetResponseObject, error)
-
+	// CreateCheckoutSession Starts a Stripe checkout for a plan.
 	// (POST /api/subscription/checkout)
 	CreateCheckoutSession(ctx context.Context, request CreateCheckoutSessionRequestObject) (CreateCheckoutSessionResponseObject, error)
 	// GetCommunityInvite The community chat invite, for PREMIUM users only.
 	// (GET /api/subscription/community)
 	GetCommunityInvite(ctx context.Context, request GetCommunityInviteRequestObject) (GetCommunityInviteResponseObject, error)
-
+	// CreatePortalSession Opens the Stripe billing portal.
 	// (POST /api/subscription/portal)
 	CreatePortalSession(ctx context.Context, request CreatePortalSessionRequestObject) (CreatePortalSessionResponseObject, error)
 	// StripeWebhook Stripe events, verified by signature on the raw body.
@@ -4212,7 +4641,7 @@ type StrictServerInterface interface {
 	// StartOidcSignIn Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 	// (GET /oauth2/authorization/google)
 	StartOidcSignIn(ctx context.Context, request StartOidcSignInRequestObject) (StartOidcSignInResponseObject, error)
-
+	// OidcCallback Finishes third-party sign-in.
 	// (GET /oauth2/callback/google)
 	OidcCallback(ctx context.Context, request OidcCallbackRequestObject) (OidcCallbackResponseObject, error)
 }
@@ -5249,124 +5678,165 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H3/buM4kvCrEPo+YBJAcdI9Pft9m+BwcKfdO9lNJ4GdzGBv3BjTUtniRCY1JBW3rxFg3+He4R5sn+TA",
-	"IiVRsmQ7nR89fdi/uiNTZLFYv1lV+hxEYpEJDlyr4PhzkFFJF6BB4l8jUIoJfhabPxgPjoOM6iQIA04X",
-	"EBwHLA7CQMLvOZMQB8da5hAGKkpgQc0bMyEXVAfHQZ7jSL3KzFtKS8bnwf39vXlZZYIrwOXe0ngIv+eg",
-	"tPkrElwDx//SLEtZRDUT/PA3Jbh5Vi3zfyXMguPg/xxWWzm0v6rDgZRCDt0idskYVCRZZiYLjoPrBIi0",
-	"i5KIci40mQKJqJQMYiJy3Qvuw+BU8FnKoheHS4lcRkCYIgYwxgklSlMNRCdUE5qmYqmITpgiezMhCXyi",
-	"iywFQjkBHkNMlD3AfdzEeyGnLI6Bv9wuLoSDEmJiAERQaRSJnFvEXgj9XuQ8flmQZmZJskdTJRAsadFI",
-	"zdmngs+JFkSJBQgOBFIFFn9XdJUKGl8LcU7lHF6WFqYiXhk6SM3SBpGUF5hF4EYg71gEN5zeUZbSafqC",
-	"8PVJRqW2hxvRNCUcIFYF1UaCz9g8l4adJD6RQKPEgIiQXwvxgfKV43z1kmBLw0pCkt9zoSlJ2YJpsqTK",
-	"AmgQGwYJ0NhJwyFouTrozzRI82d9shFEgseK5FyzlFDCYUmo1rDIUK4QlUcR2Ckr8J1AZFzDHKSB8T4M",
-	"bjjNdSIk+094Qbb4wJRifB4Sxu9oyvCs4FNmBDuJJMTANaOpwhP7yQxAKHDaJwOyMe+uYtvRGYJ9QiYx",
-	"aMpSNSELmiliTpLMGKSxYWqmFcmkmKaw6AVmVre0gew0oXooLN8AzxfB8S8BVYopTbkOwiBXIIOPa1os",
-	"DE4TiG5Frj3dlUmRgdTM6rUspXzb3q/MGKsRC3X6i32xWlJMf4NI45IpA65PkbPW1xOzWco4nIpFRjmz",
-	"J1BH3xCylIEikVgAmUmxINrImJyl+oBx4iYgwOeMQ4jopSSlfJ7TOZCFiCHtVQp9KkQKBvwwECyORmzO",
-	"z1oWvU6YjA+MqFgRxebcrGQkRikf2qfM6GpRmCf1CQvEE8pjkgmpaUqohK0zKpB3IEcZQJSsz/qTYJEh",
-	"LochKuWK0DxmokKUnaB9ci0p96Zrzn51ObomhzRjh1FC9WExeopKvpTdbVM3aMPDtIejcP3wG/ttQthK",
-	"XoJrGnUTNCwoS81/FvTTOfC5ToLjV0dHRy3MsQClqFWW3uDXR+2jrV25y7xLmCqmYR3B5zDTxIjdFZmu",
-	"SAYiS+GEUDJjaQqxkRI5kAWVt4pQMhWWeJgiiqXAdboisRRZZklnGxiNI0HoQ4edauttGB4sREEfhaz5",
-	"TayCMJhLqpnOYzNRIjLzT0TThTljyfBpKu7MP4rGHJTCBxzMkeMflH9ioM1MSsvikVEuYTCTudIS5atZ",
-	"yDC7GZZYqA3T5Mr+NgNqXhB3IJcJ4OrabBLXaBOBbjunxq5bJ5eoeNzUdwZXJR42qi83rInx4vXQrdGK",
-	"6pouaQEubqGim6urwfDX0UX/bwMCZgJixoUEevMeubno31z/eDk8+4/Bu5BcXF7/+v7y5uJdSIb968Gv",
-	"52cfzq4H7wz9OHvcWJ3FoKAFe1Bo0aZ9kuQLyomjo16wmb3WFaSiC9g6RwOjiI4CpM00/CPQVCfrGI2p",
-	"plOqaopU3BoN6hmnbVRkXJtcPfi1O5DK0dDmvbn5wwrCtm2diznjDxJ9r3940wJWRpVaChmvybPXb7Yd",
-	"QiFByik2wNlF1zSKQKlrcQttmDHrzSSopHsA2jtb+PJGodlah95fubHOmhVVbedDRclNBi1NyzUYWbxD",
-	"nCEMpDPrNm2lNP9qhLjpDQfxyA42qp8tQGm6yGpAxVTDgfmpDTJt0HLaJR8biMXNFehwu/JXrU23Acfd",
-	"ROOJk80Uukku1PGyJpl+FEsMYwjjWhgza2WDFcdkYpCcgobJCZkYJEiZZxriCVkmwNHyQtOTzCgzutyY",
-	"kgdLuhrzPfObhk/oDCwxNiIlu4OYTGEmJOyfkInSqNe9yQwtEveYMN0jfXz0nSrE5Zgboyxd0pXygOuN",
-	"DSEXIqp4HISBBzLqX5y4VWRdsjgafIoSo5o7RU2hmTzh8cOr12GwYLwUJjuJ87ZDunKi5XQbDHzG5OIC",
-	"llcPEGdhEOVSAtcPe4k/bJXmVhtL1ucL27bSihjnrBXn+7Y/OjsNwuBqOPhwdvOh9TivpJixtE0IW17i",
-	"eepCMjZE2mYHObWyNvdMRLnqS7BOaqfFvK5+JFtQuToVPALJ21/eRS6WMhG4YprdwbXIWKS2i4iGNeyk",
-	"lcFIbVPrkK6v1XpOFuc3mZGviOs4ZkbE0PTKO4MZTRU0oweDTzQypr7gQCwTxjZG0CP9OXpir77/5z/+",
-	"69XrIwxZ5Wl6QkoJgwMVOppUk4VQmrz+4cjMI2mkQSrnOfhQvEKubTz5QlKpE0TNDGlzlFroYOs7LWe9",
-	"5Z37lhMaWs3fKVuaFshj5Fxtro+bgHkme2l3G6gdujlTGuQ2OfwwefoAN313x/sRZm1DImRrsnmjYB6C",
-	"glK6Py2iHrGnh27CSdyGtzkaDI3UMTJmJgGIZiDJnkrEkhOqyPvhYLDf84wO80IQrummMOi/+3B20aqj",
-	"RsDj0v7rQN7DgjXKvx1s2uAdcuwLzMka4BX3rru7ItcYzxQzY18Cj3tkgvaltUQnBsOCpyuSSVDAdWhQ",
-	"W5qFId4EUWeRFubhmLvfj8mEsmL9iTssXmmFpWRaA3fxfwwSapFZU7EhaJi/jXWm5fEQqIubb8GiFzrY",
-	"OtLDxIMdG3fSA2Ome0DXQqobaKGLclAenrMF6wgO+cPUjaqt7Q/LUdi2A6aZTnfwZ4o5/J2E/lG1QdO2",
-	"kQay2gkaB7zDe4qWCMODCICpfmQ0dfvuHV/hvEzDYtejDyp9TqWkq5KAzowRM5cO3Wv3acg7TJEpMD4v",
-	"eYJxezfoMEP2/jLwY+DusTr8zOL7Q6Ul0AWZCbzcHnOm93ukPzUMSxZAuSJo0lnO6iREFzDcfeNlhHF9",
-	"419E26N8YcyudSxdGglkL51TUETopLjONUI9xHA0SiljsLnbBou2hCrrKfe2y9cn57GdBIejbD8ishv3",
-	"eTxnXwmrYF1J4buzYEn2G9jvnCl9pmGxzoA7BpVSqrQXtNr1QHzKfHLKOMF0BXv9YajkiUj/6xPz05Jf",
-	"GOToNsZ9vWuori0UV5CqTwn+1B4RNxC5Tg0bKHW0Fhbvn16f/TQIwmBw8W7wrt3c0yIbGnHc7fGgtN5Z",
-	"IbR5eCOU1e8g1bTdJIuppsYeM472JDbjJgTujCgXM9K4CnVM6xRAb81uMmbWdlGCoz52wjpov2rxYaWc",
-	"TNCs8kA1lGuA/E65ZxZIdYzXQmRyevnhqn9xdnnx681F/6f+2Xn/7flgMuZlqDEqrmNJJPI0dmkwRlvu",
-	"Ub7CSCajaRnCdNFRqogXU9wPiZBjPhkOrs7//uvo+vLqavDOC2fa+ZZUlTFNG/wkZgVrpFJVKOU2y7QI",
-	"OFbXVq37+sNdYTVUdMssTuhgBNlOU+DJoJlxshdJMFxLpisvj8l6BByWePjogW3LadzpNs0HuI1Wr8us",
-	"gG7ufSQ73Mi0e+5cptunNoNaZ3b3Rh33Zl96h8PUSOdx/SLIs/s646C7xzjbRHwRq3ChCxfErGBpQ0BX",
-	"GlNngL8Q6z/1z8/e9a8Nuw2Gw8thq2B36U3dEc/Pbe/4HPEes6HMjogWLWxV7aTk6k1M+4UcUOyjFYOC",
-	"RU4gzGieGrKgaYr5EWVmlvubqgRDL5KaY4IoEYZJ0ZgIA8FXn8zhiTuKGROW9RK2WHSkcuHCf4DwSBjc",
-	"FSjYmDCHgx4STHEbrCiSpunlLDj+ZZtltR6DuQ/XQqh5zMQ72mYMvKUK/vSGfLj6vlCnKjMWu1VaJ4Ra",
-	"B6/UZVMplng7l6C6VBnQW8J0b6fIUmPXH+/D4GeYJkLc9qPbNjsoAnbXHtlYCzO7oW24/Rng1thbmZBt",
-	"gUmrYHa3OMvkmAc7sfYCuMWcZw9yYU+703ZUPp+D0u1ZF2GgE1g0gg7rYxqwLQFuR5rKdfzsZoxX7zc2",
-	"4OGxhKy2g9A7m/VzRXxEuWR6NYrKfU2BSpD93Oa/2L/eF0D/9efrIs0XiQl/rXaRaJ3ZnFbGZ6LdYulf",
-	"nZEpJIzH5ApkJFKqIcTo5CwFdIdJ/wytksq07I35mA/uQBp7UicFo2VSxHmkDQ9F3ymizOuCk/9HUnYH",
-	"iuQ8Bkkmxg6fhCRLcxuGLnSLctOMOZVRwjREOpdg7Fc4Lu0qK8tDZxVDXCgVFeJcIy1ZBmRpeTAkCSYO",
-	"oXc45rolK3QPyxyktvswTqQxx6Y0uiXOirMpjUQKoa2XSY2PgZx0YFTOmIO7XidK2NR+zI1QhIN5UUt6",
-	"B6mtqLgZnu9b3BklpYhKqASil8L8LwPVI32bXIw63aWDMUV+vL6+Im+OjsZ88nmMim4cHI/XtPg4CMdW",
-	"/+HP//zHf+OTIsXAf+Z04jg4/jwOxvnR0fcR3jbif+1Q+7R42T2/v5+cjHFjK+eDl0DWQLMve7ltxQS7",
-	"QXg/6ZGfE5DOk88gGnNFVzaR0pYnGHszJAydmIn54zBLKeMTxK9hF+CaRVQDWTKdkEnfpbojao/JW2QV",
-	"YuG0d2j23CygE5uCO6k8R5rr5DAVc7tE6ZMfByXXGFYKvCSx4FXvqHeEucoZcJqx4Dj4vnfU+x5vpHSC",
-	"7N2YG6W5sCaBkekIrVHsNgnLFUGB0m9FvHqydPhaItp9XegZ1dcsn3p9dPTUa3cn4I/YnKPrhBUBb+zS",
-	"bTOWIDbT++17r7a/VyuIwJe+3/5SVexk3nj95+1vNOtQfMkfHP9iNAOdK7Q9jdj/aH6v0YnI9UZCMb+v",
-	"HdmbllISi9qi9uwLcIQa2oXsgiHciVtQLkSAF9EHyFNkRhcsXZXxDZqmjM8LoY4OwYYNW3drDi17/Qvo",
-	"U5uMg77gM5Kpyz9sLQ9RiEajTnIF8hGo3IQFweLosFA13adf5Hpdsjg6tR7Rc0iMtrSyfwmOSnA8jRio",
-	"WOta0thxVmF92IBgVSniLJrSfsEqSLREtjGY49Vuohp6WSXqmSiqkcPzwsTUTNppLeLDSjvPVHDmoBQa",
-	"A3oOjfa3b5bmNhOKTR7aRCluxHMRST17aScqefVky68FJlqoJIog0xD3SBlUplwtAU3kObsDXoUe4GBB",
-	"WYrlWKkEGq9IgWCIw8qbMC5RsSXnVEi4A5oqMxUa4ZQXtc4EPjGl1Qmh5A4km7mNkmIlBVwb+/Ux1Pn8",
-	"hIagrzrV/k/486DM7qo6Cfziugf8ngNefrn2AXpj94B6iG1bOuDHrWKo8kbqpNXSlWDdmHBEQeNYGkHD",
-	"lDtHV3395mlXSxm/NWu4WtzQWDB+RW7PO/AnWVMIsqB8VVQsq97ulOHf3XVLoBHw+DSh3jXpcwiilhy3",
-	"F9ZYrYHSrvLlLF2hQ90sbVBl+llVimBvBVmalneDPLaBmkKOjfnEZTEd2xSZifOx7WXmY8XLl3lqb7a/",
-	"VLaAwBd2EGJlM45HSb3SiDNHpggtEH2CWBO5JmUA390BFtEuDE2p8gDKpCfzxxLSSCzAt+0Mg3Twi7vr",
-	"9tmmkah+Z7YSEsaJkDHI4/IWfW/yeYwM74dnQrxoz0A6YoqSnN+GZJbmKnHXyUVljNoPxxxTGIGhsprE",
-	"gsOE7FHSQsP7RvgUt+JmSHWZfty8VcWUSdSVFXZswc4JmZQ4neAFlPJzQkLEsu0R4RQtuBAn5WQuxtwG",
-	"/yTs94iL1dlOHu6e22ZdYvqYO6O9Km4X2v4OKiQ5v+ViycvmKGNOJRj8Mk7livx1dHlh42fqxEDBFHlz",
-	"9Gfirt3PLn69Gl7+ZTgYjSZkmbC0ltbynSKZhDsmcmWsA0cYlm9rOXEYD7sQLpvAWQD+Pmpsb9BpTZdy",
-	"zirfNDbcrxURSz7mMdAYS/cNdTpJYdYgzDn52DiAzAUoQpd0dUK25+KNuUvGQ+qZU8Y7pFZRjxWup8Uq",
-	"QWZUeqkNhsmMxMLclmNSq/YqOMudJfKnL8pOMHVkzLvAlqDlyglGVcOmg75fZvlS7WDfwwWEHPOC/f2c",
-	"jH0SG4zZdibGnsOJFJqBJKYsXZVLIJXZWGRDBeJuvh0liNYE0udBJaYeajZ5yTK9f6mfVvWDzojqyIYK",
-	"HRlb6W1vPQ5QViBq1TZFUzBGp9F+zpQ2NDkqBj7SONrpnrKZgrl2HdhOTRFNU7SJil2FtvxKQmQwMmNS",
-	"6SeI823CIwoYq6ex6HMNn+/wuYfRdVeoDaxqyGHVdK3FqWkJF9sVrUQlNE1RGRQXcL2XYp51/IXdweHn",
-	"ws5T2vF+jn5XhLmIlL8cjn2z1b97tadfnnppaLmEU6tTJ42k0wkWMTIepXkMLlF3ZlRgazbvTsm89g5u",
-	"V0Y6BNv5rSNobl3Gb4NSKlm2TisDm5qNGLPnYQyhBY3BlkYAmdLodi7NKX9Fht1wTmhRdbsp7zFPMqVK",
-	"25r60htIhKq7ACHmXXrWnrH3vZRVa+X65ffG5ipcXmN0nRDKmxMU+a6ldWz+Q6MinROsY8GhR6xDNeYI",
-	"xJYMZHLmrD21zdwjKbsFQsdcAfYVXDcv55hrwTSeNDo3tOhiYMfaCKJdbr9HhjDLFU2xzHjM23yTTqfn",
-	"GN0VlAc2Obl/Phz03/391/7F6OfB0E8ZHnM8s9I6dvFOw86UFI0NLIDhBgeINgp/xtyZ/SGZnF5evD8/",
-	"O7328pQ7pEYzZK3lCntyYJb6szL/M1m6/1st1r7nWFV+b52SDL+EjzNZCxdUZN2C54Zbziv8WuS40rkl",
-	"e1UEAh8Kvh/a9G70KatfBSdZLjOhAAXQmG93Xknpu5aNRTBRyQkMVXDFSfGfspR0LS0/BXoHdUc156Xd",
-	"v8dsAGRqgNXYltYslCt0SLkRDzNPMKFA2jc+bq2SjvG5t1/Ppcawz5jv+aWy1Z6w5sCZli11EVbAtBUk",
-	"cKETKwq8mgMU7i5gGYkFnogzJbxgCUY7Wh1okb2QRHiEObBWd9N2B+4IYU9IoxMSGpPfcmU8GM5UAvH+",
-	"satcLgqNa+1ywlq2bIloM8sUgPsVHvdhu89wIbxqEcZJ5oo6m6WaX8m01SLzudMH0BV3u4DhMmFRgprT",
-	"qGfKba9kgwBD7zZf+CGyphD+znNpr291oqQe0AvLPoIu+FmV/niiiapb1wmZeXJqzPc0nZIoFcq86W6s",
-	"Q8JBL4W8xY6E+4Z5iroUCQdUaxolRmoIbF1URIrxPMd8o2VzjO0QpdJlNBkZvCNoF9pKdzrmxWhsNY19",
-	"VXOJPkLGIAIXXka+du+4mHIVO+6RS27tN3da6GOMOToZLo2iPL6SAELfyFlS49/aZtJ1vrAxTxRtzDCH",
-	"SAENPb/4zIleC1iPvD56U3BRJYE8cjNyseYK9hpV0MigeNuy3yay+nhK37IZs1l8sD+g9Hgvirbo2+TH",
-	"o8yUqnNrtwdb1XH185iJjQHfRZ5qllGpD2dCLg5iV0ZRnV9LrUUtVX6KLsLWZHn7Ykue+4vek7ZUuHVQ",
-	"ZNWt9pvINH21wxvNRvJfbJaHwQ+7QNjSG77OMtVpGNc5EjI2Rib2PN7LM6Ni/nREFDkkP5APb/dR+LoC",
-	"HVXdlmJ7YXx9zrF0YBsHlSVO3SkDWK70vNcltZKvF+aCejXWpjwBZ6yXFVYTsjctS6r2rQ5zJ1DvI/0N",
-	"sMy3lCRQSf2YIP1WaQOVvrFfD1FFiZtlJDyieoPvdt5Iyra6XfFz13j3GQnTrdAZ98biGzR4tSJFN13n",
-	"2fU8ufQCwJSrlze0JRgbMnfP2R1wYw+YTZRTRAlEt/7RuLOoDodxxeaJVodLLPbbeK3m1wO+zL1arQJx",
-	"h0s1B1vvxbi9rnX8Kz2LT+LwaxhJYAKHa222j8khoMpbvuqMiiPxTimr+nFuvqfr2/TM4AH3bE9Sk2Hn",
-	"cpV2LkXUUCKWcKE/bwxVpk9IZNykVGGwSOXTEiAfA8V2N925FS1Kn1FoFEtsu7114D7BTa2/8Sxv2bjt",
-	"Durv/ekNiHoj0he2ILbg3PWiaaD8xcyBGs3bTsPWHbcfZKkKVC1wbQfbYOlDv1Vj65HbZby+v89y5q3d",
-	"k1/47HfIM7XwubtHl1Bqr3VrZRG2m63EQrH4G6qR2E4uW/NfRkBllDg28pJgdkhfL/7sTll/eJL610mu",
-	"+UB1lHi1f0+cWNOh8qvFFB4CpiD41d0CK7WZTiFsXC8ZyzPeTWCsZe5s0ZDffrrBJQe/prOG66+RXtBy",
-	"Nvk0ZdFhVH6/qjNTyP/O1TNitbZOC0rfA8W2B2rJNEbdEb9MlV+C2uRr/GzrhcrRePFdfaOqTHWmWYYX",
-	"ffAJazjsdwyYIt73T2okj0hsxaqmkd5Si2EHPW9opfEZqZ3U4+uXVI9D186l9wcqvOo6VgkK9MFW86fW",
-	"JXvHMqyyS/kTlmI9R5VhS//vL89s/pI6KQThxHppdQuqELiY/oQJSGu21DMVh3llYXhXjxa1w1Jh181y",
-	"9YxFY+6wNxaN7UbVB2WXuK46VlypIgIFejcaL79CsRON//DmK5Yb9kszRwuiErF8DiLyChnLb2d+FQKp",
-	"1OQHTJSjBEkCqfykXuBmTUO6gLLA1n1P1o+i2ELbjXrSD6McRu4bkt1Ed4rNoYpvTVbm4bNozManRF/Y",
-	"o/SbQnYQTiKUhpgUaCOZI1SR1avrn/mDsOGXk6Xfloh89yNQ/DLsSuSyiERgW0TKzc7wcS3u9p2L5Ntc",
-	"yTF3P06Nl03X+0RhC1Fe1pxlKeVlJeYXWOGPue8rGMLfTidbiMUi58ilG6zzYtAZv2P6WWOLO1AmQyBQ",
-	"cPT+uNdX6+5wgURb6mh3YT9G4WLfaFTYT1f4cm2XY7Qfxd0m265wlC/Zvrp8mTLbjMh91bdFwGxG+Fta",
-	"mYh/cFZzbfE2+GvYPs91sOwwd+xnyit7x75zMGJzjp7r7ub9m///pBZ9e4/aWufOr5OB4nUEbSHFKyki",
-	"UJiOV2TFZ9UjI9MjI9BTiOe2NM8J+C+l0EflcXQYVK7tIrjMwKJhBZnaRos2ouEibpIusYffFgEjDIu8",
-	"PqR+177DuRDztLsbGDblvPS/Vl070++ty980HREqhp+d14j7OxaDPHGZDtXXw21JbhFLsdspIy0hllsQ",
-	"LcZ8Yjv5/TvuAK2Jf2tppeiaCHof/T8Xlrq2GBmbzwFr0dsbXfqYdL2jUrG06R5XfzsdhERpqm3Ikwse",
-	"wX5H3yh3NEWjqW2ngp3I3NjdXCjXyfkBYiNsnwg31DUTfvltx4mKptK7T/RxR+KrUcupiMERS63LV9GT",
-	"UnDiGm+E9vMbL05rTXKoD6h3q/3lo8GC5Q972NjtPTjEuLWb6XOBYpcAYU7APcE1vL+L6K73CBNavL9r",
-	"gsR/1Xpm3pPyLv/+4/3/BAAA//8=",
+	"7H2Lbhs5tuCvENoF2saWZSdxZntsXOwqjtLtex3b8KN777aCiKo6UnFcIqtJlhXdRoD7D/sP+2HzJRc8",
+	"JKtYDz2c2E73TGOA6bhUxed5P3/rxWKeCw5cq97Rb72cSjoHDRL/ugalmOCnifmD8d5RL6c67UU9TufQ",
+	"O+qxpBf1JPxaMAlJ70jLAqKeilOYU/PFVMg51b2jXlHgm3qZm6+UlozPep8/fzYfq1xwBTjdG5pcwa8F",
+	"KG3+igXXwPGfNM8zFlPNBN//mxLcPKum+e8Spr2j3n/br7ayb39V+0Mphbxyk9gpE1CxZLkZrHfUu0mB",
+	"SDspiSnnQpMJkJhKySAhotD93ueodyL4NGPxs69LiULGQJgiZmGME0qUphqITqkmNMvEQhGdMkV2pkIS",
+	"+ETneQaEcgI8gYQoe4G7uIl3Qk5YkgB/vl2cC7dKSIhZIC6VxrEouD3Yc6HfiYInz7ukqZmS7NBMCVyW",
+	"tMdIzd1ngs+IFkSJOQgOBDIF9vwu6TITNLkR4ozKGTwvLExEsjRwkJmpzUFSXp7szgvynr05Jn8x/7Hn",
+	"LCkvR7CrvwZ5z2K45fSesoxOsmfcwIDkVGp7+zHNMsIBEuXBOhZ8ymaFNPgm8YkEGqdmibjyGyHeU750",
+	"pEE957KlwTUhya+F0JRkbM40WVBlFwhJvxf1UqCJI5dXoOVybzDVIM2f9cGuIRY8UaTgmmWEEg4LQrWG",
+	"eY6Eh6gijsEOWS3fUUzGNcxAmjV+jnq3nBY6FZL9Bzwj3rxnSjE+iwjj9zRjeFfwKTeUn8QSEuCa0Uzh",
+	"jd1y+JRDrCHBYb8RNRdFlhBH0DW9A24I6A61qCTuEYuAKPYfYG92lwj3CKT5dUpZBskx4WLEJSRMQqwN",
+	"zOZCKTbJDBEG3h9xs+OfzJHglh53x41xt927wyy8qGMyTkBTlqkxmdNcEQO7ZMogSwydY1qRXIpJBvN+",
+	"z4zqpjYrO0mpvhKWUgAv5r2jX3pUKaY05boX9QoFsvehxdij3kkK8Z0odMDOcylykJpZVp9nlG/a+6V5",
+	"xwoJXsL4xX5YTSkmf4NY45QZA65PkJa05xPTacY4nIh5TjmzN1A/vivIMwaKxGIOZCrFHEFhUrBM7zFO",
+	"3AAE+IxxiPB4KckonxV0BmQuEsj6lYwzESIDiqAhWBJfsxk/7Zj0JmUy2TPEcUkUm3Ezk6GRJUXsHjKn",
+	"y7mX2OoD+oMnlCckF1LTjFAJG0e0IH+dA8Rpe9SfBIsNcLkTolIuCS0SJqqDsgN0D17jRu3RLy+ub8g+",
+	"zdl+nFK979+eoNxTcquuoRuwEZx0cEZR+/Ib+22usBO8BNc0Xg3QMKcsqwm99knUm9NPZ8BnOu0dvXx9",
+	"2IEsc1CKWnmiAR2SzeeQkAlMhQRSKDyEYLzXBwcHUW/OuH/wwuxba5Dm89HoutcxnZXdN89lCJ+BGy1F",
+	"RuKUShobvYDsGKnInOduYzUvvmAxC5gopjvWcwZTTQxzXJLJkuQg8gyOCSVTlmWQGMpWAJlTeaeIoegW",
+	"4JkiimXAdbYkiRR5bsG9vsaDtiJSByM8oKi6P3c9XVAxnAsP054+/k0se1FvJqlmukjMQKnIzX9ims0N",
+	"XEqGTzNxb/6jaMJBKXzAwRwr/kH5JwbajKS09I+MCBD1prJQWiJPMBMZAmVeS+2qDaIXyv42BWo+MKxu",
+	"kQLOrs0mcY4usu22c2LE8zaIx/5xUyoxZ1Wew1r+7V5rnrj/PHJzdB51jf91LC7pgKLby8vh1cfr88G/",
+	"DQmYAYh5LyLQn/XJ7fng9ubHi6vT/zt8G5Hzi5uP7y5uz99G5GpwM/x4dvr+9Gb41sCPU6uM8uBf6oJl",
+	"8Jy/KUWmxZxy4uCo33sQCTCklc5h4xiNE8Xj8EtaD8M/As102j7RhGo6oarG/MWd4fqBCtEFRUZDLdSD",
+	"P7sHqRwMrd+bGz+qVti1rTMxY/wpyHVOlVoIiaJ3SFleft+kfuu34Scsx1uzi1VQT+MYlLoRd9B1bma+",
+	"qQSVrn4BJbgNWHurUPWorz6cuTFPSy6stvO+gvMm+pbCcmuNLNnCmBT1pBNU122lFGhrYLruC7fia/uy",
+	"EWbYHJSm87y2qIRq2DM/da1Mm2M5WUU9GweLm/PH4XYVzlobbs0ZrwaagNish9B1VKN+Li269aNYoK1K",
+	"GPXQCI5La5E6ImNzyBloGB+TsTkEKYtcQzImixQ4ypIoTDv1Cy0Hewu6HPEd85uGT6jeLNAAJiW7L4WW",
+	"3WMyVhq5fjCYgUXiHhOm+2SAj75TnpiOuBEzswVdqmBxRq+LSgLmH/eiXrBk5M44cCdBu2BJPPwUp4Zx",
+	"ryREnm+FUt2Llw+jJDhG1yVdOtJysmkNfMrk/BwWlwFta6j/hdIEfi1oRsa8enHclK8MFWydRFxICVxf",
+	"finljHp83drOhcardobF7xSBPUNcCU0SIzxFKBxajS0W87ngxBPdruUHS/l+49E3dlZfadR1tJ0X5dRh",
+	"D29vBtenJ72od3k1fH96+74TvC6lmLKsiylY3OZF5sx81i7fJbU5JtgaeyriQg0kWDPAShWizRslm1O5",
+	"PBE8Bsm7P96GTpc0Grhimt3DjchZrDaTrIbs7qinOZHaptorbc/VeU/2zG9zQ+/xrJOEGSik2WVwB1Oa",
+	"KWjaZ4afaGwUE6M+WaKQWCtMnwxmqOu+ePX3//x/L14eoBm0yLJjUlI8fFGhKk81mQulycvXB4Fa5gA5",
+	"XMULBOXGk05QmdNPbG4g78VLq8K5v15FW0BRHVYeqMG+fH0QbQVGjzJuBzg9wrifOwDlygpEK0luUzD7",
+	"GvJfG+vDusU8kRi5vWjYvboZUxrkJva0HW/KH8SYvkIN2NaM8ghGknwj53s2ftegr3mL061lc1egoOSV",
+	"3+K+89+jDPHQQ3T8s2HpuB5eGR5i9jCVAEQzkGRHpWLBCVXk3dVwiAY7L2KYD3pRS9KIeoO370/POyWO",
+	"a+BJqV2suLyHGDPJYXRwEDIxvwHkb5QvvSdG0ztQx4RyYqaiWkgyNxpBJhYgCdNkwXRKxpfDq5OLs8HN",
+	"8OP7wf/5+H54fT34Yfjx5MfB1fXY3l/g3dFGQZAwLRQokgk+AznibvXKDkitAwVNbc58xOmc8RkZuxed",
+	"mhDc/uGXmGRVGGfRVHRXcOAv0Nlq91fxgrbFSRQa3SBiapQ44EmfjFGJs+re2NyT4NmS5BIUcB0ZCCt1",
+	"rwhd0NSpfV4HG3H3+xEZU+bnH7sr55Wos5BMa+DOUYo3pkVuD7rBtli4jTZx58kVUOdu23CKgfVu45vB",
+	"STzYeuBuemh04WDRNU/MGlhYBTnIXc/YnK2wz4avqVtVmzt8rUDW3b0wzXS2hdHAjxHuJAqvqms1XRtp",
+	"HFY3QOMLb9G92WHkexAAMDWIjWzYvXtPGTASSsN826vvVdIhlZIuSwA6NZL5TLrjbgUeIO4wRSZg6I3H",
+	"CcZtEIU7GbLzwzB0nbnHav83lnzeV1oCnZOpwDChEWd6t08GE4OwZA6UK4J6isWslYDobPbbb7w08rc3",
+	"/kWwfV3MjTLQPqULQ4Fs+E4Gigid+sAYw9sswUcqZdQIR/rtsaVUWXNUfzN9fXQc24pwOMgOzY7bYV+A",
+	"c/aTqLKXlxC+PQqWYL8G/c6Y0qca5m0E3NJym1GlA8vwthcSQuajQ8YxBn5ZD6SBkkcC/W8PzI8LflGv",
+	"QFtIMtDb2sO77N0eVENICIcOgLhxkG1oWAOp1y3P1ODk5vSnYS/qDc/fDt92S71a5FeGHK/Wn5Fab80Q",
+	"uuwF10ir30KmabdIllBNjTwmOJBxYt4bE7g3pFxMSSOCwiGtYwD9ltxkxKzNpATf+rByrcNub2e4VsrJ",
+	"GMWqYKkGcs0ijYKFz+wi1RF6Zsn45OL95eD89OL84+354KfB6dngzdlwPOKlPT/2URxBgJflljtGY8ip",
+	"1IxmpZ/AuSCoIoHhfjciQo74+Gp4efbvH69vLi4vh28Dn4Edb0FV6ThwWouZwQqpVHmm3CWZeqt+5Tnu",
+	"3NfvzovcYNEdoziig1qaHcafkzlmxslOLMFgLZksg4BPqxFwWODloyK6KTp8K4d2uOAuWL0pg4lWY+9X",
+	"osOtzFaPXchs89Dmpc6RnXN2hev6Sx2lTF3rIql7WwO5b6Vxf3vDfReJ9yYjZ0FylvlqLV0HsCr6caUX",
+	"zZP1nwZnp28HNwbdhldXF1edhN1FRa424//W9U2IEe8wiNLsiGjRgVbVTkqsXoe0X4gBfh+dJyhY7AjC",
+	"lBaZAQuaZRiiVAZ0ur+pStECJam5JohTYZAUhYmoJ/jyk7k8cU8xaMmiXsrm8xURoDjxn1ai34uVKOrd",
+	"e0hYG26MLz3EpuTuuUJMmmUX097RL5sEzLYp6nPU8ksUCRNvaZdM9IYq+MsheX/5yksVKjeKi+Xdx4Ra",
+	"Pbdk6RMpFhgJkKLUoHKgd4Tp/lYGtsauP3yOej/DJBXibhDfdYmDMbD7bgNPy3fjXu06258B7ozYmQvZ",
+	"ZSa3fHZ7wbsM03uwLm+DTTq0GvYgTf5kdQChKmYzULo7/ivq6RTmDdtL+53G2hYAd9eayvb5bKeTVN83",
+	"NhCcY7my2g6i4G7a94rnEReS6eV1XO5rAlSCHBQ2Es/+9c4v+l9/vvFpIQhM+Gu1i1Tr3GYEMD4VPpyK",
+	"2nQ1l6p3CTIWGdVAVJEbgIqITqUoZqmTqvEDI6fNyU6lT+TFJGPxvvt5t9eZdTC4PCUTSBlPSDlNhAbg",
+	"aQZocSCDUxT8Kum9P+IjPrwHaUR2nXokzqVIilgb/Iy/U0SZzwUn/5Nk7B4UKXgCkozN0sYRybPCcgLP",
+	"vpUbZsSpjFOmIdaFBKMiwFEpulp2GTnFAxLPt1WEY11ryXIgC4vfEUkxPBIZw4jrjnj9HczJk9ruw/AP",
+	"I/FOaHxHnKDseIkUQlsGQ40ah1i6Z7j6iIMLEyJK2Dw0jPFShAMyIUnvIbPpf7dXZ7v27AynUUSlVALR",
+	"C2H+lYPqk0GbHzFFfry5uSSHBwcjPv5thLLEqHc0aglKo140siIG/vz3//z/+MSHSoXPnNgx6h39NuqN",
+	"ioODVzFGKeA/7av2qf/YPf/8eXw8wo0tnZmjXGRtafbjIILXD7DdCj+P++TnFKQzluQQj7iiSxsubnPp",
+	"jEgfGcHATG3+2M8zyvj4yMJuoTB2zWbUoCAwA61qqo9VyEfcv22zaqgduk8McnSBjIGUMubMpxbhrf5s",
+	"Lt+ejZ95XihNJhCRCSwFT2z6jpVwmOAGSSyxPhrxPTIg/3p9cV7uEIKYE/zBxs3vLAxyEJXTGAiVmA3J",
+	"NKGKJbB7ZOCNZUaAmSw1YNDJiJPyRKhaJ/KYmY28s0fOhVWVdygps4oNVcB1WMJLjIgG8wng97Br5DWS",
+	"iiwht//jwAh9Bixcutntzbu974/NQlQRO6mrwLCZrRaGflG8nR0OyuinuI4qrsaMzJEeoOIKTOI1RWRM",
+	"+5P+wXgXN/VGJAzqcTiYfEl2quTL8cqElvHuMSYNYQqnuRMEqMMXr3DssWVSRwRVJfSMUYIQ6Z3QZGds",
+	"lvi/EzE3cBoRLkjCVJ7RpdVCjJbNZ5kRd2h8B1pFuC1BwgtnHO/5mHRDAVOEzbhR5/vVkgxn9746M+T3",
+	"e4f4vxcvSQqfaAIxm1NU8+e4FyvXKoLOdHLLGVp38P9ywbhWffLOHr0Vyp3we0RGo+uxBXmEAyXmoFME",
+	"FUMqzNRoFA2WjnhjGCdwzWLD4eyQA5ckicBwRN4g0ySWqtgQFUtlLVkZ21Sm4O5oodP9TMwYd/J7xmJw",
+	"Qq5jqueC4MMYyExSriE5JjTLiGSzVBvARMpvhAm0AyCjVkf7+3EqhALqBuzHYr7PxV4Ocs6QR+0HJteA",
+	"cw8uT3tBnHzvRf+gf4ApZjlwmrPeUe9V/6D/CgMzdIpyRWMrKEYKq5I1crxAsikzaGQjIJyHd+fw4BUZ",
+	"D98PTs8+nl/cfPxpeHX67nT4dmwvZMEURF4PwkAfkjF+R+YYvLvbJz9LwWdlqIRC9lfwO45hCRaqQRk8",
+	"sGTaAPHhwQtCp9rnZ5pHCyHvjo1ob01LU8qyQjo8lEbixQROSEgO0m/ApsCBJDFmBvrZjMRfUk+jS9kY",
+	"e1fIAJR+I5Llo+Vv1rIQPtflTKNtNEsgvDw4eOy5V2eMXrMZR6MdJu0e2qm7RiyX2MxHtd+92PxdLWcZ",
+	"P3q1+aOqYIH54sUWXzRT9M13L/+6+btminkopPeOfvlgxHvnuMFTU0YYQ6j3UUIG1oJ4IE1nCo0rRqD/",
+	"YIarIaIo9GpMvLFhSCWBMuLlUlnO5qIimHa51+rYGawt7tn3UQhmiiDGG+pvDReIRd3wb9bTgsTDjiR2",
+	"CzG+LMYXXP3n8Civ4F7cgQq3sGe3MKVzZuQW5zCgGcojToTfdMDWfjmDjrNF+coMuYAJoXlO7gBy5ciN",
+	"E8+OCEsid7ER8tUIvXJ4ycqaK4n1R7UP8wfQJzYmHK23T4jeLi2nUyNTeE9G1CwUyEe5q65h11+DYEm8",
+	"7zWb9eCOgoFlwJZP/S9hhjgRCfzL2KZ1GrFmr1D2FiwuGGHLSFFzxgsN7bvwyRcXLIlPrPX0KWh8V57H",
+	"n6S+IvW/F8J9I2niiI1XvwPA0w6+DXSXCjzWUkFVfBOwO/K1GswHXC1AKl/5I6Tv1iRgHtfouCXtRgqu",
+	"k3elRa6QmDM+65MrKAx2GJ1VaBSP6q9LR2SZVmSRGjpmiWsbX66CUG31RMjSCIx/ZjxpRsJ3Fn1ZcT+d",
+	"p/tPjE5XeB7K2krCE9mEKDbcfz1DsFy3Q7gissic4M+cdQ3v1iJL+RZqkFjfyReAaUXJo7LcjOW29rlx",
+	"Iw7baaRdIedNDHKbeyrkqadKbIU9Lx5t+pbDpgN74hhyDYm1faHuRpHwGSY+Y/fAK5eMuw7MvpRAkyXx",
+	"sAFJVFlCU7Sv2SmdQVTCPdDMkDNAAyLlpdIHn5jS6phQco8Krd0o8TMp4NqV7PlirP29IOAJOhlUuHsD",
+	"vGarqrl/o5Rvwkz8YLlSdPYMDI16WhCVigXG1WjClEurNXKzqwklZKnno0WAKXJ4cBAo8ROa4C/K8l9M",
+	"i6tp6i3tvo1vaLRYDstslKp44S+uYOGvBWCUmLPY6LUFC8Okn7aDtukz+rCRUVU25TqSdRRCbJPABrVi",
+	"yt2oOYcKfB9rNn9Hztwa4W0GNb76AQg/ypxCkDnlS18DTfXXwrqzTiGwNw4G1XDtt1DKci30XwP+YdTc",
+	"ar70M9OpKDQZl474sRPbvGsJ/UCqT06sAY3OKOPWd0ASavRZ7zewleQC7RYT0lHJ3Dl8+VdLI/EGinz3",
+	"uFXP0SLTX9v4cA08OUlpEEP5FGyoIw/omeW4zvCBVSXR8myJrqBmcQFV5qZUxQBsyCDLsjJw0MWDlFxs",
+	"xMcuxeHIxs+Pnb3ZRjp+LXP5MmPa4eaPykqb+MEWrKisefpNeF5lbgOeGHbmLugYT9ugYYmFnUhYXlyZ",
+	"SWGtPlks5hCSAoP7K0iBC6BdTRGG92YrkZFEhUxAHpWhuTvj30ZIHEOHZIRMLgfpgDBOC34XkWlWqNTF",
+	"qPqaFmo3GnH0OQJDEWecCA5jskNJB+xj5UIfamteqSJ0j5qhmpiHhRJWdTq+0mFI2QzDVGGgeYSnbCt0",
+	"OvEMnFOfcjITI27d3RJ2+8R5p22hVRfMZVO5MCfF3dFO5a2LLE1UUSk1+Nq1I27kACETxqlcWrcdblUd",
+	"m1VYUkhcLO/p+cfLq4sfrobX12OySFlWi5X/TpFcwj0ThTIypQMMi++1RBv0KZ0LF6Ls5MZwHzVyYX1l",
+	"NyGwVUlsCcaeKSIWfMQToAmWEbSmRKQwZg7CHCuwAtBMGE63oMtjsjnBZ8Rdhg9Cj2E5K6idr6QStXPt",
+	"lCBTKoN4aYNkhtKhlfOI1Oq0lCFy9i4RP0MSeIzx6CO+atkStFw6glp3p7vVD8rUQard2ndwAiFH3KN/",
+	"GOi9SxJzYraYLMrB6zmv9ec1WCfu5o/DPFHyQvjcq8hUtQTBYZswvCDt4HP0ZSF7m8d33O3DKkE3yANw",
+	"eiN+TuyrE0eGxgk1lFVMbQQEflURXFuxWxE64sGmIk83O8mm1fUd2axRzT+5+GNzcbQEqBWZKpGjBpYJ",
+	"2nCpPSS5eMtqE7/29GWl7vpeKE0kxGbIKZNKR4HaQJWuKBBPbPpyTpeGH9hsLAMnNQHcxYq5/dnfXUxg",
+	"h3+NKW3oyrVf5VcKxltFbjZz81oBkt24WOoi1UbnzbN7NHdSa7Jt7xn5iL1lrMq1LlWlku0VmQl77VgG",
+	"jNvgMyf/l0IOhtCUQojRhFHCOGzf61ucPLjZtgmi63iqV/ar/godxoQO96udMXHxFlmGgoXfXf/3TrFq",
+	"92+3olAiburBa8Ah6sbvcT0r0Moo40Zm4NhZjeOsMKgs1mZcbpVw+QhA9APoJ4Ogx9S3w0T7VU5n753/",
+	"I8HhdS0q2GJWhVEPIEf7YLtYrPL+NSw4mKxCuEClyk94bF7CYDfuWnwYWPPWcTuAl5uZJgV3dcQ6XN/W",
+	"DvTHAKuKSbUBa2iTsUNuyxSZ06T0/0xofDfD6MU/FuQNjd70QPK3BvxQq1oNgO/Q24WyDlbELC0CqVB1",
+	"M0CECZ2BxmeoWZALa0X0sHim0bu8ucwoXmiwbAzgE2lLDdn8g8ZluK01LnDoE2tUGXFcxIbUZnLqNL7N",
+	"xtaM3YHRDhRg65e2ijnDDAOmEaDQwEF9DVL7rvU92el2++QKpoWimQse7rJPrDR8HKHJAmmNzXoenF0N",
+	"B2///ePg/Prn4VWYizzidfnU0QKkC8SXJbULjNYYQWijosiIO9U/IuOTi/N3Z6cnN0ECdJvVdWjM2O4E",
+	"K+pi+vuT0pg/td0/td2Hartfr7UOAhtVpU7UEdKQnejr1FZvzRP5avp9yy0B8yZCJFylnZDsVMZcfCj4",
+	"bmSDQNE8V/0qOMkLmQsFCHwjvtkOSEozYFldGbOcHN1Vnrgc+3+Upb5aZRMyoPdQt/kVvNT9d5i1JU/M",
+	"YjU2YMNwcYWSEjdUdhrQd9u0p08GpFbpyGd7lFWnvXUScWPEd8JSZtWesCaE06w66lZYOt1VMMKoAJai",
+	"BjUhELGdzygWc7wRp0YEdmc0HHfaIkX+TIT1K4S3Vl2UrrhDBwg7AjOwU5qQvxVKkynjTKWQ7B65ynI+",
+	"uaRWMzyqpfGWB21GmQDwsALH56hbZT4XQTUPxknuim41S2n9wbQWDAEMoCnYmCva5zTRRcriFAUXIx1R",
+	"brsJmoMzeGIToB9Cozzv7Q4RqZOguk8lKlu0OP9TVdIlIGlU3blegSygbyO+o+mExJnAGBMXcBYRDnoh",
+	"5B02e9k1SOfrjUjYo1rTODXURqDBxzvrEA5GfK1geYSdZqTSJcctzYUd9DKy2YF0xP3b2IwR22wVEg0E",
+	"OYMYnIcP6YH7xjHsyn3XJxfcis/utlzeExomXOhqeX0lAEShjLmgTCvXbrGOT9bthCSRaRsMinJ2WFTI",
+	"kWy7sD55eXDosa+iXAG4GXpasw70G9XtELHRUb7bReoGeEt/SpH/MFLkeirM/oGI8Dvh+69uIsNfJSVW",
+	"6aPrtftOM2afnGOrTRp22ax1O8MVsRjIzuuDV1VS3661udgub9i9k6ky5fU1ef+mbXOqai0NzFdr/afz",
+	"ItPMDLs/FXK+l7gaHxUudhQCqdVxmKC2vbGSg/2wowjDs4YrdVShWoHX1dX8mZPXVM2i3uttVtjR6Lbh",
+	"eipvQxEJsZBoVkVA3ylyIy785YAoso9gvouM1FWPUVXwEXYOxM9nHGtPbELjsv7OAzHYZuBWeGk9l872",
+	"aRUhHLoeU7gilLA7YhBr+Dxt1EOtHNQzY1+9RNG6MEGnKJZlh8ZkZ1LWGdq1R+luvt6a8g+Aqv8MMYIV",
+	"q0wcUpRRgxWT9lKPqxdlER+vtt5rtBuX07Jb3tog+ZcHB0H4mW9UVzpvKMlRM7KY/JKoyJabfX3w6phM",
+	"hE5dk1UXyOyTXluuQ9e77wmRx82w0uWHlW1QsdOquc/+14CFo/XPsIly1WUQWbn8NRHpZ+weOGYp8KQa",
+	"Ik4hriVaOHipAIhxhdUh9hdY3WslJF01mYHr0IDzYY8GrJpwePCqO+IkLB72PCEntXJlW8SbuLX1n40K",
+	"rg5AsXdB3N0YQiEwPtWd+S7GvoIqA2Cq+/XXGdxwXjXmWhWfcl1F15TFp9ykka/95MMs3XAYvGDHS9DS",
+	"WnCOOfHFpJLl0fzBY8AeueVau8JWBjZjqPeAsJNHifvxcR9BrxUbPnUPcukqvUwJ08duI8pWeAw2GZ6+",
+	"P+qVgSHnNgMtKZNGpGEDNNkTHA3WNuTLGnZSbJvS6LblO3WhZHB5e9NJhn0rtiekw36KTXFb7kQeP0ar",
+	"HLj79PNiRSYnlqJKhTnPsBoVHvERGdMZjMmO73wW+dZnRgqPM6CSML0bkXHVZGwckXGjP5i1nzWae43J",
+	"TnentIhoW2S0Qxq2jd3C63x8UbjeQ+6ZZeENYOQqrjeg6Hef3VyDWtvsUlVQFtQWXA3BDeK9H3aK6oRt",
+	"a1dB87Wt91HmEB+H8Qy+/YYTQGfM9+72icxBunHQJbKWccy0r6PUnGqbHEl7HkFPyicB6s5Oo88M3Ftk",
+	"hNn1uStyUXtWxqolsbtzxcoJyT9Djn8Le2oRSV2VjVajzsZo7BOqYI/xkmBXOV1jTNcduwqIQbZjxlQn",
+	"cF8DlXHqqFoQYL1FKrD/c3X678MTfr9N4PZ7quM0qI+0Jmj72YB4c7B3RBReHobihnVSBdY8ZTqDqBWc",
+	"T9gDgbAMFV+hrj9C/G4d+v7AsZYXa4MR/0iumXU7iWzIiqEoxGDkBngqCyBP2WwlHN1AlqlaXTH0uxOR",
+	"264C6EFRZKejGGxEcrqcW9e0QwBrYozqfpoIwzf5rDCYgGl9u953hh+lVAU+nu5Ac/Szn9itPCGo1ebp",
+	"gLN3QLEus1owjR56X7DObqX/dYLgCnuNq/y26sDKjFZzeTHlBD7Z0qvYaJ4pUvBO86CFj06A8RW4V1e5",
+	"aWWRlgU8MLmATBkq8uMFTBTTNv03FRyWudC75qtE2vAaxTLg2huwdb30Sp9cNUtkbiqJiXUE7A6e1i/g",
+	"JnmQwPjyOQXGK1egv/8PUTKmkUxvtGwbWY8l4RHyJuLTNvAtQYHe26glbSgagy5PNMPXavw1ijk9QIVa",
+	"pT91BC8HrYi3rB1TdrR+xPoxT1EkqqPJ8penGH9JcRdcwnFZx7xVm9SqXjYLoKViPVFFm6CWDcp3IYR5",
+	"dQ/riPcfAWMftUKOA5INFXKuQfvigiXirCiNg7jbqomzHabvle2n1pc5XIPwQUUj58ZGREO5rNkDArl0",
+	"N/7ioVRwrkBvh8a+EdVqNH5oM/inrAQ1CGm1OcynQJXgRrjQtrpq/9uC83tXxczCqoHf43odnqA4uKsC",
+	"Z0uT1DwLthrcWigPXQv76L5bW5w5TAm4vTrz9CwV2FPAf09yOoM+GVSV2Wxway17p+m5wZgwx5ENOzac",
+	"iysNNCE7hwcHttJFh30Py8CduJkrLfRJxDU3yzcy8IWt9laActdFmEMVeb1Y5+NElqzoT4c9o74UUcJO",
+	"JOS7H831a0GWopClK1AjKpmd4eOad+w7F8tgQW3E3Y8T6zVstceY1k0deUZ5mQ70jJbLx4nsunaln3wT",
+	"nxIKbPtJ3FxAC8JzW0kRxHxecCRQX+2oPyaHQTQ14/dMo+63SW33SzjFL3rfFsHcsm1Byd9t/FLb/OgP",
+	"0ZassruwpT78fRUY4Se4LY38ECCx1PpLmYb92gDHQZATgWYr5BRctPzfXRzgEocJ6f83p8ITZuv2O27W",
+	"QYbX3+cbWikwXwhpj0NYLnLgKmwPVt/ZQ+HFNRdbDTDYDdwTMWptiwyr2qI73SZtKzbj1pBWBi7ZEq6u",
+	"1qpPebHdisx1o6k9BkwGOHbh59jDConXHeNOE6Kx4QYZJJ21Bey6XAPEFTJ3CjTBMshO6Lbf7F37JW+v",
+	"Rh9+/6iac3en11rjx28TIx40lOxAqkspYlCY/OSFyLx6ZLhbcGVGkXIM/Ytx7Vvw8VWarcUDcPlbvgou",
+	"mSwDFHAuJEkXiCIbMBK7S7zcp2GLqP2ZELNsdesQp2CrVEi9l7F7tBnbtgrTTCxILMQds04q39JNeXGe",
+	"JcC1YT65FPcssb0zmlhFpb5gSWxw5LRFwF9Zs2dTp+oe/diFKrt2BsyXxiszQAQPTeERljwgWox4rf0G",
+	"CrX/0tHEzzXEskiOyzsTFug3yLpfAVllA+PNHAA+5RBrSJz9dS1oocDY3dYxBA7XKMLcs40E+7eTYYRN",
+	"YOyNc0NXd1eUGHbQ5rtKbAK0ge0LSEswMlDkLmZ85Jtt1VtYCE5cVVoXSezeahoPyKBqxlfWV/e5Y77P",
+	"MVNVPbZKy6bLstHXDDhIFocdr+vAjB1X3Ha3s8q47tYPYAJR90B4J6tGev3i5dYD+Ubb2w/0YUucbfe4",
+	"sThWu1Lflq51s/9kKPrOZop3ImkXvtWHqjfW/eWDuSNL9Cwo2r58++h6dyO1W0aB0+02x7uXwOPCvg1s",
+	"NU3jlf8iqnzANuqo7HhRK15uA1Q7N+9mw72352q3bKriOKOg5YX3jNtGJ9ZgFYzuneLtCU4MAVGtWGay",
+	"Y/vMYNkf22R3N3IJGbiZ0K8dTISpFu1ZLjOKwrftVmylAZvwXJfCI9+0t4qdrrQ+q/AFk9Wkgvak6C7m",
+	"GOPHhT+Uo5KHuvtrtU6utyoBBbWDtLbHjsm6w89ROZUwZ8XcKqfBWGXc+ecPn/8rAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -1,37 +1,46 @@
 package account
 
 import (
+	"fmt"
 	"net/mail"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/percolate/percolate/gen/limits"
 )
 
-// Limits of the account fields, in characters.
+// Limits of the account fields, in characters, as the contract states them (the request
+// validator applies the contract first; these rules also hold for callers that bypass it,
+// such as third-party sign-in).
 const (
-	MaxName        = 100
-	MaxEmail       = 254
-	MinPassword    = 8
-	MaxPassword    = 128
-	MaxProfileText = 250
-	MinAge, MaxAge = 13, 120
+	MaxName        = limits.RegisterRequestNameMaxLength
+	MaxEmail       = limits.RegisterRequestEmailMaxLength
+	MinPassword    = limits.RegisterRequestPasswordMinLength
+	MaxPassword    = limits.RegisterRequestPasswordMaxLength
+	MaxProfileText = limits.ProfileUpdateFocusAreasMaxLength
+	MinAge, MaxAge = limits.ProfileUpdateAgeMinimum, limits.ProfileUpdateAgeMaximum
 )
 
 // Field messages.
 const (
 	msgNameRequired     = "Please enter your name."
-	msgNameTooLong      = "Your name must be at most 100 characters."
 	msgEmailInvalid     = "Please enter a valid email address."
-	msgEmailTooLong     = "Your email address must be at most 254 characters."
-	msgPasswordShort    = "Your password must be at least 8 characters."
-	msgPasswordLong     = "Your password must be at most 128 characters."
 	msgPasswordIsEmail  = "Your password must not be your email address."
 	msgPasswordCommon   = "This password is too common. Please choose one that is harder to guess."
 	msgPasswordMismatch = "Passwords do not match."
-	msgAgeRange         = "Please enter an age between 13 and 120."
-	msgAgeUnder13       = "Percolate is for people 13 and over."
-	msgTextTooLong      = "Please keep this to 250 characters or fewer."
 	msgCurrentWrong     = "Your current password is incorrect."
+)
+
+// Field messages that name a limit.
+var (
+	msgNameTooLong   = fmt.Sprintf("Your name must be at most %d characters.", MaxName)
+	msgEmailTooLong  = fmt.Sprintf("Your email address must be at most %d characters.", MaxEmail)
+	msgPasswordShort = fmt.Sprintf("Your password must be at least %d characters.", MinPassword)
+	msgPasswordLong  = fmt.Sprintf("Your password must be at most %d characters.", MaxPassword)
+	msgAgeRange      = fmt.Sprintf("Please enter an age between %d and %d.", MinAge, MaxAge)
+	msgAgeUnder13    = fmt.Sprintf("Percolate is for people %d and over.", MinAge)
+	msgTextTooLong   = fmt.Sprintf("Please keep this to %d characters or fewer.", MaxProfileText)
 )
 
 // normalizeEmail trims the address; comparisons ignore case (the unique index is on lower()).
@@ -42,18 +51,26 @@ func checkEmail(e string) string {
 	if utf8.RuneCountInString(e) > MaxEmail {
 		return msgEmailTooLong
 	}
-	if e == "" || strings.ContainsFunc(e, unicode.IsSpace) || strings.ContainsFunc(e, unicode.IsControl) {
-		return msgEmailInvalid
-	}
-	a, err := mail.ParseAddress(e)
-	if err != nil || a.Address != e || a.Name != "" {
-		return msgEmailInvalid
-	}
-	local, domain, ok := strings.Cut(e, "@")
-	if !ok || local == "" || domain == "" || strings.Contains(domain, "@") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+	if !ValidEmail(e) {
 		return msgEmailInvalid
 	}
 	return ""
+}
+
+// ValidEmail reports whether e is a plain address: no display name or angle brackets, no
+// white space or control characters, and a domain that neither starts nor ends with a dot.
+// It is the contract's "email" format.
+func ValidEmail(e string) bool {
+	if e == "" || strings.ContainsFunc(e, unicode.IsSpace) || strings.ContainsFunc(e, unicode.IsControl) {
+		return false
+	}
+	a, err := mail.ParseAddress(e)
+	if err != nil || a.Address != e || a.Name != "" {
+		return false
+	}
+	local, domain, ok := strings.Cut(e, "@")
+	return ok && local != "" && domain != "" && !strings.Contains(domain, "@") &&
+		!strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
 }
 
 // checkPassword returns a field message, or "" when pw is acceptable for the account email.

@@ -19,6 +19,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
+	"github.com/percolate/percolate/gen/limits"
 )
 
 // Texts and values of the chat rules.
@@ -77,7 +78,7 @@ func DefaultLimits() Limits {
 	return Limits{
 		SessionTokens:   map[string]int{"USER": 1000, "BASIC": 4000, "PREMIUM": 8000, "ADMIN": 8000},
 		MessagesPerDay:  map[string]int{"USER": 30, "BASIC": 200, "PREMIUM": 500, "ADMIN": 500},
-		MaxMessageChars: 4000,
+		MaxMessageChars: limits.SendMessageRequestMessageMaxLength,
 		ContextBudget:   companion.DefaultContextBudget,
 		BurstPerMinute:  20,
 	}
@@ -128,7 +129,7 @@ func New(st *store.Store, provider companion.Provider, opts Options) *Service {
 		s.limits = *opts.Limits
 	}
 	if s.limits.MaxMessageChars <= 0 {
-		s.limits.MaxMessageChars = 4000
+		s.limits.MaxMessageChars = limits.SendMessageRequestMessageMaxLength
 	}
 	if opts.Now != nil {
 		s.now = opts.Now

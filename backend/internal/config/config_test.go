@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/gen/limits"
 )
 
 func env(m map[string]string) func(string) string {
@@ -466,5 +468,21 @@ func TestReplyTimeouts(t *testing.T) {
 		if !errors.As(err, &verr) {
 			t.Errorf("%v: err = %v, want a VarError", bad, err)
 		}
+	}
+}
+
+// PERCOLATE_MAX_MESSAGE_CHARS may lower the contract's message limit, never raise it: the
+// request validator would refuse the longer messages anyway.
+func TestMaxMessageCharsStaysWithinTheContract(t *testing.T) {
+	load := func(v string) (config.Config, error) {
+		return config.Load(func(k string) string { return map[string]string{config.EnvMaxMessageChars: v}[k] })
+	}
+	top := strconv.Itoa(limits.SendMessageRequestMessageMaxLength)
+	if c, err := load(top); err != nil || c.Limits.MaxMessageChars != limits.SendMessageRequestMessageMaxLength {
+		t.Fatalf("%s: %v %d", top, err, c.Limits.MaxMessageChars)
+	}
+	over := strconv.Itoa(limits.SendMessageRequestMessageMaxLength + 1)
+	if _, err := load(over); err == nil || !strings.Contains(err.Error(), config.EnvMaxMessageChars) {
+		t.Fatalf("%s accepted: %v", over, err)
 	}
 }

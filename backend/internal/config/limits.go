@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/percolate/percolate/gen/limits"
 )
 
 // Names of the limit variables. Each tier map is "ROLE=N,ROLE=N"; a role left out keeps its
@@ -17,8 +19,9 @@ const (
 	EnvAuthLimits          = "PERCOLATE_AUTH_LIMITS"
 )
 
-// maxMessageCharsCeiling is the contract's hard cap on a message.
-const maxMessageCharsCeiling = 20000
+// maxMessageCharsCeiling is the contract's cap on a message: an operator may lower it, never
+// raise it (the request validator refuses longer messages whatever is configured).
+const maxMessageCharsCeiling = limits.SendMessageRequestMessageMaxLength
 
 // AuthLimitNames are the keys PERCOLATE_AUTH_LIMITS accepts.
 var AuthLimitNames = []string{"login_per_account", "login_per_address", "mail_per_email", "mail_per_address", "register_per_address", "bad_tokens_per_address"}

@@ -7,23 +7,24 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	netmail "net/mail"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/ratelimit"
 	dbgen "github.com/percolate/percolate/gen/db"
+	"github.com/percolate/percolate/gen/limits"
 )
 
-// Field limits, in characters (spec §5 and the contact_messages table).
+// Field limits, in characters, as the contract states them.
 const (
-	MaxName    = 100
-	MaxEmail   = 254
-	MaxMessage = 5000
+	MaxName    = limits.ContactRequestNameMaxLength
+	MaxEmail   = limits.ContactRequestEmailMaxLength
+	MaxMessage = limits.ContactRequestMessageMaxLength
 )
 
 // Rule limits contact messages per client address.
@@ -118,7 +119,7 @@ func validate(in Input) (name, email, message string, err error) {
 	switch {
 	case email == "":
 		fields["email"] = "Please enter your email address."
-	case utf8.RuneCountInString(email) > MaxEmail || !validEmail(email):
+	case utf8.RuneCountInString(email) > MaxEmail || !account.ValidEmail(email):
 		fields["email"] = "Please enter a valid email address."
 	}
 
@@ -133,17 +134,6 @@ func validate(in Input) (name, email, message string, err error) {
 		return "", "", "", &apperr.ValidationError{Fields: fields}
 	}
 	return name, email, message, nil
-}
-
-// validEmail accepts a bare address (no display name, no angle brackets) with a dotted or
-// local domain.
-func validEmail(s string) bool {
-	a, err := netmail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" {
-		return false
-	}
-	at := strings.LastIndexByte(s, '@')
-	return at > 0 && at < len(s)-1
 }
 
 // singleLine replaces control characters so a value can sit in a header.

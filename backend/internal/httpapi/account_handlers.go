@@ -72,7 +72,7 @@ func (s *Server) Login(ctx context.Context, req api.LoginRequestObject) (api.Log
 	if err != nil {
 		return nil, err
 	}
-	sess, err := acc.Login(ctx, req.Body.Email, req.Body.Password, ClientIP(ctx))
+	sess, err := acc.Login(ctx, string(req.Body.Email), req.Body.Password, ClientIP(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (s *Server) Register(ctx context.Context, req api.RegisterRequestObject) (a
 		return nil, err
 	}
 	b := req.Body
-	if err := acc.Register(ctx, account.Registration{Name: b.Name, Email: b.Email, Password: b.Password, ConfirmPassword: b.ConfirmPassword}, ClientIP(ctx)); err != nil {
+	if err := acc.Register(ctx, account.Registration{Name: b.Name, Email: string(b.Email), Password: b.Password, ConfirmPassword: b.ConfirmPassword}, ClientIP(ctx)); err != nil {
 		return nil, err
 	}
 	return api.Register201JSONResponse{Message: account.MsgRegistered}, nil
@@ -210,7 +210,7 @@ func (s *Server) RequestPasswordReset(ctx context.Context, req api.RequestPasswo
 	if err != nil {
 		return nil, err
 	}
-	if err := acc.RequestPasswordReset(ctx, req.Params.Email, ClientIP(ctx)); err != nil {
+	if err := acc.RequestPasswordReset(ctx, string(req.Params.Email), ClientIP(ctx)); err != nil {
 		if t, ok := asTextRefusal(err); ok {
 			return t, nil
 		}

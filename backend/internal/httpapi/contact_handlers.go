@@ -19,7 +19,7 @@ func (s *Server) SendContactMessage(ctx context.Context, req api.SendContactMess
 	}
 	in := contact.Input{
 		Name:     req.Body.Name,
-		Email:    req.Body.Email,
+		Email:    string(req.Body.Email),
 		Message:  req.Body.Message,
 		ClientIP: ClientIP(ctx),
 	}

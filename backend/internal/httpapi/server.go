@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -86,16 +87,22 @@ func NewHandler(d Deps) (http.Handler, error) {
 		return nil, err
 	}
 	s := &Server{deps: d}
+	validate, err := newValidator(spec, s.oidcRefusal)
+	if err != nil {
+		return nil, err
+	}
 
 	r := chi.NewRouter()
 	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders, limitBody, keepRawBody)
 	r.Get("/api/openapi.yaml", serveBytes("application/yaml; charset=utf-8", percolate.OpenAPIYAML))
 	r.Get("/api/docs", serveBytes("text/html; charset=utf-8", docs))
 	r.Group(func(g chi.Router) {
-		g.Use(authenticate(d.Verifier), requestValidator(spec))
+		g.Use(authenticate(d.Verifier), validate.middleware)
 		strict := api.NewStrictHandlerWithOptions(s, []api.StrictMiddlewareFunc{withOIDCCookie}, api.StrictHTTPServerOptions{
-			RequestErrorHandlerFunc: func(w http.ResponseWriter, _ *http.Request, _ error) {
-				writeError(w, http.StatusBadRequest, "MALFORMED_JSON", msgMalformedJSON)
+			// The validator has checked the body against the contract, so this is a contract
+			// the generated types cannot hold; the client still learns which part was refused.
+			RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, _ error) {
+				refuse(w, r, map[string]string{bodyField: msgMalformedJSON})
 			},
 			ResponseErrorHandlerFunc: writeDomainError,
 		})
@@ -110,12 +117,24 @@ func NewHandler(d Deps) (http.Handler, error) {
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
 		if isAPIPath(req.URL.Path) {
+			w.Header().Set("Allow", strings.Join(allowedMethods(r, req.URL.Path), ", "))
 			writeError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "This method is not allowed here.")
 			return
 		}
 		spa.ServeHTTP(w, req)
 	})
 	return r, nil
+}
+
+// allowedMethods lists the methods routed on path (RFC 9110 asks a 405 to name them in Allow).
+func allowedMethods(r chi.Routes, path string) []string {
+	var out []string
+	for _, m := range []string{http.MethodDelete, http.MethodGet, http.MethodPatch, http.MethodPost, http.MethodPut} {
+		if r.Match(chi.NewRouteContext(), m, path) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // GetHealth reports whether the server and its database answer.

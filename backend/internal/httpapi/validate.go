@@ -11,24 +11,96 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
-	nethttpmiddleware "github.com/oapi-codegen/nethttp-middleware"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/gen/api"
 )
 
-// requestValidator checks every request against openapi.yaml before a handler runs, so
-// handlers only see well-formed input. Failures become the API's error shapes.
-func requestValidator(spec *openapi3.T) func(http.Handler) http.Handler {
-	return nethttpmiddleware.OapiRequestValidatorWithOptions(spec, &nethttpmiddleware.Options{
-		DoNotValidateServers:  true,
-		SilenceServersWarning: true,
-		Options: openapi3filter.Options{
-			MultiError:         true,
-			AuthenticationFunc: requireAuthentication,
+// validator checks every request against openapi.yaml before a handler runs, so handlers
+// only see well-formed input: first the decoding step (checkDecoding), then the contract's
+// schemas. Refusals take the form the operation's contract documents (see refusalFor).
+type validator struct {
+	router routers.Router
+	opts   openapi3filter.Options
+	// redirect answers a refused request of an operation whose only answer is a redirect.
+	redirect func(http.ResponseWriter)
+}
+
+func newValidator(spec *openapi3.T, redirect func(http.ResponseWriter)) (*validator, error) {
+	// The contract's servers entry ("/") is for documentation; routing ignores the host.
+	routed := *spec
+	routed.Servers = nil
+	router, err := gorillamux.NewRouter(&routed)
+	if err != nil {
+		return nil, fmt.Errorf("route openapi spec: %w", err)
+	}
+	return &validator{router: router, opts: validationOptions(), redirect: redirect}, nil
+}
+
+// validationOptions are the options of every check against the contract, the server's and
+// the tests' response checks alike.
+func validationOptions() openapi3filter.Options {
+	return openapi3filter.Options{
+		MultiError:         true,
+		AuthenticationFunc: requireAuthentication,
+		// JSON Schema's uuid is the RFC 4122 text form, whatever the version digit.
+		SchemaValidationOptions: []openapi3.SchemaValidationOption{
+			openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(uuidFormat)),
+			openapi3.WithStringFormatValidator("email", emailFormat{}),
 		},
-		ErrorHandlerWithOpts: func(_ context.Context, err error, w http.ResponseWriter, r *http.Request, opts nethttpmiddleware.ErrorHandlerOpts) {
-			writeRequestError(w, r, err, opts.StatusCode)
-		},
+	}
+}
+
+const uuidFormat = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
+
+// emailFormat is the contract's "email": the account rules' plain address, surrounding
+// whitespace ignored (it is trimmed before use).
+type emailFormat struct{}
+
+func (emailFormat) Validate(v string) error {
+	if !account.ValidEmail(strings.TrimSpace(v)) {
+		return errors.New("not a valid email address")
+	}
+	return nil
+}
+
+func (v *validator) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		route, params, err := v.router.FindRoute(r)
+		if err != nil {
+			writeRequestError(w, r, err)
+			return
+		}
+		r = r.WithContext(withRefusal(r.Context(), v.refusalFor(route.Operation)))
+		problems, err := checkDecoding(r, params, route.Operation.RequestBody != nil)
+		if err != nil {
+			writeRequestError(w, r, err)
+			return
+		}
+		opts := v.opts
+		opts.ExcludeRequestBody = problems.badBody
+		err = openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
+			Request: r, PathParams: params, Route: route, Options: &opts,
+		})
+		if err == nil && len(problems.fields) == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if err != nil && !isFieldError(err) {
+			writeRequestError(w, r, err)
+			return
+		}
+		fields := problems.fields
+		if fields == nil {
+			fields = map[string]string{}
+		}
+		if err != nil {
+			for f, msg := range fieldErrors(err) {
+				setOnce(fields, f, msg)
+			}
+		}
+		refuse(w, r, fields)
 	})
 }
 
@@ -42,11 +114,21 @@ func requireAuthentication(_ context.Context, in *openapi3filter.AuthenticationI
 	return nil
 }
 
-// writeRequestError answers a request that failed validation.
-func writeRequestError(w http.ResponseWriter, r *http.Request, err error, status int) {
+// isFieldError reports whether err is only about the request's fields: not a missing
+// caller (401, which comes before any field problem) nor an oversized body (413).
+func isFieldError(err error) bool {
 	var (
 		mbe *http.MaxBytesError
-		pe  *openapi3filter.ParseError
+		sre *openapi3filter.SecurityRequirementsError
+	)
+	return !errors.As(err, &mbe) && !errors.As(err, &sre) &&
+		!errors.Is(err, routers.ErrMethodNotAllowed) && !errors.Is(err, routers.ErrPathNotFound)
+}
+
+// writeRequestError answers a request refused for something other than its fields.
+func writeRequestError(w http.ResponseWriter, r *http.Request, err error) {
+	var (
+		mbe *http.MaxBytesError
 		sre *openapi3filter.SecurityRequirementsError
 	)
 	switch {
@@ -54,34 +136,13 @@ func writeRequestError(w http.ResponseWriter, r *http.Request, err error, status
 		writeError(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", msgTooLarge)
 	case errors.Is(err, routers.ErrMethodNotAllowed):
 		writeError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "This method is not allowed here.")
-	case errors.Is(err, routers.ErrPathNotFound) || status == http.StatusNotFound:
+	case errors.Is(err, routers.ErrPathNotFound):
 		writeError(w, http.StatusNotFound, "NOT_FOUND", msgNotFound)
-	case errors.As(err, &sre) || status == http.StatusUnauthorized:
+	case errors.As(err, &sre):
 		writeError(w, http.StatusUnauthorized, "UNAUTHORIZED", msgUnauthorized)
-	case errors.As(err, &pe) && isBodyError(err):
-		writeError(w, http.StatusBadRequest, "MALFORMED_JSON", msgMalformedJSON)
-	case status == http.StatusBadRequest:
-		writeValidation(w, "", fieldErrors(err))
 	default:
 		writeDomainError(w, r, fmt.Errorf("validate request: %w", err))
 	}
-}
-
-// isBodyError reports whether err concerns the request body (not a parameter).
-func isBodyError(err error) bool {
-	var re *openapi3filter.RequestError
-	if errors.As(err, &re) {
-		return re.RequestBody != nil
-	}
-	var me openapi3.MultiError
-	if errors.As(err, &me) {
-		for _, e := range me {
-			if isBodyError(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // fieldErrors flattens kin-openapi's errors into field → human message.
@@ -107,6 +168,15 @@ func collectFieldErrors(err error, param string, out map[string]string) {
 		if re.Parameter != nil {
 			param = re.Parameter.Name
 		}
+		if param == "" && re.RequestBody != nil && !hasSchemaError(re.Err) {
+			// The body as a whole: missing, or of a content type the operation does not take.
+			msg := reasonText(re.Reason)
+			if errors.Is(re.Err, openapi3filter.ErrInvalidRequired) {
+				msg = "A request body is required."
+			}
+			setOnce(out, bodyField, msg)
+			return
+		}
 		if re.Err != nil {
 			collectFieldErrors(re.Err, param, out)
 			return
@@ -124,7 +194,7 @@ func collectFieldErrors(err error, param string, out map[string]string) {
 			field = strings.TrimSuffix(field, ".")
 		}
 		if field == "" {
-			field = "request"
+			field = bodyField // the body as a whole: parameters always have a name
 		}
 		setOnce(out, field, msg)
 		return
@@ -134,9 +204,18 @@ func collectFieldErrors(err error, param string, out map[string]string) {
 		setOnce(out, param, "This value is not in the expected format.")
 		return
 	}
-	if param != "" {
+	switch {
+	case param == "":
+	case errors.Is(err, openapi3filter.ErrInvalidRequired) || errors.Is(err, openapi3filter.ErrInvalidEmptyValue):
+		setOnce(out, param, "This field is required.")
+	default:
 		setOnce(out, param, "This value is not valid.")
 	}
+}
+
+func hasSchemaError(err error) bool {
+	var se *openapi3.SchemaError
+	return errors.As(err, &se)
 }
 
 // isSingle reports whether err is itself a RequestError or SchemaError (which may wrap a
@@ -154,6 +233,10 @@ func setOnce(out map[string]string, field, msg string) {
 		out[field] = msg
 	}
 }
+
+// nonBlankPattern is the contract's pattern for text that must not be blank: at least one
+// character other than white space.
+const nonBlankPattern = `\S`
 
 var quotedName = regexp.MustCompile(`property "([^"]+)"`)
 
@@ -192,8 +275,20 @@ func schemaErrorText(se *openapi3.SchemaError) (string, string) {
 	case "nullable":
 		return field, "This field cannot be empty."
 	case "format":
-		if s != nil && s.Format == "uuid" {
+		switch {
+		case s != nil && s.Format == "uuid":
 			return field, "Must be a valid id."
+		case s != nil && s.Format == "email":
+			return field, "Please enter a valid email address."
+		}
+	case "pattern":
+		if s != nil && s.Pattern == nonBlankPattern {
+			return field, "This field is required."
+		}
+		return field, "This value is not in the expected format."
+	case "minimum", "maximum":
+		if s != nil && s.Min != nil && s.Max != nil {
+			return field, fmt.Sprintf("Must be a number from %g to %g.", *s.Min, *s.Max)
 		}
 	case "minProperties", "maxProperties":
 		return field, "Change one field at a time."
@@ -226,7 +321,7 @@ func reasonText(reason string) string {
 }
 
 // bindError answers a parameter that the generated chi wrapper could not bind.
-func bindError(w http.ResponseWriter, _ *http.Request, err error) {
+func bindError(w http.ResponseWriter, r *http.Request, err error) {
 	var (
 		inv *api.InvalidParamFormatError
 		req *api.RequiredParamError
@@ -235,14 +330,14 @@ func bindError(w http.ResponseWriter, _ *http.Request, err error) {
 	)
 	switch {
 	case errors.As(err, &inv):
-		writeValidation(w, "", map[string]string{inv.ParamName: "This value is not in the expected format."})
+		refuse(w, r, map[string]string{inv.ParamName: "This value is not in the expected format."})
 	case errors.As(err, &req):
-		writeValidation(w, "", map[string]string{req.ParamName: "This field is required."})
+		refuse(w, r, map[string]string{req.ParamName: "This field is required."})
 	case errors.As(err, &hdr):
-		writeValidation(w, "", map[string]string{hdr.ParamName: "This header is required."})
+		refuse(w, r, map[string]string{hdr.ParamName: "This header is required."})
 	case errors.As(err, &tm):
-		writeValidation(w, "", map[string]string{tm.ParamName: "Give this value once."})
+		refuse(w, r, map[string]string{tm.ParamName: "Give this value once."})
 	default:
-		writeValidation(w, "", map[string]string{"request": "The request is not valid."})
+		refuse(w, r, map[string]string{"request": "The request is not valid."})
 	}
 }

@@ -2,11 +2,16 @@ import { Alert, Box, Button, Stack, Text, TextInput, Textarea } from '@mantine/c
 import { useState, type FormEvent } from 'react';
 import { useSendContactMessage } from '../../api/gen/public/public';
 import { ApiError } from '../../api/mutator';
+import {
+  sendContactMessageBodyEmailMax,
+  sendContactMessageBodyMessageMax,
+  sendContactMessageBodyNameMax,
+} from '../../api/gen/zod/schemas';
 
-/** Field caps of the contact call (spec §7: message ≤ 5000). */
-export const MAX_NAME = 100;
-export const MAX_EMAIL = 254;
-export const MAX_MESSAGE = 5000;
+/** Field caps of the contact call, as the contract states them. */
+export const MAX_NAME = sendContactMessageBodyNameMax;
+export const MAX_EMAIL = sendContactMessageBodyEmailMax;
+export const MAX_MESSAGE = sendContactMessageBodyMessageMax;
 
 const GENERIC_ERROR = "We couldn't send your message. Please try again.";
 

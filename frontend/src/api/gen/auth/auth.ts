@@ -12,7 +12,21 @@ exchange so that tokens never travel in a URL).
 Errors share two shapes. A validation error is HTTP 400
 `{"code":"VALIDATION_ERROR","error":"…","message":"…","details":{"<field>":"<message>"}}`;
 every other error is `{"code":"<UPPER_SNAKE>","error":"…","message":"…"}`. Where the spec
-says a body is text, it is `text/plain`.
+says a body is text, it is `text/plain`: a refused request then gets the message of one
+refused field as text. The third-party sign-in paths always redirect.
+
+What every request must be, beyond each operation's schemas:
+- A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
+  refused as a validation error naming `body`.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
+  such a value is refused as a validation error naming the field (nested JSON fields are
+  named by their path, `a.b.0`).
+- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- `format: email` is a plain address (`name@domain`, no display name or angle brackets,
+  no white space inside); white space around it is ignored. `format: uuid` is the
+  8-4-4-4-12 hexadecimal form.
+- Lengths count Unicode code points. Fields with `pattern: \S` must hold something other
+  than white space.
 
 Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/login`.
 
@@ -44,11 +58,13 @@ import type {
   MessageResponse,
   OidcCallbackParams,
   OidcExchangeRequest,
+  PayloadTooLargeResponse,
   RefreshRequest,
   RefreshResponse,
   RegisterRequest,
   TooManyRequestsResponse,
   UnauthorizedResponse,
+  UnexpectedErrorResponse,
   User,
   ValidationErrorResponse,
   VerifyEmailParams
@@ -62,6 +78,10 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Verified accounts only (403 `EMAIL_NOT_VERIFIED` otherwise, with a fresh link mailed). Wrong passwords and unknown addresses get the same 401 after the same work; repeated failures are rate-limited per account and per client address.
+ * @summary Signs in with e-mail and password.
+ */
 export const getLoginUrl = () => {
 
 
@@ -85,7 +105,7 @@ export const login = async (loginRequest: LoginRequest, options?: RequestInit): 
 
 
 
-export const getLoginMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | TooManyRequestsResponse>,
+export const getLoginMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext> => {
 
@@ -112,9 +132,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LoginMutationResult = NonNullable<Awaited<ReturnType<typeof login>>>
     export type LoginMutationBody = BodyType<LoginRequest>
-    export type LoginMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | TooManyRequestsResponse>
+    export type LoginMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
 
-    export const useLogin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | TooManyRequestsResponse>,
+    /**
+ * @summary Signs in with e-mail and password.
+ */
+export const useLogin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof login>>,
@@ -127,7 +150,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getRegisterUrl = () => {
+    /**
+ * The name, e-mail and password rules are in the schema; the password must also not be the e-mail address or a common password, and `confirmPassword` must equal `password`.
+ * @summary Creates an account and mails a verification link.
+ */
+export const getRegisterUrl = () => {
 
 
   
@@ -150,7 +177,7 @@ export const register = async (registerRequest: RegisterRequest, options?: Reque
 
 
 
-export const getRegisterMutationOptions = <TError = ErrorType<ValidationErrorResponse | TooManyRequestsResponse>,
+export const getRegisterMutationOptions = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,{data: BodyType<RegisterRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,{data: BodyType<RegisterRequest>}, TContext> => {
 
@@ -177,9 +204,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RegisterMutationResult = NonNullable<Awaited<ReturnType<typeof register>>>
     export type RegisterMutationBody = BodyType<RegisterRequest>
-    export type RegisterMutationError = ErrorType<ValidationErrorResponse | TooManyRequestsResponse>
+    export type RegisterMutationError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
 
-    export const useRegister = <TError = ErrorType<ValidationErrorResponse | TooManyRequestsResponse>,
+    /**
+ * @summary Creates an account and mails a verification link.
+ */
+export const useRegister = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,{data: BodyType<RegisterRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof register>>,
@@ -193,6 +223,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * The access token stays valid until it expires; the refresh token of this login no longer works.
  * @summary Revokes the refresh-token family of the calling session.
  */
 export const getLogoutUrl = () => {
@@ -262,7 +293,11 @@ export const useLogout = <TError = ErrorType<UnauthorizedResponse>,
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getGetCurrentUserUrl = () => {
+    /**
+ * What the web app keeps after sign-in: id, e-mail, name, role and student status.
+ * @summary The signed-in user.
+ */
+export const getGetCurrentUserUrl = () => {
 
 
   
@@ -338,6 +373,9 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The signed-in user.
+ */
 
 export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -355,6 +393,10 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
 
 
 
+/**
+ * Answers a new access token and a new refresh token; the old refresh token stops working. Reusing a rotated refresh token revokes its whole family.
+ * @summary Rotates a refresh token.
+ */
 export const getRefreshTokensUrl = () => {
 
 
@@ -378,7 +420,7 @@ export const refreshTokens = async (refreshRequest: RefreshRequest, options?: Re
 
 
 
-export const getRefreshTokensMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | TooManyRequestsResponse>,
+export const getRefreshTokensMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshTokens>>, TError,{data: BodyType<RefreshRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof refreshTokens>>, TError,{data: BodyType<RefreshRequest>}, TContext> => {
 
@@ -405,9 +447,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RefreshTokensMutationResult = NonNullable<Awaited<ReturnType<typeof refreshTokens>>>
     export type RefreshTokensMutationBody = BodyType<RefreshRequest>
-    export type RefreshTokensMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | TooManyRequestsResponse>
+    export type RefreshTokensMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
 
-    export const useRefreshTokens = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | TooManyRequestsResponse>,
+    /**
+ * @summary Rotates a refresh token.
+ */
+export const useRefreshTokens = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshTokens>>, TError,{data: BodyType<RefreshRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof refreshTokens>>,
@@ -420,7 +465,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getVerifyEmailUrl = (params: VerifyEmailParams,) => {
+    /**
+ * Answers text to show as it is. A used, expired or unknown link is 400; repeated bad links from one client address are rate-limited.
+ * @summary Verifies an e-mail address with the link from the verification mail.
+ */
+export const getVerifyEmailUrl = (params: VerifyEmailParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
@@ -503,6 +552,9 @@ export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, 
  params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Verifies an e-mail address with the link from the verification mail.
+ */
 
 export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string>>(
  params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -521,6 +573,7 @@ export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, 
 
 
 /**
+ * The code from `/login?oauthCode=` is single-use and valid for one minute.
  * @summary Trades the one-time code from the sign-in callback for tokens.
  */
 export const getExchangeOidcCodeUrl = () => {
@@ -546,7 +599,7 @@ export const exchangeOidcCode = async (oidcExchangeRequest: OidcExchangeRequest,
 
 
 
-export const getExchangeOidcCodeMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | TooManyRequestsResponse>,
+export const getExchangeOidcCodeMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exchangeOidcCode>>, TError,{data: BodyType<OidcExchangeRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof exchangeOidcCode>>, TError,{data: BodyType<OidcExchangeRequest>}, TContext> => {
 
@@ -573,12 +626,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ExchangeOidcCodeMutationResult = NonNullable<Awaited<ReturnType<typeof exchangeOidcCode>>>
     export type ExchangeOidcCodeMutationBody = BodyType<OidcExchangeRequest>
-    export type ExchangeOidcCodeMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | TooManyRequestsResponse>
+    export type ExchangeOidcCodeMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
 
     /**
  * @summary Trades the one-time code from the sign-in callback for tokens.
  */
-export const useExchangeOidcCode = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | TooManyRequestsResponse>,
+export const useExchangeOidcCode = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exchangeOidcCode>>, TError,{data: BodyType<OidcExchangeRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof exchangeOidcCode>>,
@@ -592,6 +645,7 @@ export const useExchangeOidcCode = <TError = ErrorType<ValidationErrorResponse |
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Sets a short-lived, signed flow cookie and redirects to the identity provider.
  * @summary Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
  */
 export const getStartOidcSignInUrl = () => {
@@ -602,9 +656,9 @@ export const getStartOidcSignInUrl = () => {
   return `/oauth2/authorization/google`
 }
 
-export const startOidcSignIn = async ( options?: RequestInit): Promise<unknown> => {
+export const startOidcSignIn = async ( options?: RequestInit): Promise<UnexpectedErrorResponse> => {
   
-  return customFetch<unknown>(getStartOidcSignInUrl(),
+  return customFetch<UnexpectedErrorResponse>(getStartOidcSignInUrl(),
   {      
     ...options,
     method: 'GET'
@@ -624,7 +678,7 @@ export const getStartOidcSignInQueryKey = () => {
     }
 
     
-export const getStartOidcSignInQueryOptions = <TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getStartOidcSignInQueryOptions = <TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -643,10 +697,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type StartOidcSignInQueryResult = NonNullable<Awaited<ReturnType<typeof startOidcSignIn>>>
-export type StartOidcSignInQueryError = ErrorType<void>
+export type StartOidcSignInQueryError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>
 
 
-export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void>>(
+export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof startOidcSignIn>>,
@@ -656,7 +710,7 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void>>(
+export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof startOidcSignIn>>,
@@ -666,7 +720,7 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void>>(
+export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -674,7 +728,7 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
  * @summary Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
  */
 
-export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void>>(
+export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -690,6 +744,10 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
 
 
 
+/**
+ * Always a redirect to `/login`: with a one-time code on success, else with a message to show. A parameter that the schema refuses is answered the same way, with a generic message.
+ * @summary Finishes third-party sign-in.
+ */
 export const getOidcCallbackUrl = (params?: OidcCallbackParams,) => {
   const normalizedParams = new URLSearchParams();
 
@@ -705,9 +763,9 @@ export const getOidcCallbackUrl = (params?: OidcCallbackParams,) => {
   return stringifiedParams.length > 0 ? `/oauth2/callback/google?${stringifiedParams}` : `/oauth2/callback/google`
 }
 
-export const oidcCallback = async (params?: OidcCallbackParams, options?: RequestInit): Promise<unknown> => {
+export const oidcCallback = async (params?: OidcCallbackParams, options?: RequestInit): Promise<UnexpectedErrorResponse> => {
   
-  return customFetch<unknown>(getOidcCallbackUrl(params),
+  return customFetch<UnexpectedErrorResponse>(getOidcCallbackUrl(params),
   {      
     ...options,
     method: 'GET'
@@ -727,7 +785,7 @@ export const getOidcCallbackQueryKey = (params?: OidcCallbackParams,) => {
     }
 
     
-export const getOidcCallbackQueryOptions = <TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void>>(params?: OidcCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getOidcCallbackQueryOptions = <TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(params?: OidcCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -746,10 +804,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type OidcCallbackQueryResult = NonNullable<Awaited<ReturnType<typeof oidcCallback>>>
-export type OidcCallbackQueryError = ErrorType<void>
+export type OidcCallbackQueryError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>
 
 
-export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void>>(
+export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
  params: undefined |  OidcCallbackParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof oidcCallback>>,
@@ -759,7 +817,7 @@ export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void>>(
+export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
  params?: OidcCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof oidcCallback>>,
@@ -769,12 +827,15 @@ export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void>>(
+export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
  params?: OidcCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Finishes third-party sign-in.
+ */
 
-export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void>>(
+export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
  params?: OidcCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -12,7 +12,21 @@ exchange so that tokens never travel in a URL).
 Errors share two shapes. A validation error is HTTP 400
 `{"code":"VALIDATION_ERROR","error":"…","message":"…","details":{"<field>":"<message>"}}`;
 every other error is `{"code":"<UPPER_SNAKE>","error":"…","message":"…"}`. Where the spec
-says a body is text, it is `text/plain`.
+says a body is text, it is `text/plain`: a refused request then gets the message of one
+refused field as text. The third-party sign-in paths always redirect.
+
+What every request must be, beyond each operation's schemas:
+- A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
+  refused as a validation error naming `body`.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
+  such a value is refused as a validation error naming the field (nested JSON fields are
+  named by their path, `a.b.0`).
+- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- `format: email` is a plain address (`name@domain`, no display name or angle brackets,
+  no white space inside); white space around it is ignored. `format: uuid` is the
+  8-4-4-4-12 hexadecimal form.
+- Lengths count Unicode code points. Fields with `pattern: \S` must hold something other
+  than white space.
 
 Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/login`.
 
@@ -37,10 +51,15 @@ import {
   SessionStatus
 } from '.././model';
 import type {
+  AttachChatReply200,
+  RetryChatReply200,
   SendMessageResponse,
   SessionDetail,
   SessionListItem,
   StopReplyResponse,
+  StreamChatMessage200,
+  StreamDelta,
+  StreamError,
   TranscribeResponse,
   VoiceResponse
 } from '.././model';
@@ -52,15 +71,33 @@ export const getGetChatSessionResponseMock = (overrideResponse: Partial< Session
 
 export const getEndChatSessionResponseMock = (overrideResponse: Partial< SessionListItem > = {}): SessionListItem => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion)), ...overrideResponse})
 
-export const getAttachChatReplyResponseMock = (): string | void => (faker.word.sample())
+export const getAttachChatReplyResponseStreamDeltaMock = (overrideResponse: Partial<StreamDelta> = {}): StreamDelta => ({...{text: faker.string.alpha({length: {min: 10, max: 20}})}, ...overrideResponse});
+
+export const getAttachChatReplyResponseSendMessageResponseMock = (overrideResponse: Partial<SendMessageResponse> = {}): SendMessageResponse => ({...{success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), replyStatus: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined])}, ...overrideResponse});
+
+export const getAttachChatReplyResponseStreamErrorMock = (overrideResponse: Partial<StreamError> = {}): StreamError => ({...{code: faker.string.alpha({length: {min: 10, max: 20}}), error: faker.string.alpha({length: {min: 10, max: 20}}), message: faker.string.alpha({length: {min: 10, max: 20}}), sessionId: faker.string.uuid()}, ...overrideResponse});
+
+export const getAttachChatReplyResponseMock = (): AttachChatReply200 | void => (faker.helpers.arrayElement([{...getAttachChatReplyResponseStreamDeltaMock()},{...getAttachChatReplyResponseSendMessageResponseMock()},{...getAttachChatReplyResponseStreamErrorMock()},]))
 
 export const getStopChatReplyResponseMock = (overrideResponse: Partial< StopReplyResponse | void > = {}): StopReplyResponse | void => ({reply: faker.helpers.arrayElement([{id: faker.string.uuid(), content: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(ChatRole)), timestamp: `${faker.date.past().toISOString().split('.')[0]}Z`, tokenCount: faker.number.int({min: undefined, max: undefined}), status: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined])}, undefined]), ...overrideResponse})
 
-export const getRetryChatReplyResponseMock = (): string => (faker.word.sample())
+export const getRetryChatReplyResponseStreamDeltaMock = (overrideResponse: Partial<StreamDelta> = {}): StreamDelta => ({...{text: faker.string.alpha({length: {min: 10, max: 20}})}, ...overrideResponse});
+
+export const getRetryChatReplyResponseSendMessageResponseMock = (overrideResponse: Partial<SendMessageResponse> = {}): SendMessageResponse => ({...{success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), replyStatus: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined])}, ...overrideResponse});
+
+export const getRetryChatReplyResponseStreamErrorMock = (overrideResponse: Partial<StreamError> = {}): StreamError => ({...{code: faker.string.alpha({length: {min: 10, max: 20}}), error: faker.string.alpha({length: {min: 10, max: 20}}), message: faker.string.alpha({length: {min: 10, max: 20}}), sessionId: faker.string.uuid()}, ...overrideResponse});
+
+export const getRetryChatReplyResponseMock = (): RetryChatReply200 => (faker.helpers.arrayElement([{...getRetryChatReplyResponseStreamDeltaMock()},{...getRetryChatReplyResponseSendMessageResponseMock()},{...getRetryChatReplyResponseStreamErrorMock()},]))
 
 export const getSendChatMessageResponseMock = (overrideResponse: Partial< SendMessageResponse > = {}): SendMessageResponse => ({success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), replyStatus: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined]), ...overrideResponse})
 
-export const getStreamChatMessageResponseMock = (): string => (faker.word.sample())
+export const getStreamChatMessageResponseStreamDeltaMock = (overrideResponse: Partial<StreamDelta> = {}): StreamDelta => ({...{text: faker.string.alpha({length: {min: 10, max: 20}})}, ...overrideResponse});
+
+export const getStreamChatMessageResponseSendMessageResponseMock = (overrideResponse: Partial<SendMessageResponse> = {}): SendMessageResponse => ({...{success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), replyStatus: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined])}, ...overrideResponse});
+
+export const getStreamChatMessageResponseStreamErrorMock = (overrideResponse: Partial<StreamError> = {}): StreamError => ({...{code: faker.string.alpha({length: {min: 10, max: 20}}), error: faker.string.alpha({length: {min: 10, max: 20}}), message: faker.string.alpha({length: {min: 10, max: 20}}), sessionId: faker.string.uuid()}, ...overrideResponse});
+
+export const getStreamChatMessageResponseMock = (): StreamChatMessage200 => (faker.helpers.arrayElement([{...getStreamChatMessageResponseStreamDeltaMock()},{...getStreamChatMessageResponseSendMessageResponseMock()},{...getStreamChatMessageResponseStreamErrorMock()},]))
 
 export const getSendVoiceMessageResponseMock = (): VoiceResponse => ({...{success: faker.datatype.boolean(), sessionId: faker.string.uuid(), title: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), aiResponse: faker.string.alpha({length: {min: 10, max: 20}}), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), sessionEnded: faker.datatype.boolean(), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), error: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), replyStatus: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined])},...{audioData: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined])},})
 
@@ -113,7 +150,7 @@ export const getEndChatSessionMockHandler = (overrideResponse?: SessionListItem 
   }, options)
 }
 
-export const getAttachChatReplyMockHandler = (overrideResponse?: string | void | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<string | void> | string | void), options?: RequestHandlerOptions) => {
+export const getAttachChatReplyMockHandler = (overrideResponse?: AttachChatReply200 | void | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<AttachChatReply200 | void> | AttachChatReply200 | void), options?: RequestHandlerOptions) => {
   return http.get('*/api/chat/sessions/:id/stream', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
@@ -137,7 +174,7 @@ export const getStopChatReplyMockHandler = (overrideResponse?: StopReplyResponse
   }, options)
 }
 
-export const getRetryChatReplyMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
+export const getRetryChatReplyMockHandler = (overrideResponse?: RetryChatReply200 | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<RetryChatReply200> | RetryChatReply200), options?: RequestHandlerOptions) => {
   return http.post('*/api/chat/sessions/:id/retry', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
@@ -161,7 +198,7 @@ export const getSendChatMessageMockHandler = (overrideResponse?: SendMessageResp
   }, options)
 }
 
-export const getStreamChatMessageMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
+export const getStreamChatMessageMockHandler = (overrideResponse?: StreamChatMessage200 | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<StreamChatMessage200> | StreamChatMessage200), options?: RequestHandlerOptions) => {
   return http.post('*/api/chat/message/stream', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined

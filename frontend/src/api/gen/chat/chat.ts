@@ -12,7 +12,21 @@ exchange so that tokens never travel in a URL).
 Errors share two shapes. A validation error is HTTP 400
 `{"code":"VALIDATION_ERROR","error":"…","message":"…","details":{"<field>":"<message>"}}`;
 every other error is `{"code":"<UPPER_SNAKE>","error":"…","message":"…"}`. Where the spec
-says a body is text, it is `text/plain`.
+says a body is text, it is `text/plain`: a refused request then gets the message of one
+refused field as text. The third-party sign-in paths always redirect.
+
+What every request must be, beyond each operation's schemas:
+- A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
+  refused as a validation error naming `body`.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
+  such a value is refused as a validation error naming the field (nested JSON fields are
+  named by their path, `a.b.0`).
+- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- `format: email` is a plain address (`name@domain`, no display name or angle brackets,
+  no white space inside); white space around it is ignored. `format: uuid` is the
+  8-4-4-4-12 hexadecimal form.
+- Lengths count Unicode code points. Fields with `pattern: \S` must hold something other
+  than white space.
 
 Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/login`.
 
@@ -38,16 +52,19 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  AttachChatReply200,
   ConflictResponse,
   ForbiddenResponse,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  RetryChatReply200,
   SendMessageRequest,
   SendMessageResponse,
   ServiceUnavailableResponse,
   SessionDetail,
   SessionListItem,
   StopReplyResponse,
+  StreamChatMessage200,
   TooManyRequestsResponse,
   TranscribeAudioBody,
   TranscribeResponse,
@@ -65,6 +82,10 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Most recent first, with the last message and, for paying roles and ended sessions, the summary and emotions.
+ * @summary The caller's sessions.
+ */
 export const getListChatSessionsUrl = () => {
 
 
@@ -141,6 +162,9 @@ export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSe
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The caller's sessions.
+ */
 
 export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -159,9 +183,8 @@ export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSe
 
 
 /**
- * @summary Session detail with messages. `sessionSummary` and `sessionEmotions` are included only for
-roles other than USER and only once the session has ended.
-
+ * `sessionSummary` and `sessionEmotions` are included only for roles other than USER and only once the session has ended. Another user's session, or an unknown id, is 404.
+ * @summary Session detail with messages.
  */
 export const getGetChatSessionUrl = (id: string,) => {
 
@@ -193,7 +216,7 @@ export const getGetChatSessionQueryKey = (id?: string,) => {
     }
 
     
-export const getGetChatSessionQueryOptions = <TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetChatSessionQueryOptions = <TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -212,10 +235,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetChatSessionQueryResult = NonNullable<Awaited<ReturnType<typeof getChatSession>>>
-export type GetChatSessionQueryError = ErrorType<UnauthorizedResponse | NotFoundResponse>
+export type GetChatSessionQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
 
 
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getChatSession>>,
@@ -225,7 +248,7 @@ export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSessi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getChatSession>>,
@@ -235,17 +258,15 @@ export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSessi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary Session detail with messages. `sessionSummary` and `sessionEmotions` are included only for
-roles other than USER and only once the session has ended.
-
+ * @summary Session detail with messages.
  */
 
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -261,6 +282,10 @@ export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSessi
 
 
 
+/**
+ * The session's messages go with it. Another user's session, or an unknown id, is 404.
+ * @summary Deletes one of the caller's sessions.
+ */
 export const getDeleteChatSessionUrl = (id: string,) => {
 
 
@@ -283,7 +308,7 @@ export const deleteChatSession = async (id: string, options?: RequestInit): Prom
 
 
 
-export const getDeleteChatSessionMutationOptions = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse>,
+export const getDeleteChatSessionMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteChatSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteChatSession>>, TError,{id: string}, TContext> => {
 
@@ -310,9 +335,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteChatSessionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteChatSession>>>
     
-    export type DeleteChatSessionMutationError = ErrorType<UnauthorizedResponse | NotFoundResponse>
+    export type DeleteChatSessionMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
 
-    export const useDeleteChatSession = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse>,
+    /**
+ * @summary Deletes one of the caller's sessions.
+ */
+export const useDeleteChatSession = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteChatSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteChatSession>>,
@@ -325,7 +353,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getEndChatSessionUrl = (id: string,) => {
+    /**
+ * An ended session takes no new messages; ending one that has already ended answers it unchanged.
+ * @summary Ends one of the caller's sessions.
+ */
+export const getEndChatSessionUrl = (id: string,) => {
 
 
   
@@ -347,7 +379,7 @@ export const endChatSession = async (id: string, options?: RequestInit): Promise
 
 
 
-export const getEndChatSessionMutationOptions = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse>,
+export const getEndChatSessionMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endChatSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof endChatSession>>, TError,{id: string}, TContext> => {
 
@@ -374,9 +406,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type EndChatSessionMutationResult = NonNullable<Awaited<ReturnType<typeof endChatSession>>>
     
-    export type EndChatSessionMutationError = ErrorType<UnauthorizedResponse | NotFoundResponse>
+    export type EndChatSessionMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
 
-    export const useEndChatSession = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse>,
+    /**
+ * @summary Ends one of the caller's sessions.
+ */
+export const useEndChatSession = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endChatSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endChatSession>>,
@@ -408,9 +443,9 @@ export const getAttachChatReplyUrl = (id: string,) => {
   return `/api/chat/sessions/${id}/stream`
 }
 
-export const attachChatReply = async (id: string, options?: RequestInit): Promise<string | void> => {
+export const attachChatReply = async (id: string, options?: RequestInit): Promise<AttachChatReply200 | void> => {
   
-  return customFetch<string | void>(getAttachChatReplyUrl(id),
+  return customFetch<AttachChatReply200 | void>(getAttachChatReplyUrl(id),
   {      
     ...options,
     method: 'GET'
@@ -430,7 +465,7 @@ export const getAttachChatReplyQueryKey = (id?: string,) => {
     }
 
     
-export const getAttachChatReplyQueryOptions = <TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getAttachChatReplyQueryOptions = <TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -449,10 +484,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type AttachChatReplyQueryResult = NonNullable<Awaited<ReturnType<typeof attachChatReply>>>
-export type AttachChatReplyQueryError = ErrorType<UnauthorizedResponse | NotFoundResponse>
+export type AttachChatReplyQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
 
 
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof attachChatReply>>,
@@ -462,7 +497,7 @@ export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatR
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof attachChatReply>>,
@@ -472,7 +507,7 @@ export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatR
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -480,7 +515,7 @@ export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatR
  * @summary Follows the reply in progress of a session again, as server-sent events.
  */
 
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -528,7 +563,7 @@ export const stopChatReply = async (id: string, options?: RequestInit): Promise<
 
 
 
-export const getStopChatReplyMutationOptions = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse>,
+export const getStopChatReplyMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext> => {
 
@@ -555,12 +590,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type StopChatReplyMutationResult = NonNullable<Awaited<ReturnType<typeof stopChatReply>>>
     
-    export type StopChatReplyMutationError = ErrorType<UnauthorizedResponse | NotFoundResponse>
+    export type StopChatReplyMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
 
     /**
  * @summary Stops the reply in progress of a session, whichever instance is writing it.
  */
-export const useStopChatReply = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse>,
+export const useStopChatReply = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof stopChatReply>>,
@@ -592,9 +627,9 @@ export const getRetryChatReplyUrl = (id: string,) => {
   return `/api/chat/sessions/${id}/retry`
 }
 
-export const retryChatReply = async (id: string, options?: RequestInit): Promise<string> => {
+export const retryChatReply = async (id: string, options?: RequestInit): Promise<RetryChatReply200> => {
   
-  return customFetch<string>(getRetryChatReplyUrl(id),
+  return customFetch<RetryChatReply200>(getRetryChatReplyUrl(id),
   {      
     ...options,
     method: 'POST'
@@ -606,7 +641,7 @@ export const retryChatReply = async (id: string, options?: RequestInit): Promise
 
 
 
-export const getRetryChatReplyMutationOptions = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+export const getRetryChatReplyMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext> => {
 
@@ -633,12 +668,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RetryChatReplyMutationResult = NonNullable<Awaited<ReturnType<typeof retryChatReply>>>
     
-    export type RetryChatReplyMutationError = ErrorType<UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>
+    export type RetryChatReplyMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>
 
     /**
  * @summary Answers the session's last message again, as server-sent events.
  */
-export const useRetryChatReply = <TError = ErrorType<UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+export const useRetryChatReply = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof retryChatReply>>,
@@ -652,6 +687,7 @@ export const useRetryChatReply = <TError = ErrorType<UnauthorizedResponse | NotF
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Without `sessionId` a new session starts. Counts against the daily message limit of the caller's role (429 when used up); an ended session is 409.
  * @summary Sends a message; without sessionId a new session starts and the reply is the welcome.
  */
 export const getSendChatMessageUrl = () => {
@@ -677,7 +713,7 @@ export const sendChatMessage = async (sendMessageRequest: SendMessageRequest, op
 
 
 
-export const getSendChatMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+export const getSendChatMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext> => {
 
@@ -704,12 +740,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendChatMessageMutationResult = NonNullable<Awaited<ReturnType<typeof sendChatMessage>>>
     export type SendChatMessageMutationBody = BodyType<SendMessageRequest>
-    export type SendChatMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>
+    export type SendChatMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
 
     /**
  * @summary Sends a message; without sessionId a new session starts and the reply is the welcome.
  */
-export const useSendChatMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+export const useSendChatMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendChatMessage>>,
@@ -747,9 +783,9 @@ export const getStreamChatMessageUrl = () => {
   return `/api/chat/message/stream`
 }
 
-export const streamChatMessage = async (sendMessageRequest: SendMessageRequest, options?: RequestInit): Promise<string> => {
+export const streamChatMessage = async (sendMessageRequest: SendMessageRequest, options?: RequestInit): Promise<StreamChatMessage200> => {
   
-  return customFetch<string>(getStreamChatMessageUrl(),
+  return customFetch<StreamChatMessage200>(getStreamChatMessageUrl(),
   {      
     ...options,
     method: 'POST',
@@ -762,7 +798,7 @@ export const streamChatMessage = async (sendMessageRequest: SendMessageRequest, 
 
 
 
-export const getStreamChatMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+export const getStreamChatMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof streamChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof streamChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext> => {
 
@@ -789,12 +825,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type StreamChatMessageMutationResult = NonNullable<Awaited<ReturnType<typeof streamChatMessage>>>
     export type StreamChatMessageMutationBody = BodyType<SendMessageRequest>
-    export type StreamChatMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>
+    export type StreamChatMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
 
     /**
  * @summary Same as POST /api/chat/message, answered as server-sent events.
  */
-export const useStreamChatMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+export const useStreamChatMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof streamChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof streamChatMessage>>,
@@ -808,6 +844,7 @@ export const useStreamChatMessage = <TError = ErrorType<ValidationErrorResponse 
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * For roles other than USER (403 otherwise), within the daily voice limit of the role (429 when used up).
  * @summary Sends a transcribed voice message; the reply carries spoken audio when available.
  */
 export const getSendVoiceMessageUrl = () => {
@@ -833,7 +870,7 @@ export const sendVoiceMessage = async (voiceRequest: VoiceRequest, options?: Req
 
 
 
-export const getSendVoiceMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+export const getSendVoiceMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendVoiceMessage>>, TError,{data: BodyType<VoiceRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendVoiceMessage>>, TError,{data: BodyType<VoiceRequest>}, TContext> => {
 
@@ -860,12 +897,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendVoiceMessageMutationResult = NonNullable<Awaited<ReturnType<typeof sendVoiceMessage>>>
     export type SendVoiceMessageMutationBody = BodyType<VoiceRequest>
-    export type SendVoiceMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>
+    export type SendVoiceMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
 
     /**
  * @summary Sends a transcribed voice message; the reply carries spoken audio when available.
  */
-export const useSendVoiceMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+export const useSendVoiceMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendVoiceMessage>>, TError,{data: BodyType<VoiceRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendVoiceMessage>>,
@@ -879,6 +916,7 @@ export const useSendVoiceMessage = <TError = ErrorType<ValidationErrorResponse |
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * For roles other than USER. Needs a configured transcription service (503 otherwise); the audio part is at most 5 MB.
  * @summary Transcribes recorded audio (up to 60 s / 5 MB) for browsers without speech recognition.
  */
 export const getTranscribeAudioUrl = () => {

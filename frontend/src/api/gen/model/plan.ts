@@ -12,7 +12,21 @@ exchange so that tokens never travel in a URL).
 Errors share two shapes. A validation error is HTTP 400
 `{"code":"VALIDATION_ERROR","error":"…","message":"…","details":{"<field>":"<message>"}}`;
 every other error is `{"code":"<UPPER_SNAKE>","error":"…","message":"…"}`. Where the spec
-says a body is text, it is `text/plain`.
+says a body is text, it is `text/plain`: a refused request then gets the message of one
+refused field as text. The third-party sign-in paths always redirect.
+
+What every request must be, beyond each operation's schemas:
+- A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
+  refused as a validation error naming `body`.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
+  such a value is refused as a validation error naming the field (nested JSON fields are
+  named by their path, `a.b.0`).
+- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- `format: email` is a plain address (`name@domain`, no display name or angle brackets,
+  no white space inside); white space around it is ignored. `format: uuid` is the
+  8-4-4-4-12 hexadecimal form.
+- Lengths count Unicode code points. Fields with `pattern: \S` must hold something other
+  than white space.
 
 Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/login`.
 

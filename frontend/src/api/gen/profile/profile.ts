@@ -12,7 +12,21 @@ exchange so that tokens never travel in a URL).
 Errors share two shapes. A validation error is HTTP 400
 `{"code":"VALIDATION_ERROR","error":"…","message":"…","details":{"<field>":"<message>"}}`;
 every other error is `{"code":"<UPPER_SNAKE>","error":"…","message":"…"}`. Where the spec
-says a body is text, it is `text/plain`.
+says a body is text, it is `text/plain`: a refused request then gets the message of one
+refused field as text. The third-party sign-in paths always redirect.
+
+What every request must be, beyond each operation's schemas:
+- A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
+  refused as a validation error naming `body`.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
+  such a value is refused as a validation error naming the field (nested JSON fields are
+  named by their path, `a.b.0`).
+- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- `format: email` is a plain address (`name@domain`, no display name or angle brackets,
+  no white space inside); white space around it is ignored. `format: uuid` is the
+  8-4-4-4-12 hexadecimal form.
+- Lengths count Unicode code points. Fields with `pattern: \S` must hold something other
+  than white space.
 
 Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/login`.
 
@@ -41,6 +55,7 @@ import type {
   MessageResponse,
   NotFoundResponse,
   PasswordChangeRequest,
+  PayloadTooLargeResponse,
   Profile,
   ProfileUpdate,
   SearchProfileSessionsParams,
@@ -58,6 +73,10 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Name and e-mail are read-only; age and the three text fields are changed with PUT.
+ * @summary The caller's profile.
+ */
 export const getGetProfileUrl = () => {
 
 
@@ -134,6 +153,9 @@ export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TE
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The caller's profile.
+ */
 
 export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
@@ -152,6 +174,7 @@ export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TE
 
 
 /**
+ * The body holds exactly one field: `age` (13–120, or null to clear it), `focusAreas`, `primaryConcerns` or `sensitiveTopics` (at most 250 characters, trimmed).
  * @summary Changes one field of the profile.
  */
 export const getUpdateProfileUrl = () => {
@@ -177,7 +200,7 @@ export const updateProfile = async (profileUpdate: ProfileUpdate, options?: Requ
 
 
 
-export const getUpdateProfileMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>,
+export const getUpdateProfileMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,{data: BodyType<ProfileUpdate>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,{data: BodyType<ProfileUpdate>}, TContext> => {
 
@@ -204,12 +227,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateProfileMutationResult = NonNullable<Awaited<ReturnType<typeof updateProfile>>>
     export type UpdateProfileMutationBody = BodyType<ProfileUpdate>
-    export type UpdateProfileMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>
+    export type UpdateProfileMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>
 
     /**
  * @summary Changes one field of the profile.
  */
-export const useUpdateProfile = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>,
+export const useUpdateProfile = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,{data: BodyType<ProfileUpdate>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateProfile>>,
@@ -223,6 +246,7 @@ export const useUpdateProfile = <TError = ErrorType<ValidationErrorResponse | Un
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Sessions, messages, reports, tokens and the profile are deleted; a running subscription is cancelled first.
  * @summary Deletes the account and everything of it; cancels any subscription.
  */
 export const getDeleteAccountUrl = () => {
@@ -292,7 +316,11 @@ export const useDeleteAccount = <TError = ErrorType<UnauthorizedResponse>,
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getChangePasswordUrl = () => {
+    /**
+ * Needs the current password; the new one follows the registration rules and `confirmNewPassword` must equal it. Wrong current passwords are rate-limited.
+ * @summary Changes the caller's password.
+ */
+export const getChangePasswordUrl = () => {
 
 
   
@@ -315,7 +343,7 @@ export const changePassword = async (passwordChangeRequest: PasswordChangeReques
 
 
 
-export const getChangePasswordMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | TooManyRequestsResponse>,
+export const getChangePasswordMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,{data: BodyType<PasswordChangeRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,{data: BodyType<PasswordChangeRequest>}, TContext> => {
 
@@ -342,9 +370,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ChangePasswordMutationResult = NonNullable<Awaited<ReturnType<typeof changePassword>>>
     export type ChangePasswordMutationBody = BodyType<PasswordChangeRequest>
-    export type ChangePasswordMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | TooManyRequestsResponse>
+    export type ChangePasswordMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
 
-    export const useChangePassword = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | TooManyRequestsResponse>,
+    /**
+ * @summary Changes the caller's password.
+ */
+export const useChangePassword = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,{data: BodyType<PasswordChangeRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof changePassword>>,
@@ -358,6 +389,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Case-insensitive; without `query` every session is listed.
  * @summary The caller's sessions, searched on the server over title, last message and id.
  */
 export const getSearchProfileSessionsUrl = (params?: SearchProfileSessionsParams,) => {
@@ -397,7 +429,7 @@ export const getSearchProfileSessionsQueryKey = (params?: SearchProfileSessionsP
     }
 
     
-export const getSearchProfileSessionsQueryOptions = <TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<UnauthorizedResponse>>(params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getSearchProfileSessionsQueryOptions = <TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>>(params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -416,10 +448,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type SearchProfileSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof searchProfileSessions>>>
-export type SearchProfileSessionsQueryError = ErrorType<UnauthorizedResponse>
+export type SearchProfileSessionsQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>
 
 
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>>(
  params: undefined |  SearchProfileSessionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof searchProfileSessions>>,
@@ -429,7 +461,7 @@ export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>>(
  params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof searchProfileSessions>>,
@@ -439,7 +471,7 @@ export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>>(
  params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -447,7 +479,7 @@ export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searc
  * @summary The caller's sessions, searched on the server over title, last message and id.
  */
 
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>>(
  params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -463,6 +495,10 @@ export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searc
 
 
 
+/**
+ * Another user's session, or an unknown id, is 404.
+ * @summary One of the caller's sessions, as a list item.
+ */
 export const getGetProfileSessionUrl = (id: string,) => {
 
 
@@ -493,7 +529,7 @@ export const getGetProfileSessionQueryKey = (id?: string,) => {
     }
 
     
-export const getGetProfileSessionQueryOptions = <TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetProfileSessionQueryOptions = <TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -512,10 +548,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProfileSessionQueryResult = NonNullable<Awaited<ReturnType<typeof getProfileSession>>>
-export type GetProfileSessionQueryError = ErrorType<UnauthorizedResponse | NotFoundResponse>
+export type GetProfileSessionQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
 
 
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProfileSession>>,
@@ -525,7 +561,7 @@ export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfil
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProfileSession>>,
@@ -535,12 +571,15 @@ export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfil
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary One of the caller's sessions, as a list item.
+ */
 
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<UnauthorizedResponse | NotFoundResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -12,7 +12,21 @@ exchange so that tokens never travel in a URL).
 Errors share two shapes. A validation error is HTTP 400
 `{"code":"VALIDATION_ERROR","error":"…","message":"…","details":{"<field>":"<message>"}}`;
 every other error is `{"code":"<UPPER_SNAKE>","error":"…","message":"…"}`. Where the spec
-says a body is text, it is `text/plain`.
+says a body is text, it is `text/plain`: a refused request then gets the message of one
+refused field as text. The third-party sign-in paths always redirect.
+
+What every request must be, beyond each operation's schemas:
+- A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
+  refused as a validation error naming `body`.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
+  such a value is refused as a validation error naming the field (nested JSON fields are
+  named by their path, `a.b.0`).
+- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- `format: email` is a plain address (`name@domain`, no display name or angle brackets,
+  no white space inside); white space around it is ignored. `format: uuid` is the
+  8-4-4-4-12 hexadecimal form.
+- Lengths count Unicode code points. Fields with `pattern: \S` must hold something other
+  than white space.
 
 Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/login`.
 
@@ -41,6 +55,7 @@ import type {
   ClientConfig,
   ContactRequest,
   MessageResponse,
+  PayloadTooLargeResponse,
   RequestPasswordResetParams,
   ResetPasswordParams,
   ResetPasswordRequest,
@@ -57,6 +72,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
+ * Tells the web app which optional parts (third-party sign-in, payments, server speech, transcription, a language model) this server has configured.
  * @summary What this server has configured, so the app can explain what is unavailable.
  */
 export const getGetClientConfigUrl = () => {
@@ -89,7 +105,7 @@ export const getGetClientConfigQueryKey = () => {
     }
 
     
-export const getGetClientConfigQueryOptions = <TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetClientConfigQueryOptions = <TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<PayloadTooLargeResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -108,10 +124,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetClientConfigQueryResult = NonNullable<Awaited<ReturnType<typeof getClientConfig>>>
-export type GetClientConfigQueryError = ErrorType<unknown>
+export type GetClientConfigQueryError = ErrorType<PayloadTooLargeResponse>
 
 
-export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<unknown>>(
+export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<PayloadTooLargeResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getClientConfig>>,
@@ -121,7 +137,7 @@ export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientCo
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<unknown>>(
+export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<PayloadTooLargeResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getClientConfig>>,
@@ -131,7 +147,7 @@ export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientCo
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<unknown>>(
+export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<PayloadTooLargeResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -139,7 +155,7 @@ export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientCo
  * @summary What this server has configured, so the app can explain what is unavailable.
  */
 
-export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<unknown>>(
+export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<PayloadTooLargeResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -155,6 +171,10 @@ export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientCo
 
 
 
+/**
+ * The message is stored and mailed. A filled `website` (a honeypot) is dropped silently with the same answer. Rate-limited per client address.
+ * @summary Sends a message to the support mailbox.
+ */
 export const getSendContactMessageUrl = () => {
 
 
@@ -178,7 +198,7 @@ export const sendContactMessage = async (contactRequest: ContactRequest, options
 
 
 
-export const getSendContactMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | TooManyRequestsResponse>,
+export const getSendContactMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendContactMessage>>, TError,{data: BodyType<ContactRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendContactMessage>>, TError,{data: BodyType<ContactRequest>}, TContext> => {
 
@@ -205,9 +225,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendContactMessageMutationResult = NonNullable<Awaited<ReturnType<typeof sendContactMessage>>>
     export type SendContactMessageMutationBody = BodyType<ContactRequest>
-    export type SendContactMessageMutationError = ErrorType<ValidationErrorResponse | TooManyRequestsResponse>
+    export type SendContactMessageMutationError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
 
-    export const useSendContactMessage = <TError = ErrorType<ValidationErrorResponse | TooManyRequestsResponse>,
+    /**
+ * @summary Sends a message to the support mailbox.
+ */
+export const useSendContactMessage = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendContactMessage>>, TError,{data: BodyType<ContactRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendContactMessage>>,
@@ -221,6 +244,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Answers text to show as it is. The address is in the query, as the product spec has it.
  * @summary Mails a reset link; the answer is the same whether or not the account exists.
  */
 export const getRequestPasswordResetUrl = (params: RequestPasswordResetParams,) => {
@@ -297,7 +321,11 @@ export const useRequestPasswordReset = <TError = ErrorType<string | string>,
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getResetPasswordUrl = (params: ResetPasswordParams,) => {
+    /**
+ * Answers text to show as it is. The token is single-use; the password follows the registration rules and `confirmPassword` must equal it.
+ * @summary Sets a new password with the link from the reset mail.
+ */
+export const getResetPasswordUrl = (params: ResetPasswordParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
@@ -328,7 +356,7 @@ export const resetPassword = async (resetPasswordRequest: ResetPasswordRequest,
 
 
 
-export const getResetPasswordMutationOptions = <TError = ErrorType<string | string>,
+export const getResetPasswordMutationOptions = <TError = ErrorType<string | PayloadTooLargeResponse | string>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>;params: ResetPasswordParams}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>;params: ResetPasswordParams}, TContext> => {
 
@@ -355,9 +383,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof resetPassword>>>
     export type ResetPasswordMutationBody = BodyType<ResetPasswordRequest>
-    export type ResetPasswordMutationError = ErrorType<string | string>
+    export type ResetPasswordMutationError = ErrorType<string | PayloadTooLargeResponse | string>
 
-    export const useResetPassword = <TError = ErrorType<string | string>,
+    /**
+ * @summary Sets a new password with the link from the reset mail.
+ */
+export const useResetPassword = <TError = ErrorType<string | PayloadTooLargeResponse | string>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>;params: ResetPasswordParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof resetPassword>>,

@@ -12,7 +12,21 @@ exchange so that tokens never travel in a URL).
 Errors share two shapes. A validation error is HTTP 400
 `{"code":"VALIDATION_ERROR","error":"…","message":"…","details":{"<field>":"<message>"}}`;
 every other error is `{"code":"<UPPER_SNAKE>","error":"…","message":"…"}`. Where the spec
-says a body is text, it is `text/plain`.
+says a body is text, it is `text/plain`: a refused request then gets the message of one
+refused field as text. The third-party sign-in paths always redirect.
+
+What every request must be, beyond each operation's schemas:
+- A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
+  refused as a validation error naming `body`.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
+  such a value is refused as a validation error naming the field (nested JSON fields are
+  named by their path, `a.b.0`).
+- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- `format: email` is a plain address (`name@domain`, no display name or angle brackets,
+  no white space inside); white space around it is ignored. `format: uuid` is the
+  8-4-4-4-12 hexadecimal form.
+- Lengths count Unicode code points. Fields with `pattern: \S` must hold something other
+  than white space.
 
 Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/login`.
 
@@ -42,6 +56,7 @@ import type {
   CheckoutRequest,
   ForbiddenResponse,
   NotFoundResponse,
+  PayloadTooLargeResponse,
   ServiceUnavailableResponse,
   StripeWebhookBody,
   UnauthorizedResponse,
@@ -58,6 +73,10 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 
+/**
+ * Answers the URL of the hosted checkout page. An account that already has a subscription is sent to the portal instead (400 text).
+ * @summary Starts a Stripe checkout for a plan.
+ */
 export const getCreateCheckoutSessionUrl = () => {
 
 
@@ -81,7 +100,7 @@ export const createCheckoutSession = async (checkoutRequest: CheckoutRequest, op
 
 
 
-export const getCreateCheckoutSessionMutationOptions = <TError = ErrorType<string | ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>,
+export const getCreateCheckoutSessionMutationOptions = <TError = ErrorType<string | ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCheckoutSession>>, TError,{data: BodyType<CheckoutRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createCheckoutSession>>, TError,{data: BodyType<CheckoutRequest>}, TContext> => {
 
@@ -108,9 +127,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateCheckoutSessionMutationResult = NonNullable<Awaited<ReturnType<typeof createCheckoutSession>>>
     export type CreateCheckoutSessionMutationBody = BodyType<CheckoutRequest>
-    export type CreateCheckoutSessionMutationError = ErrorType<string | ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>
+    export type CreateCheckoutSessionMutationError = ErrorType<string | ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
-    export const useCreateCheckoutSession = <TError = ErrorType<string | ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>,
+    /**
+ * @summary Starts a Stripe checkout for a plan.
+ */
+export const useCreateCheckoutSession = <TError = ErrorType<string | ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCheckoutSession>>, TError,{data: BodyType<CheckoutRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createCheckoutSession>>,
@@ -123,7 +145,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getCreatePortalSessionUrl = () => {
+    /**
+ * Answers the URL of the hosted portal; 400 when the caller has no subscription.
+ * @summary Opens the Stripe billing portal.
+ */
+export const getCreatePortalSessionUrl = () => {
 
 
   
@@ -174,7 +200,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     
     export type CreatePortalSessionMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ServiceUnavailableResponse>
 
-    export const useCreatePortalSession = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ServiceUnavailableResponse>,
+    /**
+ * @summary Opens the Stripe billing portal.
+ */
+export const useCreatePortalSession = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPortalSession>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createPortalSession>>,
@@ -188,6 +217,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
  * @summary Stripe events, verified by signature on the raw body.
  */
 export const getStripeWebhookUrl = () => {
@@ -213,7 +243,7 @@ export const stripeWebhook = async (stripeWebhookBody: StripeWebhookBody, option
 
 
 
-export const getStripeWebhookMutationOptions = <TError = ErrorType<BadRequestResponse | ServiceUnavailableResponse>,
+export const getStripeWebhookMutationOptions = <TError = ErrorType<BadRequestResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof stripeWebhook>>, TError,{data: BodyType<StripeWebhookBody>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof stripeWebhook>>, TError,{data: BodyType<StripeWebhookBody>}, TContext> => {
 
@@ -240,12 +270,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type StripeWebhookMutationResult = NonNullable<Awaited<ReturnType<typeof stripeWebhook>>>
     export type StripeWebhookMutationBody = BodyType<StripeWebhookBody>
-    export type StripeWebhookMutationError = ErrorType<BadRequestResponse | ServiceUnavailableResponse>
+    export type StripeWebhookMutationError = ErrorType<BadRequestResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Stripe events, verified by signature on the raw body.
  */
-export const useStripeWebhook = <TError = ErrorType<BadRequestResponse | ServiceUnavailableResponse>,
+export const useStripeWebhook = <TError = ErrorType<BadRequestResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof stripeWebhook>>, TError,{data: BodyType<StripeWebhookBody>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof stripeWebhook>>,
@@ -259,6 +289,7 @@ export const useStripeWebhook = <TError = ErrorType<BadRequestResponse | Service
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Roles other than PREMIUM and ADMIN get 403; 404 when no invite is configured.
  * @summary The community chat invite, for PREMIUM users only.
  */
 export const getGetCommunityInviteUrl = () => {

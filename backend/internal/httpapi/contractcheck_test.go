@@ -1,0 +1,132 @@
+package httpapi
+
+// Every response the Go HTTP tests receive is checked against openapi.yaml: its status must
+// be listed for the operation, its content type listed for that status, and its body must
+// match the schema. newTestHandler wraps every handler under test with this check, so a
+// drift between the server and its contract fails `make test` wherever it shows.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/percolate/percolate/gen/api"
+)
+
+var (
+	contractRouterOnce sync.Once
+	contractRouter     *validator
+	contractRouterErr  error
+)
+
+// contractChecked serves next and fails t when a response to an operation of the contract
+// breaks it. Requests the contract does not describe (the web app, the docs, unknown paths
+// and methods) are not checked. With gateOnly, answers from past the request gate (5xx) are
+// not checked either: see newGateHandler.
+func contractChecked(t testing.TB, next http.Handler, gateOnly bool) http.Handler {
+	t.Helper()
+	contractRouterOnce.Do(func() {
+		spec, err := api.GetSwagger()
+		if err != nil {
+			contractRouterErr = err
+			return
+		}
+		contractRouter, contractRouterErr = newValidator(spec, nil)
+	})
+	if contractRouterErr != nil {
+		t.Fatalf("load the contract: %v", contractRouterErr)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		route, params, routeErr := contractRouter.router.FindRoute(r)
+		rec := &teeWriter{statusRecorder: statusRecorder{ResponseWriter: w}}
+		next.ServeHTTP(rec, r)
+		if routeErr != nil || (gateOnly && rec.status >= 500) {
+			return
+		}
+		opts := validationOptions()
+		opts.IncludeResponseStatus = true
+		// An event stream has no decoder; its status and content type are still checked.
+		opts.ExcludeResponseBody = strings.HasPrefix(rec.Header().Get("Content-Type"), "text/event-stream")
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		err := openapi3filter.ValidateResponse(r.Context(), &openapi3filter.ResponseValidationInput{
+			RequestValidationInput: &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route},
+			Status:                 status,
+			Header:                 rec.Header(),
+			Body:                   io.NopCloser(bytes.NewReader(rec.body.Bytes())),
+			Options:                &opts,
+		})
+		if err != nil {
+			t.Errorf("%s %s answered %d %q, which openapi.yaml does not allow: %v\nbody: %.300s",
+				r.Method, r.URL.Path, status, rec.Header().Get("Content-Type"), err, rec.body.String())
+		}
+	})
+}
+
+// teeWriter passes a response through while keeping its status (statusRecorder) and body.
+type teeWriter struct {
+	statusRecorder
+	body bytes.Buffer
+}
+
+func (w *teeWriter) Write(b []byte) (int, error) {
+	w.body.Write(b)
+	return w.statusRecorder.Write(b)
+}
+
+// newGateHandler is the server without any service, for tests of the request gate (decoding
+// and the contract's schemas), which must answer before a handler runs. A request that passes
+// the gate reaches a handler without its service and gets a 5xx that no configured server
+// gives, so only the gate's own answers are checked against the contract.
+func newGateHandler(t testing.TB) http.Handler {
+	t.Helper()
+	return contractChecked(t, buildHandler(t, Deps{Verifier: acceptToken("good")}), true)
+}
+
+// recordingTB keeps the failures reported to it instead of failing the test.
+type recordingTB struct {
+	testing.TB
+	errors []string
+}
+
+func (r *recordingTB) Helper() {}
+
+func (r *recordingTB) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+// The check itself: a listed answer passes; an unlisted status, an unlisted content type or
+// a body that does not match its schema is reported.
+func TestContractCheckReportsEveryKindOfDrift(t *testing.T) {
+	for _, c := range []struct {
+		name, contentType, body string
+		status                  int
+		drift                   bool
+	}{
+		{"as the contract says", "application/json", `{"status":"ok","database":"ok"}`, http.StatusOK, false},
+		{"unlisted status", "application/json", `{"status":"ok","database":"ok"}`, http.StatusTeapot, true},
+		{"unlisted content type", "text/plain", "ok", http.StatusOK, true},
+		{"body off its schema", "application/json", `{"status":"fine"}`, http.StatusOK, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rec := &recordingTB{TB: t}
+			h := contractChecked(rec, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", c.contentType)
+				w.WriteHeader(c.status)
+				_, _ = io.WriteString(w, c.body)
+			}), false)
+			do(h, http.MethodGet, "/api/health", "")
+			if got := len(rec.errors) > 0; got != c.drift {
+				t.Fatalf("reported %v, want a report: %v", rec.errors, c.drift)
+			}
+		})
+	}
+}
