@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
+	"github.com/riverqueue/river/rivermigrate"
 
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
@@ -54,6 +55,43 @@ func TestWithTxCommitsOrRollsBack(t *testing.T) {
 		_, err := s.Queries().GetUserByEmail(ctx, email)
 		if got := err == nil; got != want {
 			t.Errorf("%s present = %v, want %v (err=%v)", email, got, want, err)
+		}
+	}
+}
+
+// TestInTxSharesTheTransaction checks that what is written through Tx.Pgx (River's job
+// inserts) commits and rolls back with the queries of the same transaction.
+func TestInTxSharesTheTransaction(t *testing.T) {
+	s := pgtest.New(t)
+	ctx := context.Background()
+	errBoom := errors.New("boom")
+	write := func(email string, fail bool) error {
+		return s.InTx(ctx, func(tx store.Tx) error {
+			if _, err := tx.CreateUser(ctx, dbgen.CreateUserParams{Email: email, Name: "N"}); err != nil {
+				return err
+			}
+			if _, err := tx.Pgx().Exec(ctx, `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, now(), 1)`, email); err != nil {
+				return err
+			}
+			if fail {
+				return errBoom
+			}
+			return nil
+		})
+	}
+	if err := write("kept@example.com", false); err != nil {
+		t.Fatalf("InTx: %v", err)
+	}
+	if err := write("gone@example.com", true); !errors.Is(err, errBoom) {
+		t.Fatalf("InTx returned %v, want the callback's error as is", err)
+	}
+	for email, want := range map[string]int{"kept@example.com": 1, "gone@example.com": 0} {
+		var n int
+		if err := s.Pool().QueryRow(ctx, `SELECT (SELECT count(*) FROM users WHERE email = $1) + (SELECT count(*) FROM rate_limits WHERE key = $1)`, email).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 2*want {
+			t.Errorf("%s: %d rows, want %d (both writes or neither)", email, n, 2*want)
 		}
 	}
 }
@@ -106,6 +144,13 @@ func TestMigrationsGoDownAndUpAgain(t *testing.T) {
 	}
 	if _, err := p.DownTo(ctx, 0); err != nil {
 		t.Fatalf("down to 0: %v", err)
+	}
+	river, err := store.RiverMigrator(s.Pool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := river.Migrate(ctx, rivermigrate.DirectionDown, &rivermigrate.MigrateOpts{TargetVersion: -1}); err != nil {
+		t.Fatalf("river down: %v", err)
 	}
 	var tables int
 	if err := s.Pool().QueryRow(ctx, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'goose_db_version'").Scan(&tables); err != nil {
