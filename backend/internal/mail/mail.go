@@ -1,6 +1,7 @@
 // Package mail sends Percolate's e-mail: through an SMTP relay when one is
 // configured, otherwise into the development outbox, a directory of .eml
-// files under the data directory whose links are also logged.
+// files under the data directory (each file's path is logged; its content,
+// links and tokens included, never is).
 //
 // Both paths build the message the same way (buildMsg), so what a developer
 // opens from the outbox is byte-for-byte what a relay would have received.
@@ -33,8 +34,8 @@ type Message struct {
 	// HTML is an optional HTML alternative to Text.
 	HTML string
 	// Links are the URLs the message asks the reader to open (verification,
-	// password reset…). The outbox logs them so a developer can click them;
-	// they are not otherwise added to the message.
+	// password reset…). They are not otherwise added to the message, and
+	// never logged: they carry one-time tokens.
 	Links []string
 }
 
