@@ -21,8 +21,8 @@ import (
 	"github.com/percolate/percolate/backend/internal/contact"
 	"github.com/percolate/percolate/backend/internal/httpapi"
 	"github.com/percolate/percolate/backend/internal/insights"
-	"github.com/percolate/percolate/backend/internal/jobs"
 	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pglocal"
 	"github.com/percolate/percolate/backend/internal/voice"
@@ -122,12 +122,28 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	}
 	defer accounts.WaitMail()
 
-	// Chat and its background jobs (session summaries); the worker stops after the server.
-	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Logger: logger, Limits: ptr(chatLimits(cfg.Limits))})
+	// Background work runs on the job queue (River, in the same database): each service
+	// registers the workers of the jobs it queues, so the queue starts once they are built,
+	// and stops after the HTTP server (see the end of Serve).
+	jobs, err := queue.New(db.Store, queue.Config{Logger: logger})
+	if err != nil {
+		return err
+	}
+	// Chat and its background jobs (session summaries).
+	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Queue: jobs, Logger: logger, Limits: ptr(chatLimits(cfg.Limits))})
 	// Voice: the model's speech endpoint, else espeak-ng + lame when installed, else the browser.
 	voiceSvc := voice.NewService(chatSvc, db.Store, voice.NewSpeaker(cfg.LLM, logger), voice.NewTranscriber(cfg.LLM), voiceLimits(cfg.Limits), logger)
-	stopJobs := (&jobs.Worker{Store: db.Store, Handlers: chatSvc.JobHandlers(), Logger: logger}).Start(context.WithoutCancel(ctx))
-	defer stopJobs()
+	if err := jobs.Start(ctx); err != nil {
+		return err
+	}
+	// Deferred, so it also runs on an early return; on a normal shutdown it runs after
+	// the server below has finished its requests (a request may still queue a job).
+	defer func() {
+		if err := jobs.Stop(context.Background()); err != nil {
+			logger.Error("stop job queue", "error", err.Error())
+		}
+		logger.Info("stopped")
+	}()
 
 	// Weekly insight reports for Premium users: stored once per user and week, whichever
 	// instance gets there first.
@@ -192,7 +208,8 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("http server: %w", err)
 	}
-	logger.Info("stopped")
+	// The deferred queue stop runs now: running jobs get queue.DefaultStopGrace to finish.
+	logger.Info("requests finished; stopping the job queue")
 	return nil
 }
 

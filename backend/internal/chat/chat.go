@@ -16,6 +16,7 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -80,14 +81,18 @@ func tierValue(m map[string]int, role string) int {
 // Service is the chat domain service.
 type Service struct {
 	store    *store.Store
+	queue    *queue.Queue
 	provider companion.Provider
 	limits   Limits
 	now      func() time.Time
 	log      *slog.Logger
 }
 
-// Options tune a Service; zero values take the defaults.
+// Options tune a Service; zero values take the defaults, except Queue.
 type Options struct {
+	// Queue runs the chat's background jobs (session summaries). Required: New registers
+	// the chat's workers on it, so build the service before the queue starts.
+	Queue  *queue.Queue
 	Limits *Limits
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -95,7 +100,10 @@ type Options struct {
 
 // New returns the chat service.
 func New(st *store.Store, provider companion.Provider, opts Options) *Service {
-	s := &Service{store: st, provider: provider, limits: DefaultLimits(), now: time.Now, log: slog.Default()}
+	if opts.Queue == nil {
+		panic("chat: Options.Queue is required")
+	}
+	s := &Service{store: st, queue: opts.Queue, provider: provider, limits: DefaultLimits(), now: time.Now, log: slog.Default()}
 	if opts.Limits != nil {
 		s.limits = *opts.Limits
 	}
@@ -108,6 +116,7 @@ func New(st *store.Store, provider companion.Provider, opts Options) *Service {
 	if opts.Logger != nil {
 		s.log = opts.Logger
 	}
+	s.registerWorkers(opts.Queue)
 	return s
 }
 
@@ -253,7 +262,7 @@ func (s *Service) Delete(ctx context.Context, userID, sessionID uuid.UUID) error
 // summary.
 func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID) (Session, error) {
 	var out dbgen.ChatSession
-	err := s.store.WithTx(ctx, func(q *dbgen.Queries) error {
+	err := s.store.InTx(ctx, func(q store.Tx) error {
 		row, err := q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sessionID, UserID: userID})
 		if err != nil {
 			return notFound("end session", err)
@@ -262,7 +271,7 @@ func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID) (Session
 		if row.Status != statusActive {
 			return nil
 		}
-		out, err = endSession(ctx, q, row, EndReasonUser)
+		out, err = s.endSession(ctx, q, row, EndReasonUser)
 		return err
 	})
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
-	"github.com/percolate/percolate/backend/internal/jobs"
 	"github.com/percolate/percolate/backend/internal/ratelimit"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -319,7 +318,7 @@ func (t *Turn) failed(res SendResult, err error) SendResult {
 func (t *Turn) store(ctx context.Context, text string, tokens int, res *SendResult) error {
 	ctx = context.WithoutCancel(ctx) // the reply was produced: keep it even if the client left
 	uid := t.user.ID
-	return t.s.store.WithTx(ctx, func(q *dbgen.Queries) error {
+	return t.s.store.InTx(ctx, func(q store.Tx) error {
 		if _, err := q.CreateMessage(ctx, dbgen.CreateMessageParams{
 			SessionID: t.session.ID, UserID: uid, Role: companion.RoleAssistant, Content: text, TokenCount: int32(tokens),
 		}); err != nil {
@@ -334,7 +333,7 @@ func (t *Turn) store(ctx context.Context, text string, tokens int, res *SendResu
 			return fmt.Errorf("count tokens: %w", err)
 		}
 		if sess.Status == statusActive && sess.TokensUsed >= sess.TokenLimit {
-			if sess, err = endSession(ctx, q, sess, EndReasonTokenLimit); err != nil {
+			if sess, err = t.s.endSession(ctx, q, sess, EndReasonTokenLimit); err != nil {
 				return err
 			}
 		}
@@ -346,13 +345,13 @@ func (t *Turn) store(ctx context.Context, text string, tokens int, res *SendResu
 	})
 }
 
-// endSession ends an active session and queues its summary.
-func endSession(ctx context.Context, q *dbgen.Queries, sess dbgen.ChatSession, reason string) (dbgen.ChatSession, error) {
+// endSession ends an active session and queues its summary, in the same transaction.
+func (s *Service) endSession(ctx context.Context, q store.Tx, sess dbgen.ChatSession, reason string) (dbgen.ChatSession, error) {
 	ended, err := q.EndSessionForUser(ctx, dbgen.EndSessionForUserParams{EndReason: &reason, ID: sess.ID, UserID: sess.UserID})
 	if err != nil {
 		return sess, notFound("end session", err)
 	}
-	if err := jobs.Enqueue(ctx, q, SummaryJobKind, summaryJob{SessionID: sess.ID, UserID: sess.UserID}, "summary:"+sess.ID.String()); err != nil {
+	if err := s.queueSummary(ctx, q, sess); err != nil {
 		return sess, err
 	}
 	return ended, nil

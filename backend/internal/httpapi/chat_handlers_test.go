@@ -17,6 +17,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -44,7 +45,7 @@ func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
 	st := pgtest.New(t)
 	llm := llmtest.New(t)
 	p := companion.NewOpenAIWithConfig(llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
-	svc := chat.New(st, p, chat.Options{Limits: limits, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	svc := chat.New(st, p, chat.Options{Queue: queuetest.New(t, st), Limits: limits, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	return &chatEnv{h: newTestHandler(t, Deps{Verifier: chatTokens{}, Chat: svc}), st: st, llm: llm}
 }
 

@@ -186,6 +186,17 @@ func (q *Queue) Insert(ctx context.Context, args river.JobArgs) error {
 	return nil
 }
 
+// CompleteTx records in tx that job is done, from inside its worker. Use it when the work
+// writes rows, so the rows and the completion commit together and a job is never done
+// twice; and after work that cannot be undone (a mail sent), so it is recorded at once
+// rather than with River's next batch of completions, a quarter of a second later.
+func CompleteTx[T river.JobArgs](ctx context.Context, tx store.Tx, job *river.Job[T]) error {
+	if _, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx.Pgx(), job); err != nil {
+		return fmt.Errorf("complete %s job %d: %w", job.Kind, job.ID, err)
+	}
+	return nil
+}
+
 // Start runs jobs in the background until Stop. Jobs run under a context of their own:
 // ending ctx does not cancel them, Stop does.
 func (q *Queue) Start(ctx context.Context) error {
@@ -193,6 +204,7 @@ func (q *Queue) Start(ctx context.Context) error {
 		return errors.New("job queue: already started")
 	}
 	if err := q.client.Start(context.WithoutCancel(ctx)); err != nil {
+		q.started.Store(false)
 		return fmt.Errorf("start job queue: %w", err)
 	}
 	return nil

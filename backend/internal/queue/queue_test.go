@@ -182,17 +182,7 @@ func TestPeriodicJobRunsOnceAcrossInstances(t *testing.T) {
 		workers = append(workers, w)
 	}
 	probe := queuetest.New(t, st)
-	deadline := time.Now().Add(queuetest.DrainTimeout)
-	for {
-		jobs := queuetest.Jobs(t, probe, tickArgs{}.Kind())
-		if len(jobs) > 0 && jobs[0].State == rivertype.JobStateCompleted {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the periodic job did not run at start: %+v", jobs)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	queuetest.WaitCompleted(t, probe, tickArgs{}.Kind())
 	jobs := queuetest.Jobs(t, probe, tickArgs{}.Kind())
 	if len(jobs) != 1 || jobs[0].UniqueKey == nil {
 		t.Fatalf("jobs = %+v, want one, unique within its hour", jobs)

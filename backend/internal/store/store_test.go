@@ -132,6 +132,55 @@ func TestMigrateConcurrentlyIsSafe(t *testing.T) {
 	}
 }
 
+// TestSummariesWaitingInTheOldQueueMoveToRiver upgrades a database whose hand-written job
+// queue still holds work: the summaries not yet done become River jobs, nothing else does.
+func TestSummariesWaitingInTheOldQueueMoveToRiver(t *testing.T) {
+	url := pgtest.EmptyURL(t)
+	ctx := context.Background()
+	s, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	river, err := store.RiverMigrator(s.Pool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := river.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		t.Fatal(err)
+	}
+	sqlDB := stdlib.OpenDBFromPool(s.Pool())
+	defer sqlDB.Close()
+	p, err := goose.NewProvider(goose.DialectPostgres, sqlDB, store.MigrationsFS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 3); err != nil {
+		t.Fatalf("up to the old queue: %v", err)
+	}
+	if _, err := s.Pool().Exec(ctx, `INSERT INTO jobs (kind, payload, state) VALUES
+		('chat.summary', '{"sessionId":"00000000-0000-0000-0000-000000000001","userId":"00000000-0000-0000-0000-000000000002"}', 'pending'),
+		('chat.summary', '{"sessionId":"00000000-0000-0000-0000-000000000003","userId":"00000000-0000-0000-0000-000000000002"}', 'done'),
+		('chat.summary', '{"sessionId":"00000000-0000-0000-0000-000000000004","userId":"00000000-0000-0000-0000-000000000002"}', 'failed')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	var kind, args, state, queue string
+	var n int
+	if err := s.Pool().QueryRow(ctx, `SELECT count(*) OVER (), kind, args->>'sessionId', state::text, queue FROM river_job`).Scan(&n, &kind, &args, &state, &queue); err != nil {
+		t.Fatalf("river_job: %v", err)
+	}
+	if n != 1 || kind != "chat.summary" || args != "00000000-0000-0000-0000-000000000001" || state != "available" || queue != "default" {
+		t.Fatalf("river_job holds %d jobs, the first %s %s %s on %s; want the pending summary only, available", n, kind, args, state, queue)
+	}
+	var old *string
+	if err := s.Pool().QueryRow(ctx, "SELECT to_regclass('public.jobs')::text").Scan(&old); err != nil || old != nil {
+		t.Fatalf("the old jobs table is still there (%v)", err)
+	}
+}
+
 // TestMigrationsGoDownAndUpAgain checks every migration's Down section.
 func TestMigrationsGoDownAndUpAgain(t *testing.T) {
 	s := pgtest.New(t)

@@ -13,6 +13,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -39,7 +40,7 @@ func newVoice(t *testing.T, st *store.Store, limits map[string]int) (*Service, *
 	llm.SetSpeechAudio([]byte("ID3-spoken"))
 	llm.SetTranscript("I feel a bit lighter today")
 	cfg := config.LLM{BaseURL: llm.URL(), Model: "m", SpeechModel: "tts", TranscriptionModel: "stt"}
-	chatSvc := chat.New(st, companion.New(config.LLM{}), chat.Options{Logger: quiet})
+	chatSvc := chat.New(st, companion.New(config.LLM{}), chat.Options{Queue: queuetest.New(t, st), Logger: quiet})
 	return NewService(chatSvc, st, NewSpeaker(cfg, quiet), NewTranscriber(cfg), limits, quiet), llm
 }
 

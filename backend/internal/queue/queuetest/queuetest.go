@@ -51,7 +51,7 @@ func NewWith(t testing.TB, st *store.Store, cfg queue.Config) *queue.Queue {
 		cfg.RetryPolicy = RetryAtOnce{}
 	}
 	if cfg.PollInterval == 0 {
-		cfg.PollInterval = 10 * time.Millisecond
+		cfg.PollInterval = 100 * time.Millisecond
 	}
 	cfg.TestOnly = true
 	q, err := queue.New(st, cfg)
@@ -87,8 +87,9 @@ func Drain(t testing.TB, q *queue.Queue) {
 	events, cancel := q.Client().Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed,
 		river.EventKindJobCancelled, river.EventKindJobSnoozed)
 	defer cancel()
-	// Another instance's jobs send this one no event: look again now and then too.
-	recheck := time.NewTicker(100 * time.Millisecond)
+	// Another instance's jobs send this one no event, and a job its worker recorded done
+	// (queue.CompleteTx) is done before its event: look again every few milliseconds too.
+	recheck := time.NewTicker(25 * time.Millisecond)
 	defer recheck.Stop()
 	deadline := time.NewTimer(DrainTimeout)
 	defer deadline.Stop()
@@ -103,6 +104,24 @@ func Drain(t testing.TB, q *queue.Queue) {
 		case <-deadline.C:
 			t.Fatalf("queuetest: jobs unfinished after %v: %s", DrainTimeout, describe(left))
 		}
+	}
+}
+
+// WaitCompleted waits until a job of kind has completed, on any instance, and returns it:
+// for jobs the test does not queue itself, such as periodic ones. It fails the test after
+// DrainTimeout.
+func WaitCompleted(t testing.TB, q *queue.Queue, kind string) *rivertype.JobRow {
+	t.Helper()
+	deadline := time.Now().Add(DrainTimeout)
+	for {
+		done := list(t, q, river.NewJobListParams().Kinds(kind).States(rivertype.JobStateCompleted))
+		if len(done) > 0 {
+			return done[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("queuetest: no %s job completed after %v; its jobs: %s", kind, DrainTimeout, describe(Jobs(t, q, kind)))
+		}
+		time.Sleep(25 * time.Millisecond)
 	}
 }
 
