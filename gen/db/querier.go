@@ -52,6 +52,8 @@ type Querier interface {
 	// EndSessionForUser ends the user's ACTIVE session; pgx.ErrNoRows when it is
 	// not the user's or already ended.
 	EndSessionForUser(ctx context.Context, arg EndSessionForUserParams) (ChatSession, error)
+	// GetContactMessage returns one stored contact message (for the job that mails it).
+	GetContactMessage(ctx context.Context, id uuid.UUID) (ContactMessage, error)
 	// GetExternalIdentityUser returns the account linked to a provider's subject.
 	GetExternalIdentityUser(ctx context.Context, arg GetExternalIdentityUserParams) (uuid.UUID, error)
 	// GetLiveRefreshFamily returns the owner's current role when the family is neither revoked
@@ -86,6 +88,9 @@ type Querier interface {
 	// GetValidEmailToken finds an unused, unexpired token by hash (the token identifies its
 	// user) with the owner's e-mail, without using it.
 	GetValidEmailToken(ctx context.Context, arg GetValidEmailTokenParams) (GetValidEmailTokenRow, error)
+	// GetWeeklyReportForMail returns a report with its owner's address and name (for the job
+	// that mails it).
+	GetWeeklyReportForMail(ctx context.Context, id uuid.UUID) (GetWeeklyReportForMailRow, error)
 	// HitRateLimit counts one event in a fixed window and returns the window's count so far.
 	HitRateLimit(ctx context.Context, arg HitRateLimitParams) (int32, error)
 	// IncrementSafetyReferrals counts one crisis-resource referral for the day

@@ -109,30 +109,34 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	}
 	defer db.Close()
 
-	// Mail: verification and reset links, contact messages, weekly reports.
+	// All background work runs on the job queue (River, in the same database): each
+	// service below registers the workers of the jobs it queues, so the queue starts once
+	// they are all built, and stops after the HTTP server (see the end of Serve).
+	jobs, err := queue.New(db.Store, queue.Config{Logger: logger})
+	if err != nil {
+		return err
+	}
+	// Mail: verification and reset links, contact messages, weekly reports; each a job.
 	mailer, err := mail.New(cfg.Mail, cfg.DataDir, logger)
 	if err != nil {
 		return err
 	}
 	warnIfSampleContent(frontend.Dist(), logger)
 	payments := billing.New(db.Store, cfg.Stripe, cfg.PublicURL, cfg.CommunityURL, nil, logger)
-	accounts, tokens, oidc, err := newAccounts(db.Store, cfg, mailer, payments, logger)
+	accounts, tokens, oidc, err := newAccounts(db.Store, jobs, cfg, mailer, payments, logger)
 	if err != nil {
 		return err
 	}
-	defer accounts.WaitMail()
 
-	// Background work runs on the job queue (River, in the same database): each service
-	// registers the workers of the jobs it queues, so the queue starts once they are built,
-	// and stops after the HTTP server (see the end of Serve).
-	jobs, err := queue.New(db.Store, queue.Config{Logger: logger})
-	if err != nil {
-		return err
-	}
 	// Chat and its background jobs (session summaries).
 	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Queue: jobs, Logger: logger, Limits: ptr(chatLimits(cfg.Limits))})
 	// Voice: the model's speech endpoint, else espeak-ng + lame when installed, else the browser.
 	voiceSvc := voice.NewService(chatSvc, db.Store, voice.NewSpeaker(cfg.LLM, logger), voice.NewTranscriber(cfg.LLM), voiceLimits(cfg.Limits), logger)
+
+	// Weekly insight reports for Premium users: stored once per user and week.
+	reports := insights.New(db.Store, jobs, mailer, cfg.PublicURL, companion.New(cfg.LLM), logger)
+	contactSvc := contact.New(db.Store, jobs, mailer, cfg.Mail.SupportEmail, logger)
+	schedule(jobs, db.Store, logger)
 	if err := jobs.Start(ctx); err != nil {
 		return err
 	}
@@ -144,14 +148,6 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		}
 		logger.Info("stopped")
 	}()
-
-	// Weekly insight reports for Premium users: stored once per user and week, whichever
-	// instance gets there first.
-	reports := insights.New(db.Store, mailer, cfg.PublicURL, companion.New(cfg.LLM), logger)
-	go reports.Run(ctx, time.Hour)
-
-	// Spent rate-limit windows, ended logins and used e-mail links are deleted hourly.
-	go runHousekeeping(ctx, db.Queries(), time.Hour, logger)
 
 	handler, err := httpapi.NewHandler(httpapi.Deps{
 		Logger:   logger,
@@ -169,7 +165,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		Billing:        payments,
 		Insights:       reports,
 		Voice:          voiceSvc,
-		Contact:        contact.New(db.Queries(), mailer, cfg.Mail.SupportEmail, logger),
+		Contact:        contactSvc,
 		Chat:           chatSvc,
 	})
 	if err != nil {

@@ -5,6 +5,9 @@
 //
 // Both paths build the message the same way (buildMsg), so what a developer
 // opens from the outbox is byte-for-byte what a relay would have received.
+//
+// Every mail is sent by a job of the queue (see JobOpts and Deliver), so a
+// mail that fails to go is retried, never lost with a goroutine.
 package mail
 
 import (
@@ -33,10 +36,6 @@ type Message struct {
 	Text string
 	// HTML is an optional HTML alternative to Text.
 	HTML string
-	// Links are the URLs the message asks the reader to open (verification,
-	// password reset…). They are not otherwise added to the message, and
-	// never logged: they carry one-time tokens.
-	Links []string
 }
 
 // Sender delivers messages.

@@ -51,7 +51,6 @@ func TestOutboxWritesParseableMessage(t *testing.T) {
 		To:      "Zoë Example <zoe@example.com>",
 		Subject: "Bestätige deine E-Mail ☕",
 		Text:    longText,
-		Links:   []string{"https://percolate.example/verify?token=abc"},
 	}
 	if err := sender.Send(context.Background(), msg); err != nil {
 		t.Fatalf("Send: %v", err)
