@@ -54,60 +54,49 @@ func (a MailArgs) InsertOpts() river.InsertOpts {
 	return opts
 }
 
-type mailWorker struct {
-	river.WorkerDefaults[MailArgs]
-	s *Service
-}
-
-func (w *mailWorker) Work(ctx context.Context, job *river.Job[MailArgs]) error {
-	return w.s.sendMail(ctx, job)
-}
-
 // queueMail queues an account mail in tx.
 func (s *Service) queueMail(ctx context.Context, tx store.Tx, m string, userID uuid.UUID) error {
 	return s.jobs.InsertTx(ctx, tx, MailArgs{Mail: m, UserID: userID})
 }
 
-// sendMail writes and sends one account mail. A retry after a failed send makes a fresh
-// token; the one of the failed attempt was never seen by anyone and expires unused.
-func (s *Service) sendMail(ctx context.Context, job *river.Job[MailArgs]) error {
-	a := job.Args
+// composeMail writes one account mail, when its job runs. A verification or reset mail
+// makes its token now (its hash is stored at once, in a transaction of its own); a retry
+// after a failed send makes a fresh one, and the token of the failed attempt, which nobody
+// ever saw, expires unused.
+func (s *Service) composeMail(ctx context.Context, a MailArgs) (mail.Message, error) {
 	q := s.st.Queries()
 	u, err := q.GetUserByID(ctx, a.UserID)
 	if store.IsNotFound(err) {
-		return nil // the account was deleted meanwhile: nobody to write to
+		return mail.Message{}, mail.ErrNothingToSend // the account was deleted meanwhile
 	}
 	if err != nil {
-		return fmt.Errorf("load account: %w", err)
+		return mail.Message{}, fmt.Errorf("load account: %w", err)
 	}
-	var m mail.Message
 	switch a.Mail {
 	case mailVerify:
 		if u.EmailVerifiedAt != nil {
-			return nil // verified meanwhile (by a reset link or a third-party sign-in)
+			return mail.Message{}, mail.ErrNothingToSend // verified meanwhile (a reset link, a third-party sign-in)
 		}
 		token, err := newEmailToken(ctx, q, u.ID, purposeVerify, verifyTTL)
 		if err != nil {
-			return err
+			return mail.Message{}, err
 		}
-		m = verifyMail(u.Email, u.Name, s.link("/email-verified?t=", token))
+		return verifyMail(u.Email, u.Name, s.link("/email-verified?t=", token)), nil
 	case mailReset:
 		token, err := newEmailToken(ctx, q, u.ID, purposeReset, resetTTL)
 		if err != nil {
-			return err
+			return mail.Message{}, err
 		}
-		m = resetMail(u.Email, u.Name, s.link("/reset?token=", token))
+		return resetMail(u.Email, u.Name, s.link("/reset?token=", token)), nil
 	case mailAlreadyRegistered:
-		m = alreadyRegisteredMail(u.Email, u.Name, s.link("/login", ""))
+		return alreadyRegisteredMail(u.Email, u.Name, s.link("/login", "")), nil
 	case mailClaimed:
-		m = claimedMail(u.Email, u.Name, s.link("/login", ""))
-	default:
-		return river.JobCancel(fmt.Errorf("unknown account mail %q", a.Mail))
+		return claimedMail(u.Email, u.Name, s.link("/login", "")), nil
 	}
-	return mail.Deliver(ctx, s.st, job, s.mail, m)
+	return mail.Message{}, river.JobCancel(fmt.Errorf("unknown account mail %q", a.Mail))
 }
 
 // registerWorkers adds the workers of the account's background jobs to the queue.
 func (s *Service) registerWorkers(q *queue.Queue) {
-	queue.AddWorker(q, &mailWorker{s: s})
+	queue.AddWorker(q, mail.NewWorker(s.st, s.mail, s.composeMail))
 }

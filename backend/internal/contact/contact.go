@@ -68,7 +68,7 @@ func New(st *store.Store, jobs *queue.Queue, sender mail.Sender, support string,
 		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Service{st: st, jobs: jobs, limiter: ratelimit.New(st.Queries()), sender: sender, support: support, logger: logger}
-	queue.AddWorker(jobs, &mailWorker{s: s})
+	queue.AddWorker(jobs, mail.NewWorker(st, sender, s.composeMail))
 	return s
 }
 
@@ -117,25 +117,21 @@ func (MailArgs) Kind() string { return "contact.mail" }
 // InsertOpts sends it on the mail queue.
 func (MailArgs) InsertOpts() river.InsertOpts { return mail.JobOpts() }
 
-type mailWorker struct {
-	river.WorkerDefaults[MailArgs]
-	s *Service
-}
-
-func (w *mailWorker) Work(ctx context.Context, job *river.Job[MailArgs]) error {
-	m, err := w.s.st.Queries().GetContactMessage(ctx, job.Args.MessageID)
+// composeMail writes the mail of a stored contact message to support.
+func (s *Service) composeMail(ctx context.Context, a MailArgs) (mail.Message, error) {
+	m, err := s.st.Queries().GetContactMessage(ctx, a.MessageID)
 	if store.IsNotFound(err) {
-		return nil // an operator deleted it meanwhile
+		return mail.Message{}, mail.ErrNothingToSend // an operator deleted it meanwhile
 	}
 	if err != nil {
-		return fmt.Errorf("load contact message: %w", err)
+		return mail.Message{}, fmt.Errorf("load contact message: %w", err)
 	}
-	return mail.Deliver(ctx, w.s.st, job, w.s.sender, mail.Message{
-		To:      w.s.support,
+	return mail.Message{
+		To:      s.support,
 		Subject: "Contact form: " + singleLine(m.Name),
 		Text: fmt.Sprintf("A message arrived through the Percolate contact form.\n\nName: %s\nE-mail: %s\nReceived: %s\nReference: %s\n\n%s\n",
 			m.Name, m.Email, m.CreatedAt.UTC().Format(time.RFC1123), m.ID, m.Message),
-	})
+	}, nil
 }
 
 // validate trims the fields and checks them, returning every problem at once.

@@ -54,33 +54,25 @@ func (ReportMailArgs) Kind() string { return "insights.report_mail" }
 // InsertOpts sends it on the mail queue.
 func (ReportMailArgs) InsertOpts() river.InsertOpts { return mail.JobOpts() }
 
-type reportMailWorker struct {
-	river.WorkerDefaults[ReportMailArgs]
-	s *Service
-}
-
-func (w *reportMailWorker) Work(ctx context.Context, job *river.Job[ReportMailArgs]) error {
-	row, err := w.s.db.Queries().GetWeeklyReportForMail(ctx, job.Args.ReportID)
+// composeMail writes the mail of a stored report to its owner.
+func (s *Service) composeMail(ctx context.Context, a ReportMailArgs) (mail.Message, error) {
+	row, err := s.db.Queries().GetWeeklyReportForMail(ctx, a.ReportID)
 	if store.IsNotFound(err) {
-		return nil // the account was deleted meanwhile, and its reports with it
+		return mail.Message{}, mail.ErrNothingToSend // the account was deleted, its reports with it
 	}
 	if err != nil {
-		return fmt.Errorf("load weekly report: %w", err)
+		return mail.Message{}, fmt.Errorf("load weekly report: %w", err)
 	}
 	var r Report
 	if err := json.Unmarshal(row.Content, &r); err != nil {
-		return river.JobCancel(fmt.Errorf("weekly report %s: %w", job.Args.ReportID, err))
+		return mail.Message{}, river.JobCancel(fmt.Errorf("weekly report %s: %w", a.ReportID, err))
 	}
-	link := w.s.publicURL + "/dashboard"
-	return mail.Deliver(ctx, w.s.db, job, w.s.mail, mail.Message{
-		To:      row.Email,
-		Subject: "Your week with Percolate",
-		Text:    mailText(row.Name, row.WeekStart, r, link),
-	})
+	link := s.publicURL + "/dashboard"
+	return mail.Message{To: row.Email, Subject: "Your week with Percolate", Text: mailText(row.Name, row.WeekStart, r, link)}, nil
 }
 
 // registerWorkers adds the workers of the reports' jobs to the queue.
 func (s *Service) registerWorkers(q *queue.Queue) {
 	queue.AddWorker(q, &reportsWorker{s: s})
-	queue.AddWorker(q, &reportMailWorker{s: s})
+	queue.AddWorker(q, mail.NewWorker(s.db, s.mail, s.composeMail))
 }

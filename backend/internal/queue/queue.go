@@ -31,6 +31,10 @@
 //
 //	queue.AddWorker(q, &memoryWorker{s: s})
 //
+// A job that sends a mail needs no worker of its own: mail.NewWorker takes a function that
+// writes the mail from the arguments, and does the sending, the retries and the rest; its
+// arguments' InsertOpts start from mail.JobOpts.
+//
 // 3. Queue it, in the transaction that makes it due:
 //
 //	err := s.store.InTx(ctx, func(tx store.Tx) error {
