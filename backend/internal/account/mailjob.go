@@ -24,8 +24,8 @@ const (
 // MailArgs asks for one account mail to a user. It names the mail and the account, not
 // the address or a link: the job reads the account when it runs, and a verification or
 // reset mail makes its one-time token then, in its own transaction. So the raw token only
-// ever exists in the mail itself; the database keeps its hash, and the job row (which is
-// stored, and logged when the job fails) holds no secret.
+// ever exists in the mail itself; the database keeps its hash, and the job row (kept for a
+// day after the mail went) holds no secret.
 //
 // Queueing the job is all a request does, whatever the mail: whether an account exists
 // shows neither in the answer nor in its timing.

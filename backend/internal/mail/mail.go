@@ -6,7 +6,7 @@
 // Both paths build the message the same way (buildMsg), so what a developer
 // opens from the outbox is byte-for-byte what a relay would have received.
 //
-// Every mail is sent by a job of the queue (see JobOpts and Deliver), so a
+// Every mail is sent by a job of the queue (see JobOpts and NewWorker), so a
 // mail that fails to go is retried, never lost with a goroutine.
 package mail
 

@@ -13,9 +13,9 @@
 //
 // 1. Arguments, in the domain package that owns the work: a struct with JSON tags and a
 // Kind method. Carry ids, not data (the worker reads the rows when it runs), and never a
-// secret such as a token or a link holding one: job rows are stored and logged as they
-// are. Options that belong to the kind (queue, attempts, uniqueness) go in an InsertOpts
-// method.
+// secret such as a token or a link holding one: a job row keeps its arguments as they are
+// for a day after the job ran (a week when it failed for good). Options that belong to the
+// kind (queue, attempts, uniqueness) go in an InsertOpts method.
 //
 //	type MemoryArgs struct {
 //		SessionID uuid.UUID `json:"sessionId"`
@@ -26,8 +26,9 @@
 //
 // 2. A worker: a struct embedding river.WorkerDefaults[MemoryArgs], with a Work method.
 // An error means "retry later" (job.Attempt and job.MaxAttempts say which try this is);
-// river.JobCancel(err) gives up for good. Register it where the service is built, before
-// the queue starts:
+// river.JobCancel(err) gives up for good. When the work writes rows, record the job done in
+// the same transaction with CompleteTx (the session summary does), so it is never done
+// twice. Register the worker where the service is built, before the queue starts:
 //
 //	queue.AddWorker(q, &memoryWorker{s: s})
 //
