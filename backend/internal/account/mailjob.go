@@ -11,6 +11,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
+	dbgen "github.com/percolate/percolate/gen/db"
 )
 
 // The account mails, the values of MailArgs.Mail.
@@ -21,17 +22,19 @@ const (
 	mailClaimed           = "claimed"
 )
 
-// MailArgs asks for one account mail to a user. It names the mail and the account, not
-// the address or a link: the job reads the account when it runs, and a verification or
-// reset mail makes its one-time token then, in its own transaction. So the raw token only
-// ever exists in the mail itself; the database keeps its hash, and the job row (kept for a
-// day after the mail went) holds no secret.
+// MailArgs asks for one account mail. It names the mail and the account, never a link:
+// the job reads the account when it runs, and a verification or reset mail makes its
+// one-time token then, in its own transaction. So the raw token only ever exists in the
+// mail itself; the database keeps its hash, and the job row (kept for a day after the mail
+// went) holds no secret.
 //
-// Queueing the job is all a request does, whatever the mail: whether an account exists
-// shows neither in the answer nor in its timing.
+// A reset names the address that was asked for rather than an account: whether it has one
+// is for the job to find out, so a request for a known address and one for an unknown
+// address do the same work, and take the same time.
 type MailArgs struct {
 	Mail   string    `json:"mail"`
-	UserID uuid.UUID `json:"userId"`
+	UserID uuid.UUID `json:"userId,omitzero"`
+	Email  string    `json:"email,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -65,9 +68,17 @@ func (s *Service) queueMail(ctx context.Context, tx store.Tx, m string, userID u
 // ever saw, expires unused.
 func (s *Service) composeMail(ctx context.Context, a MailArgs) (mail.Message, error) {
 	q := s.st.Queries()
-	u, err := q.GetUserByID(ctx, a.UserID)
+	var (
+		u   dbgen.User
+		err error
+	)
+	if a.Email != "" {
+		u, err = q.GetUserByEmail(ctx, a.Email)
+	} else {
+		u, err = q.GetUserByID(ctx, a.UserID)
+	}
 	if store.IsNotFound(err) {
-		return mail.Message{}, mail.ErrNothingToSend // the account was deleted meanwhile
+		return mail.Message{}, mail.ErrNothingToSend // no account there, or it was deleted meanwhile
 	}
 	if err != nil {
 		return mail.Message{}, fmt.Errorf("load account: %w", err)

@@ -167,8 +167,8 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 	if err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
-	var existing *dbgen.User
-	err = s.st.InTx(ctx, func(q store.Tx) error {
+	var existing, created *dbgen.User
+	err = s.st.WithTx(ctx, func(q *dbgen.Queries) error {
 		if err := q.RelaxCommit(ctx); err != nil {
 			return err
 		}
@@ -188,10 +188,8 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 		if err != nil {
 			return err
 		}
-		if !s.quietMailAllowed(ctx, email, clientIP) {
-			return nil
-		}
-		return s.queueMail(ctx, q, mailVerify, u.ID)
+		created = &u
+		return nil
 	})
 	if errors.Is(err, errDuplicate) {
 		return nil
@@ -199,17 +197,24 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 	if err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
-	if existing == nil {
-		return nil
-	}
-	if existing.EmailVerifiedAt == nil {
+	// A new account's mail is counted and queued after the transaction, as an existing
+	// account's is, so that both do the same work in the same order (and take the same
+	// time). Should the process die in between, the new account gets its link when its
+	// owner first tries to sign in.
+	var m MailArgs
+	switch {
+	case created != nil:
+		m = MailArgs{Mail: mailVerify, UserID: created.ID}
+	case existing.EmailVerifiedAt == nil:
 		s.resendVerification(ctx, *existing, clientIP)
 		return nil
+	default:
+		m = MailArgs{Mail: mailAlreadyRegistered, UserID: existing.ID}
 	}
 	if !s.quietMailAllowed(ctx, email, clientIP) {
 		return nil
 	}
-	if err := s.jobs.Insert(ctx, MailArgs{Mail: mailAlreadyRegistered, UserID: existing.ID}); err != nil {
+	if err := s.jobs.Insert(ctx, m); err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
 	return nil
@@ -337,20 +342,9 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, clientIP stri
 	if err := s.limiter.Hit(ctx, s.cfg.Limits.MailPerEmail, email); err != nil {
 		return err
 	}
-	err := s.st.InTx(ctx, func(q store.Tx) error {
-		if err := q.RelaxCommit(ctx); err != nil {
-			return err
-		}
-		u, err := q.GetUserByEmail(ctx, email)
-		if err != nil {
-			return err
-		}
-		return s.queueMail(ctx, q, mailReset, u.ID)
-	})
-	if store.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
+	// Whether the address has an account is for the job to find out, not this request:
+	// known or not, the request does the very same work.
+	if err := s.jobs.Insert(ctx, MailArgs{Mail: mailReset, Email: email}); err != nil {
 		return fmt.Errorf("request reset: %w", err)
 	}
 	return nil
