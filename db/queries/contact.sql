@@ -7,3 +7,7 @@ RETURNING *;
 -- name: CountContactMessages :one
 -- CountContactMessages counts the stored contact messages (for operators and tests).
 SELECT count(*) FROM contact_messages;
+
+-- name: GetContactMessage :one
+-- GetContactMessage returns one stored contact message (for the job that mails it).
+SELECT * FROM contact_messages WHERE id = @id;

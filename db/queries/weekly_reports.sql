@@ -26,3 +26,10 @@ SELECT * FROM weekly_reports
 WHERE user_id = @user_id
 ORDER BY week_start DESC
 LIMIT 52;
+
+-- name: GetWeeklyReportForMail :one
+-- GetWeeklyReportForMail returns a report with its owner's address and name (for the job
+-- that mails it).
+SELECT r.week_start, r.content, u.email, u.name
+FROM weekly_reports r JOIN users u ON u.id = r.user_id
+WHERE r.id = @id;

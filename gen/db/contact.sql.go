@@ -7,6 +7,8 @@ package db
 
 import (
 	"context"
+
+	"github.com/google/uuid"
 )
 
 const countContactMessages = `-- name: CountContactMessages :one
@@ -36,6 +38,24 @@ type CreateContactMessageParams struct {
 // CreateContactMessage stores one message sent through the public contact form.
 func (q *Queries) CreateContactMessage(ctx context.Context, arg CreateContactMessageParams) (ContactMessage, error) {
 	row := q.db.QueryRow(ctx, createContactMessage, arg.Name, arg.Email, arg.Message)
+	var i ContactMessage
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.Email,
+		&i.Message,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
+const getContactMessage = `-- name: GetContactMessage :one
+SELECT id, name, email, message, created_at FROM contact_messages WHERE id = $1
+`
+
+// GetContactMessage returns one stored contact message (for the job that mails it).
+func (q *Queries) GetContactMessage(ctx context.Context, id uuid.UUID) (ContactMessage, error) {
+	row := q.db.QueryRow(ctx, getContactMessage, id)
 	var i ContactMessage
 	err := row.Scan(
 		&i.ID,

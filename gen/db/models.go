@@ -57,21 +57,6 @@ type ExternalIdentity struct {
 	CreatedAt time.Time
 }
 
-type Job struct {
-	ID          int64
-	Kind        string
-	Payload     json.RawMessage
-	UniqueKey   *string
-	State       string
-	Attempts    int32
-	MaxAttempts int32
-	RunAt       time.Time
-	LockedUntil *time.Time
-	LastError   *string
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-}
-
 type LoginCode struct {
 	CodeHash  []byte
 	UserID    uuid.UUID

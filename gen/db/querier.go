@@ -12,17 +12,11 @@ import (
 )
 
 type Querier interface {
-	// ClaimJob takes the oldest due job (or one whose worker's lease ran out),
-	// skipping rows other workers hold, marks it running under a lease and counts
-	// the attempt. pgx.ErrNoRows when there is nothing to do.
-	ClaimJob(ctx context.Context, leaseSeconds int32) (Job, error)
 	// ClaimUnverifiedUser hands an account that was registered but never verified to the
 	// mailbox owner, whom an identity provider vouches for: whoever registered it proved
 	// nothing, so their password and chosen name go, and the address counts as verified.
 	// pgx.ErrNoRows when the account is already verified.
 	ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUserParams) (User, error)
-	// CompleteJob marks a claimed job done.
-	CompleteJob(ctx context.Context, id int64) error
 	// ContinueSession records a send in the user's session in one statement: the
 	// title, the AI-notice time when it was shown again, the tokens (negative when
 	// a retry removes a partial reply), the preview, a pending check-in, and the
@@ -63,19 +57,14 @@ type Querier interface {
 	// EndSessionForUser ends the user's ACTIVE session; pgx.ErrNoRows when it is
 	// not the user's or already ended.
 	EndSessionForUser(ctx context.Context, arg EndSessionForUserParams) (ChatSession, error)
-	// EnqueueJob queues a job; with a unique key already queued it does nothing.
-	EnqueueJob(ctx context.Context, arg EnqueueJobParams) (int64, error)
-	// FailJob records a failed attempt: the job runs again after the backoff, or
-	// stays 'failed' once it has used all its attempts.
-	FailJob(ctx context.Context, arg FailJobParams) (Job, error)
 	// FinishReply records a stored reply in the user's session in one statement:
 	// its tokens, the preview (kept when empty) and the end of the reply in
 	// progress.
 	FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error)
+	// GetContactMessage returns one stored contact message (for the job that mails it).
+	GetContactMessage(ctx context.Context, id uuid.UUID) (ContactMessage, error)
 	// GetExternalIdentityUser returns the account linked to a provider's subject.
 	GetExternalIdentityUser(ctx context.Context, arg GetExternalIdentityUserParams) (uuid.UUID, error)
-	// GetJob returns one job (for tests and operators).
-	GetJob(ctx context.Context, id int64) (Job, error)
 	// GetLiveRefreshFamily returns the owner's current role when the family is neither revoked
 	// nor expired (pgx.ErrNoRows otherwise, or when the user is gone).
 	GetLiveRefreshFamily(ctx context.Context, arg GetLiveRefreshFamilyParams) (string, error)
@@ -108,6 +97,9 @@ type Querier interface {
 	// GetValidEmailToken finds an unused, unexpired token by hash (the token identifies its
 	// user) with the owner's e-mail, without using it.
 	GetValidEmailToken(ctx context.Context, arg GetValidEmailTokenParams) (GetValidEmailTokenRow, error)
+	// GetWeeklyReportForMail returns a report with its owner's address and name (for the job
+	// that mails it).
+	GetWeeklyReportForMail(ctx context.Context, id uuid.UUID) (GetWeeklyReportForMailRow, error)
 	// HitRateLimit counts one event in a fixed window and returns the window's count so far.
 	HitRateLimit(ctx context.Context, arg HitRateLimitParams) (int32, error)
 	// IncrementSafetyReferrals counts one crisis-resource referral for the day
@@ -126,8 +118,6 @@ type Querier interface {
 	InvalidateEmailTokens(ctx context.Context, arg InvalidateEmailTokensParams) error
 	// ListEndedSessionsBetween returns one user's sessions that ended in [from, to).
 	ListEndedSessionsBetween(ctx context.Context, arg ListEndedSessionsBetweenParams) ([]ListEndedSessionsBetweenRow, error)
-	// ListJobsByKind lists the jobs of a kind, oldest first.
-	ListJobsByKind(ctx context.Context, kind string) ([]Job, error)
 	// ListLiveSubscriptionsForUser returns the user's subscriptions that still give access.
 	ListLiveSubscriptionsForUser(ctx context.Context, userID uuid.UUID) ([]Subscription, error)
 	// ListMessagesBySession lists a session's messages oldest first, scoped to

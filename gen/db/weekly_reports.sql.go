@@ -13,6 +13,33 @@ import (
 	"github.com/google/uuid"
 )
 
+const getWeeklyReportForMail = `-- name: GetWeeklyReportForMail :one
+SELECT r.week_start, r.content, u.email, u.name
+FROM weekly_reports r JOIN users u ON u.id = r.user_id
+WHERE r.id = $1
+`
+
+type GetWeeklyReportForMailRow struct {
+	WeekStart time.Time
+	Content   json.RawMessage
+	Email     string
+	Name      string
+}
+
+// GetWeeklyReportForMail returns a report with its owner's address and name (for the job
+// that mails it).
+func (q *Queries) GetWeeklyReportForMail(ctx context.Context, id uuid.UUID) (GetWeeklyReportForMailRow, error) {
+	row := q.db.QueryRow(ctx, getWeeklyReportForMail, id)
+	var i GetWeeklyReportForMailRow
+	err := row.Scan(
+		&i.WeekStart,
+		&i.Content,
+		&i.Email,
+		&i.Name,
+	)
+	return i, err
+}
+
 const insertWeeklyReport = `-- name: InsertWeeklyReport :one
 INSERT INTO weekly_reports (user_id, week_start, content)
 VALUES ($1, $2, $3)

@@ -42,6 +42,51 @@ func TestUnknownCommandIsAUsageError(t *testing.T) {
 	}
 }
 
+// TestMigrateAppliesRiversMigrationsToo runs `percolate migrate` on an empty database and
+// expects both River's schema (the job queue's tables, at River's newest version) and ours.
+func TestMigrateAppliesRiversMigrationsToo(t *testing.T) {
+	url := pgtest.EmptyURL(t)
+	ctx := context.Background()
+	vars := env(map[string]string{"DATABASE_URL": url, "PERCOLATE_DATA_DIR": t.TempDir(), "PERCOLATE_LOG_LEVEL": "error"})
+	var out bytes.Buffer
+	if err := run(ctx, []string{"migrate"}, vars, &out, io.Discard); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	if !strings.Contains(out.String(), "migrations applied") {
+		t.Errorf("output %q", out.String())
+	}
+	st, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	river, err := store.RiverMigrator(st.Pool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied, err := river.ExistingVersions(ctx)
+	if err != nil {
+		t.Fatalf("River's migrations: %v", err)
+	}
+	all := river.AllVersions()
+	if len(applied) != len(all) || applied[len(applied)-1].Version != all[len(all)-1].Version {
+		t.Fatalf("River's migrations applied: %d, newest %v; want all %d", len(applied), applied, len(all))
+	}
+	for _, table := range []string{"river_job", "river_leader", "river_queue", "users"} {
+		var name *string
+		if err := st.Pool().QueryRow(ctx, "SELECT to_regclass($1)::text", "public."+table).Scan(&name); err != nil || name == nil {
+			t.Errorf("table %s missing after migrate (%v)", table, err)
+		}
+	}
+	if v, err := store.MigrationVersion(ctx, st.Pool()); err != nil || v < 4 {
+		t.Errorf("goose version %d (%v), want the River migration (4) applied", v, err)
+	}
+	// Migrating again is a no-op.
+	if err := run(ctx, []string{"migrate"}, vars, io.Discard, io.Discard); err != nil {
+		t.Fatalf("second migrate: %v", err)
+	}
+}
+
 func TestUsersSetRole(t *testing.T) {
 	url := pgtest.URL(t)
 	ctx := context.Background()
@@ -153,6 +198,17 @@ func TestServeMigratesAndFinishesInFlightRequestsOnSIGTERM(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), `"msg":"request"`) || !strings.Contains(logs.String(), `"request_id"`) {
 		t.Errorf("logs are not JSON lines with request ids:\n%s", logs.String())
+	}
+	// The job queue ran, and stopped only after the server had finished its requests.
+	// Each line is looked for after the one before it.
+	rest := logs.String()
+	for _, msg := range []string{`"msg":"River client started"`, `"msg":"shutting down: finishing in-flight requests"`,
+		`"msg":"request"`, `"msg":"requests finished; stopping the job queue"`, `"msg":"River client stopped"`, `"msg":"stopped"`} {
+		i := strings.Index(rest, msg)
+		if i < 0 {
+			t.Fatalf("shutdown out of order: no %s after the lines before it\n%s", msg, logs.String())
+		}
+		rest = rest[i+len(msg):]
 	}
 }
 

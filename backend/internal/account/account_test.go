@@ -9,6 +9,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -58,7 +59,7 @@ func TestDeleteHookCanStopDeletion(t *testing.T) {
 	}
 	refuse := errors.New("subscription could not be cancelled")
 	var seen string
-	svc := NewService(st, auth.NewHasher(auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 0), tokens, discard{}, Config{
+	svc := NewService(st, auth.NewHasher(auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 0), tokens, discard{}, queuetest.New(t, st), Config{
 		PublicURL: "https://percolate.test",
 		BeforeDelete: func(_ context.Context, u dbgen.User) error {
 			seen = u.Email
@@ -86,13 +87,17 @@ func TestDeleteHookCanStopDeletion(t *testing.T) {
 }
 
 func TestMailsCarryTheirLinks(t *testing.T) {
-	for _, m := range []mail.Message{
-		verifyMail("a@b.c", "A", "https://x/email-verified?t=T"),
-		resetMail("a@b.c", "A", "https://x/reset?token=T"),
-		alreadyRegisteredMail("a@b.c", "A", "https://x/login"),
+	for _, c := range []struct {
+		m    mail.Message
+		link string
+	}{
+		{verifyMail("a@b.c", "A", "https://x/email-verified?t=T"), "https://x/email-verified?t=T"},
+		{resetMail("a@b.c", "A", "https://x/reset?token=T"), "https://x/reset?token=T"},
+		{alreadyRegisteredMail("a@b.c", "A", "https://x/login"), "https://x/login"},
+		{claimedMail("a@b.c", "A", "https://x/login"), "https://x/login"},
 	} {
-		if len(m.Links) != 1 || !strings.Contains(m.Text, m.Links[0]) {
-			t.Errorf("%q: links %v", m.Subject, m.Links)
+		if !strings.Contains(c.m.Text, c.link) {
+			t.Errorf("%q lacks its link %s", c.m.Subject, c.link)
 		}
 	}
 }

@@ -235,11 +235,8 @@ func providerKey(issuer string) string {
 // An account with that e-mail that was never verified is taken over for the mailbox owner
 // (see ClaimUnverifiedUser) rather than linked as it is.
 func (s *Service) linkIdentity(ctx context.Context, provider, subject, email string, verified bool, name string) (uuid.UUID, error) {
-	var (
-		id      uuid.UUID
-		claimed bool
-	)
-	err := s.st.WithTx(ctx, func(q *dbgen.Queries) error {
+	var id uuid.UUID
+	err := s.st.InTx(ctx, func(q store.Tx) error {
 		uid, err := q.GetExternalIdentityUser(ctx, dbgen.GetExternalIdentityUserParams{Provider: provider, Subject: subject})
 		if err == nil {
 			id = uid
@@ -274,10 +271,12 @@ func (s *Service) linkIdentity(ctx context.Context, provider, subject, email str
 			if err := q.InvalidateAllEmailTokens(ctx, u.ID); err != nil {
 				return err
 			}
-			if err := s.tokens.RevokeAll(ctx, q, u.ID, uuid.Nil, revokeReasonClaimed); err != nil {
+			if err := s.tokens.RevokeAll(ctx, q.Queries, u.ID, uuid.Nil, revokeReasonClaimed); err != nil {
 				return err
 			}
-			claimed = true
+			if err := s.queueMail(ctx, q, mailClaimed, u.ID); err != nil {
+				return err
+			}
 		case err == nil:
 			// A verified account: its owner proved the mailbox, and the provider vouches
 			// for it too, so both are the same person.
@@ -293,9 +292,6 @@ func (s *Service) linkIdentity(ctx context.Context, provider, subject, email str
 		id = u.ID
 		return q.CreateExternalIdentity(ctx, dbgen.CreateExternalIdentityParams{UserID: u.ID, Provider: provider, Subject: subject, Email: &email})
 	})
-	if err == nil && claimed {
-		s.sendAsync(claimedMail(email, name, s.link("/login", "")))
-	}
 	return id, err
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/ratelimit"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -43,7 +43,6 @@ const (
 	resendVerifyEvery  = time.Minute
 	purposeVerify      = "verify"
 	purposeReset       = "reset"
-	mailSendTimeout    = time.Minute
 	revokeReasonReset  = "password-reset"
 	revokeReasonChange = "password-change"
 	revokeReasonLogout = "logout"
@@ -98,14 +97,15 @@ type Service struct {
 	hasher  *auth.Hasher
 	tokens  *auth.Tokens
 	mail    mail.Sender
+	jobs    *queue.Queue
 	limiter *ratelimit.Limiter
 	cfg     Config
 	log     *slog.Logger
-	mailWG  sync.WaitGroup
 }
 
-// NewService returns the account service.
-func NewService(st *store.Store, hasher *auth.Hasher, tokens *auth.Tokens, sender mail.Sender, cfg Config) *Service {
+// NewService returns the account service. Its mails are jobs of the queue, sent through
+// sender; NewService registers their worker, so build it before the queue starts.
+func NewService(st *store.Store, hasher *auth.Hasher, tokens *auth.Tokens, sender mail.Sender, jobs *queue.Queue, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -113,7 +113,9 @@ func NewService(st *store.Store, hasher *auth.Hasher, tokens *auth.Tokens, sende
 		cfg.Limits = DefaultLimits()
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
-	return &Service{st: st, hasher: hasher, tokens: tokens, mail: sender, limiter: ratelimit.New(st.Queries()), cfg: cfg, log: cfg.Logger}
+	s := &Service{st: st, hasher: hasher, tokens: tokens, mail: sender, jobs: jobs, limiter: ratelimit.New(st.Queries()), cfg: cfg, log: cfg.Logger}
+	s.registerWorkers(jobs)
+	return s
 }
 
 // Limiter is the service's rate limiter (its clock is replaceable in tests).
@@ -121,9 +123,6 @@ func (s *Service) Limiter() *ratelimit.Limiter { return s.limiter }
 
 // Tokens returns the token issuer.
 func (s *Service) Tokens() *auth.Tokens { return s.tokens }
-
-// WaitMail waits for the mail being sent in the background (on shutdown, and in tests).
-func (s *Service) WaitMail() { s.mailWG.Wait() }
 
 // Session is a successful sign-in.
 type Session struct {
@@ -168,10 +167,7 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 	if err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
-	var (
-		existing *dbgen.User
-		token    string
-	)
+	var existing, created *dbgen.User
 	err = s.st.WithTx(ctx, func(q *dbgen.Queries) error {
 		if err := q.RelaxCommit(ctx); err != nil {
 			return err
@@ -192,8 +188,8 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 		if err != nil {
 			return err
 		}
-		token, err = newEmailToken(ctx, q, u.ID, purposeVerify, verifyTTL)
-		return err
+		created = &u
+		return nil
 	})
 	if errors.Is(err, errDuplicate) {
 		return nil
@@ -201,20 +197,26 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 	if err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
-	if existing == nil {
-		if s.quietMailAllowed(ctx, email, clientIP) {
-			s.sendAsync(verifyMail(email, name, s.link("/email-verified?t=", token)))
-		}
-		return nil
-	}
-	if existing.EmailVerifiedAt == nil {
+	// A new account's mail is counted and queued after the transaction, as an existing
+	// account's is, so that both do the same work in the same order (and take the same
+	// time). Should the process die in between, the new account gets its link when its
+	// owner first tries to sign in.
+	var m MailArgs
+	switch {
+	case created != nil:
+		m = MailArgs{Mail: mailVerify, UserID: created.ID}
+	case existing.EmailVerifiedAt == nil:
 		s.resendVerification(ctx, *existing, clientIP)
 		return nil
+	default:
+		m = MailArgs{Mail: mailAlreadyRegistered, UserID: existing.ID}
 	}
 	if !s.quietMailAllowed(ctx, email, clientIP) {
 		return nil
 	}
-	s.sendAsync(alreadyRegisteredMail(existing.Email, existing.Name, s.link("/login", "")))
+	if err := s.jobs.Insert(ctx, m); err != nil {
+		return fmt.Errorf("register: %w", err)
+	}
 	return nil
 }
 
@@ -340,29 +342,11 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, clientIP stri
 	if err := s.limiter.Hit(ctx, s.cfg.Limits.MailPerEmail, email); err != nil {
 		return err
 	}
-	var (
-		u     dbgen.User
-		token string
-	)
-	err := s.st.WithTx(ctx, func(q *dbgen.Queries) error {
-		if err := q.RelaxCommit(ctx); err != nil {
-			return err
-		}
-		var err error
-		u, err = q.GetUserByEmail(ctx, email)
-		if err != nil {
-			return err
-		}
-		token, err = newEmailToken(ctx, q, u.ID, purposeReset, resetTTL)
-		return err
-	})
-	if store.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
+	// Whether the address has an account is for the job to find out, not this request:
+	// known or not, the request does the very same work.
+	if err := s.jobs.Insert(ctx, MailArgs{Mail: mailReset, Email: email}); err != nil {
 		return fmt.Errorf("request reset: %w", err)
 	}
-	s.sendAsync(resetMail(u.Email, u.Name, s.link("/reset?token=", token)))
 	return nil
 }
 
@@ -559,8 +543,7 @@ func (s *Service) DeleteAccount(ctx context.Context, userID uuid.UUID) error {
 // resendVerification mails a fresh verification link, at most one a minute per account and
 // within the mail limits (silently: the answer must not change).
 func (s *Service) resendVerification(ctx context.Context, u dbgen.User, clientIP string) {
-	var token string
-	err := s.st.WithTx(ctx, func(q *dbgen.Queries) error {
+	err := s.st.InTx(ctx, func(q store.Tx) error {
 		if err := q.RelaxCommit(ctx); err != nil {
 			return err
 		}
@@ -571,15 +554,10 @@ func (s *Service) resendVerification(ctx context.Context, u dbgen.User, clientIP
 		if !s.quietMailAllowed(ctx, u.Email, clientIP) {
 			return nil
 		}
-		token, err = newEmailToken(ctx, q, u.ID, purposeVerify, verifyTTL)
-		return err
+		return s.queueMail(ctx, q, mailVerify, u.ID)
 	})
 	if err != nil {
 		s.log.ErrorContext(ctx, "resend verification", "error", err.Error())
-		return
-	}
-	if token != "" {
-		s.sendAsync(verifyMail(u.Email, u.Name, s.link("/email-verified?t=", token)))
 	}
 }
 
@@ -604,24 +582,12 @@ func (s *Service) quietMailAllowed(ctx context.Context, email, clientIP string) 
 	return s.limiter.Hit(ctx, s.cfg.Limits.MailPerAddress, clientIP) == nil
 }
 
-// sendAsync sends m in the background, so that whether a mail goes out (which depends on
-// whether an account exists) does not show in the response time.
-func (s *Service) sendAsync(m mail.Message) {
-	s.mailWG.Add(1)
-	go func() {
-		defer s.mailWG.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), mailSendTimeout)
-		defer cancel()
-		if err := s.mail.Send(ctx, m); err != nil {
-			s.log.Error("send account mail", "subject", m.Subject, "error", err.Error())
-		}
-	}()
-}
-
 func (s *Service) link(path, token string) string {
 	return s.cfg.PublicURL + path + token
 }
 
+// newEmailToken stores the hash of a new one-time token and returns the token, which is
+// kept nowhere but in the mail it is made for.
 func newEmailToken(ctx context.Context, q *dbgen.Queries, userID uuid.UUID, purpose string, ttl time.Duration) (string, error) {
 	token, hash, err := auth.NewOpaqueToken()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -20,7 +21,7 @@ import (
 // the account service and third-party sign-in.
 // Deleting an account first cancels its Stripe subscriptions, so nobody keeps paying for an
 // account that no longer exists.
-func newAccounts(st *store.Store, cfg config.Config, mailer mail.Sender, payments *billing.Service, logger *slog.Logger) (*account.Service, *auth.Tokens, *account.OIDC, error) {
+func newAccounts(st *store.Store, jobs *queue.Queue, cfg config.Config, mailer mail.Sender, payments *billing.Service, logger *slog.Logger) (*account.Service, *auth.Tokens, *account.OIDC, error) {
 	key, err := auth.LoadOrCreateKey(filepath.Join(cfg.DataDir, "keys"))
 	if err != nil {
 		return nil, nil, nil, err
@@ -29,7 +30,7 @@ func newAccounts(st *store.Store, cfg config.Config, mailer mail.Sender, payment
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	svc := account.NewService(st, auth.NewHasher(auth.DefaultArgon2, 0), tokens, mailer, account.Config{
+	svc := account.NewService(st, auth.NewHasher(auth.DefaultArgon2, 0), tokens, mailer, jobs, account.Config{
 		PublicURL: cfg.PublicURL,
 		Logger:    logger,
 		Limits:    accountLimits(cfg.Limits),

@@ -21,8 +21,8 @@ import (
 	"github.com/percolate/percolate/backend/internal/contact"
 	"github.com/percolate/percolate/backend/internal/httpapi"
 	"github.com/percolate/percolate/backend/internal/insights"
-	"github.com/percolate/percolate/backend/internal/jobs"
 	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pglocal"
 	"github.com/percolate/percolate/backend/internal/voice"
@@ -114,21 +114,27 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	}
 	defer db.Close()
 
-	// Mail: verification and reset links, contact messages, weekly reports.
+	// All background work runs on the job queue (River, in the same database): each
+	// service below registers the workers of the jobs it queues, so the queue starts once
+	// they are all built, and stops after the HTTP server (see the end of Serve).
+	jobs, err := queue.New(db.Store, queue.Config{Logger: logger})
+	if err != nil {
+		return err
+	}
+	// Mail: verification and reset links, contact messages, weekly reports; each a job.
 	mailer, err := mail.New(cfg.Mail, cfg.DataDir, logger)
 	if err != nil {
 		return err
 	}
 	warnIfSampleContent(frontend.Dist(), logger)
 	payments := billing.New(db.Store, cfg.Stripe, cfg.PublicURL, cfg.CommunityURL, nil, logger)
-	accounts, tokens, oidc, err := newAccounts(db.Store, cfg, mailer, payments, logger)
+	accounts, tokens, oidc, err := newAccounts(db.Store, jobs, cfg, mailer, payments, logger)
 	if err != nil {
 		return err
 	}
-	defer accounts.WaitMail()
 
-	// Chat and its background jobs (session summaries); the worker stops after the server.
-	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Logger: logger, Limits: ptr(chatLimits(cfg.Limits)), ReplyTimeout: cfg.LLM.ReplyTimeout})
+	// Chat and its background jobs (session summaries).
+	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Queue: jobs, Logger: logger, Limits: ptr(chatLimits(cfg.Limits)), ReplyTimeout: cfg.LLM.ReplyTimeout})
 	chatSvc.Start()
 	replyCtx, stopReplies := context.WithCancel(context.Background())
 	defer func() {
@@ -137,16 +143,22 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	}()
 	// Voice: the model's speech endpoint, else espeak-ng + lame when installed, else the browser.
 	voiceSvc := voice.NewService(chatSvc, db.Store, voice.NewSpeaker(cfg.LLM, logger), voice.NewTranscriber(cfg.LLM), voiceLimits(cfg.Limits), logger)
-	stopJobs := (&jobs.Worker{Store: db.Store, Handlers: chatSvc.JobHandlers(), Logger: logger}).Start(context.WithoutCancel(ctx))
-	defer stopJobs()
 
-	// Weekly insight reports for Premium users: stored once per user and week, whichever
-	// instance gets there first.
-	reports := insights.New(db.Store, mailer, cfg.PublicURL, companion.New(cfg.LLM), logger)
-	go reports.Run(ctx, time.Hour)
-
-	// Spent rate-limit windows, ended logins and used e-mail links are deleted hourly.
-	go runHousekeeping(ctx, db.Queries(), time.Hour, logger)
+	// Weekly insight reports for Premium users: stored once per user and week.
+	reports := insights.New(db.Store, jobs, mailer, cfg.PublicURL, companion.New(cfg.LLM), logger)
+	contactSvc := contact.New(db.Store, jobs, mailer, cfg.Mail.SupportEmail, logger)
+	schedule(jobs, db.Store, logger)
+	if err := jobs.Start(ctx); err != nil {
+		return err
+	}
+	// Deferred, so it also runs on an early return; on a normal shutdown it runs after
+	// the server below has finished its requests (a request may still queue a job).
+	defer func() {
+		if err := jobs.Stop(context.Background()); err != nil {
+			logger.Error("stop job queue", "error", err.Error())
+		}
+		logger.Info("stopped")
+	}()
 
 	handler, err := httpapi.NewHandler(httpapi.Deps{
 		Logger:   logger,
@@ -164,7 +176,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		Billing:        payments,
 		Insights:       reports,
 		Voice:          voiceSvc,
-		Contact:        contact.New(db.Queries(), mailer, cfg.Mail.SupportEmail, logger),
+		Contact:        contactSvc,
 		Chat:           chatSvc,
 	})
 	if err != nil {
@@ -214,7 +226,8 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("http server: %w", err)
 	}
-	logger.Info("stopped")
+	// The deferred queue stop runs now: running jobs get queue.DefaultStopGrace to finish.
+	logger.Info("requests finished; stopping the job queue")
 	return nil
 }
 

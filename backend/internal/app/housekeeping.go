@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/riverqueue/river"
 
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -38,23 +41,27 @@ func housekeep(ctx context.Context, q *dbgen.Queries, now time.Time) (map[string
 	return deleted, nil
 }
 
-// runHousekeeping runs housekeep at once and then every interval until ctx ends. Several
-// instances may run it together: deleting a row twice is harmless.
-func runHousekeeping(ctx context.Context, q *dbgen.Queries, interval time.Duration, logger *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		deleted, err := housekeep(ctx, q, time.Now())
-		switch {
-		case err != nil && ctx.Err() == nil:
-			logger.Error("housekeeping", "error", err.Error())
-		case err == nil:
-			logger.Debug("housekeeping", "deleted", deleted)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+// HousekeepingArgs asks for a housekeeping run. It runs on a schedule (see schedule).
+type HousekeepingArgs struct{}
+
+// Kind implements river.JobArgs.
+func (HousekeepingArgs) Kind() string { return "housekeeping" }
+
+// InsertOpts: a failed run is tried again a few times; the next scheduled one would
+// delete the same rows anyway.
+func (HousekeepingArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 3} }
+
+type housekeepingWorker struct {
+	river.WorkerDefaults[HousekeepingArgs]
+	q      *dbgen.Queries
+	logger *slog.Logger
+}
+
+func (w *housekeepingWorker) Work(ctx context.Context, _ *river.Job[HousekeepingArgs]) error {
+	deleted, err := housekeep(ctx, w.q, time.Now())
+	if err != nil {
+		return fmt.Errorf("housekeeping: %w", err)
 	}
+	w.logger.Debug("housekeeping", "deleted", deleted)
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -43,7 +44,7 @@ func benchFirstToken(b *testing.B, history int, toModel bool) {
 	lim.BurstPerMinute = 0
 	lim.MessagesPerDay = map[string]int{"USER": 1 << 30}
 	lim.SessionTokens = map[string]int{"USER": 1 << 30}
-	svc := New(st, companion.NewOpenAIWithConfig(llm.ClientConfig(), "m", companion.OpenAIOptions{}), Options{Limits: &lim, Logger: quiet})
+	svc := New(st, companion.NewOpenAIWithConfig(llm.ClientConfig(), "m", companion.OpenAIOptions{}), Options{Queue: queuetest.New(b, st), Limits: &lim, Logger: quiet})
 	ctx := context.Background()
 	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: uuid.NewString()[:8] + "@example.com", Name: "Bench"})
 	if err != nil {
@@ -137,7 +138,7 @@ func BenchmarkHistoryRead(b *testing.B) {
 				FROM generate_series(1, $3) AS i`, sid, u.ID, history); err != nil {
 				b.Fatal(err)
 			}
-			svc := New(st, nil, Options{Logger: quiet})
+			svc := New(st, nil, Options{Queue: queuetest.New(b, st), Logger: quiet})
 			for b.Loop() {
 				r := &reads{}
 				c, err := st.Acquire(ctx)

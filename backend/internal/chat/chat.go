@@ -17,6 +17,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 	"github.com/percolate/percolate/gen/limits"
@@ -94,6 +95,7 @@ func tierValue(m map[string]int, role string) int {
 // Service is the chat domain service.
 type Service struct {
 	store    *store.Store
+	queue    *queue.Queue
 	provider companion.Provider
 	limits   Limits
 	now      func() time.Time
@@ -105,8 +107,11 @@ type Service struct {
 	replies      replies
 }
 
-// Options tune a Service; zero values take the defaults.
+// Options tune a Service; zero values take the defaults, except Queue.
 type Options struct {
+	// Queue runs the chat's background jobs (session summaries). Required: New registers
+	// the chat's workers on it, so build the service before the queue starts.
+	Queue  *queue.Queue
 	Limits *Limits
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -121,8 +126,11 @@ type Options struct {
 // New returns the chat service. Start makes it take part in replies across instances;
 // Shutdown lets its replies in progress finish.
 func New(st *store.Store, provider companion.Provider, opts Options) *Service {
+	if opts.Queue == nil {
+		panic("chat: Options.Queue is required")
+	}
 	s := &Service{
-		store: st, provider: provider, limits: DefaultLimits(), now: time.Now, log: slog.Default(),
+		store: st, queue: opts.Queue, provider: provider, limits: DefaultLimits(), now: time.Now, log: slog.Default(),
 		replyTimeout: config.DefaultReplyTimeout, poll: 2 * time.Second,
 	}
 	if opts.Limits != nil {
@@ -144,6 +152,7 @@ func New(st *store.Store, provider companion.Provider, opts Options) *Service {
 		s.poll = opts.PollInterval
 	}
 	s.replies.init()
+	s.registerWorkers(opts.Queue)
 	return s
 }
 
@@ -302,7 +311,7 @@ func (s *Service) Delete(ctx context.Context, userID, sessionID uuid.UUID) error
 // summary.
 func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID) (Session, error) {
 	var out dbgen.ChatSession
-	err := s.store.WithTx(ctx, func(q *dbgen.Queries) error {
+	err := s.store.InTx(ctx, func(q store.Tx) error {
 		row, err := q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sessionID, UserID: userID})
 		if err != nil {
 			return notFound("end session", err)
@@ -311,7 +320,7 @@ func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID) (Session
 		if row.Status != statusActive {
 			return nil
 		}
-		out, err = endSession(ctx, q, row, EndReasonUser)
+		out, err = s.endSession(ctx, q, row, EndReasonUser)
 		return err
 	})
 	if err != nil {

@@ -13,11 +13,13 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
-	"github.com/percolate/percolate/backend/internal/jobs"
+	"github.com/percolate/percolate/backend/internal/queue"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -27,6 +29,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 type fixture struct {
 	st       *store.Store
+	q        *queue.Queue // not started: a test that runs the summaries starts it
 	svc      *Service
 	llm      *llmtest.Server
 	now      atomic.Pointer[time.Time]
@@ -47,7 +50,8 @@ func newFixture(t *testing.T, llm bool, limits *Limits) *fixture {
 		p = companion.NewOpenAIWithConfig(f.llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
 	}
 	f.provider, f.limits = p, limits
-	f.svc = f.instance(t, Options{})
+	f.q = queuetest.New(t, f.st)
+	f.svc = f.instance(t, Options{Queue: f.q})
 	return f
 }
 
@@ -60,6 +64,9 @@ func (f *fixture) instance(t *testing.T, opts Options) *Service {
 		opts.Limits = f.limits
 	}
 	opts.Logger, opts.Now = quiet, func() time.Time { return *f.now.Load() }
+	if opts.Queue == nil {
+		opts.Queue = queuetest.New(t, f.st) // each instance has its own queue client
+	}
 	svc := New(f.st, f.provider, opts)
 	svc.Start()
 	t.Cleanup(func() {
@@ -392,8 +399,7 @@ func TestTokenLimitEndsTheSession(t *testing.T) {
 	if !errors.Is(err, apperr.ErrConflict) || !errors.As(err, &coded) || coded.Message != MsgSessionEnded {
 		t.Fatalf("send to ended session: %v", err)
 	}
-	js, _ := f.st.Queries().ListJobsByKind(context.Background(), SummaryJobKind)
-	if len(js) != 1 {
+	if js := queuetest.Jobs(t, f.q, SummaryJobKind); len(js) != 1 {
 		t.Fatalf("%d summary jobs, want 1", len(js))
 	}
 }
@@ -416,15 +422,10 @@ func TestEndQueuesSummaryJobRetriedAfterFailure(t *testing.T) {
 	}
 	f.llm.Enqueue(llmtest.Script{Fail: 500},
 		llmtest.Script{Chunks: []string{`{"summary":"You felt anxious and tired. You took a moment to reflect.","emotions":["anxiety","tiredness","not-an-emotion"]}`}})
-	w := &jobs.Worker{Store: f.st, Handlers: f.svc.JobHandlers(), Logger: quiet, Backoff: time.Millisecond}
-	for i := 0; i < 2; i++ {
-		if did, err := w.RunOne(context.Background()); err != nil || !did {
-			t.Fatalf("run %d: %v %v", i, did, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if did, _ := w.RunOne(context.Background()); did {
-		t.Fatal("the job ran again after success")
+	queuetest.Start(t, f.q)
+	queuetest.Drain(t, f.q)
+	if n := summaryRequests(f.llm); n != 2 {
+		t.Fatalf("the model was asked for %d summaries, want 2 (one failure, one retry)", n)
 	}
 	d, err := f.svc.Detail(context.Background(), uid, sid)
 	if err != nil {
@@ -433,9 +434,109 @@ func TestEndQueuesSummaryJobRetriedAfterFailure(t *testing.T) {
 	if d.Summary == nil || *d.Summary != "You felt anxious and tired. You took a moment to reflect." || strings.Join(d.Emotions, ",") != "anxiety,tiredness" {
 		t.Fatalf("detail = %+v", d.Session)
 	}
-	js, _ := f.st.Queries().ListJobsByKind(context.Background(), SummaryJobKind)
-	if len(js) != 1 || js[0].Attempts != 2 || js[0].State != "done" {
-		t.Fatalf("jobs = %+v", js)
+	js := queuetest.Jobs(t, f.q, SummaryJobKind)
+	if len(js) != 1 || js[0].Attempt != 2 || js[0].State != rivertype.JobStateCompleted {
+		t.Fatalf("summary jobs %s, want one completed at its second attempt", describeJobs(js))
+	}
+}
+
+func TestSummaryFallsBackToTheOfflineEngineOnItsLastAttempt(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "BASIC")
+	sid := f.newSession(t, uid)
+	f.llm.SetDefault(llmtest.Script{Fail: 500})
+	if _, err := f.svc.End(context.Background(), uid, sid); err != nil {
+		t.Fatal(err)
+	}
+	queuetest.Start(t, f.q)
+	queuetest.Drain(t, f.q)
+	js := queuetest.Jobs(t, f.q, SummaryJobKind)
+	if len(js) != 1 || js[0].State != rivertype.JobStateCompleted || js[0].Attempt != summaryAttempts {
+		t.Fatalf("summary jobs %s, want one completed at attempt %d", describeJobs(js), summaryAttempts)
+	}
+	if n := summaryRequests(f.llm); n != summaryAttempts {
+		t.Fatalf("the model was asked %d times, want %d", n, summaryAttempts)
+	}
+	d, err := f.svc.Detail(context.Background(), uid, sid)
+	if err != nil || d.Summary == nil || *d.Summary == "" {
+		t.Fatalf("no summary after the model failed every time: %+v %v", d.Session, err)
+	}
+}
+
+// summaryRequests counts the model calls that asked for a summary.
+func summaryRequests(llm *llmtest.Server) int {
+	n := 0
+	for _, r := range llm.Requests() {
+		if len(r.Messages) > 0 && strings.HasPrefix(r.Messages[0].Content, "Summarise the conversation") {
+			n++
+		}
+	}
+	return n
+}
+
+func describeJobs(js []*rivertype.JobRow) string {
+	var b strings.Builder
+	for _, j := range js {
+		fmt.Fprintf(&b, "[#%d %s attempt %d by %v] ", j.ID, j.State, j.Attempt, j.AttemptedBy)
+	}
+	return fmt.Sprintf("%d: %s", len(js), b.String())
+}
+
+// TestSummaryRunsOnceWithTwoInstances ends sessions with two app instances on one
+// database (two River clients), both of which queue each summary, and expects one job, one
+// model call and one summary per session.
+func TestSummaryRunsOnceWithTwoInstances(t *testing.T) {
+	f := newFixture(t, true, nil)
+	f.llm.SetDefault(llmtest.Script{Chunks: []string{`{"summary":"You took a moment to reflect on your week.","emotions":["calm"]}`}})
+	other := queuetest.NewWith(t, f.st, queue.Config{ID: "instance-b"})
+	svc2 := New(f.st, f.svc.provider, Options{Queue: other, Logger: quiet})
+	ctx := context.Background()
+	uid := f.user(t, "BASIC")
+	const sessions = 8
+	var ids []uuid.UUID
+	for i := range sessions {
+		var sid uuid.UUID
+		if err := f.st.Pool().QueryRow(ctx, `WITH s AS (INSERT INTO chat_sessions (user_id, title) VALUES ($1, 'Week') RETURNING id)
+			INSERT INTO messages (session_id, user_id, role, content) SELECT id, $1, 'user', 'A long week of exams.' FROM s RETURNING session_id`, uid).Scan(&sid); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, sid)
+		ender, asker := f.svc, svc2
+		if i%2 == 1 {
+			ender, asker = svc2, f.svc
+		}
+		if _, err := ender.End(ctx, uid, sid); err != nil {
+			t.Fatal(err)
+		}
+		// The other instance asks for the same summary: still one job.
+		err := f.st.InTx(ctx, func(tx store.Tx) error {
+			return asker.queueSummary(ctx, tx, dbgen.ChatSession{ID: sid, UserID: uid})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	queuetest.Start(t, f.q)
+	queuetest.Start(t, other)
+	queuetest.Drain(t, f.q)
+
+	js := queuetest.Jobs(t, f.q, SummaryJobKind)
+	if len(js) != sessions {
+		t.Fatalf("summary jobs %s, want %d", describeJobs(js), sessions)
+	}
+	for _, j := range js {
+		if j.State != rivertype.JobStateCompleted || j.Attempt != 1 {
+			t.Fatalf("summary jobs %s, want each completed at its first attempt", describeJobs(js))
+		}
+	}
+	if n := summaryRequests(f.llm); n != sessions {
+		t.Fatalf("the model was asked for %d summaries, want %d: a job ran twice", n, sessions)
+	}
+	for _, sid := range ids {
+		d, err := f.svc.Detail(ctx, uid, sid)
+		if err != nil || d.Summary == nil || *d.Summary != "You took a moment to reflect on your week." {
+			t.Fatalf("session %s: summary %v, %v", sid, d.Summary, err)
+		}
 	}
 }
 
@@ -443,7 +544,7 @@ func TestSummaryOnlyForPaidRolesOnceEnded(t *testing.T) {
 	f := newFixture(t, false, nil)
 	free, basic := f.user(t, "USER"), f.user(t, "BASIC")
 	ctx := context.Background()
-	w := &jobs.Worker{Store: f.st, Handlers: f.svc.JobHandlers(), Logger: quiet}
+	queuetest.Start(t, f.q)
 	for _, uid := range []uuid.UUID{free, basic} {
 		sid := f.newSession(t, uid)
 		if _, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "I'm grateful but stressed."}, nil); err != nil {
@@ -453,9 +554,7 @@ func TestSummaryOnlyForPaidRolesOnceEnded(t *testing.T) {
 		if _, err := f.svc.End(ctx, uid, sid); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.RunOne(ctx); err != nil {
-			t.Fatal(err)
-		}
+		queuetest.Drain(t, f.q)
 		d, _ := f.svc.Detail(ctx, uid, sid)
 		list, _ := f.svc.List(ctx, uid)
 		a, _ := f.svc.Detail(ctx, uid, active)

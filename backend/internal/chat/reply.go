@@ -10,7 +10,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/companion"
-	"github.com/percolate/percolate/backend/internal/jobs"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -172,7 +171,7 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 			return err
 		}
 		if sess.Status == statusActive && sess.TokensUsed >= sess.TokenLimit {
-			if sess, err = endSession(ctx, s.store.Queries().WithTx(tx), sess, EndReasonTokenLimit); err != nil {
+			if sess, err = s.endSession(ctx, s.store.Tx(tx), sess, EndReasonTokenLimit); err != nil {
 				return err
 			}
 		}
@@ -205,13 +204,13 @@ func resultOf(res SendResult, text, status string) SendResult {
 	return res
 }
 
-// endSession ends an active session and queues its summary.
-func endSession(ctx context.Context, q *dbgen.Queries, sess dbgen.ChatSession, reason string) (dbgen.ChatSession, error) {
+// endSession ends an active session and queues its summary, in the same transaction.
+func (s *Service) endSession(ctx context.Context, q store.Tx, sess dbgen.ChatSession, reason string) (dbgen.ChatSession, error) {
 	ended, err := q.EndSessionForUser(ctx, dbgen.EndSessionForUserParams{EndReason: &reason, ID: sess.ID, UserID: sess.UserID})
 	if err != nil {
 		return sess, notFound("end session", err)
 	}
-	if err := jobs.Enqueue(ctx, q, SummaryJobKind, summaryJob{SessionID: sess.ID, UserID: sess.UserID}, "summary:"+sess.ID.String()); err != nil {
+	if err := s.queueSummary(ctx, q, sess); err != nil {
 		return sess, err
 	}
 	return ended, nil

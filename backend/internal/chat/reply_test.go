@@ -13,6 +13,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 )
 
 // within fails the test unless ch delivers before a generous deadline: the tests wait for
@@ -167,6 +168,7 @@ func TestReattachOnAnotherInstanceWaitsForTheStoredReply(t *testing.T) {
 			} else {
 				opts := c.opts
 				opts.Limits, opts.Logger, opts.Now = f.limits, quiet, func() time.Time { return *f.now.Load() }
+				opts.Queue = queuetest.New(t, f.st)
 				other = New(f.st, f.provider, opts) // never started: it does not listen
 			}
 			uid := f.user(t, "USER")
@@ -514,7 +516,7 @@ func TestShutdownLetsAReplyFinishWithinTheGrace(t *testing.T) {
 func TestPlainSendDoesNotPaceWords(t *testing.T) {
 	f := newFixture(t, false, nil)
 	// An offline engine that would take an hour a word if it paced this reply.
-	slow := New(f.st, &companion.Offline{WordDelay: time.Hour}, Options{Logger: quiet})
+	slow := New(f.st, &companion.Offline{WordDelay: time.Hour}, Options{Queue: queuetest.New(t, f.st), Logger: quiet})
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)
 	done := make(chan SendResult, 1)

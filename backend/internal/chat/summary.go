@@ -2,35 +2,66 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
+	"github.com/riverqueue/river"
 
 	"github.com/percolate/percolate/backend/internal/companion"
-	"github.com/percolate/percolate/backend/internal/jobs"
+	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
-type summaryJob struct {
+// summaryAttempts is how often a summary is tried with the model; the last try falls back
+// to the offline engine. With River's backoff the tries span about six minutes.
+const summaryAttempts = 5
+
+// SummaryArgs asks for the summary of an ended session.
+type SummaryArgs struct {
 	SessionID uuid.UUID `json:"sessionId"`
 	UserID    uuid.UUID `json:"userId"`
 }
 
-// JobHandlers are the background jobs of the chat, for a jobs.Worker.
-func (s *Service) JobHandlers() map[string]jobs.Handler {
-	return map[string]jobs.Handler{SummaryJobKind: s.runSummaryJob}
+// Kind implements river.JobArgs.
+func (SummaryArgs) Kind() string { return SummaryJobKind }
+
+// InsertOpts makes the summary of a session one job, however often it is asked for.
+func (SummaryArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: summaryAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
-// runSummaryJob writes the summary and emotion labels of an ended session. A model failure
-// is retried by the queue; on the last attempt the offline engine's summary is written
-// instead, so an ended session always gets one.
-func (s *Service) runSummaryJob(ctx context.Context, job jobs.Job) error {
-	var p summaryJob
-	if err := json.Unmarshal(job.Payload, &p); err != nil {
-		return fmt.Errorf("summary job payload: %w", err)
-	}
+// registerWorkers adds the workers of the chat's background jobs to the queue.
+func (s *Service) registerWorkers(q *queue.Queue) {
+	queue.AddWorker(q, &summaryWorker{s: s})
+}
+
+// queueSummary queues the summary of an ended session in the transaction that ended it.
+func (s *Service) queueSummary(ctx context.Context, tx store.Tx, sess dbgen.ChatSession) error {
+	return s.queue.InsertTx(ctx, tx, SummaryArgs{SessionID: sess.ID, UserID: sess.UserID})
+}
+
+// summaryWorker runs SummaryArgs jobs.
+type summaryWorker struct {
+	river.WorkerDefaults[SummaryArgs]
+	s *Service
+}
+
+// Timeout leaves room for a slow model.
+func (*summaryWorker) Timeout(*river.Job[SummaryArgs]) time.Duration { return 5 * time.Minute }
+
+// Work writes the summary; its last attempt never fails on the model's account.
+func (w *summaryWorker) Work(ctx context.Context, job *river.Job[SummaryArgs]) error {
+	return w.s.summarize(ctx, job)
+}
+
+// summarize writes the summary and emotion labels of an ended session, and records the job
+// done in the same transaction. A model failure is retried by the queue; on the last
+// attempt the offline engine's summary is written instead, so an ended session always
+// gets one.
+func (s *Service) summarize(ctx context.Context, job *river.Job[SummaryArgs]) error {
+	p := job.Args
 	q := s.store.Queries()
 	sess, err := q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: p.SessionID, UserID: p.UserID})
 	if store.IsNotFound(err) {
@@ -55,16 +86,18 @@ func (s *Service) runSummaryJob(ctx context.Context, job jobs.Job) error {
 	transcript = withoutOpening(transcript)
 	sum, err := s.provider.Summarize(ctx, transcript)
 	if err != nil {
-		if !job.LastAttempt() {
+		if job.Attempt < job.MaxAttempts {
 			return err
 		}
 		s.log.Warn("summary falls back to the offline engine", "session_id", p.SessionID, "error", err.Error())
 		sum = companion.OfflineSummary(transcript)
 	}
-	if _, err := q.SetSessionSummary(ctx, dbgen.SetSessionSummaryParams{Summary: &sum.Text, Emotions: sum.Emotions, ID: p.SessionID, UserID: p.UserID}); err != nil {
-		return fmt.Errorf("store summary: %w", err)
-	}
-	return nil
+	return s.store.InTx(ctx, func(tx store.Tx) error {
+		if _, err := tx.SetSessionSummary(ctx, dbgen.SetSessionSummaryParams{Summary: &sum.Text, Emotions: sum.Emotions, ID: p.SessionID, UserID: p.UserID}); err != nil {
+			return fmt.Errorf("store summary: %w", err)
+		}
+		return queue.CompleteTx(ctx, tx, job)
+	})
 }
 
 // withoutOpening drops a session's opening exchange, the app's starter message and the

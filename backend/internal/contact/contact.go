@@ -1,6 +1,6 @@
 // Package contact handles messages sent through the public contact form: it validates them,
 // drops what the honeypot catches, limits how often one address may write, stores each
-// message and mails it to the support mailbox.
+// message and, with a job queued in the same transaction, mails it to the support mailbox.
 package contact
 
 import (
@@ -12,10 +12,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/ratelimit"
+	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 	"github.com/percolate/percolate/gen/limits"
 )
@@ -48,20 +53,24 @@ type Input struct {
 
 // Service handles contact messages.
 type Service struct {
-	q       dbgen.Querier
+	st      *store.Store
+	jobs    *queue.Queue
 	limiter *ratelimit.Limiter
 	sender  mail.Sender
 	support string
 	logger  *slog.Logger
 }
 
-// New returns a Service that stores through q, mails through sender to the support address
+// New returns a Service that stores in st, mails through sender to the support address
+// with jobs of the queue (New registers their worker: build it before the queue starts),
 // and logs to logger (nil discards).
-func New(q dbgen.Querier, sender mail.Sender, support string, logger *slog.Logger) *Service {
+func New(st *store.Store, jobs *queue.Queue, sender mail.Sender, support string, logger *slog.Logger) *Service {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{q: q, limiter: ratelimit.New(q), sender: sender, support: support, logger: logger}
+	s := &Service{st: st, jobs: jobs, limiter: ratelimit.New(st.Queries()), sender: sender, support: support, logger: logger}
+	queue.AddWorker(jobs, mail.NewWorker(st, sender, s.composeMail))
+	return s
 }
 
 // Limiter exposes the rate limiter, so tests can move its clock.
@@ -82,22 +91,48 @@ func (s *Service) Send(ctx context.Context, in Input) error {
 	if err := s.limiter.Hit(ctx, Rule, in.ClientIP); err != nil {
 		return err
 	}
-	saved, err := s.q.CreateContactMessage(ctx, dbgen.CreateContactMessageParams{Name: name, Email: email, Message: message})
+	// The stored row is the record; the mail, a job of the same transaction, notifies
+	// support and is retried until the relay takes it.
+	err = s.st.InTx(ctx, func(tx store.Tx) error {
+		saved, err := tx.CreateContactMessage(ctx, dbgen.CreateContactMessageParams{Name: name, Email: email, Message: message})
+		if err != nil {
+			return err
+		}
+		return s.jobs.InsertTx(ctx, tx, MailArgs{MessageID: saved.ID})
+	})
 	if err != nil {
 		return fmt.Errorf("store contact message: %w", err)
 	}
-	// The stored row is the record; the mail is a notification. If the relay fails, the
-	// message is still kept for the operator, so the sender is told it arrived.
-	err = s.sender.Send(ctx, mail.Message{
-		To:      s.support,
-		Subject: "Contact form: " + singleLine(name),
-		Text: fmt.Sprintf("A message arrived through the Percolate contact form.\n\nName: %s\nE-mail: %s\nReceived: %s\nReference: %s\n\n%s\n",
-			name, email, saved.CreatedAt.UTC().Format(time.RFC1123), saved.ID, message),
-	})
-	if err != nil {
-		s.logger.ErrorContext(ctx, "mail contact message to support", "error", err.Error(), "contact_message_id", saved.ID)
-	}
 	return nil
+}
+
+// MailArgs asks for a stored contact message to be mailed to support. It carries the id
+// only: the message stays in its table, not in the job's.
+type MailArgs struct {
+	MessageID uuid.UUID `json:"messageId"`
+}
+
+// Kind implements river.JobArgs.
+func (MailArgs) Kind() string { return "contact.mail" }
+
+// InsertOpts sends it on the mail queue.
+func (MailArgs) InsertOpts() river.InsertOpts { return mail.JobOpts() }
+
+// composeMail writes the mail of a stored contact message to support.
+func (s *Service) composeMail(ctx context.Context, a MailArgs) (mail.Message, error) {
+	m, err := s.st.Queries().GetContactMessage(ctx, a.MessageID)
+	if store.IsNotFound(err) {
+		return mail.Message{}, mail.ErrNothingToSend // an operator deleted it meanwhile
+	}
+	if err != nil {
+		return mail.Message{}, fmt.Errorf("load contact message: %w", err)
+	}
+	return mail.Message{
+		To:      s.support,
+		Subject: "Contact form: " + singleLine(m.Name),
+		Text: fmt.Sprintf("A message arrived through the Percolate contact form.\n\nName: %s\nE-mail: %s\nReceived: %s\nReference: %s\n\n%s\n",
+			m.Name, m.Email, m.CreatedAt.UTC().Format(time.RFC1123), m.ID, m.Message),
+	}, nil
 }
 
 // validate trims the fields and checks them, returning every problem at once.

@@ -7,11 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river/rivertype"
+
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/contact"
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/mail/smtptest"
+	"github.com/percolate/percolate/backend/internal/queue"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 )
@@ -19,6 +23,7 @@ import (
 type fixture struct {
 	st   *store.Store
 	smtp *smtptest.Server
+	q    *queue.Queue
 	svc  *contact.Service
 }
 
@@ -36,7 +41,10 @@ func newFixture(t *testing.T) fixture {
 		t.Fatalf("mail.New: %v", err)
 	}
 	st := pgtest.New(t)
-	return fixture{st: st, smtp: srv, svc: contact.New(st.Queries(), sender, cfg.Mail.SupportEmail, nil)}
+	q := queuetest.New(t, st)
+	svc := contact.New(st, q, sender, cfg.Mail.SupportEmail, nil)
+	queuetest.Start(t, q)
+	return fixture{st: st, smtp: srv, q: q, svc: svc}
 }
 
 func (f fixture) stored(t *testing.T) int64 {
@@ -64,6 +72,7 @@ func TestSendStoresAndMailsSupport(t *testing.T) {
 	if n := f.stored(t); n != 1 {
 		t.Fatalf("stored %d messages, want 1", n)
 	}
+	queuetest.Drain(t, f.q)
 	got := f.smtp.WaitFor(t, 1, 5*time.Second)[0]
 	if len(got.To) != 1 || got.To[0] != "help@percolate.example" {
 		t.Errorf("mail went to %v, want the support mailbox", got.To)
@@ -149,9 +158,38 @@ func TestHoneypotDropsSilently(t *testing.T) {
 	if n := f.stored(t); n != 0 {
 		t.Errorf("stored %d messages from a bot", n)
 	}
-	time.Sleep(200 * time.Millisecond)
+	queuetest.Drain(t, f.q)
+	if jobs := queuetest.Jobs(t, f.q, contact.MailArgs{}.Kind()); len(jobs) != 0 {
+		t.Errorf("queued %d mails for a bot", len(jobs))
+	}
 	if m := f.smtp.Messages(); len(m) != 0 {
 		t.Errorf("mailed %d messages from a bot", len(m))
+	}
+}
+
+// TestMailIsRetriedUntilTheRelayTakesIt: the relay refuses the first delivery; the message
+// still reaches support, on the job's second attempt, and the sender was told it arrived.
+func TestMailIsRetriedUntilTheRelayTakesIt(t *testing.T) {
+	f := newFixture(t)
+	f.smtp.FailNext(1)
+	if err := f.svc.Send(context.Background(), valid()); err != nil {
+		t.Fatalf("Send while the relay fails: %v, want nil (the message is stored)", err)
+	}
+	queuetest.Drain(t, f.q)
+	msgs := f.smtp.Messages()
+	if len(msgs) != 1 {
+		t.Fatalf("support got %d mails, want 1", len(msgs))
+	}
+	if body, err := msgs[0].TextBody(); err != nil || !strings.Contains(body, "Hello there, I love the app.") {
+		t.Fatalf("body %q (%v)", body, err)
+	}
+	jobs := queuetest.Jobs(t, f.q, contact.MailArgs{}.Kind())
+	if len(jobs) != 1 || jobs[0].State != rivertype.JobStateCompleted || jobs[0].Attempt != 2 || len(jobs[0].Errors) != 1 {
+		t.Fatalf("mail jobs %+v, want one completed at its second attempt after one error", jobs)
+	}
+	// The job carries the message's id, not its text.
+	if strings.Contains(string(jobs[0].EncodedArgs), "Hello there") || strings.Contains(string(jobs[0].EncodedArgs), "ada@example.com") {
+		t.Errorf("the job row holds the message: %s", jobs[0].EncodedArgs)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -53,7 +54,7 @@ func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
 // (started, and shut down at the end of the test) behind its own handler.
 func (e *chatEnv) instance(t *testing.T, limits *chat.Limits, p companion.Provider) http.Handler {
 	t.Helper()
-	svc := chat.New(e.st, p, chat.Options{Limits: limits, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), PollInterval: time.Hour})
+	svc := chat.New(e.st, p, chat.Options{Queue: queuetest.New(t, e.st), Limits: limits, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), PollInterval: time.Hour})
 	svc.Start()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/percolate/percolate/backend/internal/insights"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -17,7 +18,7 @@ import (
 func TestWeeklyReportsOverHTTP(t *testing.T) {
 	st := pgtest.New(t)
 	ctx := context.Background()
-	svc := insights.New(st, nil, "http://app.test", nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Insights: svc})
 	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "p@example.com", Name: "P"})
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	"github.com/percolate/percolate/backend/internal/voice"
@@ -31,7 +32,7 @@ func voiceHandler(t *testing.T) (http.Handler, *store.Store) {
 	llm.SetTranscript("hello from firefox")
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	speechCfg := config.LLM{BaseURL: llm.URL(), Model: "m", SpeechModel: "tts", TranscriptionModel: "stt"}
-	chatSvc := chat.New(st, companion.New(config.LLM{}), chat.Options{Logger: quiet})
+	chatSvc := chat.New(st, companion.New(config.LLM{}), chat.Options{Queue: queuetest.New(t, st), Logger: quiet})
 	v := voice.NewService(chatSvc, st, voice.NewSpeaker(speechCfg, quiet), voice.NewTranscriber(speechCfg), nil, quiet)
 	return newTestHandler(t, Deps{Verifier: userTokens{}, Chat: chatSvc, Voice: v}), st
 }

@@ -1,7 +1,8 @@
 // Package insights makes the weekly insight report for Premium users: emotion trends across
-// the week's ended sessions, recurring themes, and one gentle, non-clinical suggestion. A
-// report is stored once per user and week (a unique key), so any number of app instances may
-// run the job and only the one that stores it sends the e-mail.
+// the week's ended sessions, recurring themes, and one gentle, non-clinical suggestion. The
+// reports are made by an hourly job of the queue (ReportsArgs). A report is stored once per
+// user and week (a unique key), and its mail is a job queued in the same transaction, so
+// however many instances make reports, each is stored and mailed once.
 package insights
 
 import (
@@ -19,6 +20,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -40,6 +42,7 @@ type EmotionCount struct {
 // Service builds, stores, mails and lists reports.
 type Service struct {
 	db        *store.Store
+	jobs      *queue.Queue
 	mail      mail.Sender
 	model     companion.Provider // nil or offline: the built-in suggestions
 	publicURL string
@@ -49,9 +52,12 @@ type Service struct {
 
 // New returns the weekly report service. With a model provider the week's suggestion is
 // written by the model (and checked); otherwise, or when that fails, it comes from the
-// offline engine's list.
-func New(db *store.Store, sender mail.Sender, publicURL string, model companion.Provider, logger *slog.Logger) *Service {
-	return &Service{db: db, mail: sender, model: model, publicURL: strings.TrimRight(publicURL, "/"), logger: logger, Now: time.Now}
+// offline engine's list. New registers the workers of its jobs: build it before the queue
+// starts.
+func New(db *store.Store, jobs *queue.Queue, sender mail.Sender, publicURL string, model companion.Provider, logger *slog.Logger) *Service {
+	s := &Service{db: db, jobs: jobs, mail: sender, model: model, publicURL: strings.TrimRight(publicURL, "/"), logger: logger, Now: time.Now}
+	s.registerWorkers(jobs)
+	return s
 }
 
 // WeekStart returns the Monday (UTC) that starts the week holding t.
@@ -74,7 +80,7 @@ func (s *Service) RunOnce(ctx context.Context) (int, error) {
 		}
 		stored := 0
 		for _, u := range users {
-			ok, err := s.makeReport(ctx, u.ID, u.Email, u.Name, week)
+			ok, err := s.makeReport(ctx, u.ID, week)
 			if err != nil {
 				return made, err
 			}
@@ -89,7 +95,7 @@ func (s *Service) RunOnce(ctx context.Context) (int, error) {
 	}
 }
 
-func (s *Service) makeReport(ctx context.Context, userID uuid.UUID, email, name string, week time.Time) (bool, error) {
+func (s *Service) makeReport(ctx context.Context, userID uuid.UUID, week time.Time) (bool, error) {
 	from, to := week, week.AddDate(0, 0, 7)
 	sessions, err := s.db.Queries().ListEndedSessionsBetween(ctx, dbgen.ListEndedSessionsBetweenParams{UserID: userID, FromTime: &from, ToTime: &to})
 	if err != nil {
@@ -103,23 +109,18 @@ func (s *Service) makeReport(ctx context.Context, userID uuid.UUID, email, name 
 	if err != nil {
 		return false, err
 	}
-	_, err = s.db.Queries().InsertWeeklyReport(ctx, dbgen.InsertWeeklyReportParams{UserID: userID, WeekStart: week, Content: content})
+	err = s.db.InTx(ctx, func(tx store.Tx) error {
+		id, err := tx.InsertWeeklyReport(ctx, dbgen.InsertWeeklyReportParams{UserID: userID, WeekStart: week, Content: content})
+		if err != nil {
+			return err
+		}
+		return s.jobs.InsertTx(ctx, tx, ReportMailArgs{ReportID: id})
+	})
 	if store.IsNotFound(err) {
 		return false, nil // another instance stored it first
 	}
 	if err != nil {
 		return false, fmt.Errorf("store weekly report: %w", err)
-	}
-	link := s.publicURL + "/dashboard"
-	msg := mail.Message{
-		To:      email,
-		Subject: "Your week with Percolate",
-		Text:    mailText(name, week, r, link),
-		Links:   []string{link},
-	}
-	if err := s.mail.Send(ctx, msg); err != nil {
-		// The report is in the app either way; a lost mail is not worth a second report.
-		s.logger.Warn("weekly report mail not sent", "error", err.Error())
 	}
 	return true, nil
 }
@@ -137,26 +138,6 @@ func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]dbgen.WeeklyRep
 		return nil, apperr.New(apperr.ErrForbidden, "PREMIUM_ONLY", "Weekly insight reports are part of the Premium plan.")
 	}
 	return s.db.Queries().ListWeeklyReportsForUser(ctx, userID)
-}
-
-// Run makes reports every interval until ctx ends.
-func (s *Service) Run(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if n, err := s.RunOnce(ctx); err != nil {
-			if ctx.Err() == nil {
-				s.logger.Error("weekly reports", "error", err.Error())
-			}
-		} else if n > 0 {
-			s.logger.Info("weekly reports made", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }
 
 // Build summarises a week's ended sessions.

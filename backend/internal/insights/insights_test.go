@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -20,6 +21,8 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/queue"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -105,12 +108,14 @@ func TestRunOnceMakesOneReportPerPremiumUserAcrossInstances(t *testing.T) {
 	dir := t.TempDir()
 	var wg sync.WaitGroup
 	made := make([]int, 2)
+	queues := make([]*queue.Queue, 2)
 	for i := 0; i < 2; i++ {
 		sender, err := mail.New(config.Mail{From: "Percolate <no-reply@localhost>"}, dir, quiet)
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc := New(st, sender, "http://app.test", nil, quiet)
+		queues[i] = queuetest.NewWith(t, st, queue.Config{ID: fmt.Sprintf("instance-%d", i)})
+		svc := New(st, queues[i], sender, "http://app.test", nil, quiet)
 		svc.Now = func() time.Time { return now }
 		wg.Add(1)
 		go func(i int) {
@@ -125,6 +130,14 @@ func TestRunOnceMakesOneReportPerPremiumUserAcrossInstances(t *testing.T) {
 	wg.Wait()
 	if made[0]+made[1] != 2 {
 		t.Fatalf("instances stored %v reports, want 2 in all", made)
+	}
+	// Each stored report queued its mail; either instance may send it.
+	for _, q := range queues {
+		queuetest.Start(t, q)
+	}
+	queuetest.Drain(t, queues[0])
+	if jobs := queuetest.Jobs(t, queues[0], ReportMailArgs{}.Kind()); len(jobs) != 2 {
+		t.Fatalf("%d report mails queued, want one per report", len(jobs))
 	}
 	mails, _ := filepath.Glob(filepath.Join(mail.OutboxDir(dir), "*.eml"))
 	if len(mails) != 2 {
@@ -149,7 +162,7 @@ func TestRunOnceMakesOneReportPerPremiumUserAcrossInstances(t *testing.T) {
 
 	// A second run the same week makes nothing new.
 	sender, _ := mail.New(config.Mail{From: "Percolate <no-reply@localhost>"}, dir, quiet)
-	svc := New(st, sender, "http://app.test", nil, quiet)
+	svc := New(st, queuetest.New(t, st), sender, "http://app.test", nil, quiet)
 	svc.Now = func() time.Time { return now.Add(time.Hour) }
 	if n, err := svc.RunOnce(ctx); err != nil || n != 0 {
 		t.Fatalf("second run: %d %v", n, err)
@@ -159,7 +172,7 @@ func TestRunOnceMakesOneReportPerPremiumUserAcrossInstances(t *testing.T) {
 func TestListIsForPremium(t *testing.T) {
 	st := pgtest.New(t)
 	ctx := context.Background()
-	svc := New(st, nil, "http://app.test", nil, quiet)
+	svc := New(st, queuetest.New(t, st), nil, "http://app.test", nil, quiet)
 	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "free@example.com", Name: "F"})
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +213,7 @@ func TestSuggestionFromTheModelIsCheckedAndFallsBack(t *testing.T) {
 			}
 			endedSession(t, st, u.ID, "Busy week", []string{"stress"}, time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC))
 			sender, _ := mail.New(config.Mail{From: "Percolate <no-reply@localhost>"}, t.TempDir(), quiet)
-			svc := New(st, sender, "http://app.test", companion.New(config.LLM{BaseURL: llm.URL(), Model: "m"}), quiet)
+			svc := New(st, queuetest.New(t, st), sender, "http://app.test", companion.New(config.LLM{BaseURL: llm.URL(), Model: "m"}), quiet)
 			svc.Now = func() time.Time { return time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC) }
 			if n, err := svc.RunOnce(ctx); err != nil || n != 1 {
 				t.Fatalf("run: %d %v", n, err)

@@ -1,9 +1,13 @@
 // Package mail sends Percolate's e-mail: through an SMTP relay when one is
 // configured, otherwise into the development outbox, a directory of .eml
-// files under the data directory whose links are also logged.
+// files under the data directory (each file's path is logged; its content,
+// links and tokens included, never is).
 //
 // Both paths build the message the same way (buildMsg), so what a developer
 // opens from the outbox is byte-for-byte what a relay would have received.
+//
+// Every mail is sent by a job of the queue (see JobOpts and NewWorker), so a
+// mail that fails to go is retried, never lost with a goroutine.
 package mail
 
 import (
@@ -32,10 +36,6 @@ type Message struct {
 	Text string
 	// HTML is an optional HTML alternative to Text.
 	HTML string
-	// Links are the URLs the message asks the reader to open (verification,
-	// password reset…). The outbox logs them so a developer can click them;
-	// they are not otherwise added to the message.
-	Links []string
 }
 
 // Sender delivers messages.

@@ -17,8 +17,7 @@ import (
 func OutboxDir(dataDir string) string { return filepath.Join(dataDir, "outbox") }
 
 // Outbox is the development Sender: it writes each message as an RFC 5322
-// .eml file, readable only by the owner, and logs where it went together with
-// the message's links.
+// .eml file, readable only by the owner, and logs where it went.
 type Outbox struct {
 	dir    string
 	from   *netmail.Address
@@ -95,13 +94,11 @@ func (o *Outbox) Send(ctx context.Context, m Message) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("mail: rename outbox file: %w", err)
 	}
-	// The body is never logged; the links are, because following them is
-	// the whole point of the outbox during development.
+	// The path is logged, for a developer to open the file; never the body,
+	// whose links carry one-time tokens that logs must not hold.
 	o.logger.InfoContext(ctx, "mail written to outbox",
 		slog.String("path", path),
-		slog.String("to", to.Address),
 		slog.String("subject", m.Subject),
-		slog.Any("links", m.Links),
 	)
 	return nil
 }

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
 
 	"github.com/percolate/percolate/db"
 )
@@ -30,10 +34,12 @@ func MigrationsFS() fs.FS {
 	return sub
 }
 
-// Migrate applies every pending migration to the database behind pool. It is
-// safe to call from several processes at once: a PostgreSQL advisory lock
-// makes them take turns. The pool must allow at least two connections (one
-// holds the lock while goose uses another).
+// Migrate applies every pending migration to the database behind pool:
+// River's (the tables of the job queue, versioned by River itself) and then
+// ours (goose). It is safe to call from several processes at once: a
+// PostgreSQL advisory lock makes them take turns. The pool must allow at
+// least two connections (one holds the lock while the migrations use
+// another).
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
@@ -52,6 +58,16 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 			_ = conn.Conn().Close(context.WithoutCancel(ctx))
 		}
 	}()
+
+	// River first: a goose migration moves the jobs of the queue River replaced
+	// into River's table.
+	river, err := RiverMigrator(pool)
+	if err != nil {
+		return err
+	}
+	if _, err := river.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("migrate: river: %w", err)
+	}
 
 	sqlDB := stdlib.OpenDBFromPool(pool)
 	defer sqlDB.Close() // does not close the pool
@@ -90,4 +106,15 @@ func MigrationVersion(ctx context.Context, pool *pgxpool.Pool) (int64, error) {
 		return 0, fmt.Errorf("migration version: %w", err)
 	}
 	return v, nil
+}
+
+// RiverMigrator returns River's migrator for the database behind pool. With a
+// nil pool it can only list River's migrations (AllVersions), which is enough
+// to tell whether they changed.
+func RiverMigrator(pool *pgxpool.Pool) (*rivermigrate.Migrator[pgx.Tx], error) {
+	m, err := rivermigrate.New(riverpgxv5.New(pool), &rivermigrate.Config{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return nil, fmt.Errorf("migrate: river: %w", err)
+	}
+	return m, nil
 }

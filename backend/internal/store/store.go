@@ -75,7 +75,7 @@ func applyPoolDefaults(cfg *pgxpool.Config, databaseURL string) {
 }
 
 // Pool returns the underlying pgx pool, for the few callers that need pgx
-// directly (the job queue, LISTEN/NOTIFY, COPY).
+// directly (River, the job queue; LISTEN/NOTIFY, COPY).
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // Queries returns the generated queries running on the pool, outside any
@@ -103,7 +103,32 @@ func (s *Store) WithTx(ctx context.Context, fn func(q *dbgen.Queries) error) err
 
 // WithTxOptions is WithTx with explicit transaction options (isolation
 // level, read-only).
-func (s *Store) WithTxOptions(ctx context.Context, opts pgx.TxOptions, fn func(q *dbgen.Queries) error) (err error) {
+func (s *Store) WithTxOptions(ctx context.Context, opts pgx.TxOptions, fn func(q *dbgen.Queries) error) error {
+	return s.inTx(ctx, opts, func(tx Tx) error { return fn(tx.Queries) })
+}
+
+// Tx is a transaction in progress: the generated queries bound to it, and the
+// pgx transaction itself for what needs it directly, such as queueing a
+// background job in the same transaction (queue.Queue.InsertTx).
+type Tx struct {
+	*dbgen.Queries
+	tx pgx.Tx
+}
+
+// Pgx returns the underlying pgx transaction. Do not commit or roll it back:
+// InTx does.
+func (t Tx) Pgx() pgx.Tx { return t.tx }
+
+// Tx wraps a transaction begun elsewhere (e.g. by SendTx) for code that takes a Tx.
+func (s *Store) Tx(tx pgx.Tx) Tx { return Tx{Queries: s.Queries().WithTx(tx), tx: tx} }
+
+// InTx is WithTx for callers that also need the transaction itself, e.g. to
+// queue a job that must exist exactly when the rows written beside it do.
+func (s *Store) InTx(ctx context.Context, fn func(tx Tx) error) error {
+	return s.inTx(ctx, pgx.TxOptions{}, fn)
+}
+
+func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, fn func(tx Tx) error) (err error) {
 	tx, err := s.pool.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
@@ -120,7 +145,7 @@ func (s *Store) WithTxOptions(ctx context.Context, opts pgx.TxOptions, fn func(q
 		}
 	}()
 
-	if err := fn(s.queries.WithTx(tx)); err != nil {
+	if err := fn(Tx{Queries: s.queries.WithTx(tx), tx: tx}); err != nil {
 		return err
 	}
 	if err := tx.Commit(ctx); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
+	"github.com/riverqueue/river/rivermigrate"
 
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
@@ -58,6 +59,43 @@ func TestWithTxCommitsOrRollsBack(t *testing.T) {
 	}
 }
 
+// TestInTxSharesTheTransaction checks that what is written through Tx.Pgx (River's job
+// inserts) commits and rolls back with the queries of the same transaction.
+func TestInTxSharesTheTransaction(t *testing.T) {
+	s := pgtest.New(t)
+	ctx := context.Background()
+	errBoom := errors.New("boom")
+	write := func(email string, fail bool) error {
+		return s.InTx(ctx, func(tx store.Tx) error {
+			if _, err := tx.CreateUser(ctx, dbgen.CreateUserParams{Email: email, Name: "N"}); err != nil {
+				return err
+			}
+			if _, err := tx.Pgx().Exec(ctx, `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, now(), 1)`, email); err != nil {
+				return err
+			}
+			if fail {
+				return errBoom
+			}
+			return nil
+		})
+	}
+	if err := write("kept@example.com", false); err != nil {
+		t.Fatalf("InTx: %v", err)
+	}
+	if err := write("gone@example.com", true); !errors.Is(err, errBoom) {
+		t.Fatalf("InTx returned %v, want the callback's error as is", err)
+	}
+	for email, want := range map[string]int{"kept@example.com": 1, "gone@example.com": 0} {
+		var n int
+		if err := s.Pool().QueryRow(ctx, `SELECT (SELECT count(*) FROM users WHERE email = $1) + (SELECT count(*) FROM rate_limits WHERE key = $1)`, email).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 2*want {
+			t.Errorf("%s: %d rows, want %d (both writes or neither)", email, n, 2*want)
+		}
+	}
+}
+
 func TestMigrateConcurrentlyIsSafe(t *testing.T) {
 	url := pgtest.EmptyURL(t)
 	ctx := context.Background()
@@ -94,6 +132,55 @@ func TestMigrateConcurrentlyIsSafe(t *testing.T) {
 	}
 }
 
+// TestSummariesWaitingInTheOldQueueMoveToRiver upgrades a database whose hand-written job
+// queue still holds work: the summaries not yet done become River jobs, nothing else does.
+func TestSummariesWaitingInTheOldQueueMoveToRiver(t *testing.T) {
+	url := pgtest.EmptyURL(t)
+	ctx := context.Background()
+	s, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	river, err := store.RiverMigrator(s.Pool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := river.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		t.Fatal(err)
+	}
+	sqlDB := stdlib.OpenDBFromPool(s.Pool())
+	defer sqlDB.Close()
+	p, err := goose.NewProvider(goose.DialectPostgres, sqlDB, store.MigrationsFS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 3); err != nil {
+		t.Fatalf("up to the old queue: %v", err)
+	}
+	if _, err := s.Pool().Exec(ctx, `INSERT INTO jobs (kind, payload, state) VALUES
+		('chat.summary', '{"sessionId":"00000000-0000-0000-0000-000000000001","userId":"00000000-0000-0000-0000-000000000002"}', 'pending'),
+		('chat.summary', '{"sessionId":"00000000-0000-0000-0000-000000000003","userId":"00000000-0000-0000-0000-000000000002"}', 'done'),
+		('chat.summary', '{"sessionId":"00000000-0000-0000-0000-000000000004","userId":"00000000-0000-0000-0000-000000000002"}', 'failed')`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	var kind, args, state, queue string
+	var n int
+	if err := s.Pool().QueryRow(ctx, `SELECT count(*) OVER (), kind, args->>'sessionId', state::text, queue FROM river_job`).Scan(&n, &kind, &args, &state, &queue); err != nil {
+		t.Fatalf("river_job: %v", err)
+	}
+	if n != 1 || kind != "chat.summary" || args != "00000000-0000-0000-0000-000000000001" || state != "available" || queue != "default" {
+		t.Fatalf("river_job holds %d jobs, the first %s %s %s on %s; want the pending summary only, available", n, kind, args, state, queue)
+	}
+	var old *string
+	if err := s.Pool().QueryRow(ctx, "SELECT to_regclass('public.jobs')::text").Scan(&old); err != nil || old != nil {
+		t.Fatalf("the old jobs table is still there (%v)", err)
+	}
+}
+
 // TestMigrationsGoDownAndUpAgain checks every migration's Down section.
 func TestMigrationsGoDownAndUpAgain(t *testing.T) {
 	s := pgtest.New(t)
@@ -106,6 +193,13 @@ func TestMigrationsGoDownAndUpAgain(t *testing.T) {
 	}
 	if _, err := p.DownTo(ctx, 0); err != nil {
 		t.Fatalf("down to 0: %v", err)
+	}
+	river, err := store.RiverMigrator(s.Pool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := river.Migrate(ctx, rivermigrate.DirectionDown, &rivermigrate.MigrateOpts{TargetVersion: -1}); err != nil {
+		t.Fatalf("river down: %v", err)
 	}
 	var tables int
 	if err := s.Pool().QueryRow(ctx, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'goose_db_version'").Scan(&tables); err != nil {

@@ -11,7 +11,8 @@
 //
 // The template is named percolate_tmpl_<hash of the migration files>, so a
 // change to the migrations makes a new one; test processes running in
-// parallel build it once between them.
+// parallel build it once between them. It holds River's tables too, so tests
+// can queue jobs in their transactions.
 package pgtest
 
 import (
@@ -257,11 +258,19 @@ func migrate(ctx context.Context, url string) error {
 }
 
 // migrationsHash is the first 8 hex digits of a SHA-256 over the migration
-// files' names and contents.
+// files' names and contents, River's included (a River upgrade that adds a
+// migration makes a new template too).
 func migrationsHash() (string, error) {
 	h := sha256.New()
+	river, err := store.RiverMigrator(nil)
+	if err != nil {
+		return "", err
+	}
+	for _, m := range river.AllVersions() {
+		fmt.Fprintf(h, "river %d\x00%d\x00%s", m.Version, len(m.SQLUp), m.SQLUp)
+	}
 	fsys := store.MigrationsFS()
-	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

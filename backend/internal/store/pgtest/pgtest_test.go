@@ -29,6 +29,14 @@ func TestMigrationsApplied(t *testing.T) {
 	if users == nil {
 		t.Fatal("table users does not exist")
 	}
+	// River's tables are in the template, so a test can queue a job in its transaction.
+	var riverJob *string
+	if err := s.Pool().QueryRow(context.Background(), "SELECT to_regclass('public.river_job')::text").Scan(&riverJob); err != nil {
+		t.Fatal(err)
+	}
+	if riverJob == nil {
+		t.Fatal("table river_job does not exist: River's migrations were not applied")
+	}
 	v, err := store.MigrationVersion(context.Background(), s.Pool())
 	if err != nil {
 		t.Fatal(err)
