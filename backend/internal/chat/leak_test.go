@@ -8,6 +8,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 )
 
 // TestModelFaultsLeaveNoGoroutineBehind runs a service through every way a reply can end
@@ -24,7 +25,7 @@ func TestModelFaultsLeaveNoGoroutineBehind(t *testing.T) {
 		goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
 		goleak.IgnoreAnyFunction("net/http.(*conn).serve"),
 	)
-	svc := New(f.st, f.provider, Options{Limits: f.limits, Logger: quiet, Now: func() time.Time { return *f.now.Load() }})
+	svc := New(f.st, f.provider, Options{Queue: queuetest.New(t, f.st), Limits: f.limits, Logger: quiet, Now: func() time.Time { return *f.now.Load() }})
 	svc.Start()
 	ctx := context.Background()
 	send := func(msg string) SendResult {
@@ -76,10 +77,11 @@ func TestModelFaultsLeaveNoGoroutineBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	within(t, h.paused, "the model to pause")
+	result := received(t, turn)
 	ended, end := context.WithCancel(ctx)
 	end()
 	svc.Shutdown(ended)
-	if res := follow(t, turn, nil); res.Status != StatusInterrupted {
+	if res := within(t, result, "the stored reply"); res.Status != StatusInterrupted {
 		t.Fatalf("cut by the shutdown: %+v", res)
 	}
 }

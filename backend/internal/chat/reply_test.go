@@ -33,15 +33,21 @@ func within[T any](t *testing.T, ch <-chan T, what string) T {
 type held struct {
 	resume chan struct{}
 	paused chan struct{}
+	// sent is the text of the chunks sent before the pause.
+	sent string
 }
 
 func (f *fixture) hold(after int, chunks ...string) *held {
 	h := &held{resume: make(chan struct{}), paused: make(chan struct{}, 1)}
+	if after > 0 && after <= len(chunks) {
+		h.sent = strings.Join(chunks[:after], "")
+	}
 	f.llm.Enqueue(llmtest.Script{Chunks: chunks, PauseAfter: after, Resume: h.resume, Paused: h.paused})
 	return h
 }
 
-// begin sends msg and returns the turn once the model has paused.
+// begin sends msg and returns the turn once the model has paused and the service has
+// received what the model sent before the pause (the pause alone says only that it was sent).
 func (f *fixture) begin(t *testing.T, svc *Service, uid, sid uuid.UUID, msg string, h *held) *Turn {
 	t.Helper()
 	turn, err := svc.Begin(context.Background(), uid, SendInput{SessionID: &sid, Message: msg})
@@ -49,7 +55,44 @@ func (f *fixture) begin(t *testing.T, svc *Service, uid, sid uuid.UUID, msg stri
 		t.Fatal(err)
 	}
 	within(t, h.paused, "the model to pause")
+	if h.sent != "" {
+		arrived := make(chan struct{})
+		go func() {
+			var got strings.Builder
+			var once sync.Once
+			_, _ = turn.Follow(context.Background(), func(text string) error {
+				if got.WriteString(text); got.String() == h.sent {
+					once.Do(func() { close(arrived) })
+				}
+				return nil
+			})
+		}()
+		within(t, arrived, "the text sent before the pause")
+	}
 	return turn
+}
+
+// received follows the turn in the background once its first text has reached the service
+// (the model pausing says only that it sent it), and returns the channel of its result.
+func received(t *testing.T, turn *Turn) <-chan SendResult {
+	t.Helper()
+	first := make(chan struct{})
+	var once sync.Once
+	done := make(chan SendResult, 1)
+	go func() {
+		res, err := turn.Follow(context.Background(), func(text string) error {
+			if text != "" {
+				once.Do(func() { close(first) })
+			}
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	within(t, first, "the reply's first text")
+	return done
 }
 
 // follow waits for the turn's stored reply.
@@ -535,7 +578,7 @@ func TestPlainSendDoesNotPaceWords(t *testing.T) {
 func TestStreamedOfflineReplyIsPaced(t *testing.T) {
 	f := newFixture(t, false, nil)
 	const delay = 20 * time.Millisecond
-	paced := New(f.st, &companion.Offline{WordDelay: delay}, Options{Logger: quiet})
+	paced := New(f.st, &companion.Offline{WordDelay: delay}, Options{Queue: queuetest.New(t, f.st), Logger: quiet})
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)
 	var at []time.Time
