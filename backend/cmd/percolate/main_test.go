@@ -202,7 +202,7 @@ func TestServeMigratesAndFinishesInFlightRequestsOnSIGTERM(t *testing.T) {
 	// The job queue ran, and stopped only after the server had finished its requests.
 	// Each line is looked for after the one before it.
 	rest := logs.String()
-	for _, msg := range []string{`"msg":"River client started"`, `"msg":"shutting down: finishing in-flight requests"`,
+	for _, msg := range []string{`"msg":"River client started"`, `"msg":"shutting down: finishing in-flight requests and replies"`,
 		`"msg":"request"`, `"msg":"requests finished; stopping the job queue"`, `"msg":"River client stopped"`, `"msg":"stopped"`} {
 		i := strings.Index(rest, msg)
 		if i < 0 {
