@@ -1,6 +1,7 @@
 # Percolate — one binary with the web app inside.
 #   make run    build everything and serve http://127.0.0.1:8080 on the embedded defaults
 #   make test   every check CI runs: generated code, vet, Go tests, typecheck, lint, Vitest, e2e
+#   make fuzz   the contract fuzzer with many rounds (FUZZ_ROUNDS=...)
 #   make safety-eval   the crisis screen's recall and false-positive rate on the labelled set
 
 SHELL := /bin/bash
@@ -10,12 +11,12 @@ SHELL := /bin/bash
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 GO_LDFLAGS := -s -w -X main.version=$(VERSION)
 BIN := bin/percolate
-GENERATED := gen frontend/src/api/gen
+GENERATED := gen frontend/src/api/gen backend/internal/companion/safety/scorer.bin
 # Explicit, because ./... would also walk Go code shipped inside frontend/node_modules.
 GO_PKGS := . ./backend/... ./db/... ./gen/... ./frontend
 
 .PHONY: run build web go-build deps dist-placeholder generate check-generated vet test-go \
-	typecheck lint test-web e2e test bench safety-eval clean
+	typecheck lint test-web e2e test bench fuzz safety-eval clean
 
 ## run: build the web app and the binary, then serve on the embedded defaults
 run: build
@@ -42,12 +43,13 @@ dist-placeholder:
 	@mkdir -p frontend/dist
 	@[ -n "$$(ls -A frontend/dist)" ] || touch frontend/dist/.keep
 
-## generate: regenerate gen/api (oapi-codegen), gen/limits (limitsgen), gen/db (sqlc) and frontend/src/api/gen (orval)
+## generate: regenerate gen/api (oapi-codegen), gen/limits (limitsgen), gen/db (sqlc), the crisis
+## screen's scorer (trained on the tuning half and its corpus) and frontend/src/api/gen (orval)
 generate: deps
-	go generate ./gen/api ./gen/limits ./db
+	go generate ./gen/api ./gen/limits ./db ./backend/internal/companion/safety
 	cd frontend && npm run generate
 
-## check-generated: fail when generated code differs from openapi.yaml and db/
+## check-generated: fail when generated code differs from openapi.yaml, db/ and the scorer's training data
 check-generated: generate
 	@if [ -n "$$(git status --porcelain -- $(GENERATED))" ]; then \
 		echo "Generated code is out of date. Run 'make generate' and commit the result:"; \
@@ -59,9 +61,9 @@ vet: dist-placeholder
 	go vet $(GO_PKGS)
 	@out=$$(gofmt -l backend gen db *.go); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-## test-go: Go tests against a real PostgreSQL (TEST_DATABASE_URL, 127.0.0.1:5432, or a built-in cluster)
+## test-go: Go tests with the race detector against a real PostgreSQL (TEST_DATABASE_URL, 127.0.0.1:5432, or a built-in cluster)
 test-go: dist-placeholder
-	go test -count=1 $(GO_PKGS)
+	go test -race -count=1 $(GO_PKGS)
 
 typecheck: deps
 	cd frontend && npm run typecheck
@@ -85,6 +87,12 @@ test: check-generated vet test-go typecheck lint test-web e2e
 ## bench: Go benchmarks (report medians and ratios, not single times)
 bench: dist-placeholder
 	go test -run '^$$' -bench . -benchmem -count 6 $(GO_PKGS)
+
+## fuzz: the contract fuzzer (every operation of openapi.yaml with hostile values, as anonymous,
+## another user and the owner) with FUZZ_ROUNDS random rounds; make test runs a short one
+FUZZ_ROUNDS ?= 5000
+fuzz: dist-placeholder
+	PERCOLATE_FUZZ_ROUNDS=$(FUZZ_ROUNDS) go test -race -count=1 -v -timeout 60m -run '^(TestContractFuzz|TestObjectLevelAccess)$$' ./backend/internal/httpapi/
 
 ## safety-eval: the crisis screen on the labelled set, per category, on the tuning and the
 ## held-back half (counts only for the held-back half). SAFETY_EVAL_FLAGS=-v lists the tuning

@@ -31,12 +31,19 @@ function stripeMock(): string {
   return bin;
 }
 
+/**
+ * Every journey signs up from the same loopback address, so the per-address limits of a real
+ * deployment (20 registrations and 20 account mails an hour) would refuse the later ones; the
+ * per-account and per-e-mail limits stay as they are.
+ */
+const E2E_AUTH_LIMITS = 'register_per_address=1000,mail_per_address=1000';
+
 /** The webhook signing secret the billing journey signs its events with. */
 export const E2E_WEBHOOK_SECRET = 'whsec_e2e_journey';
 /** The mailbox the server is configured with; the pages must name it. */
 export const E2E_SUPPORT_EMAIL = 'care@percolate-e2e.example';
 
-function freshDataDir(): string {
+function freshDataDir(variable = 'E2E_DATA_DIR'): string {
   // Workers load this file too; only the runner starts the server.
   if (process.env.TEST_WORKER_INDEX) return '';
   const dir = mkdtempSync(join(tmpdir(), 'percolate-e2e-'));
@@ -45,9 +52,19 @@ function freshDataDir(): string {
   chmodSync(dir, 0o711);
   const data = join(dir, 'data');
   // Workers inherit this: journeys read the dev outbox and run operator commands there.
-  process.env.E2E_DATA_DIR = data;
+  process.env[variable] = data;
   return data;
 }
+
+/**
+ * A second server for the journeys that need a configured model (e2e/model.spec.ts): the
+ * same binary on its own data dir, talking to an OpenAI-wire-compatible model Playwright also
+ * starts (e2e/servers/openai-wire.mjs), whose answers the journeys choose.
+ */
+const modelWirePort = Number(port) + 3;
+const modelPort = Number(port) + 4;
+export const E2E_MODEL_URL = external ? '' : `http://127.0.0.1:${modelPort}`;
+process.env.E2E_MODEL_URL = E2E_MODEL_URL;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -107,11 +124,38 @@ export default defineConfig({
             PERCOLATE_DATA_DIR: freshDataDir(),
             PERCOLATE_LOG_LEVEL: 'warn',
             PERCOLATE_SUPPORT_EMAIL: E2E_SUPPORT_EMAIL,
+            PERCOLATE_AUTH_LIMITS: E2E_AUTH_LIMITS,
             PERCOLATE_STRIPE_SECRET_KEY: 'sk_test_e2e',
             PERCOLATE_STRIPE_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
             PERCOLATE_STRIPE_PRICE_BASIC: 'price_basic_e2e',
             PERCOLATE_STRIPE_PRICE_PREMIUM: 'price_premium_e2e',
             PERCOLATE_STRIPE_API_URL: `http://127.0.0.1:${stripeMockPort}`,
+          },
+        },
+        {
+          command: `node e2e/servers/openai-wire.mjs ${modelWirePort}`,
+          url: `http://127.0.0.1:${modelWirePort}/health`,
+          timeout: 30_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+        {
+          command: '../bin/percolate serve',
+          url: `${E2E_MODEL_URL}/api/health`,
+          timeout: 60_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'pipe',
+          gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+          env: {
+            PERCOLATE_ADDR: `127.0.0.1:${modelPort}`,
+            PERCOLATE_DATA_DIR: freshDataDir('E2E_MODEL_DATA_DIR'),
+            PERCOLATE_LOG_LEVEL: 'warn',
+            PERCOLATE_LLM_BASE_URL: `http://127.0.0.1:${modelWirePort}/v1`,
+            PERCOLATE_LLM_API_KEY: 'e2e-key',
+            PERCOLATE_LLM_MODEL: 'e2e-model',
+            PERCOLATE_AUTH_LIMITS: E2E_AUTH_LIMITS,
           },
         },
       ],

@@ -62,5 +62,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Generous, for a loaded 2-core machine: a test waits for what the user sees, not a clock.
+    testTimeout: 30_000,
   },
 });

@@ -72,6 +72,17 @@ ON CONFLICT (day) DO UPDATE SET count = safety_referral_counts.count + 1;
 -- GetSafetyReferralCount returns the day's referral count (0 when none).
 SELECT COALESCE((SELECT count FROM safety_referral_counts WHERE day = @day), 0)::integer;
 
+-- name: IncrementSafetyCheckins :exec
+-- IncrementSafetyCheckins counts one possible-risk check-in for the day (no
+-- user, no content).
+INSERT INTO safety_referral_counts (day, checkins)
+VALUES (@day, 1)
+ON CONFLICT (day) DO UPDATE SET checkins = safety_referral_counts.checkins + 1;
+
+-- name: GetSafetyCheckinCount :one
+-- GetSafetyCheckinCount returns the day's check-in count (0 when none).
+SELECT COALESCE((SELECT checkins FROM safety_referral_counts WHERE day = @day), 0)::integer;
+
 -- name: OpenSession :one
 -- OpenSession starts an ACTIVE session with everything its first send sets, in
 -- one statement: title, AI-notice time, check-in flag, preview, and the reply
@@ -97,11 +108,35 @@ RETURNING *;
 
 -- name: FinishReply :one
 -- FinishReply records a stored reply in the user's session in one statement:
--- its tokens, the preview (kept when empty) and the end of the reply in
--- progress.
+-- its tokens, the preview (kept when empty), a pending check-in, and the end of
+-- the reply in progress.
 UPDATE chat_sessions
 SET tokens_used = tokens_used + @tokens::integer,
+    checkin_pending = checkin_pending OR @checkin_pending::boolean,
     last_message = CASE WHEN @last_message::text = '' THEN last_message ELSE @last_message::text END,
     reply_until = NULL
+WHERE id = @id AND user_id = @user_id
+RETURNING *;
+
+-- name: SetContextSummary :execrows
+-- SetContextSummary stores the model's summary of the session's messages up to
+-- @through, unless a summary that reaches as far or further is already stored.
+UPDATE chat_sessions
+SET context_summary = @summary, context_summary_through = @through
+WHERE id = @id AND user_id = @user_id
+  AND (context_summary_through IS NULL OR context_summary_through < @through);
+
+-- name: ListSessionsForExport :many
+-- ListSessionsForExport pages through the user's sessions, oldest first, after the cursor
+-- (created_at, id); the first page starts from the zero cursor.
+SELECT * FROM chat_sessions
+WHERE user_id = @user_id AND (created_at, id) > (@after_created::timestamptz, @after_id::uuid)
+ORDER BY created_at, id
+LIMIT @max_rows;
+
+-- name: SetClosingFeeling :one
+-- SetClosingFeeling records how the user felt as their session ended.
+UPDATE chat_sessions
+SET closing_feeling = @feeling
 WHERE id = @id AND user_id = @user_id
 RETURNING *;

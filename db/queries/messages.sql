@@ -14,9 +14,9 @@ ORDER BY created_at, id;
 -- name: InsertMessage :one
 -- InsertMessage stores a message with an id chosen by the caller (so that the
 -- statements of one send can be sent together); user_id is the session
--- owner's id.
-INSERT INTO messages (id, session_id, user_id, role, content, token_count, status)
-VALUES (@id, @session_id, @user_id, @role, @content, @token_count, @status)
+-- owner's id. risk_level is the message's tier of risk (see the messages table).
+INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level)
+VALUES (@id, @session_id, @user_id, @role, @content, @token_count, @status, @risk_level)
 RETURNING *;
 
 -- name: ListRecentMessages :many
@@ -35,3 +35,10 @@ LIMIT @max_rows;
 -- replaced by a retry).
 DELETE FROM messages
 WHERE id = @id AND user_id = @user_id;
+
+-- name: ListMessagesForSessions :many
+-- ListMessagesForSessions lists the messages of several of the user's sessions (a page of
+-- an export), by session and then oldest first.
+SELECT * FROM messages
+WHERE user_id = @user_id AND session_id = ANY(@session_ids::uuid[])
+ORDER BY session_id, created_at, id;

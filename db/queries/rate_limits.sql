@@ -19,3 +19,9 @@ WHERE key = @key;
 -- PruneRateLimits deletes windows that started before the cut-off.
 DELETE FROM rate_limits
 WHERE window_start < @before;
+
+-- name: ReleaseRateLimit :exec
+-- ReleaseRateLimit gives back one event of a window (an attempt counted before its outcome
+-- was known that turned out not to count).
+UPDATE rate_limits SET count = count - 1
+WHERE key = @key AND window_start = @window_start AND count > 0;

@@ -33,3 +33,13 @@ LIMIT 52;
 SELECT r.week_start, r.content, u.email, u.name
 FROM weekly_reports r JOIN users u ON u.id = r.user_id
 WHERE r.id = @id;
+
+-- name: ListUserMessagesOfSessionsEndedBetween :many
+-- ListUserMessagesOfSessionsEndedBetween returns the user's own messages (never the
+-- assistant's) of their sessions that ended in [from, to), oldest first, for the week's themes.
+SELECT m.session_id, m.content, m.created_at
+FROM messages m JOIN chat_sessions s ON s.id = m.session_id
+WHERE s.user_id = @user_id AND m.user_id = @user_id AND m.role = 'user'
+  AND s.status = 'ENDED' AND s.ended_at >= @from_time AND s.ended_at < @to_time
+ORDER BY m.created_at, m.id
+LIMIT 2000;

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Response } from '@playwright/test';
 
 // Issue budget: a signed-out first visit to / downloads at most 120 KB of
@@ -60,3 +61,45 @@ for (const viewport of [
     expect(cls).toBeLessThan(0.1);
   });
 }
+
+// Issue 14 asks for the landing page's style sheets within 15 KB gzipped. They are not yet:
+// the global sheet (Mantine's styles and the theme) is 16.3 KB on its own, and the hero's
+// bubbles and insight card add about 1 KB. Until the global sheet is split, this ceiling
+// (the measured 17.6 KB plus a little) keeps the page from growing further.
+const CSS_BUDGET_BYTES = 18_000;
+
+test('a first visit to the landing page stays within its CSS budget', async ({ page }, testInfo) => {
+  const sheets: Response[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'stylesheet') sheets.push(response);
+  });
+  await page.goto('/');
+  await expect(page.getByRole('figure', { name: 'A sample conversation' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  let total = 0;
+  for (const response of sheets) total += (await response.request().sizes()).responseBodySize;
+  testInfo.annotations.push({ type: 'landing CSS (gzip bytes)', description: `${total} in ${sheets.length} files` });
+  expect(sheets.length).toBeGreaterThan(0);
+  expect(total).toBeLessThanOrEqual(CSS_BUDGET_BYTES);
+});
+
+// The hero's product preview (the chat's bubbles and a week's card) fits a phone and reads
+// well (axe: WCAG A/AA), in both schemes.
+test('the landing page shows the product at 390 px without scrolling sideways, light and dark', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto('/');
+    await page.evaluate((s) => window.localStorage.setItem('percolate-color-scheme', s), scheme);
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    const excerpt = page.getByRole('figure', { name: 'A sample conversation' });
+    await expect(excerpt.getByText('Percolate said:')).toHaveCount(2);
+    await expect(excerpt.getByText('You said:')).toHaveCount(2);
+    await expect(page.getByRole('img', { name: /^Feelings this week:/ })).toBeVisible();
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`), scheme).toEqual([]);
+  }
+});

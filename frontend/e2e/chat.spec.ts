@@ -9,7 +9,7 @@ test('a new chat streams replies, ends, and the dashboard gates insights by tier
   await expect(page.getByRole('heading', { name: 'No sessions found' })).toBeVisible();
   await page.getByRole('button', { name: 'Start New Chat' }).first().click();
   await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
-  await expect(page.getByText('Offline companion')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Offline companion' })).toBeVisible();
 
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('I keep worrying about my exams and I feel tired.');
@@ -22,13 +22,24 @@ test('a new chat streams replies, ends, and the dashboard gates insights by tier
 
   await box.fill('Mostly at night, when it is quiet.');
   await box.press('Enter');
-  await expect(page.getByTestId('user-message')).toHaveCount(3);
+  // The starter the dashboard sent is never shown: only the user's own two messages are.
+  await expect(page.getByTestId('user-message')).toHaveCount(2);
   await expect(page.getByTestId('ai-message').last()).toContainText('?', { timeout: 20_000 });
   // The reply has finished streaming when Send is available again.
   await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled({ timeout: 20_000 });
   await expect(page.getByLabel('Tokens used')).not.toHaveText(/^0 \//);
 
+  // End Session asks first (the closing moment); Escape keeps the chat, Confirm ends it.
   await page.getByRole('button', { name: 'End Session' }).click();
+  let dialog = page.getByRole('dialog', { name: 'End this session?' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/chat\//);
+  await page.getByRole('button', { name: 'End Session' }).click();
+  dialog = page.getByRole('dialog', { name: 'End this session?' });
+  await dialog.getByRole('button', { name: 'Better' }).click();
+  await dialog.getByRole('button', { name: 'End Session' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
   // A free user is invited to upgrade instead of seeing the summary.

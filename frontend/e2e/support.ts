@@ -4,9 +4,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The data dir of the server Playwright started (set in playwright.config.ts). */
-function dataDir(): string {
-  const dir = process.env.E2E_DATA_DIR;
+/**
+ * The data dir of the server Playwright started (set in playwright.config.ts); with model, the
+ * one of the server that has a model configured.
+ */
+function dataDir(model = false): string {
+  const dir = model ? process.env.E2E_MODEL_DATA_DIR : process.env.E2E_DATA_DIR;
   if (!dir) throw new Error('E2E_DATA_DIR is not set: these journeys need the server Playwright starts');
   return dir;
 }
@@ -22,8 +25,8 @@ function decodeQuotedPrintable(s: string): string {
  * Waits for the newest mail to `to` in the dev outbox and returns the first link in it whose
  * path starts with `pathPrefix` (for example '/email-verified').
  */
-export async function mailLink(to: string, pathPrefix: string, after = 0): Promise<string> {
-  const outbox = join(dataDir(), 'outbox');
+export async function mailLink(to: string, pathPrefix: string, after = 0, model = false): Promise<string> {
+  const outbox = join(dataDir(model), 'outbox');
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     let files: string[] = [];
@@ -67,14 +70,14 @@ export function uniqueEmail(tag: string): string {
 export const PASSWORD = 'brew-a-fresh-pot';
 
 /** A verified account, made through the API and the link mailed to the dev outbox. */
-export async function verifiedAccount(request: APIRequestContext, tag: string): Promise<string> {
+export async function verifiedAccount(request: APIRequestContext, tag: string, model = false): Promise<string> {
   const email = uniqueEmail(tag);
   const started = Date.now();
   const res = await request.post('/api/auth/register', {
     data: { name: 'Journey Tester', email, password: PASSWORD, confirmPassword: PASSWORD },
   });
   expect(res.status()).toBe(201);
-  const t = new URL(await mailLink(email, '/email-verified', started), 'http://x').searchParams.get('t')!;
+  const t = new URL(await mailLink(email, '/email-verified', started, model), 'http://x').searchParams.get('t')!;
   expect((await request.get(`/api/auth/verify?t=${encodeURIComponent(t)}`)).status()).toBe(200);
   return email;
 }
@@ -91,4 +94,16 @@ export async function submitSignIn(page: Page, email: string, password = PASSWOR
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await submitSignIn(page, email, password);
   await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/**
+ * Signs a fresh account in (on the server with a model when model is set) and opens a new chat
+ * from the dashboard: the starter goes on the wire and the welcome is shown.
+ */
+export async function openNewChat(page: Page, request: APIRequestContext, tag: string, model = false) {
+  const email = await verifiedAccount(request, tag, model);
+  await signIn(page, email);
+  await page.getByRole('button', { name: 'Start New Chat' }).first().click();
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('ai-message').first()).toBeVisible();
 }

@@ -43,6 +43,27 @@ func (e ChatRole) Valid() bool {
 	}
 }
 
+// Defines values for ClosingFeeling.
+const (
+	Better ClosingFeeling = "better"
+	Same   ClosingFeeling = "same"
+	Worse  ClosingFeeling = "worse"
+)
+
+// Valid indicates whether the value is a known member of the ClosingFeeling enum.
+func (e ClosingFeeling) Valid() bool {
+	switch e {
+	case Better:
+		return true
+	case Same:
+		return true
+	case Worse:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Emotion.
 const (
 	Anger       Emotion = "anger"
@@ -306,6 +327,9 @@ type ClientConfig struct {
 	Transcription bool `json:"transcription"`
 }
 
+// ClosingFeeling How the user felt as the session ended, compared with before it; on a session, present only when they said.
+type ClosingFeeling string
+
 // ContactRequest defines model for ContactRequest.
 type ContactRequest struct {
 	Email openapi_types.Email `json:"email"`
@@ -329,6 +353,12 @@ type EmotionCount struct {
 	Emotion Emotion `json:"emotion"`
 }
 
+// EndSessionRequest defines model for EndSessionRequest.
+type EndSessionRequest struct {
+	// Feeling How the user felt as the session ended, compared with before it; on a session, present only when they said.
+	Feeling *ClosingFeeling `json:"feeling,omitempty"`
+}
+
 // ErrorResponse defines model for ErrorResponse.
 type ErrorResponse struct {
 	// Code UPPER_SNAKE error code, e.g. UNAUTHORIZED, NOT_FOUND, RATE_LIMITED.
@@ -345,16 +375,27 @@ type ErrorResponse struct {
 
 // Health defines model for Health.
 type Health struct {
-	Database HealthDatabase `json:"database"`
-	Status   HealthStatus   `json:"status"`
-	Version  *string        `json:"version,omitempty"`
+	// Database Whether the database answered a ping (readiness only).
+	Database *HealthDatabase `json:"database,omitempty"`
+	Status   HealthStatus    `json:"status"`
+	Version  *string         `json:"version,omitempty"`
 }
 
-// HealthDatabase defines model for Health.Database.
+// HealthDatabase Whether the database answered a ping (readiness only).
 type HealthDatabase string
 
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
+
+// LoginLinkRedeemRequest defines model for LoginLinkRedeemRequest.
+type LoginLinkRedeemRequest struct {
+	Token string `json:"token"`
+}
+
+// LoginLinkRequest defines model for LoginLinkRequest.
+type LoginLinkRequest struct {
+	Email openapi_types.Email `json:"email"`
+}
 
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
@@ -367,6 +408,25 @@ type LoginResponse struct {
 	AccessToken  string `json:"accessToken"`
 	RefreshToken string `json:"refreshToken"`
 	User         User   `json:"user"`
+}
+
+// Memory One thing Percolate remembers about the user, as a short sentence.
+type Memory struct {
+	CreatedAt time.Time          `json:"createdAt"`
+	Id        openapi_types.UUID `json:"id"`
+
+	// SessionId The session it was learnt in; null once that session is deleted.
+	SessionId *openapi_types.UUID `json:"sessionId"`
+
+	// Text Example: Has a statistics midterm on Tuesday
+	Text      string    `json:"text"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// MemoryUpdate defines model for MemoryUpdate.
+type MemoryUpdate struct {
+	// Text Trimmed before use.
+	Text string `json:"text"`
 }
 
 // Message defines model for Message.
@@ -413,9 +473,12 @@ type Plan string
 
 // Profile defines model for Profile.
 type Profile struct {
-	Age             *int   `json:"age"`
-	Email           string `json:"email"`
-	FocusAreas      string `json:"focusAreas"`
+	Age        *int   `json:"age"`
+	Email      string `json:"email"`
+	FocusAreas string `json:"focusAreas"`
+
+	// MemoryEnabled Whether Percolate learns from ended sessions and uses what it learnt (default true).
+	MemoryEnabled   bool   `json:"memoryEnabled"`
 	Name            string `json:"name"`
 	PrimaryConcerns string `json:"primaryConcerns"`
 
@@ -424,12 +487,15 @@ type Profile struct {
 	SensitiveTopics string `json:"sensitiveTopics"`
 }
 
-// ProfileUpdate Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters.
+// ProfileUpdate Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean.
 type ProfileUpdate struct {
 	Age *int `json:"age,omitempty"`
 
 	// FocusAreas Trimmed before use.
 	FocusAreas *string `json:"focusAreas,omitempty"`
+
+	// MemoryEnabled Turns memory on or off; off, nothing is learnt from sessions and nothing remembered is used.
+	MemoryEnabled *bool `json:"memoryEnabled,omitempty"`
 
 	// PrimaryConcerns Trimmed before use.
 	PrimaryConcerns *string `json:"primaryConcerns,omitempty"`
@@ -460,6 +526,11 @@ type RegisterRequest struct {
 
 	// Password Not the e-mail address, and not a common password.
 	Password string `json:"password"`
+}
+
+// ResendVerificationRequest defines model for ResendVerificationRequest.
+type ResendVerificationRequest struct {
+	Email openapi_types.Email `json:"email"`
 }
 
 // ResetPasswordRequest defines model for ResetPasswordRequest.
@@ -524,8 +595,10 @@ type SessionDetail struct {
 
 // SessionListItem defines model for SessionListItem.
 type SessionListItem struct {
-	Id          openapi_types.UUID `json:"id"`
-	LastMessage *string            `json:"lastMessage"`
+	// ClosingFeeling How the user felt as the session ended, compared with before it; on a session, present only when they said.
+	ClosingFeeling *ClosingFeeling    `json:"closingFeeling,omitempty"`
+	Id             openapi_types.UUID `json:"id"`
+	LastMessage    *string            `json:"lastMessage"`
 
 	// SessionEmotions Only for roles other than USER, and only once the session has ended; else empty.
 	SessionEmotions []Emotion `json:"sessionEmotions"`
@@ -565,6 +638,12 @@ type StreamError struct {
 
 	// SessionId The session the message was stored in (created by this call for a new chat).
 	SessionId openapi_types.UUID `json:"sessionId"`
+}
+
+// Takeaway defines model for Takeaway.
+type Takeaway struct {
+	// Takeaway One sentence; empty when there is nothing to go on.
+	Takeaway string `json:"takeaway"`
 }
 
 // TranscribeResponse defines model for TranscribeResponse.
@@ -651,6 +730,9 @@ type WeeklyReport struct {
 	WeekStart    openapi_types.Date `json:"weekStart"`
 }
 
+// MemoryId defines model for MemoryId.
+type MemoryId = openapi_types.UUID
+
 // SessionId defines model for SessionId.
 type SessionId = openapi_types.UUID
 
@@ -727,6 +809,12 @@ type OidcCallbackParams struct {
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
 
+// RequestLoginLinkJSONRequestBody defines body for RequestLoginLink for application/json ContentType.
+type RequestLoginLinkJSONRequestBody = LoginLinkRequest
+
+// RedeemLoginLinkJSONRequestBody defines body for RedeemLoginLink for application/json ContentType.
+type RedeemLoginLinkJSONRequestBody = LoginLinkRedeemRequest
+
 // ExchangeOidcCodeJSONRequestBody defines body for ExchangeOidcCode for application/json ContentType.
 type ExchangeOidcCodeJSONRequestBody = OidcExchangeRequest
 
@@ -736,11 +824,17 @@ type RefreshTokensJSONRequestBody = RefreshRequest
 // RegisterJSONRequestBody defines body for Register for application/json ContentType.
 type RegisterJSONRequestBody = RegisterRequest
 
+// ResendVerificationJSONRequestBody defines body for ResendVerification for application/json ContentType.
+type ResendVerificationJSONRequestBody = ResendVerificationRequest
+
 // SendChatMessageJSONRequestBody defines body for SendChatMessage for application/json ContentType.
 type SendChatMessageJSONRequestBody = SendMessageRequest
 
 // StreamChatMessageJSONRequestBody defines body for StreamChatMessage for application/json ContentType.
 type StreamChatMessageJSONRequestBody = SendMessageRequest
+
+// EndChatSessionJSONRequestBody defines body for EndChatSession for application/json ContentType.
+type EndChatSessionJSONRequestBody = EndSessionRequest
 
 // TranscribeAudioMultipartRequestBody defines body for TranscribeAudio for multipart/form-data ContentType.
 type TranscribeAudioMultipartRequestBody TranscribeAudioMultipartBody
@@ -750,6 +844,9 @@ type SendVoiceMessageJSONRequestBody = VoiceRequest
 
 // UpdateProfileJSONRequestBody defines body for UpdateProfile for application/json ContentType.
 type UpdateProfileJSONRequestBody = ProfileUpdate
+
+// UpdateMemoryJSONRequestBody defines body for UpdateMemory for application/json ContentType.
+type UpdateMemoryJSONRequestBody = MemoryUpdate
 
 // ChangePasswordJSONRequestBody defines body for ChangePassword for application/json ContentType.
 type ChangePasswordJSONRequestBody = PasswordChangeRequest
@@ -771,6 +868,12 @@ type ServerInterface interface {
 	// Login Signs in with e-mail and password.
 	// (POST /api/auth/login)
 	Login(w http.ResponseWriter, r *http.Request)
+	// RequestLoginLink Mails a one-time sign-in link; the answer is the same whether or not the account exists.
+	// (POST /api/auth/login-link)
+	RequestLoginLink(w http.ResponseWriter, r *http.Request)
+	// RedeemLoginLink Signs in with the token of a sign-in link.
+	// (POST /api/auth/login-link/redeem)
+	RedeemLoginLink(w http.ResponseWriter, r *http.Request)
 	// Logout Revokes the refresh-token family of the calling session.
 	// (POST /api/auth/logout)
 	Logout(w http.ResponseWriter, r *http.Request)
@@ -786,6 +889,9 @@ type ServerInterface interface {
 	// Register Creates an account and mails a verification link.
 	// (POST /api/auth/register)
 	Register(w http.ResponseWriter, r *http.Request)
+	// ResendVerification Mails a new verification link to an account that is not verified yet.
+	// (POST /api/auth/resend-verification)
+	ResendVerification(w http.ResponseWriter, r *http.Request)
 	// VerifyEmail Verifies an e-mail address with the link from the verification mail.
 	// (GET /api/auth/verify)
 	VerifyEmail(w http.ResponseWriter, r *http.Request, params VerifyEmailParams)
@@ -816,15 +922,21 @@ type ServerInterface interface {
 	// AttachChatReply Follows the reply in progress of a session again, as server-sent events.
 	// (GET /api/chat/sessions/{id}/stream)
 	AttachChatReply(w http.ResponseWriter, r *http.Request, id SessionId)
+	// GetChatTakeaway One thing to take from one of the caller's sessions, for the closing moment.
+	// (GET /api/chat/sessions/{id}/takeaway)
+	GetChatTakeaway(w http.ResponseWriter, r *http.Request, id SessionId)
 	// TranscribeAudio Transcribes recorded audio (up to 60 s / 5 MB) for browsers without speech recognition.
 	// (POST /api/chat/transcribe)
 	TranscribeAudio(w http.ResponseWriter, r *http.Request)
 	// SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 	// (POST /api/chat/voice)
 	SendVoiceMessage(w http.ResponseWriter, r *http.Request)
-	// GetHealth Liveness and database check.
+	// GetHealth Liveness: the server process answers.
 	// (GET /api/health)
 	GetHealth(w http.ResponseWriter, r *http.Request)
+	// GetReadiness Readiness: the server and its database answer.
+	// (GET /api/health/ready)
+	GetReadiness(w http.ResponseWriter, r *http.Request)
 	// ListWeeklyReports The caller's weekly insight reports (PREMIUM), newest first.
 	// (GET /api/insights/weekly)
 	ListWeeklyReports(w http.ResponseWriter, r *http.Request)
@@ -837,6 +949,21 @@ type ServerInterface interface {
 	// UpdateProfile Changes one field of the profile.
 	// (PUT /api/profile)
 	UpdateProfile(w http.ResponseWriter, r *http.Request)
+	// ExportData Everything of the caller's account, as a zip archive.
+	// (GET /api/profile/export)
+	ExportData(w http.ResponseWriter, r *http.Request)
+	// DeleteAllMemories Forgets everything Percolate remembers about the caller.
+	// (DELETE /api/profile/memories)
+	DeleteAllMemories(w http.ResponseWriter, r *http.Request)
+	// ListMemories What Percolate remembers about the caller, newest first.
+	// (GET /api/profile/memories)
+	ListMemories(w http.ResponseWriter, r *http.Request)
+	// DeleteMemory Deletes one of the caller's memories.
+	// (DELETE /api/profile/memories/{memoryId})
+	DeleteMemory(w http.ResponseWriter, r *http.Request, memoryId MemoryId)
+	// UpdateMemory Changes the text of one of the caller's memories.
+	// (PUT /api/profile/memories/{memoryId})
+	UpdateMemory(w http.ResponseWriter, r *http.Request, memoryId MemoryId)
 	// ChangePassword Changes the caller's password.
 	// (PUT /api/profile/password)
 	ChangePassword(w http.ResponseWriter, r *http.Request)
@@ -888,6 +1015,18 @@ func (_ Unimplemented) Login(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// RequestLoginLink Mails a one-time sign-in link; the answer is the same whether or not the account exists.
+// (POST /api/auth/login-link)
+func (_ Unimplemented) RequestLoginLink(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RedeemLoginLink Signs in with the token of a sign-in link.
+// (POST /api/auth/login-link/redeem)
+func (_ Unimplemented) RedeemLoginLink(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Logout Revokes the refresh-token family of the calling session.
 // (POST /api/auth/logout)
 func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
@@ -915,6 +1054,12 @@ func (_ Unimplemented) RefreshTokens(w http.ResponseWriter, r *http.Request) {
 // Register Creates an account and mails a verification link.
 // (POST /api/auth/register)
 func (_ Unimplemented) Register(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ResendVerification Mails a new verification link to an account that is not verified yet.
+// (POST /api/auth/resend-verification)
+func (_ Unimplemented) ResendVerification(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -978,6 +1123,12 @@ func (_ Unimplemented) AttachChatReply(w http.ResponseWriter, r *http.Request, i
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetChatTakeaway One thing to take from one of the caller's sessions, for the closing moment.
+// (GET /api/chat/sessions/{id}/takeaway)
+func (_ Unimplemented) GetChatTakeaway(w http.ResponseWriter, r *http.Request, id SessionId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // TranscribeAudio Transcribes recorded audio (up to 60 s / 5 MB) for browsers without speech recognition.
 // (POST /api/chat/transcribe)
 func (_ Unimplemented) TranscribeAudio(w http.ResponseWriter, r *http.Request) {
@@ -990,9 +1141,15 @@ func (_ Unimplemented) SendVoiceMessage(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
-// GetHealth Liveness and database check.
+// GetHealth Liveness: the server process answers.
 // (GET /api/health)
 func (_ Unimplemented) GetHealth(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetReadiness Readiness: the server and its database answer.
+// (GET /api/health/ready)
+func (_ Unimplemented) GetReadiness(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1017,6 +1174,36 @@ func (_ Unimplemented) GetProfile(w http.ResponseWriter, r *http.Request) {
 // UpdateProfile Changes one field of the profile.
 // (PUT /api/profile)
 func (_ Unimplemented) UpdateProfile(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ExportData Everything of the caller's account, as a zip archive.
+// (GET /api/profile/export)
+func (_ Unimplemented) ExportData(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteAllMemories Forgets everything Percolate remembers about the caller.
+// (DELETE /api/profile/memories)
+func (_ Unimplemented) DeleteAllMemories(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListMemories What Percolate remembers about the caller, newest first.
+// (GET /api/profile/memories)
+func (_ Unimplemented) ListMemories(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteMemory Deletes one of the caller's memories.
+// (DELETE /api/profile/memories/{memoryId})
+func (_ Unimplemented) DeleteMemory(w http.ResponseWriter, r *http.Request, memoryId MemoryId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateMemory Changes the text of one of the caller's memories.
+// (PUT /api/profile/memories/{memoryId})
+func (_ Unimplemented) UpdateMemory(w http.ResponseWriter, r *http.Request, memoryId MemoryId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1121,6 +1308,34 @@ func (siw *ServerInterfaceWrapper) Login(w http.ResponseWriter, r *http.Request)
 	handler.ServeHTTP(w, r)
 }
 
+// RequestLoginLink operation middleware
+func (siw *ServerInterfaceWrapper) RequestLoginLink(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RequestLoginLink(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RedeemLoginLink operation middleware
+func (siw *ServerInterfaceWrapper) RedeemLoginLink(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RedeemLoginLink(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Logout operation middleware
 func (siw *ServerInterfaceWrapper) Logout(w http.ResponseWriter, r *http.Request) {
 
@@ -1182,6 +1397,20 @@ func (siw *ServerInterfaceWrapper) Register(w http.ResponseWriter, r *http.Reque
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.Register(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ResendVerification operation middleware
+func (siw *ServerInterfaceWrapper) ResendVerification(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ResendVerification(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1422,6 +1651,32 @@ func (siw *ServerInterfaceWrapper) AttachChatReply(w http.ResponseWriter, r *htt
 	handler.ServeHTTP(w, r)
 }
 
+// GetChatTakeaway operation middleware
+func (siw *ServerInterfaceWrapper) GetChatTakeaway(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id SessionId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", chi.URLParam(r, "id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetChatTakeaway(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // TranscribeAudio operation middleware
 func (siw *ServerInterfaceWrapper) TranscribeAudio(w http.ResponseWriter, r *http.Request) {
 
@@ -1455,6 +1710,20 @@ func (siw *ServerInterfaceWrapper) GetHealth(w http.ResponseWriter, r *http.Requ
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetHealth(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetReadiness operation middleware
+func (siw *ServerInterfaceWrapper) GetReadiness(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetReadiness(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1511,6 +1780,100 @@ func (siw *ServerInterfaceWrapper) UpdateProfile(w http.ResponseWriter, r *http.
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateProfile(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ExportData operation middleware
+func (siw *ServerInterfaceWrapper) ExportData(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ExportData(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteAllMemories operation middleware
+func (siw *ServerInterfaceWrapper) DeleteAllMemories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteAllMemories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListMemories operation middleware
+func (siw *ServerInterfaceWrapper) ListMemories(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListMemories(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteMemory operation middleware
+func (siw *ServerInterfaceWrapper) DeleteMemory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "memoryId" -------------
+	var memoryId MemoryId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "memoryId", chi.URLParam(r, "memoryId"), &memoryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "memoryId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteMemory(w, r, memoryId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateMemory operation middleware
+func (siw *ServerInterfaceWrapper) UpdateMemory(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "memoryId" -------------
+	var memoryId MemoryId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "memoryId", chi.URLParam(r, "memoryId"), &memoryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "memoryId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateMemory(w, r, memoryId)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1964,6 +2327,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/api/health", wrapper.GetHealth)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/health/ready", wrapper.GetReadiness)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/public/config", wrapper.GetClientConfig)
 	})
 	r.Group(func(r chi.Router) {
@@ -1971,6 +2337,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/auth/register", wrapper.Register)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/auth/resend-verification", wrapper.ResendVerification)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/auth/logout", wrapper.Logout)
@@ -1986,6 +2355,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/auth/oidc/exchange", wrapper.ExchangeOidcCode)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/auth/login-link", wrapper.RequestLoginLink)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/auth/login-link/redeem", wrapper.RedeemLoginLink)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/oauth2/authorization/google", wrapper.StartOidcSignIn)
@@ -2012,6 +2387,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/api/profile/sessions/{id}", wrapper.GetProfileSession)
 	})
 	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/api/profile/memories", wrapper.DeleteAllMemories)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/profile/memories", wrapper.ListMemories)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/api/profile/memories/{memoryId}", wrapper.DeleteMemory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/api/profile/memories/{memoryId}", wrapper.UpdateMemory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/profile/export", wrapper.ExportData)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/chat/sessions", wrapper.ListChatSessions)
 	})
 	r.Group(func(r chi.Router) {
@@ -2022,6 +2412,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/chat/sessions/{id}/end", wrapper.EndChatSession)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/chat/sessions/{id}/takeaway", wrapper.GetChatTakeaway)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/chat/sessions/{id}/stream", wrapper.AttachChatReply)
@@ -2082,7 +2475,14 @@ type NotFoundJSONResponse ErrorResponse
 
 type PayloadTooLargeJSONResponse ErrorResponse
 
-type ServiceUnavailableJSONResponse ErrorResponse
+type ServiceUnavailableResponseHeaders struct {
+	RetryAfter *int
+}
+type ServiceUnavailableJSONResponse struct {
+	Body ErrorResponse
+
+	Headers ServiceUnavailableResponseHeaders
+}
 
 type TooManyRequestsResponseHeaders struct {
 	RetryAfter *int
@@ -2194,6 +2594,205 @@ func (response Login429JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	return err
 }
 
+type Login503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Login503JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestLoginLinkRequestObject struct {
+	Body *RequestLoginLinkJSONRequestBody
+}
+
+type RequestLoginLinkResponseObject interface {
+	VisitRequestLoginLinkResponse(w http.ResponseWriter) error
+}
+
+type RequestLoginLink200JSONResponse MessageResponse
+
+func (response RequestLoginLink200JSONResponse) VisitRequestLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestLoginLink400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response RequestLoginLink400JSONResponse) VisitRequestLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestLoginLink413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response RequestLoginLink413JSONResponse) VisitRequestLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestLoginLink429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RequestLoginLink429JSONResponse) VisitRequestLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RequestLoginLink503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RequestLoginLink503JSONResponse) VisitRequestLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemLoginLinkRequestObject struct {
+	Body *RedeemLoginLinkJSONRequestBody
+}
+
+type RedeemLoginLinkResponseObject interface {
+	VisitRedeemLoginLinkResponse(w http.ResponseWriter) error
+}
+
+type RedeemLoginLink200JSONResponse LoginResponse
+
+func (response RedeemLoginLink200JSONResponse) VisitRedeemLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemLoginLink400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response RedeemLoginLink400JSONResponse) VisitRedeemLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemLoginLink401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RedeemLoginLink401JSONResponse) VisitRedeemLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemLoginLink413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response RedeemLoginLink413JSONResponse) VisitRedeemLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemLoginLink429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RedeemLoginLink429JSONResponse) VisitRedeemLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeemLoginLink503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RedeemLoginLink503JSONResponse) VisitRedeemLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutRequestObject struct {
 }
 
@@ -2219,6 +2818,23 @@ func (response Logout401JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Logout503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Logout503JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2254,6 +2870,23 @@ func (response GetCurrentUser401JSONResponse) VisitGetCurrentUserResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCurrentUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCurrentUser503JSONResponse) VisitGetCurrentUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2339,6 +2972,23 @@ func (response ExchangeOidcCode429JSONResponse) VisitExchangeOidcCodeResponse(w 
 	return err
 }
 
+type ExchangeOidcCode503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ExchangeOidcCode503JSONResponse) VisitExchangeOidcCodeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RefreshTokensRequestObject struct {
 	Body *RefreshTokensJSONRequestBody
 }
@@ -2420,6 +3070,23 @@ func (response RefreshTokens429JSONResponse) VisitRefreshTokensResponse(w http.R
 	return err
 }
 
+type RefreshTokens503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RefreshTokens503JSONResponse) VisitRefreshTokensResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RegisterRequestObject struct {
 	Body *RegisterJSONRequestBody
 }
@@ -2487,6 +3154,90 @@ func (response Register429JSONResponse) VisitRegisterResponse(w http.ResponseWri
 	return err
 }
 
+type Register503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Register503JSONResponse) VisitRegisterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendVerificationRequestObject struct {
+	Body *ResendVerificationJSONRequestBody
+}
+
+type ResendVerificationResponseObject interface {
+	VisitResendVerificationResponse(w http.ResponseWriter) error
+}
+
+type ResendVerification200JSONResponse MessageResponse
+
+func (response ResendVerification200JSONResponse) VisitResendVerificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendVerification400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response ResendVerification400JSONResponse) VisitResendVerificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendVerification413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ResendVerification413JSONResponse) VisitResendVerificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendVerification429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ResendVerification429JSONResponse) VisitResendVerificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type VerifyEmailRequestObject struct {
 	Params VerifyEmailParams
 }
@@ -2525,6 +3276,23 @@ func (response VerifyEmail429TextResponse) VisitVerifyEmailResponse(w http.Respo
 	w.WriteHeader(429)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type VerifyEmail503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response VerifyEmail503JSONResponse) VisitVerifyEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
 	return err
 }
 
@@ -2633,6 +3401,23 @@ func (response SendChatMessage429JSONResponse) VisitSendChatMessageResponse(w ht
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
 	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SendChatMessage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SendChatMessage503JSONResponse) VisitSendChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2775,6 +3560,23 @@ func (response StreamChatMessage429JSONResponse) VisitStreamChatMessageResponse(
 	return err
 }
 
+type StreamChatMessage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response StreamChatMessage503JSONResponse) VisitStreamChatMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListChatSessionsRequestObject struct {
 }
 
@@ -2806,6 +3608,23 @@ func (response ListChatSessions401JSONResponse) VisitListChatSessionsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListChatSessions503JSONResponse) VisitListChatSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2864,6 +3683,23 @@ func (response DeleteChatSession404JSONResponse) VisitDeleteChatSessionResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteChatSession503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteChatSession503JSONResponse) VisitDeleteChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -2932,8 +3768,26 @@ func (response GetChatSession404JSONResponse) VisitGetChatSessionResponse(w http
 	return err
 }
 
+type GetChatSession503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetChatSession503JSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EndChatSessionRequestObject struct {
-	Id SessionId `json:"id"`
+	Id   SessionId `json:"id"`
+	Body *EndChatSessionJSONRequestBody
 }
 
 type EndChatSessionResponseObject interface {
@@ -2992,6 +3846,37 @@ func (response EndChatSession404JSONResponse) VisitEndChatSessionResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EndChatSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response EndChatSession413JSONResponse) VisitEndChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EndChatSession503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EndChatSession503JSONResponse) VisitEndChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3120,6 +4005,23 @@ func (response RetryChatReply429JSONResponse) VisitRetryChatReplyResponse(w http
 	return err
 }
 
+type RetryChatReply503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RetryChatReply503JSONResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StopChatReplyRequestObject struct {
 	Id SessionId `json:"id"`
 }
@@ -3188,6 +4090,23 @@ func (response StopChatReply404JSONResponse) VisitStopChatReplyResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StopChatReply503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response StopChatReply503JSONResponse) VisitStopChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3293,6 +4212,104 @@ func (response AttachChatReply404JSONResponse) VisitAttachChatReplyResponse(w ht
 	return err
 }
 
+type AttachChatReply503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AttachChatReply503JSONResponse) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatTakeawayRequestObject struct {
+	Id SessionId `json:"id"`
+}
+
+type GetChatTakeawayResponseObject interface {
+	VisitGetChatTakeawayResponse(w http.ResponseWriter) error
+}
+
+type GetChatTakeaway200JSONResponse Takeaway
+
+func (response GetChatTakeaway200JSONResponse) VisitGetChatTakeawayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatTakeaway400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response GetChatTakeaway400JSONResponse) VisitGetChatTakeawayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatTakeaway401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetChatTakeaway401JSONResponse) VisitGetChatTakeawayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatTakeaway404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetChatTakeaway404JSONResponse) VisitGetChatTakeawayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatTakeaway503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetChatTakeaway503JSONResponse) VisitGetChatTakeawayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TranscribeAudioRequestObject struct {
 	Body *multipart.Reader
 }
@@ -3393,10 +4410,13 @@ type TranscribeAudio503JSONResponse struct{ ServiceUnavailableJSONResponse }
 func (response TranscribeAudio503JSONResponse) VisitTranscribeAudioResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3525,6 +4545,23 @@ func (response SendVoiceMessage429JSONResponse) VisitSendVoiceMessageResponse(w 
 	return err
 }
 
+type SendVoiceMessage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SendVoiceMessage503JSONResponse) VisitSendVoiceMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetHealthRequestObject struct {
 }
 
@@ -3560,15 +4597,60 @@ func (response GetHealth413JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	return err
 }
 
-type GetHealth503JSONResponse Health
+type GetReadinessRequestObject struct {
+}
 
-func (response GetHealth503JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+type GetReadinessResponseObject interface {
+	VisitGetReadinessResponse(w http.ResponseWriter) error
+}
+
+type GetReadiness200JSONResponse Health
+
+func (response GetReadiness200JSONResponse) VisitGetReadinessResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReadiness413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetReadiness413JSONResponse) VisitGetReadinessResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReadiness503ResponseHeaders struct {
+	RetryAfter *int
+}
+
+type GetReadiness503JSONResponse struct {
+	Body    Health
+	Headers GetReadiness503ResponseHeaders
+}
+
+func (response GetReadiness503JSONResponse) VisitGetReadinessResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3623,6 +4705,23 @@ func (response ListWeeklyReports403JSONResponse) VisitListWeeklyReportsResponse(
 	return err
 }
 
+type ListWeeklyReports503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListWeeklyReports503JSONResponse) VisitListWeeklyReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteAccountRequestObject struct {
 }
 
@@ -3648,6 +4747,23 @@ func (response DeleteAccount401JSONResponse) VisitDeleteAccountResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteAccount503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteAccount503JSONResponse) VisitDeleteAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3683,6 +4799,23 @@ func (response GetProfile401JSONResponse) VisitGetProfileResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfile503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetProfile503JSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3740,6 +4873,290 @@ func (response UpdateProfile401JSONResponse) VisitUpdateProfileResponse(w http.R
 type UpdateProfile413JSONResponse struct{ PayloadTooLargeJSONResponse }
 
 func (response UpdateProfile413JSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateProfile503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateProfile503JSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportDataRequestObject struct {
+}
+
+type ExportDataResponseObject interface {
+	VisitExportDataResponse(w http.ResponseWriter) error
+}
+
+type ExportData200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type ExportData200ApplicationzipResponse struct {
+	Body          io.Reader
+	Headers       ExportData200ResponseHeaders
+	ContentLength int64
+}
+
+func (response ExportData200ApplicationzipResponse) VisitExportDataResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "application/zip")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type ExportData401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ExportData401JSONResponse) VisitExportDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportData429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ExportData429JSONResponse) VisitExportDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteAllMemoriesRequestObject struct {
+}
+
+type DeleteAllMemoriesResponseObject interface {
+	VisitDeleteAllMemoriesResponse(w http.ResponseWriter) error
+}
+
+type DeleteAllMemories204Response struct {
+}
+
+func (response DeleteAllMemories204Response) VisitDeleteAllMemoriesResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteAllMemories401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteAllMemories401JSONResponse) VisitDeleteAllMemoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMemoriesRequestObject struct {
+}
+
+type ListMemoriesResponseObject interface {
+	VisitListMemoriesResponse(w http.ResponseWriter) error
+}
+
+type ListMemories200JSONResponse []Memory
+
+func (response ListMemories200JSONResponse) VisitListMemoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMemories401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListMemories401JSONResponse) VisitListMemoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemoryRequestObject struct {
+	MemoryId MemoryId `json:"memoryId"`
+}
+
+type DeleteMemoryResponseObject interface {
+	VisitDeleteMemoryResponse(w http.ResponseWriter) error
+}
+
+type DeleteMemory204Response struct {
+}
+
+func (response DeleteMemory204Response) VisitDeleteMemoryResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteMemory400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response DeleteMemory400JSONResponse) VisitDeleteMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemory401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteMemory401JSONResponse) VisitDeleteMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemory404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteMemory404JSONResponse) VisitDeleteMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMemoryRequestObject struct {
+	MemoryId MemoryId `json:"memoryId"`
+	Body     *UpdateMemoryJSONRequestBody
+}
+
+type UpdateMemoryResponseObject interface {
+	VisitUpdateMemoryResponse(w http.ResponseWriter) error
+}
+
+type UpdateMemory200JSONResponse Memory
+
+func (response UpdateMemory200JSONResponse) VisitUpdateMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMemory400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response UpdateMemory400JSONResponse) VisitUpdateMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMemory401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateMemory401JSONResponse) VisitUpdateMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMemory404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateMemory404JSONResponse) VisitUpdateMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateMemory413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateMemory413JSONResponse) VisitUpdateMemoryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -3832,6 +5249,23 @@ func (response ChangePassword429JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type ChangePassword503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ChangePassword503JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchProfileSessionsRequestObject struct {
 	Params SearchProfileSessionsParams
 }
@@ -3878,6 +5312,23 @@ func (response SearchProfileSessions401JSONResponse) VisitSearchProfileSessionsR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SearchProfileSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SearchProfileSessions503JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3942,6 +5393,23 @@ func (response GetProfileSession404JSONResponse) VisitGetProfileSessionResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfileSession503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetProfileSession503JSONResponse) VisitGetProfileSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4048,6 +5516,23 @@ func (response SendContactMessage429JSONResponse) VisitSendContactMessageRespons
 	return err
 }
 
+type SendContactMessage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SendContactMessage503JSONResponse) VisitSendContactMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ResetPasswordRequestObject struct {
 	Params ResetPasswordParams
 	Body   *ResetPasswordJSONRequestBody
@@ -4104,6 +5589,23 @@ func (response ResetPassword429TextResponse) VisitResetPasswordResponse(w http.R
 	return err
 }
 
+type ResetPassword503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ResetPassword503JSONResponse) VisitResetPasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RequestPasswordResetRequestObject struct {
 	Params RequestPasswordResetParams
 }
@@ -4142,6 +5644,23 @@ func (response RequestPasswordReset429TextResponse) VisitRequestPasswordResetRes
 	w.WriteHeader(429)
 
 	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type RequestPasswordReset503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RequestPasswordReset503JSONResponse) VisitRequestPasswordResetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
 	return err
 }
 
@@ -4225,10 +5744,13 @@ type CreateCheckoutSession503JSONResponse struct{ ServiceUnavailableJSONResponse
 func (response CreateCheckoutSession503JSONResponse) VisitCreateCheckoutSessionResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4297,6 +5819,23 @@ func (response GetCommunityInvite404JSONResponse) VisitGetCommunityInviteRespons
 	return err
 }
 
+type GetCommunityInvite503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCommunityInvite503JSONResponse) VisitGetCommunityInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreatePortalSessionRequestObject struct {
 }
 
@@ -4351,10 +5890,13 @@ type CreatePortalSession503JSONResponse struct{ ServiceUnavailableJSONResponse }
 func (response CreatePortalSession503JSONResponse) VisitCreatePortalSessionResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4416,10 +5958,13 @@ type StripeWebhook503JSONResponse struct{ ServiceUnavailableJSONResponse }
 func (response StripeWebhook503JSONResponse) VisitStripeWebhookResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4539,6 +6084,12 @@ type StrictServerInterface interface {
 	// Login Signs in with e-mail and password.
 	// (POST /api/auth/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
+	// RequestLoginLink Mails a one-time sign-in link; the answer is the same whether or not the account exists.
+	// (POST /api/auth/login-link)
+	RequestLoginLink(ctx context.Context, request RequestLoginLinkRequestObject) (RequestLoginLinkResponseObject, error)
+	// RedeemLoginLink Signs in with the token of a sign-in link.
+	// (POST /api/auth/login-link/redeem)
+	RedeemLoginLink(ctx context.Context, request RedeemLoginLinkRequestObject) (RedeemLoginLinkResponseObject, error)
 	// Logout Revokes the refresh-token family of the calling session.
 	// (POST /api/auth/logout)
 	Logout(ctx context.Context, request LogoutRequestObject) (LogoutResponseObject, error)
@@ -4554,6 +6105,9 @@ type StrictServerInterface interface {
 	// Register Creates an account and mails a verification link.
 	// (POST /api/auth/register)
 	Register(ctx context.Context, request RegisterRequestObject) (RegisterResponseObject, error)
+	// ResendVerification Mails a new verification link to an account that is not verified yet.
+	// (POST /api/auth/resend-verification)
+	ResendVerification(ctx context.Context, request ResendVerificationRequestObject) (ResendVerificationResponseObject, error)
 	// VerifyEmail Verifies an e-mail address with the link from the verification mail.
 	// (GET /api/auth/verify)
 	VerifyEmail(ctx context.Context, request VerifyEmailRequestObject) (VerifyEmailResponseObject, error)
@@ -4584,15 +6138,21 @@ type StrictServerInterface interface {
 	// AttachChatReply Follows the reply in progress of a session again, as server-sent events.
 	// (GET /api/chat/sessions/{id}/stream)
 	AttachChatReply(ctx context.Context, request AttachChatReplyRequestObject) (AttachChatReplyResponseObject, error)
+	// GetChatTakeaway One thing to take from one of the caller's sessions, for the closing moment.
+	// (GET /api/chat/sessions/{id}/takeaway)
+	GetChatTakeaway(ctx context.Context, request GetChatTakeawayRequestObject) (GetChatTakeawayResponseObject, error)
 	// TranscribeAudio Transcribes recorded audio (up to 60 s / 5 MB) for browsers without speech recognition.
 	// (POST /api/chat/transcribe)
 	TranscribeAudio(ctx context.Context, request TranscribeAudioRequestObject) (TranscribeAudioResponseObject, error)
 	// SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 	// (POST /api/chat/voice)
 	SendVoiceMessage(ctx context.Context, request SendVoiceMessageRequestObject) (SendVoiceMessageResponseObject, error)
-	// GetHealth Liveness and database check.
+	// GetHealth Liveness: the server process answers.
 	// (GET /api/health)
 	GetHealth(ctx context.Context, request GetHealthRequestObject) (GetHealthResponseObject, error)
+	// GetReadiness Readiness: the server and its database answer.
+	// (GET /api/health/ready)
+	GetReadiness(ctx context.Context, request GetReadinessRequestObject) (GetReadinessResponseObject, error)
 	// ListWeeklyReports The caller's weekly insight reports (PREMIUM), newest first.
 	// (GET /api/insights/weekly)
 	ListWeeklyReports(ctx context.Context, request ListWeeklyReportsRequestObject) (ListWeeklyReportsResponseObject, error)
@@ -4605,6 +6165,21 @@ type StrictServerInterface interface {
 	// UpdateProfile Changes one field of the profile.
 	// (PUT /api/profile)
 	UpdateProfile(ctx context.Context, request UpdateProfileRequestObject) (UpdateProfileResponseObject, error)
+	// ExportData Everything of the caller's account, as a zip archive.
+	// (GET /api/profile/export)
+	ExportData(ctx context.Context, request ExportDataRequestObject) (ExportDataResponseObject, error)
+	// DeleteAllMemories Forgets everything Percolate remembers about the caller.
+	// (DELETE /api/profile/memories)
+	DeleteAllMemories(ctx context.Context, request DeleteAllMemoriesRequestObject) (DeleteAllMemoriesResponseObject, error)
+	// ListMemories What Percolate remembers about the caller, newest first.
+	// (GET /api/profile/memories)
+	ListMemories(ctx context.Context, request ListMemoriesRequestObject) (ListMemoriesResponseObject, error)
+	// DeleteMemory Deletes one of the caller's memories.
+	// (DELETE /api/profile/memories/{memoryId})
+	DeleteMemory(ctx context.Context, request DeleteMemoryRequestObject) (DeleteMemoryResponseObject, error)
+	// UpdateMemory Changes the text of one of the caller's memories.
+	// (PUT /api/profile/memories/{memoryId})
+	UpdateMemory(ctx context.Context, request UpdateMemoryRequestObject) (UpdateMemoryResponseObject, error)
 	// ChangePassword Changes the caller's password.
 	// (PUT /api/profile/password)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
@@ -4709,6 +6284,68 @@ func (sh *strictHandler) Login(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(LoginResponseObject); ok {
 		if err := validResponse.VisitLoginResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RequestLoginLink operation middleware
+func (sh *strictHandler) RequestLoginLink(w http.ResponseWriter, r *http.Request) {
+	var request RequestLoginLinkRequestObject
+
+	var body RequestLoginLinkJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RequestLoginLink(ctx, request.(RequestLoginLinkRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RequestLoginLink")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RequestLoginLinkResponseObject); ok {
+		if err := validResponse.VisitRequestLoginLinkResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RedeemLoginLink operation middleware
+func (sh *strictHandler) RedeemLoginLink(w http.ResponseWriter, r *http.Request) {
+	var request RedeemLoginLinkRequestObject
+
+	var body RedeemLoginLinkJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RedeemLoginLink(ctx, request.(RedeemLoginLinkRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RedeemLoginLink")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RedeemLoginLinkResponseObject); ok {
+		if err := validResponse.VisitRedeemLoginLinkResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -4850,6 +6487,37 @@ func (sh *strictHandler) Register(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(RegisterResponseObject); ok {
 		if err := validResponse.VisitRegisterResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ResendVerification operation middleware
+func (sh *strictHandler) ResendVerification(w http.ResponseWriter, r *http.Request) {
+	var request ResendVerificationRequestObject
+
+	var body ResendVerificationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ResendVerification(ctx, request.(ResendVerificationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResendVerification")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ResendVerificationResponseObject); ok {
+		if err := validResponse.VisitResendVerificationResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -5027,6 +6695,16 @@ func (sh *strictHandler) EndChatSession(w http.ResponseWriter, r *http.Request, 
 
 	request.Id = id
 
+	var body EndChatSessionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.EndChatSession(ctx, request.(EndChatSessionRequestObject))
 	}
@@ -5125,6 +6803,32 @@ func (sh *strictHandler) AttachChatReply(w http.ResponseWriter, r *http.Request,
 	}
 }
 
+// GetChatTakeaway operation middleware
+func (sh *strictHandler) GetChatTakeaway(w http.ResponseWriter, r *http.Request, id SessionId) {
+	var request GetChatTakeawayRequestObject
+
+	request.Id = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetChatTakeaway(ctx, request.(GetChatTakeawayRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetChatTakeaway")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetChatTakeawayResponseObject); ok {
+		if err := validResponse.VisitGetChatTakeawayResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // TranscribeAudio operation middleware
 func (sh *strictHandler) TranscribeAudio(w http.ResponseWriter, r *http.Request) {
 	var request TranscribeAudioRequestObject
@@ -5204,6 +6908,30 @@ func (sh *strictHandler) GetHealth(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetHealthResponseObject); ok {
 		if err := validResponse.VisitGetHealthResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetReadiness operation middleware
+func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
+	var request GetReadinessRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReadiness(ctx, request.(GetReadinessRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReadiness")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetReadinessResponseObject); ok {
+		if err := validResponse.VisitGetReadinessResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -5307,6 +7035,137 @@ func (sh *strictHandler) UpdateProfile(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateProfileResponseObject); ok {
 		if err := validResponse.VisitUpdateProfileResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ExportData operation middleware
+func (sh *strictHandler) ExportData(w http.ResponseWriter, r *http.Request) {
+	var request ExportDataRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ExportData(ctx, request.(ExportDataRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ExportData")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ExportDataResponseObject); ok {
+		if err := validResponse.VisitExportDataResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteAllMemories operation middleware
+func (sh *strictHandler) DeleteAllMemories(w http.ResponseWriter, r *http.Request) {
+	var request DeleteAllMemoriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteAllMemories(ctx, request.(DeleteAllMemoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteAllMemories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteAllMemoriesResponseObject); ok {
+		if err := validResponse.VisitDeleteAllMemoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListMemories operation middleware
+func (sh *strictHandler) ListMemories(w http.ResponseWriter, r *http.Request) {
+	var request ListMemoriesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListMemories(ctx, request.(ListMemoriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListMemories")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListMemoriesResponseObject); ok {
+		if err := validResponse.VisitListMemoriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteMemory operation middleware
+func (sh *strictHandler) DeleteMemory(w http.ResponseWriter, r *http.Request, memoryId MemoryId) {
+	var request DeleteMemoryRequestObject
+
+	request.MemoryId = memoryId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteMemory(ctx, request.(DeleteMemoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteMemory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteMemoryResponseObject); ok {
+		if err := validResponse.VisitDeleteMemoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateMemory operation middleware
+func (sh *strictHandler) UpdateMemory(w http.ResponseWriter, r *http.Request, memoryId MemoryId) {
+	var request UpdateMemoryRequestObject
+
+	request.MemoryId = memoryId
+
+	var body UpdateMemoryJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateMemory(ctx, request.(UpdateMemoryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateMemory")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateMemoryResponseObject); ok {
+		if err := validResponse.VisitUpdateMemoryResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -5678,165 +7537,199 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H2Lbhs5tuCvENoF2saWZSdxZntsXOwqjtLtex3b8KN777aCiKo6UnFcIqtJlhXdRoD7D/sP+2HzJRc8",
-	"JKtYDz2c2E73TGOA6bhUxed5P3/rxWKeCw5cq97Rb72cSjoHDRL/ugalmOCnifmD8d5RL6c67UU9TufQ",
-	"O+qxpBf1JPxaMAlJ70jLAqKeilOYU/PFVMg51b2jXlHgm3qZm6+UlozPep8/fzYfq1xwBTjdG5pcwa8F",
-	"KG3+igXXwPGfNM8zFlPNBN//mxLcPKum+e8Spr2j3n/br7ayb39V+0Mphbxyk9gpE1CxZLkZrHfUu0mB",
-	"SDspiSnnQpMJkJhKySAhotD93ueodyL4NGPxs69LiULGQJgiZmGME0qUphqITqkmNMvEQhGdMkV2pkIS",
-	"+ETneQaEcgI8gYQoe4G7uIl3Qk5YkgB/vl2cC7dKSIhZIC6VxrEouD3Yc6HfiYInz7ukqZmS7NBMCVyW",
-	"tMdIzd1ngs+IFkSJOQgOBDIF9vwu6TITNLkR4ozKGTwvLExEsjRwkJmpzUFSXp7szgvynr05Jn8x/7Hn",
-	"LCkvR7CrvwZ5z2K45fSesoxOsmfcwIDkVGp7+zHNMsIBEuXBOhZ8ymaFNPgm8YkEGqdmibjyGyHeU750",
-	"pEE957KlwTUhya+F0JRkbM40WVBlFwhJvxf1UqCJI5dXoOVybzDVIM2f9cGuIRY8UaTgmmWEEg4LQrWG",
-	"eY6Eh6gijsEOWS3fUUzGNcxAmjV+jnq3nBY6FZL9Bzwj3rxnSjE+iwjj9zRjeFfwKTeUn8QSEuCa0Uzh",
-	"jd1y+JRDrCHBYb8RNRdFlhBH0DW9A24I6A61qCTuEYuAKPYfYG92lwj3CKT5dUpZBskx4WLEJSRMQqwN",
-	"zOZCKTbJDBEG3h9xs+OfzJHglh53x41xt927wyy8qGMyTkBTlqkxmdNcEQO7ZMogSwydY1qRXIpJBvN+",
-	"z4zqpjYrO0mpvhKWUgAv5r2jX3pUKaY05boX9QoFsvehxdij3kkK8Z0odMDOcylykJpZVp9nlG/a+6V5",
-	"xwoJXsL4xX5YTSkmf4NY45QZA65PkJa05xPTacY4nIh5TjmzN1A/vivIMwaKxGIOZCrFHEFhUrBM7zFO",
-	"3AAE+IxxiPB4KckonxV0BmQuEsj6lYwzESIDiqAhWBJfsxk/7Zj0JmUy2TPEcUkUm3Ezk6GRJUXsHjKn",
-	"y7mX2OoD+oMnlCckF1LTjFAJG0e0IH+dA8Rpe9SfBIsNcLkTolIuCS0SJqqDsgN0D17jRu3RLy+ub8g+",
-	"zdl+nFK979+eoNxTcquuoRuwEZx0cEZR+/Ib+22usBO8BNc0Xg3QMKcsqwm99knUm9NPZ8BnOu0dvXx9",
-	"2IEsc1CKWnmiAR2SzeeQkAlMhQRSKDyEYLzXBwcHUW/OuH/wwuxba5Dm89HoutcxnZXdN89lCJ+BGy1F",
-	"RuKUShobvYDsGKnInOduYzUvvmAxC5gopjvWcwZTTQxzXJLJkuQg8gyOCSVTlmWQGMpWAJlTeaeIoegW",
-	"4JkiimXAdbYkiRR5bsG9vsaDtiJSByM8oKi6P3c9XVAxnAsP054+/k0se1FvJqlmukjMQKnIzX9ims0N",
-	"XEqGTzNxb/6jaMJBKXzAwRwr/kH5JwbajKS09I+MCBD1prJQWiJPMBMZAmVeS+2qDaIXyv42BWo+MKxu",
-	"kQLOrs0mcY4usu22c2LE8zaIx/5xUyoxZ1Wew1r+7V5rnrj/PHJzdB51jf91LC7pgKLby8vh1cfr88G/",
-	"DQmYAYh5LyLQn/XJ7fng9ubHi6vT/zt8G5Hzi5uP7y5uz99G5GpwM/x4dvr+9Gb41sCPU6uM8uBf6oJl",
-	"8Jy/KUWmxZxy4uCo33sQCTCklc5h4xiNE8Xj8EtaD8M/As102j7RhGo6oarG/MWd4fqBCtEFRUZDLdSD",
-	"P7sHqRwMrd+bGz+qVti1rTMxY/wpyHVOlVoIiaJ3SFleft+kfuu34Scsx1uzi1VQT+MYlLoRd9B1bma+",
-	"qQSVrn4BJbgNWHurUPWorz6cuTFPSy6stvO+gvMm+pbCcmuNLNnCmBT1pBNU122lFGhrYLruC7fia/uy",
-	"EWbYHJSm87y2qIRq2DM/da1Mm2M5WUU9GweLm/PH4XYVzlobbs0ZrwaagNish9B1VKN+Li269aNYoK1K",
-	"GPXQCI5La5E6ImNzyBloGB+TsTkEKYtcQzImixQ4ypIoTDv1Cy0Hewu6HPEd85uGT6jeLNAAJiW7L4WW",
-	"3WMyVhq5fjCYgUXiHhOm+2SAj75TnpiOuBEzswVdqmBxRq+LSgLmH/eiXrBk5M44cCdBu2BJPPwUp4Zx",
-	"ryREnm+FUt2Llw+jJDhG1yVdOtJysmkNfMrk/BwWlwFta6j/hdIEfi1oRsa8enHclK8MFWydRFxICVxf",
-	"finljHp83drOhcardobF7xSBPUNcCU0SIzxFKBxajS0W87ngxBPdruUHS/l+49E3dlZfadR1tJ0X5dRh",
-	"D29vBtenJ72od3k1fH96+74TvC6lmLKsiylY3OZF5sx81i7fJbU5JtgaeyriQg0kWDPAShWizRslm1O5",
-	"PBE8Bsm7P96GTpc0Grhimt3DjchZrDaTrIbs7qinOZHaptorbc/VeU/2zG9zQ+/xrJOEGSik2WVwB1Oa",
-	"KWjaZ4afaGwUE6M+WaKQWCtMnwxmqOu+ePX3//x/L14eoBm0yLJjUlI8fFGhKk81mQulycvXB4Fa5gA5",
-	"XMULBOXGk05QmdNPbG4g78VLq8K5v15FW0BRHVYeqMG+fH0QbQVGjzJuBzg9wrifOwDlygpEK0luUzD7",
-	"GvJfG+vDusU8kRi5vWjYvboZUxrkJva0HW/KH8SYvkIN2NaM8ghGknwj53s2ftegr3mL061lc1egoOSV",
-	"3+K+89+jDPHQQ3T8s2HpuB5eGR5i9jCVAEQzkGRHpWLBCVXk3dVwiAY7L2KYD3pRS9KIeoO370/POyWO",
-	"a+BJqV2suLyHGDPJYXRwEDIxvwHkb5QvvSdG0ztQx4RyYqaiWkgyNxpBJhYgCdNkwXRKxpfDq5OLs8HN",
-	"8OP7wf/5+H54fT34Yfjx5MfB1fXY3l/g3dFGQZAwLRQokgk+AznibvXKDkitAwVNbc58xOmc8RkZuxed",
-	"mhDc/uGXmGRVGGfRVHRXcOAv0Nlq91fxgrbFSRQa3SBiapQ44EmfjFGJs+re2NyT4NmS5BIUcB0ZCCt1",
-	"rwhd0NSpfV4HG3H3+xEZU+bnH7sr55Wos5BMa+DOUYo3pkVuD7rBtli4jTZx58kVUOdu23CKgfVu45vB",
-	"STzYeuBuemh04WDRNU/MGlhYBTnIXc/YnK2wz4avqVtVmzt8rUDW3b0wzXS2hdHAjxHuJAqvqms1XRtp",
-	"HFY3QOMLb9G92WHkexAAMDWIjWzYvXtPGTASSsN826vvVdIhlZIuSwA6NZL5TLrjbgUeIO4wRSZg6I3H",
-	"CcZtEIU7GbLzwzB0nbnHav83lnzeV1oCnZOpwDChEWd6t08GE4OwZA6UK4J6isWslYDobPbbb7w08rc3",
-	"/kWwfV3MjTLQPqULQ4Fs+E4Gigid+sAYw9sswUcqZdQIR/rtsaVUWXNUfzN9fXQc24pwOMgOzY7bYV+A",
-	"c/aTqLKXlxC+PQqWYL8G/c6Y0qca5m0E3NJym1GlA8vwthcSQuajQ8YxBn5ZD6SBkkcC/W8PzI8LflGv",
-	"QFtIMtDb2sO77N0eVENICIcOgLhxkG1oWAOp1y3P1ODk5vSnYS/qDc/fDt92S71a5FeGHK/Wn5Fab80Q",
-	"uuwF10ir30KmabdIllBNjTwmOJBxYt4bE7g3pFxMSSOCwiGtYwD9ltxkxKzNpATf+rByrcNub2e4VsrJ",
-	"GMWqYKkGcs0ijYKFz+wi1RF6Zsn45OL95eD89OL84+354KfB6dngzdlwPOKlPT/2URxBgJflljtGY8ip",
-	"1IxmpZ/AuSCoIoHhfjciQo74+Gp4efbvH69vLi4vh28Dn4Edb0FV6ThwWouZwQqpVHmm3CWZeqt+5Tnu",
-	"3NfvzovcYNEdoziig1qaHcafkzlmxslOLMFgLZksg4BPqxFwWODloyK6KTp8K4d2uOAuWL0pg4lWY+9X",
-	"osOtzFaPXchs89Dmpc6RnXN2hev6Sx2lTF3rIql7WwO5b6Vxf3vDfReJ9yYjZ0FylvlqLV0HsCr6caUX",
-	"zZP1nwZnp28HNwbdhldXF1edhN1FRa424//W9U2IEe8wiNLsiGjRgVbVTkqsXoe0X4gBfh+dJyhY7AjC",
-	"lBaZAQuaZRiiVAZ0ur+pStECJam5JohTYZAUhYmoJ/jyk7k8cU8xaMmiXsrm8xURoDjxn1ai34uVKOrd",
-	"e0hYG26MLz3EpuTuuUJMmmUX097RL5sEzLYp6nPU8ksUCRNvaZdM9IYq+MsheX/5yksVKjeKi+Xdx4Ra",
-	"Pbdk6RMpFhgJkKLUoHKgd4Tp/lYGtsauP3yOej/DJBXibhDfdYmDMbD7bgNPy3fjXu06258B7ozYmQvZ",
-	"ZSa3fHZ7wbsM03uwLm+DTTq0GvYgTf5kdQChKmYzULo7/ivq6RTmDdtL+53G2hYAd9eayvb5bKeTVN83",
-	"NhCcY7my2g6i4G7a94rnEReS6eV1XO5rAlSCHBQ2Es/+9c4v+l9/vvFpIQhM+Gu1i1Tr3GYEMD4VPpyK",
-	"2nQ1l6p3CTIWGdVAVJEbgIqITqUoZqmTqvEDI6fNyU6lT+TFJGPxvvt5t9eZdTC4PCUTSBlPSDlNhAbg",
-	"aQZocSCDUxT8Kum9P+IjPrwHaUR2nXokzqVIilgb/Iy/U0SZzwUn/5Nk7B4UKXgCkozN0sYRybPCcgLP",
-	"vpUbZsSpjFOmIdaFBKMiwFEpulp2GTnFAxLPt1WEY11ryXIgC4vfEUkxPBIZw4jrjnj9HczJk9ruw/AP",
-	"I/FOaHxHnKDseIkUQlsGQ40ah1i6Z7j6iIMLEyJK2Dw0jPFShAMyIUnvIbPpf7dXZ7v27AynUUSlVALR",
-	"C2H+lYPqk0GbHzFFfry5uSSHBwcjPv5thLLEqHc0aglKo140siIG/vz3//z/+MSHSoXPnNgx6h39NuqN",
-	"ioODVzFGKeA/7av2qf/YPf/8eXw8wo0tnZmjXGRtafbjIILXD7DdCj+P++TnFKQzluQQj7iiSxsubnPp",
-	"jEgfGcHATG3+2M8zyvj4yMJuoTB2zWbUoCAwA61qqo9VyEfcv22zaqgduk8McnSBjIGUMubMpxbhrf5s",
-	"Lt+ejZ95XihNJhCRCSwFT2z6jpVwmOAGSSyxPhrxPTIg/3p9cV7uEIKYE/zBxs3vLAxyEJXTGAiVmA3J",
-	"NKGKJbB7ZOCNZUaAmSw1YNDJiJPyRKhaJ/KYmY28s0fOhVWVdygps4oNVcB1WMJLjIgG8wng97Br5DWS",
-	"iiwht//jwAh9Bixcutntzbu974/NQlQRO6mrwLCZrRaGflG8nR0OyuinuI4qrsaMzJEeoOIKTOI1RWRM",
-	"+5P+wXgXN/VGJAzqcTiYfEl2quTL8cqElvHuMSYNYQqnuRMEqMMXr3DssWVSRwRVJfSMUYIQ6Z3QZGds",
-	"lvi/EzE3cBoRLkjCVJ7RpdVCjJbNZ5kRd2h8B1pFuC1BwgtnHO/5mHRDAVOEzbhR5/vVkgxn9746M+T3",
-	"e4f4vxcvSQqfaAIxm1NU8+e4FyvXKoLOdHLLGVp38P9ywbhWffLOHr0Vyp3we0RGo+uxBXmEAyXmoFME",
-	"FUMqzNRoFA2WjnhjGCdwzWLD4eyQA5ckicBwRN4g0ySWqtgQFUtlLVkZ21Sm4O5oodP9TMwYd/J7xmJw",
-	"Qq5jqueC4MMYyExSriE5JjTLiGSzVBvARMpvhAm0AyCjVkf7+3EqhALqBuzHYr7PxV4Ocs6QR+0HJteA",
-	"cw8uT3tBnHzvRf+gf4ApZjlwmrPeUe9V/6D/CgMzdIpyRWMrKEYKq5I1crxAsikzaGQjIJyHd+fw4BUZ",
-	"D98PTs8+nl/cfPxpeHX67nT4dmwvZMEURF4PwkAfkjF+R+YYvLvbJz9LwWdlqIRC9lfwO45hCRaqQRk8",
-	"sGTaAPHhwQtCp9rnZ5pHCyHvjo1ob01LU8qyQjo8lEbixQROSEgO0m/ApsCBJDFmBvrZjMRfUk+jS9kY",
-	"e1fIAJR+I5Llo+Vv1rIQPtflTKNtNEsgvDw4eOy5V2eMXrMZR6MdJu0e2qm7RiyX2MxHtd+92PxdLWcZ",
-	"P3q1+aOqYIH54sUWXzRT9M13L/+6+btminkopPeOfvlgxHvnuMFTU0YYQ6j3UUIG1oJ4IE1nCo0rRqD/",
-	"YIarIaIo9GpMvLFhSCWBMuLlUlnO5qIimHa51+rYGawt7tn3UQhmiiDGG+pvDReIRd3wb9bTgsTDjiR2",
-	"CzG+LMYXXP3n8Civ4F7cgQq3sGe3MKVzZuQW5zCgGcojToTfdMDWfjmDjrNF+coMuYAJoXlO7gBy5ciN",
-	"E8+OCEsid7ER8tUIvXJ4ycqaK4n1R7UP8wfQJzYmHK23T4jeLi2nUyNTeE9G1CwUyEe5q65h11+DYEm8",
-	"7zWb9eCOgoFlwJZP/S9hhjgRCfzL2KZ1GrFmr1D2FiwuGGHLSFFzxgsN7bvwyRcXLIlPrPX0KWh8V57H",
-	"n6S+IvW/F8J9I2niiI1XvwPA0w6+DXSXCjzWUkFVfBOwO/K1GswHXC1AKl/5I6Tv1iRgHtfouCXtRgqu",
-	"k3elRa6QmDM+65MrKAx2GJ1VaBSP6q9LR2SZVmSRGjpmiWsbX66CUG31RMjSCIx/ZjxpRsJ3Fn1ZcT+d",
-	"p/tPjE5XeB7K2krCE9mEKDbcfz1DsFy3Q7gissic4M+cdQ3v1iJL+RZqkFjfyReAaUXJo7LcjOW29rlx",
-	"Iw7baaRdIedNDHKbeyrkqadKbIU9Lx5t+pbDpgN74hhyDYm1faHuRpHwGSY+Y/fAK5eMuw7MvpRAkyXx",
-	"sAFJVFlCU7Sv2SmdQVTCPdDMkDNAAyLlpdIHn5jS6phQco8Krd0o8TMp4NqV7PlirP29IOAJOhlUuHsD",
-	"vGarqrl/o5Rvwkz8YLlSdPYMDI16WhCVigXG1WjClEurNXKzqwklZKnno0WAKXJ4cBAo8ROa4C/K8l9M",
-	"i6tp6i3tvo1vaLRYDstslKp44S+uYOGvBWCUmLPY6LUFC8Okn7aDtukz+rCRUVU25TqSdRRCbJPABrVi",
-	"yt2oOYcKfB9rNn9Hztwa4W0GNb76AQg/ypxCkDnlS18DTfXXwrqzTiGwNw4G1XDtt1DKci30XwP+YdTc",
-	"ar70M9OpKDQZl474sRPbvGsJ/UCqT06sAY3OKOPWd0ASavRZ7zewleQC7RYT0lHJ3Dl8+VdLI/EGinz3",
-	"uFXP0SLTX9v4cA08OUlpEEP5FGyoIw/omeW4zvCBVSXR8myJrqBmcQFV5qZUxQBsyCDLsjJw0MWDlFxs",
-	"xMcuxeHIxs+Pnb3ZRjp+LXP5MmPa4eaPykqb+MEWrKisefpNeF5lbgOeGHbmLugYT9ugYYmFnUhYXlyZ",
-	"SWGtPlks5hCSAoP7K0iBC6BdTRGG92YrkZFEhUxAHpWhuTvj30ZIHEOHZIRMLgfpgDBOC34XkWlWqNTF",
-	"qPqaFmo3GnH0OQJDEWecCA5jskNJB+xj5UIfamteqSJ0j5qhmpiHhRJWdTq+0mFI2QzDVGGgeYSnbCt0",
-	"OvEMnFOfcjITI27d3RJ2+8R5p22hVRfMZVO5MCfF3dFO5a2LLE1UUSk1+Nq1I27kACETxqlcWrcdblUd",
-	"m1VYUkhcLO/p+cfLq4sfrobX12OySFlWi5X/TpFcwj0ThTIypQMMi++1RBv0KZ0LF6Ls5MZwHzVyYX1l",
-	"NyGwVUlsCcaeKSIWfMQToAmWEbSmRKQwZg7CHCuwAtBMGE63oMtjsjnBZ8Rdhg9Cj2E5K6idr6QStXPt",
-	"lCBTKoN4aYNkhtKhlfOI1Oq0lCFy9i4RP0MSeIzx6CO+atkStFw6glp3p7vVD8rUQard2ndwAiFH3KN/",
-	"GOi9SxJzYraYLMrB6zmv9ec1WCfu5o/DPFHyQvjcq8hUtQTBYZswvCDt4HP0ZSF7m8d33O3DKkE3yANw",
-	"eiN+TuyrE0eGxgk1lFVMbQQEflURXFuxWxE64sGmIk83O8mm1fUd2axRzT+5+GNzcbQEqBWZKpGjBpYJ",
-	"2nCpPSS5eMtqE7/29GWl7vpeKE0kxGbIKZNKR4HaQJWuKBBPbPpyTpeGH9hsLAMnNQHcxYq5/dnfXUxg",
-	"h3+NKW3oyrVf5VcKxltFbjZz81oBkt24WOoi1UbnzbN7NHdSa7Jt7xn5iL1lrMq1LlWlku0VmQl77VgG",
-	"jNvgMyf/l0IOhtCUQojRhFHCOGzf61ucPLjZtgmi63iqV/ar/godxoQO96udMXHxFlmGgoXfXf/3TrFq",
-	"92+3olAiburBa8Ah6sbvcT0r0Moo40Zm4NhZjeOsMKgs1mZcbpVw+QhA9APoJ4Ogx9S3w0T7VU5n753/",
-	"I8HhdS0q2GJWhVEPIEf7YLtYrPL+NSw4mKxCuEClyk94bF7CYDfuWnwYWPPWcTuAl5uZJgV3dcQ6XN/W",
-	"DvTHAKuKSbUBa2iTsUNuyxSZ06T0/0xofDfD6MU/FuQNjd70QPK3BvxQq1oNgO/Q24WyDlbELC0CqVB1",
-	"M0CECZ2BxmeoWZALa0X0sHim0bu8ucwoXmiwbAzgE2lLDdn8g8ZluK01LnDoE2tUGXFcxIbUZnLqNL7N",
-	"xtaM3YHRDhRg65e2ijnDDAOmEaDQwEF9DVL7rvU92el2++QKpoWimQse7rJPrDR8HKHJAmmNzXoenF0N",
-	"B2///ePg/Prn4VWYizzidfnU0QKkC8SXJbULjNYYQWijosiIO9U/IuOTi/N3Z6cnN0ECdJvVdWjM2O4E",
-	"K+pi+vuT0pg/td0/td2Hartfr7UOAhtVpU7UEdKQnejr1FZvzRP5avp9yy0B8yZCJFylnZDsVMZcfCj4",
-	"bmSDQNE8V/0qOMkLmQsFCHwjvtkOSEozYFldGbOcHN1Vnrgc+3+Upb5aZRMyoPdQt/kVvNT9d5i1JU/M",
-	"YjU2YMNwcYWSEjdUdhrQd9u0p08GpFbpyGd7lFWnvXUScWPEd8JSZtWesCaE06w66lZYOt1VMMKoAJai",
-	"BjUhELGdzygWc7wRp0YEdmc0HHfaIkX+TIT1K4S3Vl2UrrhDBwg7AjOwU5qQvxVKkynjTKWQ7B65ynI+",
-	"uaRWMzyqpfGWB21GmQDwsALH56hbZT4XQTUPxknuim41S2n9wbQWDAEMoCnYmCva5zTRRcriFAUXIx1R",
-	"brsJmoMzeGIToB9Cozzv7Q4RqZOguk8lKlu0OP9TVdIlIGlU3blegSygbyO+o+mExJnAGBMXcBYRDnoh",
-	"5B02e9k1SOfrjUjYo1rTODXURqDBxzvrEA5GfK1geYSdZqTSJcctzYUd9DKy2YF0xP3b2IwR22wVEg0E",
-	"OYMYnIcP6YH7xjHsyn3XJxfcis/utlzeExomXOhqeX0lAEShjLmgTCvXbrGOT9bthCSRaRsMinJ2WFTI",
-	"kWy7sD55eXDosa+iXAG4GXpasw70G9XtELHRUb7bReoGeEt/SpH/MFLkeirM/oGI8Dvh+69uIsNfJSVW",
-	"6aPrtftOM2afnGOrTRp22ax1O8MVsRjIzuuDV1VS3661udgub9i9k6ky5fU1ef+mbXOqai0NzFdr/afz",
-	"ItPMDLs/FXK+l7gaHxUudhQCqdVxmKC2vbGSg/2wowjDs4YrdVShWoHX1dX8mZPXVM2i3uttVtjR6Lbh",
-	"eipvQxEJsZBoVkVA3ylyIy785YAoso9gvouM1FWPUVXwEXYOxM9nHGtPbELjsv7OAzHYZuBWeGk9l872",
-	"aRUhHLoeU7gilLA7YhBr+Dxt1EOtHNQzY1+9RNG6MEGnKJZlh8ZkZ1LWGdq1R+luvt6a8g+Aqv8MMYIV",
-	"q0wcUpRRgxWT9lKPqxdlER+vtt5rtBuX07Jb3tog+ZcHB0H4mW9UVzpvKMlRM7KY/JKoyJabfX3w6phM",
-	"hE5dk1UXyOyTXluuQ9e77wmRx82w0uWHlW1QsdOquc/+14CFo/XPsIly1WUQWbn8NRHpZ+weOGYp8KQa",
-	"Ik4hriVaOHipAIhxhdUh9hdY3WslJF01mYHr0IDzYY8GrJpwePCqO+IkLB72PCEntXJlW8SbuLX1n40K",
-	"rg5AsXdB3N0YQiEwPtWd+S7GvoIqA2Cq+/XXGdxwXjXmWhWfcl1F15TFp9ykka/95MMs3XAYvGDHS9DS",
-	"WnCOOfHFpJLl0fzBY8AeueVau8JWBjZjqPeAsJNHifvxcR9BrxUbPnUPcukqvUwJ08duI8pWeAw2GZ6+",
-	"P+qVgSHnNgMtKZNGpGEDNNkTHA3WNuTLGnZSbJvS6LblO3WhZHB5e9NJhn0rtiekw36KTXFb7kQeP0ar",
-	"HLj79PNiRSYnlqJKhTnPsBoVHvERGdMZjMmO73wW+dZnRgqPM6CSML0bkXHVZGwckXGjP5i1nzWae43J",
-	"TnentIhoW2S0Qxq2jd3C63x8UbjeQ+6ZZeENYOQqrjeg6Hef3VyDWtvsUlVQFtQWXA3BDeK9H3aK6oRt",
-	"a1dB87Wt91HmEB+H8Qy+/YYTQGfM9+72icxBunHQJbKWccy0r6PUnGqbHEl7HkFPyicB6s5Oo88M3Ftk",
-	"hNn1uStyUXtWxqolsbtzxcoJyT9Djn8Le2oRSV2VjVajzsZo7BOqYI/xkmBXOV1jTNcduwqIQbZjxlQn",
-	"cF8DlXHqqFoQYL1FKrD/c3X678MTfr9N4PZ7quM0qI+0Jmj72YB4c7B3RBReHobihnVSBdY8ZTqDqBWc",
-	"T9gDgbAMFV+hrj9C/G4d+v7AsZYXa4MR/0iumXU7iWzIiqEoxGDkBngqCyBP2WwlHN1AlqlaXTH0uxOR",
-	"264C6EFRZKejGGxEcrqcW9e0QwBrYozqfpoIwzf5rDCYgGl9u953hh+lVAU+nu5Ac/Szn9itPCGo1ebp",
-	"gLN3QLEus1owjR56X7DObqX/dYLgCnuNq/y26sDKjFZzeTHlBD7Z0qvYaJ4pUvBO86CFj06A8RW4V1e5",
-	"aWWRlgU8MLmATBkq8uMFTBTTNv03FRyWudC75qtE2vAaxTLg2huwdb30Sp9cNUtkbiqJiXUE7A6e1i/g",
-	"JnmQwPjyOQXGK1egv/8PUTKmkUxvtGwbWY8l4RHyJuLTNvAtQYHe26glbSgagy5PNMPXavw1ijk9QIVa",
-	"pT91BC8HrYi3rB1TdrR+xPoxT1EkqqPJ8penGH9JcRdcwnFZx7xVm9SqXjYLoKViPVFFm6CWDcp3IYR5",
-	"dQ/riPcfAWMftUKOA5INFXKuQfvigiXirCiNg7jbqomzHabvle2n1pc5XIPwQUUj58ZGREO5rNkDArl0",
-	"N/7ioVRwrkBvh8a+EdVqNH5oM/inrAQ1CGm1OcynQJXgRrjQtrpq/9uC83tXxczCqoHf43odnqA4uKsC",
-	"Z0uT1DwLthrcWigPXQv76L5bW5w5TAm4vTrz9CwV2FPAf09yOoM+GVSV2Wxway17p+m5wZgwx5ENOzac",
-	"iysNNCE7hwcHttJFh30Py8CduJkrLfRJxDU3yzcy8IWt9laActdFmEMVeb1Y5+NElqzoT4c9o74UUcJO",
-	"JOS7H831a0GWopClK1AjKpmd4eOad+w7F8tgQW3E3Y8T6zVstceY1k0deUZ5mQ70jJbLx4nsunaln3wT",
-	"nxIKbPtJ3FxAC8JzW0kRxHxecCRQX+2oPyaHQTQ14/dMo+63SW33SzjFL3rfFsHcsm1Byd9t/FLb/OgP",
-	"0ZassruwpT78fRUY4Se4LY38ECCx1PpLmYb92gDHQZATgWYr5BRctPzfXRzgEocJ6f83p8ITZuv2O27W",
-	"QYbX3+cbWikwXwhpj0NYLnLgKmwPVt/ZQ+HFNRdbDTDYDdwTMWptiwyr2qI73SZtKzbj1pBWBi7ZEq6u",
-	"1qpPebHdisx1o6k9BkwGOHbh59jDConXHeNOE6Kx4QYZJJ21Bey6XAPEFTJ3CjTBMshO6Lbf7F37JW+v",
-	"Rh9+/6iac3en11rjx28TIx40lOxAqkspYlCY/OSFyLx6ZLhbcGVGkXIM/Ytx7Vvw8VWarcUDcPlbvgou",
-	"mSwDFHAuJEkXiCIbMBK7S7zcp2GLqP2ZELNsdesQp2CrVEi9l7F7tBnbtgrTTCxILMQds04q39JNeXGe",
-	"JcC1YT65FPcssb0zmlhFpb5gSWxw5LRFwF9Zs2dTp+oe/diFKrt2BsyXxiszQAQPTeERljwgWox4rf0G",
-	"CrX/0tHEzzXEskiOyzsTFug3yLpfAVllA+PNHAA+5RBrSJz9dS1oocDY3dYxBA7XKMLcs40E+7eTYYRN",
-	"YOyNc0NXd1eUGHbQ5rtKbAK0ge0LSEswMlDkLmZ85Jtt1VtYCE5cVVoXSezeahoPyKBqxlfWV/e5Y77P",
-	"MVNVPbZKy6bLstHXDDhIFocdr+vAjB1X3Ha3s8q47tYPYAJR90B4J6tGev3i5dYD+Ubb2w/0YUucbfe4",
-	"sThWu1Lflq51s/9kKPrOZop3ImkXvtWHqjfW/eWDuSNL9Cwo2r58++h6dyO1W0aB0+02x7uXwOPCvg1s",
-	"NU3jlf8iqnzANuqo7HhRK15uA1Q7N+9mw72352q3bKriOKOg5YX3jNtGJ9ZgFYzuneLtCU4MAVGtWGay",
-	"Y/vMYNkf22R3N3IJGbiZ0K8dTISpFu1ZLjOKwrftVmylAZvwXJfCI9+0t4qdrrQ+q/AFk9Wkgvak6C7m",
-	"GOPHhT+Uo5KHuvtrtU6utyoBBbWDtLbHjsm6w89ROZUwZ8XcKqfBWGXc+ecPn/8rAAD//w==",
+	"7L2Jbtw4uij8KkT9P9A2rlx2tnNnbAzOrXacaZ+TOIbtdN++XY0US/qqxLFEakjKlZpGgHmHeYf7YPMk",
+	"F/xIStRSm2Mn6QUD9MQqieu3r78MYpEXggPXanD8y6CgkuagQeJfbyAXcnmemH8zPjgeFFSng2jAaQ6D",
+	"40Huf44GEv5eMgnJ4FjLEqKBilPIqfluJmRO9eB4UJbMvKmXhflWacn4fPDxYzS4BqWY4CunYZ82wUfz",
+	"sSoEV4Cb+pYmV/D3EpQ2f8WCa+D4T1oUGYupZoIf/k0Jbp7V0/z/EmaD48H/d1gf2KH9VR2eSSnklZvE",
+	"TpmAiiUrzGCD48FNCkTaSUlMOReaTIHEVEoGCRGlHg4+RoNTwWcZiz/7upQoZQyEKWIWxjihRGmqgeiU",
+	"akKzTCwU0SlTZG8mJIEPNC8yIJQT4AkkRNkL3MdNvBJyypIE+OfbxYVwq4SEmAXiUmkci5Lbg70Q+pUo",
+	"efJ5lzQzU5I9mimBy5L2GKm5+0zwOdGCKJGD4EAgU2DP75IuM0GTGyFeUzmHzwsLU5EsDRxkZmpzkJRX",
+	"J7v3hLxh356Q/zD/Z89ZUl6NYFd/DfKOxfCO0zvKMjrNPuMGRqSgUtvbj2mWEQ6QKA/WseAzNi+lwTeJ",
+	"TyTQODVLHJIfUuCEafMufCgg1pCQKY1vx1wJwcmeToEkVNMpVUASAXZIytUC5H5EJleg5fJgNNMgJ0TR",
+	"pSILM6IWRMsloXPK+DHRNREY8wV1y6ppQEQoTwglccaAa3ILUCjCtCKKzfkBw2Uwux+4A0nGA/OD/XY8",
+	"2B+O+SAapEATR72DRZk/m4d1DbHgiSLU/EwWKYvTcIEkp0uiyjgGSIaDkNw68sq4hjlIcw8fo8GNEG8o",
+	"Xzq6qj7nnUtDqIQkfy+FpiRjOdPEHC7erl38rmdScs0yQgmHBaFaQ14g1d7hPN5xWupUSPYP+IxE5w1T",
+	"ivF5RBi/oxlDQIcPhWGbJJaQANeMZgoR9R33gI7DfiFWKMosIY4banprkJCTPWrpkLhDEgREsX+Avdl9",
+	"ItwjkObXGWUZJCeEizGXkDAJMSJxIZRi08xwMOAGMT5Gg+/NkeCWHnbHrXG33bsjS3hRJ2SSgKYsUxOS",
+	"00IRA7tkxiBLDA0xNKCQYppBPkSJyU1tVnaaUn0lLJkFXuaD458GVCmmNOV6EA1KBXLwc0cqiganKcS3",
+	"otSBLFRIUYDUzMpJRUb5pr1fmneshOXFs5/sh/WUYvo3iDVOiYTtFAlxdz4xm2WMw6nIC8qZvYHm8V1B",
+	"kTFQJBY5kJkUOYLCtGSZNuTRDUCAzxmHyJJoklE+L+kcSC4SyIa1gDgVIgOKoCFYEl+zOT/vmfQmZTI5",
+	"MJxlWRFiw2AqdtI/ZEGXuReqmwP6g0dqXwipaUaohI0jWpC/LgDitDvq94LFBrjcCVFp+E6ZMFEflB2g",
+	"f/AGK++Ofvn2+oYc0oIdxinVh/7tKQqNFavvG7oFG8FJB2cUdS+/td/2CvvBSxjy9wogMzDe2cR3YoHn",
+	"YFCCzCDThCp3MCi/Wmk2MuBVUEMzF0ynZAozIYEwfUIESsb25YgUEpTh04JnS8fuU1gSRRleoEfGKWjD",
+	"bKKBMtpMNFgIqaAfIwXXNF6NkJBTljU0HvskGuT0w2vgc50Ojp++eN4zdA5KUStMtqBbsjw3wo7dZanw",
+	"EoPxXhwdHUWDnHH/4Im5N7Ml8/l4fD3omc4qbpvnMoTbwL2WIiNxSiWNjepJ9oxIbOBhv7WaJ/dYzAKm",
+	"iume9byGmSaGuS/JdEkKEEUGJ4SSGcsySAxlLoHkVN4qYjiSRVhmxLEMuM6WJJGiKCy6Ntd41KfmhmjA",
+	"LSxU9+eupw+qz3LhcdKD1N/EchAN5pJqpsvEDJSKwvxfTLPc4JVk+DQTd4CAl3BQCh9wgxv2D8o/MNBm",
+	"JKWlfzRHUJ3JUmmJPM1MZAiseS21qzaEqlT2txlQ84Fh1YsUcHZtNolz9AG5286p0c26IB77x22pypxV",
+	"dQ5r5Q/3WvvE/eeRm6P3qHnibBEBDtIkYeZLml0GS53RTEHUWv2spjzrltiiU2al3aU0RImec0p6APrd",
+	"5eXZ1fvri9F/nxEwAxDzXkRgOB+Sdxejdzffvb06/z9nLyNy8fbm/au37y5eRuRqdHP2/vX5m/Obs5dI",
+	"uKx6b5RY/1IfWoEXotoCeVrmlBMH0sPBTtTIEGOaw8YxWpeLx+GXtB6dvgOa6bR7ol676y7qhxR06iTR",
+	"Sge0qh8Yda1gfE72JNAEMQv5wX7IAcStkcMCjbgPL5SmulQhlm/12R1I5bBi/RG58fuO5LWYM/6a8dsr",
+	"SADylfxHi1tr1QnZTZcgr1+HHWTDMh6aAXZogflq5RoegwEXVKmFkEnr+J48/dNux+cnrMZbs4tVxIPG",
+	"MSh142+zs1YJMwkqXf0C6hQbiNw7hcpwc/XhzK15OppKvR1rhe4i5ltu9DuDfZcgY5FRbQTgHPKpkSHo",
+	"1MjYXt6LjKxHiUqF1MSIbcBjJCwtuiqBakhGunHLCdVwoBkyv85hsGQLI7SRZgMjdw/VcyKoM15kQCXX",
+	"hPETwsssI4LHzhpbvahIAhloK360pzcfWeObtZZ3lqPhA+6xJvbf2QPSVDOlWaxIzhINMjdS700JKqHL",
+	"FqD3iDnRoCyS3U6wBSL29MzqwjOLgpsJ51gNLu/wnR0ZuD+VHWXk3Ymgmad/7RVnbDP8ylJxXwiUzkqw",
+	"VjTx1oQGR1r3hVvxtX3ZQBbLQWmaF9ujEPKE01WiXx+A+ONwuwpnbQy35oxX08dAPFl/jevkjOa59Oqi",
+	"BtuEkSGM1r602ucxmZhDNog9OSETcwhSloWGZFLpmNaS4WxfaPM+WNDlmKOV2oCWIQ4LdN1Iye4qyN0/",
+	"IROlUWUJBkNt2D0mTA/JCB99o7z4NeZGx88WdKmCxVlrs5dV/ONBNAiWjKoFDtwru7xlSXz2IU6N1rGS",
+	"53pJN1RJnzzdDd1wjL5LunRc9HTTGviMyfwCFpcBG2/ZXkulCfy9pBmZ8PrFSVs5NAy/cxJxKSVwfXlf",
+	"ISEa8HVruxCWETqX2DeKwIGRIwhNEqP5WceDNZfFIs8FJ16+6Ft+sJQ/bTz61s6aK436jrb3opwt0sPb",
+	"t6Pr89NBNLi8Ontz/u5NL3hdSjFjWZ/8Y3F7BY9sqJxO3uuMPRNxqUYSrA22R8ExLOiMm+GT1RpFLbYg",
+	"v1fWVNfwqSq8mlKBw2imvWywl8CMlpkmZvX7/VY9b4fpiqOS5VQuT41cIXn/JrbhFxWvAK6YZndwIwoW",
+	"q82ks2UAcVTc3EzjcLsr7c7VPu5e+LGwsKVQ0Lytsw801tmSCA7EEqvEmuaHZDRHA+iTZ//+57+ePD1C",
+	"x2KZZSekosT4okL7LtUkF0qTpy+OAlvXCWmsHu2pxF2hQ75whU8Q/VpPesE7px9YbrDlyVMrnbi/nkVb",
+	"QH4TvncVh14cRTvjxE1pEMC+ZEROIYmYzU7Mf9CSj3I+qyRjxJQGjvh3vAZgz7JUKw30XRR4kH32oMID",
+	"jNtnI7qy+tNKttXW4z6FhTbG+nndYh5J69xek+xf3ZwpDXITi9+Ovxc7MfdPsBpsa0d/ACt5sVF6+Gwy",
+	"Q4s3FB1pYa2ocAUKePI9SDZz/twvaE8yi6mEny8BfMXXKBTueqNOEGkZu6/PrgyFN3uYSQCiGUiyp1Kx",
+	"4IQq8urq7KxhhjUfDKKO6BgNRi/fnF/0ipDXwJNKXVxxebu41sjz6Ogo5P5+AygYUL70cQ2a3oI6IZQT",
+	"MxXVQpLcqHiZWIBEIxHTKZlcnl2dvn09ujl7/2b0v9+/Obu+Hv317P3pd6Or64m9vyBWQhuNT8IMhclM",
+	"8DnIMXerV3ZAasMREGucB4HT3HDViXvR6X3B7T+/j4OwYQ3b0Xi1gxLeuL+aMXXNb6LUGFQgZujh5cmQ",
+	"TFArt/r7xNwT+nmd0xfNiZUyHWE0HHV6vFeqx9z9fkwmlPn5J+7KeS0jLiTTGrgLO8Ib06KwB93ioSzc",
+	"RpfT8OQKqAte2WgCrBw4G98MTmJnc5C76TOj1ASLbsQ1rIGFVZCDrP41y9kKb2H4mnqnGnOHr5UoR/Qv",
+	"TDOdbWEF8mM07ZXBVfWtpm8jrcPqB2h84SUGC/UwtJ0AgKlRbATV/t17yoBB2Rryba9+UIuqVEq6rADo",
+	"3Kgtc+mOuxPGh7jDFJmCoTceJxi38Zze7L3317MwEMVrAIe/sOTjodISaE5mAiOWx5zp/SEZTTFKIwdq",
+	"FGyj4FnMWgmIzoO8/cYrl3N34/eC7esyN5pJn8MjW7pI4gwUEc4tSTkxvM0SfKRSzl1QuxVSqqxdYbiN",
+	"c+CBcWwrwuEgO7Qjb4d9Ac7ZT6oZAwjfHgUrsF+Dfq+Z0uca8h5JrhOCtEsgwNam/IwqHbgKtr3QELIf",
+	"HLJOMIbdxtMYKHsg1PnyyPCw4PtQHjIH6iEkhEMHSNA6yC40rIH0605Uwuj05vz7s0E0OLt4efayX2rW",
+	"orgy5Hy1MQCp/dYMpc/4cY20/iVkmvaLdAnV1MhzggOZJOa9CYE7DNibkVY8o0N6x0C6bmHvF7ynV8+u",
+	"9aw/YCZcK+VkgmJZsFQDuWaRRkHDZ3aR6hiDe8jk9O2by9HF+duL9+8uRt+Pzl+Pvn19NhnzysET+5jK",
+	"INzacts9o3EUVGpGs8px5HxSVJHAk7MfESHHfHJ1dvn6x/fXN28vL89eBk4kO96CqsqT5LQeM4MVcqny",
+	"TL1PsvVuntof3buvry4QaWvHPmp5dhh/Tmii5GTPubbJdBnkrliNgsMCL3+/z8l/r5iocMF9sHpDb4Eu",
+	"6LIn/Cf4pRuI4WMqTlxEpQcN6fPK0DirBZkLIvjmkK5qtt5FVvHHq0nMJ+LsO5mtHruU2eahzUu9I7vo",
+	"mRW2qPu695m61mXSjBHYxhW0vZunjw95g5mz2Tk/Tr2WvgNYlTCx0vfrec/3o9fnL0c3hiacXV29verl",
+	"Pi6RYrWT55e+b0JwfoV5F2ZHBl67uF/vpCI96yjLPdHU76P3BAWLHdVCH6CRm7IMo4KrHBD3N1Upmtkk",
+	"NdcEcSoMJUGJJxoIvvxgLk/cUYwTtvQhZXm+ImkEJ/7DFPa1mMKiwZ2HhLUZSvjSLoYzd881YtIsezsb",
+	"HP+0SQru2ts+Rh1PUJkw8ZL2CW7fUgX/8Zy8uXzmRR9VGO3MChgnhFplvpI7plIsMH4lRdFGFUBvCdPD",
+	"rayIrV3//DEa/ADTVIjbUXzbJ7PGwO76rVgdb5l7te9sfwC4NbJxIWSfL2D3CES4p8HChkj1qF67hTSe",
+	"ro7ZV+V8Dkr3ByhHA51C3jIwdd9prW0BcHutqeyez3aKU/19awPBOVYra+wgjEHs3iueR1xKppfXcbWv",
+	"KVAJclTaiHP71yu/6P/64cZnkiIw4a/1LlKtC5tEyPhM+CBAassDuNIIdQSJKgsDUBHRqRTlPHWiP35g",
+	"hMmc7NVKT1FOMxYfup/3B72JiqPLczKFlPGkDlSJ0Mo9ywDNKmR0jtJprWIMx3zMz+5AGr1Cpx6JCymS",
+	"MtYGP+NvFFHmc8HJ/yQZuwNFSp6AJBOztElEiqy0nMCzb+WGGXMq45RpiHUpwciUcFzJ15ZdRk47gsTz",
+	"bRXhWNdasgLIwuJ3RFJMA0DGMOa6J8VvD2Nhpbb7MPzDiOVTGt8SJ807XiKFqDK3BbdYemC4+piDC24j",
+	"StjgXYxM9OnbWtI7yGy5hXdXr/ft2RlOo4hKqQSiF8L8qwA1JKMuP2KKfHdzc0meHx2N+eSXMcoS48Hx",
+	"uCMojQfR2IoY+PO///l/8YkP8AufObFjPDj+ZTwYl0dHz2KMYcF/2lftU/+xe/7x4+RkjBtbOltMtcjG",
+	"0uzHQaaKH2C7FX6cYLK+dBadAuIxx3x7WtUuMCJ95JL5J+aPwyKjjE+OLeyWCiMubRIuCgJz0Kqhn1mr",
+	"wZj7t20iLrVDD4lBjj6QMZBSRUr6bGS81R/M5duzqfLrS6XJFCIyhaXgic34tRIOE9wgiSXWx2N+QEbk",
+	"v67fXlQ7hCAiCX+wqWp7C4McRBU0BkIlVp9gmlDFEtg/NvDGMiPATJcaMCRpzEl1Ihj9vVLkMTMbeeeA",
+	"XAirz+9RUtWKMVQB12EJLzEiGsbgoBC9j7UEUpEl5N3/ODJCnwELl6H+7ubVwZ9OzEJUGTupq0SVcauF",
+	"ofMXb2ePgzJKNK6jjroyI3OkB6hdA5N4TRGZ0OF0eDTZx019KxIGzSgtLHZB9upiF5OVObCT/RPMM8aS",
+	"GeZOEKCeP3mGY08skzomqCpNbIAXQqT3tJO9iVni/0pEbuA0IlyQhKkio0urhQhJKJ9nRtyh8S1oFeG2",
+	"BAkvnHG85xPSDwVMETbnQkIyrJdkOLt3SJoh/3TwHP/35ClJ4QNNIGY5RVtEjnuxcq0iGDFA3nGGJij8",
+	"TyEY12pIXtmjt0K5E36PyXh8PbEgj3CgRA7WIICkwkyNlttg6Yg3hnEC1yw2HM4OOXJ1FRAYjsm3yDSJ",
+	"pSo2KMhSWUtWJjZQLLg7Wur0MBNzxp38nrEYnJDrmOqFIPgwBjKXlGtITgjNMiLZPNUGMJHyG2EC7QDI",
+	"qNXx4WGcCqGAugGHscgPuTgoQOYMedRhYBcOOPfo8nwQJHINngyPhkeYlV4ApwUbHA+eDY+GzzAURqco",
+	"V7S2gmKkUD25CzYOxqCRDfNwbuy950fPyOTszej89fuLtzfvvz+7On91fvZyYi9kwRREXg/C0CqSMX5L",
+	"cgw53x+SH6Tg8yoexAWp8luOsRcWqkEZPLBk2gDx86MnrthI9Wgh5O2JEe2t/WtGWVZKh4fSSLxY8wES",
+	"UoD0G7BZ8yB9lZQKh5CA+modzMForXNiDQW3Xvw5hfgWksjw5lhwF6fsB1C+SpP5BBdsy08YPpwJ82EQ",
+	"NyMW3KyHcuQEhqG7k8MzWw2AB+Z3DOOp6L7RAm36lit5BUp/K5LlgxWraCS4fWxKyEZPahfLenp09NBz",
+	"ry6PcW3L2TCOFUqe26n7RqyW2C6+Yb97svm7RoEW/OjZ5o/q0lbmiydbfNEu5mS+e/rnzd+16+l8jAYv",
+	"tllhT/mlUDMZHP/0s9FpnEsND1xVAOvjvwyCBZFems4VWpSMFvOzGa4PjleToFeuZItFE+vl8FjrcEmU",
+	"2vDnRYuq7AlJFikWz5rbaDUm1f6xw0d+G5GJXcF/4n/Rj/sXywpCHhAhXuI+0RdoNss4efKC5IyX2kjX",
+	"6Ey869BKQ8AEhyG56lAjt4F+ahSRjN1iZTXQSDRVF8vd3VZZr4+J8GFW7WdG+o45qKeGUxxDYQ52b+ES",
+	"I1yBLqcE4kGnRg7k/mr2P41C/AZQ942BqkDlrLQQgxg2AcHmqHu7quW4PQfs+Cp8YEqr7RH+UGK2+Gq8",
+	"RzUJjXeWBXZRdWKraRjR9gBtwoYeYZy/i/pZ0CXJ2MypZ4ZYeOXbrxrV6jbdKEqDtpjMduWFiylNvPqN",
+	"y8FsjqYI0RY7jFQ/F8J957R21ovK5iQ+IyaHafp/MPGaif/mWLKucMhGpgY4vgWmilKvR89QYSJK06Wy",
+	"mrYLRWXalY9TJ87Lb3WBakWIpIjQRhu1jhSU6lWvVGvW0wHN5z11+KqyhsN7w8In3U11G1dwJ25Bhbs/",
+	"cDSN5ixbVgEaNEPTirNGbrob64qdg+7LDaSWLi9gSmhRuDKQVnNy939MWBI5cS1CE0GEUVAojSjreSU2",
+	"/qd7D38FfWqVHXREPyKpcCUgeo3LtnKlgeVSgfzS19y3ovU3KFgSH3r77nokQ/NIgwUKM8SpSKDNAfEC",
+	"LQbOhLUlWRG1e40+cfotS+JT60N+DKbTl6P9B8f5TXGcG0kTR+IqYbKGWZ3WomXlAcHivyhMbcITRzRX",
+	"Y8gIhVTlq62GDMn6VMzjBuOxvEhkSYsfKS0KhdyH8bmR/EqDWIQSKTSKgM3XpSPtTCujZGbgSHqfeFdn",
+	"F6pHwrNWLudnRrF28mZvod0V99N7un9g4n0w8QqPUlk/VXiYm3DMJreuZ0NWTOix8RBZZs7oypxnE8HC",
+	"4ln1FlrvsZa5r9fbyQlFR0U7WdD6RietRD/nDejLaWwjn9vcY+FdMzF4K8R78iWsI9bviFp8rdjP2R3w",
+	"OhzGXQfWa5FAkyXxsOEs3dpJl2Put+TUWgl3QDNVGQhqU4szDBhl+C5IqiV+JgVcuwrLv2d7zCnGhoQ2",
+	"KoT73JlpGke3jfqGeYbJQfjdevxeBRmhvYdyUvK2mRNNa4GprQEoZFc4GZKR86C6Gq63hDoh1kNL6M6J",
+	"vDUWaQ3IA09KELzQENNrcGnneD8aeViVTP71mlFPvOeJKeewI2y23dX/iqyqW5hGjcDSwTuiRQi0COe+",
+	"FLs/nSXoTeiJ7y5XavFeqsVQCS2ISsUCUyrMZK7EllHhXXF+ISvvqb+550dHgWt0ShP8ZXvjZRdpEIqX",
+	"Z1VVhbrRz0+u7c7fS8AEIecH12vb7uxW/+7njbhRR+o0saKnnU+X+LXkEKaqywxB+qFm83fkglgivM2g",
+	"2cIwAOsHmVMIklO+rLzTw8fiYi5cANlY60wre2Tt1TZ/dWSCNZgT5lqtZmY/MJ2KUpNJFRk9ccjsY/0w",
+	"ME8Nyan10mF7FRvMRRLKsmUVyGW7gQQ2Oqxrh6ayvedP/2wFJ7y8stg/6TQ0snj45y4qXQNPTlMaZN49",
+	"BvPpqT7xmblObzz3qrYWRbZ0jXSaNQpVVRGhriloE81YllXpZi5AvxJgxnziEuuPbdb2xAUA2fy4T5U4",
+	"7xcj8HzzR1WrKfxgC85WNf36tQnCtcsCsJGQv9sTvCiDwRUC9+JvdedV6r81e2exyCGkIoZsrKAiLmNz",
+	"NTE5uzO7idD3LxOQx1Uu6N7klzGS5DC4NELWauRTC79xWvLbiMyyUqUuKdJX1VT70Zhj/CgwFIUnieAw",
+	"IXuU9KANNq7xuZ3mlTol9LidG4iFQ1Bjq0/HN7oJiaJh040GFhGespX1nRQPLkCbcjIXYy5cTt7+kLhI",
+	"Y9ukzAVJ2dojWETB3dFeHXkZOXE8qmQV3/dtzI30IWTCOJVLG4KJW1UnZhWWihKXPHp+8f7y6u1fr86u",
+	"rydkkbKskZz9jSKFhDsmSmV0VAcYllQ0KkNgfOCFcDmxXrMI9tGgNDbu8SYEtrrqSoJ5RBjHNeYJ0AS7",
+	"yFhfChInM4eRofE4rdg1F4ZJLujyhGyuSDHmriQFQo/hVisIpa/lGnWLwyhBZlQGCboGyQyRRDfPMWlU",
+	"iq3SnexdIn6G1PMEE6DHfNWyJWDbMi/EBqfpVj+qat1Q7da+hxMIOeYe/cPM4v26a5pTjtczbRub2eK6",
+	"uJtfD99FeQ/h86AmU/USBIdtUqqCPPeP0f3SrzaP7xjjz6vE6yDx3Nmh8HNiX506MjRJqKGsYmaj2fGr",
+	"muDaTneK0DEPNhV5utlLNq3t0JHNBtX8QwD4igQAND2pFVUVoqBZhnJZMwdIrRFA1CZW70nTSmX7jVCa",
+	"SIjNkDMmlTMqWWWFKl0TL57YUl0FXWKpUKwcYkCsWXPXkl+3P/u7Sw3rCWtgShuSdO1X+Yni+FYJfO06",
+	"NJ08uX40rjSgeqN5++y+Bld8Z53bgghyLwsgWI18XUWGWhlRZC4sxGD5c27Tl5zCUolWmIRRiT5G60e5",
+	"5nkXJF7i5AFQdM0tfYdUv3JYd0TuMZz0BMzYGV3DMpplKM743Q2/fjr5MKBjT0GhCN/W+ddAUtRPVSbN",
+	"ujlWqJq0audMnNsszkpDQMTamkRblSR6APj7K+hHA76HtC2EpexWhQn5eKrfCQhfN7JZLT7XeLwDETwE",
+	"2+16VdBFy9CFRRYIF6hA+glPzEuYpMVd8xkMwnaeRTuA1xGYJiV31dGthOiTFUVhS3Ack7TZfxEy1dOA",
+	"UUXkFgpd0eNu4JM1vT0UdD+8+tDtIvex24T+ETCplga6uHRmK7SFYg16h5LK5z+l8e0cswV/Bch2XzH5",
+	"YZD0zKjTOzKZNZiKyvb69Blq5VhEnMpQlArVtA5FWFgqMAQYnhHU5LJ4GXZ1Meq4N8AafRxN4K0BfEGv",
+	"ynBi/kHjKqPW2pw4DIm1tY05LmJDiTVy7gwBm833mEpDx1wBdtPvWh7mWESAaYRhtHtR3xzHvmtd13a6",
+	"/SG5glmpaObyg/vMVivtYcdoyULaZKuvjV5fnY1e/vh+dHH9w9lVWBNtzJu6hyObSEKJ75djFxitsY3R",
+	"VmXUMXcWoYhMTt9evHp9fnoTFGLrChQ9hhRsgo6tnrAM36MKCH8YQf4wguxqBPmixoxRYPWsVcUmLhuK",
+	"FX2aNcPbh0WxmvS/45b2eaMz0rzK8kz2avcAPhR8P7IpGWjwrX8VnBSlLIQChNsx32xZJpVhueoYhjVQ",
+	"HMlWni6d+H9U1c47lR8zoHfQtCKXvDIJ7THrnZiaxWrJnC8QK3NxrMLhuKxlDXUadqPYs68FUXVS8/Zu",
+	"RKsx3wurudd7wrKWTmvuKb1pSXxfzUtXz3DMw7KWSBOcAzMWOd6I0/MCTwa6Inqt26L4TDT5E0TNTmnX",
+	"vnh8Bwh7AuuzpTQhfyuVJjPGmUoh2T92xfUnVW5i0AcvahT5qg7ajDIF4GER0Y9RvznkQgQFSRknhas7",
+	"3q4m/vtRKzE0PgDE4ExcywNnZVikLE5toiNXmhr4db4yzMvUu5I3z/H7o6Sa1Kvp4IuqduvOGVoXtA2o",
+	"IVW3YJNlWEAax3xP0ymJM4FhVi6aOiIc9ELIW2zcvm/w1VdblXBAtaZxagiVQDug9xwjCI35WnH2GLvG",
+	"S6UrPl9n73VJbWTLDtEx92+b9aO0MCslGn8KBjE4dzOSEveNExNqX/KQvOVWaHe35QqqoNHJpXRU11cB",
+	"QBRKtgvKtLIpHS1UtD5QpKZM2yQJlO7DksqO2tuFDcnTo+cecWuiF4CbIcUNy8+w1RsAaQIGfOz3UckR",
+	"3tIfsutvRnZdT8DZH/R7iTYAGz6wmYI/oGwa1nvuJd8vJV3wOhIwFvwOpLKRgD4GgNr4hi2rQpNRJSLa",
+	"kgUz0EuiYmkY/yyj8zkkTt0Pvu2zEjobeFXN+iuVp6r1rcBbfwe/G0ive7prgbuvA55XWduiine57hsk",
+	"FznwjaJKXcBtvfGt15czJBcAiTXl8Bmbl4Zp+hHxa8Q/FgPZe3H0rC6rte9qc5QJExghg9k6LmXiBXnz",
+	"bReW62rnI/PV2qiXvMw0M8MezoTMDxJXZbeGxp5SvI1KqlM0hm2spWo/7CmD+lnjU3vqwK9CpOpq/qgt",
+	"9ViWk/o2FJEQC4kOIgT0vbIwCP0fR0SRQwTzfcRaV79Z1SGjBUCc4udzjtVfN6FxVQF7Rwy2NfBqvGxk",
+	"IlljAw7dDCJfETveHyKOVbQfN1atUZD9M2Nfs0j4urhwZ4ypCn9PyN60qvS9b4/S3byhhh6+fhWo+kdM",
+	"2Nqg8JrLJg6fqjDxWpr1moUr9m5pBkJFAAsryYCt5bwxF+vp0ZERizPB597vXEiB+ewoKitfm1dF2Gsd",
+	"7nytSk11JX4Yjmpgl+xRYk6cTGlmFG/MsRQyTkFp26VAQhXnXqvnaLSwlQqspdDIK0Ye9iWkq/FFqV34",
+	"MqrSVAlOtED3FU0Yd2lOkyr62J7CIXqZJr0C8Xf2nB6RIrgZVgZzYMFsFzIwvD9sr0lges3ugGPSSFCi",
+	"219zNXMNSg522sBkj3ErkKpD2Kuro1VNiwINWpavPCUqsj3SjEBoKSJ64g5GMw1yQvbQw8mFwZnZjMUo",
+	"AqeoAjvoqcoyoRuWJkur7u2fkKnQKaLR0mdl+TpEHTCo4OcrgIQEI9VaBzd8ABf/Z9hEteoqst0vPzJg",
+	"laCm+csguOKeSlcQC6STWN4Jja+YoKpuXaT9IOomClYNFmxcycpqEv6eG7iw8szX4ATjCksfHy6wdcVK",
+	"tLhqy1muxzJOil2WsaLm86Nn/XG0YWeMzxNI2+jFsUUUrVvb8DMKGI8QVmuvkbhrNTxYYK6Pu659zCMC",
+	"VUUE16DhISEAjkKKGfMNuvujbq/rcOOqKYObNPJFGX3KihsO4yrteJjQLkuOlSFVOa01bLTe8xiyDIv0",
+	"u7X2BeOObLr3YIdg2i8dCO2jWcNqlxiKfgdy6YqnzwjTJ+4MlG2aFJxPeHH+llaGu17Y8hFJlfYrAVnM",
+	"geDo5Z2DS0pKsdc6fNBVlX2ekBxyIZdn3OwjwW9dLKDlc5fvbnpZ0aVb1SMyIj/FppB4d0BfVfh7tab+",
+	"eyzKFaVAMPQyFeZywlYReF/HZELnMCF7T579+5//evL0CF3gvMwyw3jiDKgkTO9HZDITcalGRvKcRGRS",
+	"SGaWeCqMrMuV9UEp4Ippdgc3omCxmpA9b8l6+iLs7RURbTuAWYf7pAEuPcLqO+xjGkLHw2vObnQ71edW",
+	"nTdApevj2gLKX0E1rYdBglOkHaoG2qCP0GqEaDGkQ/jgO2z1x/cXvgPDgX1zaK5wYqNq3BiRa9rinSsu",
+	"KFkFfCzIEhpznyYUuWiXXFiHmeNtju861rfv8gGAvKHyNhELTpDzFSArf/yYTyqnzI8//vjjwZs3By9f",
+	"HmATiWGeTCKk0eYIbUzO30QpOc1cKIqMU3bnMmBdVyTUVjBvubKfV6Te6CsY3qSN3s5yGJLXruS5xphK",
+	"WBB7VKjTpqKUfS7aM3wF+7vthEH/YEUTgTbbpHuR5x+s8FtHPxjlxPr2c+DaNYPpXv4/WDFpSe6ndp0H",
+	"L5kqhGK+BFMLjOqxT/D+zAR/GQ/6JhgPJn3yfL2de6PrvUvo1EHNDbGi4WipSjUhiAXHux0eejRYJyF6",
+	"Yceim2UPzXWcBPDK6+5eWLV4pdSXZW/85NtIfq+wz4CuyhfufBMtp63ERkCBwFY3fZFgOyQpQqei1MFG",
+	"d5LarlMhddV7VxHDvrkOfLL+DpsJjjWffnG0PyQXzpfKugNUHJ5oZPEtSmy4Ob5LNztuT5zNo8n8iZjN",
+	"osqbW69AYAZU0q8orr7VR9ARcTLsPZjTD+f2ixdHO2ZceiRoq1YPAGdYMXobyFqt1m1G3sNf7LWdr8+v",
+	"bCWv2W92z510R76r0/6NW+JuWZNfvW996yRHf1k7Kwy+97uT0iPy5N///NfTRnveTmLi7ndrRe2HuduH",
+	"1wfsBF9GHfAkZgURcaq0PfHfbHpWrwpQhVDanow7gnybmvk6s+gu7kMGG9SBM7iGYP6TkzDXicwaAVlz",
+	"hj4foyG4WrpBxdsLWPQWvWXat1FrT7VNMT97Pn7gx1KR3fCnX7L8+xb1x+z63BU58mRpVaOOstd07sTt",
+	"F6H6v0o/boiItWGqpz3YaqzbWMDjlCo4YLySNesKYhMsSTlpqeFGSmSqFy+uwegmzrwS1OTYotyl/3N1",
+	"icvdi1p+mVofb6iO06AdyZo6H58R/h+xPkhEFN47lmAIvV0CffhMZxB1SsEQtiP8VtVFVviEH6BuQxNw",
+	"v/LSDesSzt+uTY/+HQWzro5aRWuKoWPE0IENoFg1bJ+x+UoQvIEsU43mQdaj7EswYLypIns9zasjUtBl",
+	"bjNeHO7YgKyoGdUaYS46n5cGiTC0e9+H5ONHKVVBRGx/XDam75zarTwilDbm6QHRV0Cxj7xaMI2JP76h",
+	"ld3K48SnuPZOqw6sqtpoLi+mnMAH2yp64epUl7w3IsrCRy/AaBpv6ALWqZRYVa7HejRkxtDBOlnAVDFt",
+	"S1ymgsOyEHrffJVIm/CnWAZc+3A/3SxK39NEs1nCekWZXbuDx42idJPsJOE+/ZwS7hXEwO4+VWr9LbTH",
+	"a9aatSFSQFRZFELaXqtT8WEb1MDmrAcbNcINldzrJpeNRl6t3ik7qIurdMXeHgg6UAC3KehuFvrQRd0f",
+	"p+lCtbNPr8B5n4rruIQTp3b0tD10RYwwDK+jTj5SmfmgwDxKlSGEedV2Zm3mn47sD1q23sfVDh+PKmjf",
+	"8KHCuRX16uuezLsTiQPA5gkbe5mtoRVBhwKXaoA4GgURyUkZYx5EjLJBP+rjedYookBvRwHAdX9YTQEq",
+	"p6t/NSQJL55/1s4Oo5DMm8N8DCwLbgSbgBhUG/5qMcH3PrFg/nC9oDsIEgaaHcYpxLdru82GVVXeXb32",
+	"VDQVygiD/nuMPxiSUas/S7N2UjsEEBNcnRxghADDL7nSQBOy9/zoyJaf7rGgYsOmUzdzrXE/inzpZvlC",
+	"JtR3MtuUptN3EeZQRdFs5vcwiUNN2TRYW3R/HJvUX07IN98B9vsmS1HKylmtEQvNzvBxI1byG5dvYkFt",
+	"zN2PUxt+WlfBtxXCMHktMOsUGeVVMaZfXbzVtctTIddasgJqKMBd2s0FtCA8t5UUQeR5yZFAfXKw+Al5",
+	"HlSVYPyO2V5im+wMfgnn+MXgyyKYW7Zt/fYVp6c9oJXWn79tQWEPwCZr+6suMfdTcNt1dRf4soT+vvzG",
+	"fm3g6igoK4MmOmQyXHQCqfuYxyUOE7KOL07Ap8w2IneMsIeCr7/Zb2mtcX1RO//bAri9PkeUmjvbFV4W",
+	"ME2FuF0NMG95tqzoH7V2VIZdLzGa2lbbVGzOrdGwyvmxjeBcxzZfNQi1Mbxu9EjEgPVUTlwZDvRlI927",
+	"ZdypbjQ2jCSDZN7r1cJ1/eD20C/p28DFWtS33xxc+yVvr/c//9ODqvo0SZi1P18GtQfsCr5o9QB3nqP4",
+	"tg+pLm3SoFG2vfxZ1I8MYwyuzKhvTha4N659CRFglT5t8QBcCayqMeJ0GaCA87RJukAU2YCR2PP+6aEn",
+	"Ffa+5kLMbepQf3SjVetVKqQ+yNgd2sdts/dZJhYkFuKWWV+ehIRJiLXymgBLgGvDfAop7lhi4yrbWEWl",
+	"fsuS2ODIeYeAP7Mm3rYm1z/6iUtid53SmW91U9UGETw0+0dYq5ZoMeaTw0zMGf9PPCCUh/8yLo+OnsW+",
+	"UK/5AyY20jqITn4t6q6wG0KK7wlZCcxomeltOAB8KCDWkDhb81rQQlmzxwVF9hrA4XrQm3u2OUT/fXoW",
+	"uVxsinmyPIb9Fd0GHbT5hvWbAG2ULejSqs0WjAwUuYuZHLsCka3u+IIT16DOZfW6t9omCzIiFbmu2+q6",
+	"8lvWYofGh6oiZq2g02XkR50DB8liP3oXmA0cn7rtbmcLMrsY7MQEov6B8E5WjfTiydOtB0LVaqeBft4S",
+	"ZxtIdioScDjWuFKHad2b/Z2h6Ctbp7MXSfvwrTnUL4MpUAlyZH49/ulnc0eW6FlQLGU2OB4cYoSCG6nT",
+	"AdRZprZLW3bA47KWDWy1bfm1wyWq/d02JKzqiN/oY2oTdno372bDvXfnwuR25FCGoLlQkCqZqG6J38hl",
+	"cLauYHQfANCd4BTrR3TyackeVme09dptqs9+5Opt4GZCH34wEVbS6M5ymVEUvqUo56mTim1OU1MKj4iT",
+	"q+scp1rrswpfMFlDKuhOiq5xjgGYXPhDOa54qLs/V2lO0xjNEzlOXBn90ewZHqQ1W/ZM1p8CjcqphJyV",
+	"uVVOg7Gq3OePP3/8fwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -21,7 +21,7 @@ SET title = $1,
     checkin_pending = checkin_pending OR $5::boolean,
     reply_until = $6
 WHERE id = $7 AND user_id = $8
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
 `
 
 type ContinueSessionParams struct {
@@ -68,6 +68,9 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 		&i.UpdatedAt,
 		&i.EndedAt,
 		&i.ReplyUntil,
+		&i.ContextSummary,
+		&i.ContextSummaryThrough,
+		&i.ClosingFeeling,
 	)
 	return i, err
 }
@@ -75,7 +78,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 const createSession = `-- name: CreateSession :one
 INSERT INTO chat_sessions (user_id, title, token_limit)
 VALUES ($1, $2, $3)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
 `
 
 type CreateSessionParams struct {
@@ -105,6 +108,9 @@ func (q *Queries) CreateSession(ctx context.Context, arg CreateSessionParams) (C
 		&i.UpdatedAt,
 		&i.EndedAt,
 		&i.ReplyUntil,
+		&i.ContextSummary,
+		&i.ContextSummaryThrough,
+		&i.ClosingFeeling,
 	)
 	return i, err
 }
@@ -133,7 +139,7 @@ const endSessionForUser = `-- name: EndSessionForUser :one
 UPDATE chat_sessions
 SET status = 'ENDED', ended_at = now(), end_reason = $1
 WHERE id = $2 AND user_id = $3 AND status = 'ACTIVE'
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
 `
 
 type EndSessionForUserParams struct {
@@ -164,6 +170,9 @@ func (q *Queries) EndSessionForUser(ctx context.Context, arg EndSessionForUserPa
 		&i.UpdatedAt,
 		&i.EndedAt,
 		&i.ReplyUntil,
+		&i.ContextSummary,
+		&i.ContextSummaryThrough,
+		&i.ClosingFeeling,
 	)
 	return i, err
 }
@@ -171,25 +180,28 @@ func (q *Queries) EndSessionForUser(ctx context.Context, arg EndSessionForUserPa
 const finishReply = `-- name: FinishReply :one
 UPDATE chat_sessions
 SET tokens_used = tokens_used + $1::integer,
-    last_message = CASE WHEN $2::text = '' THEN last_message ELSE $2::text END,
+    checkin_pending = checkin_pending OR $2::boolean,
+    last_message = CASE WHEN $3::text = '' THEN last_message ELSE $3::text END,
     reply_until = NULL
-WHERE id = $3 AND user_id = $4
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until
+WHERE id = $4 AND user_id = $5
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
 `
 
 type FinishReplyParams struct {
-	Tokens      int32
-	LastMessage string
-	ID          uuid.UUID
-	UserID      uuid.UUID
+	Tokens         int32
+	CheckinPending bool
+	LastMessage    string
+	ID             uuid.UUID
+	UserID         uuid.UUID
 }
 
 // FinishReply records a stored reply in the user's session in one statement:
-// its tokens, the preview (kept when empty) and the end of the reply in
-// progress.
+// its tokens, the preview (kept when empty), a pending check-in, and the end of
+// the reply in progress.
 func (q *Queries) FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error) {
 	row := q.db.QueryRow(ctx, finishReply,
 		arg.Tokens,
+		arg.CheckinPending,
 		arg.LastMessage,
 		arg.ID,
 		arg.UserID,
@@ -212,8 +224,23 @@ func (q *Queries) FinishReply(ctx context.Context, arg FinishReplyParams) (ChatS
 		&i.UpdatedAt,
 		&i.EndedAt,
 		&i.ReplyUntil,
+		&i.ContextSummary,
+		&i.ContextSummaryThrough,
+		&i.ClosingFeeling,
 	)
 	return i, err
+}
+
+const getSafetyCheckinCount = `-- name: GetSafetyCheckinCount :one
+SELECT COALESCE((SELECT checkins FROM safety_referral_counts WHERE day = $1), 0)::integer
+`
+
+// GetSafetyCheckinCount returns the day's check-in count (0 when none).
+func (q *Queries) GetSafetyCheckinCount(ctx context.Context, day time.Time) (int32, error) {
+	row := q.db.QueryRow(ctx, getSafetyCheckinCount, day)
+	var column_1 int32
+	err := row.Scan(&column_1)
+	return column_1, err
 }
 
 const getSafetyReferralCount = `-- name: GetSafetyReferralCount :one
@@ -229,7 +256,7 @@ func (q *Queries) GetSafetyReferralCount(ctx context.Context, day time.Time) (in
 }
 
 const getSessionForUser = `-- name: GetSessionForUser :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 `
 
@@ -260,12 +287,15 @@ func (q *Queries) GetSessionForUser(ctx context.Context, arg GetSessionForUserPa
 		&i.UpdatedAt,
 		&i.EndedAt,
 		&i.ReplyUntil,
+		&i.ContextSummary,
+		&i.ContextSummaryThrough,
+		&i.ClosingFeeling,
 	)
 	return i, err
 }
 
 const getSessionForUserForUpdate = `-- name: GetSessionForUserForUpdate :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 FOR UPDATE
 `
@@ -297,8 +327,24 @@ func (q *Queries) GetSessionForUserForUpdate(ctx context.Context, arg GetSession
 		&i.UpdatedAt,
 		&i.EndedAt,
 		&i.ReplyUntil,
+		&i.ContextSummary,
+		&i.ContextSummaryThrough,
+		&i.ClosingFeeling,
 	)
 	return i, err
+}
+
+const incrementSafetyCheckins = `-- name: IncrementSafetyCheckins :exec
+INSERT INTO safety_referral_counts (day, checkins)
+VALUES ($1, 1)
+ON CONFLICT (day) DO UPDATE SET checkins = safety_referral_counts.checkins + 1
+`
+
+// IncrementSafetyCheckins counts one possible-risk check-in for the day (no
+// user, no content).
+func (q *Queries) IncrementSafetyCheckins(ctx context.Context, day time.Time) error {
+	_, err := q.db.Exec(ctx, incrementSafetyCheckins, day)
+	return err
 }
 
 const incrementSafetyReferrals = `-- name: IncrementSafetyReferrals :exec
@@ -315,7 +361,7 @@ func (q *Queries) IncrementSafetyReferrals(ctx context.Context, day time.Time) e
 }
 
 const listSessionsByUser = `-- name: ListSessionsByUser :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
 WHERE user_id = $1
 ORDER BY updated_at DESC, id
 `
@@ -347,6 +393,70 @@ func (q *Queries) ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]C
 			&i.UpdatedAt,
 			&i.EndedAt,
 			&i.ReplyUntil,
+			&i.ContextSummary,
+			&i.ContextSummaryThrough,
+			&i.ClosingFeeling,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listSessionsForExport = `-- name: ListSessionsForExport :many
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
+WHERE user_id = $1 AND (created_at, id) > ($2::timestamptz, $3::uuid)
+ORDER BY created_at, id
+LIMIT $4
+`
+
+type ListSessionsForExportParams struct {
+	UserID       uuid.UUID
+	AfterCreated time.Time
+	AfterID      uuid.UUID
+	MaxRows      int32
+}
+
+// ListSessionsForExport pages through the user's sessions, oldest first, after the cursor
+// (created_at, id); the first page starts from the zero cursor.
+func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsForExportParams) ([]ChatSession, error) {
+	rows, err := q.db.Query(ctx, listSessionsForExport,
+		arg.UserID,
+		arg.AfterCreated,
+		arg.AfterID,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ChatSession{}
+	for rows.Next() {
+		var i ChatSession
+		if err := rows.Scan(
+			&i.ID,
+			&i.UserID,
+			&i.Title,
+			&i.Status,
+			&i.TokensUsed,
+			&i.TokenLimit,
+			&i.Summary,
+			&i.Emotions,
+			&i.EndReason,
+			&i.LastMessage,
+			&i.CheckinPending,
+			&i.LastDisclosureAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.EndedAt,
+			&i.ReplyUntil,
+			&i.ContextSummary,
+			&i.ContextSummaryThrough,
+			&i.ClosingFeeling,
 		); err != nil {
 			return nil, err
 		}
@@ -361,7 +471,7 @@ func (q *Queries) ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]C
 const openSession = `-- name: OpenSession :one
 INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
 `
 
 type OpenSessionParams struct {
@@ -407,12 +517,15 @@ func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatS
 		&i.UpdatedAt,
 		&i.EndedAt,
 		&i.ReplyUntil,
+		&i.ContextSummary,
+		&i.ContextSummaryThrough,
+		&i.ClosingFeeling,
 	)
 	return i, err
 }
 
 const searchSessionsByUser = `-- name: SearchSessionsByUser :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
 WHERE user_id = $1
   AND ($2::text = ''
        OR strpos(lower(title), lower($2::text)) > 0
@@ -454,6 +567,9 @@ func (q *Queries) SearchSessionsByUser(ctx context.Context, arg SearchSessionsBy
 			&i.UpdatedAt,
 			&i.EndedAt,
 			&i.ReplyUntil,
+			&i.ContextSummary,
+			&i.ContextSummaryThrough,
+			&i.ClosingFeeling,
 		); err != nil {
 			return nil, err
 		}
@@ -463,6 +579,76 @@ func (q *Queries) SearchSessionsByUser(ctx context.Context, arg SearchSessionsBy
 		return nil, err
 	}
 	return items, nil
+}
+
+const setClosingFeeling = `-- name: SetClosingFeeling :one
+UPDATE chat_sessions
+SET closing_feeling = $1
+WHERE id = $2 AND user_id = $3
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
+`
+
+type SetClosingFeelingParams struct {
+	Feeling *string
+	ID      uuid.UUID
+	UserID  uuid.UUID
+}
+
+// SetClosingFeeling records how the user felt as their session ended.
+func (q *Queries) SetClosingFeeling(ctx context.Context, arg SetClosingFeelingParams) (ChatSession, error) {
+	row := q.db.QueryRow(ctx, setClosingFeeling, arg.Feeling, arg.ID, arg.UserID)
+	var i ChatSession
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Title,
+		&i.Status,
+		&i.TokensUsed,
+		&i.TokenLimit,
+		&i.Summary,
+		&i.Emotions,
+		&i.EndReason,
+		&i.LastMessage,
+		&i.CheckinPending,
+		&i.LastDisclosureAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.EndedAt,
+		&i.ReplyUntil,
+		&i.ContextSummary,
+		&i.ContextSummaryThrough,
+		&i.ClosingFeeling,
+	)
+	return i, err
+}
+
+const setContextSummary = `-- name: SetContextSummary :execrows
+UPDATE chat_sessions
+SET context_summary = $1, context_summary_through = $2
+WHERE id = $3 AND user_id = $4
+  AND (context_summary_through IS NULL OR context_summary_through < $2)
+`
+
+type SetContextSummaryParams struct {
+	Summary string
+	Through *time.Time
+	ID      uuid.UUID
+	UserID  uuid.UUID
+}
+
+// SetContextSummary stores the model's summary of the session's messages up to
+// @through, unless a summary that reaches as far or further is already stored.
+func (q *Queries) SetContextSummary(ctx context.Context, arg SetContextSummaryParams) (int64, error) {
+	result, err := q.db.Exec(ctx, setContextSummary,
+		arg.Summary,
+		arg.Through,
+		arg.ID,
+		arg.UserID,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const setSessionSummary = `-- name: SetSessionSummary :execrows

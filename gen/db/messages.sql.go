@@ -15,7 +15,7 @@ import (
 const createMessage = `-- name: CreateMessage :one
 INSERT INTO messages (session_id, user_id, role, content, token_count)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, session_id, user_id, role, content, token_count, created_at, status
+RETURNING id, session_id, user_id, role, content, token_count, created_at, status, risk_level
 `
 
 type CreateMessageParams struct {
@@ -45,6 +45,7 @@ func (q *Queries) CreateMessage(ctx context.Context, arg CreateMessageParams) (M
 		&i.TokenCount,
 		&i.CreatedAt,
 		&i.Status,
+		&i.RiskLevel,
 	)
 	return i, err
 }
@@ -70,9 +71,9 @@ func (q *Queries) DeleteMessageForUser(ctx context.Context, arg DeleteMessageFor
 }
 
 const insertMessage = `-- name: InsertMessage :one
-INSERT INTO messages (id, session_id, user_id, role, content, token_count, status)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
-RETURNING id, session_id, user_id, role, content, token_count, created_at, status
+INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+RETURNING id, session_id, user_id, role, content, token_count, created_at, status, risk_level
 `
 
 type InsertMessageParams struct {
@@ -83,11 +84,12 @@ type InsertMessageParams struct {
 	Content    string
 	TokenCount int32
 	Status     string
+	RiskLevel  int16
 }
 
 // InsertMessage stores a message with an id chosen by the caller (so that the
 // statements of one send can be sent together); user_id is the session
-// owner's id.
+// owner's id. risk_level is the message's tier of risk (see the messages table).
 func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (Message, error) {
 	row := q.db.QueryRow(ctx, insertMessage,
 		arg.ID,
@@ -97,6 +99,7 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (M
 		arg.Content,
 		arg.TokenCount,
 		arg.Status,
+		arg.RiskLevel,
 	)
 	var i Message
 	err := row.Scan(
@@ -108,12 +111,13 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (M
 		&i.TokenCount,
 		&i.CreatedAt,
 		&i.Status,
+		&i.RiskLevel,
 	)
 	return i, err
 }
 
 const listMessagesBySession = `-- name: ListMessagesBySession :many
-SELECT id, session_id, user_id, role, content, token_count, created_at, status FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
 WHERE session_id = $1 AND user_id = $2
 ORDER BY created_at, id
 `
@@ -143,6 +147,50 @@ func (q *Queries) ListMessagesBySession(ctx context.Context, arg ListMessagesByS
 			&i.TokenCount,
 			&i.CreatedAt,
 			&i.Status,
+			&i.RiskLevel,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listMessagesForSessions = `-- name: ListMessagesForSessions :many
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
+WHERE user_id = $1 AND session_id = ANY($2::uuid[])
+ORDER BY session_id, created_at, id
+`
+
+type ListMessagesForSessionsParams struct {
+	UserID     uuid.UUID
+	SessionIds []uuid.UUID
+}
+
+// ListMessagesForSessions lists the messages of several of the user's sessions (a page of
+// an export), by session and then oldest first.
+func (q *Queries) ListMessagesForSessions(ctx context.Context, arg ListMessagesForSessionsParams) ([]Message, error) {
+	rows, err := q.db.Query(ctx, listMessagesForSessions, arg.UserID, arg.SessionIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Message{}
+	for rows.Next() {
+		var i Message
+		if err := rows.Scan(
+			&i.ID,
+			&i.SessionID,
+			&i.UserID,
+			&i.Role,
+			&i.Content,
+			&i.TokenCount,
+			&i.CreatedAt,
+			&i.Status,
+			&i.RiskLevel,
 		); err != nil {
 			return nil, err
 		}
@@ -155,7 +203,7 @@ func (q *Queries) ListMessagesBySession(ctx context.Context, arg ListMessagesByS
 }
 
 const listRecentMessages = `-- name: ListRecentMessages :many
-SELECT id, session_id, user_id, role, content, token_count, created_at, status FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
 WHERE session_id = $1 AND user_id = $2
   AND ($3::timestamptz IS NULL
        OR (created_at, id) < ($3::timestamptz, $4::uuid))
@@ -198,6 +246,7 @@ func (q *Queries) ListRecentMessages(ctx context.Context, arg ListRecentMessages
 			&i.TokenCount,
 			&i.CreatedAt,
 			&i.Status,
+			&i.RiskLevel,
 		); err != nil {
 			return nil, err
 		}

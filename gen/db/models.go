@@ -12,22 +12,25 @@ import (
 )
 
 type ChatSession struct {
-	ID               uuid.UUID
-	UserID           uuid.UUID
-	Title            string
-	Status           string
-	TokensUsed       int32
-	TokenLimit       int32
-	Summary          *string
-	Emotions         []string
-	EndReason        *string
-	LastMessage      string
-	CheckinPending   bool
-	LastDisclosureAt *time.Time
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	EndedAt          *time.Time
-	ReplyUntil       *time.Time
+	ID                    uuid.UUID
+	UserID                uuid.UUID
+	Title                 string
+	Status                string
+	TokensUsed            int32
+	TokenLimit            int32
+	Summary               *string
+	Emotions              []string
+	EndReason             *string
+	LastMessage           string
+	CheckinPending        bool
+	LastDisclosureAt      *time.Time
+	CreatedAt             time.Time
+	UpdatedAt             time.Time
+	EndedAt               *time.Time
+	ReplyUntil            *time.Time
+	ContextSummary        string
+	ContextSummaryThrough *time.Time
+	ClosingFeeling        *string
 }
 
 type ContactMessage struct {
@@ -65,6 +68,16 @@ type LoginCode struct {
 	UsedAt    *time.Time
 }
 
+type Memory struct {
+	ID        uuid.UUID
+	UserID    uuid.UUID
+	SessionID *uuid.UUID
+	Text      string
+	Key       *string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
 type Message struct {
 	ID         uuid.UUID
 	SessionID  uuid.UUID
@@ -74,6 +87,7 @@ type Message struct {
 	TokenCount int32
 	CreatedAt  time.Time
 	Status     string
+	RiskLevel  int16
 }
 
 type ProcessedWebhookEvent struct {
@@ -110,8 +124,9 @@ type RefreshTokenFamily struct {
 }
 
 type SafetyReferralCount struct {
-	Day   time.Time
-	Count int32
+	Day      time.Time
+	Count    int32
+	Checkins int32
 }
 
 type Subscription struct {
@@ -150,6 +165,7 @@ type User struct {
 	StripeCustomerID *string
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
+	MemoryEnabled    bool
 }
 
 type WeeklyReport struct {

@@ -16,9 +16,10 @@ UPDATE users
 SET age              = CASE WHEN $1::boolean THEN $2::integer ELSE age END,
     focus_areas      = COALESCE($3::text, focus_areas),
     primary_concerns = COALESCE($4::text, primary_concerns),
-    sensitive_topics = COALESCE($5::text, sensitive_topics)
-WHERE id = $6
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at
+    sensitive_topics = COALESCE($5::text, sensitive_topics),
+    memory_enabled   = COALESCE($6::boolean, memory_enabled)
+WHERE id = $7
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled
 `
 
 type UpdateProfileParams struct {
@@ -27,6 +28,7 @@ type UpdateProfileParams struct {
 	FocusAreas      *string
 	PrimaryConcerns *string
 	SensitiveTopics *string
+	MemoryEnabled   *bool
 	ID              uuid.UUID
 }
 
@@ -38,6 +40,7 @@ func (q *Queries) UpdateProfile(ctx context.Context, arg UpdateProfileParams) (U
 		arg.FocusAreas,
 		arg.PrimaryConcerns,
 		arg.SensitiveTopics,
+		arg.MemoryEnabled,
 		arg.ID,
 	)
 	var i User
@@ -56,6 +59,7 @@ func (q *Queries) UpdateProfile(ctx context.Context, arg UpdateProfileParams) (U
 		&i.StripeCustomerID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MemoryEnabled,
 	)
 	return i, err
 }

@@ -43,6 +43,10 @@ type Querier interface {
 	// CreateUser inserts an account; role defaults to USER. password_hash is
 	// NULL for accounts that only sign in through an identity provider.
 	CreateUser(ctx context.Context, arg CreateUserParams) (User, error)
+	// DeleteMemoriesForUser deletes every memory of the user.
+	DeleteMemoriesForUser(ctx context.Context, userID uuid.UUID) error
+	// DeleteMemoryForUser deletes the user's memory; no rows when it is not the user's.
+	DeleteMemoryForUser(ctx context.Context, arg DeleteMemoryForUserParams) (int64, error)
 	// DeleteMessageForUser deletes one of the user's messages (a partial reply
 	// replaced by a retry).
 	DeleteMessageForUser(ctx context.Context, arg DeleteMessageForUserParams) (int64, error)
@@ -58,8 +62,8 @@ type Querier interface {
 	// not the user's or already ended.
 	EndSessionForUser(ctx context.Context, arg EndSessionForUserParams) (ChatSession, error)
 	// FinishReply records a stored reply in the user's session in one statement:
-	// its tokens, the preview (kept when empty) and the end of the reply in
-	// progress.
+	// its tokens, the preview (kept when empty), a pending check-in, and the end of
+	// the reply in progress.
 	FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error)
 	// GetContactMessage returns one stored contact message (for the job that mails it).
 	GetContactMessage(ctx context.Context, id uuid.UUID) (ContactMessage, error)
@@ -77,6 +81,8 @@ type Querier interface {
 	// user) with its family and the owner's role, locking the token and its family so that
 	// concurrent refreshes of one token are serialised.
 	GetRefreshTokenForUpdate(ctx context.Context, arg GetRefreshTokenForUpdateParams) (GetRefreshTokenForUpdateRow, error)
+	// GetSafetyCheckinCount returns the day's check-in count (0 when none).
+	GetSafetyCheckinCount(ctx context.Context, day time.Time) (int32, error)
 	// GetSafetyReferralCount returns the day's referral count (0 when none).
 	GetSafetyReferralCount(ctx context.Context, day time.Time) (int32, error)
 	// GetSessionForUser returns the session only if it belongs to the user, so a
@@ -102,12 +108,15 @@ type Querier interface {
 	GetWeeklyReportForMail(ctx context.Context, id uuid.UUID) (GetWeeklyReportForMailRow, error)
 	// HitRateLimit counts one event in a fixed window and returns the window's count so far.
 	HitRateLimit(ctx context.Context, arg HitRateLimitParams) (int32, error)
+	// IncrementSafetyCheckins counts one possible-risk check-in for the day (no
+	// user, no content).
+	IncrementSafetyCheckins(ctx context.Context, day time.Time) error
 	// IncrementSafetyReferrals counts one crisis-resource referral for the day
 	// (no user, no content).
 	IncrementSafetyReferrals(ctx context.Context, day time.Time) error
 	// InsertMessage stores a message with an id chosen by the caller (so that the
 	// statements of one send can be sent together); user_id is the session
-	// owner's id.
+	// owner's id. risk_level is the message's tier of risk (see the messages table).
 	InsertMessage(ctx context.Context, arg InsertMessageParams) (Message, error)
 	// InsertWeeklyReport stores a report unless one exists for that user and week; it returns
 	// the id only when this call stored it, so exactly one instance mails it.
@@ -120,15 +129,31 @@ type Querier interface {
 	ListEndedSessionsBetween(ctx context.Context, arg ListEndedSessionsBetweenParams) ([]ListEndedSessionsBetweenRow, error)
 	// ListLiveSubscriptionsForUser returns the user's subscriptions that still give access.
 	ListLiveSubscriptionsForUser(ctx context.Context, userID uuid.UUID) ([]Subscription, error)
+	// ListMemoriesForExport returns every memory of the user, oldest first.
+	ListMemoriesForExport(ctx context.Context, userID uuid.UUID) ([]Memory, error)
+	// ListMemoriesForUser returns the user's memories, newest first.
+	ListMemoriesForUser(ctx context.Context, userID uuid.UUID) ([]Memory, error)
+	// ListMemoryTextsForPrompt returns the texts of the user's memories, newest first, only
+	// while the user has memory turned on.
+	ListMemoryTextsForPrompt(ctx context.Context, userID uuid.UUID) ([]string, error)
 	// ListMessagesBySession lists a session's messages oldest first, scoped to
 	// the owner so another user's session yields nothing.
 	ListMessagesBySession(ctx context.Context, arg ListMessagesBySessionParams) ([]Message, error)
+	// ListMessagesForSessions lists the messages of several of the user's sessions (a page of
+	// an export), by session and then oldest first.
+	ListMessagesForSessions(ctx context.Context, arg ListMessagesForSessionsParams) ([]Message, error)
 	// ListRecentMessages lists at most max_rows of the user's session's messages,
 	// newest first, older than the (before_at, before_id) cursor when it is set: a
 	// backward index scan that stops at the limit, whatever the session's length.
 	ListRecentMessages(ctx context.Context, arg ListRecentMessagesParams) ([]Message, error)
 	// ListSessionsByUser lists the user's sessions, most recently updated first.
 	ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]ChatSession, error)
+	// ListSessionsForExport pages through the user's sessions, oldest first, after the cursor
+	// (created_at, id); the first page starts from the zero cursor.
+	ListSessionsForExport(ctx context.Context, arg ListSessionsForExportParams) ([]ChatSession, error)
+	// ListUserMessagesOfSessionsEndedBetween returns the user's own messages (never the
+	// assistant's) of their sessions that ended in [from, to), oldest first, for the week's themes.
+	ListUserMessagesOfSessionsEndedBetween(ctx context.Context, arg ListUserMessagesOfSessionsEndedBetweenParams) ([]ListUserMessagesOfSessionsEndedBetweenRow, error)
 	// ListUsersDueWeeklyReport returns Premium users with no report yet for the week.
 	ListUsersDueWeeklyReport(ctx context.Context, arg ListUsersDueWeeklyReportParams) ([]ListUsersDueWeeklyReportRow, error)
 	// ListWeeklyReportsForUser returns a user's reports, newest first.
@@ -163,8 +188,13 @@ type Querier interface {
 	// exists (registration, reset mail); a crash may lose the last moment of such writes, which
 	// only means a link that no longer works.
 	RelaxCommit(ctx context.Context) error
+	// ReleaseRateLimit gives back one event of a window (an attempt counted before its outcome
+	// was known that turned out not to count).
+	ReleaseRateLimit(ctx context.Context, arg ReleaseRateLimitParams) error
 	// ReleaseUsage gives back one use of a daily quota (a reply that failed).
 	ReleaseUsage(ctx context.Context, arg ReleaseUsageParams) error
+	// ReplaceMemoryForUser replaces a memory the model merged a new fact into.
+	ReplaceMemoryForUser(ctx context.Context, arg ReplaceMemoryForUserParams) (int64, error)
 	// RevokeRefreshFamily revokes one family of a user (logout, reuse of a rotated token).
 	RevokeRefreshFamily(ctx context.Context, arg RevokeRefreshFamilyParams) (int64, error)
 	// RevokeUserRefreshFamilies revokes every family of a user (password reset).
@@ -178,6 +208,11 @@ type Querier interface {
 	// SecondsSinceLastEmailToken says how long ago the user's newest token of a purpose was
 	// made (a billion when there is none).
 	SecondsSinceLastEmailToken(ctx context.Context, arg SecondsSinceLastEmailTokenParams) (float64, error)
+	// SetClosingFeeling records how the user felt as their session ended.
+	SetClosingFeeling(ctx context.Context, arg SetClosingFeelingParams) (ChatSession, error)
+	// SetContextSummary stores the model's summary of the session's messages up to
+	// @through, unless a summary that reaches as far or further is already stored.
+	SetContextSummary(ctx context.Context, arg SetContextSummaryParams) (int64, error)
 	// SetPaidRole sets the role that follows from billing; operators (ADMIN) keep theirs.
 	SetPaidRole(ctx context.Context, arg SetPaidRoleParams) error
 	// SetPasswordHash replaces the password of an account.
@@ -196,8 +231,17 @@ type Querier interface {
 	// with it. The caller refuses above its limit by rolling back; the counter row
 	// stays locked until then, so parallel sends are counted one at a time.
 	TakeUsage(ctx context.Context, arg TakeUsageParams) (int32, error)
+	// TrimMemoriesForUser keeps the user's newest max_rows memories and deletes the rest.
+	TrimMemoriesForUser(ctx context.Context, arg TrimMemoriesForUserParams) error
+	// UpdateMemoryForUser changes the text of the user's memory; pgx.ErrNoRows when it is not
+	// the user's.
+	UpdateMemoryForUser(ctx context.Context, arg UpdateMemoryForUserParams) (Memory, error)
 	// UpdateProfile changes the fields whose set_ flag is true and returns the row.
 	UpdateProfile(ctx context.Context, arg UpdateProfileParams) (User, error)
+	// UpsertMemory stores a memory; one with the same key replaces the user's older one (its
+	// text, session and age: it counts as new).
+	// The clock, not the transaction's start, dates it: the facts of one session keep their order.
+	UpsertMemory(ctx context.Context, arg UpsertMemoryParams) error
 	// UpsertSubscription stores a subscription's state unless a newer event already did
 	// (0 rows then): events can arrive out of order.
 	UpsertSubscription(ctx context.Context, arg UpsertSubscriptionParams) (int64, error)

@@ -72,3 +72,20 @@ func (q *Queries) PruneRateLimits(ctx context.Context, before time.Time) (int64,
 	}
 	return result.RowsAffected(), nil
 }
+
+const releaseRateLimit = `-- name: ReleaseRateLimit :exec
+UPDATE rate_limits SET count = count - 1
+WHERE key = $1 AND window_start = $2 AND count > 0
+`
+
+type ReleaseRateLimitParams struct {
+	Key         string
+	WindowStart time.Time
+}
+
+// ReleaseRateLimit gives back one event of a window (an attempt counted before its outcome
+// was known that turned out not to count).
+func (q *Queries) ReleaseRateLimit(ctx context.Context, arg ReleaseRateLimitParams) error {
+	_, err := q.db.Exec(ctx, releaseRateLimit, arg.Key, arg.WindowStart)
+	return err
+}

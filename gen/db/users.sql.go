@@ -16,7 +16,7 @@ const claimUnverifiedUser = `-- name: ClaimUnverifiedUser :one
 UPDATE users
 SET password_hash = NULL, name = $1, email_verified_at = now()
 WHERE id = $2 AND email_verified_at IS NULL
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled
 `
 
 type ClaimUnverifiedUserParams struct {
@@ -46,6 +46,7 @@ func (q *Queries) ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUs
 		&i.StripeCustomerID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MemoryEnabled,
 	)
 	return i, err
 }
@@ -53,7 +54,7 @@ func (q *Queries) ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUs
 const createUser = `-- name: CreateUser :one
 INSERT INTO users (email, name, password_hash, is_student, email_verified_at)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled
 `
 
 type CreateUserParams struct {
@@ -90,6 +91,7 @@ func (q *Queries) CreateUser(ctx context.Context, arg CreateUserParams) (User, e
 		&i.StripeCustomerID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MemoryEnabled,
 	)
 	return i, err
 }
@@ -110,7 +112,7 @@ func (q *Queries) DeleteUser(ctx context.Context, id uuid.UUID) (int64, error) {
 }
 
 const getUserByEmail = `-- name: GetUserByEmail :one
-SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at FROM users
+SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled FROM users
 WHERE lower(email) = lower($1)
 `
 
@@ -134,12 +136,13 @@ func (q *Queries) GetUserByEmail(ctx context.Context, email string) (User, error
 		&i.StripeCustomerID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MemoryEnabled,
 	)
 	return i, err
 }
 
 const getUserByID = `-- name: GetUserByID :one
-SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at FROM users
+SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled FROM users
 WHERE id = $1
 `
 
@@ -162,6 +165,7 @@ func (q *Queries) GetUserByID(ctx context.Context, id uuid.UUID) (User, error) {
 		&i.StripeCustomerID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MemoryEnabled,
 	)
 	return i, err
 }
@@ -199,7 +203,7 @@ const setUserRoleByEmail = `-- name: SetUserRoleByEmail :one
 UPDATE users
 SET role = $1
 WHERE lower(email) = lower($2)
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled
 `
 
 type SetUserRoleByEmailParams struct {
@@ -227,6 +231,7 @@ func (q *Queries) SetUserRoleByEmail(ctx context.Context, arg SetUserRoleByEmail
 		&i.StripeCustomerID,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MemoryEnabled,
 	)
 	return i, err
 }

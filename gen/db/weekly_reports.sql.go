@@ -109,6 +109,49 @@ func (q *Queries) ListEndedSessionsBetween(ctx context.Context, arg ListEndedSes
 	return items, nil
 }
 
+const listUserMessagesOfSessionsEndedBetween = `-- name: ListUserMessagesOfSessionsEndedBetween :many
+SELECT m.session_id, m.content, m.created_at
+FROM messages m JOIN chat_sessions s ON s.id = m.session_id
+WHERE s.user_id = $1 AND m.user_id = $1 AND m.role = 'user'
+  AND s.status = 'ENDED' AND s.ended_at >= $2 AND s.ended_at < $3
+ORDER BY m.created_at, m.id
+LIMIT 2000
+`
+
+type ListUserMessagesOfSessionsEndedBetweenParams struct {
+	UserID   uuid.UUID
+	FromTime *time.Time
+	ToTime   *time.Time
+}
+
+type ListUserMessagesOfSessionsEndedBetweenRow struct {
+	SessionID uuid.UUID
+	Content   string
+	CreatedAt time.Time
+}
+
+// ListUserMessagesOfSessionsEndedBetween returns the user's own messages (never the
+// assistant's) of their sessions that ended in [from, to), oldest first, for the week's themes.
+func (q *Queries) ListUserMessagesOfSessionsEndedBetween(ctx context.Context, arg ListUserMessagesOfSessionsEndedBetweenParams) ([]ListUserMessagesOfSessionsEndedBetweenRow, error) {
+	rows, err := q.db.Query(ctx, listUserMessagesOfSessionsEndedBetween, arg.UserID, arg.FromTime, arg.ToTime)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListUserMessagesOfSessionsEndedBetweenRow{}
+	for rows.Next() {
+		var i ListUserMessagesOfSessionsEndedBetweenRow
+		if err := rows.Scan(&i.SessionID, &i.Content, &i.CreatedAt); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listUsersDueWeeklyReport = `-- name: ListUsersDueWeeklyReport :many
 SELECT u.id, u.email, u.name FROM users u
 WHERE u.role = 'PREMIUM'

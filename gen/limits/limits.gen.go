@@ -16,12 +16,24 @@ const (
 	ContactRequestNameMaxLength = 100
 	// ContactRequestWebsiteMaxLength is the maxLength of ContactRequest.website.
 	ContactRequestWebsiteMaxLength = 1000
+	// LoginLinkRedeemRequestTokenMinLength is the minLength of LoginLinkRedeemRequest.token.
+	LoginLinkRedeemRequestTokenMinLength = 1
+	// LoginLinkRedeemRequestTokenMaxLength is the maxLength of LoginLinkRedeemRequest.token.
+	LoginLinkRedeemRequestTokenMaxLength = 200
+	// LoginLinkRequestEmailMaxLength is the maxLength of LoginLinkRequest.email.
+	LoginLinkRequestEmailMaxLength = 254
 	// LoginRequestEmailMaxLength is the maxLength of LoginRequest.email.
 	LoginRequestEmailMaxLength = 254
 	// LoginRequestPasswordMinLength is the minLength of LoginRequest.password.
 	LoginRequestPasswordMinLength = 1
 	// LoginRequestPasswordMaxLength is the maxLength of LoginRequest.password.
 	LoginRequestPasswordMaxLength = 128
+	// MemoryTextMaxLength is the maxLength of Memory.text.
+	MemoryTextMaxLength = 200
+	// MemoryUpdateTextMinLength is the minLength of MemoryUpdate.text.
+	MemoryUpdateTextMinLength = 1
+	// MemoryUpdateTextMaxLength is the maxLength of MemoryUpdate.text.
+	MemoryUpdateTextMaxLength = 200
 	// OidcExchangeRequestCodeMinLength is the minLength of OidcExchangeRequest.code.
 	OidcExchangeRequestCodeMinLength = 1
 	// OidcExchangeRequestCodeMaxLength is the maxLength of OidcExchangeRequest.code.
@@ -62,6 +74,8 @@ const (
 	RegisterRequestPasswordMinLength = 8
 	// RegisterRequestPasswordMaxLength is the maxLength of RegisterRequest.password.
 	RegisterRequestPasswordMaxLength = 128
+	// ResendVerificationRequestEmailMaxLength is the maxLength of ResendVerificationRequest.email.
+	ResendVerificationRequestEmailMaxLength = 254
 	// ResetPasswordRequestConfirmPasswordMaxLength is the maxLength of ResetPasswordRequest.confirmPassword.
 	ResetPasswordRequestConfirmPasswordMaxLength = 128
 	// ResetPasswordRequestPasswordMinLength is the minLength of ResetPasswordRequest.password.

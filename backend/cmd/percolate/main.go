@@ -3,6 +3,8 @@
 //
 //	percolate [serve]                         run the server (the default; migrates first)
 //	percolate migrate                         apply database migrations and exit
+//	percolate backup FILE                     write the whole database to FILE (pg_dump)
+//	percolate restore FILE                    load FILE into an empty database (pg_restore)
 //	percolate users set-role EMAIL ROLE       ROLE is USER, BASIC, PREMIUM or ADMIN
 //	percolate version                         print the version
 //
@@ -31,6 +33,8 @@ var version = "dev"
 const usage = `Usage:
   percolate [serve]                     run the server (migrates the database first)
   percolate migrate                     apply database migrations and exit
+  percolate backup FILE                 write the whole database to FILE (pg_dump's custom format)
+  percolate restore FILE                load a backup into an empty database, then migrate it
   percolate users set-role EMAIL ROLE   set an account's role: USER, BASIC, PREMIUM or ADMIN
   percolate version                     print the version
 
@@ -93,6 +97,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		db.Close()
 		fmt.Fprintln(stdout, "migrations applied")
+		return nil
+	case "backup", "restore":
+		if len(args) != 1 || args[0] == "" {
+			return usageError(cmd + " takes one argument: the backup file")
+		}
+		do, did := app.Backup, "backed up"
+		if cmd == "restore" {
+			do, did = app.Restore, "restored"
+		}
+		n, err := do(ctx, cfg, logger, args[0])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s %s: %s\n", did, args[0], n)
 		return nil
 	case "users":
 		if len(args) != 3 || args[0] != "set-role" {

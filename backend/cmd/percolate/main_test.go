@@ -17,6 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/app"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -126,6 +129,119 @@ func TestUsersSetRole(t *testing.T) {
 	}
 }
 
+// TestBackupAndRestore backs up a database with accounts, sessions and messages, restores it
+// into an empty database, and finds every row; a restore into a database with accounts is
+// refused and changes nothing.
+func TestBackupAndRestore(t *testing.T) {
+	ctx := context.Background()
+	srcURL := pgtest.URL(t)
+	src, err := store.Open(ctx, srcURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	q := src.Queries()
+	type row struct{ email, session, message string }
+	var want []row
+	for i := range 3 {
+		u, err := q.CreateUser(ctx, dbgen.CreateUserParams{Email: fmt.Sprintf("user%d@example.com", i), Name: "User"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range 2 {
+			sid := uuid.New()
+			title := fmt.Sprintf("Session %d.%d", i, j)
+			if _, err := q.OpenSession(ctx, dbgen.OpenSessionParams{ID: sid, UserID: u.ID, Title: title, TokenLimit: 1000}); err != nil {
+				t.Fatal(err)
+			}
+			text := fmt.Sprintf("message %d.%d — with ünïcode", i, j)
+			if _, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{ID: uuid.New(), SessionID: sid, UserID: u.ID,
+				Role: "user", Content: text, TokenCount: 3, Status: "complete"}); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, row{u.Email, title, text})
+		}
+	}
+
+	file := filepath.Join(t.TempDir(), "percolate.dump")
+	var out bytes.Buffer
+	vars := func(url string) func(string) string {
+		return env(map[string]string{"DATABASE_URL": url, "PERCOLATE_DATA_DIR": t.TempDir(), "PERCOLATE_LOG_LEVEL": "error"})
+	}
+	if err := run(ctx, []string{"backup", file}, vars(srcURL), &out, io.Discard); err != nil {
+		t.Fatalf("backup: %v", err)
+	}
+	if !strings.Contains(out.String(), "3 users, 6 sessions, 6 messages") {
+		t.Errorf("backup output %q does not count what it wrote", out.String())
+	}
+	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("backup file: %v, mode %v; want readable by the owner only", err, fi.Mode())
+	}
+
+	dstURL := pgtest.EmptyURL(t)
+	out.Reset()
+	if err := run(ctx, []string{"restore", file}, vars(dstURL), &out, io.Discard); err != nil {
+		t.Fatalf("restore: %v", err)
+	}
+	if !strings.Contains(out.String(), "3 users, 6 sessions, 6 messages") {
+		t.Errorf("restore output %q", out.String())
+	}
+	dst, err := store.Open(ctx, dstURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	var got []row
+	rows, err := dst.Pool().Query(ctx, `SELECT u.email, s.title, m.content FROM messages m
+		JOIN chat_sessions s ON s.id = m.session_id JOIN users u ON u.id = s.user_id ORDER BY s.title`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.email, &r.session, &r.message); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
+	}
+	if rows.Err() != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("restored rows (%v):\n got %v\nwant %v", rows.Err(), got, want)
+	}
+	if v, err := store.MigrationVersion(ctx, dst.Pool()); err != nil || v < 5 {
+		t.Errorf("restored database's migration version %d (%v)", v, err)
+	}
+
+	// Restoring over accounts is refused, and leaves them as they were.
+	err = run(ctx, []string{"restore", file}, vars(dstURL), io.Discard, io.Discard)
+	if !errors.Is(err, app.ErrNotEmpty) {
+		t.Fatalf("restore into a database with accounts: err = %v, want ErrNotEmpty", err)
+	}
+	var users int
+	if err := dst.Pool().QueryRow(ctx, "SELECT count(*) FROM users").Scan(&users); err != nil || users != 3 {
+		t.Errorf("after a refused restore: %d users (%v), want 3", users, err)
+	}
+	// The built-in cluster (no DATABASE_URL) restores the same file.
+	if !testing.Short() {
+		out.Reset()
+		dataDir := t.TempDir()
+		if os.Geteuid() == 0 { // run as root, the built-in cluster's user must reach the data dir
+			if err := os.Chmod(filepath.Dir(dataDir), 0o711); err != nil {
+				t.Fatal(err)
+			}
+		}
+		builtIn := env(map[string]string{"PERCOLATE_DATA_DIR": dataDir, "PERCOLATE_LOG_LEVEL": "error"})
+		if err := run(ctx, []string{"restore", file}, builtIn, &out, io.Discard); err != nil {
+			t.Fatalf("restore into the built-in database: %v", err)
+		}
+		if !strings.Contains(out.String(), "3 users, 6 sessions, 6 messages") {
+			t.Errorf("restore into the built-in database: output %q", out.String())
+		}
+	}
+	if err := run(ctx, []string{"restore", filepath.Join(t.TempDir(), "missing.dump")}, vars(pgtest.EmptyURL(t)), io.Discard, io.Discard); err == nil {
+		t.Error("restore of a missing file succeeded")
+	}
+}
+
 // TestServeMigratesAndFinishesInFlightRequestsOnSIGTERM runs the real binary on an empty
 // database, holds a request open while SIGTERM arrives, and expects the request to be
 // answered and the process to exit 0.
@@ -138,11 +254,12 @@ func TestServeMigratesAndFinishesInFlightRequestsOnSIGTERM(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	addr := freeAddr(t)
+	addr, pprofAddr := freeAddr(t), freeAddr(t)
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(),
 		"DATABASE_URL="+pgtest.EmptyURL(t),
 		"PERCOLATE_ADDR="+addr,
+		"PERCOLATE_PPROF_ADDR="+pprofAddr,
 		"PERCOLATE_DATA_DIR="+t.TempDir(),
 	)
 	var logs bytes.Buffer
@@ -155,6 +272,13 @@ func TestServeMigratesAndFinishesInFlightRequestsOnSIGTERM(t *testing.T) {
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 
 	waitHealthy(t, "http://"+addr+"/api/health", done, &logs)
+	// Profiles are served on their own loopback address, never by the app's server.
+	if body := get(t, "http://"+pprofAddr+"/debug/pprof/heap?debug=1"); !strings.Contains(body, "heap profile") {
+		t.Errorf("PERCOLATE_PPROF_ADDR serves no heap profile:\n%.200s", body)
+	}
+	if body := get(t, "http://"+addr+"/debug/pprof/heap?debug=1"); strings.Contains(body, "heap profile") {
+		t.Error("the app's own address serves profiles")
+	}
 
 	// Send the headers and half the body, then SIGTERM, then the rest of the body.
 	body := `{"email":"someone@example.com","password":"correct horse"}`
@@ -241,4 +365,19 @@ func waitHealthy(t *testing.T, url string, done <-chan error, logs *bytes.Buffer
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("server not healthy in time\n%s", logs.String())
+}
+
+// get returns the body of a GET, failing the test when the request fails.
+func get(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	return string(b)
 }

@@ -32,7 +32,8 @@ type namedScreen struct {
 // screens are the screens that can be measured, by name. A new screen is added here, with an
 // adapter to safetyeval.Screener if its signature differs.
 var screens = map[string]namedScreen{
-	"today": {"companion.Screen, rules only; it ignores the previous turn", safetyeval.Today},
+	"layered": {"safety.Screen: false-alarm layer, context rule, rules, learned scorer; two tiers", safetyeval.Layered},
+	"today":   {"companion.Screen, rules only; it ignores the previous turn", safetyeval.Today},
 }
 
 func main() {
@@ -43,7 +44,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("safety-eval", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	dir := fl.String("data", "backend/internal/companion/safetyeval/data", "the data directory")
-	name := fl.String("screen", "today", "the screen to measure: "+strings.Join(slices.Sorted(maps.Keys(screens)), ", "))
+	name := fl.String("screen", "layered", "the screen to measure: "+strings.Join(slices.Sorted(maps.Keys(screens)), ", "))
 	verbose := fl.Bool("v", false, "list the tuning half's misses and false alarms (never the held-back half's)")
 	gate := fl.Bool("gate", false, fmt.Sprintf("exit 1 unless held-back recall ≥ %d%% and false-positive rate ≤ %d%%",
 		safetyeval.GateRecallPercent, safetyeval.GateFPRPercent))

@@ -20,6 +20,7 @@ const (
 	mailReset             = "reset"
 	mailAlreadyRegistered = "already-registered"
 	mailClaimed           = "claimed"
+	mailLoginLink         = "login-link"
 )
 
 // MailArgs asks for one account mail. It names the mail and the account, never a link:
@@ -28,9 +29,9 @@ const (
 // mail itself; the database keeps its hash, and the job row (kept for a day after the mail
 // went) holds no secret.
 //
-// A reset names the address that was asked for rather than an account: whether it has one
-// is for the job to find out, so a request for a known address and one for an unknown
-// address do the same work, and take the same time.
+// A reset or a sign-in link names the address that was asked for rather than an account:
+// whether it has one is for the job to find out, so a request for a known address and one
+// for an unknown address do the same work, and take the same time.
 type MailArgs struct {
 	Mail   string    `json:"mail"`
 	UserID uuid.UUID `json:"userId,omitzero"`
@@ -99,6 +100,15 @@ func (s *Service) composeMail(ctx context.Context, a MailArgs) (mail.Message, er
 			return mail.Message{}, err
 		}
 		return resetMail(u.Email, u.Name, s.link("/reset?token=", token)), nil
+	case mailLoginLink:
+		if u.EmailVerifiedAt == nil {
+			return mail.Message{}, mail.ErrNothingToSend // signing in needs a verified address
+		}
+		token, err := newEmailToken(ctx, q, u.ID, purposeLogin, loginLinkTTL)
+		if err != nil {
+			return mail.Message{}, err
+		}
+		return loginLinkMail(u.Email, u.Name, s.link("/login?loginToken=", token)), nil
 	case mailAlreadyRegistered:
 		return alreadyRegisteredMail(u.Email, u.Name, s.link("/login", "")), nil
 	case mailClaimed:

@@ -297,9 +297,6 @@ func (s *Service) linkIdentity(ctx context.Context, provider, subject, email str
 
 // ExchangeLoginCode trades a one-time code from the sign-in callback for a session.
 func (s *Service) ExchangeLoginCode(ctx context.Context, code, clientIP string) (Session, error) {
-	if err := s.checkTokenFailures(ctx, clientIP); err != nil {
-		return Session{}, err
-	}
 	q := s.st.Queries()
 	uid, err := q.UseLoginCode(ctx, auth.HashToken(code))
 	if store.IsNotFound(err) {
@@ -319,5 +316,5 @@ func (s *Service) ExchangeLoginCode(ctx context.Context, code, clientIP string) 
 	if err != nil {
 		return Session{}, err
 	}
-	return Session{Pair: pair, User: u}, nil
+	return Session{Pair: pair, User: userOf(u)}, nil
 }

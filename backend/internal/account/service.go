@@ -23,6 +23,7 @@ import (
 // Texts the API answers with.
 const (
 	MsgRegistered      = "Registration successful! Please check your email to verify your account."
+	MsgResent          = "If that address has an account waiting for verification, we sent a new link. Check your inbox."
 	MsgVerified        = "Your email has been verified. You can now sign in."
 	MsgVerifyInvalid   = "This verification link is invalid or has expired."
 	MsgInvalidLogin    = "Invalid email or password."
@@ -58,25 +59,34 @@ var ErrInvalidCredentials = apperr.New(apperr.ErrUnauthorized, CodeBadCredential
 type Limits struct {
 	LoginFailPerAccount ratelimit.Rule
 	LoginFailPerAddress ratelimit.Rule
-	MailPerEmail        ratelimit.Rule
-	MailPerAddress      ratelimit.Rule
-	RegisterPerAddress  ratelimit.Rule
-	PasswordFailPerUser ratelimit.Rule
-	// TokenFailPerAddress counts tokens that did not work (refresh tokens, e-mail links,
-	// one-time login codes) per client address.
-	TokenFailPerAddress ratelimit.Rule
+	// MailPerEmail counts the mails anyone may ask for an address (reset, sign-in link);
+	// RegisterMailPerEmail counts those that registering or signing in to an unverified
+	// account sends. They are apart so that the answers to reset requests never tell
+	// whether someone registered the address lately.
+	MailPerEmail         ratelimit.Rule
+	RegisterMailPerEmail ratelimit.Rule
+	MailPerAddress       ratelimit.Rule
+	RegisterPerAddress   ratelimit.Rule
+	PasswordFailPerUser  ratelimit.Rule
+	// TokenFailPerAddress counts e-mail links and one-time login codes that did not work per
+	// client address, RefreshFailPerAddress refresh tokens that did not work. A token that
+	// works is never refused by either: they only slow down guessing.
+	TokenFailPerAddress   ratelimit.Rule
+	RefreshFailPerAddress ratelimit.Rule
 }
 
 // DefaultLimits are the limits of issue 3.
 func DefaultLimits() Limits {
 	return Limits{
-		LoginFailPerAccount: ratelimit.Rule{Name: "login-fail-account", Limit: 10, Window: 15 * time.Minute, Message: MsgLoginLimited},
-		LoginFailPerAddress: ratelimit.Rule{Name: "login-fail-addr", Limit: 100, Window: 15 * time.Minute, Message: MsgLoginLimited},
-		MailPerEmail:        ratelimit.Rule{Name: "account-mail-email", Limit: 3, Window: time.Hour, Message: MsgMailLimited},
-		MailPerAddress:      ratelimit.Rule{Name: "account-mail-addr", Limit: 20, Window: time.Hour, Message: MsgMailLimited},
-		RegisterPerAddress:  ratelimit.Rule{Name: "register-addr", Limit: 20, Window: time.Hour, Message: MsgRegisterLimited},
-		PasswordFailPerUser: ratelimit.Rule{Name: "password-change-fail", Limit: 10, Window: 15 * time.Minute, Message: MsgPasswordLimited},
-		TokenFailPerAddress: ratelimit.Rule{Name: "token-fail-addr", Limit: 50, Window: 15 * time.Minute, Message: MsgTokenLimited},
+		LoginFailPerAccount:   ratelimit.Rule{Name: "login-fail-account", Limit: 10, Window: 15 * time.Minute, Message: MsgLoginLimited},
+		LoginFailPerAddress:   ratelimit.Rule{Name: "login-fail-addr", Limit: 100, Window: 15 * time.Minute, Message: MsgLoginLimited},
+		MailPerEmail:          ratelimit.Rule{Name: "account-mail-email", Limit: 3, Window: time.Hour, Message: MsgMailLimited},
+		RegisterMailPerEmail:  ratelimit.Rule{Name: "register-mail-email", Limit: 3, Window: time.Hour, Message: MsgMailLimited},
+		MailPerAddress:        ratelimit.Rule{Name: "account-mail-addr", Limit: 20, Window: time.Hour, Message: MsgMailLimited},
+		RegisterPerAddress:    ratelimit.Rule{Name: "register-addr", Limit: 20, Window: time.Hour, Message: MsgRegisterLimited},
+		PasswordFailPerUser:   ratelimit.Rule{Name: "password-change-fail", Limit: 10, Window: 15 * time.Minute, Message: MsgPasswordLimited},
+		TokenFailPerAddress:   ratelimit.Rule{Name: "token-fail-addr", Limit: 50, Window: 15 * time.Minute, Message: MsgTokenLimited},
+		RefreshFailPerAddress: ratelimit.Rule{Name: "refresh-fail-addr", Limit: 50, Window: 15 * time.Minute, Message: MsgTokenLimited},
 	}
 }
 
@@ -127,7 +137,7 @@ func (s *Service) Tokens() *auth.Tokens { return s.tokens }
 // Session is a successful sign-in.
 type Session struct {
 	auth.Pair
-	User dbgen.User
+	User User
 }
 
 // Registration is the register form.
@@ -224,9 +234,6 @@ var errDuplicate = errors.New("duplicate registration")
 
 // VerifyEmail uses a verification token. It answers false for an unknown, used or expired one.
 func (s *Service) VerifyEmail(ctx context.Context, token, clientIP string) (bool, error) {
-	if err := s.checkTokenFailures(ctx, clientIP); err != nil {
-		return false, err
-	}
 	ok := false
 	err := s.st.WithTx(ctx, func(q *dbgen.Queries) error {
 		uid, err := q.UseEmailToken(ctx, dbgen.UseEmailTokenParams{TokenHash: auth.HashToken(token), Purpose: purposeVerify})
@@ -253,10 +260,15 @@ func (s *Service) VerifyEmail(ctx context.Context, token, clientIP string) (bool
 func (s *Service) Login(ctx context.Context, email, password, clientIP string) (Session, error) {
 	email = normalizeEmail(email)
 	lim := s.cfg.Limits
-	if err := s.limiter.Check(ctx, lim.LoginFailPerAddress, clientIP); err != nil {
+	// Every attempt is counted as a failure before the password is hashed, and given back
+	// when the password was right: so concurrent attempts cannot all pass the limit, and no
+	// more than the limit are hashed.
+	addr, err := s.limiter.Reserve(ctx, lim.LoginFailPerAddress, clientIP)
+	if err != nil {
 		return Session{}, err
 	}
-	if err := s.limiter.Check(ctx, lim.LoginFailPerAccount, email); err != nil {
+	acct, err := s.limiter.Reserve(ctx, lim.LoginFailPerAccount, email)
+	if err != nil {
 		return Session{}, err
 	}
 	q := s.st.Queries()
@@ -275,18 +287,19 @@ func (s *Service) Login(ctx context.Context, email, password, clientIP string) (
 		s.hasher.VerifyDummy(ctx, password)
 	}
 	if !match {
-		if err := s.limiter.Hit(ctx, lim.LoginFailPerAddress, clientIP); err != nil {
-			return Session{}, err
-		}
-		if err := s.limiter.Hit(ctx, lim.LoginFailPerAccount, email); err != nil {
-			return Session{}, err
-		}
 		return Session{}, ErrInvalidCredentials
 	}
+	if err := s.limiter.Release(ctx, addr); err != nil {
+		return Session{}, err
+	}
 	if u.EmailVerifiedAt == nil {
+		if err := s.limiter.Release(ctx, acct); err != nil {
+			return Session{}, err
+		}
 		s.resendVerification(ctx, u, clientIP)
 		return Session{}, apperr.New(apperr.ErrForbidden, CodeNotVerified, MsgNotVerified)
 	}
+	// The owner is in: forget the failed sign-ins against the account.
 	if err := s.limiter.Reset(ctx, lim.LoginFailPerAccount, email); err != nil {
 		return Session{}, err
 	}
@@ -294,17 +307,14 @@ func (s *Service) Login(ctx context.Context, email, password, clientIP string) (
 	if err != nil {
 		return Session{}, fmt.Errorf("login: %w", err)
 	}
-	return Session{Pair: pair, User: u}, nil
+	return Session{Pair: pair, User: userOf(u)}, nil
 }
 
 // Refresh rotates a refresh token (see auth.Tokens.Refresh).
 func (s *Service) Refresh(ctx context.Context, refreshToken, clientIP string) (auth.Pair, error) {
-	if err := s.checkTokenFailures(ctx, clientIP); err != nil {
-		return auth.Pair{}, err
-	}
 	p, err := s.tokens.Refresh(ctx, refreshToken)
 	if errors.Is(err, auth.ErrInvalidRefresh) {
-		if lerr := s.tokenFailed(ctx, clientIP); lerr != nil {
+		if lerr := s.limiter.Hit(ctx, s.cfg.Limits.RefreshFailPerAddress, clientIP); lerr != nil {
 			return auth.Pair{}, lerr
 		}
 	}
@@ -317,7 +327,13 @@ func (s *Service) Logout(ctx context.Context, userID, family uuid.UUID) error {
 }
 
 // Me returns the caller's account.
-func (s *Service) Me(ctx context.Context, userID uuid.UUID) (dbgen.User, error) {
+func (s *Service) Me(ctx context.Context, userID uuid.UUID) (User, error) {
+	u, err := s.row(ctx, userID)
+	return userOf(u), err
+}
+
+// row reads the caller's account row, for the service's own use.
+func (s *Service) row(ctx context.Context, userID uuid.UUID) (dbgen.User, error) {
 	u, err := s.st.Queries().GetUserByID(ctx, userID)
 	if store.IsNotFound(err) {
 		return dbgen.User{}, fmt.Errorf("me: %w", apperr.ErrUnauthorized)
@@ -332,6 +348,16 @@ func (s *Service) Me(ctx context.Context, userID uuid.UUID) (dbgen.User, error) 
 // answers MsgResetMailSent either way. It returns a validation error for a malformed address
 // and an *apperr.LimitError when too many mails were asked for.
 func (s *Service) RequestPasswordReset(ctx context.Context, email, clientIP string) error {
+	if err := s.requestMail(ctx, mailReset, email, clientIP); err != nil {
+		return fmt.Errorf("request reset: %w", err)
+	}
+	return nil
+}
+
+// requestMail queues a mail that anyone may ask for an address (a reset or a sign-in link),
+// within the per-address and per-client limits. Whether the address has an account is for
+// the job to find out, not this request: known or not, the request does the very same work.
+func (s *Service) requestMail(ctx context.Context, kind, email, clientIP string) error {
 	email = normalizeEmail(email)
 	if m := checkEmail(email); m != "" {
 		return apperr.Invalid("email", m)
@@ -342,21 +368,13 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email, clientIP stri
 	if err := s.limiter.Hit(ctx, s.cfg.Limits.MailPerEmail, email); err != nil {
 		return err
 	}
-	// Whether the address has an account is for the job to find out, not this request:
-	// known or not, the request does the very same work.
-	if err := s.jobs.Insert(ctx, MailArgs{Mail: mailReset, Email: email}); err != nil {
-		return fmt.Errorf("request reset: %w", err)
-	}
-	return nil
+	return s.jobs.Insert(ctx, MailArgs{Mail: kind, Email: email})
 }
 
 // ResetPassword sets a new password with a reset token and closes every login of the user.
 // Refusals are *apperr.ValidationError with one field ("token", "password" or
 // "confirmPassword") whose message is shown as it is.
 func (s *Service) ResetPassword(ctx context.Context, token, password, confirm, clientIP string) error {
-	if err := s.checkTokenFailures(ctx, clientIP); err != nil {
-		return err
-	}
 	hashTok := auth.HashToken(token)
 	q := s.st.Queries()
 	row, err := q.GetValidEmailToken(ctx, dbgen.GetValidEmailTokenParams{TokenHash: hashTok, Purpose: purposeReset})
@@ -418,15 +436,17 @@ type ProfileChange struct {
 	FocusAreas      *string
 	PrimaryConcerns *string
 	SensitiveTopics *string
+	// MemoryEnabled turns memory across sessions on or off.
+	MemoryEnabled *bool
 }
 
 // Profile returns the caller's profile (the account row).
-func (s *Service) Profile(ctx context.Context, userID uuid.UUID) (dbgen.User, error) {
+func (s *Service) Profile(ctx context.Context, userID uuid.UUID) (User, error) {
 	return s.Me(ctx, userID)
 }
 
 // UpdateProfile changes profile fields of the caller.
-func (s *Service) UpdateProfile(ctx context.Context, userID uuid.UUID, c ProfileChange) (dbgen.User, error) {
+func (s *Service) UpdateProfile(ctx context.Context, userID uuid.UUID, c ProfileChange) (User, error) {
 	fields := map[string]string{}
 	p := dbgen.UpdateProfileParams{ID: userID, SetAge: c.SetAge}
 	if c.SetAge && c.Age != nil {
@@ -453,17 +473,18 @@ func (s *Service) UpdateProfile(ctx context.Context, userID uuid.UUID, c Profile
 	p.FocusAreas = text("focusAreas", c.FocusAreas)
 	p.PrimaryConcerns = text("primaryConcerns", c.PrimaryConcerns)
 	p.SensitiveTopics = text("sensitiveTopics", c.SensitiveTopics)
+	p.MemoryEnabled = c.MemoryEnabled
 	if len(fields) > 0 {
-		return dbgen.User{}, &apperr.ValidationError{Fields: fields}
+		return User{}, &apperr.ValidationError{Fields: fields}
 	}
 	u, err := s.st.Queries().UpdateProfile(ctx, p)
 	if store.IsNotFound(err) {
-		return dbgen.User{}, fmt.Errorf("update profile: %w", apperr.ErrUnauthorized)
+		return User{}, fmt.Errorf("update profile: %w", apperr.ErrUnauthorized)
 	}
 	if err != nil {
-		return dbgen.User{}, fmt.Errorf("update profile: %w", err)
+		return User{}, fmt.Errorf("update profile: %w", err)
 	}
-	return u, nil
+	return userOf(u), nil
 }
 
 // PasswordChange is the change-password form.
@@ -476,10 +497,11 @@ type PasswordChange struct {
 func (s *Service) ChangePassword(ctx context.Context, userID, keepFamily uuid.UUID, c PasswordChange) error {
 	rule := s.cfg.Limits.PasswordFailPerUser
 	subject := userID.String()
-	if err := s.limiter.Check(ctx, rule, subject); err != nil {
+	// Counted before the hash, as a sign-in is (see Login).
+	if _, err := s.limiter.Reserve(ctx, rule, subject); err != nil {
 		return err
 	}
-	u, err := s.Me(ctx, userID)
+	u, err := s.row(ctx, userID)
 	if err != nil {
 		return err
 	}
@@ -491,10 +513,11 @@ func (s *Service) ChangePassword(ctx context.Context, userID, keepFamily uuid.UU
 		}
 	}
 	if !match {
-		if err := s.limiter.Hit(ctx, rule, subject); err != nil {
-			return err
-		}
 		return apperr.Invalid("currentPassword", msgCurrentWrong)
+	}
+	// The current password was right: the failures against it are forgotten.
+	if err := s.limiter.Reset(ctx, rule, subject); err != nil {
+		return err
 	}
 	fields := map[string]string{}
 	if m := checkPassword(c.New, u.Email); m != "" {
@@ -519,13 +542,13 @@ func (s *Service) ChangePassword(ctx context.Context, userID, keepFamily uuid.UU
 	if err != nil {
 		return fmt.Errorf("change password: %w", err)
 	}
-	return s.limiter.Reset(ctx, rule, subject)
+	return nil
 }
 
 // DeleteAccount deletes the caller's account and, through ON DELETE CASCADE, everything of
 // it: logins and tokens, chat sessions, messages, reports, usage, identities.
 func (s *Service) DeleteAccount(ctx context.Context, userID uuid.UUID) error {
-	u, err := s.Me(ctx, userID)
+	u, err := s.row(ctx, userID)
 	if err != nil {
 		return err
 	}
@@ -534,8 +557,38 @@ func (s *Service) DeleteAccount(ctx context.Context, userID uuid.UUID) error {
 			return fmt.Errorf("delete account: %w", err)
 		}
 	}
-	if _, err := s.st.Queries().DeleteUser(ctx, userID); err != nil {
+	_, err = s.st.Queries().DeleteUser(ctx, userID)
+	for try := 0; try < 3 && store.IsDeadlock(err); try++ {
+		// Two deletions of the same account at once lock its rows in different orders;
+		// PostgreSQL cancels one, and its retry finds the account gone.
+		_, err = s.st.Queries().DeleteUser(ctx, userID)
+	}
+	if err != nil {
+		if store.IsNotFound(err) {
+			// Deleted by a concurrent request of the same caller: the account is gone.
+			return fmt.Errorf("delete account: %w", apperr.ErrUnauthorized)
+		}
 		return fmt.Errorf("delete account: %w", err)
+	}
+	return nil
+}
+
+// ResendVerification mails a new verification link when an unverified account has the
+// address. It answers the same whether or not one does; the per-address registration limit
+// applies to every request alike.
+func (s *Service) ResendVerification(ctx context.Context, email, clientIP string) error {
+	if err := s.limiter.Hit(ctx, s.cfg.Limits.RegisterPerAddress, clientIP); err != nil {
+		return err
+	}
+	u, err := s.st.Queries().GetUserByEmail(ctx, normalizeEmail(email))
+	if store.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("resend verification: %w", err)
+	}
+	if u.EmailVerifiedAt == nil {
+		s.resendVerification(ctx, u, clientIP)
 	}
 	return nil
 }
@@ -561,13 +614,9 @@ func (s *Service) resendVerification(ctx context.Context, u dbgen.User, clientIP
 	}
 }
 
-// checkTokenFailures refuses while clientIP is over its limit of tokens that did not work.
-func (s *Service) checkTokenFailures(ctx context.Context, clientIP string) error {
-	return s.limiter.Check(ctx, s.cfg.Limits.TokenFailPerAddress, clientIP)
-}
-
-// tokenFailed counts a token that did not work against clientIP; it returns the limit error
-// when that was one too many.
+// tokenFailed counts an e-mail link or login code that did not work against clientIP; it
+// returns the limit error when that was one too many. It runs only once the token was found
+// not to work, so a valid token is never refused.
 func (s *Service) tokenFailed(ctx context.Context, clientIP string) error {
 	return s.limiter.Hit(ctx, s.cfg.Limits.TokenFailPerAddress, clientIP)
 }
@@ -576,7 +625,7 @@ func (s *Service) tokenFailed(ctx context.Context, clientIP string) error {
 // whether it may go. It is for mails whose refusal must not show in the answer (it would
 // reveal whether the account exists).
 func (s *Service) quietMailAllowed(ctx context.Context, email, clientIP string) bool {
-	if err := s.limiter.Hit(ctx, s.cfg.Limits.MailPerEmail, email); err != nil {
+	if err := s.limiter.Hit(ctx, s.cfg.Limits.RegisterMailPerEmail, email); err != nil {
 		return false
 	}
 	return s.limiter.Hit(ctx, s.cfg.Limits.MailPerAddress, clientIP) == nil

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -19,9 +20,11 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/contact"
+	"github.com/percolate/percolate/backend/internal/export"
 	"github.com/percolate/percolate/backend/internal/httpapi"
 	"github.com/percolate/percolate/backend/internal/insights"
 	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/memory"
 	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pglocal"
@@ -42,6 +45,7 @@ const (
 type Database struct {
 	*store.Store
 	cluster *pglocal.Cluster
+	url     string // the connection URL; it may hold a password, so it is never logged
 }
 
 // Close closes the pool and stops the built-in cluster, if this process started it.
@@ -87,7 +91,7 @@ func OpenDatabase(ctx context.Context, cfg config.Config, logger *slog.Logger) (
 		}
 		return nil, err
 	}
-	return &Database{Store: st, cluster: cluster}, nil
+	return &Database{Store: st, cluster: cluster, url: url}, nil
 }
 
 // ensureDataDir creates the data dir, readable by this user only. Run as root, the built-in
@@ -178,11 +182,18 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		Voice:          voiceSvc,
 		Contact:        contactSvc,
 		Chat:           chatSvc,
+		Memory:         memory.New(db.Store),
+		Export:         export.New(db.Store),
 	})
 	if err != nil {
 		return err
 	}
 
+	if cfg.PprofAddr != "" {
+		if err := servePprof(ctx, cfg.PprofAddr, logger); err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s (PERCOLATE_ADDR): %w", cfg.Addr, err)
@@ -197,6 +208,9 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext:    func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	// Start-up (migrations, say) leaves heap behind that an idle server never uses again; give
+	// it back to the system now rather than whenever the scavenger gets to it.
+	debug.FreeOSMemory()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	logger.Info("percolate is serving", "url", "http://"+ln.Addr().String(), "public_url", cfg.PublicURL, "version", version)

@@ -36,12 +36,14 @@ func accountLimits(c config.Limits) account.Limits {
 			l.LoginFailPerAddress.Limit = n
 		case "mail_per_email":
 			l.MailPerEmail.Limit = n
+			l.RegisterMailPerEmail.Limit = n
 		case "mail_per_address":
 			l.MailPerAddress.Limit = n
 		case "register_per_address":
 			l.RegisterPerAddress.Limit = n
 		case "bad_tokens_per_address":
 			l.TokenFailPerAddress.Limit = n
+			l.RefreshFailPerAddress.Limit = n
 		}
 	}
 	return l

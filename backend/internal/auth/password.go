@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -36,7 +37,7 @@ var ErrMalformedHash = errors.New("auth: malformed password hash")
 type Hasher struct {
 	params Argon2Params
 	sem    chan struct{}
-	dummy  string
+	dummy  func() string // made on first use: a start-up need not spend 19 MiB on it
 }
 
 // NewHasher returns a Hasher with p, running at most concurrency hashes at a time
@@ -46,9 +47,14 @@ func NewHasher(p Argon2Params, concurrency int) *Hasher {
 		concurrency = runtime.GOMAXPROCS(0)
 	}
 	h := &Hasher{params: p, sem: make(chan struct{}, concurrency)}
-	salt := make([]byte, p.SaltLen)
-	_, _ = rand.Read(salt)
-	h.dummy = encode(p, salt, argon2.IDKey([]byte("percolate-dummy-password"), salt, p.Time, p.MemoryKiB, p.Threads, p.KeyLen))
+	h.dummy = sync.OnceValue(func() string {
+		salt := make([]byte, p.SaltLen)
+		_, _ = rand.Read(salt)
+		// A random password: nobody knows it, so the dummy hash never matches.
+		secret := make([]byte, 32)
+		_, _ = rand.Read(secret)
+		return encode(p, salt, argon2.IDKey(secret, salt, p.Time, p.MemoryKiB, p.Threads, p.KeyLen))
+	})
 	return h
 }
 
@@ -94,7 +100,7 @@ func (h *Hasher) Verify(ctx context.Context, encoded, password string) (bool, er
 // VerifyDummy spends the time of one Verify against a hash nobody knows the password of, so
 // that "no such account" takes as long as "wrong password". It always reports false.
 func (h *Hasher) VerifyDummy(ctx context.Context, password string) {
-	_, _ = h.Verify(ctx, h.dummy, password)
+	_, _ = h.Verify(ctx, h.dummy(), password)
 }
 
 func encode(p Argon2Params, salt, key []byte) string {

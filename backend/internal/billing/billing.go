@@ -196,9 +196,11 @@ func (s *Service) stripeFailed(what string, err error) error {
 	return apperr.New(apperr.ErrUnavailable, "PAYMENTS_UNAVAILABLE", "The payment service is not reachable right now. Please try again.")
 }
 
+// notFoundAs turns the caller's missing user row (the account was deleted while the request
+// ran) into a 401, as every other operation answers it; 404 is not among their answers.
 func notFoundAs(err error) error {
 	if store.IsNotFound(err) {
-		return apperr.ErrNotFound
+		return apperr.ErrUnauthorized
 	}
 	return err
 }

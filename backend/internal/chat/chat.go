@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -170,6 +171,9 @@ type Session struct {
 	EndReason   *string
 	Summary     *string
 	Emotions    []string
+	// ClosingFeeling is how the user felt as the session ended ("better", "same", "worse"),
+	// when they said; nil otherwise.
+	ClosingFeeling *string
 }
 
 // Message is one message of a session. Status says how a reply ended (StatusComplete,
@@ -199,7 +203,7 @@ func view(s dbgen.ChatSession, role string) Session {
 	v := Session{
 		ID: s.ID, Title: s.Title, Status: s.Status, Active: s.Status == statusActive,
 		TokensUsed: int(s.TokensUsed), TokenLimit: int(s.TokenLimit), LastMessage: s.LastMessage,
-		UpdatedAt: s.UpdatedAt, EndReason: s.EndReason, Emotions: []string{},
+		UpdatedAt: s.UpdatedAt, EndReason: s.EndReason, Emotions: []string{}, ClosingFeeling: s.ClosingFeeling,
 	}
 	if v.Title == "" {
 		v.Title = DefaultTitle
@@ -295,6 +299,30 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 	return d, nil
 }
 
+// Takeaway is one thing to take from one of the caller's sessions (companion.Takeaway): a
+// message the safety screen flagged gives nothing to it.
+func (s *Service) Takeaway(ctx context.Context, userID, sessionID uuid.UUID) (string, error) {
+	q := s.store.Queries()
+	u, err := s.user(ctx, q, userID)
+	if err != nil {
+		return "", err
+	}
+	if _, err := q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID}); err != nil {
+		return "", notFound("takeaway", err)
+	}
+	rows, err := q.ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: sessionID, UserID: userID})
+	if err != nil {
+		return "", fmt.Errorf("list messages: %w", err)
+	}
+	var turns []companion.Turn
+	for _, m := range rows {
+		if (m.Role == companion.RoleUser || m.Role == companion.RoleAssistant) && m.Content != StarterMessage {
+			turns = append(turns, turnOf(m))
+		}
+	}
+	return companion.Takeaway(turns, profileOf(u)), nil
+}
+
 // Delete deletes one of the caller's sessions with its messages.
 func (s *Service) Delete(ctx context.Context, userID, sessionID uuid.UUID) error {
 	n, err := s.store.Queries().DeleteSessionForUser(ctx, dbgen.DeleteSessionForUserParams{ID: sessionID, UserID: userID})
@@ -307,9 +335,16 @@ func (s *Service) Delete(ctx context.Context, userID, sessionID uuid.UUID) error
 	return nil
 }
 
+// Closing feelings the user may give as a session ends.
+var closingFeelings = []string{"better", "same", "worse"}
+
 // End ends one of the caller's sessions (a no-op when it has already ended) and queues its
-// summary.
-func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID) (Session, error) {
+// summary. feeling, when not empty, is how the user feels as it ends (closingFeelings); it is
+// kept with the session, also when the session had already ended.
+func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID, feeling string) (Session, error) {
+	if feeling != "" && !slices.Contains(closingFeelings, feeling) {
+		return Session{}, apperr.Invalid("feeling", "Must be better, same or worse.")
+	}
 	var out dbgen.ChatSession
 	err := s.store.InTx(ctx, func(q store.Tx) error {
 		row, err := q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sessionID, UserID: userID})
@@ -317,10 +352,14 @@ func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID) (Session
 			return notFound("end session", err)
 		}
 		out = row
-		if row.Status != statusActive {
-			return nil
+		if row.Status == statusActive {
+			if out, err = s.endSession(ctx, q, row, EndReasonUser); err != nil {
+				return err
+			}
 		}
-		out, err = s.endSession(ctx, q, row, EndReasonUser)
+		if feeling != "" {
+			out, err = q.SetClosingFeeling(ctx, dbgen.SetClosingFeelingParams{Feeling: &feeling, ID: sessionID, UserID: userID})
+		}
 		return err
 	})
 	if err != nil {

@@ -47,6 +47,9 @@ func newFixture(t *testing.T, llm bool, limits *Limits) *fixture {
 	var p companion.Provider = &companion.Offline{}
 	if llm {
 		f.llm = llmtest.New(t)
+		// Memory requests have their own answers (see memory_test.go), so that they never
+		// take the scripts a test queued for replies and summaries.
+		f.llm.Route(companion.MemoryInstructionPrefix, llmtest.Script{Chunks: []string{`{"memories":[]}`}})
 		p = companion.NewOpenAIWithConfig(f.llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
 	}
 	f.provider, f.limits = p, limits
@@ -412,12 +415,12 @@ func TestEndQueuesSummaryJobRetriedAfterFailure(t *testing.T) {
 	if _, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "I'm anxious and tired."}, nil); err != nil {
 		t.Fatal(err)
 	}
-	s, err := f.svc.End(context.Background(), uid, sid)
+	s, err := f.svc.End(context.Background(), uid, sid, "")
 	if err != nil || s.Active || s.Status != "ENDED" || s.EndReason == nil || *s.EndReason != EndReasonUser || s.Summary != nil {
 		t.Fatalf("end: %+v %v", s, err)
 	}
 	// Ending again is harmless and queues nothing more.
-	if _, err := f.svc.End(context.Background(), uid, sid); err != nil {
+	if _, err := f.svc.End(context.Background(), uid, sid, ""); err != nil {
 		t.Fatal(err)
 	}
 	f.llm.Enqueue(llmtest.Script{Fail: 500},
@@ -445,7 +448,7 @@ func TestSummaryFallsBackToTheOfflineEngineOnItsLastAttempt(t *testing.T) {
 	uid := f.user(t, "BASIC")
 	sid := f.newSession(t, uid)
 	f.llm.SetDefault(llmtest.Script{Fail: 500})
-	if _, err := f.svc.End(context.Background(), uid, sid); err != nil {
+	if _, err := f.svc.End(context.Background(), uid, sid, ""); err != nil {
 		t.Fatal(err)
 	}
 	queuetest.Start(t, f.q)
@@ -505,7 +508,7 @@ func TestSummaryRunsOnceWithTwoInstances(t *testing.T) {
 		if i%2 == 1 {
 			ender, asker = svc2, f.svc
 		}
-		if _, err := ender.End(ctx, uid, sid); err != nil {
+		if _, err := ender.End(ctx, uid, sid, ""); err != nil {
 			t.Fatal(err)
 		}
 		// The other instance asks for the same summary: still one job.
@@ -551,7 +554,7 @@ func TestSummaryOnlyForPaidRolesOnceEnded(t *testing.T) {
 			t.Fatal(err)
 		}
 		active := f.newSession(t, uid)
-		if _, err := f.svc.End(ctx, uid, sid); err != nil {
+		if _, err := f.svc.End(ctx, uid, sid, ""); err != nil {
 			t.Fatal(err)
 		}
 		queuetest.Drain(t, f.q)
@@ -583,7 +586,7 @@ func TestSafetyScreenGivesCrisisResourcesWithoutTheModel(t *testing.T) {
 	ctx := context.Background()
 	sid := f.newSession(t, uid)
 	f.llm.SetDefault(llmtest.Script{Chunks: []string{"the model must not be used"}})
-	res, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "Honestly everyone would be better off without me"}, nil)
+	res, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: clearRisk}, nil)
 	if err != nil || !res.Success {
 		t.Fatal(res, err)
 	}
@@ -595,7 +598,7 @@ func TestSafetyScreenGivesCrisisResourcesWithoutTheModel(t *testing.T) {
 	if len(f.llm.Requests()) != 0 {
 		t.Fatal("the model was called for a risky message")
 	}
-	if res.Title == "Honestly everyone would be better off without me" {
+	if res.Title == clearRisk {
 		t.Fatal("the risky message became the title")
 	}
 	n, _ := f.st.Queries().GetSafetyReferralCount(ctx, day(*f.now.Load()))
@@ -721,7 +724,7 @@ func TestAnotherUsersSessionIsNotFoundAndUnchanged(t *testing.T) {
 		},
 		"Get":    func() error { _, err := f.svc.Get(ctx, other, sid); return err },
 		"Detail": func() error { _, err := f.svc.Detail(ctx, other, sid); return err },
-		"End":    func() error { _, err := f.svc.End(ctx, other, sid); return err },
+		"End":    func() error { _, err := f.svc.End(ctx, other, sid, ""); return err },
 		"Delete": func() error { return f.svc.Delete(ctx, other, sid) },
 	}
 	for name, call := range calls {
@@ -746,5 +749,61 @@ func TestAnotherUsersSessionIsNotFoundAndUnchanged(t *testing.T) {
 	_ = f.st.Pool().QueryRow(ctx, `SELECT COALESCE(sum(count), 0) FROM usage_counters WHERE user_id = $1`, other).Scan(&n)
 	if n != 0 {
 		t.Fatalf("intruder quota used: %d", n)
+	}
+}
+
+// TestEndKeepsHowTheUserFelt: the closing moment's feeling is kept with the session (also when
+// given again once it has ended); anything else is refused and changes nothing.
+func TestEndKeepsHowTheUserFelt(t *testing.T) {
+	f := newFixture(t, false, nil)
+	uid := f.user(t, "BASIC")
+	sid := f.newSession(t, uid)
+	ctx := context.Background()
+	if _, err := f.svc.End(ctx, uid, sid, "ecstatic"); err == nil {
+		t.Fatal("an unknown feeling was accepted")
+	}
+	if d, err := f.svc.Detail(ctx, uid, sid); err != nil || !d.Active || d.ClosingFeeling != nil {
+		t.Fatalf("a refused end changed the session: %+v %v", d.Session, err)
+	}
+	s, err := f.svc.End(ctx, uid, sid, "better")
+	if err != nil || s.Active || s.ClosingFeeling == nil || *s.ClosingFeeling != "better" {
+		t.Fatalf("end with a feeling: %+v %v", s, err)
+	}
+	s, err = f.svc.End(ctx, uid, sid, "")
+	if err != nil || s.ClosingFeeling == nil || *s.ClosingFeeling != "better" {
+		t.Fatalf("ending again without a feeling lost it: %+v %v", s, err)
+	}
+	other := f.user(t, "BASIC")
+	if _, err := f.svc.End(ctx, other, sid, "worse"); err == nil {
+		t.Fatal("another user set the feeling")
+	}
+	list, err := f.svc.List(ctx, uid)
+	if err != nil || len(list) != 1 || list[0].ClosingFeeling == nil || *list[0].ClosingFeeling != "better" {
+		t.Fatalf("list: %+v %v", list, err)
+	}
+}
+
+// TestTakeawayLeavesRiskyMessagesOut: the closing moment's takeaway comes from the
+// conversation, never from a message the safety screen flagged.
+func TestTakeawayLeavesRiskyMessagesOut(t *testing.T) {
+	f := newFixture(t, false, nil)
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	ctx := context.Background()
+	if _, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "I want to kill myself with the pills in the cabinet"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := f.svc.Takeaway(ctx, uid, sid); err != nil || got != "" {
+		t.Fatalf("takeaway of a risky conversation: %q %v", got, err)
+	}
+	if _, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "My statistics midterm is on Tuesday and I haven't started revising."}, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.svc.Takeaway(ctx, uid, sid)
+	if err != nil || got == "" || strings.Contains(got, "pills") || strings.Contains(got, "cabinet") {
+		t.Fatalf("takeaway %q %v", got, err)
+	}
+	if _, err := f.svc.Takeaway(ctx, f.user(t, "USER"), sid); err == nil {
+		t.Fatal("another user got the takeaway")
 	}
 }

@@ -45,6 +45,9 @@ type reads struct {
 	user    dbgen.User
 	userErr error
 	recent  []dbgen.Message // newest first
+	// memories are what is remembered from the user's earlier sessions, newest first (none
+	// while memory is off).
+	memories []string
 }
 
 func (r *reads) userOrErr() (dbgen.User, error) {
@@ -59,9 +62,29 @@ func (r *reads) userOrErr() (dbgen.User, error) {
 
 func (s *Service) readUser(ctx context.Context, r *reads, userID uuid.UUID) func(*store.Conn) error {
 	return func(c *store.Conn) error {
-		r.user, r.userErr = c.Queries().GetUserByID(ctx, userID)
-		return nil
+		b := &store.Batch{}
+		user := store.Queue(b, func(q *dbgen.Queries) (dbgen.User, error) { return q.GetUserByID(ctx, userID) })
+		mem := queueMemories(ctx, b, userID)
+		if err := c.Send(ctx, b); err != nil {
+			return err
+		}
+		r.user, r.userErr = user.Get()
+		return r.setMemories(mem)
 	}
+}
+
+// queueMemories queues the read of what is remembered about the user, for the prompt.
+func queueMemories(ctx context.Context, b *store.Batch, userID uuid.UUID) *store.Result[[]string] {
+	return store.Queue(b, func(q *dbgen.Queries) ([]string, error) { return q.ListMemoryTextsForPrompt(ctx, userID) })
+}
+
+func (r *reads) setMemories(res *store.Result[[]string]) error {
+	m, err := res.Get()
+	if err != nil {
+		return fmt.Errorf("load memories: %w", err)
+	}
+	r.memories = m
+	return nil
 }
 
 // readUserAndHistory reads the user and the session's newest messages in one round trip,
@@ -73,10 +96,14 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 		first := store.Queue(b, func(q *dbgen.Queries) ([]dbgen.Message, error) {
 			return q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: sessionID, UserID: userID, MaxRows: historyPage})
 		})
+		mem := queueMemories(ctx, b, userID)
 		if err := c.Send(ctx, b); err != nil {
 			return err
 		}
 		r.user, r.userErr = user.Get()
+		if err := r.setMemories(mem); err != nil {
+			return err
+		}
 		rows, err := first.Get()
 		if err != nil {
 			return fmt.Errorf("load history: %w", err)
@@ -129,8 +156,17 @@ func turnsBefore(newestFirst []dbgen.Message, answered uuid.UUID) []companion.Tu
 			break
 		}
 		if m.Role == companion.RoleUser || m.Role == companion.RoleAssistant {
-			out = append(out, companion.Turn{Role: m.Role, Content: m.Content})
+			out = append(out, turnOf(m))
 		}
 	}
 	return out
+}
+
+// turnOf is a stored message as the companion is given it: a user's message that screened
+// risky is withheld, so that neither a model nor a summary can quote it back.
+func turnOf(m dbgen.Message) companion.Turn {
+	if m.Role == companion.RoleUser && m.RiskLevel > 0 {
+		return companion.Turn{Role: m.Role, Content: companion.Withheld}
+	}
+	return companion.Turn{Role: m.Role, Content: m.Content}
 }

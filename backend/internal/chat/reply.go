@@ -42,7 +42,11 @@ func (s *Service) produce(t *Turn, committed <-chan bool) {
 		err    error
 	)
 	if t.kind == replyModel {
+		signal := t.askSignal(l)
 		text, tokens, err = t.modelReply(l)
+		if signal != nil && <-signal {
+			text, tokens, err = t.withSignal(l, text, tokens, err)
+		}
 	}
 	if !<-committed {
 		l.finish(SendResult{Error: MsgModelFailed})
@@ -101,18 +105,70 @@ func (t *Turn) modelReply(l *liveReply) (string, int, error) {
 	return text, tokens, err
 }
 
-// fixedText is the reply that needs no model: the welcome, or the crisis reply (after the AI
-// notice when one is due, and in place of the welcome in a new session).
+// askSignal asks the provider, when it can give one, for a model-side safety signal about the
+// message, in parallel with the reply. The channel gets true for a positive signal; a failed,
+// slow (past the provider's budget) or unreadable one is false, and nil means no provider
+// signal (the offline engine).
+func (t *Turn) askSignal(l *liveReply) <-chan bool {
+	sg, ok := t.s.provider.(companion.Signaller)
+	if !ok || t.s.provider.Offline() {
+		return nil
+	}
+	out := make(chan bool, 1)
+	go func() {
+		risky, err := sg.Signal(l.ctx, t.message)
+		if err != nil && l.ctx.Err() == nil {
+			// t.session is not read here: it is set as the message is committed.
+			t.s.log.Warn("safety signal failed; the local screen decides alone", "session_id", l.sessionID, "error", err.Error())
+		}
+		out <- err == nil && risky
+	}()
+	return out
+}
+
+// withSignal completes a model reply after a positive model-side signal, the local screen
+// having found nothing: the reply, already streaming, keeps what it said and gets the
+// check-in question and the resources added at its end, so that the next message is screened
+// as an answer to a check-in. A model that failed before any text gives the check-in reply
+// instead of an error; a reply the user stopped is left as it is.
+func (t *Turn) withSignal(l *liveReply, text string, tokens int, err error) (string, int, error) {
+	if errors.Is(context.Cause(l.ctx), errStopped) {
+		return text, tokens, err
+	}
+	t.signalled = true
+	if text == "" {
+		reply := companion.CheckInReply
+		if t.notice != "" {
+			reply = t.notice + "\n\n" + reply // the notice was already written
+		}
+		l.append(companion.CheckInReply)
+		return reply, companion.EstimateTokens(reply), nil
+	}
+	extra := "\n\n" + companion.CheckInQuestion
+	if !strings.Contains(text, companion.CrisisResources) {
+		extra += " " + companion.CrisisResources
+	}
+	l.append(extra)
+	return text + extra, tokens + companion.EstimateTokens(extra), err
+}
+
+// fixedText is the reply that needs no model: the welcome, the crisis reply or the check-in
+// (after the AI notice when one is due, and in place of the welcome in a new session).
 func (t *Turn) fixedText() string {
+	if t.kind == replyWelcome {
+		return companion.WelcomeWithThread(t.user.Name, t.checkIn, companion.Thread(t.memories, profileOf(t.user)))
+	}
+	reply := companion.CrisisReply
+	if t.kind == replyCheckIn {
+		reply = companion.CheckInReply
+	}
 	switch {
-	case t.kind == replyWelcome:
-		return companion.Welcome(t.user.Name, t.checkIn)
 	case t.newSession:
-		return companion.Disclosure + " " + companion.CrisisReply
+		return companion.Disclosure + " " + reply
 	case t.notice != "":
-		return t.notice + "\n\n" + companion.CrisisReply
+		return t.notice + "\n\n" + reply
 	default:
-		return companion.CrisisReply
+		return reply
 	}
 }
 
@@ -131,7 +187,7 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 		store.QueueExec(b, func(q *dbgen.Queries) error {
 			_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{
 				ID: uuid.New(), SessionID: sid, UserID: uid, Role: companion.RoleAssistant, Content: text,
-				TokenCount: int32(tokens), Status: status,
+				TokenCount: int32(tokens), Status: status, RiskLevel: t.replyLevel(),
 			})
 			return err
 		})
@@ -141,8 +197,11 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 		add = 0 // the opening exchange of a session is free
 	}
 	fin := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.FinishReply(ctx, dbgen.FinishReplyParams{Tokens: add, LastMessage: preview(text), ID: sid, UserID: uid})
+		return q.FinishReply(ctx, dbgen.FinishReplyParams{Tokens: add, LastMessage: preview(text), CheckinPending: t.signalled, ID: sid, UserID: uid})
 	})
+	if t.signalled {
+		store.QueueExec(b, func(q *dbgen.Queries) error { return q.IncrementSafetyCheckins(ctx, t.counted.day) })
+	}
 	if !charged {
 		for _, kind := range t.counted.kinds() {
 			store.QueueExec(b, func(q *dbgen.Queries) error {
@@ -185,6 +244,7 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 		s.log.Error("store reply", "session_id", sid, "error", err.Error())
 		return SendResult{SessionID: sid, Title: res.Title, TokensUsed: res.TokensUsed, TokenLimit: res.TokenLimit, Error: MsgModelFailed}
 	}
+	t.queueContextSummary(ctx)
 	return resultOf(res, text, status)
 }
 
@@ -213,15 +273,22 @@ func (s *Service) endSession(ctx context.Context, q store.Tx, sess dbgen.ChatSes
 	if err := s.queueSummary(ctx, q, sess); err != nil {
 		return sess, err
 	}
+	if err := s.queueMemory(ctx, q, sess); err != nil {
+		return sess, err
+	}
 	return ended, nil
 }
 
-// prompt builds the model prompt: persona, profile, the newest turns that fit the budget and
-// a running summary of the older ones loaded with them.
+// prompt builds the model prompt: persona, profile, what is remembered from earlier
+// sessions, the newest turns that fit the budget and a summary of the earlier part (the
+// model's, see context.go, and a quick one of the older turns it does not cover).
 func (t *Turn) prompt() companion.Prompt {
 	p := profileOf(t.user)
 	kept, older := companion.TrimHistory(t.history, t.s.limits.ContextBudget)
-	return companion.Prompt{System: companion.BuildSystemPrompt(p, older), History: kept, Message: t.message, Profile: p, Paced: t.paced}
+	return companion.Prompt{
+		System: companion.BuildSystemPrompt(p, t.earlierPart(older), t.memories...), History: kept, Message: t.message,
+		Profile: p, Memories: t.memories, Paced: t.paced,
+	}
 }
 
 func profileOf(u dbgen.User) companion.Profile {

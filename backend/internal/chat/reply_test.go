@@ -408,7 +408,7 @@ func TestRetryAnswersTheSavedMessageOnce(t *testing.T) {
 	if _, err := f.svc.Retry(ctx, uid, uuid.New(), false); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("retry in an unknown session: %v", err)
 	}
-	if _, err := f.svc.End(ctx, uid, sid); err != nil {
+	if _, err := f.svc.End(ctx, uid, sid, ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.svc.Retry(ctx, uid, sid, false); !errors.As(err, &coded) || coded.Code != "CONFLICT" {

@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
-	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/safety"
 	"github.com/percolate/percolate/backend/internal/ratelimit"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -94,8 +94,8 @@ func isStarter(msg string) bool {
 	return strings.EqualFold(strings.TrimSpace(msg), StarterMessage)
 }
 
-func (s *Service) titleFor(msg string, risk companion.Risk) string {
-	if risk != companion.RiskNone {
+func (s *Service) titleFor(msg string, risk safety.Result) string {
+	if risk.Risky() {
 		return riskyTitle
 	}
 	if isStarter(msg) {

@@ -35,6 +35,8 @@ func (SummaryArgs) InsertOpts() river.InsertOpts {
 // registerWorkers adds the workers of the chat's background jobs to the queue.
 func (s *Service) registerWorkers(q *queue.Queue) {
 	queue.AddWorker(q, &summaryWorker{s: s})
+	queue.AddWorker(q, &contextSummaryWorker{s: s})
+	queue.AddWorker(q, &memoryWorker{s: s})
 }
 
 // queueSummary queues the summary of an ended session in the transaction that ended it.
@@ -80,7 +82,7 @@ func (s *Service) summarize(ctx context.Context, job *river.Job[SummaryArgs]) er
 	var transcript []companion.Turn
 	for _, m := range msgs {
 		if m.Role == companion.RoleUser || m.Role == companion.RoleAssistant {
-			transcript = append(transcript, companion.Turn{Role: m.Role, Content: m.Content})
+			transcript = append(transcript, turnOf(m))
 		}
 	}
 	transcript = withoutOpening(transcript)

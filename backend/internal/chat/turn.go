@@ -10,6 +10,7 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/safety"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -32,17 +33,22 @@ type Turn struct {
 	// session is the session row as the send left it; set before the commit completes, read
 	// by the reply only after it.
 	session    dbgen.ChatSession
+	earlier    earlier // what the prompt knows of the session's earlier part
 	message    string
 	messageID  uuid.UUID
 	newSession bool
 	checkIn    bool
-	risk       companion.Risk
+	risk       safety.Result
 	kind       replyKind
-	notice     string           // the repeated AI disclosure, when due
-	history    []companion.Turn // the turns before the message, oldest first
-	paced      bool
-	counted    *counters // what a failed reply gives back
-	live       *liveReply
+	// signalled is set when a model-side safety signal completed the model's reply with the
+	// check-in and the resources.
+	signalled bool
+	notice    string           // the repeated AI disclosure, when due
+	history   []companion.Turn // the turns before the message, oldest first
+	memories  []string         // remembered from earlier sessions, newest first
+	paced     bool
+	counted   *counters // what a failed reply gives back
+	live      *liveReply
 }
 
 // replyKind is what answers a message.
@@ -51,23 +57,70 @@ type replyKind int
 const (
 	replyModel   replyKind = iota // the companion (a model or the offline engine)
 	replyWelcome                  // the fixed welcome of a new session
-	replyCrisis                   // the fixed crisis reply with resources
+	replyCrisis                   // the fixed crisis reply with resources (clear risk)
+	replyCheckIn                  // the fixed check-in with resources (possible risk)
 )
 
 // decide is the safety step of a send: the message's risk, screened with the previous turns
-// as context, and the kind of reply it gets. A risky message gets the crisis reply whatever
-// a model would say, and is never mirrored back. It is the one place the send path asks the
-// safety screen, so the screen can change without touching the rest.
-func decide(msg string, previous []companion.Turn, newSession bool) (companion.Risk, replyKind) {
-	_ = previous // the current screen reads the message alone
-	risk := companion.Screen(msg)
+// as context (see safetyContext), and the kind of reply it gets. A clear risk gets the crisis
+// reply and a possible one the check-in, whatever a model would say; neither is ever mirrored
+// back. It is the one place the send path asks the safety screen, so the screen can change
+// without touching the rest.
+func decide(msg string, c safety.Context, newSession bool) (safety.Result, replyKind) {
+	risk := safety.Screen(msg, c)
 	switch {
-	case risk != companion.RiskNone:
+	case risk.Level == safety.Clear:
 		return risk, replyCrisis
+	case risk.Level == safety.Possible:
+		return risk, replyCheckIn
 	case newSession:
 		return risk, replyWelcome
 	default:
 		return risk, replyModel
+	}
+}
+
+// safetyContext is what the screen needs to know of the turns before a message, from the
+// session's messages, newest first: the level of the user's previous message and whether the
+// companion's latest reply was a check-in or the crisis reply (both stored as the messages'
+// risk_level). With answered set (a retry), that message and what follows it are left out.
+func safetyContext(newestFirst []dbgen.Message, answered uuid.UUID) safety.Context {
+	var c safety.Context
+	seenReply, before := false, answered == uuid.Nil
+	for _, m := range newestFirst {
+		if !before {
+			before = m.ID == answered
+			continue
+		}
+		switch m.Role {
+		case companion.RoleUser:
+			// The previous message's level on its own, not the one its context gave it: a
+			// short message is risky as the answer to a risky one, but what follows that answer
+			// ("ok", "thanks") is not risky because of it, or one risky message would make every
+			// short message after it a crisis.
+			c.Previous = safety.Screen(m.Content, safety.Context{}).Level
+			return c
+		case companion.RoleAssistant:
+			// Only a reply after the previous user message counts: the one the new message
+			// answers (none when that reply failed), and only when it asked the check-in
+			// question (the crisis reply asks nothing to answer yes to).
+			if !seenReply {
+				seenReply, c.CheckedIn = true, m.RiskLevel == int16(safety.Possible)
+			}
+		}
+	}
+	return c
+}
+
+// replyLevel is the risk_level stored with the turn's reply: the tier it answered.
+func (t *Turn) replyLevel() int16 {
+	switch {
+	case t.kind == replyCrisis:
+		return int16(safety.Clear)
+	case t.kind == replyCheckIn || t.signalled:
+		return int16(safety.Possible)
+	default:
+		return 0
 	}
 }
 
@@ -87,6 +140,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in Sen
 		if t.user, err = r.userOrErr(); err != nil {
 			return err
 		}
+		t.memories = r.memories
 		if err := s.check(c, t.user.Role); err != nil {
 			return err
 		}
@@ -101,7 +155,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in Sen
 		rollback(ctx, tx)
 		return nil, err
 	}
-	t.risk, t.kind = decide(msg, nil, true)
+	t.risk, t.kind = decide(msg, safety.Context{}, true)
 
 	sessionID := uuid.New()
 	write := &store.Batch{}
@@ -109,13 +163,11 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in Sen
 		return q.OpenSession(ctx, dbgen.OpenSessionParams{
 			ID: sessionID, UserID: userID, Title: s.titleFor(msg, t.risk),
 			TokenLimit: int32(tierValue(s.limits.SessionTokens, t.user.Role)), DisclosedAt: &c.now,
-			LastMessage: preview(msg), CheckinPending: t.risk != companion.RiskNone, ReplyUntil: s.replyUntil(),
+			LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
 		})
 	})
 	queueMessage(ctx, write, t, sessionID)
-	if t.risk != companion.RiskNone {
-		recordRisk(ctx, write, c.day)
-	}
+	recordRisk(ctx, write, t.risk.Level, c.day)
 	return s.start(ctx, tx, t, sessionID, write, sess)
 }
 
@@ -137,17 +189,18 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 		if t.user, err = r.userOrErr(); err != nil {
 			return err
 		}
+		t.memories = r.memories
 		if err := s.check(c, t.user.Role); err != nil {
 			return err
 		}
-		t.history = turnsBefore(r.recent, uuid.Nil)
+		t.history, t.earlier = turnsBefore(uncovered(t.session, r.recent), uuid.Nil), earlierOf(t.session)
 		return nil
 	}()
 	if err != nil {
 		rollback(ctx, tx)
 		return nil, err
 	}
-	t.risk, t.kind = decide(msg, t.history, false)
+	t.risk, t.kind = decide(msg, safetyContext(r.recent, uuid.Nil), false)
 	title := t.session.Title
 	if title == DefaultTitle || title == "" {
 		title = s.titleFor(msg, t.risk)
@@ -157,14 +210,12 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.ContinueSession(ctx, dbgen.ContinueSessionParams{
 			Title: title, DisclosedAt: disclosed, Tokens: int32(companion.EstimateTokens(msg)),
-			LastMessage: preview(msg), CheckinPending: t.risk != companion.RiskNone, ReplyUntil: s.replyUntil(),
+			LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
 			ID: sessionID, UserID: userID,
 		})
 	})
 	queueMessage(ctx, write, t, sessionID)
-	if t.risk != companion.RiskNone {
-		recordRisk(ctx, write, c.day)
-	}
+	recordRisk(ctx, write, t.risk.Level, c.day)
 	return s.start(ctx, tx, t, sessionID, write, sess)
 }
 
@@ -174,15 +225,22 @@ func queueMessage(ctx context.Context, b *store.Batch, t *Turn, sessionID uuid.U
 		_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{
 			ID: t.messageID, SessionID: sessionID, UserID: t.user.ID, Role: companion.RoleUser, Content: t.message,
 			TokenCount: int32(companion.EstimateTokens(t.message)), Status: StatusComplete,
+			RiskLevel: int16(t.risk.Level),
 		})
 		return err
 	})
 }
 
 // recordRisk queues what a message that screened positive leaves behind besides its session's
-// check-in flag: one more referral in the day's count, without user or content.
-func recordRisk(ctx context.Context, b *store.Batch, day time.Time) {
-	store.QueueExec(b, func(q *dbgen.Queries) error { return q.IncrementSafetyReferrals(ctx, day) })
+// check-in flag and its stored level: one more in the day's count of its tier (referrals for
+// a clear risk, check-ins for a possible one), without user or content.
+func recordRisk(ctx context.Context, b *store.Batch, level safety.Level, day time.Time) {
+	switch level {
+	case safety.Clear:
+		store.QueueExec(b, func(q *dbgen.Queries) error { return q.IncrementSafetyReferrals(ctx, day) })
+	case safety.Possible:
+		store.QueueExec(b, func(q *dbgen.Queries) error { return q.IncrementSafetyCheckins(ctx, day) })
+	}
 }
 
 // Retry answers the session's last user message again, for a reply that failed, was
@@ -218,10 +276,11 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 		if t.user, err = r.userOrErr(); err != nil {
 			return err
 		}
+		t.memories = r.memories
 		if err := s.check(c, t.user.Role); err != nil {
 			return err
 		}
-		t.history = turnsBefore(r.recent, t.messageID)
+		t.history, t.earlier = turnsBefore(uncovered(t.session, r.recent), t.messageID), earlierOf(t.session)
 		return nil
 	}()
 	if err != nil {
@@ -230,7 +289,7 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 	}
 	// The risk was recorded when the message was sent; only the reply is decided again.
 	t.newSession = len(t.history) == 0
-	t.risk, t.kind = decide(t.message, t.history, t.newSession)
+	t.risk, t.kind = decide(t.message, safetyContext(r.recent, t.messageID), t.newSession)
 	var disclosed *time.Time
 	if !t.newSession {
 		disclosed = t.dueNotice(c.now)

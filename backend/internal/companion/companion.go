@@ -49,8 +49,8 @@ type Prompt struct {
 	// Profile is passed along for providers that use it directly (the offline engine).
 	Profile Profile
 	// Memories are short sentences remembered from the user's earlier sessions ("Has a
-	// statistics midterm on Tuesday"), newest first. The offline engine may pick up one of
-	// them as a thread early in a session; nothing fills them yet.
+	// statistics midterm on Tuesday"), newest first; none while the user has memory off.
+	// The offline engine may pick up one of them as a thread early in a session.
 	Memories []string
 	// Paced says someone watches the reply arrive as a stream: the offline engine may then
 	// pace its words like a model would. Without it a reply comes back at once.

@@ -27,12 +27,32 @@ const CrisisReply = "Thank you for telling me. What you're going through sounds 
 	CrisisResources + " " +
 	"I'm an AI, so I can't help in an emergency, but I'm here to keep listening if you want to keep talking."
 
+// CheckInQuestion is the direct, gentle question asked when a message shows a possible risk.
+const CheckInQuestion = "I want to make sure I understand — are you thinking about hurting yourself or ending your life?"
+
+// CheckInReply answers a message that shows a possible risk: the direct question together
+// with the resources, whatever a model would say. The next message is screened with it as
+// context, so that a short answer ("yes", "tonight") gets the crisis reply.
+const CheckInReply = "Thank you for telling me how you're feeling. " + CheckInQuestion + " " +
+	"It's okay to tell me either way. " +
+	CrisisResources + " " +
+	"I'm an AI, so I can't help in an emergency, but I'm here to keep listening."
+
+// Withheld stands in for a user's message that screened risky wherever the conversation is
+// handed on (a model's prompt, a session summary): the message is never quoted back, so
+// nothing downstream is given the words to mirror (a method, a means, a place).
+const Withheld = "[A message is withheld here: it suggested the user may be at risk, and the companion answered with a check-in and crisis resources. Do not guess at it, quote it or name any method, means or place.]"
+
 // CheckIn opens the next session after a positive screen.
 const CheckIn = "Last time we talked, things sounded really hard. I've been hoping you're doing a bit better. How are you feeling today?"
 
 // Welcome is the first reply of a new session. checkIn adds the gentle check-in after a
 // positive safety screen in an earlier session.
-func Welcome(name string, checkIn bool) string {
+func Welcome(name string, checkIn bool) string { return WelcomeWithThread(name, checkIn, "") }
+
+// WelcomeWithThread is the welcome that, instead of the open question, picks up a thread
+// from an earlier session (see Thread) when there is one and no check-in is due.
+func WelcomeWithThread(name string, checkIn bool, thread string) string {
 	var b strings.Builder
 	if name = strings.TrimSpace(name); name != "" {
 		fmt.Fprintf(&b, "Hi %s, welcome to Percolate. ", firstWord(name))
@@ -41,9 +61,12 @@ func Welcome(name string, checkIn bool) string {
 	}
 	b.WriteString(Disclosure)
 	b.WriteString(" I'm a reflective companion: a calm space to slow down, sort through your thoughts and notice how you feel.")
-	if checkIn {
+	switch {
+	case checkIn:
 		b.WriteString(" " + CheckIn)
-	} else {
+	case strings.TrimSpace(thread) != "":
+		b.WriteString(" " + strings.TrimSpace(thread))
+	default:
 		b.WriteString(" What's on your mind today?")
 	}
 	return b.String()

@@ -199,6 +199,9 @@ func OfflineSummary(transcript []Turn) Summary {
 			continue
 		}
 		n++
+		if t.Content == Withheld || flagged(t.Content) {
+			continue // counted, never quoted
+		}
 		userText = append(userText, t.Content)
 		s := firstSentence(t.Content, 140)
 		if firstTopic == "" {

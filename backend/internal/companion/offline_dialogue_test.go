@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // starter is the chat page's opening message (chat.StarterMessage); the welcome answers it.
@@ -435,6 +436,12 @@ func TestOfflinePicksUpAThreadFromMemory(t *testing.T) {
 	if got := o.Compose(Prompt{History: opening, Message: "My roommate keeps playing music at 3am.", Memories: cases[0].memories}); strings.Contains(got, "Last time") {
 		t.Fatalf("memory instead of the message: %q", got)
 	}
+	// A welcome that picked up a thread is not followed by a second one.
+	mems := []string{"Works late shifts at a café with Maya", "Has a statistics midterm on Tuesday"}
+	welcomed := []Turn{{RoleUser, starter}, {RoleAssistant, WelcomeWithThread("Sam", false, Thread(mems, Profile{}))}}
+	if got := o.Compose(Prompt{History: welcomed, Message: "ok", Memories: mems}); strings.Contains(got, "Last time") {
+		t.Fatalf("the first reply picks up a second thread: %q", got)
+	}
 }
 
 func TestOfflineAnswersDirectQuestionsHonestly(t *testing.T) {
@@ -478,4 +485,63 @@ func containsOneOf(text string, pools ...[]tmpl) bool {
 		}
 	}
 	return false
+}
+
+// Both tiers of the screen, with the previous turn as context: a possible risk gets the
+// check-in, a short answer to it the crisis reply, and nothing of either (nor of an answer
+// to a check-in that the screen does not find risky) is ever quoted back.
+func TestOfflineTiersAndContextNeverMirror(t *testing.T) {
+	o := &Offline{}
+	hist := []Turn{{RoleUser, starter}, {RoleAssistant, Welcome("", false)}}
+	possible := "I can't do this anymore and I just want to disappear"
+	if got := o.Compose(Prompt{History: hist, Message: possible}); got != CheckInReply {
+		t.Fatalf("possible risk got %q", got)
+	}
+	checked := append(append([]Turn(nil), hist...), Turn{RoleUser, possible}, Turn{RoleAssistant, CheckInReply})
+	if got := o.Compose(Prompt{History: checked, Message: "tonight"}); got != CrisisReply {
+		t.Fatalf("\"tonight\" after a check-in got %q", got)
+	}
+	if got := o.Compose(Prompt{History: hist, Message: "tonight"}); got == CrisisReply || got == CheckInReply {
+		t.Fatalf("\"tonight\" on its own got %q", got)
+	}
+	// An answer the screen finds nothing in: a place and a means, named after the check-in.
+	answer := "the old railway bridge behind the Riverside mall, with my mum's sleeping tablets"
+	reply := o.Compose(Prompt{History: checked, Message: answer})
+	if reply == "" {
+		t.Fatal("no reply")
+	}
+	hist2 := append(append([]Turn(nil), checked...), Turn{RoleUser, answer}, Turn{RoleAssistant, reply})
+	for _, m := range []string{"idk", "What should I do?", "I'm just tired.", "ok"} {
+		r := o.Compose(Prompt{History: hist2, Message: m})
+		reply += " " + r
+		hist2 = append(hist2, Turn{RoleUser, m}, Turn{RoleAssistant, r})
+	}
+	words := " " + strings.Join(strings.FieldsFunc(strings.ToLower(reply), func(r rune) bool { return !unicode.IsLetter(r) }), " ") + " "
+	for _, w := range []string{"railway", "bridge", "riverside", "mall", "sleeping", "tablets", "disappear", "mum"} {
+		if strings.Contains(words, " "+w+" ") {
+			t.Errorf("a reply brings back %q from a risky turn: %q", w, reply)
+		}
+	}
+	// A message that screens clear is never mirrored, whatever came before.
+	if got := o.Compose(Prompt{History: hist, Message: "I want to kill myself"}); got != CrisisReply {
+		t.Fatalf("clear risk got %q", got)
+	}
+}
+
+func TestOfflineSummaryNeverQuotesARiskyMessage(t *testing.T) {
+	sum := OfflineSummary([]Turn{
+		{RoleUser, "I want to kill myself with the pills in the drawer"},
+		{RoleAssistant, CrisisReply},
+		{RoleUser, Withheld},
+		{RoleAssistant, CrisisReply},
+		{RoleUser, "My exam is on Friday."},
+	})
+	for _, w := range []string{"kill", "pills", "drawer", "withheld", "Withheld"} {
+		if strings.Contains(sum.Text, w) {
+			t.Errorf("summary quotes %q: %q", w, sum.Text)
+		}
+	}
+	if !strings.Contains(sum.Text, "3 messages") || !strings.Contains(sum.Text, "My exam is on Friday") {
+		t.Errorf("summary = %q", sum.Text)
+	}
 }

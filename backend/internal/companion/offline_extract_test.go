@@ -3,6 +3,8 @@ package companion
 import (
 	"reflect"
 	"strings"
+
+	"github.com/percolate/percolate/backend/internal/companion/safety"
 	"testing"
 )
 
@@ -79,7 +81,7 @@ func TestClassifySaysWhatAMessageAsks(t *testing.T) {
 		intentAdvice: "advice", intentValidate: "validate", intentAboutMe: "aboutMe", intentQuestion: "question"}
 	s := &session{}
 	for msg, want := range cases {
-		in, sub := classify(s.parse(msg, 0))
+		in, sub := classify(s.parse(msg, 0, safety.Context{}))
 		if got := strings.TrimSpace(names[in] + " " + sub); got != want {
 			t.Errorf("%q: got %q, want %q", msg, got, want)
 		}

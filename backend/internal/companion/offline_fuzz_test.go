@@ -19,9 +19,9 @@ func FuzzOfflineReply(f *testing.F) {
 		for _, m := range []string{first, second, msg} {
 			users = append(users, m)
 			reply := o.Compose(Prompt{History: hist, Message: m, Profile: prof, Memories: []string{first, focus}})
-			if reply == CrisisReply {
-				if !flagged(m) {
-					t.Fatalf("crisis reply to an unflagged message %q", m)
+			if reply == CrisisReply || reply == CheckInReply {
+				if !screenIn(m, contextAfter(hist)).Risky() {
+					t.Fatalf("crisis reply or check-in to an unflagged message %q", m)
 				}
 			} else {
 				if n := len(strings.Fields(reply)); n == 0 || n > ReplyWords {

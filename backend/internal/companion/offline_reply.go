@@ -2,6 +2,8 @@ package companion
 
 import (
 	"strings"
+
+	"github.com/percolate/percolate/backend/internal/companion/safety"
 )
 
 // Compose returns the offline engine's reply to the new message of p, using the whole
@@ -12,10 +14,13 @@ import (
 // Direct questions get direct answers, short replies a narrower question. The same session
 // always gets the same reply.
 func (o *Offline) Compose(p Prompt) string {
-	if flagged(p.Message) {
-		// The chat path answers a risky message before asking the engine; should the
-		// engine be asked anyway, it gives the same fixed reply and mirrors nothing.
+	switch screenIn(p.Message, contextAfter(p.History)).Level {
+	// The chat path answers a risky message before asking the engine; should the engine be
+	// asked anyway, it gives the same fixed reply and mirrors nothing.
+	case safety.Clear:
 		return CrisisReply
+	case safety.Possible:
+		return CheckInReply
 	}
 	s := newSession(p)
 	texts := make([]string, 0, len(p.History)+1)

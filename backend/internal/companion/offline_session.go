@@ -4,12 +4,54 @@ import (
 	"hash/fnv"
 	"regexp"
 	"strings"
+
+	"github.com/percolate/percolate/backend/internal/companion/safety"
 )
 
-// flagged is the one place where the offline engine asks the safety screen about a message,
-// so that a change of screen is a change of this line only. Any level of concern counts: a
-// flagged message is never tracked, quoted or referred back to.
+// flagged is where the offline engine asks the safety screen about a message on its own (a
+// memory, a phrase to echo). Any level of concern counts: a flagged message is never
+// tracked, quoted or referred back to.
 func flagged(text string) bool { return Screen(text) != RiskNone }
+
+// screenIn screens a message of the conversation with the turns before it as context.
+func screenIn(text string, c safety.Context) safety.Result { return safety.Screen(text, c) }
+
+// contextAfter is the safety screen's context for the message that follows the turns: the
+// level of the last user message (each screened with its own context) and whether the last
+// reply was a check-in or the crisis reply (it carries the resources).
+func contextAfter(turns []Turn) safety.Context {
+	var c safety.Context
+	for _, t := range turns {
+		switch t.Role {
+		case RoleUser:
+			c = safety.Context{Previous: levelIn(t.Content, c)}
+		case RoleAssistant:
+			c.CheckedIn = isCheckIn(t.Content)
+		}
+	}
+	return c
+}
+
+// levelIn is the level of a message of the conversation; a withheld one was risky.
+func levelIn(text string, c safety.Context) safety.Level {
+	if text == Withheld {
+		return max(safety.Possible, screenIn(text, c).Level)
+	}
+	return screenIn(text, c).Level
+}
+
+// isCheckIn says whether a reply was the check-in or the crisis reply, or carried the
+// resources after a model-side signal.
+func isCheckIn(reply string) bool {
+	return strings.Contains(reply, CrisisResources) || strings.Contains(reply, CheckInQuestion)
+}
+
+// guarded says whether nothing of a message may be tracked or quoted back: it shows a risk,
+// possible or clear, given its context, or it answers a check-in (where a method, a means or
+// a place may be named in words the screen does not know).
+func guarded(text string, c safety.Context) bool {
+	return c.CheckedIn || levelIn(text, c) != safety.None
+}
 
 // userTurn is what the engine keeps of one user message.
 type userTurn struct {
@@ -59,21 +101,24 @@ type session struct {
 func newSession(p Prompt) *session {
 	s := &session{profile: p.Profile, memories: p.Memories}
 	h := fnv.New64a()
+	var c safety.Context
 	for _, t := range p.History {
 		_, _ = h.Write([]byte(t.Role + "\x00" + t.Content + "\x00"))
 		switch t.Role {
 		case RoleUser:
-			s.turns = append(s.turns, s.parse(t.Content, len(s.turns)))
+			s.turns = append(s.turns, s.parse(t.Content, len(s.turns), c))
+			c = safety.Context{Previous: levelIn(t.Content, c)}
 		case RoleAssistant:
 			s.said = append(s.said, t.Content)
 			if r, ok := ownReply(t.Content); ok {
 				s.replies = append(s.replies, r)
 			}
+			c.CheckedIn = isCheckIn(t.Content)
 		}
 	}
 	_, _ = h.Write([]byte(p.Message))
 	s.seed = h.Sum64()
-	s.turns = append(s.turns, s.parse(p.Message, len(s.turns)))
+	s.turns = append(s.turns, s.parse(p.Message, len(s.turns), c))
 	return s
 }
 
@@ -94,8 +139,9 @@ func ownReply(text string) (string, bool) {
 	return text, true
 }
 
-func (s *session) parse(text string, index int) userTurn {
-	if flagged(text) {
+// parse reads one user message, with the safety screen's context of the turns before it.
+func (s *session) parse(text string, index int, c safety.Context) userTurn {
+	if guarded(text, c) {
 		return userTurn{text: text, flagged: true}
 	}
 	u := userTurn{text: text, feelText: withoutEvents(text)}

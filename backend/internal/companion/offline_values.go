@@ -266,48 +266,84 @@ var memoryVerbs = map[string]string{
 	"made": "made", "began": "began", "broke": "broke", "won": "won", "took": "took",
 }
 
-// memoryClause turns the newest usable memory into the values of a line that picks up
-// its thread: {memEvent} when it names an event with a day ("how did it go?"), {memory}
-// when it starts with a verb, {memNoun} otherwise. It is offered once, in the first reply.
+// memoryClause turns a memory into the values of a line that picks up its thread (see
+// memoryValues). It is offered once, in the first reply, unless the welcome already picked
+// up a thread.
 func (r *reply) memoryClause() (map[string]string, bool) {
 	if r.k != 1 {
 		return nil, false
 	}
-	for _, m := range r.s.memories {
-		m = strings.TrimRight(oneLine(CleanText(m)), ".!?… ")
-		words := strings.Fields(m)
-		if len(words) < 2 || len(words) > 16 || flagged(m) || mentionsAny(m, r.s.profile.SensitiveTopics) {
-			continue
+	for _, said := range r.s.said {
+		if strings.Contains(said, "Last time you mentioned") {
+			return nil, false
 		}
-		first := strings.ToLower(words[0])
-		verb, ok := memoryVerbs[first]
-		switch {
-		case ok:
-		case strings.HasSuffix(first, "ed") && len(first) > 4:
-			verb, ok = first, true
-		case strings.HasSuffix(first, "ies") && len(first) > 4:
-			verb, ok = strings.TrimSuffix(first, "ies")+"y", true
-		case strings.HasSuffix(first, "s") && !strings.HasSuffix(first, "ss") && len(first) > 3 && unicode.IsUpper([]rune(words[0])[0]) && !subjects[first]:
-			verb, ok = strings.TrimSuffix(first, "s"), true
-		}
-		if !ok {
-			if first == "my" {
-				words[0] = "your"
-			}
-			return map[string]string{"memNoun": strings.Join(words, " ")}, true
-		}
-		clause := "you " + verb + " " + strings.Join(words[1:], " ")
-		hasDay, hasEvent := false, false
-		for _, it := range extractItems(m) {
-			hasDay = hasDay || it.kind == kindDay
-			hasEvent = hasEvent || it.kind == kindEvent
-		}
-		if hasDay && hasEvent {
-			return map[string]string{"memEvent": clause}, true
-		}
-		return map[string]string{"memory": clause}, true
 	}
-	return nil, false
+	return memoryValues(r.s.memories, r.s.profile.SensitiveTopics)
+}
+
+// memoryValues turns the best memory to pick up (memories are newest first; the newest
+// that names an event with a day, else the newest usable one) into the values of a line
+// that picks up its thread: {memEvent} for an event with a day ("how did it go?"),
+// {memory} when it starts with a verb, {memNoun} otherwise.
+func memoryValues(memories []string, sensitive string) (map[string]string, bool) {
+	var first map[string]string
+	for _, m := range memories {
+		v, ok := memoryValue(m, sensitive)
+		switch {
+		case !ok:
+		case v["memEvent"] != "":
+			return v, true
+		case first == nil:
+			first = v
+		}
+	}
+	return first, first != nil
+}
+
+// memoryValue is the values of one memory, or false when it does not read well after
+// "you", is too long, or touches on risk or a sensitive topic.
+func memoryValue(m, sensitive string) (map[string]string, bool) {
+	m = strings.TrimRight(oneLine(CleanText(m)), ".!?… ")
+	words := strings.Fields(m)
+	if len(words) < 2 || len(words) > 16 || flagged(m) || mentionsAny(m, sensitive) {
+		return nil, false
+	}
+	for i, w := range words[1:] {
+		// Remembered sentences speak of the user as "they": said back, "your".
+		switch strings.ToLower(w) {
+		case "their":
+			words[i+1] = "your"
+		case "themselves":
+			words[i+1] = "yourself"
+		}
+	}
+	first := strings.ToLower(words[0])
+	verb, ok := memoryVerbs[first]
+	switch {
+	case ok:
+	case strings.HasSuffix(first, "ed") && len(first) > 4:
+		verb, ok = first, true
+	case strings.HasSuffix(first, "ies") && len(first) > 4:
+		verb, ok = strings.TrimSuffix(first, "ies")+"y", true
+	case strings.HasSuffix(first, "s") && !strings.HasSuffix(first, "ss") && len(first) > 3 && unicode.IsUpper([]rune(words[0])[0]) && !subjects[first]:
+		verb, ok = strings.TrimSuffix(first, "s"), true
+	}
+	if !ok {
+		if first == "my" {
+			words[0] = "your"
+		}
+		return map[string]string{"memNoun": strings.Join(words, " ")}, true
+	}
+	clause := "you " + verb + " " + strings.Join(words[1:], " ")
+	hasDay, hasEvent := false, false
+	for _, it := range extractItems(m) {
+		hasDay = hasDay || it.kind == kindDay
+		hasEvent = hasEvent || it.kind == kindEvent
+	}
+	if hasDay && hasEvent {
+		return map[string]string{"memEvent": clause}, true
+	}
+	return map[string]string{"memory": clause}, true
 }
 
 // memoryThread is the line that picks up a thread from an earlier session.

@@ -29,6 +29,8 @@ type OpenAIOptions struct {
 	SummaryTimeout time.Duration
 	// MaxTokens caps a reply (default 600).
 	MaxTokens int
+	// SignalBudget bounds a model-side safety signal (default DefaultSignalBudget).
+	SignalBudget time.Duration
 }
 
 // OpenAI is the provider for any OpenAI-compatible chat-completions endpoint.
@@ -36,6 +38,9 @@ type OpenAI struct {
 	client *openai.Client
 	model  string
 	opts   OpenAIOptions
+	// noModeration is set once the provider answered 404 to /moderations: the safety signal
+	// is then asked of the chat model.
+	noModeration atomic.Bool
 }
 
 var _ Provider = (*OpenAI)(nil)
@@ -49,6 +54,9 @@ func NewOpenAI(cfg config.LLM, opts OpenAIOptions) *OpenAI {
 	}
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = cfg.StallTimeout
+	}
+	if opts.SignalBudget <= 0 {
+		opts.SignalBudget = cfg.SignalBudget
 	}
 	return NewOpenAIWithConfig(c, cfg.Model, opts)
 }
@@ -67,6 +75,9 @@ func NewOpenAIWithConfig(c openai.ClientConfig, model string, opts OpenAIOptions
 	}
 	if opts.MaxTokens <= 0 {
 		opts.MaxTokens = 600
+	}
+	if opts.SignalBudget <= 0 {
+		opts.SignalBudget = DefaultSignalBudget
 	}
 	if model == "" {
 		model = config.DefaultLLMModel

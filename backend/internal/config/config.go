@@ -25,6 +25,7 @@ import (
 // Names of the environment variables read by Load.
 const (
 	EnvAddr                  = "PERCOLATE_ADDR"
+	EnvPprofAddr             = "PERCOLATE_PPROF_ADDR"
 	EnvPublicURL             = "PERCOLATE_PUBLIC_URL"
 	EnvDataDir               = "PERCOLATE_DATA_DIR"
 	EnvDatabaseURL           = "DATABASE_URL"
@@ -35,6 +36,7 @@ const (
 	EnvLLMTranscriptionModel = "PERCOLATE_LLM_TRANSCRIPTION_MODEL"
 	EnvLLMConnectTimeout     = "PERCOLATE_LLM_CONNECT_TIMEOUT"
 	EnvLLMStallTimeout       = "PERCOLATE_LLM_STALL_TIMEOUT"
+	EnvLLMSignalTimeout      = "PERCOLATE_LLM_SIGNAL_TIMEOUT"
 	EnvReplyTimeout          = "PERCOLATE_REPLY_TIMEOUT"
 	EnvSMTPURL               = "PERCOLATE_SMTP_URL"
 	EnvMailFrom              = "PERCOLATE_MAIL_FROM"
@@ -70,6 +72,7 @@ const (
 const (
 	DefaultLLMConnectTimeout = 5 * time.Second
 	DefaultLLMStallTimeout   = 15 * time.Second
+	DefaultLLMSignalTimeout  = 1500 * time.Millisecond
 	DefaultReplyTimeout      = 2 * time.Minute
 )
 
@@ -77,6 +80,9 @@ const (
 type Config struct {
 	// Addr is the host:port the HTTP server listens on.
 	Addr string
+	// PprofAddr, when set, is a loopback host:port serving net/http/pprof, for finding where
+	// time and memory go. Off by default.
+	PprofAddr string
 	// PublicURL is the absolute http(s) base URL users reach the app at,
 	// without a trailing slash. Links in e-mail are built from it.
 	PublicURL string
@@ -126,6 +132,9 @@ type LLM struct {
 	// ReplyTimeout is a reply's own deadline, model or offline engine, whatever happens to the
 	// request that asked for it.
 	ReplyTimeout time.Duration
+	// SignalBudget bounds the model-side safety signal (the moderation endpoint, or a short
+	// classification prompt), asked while the reply is written.
+	SignalBudget time.Duration
 }
 
 // Configured reports whether a remote model should be used instead of the
@@ -215,6 +224,7 @@ func (o OIDC) Configured() bool { return o.ClientID != "" && o.ClientSecret != "
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("addr", c.Addr),
+		slog.String("pprof_addr", c.PprofAddr),
 		slog.String("public_url", c.PublicURL),
 		slog.String("data_dir", c.DataDir),
 		slog.Bool("external_database", c.DatabaseURL != ""),
@@ -259,6 +269,14 @@ func Load(getenv func(string) string) (Config, error) {
 	addrOK := validAddr(c.Addr)
 	if !addrOK {
 		errs.add(EnvAddr, "%q is not host:port", c.Addr)
+	}
+
+	if v := get(EnvPprofAddr); v != "" {
+		if !loopbackAddr(v) {
+			errs.add(EnvPprofAddr, "%q is not a loopback host:port (such as 127.0.0.1:6060): profiles are never served to the network", v)
+		} else {
+			c.PprofAddr = v
+		}
 	}
 
 	if v := get(EnvPublicURL); v != "" {
@@ -332,6 +350,7 @@ func loadLLM(get func(string) string, errs *problems) LLM {
 		ConnectTimeout: parseTimeout(get, errs, EnvLLMConnectTimeout, DefaultLLMConnectTimeout, time.Second, time.Minute),
 		StallTimeout:   parseTimeout(get, errs, EnvLLMStallTimeout, DefaultLLMStallTimeout, time.Second, 5*time.Minute),
 		ReplyTimeout:   parseTimeout(get, errs, EnvReplyTimeout, DefaultReplyTimeout, 5*time.Second, 30*time.Minute),
+		SignalBudget:   parseTimeout(get, errs, EnvLLMSignalTimeout, DefaultLLMSignalTimeout, 100*time.Millisecond, 10*time.Second),
 	}
 	if l.ReplyTimeout < l.StallTimeout {
 		errs.add(EnvReplyTimeout, "%s is shorter than %s (%s)", l.ReplyTimeout, EnvLLMStallTimeout, l.StallTimeout)
@@ -444,6 +463,22 @@ func loadOIDC(get func(string) string, errs *problems) OIDC {
 		errs.add(EnvOIDCClientID, "is required when %s is set", EnvOIDCClientSecret)
 	}
 	return o
+}
+
+// loopbackAddr reports whether v is host:port with a loopback IP address or localhost as host.
+func loopbackAddr(v string) bool {
+	host, port, err := net.SplitHostPort(v)
+	if err != nil || port == "" {
+		return false
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
 }
 
 // parsePrefix accepts a CIDR prefix or a single address.

@@ -24,6 +24,7 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	checks := []struct{ name, got, want string }{
 		{"Addr", c.Addr, "127.0.0.1:8080"},
+		{"PprofAddr (off)", c.PprofAddr, ""},
 		{"PublicURL", c.PublicURL, "http://127.0.0.1:8080"},
 		{"DataDir", c.DataDir, ".data"},
 		{"DatabaseURL", c.DatabaseURL, ""},
@@ -55,6 +56,20 @@ func TestLoadValidValues(t *testing.T) {
 		env   map[string]string
 		check func(t *testing.T, c config.Config)
 	}{
+		{
+			name: "pprof on loopback",
+			env:  map[string]string{config.EnvPprofAddr: "127.0.0.1:6060"},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "PprofAddr", c.PprofAddr, "127.0.0.1:6060")
+			},
+		},
+		{
+			name: "pprof on localhost",
+			env:  map[string]string{config.EnvPprofAddr: "localhost:6060"},
+			check: func(t *testing.T, c config.Config) {
+				eq(t, "PprofAddr", c.PprofAddr, "localhost:6060")
+			},
+		},
 		{
 			name: "wildcard addr gives loopback public URL",
 			env:  map[string]string{config.EnvAddr: "0.0.0.0:9000"},
@@ -246,6 +261,12 @@ func TestLoadBadValues(t *testing.T) {
 		// secret must not appear in the error.
 		secret string
 	}{
+		{name: "pprof on every interface", env: map[string]string{config.EnvPprofAddr: "0.0.0.0:6060"},
+			want: []string{`PERCOLATE_PPROF_ADDR: "0.0.0.0:6060" is not a loopback host:port`}},
+		{name: "pprof on a public address", env: map[string]string{config.EnvPprofAddr: "192.0.2.1:6060"},
+			want: []string{"PERCOLATE_PPROF_ADDR:"}},
+		{name: "pprof without port", env: map[string]string{config.EnvPprofAddr: "127.0.0.1"},
+			want: []string{"PERCOLATE_PPROF_ADDR:"}},
 		{name: "addr without port", env: map[string]string{config.EnvAddr: "abc"},
 			want: []string{`PERCOLATE_ADDR: "abc" is not host:port`}},
 		{name: "addr bad port", env: map[string]string{config.EnvAddr: "127.0.0.1:http"},

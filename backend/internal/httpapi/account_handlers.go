@@ -14,7 +14,6 @@ import (
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/gen/api"
-	dbgen "github.com/percolate/percolate/gen/db"
 )
 
 // NewTokenVerifier returns the TokenVerifier of the auth package's access tokens.
@@ -50,19 +49,15 @@ func (s *Server) accountCaller(ctx context.Context) (*account.Service, Caller, e
 	return acc, c, nil
 }
 
-func apiUser(u dbgen.User) api.User {
+func apiUser(u account.User) api.User {
 	return api.User{Id: u.ID, Email: u.Email, Name: u.Name, Role: api.Role(u.Role), IsStudent: u.IsStudent}
 }
 
-func apiProfile(u dbgen.User) api.Profile {
-	var age *int
-	if u.Age != nil {
-		a := int(*u.Age)
-		age = &a
-	}
+func apiProfile(u account.User) api.Profile {
 	return api.Profile{
-		Name: u.Name, Email: u.Email, Role: api.Role(u.Role), Age: age,
+		Name: u.Name, Email: u.Email, Role: api.Role(u.Role), Age: u.Age,
 		FocusAreas: u.FocusAreas, PrimaryConcerns: u.PrimaryConcerns, SensitiveTopics: u.SensitiveTopics,
+		MemoryEnabled: u.MemoryEnabled,
 	}
 }
 
@@ -90,6 +85,18 @@ func (s *Server) Register(ctx context.Context, req api.RegisterRequestObject) (a
 		return nil, err
 	}
 	return api.Register201JSONResponse{Message: account.MsgRegistered}, nil
+}
+
+// ResendVerification mails a new verification link to an unverified account.
+func (s *Server) ResendVerification(ctx context.Context, req api.ResendVerificationRequestObject) (api.ResendVerificationResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	if err := acc.ResendVerification(ctx, string(req.Body.Email), ClientIP(ctx)); err != nil {
+		return nil, err
+	}
+	return api.ResendVerification200JSONResponse{Message: account.MsgResent}, nil
 }
 
 // Logout closes the caller's login.
@@ -254,10 +261,10 @@ func (s *Server) UpdateProfile(ctx context.Context, req api.UpdateProfileRequest
 		return nil, err
 	}
 	b := req.Body
-	ch := account.ProfileChange{Age: b.Age, FocusAreas: b.FocusAreas, PrimaryConcerns: b.PrimaryConcerns, SensitiveTopics: b.SensitiveTopics}
+	ch := account.ProfileChange{Age: b.Age, FocusAreas: b.FocusAreas, PrimaryConcerns: b.PrimaryConcerns, SensitiveTopics: b.SensitiveTopics, MemoryEnabled: b.MemoryEnabled}
 	// The body has exactly one property (the contract says so and the validator checks it):
-	// with no text field set, it is the age, possibly null.
-	ch.SetAge = b.Age != nil || (b.FocusAreas == nil && b.PrimaryConcerns == nil && b.SensitiveTopics == nil)
+	// with no other field set, it is the age, possibly null.
+	ch.SetAge = b.Age != nil || (b.FocusAreas == nil && b.PrimaryConcerns == nil && b.SensitiveTopics == nil && b.MemoryEnabled == nil)
 	u, err := acc.UpdateProfile(ctx, c.UserID, ch)
 	if err != nil {
 		return nil, err
@@ -288,4 +295,29 @@ func (s *Server) DeleteAccount(ctx context.Context, _ api.DeleteAccountRequestOb
 		return nil, err
 	}
 	return api.DeleteAccount204Response{}, nil
+}
+
+// RequestLoginLink mails a one-time sign-in link (same answer whether or not the account exists).
+func (s *Server) RequestLoginLink(ctx context.Context, req api.RequestLoginLinkRequestObject) (api.RequestLoginLinkResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	if err := acc.RequestLoginLink(ctx, string(req.Body.Email), ClientIP(ctx)); err != nil {
+		return nil, err
+	}
+	return api.RequestLoginLink200JSONResponse{Message: account.MsgLoginLinkSent}, nil
+}
+
+// RedeemLoginLink signs in with the token of a sign-in link.
+func (s *Server) RedeemLoginLink(ctx context.Context, req api.RedeemLoginLinkRequestObject) (api.RedeemLoginLinkResponseObject, error) {
+	acc, err := s.accountService()
+	if err != nil {
+		return nil, err
+	}
+	sess, err := acc.RedeemLoginLink(ctx, req.Body.Token, ClientIP(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return api.RedeemLoginLink200JSONResponse{AccessToken: sess.Access, RefreshToken: sess.Refresh, User: apiUser(sess.User)}, nil
 }

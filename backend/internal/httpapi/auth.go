@@ -2,12 +2,14 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/store"
 )
 
 // Caller is the authenticated user of a request.
@@ -19,7 +21,9 @@ type Caller struct {
 }
 
 // TokenVerifier checks an access token and returns its caller. The accounts package provides
-// the implementation; without one every protected operation answers 401.
+// the implementation; without one every protected operation answers 401. An error for which
+// store.IsUnavailable holds means the token could not be checked (503), any other that it
+// does not hold (401).
 type TokenVerifier interface {
 	VerifyAccessToken(ctx context.Context, token string) (Caller, error)
 }
@@ -48,14 +52,22 @@ func caller(ctx context.Context) (Caller, error) {
 }
 
 // authenticate verifies a bearer token when one is sent and puts its caller in the context.
-// It rejects nothing itself: the request validator knows which operations need a caller.
+// It rejects no token itself (the request validator knows which operations need a caller),
+// but a token it could not check because the database did not answer is no reason to answer
+// "signed out": that request is answered as the outage it is (503 with Retry-After, see
+// writeDomainError), and the client keeps its tokens and tries again.
 func authenticate(v TokenVerifier) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			token, ok := bearerToken(r)
 			if ok && v != nil {
-				if c, err := v.VerifyAccessToken(r.Context(), token); err == nil {
+				c, err := v.VerifyAccessToken(r.Context(), token)
+				switch {
+				case err == nil:
 					r = r.WithContext(WithCaller(r.Context(), c))
+				case store.IsUnavailable(err):
+					writeDomainError(w, r, fmt.Errorf("check access token: %w", err))
+					return
 				}
 			}
 			next.ServeHTTP(w, r)

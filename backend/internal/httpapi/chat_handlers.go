@@ -82,6 +82,10 @@ func apiSessionItem(v chat.Session) api.SessionListItem {
 		last := v.LastMessage
 		item.LastMessage = &last
 	}
+	if v.ClosingFeeling != nil {
+		f := api.ClosingFeeling(*v.ClosingFeeling)
+		item.ClosingFeeling = &f
+	}
 	return item
 }
 
@@ -275,11 +279,28 @@ func (s *Server) EndChatSession(ctx context.Context, req api.EndChatSessionReque
 	if err != nil {
 		return nil, err
 	}
-	v, err := svc.End(ctx, uid, req.Id)
+	feeling := ""
+	if req.Body != nil && req.Body.Feeling != nil {
+		feeling = string(*req.Body.Feeling)
+	}
+	v, err := svc.End(ctx, uid, req.Id, feeling)
 	if err != nil {
 		return nil, err
 	}
 	return api.EndChatSession200JSONResponse(apiSessionItem(v)), nil
+}
+
+// GetChatTakeaway answers one thing to take from one of the caller's sessions.
+func (s *Server) GetChatTakeaway(ctx context.Context, req api.GetChatTakeawayRequestObject) (api.GetChatTakeawayResponseObject, error) {
+	svc, uid, err := s.chatUser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	text, err := svc.Takeaway(ctx, uid, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetChatTakeaway200JSONResponse{Takeaway: text}, nil
 }
 
 // SearchProfileSessions searches the caller's sessions by title, last message and id.

@@ -44,6 +44,7 @@ func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
 	t.Helper()
 	st := pgtest.New(t)
 	llm := llmtest.New(t)
+	llm.Route(companion.MemoryInstructionPrefix, llmtest.Script{Chunks: []string{`{"memories":[]}`}})
 	p := companion.NewOpenAIWithConfig(llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
 	e := &chatEnv{st: st, llm: llm, p: p}
 	e.h = e.instance(t, limits, p)
@@ -148,9 +149,24 @@ func TestChatOverHTTP(t *testing.T) {
 		t.Fatalf("profile session: %d %s", res.Code, res.Body)
 	}
 
+	res = e.call(http.MethodGet, "/api/chat/sessions/"+sid+"/takeaway", tok, nil)
+	if m := res.json(t); res.Code != 200 || m["takeaway"] == "" {
+		t.Fatalf("takeaway: %d %s", res.Code, res.Body)
+	}
+	if res = e.call(http.MethodGet, "/api/chat/sessions/"+sid+"/takeaway", e.user(t, "BASIC"), nil); res.Code != http.StatusNotFound {
+		t.Fatalf("another user's takeaway: %d %s", res.Code, res.Body)
+	}
+	res = e.call(http.MethodPost, "/api/chat/sessions/"+sid+"/end", tok, map[string]any{"feeling": "wonderful"})
+	if res.Code != http.StatusBadRequest || !strings.Contains(res.Body.String(), "feeling") {
+		t.Fatalf("end with an unknown feeling: %d %s", res.Code, res.Body)
+	}
 	res = e.call(http.MethodPost, "/api/chat/sessions/"+sid+"/end", tok, nil)
-	if res.Code != 200 || res.json(t)["status"] != "ENDED" {
+	if m := res.json(t); res.Code != 200 || m["status"] != "ENDED" || m["closingFeeling"] != nil {
 		t.Fatalf("end: %d %s", res.Code, res.Body)
+	}
+	res = e.call(http.MethodPost, "/api/chat/sessions/"+sid+"/end", tok, map[string]any{"feeling": "better"})
+	if m := res.json(t); res.Code != 200 || m["closingFeeling"] != "better" {
+		t.Fatalf("end with how the user feels: %d %s", res.Code, res.Body)
 	}
 	res = e.call(http.MethodPost, "/api/chat/message", tok, map[string]any{"message": "hello?", "sessionId": sid})
 	if m := res.json(t); res.Code != http.StatusConflict || m["code"] != "CONFLICT" || m["message"] != "This session has ended. You cannot send new messages." {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/gen/api"
 )
 
@@ -22,6 +23,7 @@ const (
 	msgConflict       = "That can't be done right now."
 	msgNotImplemented = "This part of Percolate isn't available yet."
 	msgUnavailable    = "This service is temporarily unavailable. Please try again later."
+	msgDatabaseDown   = "Percolate can't reach its database right now. Please try again in a moment."
 	msgInternal       = "Something went wrong on our side. Please try again."
 	msgMalformedJSON  = "The request body is not valid JSON."
 	msgTooLarge       = "The request is too large."
@@ -56,8 +58,13 @@ func writeValidation(w http.ResponseWriter, summary string, fields map[string]st
 	})
 }
 
+// databaseRetryAfter is the Retry-After of an answer to a request the database could not serve.
+const databaseRetryAfter = 5
+
 // writeDomainError is the one place where errors returned by services become HTTP answers.
-// Anything it does not recognise is logged and answered with a generic 500, so no internal
+// A database that cannot be reached is a 503 with Retry-After, never a 401 or a 500: the
+// request was not carried out, and the client keeps its sign-in and tries again. Anything
+// else it does not recognise is logged and answered with a generic 500, so no internal
 // detail (SQL, stack, ids) ever reaches a client.
 func writeDomainError(w http.ResponseWriter, r *http.Request, err error) {
 	var (
@@ -84,6 +91,10 @@ func writeDomainError(w http.ResponseWriter, r *http.Request, err error) {
 		writeError(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", msgTooLarge)
 	case errors.As(err, &coded):
 		writeError(w, statusOf(coded.Kind), coded.Code, coded.Message)
+	case store.IsUnavailable(err):
+		slog.WarnContext(r.Context(), "database unavailable", "error", err.Error(), "request_id", RequestID(r.Context()))
+		w.Header().Set("Retry-After", strconv.Itoa(databaseRetryAfter))
+		writeError(w, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", msgDatabaseDown)
 	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
 		// The client went away before the answer: nobody to answer, nothing went wrong here.
 		w.WriteHeader(http.StatusServiceUnavailable)
@@ -104,7 +115,8 @@ func statusOf(err error) int {
 		return http.StatusBadRequest
 	case errors.Is(err, apperr.ErrNotFound):
 		return http.StatusNotFound
-	case errors.Is(err, apperr.ErrUnauthorized):
+	case errors.Is(err, apperr.ErrUnauthorized), store.IsUserGone(err):
+		// A write for an account deleted meanwhile (its token was checked before): signed out.
 		return http.StatusUnauthorized
 	case errors.Is(err, apperr.ErrForbidden):
 		return http.StatusForbidden

@@ -45,3 +45,15 @@ func TestWeeklyReportsOverHTTP(t *testing.T) {
 		t.Fatalf("reports: %v %v", list, err)
 	}
 }
+
+// A token of an account that is gone (deleted between the token check and the handler) is a
+// 401, as on every other operation, never a 404 the contract does not list. Found by the
+// contract fuzzer.
+func TestWeeklyReportsOfAGoneAccountAre401(t *testing.T) {
+	st := pgtest.New(t)
+	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h := newTestHandler(t, Deps{Verifier: userTokens{}, Insights: svc})
+	if res := do(h, "GET", "/api/insights/weekly", "", "Authorization", "Bearer token-3f2b8c1e-7a4d-4e8b-9c1a-2b3c4d5e6f70"); res.Code != http.StatusUnauthorized {
+		t.Fatalf("gone account: %d %s", res.Code, res.Body)
+	}
+}

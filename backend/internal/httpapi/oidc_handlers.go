@@ -51,12 +51,23 @@ func (o oidcRedirect) visit(w http.ResponseWriter) error {
 func (o oidcRedirect) VisitStartOidcSignInResponse(w http.ResponseWriter) error { return o.visit(w) }
 func (o oidcRedirect) VisitOidcCallbackResponse(w http.ResponseWriter) error    { return o.visit(w) }
 
+// flowCookie is the only cookie Percolate sets: it carries a sign-in with the identity provider
+// from start to callback, for oidcFlowSeconds at most. Over HTTPS it is HTTP-only, Secure and
+// SameSite=None (an identity provider may answer with a cross-site POST); over plain HTTP, where
+// browsers refuse SameSite=None, it is Lax. The privacy page says so (TestPrivacyPageTellsTheTruth).
 func (s *Server) flowCookie(value string, maxAge int) *http.Cookie {
+	sameSite := http.SameSiteLaxMode
+	if s.deps.SecureCookies {
+		sameSite = http.SameSiteNoneMode
+	}
 	return &http.Cookie{
 		Name: oidcCookie, Value: value, Path: "/oauth2/", MaxAge: maxAge,
-		HttpOnly: true, Secure: s.deps.SecureCookies, SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: s.deps.SecureCookies, SameSite: sameSite,
 	}
 }
+
+// oidcFlowSeconds is how long the flow cookie lives.
+const oidcFlowSeconds = 600
 
 // loginError sends the browser to /login with a message to show.
 func (s *Server) loginError(err error) oidcRedirect {
@@ -80,7 +91,7 @@ func (s *Server) StartOidcSignIn(ctx context.Context, _ api.StartOidcSignInReque
 	if err != nil {
 		return s.loginError(err), nil
 	}
-	return oidcRedirect{location: to, cookie: s.flowCookie(cookie, 600)}, nil
+	return oidcRedirect{location: to, cookie: s.flowCookie(cookie, oidcFlowSeconds)}, nil
 }
 
 // OidcCallback finishes sign-in and hands the SPA a one-time code.

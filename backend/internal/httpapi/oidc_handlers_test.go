@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 
@@ -62,7 +64,7 @@ func (e *oidcEnv) start() (string, *http.Cookie) {
 		}
 	}
 	cookies := rec.Result().Cookies()
-	if len(cookies) != 1 || !cookies[0].HttpOnly || !cookies[0].Secure || cookies[0].SameSite != http.SameSiteLaxMode {
+	if len(cookies) != 1 || !cookies[0].HttpOnly || !cookies[0].Secure || cookies[0].SameSite != http.SameSiteNoneMode {
 		e.t.Fatalf("flow cookie %+v", cookies)
 	}
 	if strings.Contains(cookies[0].Value, q.Query().Get("code_challenge")) {
@@ -322,5 +324,29 @@ func TestOIDCUnconfigured(t *testing.T) {
 		if rec.Code != http.StatusFound || u.Path != "/login" || u.Query().Get("oauthError") != "Sign-in with Google is not available on this server." {
 			t.Fatalf("%s: %d %q", target, rec.Code, rec.Header().Get("Location"))
 		}
+	}
+}
+
+// TestPrivacyPageTellsTheTruth compares what the privacy page says of the one cookie with the
+// cookie the server sets.
+func TestPrivacyPageTellsTheTruth(t *testing.T) {
+	page, err := os.ReadFile("../../../frontend/src/pages/Privacy/PrivacyPage.tsx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(page)
+	s := &Server{deps: Deps{SecureCookies: true}}
+	c := s.flowCookie("v", oidcFlowSeconds)
+	if !c.HttpOnly || !c.Secure || c.SameSite != http.SameSiteNoneMode {
+		t.Errorf("over HTTPS the flow cookie is %+v; the privacy page says HTTP-only, Secure and SameSite=None", c)
+	}
+	if !strings.Contains(text, "HTTP-only,\n            Secure and SameSite=None") && !strings.Contains(text, "HTTP-only, Secure and SameSite=None") {
+		t.Error("the privacy page no longer states the cookie's attributes")
+	}
+	if want := fmt.Sprintf("FLOW_COOKIE = { name: '%s', minutes: %d }", c.Name, c.MaxAge/60); !strings.Contains(text, want) {
+		t.Errorf("the privacy page's cookie is not the server's: want %q in PrivacyPage.tsx", want)
+	}
+	if plain := (&Server{}).flowCookie("v", oidcFlowSeconds); plain.SameSite != http.SameSiteLaxMode || !plain.HttpOnly {
+		t.Errorf("over plain HTTP the flow cookie is %+v, want HTTP-only and Lax (browsers refuse None without Secure)", plain)
 	}
 }

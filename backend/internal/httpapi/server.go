@@ -20,7 +20,9 @@ import (
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/contact"
+	"github.com/percolate/percolate/backend/internal/export"
 	"github.com/percolate/percolate/backend/internal/insights"
+	"github.com/percolate/percolate/backend/internal/memory"
 	"github.com/percolate/percolate/backend/internal/voice"
 	"github.com/percolate/percolate/gen/api"
 )
@@ -60,6 +62,10 @@ type Deps struct {
 	Contact *contact.Service
 	// Chat runs chat sessions and the companion's replies.
 	Chat *chat.Service
+	// Memory lists and changes what is remembered about users.
+	Memory *memory.Service
+	// Export writes a user's data as a zip archive.
+	Export *export.Service
 }
 
 // Server implements api.StrictServerInterface.
@@ -93,7 +99,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	}
 
 	r := chi.NewRouter()
-	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders, limitBody, keepRawBody)
+	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders, gzipResponses, limitBody, keepRawBody)
 	r.Get("/api/openapi.yaml", serveBytes("application/yaml; charset=utf-8", percolate.OpenAPIYAML))
 	r.Get("/api/docs", serveBytes("text/html; charset=utf-8", docs))
 	r.Group(func(g chi.Router) {
@@ -137,14 +143,25 @@ func allowedMethods(r chi.Routes, path string) []string {
 	return out
 }
 
-// GetHealth reports whether the server and its database answer.
-func (s *Server) GetHealth(ctx context.Context, _ api.GetHealthRequestObject) (api.GetHealthResponseObject, error) {
+// GetHealth answers that the process serves requests (liveness): it asks nothing of the
+// database, whose outage is no reason to restart an instance.
+func (s *Server) GetHealth(context.Context, api.GetHealthRequestObject) (api.GetHealthResponseObject, error) {
+	return api.GetHealth200JSONResponse{Status: api.HealthStatusOk, Version: &s.deps.Version}, nil
+}
+
+// GetReadiness reports whether the server and its database answer (readiness).
+func (s *Server) GetReadiness(ctx context.Context, _ api.GetReadinessRequestObject) (api.GetReadinessResponseObject, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if s.deps.DB == nil || s.deps.DB.Ping(ctx) != nil {
-		return api.GetHealth503JSONResponse{Status: api.HealthStatusUnavailable, Database: api.HealthDatabaseUnavailable, Version: &s.deps.Version}, nil
+		down, retry := api.HealthDatabaseUnavailable, databaseRetryAfter
+		return api.GetReadiness503JSONResponse{
+			Body:    api.Health{Status: api.HealthStatusUnavailable, Database: &down, Version: &s.deps.Version},
+			Headers: api.GetReadiness503ResponseHeaders{RetryAfter: &retry},
+		}, nil
 	}
-	return api.GetHealth200JSONResponse{Status: api.HealthStatusOk, Database: api.HealthDatabaseOk, Version: &s.deps.Version}, nil
+	up := api.HealthDatabaseOk
+	return api.GetReadiness200JSONResponse{Status: api.HealthStatusOk, Database: &up, Version: &s.deps.Version}, nil
 }
 
 // GetClientConfig tells the web app what this server has configured.

@@ -321,18 +321,21 @@ func TestDocsAndSpecAreServed(t *testing.T) {
 	}
 }
 
-func TestHealthChecksTheRealDatabase(t *testing.T) {
+func TestReadinessChecksTheRealDatabase(t *testing.T) {
 	st := pgtest.New(t)
 	h := newTestHandler(t, Deps{DB: st, Version: "test"})
-	res := do(h, http.MethodGet, "/api/health", "")
+	res := do(h, http.MethodGet, "/api/health/ready", "")
 	body := res.json(t)
 	if res.Code != http.StatusOK || body["status"] != "ok" || body["database"] != "ok" || body["version"] != "test" {
 		t.Fatalf("up: %d %v", res.Code, body)
 	}
 	st.Close()
-	res = do(h, http.MethodGet, "/api/health", "")
-	if res.Code != http.StatusServiceUnavailable || res.json(t)["database"] != "unavailable" {
+	res = do(h, http.MethodGet, "/api/health/ready", "")
+	if res.Code != http.StatusServiceUnavailable || res.json(t)["database"] != "unavailable" || res.Header().Get("Retry-After") == "" {
 		t.Fatalf("closed pool: %d %s", res.Code, res.Body)
+	}
+	if res := do(h, http.MethodGet, "/api/health", ""); res.Code != http.StatusOK {
+		t.Fatalf("liveness with a closed pool: %d %s", res.Code, res.Body)
 	}
 }
 

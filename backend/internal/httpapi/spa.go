@@ -121,7 +121,7 @@ func (h *spaHandler) write(w http.ResponseWriter, r *http.Request, a *asset) {
 	w.Header().Set("Content-Type", a.contentType)
 	w.Header().Add("Vary", "Accept-Encoding")
 	body := a.body
-	if a.gz != nil && acceptsGzip(r) {
+	if a.gz != nil && acceptsGzip(r.Header.Get("Accept-Encoding")) {
 		w.Header().Set("Content-Encoding", "gzip")
 		body = a.gz
 	}
@@ -130,14 +130,4 @@ func (h *spaHandler) write(w http.ResponseWriter, r *http.Request, a *asset) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
-}
-
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(enc), "gzip") && strings.ReplaceAll(q, " ", "") != "q=0" {
-			return true
-		}
-	}
-	return false
 }

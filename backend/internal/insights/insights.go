@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/google/uuid"
 
@@ -101,7 +100,15 @@ func (s *Service) makeReport(ctx context.Context, userID uuid.UUID, week time.Ti
 	if err != nil {
 		return false, fmt.Errorf("sessions of the week: %w", err)
 	}
-	r := Build(sessions)
+	messages, err := s.db.Queries().ListUserMessagesOfSessionsEndedBetween(ctx, dbgen.ListUserMessagesOfSessionsEndedBetweenParams{UserID: userID, FromTime: &from, ToTime: &to})
+	if err != nil {
+		return false, fmt.Errorf("messages of the week: %w", err)
+	}
+	u, err := s.db.Queries().GetUserByID(ctx, userID)
+	if err != nil {
+		return false, fmt.Errorf("owner of the report: %w", err)
+	}
+	r := Build(sessions, messages, u.SensitiveTopics)
 	if r.SessionCount > 0 {
 		r.Suggestion = s.modelSuggestion(ctx, r)
 	}
@@ -129,7 +136,7 @@ func (s *Service) makeReport(ctx context.Context, userID uuid.UUID, week time.Ti
 func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]dbgen.WeeklyReport, error) {
 	u, err := s.db.Queries().GetUserByID(ctx, userID)
 	if store.IsNotFound(err) {
-		return nil, apperr.ErrNotFound
+		return nil, fmt.Errorf("list weekly reports: %w", apperr.ErrUnauthorized) // the account is gone
 	}
 	if err != nil {
 		return nil, err
@@ -140,27 +147,16 @@ func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]dbgen.WeeklyRep
 	return s.db.Queries().ListWeeklyReportsForUser(ctx, userID)
 }
 
-// Build summarises a week's ended sessions.
-func Build(sessions []dbgen.ListEndedSessionsBetweenRow) Report {
+// Build summarises a week's ended sessions: their emotions, and the themes of the user's own
+// messages in them (see Themes; sensitiveTopics is the profile's list of topics to avoid).
+func Build(sessions []dbgen.ListEndedSessionsBetweenRow, messages []dbgen.ListUserMessagesOfSessionsEndedBetweenRow, sensitiveTopics string) Report {
 	counts := map[string]int{}
-	words := map[string]int{}
 	for _, s := range sessions {
 		for _, e := range s.Emotions {
 			counts[e]++
 		}
-		seen := map[string]bool{}
-		text := s.Title
-		if s.Summary != nil {
-			text += " " + *s.Summary
-		}
-		for _, w := range themeWords(text) {
-			if !seen[w] {
-				seen[w] = true
-				words[w]++
-			}
-		}
 	}
-	r := Report{SessionCount: len(sessions), Emotions: []EmotionCount{}, Themes: []string{}}
+	r := Report{SessionCount: len(sessions), Emotions: []EmotionCount{}, Themes: Themes(messages, sensitiveTopics)}
 	for e, n := range counts {
 		r.Emotions = append(r.Emotions, EmotionCount{Emotion: e, Count: n})
 	}
@@ -170,20 +166,6 @@ func Build(sessions []dbgen.ListEndedSessionsBetweenRow) Report {
 		}
 		return r.Emotions[i].Emotion < r.Emotions[j].Emotion
 	})
-	for w, n := range words {
-		if n >= 2 {
-			r.Themes = append(r.Themes, w)
-		}
-	}
-	sort.Slice(r.Themes, func(i, j int) bool {
-		if words[r.Themes[i]] != words[r.Themes[j]] {
-			return words[r.Themes[i]] > words[r.Themes[j]]
-		}
-		return r.Themes[i] < r.Themes[j]
-	})
-	if len(r.Themes) > 5 {
-		r.Themes = r.Themes[:5]
-	}
 	top := ""
 	if len(r.Emotions) > 0 {
 		top = r.Emotions[0].Emotion
@@ -222,29 +204,6 @@ func suggestion(top string, sessions int) string {
 		return s
 	}
 	return "Take a few minutes this week to look back on your conversations and notice what has shifted."
-}
-
-var stopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`about after again also always and any are because been before being but can
-		chat could day did does doing don felt feel feeling feels for from had has have how into its just like
-		more most much new not now one only other our out over really session she should some that the their them
-		then there they thing things this today too very want was were what when which while who will with would
-		you your yours him her his hello talked talk talking conversation started start user`) {
-		stopWords[w] = true
-	}
-}
-
-// themeWords returns the meaningful words of a text (lower case, 4+ letters, no stop words).
-func themeWords(text string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if len([]rune(w)) >= 4 && !stopWords[w] {
-			out = append(out, w)
-		}
-	}
-	return out
 }
 
 func mailText(name string, week time.Time, r Report, link string) string {

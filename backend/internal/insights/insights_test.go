@@ -17,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/config"
@@ -47,21 +48,22 @@ func TestWeekStartIsMondayUTC(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestBuildCountsEmotionsThemesAndSuggests(t *testing.T) {
+	a, b, c := uuid.New(), uuid.New(), uuid.New()
+	mon := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
 	r := Build([]dbgen.ListEndedSessionsBetweenRow{
 		{Title: "Exam pressure", Summary: ptr("Worried about exams and sleep."), Emotions: []string{"anxiety", "tiredness"}},
 		{Title: "Roommate trouble", Summary: ptr("Exams again, and a roommate argument."), Emotions: []string{"anxiety", "frustration"}},
 		{Title: "A calmer evening", Emotions: []string{"calm"}},
-	})
+	}, []dbgen.ListUserMessagesOfSessionsEndedBetweenRow{
+		{SessionID: a, Content: "My exams start soon and I can't sleep.", CreatedAt: mon},
+		{SessionID: b, Content: "Another exam tomorrow, and my roommate kept me up.", CreatedAt: mon.AddDate(0, 0, 1)},
+		{SessionID: c, Content: "A quiet walk by the river.", CreatedAt: mon.AddDate(0, 0, 2)},
+	}, "")
 	if r.SessionCount != 3 || len(r.Emotions) != 4 || r.Emotions[0] != (EmotionCount{"anxiety", 2}) {
 		t.Fatalf("emotions: %+v", r)
 	}
-	if len(r.Themes) == 0 || r.Themes[0] != "exams" {
-		t.Errorf("themes: %v (want 'exams' first: it returns in two sessions)", r.Themes)
-	}
-	for _, th := range r.Themes {
-		if th == "calmer" {
-			t.Errorf("a word from one session only is not a theme: %v", r.Themes)
-		}
+	if len(r.Themes) != 1 || r.Themes[0] != "exam" {
+		t.Errorf("themes: %v (want only 'exam': exam and exams return in two sessions; a word said once is not a theme)", r.Themes)
 	}
 	if r.Suggestion != suggestions["anxiety"] {
 		t.Errorf("suggestion: %q", r.Suggestion)
@@ -69,6 +71,152 @@ func TestBuildCountsEmotionsThemesAndSuggests(t *testing.T) {
 	for _, s := range suggestions {
 		if strings.Contains(strings.ToLower(s), "therap") {
 			t.Errorf("a suggestion mentions therapy: %q", s)
+		}
+	}
+}
+
+func TestThemesFoldPluralsRankBySessionsAndSkipFillers(t *testing.T) {
+	s1, s2, s3 := uuid.New(), uuid.New(), uuid.New()
+	mon := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	msg := func(s uuid.UUID, day int, text string) dbgen.ListUserMessagesOfSessionsEndedBetweenRow {
+		return dbgen.ListUserMessagesOfSessionsEndedBetweenRow{SessionID: s, Content: text, CreatedAt: mon.AddDate(0, 0, day)}
+	}
+	got := Themes([]dbgen.ListUserMessagesOfSessionsEndedBetweenRow{
+		msg(s1, 0, "Hello! I'd like to start a new conversation."),
+		msg(s1, 0, "I'm really stressed, honestly I just keep thinking about my classes."),
+		msg(s1, 0, "The class on Friday is the worst, and the library is always full."),
+		msg(s2, 2, "I went to the library again. My class ran late and I was so tired."),
+		msg(s3, 4, "Studies, studies. My study group cancelled. The library closed early."),
+		msg(s3, 4, "I need a better plan for my studies."),
+	}, "")
+	want := []string{"library", "class", "studies"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("themes %v, want %v (library: 3 sessions; class/classes folded: 2 sessions; study/studies: 2 messages, shown as the user wrote it most)", got, want)
+	}
+}
+
+// A week about exams, a roommate and missing home, talked through with the offline engine,
+// whose summaries (its template: "In this session you shared 3 messages and opened with…",
+// "The feelings that came through most were…") are stored on the sessions as the app stores
+// them. The themes are the user's topics and hold no word of the template, none of the
+// assistant's own words, nothing from a message the safety screen flags and nothing from
+// the profile's sensitive topics.
+func TestWeeklyThemesAreTheUsersTopicsNotTheSummaryTemplate(t *testing.T) {
+	st := pgtest.New(t)
+	ctx := context.Background()
+	q := st.Queries()
+	u, err := q.CreateUser(ctx, dbgen.CreateUserParams{Email: "week@example.com", Name: "W"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: "PREMIUM", Email: u.Email}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `UPDATE users SET sensitive_topics = 'my family' WHERE id = $1`, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	flagged := "I stood on the bridge again and I want to kill myself."
+	if companion.Screen(flagged) == companion.RiskNone {
+		t.Fatal("the test's risky message is not flagged by the screen")
+	}
+	week := [][]string{
+		{chat.StarterMessage, "My exams start next week and I feel so anxious about them.", "I share a room with my roommate and she plays music all night before my exams.", "I miss home, my mum's cooking and my dog."},
+		{chat.StarterMessage, "I talked to my roommate about the noise but it got awkward.", "My family keeps calling about grades.", flagged},
+		{chat.StarterMessage, "Revision for exams is going slowly.", "Honestly I just miss home and my family.", "Maybe I'll call home this weekend.", flagged},
+		{chat.StarterMessage, "My roommate apologised today, which was nice.", "Still homesick, I keep looking at photos of home.", "Two more exams on Friday."},
+	}
+	offline := companion.NewOffline()
+	var summaries, assistant, users []string
+	for i, msgs := range week {
+		day := time.Date(2026, 11, 16+i, 18, 0, 0, 0, time.UTC)
+		var sid uuid.UUID
+		if err := st.Pool().QueryRow(ctx, `INSERT INTO chat_sessions (user_id, title, status, ended_at) VALUES ($1, 'Session', 'ENDED', $2) RETURNING id`, u.ID, day.Add(time.Hour)).Scan(&sid); err != nil {
+			t.Fatal(err)
+		}
+		var transcript []companion.Turn
+		for j, m := range msgs {
+			at := day.Add(time.Duration(j) * time.Minute)
+			reply := offline.Compose(companion.Prompt{History: transcript, Message: m})
+			for _, turn := range []companion.Turn{{Role: companion.RoleUser, Content: m}, {Role: companion.RoleAssistant, Content: reply}} {
+				if _, err := st.Pool().Exec(ctx, `INSERT INTO messages (session_id, user_id, role, content, created_at) VALUES ($1, $2, $3, $4, $5)`,
+					sid, u.ID, turn.Role, turn.Content, at); err != nil {
+					t.Fatal(err)
+				}
+				transcript = append(transcript, turn)
+			}
+			users = append(users, m)
+			assistant = append(assistant, reply)
+		}
+		sum, err := offline.Summarize(ctx, transcript[2:]) // without the opening, as the summary job does
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Pool().Exec(ctx, `UPDATE chat_sessions SET summary = $1, emotions = $2 WHERE id = $3`, sum.Text, sum.Emotions, sid); err != nil {
+			t.Fatal(err)
+		}
+		summaries = append(summaries, sum.Text)
+	}
+
+	sender, _ := mail.New(config.Mail{From: "Percolate <no-reply@localhost>"}, t.TempDir(), quiet)
+	svc := New(st, queuetest.New(t, st), sender, "http://app.test", nil, quiet)
+	svc.Now = func() time.Time { return time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC) }
+	if n, err := svc.RunOnce(ctx); err != nil || n != 1 {
+		t.Fatalf("run: %d %v", n, err)
+	}
+	rows, err := q.ListWeeklyReportsForUser(ctx, u.ID)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("reports: %v %v", rows, err)
+	}
+	var r Report
+	if err := json.Unmarshal(rows[0].Content, &r); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("themes: %v", r.Themes)
+	if r.SessionCount != 4 {
+		t.Errorf("session count %d", r.SessionCount)
+	}
+
+	themes := map[string]bool{}
+	for _, th := range r.Themes {
+		themes[th] = true
+	}
+	for _, w := range []string{"exams", "roommate", "home"} {
+		if !themes[w] {
+			t.Errorf("the user's topic %q is not among the themes %v", w, r.Themes)
+		}
+	}
+	if len(r.Themes) < 3 || r.Themes[0] != "exams" && r.Themes[0] != "roommate" && r.Themes[0] != "home" {
+		t.Errorf("themes %v do not lead with the user's topics", r.Themes)
+	}
+	// The words of the bug, and every word of the summaries that the user never wrote.
+	userWords := map[string]bool{}
+	for _, m := range users {
+		for _, w := range words(m) {
+			userWords[w] = true
+		}
+	}
+	template := map[string]bool{"came": true, "feelings": true, "messages": true, "opened": true, "said": true}
+	for _, s := range summaries {
+		for _, w := range words(s) {
+			if !userWords[w] {
+				template[w] = true
+			}
+		}
+	}
+	if !template["shared"] || !template["toward"] {
+		t.Fatalf("the summaries are not the offline engine's template: %q", summaries)
+	}
+	for _, th := range r.Themes {
+		if template[strings.ToLower(th)] {
+			t.Errorf("theme %q is a word of the summary template, not the user's", th)
+		}
+		if !userWords[th] {
+			t.Errorf("theme %q is not a word the user wrote (assistant replies: %q)", th, assistant)
+		}
+		for _, w := range []string{"bridge", "kill", "stood", "family"} {
+			if th == w {
+				t.Errorf("theme %q comes from a flagged message or a sensitive topic", th)
+			}
 		}
 	}
 }
@@ -146,6 +294,9 @@ func TestRunOnceMakesOneReportPerPremiumUserAcrossInstances(t *testing.T) {
 	raw, _ := os.ReadFile(mails[0])
 	if !strings.Contains(string(raw), "Your week with Percolate") {
 		t.Errorf("mail subject missing")
+	}
+	if !strings.Contains(string(raw), "http://app.test/insights") {
+		t.Errorf("the mail does not link to the insights page")
 	}
 
 	reports, err := q.ListWeeklyReportsForUser(ctx, premium[0].ID)

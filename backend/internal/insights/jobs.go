@@ -67,7 +67,7 @@ func (s *Service) composeMail(ctx context.Context, a ReportMailArgs) (mail.Messa
 	if err := json.Unmarshal(row.Content, &r); err != nil {
 		return mail.Message{}, river.JobCancel(fmt.Errorf("weekly report %s: %w", a.ReportID, err))
 	}
-	link := s.publicURL + "/dashboard"
+	link := s.publicURL + "/insights"
 	return mail.Message{To: row.Email, Subject: "Your week with Percolate", Text: mailText(row.Name, row.WeekStart, r, link)}, nil
 }
 

@@ -1,5 +1,5 @@
 // Package queue runs all of Percolate's background work on River (riverqueue/river), a
-// job queue kept in the app's own PostgreSQL database: session summaries, every mail,
+// job queue kept in the app's own PostgreSQL database: session summaries and memory, every mail,
 // the weekly insight reports and housekeeping. Because jobs are rows beside the app's
 // rows, a job queued in a transaction exists exactly when the rows written with it do.
 // Any instance may run a job, and each job runs once; a failed job is retried with

@@ -40,13 +40,38 @@ func New(q dbgen.Querier) *Limiter {
 // when the event is over the rule's limit. Events over the limit are counted too, so hammering
 // does not shorten the wait.
 func (l *Limiter) Hit(ctx context.Context, rule Rule, subject string) error {
+	_, err := l.Reserve(ctx, rule, subject)
+	return err
+}
+
+// Reservation is one attempt counted before the work it limits (see Reserve).
+type Reservation struct {
+	key   string
+	start time.Time
+}
+
+// Reserve counts one attempt for subject before the work it limits is done (a password hash)
+// and refuses it, with the same *apperr.LimitError as Hit, when it is over the limit. The
+// count is one statement that increments and returns, so concurrent attempts cannot all pass
+// a check made before any of them was counted: at most Limit of them go on. An attempt that
+// turns out not to count (the right password) is given back with Release.
+func (l *Limiter) Reserve(ctx context.Context, rule Rule, subject string) (Reservation, error) {
 	start, end := l.window(rule)
-	n, err := l.q.HitRateLimit(ctx, dbgen.HitRateLimitParams{Key: key(rule, subject), WindowStart: start})
+	r := Reservation{key: key(rule, subject), start: start}
+	n, err := l.q.HitRateLimit(ctx, dbgen.HitRateLimitParams{Key: r.key, WindowStart: start})
 	if err != nil {
-		return fmt.Errorf("rate limit %s: %w", rule.Name, err)
+		return r, fmt.Errorf("rate limit %s: %w", rule.Name, err)
 	}
 	if int(n) > rule.Limit {
-		return l.limitError(rule, end)
+		return r, l.limitError(rule, end)
+	}
+	return r, nil
+}
+
+// Release gives back a reserved attempt: its window counts one event less.
+func (l *Limiter) Release(ctx context.Context, r Reservation) error {
+	if err := l.q.ReleaseRateLimit(ctx, dbgen.ReleaseRateLimitParams{Key: r.key, WindowStart: r.start}); err != nil {
+		return fmt.Errorf("release rate limit: %w", err)
 	}
 	return nil
 }

@@ -101,3 +101,55 @@ func TestSubjectsAreStoredHashed(t *testing.T) {
 		t.Fatalf("raw subject stored (%d rows, %v)", n, err)
 	}
 }
+
+func TestReserveAdmitsNoMoreThanTheLimitConcurrentlyAndReleaseGivesBack(t *testing.T) {
+	st := pgtest.New(t)
+	l := New(st.Queries())
+	rule := Rule{Name: "reserve", Limit: 5, Window: time.Hour}
+	ctx := context.Background()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		admitted []Reservation
+	)
+	for i := 0; i < 30; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := l.Reserve(ctx, rule, "ada@example.com")
+			if err == nil {
+				mu.Lock()
+				admitted = append(admitted, r)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(admitted) != 5 {
+		t.Fatalf("%d of 30 concurrent attempts admitted, want 5", len(admitted))
+	}
+	// A released attempt makes room for another one in the same window.
+	if err := l.Reset(ctx, rule, "ada@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	var held []Reservation
+	for i := 0; i < 5; i++ {
+		r, err := l.Reserve(ctx, rule, "ada@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, r)
+	}
+	if _, err := l.Reserve(ctx, rule, "ada@example.com"); err == nil {
+		t.Fatal("6th admitted")
+	}
+	if err := l.Release(ctx, held[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Release(ctx, held[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Reserve(ctx, rule, "ada@example.com"); err != nil {
+		t.Fatalf("after two were given back: %v", err)
+	}
+}

@@ -2,9 +2,13 @@ package store
 
 import (
 	"errors"
+	"io"
+	"net"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/puddle/v2"
 )
 
 // PostgreSQL error codes the domain packages care about.
@@ -39,10 +43,51 @@ func IsCheckViolation(err error, constraint string) bool {
 	return isPgError(err, codeCheckViolation, constraint)
 }
 
+// IsUserGone reports whether err is a write refused because the user it belongs to no
+// longer exists (a foreign key on a user_id column): the account was deleted while one of
+// its requests was still running.
+func IsUserGone(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == codeForeignKeyViolation && strings.HasSuffix(pgErr.ConstraintName, "_user_id_fkey")
+}
+
+// IsDeadlock reports whether err is PostgreSQL cancelling a statement to break a deadlock.
+func IsDeadlock(err error) bool {
+	return isPgError(err, "40P01", "")
+}
+
 func isPgError(err error, code, constraint string) bool {
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) || pgErr.Code != code {
 		return false
 	}
 	return constraint == "" || pgErr.ConstraintName == constraint
+}
+
+// IsUnavailable reports whether err means the database could not be reached or could not
+// serve the statement: no connection could be made, a connection was lost or timed out, the
+// pool is closed, or the server is shutting down, starting up or out of connections. Such a
+// failure is temporary and says nothing about the request, unlike a statement the database
+// refused; the HTTP layer answers it 503 with Retry-After.
+func IsUnavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var (
+		connErr *pgconn.ConnectError
+		netErr  net.Error
+		pgErr   *pgconn.PgError
+	)
+	switch {
+	case errors.As(err, &pgErr):
+		// Class 08: connection exception; 53: insufficient resources (too many
+		// connections, out of memory or disk); 57014: cancelled (a statement timeout under
+		// load); 57P01–57P03: shutting down or starting up.
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "53") ||
+			pgErr.Code == "57014" || pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03"
+	case errors.As(err, &connErr), errors.As(err, &netErr), pgconn.Timeout(err),
+		errors.Is(err, puddle.ErrClosedPool), errors.Is(err, io.ErrUnexpectedEOF):
+		return true
+	}
+	return false
 }

@@ -15,12 +15,15 @@ export interface ApiErrorBody {
 export class ApiError extends Error {
   readonly status: number;
   readonly data: unknown;
+  /** Seconds the server asked us to wait (its Retry-After header), when it said. */
+  readonly retryAfter?: number;
 
-  constructor(status: number, data: unknown, statusText = '') {
+  constructor(status: number, data: unknown, statusText = '', retryAfter?: number) {
     super(ApiError.summarise(status, data, statusText));
     this.name = 'ApiError';
     this.status = status;
     this.data = data;
+    this.retryAfter = retryAfter;
   }
 
   /** The JSON error envelope, when the server sent one. */

@@ -3,7 +3,7 @@ import { server } from '../test-utils/server';
 import { getAccessToken, getRefreshToken, getUser, setSession, setTokens } from '../auth/storage';
 import { aUser } from '../test-utils/fixtures';
 import { browser } from '../auth/browser';
-import { ApiError, customFetch } from './mutator';
+import { ApiError, customFetch, SignedOutError } from './mutator';
 
 describe('customFetch', () => {
   it('returns the text of a text/plain answer', async () => {
@@ -22,6 +22,20 @@ describe('customFetch', () => {
     server.use(http.get('/api/health', () => HttpResponse.json({ status: 'ok' })));
 
     await expect(customFetch('/api/health', { method: 'GET' })).resolves.toEqual({ status: 'ok' });
+  });
+
+  it('returns a zip answer as a Blob with its bytes intact', async () => {
+    const bytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00, 0x80]);
+    server.use(
+      http.get('/api/profile/export', () =>
+        HttpResponse.arrayBuffer(bytes.buffer, { headers: { 'Content-Type': 'application/zip' } }),
+      ),
+    );
+
+    const blob = await customFetch<Blob>('/api/profile/export', { method: 'GET' });
+
+    expect(blob.type).toBe('application/zip');
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(bytes);
   });
 
   it('returns undefined for 204 No Content', async () => {
@@ -188,7 +202,7 @@ describe('customFetch', () => {
 
       const error = await customFetch('/api/profile', { method: 'GET' }).catch((e: unknown) => e);
 
-      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toBeInstanceOf(SignedOutError);
       expect(getAccessToken()).toBeNull();
       expect(getRefreshToken()).toBeNull();
       expect(getUser()).toBeNull();
@@ -208,7 +222,14 @@ describe('customFetch', () => {
       expect(redirect).toHaveBeenCalledTimes(1);
     });
 
-    it.each(['/api/auth/login', '/api/auth/refresh', '/api/auth/oidc/exchange', '/api/auth/logout'])('never refreshes for %s', async (path) => {
+    it.each([
+      '/api/auth/login',
+      '/api/auth/refresh',
+      '/api/auth/oidc/exchange',
+      '/api/auth/login-link',
+      '/api/auth/login-link/redeem',
+      '/api/auth/logout',
+    ])('never refreshes for %s', async (path) => {
       const redirect = vi.spyOn(browser, 'redirectToLogin').mockImplementation(() => {});
       setTokens('old-access', 'old-refresh');
       let calls = 0;

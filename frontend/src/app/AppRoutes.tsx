@@ -33,6 +33,7 @@ const DashboardPage = lazy(() =>
   import('../pages/Dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })),
 );
 const ChatPage = lazy(() => import('../pages/Chat/ChatPage').then((m) => ({ default: m.ChatPage })));
+const InsightsPage = lazy(() => import('../pages/Insights/InsightsPage').then((m) => ({ default: m.InsightsPage })));
 const ProfilePage = lazy(() => import('../pages/Profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 
 /** Every route of spec §2. */
@@ -72,6 +73,7 @@ export function AppRoutes() {
         <Route path="dashboard" element={<DashboardPage />} />
         <Route path="chat/:sessionId?" element={<ChatPage />} />
         <Route path="profile" element={<ProfilePage />} />
+        <Route path="insights" element={<InsightsPage />} />
       </Route>
 
       <Route path="*" element={<Navigate to="/error/404" replace />} />

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Anchor,
   createTheme,
   localStorageColorSchemeManager,
@@ -89,6 +90,55 @@ const dark: MantineColorsTuple = [
   '#100A07',
 ];
 
+// Mantine's own green, red and gray show wherever a component is told "green" (success),
+// "red" (destructive) or uses gray (borders, hovers, accordions, disabled controls): they are
+// replaced by warm tones of the brand, dark enough at the shades in use for AA contrast
+// (green and red 7 carry white text at 5.3:1 and 5.6:1).
+const green: MantineColorsTuple = [
+  '#EEF6F1',
+  '#D9EBE1',
+  '#BCDCCB',
+  '#9DCAB3',
+  palette.dark.accent,
+  '#6FA088',
+  '#557F6A',
+  '#4A7360',
+  '#3A5C4C',
+  '#2C4639',
+];
+
+const red: MantineColorsTuple = [
+  palette.light.warningSurface,
+  '#F6D6CB',
+  '#EDB6A5',
+  '#E6A08C',
+  palette.dark.warning,
+  '#D0705A',
+  palette.light.warning,
+  '#A94A35',
+  '#963F2C',
+  '#7A3021',
+];
+
+const gray: MantineColorsTuple = [
+  '#F8F4EE',
+  '#F0E9E0',
+  '#E4DACE',
+  '#D3C6B7',
+  '#B9A898',
+  '#9A8878',
+  '#7A6A5D',
+  '#5F5248',
+  '#473D35',
+  '#2F2823',
+];
+
+/** Disabled controls: a warm surface, and a label that still reads (AA) where it carries meaning. */
+const disabled = {
+  light: { background: '#EFE5D8', color: '#6B5A4C', border: '#E4DACE' },
+  dark: { background: '#3A2C23', color: palette.dark.muted, border: '#4A382D' },
+} as const;
+
 export const theme = createTheme({
   primaryColor: 'coffee',
   primaryShade: { light: 7, dark: 4 },
@@ -103,6 +153,9 @@ export const theme = createTheme({
     coffee: virtualColor({ name: 'coffee', light: 'coffeeTones', dark: 'coffeeTones' }),
     sage: virtualColor({ name: 'sage', light: 'sageTones', dark: 'sageTones' }),
     clay: virtualColor({ name: 'clay', light: 'clayTones', dark: 'clayTones' }),
+    green,
+    red,
+    gray,
     dark,
   },
   autoContrast: true,
@@ -142,6 +195,8 @@ export const theme = createTheme({
   // Links inside text are underlined, so they do not rely on colour alone (WCAG 1.4.1).
   components: {
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    // Every Alert without a colour of its own speaks in the brand, not Mantine's blue.
+    Alert: Alert.extend({ defaultProps: { color: 'coffee' } }),
   },
   cursorType: 'pointer',
   respectReducedMotion: true,
@@ -160,6 +215,11 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-error': palette.light.warning,
     '--percolate-color-surface': palette.light.surface,
     '--percolate-color-warning-surface': palette.light.warningSurface,
+    // Placeholders read at AA (4.5:1 and more) on inputs; axe does not check them.
+    '--mantine-color-placeholder': palette.light.muted,
+    '--mantine-color-disabled': disabled.light.background,
+    '--mantine-color-disabled-color': disabled.light.color,
+    '--mantine-color-disabled-border': disabled.light.border,
   },
   dark: {
     '--mantine-color-body': palette.dark.background,
@@ -171,6 +231,11 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-error': palette.dark.warning,
     '--percolate-color-surface': palette.dark.surface,
     '--percolate-color-warning-surface': palette.dark.warningSurface,
+    // Placeholders read at AA (4.5:1 and more) on inputs; axe does not check them.
+    '--mantine-color-placeholder': palette.dark.muted,
+    '--mantine-color-disabled': disabled.dark.background,
+    '--mantine-color-disabled-color': disabled.dark.color,
+    '--mantine-color-disabled-border': disabled.dark.border,
   },
 });
 

@@ -77,6 +77,33 @@ describe('AuthProvider', () => {
     expect(getUser()).toBeNull();
   });
 
+  it('keeps the stored session through an outage: a 503 lookup is tried again, not a sign-out', async () => {
+    const toLogin = vi.spyOn(browser, 'redirectToLogin').mockImplementation(() => {});
+    setSession({ accessToken: 'a-1', refreshToken: 'r-1', user: aUser() });
+    let calls = 0;
+    server.use(
+      http.get('/api/auth/me', () => {
+        calls += 1;
+        if (calls === 1) {
+          return HttpResponse.json(
+            { code: 'UNAVAILABLE', error: 'Back soon', message: 'Back soon' },
+            { status: 503, headers: { 'Retry-After': '0' } },
+          );
+        }
+        return HttpResponse.json(aUser({ email: 'back@example.com' }));
+      }),
+    );
+
+    render(<AuthProbe />);
+
+    expect(await screen.findByText('status: authenticated')).toBeInTheDocument();
+    expect(screen.getByText('email: back@example.com')).toBeInTheDocument();
+    expect(calls).toBe(2);
+    expect(getAccessToken()).toBe('a-1');
+    expect(getRefreshToken()).toBe('r-1');
+    expect(toLogin).not.toHaveBeenCalled();
+  });
+
   it('signIn stores the session and authenticates; clearSession forgets it', async () => {
     const { user } = render(<AuthProbe />);
 

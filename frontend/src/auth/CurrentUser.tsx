@@ -2,6 +2,8 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { getCurrentUser, useGetCurrentUser } from '../api/gen/auth/auth';
 import type { User } from '../api/gen/model';
+import { isTryAgainFailure } from '../api/authorizedFetch';
+import { retryDelay } from '../app/queryClient';
 import * as storage from './storage';
 
 /** What GET /api/auth/me said: the user, or that the lookup failed. */
@@ -11,18 +13,24 @@ export interface CurrentUserResult {
 }
 
 /**
- * GET /api/auth/me. A failed lookup means the stored session is unusable, so
- * every stored auth item is cleared (spec §4). A request that was merely
- * cancelled (e.g. React unmounting in StrictMode) says nothing about the
- * session and clears nothing.
+ * GET /api/auth/me. A lookup the server refused means the stored session is
+ * unusable, so every stored auth item is cleared (spec §4). A request that was
+ * merely cancelled (e.g. React unmounting in StrictMode), or one that met an
+ * outage (5xx, 503, 408, 429, no network), says nothing about the session:
+ * it clears nothing and is tried again.
  */
 async function loadCurrentUser({ signal }: { signal: AbortSignal }): Promise<User> {
   try {
     return await getCurrentUser({ signal });
   } catch (error) {
-    if (!signal.aborted) storage.clearSession();
+    if (!signal.aborted && !isTryAgainFailure(error)) storage.clearSession();
     throw error;
   }
+}
+
+/** An outage is waited out (honouring Retry-After) while the app shows it is loading. */
+function retryOutage(_failureCount: number, error: unknown): boolean {
+  return isTryAgainFailure(error);
 }
 
 interface CurrentUserProps {
@@ -43,7 +51,7 @@ export default function CurrentUser({ initialUser, onChange, onQueryClient }: Cu
   useEffect(() => onQueryClient(queryClient), [onQueryClient, queryClient]);
 
   const me = useGetCurrentUser({
-    query: { retry: false, staleTime: 5 * 60 * 1000, queryFn: loadCurrentUser, initialData: initialUser },
+    query: { retry: retryOutage, retryDelay, staleTime: 5 * 60 * 1000, queryFn: loadCurrentUser, initialData: initialUser },
   });
   const { data: user, isError: failed } = me;
   useEffect(() => onChange({ user, failed }), [onChange, user, failed]);

@@ -19,4 +19,16 @@ export const browser = {
   openBlankTab(): Window | null {
     return window.open('', '_blank');
   },
+  /** Saves a downloaded file under a name (through a temporary link). */
+  saveFile(blob: Blob, name: string): void {
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    // Let the browser start the download before the address goes.
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  },
 };

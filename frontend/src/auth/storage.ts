@@ -11,9 +11,11 @@
 
 import type { User } from '../api/gen/model';
 
-const ACCESS_TOKEN = 'accessToken';
-const REFRESH_TOKEN = 'refreshToken';
-const USER = 'user';
+/** The local-storage names the session lives under (the privacy page names them). */
+export const STORAGE_KEYS = { accessToken: 'accessToken', refreshToken: 'refreshToken', user: 'user' } as const;
+const ACCESS_TOKEN = STORAGE_KEYS.accessToken;
+const REFRESH_TOKEN = STORAGE_KEYS.refreshToken;
+const USER = STORAGE_KEYS.user;
 
 /** The signed-in user as the login response gave it. */
 export type StoredUser = User;

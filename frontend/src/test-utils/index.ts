@@ -2,3 +2,15 @@ export * from '@testing-library/react';
 export { renderWithProviders as render, createTestQueryClient } from './render';
 export { server } from './server';
 export { aUser, setSupportEmail } from './fixtures';
+
+/**
+ * Holds a mocked response until the test opens it, so that a busy state ("Deleting...") stays
+ * on screen until the test has seen it, whatever the machine's speed.
+ */
+export function gate(): { wait: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const wait = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { wait, open };
+}

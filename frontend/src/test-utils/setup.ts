@@ -1,7 +1,12 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { server } from './server';
+
+// findBy… and waitFor wait for what the user would see; on a loaded 2-core machine a lazy
+// route or a query can take longer than the default second to show, so they wait up to 5 s
+// (a test that fails still fails, only later).
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks the browser APIs Mantine reads at render time.
 if (!window.matchMedia) {
@@ -47,6 +52,7 @@ afterEach(() => {
   cleanup();
   server.resetHandlers();
   window.localStorage.clear();
+  window.sessionStorage.clear();
   document.head.querySelectorAll('meta[name="percolate-support-email"]').forEach((meta) => meta.remove());
 });
 afterAll(() => server.close());

@@ -1,6 +1,7 @@
 // Package llmtest is a fake OpenAI-compatible API for tests: a real HTTP
 // server that speaks the chat-completions wire format (JSON and server-sent
-// events), the speech endpoint and the transcription endpoint, so that code
+// events), the moderation endpoint, the speech endpoint and the transcription
+// endpoint, so that code
 // is tested through the real go-openai client rather than through a fake of
 // our own interfaces.
 //
@@ -99,6 +100,21 @@ type Transcription struct {
 	Audio    []byte
 }
 
+// Moderation describes the answers of /moderations (see SetModeration). The
+// zero value answers that nothing is flagged.
+type Moderation struct {
+	// Flagged are the categories flagged in the answer, e.g. "self-harm",
+	// "self-harm/intent", "self-harm/instructions", "violence".
+	Flagged []string
+	// Fail, when non-zero, is the HTTP status to answer with instead (404: a
+	// provider without a moderation endpoint).
+	Fail int
+	// Stall hangs until the client gives up or the test ends.
+	Stall bool
+	// Garbage answers 200 with a body that is not JSON.
+	Garbage bool
+}
+
 // Server is a running fake API.
 type Server struct {
 	srv  *httptest.Server
@@ -107,12 +123,15 @@ type Server struct {
 	mu             sync.Mutex
 	queue          []Script
 	def            Script
+	routes         []*route
 	requests       []openai.ChatCompletionRequest
 	speech         []openai.CreateSpeechRequest
 	transcriptions []Transcription
 	speechAudio    []byte
 	transcript     string
 	audioFail      int
+	moderation     Moderation
+	moderated      []string
 	apiKey         string
 	seq            int
 }
@@ -133,6 +152,7 @@ func New(t testing.TB) *Server {
 	mux := http.NewServeMux()
 	for _, prefix := range []string{"/v1", ""} {
 		mux.HandleFunc("POST "+prefix+"/chat/completions", s.handleChat)
+		mux.HandleFunc("POST "+prefix+"/moderations", s.handleModeration)
 		mux.HandleFunc("POST "+prefix+"/audio/speech", s.handleSpeech)
 		mux.HandleFunc("POST "+prefix+"/audio/transcriptions", s.handleTranscription)
 	}
@@ -234,6 +254,67 @@ func (s *Server) SetTranscript(text string) {
 	s.transcript = text
 }
 
+// SetModeration sets how /moderations answers from now on.
+func (s *Server) SetModeration(m Moderation) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.moderation = m
+}
+
+// Moderated returns the inputs of the /moderations requests received so far,
+// oldest first.
+func (s *Server) Moderated() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.moderated...)
+}
+
+func (s *Server) handleModeration(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Input any    `json:"input"`
+		Model string `json:"model"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "llmtest: request body is not JSON: "+err.Error())
+		return
+	}
+	input, ok := req.Input.(string)
+	if !ok || input == "" {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "llmtest: 'input' must be a non-empty string")
+		return
+	}
+	s.mu.Lock()
+	m := s.moderation
+	s.moderated = append(s.moderated, input)
+	id := fmt.Sprintf("modr-llmtest-%d", len(s.moderated))
+	s.mu.Unlock()
+	switch {
+	case m.Fail != 0:
+		writeError(w, m.Fail, "invalid_request_error", fmt.Sprintf("llmtest: scripted moderation failure %d", m.Fail))
+		return
+	case m.Stall:
+		s.stall(r.Context())
+		return
+	case m.Garbage:
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id": "modr-garbage", "results": [{"categories": `)
+		return
+	}
+	categories := map[string]bool{}
+	scores := map[string]float64{}
+	for _, c := range []string{"hate", "hate/threatening", "harassment", "harassment/threatening", "self-harm", "self-harm/intent", "self-harm/instructions", "sexual", "sexual/minors", "violence", "violence/graphic"} {
+		categories[c], scores[c] = false, 0.0001
+	}
+	for _, c := range m.Flagged {
+		categories[c], scores[c] = true, 0.97
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"id": id, "model": "omni-moderation-latest",
+		"results": []any{map[string]any{"flagged": len(m.Flagged) > 0, "categories": categories, "category_scores": scores}},
+	})
+}
+
 // SetAudioFailure makes both audio endpoints answer with this HTTP status
 // and an OpenAI error object; 0 restores normal answers.
 func (s *Server) SetAudioFailure(status int) {
@@ -255,12 +336,48 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 	})
 }
 
+// route answers the requests whose first message starts with prefix.
+type route struct {
+	prefix string
+	queue  []Script
+	def    Script
+}
+
+// Route answers every request whose first message (the system prompt) starts with prefix
+// from its own scripts, in order, and then with def; such requests never take from the
+// shared queue. Background work with its own instruction (memory extraction) then cannot
+// take the scripts a test queued for replies or summaries. A later Route with the same
+// prefix replaces the earlier one.
+func (s *Server) Route(prefix string, def Script, scripts ...Script) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := &route{prefix: prefix, queue: scripts, def: def}
+	for i, old := range s.routes {
+		if old.prefix == prefix {
+			s.routes[i] = r
+			return
+		}
+	}
+	s.routes = append(s.routes, r)
+}
+
 // next records req and returns the script that answers it.
 func (s *Server) next(req openai.ChatCompletionRequest) (Script, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, req)
 	s.seq++
+	for _, r := range s.routes {
+		if len(req.Messages) == 0 || !strings.HasPrefix(req.Messages[0].Content, r.prefix) {
+			continue
+		}
+		if len(r.queue) > 0 {
+			sc := r.queue[0]
+			r.queue = r.queue[1:]
+			return sc, s.seq
+		}
+		return r.def, s.seq
+	}
 	if len(s.queue) > 0 {
 		sc := s.queue[0]
 		s.queue = s.queue[1:]

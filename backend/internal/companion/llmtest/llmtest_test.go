@@ -313,22 +313,58 @@ func TestStallImmediatelyNonStreaming(t *testing.T) {
 	}
 }
 
+// cleanups is a testing.TB whose cleanups the test runs itself, so that it can time them.
+type cleanups struct {
+	testing.TB
+	fns []func()
+}
+
+func (c *cleanups) Cleanup(f func()) { c.fns = append(c.fns, f) }
+
+func (c *cleanups) run() {
+	for i := len(c.fns) - 1; i >= 0; i-- {
+		c.fns[i]()
+	}
+}
+
 func TestStalledHandlerDoesNotBlockCleanup(t *testing.T) {
-	// A test that forgets to cancel its request must still finish: the
-	// server releases stalled handlers when it shuts down.
-	srv := llmtest.New(t)
+	// A test that forgets to cancel its request must still finish: the server releases
+	// stalled handlers when it shuts down, and the stalled client sees an error.
+	tb := &cleanups{TB: t}
+	srv := llmtest.New(tb)
 	srv.Enqueue(llmtest.Script{StallAfter: llmtest.StallImmediately})
 	client := openai.NewClientWithConfig(srv.ClientConfig())
+	clientDone := make(chan error, 1)
 	go func() {
 		s, err := client.CreateChatCompletionStream(context.Background(), chatRequest(true, false))
 		if err == nil {
-			_, _ = s.Recv()
+			_, err = s.Recv()
 			s.Close()
 		}
+		clientDone <- err
 	}()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for srv.RequestCount() == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
+	}
+	if srv.RequestCount() == 0 {
+		t.Fatal("the stalled request never reached the server")
+	}
+
+	cleaned := make(chan struct{})
+	go func() { tb.run(); close(cleaned) }()
+	select {
+	case <-cleaned:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server's cleanup is still blocked by a stalled handler after 30 s")
+	}
+	select {
+	case err := <-clientDone:
+		if err == nil {
+			t.Fatal("the stalled stream ended without an error when the server shut down")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the stalled client was not released by the server's shutdown")
 	}
 }
 

@@ -3,11 +3,13 @@ package safetyeval
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/safety"
 )
 
 // Decision is what a screen decides about a message.
@@ -32,6 +34,40 @@ func Today(_ []companion.Turn, text string) Decision {
 	}
 	return NoRisk
 }
+
+// Layered adapts the layered screen, safety.Screen: its context is the level the screen gave
+// the user's last earlier message (screened with its own context in turn) and whether the
+// companion's last turn was a check-in or the crisis reply.
+func Layered(prev []companion.Turn, text string) Decision {
+	switch safety.Screen(text, layeredContext(prev)).Level {
+	case safety.Clear:
+		return ClearRisk
+	case safety.Possible:
+		return PossibleRisk
+	}
+	return NoRisk
+}
+
+func layeredContext(prev []companion.Turn) safety.Context {
+	var c safety.Context
+	for i := len(prev) - 1; i >= 0; i-- {
+		t := prev[i]
+		if t.Role == companion.RoleAssistant {
+			if i == len(prev)-1 && checkInTurn.MatchString(strings.ToLower(t.Content)) {
+				c.CheckedIn = true
+			}
+			continue
+		}
+		c.Previous = safety.Screen(t.Content, layeredContext(prev[:i])).Level
+		break
+	}
+	return c
+}
+
+// checkInTurn recognises the companion asking about risk: about hurting oneself, ending one's
+// life, being safe, something taken, or what a worrying message meant. In the chat, the
+// service knows when it sent a check-in; the labelled set only has the words.
+var checkInTurn = regexp.MustCompile(`hurt(ing)? yourself|harm(ing)? yourself|end(ing)? your life|kill(ing)? yourself|suicid|are you safe|feel safe|safe right now|take something|not wanting to be alive|tried to end|what do you mean|what are you thinking about`)
 
 // Tally counts messages and what a screen decided about them. Flagged counts both tiers: a
 // possible risk gets the resources too, so it counts towards recall, and on a harmless

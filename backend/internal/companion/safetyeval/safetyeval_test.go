@@ -189,3 +189,26 @@ func TestTodayAdaptsTheOneTierScreen(t *testing.T) {
 		t.Errorf("yes after the check-in: %v; today's screen was not expected to read context", got)
 	}
 }
+
+func TestLayeredReadsTheTurnsBefore(t *testing.T) {
+	cases := []struct {
+		prev []companion.Turn
+		text string
+		want Decision
+	}{
+		{nil, "I want to kill myself", ClearRisk},
+		{nil, "I can't do this anymore and I just want to disappear", PossibleRisk},
+		{nil, "my flatmate keeps eating my food", NoRisk},
+		{[]companion.Turn{{Role: companion.RoleAssistant, Content: checkIn}}, "yes", ClearRisk},
+		{[]companion.Turn{{Role: companion.RoleAssistant, Content: "Did you finish your essay?"}}, "yes", NoRisk},
+		// A risky earlier message of the user's, then a question that is no check-in.
+		{[]companion.Turn{{Role: companion.RoleUser, Content: "I want to kill myself"},
+			{Role: companion.RoleAssistant, Content: "Tell me more."}}, "tonight", ClearRisk},
+		{[]companion.Turn{{Role: companion.RoleAssistant, Content: checkIn}}, "no, nothing like that", NoRisk},
+	}
+	for _, c := range cases {
+		if got := Layered(c.prev, c.text); got != c.want {
+			t.Errorf("Layered(%v, %q) = %v, want %v", c.prev, c.text, got, c.want)
+		}
+	}
+}

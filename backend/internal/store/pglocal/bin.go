@@ -146,3 +146,19 @@ func isExecutable(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0
 }
+
+// Tool returns the path of a PostgreSQL client program (pg_dump, pg_restore): the one beside
+// the installation's server binaries, whose version matches the built-in cluster, or else the
+// one on PATH.
+func Tool(ctx context.Context, name string) (string, error) {
+	if inst, err := findBinDir(ctx, 0); err == nil {
+		if p := filepath.Join(inst.binDir, name); isExecutable(p) {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%s is not installed (Debian: apt-get install postgresql-client): %w", name, err)
+	}
+	return p, nil
+}

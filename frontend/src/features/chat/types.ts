@@ -1,5 +1,8 @@
 import type { ChatRole } from '../../api/gen/model';
 
+/** How a reply ended when it did not end complete (Message.status). */
+export type ReplyMark = 'stopped' | 'interrupted';
+
 /** A message as the chat screen shows it. */
 export interface ChatMessage {
   id: string;
@@ -10,4 +13,12 @@ export interface ChatMessage {
   reveal?: boolean;
   /** Tokens are still arriving. */
   streaming?: boolean;
+  /** The reply was stopped by the user or cut off by a model failure. */
+  status?: ReplyMark;
+  /**
+   * Not a message but a line in the thread about the last message: the
+   * companion could not answer it (`failed`, with the server's words) or the
+   * user stopped the reply before any text (`stopped`).
+   */
+  notice?: 'failed' | 'stopped';
 }

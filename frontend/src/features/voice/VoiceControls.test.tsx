@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test-utils/render';
-import { VoiceControls } from './VoiceControls';
+import { MicButton, VoiceControls } from './VoiceControls';
 
 function AboutProbe() {
   const location = useLocation();
@@ -18,7 +18,6 @@ function setup(privileged: boolean, voiceMode = false) {
     onVoiceChange: vi.fn(),
     listening: false,
     interim: '',
-    onMic: vi.fn(),
     playing: false,
     onStopPlayback: vi.fn(),
   };
@@ -50,10 +49,15 @@ describe('VoiceControls', () => {
     unmount();
 
     const on = setup(true, true);
-    await on.user.click(screen.getByRole('button', { name: 'Start recording' }));
-    expect(on.props.onMic).toHaveBeenCalled();
     await on.user.selectOptions(screen.getByRole('combobox', { name: 'Voice' }), 'nova');
     expect(on.props.onVoiceChange).toHaveBeenCalledWith('nova');
     expect(screen.getAllByRole('option')).toHaveLength(9);
+  });
+
+  it('the microphone is an icon button with its name', async () => {
+    const onMic = vi.fn();
+    const { user } = renderWithProviders(<MicButton listening={false} onMic={onMic} />);
+    await user.click(screen.getByRole('button', { name: 'Start recording' }));
+    expect(onMic).toHaveBeenCalled();
   });
 });

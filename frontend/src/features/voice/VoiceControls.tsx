@@ -12,7 +12,6 @@ interface Props {
   onVoiceChange: (voice: Voice) => void;
   listening: boolean;
   interim: string;
-  onMic: () => void;
   playing: boolean;
   onStopPlayback: () => void;
   disabled?: boolean;
@@ -21,8 +20,9 @@ interface Props {
 const VOICES = Object.values(Voice);
 
 /**
- * The voice-mode toggle and, in voice mode for paid roles, the microphone and the voice
- * selector. A free user who reaches for the toggle is taken to the pricing page.
+ * The voice-mode switch and, in voice mode for paid roles, the voice selector
+ * (the microphone sits in the composer, beside Send: see MicButton). A free
+ * user who reaches for the switch is taken to the pricing page.
  */
 export function VoiceControls(props: Props) {
   const navigate = useNavigate();
@@ -37,10 +37,12 @@ export function VoiceControls(props: Props) {
   };
 
   return (
-    <Group gap="sm" wrap="wrap">
+    <Group gap="sm" wrap="wrap" miw={0}>
       <Switch
+        size="md"
+        thumbIcon={<IconMicrophone size={12} stroke={2} aria-hidden />}
         label={
-          <Group gap={4} component="span">
+          <Group gap={4} component="span" wrap="nowrap">
             Voice mode
             {!privileged && (
               <Tooltip label="Voice is part of the Basic and Premium plans">
@@ -55,20 +57,6 @@ export function VoiceControls(props: Props) {
       />
       {privileged && voiceMode && (
         <>
-          <Tooltip label={listening ? 'Stop recording' : 'Start recording'}>
-            <ActionIcon
-              size="lg"
-              radius="xl"
-              variant={listening ? 'filled' : 'light'}
-              color={listening ? 'clay' : undefined}
-              aria-label={listening ? 'Stop recording' : 'Start recording'}
-              aria-pressed={listening}
-              onClick={props.onMic}
-              disabled={props.disabled}
-            >
-              {listening ? <IconPlayerStopFilled size={18} /> : <IconMicrophone size={18} />}
-            </ActionIcon>
-          </Tooltip>
           <NativeSelect
             aria-label="Voice"
             size="xs"
@@ -77,7 +65,7 @@ export function VoiceControls(props: Props) {
             onChange={(e) => props.onVoiceChange(e.currentTarget.value as Voice)}
           />
           {props.playing && (
-            <ActionIcon variant="subtle" aria-label="Stop playback" onClick={props.onStopPlayback}>
+            <ActionIcon variant="subtle" size="lg" aria-label="Stop playback" onClick={props.onStopPlayback}>
               <IconVolumeOff size={18} />
             </ActionIcon>
           )}
@@ -89,5 +77,31 @@ export function VoiceControls(props: Props) {
         </>
       )}
     </Group>
+  );
+}
+
+interface MicButtonProps {
+  listening: boolean;
+  onMic: () => void;
+  disabled?: boolean;
+}
+
+/** The microphone, a full-height icon button beside Send in voice mode. */
+export function MicButton({ listening, onMic, disabled }: MicButtonProps) {
+  const label = listening ? 'Stop recording' : 'Start recording';
+  return (
+    <Tooltip label={label}>
+      <ActionIcon
+        size="input-md"
+        variant={listening ? 'filled' : 'light'}
+        color={listening ? 'clay' : undefined}
+        aria-label={label}
+        aria-pressed={listening}
+        onClick={onMic}
+        disabled={disabled}
+      >
+        {listening ? <IconPlayerStopFilled size={20} /> : <IconMicrophone size={20} />}
+      </ActionIcon>
+    </Tooltip>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { Voice, VoiceResponse } from '../../api/gen/model';
 import { speakInBrowser, useAudioPlayer } from './audio';
+import { plainText } from '../chat/components/SafeMarkdown/plainText';
 import { SPEECH_UNSUPPORTED } from './speech';
 import { canRecord, NEEDS_SPEECH_BROWSER, useRecorder } from './useRecorder';
 import { useSpeechRecognition } from './useSpeechRecognition';
@@ -28,7 +29,8 @@ export function useVoiceChat({ sendVoice, serverTranscription }: Options) {
       const reply = await sendVoice(transcript, voice);
       if (!reply?.success) return;
       if (reply.audioData) void player.play(reply.audioData);
-      else speakInBrowser(reply.aiResponse);
+      // The reply is markdown on screen; speech reads its plain words.
+      else speakInBrowser(plainText(reply.aiResponse));
     },
     [sendVoice, voice, player],
   );

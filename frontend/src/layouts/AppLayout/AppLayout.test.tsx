@@ -1,6 +1,15 @@
 import { Route, Routes } from 'react-router';
 import { render, screen, within } from '../../test-utils';
+import { AuthContext, type AuthContextValue } from '../../auth/AuthContext';
 import { AppLayout } from './AppLayout';
+
+const signedIn: AuthContextValue = {
+  status: 'authenticated',
+  user: null,
+  signIn: () => {},
+  clearSession: () => {},
+  logout: async () => {},
+};
 
 function renderAt(route: string) {
   return render(
@@ -56,5 +65,49 @@ describe('AppLayout', () => {
     expect(screen.getByText('profile content')).toBeInTheDocument();
     expect(drawer).not.toBeVisible();
     expect(screen.getByRole('button', { name: 'Open navigation' })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('offers a new chat and Logout in the small-screen menu', async () => {
+    const logout = vi.fn<(after?: () => void) => Promise<void>>(async (after) => after?.());
+    const { user } = render(
+      <AuthContext.Provider value={{ ...signedIn, logout }}>
+        <Routes>
+          <Route element={<AppLayout />}>
+            <Route path="/dashboard" element={<p>dashboard content</p>} />
+            <Route path="/chat/:sessionId?" element={<p>chat content</p>} />
+          </Route>
+          <Route path="/" element={<p>home content</p>} />
+        </Routes>
+      </AuthContext.Provider>,
+      { route: '/dashboard' },
+    );
+    await user.click(screen.getByRole('button', { name: 'Open navigation' }));
+    const drawer = within(screen.getAllByRole('navigation', { name: 'Account' })[1]);
+    expect(drawer.getByRole('link', { name: 'New chat' })).toHaveAttribute('href', '/chat');
+
+    await user.click(drawer.getByRole('button', { name: 'Logout' }));
+    expect(logout).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText('home content')).toBeInTheDocument();
+  });
+
+  it("says 'Failed to logout' in the menu when the server call fails", async () => {
+    const logout = vi.fn(async () => {
+      throw new Error('offline');
+    });
+    const { user } = render(
+      <AuthContext.Provider value={{ ...signedIn, logout }}>
+        <Routes>
+          <Route element={<AppLayout />}>
+            <Route path="/dashboard" element={<p>dashboard content</p>} />
+          </Route>
+        </Routes>
+      </AuthContext.Provider>,
+      { route: '/dashboard' },
+    );
+    await user.click(screen.getByRole('button', { name: 'Open navigation' }));
+    const drawer = within(screen.getAllByRole('navigation', { name: 'Account' })[1]);
+    await user.click(drawer.getByRole('button', { name: 'Logout' }));
+    expect(await drawer.findByRole('alert')).toHaveTextContent('Failed to logout');
+    expect(drawer.getByRole('button', { name: 'Logout' })).toBeEnabled();
   });
 });

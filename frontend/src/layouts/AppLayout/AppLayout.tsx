@@ -1,3 +1,8 @@
+import { Button, Text } from '@mantine/core';
+import { IconLogout, IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useAuth } from '../../auth/AuthContext';
 import { SiteShell } from '../SiteShell/SiteShell';
 
 const items = [
@@ -5,11 +10,55 @@ const items = [
   { label: 'Profile', to: '/profile' },
 ];
 
+/** What the small-screen menu adds under the links: a new chat, and Logout. */
+function MenuActions() {
+  const { logout } = useAuth();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function handleLogout() {
+    setError(null);
+    setBusy(true);
+    try {
+      await logout(() => navigate('/', { replace: true }));
+    } catch {
+      setError('Failed to logout');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <Button component={Link} to="/chat" leftSection={<IconPlus size={18} aria-hidden />} justify="flex-start" fullWidth size="md">
+        New chat
+      </Button>
+      <Button
+        variant="subtle"
+        leftSection={<IconLogout size={18} aria-hidden />}
+        justify="flex-start"
+        fullWidth
+        size="md"
+        onClick={handleLogout}
+        disabled={busy}
+      >
+        {busy ? 'Logging out...' : 'Logout'}
+      </Button>
+      {error ? (
+        <Text role="alert" size="sm" c="red.8">
+          {error}
+        </Text>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * The signed-in pages' navigation bar (spec §2): the brand links home, and
  * Dashboard and Profile sit in the header on wide screens and behind a menu
- * button on small ones, the current one highlighted.
+ * button on small ones, the current one highlighted; the small-screen menu
+ * also starts a new chat and logs out.
  */
 export function AppLayout() {
-  return <SiteShell label="Account" items={items} />;
+  return <SiteShell label="Account" items={items} menuExtra={<MenuActions />} />;
 }

@@ -14,6 +14,8 @@ interface SiteShellProps {
   items: NavItem[];
   /** Shown after the links: in the header on wide screens, in the menu on small ones. */
   action?: ReactNode;
+  /** Shown only in the small-screen menu, under the links. */
+  menuExtra?: ReactNode;
   footer?: ReactNode;
 }
 
@@ -24,7 +26,7 @@ interface SiteShellProps {
  * than Mantine's AppShell, which is several kilobytes the landing page
  * would otherwise download before anything else.
  */
-export function SiteShell({ label, items, action, footer }: SiteShellProps) {
+export function SiteShell({ label, items, action, menuExtra, footer }: SiteShellProps) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const menuId = useId();
   const { pathname } = useLocation();
@@ -42,6 +44,10 @@ export function SiteShell({ label, items, action, footer }: SiteShellProps) {
 
   return (
     <>
+      {/* The first stop of the keyboard: straight past the header to the page. */}
+      <a href="#main-content" className={classes.skip}>
+        Skip to content
+      </a>
       <header className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Brand />
@@ -70,9 +76,14 @@ export function SiteShell({ label, items, action, footer }: SiteShellProps) {
           <NavButtons items={items} stacked onNavigate={close} />
         </Stack>
         {action && <Group mt="md">{action}</Group>}
+        {menuExtra && (
+          <Stack gap={4} mt="md">
+            {menuExtra}
+          </Stack>
+        )}
       </Box>
 
-      <main className={classes.main}>
+      <main id="main-content" tabIndex={-1} className={classes.main}>
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>

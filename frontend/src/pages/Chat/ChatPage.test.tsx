@@ -1,10 +1,11 @@
 import { http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
-import { getEndChatSessionMockHandler, getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
+import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
 import type { Message, SendMessageResponse, SessionDetail } from '../../api/gen/model';
 import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testing/sse';
+import { fakeChatLayout } from '../../features/chat/testing/layout';
 import { act, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
@@ -74,41 +75,7 @@ const box = () => screen.getByRole('textbox', { name: 'Message' });
 const aiTexts = () => screen.queryAllByTestId('ai-message').map((el) => el.textContent);
 const userTexts = () => screen.queryAllByTestId('user-message').map((el) => el.textContent);
 
-// jsdom lays nothing out; give the conversation a viewport and each row a height
-// so the virtualiser decides what to render as a browser would.
-const originalClientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-const originalOffsetHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight');
-const originalScrollHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'scrollHeight');
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 60 });
-  // The scroll height of a container is that of its content (the virtualiser's sizer).
-  Object.defineProperty(HTMLElement.prototype, 'scrollHeight', {
-    configurable: true,
-    get(this: HTMLElement) {
-      const sizer = this.firstElementChild as HTMLElement | null;
-      return Math.max(parseFloat(sizer?.style.height ?? '') || 0, 600);
-    },
-  });
-  Object.defineProperty(HTMLElement.prototype, 'scrollTo', {
-    configurable: true,
-    writable: true,
-    value(this: HTMLElement, options: ScrollToOptions) {
-      this.scrollTop = options.top ?? this.scrollTop;
-      this.dispatchEvent(new Event('scroll'));
-    },
-  });
-});
-function restore(name: string, original: PropertyDescriptor | undefined) {
-  if (original) Object.defineProperty(HTMLElement.prototype, name, original);
-  else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
-}
-afterAll(() => {
-  restore('clientHeight', originalClientHeight);
-  restore('offsetHeight', originalOffsetHeight);
-  restore('scrollHeight', originalScrollHeight);
-  restore('scrollTo', undefined);
-});
+fakeChatLayout();
 
 beforeEach(() => {
   server.use(getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }));
@@ -191,13 +158,14 @@ describe('ChatPage', () => {
       await user.type(await screen.findByRole('textbox', { name: 'Message' }), 'hello{Enter}');
       const reply = await screen.findByTestId('ai-message');
 
+      // A reply is markdown: each paragraph's trailing space is not drawn.
       expect(reply.textContent).toBe('');
       act(() => vi.advanceTimersByTime(100));
-      expect(reply.textContent).toBe('Breathe ');
+      expect(reply.textContent).toBe('Breathe');
       act(() => vi.advanceTimersByTime(99));
-      expect(reply.textContent).toBe('Breathe ');
+      expect(reply.textContent).toBe('Breathe');
       act(() => vi.advanceTimersByTime(1));
-      expect(reply.textContent).toBe('Breathe in ');
+      expect(reply.textContent).toBe('Breathe in');
       act(() => vi.advanceTimersByTime(200));
       expect(reply.textContent).toBe('Breathe in slowly now.');
     } finally {
@@ -264,6 +232,64 @@ describe('ChatPage', () => {
     expect(sends).toBe(0);
   });
 
+  describe('an ended chat opened later', () => {
+    const endedDetail = aDetail({
+      status: 'ENDED',
+      isActive: false,
+      sessionSummary: 'Talked through exam nerves and a plan for Sunday.',
+      sessionEmotions: ['anxiety', 'hope'],
+    });
+
+    function signedInAs(role: 'USER' | 'BASIC') {
+      setTokens('access', 'refresh');
+      server.use(
+        http.get('*/api/auth/me', () =>
+          HttpResponse.json({ id: '0f7e8a3c-0000-4000-8000-000000000001', email: 'b@example.com', name: 'B', role, isStudent: false }),
+        ),
+      );
+    }
+
+    it('shows its summary and emotions at the top to a paid role, and Continue in a new chat starts one', async () => {
+      signedInAs('BASIC');
+      let body: unknown;
+      server.use(
+        getGetChatSessionMockHandler(endedDetail),
+        http.post('*/api/chat/message', async ({ request }) => {
+          body = await request.json();
+          return HttpResponse.json(aReply({ sessionId: 'new-session-id' }));
+        }),
+      );
+      const { user } = renderChat(`/chat/${SESSION}`, { signedIn: true });
+
+      const top = await screen.findByRole('region', { name: 'This session has ended' });
+      expect(within(top).getByTestId('ended-summary')).toHaveTextContent('Talked through exam nerves and a plan for Sunday.');
+      expect(within(top).getByText('anxiety')).toBeInTheDocument();
+      expect(box()).toBeDisabled();
+
+      await user.click(within(top).getByRole('button', { name: 'Continue in a new chat' }));
+      await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/chat/new-session-id'));
+      expect(body).toEqual({ message: "Hello! I'd like to start a new conversation." });
+    });
+
+    it('shows a FREE user no summary, but still offers Continue in a new chat', async () => {
+      signedInAs('USER');
+      server.use(getGetChatSessionMockHandler(endedDetail));
+      renderChat(`/chat/${SESSION}`, { signedIn: true });
+
+      const top = await screen.findByRole('region', { name: 'This session has ended' });
+      expect(within(top).getByRole('button', { name: 'Continue in a new chat' })).toBeInTheDocument();
+      expect(screen.queryByText(/exam nerves/)).toBeNull();
+      expect(screen.queryByText('anxiety')).toBeNull();
+    });
+
+    it('is not shown on an active session', async () => {
+      server.use(getGetChatSessionMockHandler(aDetail()));
+      renderChat(`/chat/${SESSION}`);
+      await screen.findByRole('heading', { name: 'Exam worries' });
+      expect(screen.queryByRole('button', { name: 'Continue in a new chat' })).toBeNull();
+    });
+  });
+
   it('treats isActive false as ended even when the status says active', async () => {
     server.use(getGetChatSessionMockHandler(aDetail({ status: 'ACTIVE', isActive: false })));
     renderChat(`/chat/${SESSION}`);
@@ -312,9 +338,9 @@ describe('ChatPage', () => {
         'You have reached today’s limit. It resets at midnight UTC.',
       ],
       [
-        'the error event message',
-        () => sseResponse([sseEvent('error', { code: 'COMPANION_UNAVAILABLE', error: 'The companion is unavailable', message: 'The companion is unavailable', sessionId: SESSION })]),
-        'The companion is unavailable',
+        'the server error status',
+        () => HttpResponse.json({ code: 'INTERNAL_ERROR', error: 'Something went wrong', message: 'Something went wrong' }, { status: 500 }),
+        'Something went wrong',
       ],
       ['the error message', () => HttpResponse.error(), 'Failed to fetch'],
     ])('shows %s and the trouble-connecting bubble', async (_name, reply, text) => {
@@ -347,37 +373,81 @@ describe('ChatPage', () => {
   });
 
   describe('End Session', () => {
-    it('ends the session and goes to the dashboard', async () => {
+    const endedItem = {
+      id: SESSION,
+      title: 'Exam worries',
+      lastMessage: null,
+      updatedAt: '2026-11-20T10:00:00Z',
+      status: 'ENDED' as const,
+      sessionSummary: null,
+      sessionEmotions: [],
+    };
+
+    it('asks first, keeps how the user feels, then ends the session and goes to the dashboard', async () => {
       let ended: string | undefined;
+      let body: unknown;
       server.use(
         getGetChatSessionMockHandler(aDetail()),
-        getEndChatSessionMockHandler(({ params }) => {
+        http.get('*/api/chat/sessions/:id/takeaway', () =>
+          HttpResponse.json({ takeaway: "The stress around your exams makes sense, and you don't have to sort it all out at once." }),
+        ),
+        http.post('*/api/chat/sessions/:id/end', async ({ params, request }) => {
           ended = String(params.id);
-          return {
-            id: SESSION,
-            title: 'Exam worries',
-            lastMessage: null,
-            updatedAt: '2026-11-20T10:00:00Z',
-            status: 'ENDED',
-            sessionSummary: null,
-            sessionEmotions: [],
-          };
+          body = await request.json();
+          return HttpResponse.json(endedItem);
         }),
       );
       const { user } = renderChat(`/chat/${SESSION}`);
       await user.click(await screen.findByRole('button', { name: 'End Session' }));
+      const dialog = await screen.findByRole('dialog', { name: 'End this session?' });
+      expect(ended).toBeUndefined();
+      expect(within(dialog).getByText('How do you feel now?')).toBeInTheDocument();
+      expect(await within(dialog).findByRole('region', { name: 'One thing to take with you' })).toHaveTextContent(
+        "The stress around your exams makes sense, and you don't have to sort it all out at once.",
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Better' }));
+      expect(within(dialog).getByRole('button', { name: 'Better' })).toHaveAttribute('aria-pressed', 'true');
+      await user.click(within(dialog).getByRole('button', { name: 'End Session' }));
       expect(await screen.findByText('dashboard page')).toBeInTheDocument();
       expect(ended).toBe(SESSION);
+      expect(body).toEqual({ feeling: 'better' });
+    });
+
+    it('keeps the chat on Cancel and on Escape', async () => {
+      let calls = 0;
+      server.use(
+        getGetChatSessionMockHandler(aDetail()),
+        http.get('*/api/chat/sessions/:id/takeaway', () => HttpResponse.json({ takeaway: '' })),
+        http.post('*/api/chat/sessions/:id/end', () => {
+          calls += 1;
+          return HttpResponse.json(endedItem);
+        }),
+      );
+      const { user } = renderChat(`/chat/${SESSION}`);
+      await user.click(await screen.findByRole('button', { name: 'End Session' }));
+      let dialog = await screen.findByRole('dialog', { name: 'End this session?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+      await user.click(screen.getByRole('button', { name: 'End Session' }));
+      dialog = await screen.findByRole('dialog', { name: 'End this session?' });
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(calls).toBe(0);
+      expect(screen.queryByText('dashboard page')).toBeNull();
     });
 
     it('shows Failed to end session when ending fails', async () => {
       server.use(
         getGetChatSessionMockHandler(aDetail()),
+        http.get('*/api/chat/sessions/:id/takeaway', () => HttpResponse.json({ takeaway: '' })),
         http.post('*/api/chat/sessions/:id/end', () => HttpResponse.json({ code: 'X', error: 'x', message: 'x' }, { status: 500 })),
       );
       const { user } = renderChat(`/chat/${SESSION}`);
       await user.click(await screen.findByRole('button', { name: 'End Session' }));
-      expect(await screen.findByRole('alert')).toHaveTextContent('Failed to end session');
+      const dialog = await screen.findByRole('dialog', { name: 'End this session?' });
+      await user.click(within(dialog).getByRole('button', { name: 'End Session' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to end session');
       expect(screen.queryByText('dashboard page')).toBeNull();
     });
   });
@@ -385,7 +455,8 @@ describe('ChatPage', () => {
   it('labels the offline companion when the server runs it', async () => {
     server.use(getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: true, serverSpeech: false, transcription: false }));
     renderChat('/chat');
-    expect(await screen.findByText('Offline companion')).toBeInTheDocument();
+    // An icon with its name, and the explanation as its tooltip.
+    expect(await screen.findByRole('img', { name: 'Offline companion' })).toBeInTheDocument();
   });
 
   it('keeps a 2,000-message session light: only the rows near the viewport are in the page', async () => {

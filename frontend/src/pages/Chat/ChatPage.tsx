@@ -24,7 +24,7 @@ export function ChatPage() {
         setAdopted({ id, key: screenKey });
         navigate(`/chat/${id}`, { replace: true });
       }}
-      onEnded={() => navigate('/dashboard')}
+      onEnded={() => navigate('/dashboard', { state: { endedSessionId: sessionId ?? adopted?.id } })}
     />
   );
 }

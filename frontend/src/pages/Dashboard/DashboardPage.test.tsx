@@ -1,4 +1,7 @@
 import { http, HttpResponse, delay } from 'msw';
+import { vi } from 'vitest';
+import { setTokens } from '../../auth/storage';
+import { promptOfDay, summaryPolling } from '../../features/dashboard/glance';
 import { Route, Routes, useLocation } from 'react-router';
 import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import {
@@ -40,14 +43,14 @@ function Where() {
   return <p data-testid="where">{location.pathname}</p>;
 }
 
-function renderDashboard() {
+function renderDashboard(state?: unknown) {
   return render(
     <Routes>
       <Route path="/dashboard" element={<DashboardPage />} />
       <Route path="/chat/:sessionId" element={<Where />} />
       <Route path="/about" element={<Where />} />
     </Routes>,
-    { route: '/dashboard' },
+    { route: state ? { pathname: '/dashboard', state } : '/dashboard' },
   );
 }
 
@@ -60,6 +63,15 @@ function card(title: string) {
 }
 
 describe('DashboardPage', () => {
+  it('marks the session the user has just ended', async () => {
+    asRole('USER');
+    server.use(http.get('*/api/chat/sessions', () => HttpResponse.json([active, ended, untitled])));
+    renderDashboard({ endedSessionId: ended.id });
+    await screen.findByRole('link', { name: 'Sunday reflections' });
+    expect(card('Sunday reflections')).toHaveAttribute('aria-current', 'true');
+    expect(card('Exam worries')).not.toHaveAttribute('aria-current');
+  });
+
   it('shows the loading state, then one card per session with its title, activity and active dot', async () => {
     asRole('USER');
     server.use(
@@ -172,6 +184,87 @@ describe('DashboardPage', () => {
 
     await user.click(within(card('Exam worries')).getByText('Last Activity'));
     expect(await screen.findByTestId('where')).toHaveTextContent(`/chat/${active.id}`);
+  });
+
+  describe('at a glance', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+      summaryPolling.everyMs = 4000;
+    });
+
+    it('greets the user by local time and shows the prompt of the day above the grid', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const now = new Date(2026, 10, 23, 8, 30);
+      vi.setSystemTime(now);
+      setTokens('access', 'refresh');
+      server.use(getGetCurrentUserMockHandler(aUser({ role: 'USER', name: 'Sam Rivera' })), getListChatSessionsMockHandler([active]));
+      renderDashboard();
+
+      expect(await screen.findByText('Good morning, Sam')).toBeInTheDocument();
+      expect(screen.getByRole('region', { name: "Today's prompt" })).toHaveTextContent(promptOfDay(now));
+      // Above the grid.
+      const prompt = screen.getByTestId('journal-prompt');
+      const firstCard = await screen.findByTestId('session-card');
+      expect(prompt.compareDocumentPosition(firstCard) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    });
+
+    const withSummary = aSession({
+      ...ended,
+      sessionSummary: 'Talked through exam nerves and a plan for Sunday.\nSecond line that stays in the dropdown.',
+      sessionEmotions: ['anxiety', 'hope'],
+    });
+
+    it('shows the first line of the summary and the emotion chips on the card of a paid role', async () => {
+      asRole('BASIC');
+      server.use(getListChatSessionsMockHandler([withSummary, active]));
+      renderDashboard();
+
+      const theCard = await waitFor(() => {
+        const found = card('Sunday reflections');
+        expect(within(found).getByTestId('summary-line')).toBeInTheDocument();
+        return found;
+      });
+      expect(within(theCard).getByTestId('summary-line')).toHaveTextContent('Talked through exam nerves and a plan for Sunday.');
+      expect(within(theCard).queryByText(/Second line/)).toBeNull();
+      expect(within(theCard).getByText('anxiety')).toBeInTheDocument();
+      expect(within(theCard).getByText('hope')).toBeInTheDocument();
+      // The spec's dropdowns stay.
+      expect(within(theCard).getByRole('button', { name: 'Session Summary' })).toBeInTheDocument();
+      expect(within(theCard).getByRole('button', { name: 'Session Emotions' })).toBeInTheDocument();
+      // A session still going shows neither.
+      expect(within(card('Exam worries')).queryByTestId('summary-line')).toBeNull();
+    });
+
+    it('shows a FREE user the same cards without the summary or chips, and the upgrade texts', async () => {
+      asRole('USER');
+      server.use(getListChatSessionsMockHandler([withSummary, aSession({ ...ended, id: 'a1b2c3d4-0000-4000-8000-000000000009', title: 'Later' })]));
+      const { user } = renderDashboard();
+      const theCard = await waitFor(() => card('Sunday reflections'));
+
+      expect(within(theCard).queryByTestId('summary-line')).toBeNull();
+      expect(within(theCard).queryByText('anxiety')).toBeNull();
+      expect(screen.queryByText('summarising…')).toBeNull();
+      await user.click(within(theCard).getByRole('button', { name: 'Session Summary' }));
+      expect(within(theCard).getByText('Upgrade to view session summaries')).toBeInTheDocument();
+    });
+
+    it("shows 'summarising…' for an ended session without a summary and asks again until it arrives", async () => {
+      summaryPolling.everyMs = 20;
+      asRole('BASIC');
+      let calls = 0;
+      server.use(
+        http.get('*/api/chat/sessions', () => {
+          calls += 1;
+          return HttpResponse.json(calls < 3 ? [ended, active] : [withSummary, active]);
+        }),
+      );
+      renderDashboard();
+
+      expect(await within(await waitFor(() => card('Sunday reflections'))).findByText('summarising…')).toBeInTheDocument();
+      expect(await screen.findByTestId('summary-line')).toHaveTextContent('Talked through exam nerves');
+      expect(screen.queryByText('summarising…')).toBeNull();
+      expect(calls).toBeGreaterThanOrEqual(3);
+    });
   });
 
   describe('summary and emotions', () => {

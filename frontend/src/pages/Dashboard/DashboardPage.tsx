@@ -14,10 +14,14 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { getGetCurrentUserQueryKey, useGetCurrentUser } from '../../api/gen/auth/auth';
 import { useListChatSessions } from '../../api/gen/chat/chat';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
+import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
+import { awaitingSummary, summaryPolling } from '../../features/dashboard/glance';
+import { DashboardCards } from '../../features/insights/DashboardCards';
+import { useLocation } from 'react-router';
 import { SessionCard } from '../../features/chat/components/SessionCard/SessionCard';
 import { useStartNewChat } from '../../features/chat/hooks/useStartNewChat';
 import { filterSessions } from '../../features/chat/sessions';
@@ -35,8 +39,25 @@ function useRole(): string {
 /** /dashboard: the session list (spec §2, Dashboard). */
 export function DashboardPage() {
   const [query, setQuery] = useState('');
-  const sessions = useListChatSessions();
   const role = useRole();
+  // The session the chat just ended, when the dashboard follows End Session.
+  const endedSessionId = (useLocation().state as { endedSessionId?: string } | null)?.endedSessionId;
+  // While an ended session's summary is being written (roles that get summaries),
+  // the list is asked again every few seconds, for two minutes at most.
+  const waitingSince = useRef<number | null>(null);
+  const sessions = useListChatSessions({
+    query: {
+      refetchInterval: (query) => {
+        const waiting = role !== 'USER' && (query.state.data ?? []).some(awaitingSummary);
+        if (!waiting) {
+          waitingSince.current = null;
+          return false;
+        }
+        waitingSince.current ??= Date.now();
+        return Date.now() - waitingSince.current < summaryPolling.forMs ? summaryPolling.everyMs : false;
+      },
+    },
+  });
   const newChat = useStartNewChat();
 
   const visible = useMemo(() => filterSessions(sessions.data ?? [], query), [sessions.data, query]);
@@ -76,9 +97,9 @@ export function DashboardPage() {
     );
   } else {
     body = (
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" style={{ alignItems: 'start' }}>
         {visible.map((session) => (
-          <SessionCard key={session.id} session={session} role={role} />
+          <SessionCard key={session.id} session={session} role={role} justEnded={session.id === endedSessionId} />
         ))}
       </SimpleGrid>
     );
@@ -90,6 +111,7 @@ export function DashboardPage() {
         <Title order={1} fz="h2">
           Your Sessions
         </Title>
+        <DashboardGreeting />
         <Group wrap="nowrap" gap="sm">
           <TextInput
             flex={1}
@@ -118,6 +140,7 @@ export function DashboardPage() {
           </Alert>
         ) : null}
         {body}
+        <DashboardCards />
       </Stack>
     </Container>
   );

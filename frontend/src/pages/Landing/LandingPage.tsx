@@ -1,9 +1,11 @@
-import { Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Box, Button, Card, Container, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBook2, IconMessageCircle2, IconChartDots3 } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { CoffeeBeans } from '../../components/CoffeeBeans/CoffeeBeans';
 import { Reveal } from '../../components/Reveal/Reveal';
 import { content } from '../../content/content';
+import classes from './LandingPage.module.css';
+import { ProductPreview } from './ProductPreview';
 
 /** Features animate in at 20% visibility, testimonials at 10% (spec §2). */
 export const FEATURE_THRESHOLD = 0.2;
@@ -44,13 +46,16 @@ export function LandingPage() {
             <Button component={Link} to="/chat" size="lg">
               Try the AI
             </Button>
+            <Box mt="lg" w="100%">
+              <ProductPreview />
+            </Box>
           </Stack>
 
           <Stack component="section" aria-labelledby="features-title" gap="lg">
             <Title order={2} id="features-title" ta="center">
               Core Features
             </Title>
-            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+            <div className={classes.grid}>
               {features.map(({ icon: Icon, title, text }) => (
                 <Reveal key={title} threshold={FEATURE_THRESHOLD}>
                   <Card component="article" padding="lg" radius="md" withBorder h="100%">
@@ -64,7 +69,7 @@ export function LandingPage() {
                   </Card>
                 </Reveal>
               ))}
-            </SimpleGrid>
+            </div>
           </Stack>
 
           <Stack component="section" aria-labelledby="testimonials-title" gap="lg">
@@ -76,7 +81,7 @@ export function LandingPage() {
                 Sample testimonials, shown until real ones are added.
               </Text>
             ) : null}
-            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+            <div className={classes.grid}>
               {testimonials.slice(0, 3).map((t) => (
                 <Reveal key={t.name + t.quote} threshold={TESTIMONIAL_THRESHOLD}>
                   <Card component="figure" padding="lg" radius="md" withBorder h="100%" m={0} data-testid="testimonial">
@@ -93,7 +98,7 @@ export function LandingPage() {
                   </Card>
                 </Reveal>
               ))}
-            </SimpleGrid>
+            </div>
           </Stack>
 
           <Stack component="section" aria-labelledby="join-title" gap="md" align="center" ta="center">

@@ -1,4 +1,6 @@
 import { render, screen } from '../../test-utils';
+import { COLOR_SCHEME_STORAGE_KEY } from '../../app/theme';
+import { clearSession, setSession, STORAGE_KEYS, type StoredUser } from '../../auth/storage';
 import { PrivacyPage } from './PrivacyPage';
 
 describe('PrivacyPage', () => {
@@ -22,6 +24,8 @@ describe('PrivacyPage', () => {
   it('states the facts of spec §9 and the date', () => {
     render(<PrivacyPage />);
     expect(screen.getByText('Last updated July 29, 2025')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Your rights' })).toHaveTextContent('Download my data');
+    expect(screen.getByRole('region', { name: 'Information we collect' })).toHaveTextContent('turn memory off');
     expect(screen.getByRole('region', { name: 'Cookies' })).toHaveTextContent('HTTP-only, Secure and SameSite=None');
     expect(screen.getByRole('region', { name: 'Data retention' })).toHaveTextContent(
       'erased within 30 days of the deletion request',
@@ -30,5 +34,29 @@ describe('PrivacyPage', () => {
       'not directed to children under 13',
     );
     expect(screen.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/team#contact');
+  });
+
+  it('names the storage keys the client really uses, and no cookie that keeps anyone signed in', () => {
+    render(<PrivacyPage />);
+    const cookies = screen.getByRole('region', { name: 'Cookies' });
+    for (const key of [...Object.values(STORAGE_KEYS), COLOR_SCHEME_STORAGE_KEY]) {
+      expect(cookies).toHaveTextContent(key);
+    }
+    // Whatever signing in really stores is named on the page.
+    window.localStorage.clear();
+    setSession({
+      accessToken: 'a',
+      refreshToken: 'r',
+      user: { id: 'u1', name: 'Sam', email: 'sam@example.com', role: 'USER' } as StoredUser,
+    });
+    const stored = Object.keys(window.localStorage);
+    expect(stored.length).toBe(3);
+    for (const key of stored) expect(cookies).toHaveTextContent(key);
+    clearSession();
+    expect(cookies).toHaveTextContent('local storage');
+    expect(cookies).toHaveTextContent('The only cookie, percolate_oidc, lives for 10 minutes');
+    expect(screen.getByRole('region', { name: 'Data retention' })).toHaveTextContent(
+      'never hold your messages, passwords or sign-in tokens',
+    );
   });
 });

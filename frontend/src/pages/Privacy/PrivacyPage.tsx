@@ -1,6 +1,11 @@
-import { Anchor, Button, Container, List, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Code, Container, List, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { COLOR_SCHEME_STORAGE_KEY } from '../../app/theme';
+import { STORAGE_KEYS } from '../../auth/storage';
+
+/** The sign-in cookie the server sets (backend/internal/httpapi/oidc_handlers.go; a Go test compares). */
+export const FLOW_COOKIE = { name: 'percolate_oidc', minutes: 10 } as const;
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -35,6 +40,11 @@ export function PrivacyPage() {
               avoid.
             </List.Item>
             <List.Item>Your conversations with the companion, and the summaries and emotion labels of ended sessions.</List.Item>
+            <List.Item>
+              Memory: a few short notes from ended sessions (like an exam coming up) so the companion can pick up where
+              you left off. Nothing is noted from your sensitive topics or from hard moments. You can see, edit and
+              delete every note on your profile, or turn memory off.
+            </List.Item>
             <List.Item>Subscription status. Card details go to our payment provider and never reach our servers.</List.Item>
             <List.Item>Basic technical data, such as your IP address, used to keep the service secure and to limit abuse.</List.Item>
           </List>
@@ -50,9 +60,17 @@ export function PrivacyPage() {
 
         <Section id="privacy-cookies" title="Cookies">
           <Text>
-            We use a single session cookie to keep you signed in. It is HTTP-only, Secure and SameSite=None: scripts
-            cannot read it, it is only sent over encrypted connections, and it works with our sign-in provider. We do
-            not use advertising or tracking cookies.
+            Percolate keeps you signed in without a cookie: your browser&apos;s local storage holds a short-lived access
+            token, a refresh token that changes every time it is used, and your name and e-mail, under the names{' '}
+            <Code>{STORAGE_KEYS.accessToken}</Code>, <Code>{STORAGE_KEYS.refreshToken}</Code> and{' '}
+            <Code>{STORAGE_KEYS.user}</Code>. Logging out removes them. Your light or dark theme is kept there too, as{' '}
+            <Code>{COLOR_SCHEME_STORAGE_KEY}</Code>.
+          </Text>
+          <Text>
+            The only cookie, <Code>{FLOW_COOKIE.name}</Code>, lives for {FLOW_COOKIE.minutes} minutes while you sign in
+            with Google, and is removed when you come back. On a secure connection this sign-in session cookie is HTTP-only,
+            Secure and SameSite=None: scripts cannot read it, it is only sent over encrypted connections, and it works
+            with our sign-in provider. We do not use advertising or tracking cookies.
           </Text>
         </Section>
 
@@ -69,12 +87,19 @@ export function PrivacyPage() {
             We keep your account and conversations while your account is open. When you ask us to delete your account,
             your personal data is erased within 30 days of the deletion request.
           </Text>
+          <Text>
+            Our server logs record each request&apos;s path, status and timing to keep the service running; they never
+            hold your messages, passwords or sign-in tokens. When no mail service is configured, the e-mails we would
+            send are written to a folder on the server instead, until its operator removes them. For safety we count how
+            often crisis resources were shown each day, with no name and no message attached.
+          </Text>
         </Section>
 
         <Section id="privacy-rights" title="Your rights">
           <Text>
-            You can see and change your profile at any time, delete individual sessions, and ask us for a copy of your
-            data or for its deletion. Write to us and we will respond promptly.
+            You can see and change your profile and what Percolate remembers at any time, delete individual sessions,
+            download a copy of all your data from your profile (Download my data), and ask us for its deletion. Write to
+            us and we will respond promptly.
           </Text>
         </Section>
 

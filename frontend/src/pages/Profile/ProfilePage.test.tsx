@@ -5,7 +5,7 @@ import { getGetProfileResponseMock } from '../../api/gen/profile/profile.msw';
 import { browser } from '../../auth/browser';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth/storage';
-import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
 import { ProfilePage } from './ProfilePage';
 import { parseAge, tierLabel } from './profileFields';
 
@@ -18,6 +18,7 @@ function aProfile(overrides: Partial<Profile> = {}): Profile {
     focusAreas: 'Exams',
     primaryConcerns: 'Sleep',
     sensitiveTopics: '',
+    memoryEnabled: true,
     ...overrides,
   });
 }
@@ -31,6 +32,7 @@ function renderProfile(profile: Profile | (() => Response) = aProfile()) {
   server.use(
     http.get('/api/auth/me', () => HttpResponse.json(aUser())),
     http.get('/api/profile', typeof profile === 'function' ? profile : () => HttpResponse.json(profile)),
+    http.get('/api/profile/memories', () => HttpResponse.json([])),
   );
   return render(
     <Routes>
@@ -275,11 +277,12 @@ describe('ProfilePage', () => {
     }
 
     it("changes the password, showing 'Changing...' and then success with the form cleared", async () => {
+      const held = gate();
       let body: unknown;
       server.use(
         http.put('/api/profile/password', async ({ request }) => {
           body = await request.json();
-          await delay(30);
+          await held.wait;
           return HttpResponse.json({ message: 'Password changed.' });
         }),
       );
@@ -289,6 +292,7 @@ describe('ProfilePage', () => {
       await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
 
       expect(await within(dialog).findByRole('button', { name: 'Changing...' })).toBeDisabled();
+      held.open();
       expect(await within(dialog).findByText('Password changed successfully!')).toBeInTheDocument();
       expect(body).toEqual({
         currentPassword: 'old secret',
@@ -335,11 +339,12 @@ describe('ProfilePage', () => {
     });
 
     it("calls DELETE /api/profile ('Deleting...'), then signs out locally and goes to /", async () => {
+      const held = gate();
       let deleted = 0;
       server.use(
         http.delete('/api/profile', async () => {
           deleted += 1;
-          await delay(30);
+          await held.wait;
           return new HttpResponse(null, { status: 204 });
         }),
       );
@@ -350,6 +355,7 @@ describe('ProfilePage', () => {
       await user.click(within(dialog).getByRole('button', { name: 'Delete Account' }));
 
       expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+      held.open();
       expect(await screen.findByText('at /')).toBeInTheDocument();
       expect(deleted).toBe(1);
       expect(getAccessToken()).toBeNull();
@@ -372,11 +378,12 @@ describe('ProfilePage', () => {
 
   describe('Logout', () => {
     it("shows 'Logging out...', signs out and goes to /", async () => {
+      const held = gate();
       let auth: string | null = null;
       server.use(
         http.post('/api/auth/logout', async ({ request }) => {
           auth = request.headers.get('Authorization');
-          await delay(30);
+          await held.wait;
           return new HttpResponse(null, { status: 204 });
         }),
       );
@@ -385,6 +392,7 @@ describe('ProfilePage', () => {
       await user.click(await screen.findByRole('button', { name: 'Logout' }));
 
       expect(await screen.findByRole('button', { name: 'Logging out...' })).toBeDisabled();
+      held.open();
       expect(await screen.findByText('at /')).toBeInTheDocument();
       expect(auth).toBe('Bearer access-1');
       expect(getAccessToken()).toBeNull();

@@ -12,7 +12,8 @@ import { ChangePasswordModal } from './ChangePasswordModal';
 import { DeleteAccountModal } from './DeleteAccountModal';
 import { EditableField } from './EditableField';
 import { tierLabel } from './profileFields';
-import { PremiumExtras } from '../../features/premium/PremiumExtras';
+import { MemoryPanel } from '../../features/memory/MemoryPanel';
+import { DownloadDataButton } from '../../features/export/DownloadDataButton';
 
 /**
  * Opens the Stripe customer portal in a new tab: the blank tab is opened
@@ -105,14 +106,23 @@ export function ProfilePage() {
           </Stack>
         </Paper>
 
-        <PremiumExtras role={data.role} />
-
         <Paper withBorder radius="md" p="lg">
           <Stack gap="lg">
             <EditableField label="Age" field="age" profile={data} onSaved={saved} />
             <EditableField label="Focus Areas" field="focusAreas" profile={data} onSaved={saved} />
             <EditableField label="Primary Concerns" field="primaryConcerns" profile={data} onSaved={saved} />
             <EditableField label="Sensitive Topics" field="sensitiveTopics" profile={data} onSaved={saved} />
+          </Stack>
+        </Paper>
+
+        <MemoryPanel profile={data} onProfileSaved={saved} />
+
+        <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="data-title">
+          <Stack gap="sm">
+            <Title order={2} size="h3" id="data-title">
+              Your data
+            </Title>
+            <DownloadDataButton />
           </Stack>
         </Paper>
 
@@ -131,7 +141,7 @@ export function ProfilePage() {
         </Group>
         <Divider />
         <Group>
-          <Button color="red" variant="outline" onClick={() => setDeleteOpen(true)}>
+          <Button color="clay" variant="outline" onClick={() => setDeleteOpen(true)}>
             Delete Account
           </Button>
         </Group>

@@ -74,6 +74,7 @@ describe('RegisterPage', () => {
       password: 'analytical engine',
       confirmPassword: 'analytical engine',
     });
+    expect(screen.getByText(/We sent a link to/)).toHaveTextContent('We sent a link to ada@example.com — check your inbox.');
     expect(screen.getByLabelText('Full Name')).toHaveValue('');
     expect(screen.getByLabelText('Email Address')).toHaveValue('');
     expect(screen.getByLabelText('Password')).toHaveValue('');

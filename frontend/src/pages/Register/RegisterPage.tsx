@@ -38,6 +38,7 @@ export function RegisterPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(
@@ -70,10 +71,13 @@ export function RegisterPage() {
     }
     try {
       const response = await register.mutateAsync({ data: form });
+      const email = form.email.trim();
       setSuccess(response?.message ?? '');
+      setSentTo(email);
       setForm(emptyForm);
       setAgreed(false);
-      redirectTimer.current = setTimeout(() => navigate('/login'), REDIRECT_DELAY_MS);
+      // The login page offers to resend the link to this address.
+      redirectTimer.current = setTimeout(() => navigate('/login', { state: { registeredEmail: email } }), REDIRECT_DELAY_MS);
     } catch (e) {
       if (isApiError(e) && e.details) setFieldErrors(e.details);
       setError(registrationError(e));
@@ -89,6 +93,11 @@ export function RegisterPage() {
               Create Account
             </Title>
             <FormMessages error={error} success={success} />
+            {sentTo && success !== null ? (
+              <Text size="sm" ta="center" role="status">
+                We sent a link to <strong>{sentTo}</strong> — check your inbox.
+              </Text>
+            ) : null}
             <TextInput label="Full Name" autoComplete="name" {...field('name')} />
             <TextInput label="Email Address" type="email" autoComplete="email" {...field('email')} />
             <PasswordInput label="Password" autoComplete="new-password" {...field('password')} />

@@ -16,4 +16,17 @@ describe('SafetyPage', () => {
     expect(screen.getByRole('heading', { name: 'What happens when someone may be at risk' })).toBeInTheDocument();
     expect(text).not.toMatch(/\btherapy\b/i);
   });
+
+  it('describes the layers, what is stored and the limits', () => {
+    const { container } = render(<SafetyPage />);
+    const text = container.textContent ?? '';
+
+    expect(text).toContain('A check on our own server');
+    expect(text).toContain('works even when the AI is unavailable');
+    expect(text).toContain('are you thinking about hurting yourself or ending your life?');
+    expect(screen.getByRole('heading', { name: 'What is stored, and what is not' })).toBeInTheDocument();
+    expect(text).toContain('These are counts only: no name, no account and no message content');
+    expect(screen.getByRole('heading', { name: 'The limits' })).toBeInTheDocument();
+    expect(text).toContain('Percolate is not an emergency service.');
+  });
 });

@@ -50,20 +50,67 @@ export function SafetyPage() {
             What happens when someone may be at risk
           </Title>
           <Text>
-            Every message you type or speak is checked for signs of suicide, self-harm, abuse or immediate danger. This
-            check runs on its own, before and after the AI answers, so it works even when the AI is unavailable.
+            Every message you type or speak is checked for signs of suicide, self-harm, abuse or immediate danger. The
+            check works in layers:
           </Text>
           <List spacing={4}>
             <List.Item>
-              If a message shows a possible risk, you get a caring reply with the crisis resources above, whatever the AI
-              would have said.
+              <strong>A check on our own server.</strong> It reads each message together with the one before it, so a
+              short answer like &ldquo;yes&rdquo; or &ldquo;tonight&rdquo; is understood in context. It runs on its own,
+              before the AI answers, so it works even when the AI is unavailable.
             </List.Item>
-            <List.Item>Your next session opens with a gentle check-in.</List.Item>
             <List.Item>
-              We count how many times these resources were shared each day, without storing any message content with
-              that count, so we can report it as the law asks.
+              <strong>A second opinion from the AI provider.</strong> When this server is connected to an AI model, the
+              provider&rsquo;s own safety check looks at the message too, at the same time as the reply is written. It
+              can only add care: if it is slow or unavailable, the first check decides alone.
             </List.Item>
           </List>
+          <Text>What you get depends on what the check finds:</Text>
+          <List spacing={4}>
+            <List.Item>
+              If a message might mean you are at risk, Percolate asks you directly and gently: &ldquo;are you thinking
+              about hurting yourself or ending your life?&rdquo;, together with the crisis resources above.
+            </List.Item>
+            <List.Item>
+              If a message shows a clear risk, or answers that question with yes, you get a caring reply with the crisis
+              resources above, whatever the AI would have said.
+            </List.Item>
+            <List.Item>
+              These replies are written in advance by people, not by the AI, and never repeat your words back to you.
+            </List.Item>
+            <List.Item>Your next session opens with a gentle check-in.</List.Item>
+          </List>
+        </Stack>
+
+        <Stack component="section" aria-labelledby="safety-stored" gap="xs">
+          <Title order={2} id="safety-stored" fz="h3">
+            What is stored, and what is not
+          </Title>
+          <List spacing={4}>
+            <List.Item>
+              We count how many times these resources were shared, and how many times Percolate asked the question above,
+              each day. These are counts only: no name, no account and no message content is stored with them, so we can
+              report them as the law asks.
+            </List.Item>
+            <List.Item>
+              With each message of your conversation we note what the check found, so that your next message can be read
+              in context. It stays with your conversation and is deleted with it or with your account.
+            </List.Item>
+            <List.Item>
+              Nobody is alerted and nothing is reported about you: the check only changes the reply you see.
+            </List.Item>
+          </List>
+        </Stack>
+
+        <Stack component="section" aria-labelledby="safety-limits" gap="xs">
+          <Title order={2} id="safety-limits" fz="h3">
+            The limits
+          </Title>
+          <Text>
+            <strong>Percolate is not an emergency service.</strong> It cannot call anyone, send help or tell anyone where
+            you are. No check catches everything: it can miss what is meant, or worry when there is no need. If you or
+            someone you know is in danger, please call your local emergency number or one of the lines above now.
+          </Text>
         </Stack>
 
         <Stack component="section" aria-labelledby="safety-minors" gap="xs">

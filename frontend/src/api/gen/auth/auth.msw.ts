@@ -60,6 +60,8 @@ export const getLoginResponseMock = (overrideResponse: Partial< LoginResponse > 
 
 export const getRegisterResponseMock = (overrideResponse: Partial< MessageResponse > = {}): MessageResponse => ({message: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
 
+export const getResendVerificationResponseMock = (overrideResponse: Partial< MessageResponse > = {}): MessageResponse => ({message: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
+
 export const getGetCurrentUserResponseMock = (overrideResponse: Partial< User > = {}): User => ({id: faker.string.uuid(), email: faker.string.alpha({length: {min: 10, max: 20}}), name: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), isStudent: faker.datatype.boolean(), ...overrideResponse})
 
 export const getRefreshTokensResponseMock = (overrideResponse: Partial< RefreshResponse > = {}): RefreshResponse => ({accessToken: faker.string.alpha({length: {min: 10, max: 20}}), refreshToken: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
@@ -67,6 +69,10 @@ export const getRefreshTokensResponseMock = (overrideResponse: Partial< RefreshR
 export const getVerifyEmailResponseMock = (): string => (faker.word.sample())
 
 export const getExchangeOidcCodeResponseMock = (overrideResponse: Partial< LoginResponse > = {}): LoginResponse => ({accessToken: faker.string.alpha({length: {min: 10, max: 20}}), refreshToken: faker.string.alpha({length: {min: 10, max: 20}}), user: {id: faker.string.uuid(), email: faker.string.alpha({length: {min: 10, max: 20}}), name: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), isStudent: faker.datatype.boolean()}, ...overrideResponse})
+
+export const getRequestLoginLinkResponseMock = (overrideResponse: Partial< MessageResponse > = {}): MessageResponse => ({message: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
+
+export const getRedeemLoginLinkResponseMock = (overrideResponse: Partial< LoginResponse > = {}): LoginResponse => ({accessToken: faker.string.alpha({length: {min: 10, max: 20}}), refreshToken: faker.string.alpha({length: {min: 10, max: 20}}), user: {id: faker.string.uuid(), email: faker.string.alpha({length: {min: 10, max: 20}}), name: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), isStudent: faker.datatype.boolean()}, ...overrideResponse})
 
 
 export const getLoginMockHandler = (overrideResponse?: LoginResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<LoginResponse> | LoginResponse), options?: RequestHandlerOptions) => {
@@ -88,6 +94,18 @@ export const getRegisterMockHandler = (overrideResponse?: MessageResponse | ((in
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
     : getRegisterResponseMock()),
       { status: 201,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getResendVerificationMockHandler = (overrideResponse?: MessageResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<MessageResponse> | MessageResponse), options?: RequestHandlerOptions) => {
+  return http.post('*/api/auth/resend-verification', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getResendVerificationResponseMock()),
+      { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
   }, options)
@@ -151,6 +169,30 @@ export const getExchangeOidcCodeMockHandler = (overrideResponse?: LoginResponse 
   }, options)
 }
 
+export const getRequestLoginLinkMockHandler = (overrideResponse?: MessageResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<MessageResponse> | MessageResponse), options?: RequestHandlerOptions) => {
+  return http.post('*/api/auth/login-link', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getRequestLoginLinkResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getRedeemLoginLinkMockHandler = (overrideResponse?: LoginResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<LoginResponse> | LoginResponse), options?: RequestHandlerOptions) => {
+  return http.post('*/api/auth/login-link/redeem', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getRedeemLoginLinkResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
 export const getStartOidcSignInMockHandler = (overrideResponse?: UnexpectedErrorResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<UnexpectedErrorResponse> | UnexpectedErrorResponse), options?: RequestHandlerOptions) => {
   return http.get('*/oauth2/authorization/google', async (info) => {
   if (typeof overrideResponse === 'function') {await overrideResponse(info); }
@@ -173,11 +215,14 @@ export const getOidcCallbackMockHandler = (overrideResponse?: UnexpectedErrorRes
 export const getAuthMock = () => [
   getLoginMockHandler(),
   getRegisterMockHandler(),
+  getResendVerificationMockHandler(),
   getLogoutMockHandler(),
   getGetCurrentUserMockHandler(),
   getRefreshTokensMockHandler(),
   getVerifyEmailMockHandler(),
   getExchangeOidcCodeMockHandler(),
+  getRequestLoginLinkMockHandler(),
+  getRedeemLoginLinkMockHandler(),
   getStartOidcSignInMockHandler(),
   getOidcCallbackMockHandler()
 ]

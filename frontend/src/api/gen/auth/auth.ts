@@ -53,6 +53,8 @@ import type {
 
 import type {
   ForbiddenResponse,
+  LoginLinkRedeemRequest,
+  LoginLinkRequest,
   LoginRequest,
   LoginResponse,
   MessageResponse,
@@ -62,6 +64,8 @@ import type {
   RefreshRequest,
   RefreshResponse,
   RegisterRequest,
+  ResendVerificationRequest,
+  ServiceUnavailableResponse,
   TooManyRequestsResponse,
   UnauthorizedResponse,
   UnexpectedErrorResponse,
@@ -79,7 +83,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Verified accounts only (403 `EMAIL_NOT_VERIFIED` otherwise, with a fresh link mailed). Wrong passwords and unknown addresses get the same 401 after the same work; repeated failures are rate-limited per account and per client address.
+ * Verified accounts only (403 `EMAIL_NOT_VERIFIED` otherwise, with a fresh link mailed). Wrong passwords and unknown addresses get the same 401 after the same work; repeated failures are rate-limited per account and per client address (each attempt is counted before its password is checked, so concurrent attempts cannot pass the limit). A locked account's owner can sign in with a link from `POST /api/auth/login-link`.
  * @summary Signs in with e-mail and password.
  */
 export const getLoginUrl = () => {
@@ -105,7 +109,7 @@ export const login = async (loginRequest: LoginRequest, options?: RequestInit): 
 
 
 
-export const getLoginMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const getLoginMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext> => {
 
@@ -132,12 +136,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LoginMutationResult = NonNullable<Awaited<ReturnType<typeof login>>>
     export type LoginMutationBody = BodyType<LoginRequest>
-    export type LoginMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+    export type LoginMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Signs in with e-mail and password.
  */
-export const useLogin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const useLogin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof login>>,
@@ -177,7 +181,7 @@ export const register = async (registerRequest: RegisterRequest, options?: Reque
 
 
 
-export const getRegisterMutationOptions = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const getRegisterMutationOptions = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,{data: BodyType<RegisterRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,{data: BodyType<RegisterRequest>}, TContext> => {
 
@@ -204,12 +208,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RegisterMutationResult = NonNullable<Awaited<ReturnType<typeof register>>>
     export type RegisterMutationBody = BodyType<RegisterRequest>
-    export type RegisterMutationError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+    export type RegisterMutationError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Creates an account and mails a verification link.
  */
-export const useRegister = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const useRegister = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof register>>, TError,{data: BodyType<RegisterRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof register>>,
@@ -219,6 +223,78 @@ export const useRegister = <TError = ErrorType<ValidationErrorResponse | Payload
       > => {
 
       const mutationOptions = getRegisterMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The same answer is given whether or not an unverified account has the address, so that the response never reveals whether an account exists. At most one link a minute is sent per account, within the per-address mail limits.
+ * @summary Mails a new verification link to an account that is not verified yet.
+ */
+export const getResendVerificationUrl = () => {
+
+
+  
+
+  return `/api/auth/resend-verification`
+}
+
+export const resendVerification = async (resendVerificationRequest: ResendVerificationRequest, options?: RequestInit): Promise<MessageResponse> => {
+  
+  return customFetch<MessageResponse>(getResendVerificationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      resendVerificationRequest,)
+  }
+);}
+
+
+
+
+export const getResendVerificationMutationOptions = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resendVerification>>, TError,{data: BodyType<ResendVerificationRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof resendVerification>>, TError,{data: BodyType<ResendVerificationRequest>}, TContext> => {
+
+const mutationKey = ['resendVerification'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resendVerification>>, {data: BodyType<ResendVerificationRequest>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  resendVerification(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResendVerificationMutationResult = NonNullable<Awaited<ReturnType<typeof resendVerification>>>
+    export type ResendVerificationMutationBody = BodyType<ResendVerificationRequest>
+    export type ResendVerificationMutationError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+
+    /**
+ * @summary Mails a new verification link to an account that is not verified yet.
+ */
+export const useResendVerification = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resendVerification>>, TError,{data: BodyType<ResendVerificationRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof resendVerification>>,
+        TError,
+        {data: BodyType<ResendVerificationRequest>},
+        TContext
+      > => {
+
+      const mutationOptions = getResendVerificationMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }
@@ -248,7 +324,7 @@ export const logout = async ( options?: RequestInit): Promise<void> => {
 
 
 
-export const getLogoutMutationOptions = <TError = ErrorType<UnauthorizedResponse>,
+export const getLogoutMutationOptions = <TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext> => {
 
@@ -275,12 +351,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LogoutMutationResult = NonNullable<Awaited<ReturnType<typeof logout>>>
     
-    export type LogoutMutationError = ErrorType<UnauthorizedResponse>
+    export type LogoutMutationError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Revokes the refresh-token family of the calling session.
  */
-export const useLogout = <TError = ErrorType<UnauthorizedResponse>,
+export const useLogout = <TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof logout>>,
@@ -327,7 +403,7 @@ export const getGetCurrentUserQueryKey = () => {
     }
 
     
-export const getGetCurrentUserQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetCurrentUserQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -346,10 +422,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCurrentUserQueryResult = NonNullable<Awaited<ReturnType<typeof getCurrentUser>>>
-export type GetCurrentUserQueryError = ErrorType<UnauthorizedResponse>
+export type GetCurrentUserQueryError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>
 
 
-export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCurrentUser>>,
@@ -359,7 +435,7 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCurrentUser>>,
@@ -369,7 +445,7 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -377,7 +453,7 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
  * @summary The signed-in user.
  */
 
-export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -420,7 +496,7 @@ export const refreshTokens = async (refreshRequest: RefreshRequest, options?: Re
 
 
 
-export const getRefreshTokensMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const getRefreshTokensMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshTokens>>, TError,{data: BodyType<RefreshRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof refreshTokens>>, TError,{data: BodyType<RefreshRequest>}, TContext> => {
 
@@ -447,12 +523,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RefreshTokensMutationResult = NonNullable<Awaited<ReturnType<typeof refreshTokens>>>
     export type RefreshTokensMutationBody = BodyType<RefreshRequest>
-    export type RefreshTokensMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+    export type RefreshTokensMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Rotates a refresh token.
  */
-export const useRefreshTokens = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const useRefreshTokens = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof refreshTokens>>, TError,{data: BodyType<RefreshRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof refreshTokens>>,
@@ -506,7 +582,7 @@ export const getVerifyEmailQueryKey = (params?: VerifyEmailParams,) => {
     }
 
     
-export const getVerifyEmailQueryOptions = <TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string>>(params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getVerifyEmailQueryOptions = <TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string | ServiceUnavailableResponse>>(params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -525,10 +601,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type VerifyEmailQueryResult = NonNullable<Awaited<ReturnType<typeof verifyEmail>>>
-export type VerifyEmailQueryError = ErrorType<string | string>
+export type VerifyEmailQueryError = ErrorType<string | string | ServiceUnavailableResponse>
 
 
-export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string>>(
+export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string | ServiceUnavailableResponse>>(
  params: VerifyEmailParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof verifyEmail>>,
@@ -538,7 +614,7 @@ export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string>>(
+export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string | ServiceUnavailableResponse>>(
  params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof verifyEmail>>,
@@ -548,7 +624,7 @@ export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string>>(
+export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string | ServiceUnavailableResponse>>(
  params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -556,7 +632,7 @@ export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, 
  * @summary Verifies an e-mail address with the link from the verification mail.
  */
 
-export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string>>(
+export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string | ServiceUnavailableResponse>>(
  params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -599,7 +675,7 @@ export const exchangeOidcCode = async (oidcExchangeRequest: OidcExchangeRequest,
 
 
 
-export const getExchangeOidcCodeMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const getExchangeOidcCodeMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exchangeOidcCode>>, TError,{data: BodyType<OidcExchangeRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof exchangeOidcCode>>, TError,{data: BodyType<OidcExchangeRequest>}, TContext> => {
 
@@ -626,12 +702,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ExchangeOidcCodeMutationResult = NonNullable<Awaited<ReturnType<typeof exchangeOidcCode>>>
     export type ExchangeOidcCodeMutationBody = BodyType<OidcExchangeRequest>
-    export type ExchangeOidcCodeMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+    export type ExchangeOidcCodeMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Trades the one-time code from the sign-in callback for tokens.
  */
-export const useExchangeOidcCode = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const useExchangeOidcCode = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof exchangeOidcCode>>, TError,{data: BodyType<OidcExchangeRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof exchangeOidcCode>>,
@@ -641,6 +717,150 @@ export const useExchangeOidcCode = <TError = ErrorType<ValidationErrorResponse |
       > => {
 
       const mutationOptions = getExchangeOidcCodeMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * For the owner of an address locked out by wrong passwords (or who forgot theirs): the link, `/login?loginToken=<token>`, signs in once within 15 minutes. Only verified accounts get one. Rate-limited per address and per client address, like reset mails.
+ * @summary Mails a one-time sign-in link; the answer is the same whether or not the account exists.
+ */
+export const getRequestLoginLinkUrl = () => {
+
+
+  
+
+  return `/api/auth/login-link`
+}
+
+export const requestLoginLink = async (loginLinkRequest: LoginLinkRequest, options?: RequestInit): Promise<MessageResponse> => {
+  
+  return customFetch<MessageResponse>(getRequestLoginLinkUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      loginLinkRequest,)
+  }
+);}
+
+
+
+
+export const getRequestLoginLinkMutationOptions = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof requestLoginLink>>, TError,{data: BodyType<LoginLinkRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof requestLoginLink>>, TError,{data: BodyType<LoginLinkRequest>}, TContext> => {
+
+const mutationKey = ['requestLoginLink'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof requestLoginLink>>, {data: BodyType<LoginLinkRequest>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  requestLoginLink(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RequestLoginLinkMutationResult = NonNullable<Awaited<ReturnType<typeof requestLoginLink>>>
+    export type RequestLoginLinkMutationBody = BodyType<LoginLinkRequest>
+    export type RequestLoginLinkMutationError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
+
+    /**
+ * @summary Mails a one-time sign-in link; the answer is the same whether or not the account exists.
+ */
+export const useRequestLoginLink = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof requestLoginLink>>, TError,{data: BodyType<LoginLinkRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof requestLoginLink>>,
+        TError,
+        {data: BodyType<LoginLinkRequest>},
+        TContext
+      > => {
+
+      const mutationOptions = getRequestLoginLinkMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The token from `/login?loginToken=` is single-use. Signing in this way lifts the lock on the account that wrong passwords put on it. Repeated bad tokens from one client address are rate-limited; a good token never is.
+ * @summary Signs in with the token of a sign-in link.
+ */
+export const getRedeemLoginLinkUrl = () => {
+
+
+  
+
+  return `/api/auth/login-link/redeem`
+}
+
+export const redeemLoginLink = async (loginLinkRedeemRequest: LoginLinkRedeemRequest, options?: RequestInit): Promise<LoginResponse> => {
+  
+  return customFetch<LoginResponse>(getRedeemLoginLinkUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      loginLinkRedeemRequest,)
+  }
+);}
+
+
+
+
+export const getRedeemLoginLinkMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof redeemLoginLink>>, TError,{data: BodyType<LoginLinkRedeemRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof redeemLoginLink>>, TError,{data: BodyType<LoginLinkRedeemRequest>}, TContext> => {
+
+const mutationKey = ['redeemLoginLink'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof redeemLoginLink>>, {data: BodyType<LoginLinkRedeemRequest>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  redeemLoginLink(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RedeemLoginLinkMutationResult = NonNullable<Awaited<ReturnType<typeof redeemLoginLink>>>
+    export type RedeemLoginLinkMutationBody = BodyType<LoginLinkRedeemRequest>
+    export type RedeemLoginLinkMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
+
+    /**
+ * @summary Signs in with the token of a sign-in link.
+ */
+export const useRedeemLoginLink = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof redeemLoginLink>>, TError,{data: BodyType<LoginLinkRedeemRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof redeemLoginLink>>,
+        TError,
+        {data: BodyType<LoginLinkRedeemRequest>},
+        TContext
+      > => {
+
+      const mutationOptions = getRedeemLoginLinkMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

@@ -46,6 +46,7 @@ import type {
 
 import {
   ChatRole,
+  ClosingFeeling,
   Emotion,
   MessageStatus,
   SessionStatus
@@ -60,16 +61,19 @@ import type {
   StreamChatMessage200,
   StreamDelta,
   StreamError,
+  Takeaway,
   TranscribeResponse,
   VoiceResponse
 } from '.././model';
 
 
-export const getListChatSessionsResponseMock = (): SessionListItem[] => (Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion))})))
+export const getListChatSessionsResponseMock = (): SessionListItem[] => (Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion)), closingFeeling: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(ClosingFeeling)), undefined])})))
 
 export const getGetChatSessionResponseMock = (overrideResponse: Partial< SessionDetail > = {}): SessionDetail => ({sessionId: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), status: faker.helpers.arrayElement(Object.values(SessionStatus)), isActive: faker.datatype.boolean(), sessionTokensUsed: faker.number.int({min: undefined, max: undefined}), sessionTokenLimit: faker.number.int({min: undefined, max: undefined}), endReason: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), messages: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), content: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(ChatRole)), timestamp: `${faker.date.past().toISOString().split('.')[0]}Z`, tokenCount: faker.number.int({min: undefined, max: undefined}), status: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(MessageStatus)), undefined])})), sessionSummary: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), sessionEmotions: faker.helpers.arrayElement([faker.helpers.arrayElements(Object.values(Emotion)), undefined]), replyInProgress: faker.helpers.arrayElement([faker.datatype.boolean(), undefined]), ...overrideResponse})
 
-export const getEndChatSessionResponseMock = (overrideResponse: Partial< SessionListItem > = {}): SessionListItem => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion)), ...overrideResponse})
+export const getEndChatSessionResponseMock = (overrideResponse: Partial< SessionListItem > = {}): SessionListItem => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion)), closingFeeling: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(ClosingFeeling)), undefined]), ...overrideResponse})
+
+export const getGetChatTakeawayResponseMock = (overrideResponse: Partial< Takeaway > = {}): Takeaway => ({takeaway: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
 
 export const getAttachChatReplyResponseStreamDeltaMock = (overrideResponse: Partial<StreamDelta> = {}): StreamDelta => ({...{text: faker.string.alpha({length: {min: 10, max: 20}})}, ...overrideResponse});
 
@@ -144,6 +148,18 @@ export const getEndChatSessionMockHandler = (overrideResponse?: SessionListItem 
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
     : getEndChatSessionResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getGetChatTakeawayMockHandler = (overrideResponse?: Takeaway | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Takeaway> | Takeaway), options?: RequestHandlerOptions) => {
+  return http.get('*/api/chat/sessions/:id/takeaway', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetChatTakeawayResponseMock()),
       { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
@@ -238,6 +254,7 @@ export const getChatMock = () => [
   getGetChatSessionMockHandler(),
   getDeleteChatSessionMockHandler(),
   getEndChatSessionMockHandler(),
+  getGetChatTakeawayMockHandler(),
   getAttachChatReplyMockHandler(),
   getStopChatReplyMockHandler(),
   getRetryChatReplyMockHandler(),

@@ -54,6 +54,7 @@ import type {
 import type {
   AttachChatReply200,
   ConflictResponse,
+  EndSessionRequest,
   ForbiddenResponse,
   NotFoundResponse,
   PayloadTooLargeResponse,
@@ -65,6 +66,7 @@ import type {
   SessionListItem,
   StopReplyResponse,
   StreamChatMessage200,
+  Takeaway,
   TooManyRequestsResponse,
   TranscribeAudioBody,
   TranscribeResponse,
@@ -116,7 +118,7 @@ export const getListChatSessionsQueryKey = () => {
     }
 
     
-export const getListChatSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListChatSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -135,10 +137,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListChatSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listChatSessions>>>
-export type ListChatSessionsQueryError = ErrorType<UnauthorizedResponse>
+export type ListChatSessionsQueryError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>
 
 
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listChatSessions>>,
@@ -148,7 +150,7 @@ export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listChatSessions>>,
@@ -158,7 +160,7 @@ export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -166,7 +168,7 @@ export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSe
  * @summary The caller's sessions.
  */
 
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -216,7 +218,7 @@ export const getGetChatSessionQueryKey = (id?: string,) => {
     }
 
     
-export const getGetChatSessionQueryOptions = <TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetChatSessionQueryOptions = <TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -235,10 +237,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetChatSessionQueryResult = NonNullable<Awaited<ReturnType<typeof getChatSession>>>
-export type GetChatSessionQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
+export type GetChatSessionQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
 
 
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getChatSession>>,
@@ -248,7 +250,7 @@ export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSessi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getChatSession>>,
@@ -258,7 +260,7 @@ export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSessi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -266,7 +268,7 @@ export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSessi
  * @summary Session detail with messages.
  */
 
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -308,7 +310,7 @@ export const deleteChatSession = async (id: string, options?: RequestInit): Prom
 
 
 
-export const getDeleteChatSessionMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
+export const getDeleteChatSessionMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteChatSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteChatSession>>, TError,{id: string}, TContext> => {
 
@@ -335,12 +337,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteChatSessionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteChatSession>>>
     
-    export type DeleteChatSessionMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
+    export type DeleteChatSessionMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Deletes one of the caller's sessions.
  */
-export const useDeleteChatSession = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
+export const useDeleteChatSession = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteChatSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteChatSession>>,
@@ -354,7 +356,7 @@ export const useDeleteChatSession = <TError = ErrorType<ValidationErrorResponse 
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * An ended session takes no new messages; ending one that has already ended answers it unchanged.
+ * An ended session takes no new messages; ending one that has already ended answers it unchanged. The body is optional: how the user feels as the session ends, kept with it.
  * @summary Ends one of the caller's sessions.
  */
 export const getEndChatSessionUrl = (id: string,) => {
@@ -365,23 +367,25 @@ export const getEndChatSessionUrl = (id: string,) => {
   return `/api/chat/sessions/${id}/end`
 }
 
-export const endChatSession = async (id: string, options?: RequestInit): Promise<SessionListItem> => {
+export const endChatSession = async (id: string,
+    endSessionRequest?: EndSessionRequest, options?: RequestInit): Promise<SessionListItem> => {
   
   return customFetch<SessionListItem>(getEndChatSessionUrl(id),
   {      
     ...options,
-    method: 'POST'
-    
-    
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      endSessionRequest,)
   }
 );}
 
 
 
 
-export const getEndChatSessionMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endChatSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof endChatSession>>, TError,{id: string}, TContext> => {
+export const getEndChatSessionMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endChatSession>>, TError,{id: string;data: BodyType<EndSessionRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof endChatSession>>, TError,{id: string;data: BodyType<EndSessionRequest>}, TContext> => {
 
 const mutationKey = ['endChatSession'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -393,10 +397,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof endChatSession>>, {id: string}> = (props) => {
-          const {id} = props ?? {};
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof endChatSession>>, {id: string;data: BodyType<EndSessionRequest>}> = (props) => {
+          const {id,data} = props ?? {};
 
-          return  endChatSession(id,requestOptions)
+          return  endChatSession(id,data,requestOptions)
         }
 
         
@@ -405,18 +409,18 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
   return  { mutationFn, ...mutationOptions }}
 
     export type EndChatSessionMutationResult = NonNullable<Awaited<ReturnType<typeof endChatSession>>>
-    
-    export type EndChatSessionMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
+    export type EndChatSessionMutationBody = BodyType<EndSessionRequest>
+    export type EndChatSessionMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Ends one of the caller's sessions.
  */
-export const useEndChatSession = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endChatSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+export const useEndChatSession = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof endChatSession>>, TError,{id: string;data: BodyType<EndSessionRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof endChatSession>>,
         TError,
-        {id: string},
+        {id: string;data: BodyType<EndSessionRequest>},
         TContext
       > => {
 
@@ -425,6 +429,106 @@ export const useEndChatSession = <TError = ErrorType<ValidationErrorResponse | U
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Drawn from the conversation without a model; empty when there is nothing to go on. A message the safety screen flagged gives nothing to it.
+ * @summary One thing to take from one of the caller's sessions, for the closing moment.
+ */
+export const getGetChatTakeawayUrl = (id: string,) => {
+
+
+  
+
+  return `/api/chat/sessions/${id}/takeaway`
+}
+
+export const getChatTakeaway = async (id: string, options?: RequestInit): Promise<Takeaway> => {
+  
+  return customFetch<Takeaway>(getGetChatTakeawayUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetChatTakeawayQueryKey = (id?: string,) => {
+    return [
+    `/api/chat/sessions/${id}/takeaway`
+    ] as const;
+    }
+
+    
+export const getGetChatTakeawayQueryOptions = <TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetChatTakeawayQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getChatTakeaway>>> = ({ signal }) => getChatTakeaway(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetChatTakeawayQueryResult = NonNullable<Awaited<ReturnType<typeof getChatTakeaway>>>
+export type GetChatTakeawayQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
+
+
+export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getChatTakeaway>>,
+          TError,
+          Awaited<ReturnType<typeof getChatTakeaway>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getChatTakeaway>>,
+          TError,
+          Awaited<ReturnType<typeof getChatTakeaway>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary One thing to take from one of the caller's sessions, for the closing moment.
+ */
+
+export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetChatTakeawayQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * A reply goes on being written, and is stored, when the client that asked for it goes away
 (tab closed, refresh, network drop). This call re-attaches to it. Events, as in
 POST /api/chat/message/stream: a first `delta` with the text written so far, then a
@@ -465,7 +569,7 @@ export const getAttachChatReplyQueryKey = (id?: string,) => {
     }
 
     
-export const getAttachChatReplyQueryOptions = <TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getAttachChatReplyQueryOptions = <TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -484,10 +588,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type AttachChatReplyQueryResult = NonNullable<Awaited<ReturnType<typeof attachChatReply>>>
-export type AttachChatReplyQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
+export type AttachChatReplyQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
 
 
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof attachChatReply>>,
@@ -497,7 +601,7 @@ export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatR
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof attachChatReply>>,
@@ -507,7 +611,7 @@ export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatR
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -515,7 +619,7 @@ export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatR
  * @summary Follows the reply in progress of a session again, as server-sent events.
  */
 
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -563,7 +667,7 @@ export const stopChatReply = async (id: string, options?: RequestInit): Promise<
 
 
 
-export const getStopChatReplyMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
+export const getStopChatReplyMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext> => {
 
@@ -590,12 +694,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type StopChatReplyMutationResult = NonNullable<Awaited<ReturnType<typeof stopChatReply>>>
     
-    export type StopChatReplyMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
+    export type StopChatReplyMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Stops the reply in progress of a session, whichever instance is writing it.
  */
-export const useStopChatReply = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
+export const useStopChatReply = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof stopChatReply>>,
@@ -641,7 +745,7 @@ export const retryChatReply = async (id: string, options?: RequestInit): Promise
 
 
 
-export const getRetryChatReplyMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+export const getRetryChatReplyMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext> => {
 
@@ -668,12 +772,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RetryChatReplyMutationResult = NonNullable<Awaited<ReturnType<typeof retryChatReply>>>
     
-    export type RetryChatReplyMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>
+    export type RetryChatReplyMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Answers the session's last message again, as server-sent events.
  */
-export const useRetryChatReply = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse>,
+export const useRetryChatReply = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof retryChatReply>>,
@@ -713,7 +817,7 @@ export const sendChatMessage = async (sendMessageRequest: SendMessageRequest, op
 
 
 
-export const getSendChatMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const getSendChatMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext> => {
 
@@ -740,12 +844,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendChatMessageMutationResult = NonNullable<Awaited<ReturnType<typeof sendChatMessage>>>
     export type SendChatMessageMutationBody = BodyType<SendMessageRequest>
-    export type SendChatMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+    export type SendChatMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Sends a message; without sessionId a new session starts and the reply is the welcome.
  */
-export const useSendChatMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const useSendChatMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendChatMessage>>,
@@ -798,7 +902,7 @@ export const streamChatMessage = async (sendMessageRequest: SendMessageRequest, 
 
 
 
-export const getStreamChatMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const getStreamChatMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof streamChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof streamChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext> => {
 
@@ -825,12 +929,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type StreamChatMessageMutationResult = NonNullable<Awaited<ReturnType<typeof streamChatMessage>>>
     export type StreamChatMessageMutationBody = BodyType<SendMessageRequest>
-    export type StreamChatMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+    export type StreamChatMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Same as POST /api/chat/message, answered as server-sent events.
  */
-export const useStreamChatMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const useStreamChatMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof streamChatMessage>>, TError,{data: BodyType<SendMessageRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof streamChatMessage>>,
@@ -870,7 +974,7 @@ export const sendVoiceMessage = async (voiceRequest: VoiceRequest, options?: Req
 
 
 
-export const getSendVoiceMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const getSendVoiceMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendVoiceMessage>>, TError,{data: BodyType<VoiceRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendVoiceMessage>>, TError,{data: BodyType<VoiceRequest>}, TContext> => {
 
@@ -897,12 +1001,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendVoiceMessageMutationResult = NonNullable<Awaited<ReturnType<typeof sendVoiceMessage>>>
     export type SendVoiceMessageMutationBody = BodyType<VoiceRequest>
-    export type SendVoiceMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+    export type SendVoiceMessageMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Sends a transcribed voice message; the reply carries spoken audio when available.
  */
-export const useSendVoiceMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const useSendVoiceMessage = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendVoiceMessage>>, TError,{data: BodyType<VoiceRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendVoiceMessage>>,

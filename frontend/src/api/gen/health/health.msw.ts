@@ -49,7 +49,9 @@ import type {
 } from '.././model';
 
 
-export const getGetHealthResponseMock = (overrideResponse: Partial< Health > = {}): Health => ({status: faker.helpers.arrayElement(['ok','unavailable'] as const), database: faker.helpers.arrayElement(['ok','unavailable'] as const), version: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), ...overrideResponse})
+export const getGetHealthResponseMock = (overrideResponse: Partial< Health > = {}): Health => ({status: faker.helpers.arrayElement(['ok','unavailable'] as const), database: faker.helpers.arrayElement([faker.helpers.arrayElement(['ok','unavailable'] as const), undefined]), version: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), ...overrideResponse})
+
+export const getGetReadinessResponseMock = (overrideResponse: Partial< Health > = {}): Health => ({status: faker.helpers.arrayElement(['ok','unavailable'] as const), database: faker.helpers.arrayElement([faker.helpers.arrayElement(['ok','unavailable'] as const), undefined]), version: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), ...overrideResponse})
 
 
 export const getGetHealthMockHandler = (overrideResponse?: Health | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Health> | Health), options?: RequestHandlerOptions) => {
@@ -63,6 +65,19 @@ export const getGetHealthMockHandler = (overrideResponse?: Health | ((info: Para
       })
   }, options)
 }
+
+export const getGetReadinessMockHandler = (overrideResponse?: Health | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Health> | Health), options?: RequestHandlerOptions) => {
+  return http.get('*/api/health/ready', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetReadinessResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
 export const getHealthMock = () => [
-  getGetHealthMockHandler()
+  getGetHealthMockHandler(),
+  getGetReadinessMockHandler()
 ]

@@ -49,6 +49,7 @@ import type {
 
 import type {
   ForbiddenResponse,
+  ServiceUnavailableResponse,
   UnauthorizedResponse,
   WeeklyReport
 } from '.././model';
@@ -95,7 +96,7 @@ export const getListWeeklyReportsQueryKey = () => {
     }
 
     
-export const getListWeeklyReportsQueryOptions = <TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWeeklyReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListWeeklyReportsQueryOptions = <TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWeeklyReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -114,10 +115,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListWeeklyReportsQueryResult = NonNullable<Awaited<ReturnType<typeof listWeeklyReports>>>
-export type ListWeeklyReportsQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse>
+export type ListWeeklyReportsQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ServiceUnavailableResponse>
 
 
-export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse>>(
+export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ServiceUnavailableResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWeeklyReports>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listWeeklyReports>>,
@@ -127,7 +128,7 @@ export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeekl
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse>>(
+export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWeeklyReports>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listWeeklyReports>>,
@@ -137,7 +138,7 @@ export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeekl
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse>>(
+export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWeeklyReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -145,7 +146,7 @@ export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeekl
  * @summary The caller's weekly insight reports (PREMIUM), newest first.
  */
 
-export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse>>(
+export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listWeeklyReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -37,6 +37,7 @@ import type { HealthDatabase } from './healthDatabase';
 
 export interface Health {
   status: HealthStatus;
-  database: HealthDatabase;
+  /** Whether the database answered a ping (readiness only). */
+  database?: HealthDatabase;
   version?: string;
 }

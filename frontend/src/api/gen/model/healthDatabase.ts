@@ -33,6 +33,9 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
  * OpenAPI spec version: 1.0.0
  */
 
+/**
+ * Whether the database answered a ping (readiness only).
+ */
 export type HealthDatabase = typeof HealthDatabase[keyof typeof HealthDatabase];
 
 

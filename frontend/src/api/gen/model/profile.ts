@@ -43,4 +43,6 @@ export interface Profile {
   focusAreas: string;
   primaryConcerns: string;
   sensitiveTopics: string;
+  /** Whether Percolate learns from ended sessions and uses what it learnt (default true). */
+  memoryEnabled: boolean;
 }

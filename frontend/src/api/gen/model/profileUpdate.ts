@@ -34,7 +34,7 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
  */
 
 /**
- * Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters.
+ * Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean.
  */
 export interface ProfileUpdate {
   /**
@@ -58,4 +58,6 @@ export interface ProfileUpdate {
    * @maxLength 250
    */
   sensitiveTopics?: string;
+  /** Turns memory on or off; off, nothing is learnt from sessions and nothing remembered is used. */
+  memoryEnabled?: boolean;
 }

@@ -35,6 +35,9 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
 import type { ErrorResponse } from './errorResponse';
 
 /**
- * A part this call needs is not configured or not reachable.
+ * A part this call needs is not configured or not reachable. When it is expected back
+soon (the database does not answer), `Retry-After` says when to try again: the request
+was not carried out, and a client keeps its sign-in (this is never "signed out").
+
  */
 export type ServiceUnavailableResponse = ErrorResponse;

@@ -34,6 +34,7 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
  */
 import type { SessionStatus } from './sessionStatus';
 import type { Emotion } from './emotion';
+import type { ClosingFeeling } from './closingFeeling';
 
 export interface SessionListItem {
   id: string;
@@ -49,4 +50,5 @@ export interface SessionListItem {
   sessionSummary: string | null;
   /** Only for roles other than USER, and only once the session has ended; else empty. */
   sessionEmotions: Emotion[];
+  closingFeeling?: ClosingFeeling;
 }

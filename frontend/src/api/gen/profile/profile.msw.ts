@@ -45,26 +45,34 @@ import type {
 } from 'msw';
 
 import {
+  ClosingFeeling,
   Emotion,
   Role,
   SessionStatus
 } from '.././model';
 import type {
+  Memory,
   MessageResponse,
   Profile,
   SessionListItem
 } from '.././model';
 
 
-export const getGetProfileResponseMock = (overrideResponse: Partial< Profile > = {}): Profile => ({name: faker.string.alpha({length: {min: 10, max: 20}}), email: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), age: faker.helpers.arrayElement([faker.number.int({min: undefined, max: undefined}), null]), focusAreas: faker.string.alpha({length: {min: 10, max: 20}}), primaryConcerns: faker.string.alpha({length: {min: 10, max: 20}}), sensitiveTopics: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
+export const getGetProfileResponseMock = (overrideResponse: Partial< Profile > = {}): Profile => ({name: faker.string.alpha({length: {min: 10, max: 20}}), email: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), age: faker.helpers.arrayElement([faker.number.int({min: undefined, max: undefined}), null]), focusAreas: faker.string.alpha({length: {min: 10, max: 20}}), primaryConcerns: faker.string.alpha({length: {min: 10, max: 20}}), sensitiveTopics: faker.string.alpha({length: {min: 10, max: 20}}), memoryEnabled: faker.datatype.boolean(), ...overrideResponse})
 
-export const getUpdateProfileResponseMock = (overrideResponse: Partial< Profile > = {}): Profile => ({name: faker.string.alpha({length: {min: 10, max: 20}}), email: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), age: faker.helpers.arrayElement([faker.number.int({min: undefined, max: undefined}), null]), focusAreas: faker.string.alpha({length: {min: 10, max: 20}}), primaryConcerns: faker.string.alpha({length: {min: 10, max: 20}}), sensitiveTopics: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
+export const getUpdateProfileResponseMock = (overrideResponse: Partial< Profile > = {}): Profile => ({name: faker.string.alpha({length: {min: 10, max: 20}}), email: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), age: faker.helpers.arrayElement([faker.number.int({min: undefined, max: undefined}), null]), focusAreas: faker.string.alpha({length: {min: 10, max: 20}}), primaryConcerns: faker.string.alpha({length: {min: 10, max: 20}}), sensitiveTopics: faker.string.alpha({length: {min: 10, max: 20}}), memoryEnabled: faker.datatype.boolean(), ...overrideResponse})
 
 export const getChangePasswordResponseMock = (overrideResponse: Partial< MessageResponse > = {}): MessageResponse => ({message: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
 
-export const getSearchProfileSessionsResponseMock = (): SessionListItem[] => (Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion))})))
+export const getSearchProfileSessionsResponseMock = (): SessionListItem[] => (Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion)), closingFeeling: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(ClosingFeeling)), undefined])})))
 
-export const getGetProfileSessionResponseMock = (overrideResponse: Partial< SessionListItem > = {}): SessionListItem => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion)), ...overrideResponse})
+export const getGetProfileSessionResponseMock = (overrideResponse: Partial< SessionListItem > = {}): SessionListItem => ({id: faker.string.uuid(), title: faker.string.alpha({length: {min: 10, max: 20}}), lastMessage: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, status: faker.helpers.arrayElement(Object.values(SessionStatus)), sessionSummary: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), sessionEmotions: faker.helpers.arrayElements(Object.values(Emotion)), closingFeeling: faker.helpers.arrayElement([faker.helpers.arrayElement(Object.values(ClosingFeeling)), undefined]), ...overrideResponse})
+
+export const getListMemoriesResponseMock = (): Memory[] => (Array.from({ length: faker.number.int({ min: 1, max: 50 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), text: faker.string.alpha({length: {min: 10, max: 200}}), sessionId: faker.helpers.arrayElement([faker.string.uuid(), null]), createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`, updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`})))
+
+export const getUpdateMemoryResponseMock = (overrideResponse: Partial< Memory > = {}): Memory => ({id: faker.string.uuid(), text: faker.string.alpha({length: {min: 10, max: 200}}), sessionId: faker.helpers.arrayElement([faker.string.uuid(), null]), createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`, updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, ...overrideResponse})
+
+export const getExportDataResponseMock = (): Blob => (new Blob(faker.helpers.arrayElements(faker.word.words(10).split(' '))))
 
 
 export const getGetProfileMockHandler = (overrideResponse?: Profile | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Profile> | Profile), options?: RequestHandlerOptions) => {
@@ -136,11 +144,72 @@ export const getGetProfileSessionMockHandler = (overrideResponse?: SessionListIt
       })
   }, options)
 }
+
+export const getListMemoriesMockHandler = (overrideResponse?: Memory[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Memory[]> | Memory[]), options?: RequestHandlerOptions) => {
+  return http.get('*/api/profile/memories', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getListMemoriesResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getDeleteAllMemoriesMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/profile/memories', async (info) => {
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
+export const getUpdateMemoryMockHandler = (overrideResponse?: Memory | ((info: Parameters<Parameters<typeof http.put>[1]>[0]) => Promise<Memory> | Memory), options?: RequestHandlerOptions) => {
+  return http.put('*/api/profile/memories/:memoryId', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getUpdateMemoryResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getDeleteMemoryMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/profile/memories/:memoryId', async (info) => {
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
+
+export const getExportDataMockHandler = (overrideResponse?: Blob | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Blob> | Blob), options?: RequestHandlerOptions) => {
+  return http.get('*/api/profile/export', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getExportDataResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
 export const getProfileMock = () => [
   getGetProfileMockHandler(),
   getUpdateProfileMockHandler(),
   getDeleteAccountMockHandler(),
   getChangePasswordMockHandler(),
   getSearchProfileSessionsMockHandler(),
-  getGetProfileSessionMockHandler()
+  getGetProfileSessionMockHandler(),
+  getListMemoriesMockHandler(),
+  getDeleteAllMemoriesMockHandler(),
+  getUpdateMemoryMockHandler(),
+  getDeleteMemoryMockHandler(),
+  getExportDataMockHandler()
 ]

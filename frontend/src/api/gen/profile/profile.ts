@@ -52,6 +52,8 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  Memory,
+  MemoryUpdate,
   MessageResponse,
   NotFoundResponse,
   PasswordChangeRequest,
@@ -59,6 +61,7 @@ import type {
   Profile,
   ProfileUpdate,
   SearchProfileSessionsParams,
+  ServiceUnavailableResponse,
   SessionListItem,
   TooManyRequestsResponse,
   UnauthorizedResponse,
@@ -74,7 +77,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Name and e-mail are read-only; age and the three text fields are changed with PUT.
+ * Name and e-mail are read-only; age, the three text fields and memoryEnabled are changed with PUT.
  * @summary The caller's profile.
  */
 export const getGetProfileUrl = () => {
@@ -107,7 +110,7 @@ export const getGetProfileQueryKey = () => {
     }
 
     
-export const getGetProfileQueryOptions = <TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetProfileQueryOptions = <TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -126,10 +129,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProfileQueryResult = NonNullable<Awaited<ReturnType<typeof getProfile>>>
-export type GetProfileQueryError = ErrorType<UnauthorizedResponse>
+export type GetProfileQueryError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>
 
 
-export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProfile>>,
@@ -139,7 +142,7 @@ export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TE
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProfile>>,
@@ -149,7 +152,7 @@ export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TE
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -157,7 +160,7 @@ export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TE
  * @summary The caller's profile.
  */
 
-export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -174,7 +177,7 @@ export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TE
 
 
 /**
- * The body holds exactly one field: `age` (13–120, or null to clear it), `focusAreas`, `primaryConcerns` or `sensitiveTopics` (at most 250 characters, trimmed).
+ * The body holds exactly one field: `age` (13–120, or null to clear it), `focusAreas`, `primaryConcerns` or `sensitiveTopics` (at most 250 characters, trimmed), or `memoryEnabled`.
  * @summary Changes one field of the profile.
  */
 export const getUpdateProfileUrl = () => {
@@ -200,7 +203,7 @@ export const updateProfile = async (profileUpdate: ProfileUpdate, options?: Requ
 
 
 
-export const getUpdateProfileMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>,
+export const getUpdateProfileMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,{data: BodyType<ProfileUpdate>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,{data: BodyType<ProfileUpdate>}, TContext> => {
 
@@ -227,12 +230,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateProfileMutationResult = NonNullable<Awaited<ReturnType<typeof updateProfile>>>
     export type UpdateProfileMutationBody = BodyType<ProfileUpdate>
-    export type UpdateProfileMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>
+    export type UpdateProfileMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Changes one field of the profile.
  */
-export const useUpdateProfile = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>,
+export const useUpdateProfile = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,{data: BodyType<ProfileUpdate>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateProfile>>,
@@ -271,7 +274,7 @@ export const deleteAccount = async ( options?: RequestInit): Promise<void> => {
 
 
 
-export const getDeleteAccountMutationOptions = <TError = ErrorType<UnauthorizedResponse>,
+export const getDeleteAccountMutationOptions = <TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAccount>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteAccount>>, TError,void, TContext> => {
 
@@ -298,12 +301,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteAccountMutationResult = NonNullable<Awaited<ReturnType<typeof deleteAccount>>>
     
-    export type DeleteAccountMutationError = ErrorType<UnauthorizedResponse>
+    export type DeleteAccountMutationError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Deletes the account and everything of it; cancels any subscription.
  */
-export const useDeleteAccount = <TError = ErrorType<UnauthorizedResponse>,
+export const useDeleteAccount = <TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAccount>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteAccount>>,
@@ -343,7 +346,7 @@ export const changePassword = async (passwordChangeRequest: PasswordChangeReques
 
 
 
-export const getChangePasswordMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const getChangePasswordMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,{data: BodyType<PasswordChangeRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,{data: BodyType<PasswordChangeRequest>}, TContext> => {
 
@@ -370,12 +373,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ChangePasswordMutationResult = NonNullable<Awaited<ReturnType<typeof changePassword>>>
     export type ChangePasswordMutationBody = BodyType<PasswordChangeRequest>
-    export type ChangePasswordMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+    export type ChangePasswordMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Changes the caller's password.
  */
-export const useChangePassword = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const useChangePassword = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changePassword>>, TError,{data: BodyType<PasswordChangeRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof changePassword>>,
@@ -429,7 +432,7 @@ export const getSearchProfileSessionsQueryKey = (params?: SearchProfileSessionsP
     }
 
     
-export const getSearchProfileSessionsQueryOptions = <TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>>(params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getSearchProfileSessionsQueryOptions = <TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -448,10 +451,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type SearchProfileSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof searchProfileSessions>>>
-export type SearchProfileSessionsQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>
+export type SearchProfileSessionsQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>
 
 
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
  params: undefined |  SearchProfileSessionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof searchProfileSessions>>,
@@ -461,7 +464,7 @@ export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
  params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof searchProfileSessions>>,
@@ -471,7 +474,7 @@ export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
  params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -479,7 +482,7 @@ export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searc
  * @summary The caller's sessions, searched on the server over title, last message and id.
  */
 
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
  params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -529,7 +532,7 @@ export const getGetProfileSessionQueryKey = (id?: string,) => {
     }
 
     
-export const getGetProfileSessionQueryOptions = <TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetProfileSessionQueryOptions = <TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -548,10 +551,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProfileSessionQueryResult = NonNullable<Awaited<ReturnType<typeof getProfileSession>>>
-export type GetProfileSessionQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
+export type GetProfileSessionQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
 
 
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProfileSession>>,
@@ -561,7 +564,7 @@ export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfil
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProfileSession>>,
@@ -571,7 +574,7 @@ export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfil
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -579,12 +582,431 @@ export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfil
  * @summary One of the caller's sessions, as a list item.
  */
 
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetProfileSessionQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Short sentences learnt from the caller's ended sessions (at most 50). Nothing is learnt from the sensitive topics of the profile or from a message the safety screen flagged; with `memoryEnabled` off, nothing is learnt or used.
+ * @summary What Percolate remembers about the caller, newest first.
+ */
+export const getListMemoriesUrl = () => {
+
+
+  
+
+  return `/api/profile/memories`
+}
+
+export const listMemories = async ( options?: RequestInit): Promise<Memory[]> => {
+  
+  return customFetch<Memory[]>(getListMemoriesUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListMemoriesQueryKey = () => {
+    return [
+    `/api/profile/memories`
+    ] as const;
+    }
+
+    
+export const getListMemoriesQueryOptions = <TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListMemoriesQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMemories>>> = ({ signal }) => listMemories({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListMemoriesQueryResult = NonNullable<Awaited<ReturnType<typeof listMemories>>>
+export type ListMemoriesQueryError = ErrorType<UnauthorizedResponse>
+
+
+export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMemories>>,
+          TError,
+          Awaited<ReturnType<typeof listMemories>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMemories>>,
+          TError,
+          Awaited<ReturnType<typeof listMemories>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary What Percolate remembers about the caller, newest first.
+ */
+
+export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListMemoriesQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Deletes every memory of the caller; sessions and messages stay.
+ * @summary Forgets everything Percolate remembers about the caller.
+ */
+export const getDeleteAllMemoriesUrl = () => {
+
+
+  
+
+  return `/api/profile/memories`
+}
+
+export const deleteAllMemories = async ( options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getDeleteAllMemoriesUrl(),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteAllMemoriesMutationOptions = <TError = ErrorType<UnauthorizedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAllMemories>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteAllMemories>>, TError,void, TContext> => {
+
+const mutationKey = ['deleteAllMemories'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteAllMemories>>, void> = () => {
+          
+
+          return  deleteAllMemories(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteAllMemoriesMutationResult = NonNullable<Awaited<ReturnType<typeof deleteAllMemories>>>
+    
+    export type DeleteAllMemoriesMutationError = ErrorType<UnauthorizedResponse>
+
+    /**
+ * @summary Forgets everything Percolate remembers about the caller.
+ */
+export const useDeleteAllMemories = <TError = ErrorType<UnauthorizedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAllMemories>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteAllMemories>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteAllMemoriesMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The text is trimmed, 1–200 characters. Another user's memory, or an unknown id, is 404.
+ * @summary Changes the text of one of the caller's memories.
+ */
+export const getUpdateMemoryUrl = (memoryId: string,) => {
+
+
+  
+
+  return `/api/profile/memories/${memoryId}`
+}
+
+export const updateMemory = async (memoryId: string,
+    memoryUpdate: MemoryUpdate, options?: RequestInit): Promise<Memory> => {
+  
+  return customFetch<Memory>(getUpdateMemoryUrl(memoryId),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      memoryUpdate,)
+  }
+);}
+
+
+
+
+export const getUpdateMemoryMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateMemory>>, TError,{memoryId: string;data: BodyType<MemoryUpdate>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateMemory>>, TError,{memoryId: string;data: BodyType<MemoryUpdate>}, TContext> => {
+
+const mutationKey = ['updateMemory'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateMemory>>, {memoryId: string;data: BodyType<MemoryUpdate>}> = (props) => {
+          const {memoryId,data} = props ?? {};
+
+          return  updateMemory(memoryId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateMemoryMutationResult = NonNullable<Awaited<ReturnType<typeof updateMemory>>>
+    export type UpdateMemoryMutationBody = BodyType<MemoryUpdate>
+    export type UpdateMemoryMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>
+
+    /**
+ * @summary Changes the text of one of the caller's memories.
+ */
+export const useUpdateMemory = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateMemory>>, TError,{memoryId: string;data: BodyType<MemoryUpdate>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateMemory>>,
+        TError,
+        {memoryId: string;data: BodyType<MemoryUpdate>},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateMemoryMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Another user's memory, or an unknown id, is 404.
+ * @summary Deletes one of the caller's memories.
+ */
+export const getDeleteMemoryUrl = (memoryId: string,) => {
+
+
+  
+
+  return `/api/profile/memories/${memoryId}`
+}
+
+export const deleteMemory = async (memoryId: string, options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getDeleteMemoryUrl(memoryId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteMemoryMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteMemory>>, TError,{memoryId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteMemory>>, TError,{memoryId: string}, TContext> => {
+
+const mutationKey = ['deleteMemory'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteMemory>>, {memoryId: string}> = (props) => {
+          const {memoryId} = props ?? {};
+
+          return  deleteMemory(memoryId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteMemoryMutationResult = NonNullable<Awaited<ReturnType<typeof deleteMemory>>>
+    
+    export type DeleteMemoryMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
+
+    /**
+ * @summary Deletes one of the caller's memories.
+ */
+export const useDeleteMemory = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteMemory>>, TError,{memoryId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteMemory>>,
+        TError,
+        {memoryId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteMemoryMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * `percolate-export.json` (the profile, every session with its messages, summary and
+emotions, the memories and the weekly reports) and one Markdown file per session,
+`sessions/YYYY-MM-DD-title.md`, readable as a journal. The archive is streamed while
+the sessions are read a page at a time. Limited to a few exports an hour.
+
+ * @summary Everything of the caller's account, as a zip archive.
+ */
+export const getExportDataUrl = () => {
+
+
+  
+
+  return `/api/profile/export`
+}
+
+export const exportData = async ( options?: RequestInit): Promise<Blob> => {
+  
+  return customFetch<Blob>(getExportDataUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getExportDataQueryKey = () => {
+    return [
+    `/api/profile/export`
+    ] as const;
+    }
+
+    
+export const getExportDataQueryOptions = <TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getExportDataQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof exportData>>> = ({ signal }) => exportData({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ExportDataQueryResult = NonNullable<Awaited<ReturnType<typeof exportData>>>
+export type ExportDataQueryError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>
+
+
+export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof exportData>>,
+          TError,
+          Awaited<ReturnType<typeof exportData>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof exportData>>,
+          TError,
+          Awaited<ReturnType<typeof exportData>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Everything of the caller's account, as a zip archive.
+ */
+
+export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getExportDataQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -59,6 +59,7 @@ import type {
   RequestPasswordResetParams,
   ResetPasswordParams,
   ResetPasswordRequest,
+  ServiceUnavailableResponse,
   TooManyRequestsResponse,
   ValidationErrorResponse
 } from '.././model';
@@ -198,7 +199,7 @@ export const sendContactMessage = async (contactRequest: ContactRequest, options
 
 
 
-export const getSendContactMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const getSendContactMessageMutationOptions = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendContactMessage>>, TError,{data: BodyType<ContactRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendContactMessage>>, TError,{data: BodyType<ContactRequest>}, TContext> => {
 
@@ -225,12 +226,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendContactMessageMutationResult = NonNullable<Awaited<ReturnType<typeof sendContactMessage>>>
     export type SendContactMessageMutationBody = BodyType<ContactRequest>
-    export type SendContactMessageMutationError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+    export type SendContactMessageMutationError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Sends a message to the support mailbox.
  */
-export const useSendContactMessage = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const useSendContactMessage = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendContactMessage>>, TError,{data: BodyType<ContactRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendContactMessage>>,
@@ -276,7 +277,7 @@ export const requestPasswordReset = async (params: RequestPasswordResetParams, o
 
 
 
-export const getRequestPasswordResetMutationOptions = <TError = ErrorType<string | string>,
+export const getRequestPasswordResetMutationOptions = <TError = ErrorType<string | string | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof requestPasswordReset>>, TError,{params: RequestPasswordResetParams}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof requestPasswordReset>>, TError,{params: RequestPasswordResetParams}, TContext> => {
 
@@ -303,12 +304,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RequestPasswordResetMutationResult = NonNullable<Awaited<ReturnType<typeof requestPasswordReset>>>
     
-    export type RequestPasswordResetMutationError = ErrorType<string | string>
+    export type RequestPasswordResetMutationError = ErrorType<string | string | ServiceUnavailableResponse>
 
     /**
  * @summary Mails a reset link; the answer is the same whether or not the account exists.
  */
-export const useRequestPasswordReset = <TError = ErrorType<string | string>,
+export const useRequestPasswordReset = <TError = ErrorType<string | string | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof requestPasswordReset>>, TError,{params: RequestPasswordResetParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof requestPasswordReset>>,
@@ -356,7 +357,7 @@ export const resetPassword = async (resetPasswordRequest: ResetPasswordRequest,
 
 
 
-export const getResetPasswordMutationOptions = <TError = ErrorType<string | PayloadTooLargeResponse | string>,
+export const getResetPasswordMutationOptions = <TError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>;params: ResetPasswordParams}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>;params: ResetPasswordParams}, TContext> => {
 
@@ -383,12 +384,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof resetPassword>>>
     export type ResetPasswordMutationBody = BodyType<ResetPasswordRequest>
-    export type ResetPasswordMutationError = ErrorType<string | PayloadTooLargeResponse | string>
+    export type ResetPasswordMutationError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>
 
     /**
  * @summary Sets a new password with the link from the reset mail.
  */
-export const useResetPassword = <TError = ErrorType<string | PayloadTooLargeResponse | string>,
+export const useResetPassword = <TError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>;params: ResetPasswordParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof resetPassword>>,

@@ -322,7 +322,7 @@ export const getGetCommunityInviteQueryKey = () => {
     }
 
     
-export const getGetCommunityInviteQueryOptions = <TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetCommunityInviteQueryOptions = <TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -341,10 +341,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCommunityInviteQueryResult = NonNullable<Awaited<ReturnType<typeof getCommunityInvite>>>
-export type GetCommunityInviteQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>
+export type GetCommunityInviteQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>
 
 
-export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCommunityInvite>>,
@@ -354,7 +354,7 @@ export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommu
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCommunityInvite>>,
@@ -364,7 +364,7 @@ export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommu
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -372,7 +372,7 @@ export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommu
  * @summary The community chat invite, for PREMIUM users only.
  */
 
-export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -35,12 +35,23 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
 import * as zod from 'zod';
 
 /**
- * Answers 200 while the database answers a ping within 2 s, else 503; both carry the version.
- * @summary Liveness and database check.
+ * Answers 200 as long as the process serves requests, whatever the state of the database (a load balancer or orchestrator restarts an instance that stops answering here, and a database outage is no reason to). Readiness is `GET /api/health/ready`.
+ * @summary Liveness: the server process answers.
  */
 export const getHealthResponse = zod.object({
   "status": zod.enum(['ok', 'unavailable']),
-  "database": zod.enum(['ok', 'unavailable']),
+  "database": zod.enum(['ok', 'unavailable']).optional().describe('Whether the database answered a ping (readiness only).'),
+  "version": zod.string().optional()
+})
+
+
+/**
+ * Answers 200 while the database answers a ping within 2 s, else 503 with `Retry-After` (send no traffic to this instance until it is ready again); both carry the version.
+ * @summary Readiness: the server and its database answer.
+ */
+export const getReadinessResponse = zod.object({
+  "status": zod.enum(['ok', 'unavailable']),
+  "database": zod.enum(['ok', 'unavailable']).optional().describe('Whether the database answered a ping (readiness only).'),
   "version": zod.string().optional()
 })
 
@@ -59,7 +70,7 @@ export const getClientConfigResponse = zod.object({
 
 
 /**
- * Verified accounts only (403 `EMAIL_NOT_VERIFIED` otherwise, with a fresh link mailed). Wrong passwords and unknown addresses get the same 401 after the same work; repeated failures are rate-limited per account and per client address.
+ * Verified accounts only (403 `EMAIL_NOT_VERIFIED` otherwise, with a fresh link mailed). Wrong passwords and unknown addresses get the same 401 after the same work; repeated failures are rate-limited per account and per client address (each attempt is counted before its password is checked, so concurrent attempts cannot pass the limit). A locked account's owner can sign in with a link from `POST /api/auth/login-link`.
  * @summary Signs in with e-mail and password.
  */
 export const loginBodyEmailMax = 254;export const loginBodyPasswordMax = 128;
@@ -96,6 +107,21 @@ export const registerBody = zod.object({
   "email": zod.email().max(registerBodyEmailMax),
   "password": zod.string().min(registerBodyPasswordMin).max(registerBodyPasswordMax).describe('Not the e-mail address, and not a common password.'),
   "confirmPassword": zod.string().max(registerBodyConfirmPasswordMax).describe('Must equal `password`.')
+})
+
+
+/**
+ * The same answer is given whether or not an unverified account has the address, so that the response never reveals whether an account exists. At most one link a minute is sent per account, within the per-address mail limits.
+ * @summary Mails a new verification link to an account that is not verified yet.
+ */
+export const resendVerificationBodyEmailMax = 254;
+
+export const resendVerificationBody = zod.object({
+  "email": zod.email().max(resendVerificationBodyEmailMax)
+})
+
+export const resendVerificationResponse = zod.object({
+  "message": zod.string()
 })
 
 
@@ -163,6 +189,44 @@ export const exchangeOidcCodeResponse = zod.object({
 
 
 /**
+ * For the owner of an address locked out by wrong passwords (or who forgot theirs): the link, `/login?loginToken=<token>`, signs in once within 15 minutes. Only verified accounts get one. Rate-limited per address and per client address, like reset mails.
+ * @summary Mails a one-time sign-in link; the answer is the same whether or not the account exists.
+ */
+export const requestLoginLinkBodyEmailMax = 254;
+
+export const requestLoginLinkBody = zod.object({
+  "email": zod.email().max(requestLoginLinkBodyEmailMax)
+})
+
+export const requestLoginLinkResponse = zod.object({
+  "message": zod.string()
+})
+
+
+/**
+ * The token from `/login?loginToken=` is single-use. Signing in this way lifts the lock on the account that wrong passwords put on it. Repeated bad tokens from one client address are rate-limited; a good token never is.
+ * @summary Signs in with the token of a sign-in link.
+ */
+export const redeemLoginLinkBodyTokenMax = 200;
+
+export const redeemLoginLinkBody = zod.object({
+  "token": zod.string().min(1).max(redeemLoginLinkBodyTokenMax)
+})
+
+export const redeemLoginLinkResponse = zod.object({
+  "accessToken": zod.string(),
+  "refreshToken": zod.string(),
+  "user": zod.object({
+  "id": zod.uuid(),
+  "email": zod.string(),
+  "name": zod.string(),
+  "role": zod.enum(['USER', 'BASIC', 'PREMIUM', 'ADMIN']).describe('USER is the free tier (shown as FREE).'),
+  "isStudent": zod.boolean()
+})
+})
+
+
+/**
  * Always a redirect to `/login`: with a one-time code on success, else with a message to show. A parameter that the schema refuses is answered the same way, with a generic message.
  * @summary Finishes third-party sign-in.
  */
@@ -176,7 +240,7 @@ export const oidcCallbackQueryParams = zod.object({
 
 
 /**
- * Name and e-mail are read-only; age and the three text fields are changed with PUT.
+ * Name and e-mail are read-only; age, the three text fields and memoryEnabled are changed with PUT.
  * @summary The caller's profile.
  */
 export const getProfileResponse = zod.object({
@@ -186,12 +250,13 @@ export const getProfileResponse = zod.object({
   "age": zod.number().nullable(),
   "focusAreas": zod.string(),
   "primaryConcerns": zod.string(),
-  "sensitiveTopics": zod.string()
+  "sensitiveTopics": zod.string(),
+  "memoryEnabled": zod.boolean().describe('Whether Percolate learns from ended sessions and uses what it learnt (default true).')
 })
 
 
 /**
- * The body holds exactly one field: `age` (13–120, or null to clear it), `focusAreas`, `primaryConcerns` or `sensitiveTopics` (at most 250 characters, trimmed).
+ * The body holds exactly one field: `age` (13–120, or null to clear it), `focusAreas`, `primaryConcerns` or `sensitiveTopics` (at most 250 characters, trimmed), or `memoryEnabled`.
  * @summary Changes one field of the profile.
  */
 export const updateProfileBodyAgeMin = 13;
@@ -201,8 +266,9 @@ export const updateProfileBody = zod.object({
   "age": zod.number().min(updateProfileBodyAgeMin).max(updateProfileBodyAgeMax).nullish(),
   "focusAreas": zod.string().max(updateProfileBodyFocusAreasMax).optional().describe('Trimmed before use.'),
   "primaryConcerns": zod.string().max(updateProfileBodyPrimaryConcernsMax).optional().describe('Trimmed before use.'),
-  "sensitiveTopics": zod.string().max(updateProfileBodySensitiveTopicsMax).optional().describe('Trimmed before use.')
-}).describe('Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters.')
+  "sensitiveTopics": zod.string().max(updateProfileBodySensitiveTopicsMax).optional().describe('Trimmed before use.'),
+  "memoryEnabled": zod.boolean().optional().describe('Turns memory on or off; off, nothing is learnt from sessions and nothing remembered is used.')
+}).describe('Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean.')
 
 export const updateProfileResponse = zod.object({
   "name": zod.string(),
@@ -211,7 +277,8 @@ export const updateProfileResponse = zod.object({
   "age": zod.number().nullable(),
   "focusAreas": zod.string(),
   "primaryConcerns": zod.string(),
-  "sensitiveTopics": zod.string()
+  "sensitiveTopics": zod.string(),
+  "memoryEnabled": zod.boolean().describe('Whether Percolate learns from ended sessions and uses what it learnt (default true).')
 })
 
 
@@ -250,7 +317,8 @@ export const searchProfileSessionsResponseItem = zod.object({
   "updatedAt": zod.iso.datetime({}),
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
-  "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.')
+  "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.'),
+  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.')
 })
 export const searchProfileSessionsResponse = zod.array(searchProfileSessionsResponseItem)
 
@@ -270,7 +338,58 @@ export const getProfileSessionResponse = zod.object({
   "updatedAt": zod.iso.datetime({}),
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
-  "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.')
+  "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.'),
+  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.')
+})
+
+
+/**
+ * Short sentences learnt from the caller's ended sessions (at most 50). Nothing is learnt from the sensitive topics of the profile or from a message the safety screen flagged; with `memoryEnabled` off, nothing is learnt or used.
+ * @summary What Percolate remembers about the caller, newest first.
+ */
+export const listMemoriesResponseTextMax = 200;
+
+export const listMemoriesResponseItem = zod.object({
+  "id": zod.uuid(),
+  "text": zod.string().max(listMemoriesResponseTextMax),
+  "sessionId": zod.uuid().nullable().describe('The session it was learnt in; null once that session is deleted.'),
+  "createdAt": zod.iso.datetime({}),
+  "updatedAt": zod.iso.datetime({})
+}).describe('One thing Percolate remembers about the user, as a short sentence.')
+export const listMemoriesResponse = zod.array(listMemoriesResponseItem).max(50)
+
+
+/**
+ * The text is trimmed, 1–200 characters. Another user's memory, or an unknown id, is 404.
+ * @summary Changes the text of one of the caller's memories.
+ */
+export const updateMemoryParams = zod.object({
+  "memoryId": zod.uuid()
+})
+
+export const updateMemoryBodyTextMax = 200;
+
+export const updateMemoryBody = zod.object({
+  "text": zod.string().min(1).max(updateMemoryBodyTextMax).describe('Trimmed before use.')
+})
+
+export const updateMemoryResponseTextMax = 200;
+
+export const updateMemoryResponse = zod.object({
+  "id": zod.uuid(),
+  "text": zod.string().max(updateMemoryResponseTextMax),
+  "sessionId": zod.uuid().nullable().describe('The session it was learnt in; null once that session is deleted.'),
+  "createdAt": zod.iso.datetime({}),
+  "updatedAt": zod.iso.datetime({})
+}).describe('One thing Percolate remembers about the user, as a short sentence.')
+
+
+/**
+ * Another user's memory, or an unknown id, is 404.
+ * @summary Deletes one of the caller's memories.
+ */
+export const deleteMemoryParams = zod.object({
+  "memoryId": zod.uuid()
 })
 
 
@@ -285,7 +404,8 @@ export const listChatSessionsResponseItem = zod.object({
   "updatedAt": zod.iso.datetime({}),
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
-  "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.')
+  "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.'),
+  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.')
 })
 export const listChatSessionsResponse = zod.array(listChatSessionsResponseItem)
 
@@ -330,11 +450,15 @@ export const deleteChatSessionParams = zod.object({
 
 
 /**
- * An ended session takes no new messages; ending one that has already ended answers it unchanged.
+ * An ended session takes no new messages; ending one that has already ended answers it unchanged. The body is optional: how the user feels as the session ends, kept with it.
  * @summary Ends one of the caller's sessions.
  */
 export const endChatSessionParams = zod.object({
   "id": zod.uuid()
+})
+
+export const endChatSessionBody = zod.object({
+  "feeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.')
 })
 
 export const endChatSessionResponse = zod.object({
@@ -344,7 +468,21 @@ export const endChatSessionResponse = zod.object({
   "updatedAt": zod.iso.datetime({}),
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
-  "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.')
+  "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.'),
+  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.')
+})
+
+
+/**
+ * Drawn from the conversation without a model; empty when there is nothing to go on. A message the safety screen flagged gives nothing to it.
+ * @summary One thing to take from one of the caller's sessions, for the closing moment.
+ */
+export const getChatTakeawayParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const getChatTakeawayResponse = zod.object({
+  "takeaway": zod.string().describe('One sentence; empty when there is nothing to go on.')
 })
 
 

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import type { SendMessageResponse } from '../../../api/gen/model';
-import { ApiError } from '../../../api/mutator';
+import { ApiError, SignedOutError } from '../../../api/mutator';
 import { vi } from 'vitest';
 import { browser } from '../../../auth/browser';
 import { server } from '../../../test-utils';
@@ -100,9 +100,31 @@ describe('streamChatMessage', () => {
       ),
     );
 
-    await expect(streamChatMessage({ message: 'hi' })).rejects.toBeInstanceOf(ApiError);
+    await expect(streamChatMessage({ message: 'hi' })).rejects.toBeInstanceOf(SignedOutError);
     expect(toLogin).toHaveBeenCalledTimes(1);
     expect(window.localStorage.getItem('accessToken')).toBeNull();
+  });
+
+  it('keeps the session when the refresh meets an outage (503): the stream fails with "try again"', async () => {
+    window.localStorage.setItem('accessToken', 'old');
+    window.localStorage.setItem('refreshToken', 'r1');
+    const toLogin = vi.spyOn(browser, 'redirectToLogin').mockImplementation(() => {});
+    server.use(
+      http.post('*/api/auth/refresh', () =>
+        HttpResponse.json({ code: 'UNAVAILABLE', error: 'Back soon', message: 'Back soon' }, { status: 503, headers: { 'Retry-After': '5' } }),
+      ),
+      http.post('*/api/chat/message/stream', () =>
+        HttpResponse.json({ code: 'UNAUTHORIZED', error: 'Expired', message: 'Expired' }, { status: 401 }),
+      ),
+    );
+
+    const failure = (await streamChatMessage({ message: 'hi' }).catch((e: unknown) => e)) as ApiError;
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure.status).toBe(503);
+    expect(failure.retryAfter).toBe(5);
+    expect(toLogin).not.toHaveBeenCalled();
+    expect(window.localStorage.getItem('accessToken')).toBe('old');
+    expect(window.localStorage.getItem('refreshToken')).toBe('r1');
   });
 
   it('fails when the stream ends without a final event', async () => {

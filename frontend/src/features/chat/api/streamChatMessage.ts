@@ -1,23 +1,47 @@
 /**
- * A small reader for POST /api/chat/message/stream (server-sent events).
+ * A small reader for the chat's server-sent event streams: POST
+ * /api/chat/message/stream, POST /api/chat/sessions/{id}/retry and GET
+ * /api/chat/sessions/{id}/stream (re-attach to a reply in progress).
  *
  * EventSource cannot POST or send an Authorization header, so this reads the
- * response body with fetch. It sends the bearer token from the same storage
- * the generated client's mutator uses, refreshes once on a 401 as the mutator
- * does, and reports failures the way the mutator does: an answer that is not 2xx before the stream starts becomes an
- * ApiError with the parsed body, and an `error` event becomes an ApiError
- * carrying the event's ErrorResponse.
+ * response body with fetch, through the client's one authorizedFetch (bearer
+ * token, one refresh on a 401, signed out only when the refresh is refused).
+ * An answer that is not 2xx before the stream starts becomes an ApiError with
+ * the parsed body, like the generated client's; an `error` event becomes a
+ * ReplyFailedError: the server stored the message and says the reply failed.
  */
-import type { SendMessageRequest, SendMessageResponse, StreamDelta } from '../../../api/gen/model';
-import { getStreamChatMessageUrl } from '../../../api/gen/chat/chat';
-import { ApiError, refreshAccessToken } from '../../../api/mutator';
-import { browser } from '../../../auth/browser';
-import { clearSession, getAccessToken } from '../../../auth/storage';
+import type { SendMessageRequest, SendMessageResponse, StreamDelta, StreamError } from '../../../api/gen/model';
+import { getAttachChatReplyUrl, getRetryChatReplyUrl, getStreamChatMessageUrl } from '../../../api/gen/chat/chat';
+import { authorizedFetch, errorFromResponse } from '../../../api/authorizedFetch';
+import { ApiError } from '../../../api/errors';
 
 export interface StreamHandlers {
   /** Called once per `delta` event with the text of that chunk. */
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
+}
+
+/**
+ * The `error` event of a reply stream: the message is stored (in the session
+ * named by `sessionId`) but the companion could not answer it, or the reply
+ * was stopped before any text (code REPLY_STOPPED). Not a connection problem.
+ */
+export class ReplyFailedError extends ApiError {
+  readonly event: Partial<StreamError>;
+
+  constructor(status: number, event: Partial<StreamError>) {
+    super(status, event);
+    this.name = 'ReplyFailedError';
+    this.event = event;
+  }
+
+  get sessionId(): string | undefined {
+    return this.event.sessionId || undefined;
+  }
+
+  get stopped(): boolean {
+    return this.event.code === 'REPLY_STOPPED';
+  }
 }
 
 interface ServerSentEvent {
@@ -43,57 +67,49 @@ function parseBlock(block: string): ServerSentEvent | null {
   return { event, data: data.join('\n') };
 }
 
-async function readErrorBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (text === '') return undefined;
-  const type = response.headers.get('content-type') ?? '';
-  if (type.includes('json')) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
-
 /**
  * Sends a message and streams the reply. Resolves with the final `done`
  * payload (every field of the non-streamed send-message response).
  */
-export async function streamChatMessage(
-  request: SendMessageRequest,
-  { onDelta, signal }: StreamHandlers = {},
-): Promise<SendMessageResponse> {
-  const post = (token: string | null) => {
-    const headers = new Headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' });
-    if (token) headers.set('Authorization', `Bearer ${token}`);
-    return fetch(getStreamChatMessageUrl(), { method: 'POST', headers, body: JSON.stringify(request), signal });
-  };
+export function streamChatMessage(request: SendMessageRequest, handlers: StreamHandlers = {}): Promise<SendMessageResponse> {
+  return openReplyStream(
+    getStreamChatMessageUrl(),
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(request) },
+    handlers,
+  ) as Promise<SendMessageResponse>;
+}
 
-  const token = getAccessToken();
-  let response = await post(token);
-  // Like the generated client (spec §8): on a 401 refresh once and repeat;
-  // if refreshing fails the stored session is cleared and the browser goes to /login.
-  if (response.status === 401 && token) {
-    let fresh: string;
-    try {
-      fresh = await refreshAccessToken();
-    } catch (error) {
-      clearSession();
-      browser.redirectToLogin();
-      throw error;
-    }
-    response = await post(fresh);
-  }
-  if (!response.ok) {
-    throw new ApiError(response.status, await readErrorBody(response), response.statusText);
-  }
+/** Answers the session's last message again (its reply failed, was interrupted or stopped). */
+export function streamRetriedReply(sessionId: string, handlers: StreamHandlers = {}): Promise<SendMessageResponse> {
+  return openReplyStream(getRetryChatReplyUrl(sessionId), { method: 'POST' }, handlers) as Promise<SendMessageResponse>;
+}
+
+/**
+ * Follows the reply in progress of a session again: the text so far arrives
+ * as the first delta. Resolves with `done`, or null when nothing is in
+ * progress any more (204).
+ */
+export function attachToReply(sessionId: string, handlers: StreamHandlers = {}): Promise<SendMessageResponse | null> {
+  return openReplyStream(getAttachChatReplyUrl(sessionId), { method: 'GET' }, handlers);
+}
+
+async function openReplyStream(
+  url: string,
+  init: RequestInit,
+  { onDelta, signal }: StreamHandlers,
+): Promise<SendMessageResponse | null> {
+  const headers = new Headers(init.headers);
+  headers.set('Accept', 'text/event-stream');
+  const response = await authorizedFetch(url, { ...init, headers, signal });
+  if (!response.ok) throw await errorFromResponse(response);
+  if (response.status === 204) return null;
   if (!response.body) {
     throw new Error('The server sent no reply.');
   }
-
   const reader = response.body.getReader();
+  // An abort (Stop, leaving the screen) ends the read loop whatever the transport does with it.
+  const cancel = () => void reader.cancel().catch(() => {});
+  signal?.addEventListener('abort', cancel, { once: true });
   const decoder = new TextDecoder();
   let buffer = '';
 
@@ -108,7 +124,7 @@ export async function streamChatMessage(
       case 'done':
         return payload as SendMessageResponse;
       case 'error':
-        throw new ApiError(response.status, payload);
+        throw new ReplyFailedError(response.status, payload as Partial<StreamError>);
       default:
         return undefined;
     }
@@ -133,6 +149,7 @@ export async function streamChatMessage(
       }
     }
   } finally {
+    signal?.removeEventListener('abort', cancel);
     // Stops the download if we returned or failed before the server closed.
     reader.cancel().catch(() => {});
   }

@@ -1,12 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { endChatSession, getListChatSessionsQueryKey, sendVoiceMessage, useGetChatSession } from '../../../api/gen/chat/chat';
-import type { SendMessageResponse, Voice, VoiceResponse } from '../../../api/gen/model';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  endChatSession,
+  getListChatSessionsQueryKey,
+  sendVoiceMessage,
+  stopChatReply,
+  useGetChatSession,
+} from '../../../api/gen/chat/chat';
+import type { ClosingFeeling, Message, SendMessageResponse, SessionDetail, Voice, VoiceResponse } from '../../../api/gen/model';
 import { MIC_PREFIX, SPEAKER_PREFIX, VOICE_SEND_FAILED } from '../../voice/speech';
 import { ApiError } from '../../../api/mutator';
-import { streamChatMessage } from '../api/streamChatMessage';
+import {
+  attachToReply,
+  ReplyFailedError,
+  streamChatMessage,
+  streamRetriedReply,
+  type StreamHandlers,
+} from '../api/streamChatMessage';
 import { isSessionActive, sendErrorText } from '../sessions';
-import type { ChatMessage } from '../types';
+import type { ChatMessage, ReplyMark } from '../types';
+import { NEW_CHAT_MESSAGE } from './useStartNewChat';
 
 export const DEFAULT_TITLE = 'New Chat';
 /** Spec §9: the counter of a new chat before the server answers. */
@@ -14,6 +27,10 @@ export const DEFAULT_TOKEN_LIMIT = 1000;
 export const ENDED_REFUSAL = 'This session has ended. You cannot send new messages.';
 export const TROUBLE_CONNECTING = "I'm having trouble connecting. Please check your connection or try again later.";
 export const WELCOME_MESSAGE = "Welcome. This is a quiet place to think out loud. What's on your mind today?";
+/** The notice of a reply the user stopped before it wrote anything. */
+export const STOPPED_NOTICE = 'You stopped this reply.';
+/** The notice of a stored message whose reply never came (seen when the chat is opened again). */
+export const UNANSWERED_NOTICE = "Your message was saved, but the reply didn't come through.";
 
 let localIds = 0;
 function localId(prefix: string): string {
@@ -30,6 +47,35 @@ function sessionEndedMessage(endReason: string | null | undefined): string {
   return `Session ended: ${endReason || 'Session limit reached'}. A summary has been generated for your records.`;
 }
 
+function markOf(status: Message['status']): ReplyMark | undefined {
+  return status === 'stopped' || status === 'interrupted' ? status : undefined;
+}
+
+/**
+ * The stored conversation as the screen shows it. The fixed starter message a
+ * new chat is opened with (spec §7) is the app's, not the user's: it is never
+ * shown, so the chat opens with the companion's welcome. A last message left
+ * without a reply (and none being written) gets a notice with Retry.
+ */
+export function storedMessages(detail: SessionDetail): ChatMessage[] {
+  // Only the session's first user message can be the starter; the same words later are the user's own.
+  const first = detail.messages.find((m) => m.role === 'user');
+  const starter = first?.content === NEW_CHAT_MESSAGE ? first : undefined;
+  const shown: ChatMessage[] = detail.messages
+    .filter((m) => m !== starter)
+    .map((m) => ({ id: m.id, role: m.role, content: m.content, timestamp: m.timestamp, status: markOf(m.status) }));
+  const last = detail.messages[detail.messages.length - 1];
+  if (last?.role === 'user' && !detail.replyInProgress && isSessionActive(detail)) {
+    shown.push({ id: `unanswered-${last.id}`, role: 'assistant', content: UNANSWERED_NOTICE, notice: 'failed' });
+  }
+  return shown;
+}
+
+/** Whether the last turn can be answered again: its reply failed, was cut off or was stopped. */
+function needsRetry(last: ChatMessage | undefined): boolean {
+  return Boolean(last && (last.notice || (last.role === 'assistant' && last.status)));
+}
+
 interface Options {
   /** The session of the address, or undefined for a new chat. */
   initialSessionId?: string;
@@ -39,9 +85,22 @@ interface Options {
   onEnded: () => void;
 }
 
+/** The reply being streamed, so that Stop can end it. */
+interface LiveReply {
+  replyId: string;
+  controller: AbortController;
+  /** Stop was pressed; what the server kept, once it said. */
+  stopping: boolean;
+  stored?: Message;
+}
+
+type Opener = (handlers: StreamHandlers) => Promise<SendMessageResponse | null>;
+
 /**
  * The state of one chat screen: the loaded session, the messages added since,
- * sending with a streamed reply, and ending (spec §4, chat session; §8, Chat).
+ * sending with a streamed reply, stopping and retrying it, following a reply
+ * still being written when the chat opens, and ending (spec §4, chat session;
+ * §8, Chat).
  */
 export function useChatConversation({ initialSessionId, onSessionCreated, onEnded }: Options) {
   const queryClient = useQueryClient();
@@ -54,19 +113,27 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
 
   const [sessionId, setSessionId] = useState(loadId);
   const [added, setAdded] = useState<ChatMessage[]>([]);
+  // Stored messages replaced by a retry (an interrupted reply, a notice).
+  const [dropped, setDropped] = useState<ReadonlySet<string>>(new Set());
   const [title, setTitle] = useState<string | null>(null);
   const [tokens, setTokens] = useState<{ used: number; limit: number } | null>(null);
   const [endedHere, setEndedHere] = useState(false);
   const [sending, setSending] = useState(false);
+  const [streaming, setStreaming] = useState(false);
+  const [stopping, setStopping] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const sessionIdRef = useRef(loadId);
+  const liveRef = useRef<LiveReply | null>(null);
 
   const loaded = detail.data;
   const history = useMemo<ChatMessage[]>(() => {
     if (!loadId) return [{ id: 'welcome', role: 'assistant', content: WELCOME_MESSAGE }];
-    return (loaded?.messages ?? []).map((m) => ({ id: m.id, role: m.role, content: m.content, timestamp: m.timestamp }));
+    return loaded ? storedMessages(loaded) : [];
   }, [loadId, loaded]);
-  const messages = useMemo(() => [...history, ...added], [history, added]);
+  const messages = useMemo(
+    () => [...history.filter((m) => !dropped.has(m.id)), ...added],
+    [history, dropped, added],
+  );
 
   const loading = Boolean(loadId) && detail.isPending;
   const loadError = Boolean(loadId) && detail.isError;
@@ -78,20 +145,38 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   const update = (id: string, change: (message: ChatMessage) => ChatMessage) =>
     setAdded((list) => list.map((message) => (message.id === id ? change(message) : message)));
 
-  const applyResponse = (response: SendMessageResponse, replyId: string, streamed: boolean, prefix = '') => {
-    if (response.sessionId && !sessionIdRef.current) {
-      sessionIdRef.current = response.sessionId;
-      setSessionId(response.sessionId);
-      onSessionCreated(response.sessionId);
+  const adoptSession = (id: string | undefined) => {
+    if (id && !sessionIdRef.current) {
+      sessionIdRef.current = id;
+      setSessionId(id);
+      onSessionCreated(id);
     }
+  };
+
+  /** Ends a reply that will not complete: keeps any text that arrived (marked), drops an empty placeholder. */
+  const settleReply = (replyId: string, mark: ReplyMark, stored?: Message) =>
+    setAdded((list) =>
+      list
+        .map((m) => {
+          if (m.id !== replyId) return m;
+          const content = stored ? stored.content : m.content;
+          const status = stored ? markOf(stored.status) : mark;
+          return { ...m, content, status, streaming: false };
+        })
+        .filter((m) => m.id !== replyId || m.content !== ''),
+    );
+
+  /** The server stored the message and says the companion could not answer: its words, once, with Retry. */
+  const addNotice = (content: string, notice: 'failed' | 'stopped' = 'failed') =>
+    setAdded((list) => [...list, { id: localId('notice'), role: 'assistant', content, notice }]);
+
+  const applyResponse = (response: SendMessageResponse, replyId: string, streamed: boolean, prefix = '') => {
+    adoptSession(response.sessionId);
     void queryClient.invalidateQueries({ queryKey: getListChatSessionsQueryKey() });
 
     if (!response.success) {
-      // Keep any text that did stream in; drop an empty placeholder.
-      setAdded((list) =>
-        list.filter((m) => m.id !== replyId || m.content !== '').map((m) => (m.id === replyId ? { ...m, streaming: false } : m)),
-      );
-      setError(response.error || 'Unknown error occurred.');
+      settleReply(replyId, 'interrupted');
+      addNotice(response.error || 'Unknown error occurred.');
       return;
     }
     setAdded((list) => {
@@ -102,9 +187,11 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
         timestamp: new Date().toISOString(),
         // Streamed text is already on screen; a reply that arrived whole is revealed word by word.
         reveal: !streamed,
+        status: markOf(response.replyStatus),
       };
       const exists = list.some((m) => m.id === replyId);
       const next = exists ? list.map((m) => (m.id === replyId ? reply : m)) : [...list, reply];
+      if (reply.content === '' && reply.status) return next.filter((m) => m.id !== replyId);
       if (response.sessionEnded) {
         next.push({ id: localId('ended'), role: 'assistant', content: sessionEndedMessage(response.endReason) });
       }
@@ -113,6 +200,64 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     setTokens({ used: response.sessionTokensUsed, limit: response.sessionTokenLimit });
     if (response.title) setTitle(response.title);
     if (response.sessionEnded) setEndedHere(true);
+  };
+
+  /**
+   * Streams one reply (to a new message, a retry, or one already being
+   * written) into the thread. `onFailure` handles an answer that never came:
+   * the request failed or was refused.
+   */
+  const streamReply = async (open: Opener, onFailure: (err: unknown) => void) => {
+    const live: LiveReply = { replyId: localId('ai'), controller: new AbortController(), stopping: false };
+    liveRef.current = live;
+    setSending(true);
+    setStreaming(true);
+    let streamed = false;
+    try {
+      const response = await open({
+        signal: live.controller.signal,
+        onDelta: (delta) => {
+          if (!streamed) {
+            streamed = true;
+            setAdded((list) => [...list, { id: live.replyId, role: 'assistant', content: delta, streaming: true }]);
+          } else {
+            update(live.replyId, (m) => ({ ...m, content: m.content + delta }));
+          }
+        },
+      });
+      if (response === null) {
+        // Nothing in progress any more: the reply is stored, so load it.
+        void detail.refetch();
+        return;
+      }
+      applyResponse(response, live.replyId, streamed);
+    } catch (err) {
+      if (live.controller.signal.aborted) {
+        if (live.stopping) settleReply(live.replyId, 'stopped', live.stored);
+        return;
+      }
+      if (err instanceof ReplyFailedError) {
+        // Not a connection problem: the message is stored and the reply can be retried.
+        adoptSession(err.sessionId);
+        if (err.stopped) {
+          settleReply(live.replyId, 'stopped');
+          if (!streamed) addNotice(STOPPED_NOTICE, 'stopped');
+        } else {
+          settleReply(live.replyId, 'interrupted');
+          addNotice(err.serverMessage ?? err.message);
+        }
+        return;
+      }
+      setAdded((list) => list.map((m) => (m.id === live.replyId ? { ...m, streaming: false } : m)));
+      onFailure(err);
+    } finally {
+      if (liveRef.current === live) {
+        liveRef.current = null;
+        setSending(false);
+        setStreaming(false);
+        setStopping(false);
+      }
+    }
   };
 
   /**
@@ -129,15 +274,14 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     if (message === '' || sending) return undefined;
 
     setError(null);
-    setSending(true);
-    const replyId = localId('ai');
     const shown = voice ? MIC_PREFIX + message : message;
     setAdded((list) => [...list, { id: localId('user'), role: 'user', content: shown, timestamp: new Date().toISOString() }]);
 
     if (voice) {
+      setSending(true);
       try {
         const response = await sendVoiceMessage({ message, sessionId: sessionIdRef.current ?? null, voice });
-        applyResponse(response, replyId, false, SPEAKER_PREFIX);
+        applyResponse(response, localId('ai'), false, SPEAKER_PREFIX);
         return response;
       } catch (err) {
         setError(voiceErrorText(err));
@@ -148,37 +292,76 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
       }
     }
 
-    let streamed = false;
-    try {
-      const response = await streamChatMessage(
-        { message, sessionId: sessionIdRef.current ?? null },
-        {
-          onDelta: (delta) => {
-            if (!streamed) {
-              streamed = true;
-              setAdded((list) => [...list, { id: replyId, role: 'assistant', content: delta, streaming: true }]);
-            } else {
-              update(replyId, (m) => ({ ...m, content: m.content + delta }));
-            }
-          },
-        },
-      );
-      applyResponse(response, replyId, streamed);
-      return undefined;
-    } catch (err) {
-      setError(sendErrorText(err));
-      setAdded((list) => [
-        ...list.map((m) => (m.id === replyId ? { ...m, streaming: false } : m)),
-        { id: localId('trouble'), role: 'assistant', content: TROUBLE_CONNECTING },
-      ]);
-      return undefined;
-    } finally {
-      setSending(false);
-    }
+    await streamReply(
+      (handlers) => streamChatMessage({ message, sessionId: sessionIdRef.current ?? null }, handlers),
+      // Spec §8: a send that failed keeps the message, says why and adds the connection bubble.
+      (err) => {
+        setError(sendErrorText(err));
+        setAdded((list) => [...list, { id: localId('trouble'), role: 'assistant', content: TROUBLE_CONNECTING }]);
+      },
+    );
+    return undefined;
   };
 
+  /**
+   * Stops the reply being written: the server keeps what was written (marked
+   * stopped) and the stream ends. A new chat that has no id yet can only stop
+   * listening.
+   */
+  const stop = async () => {
+    const live = liveRef.current;
+    if (!live || live.stopping) return;
+    live.stopping = true;
+    setStopping(true);
+    const id = sessionIdRef.current;
+    if (id) {
+      try {
+        const answer = await stopChatReply(id);
+        live.stored = answer?.reply;
+      } catch {
+        // The reply may go on being written on the server; the screen stops following it.
+      }
+    }
+    // The stream ends by itself once the server has stopped; if it has not, stop reading it.
+    if (liveRef.current === live) live.controller.abort();
+  };
+
+  /** Answers the last message again; an interrupted or stopped reply and any notice give way to the new one. */
+  const retry = async () => {
+    const id = sessionIdRef.current;
+    if (!id || sending || !active) return;
+    setError(null);
+    const trailing: string[] = [];
+    for (let i = messages.length - 1; i >= 0 && messages[i].role === 'assistant'; i -= 1) {
+      if (!needsRetry(messages[i])) break;
+      trailing.push(messages[i].id);
+    }
+    setDropped((set) => new Set([...set, ...trailing]));
+    setAdded((list) => list.filter((m) => !trailing.includes(m.id)));
+    await streamReply(
+      (handlers) => streamRetriedReply(id, handlers),
+      (err) => addNotice(sendErrorText(err)),
+    );
+  };
+
+  // Opening (or refreshing) a chat whose reply is still being written follows it.
+  const attached = useRef(false);
+  useEffect(() => {
+    if (!loaded?.replyInProgress || !loadId || attached.current) return;
+    attached.current = true;
+    void streamReply(
+      (handlers) => attachToReply(loadId, handlers),
+      (err) => setError(sendErrorText(err)),
+    );
+    // streamReply is recreated each render; a screen follows a reply in progress once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded, loadId]);
+
+  // Leaving the screen stops reading the stream (the server goes on writing and stores the reply).
+  useEffect(() => () => liveRef.current?.controller.abort(), []);
+
   const end = useMutation({
-    mutationFn: () => endChatSession(sessionIdRef.current!),
+    mutationFn: (feeling?: ClosingFeeling) => endChatSession(sessionIdRef.current!, feeling ? { feeling } : undefined),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: getListChatSessionsQueryKey() });
       onEnded();
@@ -191,9 +374,14 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     [],
   );
 
+  const last = messages[messages.length - 1];
+  const canRetry = active && !sending && Boolean(sessionId) && needsRetry(last);
+
   return {
     sessionId,
     messages,
+    /** Nothing said yet by the user: the starter chips are offered. */
+    empty: !loading && !messages.some((m) => m.role === 'user'),
     title: title ?? (loaded?.title || DEFAULT_TITLE),
     tokensUsed: tokens?.used ?? loaded?.sessionTokensUsed ?? 0,
     tokenLimit: tokens?.limit ?? loaded?.sessionTokenLimit ?? DEFAULT_TOKEN_LIMIT,
@@ -202,9 +390,20 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     active,
     readOnly,
     sending,
+    /** A streamed reply is being written (Stop is offered). */
+    streaming,
+    stopping,
     error,
     send,
-    endSession: () => end.mutate(),
+    stop: () => void stop(),
+    retry: () => void retry(),
+    /** The message that carries the Retry button, if any. */
+    retryId: canRetry ? last!.id : null,
+    /** The loaded session had already ended when the chat was opened. */
+    endedBefore: Boolean(loaded) && !isSessionActive(loaded!),
+    summary: loaded?.sessionSummary ?? null,
+    emotions: loaded?.sessionEmotions ?? [],
+    endSession: (feeling?: ClosingFeeling) => end.mutate(feeling),
     ending: end.isPending,
     markRevealed,
   };

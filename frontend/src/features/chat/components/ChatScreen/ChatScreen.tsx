@@ -1,14 +1,19 @@
-import { Alert, Anchor, Badge, Button, Group, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Text, Tooltip } from '@mantine/core';
+import { IconCloudOff, IconDoorExit } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useGetClientConfig } from '../../../../api/gen/public/public';
 import { useAuth } from '../../../../auth/AuthContext';
-import { VoiceControls } from '../../../voice/VoiceControls';
+import { MicButton, VoiceControls } from '../../../voice/VoiceControls';
 import { useVoiceChat } from '../../../voice/useVoiceChat';
 import { PageLoader } from '../../../../components/PageLoader/PageLoader';
 import { useChatConversation } from '../../hooks/useChatConversation';
 import { Composer } from '../Composer/Composer';
+import { EndSessionDialog } from '../EndSessionDialog/EndSessionDialog';
+import { EndedSummary } from '../EndedSummary/EndedSummary';
 import { MessageList } from '../MessageList/MessageList';
 import { ThinkingIndicator } from '../ThinkingIndicator/ThinkingIndicator';
+import { TokenCounter } from '../TokenCounter/TokenCounter';
 import classes from './ChatScreen.module.css';
 
 interface ChatScreenProps {
@@ -17,7 +22,10 @@ interface ChatScreenProps {
   onEnded: () => void;
 }
 
-/** The chat of spec §2: title pill, messages, composer, token counter. */
+const END_FAILED = 'Failed to end session';
+const OFFLINE_NOTE = "Replies come from Percolate's built-in offline companion, not a language model.";
+
+/** The chat of spec §2: title pill, messages, composer, token counter. Laid out for a phone first. */
 export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: ChatScreenProps) {
   const chat = useChatConversation({ initialSessionId, onSessionCreated, onEnded });
   const config = useGetClientConfig({ query: { staleTime: Infinity, retry: false } });
@@ -25,28 +33,49 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
   // Any role other than USER may talk (spec §6); an unknown role counts as USER.
   const privileged = Boolean(user && user.role !== 'USER');
   const voice = useVoiceChat({ sendVoice: chat.send, serverTranscription: Boolean(config.data?.transcription) });
+  // The closing moment: End Session asks first (one tap on a phone must not end a session).
+  const [ending, setEnding] = useState(false);
 
   if (chat.loading) return <PageLoader label="Loading session..." />;
 
   return (
     <div className={classes.screen}>
-      <Group justify="space-between" wrap="nowrap" gap="sm">
-        <Group gap="sm" wrap="nowrap" miw={0}>
-          <Text component="h1" className={classes.pill} m={0} fz="md">
-            {chat.title}
-          </Text>
-          {config.data?.offlineCompanion ? (
-            <Badge variant="light" color="sage" tt="none" title="Replies come from Percolate's built-in offline companion, not a language model.">
-              Offline companion
-            </Badge>
-          ) : null}
-        </Group>
-        {chat.active && chat.sessionId ? (
-          <Button variant="default" onClick={chat.endSession} loading={chat.ending}>
-            End Session
-          </Button>
+      <div className={classes.header}>
+        <Text component="h1" className={classes.pill} m={0} fz="md" title={chat.title}>
+          {chat.title}
+        </Text>
+        {config.data?.offlineCompanion ? (
+          <Tooltip label={OFFLINE_NOTE} multiline w={240} events={{ hover: true, focus: true, touch: true }}>
+            <span className={classes.offline} role="img" aria-label="Offline companion" tabIndex={0}>
+              <IconCloudOff size={18} stroke={1.7} aria-hidden />
+            </span>
+          </Tooltip>
         ) : null}
-      </Group>
+        <span className={classes.spacer} />
+        {chat.active && chat.sessionId ? (
+          <Tooltip label="End Session">
+            <Button
+              variant="default"
+              className={classes.end}
+              aria-label="End Session"
+              onClick={() => setEnding(true)}
+              loading={chat.ending}
+            >
+              <IconDoorExit size={18} aria-hidden />
+              <span className={classes.endLabel}>End Session</span>
+            </Button>
+          </Tooltip>
+        ) : null}
+      </div>
+
+      <EndSessionDialog
+        opened={ending && chat.active}
+        sessionId={chat.sessionId ?? ''}
+        ending={chat.ending}
+        error={chat.error === END_FAILED ? chat.error : null}
+        onCancel={() => setEnding(false)}
+        onConfirm={(feeling) => chat.endSession(feeling)}
+      />
 
       {chat.loadError ? (
         <Alert color="clay" role="alert">
@@ -54,9 +83,15 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
         </Alert>
       ) : null}
 
+      {chat.endedBefore ? (
+        <EndedSummary showSummary={privileged} summary={chat.summary} emotions={chat.emotions} />
+      ) : null}
+
       <MessageList
         messages={chat.messages}
         onRevealed={chat.markRevealed}
+        retryId={chat.retryId}
+        onRetry={chat.retry}
         footer={chat.sending && !chat.messages.some((m) => m.streaming) ? <ThinkingIndicator /> : null}
       />
 
@@ -74,34 +109,41 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
 
       <Composer
         onSend={(text) => void chat.send(text)}
+        onStop={chat.stop}
         disabled={chat.readOnly}
         busy={chat.sending}
-        voiceControls={
-          <VoiceControls
-            privileged={privileged}
-            voiceMode={voice.voiceMode}
-            onVoiceModeChange={voice.setVoiceMode}
-            voice={voice.voice}
-            onVoiceChange={voice.setVoice}
-            listening={voice.listening}
-            interim={voice.interim}
-            onMic={voice.toggleMic}
-            playing={voice.playing}
-            onStopPlayback={voice.stopPlayback}
-            disabled={chat.readOnly}
-          />
+        streaming={chat.streaming}
+        stopping={chat.stopping}
+        showStarters={chat.empty && chat.active && !chat.sending}
+        actions={
+          privileged && voice.voiceMode ? (
+            <MicButton listening={voice.listening} onMic={voice.toggleMic} disabled={chat.readOnly} />
+          ) : null
         }
       />
 
-      <Group justify="space-between" gap="xs">
+      <div className={classes.toolbar}>
+        <VoiceControls
+          privileged={privileged}
+          voiceMode={voice.voiceMode}
+          onVoiceModeChange={voice.setVoiceMode}
+          voice={voice.voice}
+          onVoiceChange={voice.setVoice}
+          listening={voice.listening}
+          interim={voice.interim}
+          playing={voice.playing}
+          onStopPlayback={voice.stopPlayback}
+          disabled={chat.readOnly}
+        />
+        <TokenCounter used={chat.tokensUsed} limit={chat.tokenLimit} />
+      </div>
+
+      <Group gap="xs">
         <Text size="xs" c="dimmed">
           Need support right now?{' '}
           <Anchor component={Link} to="/safety" size="xs">
             Crisis resources
           </Anchor>
-        </Text>
-        <Text size="xs" c="dimmed" aria-label="Tokens used">
-          {chat.tokensUsed} / {chat.tokenLimit}
         </Text>
       </Group>
     </div>

@@ -1,25 +1,37 @@
-import { Button, Group, Textarea } from '@mantine/core';
-import { IconSend } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { ActionIcon, Button, Group, Textarea, Tooltip } from '@mantine/core';
+import { IconPlayerStopFilled, IconSend } from '@tabler/icons-react';
+import { useRef, useState, type ReactNode } from 'react';
+import classes from './Composer.module.css';
+
+import { STARTERS } from './starters';
 
 interface ComposerProps {
   onSend: (text: string) => void;
+  /** Stops the reply being written. */
+  onStop?: () => void;
   /** The session has ended (or could not be loaded): read-only. */
   disabled: boolean;
   /** A reply is on its way: the text can be written but not sent yet. */
   busy: boolean;
-  /**
-   * Controls placed before the Send button. The voice mode toggle, microphone
-   * and voice selector (voice issue) mount here.
-   */
-  voiceControls?: ReactNode;
+  /** A reply is streaming: Send becomes Stop. */
+  streaming?: boolean;
+  stopping?: boolean;
+  /** Nothing said yet: offer the starter chips. */
+  showStarters?: boolean;
+  /** Icon buttons placed before Send (the microphone in voice mode). */
+  actions?: ReactNode;
 }
 
 export const ENDED_PLACEHOLDER = 'This session has ended. You can read it, but no new messages can be sent.';
 
-/** The message box: Enter sends, Shift+Enter adds a newline (spec §2, Chat). */
-export function Composer({ onSend, disabled, busy, voiceControls }: ComposerProps) {
+/**
+ * The message box, spanning the width with its actions as full-height icon
+ * buttons: Enter sends, Shift+Enter adds a newline (spec §2, Chat).
+ */
+export function Composer({ onSend, onStop, disabled, busy, streaming, stopping, showStarters, actions }: ComposerProps) {
   const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  const stopMode = Boolean(streaming && onStop);
 
   const submit = () => {
     // An ended session refuses with its own message, so that goes through
@@ -37,14 +49,35 @@ export function Composer({ onSend, disabled, busy, voiceControls }: ComposerProp
 
   return (
     <form
+      className={classes.composer}
       onSubmit={(event) => {
         event.preventDefault();
         submit();
       }}
     >
-      <Group align="flex-end" gap="sm" wrap="nowrap">
+      {showStarters && !disabled ? (
+        <Group gap="xs" role="group" aria-label="Conversation starters" className={classes.starters}>
+          {STARTERS.map((starter) => (
+            <Button
+              key={starter}
+              size="xs"
+              radius="xl"
+              variant="default"
+              onClick={() => {
+                setText(starter);
+                box.current?.focus();
+              }}
+            >
+              {starter}
+            </Button>
+          ))}
+        </Group>
+      ) : null}
+      <div className={classes.row}>
         <Textarea
-          flex={1}
+          ref={box}
+          className={classes.box}
+          size="md"
           autosize
           minRows={1}
           maxRows={6}
@@ -60,11 +93,22 @@ export function Composer({ onSend, disabled, busy, voiceControls }: ComposerProp
             }
           }}
         />
-        {voiceControls}
-        <Button type="submit" disabled={busy} rightSection={<IconSend size={16} aria-hidden />}>
-          Send
-        </Button>
-      </Group>
+        {actions}
+        {/* One button that turns from Send into Stop and back, so keyboard focus stays on it. */}
+        <Tooltip label={stopMode ? 'Stop' : 'Send'} openDelay={400}>
+          <ActionIcon
+            type={stopMode ? 'button' : 'submit'}
+            size="input-md"
+            variant="filled"
+            aria-label={stopMode ? 'Stop reply' : 'Send'}
+            onClick={stopMode ? onStop : undefined}
+            loading={stopMode && stopping}
+            disabled={!stopMode && busy}
+          >
+            {stopMode ? <IconPlayerStopFilled size={20} aria-hidden /> : <IconSend size={20} aria-hidden />}
+          </ActionIcon>
+        </Tooltip>
+      </div>
     </form>
   );
 }

@@ -1,10 +1,18 @@
-import { VisuallyHidden } from '@mantine/core';
-import { IconCoffee } from '@tabler/icons-react';
+import { Button } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type ReactNode } from 'react';
 import type { ChatMessage } from '../../types';
 import classes from './MessageList.module.css';
+import { CrisisLinks } from './CrisisLinks';
+import { hasCrisisResources } from './crisis';
 import { RevealText } from './RevealText';
+import { SafeMarkdown } from '../SafeMarkdown/SafeMarkdown';
+import { Bubble, BubbleLine } from '../Bubble/Bubble';
+
+const MARKS = { stopped: 'Stopped', interrupted: 'Interrupted' } as const;
+
+const renderMarkdown = (visible: string) => <SafeMarkdown text={visible} />;
 
 function formatTime(timestamp?: string): string | null {
   if (!timestamp) return null;
@@ -16,31 +24,62 @@ function formatTime(timestamp?: string): string | null {
 interface BubbleProps {
   message: ChatMessage;
   onRevealed: (id: string) => void;
+  /** Shown on the message that ends a turn whose reply failed, was cut off or was stopped. */
+  onRetry?: () => void;
 }
 
-/** One message. Content is rendered as text, never as HTML: model output is untrusted. */
-const MessageBubble = memo(function MessageBubble({ message, onRevealed }: BubbleProps) {
+function RetryButton({ onRetry }: { onRetry: () => void }) {
+  return (
+    <Button size="compact-sm" variant="light" leftSection={<IconRefresh size={14} aria-hidden />} onClick={onRetry} mt={6}>
+      Retry
+    </Button>
+  );
+}
+
+/**
+ * One message. A user's words are plain text; a reply is the safe markdown
+ * subset (no raw HTML, http(s) links only): model output is untrusted.
+ */
+const MessageBubble = memo(function MessageBubble({ message, onRevealed, onRetry }: BubbleProps) {
   const time = formatTime(message.timestamp);
   const isAi = message.role === 'assistant';
+
+  if (message.notice) {
+    // A line about the last message, in the thread: the server's words, once, with Retry.
+    return (
+      <BubbleLine role="assistant">
+        <div
+          className={classes.notice}
+          data-notice={message.notice}
+          data-testid="reply-notice"
+          role={message.notice === 'failed' ? 'alert' : 'status'}
+        >
+          <span>{message.content}</span>
+          {onRetry ? <RetryButton onRetry={onRetry} /> : null}
+        </div>
+      </BubbleLine>
+    );
+  }
+
   return (
-    <div className={classes.line} data-role={message.role}>
-      {isAi ? (
-        <span className={classes.avatar} aria-hidden>
-          <IconCoffee size={18} stroke={1.6} />
+    <Bubble role={message.role}>
+      <div data-testid={isAi ? 'ai-message' : 'user-message'} className={classes.content}>
+        <RevealText
+          text={message.content}
+          animate={Boolean(message.reveal)}
+          onDone={message.reveal ? () => onRevealed(message.id) : undefined}
+          render={isAi ? renderMarkdown : undefined}
+        />
+      </div>
+      {isAi && !message.streaming && !message.reveal && hasCrisisResources(message.content) ? <CrisisLinks /> : null}
+      {message.status ? (
+        <span className={classes.mark} data-testid="reply-mark">
+          {MARKS[message.status]}
         </span>
       ) : null}
-      <div className={classes.bubble} data-role={message.role}>
-        <VisuallyHidden>{isAi ? 'Percolate said: ' : 'You said: '}</VisuallyHidden>
-        <span data-testid={isAi ? 'ai-message' : 'user-message'}>
-          <RevealText
-            text={message.content}
-            animate={Boolean(message.reveal)}
-            onDone={message.reveal ? () => onRevealed(message.id) : undefined}
-          />
-        </span>
-        {time ? <time className={classes.time}>{time}</time> : null}
-      </div>
-    </div>
+      {time ? <time className={classes.time}>{time}</time> : null}
+      {onRetry ? <RetryButton onRetry={onRetry} /> : null}
+    </Bubble>
   );
 });
 
@@ -50,6 +89,9 @@ interface MessageListProps {
   onRevealed: (id: string) => void;
   /** Rendered after the last message (the thinking indicator). */
   footer?: ReactNode;
+  /** The message that carries Retry, and what it does. */
+  retryId?: string | null;
+  onRetry?: () => void;
 }
 
 /**
@@ -57,7 +99,7 @@ interface MessageListProps {
  * DOM, so a session of thousands of messages scrolls as smoothly as a short
  * one. Rows are measured as they render, so bubbles of any height fit.
  */
-export function MessageList({ messages, onRevealed, footer }: MessageListProps) {
+export function MessageList({ messages, onRevealed, footer, retryId, onRetry }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualiser owns its own memoisation.
   const virtualizer = useVirtualizer({
@@ -82,7 +124,7 @@ export function MessageList({ messages, onRevealed, footer }: MessageListProps) 
           const message = messages[item.index];
           return (
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={classes.row} style={{ transform: `translateY(${item.start}px)` }}>
-              <MessageBubble message={message} onRevealed={onRevealed} />
+              <MessageBubble message={message} onRevealed={onRevealed} onRetry={message.id === retryId ? onRetry : undefined} />
             </div>
           );
         })}

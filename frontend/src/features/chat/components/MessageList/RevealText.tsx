@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 
 /** AI text reveal speed (spec §9): one word every 100 ms. */
 export const REVEAL_INTERVAL_MS = 100;
@@ -9,14 +9,16 @@ interface RevealTextProps {
   animate: boolean;
   /** Called once every word is visible. */
   onDone?: () => void;
+  /** How the visible part is drawn; plain text by default. */
+  render?: (visible: string) => ReactNode;
 }
 
 /**
- * Renders `text` as plain text (never HTML), optionally revealing it one word
+ * Renders `text` (as plain text, never HTML, unless `render` says otherwise), optionally revealing it one word
  * every 100 ms. Used for replies that arrive whole; streamed replies already
  * appear as their tokens arrive.
  */
-export function RevealText({ text, animate, onDone }: RevealTextProps) {
+export function RevealText({ text, animate, onDone, render = (visible) => visible }: RevealTextProps) {
   // Words with the whitespace that follows them, so line breaks survive.
   const words = useMemo(() => text.match(/\S+\s*|\s+/g) ?? [], [text]);
   const [shown, setShown] = useState(animate ? 0 : words.length);
@@ -38,5 +40,5 @@ export function RevealText({ text, animate, onDone }: RevealTextProps) {
     if (animate && complete) onDone?.();
   }, [animate, complete, onDone]);
 
-  return <>{complete ? text : words.slice(0, shown).join('')}</>;
+  return <>{render(complete ? text : words.slice(0, shown).join(''))}</>;
 }

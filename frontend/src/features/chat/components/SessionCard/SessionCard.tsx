@@ -7,15 +7,18 @@ import { deleteChatSession, getListChatSessionsQueryKey } from '../../../../api/
 import type { SessionListItem } from '../../../../api/gen/model';
 import { deleteErrorText, formatLastActivity, isActiveStatus } from '../../sessions';
 import classes from './SessionCard.module.css';
+import { SessionGlance } from '../../../dashboard/SessionGlance';
 import { SessionInsights } from './SessionInsights';
 
 interface SessionCardProps {
   session: SessionListItem;
   role: string;
+  /** The session the user has just ended: marked, so it is found at a glance. */
+  justEnded?: boolean;
 }
 
 /** One session on the dashboard (spec §2, session card; §4, session delete). */
-export function SessionCard({ session, role }: SessionCardProps) {
+export function SessionCard({ session, role, justEnded = false }: SessionCardProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
@@ -39,6 +42,8 @@ export function SessionCard({ session, role }: SessionCardProps) {
       className={classes.card}
       onClick={() => navigate(`/chat/${session.id}`)}
       data-testid="session-card"
+      data-just-ended={justEnded || undefined}
+      aria-current={justEnded ? 'true' : undefined}
     >
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
@@ -74,6 +79,8 @@ export function SessionCard({ session, role }: SessionCardProps) {
           </Text>
           <Text size="sm">{formatLastActivity(session.updatedAt)}</Text>
         </div>
+
+        <SessionGlance session={session} role={role} />
 
         <SessionInsights session={session} role={role} />
       </Stack>

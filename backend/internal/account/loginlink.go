@@ -1,0 +1,87 @@
+package account
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/auth"
+	"github.com/percolate/percolate/backend/internal/mail"
+	"github.com/percolate/percolate/backend/internal/store"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// Sign-in by e-mail link: what the owner of an address can do when wrong passwords (someone
+// else's, perhaps) have locked the account, without waiting and without a new password.
+const (
+	MsgLoginLinkSent    = "If an account exists for that email, we've sent a sign-in link. It works once, for 15 minutes."
+	MsgLoginLinkInvalid = "This sign-in link is invalid, used or expired. Please ask for a new one."
+	CodeLoginLinkBad    = "INVALID_LOGIN_LINK"
+	purposeLogin        = "login"
+	loginLinkTTL        = 15 * time.Minute
+)
+
+// RequestLoginLink mails a one-time sign-in link when the address has a verified account.
+// The caller answers MsgLoginLinkSent either way: known or not, the request does the same
+// work (the job finds out), within the same limits as a reset mail.
+func (s *Service) RequestLoginLink(ctx context.Context, email, clientIP string) error {
+	if err := s.requestMail(ctx, mailLoginLink, email, clientIP); err != nil {
+		return fmt.Errorf("request sign-in link: %w", err)
+	}
+	return nil
+}
+
+// RedeemLoginLink signs in with the token of a sign-in link. It lifts the lock that failed
+// sign-ins put on the account: the link proved the mailbox is the owner's.
+func (s *Service) RedeemLoginLink(ctx context.Context, token, clientIP string) (Session, error) {
+	var sess Session
+	found := false
+	err := s.st.WithTx(ctx, func(q *dbgen.Queries) error {
+		uid, err := q.UseEmailToken(ctx, dbgen.UseEmailTokenParams{TokenHash: auth.HashToken(token), Purpose: purposeLogin})
+		if store.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		u, err := q.GetUserByID(ctx, uid)
+		if err != nil {
+			return err
+		}
+		if u.EmailVerifiedAt == nil {
+			return nil // links are only mailed to verified accounts
+		}
+		if err := q.InvalidateEmailTokens(ctx, dbgen.InvalidateEmailTokensParams{UserID: uid, Purpose: purposeLogin}); err != nil {
+			return err
+		}
+		pair, err := s.tokens.StartSession(ctx, q, u.ID, u.Role)
+		if err != nil {
+			return err
+		}
+		sess, found = Session{Pair: pair, User: userOf(u)}, true
+		return nil
+	})
+	if err != nil {
+		return Session{}, fmt.Errorf("redeem sign-in link: %w", err)
+	}
+	if !found {
+		if err := s.tokenFailed(ctx, clientIP); err != nil {
+			return Session{}, err
+		}
+		return Session{}, apperr.New(apperr.ErrUnauthorized, CodeLoginLinkBad, MsgLoginLinkInvalid)
+	}
+	if err := s.limiter.Reset(ctx, s.cfg.Limits.LoginFailPerAccount, sess.User.Email); err != nil {
+		return Session{}, err
+	}
+	return sess, nil
+}
+
+func loginLinkMail(to, name, link string) mail.Message {
+	return mail.Message{
+		To:      to,
+		Subject: "Your Percolate sign-in link",
+		Text: fmt.Sprintf("Hi %s,\n\nSomeone (hopefully you) asked for a link to sign in to Percolate without a password. Sign in here:\n\n%s\n\n"+
+			"The link works once and expires in 15 minutes. If you didn't ask for it, you can ignore this email; nobody can use it without your mailbox.\n\n— Percolate\n", name, link),
+	}
+}

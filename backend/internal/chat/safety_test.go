@@ -1,0 +1,350 @@
+package chat
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/companion/safety"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// The messages of each tier (see safety.TestScreenTiers).
+const (
+	clearRisk    = "I want to kill myself"
+	possibleRisk = "I can't do this anymore and I just want to disappear"
+	noRisk       = "this exam is killing me"
+)
+
+var resources = []string{"988", "HOME to 741741", "local emergency number", "findahelpline.com"}
+
+func hasResources(t *testing.T, what, reply string) {
+	t.Helper()
+	for _, want := range resources {
+		if !strings.Contains(reply, want) {
+			t.Errorf("%s lacks %q: %q", what, want, reply)
+		}
+	}
+}
+
+// counts are the day's safety counters: referrals (clear risk) and check-ins (possible risk).
+func (f *fixture) counts(t *testing.T) (referrals, checkins int32) {
+	t.Helper()
+	ctx, d := context.Background(), day(*f.now.Load())
+	r, err := f.st.Queries().GetSafetyReferralCount(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.st.Queries().GetSafetyCheckinCount(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, c
+}
+
+// send sends msg to the session and returns the result, checking that the streamed deltas
+// add up to the reply.
+func (f *fixture) send(t *testing.T, uid, sid uuid.UUID, msg string) SendResult {
+	t.Helper()
+	var deltas strings.Builder
+	res, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: msg, Paced: true}, func(s string) error {
+		deltas.WriteString(s)
+		return nil
+	})
+	if err != nil || !res.Success {
+		t.Fatalf("send %q: %+v %v", msg, res, err)
+	}
+	if deltas.String() != res.AIResponse {
+		t.Fatalf("send %q: the stream %q and the reply %q differ", msg, deltas.String(), res.AIResponse)
+	}
+	return res
+}
+
+func TestPossibleRiskGetsTheCheckInAndItsAnswerTheCrisisReply(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	f.llm.SetDefault(llmtest.Script{Chunks: []string{"the model must not be used"}})
+
+	res := f.send(t, uid, sid, possibleRisk)
+	if res.AIResponse != companion.CheckInReply || !strings.Contains(res.AIResponse, companion.CheckInQuestion) {
+		t.Fatalf("possible risk got %q", res.AIResponse)
+	}
+	hasResources(t, "the check-in", res.AIResponse)
+	if res.Title == possibleRisk || res.Title != riskyTitle {
+		t.Fatalf("title = %q", res.Title)
+	}
+	if r, c := f.counts(t); r != 0 || c != 1 {
+		t.Fatalf("after the check-in: referrals %d, check-ins %d; want 0, 1", r, c)
+	}
+
+	// "tonight" is only risky as the answer to the check-in.
+	res = f.send(t, uid, sid, "tonight")
+	if res.AIResponse != companion.CrisisReply {
+		t.Fatalf("the answer to the check-in got %q", res.AIResponse)
+	}
+	if r, c := f.counts(t); r != 1 || c != 1 {
+		t.Fatalf("after the crisis reply: referrals %d, check-ins %d; want 1, 1", r, c)
+	}
+	if n := len(f.llm.Requests()) + len(f.llm.Moderated()); n != 0 {
+		t.Fatalf("the model was asked %d times about a risky message", n)
+	}
+
+	// The stored levels: each user message's, and the tier each reply answered.
+	rows, err := f.st.Queries().ListMessagesBySession(context.Background(), dbgen.ListMessagesBySessionParams{SessionID: sid, UserID: uid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var levels []int16
+	for _, m := range rows {
+		levels = append(levels, m.RiskLevel)
+	}
+	if want := []int16{0, 0, 1, 1, 2, 2}; !equal(levels, want) {
+		t.Fatalf("risk levels %v, want %v", levels, want)
+	}
+
+	// The next session opens with the gentle check-in.
+	open, _ := f.svc.Send(context.Background(), uid, SendInput{Message: StarterMessage}, nil)
+	if !strings.Contains(open.AIResponse, companion.CheckIn) {
+		t.Fatalf("no check-in in the next session: %q", open.AIResponse)
+	}
+}
+
+func TestShortAnswersAreOnlyRiskyAfterACheckIn(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "BASIC")
+	sid := f.newSession(t, uid)
+	for _, msg := range []string{"tonight", noRisk, "yes"} {
+		f.llm.Enqueue(llmtest.Script{Chunks: []string{"Tell me more."}})
+		if res := f.send(t, uid, sid, msg); res.AIResponse != "Tell me more." {
+			t.Fatalf("%q with no risk before it got %q", msg, res.AIResponse)
+		}
+	}
+	if r, c := f.counts(t); r != 0 || c != 0 {
+		t.Fatalf("referrals %d, check-ins %d; want none", r, c)
+	}
+	// A clear risk, then a short answer: still the crisis reply.
+	if res := f.send(t, uid, sid, clearRisk); res.AIResponse != companion.CrisisReply {
+		t.Fatalf("clear risk got %q", res.AIResponse)
+	}
+	if res := f.send(t, uid, sid, "yes"); res.AIResponse != companion.CrisisReply {
+		t.Fatalf("\"yes\" after the crisis reply got %q", res.AIResponse)
+	}
+	// A reply to something else in between breaks the chain.
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"Good to hear."}}, llmtest.Script{Chunks: []string{"Okay."}})
+	f.send(t, uid, sid, "thanks, I'm safe, I'm going to call my sister")
+	if res := f.send(t, uid, sid, "tonight"); res.AIResponse != "Okay." {
+		t.Fatalf("\"tonight\" two turns later got %q", res.AIResponse)
+	}
+}
+
+func TestFirstMessageOfASessionGetsItsTierAfterTheNotice(t *testing.T) {
+	f := newFixture(t, false, nil)
+	uid := f.user(t, "USER")
+	res, err := f.svc.Send(context.Background(), uid, SendInput{Message: possibleRisk}, nil)
+	if err != nil || !res.Success {
+		t.Fatal(res, err)
+	}
+	if res.AIResponse != companion.Disclosure+" "+companion.CheckInReply {
+		t.Fatalf("first message got %q", res.AIResponse)
+	}
+	res, err = f.svc.Send(context.Background(), uid, SendInput{SessionID: &res.SessionID, Message: "tonight"}, nil)
+	if err != nil || res.AIResponse != companion.CrisisReply {
+		t.Fatalf("the answer got %q (%v)", res.AIResponse, err)
+	}
+}
+
+func TestSafetyContextReadsThePreviousTurns(t *testing.T) {
+	msg := func(role string, level int16, content string) dbgen.Message {
+		return dbgen.Message{ID: uuid.New(), Role: role, RiskLevel: level, Content: content}
+	}
+	u, a := companion.RoleUser, companion.RoleAssistant
+	checkIn := []dbgen.Message{msg(a, 1, companion.CheckInReply), msg(u, 1, possibleRisk), msg(a, 0, "Hello"), msg(u, 0, "Hi")} // newest first
+	crisis := []dbgen.Message{msg(a, 2, companion.CrisisReply), msg(u, 2, "I want to kill myself")}
+	// "tonight" was a clear risk only as the answer to the check-in; what follows the crisis
+	// reply to it is not screened as an answer to anything.
+	answeredCheckIn := append([]dbgen.Message{msg(a, 2, companion.CrisisReply), msg(u, 2, "tonight")}, checkIn...)
+	failed := []dbgen.Message{msg(u, 0, "Hi again"), msg(a, 1, companion.CheckInReply), msg(u, 1, possibleRisk)} // the last reply failed
+	partial := msg(a, 0, "Part of a reply")
+	answered := msg(u, 0, "tonight")
+	retried := append([]dbgen.Message{partial, answered}, checkIn...)
+	cases := []struct {
+		name     string
+		rows     []dbgen.Message
+		answered uuid.UUID
+		want     safety.Context
+	}{
+		{"empty", nil, uuid.Nil, safety.Context{}},
+		{"after a check-in", checkIn, uuid.Nil, safety.Context{Previous: safety.Possible, CheckedIn: true}},
+		{"after the crisis reply", crisis, uuid.Nil, safety.Context{Previous: safety.Clear}},
+		{"after the crisis reply to an answer", answeredCheckIn, uuid.Nil, safety.Context{}},
+		{"after an unanswered message", failed, uuid.Nil, safety.Context{}},
+		{"a retry", retried, answered.ID, safety.Context{Previous: safety.Possible, CheckedIn: true}},
+	}
+	for _, c := range cases {
+		if got := safetyContext(c.rows, c.answered); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestOneRiskyMessageDoesNotMakeEveryShortMessageACrisis: after the check-in and the crisis
+// reply to its answer, "ok thanks" gets the companion again, not the crisis reply once more.
+func TestOneRiskyMessageDoesNotMakeEveryShortMessageACrisis(t *testing.T) {
+	f := newFixture(t, false, nil)
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	send := func(text string) string {
+		t.Helper()
+		res, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: text}, nil)
+		if err != nil || !res.Success {
+			t.Fatalf("send %q: %+v %v", text, res, err)
+		}
+		return res.AIResponse
+	}
+	if got := send(possibleRisk); got != companion.CheckInReply {
+		t.Fatalf("the possible risk got %q", got)
+	}
+	if got := send("tonight"); got != companion.CrisisReply {
+		t.Fatalf("the answer to the check-in got %q", got)
+	}
+	if got := send("ok thanks"); got == companion.CrisisReply || got == companion.CheckInReply {
+		t.Fatalf("a short message after the crisis reply got %q", got)
+	}
+}
+
+func equal[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// signalFixture talks to an llmtest server whose model-side safety signal has the budget.
+func signalFixture(t *testing.T, budget time.Duration) *fixture {
+	f := newFixture(t, true, nil)
+	f.provider = companion.NewOpenAIWithConfig(f.llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 2 * time.Second, SignalBudget: budget})
+	f.svc = f.instance(t, Options{})
+	return f
+}
+
+func TestModelSignalAddsTheCheckInToTheReply(t *testing.T) {
+	f := signalFixture(t, 5*time.Second)
+	uid := f.user(t, "BASIC")
+	sid := f.newSession(t, uid)
+	f.llm.SetModeration(llmtest.Moderation{Flagged: []string{"self-harm/intent"}})
+	msg := "I've been feeling off lately"
+	if safety.Screen(msg, safety.Context{}).Risky() {
+		t.Skip("the local screen now finds this message risky; pick one it misses")
+	}
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"That sounds ", "like a lot."}})
+	res := f.send(t, uid, sid, msg)
+	want := "That sounds like a lot.\n\n" + companion.CheckInQuestion + " " + companion.CrisisResources
+	if res.AIResponse != want {
+		t.Fatalf("reply = %q, want %q", res.AIResponse, want)
+	}
+	if in := f.llm.Moderated(); len(in) != 1 || in[0] != msg {
+		t.Fatalf("moderation inputs = %q", in)
+	}
+	if r, c := f.counts(t); r != 0 || c != 1 {
+		t.Fatalf("referrals %d, check-ins %d; want 0, 1", r, c)
+	}
+	// The next message is screened as the answer to a check-in.
+	f.llm.SetModeration(llmtest.Moderation{})
+	if res := f.send(t, uid, sid, "tonight"); res.AIResponse != companion.CrisisReply {
+		t.Fatalf("the answer got %q", res.AIResponse)
+	}
+}
+
+func TestModelSignalWithTheModelDownGivesTheCheckIn(t *testing.T) {
+	f := signalFixture(t, 5*time.Second)
+	uid := f.user(t, "BASIC")
+	sid := f.newSession(t, uid)
+	f.llm.SetModeration(llmtest.Moderation{Flagged: []string{"self-harm"}})
+	f.llm.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Fail: 500})
+	res := f.send(t, uid, sid, "I've been feeling off lately")
+	if res.AIResponse != companion.CheckInReply {
+		t.Fatalf("reply = %q", res.AIResponse)
+	}
+}
+
+func TestNoModelSignalChangesNothing(t *testing.T) {
+	for name, m := range map[string]llmtest.Moderation{
+		"negative":         {},
+		"other categories": {Flagged: []string{"violence", "harassment"}},
+		"slow":             {Stall: true},
+		"down":             {Fail: http.StatusServiceUnavailable},
+		"garbled":          {Garbage: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := signalFixture(t, 300*time.Millisecond)
+			uid := f.user(t, "BASIC")
+			sid := f.newSession(t, uid)
+			f.llm.SetModeration(m)
+			f.llm.Enqueue(llmtest.Script{Chunks: []string{"That sounds ", "like a lot."}})
+			if res := f.send(t, uid, sid, "My week has been long"); res.AIResponse != "That sounds like a lot." {
+				t.Fatalf("reply = %q", res.AIResponse)
+			}
+			// And the local screen decides alone, whatever the signal.
+			if res := f.send(t, uid, sid, possibleRisk); res.AIResponse != companion.CheckInReply {
+				t.Fatalf("possible risk got %q", res.AIResponse)
+			}
+			if res := f.send(t, uid, sid, "tonight"); res.AIResponse != companion.CrisisReply {
+				t.Fatalf("the answer got %q", res.AIResponse)
+			}
+			if r, c := f.counts(t); r != 1 || c != 1 {
+				t.Fatalf("referrals %d, check-ins %d; want 1, 1", r, c)
+			}
+		})
+	}
+}
+
+func TestARiskyMessageIsWithheldFromTheModelAndTheSummary(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "BASIC")
+	sid := f.newSession(t, uid)
+	risky := "I want to kill myself, I have the pills from the bathroom cabinet"
+	if res := f.send(t, uid, sid, risky); res.AIResponse != companion.CrisisReply {
+		t.Fatalf("risky message got %q", res.AIResponse)
+	}
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"I'm glad you're still here with me."}})
+	f.send(t, uid, sid, "I'm still here. Can we talk about something else for a bit?")
+	reqs := f.llm.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d model requests", len(reqs))
+	}
+	withheld := false
+	for _, m := range reqs[0].Messages {
+		if strings.Contains(m.Content, "cabinet") || strings.Contains(m.Content, "kill myself") {
+			t.Fatalf("the model was given the risky message: %q", m.Content)
+		}
+		withheld = withheld || m.Content == companion.Withheld
+	}
+	if !withheld {
+		t.Fatalf("the risky turn is missing from the prompt: %+v", reqs[0].Messages)
+	}
+	// The summary that falls back to the offline engine quotes the user, but never that.
+	rows, err := f.st.Queries().ListMessagesBySession(context.Background(), dbgen.ListMessagesBySessionParams{SessionID: sid, UserID: uid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var transcript []companion.Turn
+	for _, m := range rows {
+		transcript = append(transcript, turnOf(m))
+	}
+	sum := companion.OfflineSummary(withoutOpening(transcript))
+	if strings.Contains(sum.Text, "cabinet") || strings.Contains(sum.Text, "kill") || strings.Contains(sum.Text, "withheld") {
+		t.Fatalf("summary = %q", sum.Text)
+	}
+}

@@ -1,0 +1,29 @@
+// Command gen trains the crisis screen's scorer on the tuning half of the labelled set and the
+// training corpus, and writes its weights to scorer.bin (run by go generate in the safety
+// package's directory). The training is deterministic: the same files give the same bytes.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/corpus"
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/model"
+)
+
+func main() {
+	var items []corpus.Item
+	for _, f := range []string{corpus.TuningFile, corpus.ExtraFile} {
+		its, err := corpus.Load(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		items = append(items, its...)
+	}
+	m := model.Train(corpus.Examples(items), model.DefaultOptions)
+	if err := os.WriteFile("scorer.bin", m.Encode(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}

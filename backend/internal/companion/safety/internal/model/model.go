@@ -1,0 +1,119 @@
+// Package model is the crisis screen's learned scorer: a logistic regression over hashed word
+// 1–2-grams and character 3–5-grams of the normalised text, its training, and the compact form
+// its weights are embedded in (one signed byte per bucket and a scale).
+package model
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Bits is the number of bits of a feature's hash: the model has 1<<Bits weights.
+const Bits = 17
+
+const buckets = 1 << Bits
+
+// Features lists the hashed features of normalised text (see text.Normalize), sorted and
+// without repeats: word unigrams and bigrams, and character 3-, 4- and 5-grams with the
+// spaces that bound words.
+func Features(t string) []uint32 {
+	b := []byte(" " + strings.Join(strings.Fields(t), " ") + " ")
+	fs := make([]uint32, 0, 4*len(b))
+	// Words and pairs of words, from the spaces that bound them.
+	prev := -1 // start of the previous word
+	start := 1
+	for i := 1; i < len(b); i++ {
+		if b[i] != ' ' {
+			continue
+		}
+		if i > start {
+			fs = append(fs, hash('w', b[start:i]))
+			if prev >= 0 {
+				fs = append(fs, hash('b', b[prev:i]))
+			}
+			prev = start
+		}
+		start = i + 1
+	}
+	for n := 3; n <= 5; n++ {
+		for i := 0; i+n <= len(b); i++ {
+			fs = append(fs, hash('c', b[i:i+n]))
+		}
+	}
+	slices.Sort(fs)
+	return slices.Compact(fs)
+}
+
+// hash is 32-bit FNV-1a of the kind of feature and its bytes, folded to a bucket.
+func hash(kind byte, s []byte) uint32 {
+	const prime = 16777619
+	h := uint32(2166136261)
+	h = (h ^ uint32(kind)) * prime
+	for _, c := range s {
+		h = (h ^ uint32(c)) * prime
+	}
+	return h & (buckets - 1)
+}
+
+// Model is a trained scorer in its compact form.
+type Model struct {
+	scale float32
+	bias  float32
+	w     []int8
+}
+
+// Score is the probability, from 0 to 1, that the features show risk. Each feature weighs
+// 1/√n, so that long and short texts score on the same footing.
+func (m *Model) Score(fs []uint32) float64 {
+	if len(fs) == 0 {
+		return sigmoid(float64(m.bias))
+	}
+	var s int64
+	for _, f := range fs {
+		s += int64(m.w[f])
+	}
+	z := float64(m.bias) + float64(m.scale)*float64(s)/math.Sqrt(float64(len(fs)))
+	return sigmoid(z)
+}
+
+func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+var magic = []byte("PSS1")
+
+// Encode writes the model: "PSS1", the number of bits, the scale and the bias (little-endian
+// float32), then one signed byte per bucket.
+func (m *Model) Encode() []byte {
+	var b bytes.Buffer
+	b.Write(magic)
+	binary.Write(&b, binary.LittleEndian, uint32(Bits))
+	binary.Write(&b, binary.LittleEndian, m.scale)
+	binary.Write(&b, binary.LittleEndian, m.bias)
+	for _, w := range m.w {
+		b.WriteByte(byte(w))
+	}
+	return b.Bytes()
+}
+
+// Decode reads a model written by Encode.
+func Decode(b []byte) (*Model, error) {
+	const head = 16
+	if len(b) < head || !bytes.Equal(b[:4], magic) {
+		return nil, errors.New("model: not a PSS1 model")
+	}
+	if bits := binary.LittleEndian.Uint32(b[4:]); bits != Bits || len(b) != head+buckets {
+		return nil, errors.New("model: wrong size")
+	}
+	m := &Model{
+		scale: math.Float32frombits(binary.LittleEndian.Uint32(b[8:])),
+		bias:  math.Float32frombits(binary.LittleEndian.Uint32(b[12:])),
+		w:     make([]int8, buckets),
+	}
+	for i, c := range b[head:] {
+		m.w[i] = int8(c)
+	}
+	return m, nil
+}

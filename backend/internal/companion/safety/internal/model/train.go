@@ -1,0 +1,111 @@
+package model
+
+import "math"
+
+// Example is one training text's features and label.
+type Example struct {
+	Features []uint32
+	Risky    bool
+}
+
+// Options tune the training.
+type Options struct {
+	Epochs int     // full passes over the examples
+	L2     float64 // weight of the L2 penalty
+	Rate   float64 // AdaGrad's learning rate
+	// RiskyShare is the share of the loss the risky examples carry, whatever their count; the
+	// rest goes to the harmless ones. Below one half, a text unlike any seen in training
+	// scores low, as most messages are harmless.
+	RiskyShare float64
+	// MaxShare freezes at zero the weight of a feature found in more than this share of the
+	// examples: n-grams as common as "and " say nothing about risk, and left free they only
+	// offset the bias.
+	MaxShare float64
+}
+
+// DefaultOptions are the options the committed model was trained with.
+var DefaultOptions = Options{Epochs: 600, L2: 1e-5, Rate: 1, RiskyShare: 0.2, MaxShare: 0.05}
+
+// The explicit float64 conversions below keep the compiler from fusing a multiplication and an
+// addition (as it may on some architectures), so that the weights are the same bytes everywhere.
+
+// Train fits the logistic regression by full-batch AdaGrad, with the two labels weighted
+// by RiskyShare whatever their counts, and quantises it. It is deterministic: the same examples in
+// the same order give the same bytes.
+func Train(ex []Example, o Options) *Model {
+	var nRisky, nHarmless float64
+	for _, e := range ex {
+		if e.Risky {
+			nRisky++
+		} else {
+			nHarmless++
+		}
+	}
+	wRisky, wHarmless := o.RiskyShare/math.Max(nRisky, 1), (1-o.RiskyShare)/math.Max(nHarmless, 1)
+
+	df := make([]int, buckets)
+	for _, e := range ex {
+		for _, f := range e.Features {
+			df[f]++
+		}
+	}
+	frozen := make([]bool, buckets)
+	for i, n := range df {
+		frozen[i] = o.MaxShare > 0 && float64(n) > o.MaxShare*float64(len(ex))
+	}
+
+	w := make([]float64, buckets)
+	g := make([]float64, buckets)
+	acc := make([]float64, buckets)
+	var bias, accBias float64
+	for range o.Epochs {
+		clear(g)
+		var gBias float64
+		for _, e := range ex {
+			if len(e.Features) == 0 {
+				continue
+			}
+			norm := 1 / math.Sqrt(float64(len(e.Features)))
+			z := bias
+			for _, f := range e.Features {
+				z += float64(w[f] * norm)
+			}
+			p := sigmoid(z)
+			y, cw := 0.0, wHarmless
+			if e.Risky {
+				y, cw = 1, wRisky
+			}
+			d := (p - y) * cw
+			gBias += d
+			for _, f := range e.Features {
+				g[f] += float64(d * norm)
+			}
+		}
+		for i := range w {
+			gi := g[i] + float64(o.L2*w[i])
+			if gi == 0 || frozen[i] {
+				continue
+			}
+			acc[i] += float64(gi * gi)
+			w[i] -= o.Rate * gi / (math.Sqrt(acc[i]) + 1e-8)
+		}
+		accBias += float64(gBias * gBias)
+		bias -= o.Rate * gBias / (math.Sqrt(accBias) + 1e-8)
+	}
+	return quantise(w, bias)
+}
+
+func quantise(w []float64, bias float64) *Model {
+	var top float64
+	for _, x := range w {
+		top = max(top, math.Abs(x))
+	}
+	m := &Model{scale: float32(top / 127), bias: float32(bias), w: make([]int8, len(w))}
+	if top == 0 {
+		return m
+	}
+	for i, x := range w {
+		m.w[i] = int8(max(-127, min(127, math.Round(x/float64(m.scale)))))
+	}
+	return m
+}

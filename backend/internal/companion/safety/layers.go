@@ -1,0 +1,211 @@
+package safety
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/model"
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/text"
+)
+
+// thresholds are the scorer's cut-offs: a score at or above clear is a clear risk, at or above
+// possible a possible one; after a check-in or a risky message, afterRisk is enough for a
+// possible risk.
+type thresholds struct {
+	clear, possible, afterRisk float64
+	// plain is the cut-off for a possible risk in a message without any word of the risk
+	// lexicon ("will it ever get better?"): the scorer alone must be surer there.
+	plain float64
+	// short is the cut-off for a possible risk in a message of two or three words, which is
+	// never a clear risk on the scorer's word alone.
+	short float64
+	// window is the cut-off for a possible risk in one window of a long message; a window is a
+	// clear risk at or above the higher of window and clear.
+	window float64
+}
+
+// defaultThresholds were chosen on the development test split of the tuning half (see
+// dev_test.go), never on the held-back half.
+var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.7, short: 0.85, window: 0.7}
+
+// screener is the layered screen with a given scorer.
+type screener struct {
+	m  *model.Model
+	th thresholds
+}
+
+// longWords is the length, in words, from which a message is also scored by windows.
+const longWords = 20
+
+func (s *screener) screen(raw string, c Context) Result {
+	mk := text.Mask(raw)
+	masked := mk.Text
+	afterRisk := c.CheckedIn || c.Previous != None
+	denies := denial.MatchString(text.Normalize(raw))
+
+	// The context rule: a short answer after a check-in or a risky message confirms the risk,
+	// unless it denies it.
+	if afterRisk && shortReply(raw) && !denies {
+		cat := category(masked)
+		if cat == "" {
+			cat = Suicide
+		}
+		return Result{Level: Clear, Category: cat}
+	}
+	if cat := matchRules(masked); cat != "" {
+		return Result{Level: Clear, Category: cat}
+	}
+
+	whole, window := s.score(mk)
+	level := None
+	switch {
+	case !hasLexicon(masked) && window == 0:
+		// A message with no word risk is told with is at most a possible risk, and only when
+		// the scorer is very sure.
+		if whole >= s.th.plain {
+			level = Possible
+		}
+	case len(strings.Fields(masked)) < 4:
+		// Two or three words give the scorer little to go on ("cut me", "here it is"): at
+		// most a possible risk, and only when it is very sure.
+		if whole >= s.th.short {
+			level = Possible
+		}
+	case whole >= s.th.clear, window >= max(s.th.clear, s.th.window):
+		level = Clear
+	case whole >= s.th.possible, window >= s.th.window, afterRisk && !denies && whole >= s.th.afterRisk:
+		level = Possible
+	}
+	// Hopelessness without intent gets the check-in; only a near-certain score makes it clear.
+	if matchesAny(possible, masked) && (level == None || level == Clear && whole < 0.97 && window < 0.97) {
+		level = Possible
+	}
+	if level == None {
+		return Result{}
+	}
+	cat := category(masked)
+	if cat == "" {
+		cat = Suicide
+	}
+	return Result{Level: level, Category: cat}
+}
+
+// score is the scorer's score of the masked message, or, for a long message, 0 and its
+// highest score over the message's sentences and windows of words, so that risk buried in an
+// ordinary message counts and a long message is not judged by the sum of its small signals.
+func (s *screener) score(mk text.Masked) (whole, window float64) {
+	words := strings.Fields(mk.Text)
+	// What an idiom leaves behind ("i could" of "i could kill for a coffee") is too short to
+	// score on its own.
+	if len(words) == 0 || len(words) < 6 && mk.Idiom {
+		return 0, 0
+	}
+	if len(words) == 1 {
+		// One word ("cut", "tonight") is left to the rules and the context rule.
+		return 0, 0
+	}
+	if len(words) < longWords {
+		return s.m.Score(model.Features(mk.Text)), 0
+	}
+	for _, sent := range mk.Sentences {
+		window = max(window, s.m.Score(model.Features(sent)))
+	}
+	const size, stride = 14, 7
+	for i := 0; i < len(words); i += stride {
+		w := words[i:min(i+size, len(words))]
+		window = max(window, s.m.Score(model.Features(" "+strings.Join(w, " ")+" ")))
+		if i+size >= len(words) {
+			break
+		}
+	}
+	return 0, window
+}
+
+func shortReply(raw string) bool {
+	n := len(strings.Fields(raw))
+	return n > 0 && n <= 8
+}
+
+func matchesAny(res []*regexp.Regexp, t string) bool {
+	for _, re := range res {
+		if re.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// denial is a short answer that says no to a check-in and explains, or says the user is safe.
+// A bare "no" after "are you safe?" is not one: the screen errs towards care.
+var denial = rx(`\b(nothing like that|not like that|i (just )?meant|i was (just )?(being )?(dramatic|joking|kidding)|im (ok|okay|fine|safe|good|alright)|i am (ok|okay|fine|safe)|god no|no way|not at all|of course not|definitely not|dont worry|just (tired|stressed|school|venting)|im at home and)\b`)
+
+// possible are phrasings of hopelessness or wishing to be gone that say no intent.
+var possible = []*regexp.Regexp{
+	rx(`\b(cant|can not|cannot) (do|take|handle) (this|it) (anymore|any longer)\b`),
+	rx(`\bwant(ed)? to (just )?disappear\b`),
+	rx(`\b(whats|what is) (even )?the point( of (anything|any of this|trying|being here|me))?\b`),
+	rx(`\bno (way out|hope left)\b|\bhopeless\b`),
+}
+
+// lexicon is the words risk is told with: dying and killing, living and existing, means,
+// places, times, plans, goodbyes, hurting, abuse. The scorer alone must be surer of a message
+// that has none of them.
+var lexicon = struct{ words, prefixes []string }{
+	words: []string{
+		"die", "dying", "died", "dead", "death", "unalive", "end", "ending", "over", "life", "alive", "live",
+		"living", "here", "gone", "around", "goodbye", "bye", "note", "letter", "letters", "pill", "pills",
+		"tablet", "tablets", "meds", "medication", "paracetamol", "overdose", "od", "dose", "rope", "belt", "knife",
+		"knives", "blade", "razor", "blood", "scar", "scars", "bridge", "roof", "edge", "ledge", "platform",
+		"train", "tracks", "cliff", "fall", "floor", "sea", "river", "tonight", "tomorrow", "friday", "saturday",
+		"sunday", "weekend", "date", "when", "how many", "how much", "enough", "point", "burden", "better off",
+		"without me", "disappear", "vanish", "sleep", "wake", "asleep", "throat", "neck", "nudes", "pics", "scared",
+		"afraid", "safe", "hospital", "gun", "weapon", "bleach", "took", "taken", "take", "drank", "clean",
+		"streak", "urge", "urges", "self harm", "ghost", "nap", "forever", "give up", "done", "away", "last",
+		"do it", "through with it", "decided", "ready", "stay", "wont be", "worth", "future", "nothing", "nobody",
+		"no one", "miss me", "locked", "secret", "drunk", "again", "started", "phase", "way to go", "way out",
+		"backing out", "out of it", "too late", "tried", "heading", "getting through", "cliff", "cliffs", "calm",
+		"peaceful", "eye", "wont let me", "not allowed", "tell anyone", "not to tell", "dont tell", "alone",
+		"filmed", "photos", "clothes", "spiked", "drink", "bother", "doing it", "going back", "my things",
+		"wanting",
+	},
+	prefixes: []string{
+		"kill", "suicid", "exist", "cut", "bleed", "hurt", "harm", "burn", "scratch", "bruise", "jump", "drown",
+		"plan", "hit", "punch", "slap", "kick", "chok", "touch", "sex", "rape", "abuse", "assault", "grab",
+		"swallow", "relapse", "permanent", "hope", "follow", "stop", "kiss",
+	},
+}
+
+// hasLexicon reports whether masked text holds a word of the lexicon.
+func hasLexicon(t string) bool {
+	return text.HasWord(t, lexicon.words) || text.HasAny(t, lexicon.prefixes)
+}
+
+// category guesses the kind of risk from the words of a message the scorer flagged.
+func category(t string) Category {
+	suicide := text.HasAny(t, suicideKeys) && suicideWords.MatchString(t)
+	switch {
+	case text.HasAny(t, selfHarmKeys) && selfHarmWords.MatchString(t) && !suicide:
+		return SelfHarm
+	case text.HasAny(t, abuseKeys) && abuseWords.MatchString(t):
+		return Abuse
+	case text.HasAny(t, dangerKeys) && dangerWords.MatchString(t) && !suicide:
+		return Danger
+	}
+	return ""
+}
+
+// The keys of the category patterns (see text.HasAny).
+var (
+	suicideKeys  = []string{"die", "dead", "death", "suicid", "kill myself", "end", "pills", "tablets", "overdose", "od", "not be here", "alive", "jump", "unalive"}
+	selfHarmKeys = []string{"cut", "blade", "razor", "burn", "bleed", "scratch", "self harm", "relapse", "hurt", "bruise", "scar"}
+	abuseKeys    = []string{"dad", "father", "mum", "mom", "mother", "step", "brother", "uncle", "cousin", "grandad", "boyfriend", "bf",
+		"girlfriend", "gf", "partner", "ex", "coach", "teacher", "touch", "didnt stop", "wouldnt stop", "said no", "pressured", "spiked"}
+	dangerKeys = []string{"following me", "outside my", "threaten", "gun", "knife", "weapon", "locked me"}
+)
+
+var (
+	suicideWords  = rx(`\b(die|dead|death|suicid\w*|kill myself|end (it|my life)|pills|tablets|overdose|od|not be here|alive|jump|unalive)\b`)
+	selfHarmWords = rx(`\b(cut|cuts|cutting|blade|razor|burn(ing|ed)? myself|bleed\w*|scratch\w*|self harm\w*|relapse\w*|hurt(ing)? myself|bruises?|scars?)\b`)
+	abuseWords    = rx(`\b(dad|father|mum|mom|mother|stepdad|stepmum|stepmom|brother|uncle|cousin|grandad|boyfriend|bf|girlfriend|gf|partner|ex|coach|teacher)\b.*\b(hits?|hit me|grab\w*|touch\w*|punch\w*|slap\w*|chok\w*|throat|threw|belt|sex\w*|pics|room at night|hurts? me)\b|\b(touch\w* me|didnt stop|wouldnt stop|said no|pressured me|spiked)\b`)
+	dangerWords   = rx(`\b(following me|outside my (house|door)|threaten\w*|gun|knife|weapon|locked me)\b`)
+)

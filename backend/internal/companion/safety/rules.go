@@ -1,0 +1,78 @@
+package safety
+
+import (
+	"regexp"
+
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/text"
+)
+
+// matchRules returns the category of the first risk phrasing the masked text (see text.Mask)
+// matches, or "" when none does.
+func matchRules(t string) Category {
+	for _, p := range riskPatterns {
+		if text.HasAny(t, p.keys) && p.re.MatchString(t) {
+			return p.risk
+		}
+	}
+	return ""
+}
+
+type riskPattern struct {
+	risk Category
+	// keys are words or parts of words at least one of which the text must hold for re to
+	// match; they spare running every pattern on every message.
+	keys []string
+	re   *regexp.Regexp
+}
+
+func rx(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// Patterns run on normalised text: lower case, no apostrophes, words separated by single
+// spaces, canonical spellings (see canon).
+var riskPatterns = []riskPattern{
+	// Suicide.
+	{Suicide, []string{"suicid", "unaliv", "kms", "kys"}, rx(`\b(suicide|suicidal|unaliv\w*|kms|kys)\b`)},
+	{Suicide, []string{"myself", "my own life", "my life", "me off"}, rx(`\b(kill|killing|killed|end|ending|ended|take|taking|took)( my| me)? (myself|my own life|my life|me off)\b`)},
+	{Suicide, []string{"die", "dead", "alive", "exist", "disappear", "end it", "end thing", "end everything", "kill myself"}, rx(`\b(want|wanna|wanted|wish|wishing|going|gonna|ready|plan|planning|trying|try|tried|decided) (to )?(die|be dead|not be alive|not exist|disappear forever|end it all|end it|end everything|end things|kill myself)\b`)},
+	{Suicide, []string{"end it", "end thing", "end everything"}, rx(`\bend (it|things|everything) (all|tonight|today|now|for good|forever)\b`)},
+	{Suicide, []string{"want to"}, rx(`\b(dont|do not|never) want to (be alive|live|exist|wake up|be here anymore|be around anymore|go on)\b`)},
+	{Suicide, []string{"reason", "point"}, rx(`\b(no|dont see (a|the|any)|cant see (a|the|any)|lost (the|my)) (reason|point) (to|in|of) (live|living|life|going on|being alive|carrying on)\b`)},
+	{Suicide, []string{"better off"}, rx(`\bbetter off (without me|dead|if i (was|were|am) (gone|dead|not here|not around)|if i wasnt (here|around|alive)|if i didnt exist)\b`)},
+	{Suicide, []string{"wish"}, rx(`\bwish (i|id) (was|were|had been|could be|be)? ?(dead|never born|gone forever|not alive|not here anymore)\b`)},
+	{Suicide, []string{"wish"}, rx(`\bwish i (wasnt|werent|hadnt been) (alive|born|here anymore)\b`)},
+	{Suicide, []string{"wake up"}, rx(`\b(go to sleep|fall asleep|sleep) and (never|not) wake up\b`)},
+	{Suicide, []string{"myself"}, rx(`\b(hang|hanging|shoot|shooting|drown|drowning|poison|poisoning) myself\b`)},
+	{Suicide, []string{"jump", "throw myself"}, rx(`\b(jump|jumping|throw myself) (off|from|in front of) (a|the|my) (bridge|roof|building|cliff|train|balcony|car|bus)\b`)},
+	{Suicide, []string{"overdos", "od"}, rx(`\b(overdose|overdosing|overdosed)\b|\bod(ing|d)? on\b`)},
+	{Suicide, []string{"pill", "tablet", "med", "painkiller"}, rx(`\b(take|taking|took|swallow|swallowing|swallowed) (all|every one|a whole bottle|the whole bottle|a bottle) (of )?(my |the |those |these )?(pills|tablets|meds|medication|sleeping pills|painkillers)\b`)},
+	{Suicide, []string{"note", "letter"}, rx(`\b(suicide|goodbye) (note|letter)s?\b|\bwrit(e|ing|ten) (my|a) (goodbye|farewell) (note|letter)`)},
+	{Suicide, []string{"away"}, rx(`\bgiv(e|ing) away (all )?my (stuff|things|belongings|possessions)\b`)},
+	{Suicide, []string{"date", "time", "place"}, rx(`\b(a|the|my) (date|time|place) and (a|the|my) (method|way|plan)\b`)},
+	{Suicide, []string{"deadly", "lethal", "fatal"}, rx(`\b(deadly|lethal|fatal) (amount|dose|doses|amounts)\b`)},
+	{Suicide, []string{"talk me out"}, rx(`\btalk me out of (it|this|doing it)\b`)},
+	{Suicide, []string{"gets my", "get my"}, rx(`\bwho (gets|will get|should get) my (things|stuff|belongings)\b`)},
+	{Suicide, []string{"blood", "bleeding"}, rx(`\b(so much|a lot of|loads of) blood\b|\b(wont|cant|will not|doesnt) stop bleeding\b`)},
+	{Suicide, []string{"gun", "knife", "blade", "razor", "rope", "pills"}, rx(`\b(the |a |my )?(gun|knife|blade|razor|rope|pills) (is|are) (on|in) my (lap|hand|hands)\b`)},
+	{Suicide, []string{"worth living"}, rx(`\b(life is|lifes) not worth living\b|\bnot worth living\b`)},
+	// Self-harm.
+	{SelfHarm, []string{"self"}, rx(`\bself ?harm\w*\b|\bself (injury|injure|injuring|mutilat\w*)\b`)},
+	{SelfHarm, []string{"myself", "my arm", "my wrist", "my leg", "my thigh", "my skin", "my body"}, rx(`\b(hurt|hurting|harm|harming|cut|cutting|burn|burning|punish|punishing|starve|starving|scratch|scratching) (myself|my (arms?|wrists?|legs?|thighs?|skin|body))\b`)},
+	{SelfHarm, []string{"slit", "slash"}, rx(`\b(slit|slitting|slash|slashing) (my )?(wrists?|arms?|throat)\b`)},
+	{SelfHarm, []string{"cutting again", "relaps"}, rx(`\b(started|start|been|keep|kept) cutting again\b|\bcutting again\b|\brelapsed? (on|into) (cutting|self harm)\b`)},
+	// Abuse.
+	{Abuse, []string{"abus"}, rx(`\b(abused|abusing me|abuses me|abusive (to me|parent|father|mother|dad|mom|mum|partner|boyfriend|girlfriend|husband|wife|relationship|home))\b|\babuse (at home|me)\b`)},
+	{Abuse, []string{"rape", "raping", "molest", "sexual", "grop", "groom"}, rx(`\b(raped|rape me|raping|molested|molesting|molests|sexually assaulted|sexual abuse|groped|grooming me)\b`)},
+	{Abuse, []string{"hit", "beat", "punch", "kick", "chok", "slap", "strangl", "hurt", "touch"}, rx(`\b(he|she|they|dad|father|mom|mum|mother|stepdad|stepmom|parents?|boyfriend|girlfriend|husband|wife|partner|uncle|aunt|brother|sister|coach|teacher) (keeps |always |often |sometimes |still |has been |have been |would |used to )?(hits?|hitting|beats?|beating|punch(es)?|punching|kicks?|kicking|chokes?|choking|slaps?|slapping|strangles?|hurts?|hurting|touch(es)?|touching) me\b`)},
+	{Abuse, []string{"hit me", "beat me", "choked me", "slapped me", "kicked me", "punched me", "strangled me", "burned me"}, rx(`\b(hit|beat|choked|slapped|kicked|punched|strangled|burned) me (again|until|so hard|with)\b`)},
+	{Abuse, []string{"spiked"}, rx(`\b(got|was|been|get|getting) spiked\b`)},
+	{Abuse, []string{"filmed", "recorded", "shared", "sent", "posted"}, rx(`\b(filmed|recorded) (me|us) without\b|\b(shared|sent|posted) (my|our) (pics|photos|nudes|videos?)\b`)},
+	{Abuse, []string{"secret", "special"}, rx(`\b(its|it is|says its|said its|our) (little |special )?(secret|special thing)\b`)},
+	{Abuse, []string{"touch", "makes me", "make me"}, rx(`\btouch(es|ed|ing)? me (where|when|in ways|inappropriately|down there)\b|\bmakes? me (do|send) (things|stuff|pictures|photos|nudes)\b`)},
+	{Abuse, []string{"safe", "go home"}, rx(`\b(not|dont feel|never feel) safe (at home|in my home|in my house|around (him|her|them|my \w+))\b|\bafraid to go home\b|\bscared to go home\b`)},
+	// Immediate danger.
+	{Danger, []string{"following me", "stalking me", "chasing me"}, rx(`\b(someone|somebody|a man|a guy|a woman|a stranger|he|she|they) (is |are )?(following|stalking|chasing) me\b`)},
+	{Danger, []string{"threaten"}, rx(`\bthreaten(s|ed|ing)? to (kill|hurt|shoot|stab|beat) (me|us|my)\b`)},
+	{Danger, []string{"kill me", "hurt me", "shoot me", "stab me", "beat me"}, rx(`\b(going to|gonna|wants to|will|tried to|trying to|is coming to|said he would|said she would|said they would) (kill|hurt|shoot|stab|beat) me\b`)},
+	{Danger, []string{"gun", "knife", "weapon"}, rx(`\b(has|have|got|pulled|holding|pointing) (a|his|her|their) (gun|knife|weapon)\b`)},
+	{Danger, []string{"danger", "not safe", "being held", "for my life", "locked me", "let me leave"}, rx(`\b(im|i am) (in danger|not safe|being held)\b|\b(scared|afraid|fear) for my life\b|\blocked me in\b|\bwont let me leave\b`)},
+}

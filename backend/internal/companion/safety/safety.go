@@ -1,0 +1,90 @@
+// Package safety is the crisis screen: it decides, without any network, whether a message
+// shows a clear risk (suicide, self-harm, abuse or immediate danger), a possible one, or none,
+// reading the message with what came just before it.
+//
+// It reads a message in layers: normalisation (case, leetspeak, typos, algospeak, a few
+// emoji; internal/text), the false-alarm layer that sets aside idioms, denied risk, recovery in
+// the past tense and bare mentions of the topic (text.Mask), the context rule (a short answer
+// after a check-in or a risky message), high-precision rules, and a learned scorer (internal/
+// model: logistic regression over hashed word and character n-grams, trained by ./gen on the
+// tuning half of the labelled set and training/, embedded as scorer.bin), which also scores
+// each sentence of a long message. Thresholds were chosen on a split of the tuning half only
+// (dev_test.go); the held-back half is never read here.
+package safety
+
+import (
+	_ "embed"
+
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/model"
+)
+
+// Level is how sure the screen is that a message shows risk; each level has its own reply.
+type Level int
+
+// The levels, by tier of response.
+const (
+	None     Level = iota // neither resources nor a check-in
+	Possible              // a gentle, direct check-in together with the resources
+	Clear                 // the crisis reply with the resources
+)
+
+func (l Level) String() string {
+	switch l {
+	case Possible:
+		return "possible"
+	case Clear:
+		return "clear"
+	default:
+		return "none"
+	}
+}
+
+// Category is the kind of risk a message shows.
+type Category string
+
+// The categories.
+const (
+	Suicide  Category = "suicide"
+	SelfHarm Category = "self_harm"
+	Abuse    Category = "abuse"
+	Danger   Category = "danger"
+)
+
+// Context is what the screen knows about the turns just before the message.
+type Context struct {
+	// Previous is the level of the user's previous message in the session.
+	Previous Level
+	// CheckedIn is true when the companion's previous reply was a check-in or the crisis reply.
+	CheckedIn bool
+}
+
+// Result is what the screen decided about one message.
+type Result struct {
+	Level    Level
+	Category Category // set when Level is not None
+}
+
+// Risky reports whether the message gets the resources (either tier).
+func (r Result) Risky() bool { return r.Level != None }
+
+// Screen decides the level of risk a message shows, given its context. It errs towards care.
+// The layers, in order: normalisation and the false-alarm layer (text.Mask), the context rule,
+// the high-precision rules, then the learned scorer on the whole message and on its sentence
+// windows (see screener.screen).
+func Screen(text string, c Context) Result { return defaultScreener.screen(text, c) }
+
+//go:generate go run ./gen
+
+// scorerModel is the learned scorer's weights, written by ./gen from the tuning half of the
+// labelled set and the training corpus in training/.
+//
+//go:embed scorer.bin
+var scorerModel []byte
+
+var defaultScreener = func() *screener {
+	m, err := model.Decode(scorerModel)
+	if err != nil {
+		panic("safety: " + err.Error())
+	}
+	return &screener{m: m, th: defaultThresholds}
+}()

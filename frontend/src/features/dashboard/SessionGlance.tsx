@@ -1,0 +1,40 @@
+import { Badge, Group, Text } from '@mantine/core';
+import type { SessionListItem } from '../../api/gen/model';
+import { isEndedStatus } from '../chat/sessions';
+import { awaitingSummary, summaryFirstLine } from './glance';
+
+/**
+ * A card's summary line and emotion chips, for the roles that get summaries
+ * (not USER) and for ended sessions only; 'summarising…' until they arrive.
+ * Model output is untrusted: rendered as text, never as HTML.
+ */
+export function SessionGlance({ session, role }: { session: SessionListItem; role: string }) {
+  if (role === 'USER' || !isEndedStatus(session.status)) return null;
+  if (awaitingSummary(session)) {
+    return (
+      <Text size="sm" c="dimmed" fs="italic" role="status">
+        summarising…
+      </Text>
+    );
+  }
+  const line = summaryFirstLine(session.sessionSummary);
+  const emotions = session.sessionEmotions ?? [];
+  return (
+    <div>
+      {line ? (
+        <Text size="sm" lineClamp={2} data-testid="summary-line">
+          {line}
+        </Text>
+      ) : null}
+      {emotions.length > 0 ? (
+        <Group gap={6} mt={6} aria-label="Emotions">
+          {emotions.map((emotion) => (
+            <Badge key={emotion} variant="light" tt="none" size="sm">
+              {emotion}
+            </Badge>
+          ))}
+        </Group>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { http, HttpResponse } from 'msw';
+import { Route, Routes, useLocation } from 'react-router';
+import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
+import { aUser, render, screen, server, within } from '../../test-utils';
+import { DashboardCards } from './DashboardCards';
+
+function Where() {
+  return <p data-testid="where">{useLocation().pathname}</p>;
+}
+
+function renderCards() {
+  return render(
+    <Routes>
+      <Route path="/dashboard" element={<DashboardCards />} />
+      <Route path="/insights" element={<Where />} />
+    </Routes>,
+    { route: '/dashboard' },
+  );
+}
+
+function premiumApi(invite: 200 | 404) {
+  server.use(
+    getGetCurrentUserMockHandler(aUser({ role: 'PREMIUM' })),
+    http.get('*/api/insights/weekly', () =>
+      HttpResponse.json([
+        {
+          id: '5b1f0c7e-1111-4c1e-9a44-000000000001',
+          weekStart: '2026-11-16',
+          sessionCount: 3,
+          emotions: [{ emotion: 'anxiety', count: 2 }],
+          themes: ['exams', 'roommate', 'home'],
+          suggestion: 'Pick one small pause each day.',
+          createdAt: '2026-11-23T08:00:00Z',
+        },
+      ]),
+    ),
+    http.get('*/api/subscription/community', () =>
+      invite === 200
+        ? HttpResponse.json({ url: 'https://community.example/join' })
+        : HttpResponse.json({ code: 'NOT_FOUND', error: 'x', message: 'x' }, { status: 404 }),
+    ),
+  );
+}
+
+describe('DashboardCards', () => {
+  it('gives a Premium user an insights card with last week at a glance, leading to /insights', async () => {
+    premiumApi(200);
+    const { user } = renderCards();
+    const card = within((await screen.findByRole('heading', { name: 'Your insights' })).closest('section')!);
+    expect(await card.findByText('Week of November 16: exams · roommate · home')).toBeInTheDocument();
+    await user.click(card.getByRole('link', { name: 'Open your insights' }));
+    expect(await screen.findByTestId('where')).toHaveTextContent('/insights');
+  });
+
+  it('puts the community invite on a card of its own', async () => {
+    premiumApi(200);
+    renderCards();
+    const card = within((await screen.findByRole('heading', { name: 'Join the Percolate community' })).closest('section')!);
+    const link = await card.findByRole('link', { name: 'Open the community' });
+    expect(link).toHaveAttribute('href', 'https://community.example/join');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(card.queryByText(/insight/i)).toBeNull();
+  });
+
+  it('says when the community space is not set up yet', async () => {
+    premiumApi(404);
+    renderCards();
+    expect(await screen.findByText('Your community space is being set up. Check back soon.')).toBeInTheDocument();
+  });
+
+  it.each(['USER', 'BASIC'])('tells %s that insights are Premium, with no community card and no report request', async (role) => {
+    server.use(getGetCurrentUserMockHandler(aUser({ role: role as 'USER' })));
+    renderCards();
+    expect(
+      await screen.findByText('Weekly insight reports — your feelings and themes over time — are part of the Premium plan.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open your insights' })).toHaveAttribute('href', '/insights');
+    expect(screen.queryByRole('heading', { name: 'Join the Percolate community' })).toBeNull();
+  });
+});

@@ -1,0 +1,323 @@
+import { http, HttpResponse } from 'msw';
+import { Route, Routes } from 'react-router';
+import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
+import type { Message, SendMessageResponse, SessionDetail } from '../../api/gen/model';
+import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
+import { fakeChatLayout } from '../../features/chat/testing/layout';
+import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testing/sse';
+import { render, screen, server, waitFor, within } from '../../test-utils';
+import { ChatPage } from './ChatPage';
+
+const SESSION = '5f0c2a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f';
+const STARTER = "Hello! I'd like to start a new conversation.";
+const TROUBLE = "I'm having trouble connecting. Please check your connection or try again later.";
+const WELCOME = 'Hi, I am Percolate. What is on your mind?';
+
+function aMessage(id: string, role: Message['role'], content: string, overrides: Partial<Message> = {}): Message {
+  return { id, role, content, timestamp: '2026-11-20T10:00:00Z', tokenCount: 5, ...overrides };
+}
+
+function aDetail(overrides: Partial<SessionDetail> = {}): SessionDetail {
+  return {
+    sessionId: SESSION,
+    title: 'Exam worries',
+    status: 'ACTIVE',
+    isActive: true,
+    sessionTokensUsed: 120,
+    sessionTokenLimit: 1000,
+    messages: [aMessage('m-0', 'user', STARTER), aMessage('m-1', 'assistant', WELCOME)],
+    ...overrides,
+  };
+}
+
+function aReply(overrides: Partial<SendMessageResponse> = {}): SendMessageResponse {
+  return {
+    success: true,
+    sessionId: SESSION,
+    aiResponse: 'It sounds like the exam weighs on you.',
+    sessionTokensUsed: 140,
+    sessionTokenLimit: 1000,
+    sessionEnded: false,
+    ...overrides,
+  };
+}
+
+function renderChat(route = `/chat/${SESSION}`) {
+  return render(
+    <Routes>
+      <Route path="/chat/:sessionId?" element={<ChatPage />} />
+    </Routes>,
+    { route },
+  );
+}
+
+const box = () => screen.getByRole('textbox', { name: 'Message' });
+const aiTexts = () => screen.queryAllByTestId('ai-message').map((el) => el.textContent);
+const userTexts = () => screen.queryAllByTestId('user-message').map((el) => el.textContent);
+const notices = () => screen.queryAllByTestId('reply-notice');
+
+fakeChatLayout();
+
+beforeEach(() => {
+  server.use(getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }));
+});
+
+describe('a clean start', () => {
+  it('never shows the starter message as a bubble: the welcome is the first message', async () => {
+    server.use(getGetChatSessionMockHandler(aDetail()));
+    renderChat();
+    await screen.findByRole('heading', { name: 'Exam worries' });
+
+    expect(userTexts()).toEqual([]);
+    expect(aiTexts()).toEqual([WELCOME]);
+    expect(screen.queryByText(STARTER)).toBeNull();
+  });
+
+  it('hides only the first user message when it is the starter: the same words later are the user’s own', async () => {
+    server.use(
+      getGetChatSessionMockHandler(
+        aDetail({
+          messages: [
+            aMessage('m-c', 'assistant', 'Welcome back. Last time was heavy; how are you today?'),
+            aMessage('m-0', 'user', STARTER),
+            aMessage('m-1', 'assistant', WELCOME),
+            aMessage('m-2', 'user', STARTER),
+            aMessage('m-3', 'assistant', 'Hello again.'),
+          ],
+        }),
+      ),
+    );
+    renderChat();
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    expect(userTexts()).toEqual([STARTER]);
+  });
+
+  it('offers starter chips on an empty chat that fill the composer, and hides them once the user has spoken', async () => {
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () => sseResponse([sseEvent('done', aReply())])),
+    );
+    const { user } = renderChat();
+    const starters = await screen.findByRole('group', { name: 'Conversation starters' });
+    expect(within(starters).getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'Exams on my mind',
+      'Roommate stuff',
+      'Missing home',
+      'Something good happened',
+    ]);
+
+    await user.click(within(starters).getByRole('button', { name: 'Missing home' }));
+    expect(box()).toHaveValue('Missing home');
+    expect(box()).toHaveFocus();
+
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('It sounds like the exam weighs on you.')).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Conversation starters' })).toBeNull();
+  });
+
+  it('offers no chips in a chat that already has the user’s words', async () => {
+    server.use(getGetChatSessionMockHandler(aDetail({ messages: [aMessage('m-0', 'user', 'Tired today'), aMessage('m-1', 'assistant', 'Tell me more.')] })));
+    renderChat();
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    expect(screen.queryByRole('group', { name: 'Conversation starters' })).toBeNull();
+  });
+});
+
+describe('the token counter', () => {
+  it('is quiet far from the limit and draws the eye near it', async () => {
+    server.use(getGetChatSessionMockHandler(aDetail({ sessionTokensUsed: 120 })));
+    const first = renderChat();
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    expect(screen.getByLabelText('Tokens used')).toHaveTextContent('120 / 1000');
+    expect(screen.getByLabelText('Tokens used')).not.toHaveAttribute('data-near-limit');
+    first.unmount();
+
+    server.use(getGetChatSessionMockHandler(aDetail({ sessionTokensUsed: 850 })));
+    renderChat();
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    expect(screen.getByLabelText('Tokens used')).toHaveTextContent('850 / 1000');
+    expect(screen.getByLabelText('Tokens used')).toHaveAttribute('data-near-limit', 'true');
+  });
+});
+
+describe('Stop', () => {
+  it('turns Send into Stop while a reply streams; Stop asks the server to stop and keeps what arrived, marked stopped', async () => {
+    const stream = controlledSse();
+    let stops = 0;
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () => stream.response()),
+      http.post('*/api/chat/sessions/:id/stop', ({ params }) => {
+        stops += 1;
+        expect(params.id).toBe(SESSION);
+        // The server ends the stream the way it does: done, marked stopped.
+        stream.send('done', aReply({ aiResponse: 'Let me think', replyStatus: 'stopped' }));
+        stream.close();
+        return HttpResponse.json({ reply: aMessage('r-1', 'assistant', 'Let me think', { status: 'stopped' }) });
+      }),
+    );
+    const { user } = renderChat();
+    await user.type(await screen.findByRole('textbox', { name: 'Message' }), 'hello{Enter}');
+
+    stream.send('delta', { text: 'Let me think' });
+    expect(await screen.findByText('Let me think')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Stop reply' }));
+
+    expect(await screen.findByRole('button', { name: 'Send' })).toBeEnabled();
+    expect(stops).toBe(1);
+    expect(aiTexts()).toEqual([WELCOME, 'Let me think']);
+    expect(screen.getByTestId('reply-mark')).toHaveTextContent('Stopped');
+    expect(aiTexts()).not.toContain(TROUBLE);
+    expect(screen.queryByRole('alert')).toBeNull();
+    // A stopped reply can be answered again.
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it('stops reading a stream the server no longer writes (204), keeping what arrived', async () => {
+    const stream = controlledSse();
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () => stream.response()),
+      http.post('*/api/chat/sessions/:id/stop', () => new HttpResponse(null, { status: 204 })),
+    );
+    const { user } = renderChat();
+    await user.type(await screen.findByRole('textbox', { name: 'Message' }), 'hello{Enter}');
+    stream.send('delta', { text: 'Partly' });
+    await screen.findByText('Partly');
+
+    await user.click(screen.getByRole('button', { name: 'Stop reply' }));
+
+    expect(await screen.findByRole('button', { name: 'Send' })).toBeEnabled();
+    expect(aiTexts()).toEqual([WELCOME, 'Partly']);
+    expect(screen.getByTestId('reply-mark')).toHaveTextContent('Stopped');
+    expect(aiTexts()).not.toContain(TROUBLE);
+  });
+});
+
+describe('Retry', () => {
+  it('shows a model failure once, in the thread, with Retry and no connection bubble; Retry answers without sending the message again', async () => {
+    let sends = 0;
+    let retries = 0;
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () => {
+        sends += 1;
+        return sseResponse([
+          sseEvent('error', {
+            code: 'COMPANION_UNAVAILABLE',
+            error: 'The companion could not answer just now.',
+            message: 'The companion could not answer just now.',
+            sessionId: SESSION,
+          }),
+        ]);
+      }),
+      http.post('*/api/chat/sessions/:id/retry', () => {
+        retries += 1;
+        return sseResponse([sseEvent('delta', { text: 'Here now.' }), sseEvent('done', aReply({ aiResponse: 'Here now.' }))]);
+      }),
+    );
+    const { user } = renderChat();
+    await user.type(await screen.findByRole('textbox', { name: 'Message' }), 'hello{Enter}');
+
+    const notice = await screen.findByRole('alert');
+    expect(notice).toHaveTextContent('The companion could not answer just now.');
+    expect(screen.getAllByText('The companion could not answer just now.')).toHaveLength(1);
+    expect(aiTexts()).not.toContain(TROUBLE);
+    expect(userTexts()).toEqual(['hello']);
+
+    await user.click(within(notice).getByRole('button', { name: 'Retry' }));
+
+    expect(await screen.findByText('Here now.')).toBeInTheDocument();
+    await waitFor(() => expect(notices()).toHaveLength(0));
+    expect(sends).toBe(1);
+    expect(retries).toBe(1);
+    expect(userTexts()).toEqual(['hello']);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('keeps a reply cut off part-way, marked interrupted, and Retry replaces it', async () => {
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () =>
+        sseResponse([
+          sseEvent('delta', { text: 'Half a tho' }),
+          sseEvent('error', { code: 'COMPANION_UNAVAILABLE', error: 'Cut off.', message: 'Cut off.', sessionId: SESSION }),
+        ]),
+      ),
+      http.post('*/api/chat/sessions/:id/retry', () =>
+        sseResponse([sseEvent('delta', { text: 'A whole thought.' }), sseEvent('done', aReply({ aiResponse: 'A whole thought.' }))]),
+      ),
+    );
+    const { user } = renderChat();
+    await user.type(await screen.findByRole('textbox', { name: 'Message' }), 'hello{Enter}');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Cut off.');
+    expect(aiTexts()).toEqual([WELCOME, 'Half a tho']);
+    expect(screen.getByTestId('reply-mark')).toHaveTextContent('Interrupted');
+
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+
+    await waitFor(() => expect(aiTexts()).toEqual([WELCOME, 'A whole thought.']));
+    expect(notices()).toHaveLength(0);
+    expect(screen.queryByTestId('reply-mark')).toBeNull();
+  });
+
+  it('offers Retry on a stored reply marked interrupted when the chat is opened again', async () => {
+    let retries = 0;
+    server.use(
+      getGetChatSessionMockHandler(
+        aDetail({
+          messages: [
+            aMessage('m-0', 'user', 'Hard week'),
+            aMessage('m-1', 'assistant', 'It sounds like', { status: 'interrupted' }),
+          ],
+        }),
+      ),
+      http.post('*/api/chat/sessions/:id/retry', () => {
+        retries += 1;
+        return sseResponse([sseEvent('done', aReply({ aiResponse: 'It sounds like a hard week.' }))]);
+      }),
+    );
+    const { user } = renderChat();
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    expect(screen.getByTestId('reply-mark')).toHaveTextContent('Interrupted');
+
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+
+    expect(await screen.findByText('It sounds like a hard week.', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(retries).toBe(1);
+    expect(aiTexts()).not.toContain('It sounds like');
+  });
+});
+
+describe('a reply still being written', () => {
+  it('re-attaches when the chat opens and shows it being written', async () => {
+    const stream = controlledSse();
+    let attaches = 0;
+    server.use(
+      getGetChatSessionMockHandler(aDetail({ messages: [aMessage('m-0', 'user', 'Tell me about sleep')], replyInProgress: true })),
+      http.get('*/api/chat/sessions/:id/stream', () => {
+        attaches += 1;
+        return stream.response();
+      }),
+    );
+    renderChat();
+    await screen.findByRole('heading', { name: 'Exam worries' });
+
+    stream.send('delta', { text: 'Sleep is ' });
+    expect(await screen.findByText('Sleep is')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Stop reply' })).toBeInTheDocument();
+    // No "unanswered" notice while the reply is on its way.
+    expect(notices()).toHaveLength(0);
+
+    stream.send('delta', { text: 'a kindness.' });
+    stream.send('done', aReply({ aiResponse: 'Sleep is a kindness.' }));
+    stream.close();
+
+    expect(await screen.findByRole('button', { name: 'Send' })).toBeEnabled();
+    expect(aiTexts()).toEqual(['Sleep is a kindness.']);
+    expect(attaches).toBe(1);
+  });
+});

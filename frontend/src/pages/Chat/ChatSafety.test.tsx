@@ -1,0 +1,114 @@
+import { http } from 'msw';
+import { Route, Routes } from 'react-router';
+import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
+import type { SendMessageResponse, SessionDetail } from '../../api/gen/model';
+import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
+import { sseEvent, sseResponse } from '../../features/chat/testing/sse';
+import { render, screen, server, waitFor, within } from '../../test-utils';
+import { ChatPage } from './ChatPage';
+
+// The server's fixed replies (companion.CrisisResources, CheckInReply, CrisisReply).
+const RESOURCES =
+  'If you are in immediate danger, please call your local emergency number now (911 in the US). ' +
+  'In the US you can call or text 988 to reach the 988 Suicide & Crisis Lifeline, any time, for free. ' +
+  'You can also text HOME to 741741 to reach the Crisis Text Line. ' +
+  'Outside the US, findahelpline.com lists free, confidential helplines in your country.';
+const QUESTION = 'I want to make sure I understand — are you thinking about hurting yourself or ending your life?';
+const CHECK_IN = `Thank you for telling me how you're feeling. ${QUESTION} It's okay to tell me either way. ${RESOURCES} I'm an AI, so I can't help in an emergency, but I'm here to keep listening.`;
+const CRISIS = `Thank you for telling me. What you're going through sounds really painful, and you deserve support from a real person right now. ${RESOURCES} I'm an AI, so I can't help in an emergency, but I'm here to keep listening if you want to keep talking.`;
+
+const SESSION = '5f0c2a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f';
+
+function aDetail(): SessionDetail {
+  return {
+    sessionId: SESSION,
+    title: 'New Chat',
+    status: 'ACTIVE',
+    isActive: true,
+    sessionTokensUsed: 0,
+    sessionTokenLimit: 1000,
+    messages: [],
+  };
+}
+
+function aReply(aiResponse: string): SendMessageResponse {
+  return { success: true, sessionId: SESSION, title: 'A difficult moment', aiResponse, sessionTokensUsed: 0, sessionTokenLimit: 1000, sessionEnded: false };
+}
+
+// jsdom lays nothing out: give the conversation a viewport and each row a height.
+const descriptors = ['clientHeight', 'offsetHeight'].map((name) => [name, Object.getOwnPropertyDescriptor(HTMLElement.prototype, name)] as const);
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 60 });
+});
+afterAll(() => {
+  for (const [name, d] of descriptors) {
+    if (d) Object.defineProperty(HTMLElement.prototype, name, d);
+    else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+  }
+});
+
+beforeEach(() => {
+  server.use(getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }));
+});
+
+const aiTexts = () => screen.queryAllByTestId('ai-message').map((el) => el.textContent);
+
+describe('ChatPage safety replies', () => {
+  it('shows the check-in to a possible risk, then the crisis reply to its answer, each with the resources as links', async () => {
+    const replies = [CHECK_IN, CRISIS];
+    const sent: string[] = [];
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', async ({ request }) => {
+        sent.push(((await request.json()) as { message: string }).message);
+        const text = replies[sent.length - 1];
+        return sseResponse([sseEvent('delta', { text }), sseEvent('done', aReply(text))]);
+      }),
+    );
+    const { user } = render(
+      <Routes>
+        <Route path="/chat/:sessionId?" element={<ChatPage />} />
+      </Routes>,
+      { route: `/chat/${SESSION}` },
+    );
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+
+    await user.click(box);
+    await user.paste("I can't do this anymore and I just want to disappear");
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(aiTexts()).toContain(CHECK_IN));
+    expect(screen.getByText(/are you thinking about hurting yourself or ending your life\?/)).toBeInTheDocument();
+    let links = await screen.findAllByRole('navigation', { name: 'Crisis resources in this reply' });
+    expect(links).toHaveLength(1);
+    expect(within(links[0]).getByRole('link', { name: 'Call 988' })).toHaveAttribute('href', 'tel:988');
+    expect(within(links[0]).getByRole('link', { name: 'Text HOME to 741741' })).toHaveAttribute('href', 'sms:741741?&body=HOME');
+    expect(within(links[0]).getByRole('link', { name: 'findahelpline.com' })).toHaveAttribute('href', 'https://findahelpline.com');
+
+    await user.type(box, 'tonight{Enter}');
+    await waitFor(() => expect(aiTexts()).toContain(CRISIS));
+    const crisis = screen.getAllByTestId('ai-message').find((el) => el.textContent === CRISIS)!;
+    for (const want of ['988', 'HOME to 741741', 'local emergency number', 'findahelpline.com']) expect(crisis.textContent).toContain(want);
+    links = screen.getAllByRole('navigation', { name: 'Crisis resources in this reply' });
+    expect(links).toHaveLength(2);
+    expect(sent).toEqual(["I can't do this anymore and I just want to disappear", 'tonight']);
+  }, 20_000);
+
+  it('adds no resource links to an ordinary reply', async () => {
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () =>
+        sseResponse([sseEvent('delta', { text: 'That exam sounds like a lot.' }), sseEvent('done', aReply('That exam sounds like a lot.'))]),
+      ),
+    );
+    const { user } = render(
+      <Routes>
+        <Route path="/chat/:sessionId?" element={<ChatPage />} />
+      </Routes>,
+      { route: `/chat/${SESSION}` },
+    );
+    await user.type(await screen.findByRole('textbox', { name: 'Message' }), 'this exam is killing me{Enter}');
+    await waitFor(() => expect(aiTexts()).toContain('That exam sounds like a lot.'));
+    expect(screen.queryByRole('navigation', { name: 'Crisis resources in this reply' })).toBeNull();
+  });
+});
