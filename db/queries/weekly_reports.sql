@@ -1,7 +1,8 @@
 -- name: ListUsersDueWeeklyReport :many
--- ListUsersDueWeeklyReport returns Premium users with no report yet for the week.
+-- ListUsersDueWeeklyReport returns users whose role includes weekly reports (roles) with no
+-- report yet for the week.
 SELECT u.id, u.email, u.name FROM users u
-WHERE u.role = 'PREMIUM'
+WHERE u.role = ANY(@roles::text[])
   AND NOT EXISTS (SELECT 1 FROM weekly_reports r WHERE r.user_id = u.id AND r.week_start = @week_start)
 ORDER BY u.id
 LIMIT @max_users;

@@ -154,7 +154,8 @@ type Querier interface {
 	// ListUserMessagesOfSessionsEndedBetween returns the user's own messages (never the
 	// assistant's) of their sessions that ended in [from, to), oldest first, for the week's themes.
 	ListUserMessagesOfSessionsEndedBetween(ctx context.Context, arg ListUserMessagesOfSessionsEndedBetweenParams) ([]ListUserMessagesOfSessionsEndedBetweenRow, error)
-	// ListUsersDueWeeklyReport returns Premium users with no report yet for the week.
+	// ListUsersDueWeeklyReport returns users whose role includes weekly reports (roles) with no
+	// report yet for the week.
 	ListUsersDueWeeklyReport(ctx context.Context, arg ListUsersDueWeeklyReportParams) ([]ListUsersDueWeeklyReportRow, error)
 	// ListWeeklyReportsForUser returns a user's reports, newest first.
 	ListWeeklyReportsForUser(ctx context.Context, userID uuid.UUID) ([]WeeklyReport, error)

@@ -154,13 +154,14 @@ func (q *Queries) ListUserMessagesOfSessionsEndedBetween(ctx context.Context, ar
 
 const listUsersDueWeeklyReport = `-- name: ListUsersDueWeeklyReport :many
 SELECT u.id, u.email, u.name FROM users u
-WHERE u.role = 'PREMIUM'
-  AND NOT EXISTS (SELECT 1 FROM weekly_reports r WHERE r.user_id = u.id AND r.week_start = $1)
+WHERE u.role = ANY($1::text[])
+  AND NOT EXISTS (SELECT 1 FROM weekly_reports r WHERE r.user_id = u.id AND r.week_start = $2)
 ORDER BY u.id
-LIMIT $2
+LIMIT $3
 `
 
 type ListUsersDueWeeklyReportParams struct {
+	Roles     []string
 	WeekStart time.Time
 	MaxUsers  int32
 }
@@ -171,9 +172,10 @@ type ListUsersDueWeeklyReportRow struct {
 	Name  string
 }
 
-// ListUsersDueWeeklyReport returns Premium users with no report yet for the week.
+// ListUsersDueWeeklyReport returns users whose role includes weekly reports (roles) with no
+// report yet for the week.
 func (q *Queries) ListUsersDueWeeklyReport(ctx context.Context, arg ListUsersDueWeeklyReportParams) ([]ListUsersDueWeeklyReportRow, error) {
-	rows, err := q.db.Query(ctx, listUsersDueWeeklyReport, arg.WeekStart, arg.MaxUsers)
+	rows, err := q.db.Query(ctx, listUsersDueWeeklyReport, arg.Roles, arg.WeekStart, arg.MaxUsers)
 	if err != nil {
 		return nil, err
 	}

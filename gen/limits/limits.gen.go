@@ -16,6 +16,12 @@ const (
 	ContactRequestNameMaxLength = 100
 	// ContactRequestWebsiteMaxLength is the maxLength of ContactRequest.website.
 	ContactRequestWebsiteMaxLength = 1000
+	// EntitlementsMessagesPerDayMinimum is the minimum of Entitlements.messagesPerDay.
+	EntitlementsMessagesPerDayMinimum = 0
+	// EntitlementsSessionTokensMinimum is the minimum of Entitlements.sessionTokens.
+	EntitlementsSessionTokensMinimum = 0
+	// EntitlementsVoicePerDayMinimum is the minimum of Entitlements.voicePerDay.
+	EntitlementsVoicePerDayMinimum = 0
 	// LoginLinkRedeemRequestTokenMinLength is the minLength of LoginLinkRedeemRequest.token.
 	LoginLinkRedeemRequestTokenMinLength = 1
 	// LoginLinkRedeemRequestTokenMaxLength is the maxLength of LoginLinkRedeemRequest.token.

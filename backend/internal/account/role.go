@@ -9,19 +9,17 @@ import (
 	"strings"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
-
-// Roles, as stored and as the API names them. USER is the free tier.
-var Roles = []string{"USER", "BASIC", "PREMIUM", "ADMIN"}
 
 // SetRole gives the account with this e-mail (compared case-insensitively) a role. It is the
 // operator's tool (`percolate users set-role`) for tiers granted outside of payments.
 func SetRole(ctx context.Context, q *dbgen.Queries, email, role string) (dbgen.User, error) {
 	role = strings.ToUpper(strings.TrimSpace(role))
-	if !slices.Contains(Roles, role) {
-		return dbgen.User{}, apperr.Invalid("role", "Must be one of: "+strings.Join(Roles, ", ")+".")
+	if !slices.Contains(entitlement.Roles, role) {
+		return dbgen.User{}, apperr.Invalid("role", "Must be one of: "+strings.Join(entitlement.Roles, ", ")+".")
 	}
 	u, err := q.SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: role, Email: strings.TrimSpace(email)})
 	if store.IsNotFound(err) {

@@ -137,8 +137,10 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		return err
 	}
 
+	// What each tier includes, with the configured numbers: chat, voice and /me read it.
+	tiers := tiers(cfg.Limits)
 	// Chat and its background jobs (session summaries).
-	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Queue: jobs, Logger: logger, Limits: ptr(chatLimits(cfg.Limits)), ReplyTimeout: cfg.LLM.ReplyTimeout})
+	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Queue: jobs, Logger: logger, Limits: ptr(chatLimits(cfg.Limits, tiers)), ReplyTimeout: cfg.LLM.ReplyTimeout})
 	chatSvc.Start()
 	replyCtx, stopReplies := context.WithCancel(context.Background())
 	defer func() {
@@ -146,7 +148,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		chatSvc.Shutdown(replyCtx)
 	}()
 	// Voice: the model's speech endpoint, else espeak-ng + lame when installed, else the browser.
-	voiceSvc := voice.NewService(chatSvc, db.Store, voice.NewSpeaker(cfg.LLM, logger), voice.NewTranscriber(cfg.LLM), voiceLimits(cfg.Limits), logger)
+	voiceSvc := voice.NewService(chatSvc, db.Store, voice.NewSpeaker(cfg.LLM, logger), voice.NewTranscriber(cfg.LLM), tiers, logger)
 
 	// Weekly insight reports for Premium users: stored once per user and week.
 	reports := insights.New(db.Store, jobs, mailer, cfg.PublicURL, companion.New(cfg.LLM), logger)
@@ -168,6 +170,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		Logger:   logger,
 		DB:       db,
 		Verifier: httpapi.NewTokenVerifier(tokens),
+		Tiers:    tiers,
 		Accounts: accounts,
 		OIDC:     oidc,
 		Features: features(cfg, voiceSvc),

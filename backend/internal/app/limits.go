@@ -4,24 +4,23 @@ import (
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/config"
-	"github.com/percolate/percolate/backend/internal/voice"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 )
 
+// tiers is the entitlement table with the configured numbers applied.
+func tiers(c config.Limits) entitlement.Table {
+	return entitlement.Default().With(entitlement.Overrides{
+		SessionTokens: c.SessionTokens, MessagesPerDay: c.MessagesPerDay, VoicePerDay: c.VoicePerDay,
+	})
+}
+
 // chatLimits applies the configured overrides to the chat defaults.
-func chatLimits(c config.Limits) chat.Limits {
+func chatLimits(c config.Limits, t entitlement.Table) chat.Limits {
 	l := chat.DefaultLimits()
-	override(l.SessionTokens, c.SessionTokens)
-	override(l.MessagesPerDay, c.MessagesPerDay)
+	l.Tiers = t
 	if c.MaxMessageChars > 0 {
 		l.MaxMessageChars = c.MaxMessageChars
 	}
-	return l
-}
-
-// voiceLimits applies the configured overrides to the voice defaults.
-func voiceLimits(c config.Limits) map[string]int {
-	l := voice.DefaultDailyLimits()
-	override(l, c.VoicePerDay)
 	return l
 }
 
@@ -47,10 +46,4 @@ func accountLimits(c config.Limits) account.Limits {
 		}
 	}
 	return l
-}
-
-func override(dst, src map[string]int) {
-	for k, v := range src {
-		dst[k] = v
-	}
 }

@@ -14,19 +14,20 @@ func TestLimitOverrides(t *testing.T) {
 		MaxMessageChars: 1200,
 		Auth:            map[string]int{"login_per_account": 4, "register_per_address": 2, "bad_tokens_per_address": 9},
 	}
-	cl := chatLimits(c)
-	if cl.SessionTokens["BASIC"] != 5000 || cl.SessionTokens["USER"] != 1000 || cl.MessagesPerDay["USER"] != 10 ||
-		cl.MessagesPerDay["PREMIUM"] != 500 || cl.MaxMessageChars != 1200 {
+	tt := tiers(c)
+	cl := chatLimits(c, tt)
+	if tt.For("BASIC").SessionTokens != 5000 || tt.For("USER").SessionTokens != 1000 || tt.For("USER").MessagesPerDay != 10 ||
+		tt.For("PREMIUM").MessagesPerDay != 500 || cl.MaxMessageChars != 1200 || cl.Tiers.For("USER").MessagesPerDay != 10 {
 		t.Errorf("chat limits: %+v", cl)
 	}
-	if v := voiceLimits(c); v["PREMIUM"] != 7 || v["BASIC"] != 30 {
-		t.Errorf("voice limits: %v", v)
+	if tt.For("PREMIUM").VoicePerDay != 7 || tt.For("BASIC").VoicePerDay != 30 || tt.For("USER").Voice() {
+		t.Errorf("voice limits: %+v", tt)
 	}
 	al := accountLimits(c)
 	if al.LoginFailPerAccount.Limit != 4 || al.RegisterPerAddress.Limit != 2 || al.LoginFailPerAddress.Limit != 100 || al.TokenFailPerAddress.Limit != 9 {
 		t.Errorf("account limits: %+v", al)
 	}
-	if d := chatLimits(config.Limits{}); d.MaxMessageChars != 4000 || d.MessagesPerDay["BASIC"] != 200 {
+	if d := chatLimits(config.Limits{}, tiers(config.Limits{})); d.MaxMessageChars != 4000 || d.Tiers.For("BASIC").MessagesPerDay != 200 {
 		t.Errorf("defaults changed: %+v", d)
 	}
 }

@@ -15,14 +15,15 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
 // Plans that can be bought.
 const (
-	PlanBasic   = "BASIC"
-	PlanPremium = "PREMIUM"
+	PlanBasic   = entitlement.RoleBasic
+	PlanPremium = entitlement.RolePremium
 )
 
 // ErrAlreadySubscribed: the user has a subscription that still gives access; the spec's
@@ -147,13 +148,13 @@ func (s *Service) CancelForUser(ctx context.Context, userID uuid.UUID) error {
 	return nil
 }
 
-// Community returns the community invite for PREMIUM (and ADMIN) users.
+// Community returns the community invite to users whose tier includes it.
 func (s *Service) Community(ctx context.Context, userID uuid.UUID) (string, error) {
 	u, err := s.db.Queries().GetUserByID(ctx, userID)
 	if err != nil {
 		return "", fmt.Errorf("community: %w", notFoundAs(err))
 	}
-	if u.Role != PlanPremium && u.Role != "ADMIN" {
+	if !entitlement.Default().For(u.Role).Community {
 		return "", apperr.New(apperr.ErrForbidden, "PREMIUM_ONLY", "The community is part of the Premium plan.")
 	}
 	if s.community == "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -42,8 +43,7 @@ func benchFirstToken(b *testing.B, history int, toModel bool) {
 	llm := llmtest.New(b)
 	lim := DefaultLimits()
 	lim.BurstPerMinute = 0
-	lim.MessagesPerDay = map[string]int{"USER": 1 << 30}
-	lim.SessionTokens = map[string]int{"USER": 1 << 30}
+	lim.Tiers = lim.Tiers.With(entitlement.Overrides{MessagesPerDay: map[string]int{"USER": 1 << 30}, SessionTokens: map[string]int{"USER": 1 << 30}})
 	svc := New(st, companion.NewOpenAIWithConfig(llm.ClientConfig(), "m", companion.OpenAIOptions{}), Options{Queue: queuetest.New(b, st), Limits: &lim, Logger: quiet})
 	ctx := context.Background()
 	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: uuid.NewString()[:8] + "@example.com", Name: "Bench"})

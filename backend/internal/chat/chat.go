@@ -18,6 +18,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -55,18 +56,15 @@ const (
 	usageKindMessages = "chat_message"
 	statusActive      = "ACTIVE"
 	statusEnded       = "ENDED"
-	roleFree          = "USER"
 	lastMessageMax    = 300
 	titleMax          = 60
 	riskyTitle        = "A difficult moment"
 )
 
-// Limits are the per-tier limits; roles missing from a map use USER's value.
+// Limits are the chat's limits; the per-tier ones come from the entitlement table.
 type Limits struct {
-	// SessionTokens is the token limit of a session.
-	SessionTokens map[string]int
-	// MessagesPerDay is how many messages a user may send per UTC day.
-	MessagesPerDay map[string]int
+	// Tiers holds each role's messages a day, session tokens and whether it sees summaries.
+	Tiers entitlement.Table
 	// MaxMessageChars is the longest message accepted.
 	MaxMessageChars int
 	// ContextBudget is the token budget of the history sent to a model.
@@ -75,22 +73,14 @@ type Limits struct {
 	BurstPerMinute int
 }
 
-// DefaultLimits are the product's defaults (ADMIN is treated like PREMIUM).
+// DefaultLimits are the product's defaults.
 func DefaultLimits() Limits {
 	return Limits{
-		SessionTokens:   map[string]int{"USER": 1000, "BASIC": 4000, "PREMIUM": 8000, "ADMIN": 8000},
-		MessagesPerDay:  map[string]int{"USER": 30, "BASIC": 200, "PREMIUM": 500, "ADMIN": 500},
+		Tiers:           entitlement.Default(),
 		MaxMessageChars: limits.SendMessageRequestMessageMaxLength,
 		ContextBudget:   companion.DefaultContextBudget,
 		BurstPerMinute:  20,
 	}
-}
-
-func tierValue(m map[string]int, role string) int {
-	if v, ok := m[role]; ok {
-		return v
-	}
-	return m[roleFree]
 }
 
 // Service is the chat domain service.
@@ -199,7 +189,7 @@ func messageView(m dbgen.Message) Message {
 	return Message{ID: m.ID, Role: m.Role, Content: m.Content, TokenCount: int(m.TokenCount), CreatedAt: m.CreatedAt, Status: m.Status}
 }
 
-func view(s dbgen.ChatSession, role string) Session {
+func view(s dbgen.ChatSession, ent entitlement.Entitlements) Session {
 	v := Session{
 		ID: s.ID, Title: s.Title, Status: s.Status, Active: s.Status == statusActive,
 		TokensUsed: int(s.TokensUsed), TokenLimit: int(s.TokenLimit), LastMessage: s.LastMessage,
@@ -208,7 +198,7 @@ func view(s dbgen.ChatSession, role string) Session {
 	if v.Title == "" {
 		v.Title = DefaultTitle
 	}
-	if role != roleFree && s.Status == statusEnded {
+	if ent.Summaries && s.Status == statusEnded {
 		v.Summary = s.Summary
 		if s.Emotions != nil {
 			v.Emotions = s.Emotions
@@ -255,7 +245,7 @@ func (s *Service) Search(ctx context.Context, userID uuid.UUID, query string) ([
 	}
 	out := make([]Session, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, view(r, u.Role))
+		out = append(out, view(r, s.limits.Tiers.For(u.Role)))
 	}
 	return out, nil
 }
@@ -271,7 +261,7 @@ func (s *Service) Get(ctx context.Context, userID, sessionID uuid.UUID) (Session
 	if err != nil {
 		return Session{}, notFound("get session", err)
 	}
-	return view(row, u.Role), nil
+	return view(row, s.limits.Tiers.For(u.Role)), nil
 }
 
 // Detail returns one of the caller's sessions with its messages, oldest first.
@@ -289,7 +279,7 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 	if err != nil {
 		return Detail{}, fmt.Errorf("list messages: %w", err)
 	}
-	d := Detail{Session: view(row, u.Role), Messages: make([]Message, 0, len(rows)), ReplyInProgress: s.replyInProgress(row)}
+	d := Detail{Session: view(row, s.limits.Tiers.For(u.Role)), Messages: make([]Message, 0, len(rows)), ReplyInProgress: s.replyInProgress(row)}
 	for _, m := range rows {
 		if m.Role != companion.RoleUser && m.Role != companion.RoleAssistant {
 			continue
@@ -369,7 +359,7 @@ func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID, feeling 
 	if err != nil {
 		return Session{}, err
 	}
-	return view(out, u.Role), nil
+	return view(out, s.limits.Tiers.For(u.Role)), nil
 }
 
 // TitleFrom makes a session title from a message: its first sentence, at most 60

@@ -18,6 +18,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
@@ -317,7 +318,7 @@ func TestValidation(t *testing.T) {
 
 func TestDailyLimitSaysWhenItResets(t *testing.T) {
 	lim := DefaultLimits()
-	lim.MessagesPerDay = map[string]int{"USER": 3, "BASIC": 5}
+	lim.Tiers = lim.Tiers.With(entitlement.Overrides{MessagesPerDay: map[string]int{"USER": 3, "BASIC": 5}})
 	f := newFixture(t, false, &lim)
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)
@@ -346,7 +347,7 @@ func TestDailyLimitSaysWhenItResets(t *testing.T) {
 
 func TestParallelSendsAtTheLimitAdmitExactlyTheLimit(t *testing.T) {
 	lim := DefaultLimits()
-	lim.MessagesPerDay = map[string]int{"USER": 10}
+	lim.Tiers = lim.Tiers.With(entitlement.Overrides{MessagesPerDay: map[string]int{"USER": 10}})
 	lim.BurstPerMinute = 0 // the daily quota alone decides
 	f := newFixture(t, false, &lim)
 	uid := f.user(t, "USER")
@@ -383,7 +384,7 @@ func TestParallelSendsAtTheLimitAdmitExactlyTheLimit(t *testing.T) {
 
 func TestTokenLimitEndsTheSession(t *testing.T) {
 	lim := DefaultLimits()
-	lim.SessionTokens = map[string]int{"USER": 40}
+	lim.Tiers = lim.Tiers.With(entitlement.Overrides{SessionTokens: map[string]int{"USER": 40}})
 	f := newFixture(t, true, &lim)
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestLongSessionsEarlierPartIsSummarisedByTheModel(t *testing.T) {
 	l := DefaultLimits()
 	l.ContextBudget = 120
-	l.SessionTokens = map[string]int{"USER": 100000}
+	l.Tiers = l.Tiers.With(entitlement.Overrides{SessionTokens: map[string]int{"USER": 100000}})
 	f := newFixture(t, true, &l)
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)
@@ -74,7 +75,7 @@ func TestLongSessionsEarlierPartIsSummarisedByTheModel(t *testing.T) {
 func TestOfflineEngineNeedsNoContextSummary(t *testing.T) {
 	l := DefaultLimits()
 	l.ContextBudget = 60
-	l.SessionTokens = map[string]int{"USER": 100000}
+	l.Tiers = l.Tiers.With(entitlement.Overrides{SessionTokens: map[string]int{"USER": 100000}})
 	f := newFixture(t, false, &l)
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)

@@ -13,6 +13,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 )
 
@@ -443,7 +444,7 @@ func TestNoSendOrRetryWhileAReplyIsInProgress(t *testing.T) {
 
 func TestAFailedReplyGivesItsQuotaBack(t *testing.T) {
 	lim := DefaultLimits()
-	lim.MessagesPerDay = map[string]int{"USER": 2}
+	lim.Tiers = lim.Tiers.With(entitlement.Overrides{MessagesPerDay: map[string]int{"USER": 2}})
 	f := newFixture(t, true, &lim)
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid) // 1 of 2

@@ -150,7 +150,7 @@ func (s *Service) check(c *counters, role string) error {
 	}
 	resets := startOfNextDay(c.now)
 	wait := resets.Sub(c.now)
-	limit := tierValue(s.limits.MessagesPerDay, role)
+	limit := s.limits.Tiers.For(role).MessagesPerDay
 	n, err := c.messages.Get()
 	if err != nil {
 		return fmt.Errorf("count message: %w", err)

@@ -162,7 +162,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in Sen
 	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.OpenSession(ctx, dbgen.OpenSessionParams{
 			ID: sessionID, UserID: userID, Title: s.titleFor(msg, t.risk),
-			TokenLimit: int32(tierValue(s.limits.SessionTokens, t.user.Role)), DisclosedAt: &c.now,
+			TokenLimit: int32(s.limits.Tiers.For(t.user.Role).SessionTokens), DisclosedAt: &c.now,
 			LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
 		})
 	})

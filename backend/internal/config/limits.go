@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/gen/limits"
 )
 
@@ -42,9 +43,9 @@ type Limits struct {
 
 func loadLimits(get func(string) string, errs *problems) Limits {
 	var l Limits
-	l.SessionTokens = parseCounts(get, errs, EnvSessionTokenLimits, roleNames)
-	l.MessagesPerDay = parseCounts(get, errs, EnvMessagesPerDay, roleNames)
-	l.VoicePerDay = parseCounts(get, errs, EnvVoiceMessagesPerDay, roleNames)
+	l.SessionTokens = parseCounts(get, errs, EnvSessionTokenLimits, entitlement.Roles)
+	l.MessagesPerDay = parseCounts(get, errs, EnvMessagesPerDay, entitlement.Roles)
+	l.VoicePerDay = parseCounts(get, errs, EnvVoiceMessagesPerDay, entitlement.Roles)
 	l.Auth = parseCounts(get, errs, EnvAuthLimits, AuthLimitNames)
 	if v := get(EnvMaxMessageChars); v != "" {
 		n, err := strconv.Atoi(v)
@@ -56,8 +57,6 @@ func loadLimits(get func(string) string, errs *problems) Limits {
 	}
 	return l
 }
-
-var roleNames = []string{"USER", "BASIC", "PREMIUM", "ADMIN"}
 
 // parseCounts reads "NAME=N,NAME=N" with names from allowed and N ≥ 0.
 func parseCounts(get func(string) string, errs *problems, env string, allowed []string) map[string]int {

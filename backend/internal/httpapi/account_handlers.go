@@ -121,7 +121,14 @@ func (s *Server) GetCurrentUser(ctx context.Context, _ api.GetCurrentUserRequest
 	if err != nil {
 		return nil, err
 	}
-	return api.GetCurrentUser200JSONResponse(apiUser(u)), nil
+	e := s.deps.Tiers.For(u.Role)
+	return api.GetCurrentUser200JSONResponse{
+		Id: u.ID, Email: u.Email, Name: u.Name, Role: api.Role(u.Role), IsStudent: u.IsStudent,
+		Entitlements: api.Entitlements{
+			MessagesPerDay: e.MessagesPerDay, SessionTokens: e.SessionTokens, Voice: e.Voice(), VoicePerDay: e.VoicePerDay,
+			Summaries: e.Summaries, Insights: e.Insights, Community: e.Community, Memory: e.Memory,
+		},
+	}, nil
 }
 
 // RefreshTokens rotates a refresh token.

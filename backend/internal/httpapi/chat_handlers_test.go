@@ -16,6 +16,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
@@ -182,7 +183,7 @@ func TestChatOverHTTP(t *testing.T) {
 
 func TestChatHTTPRefusals(t *testing.T) {
 	lim := chat.DefaultLimits()
-	lim.MessagesPerDay = map[string]int{"USER": 2}
+	lim.Tiers = lim.Tiers.With(entitlement.Overrides{MessagesPerDay: map[string]int{"USER": 2}})
 	e := newChatEnv(t, &lim)
 	tok := e.user(t, "USER")
 	if res := do(e.h, http.MethodGet, "/api/chat/sessions", ""); res.Code != http.StatusUnauthorized {

@@ -20,6 +20,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/contact"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/export"
 	"github.com/percolate/percolate/backend/internal/insights"
 	"github.com/percolate/percolate/backend/internal/memory"
@@ -66,6 +67,8 @@ type Deps struct {
 	Memory *memory.Service
 	// Export writes a user's data as a zip archive.
 	Export *export.Service
+	// Tiers is what each role includes, shown on /api/auth/me (nil: the product's defaults).
+	Tiers entitlement.Table
 }
 
 // Server implements api.StrictServerInterface.
@@ -79,6 +82,9 @@ var _ api.StrictServerInterface = (*Server)(nil)
 func NewHandler(d Deps) (http.Handler, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
+	}
+	if d.Tiers == nil {
+		d.Tiers = entitlement.Default()
 	}
 	spec, err := api.GetSwagger()
 	if err != nil {

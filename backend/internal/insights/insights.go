@@ -18,6 +18,7 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/store"
@@ -59,6 +60,9 @@ func New(db *store.Store, jobs *queue.Queue, sender mail.Sender, publicURL strin
 	return s
 }
 
+// insightRoles are the roles whose tier includes weekly reports.
+var insightRoles = entitlement.Default().RolesWhere(func(e entitlement.Entitlements) bool { return e.Insights })
+
 // WeekStart returns the Monday (UTC) that starts the week holding t.
 func WeekStart(t time.Time) time.Time {
 	t = t.UTC()
@@ -73,7 +77,7 @@ func (s *Service) RunOnce(ctx context.Context) (int, error) {
 	week := WeekStart(s.Now()).AddDate(0, 0, -7)
 	made := 0
 	for {
-		users, err := s.db.Queries().ListUsersDueWeeklyReport(ctx, dbgen.ListUsersDueWeeklyReportParams{WeekStart: week, MaxUsers: 100})
+		users, err := s.db.Queries().ListUsersDueWeeklyReport(ctx, dbgen.ListUsersDueWeeklyReportParams{Roles: insightRoles, WeekStart: week, MaxUsers: 100})
 		if err != nil {
 			return made, fmt.Errorf("list users due a report: %w", err)
 		}
@@ -141,7 +145,7 @@ func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]dbgen.WeeklyRep
 	if err != nil {
 		return nil, err
 	}
-	if u.Role != "PREMIUM" && u.Role != "ADMIN" {
+	if !entitlement.Default().For(u.Role).Insights {
 		return nil, apperr.New(apperr.ErrForbidden, "PREMIUM_ONLY", "Weekly insight reports are part of the Premium plan.")
 	}
 	return s.db.Queries().ListWeeklyReportsForUser(ctx, userID)

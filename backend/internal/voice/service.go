@@ -10,16 +10,12 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/chat"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/store"
 )
 
 // MaxAudioBytes bounds recorded audio sent for transcription (about 60 s of compressed speech).
 const MaxAudioBytes = 5 << 20
-
-// DefaultDailyLimits are voice messages per day per tier; the free tier has no voice.
-func DefaultDailyLimits() map[string]int {
-	return map[string]int{"BASIC": 30, "PREMIUM": 100, "ADMIN": 100}
-}
 
 const usageKind = "voice"
 
@@ -30,16 +26,17 @@ type Service struct {
 	db          *store.Store
 	speaker     Speaker     // nil: the browser speaks
 	transcriber Transcriber // nil: only browsers with speech recognition can talk
-	limits      map[string]int
+	tiers       entitlement.Table
 	logger      *slog.Logger
 }
 
-// NewService returns the voice service. limits may be nil for the defaults.
-func NewService(c *chat.Service, db *store.Store, speaker Speaker, transcriber Transcriber, limits map[string]int, logger *slog.Logger) *Service {
-	if limits == nil {
-		limits = DefaultDailyLimits()
+// NewService returns the voice service. tiers (each role's voice messages a day) may be nil
+// for the product's defaults.
+func NewService(c *chat.Service, db *store.Store, speaker Speaker, transcriber Transcriber, tiers entitlement.Table, logger *slog.Logger) *Service {
+	if tiers == nil {
+		tiers = entitlement.Default()
 	}
-	return &Service{chat: c, db: db, speaker: speaker, transcriber: transcriber, limits: limits, logger: logger}
+	return &Service{chat: c, db: db, speaker: speaker, transcriber: transcriber, tiers: tiers, logger: logger}
 }
 
 // Speaks reports whether replies come with server-made audio.
@@ -108,8 +105,8 @@ func (s *Service) allowed(ctx context.Context, userID uuid.UUID) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("load user: %w", err)
 	}
-	limit, ok := s.limits[u.Role]
-	if !ok || limit <= 0 {
+	limit := s.tiers.For(u.Role).VoicePerDay
+	if limit <= 0 {
 		return 0, apperr.New(apperr.ErrForbidden, "VOICE_NOT_INCLUDED", "Voice conversations are part of the Basic and Premium plans. Upgrade on the pricing page to talk with Percolate.")
 	}
 	return limit, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
@@ -42,7 +43,7 @@ func newVoice(t *testing.T, st *store.Store, limits map[string]int) (*Service, *
 	llm.SetTranscript("I feel a bit lighter today")
 	cfg := config.LLM{BaseURL: llm.URL(), Model: "m", SpeechModel: "tts", TranscriptionModel: "stt"}
 	chatSvc := chat.New(st, companion.New(config.LLM{}), chat.Options{Queue: queuetest.New(t, st), Logger: quiet})
-	return NewService(chatSvc, st, NewSpeaker(cfg, quiet), NewTranscriber(cfg), limits, quiet), llm
+	return NewService(chatSvc, st, NewSpeaker(cfg, quiet), NewTranscriber(cfg), entitlement.Default().With(entitlement.Overrides{VoicePerDay: limits}), quiet), llm
 }
 
 func TestVoiceIsForPaidTiers(t *testing.T) {
@@ -203,7 +204,7 @@ func TestAFailedVoiceReplyGivesBackBothQuotas(t *testing.T) {
 	st := pgtest.New(t)
 	llm := llmtest.New(t)
 	model := companion.NewOpenAIWithConfig(llm.ClientConfig(), "m", companion.OpenAIOptions{})
-	svc := NewService(chat.New(st, model, chat.Options{Queue: queuetest.New(t, st), Logger: quiet}), st, nil, nil, map[string]int{"BASIC": 5}, quiet)
+	svc := NewService(chat.New(st, model, chat.Options{Queue: queuetest.New(t, st), Logger: quiet}), st, nil, nil, entitlement.Default().With(entitlement.Overrides{VoicePerDay: map[string]int{"BASIC": 5}}), quiet)
 	u := userWithRole(t, st, "BASIC")
 	ctx := context.Background()
 	res, _, err := svc.Send(ctx, u, chat.SendInput{Message: "Hello! I'd like to start a new conversation."}, "alloy")

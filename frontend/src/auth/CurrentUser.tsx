@@ -1,6 +1,6 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { getCurrentUser, useGetCurrentUser } from '../api/gen/auth/auth';
+import { getCurrentUser, getGetCurrentUserQueryKey } from '../api/gen/auth/auth';
 import type { User } from '../api/gen/model';
 import { isTryAgainFailure } from '../api/authorizedFetch';
 import { retryDelay } from '../app/queryClient';
@@ -50,8 +50,15 @@ export default function CurrentUser({ initialUser, onChange, onQueryClient }: Cu
   const queryClient = useQueryClient();
   useEffect(() => onQueryClient(queryClient), [onQueryClient, queryClient]);
 
-  const me = useGetCurrentUser({
-    query: { retry: retryOutage, retryDelay, staleTime: 5 * 60 * 1000, queryFn: loadCurrentUser, initialData: initialUser },
+  // The generated hook's query with its key, typed as the User a sign-in also brings (the
+  // answer of /me carries entitlements besides; the dashboard reads those from its own entry).
+  const me = useQuery<User>({
+    queryKey: getGetCurrentUserQueryKey(),
+    queryFn: loadCurrentUser,
+    retry: retryOutage,
+    retryDelay,
+    staleTime: 5 * 60 * 1000,
+    initialData: initialUser,
   });
   const { data: user, isError: failed } = me;
   useEffect(() => onChange({ user, failed }), [onChange, user, failed]);

@@ -1,9 +1,17 @@
 import { getGetCurrentUserResponseMock } from '../api/gen/auth/auth.msw';
-import type { User } from '../api/gen/model';
+import type { CurrentUser, Entitlements, Role } from '../api/gen/model';
+import tiers from './entitlements.json';
 
-/** A realistic user from orval's generated mock, with the fields a test cares about fixed. */
-export function aUser(overrides: Partial<User> = {}): User {
-  return getGetCurrentUserResponseMock({ email: 'ada@example.com', name: 'Ada', role: 'USER', ...overrides });
+/**
+ * What each role includes, as the server's entitlement table says (a Go test,
+ * TestWebFixturesMatchTheTable, holds this file equal to it).
+ */
+export const entitlementsOf: Record<Role, Entitlements> = tiers;
+
+/** A realistic user from orval's generated mock, with the fields a test cares about fixed; entitlements follow the role. */
+export function aUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
+  const role = overrides.role ?? 'USER';
+  return getGetCurrentUserResponseMock({ email: 'ada@example.com', name: 'Ada', role, entitlements: entitlementsOf[role], ...overrides });
 }
 
 /** Puts the support mailbox in the page as the server does (index.html's meta tag); setup.ts removes it after each test. */

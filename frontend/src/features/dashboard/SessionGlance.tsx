@@ -4,12 +4,12 @@ import { isEndedStatus } from '../chat/sessions';
 import { awaitingSummary, summaryFirstLine } from './glance';
 
 /**
- * A card's summary line and emotion chips, for the roles that get summaries
+ * A card's summary line and emotion chips, for the tiers that include summaries
  * (not USER) and for ended sessions only; 'summarising…' until they arrive.
  * Model output is untrusted: rendered as text, never as HTML.
  */
-export function SessionGlance({ session, role }: { session: SessionListItem; role: string }) {
-  if (role === 'USER' || !isEndedStatus(session.status)) return null;
+export function SessionGlance({ session, summaries }: { session: SessionListItem; summaries: boolean }) {
+  if (!summaries || !isEndedStatus(session.status)) return null;
   if (awaitingSummary(session)) {
     return (
       <Text size="sm" c="dimmed" fs="italic" role="status">

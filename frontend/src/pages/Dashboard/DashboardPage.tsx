@@ -15,31 +15,23 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
-import { getGetCurrentUserQueryKey, useGetCurrentUser } from '../../api/gen/auth/auth';
 import { useListChatSessions } from '../../api/gen/chat/chat';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
 import { awaitingSummary, summaryPolling } from '../../features/dashboard/glance';
 import { DashboardCards } from '../../features/insights/DashboardCards';
+import { useEntitlements } from '../../features/insights/useEntitlements';
 import { useLocation } from 'react-router';
 import { SessionCard } from '../../features/chat/components/SessionCard/SessionCard';
 import { useStartNewChat } from '../../features/chat/hooks/useStartNewChat';
 import { filterSessions } from '../../features/chat/sessions';
 
-/** The caller's role from GET /api/auth/me; USER while unknown or when the lookup fails (spec §6). */
-function useRole(): string {
-  // Its own cache entry: a failed lookup here must only mean USER, never sign
-  // the user out the way a failure of the auth state's lookup does.
-  const me = useGetCurrentUser({
-    query: { queryKey: [...getGetCurrentUserQueryKey(), 'dashboard-role'], retry: false, staleTime: 5 * 60 * 1000 },
-  });
-  return me.isError ? 'USER' : (me.data?.role ?? 'USER');
-}
-
 /** /dashboard: the session list (spec §2, Dashboard). */
 export function DashboardPage() {
   const [query, setQuery] = useState('');
-  const role = useRole();
+  // Its own cache entry of GET /api/auth/me: a failed lookup here only means USER (spec §6),
+  // never a sign-out the way a failure of the auth state's lookup is.
+  const { summaries } = useEntitlements().entitlements;
   // The session the chat just ended, when the dashboard follows End Session.
   const endedSessionId = (useLocation().state as { endedSessionId?: string } | null)?.endedSessionId;
   // While an ended session's summary is being written (roles that get summaries),
@@ -48,7 +40,7 @@ export function DashboardPage() {
   const sessions = useListChatSessions({
     query: {
       refetchInterval: (query) => {
-        const waiting = role !== 'USER' && (query.state.data ?? []).some(awaitingSummary);
+        const waiting = summaries && (query.state.data ?? []).some(awaitingSummary);
         if (!waiting) {
           waitingSince.current = null;
           return false;
@@ -99,7 +91,7 @@ export function DashboardPage() {
     body = (
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" style={{ alignItems: 'start' }}>
         {visible.map((session) => (
-          <SessionCard key={session.id} session={session} role={role} justEnded={session.id === endedSessionId} />
+          <SessionCard key={session.id} session={session} summaries={summaries} justEnded={session.id === endedSessionId} />
         ))}
       </SimpleGrid>
     );

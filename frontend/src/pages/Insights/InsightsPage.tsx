@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useListWeeklyReports } from '../../api/gen/insights/insights';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { InsightsTrend } from '../../features/insights/InsightsTrend';
-import { hasPremiumExtras, useRoleLookup } from '../../features/insights/useRole';
+import { useEntitlements } from '../../features/insights/useEntitlements';
 import { WeekCard } from '../../features/insights/WeekCard';
 import { emotionColors, lastWeeks, nextMonday } from '../../features/insights/weeks';
 
@@ -93,10 +93,10 @@ function Reports() {
 
 /** /insights: the weekly insight reports (Premium), moved out of the profile's account settings. */
 export function InsightsPage() {
-  const { role, pending } = useRoleLookup();
+  const { entitlements, pending } = useEntitlements();
   let body;
   if (pending) body = <PageLoader label="Loading your insights..." />;
-  else if (hasPremiumExtras(role)) body = <Reports />;
+  else if (entitlements.insights) body = <Reports />;
   else body = <PremiumOnly />;
   return (
     <Container size="sm" py="md">

@@ -48,11 +48,11 @@ import {
   Role
 } from '.././model';
 import type {
+  CurrentUser,
   LoginResponse,
   MessageResponse,
   RefreshResponse,
-  UnexpectedErrorResponse,
-  User
+  UnexpectedErrorResponse
 } from '.././model';
 
 
@@ -62,7 +62,7 @@ export const getRegisterResponseMock = (overrideResponse: Partial< MessageRespon
 
 export const getResendVerificationResponseMock = (overrideResponse: Partial< MessageResponse > = {}): MessageResponse => ({message: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
 
-export const getGetCurrentUserResponseMock = (overrideResponse: Partial< User > = {}): User => ({id: faker.string.uuid(), email: faker.string.alpha({length: {min: 10, max: 20}}), name: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), isStudent: faker.datatype.boolean(), ...overrideResponse})
+export const getGetCurrentUserResponseMock = (overrideResponse: Partial< CurrentUser > = {}): CurrentUser => ({id: faker.string.uuid(), email: faker.string.alpha({length: {min: 10, max: 20}}), name: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), isStudent: faker.datatype.boolean(), entitlements: {messagesPerDay: faker.number.int({min: 0, max: undefined}), sessionTokens: faker.number.int({min: 0, max: undefined}), voice: faker.datatype.boolean(), voicePerDay: faker.number.int({min: 0, max: undefined}), summaries: faker.datatype.boolean(), insights: faker.datatype.boolean(), community: faker.datatype.boolean(), memory: faker.datatype.boolean()}, ...overrideResponse})
 
 export const getRefreshTokensResponseMock = (overrideResponse: Partial< RefreshResponse > = {}): RefreshResponse => ({accessToken: faker.string.alpha({length: {min: 10, max: 20}}), refreshToken: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
 
@@ -121,7 +121,7 @@ export const getLogoutMockHandler = (overrideResponse?: void | ((info: Parameter
   }, options)
 }
 
-export const getGetCurrentUserMockHandler = (overrideResponse?: User | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<User> | User), options?: RequestHandlerOptions) => {
+export const getGetCurrentUserMockHandler = (overrideResponse?: CurrentUser | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<CurrentUser> | CurrentUser), options?: RequestHandlerOptions) => {
   return http.get('*/api/auth/me', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined

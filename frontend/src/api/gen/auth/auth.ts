@@ -52,6 +52,7 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  CurrentUser,
   ForbiddenResponse,
   LoginLinkRedeemRequest,
   LoginLinkRequest,
@@ -69,7 +70,6 @@ import type {
   TooManyRequestsResponse,
   UnauthorizedResponse,
   UnexpectedErrorResponse,
-  User,
   ValidationErrorResponse,
   VerifyEmailParams
 } from '.././model';
@@ -370,7 +370,7 @@ export const useLogout = <TError = ErrorType<UnauthorizedResponse | ServiceUnava
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * What the web app keeps after sign-in: id, e-mail, name, role and student status.
+ * What the web app keeps after sign-in: id, e-mail, name, role and student status, and what the user's tier includes (entitlements), read from the same table the server's checks use.
  * @summary The signed-in user.
  */
 export const getGetCurrentUserUrl = () => {
@@ -381,9 +381,9 @@ export const getGetCurrentUserUrl = () => {
   return `/api/auth/me`
 }
 
-export const getCurrentUser = async ( options?: RequestInit): Promise<User> => {
+export const getCurrentUser = async ( options?: RequestInit): Promise<CurrentUser> => {
   
-  return customFetch<User>(getGetCurrentUserUrl(),
+  return customFetch<CurrentUser>(getGetCurrentUserUrl(),
   {      
     ...options,
     method: 'GET'

@@ -126,16 +126,28 @@ export const resendVerificationResponse = zod.object({
 
 
 /**
- * What the web app keeps after sign-in: id, e-mail, name, role and student status.
+ * What the web app keeps after sign-in: id, e-mail, name, role and student status, and what the user's tier includes (entitlements), read from the same table the server's checks use.
  * @summary The signed-in user.
  */
+export const getCurrentUserResponseEntitlementsMessagesPerDayMin = 0;export const getCurrentUserResponseEntitlementsSessionTokensMin = 0;export const getCurrentUserResponseEntitlementsVoicePerDayMin = 0;
+
 export const getCurrentUserResponse = zod.object({
   "id": zod.uuid(),
   "email": zod.string(),
   "name": zod.string(),
   "role": zod.enum(['USER', 'BASIC', 'PREMIUM', 'ADMIN']).describe('USER is the free tier (shown as FREE).'),
-  "isStudent": zod.boolean()
-})
+  "isStudent": zod.boolean(),
+  "entitlements": zod.object({
+  "messagesPerDay": zod.number().min(getCurrentUserResponseEntitlementsMessagesPerDayMin).describe('Chat messages a day (UTC).'),
+  "sessionTokens": zod.number().min(getCurrentUserResponseEntitlementsSessionTokensMin).describe('The token limit of one session.'),
+  "voice": zod.boolean().describe('Voice conversations.'),
+  "voicePerDay": zod.number().min(getCurrentUserResponseEntitlementsVoicePerDayMin).describe('Voice messages a day (UTC); 0 without voice.'),
+  "summaries": zod.boolean().describe('Summaries and emotions of ended sessions.'),
+  "insights": zod.boolean().describe('Weekly insight reports.'),
+  "community": zod.boolean().describe('The community chat server\'s invite.'),
+  "memory": zod.boolean().describe('What Percolate remembers across sessions.')
+}).describe('What a tier includes. The server\'s checks read the same table; operators may change its numbers, not which features a tier has.')
+}).describe('The signed-in user (as in User) and what their tier includes.')
 
 
 /**

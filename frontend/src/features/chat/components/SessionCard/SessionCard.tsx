@@ -12,13 +12,14 @@ import { SessionInsights } from './SessionInsights';
 
 interface SessionCardProps {
   session: SessionListItem;
-  role: string;
+  /** The caller's tier includes summaries and emotions (GET /api/auth/me's entitlements). */
+  summaries: boolean;
   /** The session the user has just ended: marked, so it is found at a glance. */
   justEnded?: boolean;
 }
 
 /** One session on the dashboard (spec §2, session card; §4, session delete). */
-export function SessionCard({ session, role, justEnded = false }: SessionCardProps) {
+export function SessionCard({ session, summaries, justEnded = false }: SessionCardProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
@@ -80,9 +81,9 @@ export function SessionCard({ session, role, justEnded = false }: SessionCardPro
           <Text size="sm">{formatLastActivity(session.updatedAt)}</Text>
         </div>
 
-        <SessionGlance session={session} role={role} />
+        <SessionGlance session={session} summaries={summaries} />
 
-        <SessionInsights session={session} role={role} />
+        <SessionInsights session={session} summaries={summaries} />
       </Stack>
 
       {confirming ? (

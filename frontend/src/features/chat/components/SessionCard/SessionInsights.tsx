@@ -8,8 +8,8 @@ import { isEndedStatus } from '../../sessions';
 
 interface SessionInsightsProps {
   session: SessionListItem;
-  /** The caller's role; USER (free) sees the upgrade texts. */
-  role: string;
+  /** The caller's tier includes summaries and emotions; without them (USER) the upgrade texts show. */
+  summaries: boolean;
 }
 
 function Upgrade({ text }: { text: string }) {
@@ -39,8 +39,8 @@ const NOT_ENDED = 'Please end this conversation for summary and emotions';
  * once a dropdown is opened; nothing is fetched for USER or for sessions still
  * going (spec §6).
  */
-export function SessionInsights({ session, role }: SessionInsightsProps) {
-  const free = role === 'USER';
+export function SessionInsights({ session, summaries }: SessionInsightsProps) {
+  const free = !summaries;
   const ended = isEndedStatus(session.status);
   const [open, setOpen] = useState<string[]>([]);
   // Fetched when a dropdown is first opened, so a long list costs one request per card read.
