@@ -28,7 +28,7 @@ func newOIDCEnv(t *testing.T) *oidcEnv {
 	o := account.NewOIDC(e.svc, account.OIDCConfig{
 		Issuer: idp.Issuer(), ClientID: idp.ClientID, ClientSecret: idp.ClientSecret,
 		RedirectURL: testPublicURL + "/oauth2/callback/google",
-		CookieKey:   []byte("0123456789abcdef0123456789abcdef"),
+		Keys:        e.keys,
 	})
 	e.h = newTestHandler(t, Deps{Logger: e.svc.Logger(), DB: e.st, Verifier: NewTokenVerifier(e.tokens), Accounts: e.svc, OIDC: o, SecureCookies: true})
 	return &oidcEnv{accEnv: e, idp: idp}
