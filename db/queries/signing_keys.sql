@@ -4,8 +4,8 @@
 SELECT pg_advisory_xact_lock(@lock_id::bigint);
 
 -- name: ListSigningKeys :many
--- ListSigningKeys returns every signing key, oldest first, and the database's clock.
-SELECT kid, secret, activates_at, now()::timestamptz AS db_now
+-- ListSigningKeys returns every signing key, oldest first.
+SELECT kid, secret, activates_at
 FROM signing_keys
 ORDER BY activates_at, created_at, kid;
 

@@ -153,7 +153,7 @@ type Querier interface {
 	// ListSessionsForExport pages through the user's sessions, oldest first, after the cursor
 	// (created_at, id); the first page starts from the zero cursor.
 	ListSessionsForExport(ctx context.Context, arg ListSessionsForExportParams) ([]ChatSession, error)
-	// ListSigningKeys returns every signing key, oldest first, and the database's clock.
+	// ListSigningKeys returns every signing key, oldest first.
 	ListSigningKeys(ctx context.Context) ([]ListSigningKeysRow, error)
 	// ListUserMessagesOfSessionsEndedBetween returns the user's own messages (never the
 	// assistant's) of their sessions that ended in [from, to), oldest first, for the week's themes.

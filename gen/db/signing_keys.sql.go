@@ -28,7 +28,7 @@ func (q *Queries) CreateSigningKey(ctx context.Context, arg CreateSigningKeyPara
 }
 
 const listSigningKeys = `-- name: ListSigningKeys :many
-SELECT kid, secret, activates_at, now()::timestamptz AS db_now
+SELECT kid, secret, activates_at
 FROM signing_keys
 ORDER BY activates_at, created_at, kid
 `
@@ -37,10 +37,9 @@ type ListSigningKeysRow struct {
 	Kid         string
 	Secret      []byte
 	ActivatesAt time.Time
-	DbNow       time.Time
 }
 
-// ListSigningKeys returns every signing key, oldest first, and the database's clock.
+// ListSigningKeys returns every signing key, oldest first.
 func (q *Queries) ListSigningKeys(ctx context.Context) ([]ListSigningKeysRow, error) {
 	rows, err := q.db.Query(ctx, listSigningKeys)
 	if err != nil {
@@ -50,12 +49,7 @@ func (q *Queries) ListSigningKeys(ctx context.Context) ([]ListSigningKeysRow, er
 	items := []ListSigningKeysRow{}
 	for rows.Next() {
 		var i ListSigningKeysRow
-		if err := rows.Scan(
-			&i.Kid,
-			&i.Secret,
-			&i.ActivatesAt,
-			&i.DbNow,
-		); err != nil {
+		if err := rows.Scan(&i.Kid, &i.Secret, &i.ActivatesAt); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

@@ -41,10 +41,10 @@ const (
 // each use, so that no two uses share a key.
 type Key struct {
 	ID        string
-	activates time.Time // on this instance's clock
-	access    []byte    // HS256 access tokens
-	refresh   []byte    // refresh-token successors
-	cookie    []byte    // the sign-in flow cookie
+	activates time.Time
+	access    []byte // HS256 access tokens
+	refresh   []byte // refresh-token successors
+	cookie    []byte // the sign-in flow cookie
 }
 
 // AccessKey is the HS256 key of access tokens (for tests that forge tokens).
@@ -175,8 +175,8 @@ func (k *Keyring) Rotate(ctx context.Context) (string, error) {
 	return k.keys[len(k.keys)-1].ID, nil
 }
 
-// Reload reads the keys from the database. Each key's start is moved onto this instance's
-// clock (by the difference with the database's), so instances agree on which key signs.
+// Reload reads the keys from the database. Which key signs is decided by each instance's
+// clock: the propagation time (minutes) leaves room for clocks that differ by seconds.
 func (k *Keyring) Reload(ctx context.Context) error {
 	if k.st == nil {
 		return nil
@@ -190,13 +190,12 @@ func (k *Keyring) Reload(ctx context.Context) error {
 	if len(rows) == 0 {
 		return errors.New("read signing keys: none in the database")
 	}
-	now := k.Now()
 	keys := make([]Key, 0, len(rows))
 	for _, r := range rows {
-		keys = append(keys, deriveKey(r.Kid, r.Secret, now.Add(r.ActivatesAt.Sub(r.DbNow))))
+		keys = append(keys, deriveKey(r.Kid, r.Secret, r.ActivatesAt))
 	}
 	k.mu.Lock()
-	k.keys, k.loadedAt = keys, now
+	k.keys, k.loadedAt = keys, k.Now()
 	k.mu.Unlock()
 	return nil
 }
