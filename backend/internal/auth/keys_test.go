@@ -205,3 +205,40 @@ func TestSecretKeyring(t *testing.T) {
 		t.Fatal("a keyring from a secret rotated")
 	}
 }
+
+// TestRefreshGraceAcrossARotation: a refresh token rotated just before the new key began to
+// sign is still followed to its successor by a second refresh inside the grace window.
+func TestRefreshGraceAcrossARotation(t *testing.T) {
+	st := pgtest.New(t)
+	ctx := context.Background()
+	c := newClock()
+	k, err := OpenKeyring(ctx, st, KeyringConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := instance(t, k, c)
+	tk.st = st
+	var user uuid.UUID
+	if err := st.Pool().QueryRow(ctx, `INSERT INTO users (email, name) VALUES ('ada@example.com', 'Ada') RETURNING id`).Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	pair, err := tk.StartSession(ctx, st.Queries(), user, "USER")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Rotate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first, err := tk.Refresh(ctx, pair.Refresh) // successor derived with the old key
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(DefaultKeyPropagation + time.Second) // the new key signs now
+	second, err := tk.Refresh(ctx, pair.Refresh)
+	if err != nil {
+		t.Fatalf("second refresh inside the grace window after a rotation: %v", err)
+	}
+	if second.Refresh != first.Refresh {
+		t.Fatal("the grace window handed out another refresh token than the first refresh did")
+	}
+}
