@@ -21,7 +21,8 @@ import (
 // TestTwoInstancesOneDatabase runs two app instances, each with its own data dir, on one
 // database, with the signing keys kept in the database and with PERCOLATE_SECRET_KEY: a login
 // begun on A is accepted and refreshed on B, a second refresh of the same token on A inside
-// the grace window gets the pair B handed out, and a logout on A is refused on B within 1 s.
+// the grace window gets the pair B handed out, and a logout or an account deletion on A is
+// refused on B within 1 s.
 func TestTwoInstancesOneDatabase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs two servers")
@@ -85,20 +86,37 @@ func TestTwoInstancesOneDatabase(t *testing.T) {
 			if code := a.call(t, "POST", "/api/auth/logout", onB.AccessToken, nil, nil); code != http.StatusNoContent {
 				t.Fatalf("logout on A: %d", code)
 			}
-			deadline := time.Now().Add(time.Second)
-			for {
-				code := b.call(t, "GET", "/api/auth/me", onA.AccessToken, nil, nil)
-				if code == http.StatusUnauthorized {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("B still answers %d to the access token of a login closed on A a second ago", code)
-				}
-			}
+			refusedWithinASecond(t, b, onA.AccessToken, "a login closed on A")
 			if code := b.call(t, "POST", "/api/auth/refresh", "", map[string]string{"refreshToken": onB.RefreshToken}, nil); code != http.StatusUnauthorized {
 				t.Fatalf("B refreshed a login closed on A: %d", code)
 			}
+
+			// Deleting the account on A ends its logins on B as quickly.
+			var again struct{ AccessToken, RefreshToken string }
+			if code := b.call(t, "POST", "/api/auth/login", "", map[string]string{"email": email, "password": password}, &again); code != http.StatusOK {
+				t.Fatalf("login on B: %d", code)
+			}
+			if code := a.call(t, "DELETE", "/api/profile", again.AccessToken, nil, nil); code != http.StatusNoContent {
+				t.Fatalf("delete the account on A: %d", code)
+			}
+			refusedWithinASecond(t, b, again.AccessToken, "an account deleted on A")
 		})
+	}
+}
+
+// refusedWithinASecond asks in for the signed-in user with token until it answers 401,
+// failing when a second has passed.
+func refusedWithinASecond(t *testing.T, in *server, token, what string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Second)
+	for {
+		code := in.call(t, "GET", "/api/auth/me", token, nil, nil)
+		if code == http.StatusUnauthorized {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s still answers %d to the access token of %s a second ago", in.name, code, what)
+		}
 	}
 }
 
