@@ -178,11 +178,24 @@ func (k *Keyring) Rotate(ctx context.Context) (string, error) {
 // Reload reads the keys from the database. Which key signs is decided by each instance's
 // clock: the propagation time (minutes) leaves room for clocks that differ by seconds.
 func (k *Keyring) Reload(ctx context.Context) error {
+	return k.reload(ctx, 0)
+}
+
+// reload reads the keys unless they were read less than fresh ago.
+func (k *Keyring) reload(ctx context.Context, fresh time.Duration) error {
 	if k.st == nil {
 		return nil
 	}
 	k.loadMu.Lock()
 	defer k.loadMu.Unlock()
+	if fresh > 0 {
+		k.mu.RLock()
+		recent := k.Now().Sub(k.loadedAt) < fresh
+		k.mu.RUnlock()
+		if recent {
+			return nil
+		}
+	}
 	rows, err := k.st.Queries().ListSigningKeys(ctx)
 	if err != nil {
 		return fmt.Errorf("read signing keys: %w", err)
@@ -260,13 +273,8 @@ func (k *Keyring) Lookup(ctx context.Context, kid string) (Key, bool) {
 	if key, found, ok := k.find(kid); found || k.st == nil {
 		return key, ok
 	}
-	k.mu.RLock()
-	recent := k.Now().Sub(k.loadedAt) < minReload
-	k.mu.RUnlock()
-	if recent {
-		return Key{}, false
-	}
-	if err := k.Reload(ctx); err != nil {
+	// Unless a read less than a second ago (perhaps by a concurrent request) already had it.
+	if err := k.reload(ctx, minReload); err != nil {
 		k.cfg.Logger.Warn("reload signing keys", "error", err.Error())
 		return Key{}, false
 	}
