@@ -129,6 +129,13 @@ type SafetyReferralCount struct {
 	Checkins int32
 }
 
+type SigningKey struct {
+	Kid         string
+	Secret      []byte
+	CreatedAt   time.Time
+	ActivatesAt time.Time
+}
+
 type Subscription struct {
 	ID                   uuid.UUID
 	UserID               uuid.UUID

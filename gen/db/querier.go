@@ -40,6 +40,8 @@ type Querier interface {
 	CreateRefreshToken(ctx context.Context, arg CreateRefreshTokenParams) (RefreshToken, error)
 	// CreateSession starts an ACTIVE session for the user.
 	CreateSession(ctx context.Context, arg CreateSessionParams) (ChatSession, error)
+	// CreateSigningKey adds a key that signs from now() + activate_after_seconds on.
+	CreateSigningKey(ctx context.Context, arg CreateSigningKeyParams) error
 	// CreateUser inserts an account; role defaults to USER. password_hash is
 	// NULL for accounts that only sign in through an identity provider.
 	CreateUser(ctx context.Context, arg CreateUserParams) (User, error)
@@ -151,6 +153,8 @@ type Querier interface {
 	// ListSessionsForExport pages through the user's sessions, oldest first, after the cursor
 	// (created_at, id); the first page starts from the zero cursor.
 	ListSessionsForExport(ctx context.Context, arg ListSessionsForExportParams) ([]ChatSession, error)
+	// ListSigningKeys returns every signing key, oldest first.
+	ListSigningKeys(ctx context.Context) ([]ListSigningKeysRow, error)
 	// ListUserMessagesOfSessionsEndedBetween returns the user's own messages (never the
 	// assistant's) of their sessions that ended in [from, to), oldest first, for the week's themes.
 	ListUserMessagesOfSessionsEndedBetween(ctx context.Context, arg ListUserMessagesOfSessionsEndedBetweenParams) ([]ListUserMessagesOfSessionsEndedBetweenRow, error)
@@ -161,6 +165,9 @@ type Querier interface {
 	ListWeeklyReportsForUser(ctx context.Context, userID uuid.UUID) ([]WeeklyReport, error)
 	// LivePlanForUser returns the best plan among the user's subscriptions that still give access.
 	LivePlanForUser(ctx context.Context, userID uuid.UUID) (string, error)
+	// LockSigningKeys takes the transaction-scoped advisory lock under which signing keys are
+	// created, so that instances starting together make one key between them.
+	LockSigningKeys(ctx context.Context, lockID int64) error
 	// MarkEmailVerified records that the owner of the account proved the address is theirs.
 	MarkEmailVerified(ctx context.Context, id uuid.UUID) error
 	// MarkRefreshTokenRotated records that a token was exchanged for its successor.
@@ -182,6 +189,9 @@ type Querier interface {
 	PruneRateLimits(ctx context.Context, before time.Time) (int64, error)
 	// PruneRefreshFamilies deletes families that expired or were revoked before the cut-off.
 	PruneRefreshFamilies(ctx context.Context, before time.Time) (int64, error)
+	// PruneSigningKeys deletes the keys that a newer key replaced more than retain_seconds ago:
+	// every token they signed has expired.
+	PruneSigningKeys(ctx context.Context, retainSeconds float64) (int64, error)
 	// RecordWebhookEvent marks a Stripe event as handled; 0 rows means it already was.
 	RecordWebhookEvent(ctx context.Context, arg RecordWebhookEventParams) (int64, error)
 	// RelaxCommit lets the current transaction commit without waiting for its WAL flush. Used

@@ -6,6 +6,7 @@
 //	percolate backup FILE                     write the whole database to FILE (pg_dump)
 //	percolate restore FILE                    load FILE into an empty database (pg_restore)
 //	percolate users set-role EMAIL ROLE       ROLE is USER, BASIC, PREMIUM or ADMIN
+//	percolate keys rotate                     add a new signing key (the previous one still checks)
 //	percolate version                         print the version
 //
 // Configuration comes from PERCOLATE_* environment variables (see README.md).
@@ -20,10 +21,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/app"
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/config"
 )
 
@@ -36,6 +39,8 @@ const usage = `Usage:
   percolate backup FILE                 write the whole database to FILE (pg_dump's custom format)
   percolate restore FILE                load a backup into an empty database, then migrate it
   percolate users set-role EMAIL ROLE   set an account's role: USER, BASIC, PREMIUM or ADMIN
+  percolate keys rotate                 add a signing key; it signs in 2 minutes, and tokens
+                                        signed by the one before stay valid until they expire
   percolate version                     print the version
 
 Configuration comes from the environment (PERCOLATE_ADDR, DATABASE_URL, …); see README.md.
@@ -117,6 +122,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return usageError("expected: users set-role EMAIL ROLE")
 		}
 		return setRole(ctx, cfg, logger, args[1], args[2], stdout)
+	case "keys":
+		if len(args) != 1 || args[0] != "rotate" {
+			return usageError("expected: keys rotate")
+		}
+		return rotateKeys(ctx, cfg, logger, stdout)
 	default:
 		return usageError(fmt.Sprintf("unknown command %q", cmd))
 	}
@@ -139,5 +149,27 @@ func setRole(ctx context.Context, cfg config.Config, logger *slog.Logger, email,
 		return err
 	}
 	fmt.Fprintf(stdout, "%s is now %s\n", u.Email, u.Role)
+	return nil
+}
+
+func rotateKeys(ctx context.Context, cfg config.Config, logger *slog.Logger, stdout io.Writer) error {
+	if cfg.SecretKey != "" {
+		return errors.New("the signing keys are derived from PERCOLATE_SECRET_KEY: change it on every instance instead (signed-in users stay signed in)")
+	}
+	db, err := app.OpenDatabase(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	keys, err := app.OpenKeyring(ctx, db.Store, cfg, logger)
+	if err != nil {
+		return err
+	}
+	kid, err := keys.Rotate(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "new signing key %s: it signs from %s on; tokens signed before stay valid until they expire\n",
+		kid, time.Now().Add(auth.DefaultKeyPropagation).UTC().Format(time.RFC3339))
 	return nil
 }

@@ -381,3 +381,37 @@ func get(t *testing.T, url string) string {
 	}
 	return string(b)
 }
+
+// TestKeysRotate adds a signing key to the database's (made on first use); with
+// PERCOLATE_SECRET_KEY there is nothing to rotate, and the command says what to do instead.
+func TestKeysRotate(t *testing.T) {
+	url := pgtest.URL(t)
+	ctx := context.Background()
+	st, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	vars := map[string]string{"DATABASE_URL": url, "PERCOLATE_DATA_DIR": t.TempDir(), "PERCOLATE_LOG_LEVEL": "error"}
+	for want := 2; want <= 3; want++ {
+		var out bytes.Buffer
+		if err := run(ctx, []string{"keys", "rotate"}, env(vars), &out, io.Discard); err != nil {
+			t.Fatalf("keys rotate: %v", err)
+		}
+		var n int
+		if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM signing_keys`).Scan(&n); err != nil || n != want {
+			t.Fatalf("%d keys after rotating (%v), want %d", n, err, want)
+		}
+		if !strings.Contains(out.String(), "new signing key") {
+			t.Errorf("output %q", out.String())
+		}
+	}
+	var ue usageError
+	if err := run(ctx, []string{"keys", "spin"}, env(vars), io.Discard, io.Discard); !errors.As(err, &ue) {
+		t.Errorf("keys spin: %v, want a usage error", err)
+	}
+	vars["PERCOLATE_SECRET_KEY"] = "0123456789abcdef0123456789abcdef"
+	if err := run(ctx, []string{"keys", "rotate"}, env(vars), io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "PERCOLATE_SECRET_KEY") {
+		t.Errorf("rotate with PERCOLATE_SECRET_KEY: %v", err)
+	}
+}

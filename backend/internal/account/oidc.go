@@ -44,8 +44,9 @@ type OIDCConfig struct {
 	Issuer, ClientID, ClientSecret string
 	// RedirectURL is the callback address registered with the provider.
 	RedirectURL string
-	// CookieKey signs the flow cookie (state, nonce and PKCE verifier). 32 bytes or more.
-	CookieKey []byte
+	// Keys sign the flow cookie (state, nonce and PKCE verifier): the keys that sign access
+	// tokens, so the callback may reach another instance than the start.
+	Keys *auth.Keyring
 	// HTTPClient talks to the provider (http.DefaultClient when nil).
 	HTTPClient *http.Client
 }
@@ -68,7 +69,7 @@ func NewOIDC(svc *Service, cfg OIDCConfig) *OIDC {
 
 // Configured reports whether third-party sign-in is offered.
 func (o *OIDC) Configured() bool {
-	return o != nil && o.cfg.ClientID != "" && o.cfg.ClientSecret != "" && len(o.cfg.CookieKey) >= 32
+	return o != nil && o.cfg.ClientID != "" && o.cfg.ClientSecret != "" && o.cfg.Keys != nil
 }
 
 // OIDCError is a refusal whose Message is shown to the user on /login.
@@ -127,27 +128,34 @@ func randomString() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-func (o *OIDC) sign(payload []byte) []byte {
-	m := hmac.New(sha256.New, o.cfg.CookieKey)
+func sign(key auth.Key, payload []byte) []byte {
+	m := hmac.New(sha256.New, key.CookieKey())
 	m.Write([]byte("percolate oidc flow\x00"))
 	m.Write(payload)
 	return m.Sum(nil)
 }
 
+// sealFlow signs the flow as kid.payload.signature.
 func (o *OIDC) sealFlow(f flow) string {
 	b, _ := json.Marshal(f)
-	return base64.RawURLEncoding.EncodeToString(b) + "." + base64.RawURLEncoding.EncodeToString(o.sign(b))
+	key := o.cfg.Keys.Signer()
+	return key.ID + "." + base64.RawURLEncoding.EncodeToString(b) + "." + base64.RawURLEncoding.EncodeToString(sign(key, b))
 }
 
-func (o *OIDC) openFlow(v string) (flow, bool) {
+func (o *OIDC) openFlow(ctx context.Context, v string) (flow, bool) {
 	var f flow
-	p, s, ok := strings.Cut(v, ".")
+	kid, rest, ok1 := strings.Cut(v, ".")
+	p, s, ok2 := strings.Cut(rest, ".")
+	if !ok1 || !ok2 {
+		return f, false
+	}
+	key, ok := o.cfg.Keys.Lookup(ctx, kid)
 	if !ok {
 		return f, false
 	}
 	b, err1 := base64.RawURLEncoding.DecodeString(p)
 	sig, err2 := base64.RawURLEncoding.DecodeString(s)
-	if err1 != nil || err2 != nil || !hmac.Equal(sig, o.sign(b)) || json.Unmarshal(b, &f) != nil {
+	if err1 != nil || err2 != nil || !hmac.Equal(sig, sign(key, b)) || json.Unmarshal(b, &f) != nil {
 		return f, false
 	}
 	return f, time.Now().Unix() < f.Expires
@@ -178,7 +186,7 @@ func (o *OIDC) Callback(ctx context.Context, code, state, providerError, cookie 
 	if providerError != "" {
 		return "", oidcFail(MsgOIDCCancelled, errors.New("provider error"))
 	}
-	f, ok := o.openFlow(cookie)
+	f, ok := o.openFlow(ctx, cookie)
 	if !ok || state == "" || code == "" || subtle.ConstantTimeCompare([]byte(f.State), []byte(state)) != 1 {
 		return "", oidcFail(MsgOIDCFailed, errors.New("state mismatch or expired flow"))
 	}

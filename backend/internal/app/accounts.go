@@ -2,10 +2,7 @@ package app
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"log/slog"
-	"path/filepath"
 
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/auth"
@@ -17,16 +14,21 @@ import (
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
-// newAccounts builds the token issuer (its key made at first start in <data dir>/keys, 0600),
-// the account service and third-party sign-in.
+// OpenKeyring returns the signing keys: derived from PERCOLATE_SECRET_KEY when it is set,
+// otherwise those in the database (the first made at first start), shared by every instance.
+func OpenKeyring(ctx context.Context, st *store.Store, cfg config.Config, logger *slog.Logger) (*auth.Keyring, error) {
+	if cfg.SecretKey != "" {
+		return auth.SecretKeyring([]byte(cfg.SecretKey)), nil
+	}
+	return auth.OpenKeyring(ctx, st, auth.KeyringConfig{Logger: logger})
+}
+
+// newAccounts builds the token issuer over the signing keys, the account service and
+// third-party sign-in.
 // Deleting an account first cancels its Stripe subscriptions, so nobody keeps paying for an
 // account that no longer exists.
-func newAccounts(st *store.Store, jobs *queue.Queue, cfg config.Config, mailer mail.Sender, payments *billing.Service, logger *slog.Logger) (*account.Service, *auth.Tokens, *account.OIDC, error) {
-	key, err := auth.LoadOrCreateKey(filepath.Join(cfg.DataDir, "keys"))
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	tokens, err := auth.NewTokens(st, auth.Config{Key: key, Issuer: cfg.PublicURL})
+func newAccounts(st *store.Store, keys *auth.Keyring, jobs *queue.Queue, cfg config.Config, mailer mail.Sender, payments *billing.Service, logger *slog.Logger) (*account.Service, *auth.Tokens, *account.OIDC, error) {
+	tokens, err := auth.NewTokens(st, auth.Config{Keys: keys, Issuer: cfg.PublicURL})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -38,12 +40,10 @@ func newAccounts(st *store.Store, jobs *queue.Queue, cfg config.Config, mailer m
 			return payments.CancelForUser(ctx, u.ID)
 		},
 	})
-	cookieKey := hmac.New(sha256.New, key)
-	cookieKey.Write([]byte("percolate oidc cookie"))
 	oidc := account.NewOIDC(svc, account.OIDCConfig{
 		Issuer: cfg.OIDC.Issuer, ClientID: cfg.OIDC.ClientID, ClientSecret: cfg.OIDC.ClientSecret,
 		RedirectURL: cfg.PublicURL + "/oauth2/callback/google",
-		CookieKey:   cookieKey.Sum(nil),
+		Keys:        keys,
 	})
 	return svc, tokens, oidc, nil
 }

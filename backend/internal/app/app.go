@@ -132,7 +132,16 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	}
 	warnIfSampleContent(frontend.Dist(), logger)
 	payments := billing.New(db.Store, cfg.Stripe, cfg.PublicURL, cfg.CommunityURL, nil, logger)
-	accounts, tokens, oidc, err := newAccounts(db.Store, jobs, cfg, mailer, payments, logger)
+	// Signing keys: every instance on the database shares them (or derives them from
+	// PERCOLATE_SECRET_KEY), and reads them again now and then to learn of a rotation.
+	keys, err := OpenKeyring(ctx, db.Store, cfg, logger)
+	if err != nil {
+		return err
+	}
+	keysCtx, stopKeys := context.WithCancel(ctx)
+	defer stopKeys()
+	go keys.Run(keysCtx)
+	accounts, tokens, oidc, err := newAccounts(db.Store, keys, jobs, cfg, mailer, payments, logger)
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,6 @@ package auth
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -51,28 +49,6 @@ func TestHasherBoundsConcurrency(t *testing.T) {
 	cancel()
 	if _, err := h.Hash(ctx, "password!"); err == nil {
 		t.Fatal("a hash ran while every slot was taken")
-	}
-}
-
-func TestLoadOrCreateKey(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "keys")
-	k1, err := LoadOrCreateKey(dir)
-	if err != nil || len(k1) != KeySize {
-		t.Fatalf("create: %v %d", err, len(k1))
-	}
-	fi, err := os.Stat(filepath.Join(dir, "jwt.key"))
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("key file mode %v %v", fi.Mode().Perm(), err)
-	}
-	k2, err := LoadOrCreateKey(dir)
-	if err != nil || string(k1) != string(k2) {
-		t.Fatal("second start made a different key")
-	}
-	if err := os.WriteFile(filepath.Join(dir, "jwt.key"), []byte("short"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := LoadOrCreateKey(dir); err == nil {
-		t.Fatal("a truncated key was accepted")
 	}
 }
 

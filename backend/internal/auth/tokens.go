@@ -2,8 +2,6 @@ package auth
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"time"
@@ -26,8 +24,10 @@ const (
 
 // Config configures Tokens.
 type Config struct {
-	// Key signs access tokens (HS256) and derives refresh-token successors. 32 bytes.
-	Key []byte
+	// Keys sign access tokens (HS256, with the key's id as kid) and derive refresh-token
+	// successors. Without it, a keyring is derived from Key (32 bytes or more).
+	Keys *Keyring
+	Key  []byte
 	// Issuer and Audience are written into, and required of, every access token.
 	Issuer   string
 	Audience string
@@ -65,18 +65,21 @@ var ErrInvalidRefresh = apperr.New(apperr.ErrUnauthorized, "INVALID_REFRESH_TOKE
 
 // Tokens issues and checks access and refresh tokens.
 type Tokens struct {
-	cfg     Config
-	st      *store.Store
-	succKey []byte
-	parser  *jwt.Parser
+	cfg    Config
+	st     *store.Store
+	keys   *Keyring
+	parser *jwt.Parser
 	// Now is the clock of access tokens; replaceable in tests.
 	Now func() time.Time
 }
 
 // NewTokens returns Tokens over the store st.
 func NewTokens(st *store.Store, cfg Config) (*Tokens, error) {
-	if len(cfg.Key) < KeySize {
-		return nil, fmt.Errorf("auth: signing key must be at least %d bytes", KeySize)
+	if cfg.Keys == nil {
+		if len(cfg.Key) < KeySize {
+			return nil, fmt.Errorf("auth: signing key must be at least %d bytes", KeySize)
+		}
+		cfg.Keys = SecretKeyring(cfg.Key)
 	}
 	if cfg.Issuer == "" {
 		return nil, errors.New("auth: issuer required")
@@ -93,9 +96,10 @@ func NewTokens(st *store.Store, cfg Config) (*Tokens, error) {
 	if cfg.Grace <= 0 {
 		cfg.Grace = DefaultGrace
 	}
-	m := hmac.New(sha256.New, cfg.Key)
-	m.Write([]byte("percolate refresh key"))
-	t := &Tokens{cfg: cfg, st: st, succKey: m.Sum(nil), Now: time.Now}
+	if cfg.AccessTTL > cfg.Keys.cfg.Retain {
+		return nil, fmt.Errorf("auth: access tokens outlive their key's retention (%s)", cfg.Keys.cfg.Retain)
+	}
+	t := &Tokens{cfg: cfg, st: st, keys: cfg.Keys, Now: time.Now}
 	t.parser = jwt.NewParser(
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithAudience(cfg.Audience),
@@ -124,18 +128,29 @@ func (t *Tokens) IssueAccess(p Principal) (string, error) {
 		Role: p.Role,
 		SID:  p.Family.String(),
 	}
-	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(t.cfg.Key)
+	key := t.keys.Signer()
+	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, c)
+	tok.Header["kid"] = key.ID
+	s, err := tok.SignedString(key.access)
 	if err != nil {
 		return "", fmt.Errorf("auth: sign access token: %w", err)
 	}
 	return s, nil
 }
 
-// ParseAccess checks an access token's signature, algorithm and claims, without asking the
-// database whether its login is still live.
-func (t *Tokens) ParseAccess(token string) (Principal, error) {
+// ParseAccess checks an access token's signature (by the accepted key its kid names),
+// algorithm and claims, without asking the database whether its login is still live.
+func (t *Tokens) ParseAccess(ctx context.Context, token string) (Principal, error) {
 	var c claims
-	if _, err := t.parser.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return t.cfg.Key, nil }); err != nil {
+	keyFor := func(tok *jwt.Token) (any, error) {
+		kid, _ := tok.Header["kid"].(string)
+		key, ok := t.keys.Lookup(ctx, kid)
+		if !ok {
+			return nil, errors.New("unknown or retired kid")
+		}
+		return key.access, nil
+	}
+	if _, err := t.parser.ParseWithClaims(token, &c, keyFor); err != nil {
 		return Principal{}, fmt.Errorf("access token: %w", apperr.ErrUnauthorized)
 	}
 	uid, err1 := uuid.Parse(c.Subject)
@@ -150,7 +165,7 @@ func (t *Tokens) ParseAccess(token string) (Principal, error) {
 // logout, a password reset and account deletion take effect at once. The role returned is
 // the account's current one.
 func (t *Tokens) VerifyAccess(ctx context.Context, token string) (Principal, error) {
-	p, err := t.ParseAccess(token)
+	p, err := t.ParseAccess(ctx, token)
 	if err != nil {
 		return Principal{}, err
 	}
@@ -221,10 +236,19 @@ func (t *Tokens) Refresh(ctx context.Context, token string) (Pair, error) {
 				revoked = true
 				return nil
 			}
-			// Follow the chain of rotations to the token that is current now.
+			// Follow the chain of rotations to the token that is current now. Each
+			// successor was derived with the key that signed then: try each accepted one.
+			keys := t.keys.Accepted()
 			for i := 0; ; i++ {
-				current = successor(t.succKey, current)
-				r, err := q.GetRefreshTokenByHash(ctx, dbgen.GetRefreshTokenByHashParams{GraceSeconds: grace, TokenHash: HashToken(current), UserID: row.UserID, FamilyID: row.FamilyID})
+				var r dbgen.GetRefreshTokenByHashRow
+				prev := current
+				for _, k := range keys {
+					current = successor(k.refresh, prev)
+					r, err = q.GetRefreshTokenByHash(ctx, dbgen.GetRefreshTokenByHashParams{GraceSeconds: grace, TokenHash: HashToken(current), UserID: row.UserID, FamilyID: row.FamilyID})
+					if !store.IsNotFound(err) {
+						break
+					}
+				}
 				if err != nil || r.RevokedAt != nil || i >= maxGraceChain || (r.RotatedAt != nil && !r.InGrace) {
 					return ErrInvalidRefresh
 				}
@@ -233,7 +257,7 @@ func (t *Tokens) Refresh(ctx context.Context, token string) (Pair, error) {
 				}
 			}
 		} else {
-			next := successor(t.succKey, token)
+			next := successor(t.keys.Signer().refresh, token)
 			nt, err := q.CreateRefreshToken(ctx, dbgen.CreateRefreshTokenParams{FamilyID: row.FamilyID, UserID: row.UserID, TokenHash: HashToken(next), ExpiresAt: row.FamilyExpiresAt})
 			if err != nil {
 				return fmt.Errorf("create refresh token: %w", err)

@@ -50,6 +50,7 @@ const (
 	EnvOIDCClientID          = "PERCOLATE_OIDC_CLIENT_ID"
 	EnvOIDCClientSecret      = "PERCOLATE_OIDC_CLIENT_SECRET"
 	EnvCommunityURL          = "PERCOLATE_COMMUNITY_URL"
+	EnvSecretKey             = "PERCOLATE_SECRET_KEY"
 	EnvTrustedProxies        = "PERCOLATE_TRUSTED_PROXIES"
 	EnvLogLevel              = "PERCOLATE_LOG_LEVEL"
 )
@@ -58,6 +59,7 @@ const (
 const (
 	DefaultAddr               = "127.0.0.1:8080"
 	DefaultDataDir            = "./.data"
+	minSecretKeyLen           = 32
 	DefaultLLMModel           = "gpt-4o-mini"
 	DefaultSpeechModel        = "gpt-4o-mini-tts"
 	DefaultTranscriptionModel = "whisper-1"
@@ -86,8 +88,11 @@ type Config struct {
 	// PublicURL is the absolute http(s) base URL users reach the app at,
 	// without a trailing slash. Links in e-mail are built from it.
 	PublicURL string
-	// DataDir holds the built-in database, signing keys and the mail outbox.
+	// DataDir holds the built-in database and the mail outbox.
 	DataDir string
+	// SecretKey, when set, is what the signing keys (access tokens, the sign-in flow cookie)
+	// are derived from; otherwise they are kept in the database. Secret.
+	SecretKey string
 	// DatabaseURL is an external PostgreSQL connection string; empty means
 	// the built-in cluster under DataDir.
 	DatabaseURL string
@@ -228,6 +233,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("public_url", c.PublicURL),
 		slog.String("data_dir", c.DataDir),
 		slog.Bool("external_database", c.DatabaseURL != ""),
+		slog.Bool("secret_key", c.SecretKey != ""),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.Bool("llm", c.LLM.Configured()),
 		slog.String("llm_model", c.LLM.Model),
@@ -297,6 +303,14 @@ func Load(getenv func(string) string) (Config, error) {
 			errs.add(EnvDatabaseURL, "is neither a postgres:// (or postgresql://) URL nor a key=value connection string")
 		} else {
 			c.DatabaseURL = v
+		}
+	}
+
+	if v := get(EnvSecretKey); v != "" {
+		if len(v) < minSecretKeyLen {
+			errs.add(EnvSecretKey, "is too short: give at least %d random characters (for example: openssl rand -base64 48)", minSecretKeyLen)
+		} else {
+			c.SecretKey = v
 		}
 	}
 

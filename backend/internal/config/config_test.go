@@ -289,6 +289,8 @@ func TestLoadBadValues(t *testing.T) {
 			want: []string{"DATABASE_URL:"}, secret: "hunter2"},
 		{name: "database URL unparsable", env: map[string]string{config.EnvDatabaseURL: "postgres://u:hunter2@db:port/x"},
 			want: []string{"DATABASE_URL:"}, secret: "hunter2"},
+		{name: "secret key too short", env: map[string]string{config.EnvSecretKey: "hunter2-short"},
+			want: []string{"PERCOLATE_SECRET_KEY:", "at least 32"}, secret: "hunter2"},
 		{name: "llm base URL", env: map[string]string{config.EnvLLMBaseURL: "127.0.0.1:11434"},
 			want: []string{"PERCOLATE_LLM_BASE_URL:"}},
 		{name: "smtp bad scheme", env: map[string]string{config.EnvSMTPURL: "http://u:hunter2@mail.example.com"},
@@ -385,6 +387,7 @@ func TestLogValueHasNoSecrets(t *testing.T) {
 		config.EnvStripePricePremium:  "price_2",
 		config.EnvOIDCClientID:        "id",
 		config.EnvOIDCClientSecret:    "hunter2-oidc",
+		config.EnvSecretKey:           "hunter2-signing-keys-are-derived-from-this",
 	}))
 	if err != nil {
 		t.Fatalf("Load: %v", err)
@@ -394,7 +397,7 @@ func TestLogValueHasNoSecrets(t *testing.T) {
 	if strings.Contains(b.String(), "hunter2") {
 		t.Errorf("logged config leaks a secret: %s", b.String())
 	}
-	if !strings.Contains(b.String(), "config.stripe=true") {
+	if !strings.Contains(b.String(), "config.stripe=true") || !strings.Contains(b.String(), "config.secret_key=true") {
 		t.Errorf("logged config lacks feature flags: %s", b.String())
 	}
 }
@@ -505,5 +508,16 @@ func TestMaxMessageCharsStaysWithinTheContract(t *testing.T) {
 	over := strconv.Itoa(limits.SendMessageRequestMessageMaxLength + 1)
 	if _, err := load(over); err == nil || !strings.Contains(err.Error(), config.EnvMaxMessageChars) {
 		t.Fatalf("%s accepted: %v", over, err)
+	}
+}
+
+func TestSecretKey(t *testing.T) {
+	c, err := config.Load(env(map[string]string{config.EnvSecretKey: "  0123456789abcdef0123456789abcdef  "}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "SecretKey", c.SecretKey, "0123456789abcdef0123456789abcdef")
+	if c, _ := config.Load(env(nil)); c.SecretKey != "" {
+		t.Error("a secret key without PERCOLATE_SECRET_KEY")
 	}
 }

@@ -46,7 +46,7 @@ type accEnv struct {
 	smtp   *smtptest.Server
 	svc    *account.Service
 	tokens *auth.Tokens
-	key    []byte
+	keys   *auth.Keyring
 	ip     string
 }
 
@@ -60,11 +60,12 @@ func newAccEnv(t *testing.T, params auth.Argon2Params) *accEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := auth.LoadOrCreateKey(t.TempDir())
+	// The signing keys in the database, as the app keeps them.
+	keys, err := auth.OpenKeyring(context.Background(), st, auth.KeyringConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tokens, err := auth.NewTokens(st, auth.Config{Key: key, Issuer: testPublicURL})
+	tokens, err := auth.NewTokens(st, auth.Config{Keys: keys, Issuer: testPublicURL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func newAccEnv(t *testing.T, params auth.Argon2Params) *accEnv {
 	svc := account.NewService(st, auth.NewHasher(params, 0), tokens, sender, q, account.Config{PublicURL: testPublicURL + "/", Logger: logger})
 	queuetest.Start(t, q)
 	h := newTestHandler(t, Deps{Logger: logger, DB: st, Verifier: NewTokenVerifier(tokens), Accounts: svc})
-	return &accEnv{t: t, st: st, q: q, h: h, smtp: srv, svc: svc, tokens: tokens, key: key, ip: "198.51.100.7"}
+	return &accEnv{t: t, st: st, q: q, h: h, smtp: srv, svc: svc, tokens: tokens, keys: keys, ip: "198.51.100.7"}
 }
 
 type reply struct {
@@ -508,7 +509,7 @@ func TestAccessTokenTampering(t *testing.T) {
 	if r := e.call("GET", "/api/auth/me", s.access, nil); r.code != http.StatusOK {
 		t.Fatalf("genuine token refused: %d", r.code)
 	}
-	valid, err := e.tokens.ParseAccess(s.access)
+	valid, err := e.tokens.ParseAccess(context.Background(), s.access)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,15 +520,26 @@ func TestAccessTokenTampering(t *testing.T) {
 			"sid": valid.Family.String(), "role": "ADMIN", "iat": now.Unix(), "exp": now.Add(time.Minute).Unix(),
 		}
 	}
-	sign := func(m jwt.SigningMethod, key any, c jwt.MapClaims) string {
-		tok, err := jwt.NewWithClaims(m, c).SignedString(key)
+	// Tokens name their key (kid); the control token names the key that signs now.
+	signer := e.keys.Signer()
+	key := signer.AccessKey()
+	signKid := func(m jwt.SigningMethod, key any, kid string, c jwt.MapClaims) string {
+		t.Helper()
+		tok := jwt.NewWithClaims(m, c)
+		if kid != "" {
+			tok.Header["kid"] = kid
+		}
+		s, err := tok.SignedString(key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return tok
+		return s
+	}
+	sign := func(m jwt.SigningMethod, key any, c jwt.MapClaims) string {
+		return signKid(m, key, signer.ID, c)
 	}
 	// A token we sign ourselves with the right key and claims works: the cases below differ in one thing.
-	if r := e.call("GET", "/api/auth/me", sign(jwt.SigningMethodHS256, e.key, base()), nil); r.code != http.StatusOK {
+	if r := e.call("GET", "/api/auth/me", sign(jwt.SigningMethodHS256, key, base()), nil); r.code != http.StatusOK {
 		t.Fatalf("control token refused: %d %s", r.code, r.body)
 	}
 	mod := func(k string, v any) jwt.MapClaims {
@@ -543,17 +555,19 @@ func TestAccessTokenTampering(t *testing.T) {
 	parts := strings.Split(s.access, ".")
 	cases := map[string]string{
 		"alg none":                none,
+		"no kid":                  signKid(jwt.SigningMethodHS256, key, "", base()),
+		"unknown kid":             signKid(jwt.SigningMethodHS256, key, "0123456789abcdef", base()),
 		"wrong key":               sign(jwt.SigningMethodHS256, []byte("0123456789abcdef0123456789abcdef"), base()),
-		"HS512":                   sign(jwt.SigningMethodHS512, e.key, base()),
-		"expired":                 sign(jwt.SigningMethodHS256, e.key, mod("exp", now.Add(-time.Minute).Unix())),
-		"no exp":                  sign(jwt.SigningMethodHS256, e.key, mod("exp", nil)),
-		"issued in the future":    sign(jwt.SigningMethodHS256, e.key, mod("iat", now.Add(time.Hour).Unix())),
-		"wrong audience":          sign(jwt.SigningMethodHS256, e.key, mod("aud", "someone-else")),
-		"wrong issuer":            sign(jwt.SigningMethodHS256, e.key, mod("iss", "https://evil.test")),
-		"unknown family":          sign(jwt.SigningMethodHS256, e.key, mod("sid", uuid.NewString())),
-		"another user":            sign(jwt.SigningMethodHS256, e.key, mod("sub", uuid.NewString())),
+		"HS512":                   sign(jwt.SigningMethodHS512, key, base()),
+		"expired":                 sign(jwt.SigningMethodHS256, key, mod("exp", now.Add(-time.Minute).Unix())),
+		"no exp":                  sign(jwt.SigningMethodHS256, key, mod("exp", nil)),
+		"issued in the future":    sign(jwt.SigningMethodHS256, key, mod("iat", now.Add(time.Hour).Unix())),
+		"wrong audience":          sign(jwt.SigningMethodHS256, key, mod("aud", "someone-else")),
+		"wrong issuer":            sign(jwt.SigningMethodHS256, key, mod("iss", "https://evil.test")),
+		"unknown family":          sign(jwt.SigningMethodHS256, key, mod("sid", uuid.NewString())),
+		"another user":            sign(jwt.SigningMethodHS256, key, mod("sub", uuid.NewString())),
 		"refresh token as access": s.refresh,
-		"payload swapped":         parts[0] + "." + strings.Split(sign(jwt.SigningMethodHS256, e.key, mod("role", "X")), ".")[1] + "." + parts[2],
+		"payload swapped":         parts[0] + "." + strings.Split(sign(jwt.SigningMethodHS256, key, mod("role", "X")), ".")[1] + "." + parts[2],
 		"garbage":                 "not.a.token",
 	}
 	for name, tok := range cases {

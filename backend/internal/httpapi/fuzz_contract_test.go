@@ -126,11 +126,11 @@ func newFuzzEnv(t *testing.T) *fuzzEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := auth.LoadOrCreateKey(t.TempDir())
+	keys, err := auth.OpenKeyring(context.Background(), st, auth.KeyringConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tokens, err := auth.NewTokens(st, auth.Config{Key: key, Issuer: testPublicURL})
+	tokens, err := auth.NewTokens(st, auth.Config{Keys: keys, Issuer: testPublicURL})
 	if err != nil {
 		t.Fatal(err)
 	}

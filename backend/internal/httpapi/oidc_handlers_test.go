@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/account"
+	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/auth/oidctest"
 )
 
@@ -28,7 +29,7 @@ func newOIDCEnv(t *testing.T) *oidcEnv {
 	o := account.NewOIDC(e.svc, account.OIDCConfig{
 		Issuer: idp.Issuer(), ClientID: idp.ClientID, ClientSecret: idp.ClientSecret,
 		RedirectURL: testPublicURL + "/oauth2/callback/google",
-		CookieKey:   []byte("0123456789abcdef0123456789abcdef"),
+		Keys:        e.keys,
 	})
 	e.h = newTestHandler(t, Deps{Logger: e.svc.Logger(), DB: e.st, Verifier: NewTokenVerifier(e.tokens), Accounts: e.svc, OIDC: o, SecureCookies: true})
 	return &oidcEnv{accEnv: e, idp: idp}
@@ -348,5 +349,43 @@ func TestPrivacyPageTellsTheTruth(t *testing.T) {
 	}
 	if plain := (&Server{}).flowCookie("v", oidcFlowSeconds); plain.SameSite != http.SameSiteLaxMode || !plain.HttpOnly {
 		t.Errorf("over plain HTTP the flow cookie is %+v, want HTTP-only and Lax (browsers refuse None without Secure)", plain)
+	}
+}
+
+// TestOIDCFlowFinishesOnAnotherInstance begins a sign-in on one instance and lets its
+// callback reach another, whose keyring was opened on the same database: the flow cookie is
+// signed with the shared key. After a key rotation, a cookie of the previous key still works.
+func TestOIDCFlowFinishesOnAnotherInstance(t *testing.T) {
+	e := newOIDCEnv(t)
+	e.idp.SetUser(oidctest.User{Subject: "g-123", Email: "gina@example.com", EmailVerified: true, Name: "Gina"})
+	keysB, err := auth.OpenKeyring(context.Background(), e.st, auth.KeyringConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := *e.accEnv
+	b.h = newTestHandler(t, Deps{Logger: e.svc.Logger(), DB: e.st, Verifier: NewTokenVerifier(e.tokens), Accounts: e.svc, SecureCookies: true,
+		OIDC: account.NewOIDC(e.svc, account.OIDCConfig{
+			Issuer: e.idp.Issuer(), ClientID: e.idp.ClientID, ClientSecret: e.idp.ClientSecret,
+			RedirectURL: testPublicURL + "/oauth2/callback/google", Keys: keysB,
+		})})
+	onB := &oidcEnv{accEnv: &b, idp: e.idp}
+
+	cb, cookie := e.start()
+	if to := onB.finish(cb, cookie); to.Query().Get("oauthCode") == "" {
+		t.Fatalf("callback on the other instance: %s", to)
+	}
+	cb, cookie = e.start()
+	if _, err := keysB.Rotate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if to := onB.finish(cb, cookie); to.Query().Get("oauthCode") == "" {
+		t.Fatalf("callback with a cookie of the previous key: %s", to)
+	}
+	// A cookie naming a key nobody has is refused.
+	cb, cookie = e.start()
+	_, rest, _ := strings.Cut(cookie.Value, ".")
+	cookie.Value = "0123456789abcdef." + rest
+	if to := onB.finish(cb, cookie); to.Query().Get("oauthCode") != "" || to.Query().Get("oauthError") == "" {
+		t.Fatalf("callback with an unknown kid: %s", to)
 	}
 }

@@ -55,6 +55,9 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	return s, nil
 }
 
+// FromPool returns a store over a pool set up by the caller (with a query tracer, say).
+func FromPool(pool *pgxpool.Pool) *Store { return &Store{pool: pool, queries: dbgen.New(pool)} }
+
 // applyPoolDefaults fills in the settings the connection string left unset.
 func applyPoolDefaults(cfg *pgxpool.Config, databaseURL string) {
 	if !strings.Contains(databaseURL, "pool_max_conns") {
