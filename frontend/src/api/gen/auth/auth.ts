@@ -299,7 +299,7 @@ export const useResendVerification = <TError = ErrorType<ValidationErrorResponse
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * The access token stays valid until it expires; the refresh token of this login no longer works.
+ * Ends this login at once, on every instance: its access token and its refresh token are refused from the next request on.
  * @summary Revokes the refresh-token family of the calling session.
  */
 export const getLogoutUrl = () => {
