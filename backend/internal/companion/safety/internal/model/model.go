@@ -1,5 +1,5 @@
 // Package model is the crisis screen's learned scorer: a logistic regression over hashed word
-// 1–2-grams and character 3–5-grams of the normalised text, its training, and the compact form
+// 1–3-grams, negated words and character 3–5-grams of the normalised text, its training, and the compact form
 // its weights are embedded in (one signed byte per bucket and a scale).
 package model
 
@@ -18,8 +18,8 @@ const Bits = 17
 const buckets = 1 << Bits
 
 // Features lists the hashed features of normalised text (see text.Normalize), sorted and
-// without repeats: word unigrams and bigrams, and character 3-, 4- and 5-grams with the
-// spaces that bound words.
+// without repeats: word unigrams, bigrams and trigrams, the words in the scope of a negation,
+// and character 3-, 4- and 5-grams with the spaces that bound words.
 func Features(t string) []uint32 {
 	b := []byte(" " + strings.Join(strings.Fields(t), " ") + " ")
 	fs := make([]uint32, 0, 4*len(b))
@@ -39,6 +39,23 @@ func Features(t string) []uint32 {
 		}
 		start = i + 1
 	}
+	if NegationScope > 0 || Trigrams {
+		words := strings.Fields(string(b))
+		scope := 0
+		for i, w := range words {
+			if Trigrams && i >= 2 {
+				fs = append(fs, hash('t', []byte(words[i-2]+" "+words[i-1]+" "+w)))
+			}
+			if negators[w] {
+				scope = NegationScope
+				continue
+			}
+			if scope > 0 {
+				fs = append(fs, hash('n', []byte(w)))
+				scope--
+			}
+		}
+	}
 	for n := 3; n <= 5; n++ {
 		for i := 0; i+n <= len(b); i++ {
 			fs = append(fs, hash('c', b[i:i+n]))
@@ -46,6 +63,22 @@ func Features(t string) []uint32 {
 	}
 	slices.Sort(fs)
 	return slices.Compact(fs)
+}
+
+// NegationScope is how many words after a negating word ("not", "never", "dont") are also
+// counted as negated words, a feature of their own ("im not suicidal" gives the word
+// "suicidal" and the negated word "suicidal"); 0 turns it off. Trigrams adds word trigrams.
+// Both were chosen by cross-validation on the tuning half (safety's TestCrossValidation); the
+// dev bench may change them, nothing else does, since scorer.bin is trained with these values.
+var (
+	NegationScope = 3
+	Trigrams      = true
+)
+
+var negators = map[string]bool{
+	"not": true, "never": true, "no": true, "dont": true, "didnt": true, "doesnt": true, "isnt": true,
+	"arent": true, "wasnt": true, "wont": true, "cant": true, "cannot": true, "havent": true, "hasnt": true,
+	"nothing": true, "nobody": true, "zero": true, "wouldnt": true, "shouldnt": true,
 }
 
 // hash is 32-bit FNV-1a of the kind of feature and its bytes, folded to a bucket.
