@@ -120,3 +120,20 @@ func BenchmarkTodayOnTuningHalf(b *testing.B) {
 		Today(prevs[k], items[k].Text)
 	}
 }
+
+// BenchmarkLayeredOnTuningHalf measures the layered screen, cycling through the tuning half
+// (the previous turns included); make safety-eval reports the median per message.
+func BenchmarkLayeredOnTuningHalf(b *testing.B) {
+	items, err := LoadFile(filepath.Join("data", TuningFile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	prevs := make([][]companion.Turn, len(items))
+	for i, it := range items {
+		prevs[i] = it.Prev()
+	}
+	for i := 0; b.Loop(); i++ {
+		k := i % len(items)
+		Layered(prevs[k], items[k].Text)
+	}
+}

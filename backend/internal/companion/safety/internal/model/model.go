@@ -23,38 +23,33 @@ const buckets = 1 << Bits
 func Features(t string) []uint32 {
 	b := []byte(" " + strings.Join(strings.Fields(t), " ") + " ")
 	fs := make([]uint32, 0, 4*len(b))
-	// Words and pairs of words, from the spaces that bound them.
-	prev := -1 // start of the previous word
+	// Words, pairs and triples of words, and negated words, from the spaces that bound them
+	// (b has one space between words, so a pair or a triple is one slice of it).
+	prev, prev2 := -1, -1 // starts of the two words before
+	scope := 0            // words left in the scope of a negation
 	start := 1
 	for i := 1; i < len(b); i++ {
 		if b[i] != ' ' {
 			continue
 		}
 		if i > start {
-			fs = append(fs, hash('w', b[start:i]))
+			w := b[start:i]
+			fs = append(fs, hash('w', w))
 			if prev >= 0 {
 				fs = append(fs, hash('b', b[prev:i]))
 			}
-			prev = start
-		}
-		start = i + 1
-	}
-	if NegationScope > 0 || Trigrams {
-		words := strings.Fields(string(b))
-		scope := 0
-		for i, w := range words {
-			if Trigrams && i >= 2 {
-				fs = append(fs, hash('t', []byte(words[i-2]+" "+words[i-1]+" "+w)))
+			if Trigrams && prev2 >= 0 {
+				fs = append(fs, hash('t', b[prev2:i]))
 			}
-			if negators[w] {
+			if negators[string(w)] {
 				scope = NegationScope
-				continue
-			}
-			if scope > 0 {
-				fs = append(fs, hash('n', []byte(w)))
+			} else if scope > 0 {
+				fs = append(fs, hash('n', w))
 				scope--
 			}
+			prev2, prev = prev, start
 		}
+		start = i + 1
 	}
 	for n := 3; n <= 5; n++ {
 		for i := 0; i+n <= len(b); i++ {
