@@ -1,6 +1,6 @@
 // Package model is the crisis screen's learned scorer: a logistic regression over hashed word
-// 1–3-grams, negated words and character 3–5-grams of the normalised text, its training, and the compact form
-// its weights are embedded in (one signed byte per bucket and a scale).
+// 1–3-grams, negated words and character 3–5-grams of the normalised text, its training, and
+// the compact form its weights are embedded in (one signed byte per bucket and a scale).
 package model
 
 import (
