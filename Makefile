@@ -94,8 +94,8 @@ FUZZ_ROUNDS ?= 5000
 fuzz: dist-placeholder
 	PERCOLATE_FUZZ_ROUNDS=$(FUZZ_ROUNDS) go test -race -count=1 -v -timeout 60m -run '^(TestContractFuzz|TestObjectLevelAccess)$$' ./backend/internal/httpapi/
 
-## safety-eval: the crisis screen on the labelled set, per category, on the tuning and the
-## held-back half (counts only for the held-back half). SAFETY_EVAL_FLAGS=-v lists the tuning
+## safety-eval: the crisis screen on the labelled set, per category, on the tuning half (data/full)
+## and the held-back half (data/fresh, written blind; counts only). SAFETY_EVAL_FLAGS=-v lists the tuning
 ## half's misses; SAFETY_EVAL_FLAGS=-gate fails below 98% held-back recall or above 3% false positives.
 SAFETY_EVAL_FLAGS ?=
 safety-eval:

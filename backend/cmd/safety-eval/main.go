@@ -1,6 +1,7 @@
 // Command safety-eval measures the crisis screen on the labelled set: recall on the risky
 // messages and the false-positive rate on the harmless ones, per category, per C-SSRS level
-// and overall, on the tuning half and on the held-back half, and the median time per message.
+// and overall, on the tuning half (the team's set, data/full/) and on the held-back half (the
+// fresh set written blind, data/fresh/; it may be empty), and the median time per message.
 //
 //	go run ./backend/cmd/safety-eval [-data DIR] [-screen NAME] [-v] [-gate]
 //
@@ -11,6 +12,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -80,11 +82,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	hr := safetyeval.Evaluate(held, s.screen)
-	fmt.Fprintf(stdout, "\nHELD-BACK half: %d risky, %d harmless (counts only: never read or tune on these messages)\n",
-		hr.Risky.N, hr.Harmless.N)
-	hr.WriteTable(stdout)
+	if len(held) == 0 {
+		fmt.Fprintf(stdout, "\nHELD-BACK half: no messages yet (the fresh set, data/%s/, is not written yet)\n", safetyeval.FreshDir)
+	} else {
+		fmt.Fprintf(stdout, "\nHELD-BACK half: %d risky, %d harmless (counts only: never read or tune on these messages)\n",
+			hr.Risky.N, hr.Harmless.N)
+		hr.WriteTable(stdout)
+	}
 
 	gateErr := hr.Gate()
+	if len(held) == 0 {
+		gateErr = errors.New("there is no held-back half to measure")
+	}
 	verdict := "passes"
 	if gateErr != nil {
 		verdict = "fails: " + gateErr.Error()

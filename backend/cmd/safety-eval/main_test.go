@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,21 +13,43 @@ import (
 
 const dataDir = "../../internal/companion/safetyeval/data"
 
-func loadHalf(t *testing.T, file string) []safetyeval.Item {
+func loadHalf(t *testing.T, dir, file string) []safetyeval.Item {
 	t.Helper()
-	items, err := safetyeval.LoadFile(filepath.Join(dataDir, file))
+	items, err := safetyeval.LoadFile(filepath.Join(dir, file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return items
 }
 
-// labelOf looks up the label of a message in the committed set, for test screens that need
+// withHeldBack makes a data directory with the committed tuning half and a held-back half of
+// the committed held-back half (empty until the fresh set is written) plus, so that the tests
+// have one to measure, a stand-in message for each tuning message: its words reversed.
+func withHeldBack(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	tuning := loadHalf(t, dataDir, safetyeval.TuningFile)
+	held := loadHalf(t, dataDir, safetyeval.HeldbackFile)
+	for _, it := range tuning {
+		w := strings.Fields(it.Text)
+		slices.Reverse(w)
+		it.Text = "held back: " + strings.Join(w, " ")
+		held = append(held, it)
+	}
+	for f, items := range map[string][]safetyeval.Item{safetyeval.TuningFile: tuning, safetyeval.HeldbackFile: held} {
+		if err := safetyeval.WriteFile(filepath.Join(dir, f), items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// labelOf looks up the label of a message in a data directory, for test screens that need
 // to be right, or wrong, on purpose.
-func labelOf(t *testing.T) func(prev []companion.Turn, text string) safetyeval.Label {
+func labelOf(t *testing.T, dir string) func(prev []companion.Turn, text string) safetyeval.Label {
 	labels := map[string]safetyeval.Label{}
 	for _, file := range []string{safetyeval.TuningFile, safetyeval.HeldbackFile} {
-		for _, it := range loadHalf(t, file) {
+		for _, it := range loadHalf(t, dir, file) {
 			labels[it.Key()] = it.Label
 		}
 	}
@@ -48,7 +71,8 @@ func register(t *testing.T, name string, screen safetyeval.Screener) {
 func TestHeldBackTextIsNeverPrintedEvenWithV(t *testing.T) {
 	// A screen wrong on every message makes every message a miss or a false alarm, so -v has
 	// every message of both halves to hand.
-	label := labelOf(t)
+	dir := withHeldBack(t)
+	label := labelOf(t, dir)
 	register(t, "contrary", func(prev []companion.Turn, text string) safetyeval.Decision {
 		if label(prev, text) == safetyeval.Harmless {
 			return safetyeval.ClearRisk
@@ -56,12 +80,12 @@ func TestHeldBackTextIsNeverPrintedEvenWithV(t *testing.T) {
 		return safetyeval.NoRisk
 	})
 	var out, errOut strings.Builder
-	if code := run([]string{"-data", dataDir, "-screen", "contrary", "-v"}, &out, &errOut); code != 0 {
+	if code := run([]string{"-data", dir, "-screen", "contrary", "-v"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	printed := out.String()
 
-	tuning := loadHalf(t, safetyeval.TuningFile)
+	tuning := loadHalf(t, dir, safetyeval.TuningFile)
 	tuningText := map[string]bool{}
 	for _, it := range tuning {
 		tuningText[it.Text] = true
@@ -73,7 +97,7 @@ func TestHeldBackTextIsNeverPrintedEvenWithV(t *testing.T) {
 		}
 	}
 	checked := 0
-	for _, it := range loadHalf(t, safetyeval.HeldbackFile) {
+	for _, it := range loadHalf(t, dir, safetyeval.HeldbackFile) {
 		// Short replies ("yes") also occur in the tuning half, so only the others can be told apart.
 		texts := []string{it.Text}
 		for _, turn := range it.Context {
@@ -96,7 +120,8 @@ func TestHeldBackTextIsNeverPrintedEvenWithV(t *testing.T) {
 
 func TestGateExitsNonZeroOnlyWhenHeldBackFallsShort(t *testing.T) {
 	// An oracle that knows every label passes; a screen that flags nothing does not.
-	label := labelOf(t)
+	dir := withHeldBack(t)
+	label := labelOf(t, dir)
 	register(t, "oracle", func(prev []companion.Turn, text string) safetyeval.Decision {
 		if label(prev, text) == safetyeval.Risky {
 			return safetyeval.PossibleRisk
@@ -116,9 +141,31 @@ func TestGateExitsNonZeroOnlyWhenHeldBackFallsShort(t *testing.T) {
 		{[]string{"-screen", "nope"}, 2, ""},
 	} {
 		var out, errOut strings.Builder
-		code := run(append([]string{"-data", dataDir}, tc.args...), &out, &errOut)
+		code := run(append([]string{"-data", dir}, tc.args...), &out, &errOut)
 		if code != tc.code || !strings.Contains(out.String(), tc.says) {
 			t.Errorf("%v: exit %d, want %d; output lacks %q?\n%s%s", tc.args, code, tc.code, tc.says, out.String(), errOut.String())
+		}
+	}
+}
+
+func TestNoHeldBackHalfYetIsSaidAndFailsTheGate(t *testing.T) {
+	dir := t.TempDir()
+	copyHalf := func(file string, items []safetyeval.Item) {
+		if err := safetyeval.WriteFile(filepath.Join(dir, file), items); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyHalf(safetyeval.TuningFile, loadHalf(t, dataDir, safetyeval.TuningFile)[:40])
+	copyHalf(safetyeval.HeldbackFile, nil)
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{{nil, 0}, {[]string{"-gate"}, 1}} {
+		var out, errOut strings.Builder
+		code := run(append([]string{"-data", dir, "-screen", "today"}, tc.args...), &out, &errOut)
+		if code != tc.code || !strings.Contains(out.String(), "HELD-BACK half: no messages yet") ||
+			!strings.Contains(out.String(), "fails: there is no held-back half to measure") {
+			t.Errorf("%v: exit %d, want %d\n%s%s", tc.args, code, tc.code, out.String(), errOut.String())
 		}
 	}
 }

@@ -1,19 +1,18 @@
-// Command safety-split splits the crisis screen's labelled set into its tuning half and its
-// held-back half (see backend/internal/companion/safetyeval/data/README.md).
+// Command safety-split makes the crisis screen's two halves (see
+// backend/internal/companion/safetyeval/data/README.md).
 //
 //	go run ./backend/cmd/safety-split [-data DIR]
 //
-// It reads every file in DIR/full and the two halves already in DIR, keeps every message that
-// is already placed in its half, places only the new ones (stratified by category, with a
-// fixed seed) and rewrites DIR/tuning.jsonl and DIR/heldback.jsonl. It prints counts only.
+// It reads every file in DIR/full (the team's set: all of it is the tuning half) and in
+// DIR/fresh (the fresh set written blind: all of it is the held-back half; it may be missing or
+// empty), checks them, and rewrites DIR/tuning.jsonl and DIR/heldback.jsonl. It prints counts
+// only.
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -39,43 +38,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func split(dir string, out io.Writer) error {
-	all, err := safetyeval.LoadDir(filepath.Join(dir, safetyeval.FullDir))
+	full, err := safetyeval.LoadDir(filepath.Join(dir, safetyeval.FullDir))
 	if err != nil {
 		return err
 	}
-	if err := safetyeval.Validate(all); err != nil {
-		return err
+	if err := safetyeval.Validate(full); err != nil {
+		return fmt.Errorf("%s: %w", safetyeval.FullDir, err)
 	}
-	tuningPath := filepath.Join(dir, safetyeval.TuningFile)
-	heldPath := filepath.Join(dir, safetyeval.HeldbackFile)
-	oldTuning, err := loadIfExists(tuningPath)
+	fresh, err := safetyeval.LoadDirIfAny(filepath.Join(dir, safetyeval.FreshDir))
 	if err != nil {
 		return err
 	}
-	oldHeld, err := loadIfExists(heldPath)
+	if err := safetyeval.Validate(fresh); err != nil {
+		return fmt.Errorf("%s: %w", safetyeval.FreshDir, err)
+	}
+	tuning, held, err := safetyeval.Halves(full, fresh)
 	if err != nil {
 		return err
 	}
-	prior := safetyeval.Placement(oldTuning, oldHeld)
-	tuning, held, err := safetyeval.Split(all, prior, safetyeval.Seed)
-	if err != nil {
+	if err := safetyeval.WriteFile(filepath.Join(dir, safetyeval.TuningFile), tuning); err != nil {
 		return err
 	}
-	if err := safetyeval.WriteFile(tuningPath, tuning); err != nil {
-		return err
-	}
-	if err := safetyeval.WriteFile(heldPath, held); err != nil {
+	if err := safetyeval.WriteFile(filepath.Join(dir, safetyeval.HeldbackFile), held); err != nil {
 		return err
 	}
 
-	placed := 0
-	for _, it := range all {
-		if _, ok := prior[it.Key()]; ok {
-			placed++
-		}
-	}
-	fmt.Fprintf(out, "%d messages: %d kept in their half, %d newly placed, %d dropped from the halves\n\n",
-		len(all), placed, len(all)-placed, len(prior)-placed)
+	fmt.Fprintf(out, "%d messages: %d from %s/ in the tuning half, %d from %s/ in the held-back half\n\n",
+		len(full)+len(fresh), len(tuning), safetyeval.FullDir, len(held), safetyeval.FreshDir)
 	count := func(items []safetyeval.Item) map[string]int {
 		m := make(map[string]int)
 		for _, it := range items {
@@ -93,12 +82,4 @@ func split(dir string, out io.Writer) error {
 		fmt.Fprintf(out, "| **all %s** | | %d | %d |\n", l, t[string(l)], h[string(l)])
 	}
 	return nil
-}
-
-func loadIfExists(path string) ([]safetyeval.Item, error) {
-	items, err := safetyeval.LoadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return items, err
 }

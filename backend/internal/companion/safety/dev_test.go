@@ -122,6 +122,12 @@ func devOptions() model.Options {
 	if v := os.Getenv("SAFETY_RATE"); v != "" {
 		fmt.Sscan(v, &o.Rate)
 	}
+	if v := os.Getenv("SAFETY_NEG"); v != "" {
+		fmt.Sscan(v, &model.NegationScope)
+	}
+	if v := os.Getenv("SAFETY_TRI"); v != "" {
+		model.Trigrams = v == "1"
+	}
 	if v := os.Getenv("SAFETY_EPOCHS"); v != "" {
 		fmt.Sscan(v, &o.Epochs)
 	}

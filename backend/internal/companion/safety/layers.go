@@ -24,9 +24,11 @@ type thresholds struct {
 	window float64
 }
 
-// defaultThresholds were chosen on the development test split of the tuning half (see
-// dev_test.go), never on the held-back half.
-var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.7, short: 0.85, window: 0.7}
+// defaultThresholds were chosen by five-fold cross-validation on the tuning half (see
+// cv_test.go), never on the held-back half: possible and window from a grid, for recall first
+// and then the false-positive rate; plain is 0.6 rather than the grid's 0.5, so that a plain
+// question ("will it ever get better?") is answered, not screened.
+var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8}
 
 // screener is the layered screen with a given scorer.
 type screener struct {
@@ -59,16 +61,16 @@ func (s *screener) screen(raw string, c Context) Result {
 	whole, window := s.score(mk)
 	level := None
 	switch {
-	case !hasLexicon(masked) && window == 0:
-		// A message with no word risk is told with is at most a possible risk, and only when
-		// the scorer is very sure.
-		if whole >= s.th.plain {
-			level = Possible
-		}
 	case len(strings.Fields(masked)) < 4:
-		// Two or three words give the scorer little to go on ("cut me", "here it is"): at
+		// Two or three words give the scorer little to go on ("cut me", "all of them"): at
 		// most a possible risk, and only when it is very sure.
 		if whole >= s.th.short {
+			level = Possible
+		}
+	case !hasLexicon(masked) && window == 0:
+		// A message with no word risk is told with is at most a possible risk, and only when
+		// the scorer is surer.
+		if whole >= s.th.plain {
 			level = Possible
 		}
 	case whole >= s.th.clear, window >= max(s.th.clear, s.th.window):

@@ -6,10 +6,10 @@
 // emoji; internal/text), the false-alarm layer that sets aside idioms, denied risk, recovery in
 // the past tense and bare mentions of the topic (text.Mask), the context rule (a short answer
 // after a check-in or a risky message), high-precision rules, and a learned scorer (internal/
-// model: logistic regression over hashed word and character n-grams, trained by ./gen on the
-// tuning half of the labelled set and training/, embedded as scorer.bin), which also scores
-// each sentence of a long message. Thresholds were chosen on a split of the tuning half only
-// (dev_test.go); the held-back half is never read here.
+// model: logistic regression over hashed word n-grams, negated words and character n-grams,
+// trained by ./gen on the tuning half of the labelled set and training/, embedded as
+// scorer.bin), which also scores each sentence of a long message. Thresholds were chosen by
+// cross-validation on the tuning half only (cv_test.go); the held-back half is never read here.
 package safety
 
 import (

@@ -8,11 +8,15 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion"
 )
 
-// loadData reads the committed set: the full set and its two halves.
-func loadData(t *testing.T) (full, tuning, held []Item) {
+// loadData reads the committed set: the full set, the fresh set (possibly empty) and the two
+// halves.
+func loadData(t *testing.T) (full, fresh, tuning, held []Item) {
 	t.Helper()
 	full, err := LoadDir(filepath.Join("data", FullDir))
 	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh, err = LoadDirIfAny(filepath.Join("data", FreshDir)); err != nil {
 		t.Fatal(err)
 	}
 	if tuning, err = LoadFile(filepath.Join("data", TuningFile)); err != nil {
@@ -21,12 +25,12 @@ func loadData(t *testing.T) (full, tuning, held []Item) {
 	if held, err = LoadFile(filepath.Join("data", HeldbackFile)); err != nil {
 		t.Fatal(err)
 	}
-	return full, tuning, held
+	return full, fresh, tuning, held
 }
 
 func TestDataIsWellFormedAndCoversEveryCategory(t *testing.T) {
-	full, tuning, held := loadData(t)
-	for name, items := range map[string][]Item{"full": full, "tuning": tuning, "held-back": held} {
+	full, fresh, tuning, held := loadData(t)
+	for name, items := range map[string][]Item{"full": full, "fresh": fresh, "tuning": tuning, "held-back": held} {
 		if err := Validate(items); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -67,51 +71,35 @@ func TestDataIsWellFormedAndCoversEveryCategory(t *testing.T) {
 			t.Errorf("C-SSRS level %s has %d messages, want at least %d", l, levels[l], MinPerCategory)
 		}
 	}
-
-	// Stratified: every category is in both halves, nearly evenly.
-	count := func(items []Item) map[string]int {
-		m := map[string]int{}
-		for _, it := range items {
-			m[it.Category]++
-		}
-		return m
-	}
-	tc, hc := count(tuning), count(held)
-	for _, c := range Categories {
-		if tc[c.Name] == 0 || hc[c.Name] == 0 {
-			t.Errorf("category %s: %d tuning, %d held-back; want it in both halves", c.Name, tc[c.Name], hc[c.Name])
-		}
-		if d := tc[c.Name] - hc[c.Name]; d > 1 || d < -1 {
-			t.Errorf("category %s: %d tuning, %d held-back; want halves within one", c.Name, tc[c.Name], hc[c.Name])
-		}
-	}
 }
 
-func TestHalvesPartitionTheFullSet(t *testing.T) {
-	full, tuning, held := loadData(t)
-	inTuning := map[string]Item{}
-	for _, it := range tuning {
-		inTuning[it.Key()] = it
-	}
-	halves := map[string]Item{}
-	for _, it := range held {
-		if _, both := inTuning[it.Key()]; both {
-			t.Errorf("a %s message is in both halves", it.Category)
+// TestHalvesAreTheFullAndTheFreshSet proves that the tuning half is the whole full set and
+// the held-back half the whole fresh set (empty until it is written), with nothing in both.
+func TestHalvesAreTheFullAndTheFreshSet(t *testing.T) {
+	full, fresh, tuning, held := loadData(t)
+	for _, c := range []struct {
+		name        string
+		source      []Item
+		half, other []Item
+	}{{"tuning", full, tuning, held}, {"held-back", fresh, held, tuning}} {
+		in := map[string]Item{}
+		for _, it := range c.half {
+			in[it.Key()] = it
 		}
-		halves[it.Key()] = it
-	}
-	for k, it := range inTuning {
-		halves[k] = it
-	}
-	if len(halves) != len(full) || len(tuning)+len(held) != len(full) {
-		t.Fatalf("halves hold %d+%d messages (%d distinct), the full set %d", len(tuning), len(held), len(halves), len(full))
-	}
-	for i, it := range full {
-		got, ok := halves[it.Key()]
-		if !ok {
-			t.Errorf("full set item %d (%s) is in neither half", i+1, it.Category)
-		} else if !reflect.DeepEqual(got, it) {
-			t.Errorf("full set item %d (%s) differs in its half (label, category or level)", i+1, it.Category)
+		if len(in) != len(c.source) || len(c.half) != len(c.source) {
+			t.Errorf("%s half holds %d messages (%d distinct), its source %d", c.name, len(c.half), len(in), len(c.source))
+		}
+		for i, it := range c.source {
+			if got, ok := in[it.Key()]; !ok {
+				t.Errorf("%s source item %d (%s) is not in its half", c.name, i+1, it.Category)
+			} else if !reflect.DeepEqual(got, it) {
+				t.Errorf("%s source item %d (%s) differs in its half (label, category or level)", c.name, i+1, it.Category)
+			}
+		}
+		for _, it := range c.other {
+			if _, both := in[it.Key()]; both {
+				t.Errorf("a %s message is in both halves", it.Category)
+			}
 		}
 	}
 }
@@ -130,5 +118,22 @@ func BenchmarkTodayOnTuningHalf(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		k := i % len(items)
 		Today(prevs[k], items[k].Text)
+	}
+}
+
+// BenchmarkLayeredOnTuningHalf measures the layered screen, cycling through the tuning half
+// (the previous turns included); make safety-eval reports the median per message.
+func BenchmarkLayeredOnTuningHalf(b *testing.B) {
+	items, err := LoadFile(filepath.Join("data", TuningFile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	prevs := make([][]companion.Turn, len(items))
+	for i, it := range items {
+		prevs[i] = it.Prev()
+	}
+	for i := 0; b.Loop(); i++ {
+		k := i % len(items)
+		Layered(prevs[k], items[k].Text)
 	}
 }

@@ -1,7 +1,8 @@
 // Package safetyeval is the measuring instrument for the crisis screen: a labelled set of
-// risky and harmless messages written the way young people type, split once into a tuning
-// half and a held-back half, and an evaluator that reports recall on the risky messages and
-// the false-positive rate on the harmless ones, per category and per half.
+// risky and harmless messages written the way young people type, in a tuning half (the team's
+// set) and a held-back half (a fresh set written blind by someone else), and an evaluator that
+// reports recall on the risky messages and the false-positive rate on the harmless ones, per
+// category and per half.
 //
 // The held-back half exists so that the score is honest: nobody tunes on it, and nothing in
 // this package or its command prints its text (see data/README.md).
@@ -273,7 +274,8 @@ func WriteFile(path string, items []Item) error {
 
 // The layout of the data directory.
 const (
-	FullDir      = "full"           // the whole set, one file per category, written by hand
-	TuningFile   = "tuning.jsonl"   // the half a screen may be tuned and trained on
-	HeldbackFile = "heldback.jsonl" // the half nobody looks at while tuning
+	FullDir      = "full"           // the team's set, one file per category: all of it is tuning data
+	FreshDir     = "fresh"          // the fresh set, one file per category, written blind: held back
+	TuningFile   = "tuning.jsonl"   // the half a screen may be tuned and trained on (full/)
+	HeldbackFile = "heldback.jsonl" // the half nobody looks at while tuning (fresh/)
 )

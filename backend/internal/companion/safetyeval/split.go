@@ -1,10 +1,11 @@
 package safetyeval
 
 import (
+	"errors"
 	"fmt"
-	"hash/fnv"
-	"math/rand/v2"
-	"slices"
+	"io/fs"
+	"os"
+	"path/filepath"
 )
 
 // Half is one of the two halves of the set.
@@ -23,91 +24,60 @@ func (h Half) String() string {
 	return "tuning"
 }
 
-// Seed is the seed the committed split was made with. Changing it would reshuffle nothing
-// that is already placed (see Split), so it only matters for the first split.
-const Seed uint64 = 20261121
-
-// Split divides validated items into the tuning and the held-back half, stratified by
-// category: within each category the halves differ by at most one item, and the items of each
-// C-SSRS level are spread over both halves. Where a category has an odd count, the extra item
-// goes to whichever half is smaller for that label so far, so the halves stay balanced.
-//
-// Items already placed (prior, by Key) keep their half, so adding messages later never moves
-// a held-back message into the tuning half; entries of prior that are no longer among items
-// are dropped. Each half lists its items in the order of Categories, then of items.
-func Split(items []Item, prior map[string]Half, seed uint64) (tuning, heldback []Item, err error) {
-	byCat := make(map[string][]int)
-	for i, it := range items {
-		if _, ok := CategoryByName(it.Category); !ok {
-			return nil, nil, fmt.Errorf("item %d: unknown category %q", i+1, it.Category)
-		}
-		byCat[it.Category] = append(byCat[it.Category], i)
+// Halves makes the two halves: every message of the full set (full/, written by the team and
+// tuned on) is in the tuning half, and the held-back half is exactly the fresh set (fresh/,
+// written blind by someone who never saw the tuning half or the screen), which may be empty.
+// A fresh message that repeats one of the full set is an error, since a message a screen was
+// tuned on cannot measure it. Each half lists its items in the order of Categories, then in
+// the order given. Errors never quote a message.
+func Halves(full, fresh []Item) (tuning, heldback []Item, err error) {
+	tuning, err = byCategory(full)
+	if err != nil {
+		return nil, nil, fmt.Errorf("full set: %w", err)
 	}
-	half := make([]Half, len(items))
-	// Running totals per label, so that odd categories alternate their extra item.
-	total := map[Label]*[2]int{Risky: {}, Harmless: {}}
-	for _, c := range Categories {
-		idx := byCat[c.Name]
-		var n [2]int
-		var fresh []int
-		for _, i := range idx {
-			if h, ok := prior[items[i].Key()]; ok {
-				half[i] = h
-				n[h]++
-			} else {
-				fresh = append(fresh, i)
-			}
-		}
-		total[c.Label][TuningHalf] += n[TuningHalf]
-		total[c.Label][HeldbackHalf] += n[HeldbackHalf]
-
-		// One generator per category, so that adding a category changes no other's split.
-		rng := rand.New(rand.NewPCG(seed, nameHash(c.Name)))
-		rng.Shuffle(len(fresh), func(a, b int) { fresh[a], fresh[b] = fresh[b], fresh[a] })
-		// Grouping by level after the shuffle makes the alternation below spread each level
-		// over both halves.
-		slices.SortStableFunc(fresh, func(a, b int) int {
-			return levelRank(items[a].CSSRS) - levelRank(items[b].CSSRS)
-		})
-		t := total[c.Label]
-		for _, i := range fresh {
-			h := TuningHalf
-			if n[HeldbackHalf] < n[TuningHalf] || (n[HeldbackHalf] == n[TuningHalf] && t[HeldbackHalf] < t[TuningHalf]) {
-				h = HeldbackHalf
-			}
-			half[i] = h
-			n[h]++
-			t[h]++
-		}
+	heldback, err = byCategory(fresh)
+	if err != nil {
+		return nil, nil, fmt.Errorf("fresh set: %w", err)
 	}
-	for _, c := range Categories {
-		for _, i := range byCat[c.Name] {
-			if half[i] == HeldbackHalf {
-				heldback = append(heldback, items[i])
-			} else {
-				tuning = append(tuning, items[i])
-			}
+	seen := make(map[string]bool, len(full))
+	for _, it := range full {
+		seen[it.Key()] = true
+	}
+	for i, it := range fresh {
+		if seen[it.Key()] {
+			return nil, nil, fmt.Errorf("fresh set: item %d (%s) repeats a message of the full set", i+1, it.Category)
 		}
 	}
 	return tuning, heldback, nil
 }
 
-// Placement records which half each item of the two halves is in, as Split's prior.
-func Placement(tuning, heldback []Item) map[string]Half {
-	m := make(map[string]Half, len(tuning)+len(heldback))
-	for _, it := range tuning {
-		m[it.Key()] = TuningHalf
+// byCategory orders items by category, in the order of Categories, keeping their order within
+// each category.
+func byCategory(items []Item) ([]Item, error) {
+	byCat := make(map[string][]Item)
+	for i, it := range items {
+		if _, ok := CategoryByName(it.Category); !ok {
+			return nil, fmt.Errorf("item %d: unknown category %q", i+1, it.Category)
+		}
+		byCat[it.Category] = append(byCat[it.Category], it)
 	}
-	for _, it := range heldback {
-		m[it.Key()] = HeldbackHalf
+	out := make([]Item, 0, len(items))
+	for _, c := range Categories {
+		out = append(out, byCat[c.Name]...)
 	}
-	return m
+	return out, nil
 }
 
-func levelRank(l Level) int { return slices.Index(Levels, l) } // -1 for none: first
-
-func nameHash(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
+// LoadDirIfAny reads every .jsonl file of a directory, in name order, like LoadDir, but a
+// directory that is missing or holds no .jsonl file gives no items rather than an error: the
+// fresh set may not have been written yet.
+func LoadDirIfAny(dir string) ([]Item, error) {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil || len(paths) == 0 {
+		return nil, err
+	}
+	return LoadDir(dir)
 }

@@ -1596,6 +1596,221 @@ i gave my stuff away to my friends this week
 sometimes i think about just ending it
 i relapsed and cut again after months clean
 """.strip().split("\n")
+# Added on 2026-11-23 for the categories cross-validation found weakest (timing, farewells
+# and preparation, self-harm relapse, sexual abuse, danger by place, and the harmless twins of
+# plans, denials, recovery, games and everyday means). Each line is written on its own, not
+# from a template and not as a paraphrase of a labelled message.
+add(R, 'timing', """
+counting down the days now, 6 left
+once my sister's wedding is over i can finally go
+ive marked the day on my calendar and nobody knows what the circle means
+by sunday night i wont be a problem for anyone
+after my last exam i'm done with all of it, for good
+i only have to get through this week and then it stops
+ive decided on the anniversary of my mums death
+tomorrow morning before everyone wakes up
+just need to make it to the end of term and then ill do it
+its happening tonight whether i like it or not
+i told myself new year would be my last
+one more weekend and then im gone
+when the clock hits midnight thats my time
+im waiting for payday so i can buy what i need, then thats it
+gonna do it the night after my birthday party so it doesnt ruin it
+""")
+add(R, 'farewell_preparation', """
+i wrote letters for my mum and my little brother and hid them in my drawer
+made a playlist for my funeral lol
+i recorded voice notes for everyone to listen to after
+ive been giving my clothes to charity because i wont need them
+left my phone passcode and passwords written down for my sister
+said sorry to everyone i ever hurt this week, just tying up loose ends
+i updated my notes app with who gets what
+messaged my best friend to look after my rabbit when im not around anymore
+gave my cousin my console and told him to keep it forever
+cancelled my gym membership and my subscriptions, wont be needing them
+im writing a goodbye post to schedule for tomorrow
+hid the tablets in my pillowcase so nobody finds them
+bought a new blade and hid it in my pencil case
+paid off my phone bill so my parents dont get stuck with it
+wrote down my final wishes and put them under my keyboard
+""")
+add(R, 'self_harm_relapse', """
+broke my streak last night, 94 days gone
+i was doing so well and then i picked up the razor again
+back to square one with the cutting
+the urge won again and now my arm is a mess
+i thought i was over burning myself but i did it again tonight
+relapsed after 5 months, i feel so stupid
+my clean counter reset to zero today
+ive started hurting myself again and i havent told my therapist
+it came back, the need to cut, and i gave in
+almost a year free and i slipped this morning
+went back to scratching until it bleeds
+im hiding fresh marks under long sleeves again
+""")
+add(R, 'self_harm_act', """
+i pressed the lighter to my wrist till it blistered
+i hit my head against the wall on purpose until i felt dizzy
+carved a word into my thigh last night
+i dug my nails into my arm till it bled, i needed to feel something
+i punch myself in the legs when im angry at myself
+i keep a sharpener blade in my room for when it gets bad
+i stopped eating again as punishment
+i burned myself with the straighteners on purpose
+made myself bleed again tonight, it was the only way to calm down
+i scrubbed my skin with a brush till it was raw and bleeding
+""")
+add(R, 'sexual_abuse', """
+my stepdad comes into my room at night when mum is at work
+my uncle touched me at the family party and said its our secret
+he kept going after i told him to stop
+i was too drunk to say no and he did it anyway
+my coach sends me messages asking for photos of me in my kit
+someone at the party put something in my drink and i woke up without my clothes
+my older cousin makes me do stuff and says no one will believe me
+my boyfriend threatened to share my nudes if i break up with him
+a teacher keeps asking me to stay after class and touches my leg
+a guy online says hes 16 but he looks way older and wants me to send pics
+i froze and couldnt move while he did it
+my brothers friend cornered me in the bathroom and i couldnt get away
+""")
+add(R, 'danger_place', """
+standing on the bridge railing, the water looks so far down
+im at the top of the car park, no one else is up here
+sitting on the edge of the cliff with my legs over
+im on the tracks behind the station
+ive climbed onto the roof of my building, its windy
+standing by the motorway and the cars are going so fast
+im at the quarry, right at the edge
+on the pier and the tide is high, thinking about going in
+im outside on the window ledge
+waiting on the platform for the fast train that doesnt stop here
+""")
+add(R, 'abuse_home_partner', """
+my dad threw a plate at me and it cut my face
+my girlfriend slaps me when im late replying to her
+my mum locks the fridge and says i dont deserve food
+my stepmum pulled me by my hair down the stairs
+my boyfriend said hed kill me if i ever left him
+my brother holds me down and hits me and my parents laugh
+when my dad drinks he goes for whoever is closest and tonight that was me
+my partner punched the wall next to my head and said next time it wont be the wall
+im scared to go home because of what he will do
+my mum burns me with her cigarette when shes angry
+""")
+add(R, 'hopeless_slang', """
+nothing gonna get better so whats the point fr
+lowkey dont see a future for me
+im just existing at this point, not living
+no light at the end of the tunnel for me
+everyday is the same grey nothing and i cant do it much longer
+i genuinely dont care what happens to me anymore
+cant picture myself at 18
+im so done with everything and everyone
+theres no version of my future i want to be in
+i feel like im just waiting to not exist
+""")
+add(R, 'algospeak', """
+thinking about catching the bus tonight, the permanent one
+kms fr fr not joking this time
+want to unalive so bad rn
+sewer slide is looking real good
+gonna go minecraft myself tonight
+i wanna become a ghost for real
+thinking about the big sleep again
+self deleting soon
+having s*icidal thoughts again
+k1ll mys3lf
+""")
+add(R, 'method_seeking', """
+whats the quickest way to not wake up
+how long would it take if i stopped taking my insulin
+which household stuff is poisonous if you drink it
+how high does a building have to be to be sure
+what would happen if i took all of my antidepressants at once
+does it hurt to bleed out
+how many of these would stop my heart
+where can i buy a lot of painkillers without questions
+""")
+add(H, 'plans_farewells', """
+counting down the days till the holidays, 6 left
+once my sisters wedding is over i can finally relax
+ive marked the day on my calendar for my driving test
+after my last exam im done with maths for good
+i told myself new year would be when i start running
+one more weekend and then im off to uni
+gave my old clothes to charity because they dont fit anymore
+wrote letters to my pen pals in france today
+cancelled my gym membership because its too expensive
+made a playlist for the road trip lol
+said bye to everyone at work, last shift tomorrow then im starting college
+updated my notes app with everyones birthdays
+gonna do it the night after my birthday party, ask her out i mean
+im waiting for payday so i can buy the new game
+when the clock hits midnight its officially my birthday
+im leaving for good on friday, new house new me
+tonight is the night i finally finish this essay
+my final day at this school is tomorrow and i'm weirdly emotional
+""")
+add(H, 'negated', """
+im not going to hurt myself, i just needed to say how angry i am
+i dont want to die, i want this week to be over
+no im not thinking of ending anything, just the friendship
+not in a bad place, just sleepy and grumpy
+i have never once thought about killing myself, i just hate mondays
+dont worry im not going to do anything stupid, im just ranting
+im safe, i promise, just a bit down today
+its not that i want to disappear, i just need a nap
+zero thoughts of self harm these days, just stressed about money
+honestly not suicidal, just really bored
+""")
+add(H, 'recovery_past', """
+i used to cut but ive been clean for two years and i feel so proud
+last year i was in hospital after an overdose and now im doing my a levels
+back then i wanted to die, now i have plans for my future
+i havent hurt myself since year 9 and im in year 12 now
+my scars are faded and they remind me how far ive come
+i survived the worst year of my life and im so glad i stayed
+three years since my attempt and i just got into uni
+therapy really helped me with my urges, theyre gone now
+i used to think everyone would be better off without me, i know thats not true now
+i celebrated 500 days self harm free with cake
+""")
+add(H, 'gaming_sport', """
+i died so many times on that boss fight
+got knocked out cold in boxing training lol
+we absolutely murdered them 5 nil
+my squad got wiped and i was the last one alive
+the sniper killed me from across the map
+took a ball to the face in dodgeball, nose is bleeding
+my character jumped off the cliff to reach the secret area
+i keep dying in the lava level
+he choked the final penalty, unreal
+we got slaughtered at netball today
+""")
+add(H, 'everyday_means', """
+the train was delayed so i stood on the platform for ages
+my mum counts out her tablets every morning
+need to buy razors and shampoo at the shop
+we walked across the bridge to get to the market
+my nan keeps all her pills in a weekly box
+i cut my finger chopping onions, its fine now
+the roof of the shed is leaking again
+dad is fixing the rope swing in the garden
+i take my antidepressants every morning with breakfast, theyre helping
+the edge of the table caught my hip and now i have a bruise
+""")
+add(H, 'idiom_hyperbole', """
+if i have to hear that song one more time im jumping out the window lol
+this homework is actually killing me
+my mum will murder me when she sees my report
+im literally dying of embarrassment
+i could kill my brother for eating my leftovers
+that joke killed me im crying
+this heat is the death of me
+shoot me now, its another group project
+im so dead tomorrow, forgot the essay
+""")
 rng = random.Random(12)
 def long_msg(extra):
     k = rng.randint(4, 6)

@@ -1,6 +1,6 @@
 // Package model is the crisis screen's learned scorer: a logistic regression over hashed word
-// 1–2-grams and character 3–5-grams of the normalised text, its training, and the compact form
-// its weights are embedded in (one signed byte per bucket and a scale).
+// 1–3-grams, negated words and character 3–5-grams of the normalised text, its training, and
+// the compact form its weights are embedded in (one signed byte per bucket and a scale).
 package model
 
 import (
@@ -18,24 +18,36 @@ const Bits = 17
 const buckets = 1 << Bits
 
 // Features lists the hashed features of normalised text (see text.Normalize), sorted and
-// without repeats: word unigrams and bigrams, and character 3-, 4- and 5-grams with the
-// spaces that bound words.
+// without repeats: word unigrams, bigrams and trigrams, the words in the scope of a negation,
+// and character 3-, 4- and 5-grams with the spaces that bound words.
 func Features(t string) []uint32 {
 	b := []byte(" " + strings.Join(strings.Fields(t), " ") + " ")
 	fs := make([]uint32, 0, 4*len(b))
-	// Words and pairs of words, from the spaces that bound them.
-	prev := -1 // start of the previous word
+	// Words, pairs and triples of words, and negated words, from the spaces that bound them
+	// (b has one space between words, so a pair or a triple is one slice of it).
+	prev, prev2 := -1, -1 // starts of the two words before
+	scope := 0            // words left in the scope of a negation
 	start := 1
 	for i := 1; i < len(b); i++ {
 		if b[i] != ' ' {
 			continue
 		}
 		if i > start {
-			fs = append(fs, hash('w', b[start:i]))
+			w := b[start:i]
+			fs = append(fs, hash('w', w))
 			if prev >= 0 {
 				fs = append(fs, hash('b', b[prev:i]))
 			}
-			prev = start
+			if Trigrams && prev2 >= 0 {
+				fs = append(fs, hash('t', b[prev2:i]))
+			}
+			if negators[string(w)] {
+				scope = NegationScope
+			} else if scope > 0 {
+				fs = append(fs, hash('n', w))
+				scope--
+			}
+			prev2, prev = prev, start
 		}
 		start = i + 1
 	}
@@ -46,6 +58,22 @@ func Features(t string) []uint32 {
 	}
 	slices.Sort(fs)
 	return slices.Compact(fs)
+}
+
+// NegationScope is how many words after a negating word ("not", "never", "dont") are also
+// counted as negated words, a feature of their own ("im not suicidal" gives the word
+// "suicidal" and the negated word "suicidal"); 0 turns it off. Trigrams adds word trigrams.
+// Both were chosen by cross-validation on the tuning half (safety's TestCrossValidation); the
+// dev bench may change them, nothing else does, since scorer.bin is trained with these values.
+var (
+	NegationScope = 3
+	Trigrams      = true
+)
+
+var negators = map[string]bool{
+	"not": true, "never": true, "no": true, "dont": true, "didnt": true, "doesnt": true, "isnt": true,
+	"arent": true, "wasnt": true, "wont": true, "cant": true, "cannot": true, "havent": true, "hasnt": true,
+	"nothing": true, "nobody": true, "zero": true, "wouldnt": true, "shouldnt": true,
 }
 
 // hash is 32-bit FNV-1a of the kind of feature and its bytes, folded to a bucket.

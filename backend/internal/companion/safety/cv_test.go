@@ -1,0 +1,152 @@
+package safety
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/corpus"
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/model"
+)
+
+// cvFolds is the number of folds of the cross-validation.
+const cvFolds = 5
+
+// TestCrossValidation is the generalisation bench, run by hand with SAFETY_CV=1 (SAFETY_CV=v
+// also lists the misses): the tuning half is cut into cvFolds folds (within each category, by
+// the hash of the text); for each fold a scorer is trained on the other folds and the training
+// corpus, and the whole layered screen (rules, context rule and that scorer) is run on the
+// fold. It reports recall and the false-positive rate per category over all folds, and the
+// same over a grid of thresholds. It never reads the held-back half. SAFETY_CV_SUBSET names a
+// JSON-lines file whose messages are also reported apart (for example the messages that were
+// once held back, on which the rules were never tuned).
+func TestCrossValidation(t *testing.T) {
+	if os.Getenv("SAFETY_CV") == "" {
+		t.Skip("SAFETY_CV not set")
+	}
+	tuning, err := corpus.Load(corpus.TuningFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra, err := corpus.Load(corpus.ExtraFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subset := map[string]bool{}
+	if p := os.Getenv("SAFETY_CV_SUBSET"); p != "" {
+		its, err := corpus.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range its {
+			subset[cvKey(it)] = true
+		}
+	}
+	o := devOptions()
+	type tally struct{ n, flagged, clear int }
+	all := map[string]*tally{}
+	sub := map[string]*tally{}
+	add := func(m map[string]*tally, k string, r Result) {
+		if m[k] == nil {
+			m[k] = &tally{}
+		}
+		m[k].n++
+		if r.Risky() {
+			m[k].flagged++
+		}
+		if r.Level == Clear {
+			m[k].clear++
+		}
+	}
+	var misses []string
+	type cell struct{ tp, fp, nr, nh int }
+	grid := map[thresholds]*cell{}
+	var order []thresholds
+	for _, p := range []float64{0.2, 0.25, 0.3, 0.35, 0.4, 0.5} {
+		for _, w := range []float64{0.5, 0.6, 0.7, 0.8} {
+			for _, pl := range []float64{0.5, 0.6, 0.7} {
+				th := defaultThresholds
+				th.possible, th.window, th.plain = p, w, pl
+				order = append(order, th)
+				grid[th] = &cell{}
+			}
+		}
+	}
+	for k := range cvFolds {
+		train, test := corpus.Fold(tuning, k, cvFolds)
+		m := model.Train(corpus.Examples(append(slices.Clone(train), extra...)), o)
+		s := &screener{m: m, th: defaultThresholds}
+		for _, it := range test {
+			r := s.screen(it.Text, devContext(s, it.Context))
+			label := it.Label
+			add(all, it.Category, r)
+			add(all, "all "+label, r)
+			if subset[cvKey(it)] {
+				add(sub, it.Category, r)
+				add(sub, "all "+label, r)
+			}
+			if r.Risky() != it.Risky() {
+				misses = append(misses, fmt.Sprintf("  [%s %s -> %v] %q", it.Label, it.Category, r.Level, it.Text))
+			}
+		}
+		for _, th := range order {
+			sc := &screener{m: m, th: th}
+			c := grid[th]
+			for _, it := range test {
+				got := sc.screen(it.Text, devContext(sc, it.Context)).Risky()
+				if it.Risky() {
+					c.nr++
+					if got {
+						c.tp++
+					}
+				} else {
+					c.nh++
+					if got {
+						c.fp++
+					}
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	rate := func(tl *tally) string {
+		if tl == nil || tl.n == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%d/%d (%.1f%%)", tl.flagged, tl.n, 100*float64(tl.flagged)/float64(tl.n))
+	}
+	fmt.Fprintf(&b, "%d-fold cross-validation on the tuning half (%d messages)\n", cvFolds, len(tuning))
+	fmt.Fprintf(&b, "| category | all | clear | subset |\n| --- | ---: | ---: | ---: |\n")
+	var cats []string
+	seen := map[string]bool{}
+	for _, it := range tuning {
+		if !seen[it.Category] {
+			seen[it.Category] = true
+			cats = append(cats, it.Category)
+		}
+	}
+	for _, c := range append(cats, "all risky", "all harmless") {
+		fmt.Fprintf(&b, "| %s | %s | %d | %s |\n", c, rate(all[c]), all[c].clear, rate(sub[c]))
+	}
+	if os.Getenv("SAFETY_CV") == "grid" {
+		for _, th := range order {
+			c := grid[th]
+			fmt.Fprintf(&b, "  possible %.2f window %.2f plain %.2f: recall %d/%d (%.1f%%) FPR %d/%d (%.1f%%)\n", th.possible, th.window, th.plain,
+				c.tp, c.nr, 100*float64(c.tp)/float64(c.nr), c.fp, c.nh, 100*float64(c.fp)/float64(c.nh))
+		}
+	}
+	if os.Getenv("SAFETY_CV") == "v" {
+		b.WriteString(strings.Join(misses, "\n"))
+	}
+	t.Log("\n" + b.String())
+}
+
+func cvKey(it corpus.Item) string {
+	var b strings.Builder
+	for _, t := range it.Context {
+		b.WriteString(t.Role + "\x1f" + t.Content + "\x1e")
+	}
+	return b.String() + "\x1d" + it.Text
+}
