@@ -96,6 +96,16 @@ func TestHeldBackTextIsNeverPrintedEvenWithV(t *testing.T) {
 			t.Fatalf("-v did not show a tuning %s message; the check below would prove nothing", it.Category)
 		}
 	}
+	// A held-back text that is part of a longer tuning text (a short question or phrase) is
+	// printed with it, so it too cannot be told apart.
+	insideTuning := func(s string) bool {
+		for text := range tuningText {
+			if strings.Contains(text, s) {
+				return true
+			}
+		}
+		return false
+	}
 	checked := 0
 	for _, it := range loadHalf(t, dir, safetyeval.HeldbackFile) {
 		// Short replies ("yes") also occur in the tuning half, so only the others can be told apart.
@@ -104,7 +114,7 @@ func TestHeldBackTextIsNeverPrintedEvenWithV(t *testing.T) {
 			texts = append(texts, turn.Content)
 		}
 		for _, s := range texts {
-			if len(s) < 12 || tuningText[s] {
+			if len(s) < 12 || tuningText[s] || insideTuning(s) {
 				continue
 			}
 			checked++
