@@ -1,6 +1,7 @@
 import {
   Alert,
   Anchor,
+  Modal,
   createTheme,
   localStorageColorSchemeManager,
   type CSSVariablesResolver,
@@ -153,8 +154,12 @@ export const theme = createTheme({
     coffee: virtualColor({ name: 'coffee', light: 'coffeeTones', dark: 'coffeeTones' }),
     sage: virtualColor({ name: 'sage', light: 'sageTones', dark: 'sageTones' }),
     clay: virtualColor({ name: 'clay', light: 'clayTones', dark: 'clayTones' }),
-    green,
-    red,
+    // Virtual for the same reason: a filled red (destructive) or green button picks its
+    // label's colour from the shade it is drawn in, in each scheme.
+    greenTones: green,
+    redTones: red,
+    green: virtualColor({ name: 'green', light: 'greenTones', dark: 'greenTones' }),
+    red: virtualColor({ name: 'red', light: 'redTones', dark: 'redTones' }),
     gray,
     dark,
   },
@@ -197,6 +202,8 @@ export const theme = createTheme({
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
     // Every Alert without a colour of its own speaks in the brand, not Mantine's blue.
     Alert: Alert.extend({ defaultProps: { color: 'coffee' } }),
+    // A dialog's close (×) button has a name for screen readers.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
   },
   cursorType: 'pointer',
   respectReducedMotion: true,
