@@ -57,7 +57,10 @@ async function scan(page: Page, what: string, found: string[]) {
         return results.violations.map((v) => ({
           id: v.id,
           impact: v.impact,
-          where: v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | '),
+          where: v.nodes
+            .slice(0, 3)
+            .map((n) => `${n.target.join(' ')} (${n.any[0]?.message ?? n.failureSummary})`)
+            .join(' | '),
         }));
       }, runOnly);
       for (const v of violations) found.push(`${what} (${scheme}, ${viewport.width} px) ${v.id} [${v.impact}]: ${v.where}`);

@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Modal,
   createTheme,
   localStorageColorSchemeManager,
   type CSSVariablesResolver,
@@ -202,8 +201,9 @@ export const theme = createTheme({
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
     // Every Alert without a colour of its own speaks in the brand, not Mantine's blue.
     Alert: Alert.extend({ defaultProps: { color: 'coffee' } }),
-    // A dialog's close (×) button has a name for screen readers.
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // A dialog's close (×) button has a name for screen readers. A plain object rather than
+    // Modal.extend: importing Modal here would put it in the landing page's JavaScript.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
   cursorType: 'pointer',
   respectReducedMotion: true,
