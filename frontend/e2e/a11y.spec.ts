@@ -53,6 +53,14 @@ async function scan(page: Page, what: string, found: string[]) {
       const runOnly = scheme === schemes[0] ? { type: 'tag', values: TAGS } : { type: 'rule', values: COLOUR_RULES };
       const violations = await page.evaluate(async (only) => {
         const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+        // Judge what the reader ends up seeing: colours that fade when the scheme changes
+        // (Mantine's 150 ms background transitions) have finished.
+        await Promise.all(
+          document
+            .getAnimations()
+            .filter((a) => a instanceof CSSTransition)
+            .map((a) => a.finished.catch(() => undefined)),
+        );
         const results = await axe.run(document, { runOnly: only as import('axe-core').RunOnly, resultTypes: ['violations'] });
         return results.violations.map((v) => ({
           id: v.id,
