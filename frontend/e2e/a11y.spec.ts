@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { AxeResults, RunOnly } from 'axe-core';
 import { setRole, signIn, verifiedAccount } from './support';
 
 /**
@@ -52,7 +53,7 @@ async function scan(page: Page, what: string, found: string[]) {
       // The scheme changes colours only: in the second one, the rules about colour are enough.
       const runOnly = scheme === schemes[0] ? { type: 'tag', values: TAGS } : { type: 'rule', values: COLOUR_RULES };
       const violations = await page.evaluate(async (only) => {
-        const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+        const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResults> } }).axe;
         // Judge what the reader ends up seeing: colours that fade when the scheme changes
         // (Mantine's 150 ms background transitions) have finished.
         await Promise.all(
@@ -61,7 +62,7 @@ async function scan(page: Page, what: string, found: string[]) {
             .filter((a) => a instanceof CSSTransition)
             .map((a) => a.finished.catch(() => undefined)),
         );
-        const results = await axe.run(document, { runOnly: only as import('axe-core').RunOnly, resultTypes: ['violations'] });
+        const results = await axe.run(document, { runOnly: only as RunOnly, resultTypes: ['violations'] });
         return results.violations.map((v) => ({
           id: v.id,
           impact: v.impact,
