@@ -62,11 +62,10 @@ for (const viewport of [
   });
 }
 
-// Issue 14 asks for the landing page's style sheets within 15 KB gzipped. They are not yet:
-// the global sheet (Mantine's styles and the theme) is 16.3 KB on its own, and the hero's
-// bubbles and insight card add about 1 KB. Until the global sheet is split, this ceiling
-// (the measured 17.6 KB plus a little) keeps the page from growing further.
-const CSS_BUDGET_BYTES = 18_000;
+// Issue 14: a first visit to / downloads at most 15 KB of gzipped CSS. The entry sheet holds
+// only the Mantine styles the landing page and the public layout use (src/app/styles.ts); the
+// other routes load the rest with their pages (src/app/styles.more.ts).
+const CSS_BUDGET_BYTES = 15_000;
 
 test('a first visit to the landing page stays within its CSS budget', async ({ page }, testInfo) => {
   const sheets: Response[] = [];

@@ -1,40 +1,62 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { ProtectedRoute } from '../auth/ProtectedRoute/ProtectedRoute';
 import { PageLoader } from '../components/PageLoader/PageLoader';
 import { QueryScope } from './QueryScope';
 import { PublicLayout } from '../layouts/PublicLayout/PublicLayout';
 
+/**
+ * A lazily loaded page that also needs the Mantine styles the landing page does without
+ * (forms, dialogs, menus: ./styles.more.ts). They download once, with the first such page.
+ */
+function withMoreStyles<T extends ComponentType>(load: () => Promise<{ default: T }>) {
+  return lazy(() => Promise.all([import('./styles.more'), load()]).then(([, page]) => page));
+}
+
 // The signed-in layout is its own chunk too: a public visit never needs it.
-const AppLayout = lazy(() => import('../layouts/AppLayout/AppLayout').then((m) => ({ default: m.AppLayout })));
+const AppLayout = withMoreStyles(() =>
+  import('../layouts/AppLayout/AppLayout').then((m) => ({ default: m.AppLayout })),
+);
 
 // One chunk per page: the first visit downloads only the page it lands on.
 const LandingPage = lazy(() => import('../pages/Landing/LandingPage').then((m) => ({ default: m.LandingPage })));
-const AboutPage = lazy(() => import('../pages/About/AboutPage').then((m) => ({ default: m.AboutPage })));
-const TeamPage = lazy(() => import('../pages/Team/TeamPage').then((m) => ({ default: m.TeamPage })));
-const PrivacyPage = lazy(() => import('../pages/Privacy/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
-const SafetyPage = lazy(() => import('../pages/Safety/SafetyPage').then((m) => ({ default: m.SafetyPage })));
-const LoginPage = lazy(() => import('../pages/Login/LoginPage').then((m) => ({ default: m.LoginPage })));
-const RegisterPage = lazy(() => import('../pages/Register/RegisterPage').then((m) => ({ default: m.RegisterPage })));
-const ResetPage = lazy(() => import('../pages/Reset/ResetPage').then((m) => ({ default: m.ResetPage })));
-const EmailVerifiedPage = lazy(() =>
+const AboutPage = withMoreStyles(() => import('../pages/About/AboutPage').then((m) => ({ default: m.AboutPage })));
+const TeamPage = withMoreStyles(() => import('../pages/Team/TeamPage').then((m) => ({ default: m.TeamPage })));
+const PrivacyPage = withMoreStyles(() =>
+  import('../pages/Privacy/PrivacyPage').then((m) => ({ default: m.PrivacyPage })),
+);
+const SafetyPage = withMoreStyles(() =>
+  import('../pages/Safety/SafetyPage').then((m) => ({ default: m.SafetyPage })),
+);
+const LoginPage = withMoreStyles(() => import('../pages/Login/LoginPage').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = withMoreStyles(() =>
+  import('../pages/Register/RegisterPage').then((m) => ({ default: m.RegisterPage })),
+);
+const ResetPage = withMoreStyles(() => import('../pages/Reset/ResetPage').then((m) => ({ default: m.ResetPage })));
+const EmailVerifiedPage = withMoreStyles(() =>
   import('../pages/EmailVerified/EmailVerifiedPage').then((m) => ({ default: m.EmailVerifiedPage })),
 );
-const SubscriptionSuccessPage = lazy(() =>
+const SubscriptionSuccessPage = withMoreStyles(() =>
   import('../pages/SubscriptionSuccess/SubscriptionSuccessPage').then((m) => ({
     default: m.SubscriptionSuccessPage,
   })),
 );
-const UnauthorizedPage = lazy(() =>
+const UnauthorizedPage = withMoreStyles(() =>
   import('../pages/Unauthorized/UnauthorizedPage').then((m) => ({ default: m.UnauthorizedPage })),
 );
-const NotFoundPage = lazy(() => import('../pages/NotFound/NotFoundPage').then((m) => ({ default: m.NotFoundPage })));
-const DashboardPage = lazy(() =>
+const NotFoundPage = withMoreStyles(() =>
+  import('../pages/NotFound/NotFoundPage').then((m) => ({ default: m.NotFoundPage })),
+);
+const DashboardPage = withMoreStyles(() =>
   import('../pages/Dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })),
 );
-const ChatPage = lazy(() => import('../pages/Chat/ChatPage').then((m) => ({ default: m.ChatPage })));
-const InsightsPage = lazy(() => import('../pages/Insights/InsightsPage').then((m) => ({ default: m.InsightsPage })));
-const ProfilePage = lazy(() => import('../pages/Profile/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const ChatPage = withMoreStyles(() => import('../pages/Chat/ChatPage').then((m) => ({ default: m.ChatPage })));
+const InsightsPage = withMoreStyles(() =>
+  import('../pages/Insights/InsightsPage').then((m) => ({ default: m.InsightsPage })),
+);
+const ProfilePage = withMoreStyles(() =>
+  import('../pages/Profile/ProfilePage').then((m) => ({ default: m.ProfilePage })),
+);
 
 /** Every route of spec §2. */
 export function AppRoutes() {

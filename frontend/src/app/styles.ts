@@ -1,56 +1,43 @@
 /**
- * Mantine styles, imported per component instead of the whole styles.css so
- * the first page load only carries CSS for what the app renders.
+ * Mantine styles for the first page: the landing page, the public layout and the page
+ * loader. The rest of Mantine's component styles are in ./styles.more.ts, which every other
+ * route loads with its page (see AppRoutes), so a first visit to / downloads only these.
  *
- * Order matters: baseline, the default variables and global styles first,
- * then the shared building blocks other components are made of, then the
- * components themselves. When a screen starts using a new Mantine component,
- * add its file here (and the files of the components it is built from; the
- * Mantine "CSS files list" page names them).
+ * Mantine's layered files (*.layer.css) put all of its rules in the `mantine` cascade layer.
+ * The app's own CSS modules are not layered, so they win over Mantine whatever order the
+ * lazily loaded style sheets arrive in.
+ *
+ * Order still matters inside the layer: baseline, the default variables and global styles
+ * first, then the building blocks other components are made of, then the components. When a
+ * screen starts using a new Mantine component, add its file (and those of the components it
+ * is built from; the Mantine "CSS files list" page names them) here if the landing page uses
+ * it, otherwise in ./styles.more.ts.
  */
-import '@mantine/core/styles/baseline.css';
-import '@mantine/core/styles/default-css-variables.css';
-import '@mantine/core/styles/global.css';
+import '@mantine/core/styles/baseline.layer.css';
+import '@mantine/core/styles/default-css-variables.layer.css';
+import '@mantine/core/styles/global.layer.css';
 
 // Building blocks reused inside other components.
-import '@mantine/core/styles/UnstyledButton.css';
-import '@mantine/core/styles/VisuallyHidden.css';
-import '@mantine/core/styles/Paper.css';
-import '@mantine/core/styles/Group.css';
-import '@mantine/core/styles/Stack.css';
-import '@mantine/core/styles/Loader.css';
-import '@mantine/core/styles/Center.css';
-import '@mantine/core/styles/Input.css';
-import '@mantine/core/styles/ScrollArea.css';
-import '@mantine/core/styles/CloseButton.css';
-import '@mantine/core/styles/Overlay.css';
-import '@mantine/core/styles/ModalBase.css';
-import '@mantine/core/styles/InlineInput.css';
+import '@mantine/core/styles/UnstyledButton.layer.css';
+import '@mantine/core/styles/VisuallyHidden.layer.css';
+import '@mantine/core/styles/Paper.layer.css';
+import '@mantine/core/styles/Group.layer.css';
+import '@mantine/core/styles/Stack.layer.css';
+import '@mantine/core/styles/Loader.layer.css';
+import '@mantine/core/styles/Center.layer.css';
 
 // Text before Anchor, which is built on it (otherwise Text's text-decoration wins).
-import '@mantine/core/styles/Text.css';
+import '@mantine/core/styles/Text.layer.css';
 
-// Components used by the layouts and pages.
-import '@mantine/core/styles/Accordion.css';
-import '@mantine/core/styles/ActionIcon.css';
-import '@mantine/core/styles/Alert.css';
-import '@mantine/core/styles/Anchor.css';
-import '@mantine/core/styles/Badge.css';
-import '@mantine/core/styles/Burger.css';
-import '@mantine/core/styles/Button.css';
-import '@mantine/core/styles/Card.css';
-import '@mantine/core/styles/Checkbox.css';
-import '@mantine/core/styles/Container.css';
-import '@mantine/core/styles/Divider.css';
-import '@mantine/core/styles/Image.css';
-import '@mantine/core/styles/List.css';
-import '@mantine/core/styles/Modal.css';
-import '@mantine/core/styles/PasswordInput.css';
-import '@mantine/core/styles/SimpleGrid.css';
-import '@mantine/core/styles/Switch.css';
-import '@mantine/core/styles/ThemeIcon.css';
-import '@mantine/core/styles/Title.css';
-import '@mantine/core/styles/Tooltip.css';
+// Components of the public layout and the landing page.
+import '@mantine/core/styles/ActionIcon.layer.css';
+import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/Burger.layer.css';
+import '@mantine/core/styles/Button.layer.css';
+import '@mantine/core/styles/Card.layer.css';
+import '@mantine/core/styles/Container.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
+import '@mantine/core/styles/Title.layer.css';
 
 // Self-hosted fonts (no CDN): Inter for text, Fraunces for headings.
 import '@fontsource/inter/400.css';

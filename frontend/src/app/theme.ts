@@ -153,8 +153,12 @@ export const theme = createTheme({
     coffee: virtualColor({ name: 'coffee', light: 'coffeeTones', dark: 'coffeeTones' }),
     sage: virtualColor({ name: 'sage', light: 'sageTones', dark: 'sageTones' }),
     clay: virtualColor({ name: 'clay', light: 'clayTones', dark: 'clayTones' }),
-    green,
-    red,
+    // Virtual for the same reason: a filled red (destructive) or green button picks its
+    // label's colour from the shade it is drawn in, in each scheme.
+    greenTones: green,
+    redTones: red,
+    green: virtualColor({ name: 'green', light: 'greenTones', dark: 'greenTones' }),
+    red: virtualColor({ name: 'red', light: 'redTones', dark: 'redTones' }),
     gray,
     dark,
   },
@@ -197,6 +201,9 @@ export const theme = createTheme({
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
     // Every Alert without a colour of its own speaks in the brand, not Mantine's blue.
     Alert: Alert.extend({ defaultProps: { color: 'coffee' } }),
+    // A dialog's close (×) button has a name for screen readers. A plain object rather than
+    // Modal.extend: importing Modal here would put it in the landing page's JavaScript.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
   cursorType: 'pointer',
   respectReducedMotion: true,
