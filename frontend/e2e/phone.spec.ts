@@ -254,3 +254,23 @@ test('a hostile reply renders inert: no script, no image, no javascript: link, n
   expect(await page.evaluate('window.cspViolations')).toEqual([]);
   expect(problems.filter((p) => /Content Security Policy|Refused/i.test(p))).toEqual([]);
 });
+
+test('the sign-in forms fit a phone: no button or link is cut off', async ({ page }) => {
+  for (const path of ['/login', '/register']) {
+    for (const width of [360, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(path);
+      await expect(page.locator('main').getByRole('button').first()).toBeVisible();
+      await expectNoSidewaysScroll(page);
+      // A label cut off by its button (Mantine's labels do not wrap by default) reads wrong: "Create an accoun".
+      const clipped = (await page.evaluate(
+        `[...document.querySelectorAll('main button, main a, main [class*="Button-label"]')]
+          .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+          .map((el) => el.textContent.trim())`,
+      )) as string[];
+      expect(clipped, `${path} at ${width} px`).toEqual([]);
+    }
+  }
+  await page.goto('/login');
+  await expect(page.getByRole('link', { name: 'New here? Create an account' })).toBeVisible();
+});

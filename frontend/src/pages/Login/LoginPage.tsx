@@ -269,7 +269,18 @@ export function LoginPage() {
             <Button type="submit" loading={login.isPending} disabled={busy} fullWidth>
               Sign In
             </Button>
-            <Button component={RouterLink} to="/register" state={location.state} variant="subtle" fullWidth>
+            <Button
+              component={RouterLink}
+              to="/register"
+              state={location.state}
+              variant="subtle"
+              fullWidth
+              // On a narrow phone the label wraps rather than being cut off.
+              h="auto"
+              mih={36}
+              py={6}
+              styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
+            >
               New here? Create an account
             </Button>
             <Divider label="or" labelPosition="center" />
