@@ -733,6 +733,12 @@ type WeeklyReport struct {
 // MemoryId defines model for MemoryId.
 type MemoryId = openapi_types.UUID
 
+// PageCursor defines model for PageCursor.
+type PageCursor = string
+
+// PageLimit defines model for PageLimit.
+type PageLimit = int
+
 // SessionId defines model for SessionId.
 type SessionId = openapi_types.UUID
 
@@ -771,6 +777,15 @@ type VerifyEmailParams struct {
 	T string `form:"t" json:"t"`
 }
 
+// ListChatSessionsParams defines parameters for ListChatSessions.
+type ListChatSessionsParams struct {
+	// Limit How many items a page holds at most (50 when absent).
+	Limit *PageLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Where the page starts: an opaque value taken from the previous page's `Link` header. Absent for the first page.
+	Cursor *PageCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
 // TranscribeAudioMultipartBody defines parameters for TranscribeAudio.
 type TranscribeAudioMultipartBody struct {
 	Audio openapi_types.File `json:"audio"`
@@ -779,6 +794,12 @@ type TranscribeAudioMultipartBody struct {
 // SearchProfileSessionsParams defines parameters for SearchProfileSessions.
 type SearchProfileSessionsParams struct {
 	Query *string `form:"query,omitempty" json:"query,omitempty"`
+
+	// Limit How many items a page holds at most (50 when absent).
+	Limit *PageLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Where the page starts: an opaque value taken from the previous page's `Link` header. Absent for the first page.
+	Cursor *PageCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // ResetPasswordParams defines parameters for ResetPassword.
@@ -903,7 +924,7 @@ type ServerInterface interface {
 	StreamChatMessage(w http.ResponseWriter, r *http.Request)
 	// ListChatSessions The caller's sessions.
 	// (GET /api/chat/sessions)
-	ListChatSessions(w http.ResponseWriter, r *http.Request)
+	ListChatSessions(w http.ResponseWriter, r *http.Request, params ListChatSessionsParams)
 	// DeleteChatSession Deletes one of the caller's sessions.
 	// (DELETE /api/chat/sessions/{id})
 	DeleteChatSession(w http.ResponseWriter, r *http.Request, id SessionId)
@@ -1083,7 +1104,7 @@ func (_ Unimplemented) StreamChatMessage(w http.ResponseWriter, r *http.Request)
 
 // ListChatSessions The caller's sessions.
 // (GET /api/chat/sessions)
-func (_ Unimplemented) ListChatSessions(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListChatSessions(w http.ResponseWriter, r *http.Request, params ListChatSessionsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1484,8 +1505,40 @@ func (siw *ServerInterfaceWrapper) StreamChatMessage(w http.ResponseWriter, r *h
 // ListChatSessions operation middleware
 func (siw *ServerInterfaceWrapper) ListChatSessions(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChatSessionsParams
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListChatSessions(w, r)
+		siw.Handler.ListChatSessions(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1915,6 +1968,32 @@ func (siw *ServerInterfaceWrapper) SearchProfileSessions(w http.ResponseWriter, 
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "query"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "query", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -3578,22 +3657,47 @@ func (response StreamChatMessage503JSONResponse) VisitStreamChatMessageResponse(
 }
 
 type ListChatSessionsRequestObject struct {
+	Params ListChatSessionsParams
 }
 
 type ListChatSessionsResponseObject interface {
 	VisitListChatSessionsResponse(w http.ResponseWriter) error
 }
 
-type ListChatSessions200JSONResponse []SessionListItem
+type ListChatSessions200ResponseHeaders struct {
+	Link *string
+}
+
+type ListChatSessions200JSONResponse struct {
+	Body    []SessionListItem
+	Headers ListChatSessions200ResponseHeaders
+}
 
 func (response ListChatSessions200JSONResponse) VisitListChatSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Link != nil {
+		w.Header().Set("Link", fmt.Sprint(*response.Headers.Link))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatSessions400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response ListChatSessions400JSONResponse) VisitListChatSessionsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(200)
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5274,15 +5378,25 @@ type SearchProfileSessionsResponseObject interface {
 	VisitSearchProfileSessionsResponse(w http.ResponseWriter) error
 }
 
-type SearchProfileSessions200JSONResponse []SessionListItem
+type SearchProfileSessions200ResponseHeaders struct {
+	Link *string
+}
+
+type SearchProfileSessions200JSONResponse struct {
+	Body    []SessionListItem
+	Headers SearchProfileSessions200ResponseHeaders
+}
 
 func (response SearchProfileSessions200JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Link != nil {
+		w.Header().Set("Link", fmt.Sprint(*response.Headers.Link))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6614,8 +6728,10 @@ func (sh *strictHandler) StreamChatMessage(w http.ResponseWriter, r *http.Reques
 }
 
 // ListChatSessions operation middleware
-func (sh *strictHandler) ListChatSessions(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListChatSessions(w http.ResponseWriter, r *http.Request, params ListChatSessionsParams) {
 	var request ListChatSessionsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListChatSessions(ctx, request.(ListChatSessionsRequestObject))
@@ -7537,199 +7653,204 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L2Jbtw4uij8KkT9P9A2rlx2tnNnbAzOrXacaZ+TOIbtdN++XY0US/qqxLFEakjKlZpGgHmHeYf7YPMk",
-	"F/xIStRSm2Mn6QUD9MQqieu3r78MYpEXggPXanD8y6CgkuagQeJfbyAXcnmemH8zPjgeFFSng2jAaQ6D",
-	"40Huf44GEv5eMgnJ4FjLEqKBilPIqfluJmRO9eB4UJbMvKmXhflWacn4fPDxYzS4BqWY4CunYZ82wUfz",
-	"sSoEV4Cb+pYmV/D3EpQ2f8WCa+D4T1oUGYupZoIf/k0Jbp7V0/z/EmaD48H/d1gf2KH9VR2eSSnklZvE",
-	"TpmAiiUrzGCD48FNCkTaSUlMOReaTIHEVEoGCRGlHg4+RoNTwWcZiz/7upQoZQyEKWIWxjihRGmqgeiU",
-	"akKzTCwU0SlTZG8mJIEPNC8yIJQT4AkkRNkL3MdNvBJyypIE+OfbxYVwq4SEmAXiUmkci5Lbg70Q+pUo",
-	"efJ5lzQzU5I9mimBy5L2GKm5+0zwOdGCKJGD4EAgU2DP75IuM0GTGyFeUzmHzwsLU5EsDRxkZmpzkJRX",
-	"J7v3hLxh356Q/zD/Z89ZUl6NYFd/DfKOxfCO0zvKMjrNPuMGRqSgUtvbj2mWEQ6QKA/WseAzNi+lwTeJ",
-	"TyTQODVLHJIfUuCEafMufCgg1pCQKY1vx1wJwcmeToEkVNMpVUASAXZIytUC5H5EJleg5fJgNNMgJ0TR",
-	"pSILM6IWRMsloXPK+DHRNREY8wV1y6ppQEQoTwglccaAa3ILUCjCtCKKzfkBw2Uwux+4A0nGA/OD/XY8",
-	"2B+O+SAapEATR72DRZk/m4d1DbHgiSLU/EwWKYvTcIEkp0uiyjgGSIaDkNw68sq4hjlIcw8fo8GNEG8o",
-	"Xzq6qj7nnUtDqIQkfy+FpiRjOdPEHC7erl38rmdScs0yQgmHBaFaQ14g1d7hPN5xWupUSPYP+IxE5w1T",
-	"ivF5RBi/oxlDQIcPhWGbJJaQANeMZgoR9R33gI7DfiFWKMosIY4banprkJCTPWrpkLhDEgREsX+Avdl9",
-	"ItwjkObXGWUZJCeEizGXkDAJMSJxIZRi08xwMOAGMT5Gg+/NkeCWHnbHrXG33bsjS3hRJ2SSgKYsUxOS",
-	"00IRA7tkxiBLDA0xNKCQYppBPkSJyU1tVnaaUn0lLJkFXuaD458GVCmmNOV6EA1KBXLwc0cqiganKcS3",
-	"otSBLFRIUYDUzMpJRUb5pr1fmneshOXFs5/sh/WUYvo3iDVOiYTtFAlxdz4xm2WMw6nIC8qZvYHm8V1B",
-	"kTFQJBY5kJkUOYLCtGSZNuTRDUCAzxmHyJJoklE+L+kcSC4SyIa1gDgVIgOKoCFYEl+zOT/vmfQmZTI5",
-	"MJxlWRFiw2AqdtI/ZEGXuReqmwP6g0dqXwipaUaohI0jWpC/LgDitDvq94LFBrjcCVFp+E6ZMFEflB2g",
-	"f/AGK++Ofvn2+oYc0oIdxinVh/7tKQqNFavvG7oFG8FJB2cUdS+/td/2CvvBSxjy9wogMzDe2cR3YoHn",
-	"YFCCzCDThCp3MCi/Wmk2MuBVUEMzF0ynZAozIYEwfUIESsb25YgUEpTh04JnS8fuU1gSRRleoEfGKWjD",
-	"bKKBMtpMNFgIqaAfIwXXNF6NkJBTljU0HvskGuT0w2vgc50Ojp++eN4zdA5KUStMtqBbsjw3wo7dZanw",
-	"EoPxXhwdHUWDnHH/4Im5N7Ml8/l4fD3omc4qbpvnMoTbwL2WIiNxSiWNjepJ9oxIbOBhv7WaJ/dYzAKm",
-	"iume9byGmSaGuS/JdEkKEEUGJ4SSGcsySAxlLoHkVN4qYjiSRVhmxLEMuM6WJJGiKCy6Ntd41KfmhmjA",
-	"LSxU9+eupw+qz3LhcdKD1N/EchAN5pJqpsvEDJSKwvxfTLPc4JVk+DQTd4CAl3BQCh9wgxv2D8o/MNBm",
-	"JKWlfzRHUJ3JUmmJPM1MZAiseS21qzaEqlT2txlQ84Fh1YsUcHZtNolz9AG5286p0c26IB77x22pypxV",
-	"dQ5r5Q/3WvvE/eeRm6P3qHnibBEBDtIkYeZLml0GS53RTEHUWv2spjzrltiiU2al3aU0RImec0p6APrd",
-	"5eXZ1fvri9F/nxEwAxDzXkRgOB+Sdxejdzffvb06/z9nLyNy8fbm/au37y5eRuRqdHP2/vX5m/Obs5dI",
-	"uKx6b5RY/1IfWoEXotoCeVrmlBMH0sPBTtTIEGOaw8YxWpeLx+GXtB6dvgOa6bR7ol676y7qhxR06iTR",
-	"Sge0qh8Yda1gfE72JNAEMQv5wX7IAcStkcMCjbgPL5SmulQhlm/12R1I5bBi/RG58fuO5LWYM/6a8dsr",
-	"SADylfxHi1tr1QnZTZcgr1+HHWTDMh6aAXZogflq5RoegwEXVKmFkEnr+J48/dNux+cnrMZbs4tVxIPG",
-	"MSh142+zs1YJMwkqXf0C6hQbiNw7hcpwc/XhzK15OppKvR1rhe4i5ltu9DuDfZcgY5FRbQTgHPKpkSHo",
-	"1MjYXt6LjKxHiUqF1MSIbcBjJCwtuiqBakhGunHLCdVwoBkyv85hsGQLI7SRZgMjdw/VcyKoM15kQCXX",
-	"hPETwsssI4LHzhpbvahIAhloK360pzcfWeObtZZ3lqPhA+6xJvbf2QPSVDOlWaxIzhINMjdS700JKqHL",
-	"FqD3iDnRoCyS3U6wBSL29MzqwjOLgpsJ51gNLu/wnR0ZuD+VHWXk3Ymgmad/7RVnbDP8ylJxXwiUzkqw",
-	"VjTx1oQGR1r3hVvxtX3ZQBbLQWmaF9ujEPKE01WiXx+A+ONwuwpnbQy35oxX08dAPFl/jevkjOa59Oqi",
-	"BtuEkSGM1r602ucxmZhDNog9OSETcwhSloWGZFLpmNaS4WxfaPM+WNDlmKOV2oCWIQ4LdN1Iye4qyN0/",
-	"IROlUWUJBkNt2D0mTA/JCB99o7z4NeZGx88WdKmCxVlrs5dV/ONBNAiWjKoFDtwru7xlSXz2IU6N1rGS",
-	"53pJN1RJnzzdDd1wjL5LunRc9HTTGviMyfwCFpcBG2/ZXkulCfy9pBmZ8PrFSVs5NAy/cxJxKSVwfXlf",
-	"ISEa8HVruxCWETqX2DeKwIGRIwhNEqP5WceDNZfFIs8FJ16+6Ft+sJQ/bTz61s6aK436jrb3opwt0sPb",
-	"t6Pr89NBNLi8Ontz/u5NL3hdSjFjWZ/8Y3F7BY9sqJxO3uuMPRNxqUYSrA22R8ExLOiMm+GT1RpFLbYg",
-	"v1fWVNfwqSq8mlKBw2imvWywl8CMlpkmZvX7/VY9b4fpiqOS5VQuT41cIXn/JrbhFxWvAK6YZndwIwoW",
-	"q82ks2UAcVTc3EzjcLsr7c7VPu5e+LGwsKVQ0Lytsw801tmSCA7EEqvEmuaHZDRHA+iTZ//+57+ePD1C",
-	"x2KZZSekosT4okL7LtUkF0qTpy+OAlvXCWmsHu2pxF2hQ75whU8Q/VpPesE7px9YbrDlyVMrnbi/nkVb",
-	"QH4TvncVh14cRTvjxE1pEMC+ZEROIYmYzU7Mf9CSj3I+qyRjxJQGjvh3vAZgz7JUKw30XRR4kH32oMID",
-	"jNtnI7qy+tNKttXW4z6FhTbG+nndYh5J69xek+xf3ZwpDXITi9+Ovxc7MfdPsBpsa0d/ACt5sVF6+Gwy",
-	"Q4s3FB1pYa2ocAUKePI9SDZz/twvaE8yi6mEny8BfMXXKBTueqNOEGkZu6/PrgyFN3uYSQCiGUiyp1Kx",
-	"4IQq8urq7KxhhjUfDKKO6BgNRi/fnF/0ipDXwJNKXVxxebu41sjz6Ogo5P5+AygYUL70cQ2a3oI6IZQT",
-	"MxXVQpLcqHiZWIBEIxHTKZlcnl2dvn09ujl7/2b0v9+/Obu+Hv317P3pd6Or64m9vyBWQhuNT8IMhclM",
-	"8DnIMXerV3ZAasMREGucB4HT3HDViXvR6X3B7T+/j4OwYQ3b0Xi1gxLeuL+aMXXNb6LUGFQgZujh5cmQ",
-	"TFArt/r7xNwT+nmd0xfNiZUyHWE0HHV6vFeqx9z9fkwmlPn5J+7KeS0jLiTTGrgLO8Ib06KwB93ioSzc",
-	"RpfT8OQKqAte2WgCrBw4G98MTmJnc5C76TOj1ASLbsQ1rIGFVZCDrP41y9kKb2H4mnqnGnOHr5UoR/Qv",
-	"TDOdbWEF8mM07ZXBVfWtpm8jrcPqB2h84SUGC/UwtJ0AgKlRbATV/t17yoBB2Rryba9+UIuqVEq6rADo",
-	"3Kgtc+mOuxPGh7jDFJmCoTceJxi38Zze7L3317MwEMVrAIe/sOTjodISaE5mAiOWx5zp/SEZTTFKIwdq",
-	"FGyj4FnMWgmIzoO8/cYrl3N34/eC7esyN5pJn8MjW7pI4gwUEc4tSTkxvM0SfKRSzl1QuxVSqqxdYbiN",
-	"c+CBcWwrwuEgO7Qjb4d9Ac7ZT6oZAwjfHgUrsF+Dfq+Z0uca8h5JrhOCtEsgwNam/IwqHbgKtr3QELIf",
-	"HLJOMIbdxtMYKHsg1PnyyPCw4PtQHjIH6iEkhEMHSNA6yC40rIH0605Uwuj05vz7s0E0OLt4efayX2rW",
-	"orgy5Hy1MQCp/dYMpc/4cY20/iVkmvaLdAnV1MhzggOZJOa9CYE7DNibkVY8o0N6x0C6bmHvF7ynV8+u",
-	"9aw/YCZcK+VkgmJZsFQDuWaRRkHDZ3aR6hiDe8jk9O2by9HF+duL9+8uRt+Pzl+Pvn19NhnzysET+5jK",
-	"INzacts9o3EUVGpGs8px5HxSVJHAk7MfESHHfHJ1dvn6x/fXN28vL89eBk4kO96CqsqT5LQeM4MVcqny",
-	"TL1PsvVuntof3buvry4QaWvHPmp5dhh/Tmii5GTPubbJdBnkrliNgsMCL3+/z8l/r5iocMF9sHpDb4Eu",
-	"6LIn/Cf4pRuI4WMqTlxEpQcN6fPK0DirBZkLIvjmkK5qtt5FVvHHq0nMJ+LsO5mtHruU2eahzUu9I7vo",
-	"mRW2qPu695m61mXSjBHYxhW0vZunjw95g5mz2Tk/Tr2WvgNYlTCx0vfrec/3o9fnL0c3hiacXV29verl",
-	"Pi6RYrWT55e+b0JwfoV5F2ZHBl67uF/vpCI96yjLPdHU76P3BAWLHdVCH6CRm7IMo4KrHBD3N1Upmtkk",
-	"NdcEcSoMJUGJJxoIvvxgLk/cUYwTtvQhZXm+ImkEJ/7DFPa1mMKiwZ2HhLUZSvjSLoYzd881YtIsezsb",
-	"HP+0SQru2ts+Rh1PUJkw8ZL2CW7fUgX/8Zy8uXzmRR9VGO3MChgnhFplvpI7plIsMH4lRdFGFUBvCdPD",
-	"rayIrV3//DEa/ADTVIjbUXzbJ7PGwO76rVgdb5l7te9sfwC4NbJxIWSfL2D3CES4p8HChkj1qF67hTSe",
-	"ro7ZV+V8Dkr3ByhHA51C3jIwdd9prW0BcHutqeyez3aKU/19awPBOVYra+wgjEHs3iueR1xKppfXcbWv",
-	"KVAJclTaiHP71yu/6P/64cZnkiIw4a/1LlKtC5tEyPhM+CBAassDuNIIdQSJKgsDUBHRqRTlPHWiP35g",
-	"hMmc7NVKT1FOMxYfup/3B72JiqPLczKFlPGkDlSJ0Mo9ywDNKmR0jtJprWIMx3zMz+5AGr1Cpx6JCymS",
-	"MtYGP+NvFFHmc8HJ/yQZuwNFSp6AJBOztElEiqy0nMCzb+WGGXMq45RpiHUpwciUcFzJ15ZdRk47gsTz",
-	"bRXhWNdasgLIwuJ3RFJMA0DGMOa6J8VvD2Nhpbb7MPzDiOVTGt8SJ807XiKFqDK3BbdYemC4+piDC24j",
-	"StjgXYxM9OnbWtI7yGy5hXdXr/ft2RlOo4hKqQSiF8L8qwA1JKMuP2KKfHdzc0meHx2N+eSXMcoS48Hx",
-	"uCMojQfR2IoY+PO///l/8YkP8AufObFjPDj+ZTwYl0dHz2KMYcF/2lftU/+xe/7x4+RkjBtbOltMtcjG",
-	"0uzHQaaKH2C7FX6cYLK+dBadAuIxx3x7WtUuMCJ95JL5J+aPwyKjjE+OLeyWCiMubRIuCgJz0Kqhn1mr",
-	"wZj7t20iLrVDD4lBjj6QMZBSRUr6bGS81R/M5duzqfLrS6XJFCIyhaXgic34tRIOE9wgiSXWx2N+QEbk",
-	"v67fXlQ7hCAiCX+wqWp7C4McRBU0BkIlVp9gmlDFEtg/NvDGMiPATJcaMCRpzEl1Ihj9vVLkMTMbeeeA",
-	"XAirz+9RUtWKMVQB12EJLzEiGsbgoBC9j7UEUpEl5N3/ODJCnwELl6H+7ubVwZ9OzEJUGTupq0SVcauF",
-	"ofMXb2ePgzJKNK6jjroyI3OkB6hdA5N4TRGZ0OF0eDTZx019KxIGzSgtLHZB9upiF5OVObCT/RPMM8aS",
-	"GeZOEKCeP3mGY08skzomqCpNbIAXQqT3tJO9iVni/0pEbuA0IlyQhKkio0urhQhJKJ9nRtyh8S1oFeG2",
-	"BAkvnHG85xPSDwVMETbnQkIyrJdkOLt3SJoh/3TwHP/35ClJ4QNNIGY5RVtEjnuxcq0iGDFA3nGGJij8",
-	"TyEY12pIXtmjt0K5E36PyXh8PbEgj3CgRA7WIICkwkyNlttg6Yg3hnEC1yw2HM4OOXJ1FRAYjsm3yDSJ",
-	"pSo2KMhSWUtWJjZQLLg7Wur0MBNzxp38nrEYnJDrmOqFIPgwBjKXlGtITgjNMiLZPNUGMJHyG2EC7QDI",
-	"qNXx4WGcCqGAugGHscgPuTgoQOYMedRhYBcOOPfo8nwQJHINngyPhkeYlV4ApwUbHA+eDY+GzzAURqco",
-	"V7S2gmKkUD25CzYOxqCRDfNwbuy950fPyOTszej89fuLtzfvvz+7On91fvZyYi9kwRREXg/C0CqSMX5L",
-	"cgw53x+SH6Tg8yoexAWp8luOsRcWqkEZPLBk2gDx86MnrthI9Wgh5O2JEe2t/WtGWVZKh4fSSLxY8wES",
-	"UoD0G7BZ8yB9lZQKh5CA+modzMForXNiDQW3Xvw5hfgWksjw5lhwF6fsB1C+SpP5BBdsy08YPpwJ82EQ",
-	"NyMW3KyHcuQEhqG7k8MzWw2AB+Z3DOOp6L7RAm36lit5BUp/K5LlgxWraCS4fWxKyEZPahfLenp09NBz",
-	"ry6PcW3L2TCOFUqe26n7RqyW2C6+Yb97svm7RoEW/OjZ5o/q0lbmiydbfNEu5mS+e/rnzd+16+l8jAYv",
-	"tllhT/mlUDMZHP/0s9FpnEsND1xVAOvjvwyCBZFems4VWpSMFvOzGa4PjleToFeuZItFE+vl8FjrcEmU",
-	"2vDnRYuq7AlJFikWz5rbaDUm1f6xw0d+G5GJXcF/4n/Rj/sXywpCHhAhXuI+0RdoNss4efKC5IyX2kjX",
-	"6Ey869BKQ8AEhyG56lAjt4F+ahSRjN1iZTXQSDRVF8vd3VZZr4+J8GFW7WdG+o45qKeGUxxDYQ52b+ES",
-	"I1yBLqcE4kGnRg7k/mr2P41C/AZQ942BqkDlrLQQgxg2AcHmqHu7quW4PQfs+Cp8YEqr7RH+UGK2+Gq8",
-	"RzUJjXeWBXZRdWKraRjR9gBtwoYeYZy/i/pZ0CXJ2MypZ4ZYeOXbrxrV6jbdKEqDtpjMduWFiylNvPqN",
-	"y8FsjqYI0RY7jFQ/F8J957R21ovK5iQ+IyaHafp/MPGaif/mWLKucMhGpgY4vgWmilKvR89QYSJK06Wy",
-	"mrYLRWXalY9TJ87Lb3WBakWIpIjQRhu1jhSU6lWvVGvW0wHN5z11+KqyhsN7w8In3U11G1dwJ25Bhbs/",
-	"cDSN5ixbVgEaNEPTirNGbrob64qdg+7LDaSWLi9gSmhRuDKQVnNy939MWBI5cS1CE0GEUVAojSjreSU2",
-	"/qd7D38FfWqVHXREPyKpcCUgeo3LtnKlgeVSgfzS19y3ovU3KFgSH3r77nokQ/NIgwUKM8SpSKDNAfEC",
-	"LQbOhLUlWRG1e40+cfotS+JT60N+DKbTl6P9B8f5TXGcG0kTR+IqYbKGWZ3WomXlAcHivyhMbcITRzRX",
-	"Y8gIhVTlq62GDMn6VMzjBuOxvEhkSYsfKS0KhdyH8bmR/EqDWIQSKTSKgM3XpSPtTCujZGbgSHqfeFdn",
-	"F6pHwrNWLudnRrF28mZvod0V99N7un9g4n0w8QqPUlk/VXiYm3DMJreuZ0NWTOix8RBZZs7oypxnE8HC",
-	"4ln1FlrvsZa5r9fbyQlFR0U7WdD6RietRD/nDejLaWwjn9vcY+FdMzF4K8R78iWsI9bviFp8rdjP2R3w",
-	"OhzGXQfWa5FAkyXxsOEs3dpJl2Put+TUWgl3QDNVGQhqU4szDBhl+C5IqiV+JgVcuwrLv2d7zCnGhoQ2",
-	"KoT73JlpGke3jfqGeYbJQfjdevxeBRmhvYdyUvK2mRNNa4GprQEoZFc4GZKR86C6Gq63hDoh1kNL6M6J",
-	"vDUWaQ3IA09KELzQENNrcGnneD8aeViVTP71mlFPvOeJKeewI2y23dX/iqyqW5hGjcDSwTuiRQi0COe+",
-	"FLs/nSXoTeiJ7y5XavFeqsVQCS2ISsUCUyrMZK7EllHhXXF+ISvvqb+550dHgWt0ShP8ZXvjZRdpEIqX",
-	"Z1VVhbrRz0+u7c7fS8AEIecH12vb7uxW/+7njbhRR+o0saKnnU+X+LXkEKaqywxB+qFm83fkglgivM2g",
-	"2cIwAOsHmVMIklO+rLzTw8fiYi5cANlY60wre2Tt1TZ/dWSCNZgT5lqtZmY/MJ2KUpNJFRk9ccjsY/0w",
-	"ME8Nyan10mF7FRvMRRLKsmUVyGW7gQQ2Oqxrh6ayvedP/2wFJ7y8stg/6TQ0snj45y4qXQNPTlMaZN49",
-	"BvPpqT7xmblObzz3qrYWRbZ0jXSaNQpVVRGhriloE81YllXpZi5AvxJgxnziEuuPbdb2xAUA2fy4T5U4",
-	"7xcj8HzzR1WrKfxgC85WNf36tQnCtcsCsJGQv9sTvCiDwRUC9+JvdedV6r81e2exyCGkIoZsrKAiLmNz",
-	"NTE5uzO7idD3LxOQx1Uu6N7klzGS5DC4NELWauRTC79xWvLbiMyyUqUuKdJX1VT70Zhj/CgwFIUnieAw",
-	"IXuU9KANNq7xuZ3mlTol9LidG4iFQ1Bjq0/HN7oJiaJh040GFhGespX1nRQPLkCbcjIXYy5cTt7+kLhI",
-	"Y9ukzAVJ2dojWETB3dFeHXkZOXE8qmQV3/dtzI30IWTCOJVLG4KJW1UnZhWWihKXPHp+8f7y6u1fr86u",
-	"rydkkbKskZz9jSKFhDsmSmV0VAcYllQ0KkNgfOCFcDmxXrMI9tGgNDbu8SYEtrrqSoJ5RBjHNeYJ0AS7",
-	"yFhfChInM4eRofE4rdg1F4ZJLujyhGyuSDHmriQFQo/hVisIpa/lGnWLwyhBZlQGCboGyQyRRDfPMWlU",
-	"iq3SnexdIn6G1PMEE6DHfNWyJWDbMi/EBqfpVj+qat1Q7da+hxMIOeYe/cPM4v26a5pTjtczbRub2eK6",
-	"uJtfD99FeQ/h86AmU/USBIdtUqqCPPeP0f3SrzaP7xjjz6vE6yDx3Nmh8HNiX506MjRJqKGsYmaj2fGr",
-	"muDaTneK0DEPNhV5utlLNq3t0JHNBtX8QwD4igQAND2pFVUVoqBZhnJZMwdIrRFA1CZW70nTSmX7jVCa",
-	"SIjNkDMmlTMqWWWFKl0TL57YUl0FXWKpUKwcYkCsWXPXkl+3P/u7Sw3rCWtgShuSdO1X+Yni+FYJfO06",
-	"NJ08uX40rjSgeqN5++y+Bld8Z53bgghyLwsgWI18XUWGWhlRZC4sxGD5c27Tl5zCUolWmIRRiT5G60e5",
-	"5nkXJF7i5AFQdM0tfYdUv3JYd0TuMZz0BMzYGV3DMpplKM743Q2/fjr5MKBjT0GhCN/W+ddAUtRPVSbN",
-	"ujlWqJq0audMnNsszkpDQMTamkRblSR6APj7K+hHA76HtC2EpexWhQn5eKrfCQhfN7JZLT7XeLwDETwE",
-	"2+16VdBFy9CFRRYIF6hA+glPzEuYpMVd8xkMwnaeRTuA1xGYJiV31dGthOiTFUVhS3Ack7TZfxEy1dOA",
-	"UUXkFgpd0eNu4JM1vT0UdD+8+tDtIvex24T+ETCplga6uHRmK7SFYg16h5LK5z+l8e0cswV/Bch2XzH5",
-	"YZD0zKjTOzKZNZiKyvb69Blq5VhEnMpQlArVtA5FWFgqMAQYnhHU5LJ4GXZ1Meq4N8AafRxN4K0BfEGv",
-	"ynBi/kHjKqPW2pw4DIm1tY05LmJDiTVy7gwBm833mEpDx1wBdtPvWh7mWESAaYRhtHtR3xzHvmtd13a6",
-	"/SG5glmpaObyg/vMVivtYcdoyULaZKuvjV5fnY1e/vh+dHH9w9lVWBNtzJu6hyObSEKJ75djFxitsY3R",
-	"VmXUMXcWoYhMTt9evHp9fnoTFGLrChQ9hhRsgo6tnrAM36MKCH8YQf4wguxqBPmixoxRYPWsVcUmLhuK",
-	"FX2aNcPbh0WxmvS/45b2eaMz0rzK8kz2avcAPhR8P7IpGWjwrX8VnBSlLIQChNsx32xZJpVhueoYhjVQ",
-	"HMlWni6d+H9U1c47lR8zoHfQtCKXvDIJ7THrnZiaxWrJnC8QK3NxrMLhuKxlDXUadqPYs68FUXVS8/Zu",
-	"RKsx3wurudd7wrKWTmvuKb1pSXxfzUtXz3DMw7KWSBOcAzMWOd6I0/MCTwa6Inqt26L4TDT5E0TNTmnX",
-	"vnh8Bwh7AuuzpTQhfyuVJjPGmUoh2T92xfUnVW5i0AcvahT5qg7ajDIF4GER0Y9RvznkQgQFSRknhas7",
-	"3q4m/vtRKzE0PgDE4ExcywNnZVikLE5toiNXmhr4db4yzMvUu5I3z/H7o6Sa1Kvp4IuqduvOGVoXtA2o",
-	"IVW3YJNlWEAax3xP0ymJM4FhVi6aOiIc9ELIW2zcvm/w1VdblXBAtaZxagiVQDug9xwjCI35WnH2GLvG",
-	"S6UrPl9n73VJbWTLDtEx92+b9aO0MCslGn8KBjE4dzOSEveNExNqX/KQvOVWaHe35QqqoNHJpXRU11cB",
-	"QBRKtgvKtLIpHS1UtD5QpKZM2yQJlO7DksqO2tuFDcnTo+cecWuiF4CbIcUNy8+w1RsAaQIGfOz3UckR",
-	"3tIfsutvRnZdT8DZH/R7iTYAGz6wmYI/oGwa1nvuJd8vJV3wOhIwFvwOpLKRgD4GgNr4hi2rQpNRJSLa",
-	"kgUz0EuiYmkY/yyj8zkkTt0Pvu2zEjobeFXN+iuVp6r1rcBbfwe/G0ive7prgbuvA55XWduiine57hsk",
-	"FznwjaJKXcBtvfGt15czJBcAiTXl8Bmbl4Zp+hHxa8Q/FgPZe3H0rC6rte9qc5QJExghg9k6LmXiBXnz",
-	"bReW62rnI/PV2qiXvMw0M8MezoTMDxJXZbeGxp5SvI1KqlM0hm2spWo/7CmD+lnjU3vqwK9CpOpq/qgt",
-	"9ViWk/o2FJEQC4kOIgT0vbIwCP0fR0SRQwTzfcRaV79Z1SGjBUCc4udzjtVfN6FxVQF7Rwy2NfBqvGxk",
-	"IlljAw7dDCJfETveHyKOVbQfN1atUZD9M2Nfs0j4urhwZ4ypCn9PyN60qvS9b4/S3byhhh6+fhWo+kdM",
-	"2Nqg8JrLJg6fqjDxWpr1moUr9m5pBkJFAAsryYCt5bwxF+vp0ZERizPB597vXEiB+ewoKitfm1dF2Gsd",
-	"7nytSk11JX4Yjmpgl+xRYk6cTGlmFG/MsRQyTkFp26VAQhXnXqvnaLSwlQqspdDIK0Ye9iWkq/FFqV34",
-	"MqrSVAlOtED3FU0Yd2lOkyr62J7CIXqZJr0C8Xf2nB6RIrgZVgZzYMFsFzIwvD9sr0lges3ugGPSSFCi",
-	"219zNXMNSg522sBkj3ErkKpD2Kuro1VNiwINWpavPCUqsj3SjEBoKSJ64g5GMw1yQvbQw8mFwZnZjMUo",
-	"AqeoAjvoqcoyoRuWJkur7u2fkKnQKaLR0mdl+TpEHTCo4OcrgIQEI9VaBzd8ABf/Z9hEteoqst0vPzJg",
-	"laCm+csguOKeSlcQC6STWN4Jja+YoKpuXaT9IOomClYNFmxcycpqEv6eG7iw8szX4ATjCksfHy6wdcVK",
-	"tLhqy1muxzJOil2WsaLm86Nn/XG0YWeMzxNI2+jFsUUUrVvb8DMKGI8QVmuvkbhrNTxYYK6Pu659zCMC",
-	"VUUE16DhISEAjkKKGfMNuvujbq/rcOOqKYObNPJFGX3KihsO4yrteJjQLkuOlSFVOa01bLTe8xiyDIv0",
-	"u7X2BeOObLr3YIdg2i8dCO2jWcNqlxiKfgdy6YqnzwjTJ+4MlG2aFJxPeHH+llaGu17Y8hFJlfYrAVnM",
-	"geDo5Z2DS0pKsdc6fNBVlX2ekBxyIZdn3OwjwW9dLKDlc5fvbnpZ0aVb1SMyIj/FppB4d0BfVfh7tab+",
-	"eyzKFaVAMPQyFeZywlYReF/HZELnMCF7T579+5//evL0CF3gvMwyw3jiDKgkTO9HZDITcalGRvKcRGRS",
-	"SGaWeCqMrMuV9UEp4Ippdgc3omCxmpA9b8l6+iLs7RURbTuAWYf7pAEuPcLqO+xjGkLHw2vObnQ71edW",
-	"nTdApevj2gLKX0E1rYdBglOkHaoG2qCP0GqEaDGkQ/jgO2z1x/cXvgPDgX1zaK5wYqNq3BiRa9rinSsu",
-	"KFkFfCzIEhpznyYUuWiXXFiHmeNtju861rfv8gGAvKHyNhELTpDzFSArf/yYTyqnzI8//vjjwZs3By9f",
-	"HmATiWGeTCKk0eYIbUzO30QpOc1cKIqMU3bnMmBdVyTUVjBvubKfV6Te6CsY3qSN3s5yGJLXruS5xphK",
-	"WBB7VKjTpqKUfS7aM3wF+7vthEH/YEUTgTbbpHuR5x+s8FtHPxjlxPr2c+DaNYPpXv4/WDFpSe6ndp0H",
-	"L5kqhGK+BFMLjOqxT/D+zAR/GQ/6JhgPJn3yfL2de6PrvUvo1EHNDbGi4WipSjUhiAXHux0eejRYJyF6",
-	"Yceim2UPzXWcBPDK6+5eWLV4pdSXZW/85NtIfq+wz4CuyhfufBMtp63ERkCBwFY3fZFgOyQpQqei1MFG",
-	"d5LarlMhddV7VxHDvrkOfLL+DpsJjjWffnG0PyQXzpfKugNUHJ5oZPEtSmy4Ob5LNztuT5zNo8n8iZjN",
-	"osqbW69AYAZU0q8orr7VR9ARcTLsPZjTD+f2ixdHO2ZceiRoq1YPAGdYMXobyFqt1m1G3sNf7LWdr8+v",
-	"bCWv2W92z510R76r0/6NW+JuWZNfvW996yRHf1k7Kwy+97uT0iPy5N///NfTRnveTmLi7ndrRe2HuduH",
-	"1wfsBF9GHfAkZgURcaq0PfHfbHpWrwpQhVDanow7gnybmvk6s+gu7kMGG9SBM7iGYP6TkzDXicwaAVlz",
-	"hj4foyG4WrpBxdsLWPQWvWXat1FrT7VNMT97Pn7gx1KR3fCnX7L8+xb1x+z63BU58mRpVaOOstd07sTt",
-	"F6H6v0o/boiItWGqpz3YaqzbWMDjlCo4YLySNesKYhMsSTlpqeFGSmSqFy+uwegmzrwS1OTYotyl/3N1",
-	"icvdi1p+mVofb6iO06AdyZo6H58R/h+xPkhEFN47lmAIvV0CffhMZxB1SsEQtiP8VtVFVviEH6BuQxNw",
-	"v/LSDesSzt+uTY/+HQWzro5aRWuKoWPE0IENoFg1bJ+x+UoQvIEsU43mQdaj7EswYLypIns9zasjUtBl",
-	"bjNeHO7YgKyoGdUaYS46n5cGiTC0e9+H5ONHKVVBRGx/XDam75zarTwilDbm6QHRV0Cxj7xaMI2JP76h",
-	"ld3K48SnuPZOqw6sqtpoLi+mnMAH2yp64epUl7w3IsrCRy/AaBpv6ALWqZRYVa7HejRkxtDBOlnAVDFt",
-	"S1ymgsOyEHrffJVIm/CnWAZc+3A/3SxK39NEs1nCekWZXbuDx42idJPsJOE+/ZwS7hXEwO4+VWr9LbTH",
-	"a9aatSFSQFRZFELaXqtT8WEb1MDmrAcbNcINldzrJpeNRl6t3ik7qIurdMXeHgg6UAC3KehuFvrQRd0f",
-	"p+lCtbNPr8B5n4rruIQTp3b0tD10RYwwDK+jTj5SmfmgwDxKlSGEedV2Zm3mn47sD1q23sfVDh+PKmjf",
-	"8KHCuRX16uuezLsTiQPA5gkbe5mtoRVBhwKXaoA4GgURyUkZYx5EjLJBP+rjedYookBvRwHAdX9YTQEq",
-	"p6t/NSQJL55/1s4Oo5DMm8N8DCwLbgSbgBhUG/5qMcH3PrFg/nC9oDsIEgaaHcYpxLdru82GVVXeXb32",
-	"VDQVygiD/nuMPxiSUas/S7N2UjsEEBNcnRxghADDL7nSQBOy9/zoyJaf7rGgYsOmUzdzrXE/inzpZvlC",
-	"JtR3MtuUptN3EeZQRdFs5vcwiUNN2TRYW3R/HJvUX07IN98B9vsmS1HKylmtEQvNzvBxI1byG5dvYkFt",
-	"zN2PUxt+WlfBtxXCMHktMOsUGeVVMaZfXbzVtctTIddasgJqKMBd2s0FtCA8t5UUQeR5yZFAfXKw+Al5",
-	"HlSVYPyO2V5im+wMfgnn+MXgyyKYW7Zt/fYVp6c9oJXWn79tQWEPwCZr+6suMfdTcNt1dRf4soT+vvzG",
-	"fm3g6igoK4MmOmQyXHQCqfuYxyUOE7KOL07Ap8w2IneMsIeCr7/Zb2mtcX1RO//bAri9PkeUmjvbFV4W",
-	"ME2FuF0NMG95tqzoH7V2VIZdLzGa2lbbVGzOrdGwyvmxjeBcxzZfNQi1Mbxu9EjEgPVUTlwZDvRlI927",
-	"ZdypbjQ2jCSDZN7r1cJ1/eD20C/p28DFWtS33xxc+yVvr/c//9ODqvo0SZi1P18GtQfsCr5o9QB3nqP4",
-	"tg+pLm3SoFG2vfxZ1I8MYwyuzKhvTha4N659CRFglT5t8QBcCayqMeJ0GaCA87RJukAU2YCR2PP+6aEn",
-	"Ffa+5kLMbepQf3SjVetVKqQ+yNgd2sdts/dZJhYkFuKWWV+ehIRJiLXymgBLgGvDfAop7lhi4yrbWEWl",
-	"fsuS2ODIeYeAP7Mm3rYm1z/6iUtid53SmW91U9UGETw0+0dYq5ZoMeaTw0zMGf9PPCCUh/8yLo+OnsW+",
-	"UK/5AyY20jqITn4t6q6wG0KK7wlZCcxomeltOAB8KCDWkDhb81rQQlmzxwVF9hrA4XrQm3u2OUT/fXoW",
-	"uVxsinmyPIb9Fd0GHbT5hvWbAG2ULejSqs0WjAwUuYuZHLsCka3u+IIT16DOZfW6t9omCzIiFbmu2+q6",
-	"8lvWYofGh6oiZq2g02XkR50DB8liP3oXmA0cn7rtbmcLMrsY7MQEov6B8E5WjfTiydOtB0LVaqeBft4S",
-	"ZxtIdioScDjWuFKHad2b/Z2h6Ctbp7MXSfvwrTnUL4MpUAlyZH49/ulnc0eW6FlQLGU2OB4cYoSCG6nT",
-	"AdRZprZLW3bA47KWDWy1bfm1wyWq/d02JKzqiN/oY2oTdno372bDvXfnwuR25FCGoLlQkCqZqG6J38hl",
-	"cLauYHQfANCd4BTrR3TyackeVme09dptqs9+5Opt4GZCH34wEVbS6M5ymVEUvqUo56mTim1OU1MKj4iT",
-	"q+scp1rrswpfMFlDKuhOiq5xjgGYXPhDOa54qLs/V2lO0xjNEzlOXBn90ewZHqQ1W/ZM1p8CjcqphJyV",
-	"uVVOg7Gq3OePP3/8fwEAAP//",
+	"7H2JbhtH2uCrFLgLhMK2KPmazUgY/MvI8kT/b8uCjmSzYeAudhfJGjWreqqqRXMCA/MO8w77YPMkP+r7",
+	"qrqrD16yZDuJEcARye46v/v8tZfIeS4FE0b3jn7tzRhNmYI/z9l7c0Gn7DUXt/ZzynSieG64FL2jXjwq",
+	"Dg+fJTeXr4mcEDNjRLD3huR0yuAXdkwUy/4y6tmvR72Y9C9fnZBvn3777V5EpMiWZDFjwr6oGOGa0Or9",
+	"AbmeMWJHvmUs1zC4Yn8vmDbfaCLtKySnis6ZYUoTKlKSUKU409U64qRQWqp40It6OpmxObVbMMuc9Y56",
+	"2igupr0PHz5EvWog+8AbNpdqeZbav7ndZk7NrBf1BJ3bF+f+56hnF8QVS3tHRhUsnGQi1Zya3lGvKLh9",
+	"sjlp1LOnegLra5/rj3Agdh/2KIg2VBl9RKggMqd/Lxi5o1nBiKG3TJCJknN8VrE7LgsNL32jSWwvLSZ4",
+	"mwMyHGsmDJlIBU9PuNLuqHsR7vPvBVPLaqN4erWzm9P3r5mYmlnv6OnhYdSbc+E/P1m1ydd8zk17j9/L",
+	"BZlTsSTcsLm9etjqTGapJtSQudSG9F8cIoRQWPveqpVmMEW40JRNaJGZ3tELu0r6ns+LebVm/FStmAvD",
+	"pkzBkq+Y1lyKldfPP+7iP9iXdS6FZgBs39H0EsHafkqkMEzAnzTPM55Qe1oHf9P2yH4Npvmfik16R73/",
+	"cVBh7gH+qg9OlZLq0k2CU9aP/rrCJZJQIaQhY+bQJyWyMIPeh6h3IsUk48knX5eWhUqAHNiFcUGoRQBj",
+	"8YEaQrNMLiyOc036FpbZezrPM2aRg4mUpUTjBe7BJl5JNeZpysSn28W5dKtkqUM2S9mSRBYCD/Zcmley",
+	"EOmnXdLETkn6NNMSlqXwGKm9+0yKKTGSaDlnUjDCMs3w/C7oMpM0vZbyNVVT9mlhYSzTpYWDzE5tD5KK",
+	"8mT7T8gb/t0x+ZP9H56zoqIcAVd/xdQdT9iNoHeUZ3ScfcINDC17Mnj7Cc0yIhhLtQfrRIoJnxbK4puC",
+	"bxSjycwucUB+tCSPG/sse5+zxLCUjGlyOxJaSkH6lnyn1NAx1YykkuGQVOgFU3sRiS+ZUcv94cQwFRNN",
+	"l9qxWUmMWhI6pVwchQx1JBbULauiARHwVEqSjFu2gVyYG000n4p9DsvguB92xxQZ9ewP+O6otzcYiV4U",
+	"ShLBotrM4IolUljCb38mixlPZuECyZwuiS6ShLG0k5lXBNxexLWUb6hYOrqqP+WdK0uopCJ/L6ShBPgS",
+	"sYcLt4uL3/VMCmF4BqLRglBj2DwHqr3DedwIWpiZVPwf7BMSnTdcay6mEeHijmYcAJ29zy3bJIliKROG",
+	"00wDot4ID+gw7GdihbLIUuK4IcpWFswp0iF5x1Bw0vwfDG92jzhZSjNlf51QnrH0mAg5EoqlXLEEkDiX",
+	"WvNxBhKdsIjxIer9YI8EtvSwO26Mu+3eHVmCizomccoM5ZmOyZzmmljYJRPOstTSEEsDciXHGZsPQGJy",
+	"U9uVncyouZRIZpmwQtbPPao114YKK6AVmqneLy2pKOqdzFhyKwsTyEK5kjlThqOclGdUbNr7hX0GJSwv",
+	"nv2ML1ZTyvHfWGJgSiBsJ0CI2/PJySTjgp3IeU4FxxuoH98lyzOrbiRyziohfFzwzFjy6AYgTEy5YBGS",
+	"aJJRMS2soDuXKcsGlYA4ljJjFEBD8jS54lNx1jHp9YyrdN9ylmVJiC2DKdlJ95A5Xc69dlcf0B88UPtc",
+	"KkMzQhXbOCKC/FXOWDJrj/qD5IkFLndCVFm+U6RcVgeFA3QPXmPl7dEv3l5dkwOa84NkRs2Bf3qMOqRn",
+	"9V1DN2AjOOngjKL25Tf221xhN3hJS/5eMZZZGO/Uf+w5WJQgE5YZQrU7GJBfUZqNLHjl1NLMBTczMmYT",
+	"aXVlc0wkSMb4cGSVP1Dvalr1kmjK4QI9Mo6Zscwm6mmrzUS9hVSadWOkFIYmqxGSzSnPahoPfhPVlMQX",
+	"zzuGnjOtKQqTDehWfD63wg7ustBwicF4Lw7bWmdumaKyr49GV72O6VBx2zyXJdwW7o2SGUlmVNEEbAt9",
+	"KxJbeNhrrObJPRazYGPNTcd6XrOJIZa5L8l4SXIm84wdE0omPMtY6jT+OVW3VlceS0RYbsWxjAmTLUmq",
+	"ZJ4jutbXeNilmYdoIBAWyvtz19MF1adz6XHSg9TfpNXEp4oaborUDjSTuf1fQrO5xSvF4dtM3jEAvFQw",
+	"reELYXEDP1DxnjNjR9JG+a+mAKoTVWijgKfZiSyBtY/NcNWWUBUaf5swal+wrHoxYzC7sZuEObqA3G3n",
+	"xOpmbRBP/NdNqcqeVXkOa+UP91jzxP3rkZuj86hF6mwRAQ7SNOX2TZpdBEud0EyzqLH6SUV51i2xQafs",
+	"SttLqYkSHeeUdgD0zcXF6eW7q/Phf50SZgcg9rmIsMF0QG7OhzfX37+9PPt/py8jcv72+t2rtzfnLyNy",
+	"Obw+fff67M3Z9elLIFyo3lsl1j/UhVbMC1FNgXxWzKkgDqQHvZ2okSXGdM42jtG4XDgOv6T16PQ9o5mZ",
+	"tU/Ua3edpkGwfdZ0QFT9mFXXci6mpK8YTQGzgB/shRxA3lo5LNCIu/BCG2oKHWL5Vq/dMaUdVqw/Ijd+",
+	"15G8llMuXnNxe8lSxuYr+Y+Rt2jV2dUmGa4DB9mwjIdmgC1aYN9auYbHYMA51XohVdo4vidPv93t+PyE",
+	"5XhrdrGKeNAkYVpf+9tsrVWxiWJ6tvoB0Ck2ELkb7ay74erDmRvztDSVajvoHWgj5lth9TuLfRdMJTKj",
+	"xgrAczYfg39ibGVsL+9FVtajRM+kMsSKbUwkQFgadFUxalg6NLVbTqlh+4YD82sdBk+3MEJbaTYwcndQ",
+	"PSeCOuNFxqgShnBxTESRZUSKxFljywc1SVnGDIofzentS2h8Q2t5azmGvYc9VsT+ezwgQw3XhieazHlq",
+	"mJpbqfe6YDqlywagd4g5Ua/I091OsAEieHp2deGZRcHNhHOsBpcbeGZHBu5PZUcZeXciaOfpXnvJGZsM",
+	"v7RU3BcClbMSrBVNvDWhxpHWveFWfIUPW8jic6YNnefboxDwhJNVol8XgPjjcLsKZ60Nt+aMV9PHQDxZ",
+	"f43r5Iz6uXTqohbbpJUhrNa+RO3ziMT2kC1ix8cktoegVJEblsaljomWDGf7Apv3/oIuRwKs1Ba0LHFY",
+	"gOtGKX5XQu7eMYm1AZUlGAy0Yfc14WZAhvDVN9qLXyNhdfxsQZc6WBxam72s4r8Gb2G5ZFAtYOBO2eUt",
+	"T5PT98nMah0rea6XdEOV9MnT3dANxui6pAvHRU82rUFMuJqfs8VFwMYbttdCG8L+XtCMxKJ6MG4qh5bh",
+	"t04iKZRiwlzcV0iIemLd2s4lMkLnEvtGE7Zv5QhC09Rqfuh4QHNZIudzKYiXL7qWHyzl241H39hZfaVR",
+	"19F2XpSzRXp4+254dXbSi3oXl6dvzm7edILXhZITnnXJP4jbK3hkTeV08l5r7IlMCj1UDG2wHQqOZUGn",
+	"wg6frtYoKrEF+L1GU13Np4pxFoVmDqO58bJB3znciV39XrdVz9th2uKo4nOqlidWrlCiexPb8IuSVzCh",
+	"ueF37FrmPNGbSWfDAOKouL2Z2uG2V9qeq3ncnfCDsLClUFC/rdP3NDHZkkjBCBKrFE3zAzKcggH0ybN/",
+	"//NfT54egmOxyLJjUlJieFCDfdeHWDx9cRjYuo5JbfUYk+Ou0CFfuMIngH6NbzrBuwzBePK0FoLxLNoC",
+	"8uvwvas49OIw2hknrguLAPiQFTmlInIyObb/gCUf5HxeSsaAKTUc8c94DQDPstArDfRtFHiQfXagwgOM",
+	"22UjukT9aSXbaupxH8NCa2P9sm4xj6R1bq9Jdq9uyrVhahOL346/5zsx94+wGmxrR38AK3m+UXr4ZDJD",
+	"gzfkLWlhrahwyTQT6Q9M8Ynz535Ge5JdTCn8fA7gy79EoXDXG3WCSMPYfXV6aSk8RFYqxojhTJG+nsmF",
+	"IFSTV5enpzUzrH2hF7VEx6g3fPnm7LxThLxiIi3VxRWXt4trjTyPDg9D7u83AIIBFUsf12DoLdPHGH7K",
+	"FDVSkblV8TK5YAqMRNzMSHxxenny9vXw+vTdm+H/fffm9Opq+NfTdyffDy+vYry/IFbCWI1PsQkIk5kU",
+	"U6ZGwq1e44AUwxEAa5wHQdC55aqxe9DpfcHtP7+Pg7BmDdvReLWDEl67v4oxtc1vsjAQVCAn4OEV6YDE",
+	"oJWj/h7bewI/r3P6gjmxVKYjiIajTo/3SvVIuN+PSEy5nz92Vy4qGXGhuDFMuLAjuDEjczzoBg/l4Tba",
+	"nEakl4y64JWNJsDSgbPxyeAkdjYHuZs+tUpNsOhaXMMaWFgFOcDqyzjntgAbPqZvdG3u8LEC5IjuhRlu",
+	"si2sQH6Mur0yuKqu1XRtpHFY3QAND7yEYKEOhrYTAHA9TKyg2r17TxkgKNuw+bZX36tEVaoUXZYAdGbV",
+	"lqlyx90K4wPc4ZqMmaU3Hie4wHhOb/bu//U0DETxGsDBrzz9cKCNYnROJhIilkeCm70yCH/OqFWwrYKH",
+	"mLUSEJ0HefuNly7n9sbvBdtXxdxqJl0Oj2zpIokz5lMyIEbX8jYk+EClnLugcivMqEa7wmAb58AD49hW",
+	"hMNBdmhH3g77ApzDV8oZAwjfHgVLsF+Dfq+5NmeGzTskuVYI0i6BAFub8jOqTeAq2PZCQ8h+cMg6hhh2",
+	"jKeBrJGHQZ3PjwwPC74P5SFzoB5CQjh0gASNg2xDwxpIv2pFJQxPrs9+OO1FvdPzl6cvu6VmI/NLS85X",
+	"GwOA2m/NULqMH1dA61+yzNBukS6lhlp5TgpG4tQ+FxN2BwF7E9KIZ3RI7xhI2y3s/YL39OrhWk+7A2bC",
+	"tVJBYhDLgqVayLWLtAoafIeL1EcQ3EPik7dvLobnZ2/P392cD38Ynr0efvf6NB6J0sGT+JjKINwauW3f",
+	"ahw5VYbTrHQcOZ8U1STw5OxFRKqRiC9PL17/9O7q+u3FxenLwImE4y2oLj1JTuuxM6CQS7Vn6l2SrXfz",
+	"VP7ozn19cYFIWzv2QcvDYfw5gYlSkL5zbZPxMshdQY1CsAVc/l6Xk/9eMVHhgrtg9ZreMrqgy47wn+CX",
+	"diCGj6k4dhGV9TRTb5w1kkwlkWJzSFc5W+ciy/jj1STmI3H2RmWrxy5Utnlo+1DnyC56ZoUt6r7ufa6v",
+	"TJHWYwS2cQVt7+bp4kPeYOZsds6PU62l6wBWJUys9P163vPD8PXZy+G1pQmnl5dvLzu5j0ukWO3k+bXr",
+	"nRCcX0Hehd2Rhdc27lc7KUnPOspyTzT1++g8QckTVku67dEsg6jgMgfEfaZ6BmY2Re01sWQmLSUBiSfq",
+	"SbF8by9P3lGIE0b6MOPz+YqkEZj4qynsSzGFRb07DwlrM5TgoV0MZ+6eK8SkWfZ20jv6eZMU3La3fYha",
+	"nqAi5fIl7RLcvqOa/ek5eXPxzIs+OrfaGQoYxy4rvZI7xkouIH5lBqKNzhm9JdwMtrIiNnb9y4eo9yMb",
+	"z6S8HSa3XTJrwvhdtxWr5S1zj3ad7Y+M3VrZOJeqyxewewQiu6fBAkOkOlSv3UIaT1bH7OtiOmXadAco",
+	"Rz0zY/OGgan9TGNtC8ZurwxV7fPZTnGq3m9sIDjHcmW1HYQxiO17hfNICsXN8iop9zVmVDE1LDDiHD+9",
+	"8ov+zx+vfSYpABP8Wu1iZkyOSYRcTKQPAqRYHsCVRqgiSHSRW4CKiJkpWUxnTvSHF6wwOSf9SunJi3HG",
+	"kwP3816vM1FxeHFGxmzGRVoFqkRg5Z5kDMwqZHgG0mmlYgxGYiRO75iyeoWZeSTOlUyLxFj8TL7RRNvX",
+	"pSD/m2T8jmlSiJQpEtulxRHJswI5gWff2g0zElQlM25YYgrFrEzJjkr5Gtll5LQjlnq+rSMY68oonjOy",
+	"QPyOyAzSAIAxjITpSPHrUywCgvvAYidZNqbJLXHSvOMlSsoyc1sKxNJ9y9VHgrngNqIlBu9CZKJP3zaK",
+	"3rEMyy3cXL7ew7OznEYTPaOKEbOQ9q+c6QEZtvkR1+T76+sL8vzwcCTiX0cgS4x6R6OWoDTqRSMUMeDn",
+	"f//z/8M3PsAv/M6JHaPe0a+jHhabgRgWrC4Dj+K3/mX3/YcP8fEINrZ0tphykbWlufo1VaaKH2C7FX6I",
+	"IVnf1Wqx8DQSkG9Py9oFVqSPXDJ/bD8c5BnlIj5C2C00RFxiEi4IAlNmdE0/Q6vBSPinMRGX4tBYJqcL",
+	"ZCyklJGSPhsZbvVHe/l4NmV+faENGbOIjNlSihQzflHC4VJYJEFifTQS+2RI/vPq7Xm5QxZEJMEPmKrW",
+	"X1jkIDqnCSNUQfUJbgjVPGV7RxbeeGYFmPHSMAhJGglSnghEf68UeezMVt7ZJ+cS9fk+rYoBWaoA60DC",
+	"S6yIBjE4IETvQS2BmcxScvO/Dq3QZ8HCZajfXL/a//bYLkQXiZO6ClAZt1oYltWxt9MXTFslGtZRRV3Z",
+	"kQXQA9CuGVdwTRGJ6WA8OIz3YFPfyZSzepQWFLsg/arYRbwyBzbeO4Y8YyiZYe8EAOr5k2cwdoxM6oiA",
+	"qhRjgBdApPe0k35sl/h/Ujm3cBoRIUnKdZ7RJWohUhEqppkVd2hyy4yOYFuShBfOBdzzMemGAq4Jnwqp",
+	"WDqolmQ5u3dI2iG/3X8O/z15SmbsPU1ZwucUbBFz2AvKtZpAxAC5ERxMUPBPLrkwekBe4dGjUO6E3yMy",
+	"Gl3FCPIAB1rOGRoEgFTYqcFyGywd8MYyTiYMTyyHwyGHrq4CAMMR+Q6YJkGqgkFBSGWRrMQYKBbcHS3M",
+	"7CCTUy6c/J7xhDkh1zHVc0ngy4SRqaLCsPSY0Cwjik9nxgImUH4rTIAdABi1Pjo4SGZSakbdgINEzg+E",
+	"3M+ZmnPgUQeBXTjg3MOLs16QyNV7MjgcHEJWes4EzXnvqPdscDh4BqEwZgZyRWMrIEZK3ZG7gHEwFo0w",
+	"zMO5sfvPD5+R+PTN8Oz1u/O31+9+OL08e3V2+jLGC1lwzSKvB0FoFcm4uCVzCDnfG5AflRTTMh7EBamK",
+	"WwGxFwjVTFs8QDJtgfj54RNXbKT8aiHV7bEV7dH+NaE8K5TDQ2UlXqj5wFKSM+U3gFnzTPkqKSUOAQH1",
+	"1Tq4g9FK54QaCm698POMJbcsjSxvTqRwccp+AO2rNNlXYMFYfsLy4UzaF4O4GbkQdj1UACewDN2dHJzZ",
+	"agDct79DGE9J960WiOlbruQV0+Y7mS4frFhFLcHtQ11CtnpSs1jW08PDh557dXmMKyxnwwVUKHmOU3eN",
+	"WC6xWXwD33uy+b1agRZ46dnml6rSVvaNJ1u80SzmZN97+ufN7zXr6XyIei+2WWFH+aVQM+kd/fyL1Wmc",
+	"Sw0OXJcA6+O/LIIFkV6GTjVYlKwW84sdrguOV5OgV65kC6IJejk81jpckoWx/HnRoCp9qchiBsWzphit",
+	"xpXeO3L4KG4jEuMK/gP+BT/uX5AVhDwgAryEfYIv0G6WC/LkBZlzURgrXYMz8a5FKy0Bk4INyGWLGrkN",
+	"dFOjiGT8FiqrMQNEU7ex3N1tmfX6mAgfZtV+YqRvmYM6ajglCcvtwfYXLjHCFehySiAc9MzKgcJfzd7H",
+	"UYjfAeq+sVAVqJylFmIRAxMQMEfd21WR43YcsOOr7D3XRm+P8AcKssVX4z2oSbKsl9mBqjFW07Ci7T7Y",
+	"hC09gjh/F/WzoEuS8YlTzyyx8Mq3XzWo1U26kRcWbSGZ7dILF2OaevUblgPZHHURoil2WKl+KqV7z2nt",
+	"vBOV7Ul8QkwO0/S/MvGKif/uWLIpcQgjUwMc3wJTZWHWo2eoMBFt6FKjpu1CUblx5eP0sfPyoy5QrgiQ",
+	"FBDaaqPoSAGpXndKtXY9LdB83lGHryxrOLg3LHzU3ZS3ccnu5C3T4e73HU2jc54tywANmoFpxVkjN90N",
+	"umKnzHTlBlKkyws2JjTPXRlI1Jzc/R8RnkZOXIvARBBBFBRIIxo9rwTjf9r38FdmTlDZAUf0I5IKVwKi",
+	"07iMlSstLBeaqc99zV0rWn+DkqfJgbfvrkcyMI/UWKC0Q5zIlDU5IFwgYuBEoi0JRdT2NfrE6bc8TU7Q",
+	"h/wYTKcrR/srx/ldcZxrRVNH4kphsoJZM6tEy9IDAsV/QZjahCeOaK7GkCEIqdpXWw0ZEvpU7Nc1xoO8",
+	"SGZpgx9pI3MN3IeLqZX8CotYhBIlDYiA9ceVI+3caKtkZsyR9C7xrsou1I+EZ41czk+MYs3kzc5Cuyvu",
+	"p/N0v2LifTDxEo5So58qPMxNOIbJrevZEIoJHTYeoorMGV2582wCWBy7dgjuKbDeQy1zX6+3lRMKjopm",
+	"siD6RuNGop/zBnTlNDaRz23usfCunhi8FeI9+RzWEfQ7ghZfKfZTfsdEFQ7jrgPqtShG0yXxsOEs3cZJ",
+	"lyPht+TUWsXuGM10aSCoTC3OMGCV4bsgqZb4mTQTxlVY/iPbY04gNiS0UQHcz52ZpnZ026hvkGeY7ofv",
+	"rcfvVZAR2nuoIIVomjnBtBaY2mqAQnaFkwEZOg+qq+F6S6gTYj20hO6cyFtjgdYwte9JCYAXGGI6DS7N",
+	"HO9HIw+rksm/XDPqsfc8ce0cdoRPtrv635BVdQvTqBVYWnhHjAyBFuDcl2L3p7NkZhN6wrPLlVq8l2oh",
+	"VMJIomdyASkVdjJXYsuq8K44v1Sl99Tf3PPDw8A1OqYp/LK98bKNNADFy9OyqkLVgOnnXzt7/Ji1bXd2",
+	"q3/3y0bcqCJ16ljR0c6nTfwacgjX5WWGIP1Qs/k7ckEsEdxm0GxhEID1g8wpJTZu8t7pwWNxMRcuAGys",
+	"caalPbLyattPLZlgDeaEuVarmdmP3MxkYUhcRkbHDpl9rB925xqQE/TSQXsVDOYiKeXZsgzkwm4ggY0O",
+	"6tqBqaz//OmfUXCCyyvyveNWQyPEwz+3UemKifRkRoPMu8dgPh3VJz4x1+mM517V1iLPlq6RTr1GoS4r",
+	"IlQ1BTHRjGdZmW7mAvRLAWYkYpdYf4RZ27ELAML8uI+VOO8XI/B880tlqyl4YQvOVjb9+q0JwpXLgkEj",
+	"IX+3x3BRFoNLBO7E3/LOy9R/NHtniZyzkIpYsrGCiriMzdXE5PTO7iYC379KmToqc0H78a8jIMlhcGkE",
+	"rNXKpwi/yawQtxGZZIWeuaRIX1VT70UjAfGjjIMoHKdSsJj0KelAG2hc43M77SNVSuhRMzcQCoeAxlad",
+	"jm90ExJFy6ZrDSwiOGWU9Z0Uz1yANhVkKkdCupy8vQFxkcbYpMwFSWHtESii4O6oX0VeRk4cj0pZxfd9",
+	"GwkrfUiVckHVEkMwYav62K4CqShxyaNn5+8uLt/+9fL06iomixnPasnZ3+iyqaLVUR1gIKmoVYaA+MBz",
+	"6XJivWYR7KNGaTDu8ToEtqrqSgp5RBDHNRIpoyl0kUFfChAnO4eVoeE4UeyaSsskF3R5TDZXpBgJV5IC",
+	"oMdyqxWE0tdyjdrFYbQkE6qCBF2LZJZIgpvniNQqxZbpTniXgJ8h9TyGBOiRWLVsxaBtmRdig9N0qx+W",
+	"tW6ocWvvwwRSjYRH/zCzeK/qmuaU4/VMG2MzG1wXdvPb4bsg7wF87ldkqlqCFGyblKogz/1DdL/0q83j",
+	"O8b4yyrxOkg8d3YoeJ3go2NHhuKUWsoqJxjNDm9VBNc3i6UjEWwq8nSzk2yi7dCRzRrV/CoAfEECAJie",
+	"9IqqClHQLEO7rJl9oNYAIHoTq/ekaaWy/UZqQxRLoNcuV9oZlVBZodpUxEukWKorp0soFQqVQyyI1Wvu",
+	"Ivl1+8PfXWrYgFzQKUuPyjSBGKhVXJUi7RsL41wQ8KONl4Snez49qNYe2BHkerfmIGvestS5VB2u39dc",
+	"G0sFr/zBtLT5rvusHjmoegSvog6Nh13X5C20+PVUd6vsxGaRnVYSYJtGvRWub3NT1atudN4EkkZjSN9u",
+	"u2tl7rGDWmtuWMYnJT8PF+vQOp9tcRDEA8RAKPe+ruRFpe1pMpUI7lBfXmB+mNMIS9kVslxK2ZKnEQqO",
+	"z9sI8BImD1BgZwyoWk53wHRHRBLO6DrC0SwDedHvbvDlM6KHAR08BQ060ipM64CkqJtsx/XCRCi1xo3i",
+	"RLHzSyZZYSm0XFv0aauaTw8Af39l5tGA7yGNN2GtwFVxWD5g7Q8Cwle1dGHE5wqPdyCCBwzbia+KamlY",
+	"EqGKBRESNHQ/4bF9CLLghOvuA1HuznWLA3gljBtSCFd+HkVwnw0qc6xxckRm9QaXLNMdHS51RG5Zbkp6",
+	"3I4sQ9vmQ0H3w+tn7TZ9H9pd/h8BkyqJpI1Lp1gCL5Qbwf2WlkEVY5rcTiEd8zeAbPfVQx4GSU9FujOT",
+	"WYOpYM1Yn59EUVEAxCktcTOp6+a3CCp3BZYWyzOComeIl2HbHCFNaeGeUi7Ax9AYwFdMKy1T9g+alCnL",
+	"aNQTbEDQmDkSsIgNNezImbO0bPaPQK4SHQnNREr6tG3amUKVBm4AhsGwSH33IXwWYwNwur0BuWSTQtPM",
+	"JWB32QVXGhyPwFQItAnL2w1fX54OX/70bnh+9ePpZVh0biTqyp0jm0BCiW9IhAuM1hgfaaP07Eg4k1tE",
+	"4pO3569en51cB5Xu2gJFh6UKusxDLy2oc/ioAsJXK9NXK9OuVqbPai0aBmblSlWs47KlWNHHmYu8AV7m",
+	"q0n/jUDa5636QPNK0z7pV/4X+FKKvQhzXsCiXv0qBckLlUvNAG5HYrPpnpSW+7IlGxSZcSRbe7p07P8o",
+	"y8m3SmtmjN6xupm+EKXNrc/R/TO2izWKO2crlD4TUObEcVlkDVWee62ati+2Ubaq8w4FQKuR6Ifl8qs9",
+	"Qd1QpzV31DZFEt9VVNQVjByJsG4o0ATnIU7kHG7E6XmBqwh8PZ3uA5l/Ipr8EaJmq3ZuV8KDA4S+hAJ4",
+	"M5qSvxXakAkXXM9YunfkuhfEZfJn0GgwqlVRKw/ajjJmTIRVWj9E3eaQcxlUfOWC5K6we7Nc+x9HrYTc",
+	"gwAQgzNxPSWclWEx48kMM0mFNtTCr3NGQuKr2ZW8eY7fHYZWp151D2pU9rN33uaqYnBADam+ZZiNxAPS",
+	"OBJ9Q8ckySTEsblw9YgIZhZS3UJn/D2Lr76crWL71BiazCyhkmAH9K55AKGRWCvOHkFbfqVNyeer9Mg2",
+	"qY2wrhMdCf+0XT9IC5NCgfEn5yxhzp8PpMS948SEylk/IG8FCu3utlzFGjA6uZyZ8vpKAIhCyXZBudGY",
+	"M9NARXQyAzXlBrNQQLoPa1Y7ao8LG5Cnh8894lZELwA3S4prlp9Bo/kC0ASIqNnropJDuKWvsuvvRnZd",
+	"T8D5V/q9BBsAxmdspuAPKJuGBbU7yfdLRReiCrVMpLhjSmOopQ+yoBhAsmXZbTIsRUSsCTFhZkl0oizj",
+	"n2R0OmWpU/eDd7ushM4GXpYL/0LlqXJ9K/DW38EfBtKrpvlGwu6riPLVzlPPu1x7EzKXcyY2iipVhbz1",
+	"xrdOX86AnDOWoilHTPi0sEzTjwhvA/7xhJH+i8NnVd2yPVf8pEi5hBAkSIdy7voX5M13bViuyskP7Vtr",
+	"w4rmRWa4HfZgItV8P3VljCto7Kh1XCtVOwZj2MZitfhiR53ZTxoA3FFofxUilVfztXjXY1lOqtvQRLFE",
+	"KnAQAaD3i9wi9J8OiSYHAOZ7gLWuQLauYnJzxpIZvD4VUF53ExqXJcZ3xGAsMljhZS3VC40NMHQ9Sn9F",
+	"cH53DD6UKX/cYMBaxftPjH31KuzrAu+dMaasrB6T/rgspb6HR+lu3lJDD1+/CVT9GnS3Nuq+4rKpw6cy",
+	"Dr+SZr1m4arpI80AqAhgYSUZwGLZG5Pdnh4eWrE4k2Lq/c65klAwAERl7Ysf6wia2bM7XwzUUFOKH5aj",
+	"WtglfUrsiZMxzaziDUmsUiUzpg22gVCsTCSo1HMwWmApCLQUWnnFysM+CK8cXxbGxYeDKk21FMRIcF/R",
+	"lAuXRxaX4d14CgfgZYo7BeLv8ZwekSK4GVYGc0BFchcyMLg/bK/JEHvN75iArJygBrq/5nLmCpQc7DSB",
+	"CY9xK5CqcgTKq6Nl0ZAcDFrIV54SHWETOisQIkUET9z+cGKYikkfPJxCWpyZTHgCIvAMVGAHPWXdK3DD",
+	"0nSJ6t7eMRlLMwM0Wvq0N1/oqQUGJfx8AZCQQqRa4+AGD+Di/wSbKFddpg745dciN4Mr7iglxhIJdBLq",
+	"Z4HxFTKA9a1LZehF7UzMsoMFxpWsLNfh77mGCyvPfA1OcKGhtvTBAnqDrESLy6ac5ZpYw6TQxhpKlj4/",
+	"fNYdNRy2Hvlo6NwqmLfW7GSLSF63tsEnFDAeIawWr5G4a7U8WEIylbuuPUjUYjqIRPag4SEhAI5cyQn3",
+	"HdC7o26vqjDnsuuFmzTyVS99TpAbDuIqcTyoGKAKAaU3dTGuNGyw3ouEZRl0QXBr7QrGHWI+fW+HYNrP",
+	"XfTNR7OG5UQh1v+OqaWrTj8h3By7M9DYlSo4n/Di/C2tDHc9x/ocaZlXrRiwmH0pwMs7ZS7rawbN7Nl7",
+	"U7YxECmZs7lUy1Nh95HCuy4WEPncxc11Jyu6cKt6REbkp1hBxEuccAc0+JLC38s1dd9jXqyotQKhlzNp",
+	"LyfsxQH3dURiOmUx6T959u9//uvJ00NwgYsiyyzjSTJGFeFmLyLxRCaFHlrJM45InCtul3girawrNPqg",
+	"NBOaG37HrmXOEx2TvrdkPX0RNk+LiMEWa+hwj2vg0iGs3kCj2BA6Hl5zdqPjVJ9add4Ala5RbgMofwPl",
+	"yh4GCU6AdugKaINGTasRosGQDth738KsO74/9y0u9vHJgb3CGKNq3BiR64rjnSsuKFkHfCxIwxoJn4cV",
+	"uWiXuUSHmeNtju861rfn8gEYeUPVbSoXggDny5kq/fEjEZdOmZ9++umn/Tdv9l++3IcuHYN5GkdAo+0R",
+	"YkzO32ShBM1cKIpKZvzOpRi7tlOgrUBieJUT5km91VcgvMlYvZ3P2YC8djXlDcRUsgXBowKddiYL1eWi",
+	"PYVHoIHeThj0D57XEWizTboTef7Bc7918INRQdC3P2fCuG477cv/B8/jhuR+guvcf8l1LjX3Na4aYFSN",
+	"fQz3Zyf4y6jXNcGoF3fJ89V27o2u965RVAU118SKmqOlrIUFIBYc73Z46NFgnYTohR1EN2QP9XUcB/Aq",
+	"qvZpUBZ6pdSXZW/85NtIfq+gkYMp60PufBMNp62CTkuBwFZ11VEMW1BpQseyMMFGd5LarmZSmbK5sSaW",
+	"fQsT+GT9HdYzSCs+/eJwb0DOnS+VtwcoOTwxwOIblNhyc3iWbnbcHjubR535EzmZRKU3t1qBhAyotFtR",
+	"XH2rj6AjwmTQ3HFO35/hGy8ON+uKNVHOI0FTtXoAOIOS3NtA1mq1bjPyHvyK13a2Pr+ykbyG7+yeO+mO",
+	"fFen/Ru3xN2yJr943/rWSY7+snZWGHxzfSelR+TJv//5r6e1/setxMTd7xZF7Ye524fXB3CCz6MOeBKz",
+	"gog4VRpP/HebntWpApQhlNj0ckeQb1IzX8gX3MVdyIBBHTCD67jmXzkOc53IpBaQNeXg87EagitWHJQU",
+	"PmeLzqrC3Pg+dc2ptqmWiOfjB34sFdkNf/I56+tvUeAN1+euyJEnpFW1QtVe07mTt5+F6v8m/bghIlaG",
+	"qY7+a6uxbmOFlBOq2T4XpaxZlWiLoeZn3FDDrZTINRSdhnonmCIYd1e6ildXQ3ngwidXzOpFzrSzuvpJ",
+	"Vy1T/3F1/dJWONbXMipzapJZ0NbmaxmVDWVUIqIBRKFSRegUlBDqwE3GolZJIsJ3RPOyCMsK1/kDlLeo",
+	"49gXXuFiXV7+27VZ5H+gmN/Vwb1gdLLknli6sgEUi3HGkwMMyV0Jgtcsy3StiRU63n2lCgjL1aTf0UQ9",
+	"IjldzjExyOEOxq1F9eDfCFL2xbSwSAQR8Hs+cwFemlEdBA53h69DltMJbuURobQ2TweIvmLUFIoRveAG",
+	"8qN8YzXcyuOE8bg2Y6sOrKweai8voYKw99iyfOHqpReiM3AM4aMTYAxNNnSja1XsLDsoQNkeMuHgh44X",
+	"bKy5wVKrMynYMpdmz76VKsyL1DxjwvioSFNvjtDRzLVeSn1FuWfcweMGm7pJdlIEnn5KReCSJYzffaxw",
+	"/3to01iveYyRZIzoIs+lwp6/Y/l+G9SAJsH7GxXnDR0FqmartYZyjR4+O2jVq1Tqzl4cJtCTt2ksYBf6",
+	"0M0FHqf5R7mzj68Ee5/K/7CEY6eddbTfdLWeIFqxpXU/UruDoNEBSJUhhHkLwARdCx+P7A/aPsGHHw8e",
+	"jyoY33ikxLkVfROq3uC7E4l9Bk08NvbUW0Mrgk4ZLiMDcDQKArfTIoF0kQRkg27Uh/OsUEQzsx0FYK4L",
+	"yWoKUPqm/aMhSXjx/JN2GBmGZN4e5mNgWXAj0IzGotrgN4sJvgcPgvnD9SRvIUgYj3eQzFhyu7brcVh8",
+	"5ubytaeiM6mtMOjfByvIgAwbfYLqJaaakZKQB+zkACsEWH4ptGE0Jf3nh4dYBr3D0AyNw07czJXG/Sjy",
+	"pZvlM1mab1S2KZup6yLsocq83lTyYfKr6rJpsLbo/jgWV2/G5JvvGfSdJ0tZqNKnbwAL7c7g61pI6Tcu",
+	"LQdBbSTcj2OM0q26MWAhNcjxC8w6eUZFWbPqNxeWduXSeciVUTxnFRTALnFzAS0Iz20lRZDzeSGAQH10",
+	"TP0xeR4U3+DijmNPu012Br+EM3ij93kRzC0bWxB+wVl8D2il9eePrVDwADCn3V91ASmyUmD3313gCwn9",
+	"ffkNvm3h6jCovgMmOmAyQrbizbuYxwUME7KOz07Axxwb4jtG2EHB19/sd7TSuD6rnf9tzgRenyNK9Z3t",
+	"Ci8LNp5JebsaYN6KbFnSP4p2VA7dVyHoHIuSaj4VaDQsU6OwIaHrHOiLK4E2BtcNHomEQdmZY1etBFz+",
+	"QPduuXCqG00sI8lYOu2iZriuH90euiV99PJUoj6+s3/ll7y93v/82wdV9WmacrQ/XwQlGnAFn7XIgjvP",
+	"YXLbhVQXmFtplW0vf+bVV5YxBldm1TcnC9wb1z6HCLBKn0Y8YK5SWNmgc7wMUMB52hRdAIpswEhpicTT",
+	"A08q8L6mUk4xw6o7CBTVej2Tyuxn/A7s43wqWEommVyQRMpbjr48xVKuWGK01wR4yoSxzCdX8o6nGH7a",
+	"xCqqzFueJhZHzloE/BmaeJuaXPfoxy7X33Xs577lUllCRYrQ7B9BSV9i5EjEB5mccvEfcEAgD/9lVBwe",
+	"Pkt8PWP7gcUYkB56fGXVnXhD5PU9IStlE1pkZhsOwN7nLDEsdbbmtaAFsmaHC4r0a8CBRSrhnjHV6r9O",
+	"TiOXsk4hnVgkbG9F10sHbZaQ24PeBGjDbEGXqDYjGFkochcTH7k6mkQKtg/dZWBlUhDXKNElP7unmiYL",
+	"MiQlua7aO7sqZWixA+NDWTi0UtDpMvKjTplgiid+9DYwWzg+cdvdzhZkd9HbiQlE3QPBnawa6cWTp1sP",
+	"BKrVTgP9siXO1pDsRKbM4VjtSh2mtW/2D4air7CcaSeSduFbfahfe2NGFVND++vRz7/YO0Kih6BYqKx3",
+	"1DuACAU3UqsTrbNMbZfd7YDHJXdb2Gra8iuHS1T5uzFyLvJpobV+upjX1Ll5NxvsvT0X1AAADmUJmgsF",
+	"KXOuvB05qqd8OFtXMLoPAGhPcAJlNlppx6QPRSyxrD1mRO1FriwJbCb04QcTQcGR9iwXGQXhW8liOnNS",
+	"MaZ+1aXwiDi5ukoFq7Q+VPiCyWpSQXtScI0LiFMV0h/KUclD3f25gnyGJmCemMPEpdEfzJ7hQaLZsmOy",
+	"7kxxUE4Vm/NijsppMFaZIv7hlw//HQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
