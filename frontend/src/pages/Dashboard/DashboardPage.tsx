@@ -6,7 +6,6 @@ import {
   Container,
   Group,
   Loader,
-  SimpleGrid,
   Stack,
   Text,
   TextInput,
@@ -14,12 +13,16 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { useMemo, useRef, useState } from 'react';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { getGetCurrentUserQueryKey, useGetCurrentUser } from '../../api/gen/auth/auth';
-import { useListChatSessions } from '../../api/gen/chat/chat';
+import type { SessionListItem } from '../../api/gen/model';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
 import { awaitingSummary, summaryPolling } from '../../features/dashboard/glance';
+import { allSessions, useSessionPages } from '../../features/dashboard/sessionPages';
 import { DashboardCards } from '../../features/insights/DashboardCards';
 import { useLocation } from 'react-router';
 import { SessionCard } from '../../features/chat/components/SessionCard/SessionCard';
@@ -45,22 +48,24 @@ export function DashboardPage() {
   // While an ended session's summary is being written (roles that get summaries),
   // the list is asked again every few seconds, for two minutes at most.
   const waitingSince = useRef<number | null>(null);
-  const sessions = useListChatSessions({
-    query: {
-      refetchInterval: (query) => {
-        const waiting = role !== 'USER' && (query.state.data ?? []).some(awaitingSummary);
-        if (!waiting) {
-          waitingSince.current = null;
-          return false;
-        }
-        waitingSince.current ??= Date.now();
-        return Date.now() - waitingSince.current < summaryPolling.forMs ? summaryPolling.everyMs : false;
-      },
+  // The server searches once typing pauses; what is already loaded is filtered at once meanwhile.
+  const [searched] = useDebouncedValue(query.trim(), 300);
+  const sessions = useSessionPages(
+    searched,
+    (data) => {
+      const waiting = role !== 'USER' && allSessions(data).some(awaitingSummary);
+      if (!waiting) {
+        waitingSince.current = null;
+        return false;
+      }
+      waitingSince.current ??= Date.now();
+      return Date.now() - waitingSince.current < summaryPolling.forMs ? summaryPolling.everyMs : false;
     },
-  });
+    keepPreviousData,
+  );
   const newChat = useStartNewChat();
 
-  const visible = useMemo(() => filterSessions(sessions.data ?? [], query), [sessions.data, query]);
+  const visible = useMemo(() => filterSessions(allSessions(sessions.data), query), [sessions.data, query]);
 
   const newChatButton = (
     <Button
@@ -97,11 +102,14 @@ export function DashboardPage() {
     );
   } else {
     body = (
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" style={{ alignItems: 'start' }}>
-        {visible.map((session) => (
-          <SessionCard key={session.id} session={session} role={role} justEnded={session.id === endedSessionId} />
-        ))}
-      </SimpleGrid>
+      <SessionGrid
+        sessions={visible}
+        role={role}
+        endedSessionId={endedSessionId}
+        hasMore={sessions.hasNextPage}
+        loadingMore={sessions.isFetchingNextPage}
+        loadMore={() => void sessions.fetchNextPage()}
+      />
     );
   }
 
@@ -143,5 +151,86 @@ export function DashboardPage() {
         <DashboardCards />
       </Stack>
     </Container>
+  );
+}
+
+interface SessionGridProps {
+  sessions: SessionListItem[];
+  role: string;
+  endedSessionId?: string;
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMore: () => void;
+}
+
+/**
+ * The cards, three per row on wide screens (two, then one, on narrower ones). Only the rows near
+ * the window's view are in the page, so a list of thousands costs what a list of a few does; each
+ * row is measured, so a card that grows (a dropdown opening) keeps its own height. The next page
+ * loads as the last rows come into view, or from the "Load more" button.
+ */
+function SessionGrid({ sessions, role, endedSessionId, hasMore, loadingMore, loadMore }: SessionGridProps) {
+  const sm = useMediaQuery('(min-width: 48em)', false, { getInitialValueInEffect: false });
+  const lg = useMediaQuery('(min-width: 75em)', false, { getInitialValueInEffect: false });
+  const cols = lg ? 3 : sm ? 2 : 1;
+  const rows = useMemo(() => {
+    const out: SessionListItem[][] = [];
+    for (let i = 0; i < sessions.length; i += cols) out.push(sessions.slice(i, i + cols));
+    return out;
+  }, [sessions, cols]);
+
+  const listRef = useRef<HTMLDivElement>(null);
+  const [offset, setOffset] = useState(0);
+  useLayoutEffect(() => {
+    setOffset(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
+  }, []);
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: () => 220,
+    overscan: 3,
+    scrollMargin: offset,
+    gap: 16,
+  });
+  const items = virtualizer.getVirtualItems();
+
+  const lastShown = items.length > 0 ? items[items.length - 1]!.index : -1;
+  useEffect(() => {
+    if (hasMore && !loadingMore && lastShown >= rows.length - 1) loadMore();
+  }, [hasMore, loadingMore, lastShown, rows.length, loadMore]);
+
+  return (
+    <Stack gap="lg">
+      <div ref={listRef} style={{ position: 'relative', height: virtualizer.getTotalSize() }} data-testid="session-grid">
+        {items.map((item) => (
+          <div
+            key={item.key}
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            style={{
+              position: 'absolute',
+              top: 0,
+              left: 0,
+              width: '100%',
+              transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)`,
+              display: 'grid',
+              gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`,
+              gap: 'var(--mantine-spacing-lg)',
+              alignItems: 'start',
+            }}
+          >
+            {rows[item.index]!.map((session) => (
+              <SessionCard key={session.id} session={session} role={role} justEnded={session.id === endedSessionId} />
+            ))}
+          </div>
+        ))}
+      </div>
+      {hasMore ? (
+        <Center>
+          <Button variant="light" onClick={loadMore} loading={loadingMore}>
+            Load more
+          </Button>
+        </Center>
+      ) : null}
+    </Stack>
   );
 }
