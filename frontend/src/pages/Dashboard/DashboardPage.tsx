@@ -16,7 +16,7 @@ import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { getGetCurrentUserQueryKey, useGetCurrentUser } from '../../api/gen/auth/auth';
 import type { SessionListItem } from '../../api/gen/model';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
@@ -65,6 +65,9 @@ export function DashboardPage() {
   );
   const newChat = useStartNewChat();
 
+  const { fetchNextPage } = sessions;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+
   const visible = useMemo(() => filterSessions(allSessions(sessions.data), query), [sessions.data, query]);
 
   const newChatButton = (
@@ -108,7 +111,7 @@ export function DashboardPage() {
         endedSessionId={endedSessionId}
         hasMore={sessions.hasNextPage}
         loadingMore={sessions.isFetchingNextPage}
-        loadMore={() => void sessions.fetchNextPage()}
+        loadMore={loadMore}
       />
     );
   }
@@ -193,10 +196,17 @@ function SessionGrid({ sessions, role, endedSessionId, hasMore, loadingMore, loa
   });
   const items = virtualizer.getVirtualItems();
 
-  const lastShown = items.length > 0 ? items[items.length - 1]!.index : -1;
+  // Scrolling near the end loads the next page, as the button does.
+  const moreRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (hasMore && !loadingMore && lastShown >= rows.length - 1) loadMore();
-  }, [hasMore, loadingMore, lastShown, rows.length, loadMore]);
+    const button = moreRef.current;
+    if (!button || loadingMore || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) loadMore();
+    }, { rootMargin: '600px 0px' });
+    observer.observe(button);
+    return () => observer.disconnect();
+  }, [hasMore, loadingMore, loadMore]);
 
   return (
     <Stack gap="lg">
@@ -226,7 +236,7 @@ function SessionGrid({ sessions, role, endedSessionId, hasMore, loadingMore, loa
       </div>
       {hasMore ? (
         <Center>
-          <Button variant="light" onClick={loadMore} loading={loadingMore}>
+          <Button ref={moreRef} variant="light" onClick={loadMore} loading={loadingMore}>
             Load more
           </Button>
         </Center>
