@@ -13,9 +13,10 @@ test('a dashboard of 10,000 sessions shows the first cards, stays small and load
   request,
 }) => {
   const email = await verifiedAccount(request, 'scale');
-  sql(`INSERT INTO chat_sessions (user_id, title, last_message, status, updated_at)
-       SELECT u.id, 'Walk ' || i, 'A note from walk ' || i, 'ENDED', now() - i * interval '1 minute'
-       FROM users u, generate_series(1, 10000) AS i WHERE u.email = '${email}'`);
+  sql(`INSERT INTO chat_sessions (user_id, title, last_message, status, created_at, ended_at, updated_at)
+       SELECT u.id, 'Walk ' || i, 'A note from walk ' || i, 'ENDED', t, t, t
+       FROM (SELECT i, now() - i * interval '1 minute' AS t FROM generate_series(1, 10000) AS i) AS s, users u
+       WHERE u.email = '${email}'`);
 
   const firstPage = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/chat/sessions');
   await signIn(page, email);

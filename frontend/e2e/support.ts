@@ -66,7 +66,7 @@ export function setRole(email: string, role: 'USER' | 'BASIC' | 'PREMIUM' | 'ADM
  * database, over its socket in the data dir. Only journeys that need a lot of rows use it.
  */
 export function sql(statement: string): string {
-  return execFileSync('psql', ['-h', join(dataDir(), 'run'), '-U', 'postgres', '-d', 'percolate', '-v', 'ON_ERROR_STOP=1', '-Atc', statement], {
+  return execFileSync('psql', ['-h', join(dataDir(), 'postgres', 'run'), '-U', 'postgres', '-d', 'percolate', '-v', 'ON_ERROR_STOP=1', '-Atc', statement], {
     encoding: 'utf8',
     stdio: 'pipe',
   });
