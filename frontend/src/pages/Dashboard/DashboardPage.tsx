@@ -184,8 +184,16 @@ function SessionGrid({ sessions, role, endedSessionId, hasMore, loadingMore, loa
 
   const listRef = useRef<HTMLDivElement>(null);
   const [offset, setOffset] = useState(0);
+  // Where the grid starts on the page, again whenever the page's layout changes (the greeting
+  // or an alert above it).
   useLayoutEffect(() => {
-    setOffset(listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0);
+    const measure = () =>
+      setOffset(listRef.current ? Math.round(listRef.current.getBoundingClientRect().top + window.scrollY) : 0);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
   }, []);
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
