@@ -91,6 +91,9 @@ export function DashboardPage() {
         </Button>
       </Alert>
     );
+  } else if (visible.length === 0 && query.trim() !== searched) {
+    // Nothing loaded matches yet; the server's search is about to answer.
+    body = <PageLoader label="Loading your sessions..." />;
   } else if (visible.length === 0) {
     body = (
       <Center py="xl">
@@ -200,7 +203,7 @@ function SessionGrid({ sessions, role, endedSessionId, hasMore, loadingMore, loa
     estimateSize: () => 220,
     overscan: 3,
     scrollMargin: offset,
-    gap: 16,
+    gap: 20, // the row gap, as --mantine-spacing-lg is the column gap
   });
   const items = virtualizer.getVirtualItems();
 

@@ -49,6 +49,16 @@ describe('nextLink', () => {
 });
 
 describe('DashboardPage paging', () => {
+  // jsdom lays nothing out (every card is 0 px high): a tall window keeps every loaded row in view
+  // of the virtualised grid, so what is asserted is which pages were loaded.
+  const innerHeight = window.innerHeight;
+  beforeEach(() => {
+    window.innerHeight = 100_000;
+  });
+  afterEach(() => {
+    window.innerHeight = innerHeight;
+  });
+
   it('shows the first page, then the next from the keyboard on "Load more", until there is no more', async () => {
     server.use(getGetCurrentUserMockHandler(aUser({ role: 'USER' })));
     const cursors: (string | null)[] = [];
