@@ -93,8 +93,7 @@ func TestSessionPagesJoinUpInOrder(t *testing.T) {
 		}
 	}
 
-	// The default page is 50, and a session updated between pages moves to the front without
-	// a later page repeating or losing another.
+	// Without a limit the page holds 50.
 	p, err := f.svc.Sessions(ctx, uid, "", 0, "")
 	if err != nil || len(p.Items) != DefaultPageLimit || p.Next == "" {
 		t.Fatalf("default page: %d, %q, %v", len(p.Items), p.Next, err)
