@@ -4,12 +4,6 @@ INSERT INTO chat_sessions (user_id, title, token_limit)
 VALUES (@user_id, @title, @token_limit)
 RETURNING *;
 
--- name: ListSessionsByUser :many
--- ListSessionsByUser lists the user's sessions, most recently updated first.
-SELECT * FROM chat_sessions
-WHERE user_id = @user_id
-ORDER BY updated_at DESC, id;
-
 -- name: GetSessionForUser :one
 -- GetSessionForUser returns the session only if it belongs to the user, so a
 -- session owned by someone else is not found.
@@ -50,16 +44,28 @@ UPDATE chat_sessions
 SET checkin_pending = false
 WHERE user_id = @user_id AND checkin_pending;
 
--- name: SearchSessionsByUser :many
--- SearchSessionsByUser lists the user's sessions whose title, last message or
--- id contains the query (ignoring case), most recently updated first.
+-- name: ListSessionsPage :many
+-- ListSessionsPage pages through the user's sessions, most recently updated first (ties by id,
+-- descending), after the keyset cursor (after_updated, after_id); the first page passes a cursor
+-- past every row (a far-future time).
 SELECT * FROM chat_sessions
 WHERE user_id = @user_id
-  AND (@query::text = ''
-       OR strpos(lower(title), lower(@query::text)) > 0
-       OR strpos(lower(last_message), lower(@query::text)) > 0
-       OR strpos(id::text, lower(@query::text)) > 0)
-ORDER BY updated_at DESC, id;
+  AND (updated_at, id) < (@after_updated::timestamptz, @after_id::uuid)
+ORDER BY updated_at DESC, id DESC
+LIMIT @max_rows;
+
+-- name: SearchSessionsPage :many
+-- SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
+-- matches @pattern, an ILIKE pattern ('%' + the escaped query + '%'). The trigram indexes on the
+-- three answer it.
+SELECT * FROM chat_sessions
+WHERE user_id = @user_id
+  AND (updated_at, id) < (@after_updated::timestamptz, @after_id::uuid)
+  AND (title ILIKE @pattern::text
+       OR last_message ILIKE @pattern::text
+       OR id::text ILIKE @pattern::text)
+ORDER BY updated_at DESC, id DESC
+LIMIT @max_rows;
 
 -- name: IncrementSafetyReferrals :exec
 -- IncrementSafetyReferrals counts one crisis-resource referral for the day

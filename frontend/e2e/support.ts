@@ -61,6 +61,17 @@ export function setRole(email: string, role: 'USER' | 'BASIC' | 'PREMIUM' | 'ADM
   });
 }
 
+/**
+ * Runs SQL (one statement, no parameters) as psql against the running server's built-in
+ * database, over its socket in the data dir. Only journeys that need a lot of rows use it.
+ */
+export function sql(statement: string): string {
+  return execFileSync('psql', ['-h', join(dataDir(), 'postgres', 'run'), '-U', 'postgres', '-d', 'percolate', '-v', 'ON_ERROR_STOP=1', '-Atc', statement], {
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
+}
+
 /** A fresh address for each run. */
 export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;

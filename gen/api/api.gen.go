@@ -774,6 +774,12 @@ type WeeklyReport struct {
 // MemoryId defines model for MemoryId.
 type MemoryId = openapi_types.UUID
 
+// PageCursor defines model for PageCursor.
+type PageCursor = string
+
+// PageLimit defines model for PageLimit.
+type PageLimit = int
+
 // SessionId defines model for SessionId.
 type SessionId = openapi_types.UUID
 
@@ -812,6 +818,15 @@ type VerifyEmailParams struct {
 	T string `form:"t" json:"t"`
 }
 
+// ListChatSessionsParams defines parameters for ListChatSessions.
+type ListChatSessionsParams struct {
+	// Limit How many items a page holds at most (50 when absent).
+	Limit *PageLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Where the page starts: an opaque value taken from the previous page's `Link` header. Absent for the first page.
+	Cursor *PageCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
 // TranscribeAudioMultipartBody defines parameters for TranscribeAudio.
 type TranscribeAudioMultipartBody struct {
 	Audio openapi_types.File `json:"audio"`
@@ -820,6 +835,12 @@ type TranscribeAudioMultipartBody struct {
 // SearchProfileSessionsParams defines parameters for SearchProfileSessions.
 type SearchProfileSessionsParams struct {
 	Query *string `form:"query,omitempty" json:"query,omitempty"`
+
+	// Limit How many items a page holds at most (50 when absent).
+	Limit *PageLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Where the page starts: an opaque value taken from the previous page's `Link` header. Absent for the first page.
+	Cursor *PageCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // ResetPasswordParams defines parameters for ResetPassword.
@@ -944,7 +965,7 @@ type ServerInterface interface {
 	StreamChatMessage(w http.ResponseWriter, r *http.Request)
 	// ListChatSessions The caller's sessions.
 	// (GET /api/chat/sessions)
-	ListChatSessions(w http.ResponseWriter, r *http.Request)
+	ListChatSessions(w http.ResponseWriter, r *http.Request, params ListChatSessionsParams)
 	// DeleteChatSession Deletes one of the caller's sessions.
 	// (DELETE /api/chat/sessions/{id})
 	DeleteChatSession(w http.ResponseWriter, r *http.Request, id SessionId)
@@ -1124,7 +1145,7 @@ func (_ Unimplemented) StreamChatMessage(w http.ResponseWriter, r *http.Request)
 
 // ListChatSessions The caller's sessions.
 // (GET /api/chat/sessions)
-func (_ Unimplemented) ListChatSessions(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListChatSessions(w http.ResponseWriter, r *http.Request, params ListChatSessionsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1525,8 +1546,40 @@ func (siw *ServerInterfaceWrapper) StreamChatMessage(w http.ResponseWriter, r *h
 // ListChatSessions operation middleware
 func (siw *ServerInterfaceWrapper) ListChatSessions(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListChatSessionsParams
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListChatSessions(w, r)
+		siw.Handler.ListChatSessions(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -1956,6 +2009,32 @@ func (siw *ServerInterfaceWrapper) SearchProfileSessions(w http.ResponseWriter, 
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "query"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "query", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -3619,22 +3698,47 @@ func (response StreamChatMessage503JSONResponse) VisitStreamChatMessageResponse(
 }
 
 type ListChatSessionsRequestObject struct {
+	Params ListChatSessionsParams
 }
 
 type ListChatSessionsResponseObject interface {
 	VisitListChatSessionsResponse(w http.ResponseWriter) error
 }
 
-type ListChatSessions200JSONResponse []SessionListItem
+type ListChatSessions200ResponseHeaders struct {
+	Link *string
+}
+
+type ListChatSessions200JSONResponse struct {
+	Body    []SessionListItem
+	Headers ListChatSessions200ResponseHeaders
+}
 
 func (response ListChatSessions200JSONResponse) VisitListChatSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Link != nil {
+		w.Header().Set("Link", fmt.Sprint(*response.Headers.Link))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChatSessions400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response ListChatSessions400JSONResponse) VisitListChatSessionsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(200)
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5315,15 +5419,25 @@ type SearchProfileSessionsResponseObject interface {
 	VisitSearchProfileSessionsResponse(w http.ResponseWriter) error
 }
 
-type SearchProfileSessions200JSONResponse []SessionListItem
+type SearchProfileSessions200ResponseHeaders struct {
+	Link *string
+}
+
+type SearchProfileSessions200JSONResponse struct {
+	Body    []SessionListItem
+	Headers SearchProfileSessions200ResponseHeaders
+}
 
 func (response SearchProfileSessions200JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Link != nil {
+		w.Header().Set("Link", fmt.Sprint(*response.Headers.Link))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6655,8 +6769,10 @@ func (sh *strictHandler) StreamChatMessage(w http.ResponseWriter, r *http.Reques
 }
 
 // ListChatSessions operation middleware
-func (sh *strictHandler) ListChatSessions(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListChatSessions(w http.ResponseWriter, r *http.Request, params ListChatSessionsParams) {
 	var request ListChatSessionsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListChatSessions(ctx, request.(ListChatSessionsRequestObject))
@@ -7578,204 +7694,210 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L2Jbhs5uij8KoT+H2gZtyw727kzNgbnqh1n2ufEjuGl+/ZtNSKq6pPEcYmsIVlWNI0A8w7zDvfB5kku",
-	"+JGsYm1aEttJLxigJy5Vcf329ZdeLBaZ4MC16h390suopAvQIPGvc1gIuTpLzL8Z7x31MqrnvajH6QJ6",
-	"R72F/znqSfh7ziQkvSMtc4h6Kp7DgprvpkIuqO4d9fKcmTf1KjPfKi0Zn/U+fox616AUE7xzGvZ5E3w0",
-	"H6tMcAW4qW9pcgV/z0Fp81csuAaO/6RZlrKYaib4wd+U4OZZOc3/L2HaO+r9fwflgR3YX9XBqZRCXrlJ",
-	"7JQJqFiyzAzWO+rdzIFIOymJKedCkwmQmErJICEi14Pex6h3Ivg0ZfGTr0uJXMZAmCJmYYwTSpSmGoie",
-	"U01omoqlInrOFOlPhSTwgS6yFAjlBHgCCVH2AvdwE2+EnLAkAf50u7gQbpWQELNAXCqNY5Fze7AXQr8R",
-	"OU+edklTMyXp01QJXJa0x0jN3aeCz4gWRIkFCA4EUgX2/C7pKhU0uRHiLZUzeFpYmIhkZeAgNVObg6S8",
-	"ONn+M3LOvj0m/2H+z56zpLwYwa7+GuQ9i+GW03vKUjpJn3ADQ5JRqe3txzRNCQdIlAfrWPApm+XS4JvE",
-	"JxJoPDdLHJAf5sAJ0+Zd+JBBrCEhExrfjbgSgpO+ngNJqKYTqoAkAuyQlKslyL2IjK9Ay9X+cKpBjomi",
-	"K0WWZkQtiJYrQmeU8SOiSyIw4kvqllXSgIhQnhBK4pQB1+QOIFOEaUUUm/F9hstgdj9wD5KMeuYH++2o",
-	"tzcY8V7UmwNNHPUOFmX+rB7WNcSCJ4pQ8zNZzlk8DxdIFnRFVB7HAMmgF5JbR14Z1zADae7hY9S7EeKc",
-	"8pWjq+op71waQiUk+XsuNCUpWzBNzOHi7drF73omOdcsJZRwWBKqNSwypNo7nMctp7meC8n+AU9IdM6Z",
-	"UozPIsL4PU0ZAjp8yAzbJLGEBLhmNFWIqLfcAzoO+4VYocjThDhuqOmdQUJO+tTSIXGPJAiIYv8Ae7N7",
-	"RLhHIM2vU8pSSI4JFyMuIWESYkTiTCjFJqnhYMANYnyMet+bI8EtPeyOa+Nuu3dHlvCijsk4AU1ZqsZk",
-	"QTNFDOySKYM0MTTE0IBMikkKiwFKTG5qs7KTOdVXwpJZ4Pmid/RTjyrFlKZc96JerkD2fm5IRVHvZA7x",
-	"nch1IAtlUmQgNbNyUpZSvmnvl+YdK2F58ewn+2E5pZj8DWKNUyJhO0FC3JxPTKcp43AiFhnlzN5A9fiu",
-	"IEsZKBKLBZCpFAsEhUnOUm3IoxuAAJ8xDpEl0SSlfJbTGZCFSCAdlALiRIgUKIKGYEl8zWb8rGXSmzmT",
-	"yb7hLKuCEBsGU7CT9iEzulp4obo6oD94pPaZkJqmhErYOKIF+esMIJ43R/1esNgAlzshKg3fyRMmyoOy",
-	"A7QPXmHlzdEv313fkAOasYN4TvWBf3uCQmPB6tuGrsFGcNLBGUXNy6/tt77CdvAShvy9AUgNjDc28Z1Y",
-	"4jkYlCBTSDWhyh0Myq9Wmo0MeGXU0Mwl03MygamQQJg+JgIlY/tyRDIJyvBpwdOVY/dzWBFFGV6gR8YJ",
-	"aMNsop4y2kzUWwqpoB0jBdc07kZIWFCWVjQe+yTqLeiHt8Bnet47ev7qZcvQC1CKWmGyBt2SLRZG2LG7",
-	"zBVeYjDeq8PDw6i3YNw/eGbuzWzJfD4aXfdaprOK2+a5DOE2cK+lSEk8p5LGRvUkfSMSG3jYq63m2Scs",
-	"ZgkTxXTLet7CVBPD3FdksiIZiCyFY0LJlKUpJIYy50AWVN4pYjiSRVhmxLEUuE5XJJEiyyy6Vtd42Kbm",
-	"hmjALSwU9+eupxWqcymB61vVJrHcIHc0QqAhSwjYfaoMEzXv7+GKl0bj0HNgkmgGkjAep3kCyiy7A8Aa",
-	"Z2gkB51CQdHWSgDhux8jo75v1tKjHlPXOk8cN24SKA9Sje+kY37rloQMsn4HuAx/A+5CcLBwLbWtt13Q",
-	"6UJ4oulx/m9i1Yt6M0k1M+MYEVRk5v9imi7w2Bk+TcU9IGVIOCiFD7ghXvYPyj8w0GYkpaV/NENaMpW5",
-	"0hKFDjOR4YDmtbndheEkubK/TYGaD4wstZwDzq7NCeAcbVTIbefEKM9NGhT7x3Wx1xxlcQ5rwcO9Vr8O",
-	"/3nk5mg9ap44Y1FAJGmSMPMlTS+DpU5pqqAO4NOSNaxbYo2RmJW2LKWKEVW8/AENJzV8IzcFE/5GkdiI",
-	"AaimJJYJ0YWRgSeGBpk1Uy2kQjUsnptrRymQ54sJSGVlG6u0TYHqXILy081pC2bHYrHIOdOrdhJS/Gzm",
-	"0uUaGb9nGtolBsYVm81bNw9wl66Ie8HIJEJq1T6KNSF2HOAlyFikRr+TsADcOaGxFEp5Ltw5KtJTdQny",
-	"NV21iWBUE/8SoSShK9K/vTmx7IZxtjB4XFLxAMrdxDfiDrhqP01tfnOaqJgSw8vcV1sMny8WVLpbq2mn",
-	"/iek6g5dlJmhYoXrOJJ7Ix92iY2x4PcgFdKTdd93nacdpe1Aj8khilFG3sUhNh1BjSrUbrJ+/n5f1fWF",
-	"xxgAahSgQQF5rWSmose10MCk5SRvLy9Pr95fXwz/+5SAGYCY9yICg9mA3F4Mb2++e3d19n9OX0fk4t3N",
-	"+zfvbi9eR+RqeHP6/u3Z+dnN6WuUGq1ttXfUK15qY5bgNdi6NWSeLyj3NzHo7SQKeiK0aYzaFeFx+CWt",
-	"l2W+A5rqefNEvWmtjQ6AnjszQGGAs3Y3SAglGeMz0jdEFLkmCuN7ofgt7owSHJgj23ie0lTnKuTgW31m",
-	"cMZxvPVH5MZvO5K3Ysb4W8bvriABWHQK/0hUzD9CWb8pDa9fhx1kwzIeWvto8HnzVecaHkP7yahSSyGT",
-	"2vE9e/6n3Y7PT1iMt2YXXcSDxjEodeNvsynOwlSCmne/kDtFYJ0Ag8pCffXhzLV5GmaicjvnHQz6HQei",
-	"5wb7Wrn0xBB8r2xHRtGmRM2FNMIF18AtI6jRVQlUQzLUlVtOqIZ9zVCwbSoN2+kWKvQwtlA9p/87y3EK",
-	"VHJNGD8mPE9TInjsXGHFi4okkIK2ul99evOR9XxYV2VjORo+4B5LYv+dPSBNNVOaxYosWKJBLojg5CYH",
-	"lSBXq6N+EzayZLcTbFOJcHXhmUXBzYRzdIPLLb6zo3DuT2VHA8XuRNDM0772gjPWGX5hJv5UCNxGSy1M",
-	"uRWOtO4Lt+Jr+7KBLLYApeki2x6FkCecdKl1bQDij6NQl8tZK8OtOeNu+hiIJ+uvcZ2cUT2XVkOgwTZh",
-	"ZAgJWbqyIvQRGZtDNog9PiZjcwhS5pmGZFwY+KwZ2Tke0OG4v6SrEUcXoQEtQxzQ5EKlZPcF5O4dk7HS",
-	"aC8KBkOLjXtMmB6QIT76Rnnxa8SZIjRd0pUKFmddfV5W8Y9R1i2WjGYDHLhVdnnHkvj0g1UtO3mul3RD",
-	"e+Cz57uhG47RdkmXjouebFoDnzK5uIDlZcDGa46vXGkCf89pSsa8fHFct8wZht84idga2C4/VUiIenzd",
-	"2i6EZYQuHuEbRWDfyBGEJokEpazX1/oqjH4iOPHyRdvyg6X8aePR13ZWXWnUdrStF+UcQR7evh1en530",
-	"ot7l1en52e15K3hdSjFlaZv8Y3G7g0dWzEldxsipiHM1lGAdYC0KjmFBp9wMn3RrFKXYgvxeWT9JVZXG",
-	"q8kVOIxm2ssG/QSmNE81Mavfa9eYOy2WmWQLKlcnRq6QXH2mVdNwaq6YZvdwIzIWq82ks2Z9dlTc3Ezl",
-	"cJsrbc5VP+5W+LGwsKVQUL2t0w801ukKjSiWWCXWLzogwxl6n569+Pc///Xs+SFGdeRpekwKSowvKnSu",
-	"UU0WQmny/NVh4Gg4JpXVozOLuCt0yBeu8BmiX+1JK3gv6Adr4Xj2/DCwdzx7EW0B+VX43lUcenUY7YwT",
-	"N7lBAPuSETmFJGI6PTb/QVMjyvmskIwRUyo44t/xGoA9y1x1ekebKPAg+2xBhQcYt83+e2X1p062Vdfj",
-	"PoeFVsb6ed1iHknr3F6TbF/djCkNchOL346/Zzsx98+wGmzrxHwAF2W2UXp4MpmhxhuyhrSwVlS4AgU8",
-	"+R4km7pgmi9oTzKLKYSfLwF82dcoFO56o04QqRm7r0+vDIU3e5hKAOt66qu5WHJCFXlzdXpaMcOaD3pR",
-	"Q3SMesPX52cXrSLkNfCkUBc7Lm+XuAbyMjo8DLm/3wAKBpSvfFCZpnegjgnlhR+OLIyKl4olSDQSMT0n",
-	"48vTq5N3b4c3p+/Ph//7/fnp9fXwr6fvT74bXl2P7f0FgWraaHwSpihMpoLPQI544TDBAamNBUOscR4E",
-	"TheGq47di07vC27/5adEZ1SsYTsar3ZQwiv3VzKmpvlN5BojusQUw2t4MiBj1Mqt/j4294RBNi7iBs2J",
-	"hTIdYSgydXq8V6pH3P1+RMaU+fnH7sp5KSMuJdMauIv5xBvTIrMHXeOhLNxGS4hEcgXURQ5uNAEWDpyN",
-	"bwYnsbM5yN30qVFq2sMq1sJCF+Qgq3/LFqwjEqDio7tVlbkrvk6UI9oXht71LTwrboyqvTK4qrbVtG2k",
-	"dljtAI0vvMZIzRaGthMAMDWMjaDavntPGTAjRsNi26vvlaIqlZKuCgA6M2rLTLrjbsRQI+4wRSZg6I3H",
-	"CcZtML03e/f/ehpGAXoN4OAXlnw8UFoCXZCpwHSREWd6b0CGEwyRWwA1CrZR8CxmdQKiiw7ZfuNFOElz",
-	"458E29bL3urwSFcujSMFRYRzS1JODG+zBB+plHMXlG6FOVXWrjDYxjnwwDi2FeFwkB3akbfDvgDn7CfF",
-	"jAGEb4+CBdivQb+3TOkzDYsWSa4R/7lLkM/WpvyUKh24Cra90BCyHxyyjjGByAYzGih7INT58sjwsOD7",
-	"UB4yB+ohJIRDB0hQO8gmNKyB9OtGVMLw5Obs+9Ne1Du9eH36ul1q1iK7MuS82xiA1H5rhtJm/LhGWv8a",
-	"Uk3bRbqEaupjn8aJeW9M4B6jpaekFkzukN4xkKZb2PsFP9GrZ9d62h4wE66VcjJGsSxYqoFcs0ijoOEz",
-	"u0h1hME9ZHzy7vxyeHH27uL97cXw++HZ2+G3b0/HI144eGIf0B7kulhu2zcaR0alZjQtHEfOJ4UhvIUn",
-	"Zy8iQo74+Or08u2P769v3l1enr4OnEh2vCVVhSfJaT1mBivkUuWZeptk6908pT+6dV9fXSDS1o591PLs",
-	"MP6c0ETJSd+5tslkFSQOWo2CwxIvf6/Nyf9JMVHhgttg9YbeAV3aCLsaEgS/NAMxfEzFsQtn96AhfVIv",
-	"Gme1IDNBbBTiBmTys7Uuskj+6CYxn4mztzLtHjuX6eahzUutI7vomW0D33/VwettB9CVrdbp+/W85/vh",
-	"27PXwxtDE06vrt5dtXIfl8XW7eT5pe2bEJzfYNIbx2Bo0YL75U4K0rOOsnwimvp9tJ5gGUmLPkAjN6Up",
-	"RvwXCXjub6rmaGaT1FwTxHNhKAlKPFFP8NUHc3ninmIOgKUPc7ZYdGTs4cR/mMK+FlNYEFO9Nj0UX9rF",
-	"cObuuURMmqbvpr2jnzZJwU1728eo4QnKEyZe0zbB7Vuq4D9ekvPLF170URmGsqOAcUyoVeYLuWMixRLj",
-	"V+Yo2qgM6B1herCVFbG2658/Rr0fYDIX4m4Y37XJrDGw+3YrVsNb5l5tO1ubm3CFKQktNG/3CET4RIOF",
-	"DZFqUb12C2k86c7HUflsBkq3ByhHPT2HRc3A1HyntrYlwN21prJ5PtspTuX3tQ0E51isrLKDMAaxea94",
-	"HnEumV5dx8W+JkAlyGFuI87tX2/8ov/rhxufxo/AhL+Wu5hrndkMbsanwgcBUlubxdWlKSNIVJ4ZgIqI",
-	"nkuRz+ZO9McPjDC5IP1S6cnyScriA/fzXq81S3x4eUYmMGc8KQNVIrRyT1NAswoZntlsnULFGIz4iJ/e",
-	"gzR6hZ57JM6kSPJYG/yMv1FEmc8FJ/+TpOweFMl5ApKMzdLGEcnS3HICz76VG2bEqYznTEOscwlGpoSj",
-	"Qr627DJy2hEkRSpIhGNda8kyIEuL3xGZYxoAMoYR1y351X2MhZXa7sPwDyOWT2h8R5w073iJFKIomyG4",
-	"xdJ9w9VHHFxwG1HCBu9iZKKvnaElvYfU1rq5vXq7Z8/OcBpF1JxKIHopzL8yUAMybPIjpsh3NzeX5OXh",
-	"4YiPfxmhLDHqHY0agtKoF42siIE///uf/xef+AC/8JkTO0a9o19GvVF+ePgixhgW/Kd91T71H7vnHz+O",
-	"j0e4sZWzxRSLrCzNfhxkqvgBtlvhxzFWSpHOopNBPOJY7IQWhWOMSB+5Sipj88dBllLGx0cWdnOFEZe2",
-	"AgIKAjPQqqKfWavBiPu3bRUEaoe2OXRtIGMgpYiU9KUg8FYxlcyeTVHcJFeaTCAiE1gJnthyC1bCYYIb",
-	"JLHE+mjE98mQ/Nf1u4tihxBEJOEPNk+4vzTIQVRGYyBUYukfpglVLIG9IwNvLDUCzGSlAUOSRpwUJ4LR",
-	"350ij5nZyDv75EJYfb5PSVGoy1AFXIclvMSIaBiDg0L0HmYQzkWakNv/cWiEPgMWrjzI7c2b/T8dm4Wo",
-	"PHZSV44q41YLQ+cv3k6fgzJKNK6jjLoyI3OkB6hdA5N4TREZ08FkcDjew019KxIG1SgtrDRE+mWloXFn",
-	"AYLx3jEWecB6ReZOEKBePnuBY48tkzoiqCqNbYAXQqT3tJP+2CzxfyViYeA0IlyQhKkspSurhQhJKJ+l",
-	"Rtyh8R1oFeG2BAkvnHG852PSDgVMETbjQkIyKJdkOLt3SJoh/7T/Ev/37DmZwweaQMwWFG0RC9yLlWsV",
-	"wYgBcssZmqDwP5lgXKsBeWOP3grlTvg9IqPR9diCPMKBEguwBgEkFWZqtNwGS0e8MYwTuGax4XB2yKEr",
-	"aoPAcES+RaZJLFWxQUGWylqyMraBYsHd0VzPD1IxY9zJ7ymLwQm5jqleCIIPYyAzSbmG5JjQNCUSc/iI",
-	"BKT8RphAOwAyanV0cBDPhVBA3YCDWCwOuNjPQC4Y8qiDwC4ccO7h5VkvSOTqPRscDg6xJEgGnGasd9R7",
-	"MTgcvMBQGD1HuaK2FRQjhWrJXbBxMAaNbJiHc2P3Xx6+IOPT8+HZ2/cX727ef396dfbm7PT12F7IkimI",
-	"vB6EoVUkZfyOLDDkfG9AfpCCz4p4EBekyu84xl5YqAZl8KDMK355+MxVeioeLYW8OzaivbV/TSlLbRqx",
-	"BKyptI8JrJCQDKTfgC1ZAtKXqCpwCAmoL5XEHIyWOicWsHHrxZ/nEN9BEhneHAvu4pT9AMqXyDOf4IJt",
-	"7R/Dh1NhPgziZsSSm/VQjpzAMHR3cnhm3QC4b37HMJ6C7hst0KZvuXqDoPS3Ilk9WKWgSoLbx6qEbPSk",
-	"eqXC54eHDz13d22ia1tLjHEsD/XSTt02YrHEeuUj+92zzd9VqmPhRy82f1TWFTRfPNvii3olPfPd8z9v",
-	"/q5ezOxj1Hu1zQpbat+Fmknv6KeffWbyyh24KgDWx38ZBAsivTSdKbQoGS3mZzNcGxx3k6A3rl6WRRPr",
-	"5fBY63BJ5Nrw52WNqvSFJMs5Vi6cCVdARO0dOXzkdxEZ2xX8J/4X/bh/sawg5AER4iXuE32BZrOMk2ev",
-	"yILxXBvpGp2J9w1aaQiY4DAgVw1q5DbQTo0ikrI7LGsJGommamK5u9si6/UxET7Mqn1ipG+Yg1oK6MUx",
-	"ZOZg+0uXGOGqIzolEA96buRA7q9m7/MoxG8Adc8NVAUqZ6GFGMSwCQg2R93bVS3HbTlgx1fhA1OuRMZW",
-	"CH8gMVu8G+/LOhSWBTZRdWxLGRnRdh9twoYeYZy/i/pZ0hVJ2dSpZ4ZYeOXbrxrV6jrdyHKDtpjMduWF",
-	"iwlNvPqNy8FsjqoIURc7jFQ/E8J957R21orK5iSeEJPDNP0/mHjJxH9zLFkXOGQjUwMc3wJTRa670fOU",
-	"J66iMmKkUXwNd4wM5lhTBeNKUx7DEQrPoXJly5ChLmS1A/fUIJC3mfiSfxw+6MLqYT2/DXHXLLQBsy9b",
-	"6s8UxWYHnwwkn3VpxTVdwb24A+WCH/AQ9h2xowuWrorIDZqizSWovrPu0qyPdga6oxyRGXIJE0KzzBXn",
-	"tSqVA4wjwpLIyXER2g4iDI/C+1LWJUtsYFBUKczmU34r1aJIPyw8thfZQlFlLceiWlRgDi2rSrm0lOpd",
-	"/xV0WEzuEelUOE1HGdRa1br1heq+LLg1l7sJkgRL4gNvgF7PpNF+U+HRwgxxIhKos2g8JGu5mwpr7LIy",
-	"dPOqfWb3O5bEJ9bJ/RhcsS2J/A+W+JtiiTeSJo7UFtJuCbN6Xsq+hYsGS8OjtLcJTxzx7saQIUrRytfi",
-	"rnNB+7jCB630LdKkxh6VFplCoxfjMyOa5gaxCCVSaJRRq69Lx2IMn13ODRW3rKVN/izTH9Uj4Vkt2fSJ",
-	"UayeXdpahr3jflpP9w9M/BRMvMKjVNaRFh7mJhyz2bfr2ZAVV1qMUETmqbMKM+d6RbCweFa8he4F7HTh",
-	"q7k3klbRk1LPZrSS0LiWiejcFW1Jl3Xkc5t7LLyrZi5vhXjPvoT5xhUXNVJhaXmYsXvgZbyOuw4sKGOk",
-	"yRXxsOFM8doJYCPut+T0bgn3QFNVWDBKW5CzXBht/T7I+iV+JgVcu/r7v2eD0QkGr4RGNIT7hbMjVY5u",
-	"G/0SEyGT/fC79fjdBRmhQYpykvO6HRZtf4EtsAIoZFc4GZChc/G6Ct93hDoh1kNL6G+KvLkYaQ3IfU9K",
-	"ELzQUtRqEaonoT8aeejKdv967bzH3jXGlPMoEjbd7up/RWbfLWy3RmBp4B3RIgRahHPfqMOfzgr0JvTE",
-	"d1ed1gQv1WIshxZEzcUScz7MZK4GWBIVrVuELNy7/uZeHh4GvtsJTfCX7a2rTaRBKF6dFmUfyjZwP7mm",
-	"bH/PATOYnKNer23KtluBvp834kYZSlTFipZmb03iV5NDmCouMwTph5rN35GLsonwNoNWPIMArB9kTiHI",
-	"gvJV4T4fPBYXc/EMyMZqZ1oYTEu3u/mrIROswZwwGaybmf3gikmPi9DtsUNmH4yIkYNqQE6sGxGbb9lo",
-	"M5JQlq6KSLOiQre3FaIFDU12/ZfP/2wFJ7y8PNs7brS7s3j45yYqXQNPTuY0SA18DObTUh7jiblOa8B5",
-	"V9OjLF25NmvVIooqtID6m8FMOJamRT6cyyAoBJgRH7vM/yObVj52EUo2ge9zJc5PC2J4ufmjohEhfrAF",
-	"ZytaQv7aBOHSpwLYZs7f7XFRDr5A4Fb8Le68qE1gze9pLBYQUhFDNjqoiEspXeOGuTe7iTA4QSYgj4pk",
-	"1f74lxGS5DD6NULWauRTC7/xPOd3EZmmuZq7rE1f9lPtRSOOAa7AUBQeJ4LDmPQpaUEbbGvmk0/NK2XO",
-	"6lE9eRErm6DGVp6Ob4MWEkXDpivtjSI8ZSvrOykeXAQ55WQmRly4pMG9AXGh0LaFpYvissVRsMqDu6N+",
-	"GRoaOXE8KmQV3xV0xI30IWTCOJUrGyOKW1XHZhWWihKX3Xp28f7y6t1fr06vr8dkOWdpJXv8G0UyCfdM",
-	"5MroqA4wLKmolK7AAMYL4ZJ2vWYR7KNCaWxg5k0IbGVZmAQTnTDQbMQToAn2GLM+HSROZg4jQ+NxWrFr",
-	"JgyTXNLVMdlcMmPEXc0MhB7DrToIpS82GzWr1yhBplQGGcQGyQyRRHfTEamUsi3ysexdIn6G1PMYM7RH",
-	"vGvZErCppRdig9N0qx8WxXiodmvv4wRCjrhH/zD1ea/sqemU4/VM2waP1rgu7ubXw3dR3kP43C/JVLkE",
-	"wWGbnK8gEf9j9Gn5YZvHd4zx5y7xOsiMd3Yo/JzYVyeODI0TaiirmNpwe/yqJLi2D6oidMSDTUWebraS",
-	"TWs7dGSzQjX/EAC+IgEATU+qo+xDFHTzUM6PvY/UGgFEbWL1njR1KtvnQmkiITZDTplUzqhklRWqdEm8",
-	"eGJriWV0hbVMsbQJ9tqpFAW25Nftr9KLpyW8giltSNK1X+VniuNbZRjWC+U0Evna0bjQgMqNLupn9zW4",
-	"4hvr3BZEkHtZAMFy6etKRpTKiCIzYSEG67Nzm1/lFJZCtMIskUL0MVo/yjUvmyDxGicPgKJpbmk7pPKV",
-	"g7JffovhpCVwx87o2lnSNEVxxu9u8PXTyYcBHXsKCkX4us6/BpKidqoyrhb2sULVuFbcZ+zcZhjG4goi",
-	"dRZN2qpm0gPA319BPxrwPaRtIay11xVD5OO6ficgfF1Jt7X4XOLxDkTwAHiyLuiiZujCKhCEC1Qg/YTH",
-	"5iXMIuOuOw5GiTvPoh3A6whMk5y78u1WQvTZlCKzNUKOyLzanRdS1dKeV0XkDjJd0ONm4JM1vT0UdD+8",
-	"+tBsYfnRqQ+Pi0mlNNDEpVNbQi4Ua9A7lBQ+/wmN72aYzvgrQLZPFZMfBkkxtHdHJrMGU1HZXp/fQ60c",
-	"i4hTGIrmQlWtQxFWvgoMAYZnBEXDLF6GbWeMOu4NsEYfRxN4bQBfcawwnJh/0LhI+bU2Jw4DYm1tI27b",
-	"E6+vAUfOnCFgs/kec33oiCvgCenTpuVhhlUOmEYYRrsX9d177LvWdW2n2xuQK5jmiqYugbnNbNVpDztC",
-	"SxbSJlsebvj26nT4+sf3w4vrH06vwqJtI17VPRzZRBJKfEMfu8BojW2M1kq3jrizCEVkfPLu4s3bs5Ob",
-	"oFJcU6BoMaRcGYjDXlRYJ/BRBYQ/jCB/GEF2NYJ8UWPGMLB6lqpiFZcNxYo+z5rh7cMi6yb9t9zSPm90",
-	"RppXWJ5Jv3QP4EPB9yKbcgI2+cT/KjjJcpkJBQi3I77ZskwKw3LR0gyLtDiSrTxdOvb/KMqxN0pTpkDv",
-	"oWpFznlhEuoz652YmMVqyZwvEEuHcSwT4risZQ1lnnilGrUvVlG0evP2bkSrEe+H5ebLPWHdTac1t9QG",
-	"tSS+rSinK7g44mHdTaQJzoEZiwXeiNPzAk8GuiJardsieyKa/BmiZqP2bFs8vgOEvsACcnOakL/lSpMp",
-	"40zNIdk7ctX/x0XyZNCoL6pUISsO2owyAeBhldOPUbs55EIEFVMZJ5krjF4vd/77USsxND4AxOBMXE8G",
-	"Z2XAjvM2E9Olp3lfGSaO6l3Jm+f47VFSVepVdfDZuOECZaJSxgmpIVV3YJNlWEAaR7yv6YTEqcAwKxdN",
-	"HREOeinkHUmkyPYMvvpysBL2qdY0nhtCJdAO6D3HCEIjvlacPTISJ5NKF3y+TC9sktrI1kWiI+7fNutH",
-	"aWGaSzT+ZAxicO5mJCXuGycmlL7kAXnHrdDubstVfEGjk0vpKK6vAIAolGyXlGllUzpqqGh9oEhNmbZJ",
-	"EijdhzWfHbW3CxuQ54cvPeKWRC8AN0OKK5afQa15AdIEDPjYa6OSQ7ylP2TX34zsup6Asz/o9wptADZ8",
-	"YDMFf0DZNCxI3Uq+X0u65GUkYCz4PUhlIwF9DAC18Q1blq0mw0JEtCmwU9AromJpGP80pbMZJE7dD75t",
-	"sxI6G3hRbvsrlaeK9XXgrb+D3w2kl03ntcDdlwHPXda2qOBdrj0IWYgF8I2iSllhbr3xrdWXMyAXAIk1",
-	"5fApm+WGafoR8WvEPxYD6b86fFHW/dpzxUPyhAmMkMFsHZcy8Yqcf9uE5bIc+9B8tTbqZZGnmplhD6ZC",
-	"LvYTVwa4hMaWWsGVUq8TNIZtLPZqP2yp0/qk8aktheq7EKm4mj+KXz2W5aS8DUUkxEKigwgBvZ9nBqH/",
-	"45AocoBgvodY6wpMqzJkNAOI5/j5jGN52k1oXJTo3hGDbZG+Ei8rmUjW2IBDV4PIO2LH20PEscz348aq",
-	"VSrGPzH2VauYr4sLd8aYojL5mPQnRSnyPXuU7uYNNfTw9atA1T9iwtYGhZdcNnH4VISJl9Ks1yxcNXpL",
-	"MxAqAljoJAO22PTGXKznh4dGLE4Fn3m/cyYF5rOjqKx8GR0VYaESuPfFNDXVhfhhOKqBXdKnxJw4mdDU",
-	"KN6YYylkPAelbRsFCUWce6meo9HCViqwlkIjrxh52Ne4LsYXuXbhy6hKUyU40QLdVzRh3KU5jYvoY3sK",
-	"B+hlGrcKxN/Zc3pEiuBm6AzmwIreLmRg8OmwvSaB6S27B45JI0ENcX/NxcwlKDnYqQOTPcatQKoMYS+u",
-	"jhY1LTI0aFm+8pyoyDZxMwKhpYjoidsfTjXIMemjh5MLgzPTKYtRBJ6jCuygx7YwteWGrTsR1b29YzIR",
-	"eo5otPJZWb4eUgMMCvj5CiDBlrmqHdzgAVz8T7CJYtVFZLtffmTAKkFN85decMUtFbcgFkgnscwUGl8x",
-	"QVXduUj7XtRMFCw6QNi4ks5qEv6eK7jQeeZrcIJxhbWZD5bYW6MTLa7qcpZrAo2TYhtoLPn58vBFexxt",
-	"2LrjaQJpK81CtoiidWsbPKGA8QhhtfYaibtWw4MF5vq469rDPCJQRURwCRoeEgLgyKSYMt9BvD3q9roM",
-	"Ny66RrhJI1810qesuOEwrtKOhwntMudYulLlk1LDRus9jyFNsYuAW2tbMO7Qpnv3dgim/dKB0D6aNSzH",
-	"iaHo9yBXrrr7lDB97M5A2a5OwfmEF+dvqTPc9cKWj0iKtF8sNkiTfcHRyzsDl5Q0x2bw8EEXbQB4Qhaw",
-	"EHJ1ys0+EvzWxQJaPnd5e9PKii7dqh6REfkpNoXEuwP6qsLfizW132OWd5QCwdDLuTCXE/aywPs6ImM6",
-	"gzHpP3vx73/+69nzQ3SB8zxNDeOJU6CSML0XkfFUxLkaGslzHJFxJplZ4okwsi5X1gelgCum2T3ciIzF",
-	"akz63pL1/FXYfCwi2rYosw73cQVcWoTVW2y0GkLHw2vObnQ71VOrzhug0jWarQHlr6Ca1sMgwQnSDlUC",
-	"bdDoqBshagzpAD74FmDt8f2ZbxGxb98cmCsc26gaN0bkSrV654oLSlYBHwuyhEbcpwlFLtplIazDzPE2",
-	"x3cd69tz+QBAzqm8S8SSE+R8GcjCHz/i48Ip8+OPP/64f36+//r1PpYNHSySsS0aikVCMSbnbyKXnKYu",
-	"FEXGc3bvMmBd2ybUVjBvubCfF6Te6CsY3qSN3s4WMCBvXU12jTGVsCT2qFCnnYtctrloT/EVbEC3Ewb9",
-	"g2VVBNpsk25Fnn+wzG8d/WCUE+vbXwDXrltN8/L/wbJxTXI/sevcf81UJhTzJZhqYFSOfYz3Zyb4y6jX",
-	"NsGoN26T58vtfDK6fnIJnTKouSJWVBwtRakmBLHgeLfDQ48G6yREL+xYdLPsobqO4wBeedl+jChNV51S",
-	"X5qe+8m3kfzeYCMEXZQv3Pkmak5biZ2KAoGt7EojwbZwUoRORK6Dje4ktV3PhdRFc2BFDPvmOvDJ+jus",
-	"JjiWfPrV4d6AXDhfKmsOUHB4opHF1yix4eb4Lt3suD12No8q8ydiOo0Kb265AoEZUEm7oth9q4+gI+Jk",
-	"2BxxQT+c2S9eHe6YcemRoK5aPQCcYeXqbSCrW63bjLwHv9hrO1ufX1lLXrPf7J476Y58V6f9uVviblmT",
-	"X71vfeskR39ZOysMvjm9k9Ij8uzf//zX80r/4EZi4u53a0Xth7nbh9cH7ARfRh3wJKaDiDhV2p74bzY9",
-	"q1UFKEIobdPIHUG+Ts18nVl0F7chgw3qwBlcxzL/yXGY60SmlYCsGUOfj9EQXC3doOLtBSxbi94y7fu8",
-	"1afappifPR8/8GOpyG74ky9Z/n2L+mN2fe6KHHmytKpSR9lrOvfi7otQ/V+lHzdExNIw1dK/rBvrNhbw",
-	"OKEK9hkvZM2ygtgYS1KOa2q4kRKZasWLazC6iTOvBDU5tih36f/sLnG5e1HLL1Pr45zqeB60RVlT5+MJ",
-	"4f8R64NEROG9YwmG0Nsl0IfPdApRoxQMYTvCb1FdpMMn/AB1G6qA+5WXbliXcP5ubXr07yiYtTtqFa0p",
-	"ho4RQwc2gGLRUX7KZp0geANpqipNjKxH2ZdgwHhTRfot3bUjktHVwma8ONyxAVlRNao1wlx0PssNEmFo",
-	"954PyceP5lQFEbHtcdmYvnNit/KYLYrCeVpA9A1QbHSvlkxj4g9eVbGVx4lPcW2mug6sqNpoLi+mnMAH",
-	"28t66epU57w1IsrCRyvAaBrr9ZXjG5USi8r1WI+GTBk6WMdLmCimbYnLueCwyoTeM18l0ib8KZYC1z7c",
-	"T1eL0rd0+ayWsO4os2t38LhRlG6SnSTc508p4V5BDOz+c6XW30L/vmqtWRsiBUTlWSakbQY7ER+2QQ3s",
-	"Hru/USPcUMm97MJZaeRV652yg7rYpSu29kDQgQK4TUF3s9CHLur+OE0Xip19fgXOT6m4jks4dmpHtW+U",
-	"Y+hYiwXD8Brq5COVmQ8KzKNUGUKYCptDDh4A2R+0bL2Pqx08HlXQvuFDgXMd9erLptG7E4l9wOYJG3uZ",
-	"raEVQYcCl2qAOBoFEclJHmMeRIyyQTvq43mWKKJAb0cBwHV/6KYAhdPVvxqShFcvn7SzwzAk8+YwHwPL",
-	"ghvBJiAG1Qa/WkzwvU8smD9cs+oGgoSBZgfYk3RtO9ywqsrt1VtPRedCGWHQf4/xBwMyrPVnqdZOqocA",
-	"YoKrkwOMEGD4JVcaaEL6Lw8PbfnpFgsqNmw6cTOXGvejyJduli9kQr2V6aY0nbaLMIcqsmozv4dJHKrK",
-	"psHaok/HsXH55Zh88x1gQ3KyErksnNUasdDsDB9XYiW/cfkmFtRG3P04seGnZRV8WyEMk9cCs06WUl4U",
-	"Y/rVxVtduzwVcq0ly6CEAtyl3VxAC8Jz66QIYrHIORKozw4WPyYvg6oSjN8z20tsk53BL+EMv+h9WQRz",
-	"y7at377i9LQHtNL687ctKOwB2GRtf9U55n4Kbruu7gJfltB/Kr+xXxu4OgzKyqCJDpkMF41A6jbmcYnD",
-	"hKzjixPwCbMN0R0jbKHg62/2W1pqXF/Uzv8uA26vzxGl6s52hZclTOZC3HUDzDuergr6R60dlWHXS4ym",
-	"ttU2FZtxazQscn5sIzjXsc1XDUJtDK8bPRIxYD2VY1eGA33ZSPfuGHeqG40NI0khmbV6tXBdP7g9tEv6",
-	"NnCxFPXtN/vXfsnb6/0v//Sgqj5NEmbtz5dB7QG7gi9aPcCd5zC+a0OqS5s0aJRtL39m5SPDGIMrM+qb",
-	"kwU+Gde+hAjQpU9bPABXAqtojDhZBSjgPG2SLhFFNmAk9rx/fuBJhb2vmRAzmzrUHt1o1Xo1F1Lvp+we",
-	"7eO22fs0FUsSC3HHrC9PQsIkxFp5TYAlwLVhPpkU9yyxcZV1rKJSv2NJbHDkrEHAX1gTb12Tax/92CWx",
-	"u07pzLe6KWqDCB6a/SOsVUu0GPHxQSpmjP8nHhDKw38Z5YeHL2JfqNf8AWMbaR1EJ78VZVfYDSHFnwhZ",
-	"CUxpnuptOAB8yCDWkDhb81rQQlmzxQVF+hXgcD3ozT3bHKL/PjmNXC42xTxZHsNeR7dBB22+Yf0mQBum",
-	"S7qyarMFIwNF7mLGR65AZK07vuDENahzWb3urbrJggxJQa7Ltrqu/Ja12KHxoaiIWSrodBX5UWfAQbLY",
-	"j94EZgPHJ26729mCzC56OzGBqH0gvJOukV49e771QKha7TTQz1vibAXJTkQCDscqV+owrXmzvzMUfWPr",
-	"dLYiaRu+VYf6pTcBKkEOza9HP/1s7sgSPQuKuUx7R70DjFBwIzU6gDrL1HZpyw54XNayga26Lb90uESl",
-	"v9uGhBUd8St9TG3CTuvm3Wy49+ZcmNyOHMoQNBcKUiQTlS3xK7kMztYVjO4DAJoTnGD9iEY+LeljdUZb",
-	"r92m+uxFrt4Gbib04QcTYSWN5iyXKUXhW4p8NndSsc1pqkrhEXFydZnjVGp9VuELJqtIBc1J0TXOMQCT",
-	"C38oRwUPdffnKs1pGqN5YoETF0Z/NHuGB2nNli2TtadAo3IqYcHyhVVOg7GK3OePP3/8fwEAAP//",
+	"7H2JbhtH2uCrFLgLhMK2KPmazUgY/MvI8kT/L8uCjmSzYWAWu4tkjZpVPVXVojmBgXmHeYd9sHmSH/V9",
+	"Vd3VFw9bsp3EGCBjNbvr/O7z114sF5kUTBjdO/q1N2c0YQr+ecHemUs6Y+dc3Nm/E6ZjxTPDpegd9caj",
+	"/PDwWXx7dU7klJg5I4K9MySjMwa/sGOiWPqXUc8+HvXGpH/16oR8+/Tbb/ciIkW6Iss5E/ZDxQjXhJbf",
+	"D8jNnBE78h1jmYbBFft7zrT5RhNpPyEZVXTBDFOaUJGQmCrFmS7XMY5zpaUaD3pRT8dztqB2C2aVsd5R",
+	"TxvFxaz3/v37qFcOZF94zRZSrc4S+29ut5lRM+9FPUEX9sOF/znq2QVxxZLekVE5CyeZSrWgpnfUy3Nu",
+	"36xPGvXsqZ7A+prn+iMciN2HPQqiDVVGHxEqiMzo33NG7mmaM2LoHRNkquQC31Xsnstcw0ffaDK2lzYm",
+	"eJsDMpxoJgyZSgVvT7nS7qh7Ee7z7zlTq3KjeHqVs1vQd+dMzMy8d/T08DDqLbjwfz/p2uQ5X3DT3OP3",
+	"ckkWVKwIN2xhrx62Opdpogk1ZCG1If0XhwghFNa+17XSFKYIF5qwKc1T0zt6YVdJ3/FFvijXjH+VK+bC",
+	"sBlTsORrpjWXovP6+cdd/Hv7sc6k0AyA7TuaXCFY279iKQwT8E+aZSmPqT2tg79pe2S/BtP8T8WmvaPe",
+	"/zgoMfcAf9UHp0pJdeUmwSmrR39T4hKJqRDSkAlz6JMQmZtB733UO5FimvL4k69Ly1zFQA7swrgg1CKA",
+	"sfhADaFpKpcWx7kmfQvL7B1dZCmzyMFEwhKi8QL3YBOvpJrwJGHi0+3iQrpVssQhm6VscSxzgQd7Ic0r",
+	"mYvk0y5paqckfZpqCctSeIzU3n0qxYwYSbRcMCkYYalmeH6XdJVKmtxIeU7VjH1aWJjIZGXhILVT24Ok",
+	"ojjZ/hPymn93TP5k/w/PWVFRjICrv2bqnsfsVtB7ylM6ST/hBoaWPRm8/ZimKRGMJdqDdSzFlM9yZfFN",
+	"wRPFaDy3SxyQHy3J48a+y95lLDYsIRMa342EllKQviXfCTV0QjUjiWQ4JBV6ydReRMZXzKjV/nBqmBoT",
+	"TVfasVlJjFoROqNcHIUMdSSW1C2rpAER8FRK4pRbtoFcmBtNNJ+JfQ7L4Lgfds8UGfXsD/jtqLc3GIle",
+	"FEoSwaKazOCaxVJYwm9/Jss5j+fhAsmCrojO45ixpJWZlwTcXsSNlK+pWDm6qj/lnStLqKQif8+loQT4",
+	"ErGHC7eLi9/1THJheAqi0ZJQY9giA6q9w3ncCpqbuVT8H+wTEp3XXGsuZhHh4p6mHACdvcss2ySxYgkT",
+	"htNUA6LeCg/oMOxnYoUyTxPiuCHKVhbMKdIhec9QcNL8Hwxvdo84WUozZX+dUp6y5JgIORKKJVyxGJA4",
+	"k1rzSQoSnbCI8T7q/WCPBLb0sDuujbvt3h1Zgos6JuOEGcpTPSYLmmliYZdMOUsTS0MsDciUnKRsMQCJ",
+	"yU1tV3Yyp+ZKIpllwgpZP/eo1lwbKqyAlmumer80pKKodzJn8Z3MTSALZUpmTBmOclKWUrFp75f2HZSw",
+	"vHj2M35YTiknf2OxgSmBsJ0AIW7OJ6fTlAt2IhcZFRxvoHp8VyxLrboRywUrhfBJzlNjyaMbgDAx44JF",
+	"SKJJSsUst4LuQiYsHZQC4kTKlFEADcmT+JrPxFnLpDdzrpJ9y1lWBSG2DKZgJ+1DZnS18NpddUB/8EDt",
+	"M6kMTQlVbOOICPLXGWPxvDnqD5LHFrjcCVFl+U6ecFkeFA7QPniFlTdHv3xzfUMOaMYP4jk1B/7tCeqQ",
+	"ntW3DV2DjeCkgzOKmpdf2299he3gJS35e8VYamG8Vf+x52BRgkxZagjV7mBAfkVpNrLglVFLM5fczMmE",
+	"TaXVlc0xkSAZ48uRVf5Avato1SuiKYcL9Mg4YcYym6inrTYT9ZZSadaOkVIYGncjJFtQnlY0HnwSVZTE",
+	"F89bhl4wrSkKkzXoVnyxsMIO7jLXcInBeC8Om1pnZpmisp+PRte9lulQcds8lyXcFu6NkimJ51TRGGwL",
+	"fSsSW3jYq63myQcsZskmmpuW9ZyzqSGWua/IZEUyJrOUHRNKpjxNWeI0/gVVd1ZXnkhEWG7FsZQJk65I",
+	"omSWIbpW13jYppmHaCAQFor7c9fTCtW5UkyYW90msdwAd7RCoCVLANh9qi0Tte/vwYqXVuMwc8YVMZwp",
+	"wkWc5gnTdtkdANY4Qys5mJQVFG2tBBC++z6y6vtmLT3qcX1t8sRx4yaB8iDV+E455rduScAg63cAy/A3",
+	"4C4EBgvXUtt62wWdLqQnmh7n/yZXvag3U9RwO44VQWVm/y+m6QKOncPTVN4zoAyJYFrDA2GJF/5BxTvO",
+	"jB1JG+UfzYCWTFWujQKhw05kOaB9bY67sJwk1/jblFH7gZWllnMGsxt7AjBHGxVy2zmxynOTBsX+cV3s",
+	"tUdZnMNa8HCv1a/Dfx65OVqPWiTOWBQQSZok3H5J08tgqVOaalYH8GnJGtYtscZI7EpbllLFiLo5kVrZ",
+	"o4pvYF9FrvaNJrEVA0BNSZAJ0YWVgSeWBtk1UyOVBjUsnttrBylQ5IsJUxplG1TapoyaXDHtp5vTFsyO",
+	"5WKRC25W7SSk+NnOZco1cnHPDWuXGLjQfDZv3Txjd+mKuBesTCKV0e2joGm34wAvmYplavU7xRYMdk5o",
+	"rKTWngt3jgr0VF8y9ZKu2kQwaoh/iVCS0BXp396cILvx1srDqAXK3cQ38o4J3X6axv7mNFE5JZaXua+2",
+	"GD5fLKhyt1bTTv1PQNUdumg7Q8UK13Ek91Y+7BIbYynumdJAT9Z933WeOErbgR6TQxCjrLwLQ2w6ghpV",
+	"qN1k/fz9vqrrC48xANQoQIMC8lrJTEWPa6GBSctJ3l5enl69vb4Y/tcpYXYAYt+LCBvMBuT2Ynh78/2b",
+	"q7P/d/oyIhdvbt6+enN78TIiV8Ob07fnZ6/Pbk5fgtSIttXeUa94qY1ZMq/B1q0h83xBhb+JQW8nUdAT",
+	"oU1j1K4IjsMvab0s8z2jqZk3T9Sb1lr9MuB4qhjg0O7GEkJJxsWM9C0RBa4JwvheKH7LO6sEB+bINp6n",
+	"DTW5Djn4Vp9ZnHEcb/0RufHbjuRczrg45+LuiiWMLTqFfyAqH+IQCteBg2xYxkNrHw0+b7/qXMNjaD8Z",
+	"1XopVVI7vidPv93t+PyExXhrdtFFPGgcM61v/G02xVk2VUzPu1/InSKwToABZaG++nDm2jwNM1G5ndcd",
+	"DPqNYMTMLfa1cumJJfhe2Y6sok2JnktlhQthmEBGUKOrilHDkqGp3HJCDds3HATbptKwnW6hQw9jC9Vz",
+	"+r+zHKeMKmEIF8dE5GlKpIidK6x4UZOEpcyg7lef3n6Eng90VTaWY9g72GNJ7L/HAzLUcG14rMmCJ4ap",
+	"BZGC3ORMJ8DV6qjfhI0s2e0E21QiWF14ZlFwM+Ec3eByC+/sKJz7U9nRQLE7EbTztK+94Ix1hl+YiT8U",
+	"ArfRUgtTboUjrfvCrfgaX7aQxRdMG7rItkch4AknXWpdG4D44yjU5XLWynBrzribPgbiyfprXCdnVM+l",
+	"1RBosU1aGUKxLF2hCH1ExvaQLWKPj8nYHoJSeWZYMi4MfGhGdo4HcDjuL+lqJMBFaEHLEgcwuVCl+H0B",
+	"uXvHZKwN2IuCwcBi4x4TbgZkCI++0V78GgmuCU2XdKWDxaGrz8sq/jHIusWSwWwAA7fKLm94Ep++Q9Wy",
+	"k+d6STe0Bz55uhu6wRhtl3TpuOjJpjWIKVeLC7a8DNh4zfGVa0PY33OakrEoXxzXLXOW4TdOIkYD2+WH",
+	"CglRT6xb24VERujiEb7RhO1bOYLQJFFMa/T6oq/C6idSEC9ftC0/WMq3G4++trPqSqO2o229KOcI8vD2",
+	"3fD67KQX9S6vTl+f3b5uBa9LJac8bZN/ELc7eGTFnNRljJzKONdDxdAB1qLgWBZ0KuzwSbdGUYotwO81",
+	"+kmqqjRcTa6Zw2huvGzQd9FOxK5+r11j7rRYZoovqFqdWLlCCf2RVk3LqYXmht+zG5nxWG8mnTXrs6Pi",
+	"9mYqh9tcaXOu+nG3wg/CwpZCQfW2Tt/R2KQrMKIgsUrQLzogwxl4n548+/c///Xk6SFEdeRpekwKSgwv",
+	"anCu+fi2py8OA0fDMamsHgMi3RU65AtX+ATQr/akFbyL+LcnTyvxb8+iLSC/Ct+7ikMvDqOdceImtwiA",
+	"L1mRUyoip9Nj+x8wNYKczwvJGDClgiP+Ha8B4FnmutM72kSBB9lnCyo8wLht9t8r1J862VZdj/sYFloZ",
+	"65d1i3kkrXN7TbJ9dTOuDVObWPx2/D3bibl/hNVgWyfmA7gos43SwyeTGWq8IWtIC2tFhSummUh+YIpP",
+	"XTDNZ7Qn2cUUws/nAL7sSxQKd71RJ4jUjN3Xp1eWwkNYu2IMXU99PZdLQagmr65OTytmWPtBL2qIjlFv",
+	"+PL12UWrCHnNRFKoix2Xt0tcA3keHR6G3N9vAAQDKlY+qMzQO6aPMfYf/XBkYVW8VC6ZAiMRN3Myvjy9",
+	"OnlzPrw5fft6+H/fvj69vh7+9fTtyffDq+sx3l8QqGasxqfYFITJVIoZUyNROExgQIqxYIA1zoMg6MJy",
+	"1bF70el9we0//5DojIo1bEfj1Q5KeOX+SsbUNL/J3EBEl5xCeI1IBmQMWjnq72N7TxBk4yJuwJxYKNMR",
+	"hCJTp8d7pXok3O9HZEy5n3/srlyUMuJScWOYcDGfcGNGZnjQNR7Kw220hEgkV4y6yMGNJsDCgbPxzeAk",
+	"djYHuZs+tUpNe1jFWljoghxg9UWSyQYf6a2uzF3xdYIc0b4w8K5v4VlxY1TtlcFVta2mbSO1w2oHaHjh",
+	"JURqtjC0nQCA62FsBdX23XvKABkxhi22vfpeKapSpeiqAKAzq7bMlDvuRgw14A7XZMIsvfE4wQUG03uz",
+	"d/+vp2EUoNcADn7lyfsDbRSjCzKVkC4yEtzsFRlQC0atgm0VPMSsTkB00SHbb7wIJ2lu/INgG73srQ6P",
+	"dOXSOFLm8+EgQcLyNiT4QKWcu6B0K8ypRrvCYBvnwAPj2FaEw0F2aEfeDvsCnMNPihkDCN8eBQuwX4N+",
+	"51ybM8MWLZJcI/5zlyCfrU35KdUmcBVse6EhZD84ZB1DAhEGM0LK3sOgzudHhocF34fykDlQDyEhHDpA",
+	"gtpBNqFhDaRfN6IShic3Zz+c9qLe6cXL05ftUrOR2ZUl593GAKD2WzOUNuPHNdD6lyw1tF2kS6ihPvZp",
+	"nNj3xoTdQ7T0lNSCyR3SOwbSdAt7v+AHevVwraftATPhWqkgYxDLgqVayLWLtAoaPMNF6iMI7iHjkzev",
+	"L4cXZ28u3t5eDH8Ynp0Pvzs/HY9E4eCJfUB7kOuC3LZvNY6MKsNpWjiOnE8KQngLT85eRKQaifHV6eX5",
+	"T2+vb95cXp6+DJxION6S6sKT5LQeOwMKuVR7pt4m2Xo3T+mPbt3XFxeItLVjH7Q8HMafE5goBek71zaZ",
+	"rILEQdQoBFvC5e+1Ofk/KCYqXHAbrN7QO0aXGGFXQ4Lgl2Ygho+pOHbh7NUcf2+cNZLMJMEoxA3I5Gdr",
+	"XWSR/NFNYj4SZ29V2j12rtLNQ9uXWkd20TPbBr7/poPX2w6gK1ut0/frec8Pw/Ozl8MbSxNOr67eXLVy",
+	"H5fF1u3k+bXtmxCcX0HSm4BgaNmC++VOCtKzjrJ8IJr6fbSeYBlJ6yoe9GiaQsR/kYDn/qZ6DmY2Re01",
+	"sXguLSUBiSfqSbF6Zy9P3lPIAUD6MOeLRUfGHkz81RT2pZjCgpjqtemh8NIuhjN3zyVi0jR9M+0d/bxJ",
+	"Cm7a295HDU9QnnD5krYJbt9Rzf70nLy+fOZFH51BKDsIGMeuJEgpd0yUXEL8yhxEG50xeke4GWxlRazt",
+	"+pf3Ue9HNplLeTeM79pk1pjx+3YrVsNb5l5tO1vMTbiClIQWmrd7BCL7QIMFhki1qF67hTSedOfj6Hw2",
+	"Y9q0ByhHPTNni5qBqflObW1Lxu6uDVXN89lOcSq/r20gOMdiZZUdhDGIzXuF84hzxc3qOi72NWFUMTXM",
+	"MeIc/3rlF/2fP974NH4AJvi13MXcmAwzuLmYSh8ESLE2i6tLU0aQ6DyzABURM1cyn82d6A8fWGFyQfql",
+	"0pPlk5THB+7nvV5rlvjw8oxM2JyLpAxUicDKPU0ZmFXI8AyzdQoVYzASI3F6z5TVK8zcI3GmZJLHxuJn",
+	"/I0m2n4uBfnfJOX3TJNcJEyRsV3aOCJZmiMn8Oxbu2FGgqp4zg2LTa6YlSnZUSFfI7uMnHbEkiIVJIKx",
+	"ro3iGSNLxO+IzCENABjDSJiW/Oo+xQpMuA+sNJWmExrfESfNO16ipCzKZkiBWLpvufpIMBfcRrTE4F2I",
+	"TPS1M4yi9yzFWje3V+d7eHaW02ii51QxYpbS/itjekCGTX7ENfn+5uaSPD88HInxryOQJUa9o1FDUBr1",
+	"ohGKGPDzv//5/+GJD/ALnzmxY9Q7+nXUw0pfEMOCpb3gVXzqP3bP378fH49gYytniykWWVmaKx5WZqr4",
+	"AbZb4fsxVEpxhbIsPI0EFDuhReEYK9JHrpLK2P5xkKWUi/ERwm6uIeISKyCAIDBjRlf0M7QajIR/G6sg",
+	"UBwac+jaQMZCShEp6UtBwK1CKhmeTVHcJNeGTFhEJmwlRYLlFlDC4VJYJEFifTQS+2RI/vP6zUWxQxZE",
+	"JMEPmCfcX1rkIDqjMSNUQekfbgjVPGF7RxbeeGoFmMnKMAhJGglSnAhEf3eKPHZmK+/skwuJ+nyflpXY",
+	"LFWAdSDhJVZEgxgcEKL3IINwLtOE3P6vQyv0WbBw5UFub17tf3tsF6Lz2EldOaiMWy0Ma5rZ2+kLpq0S",
+	"Desoo67syALoAWjXjCu4poiM6WAyOBzvwaa+kwln1SgtqDRE+mWloXFnAYLx3jEUeYB6RfZOAKCeP3kG",
+	"Y4+RSR0RUJXGGOAFEOk97aQ/tkv8P4lcWDiNiJAk4TpL6Qq1EKkIFbPUijs0vmNGR7AtScIL5wLu+Zi0",
+	"QwHXhM+EVCwZlEuynN07JO2Q3+4/h/89eUrm7B1NWMwXFGwRC9gLyrWaQMQAuRUcTFDwn0xyYfSAvMKj",
+	"R6HcCb9HZDS6HiPIAxxouWBoEABSYacGy22wdMAbyziZMDy2HA6HHLqiNgAMR+Q7YJoEqQoGBSGVRbIy",
+	"xkCx4O5obuYHqZxx4eT3lMfMCbmOqV5IAg9jRmaKCsOSY0LTlCjI4SOKAeW3wgTYAYBR66ODg3gupWbU",
+	"DTiI5eJAyP2MqQUHHnUQ2IUDzj28POsFiVy9J4PDwSGUBMmYoBnvHfWeDQ4HzyAUxsxBrqhtBcRIqVty",
+	"FzAOxqIRhnk4N3b/+eEzMj59PTw7f3vx5ubtD6dXZ6/OTl+O8UKWXLPI60EQWkVSLu7IAkLO9wbkRyXF",
+	"rIgHcUGq4k5A7AVCNdMWD8q84ueHT1ylp+LRUqq7Yyvao/1rSnmKacSKQU2lfUhgZQnJmPIbwJIlTPkS",
+	"VQUOAQH1pZK4g9FS54QCNm698POcxXcsiSxvjqVwccp+AO1L5NlPYMFY+8fy4VTaD4O4GbkUdj1UACew",
+	"DN2dHJxZNwDu298hjKeg+1YLxPQtV2+QafOdTFYPVimokuD2viohWz2pXqnw6eHhQ8/dXZvoGmuJcQHl",
+	"oZ7j1G0jFkusVz7C755s/q5SHQs+erb5o7KuoP3iyRZf1Cvp2e+e/nnzd/ViZu+j3ottVthS+y7UTHpH",
+	"P//iM5NX7sB1AbA+/ssiWBDpZehMg0XJajG/2OHa4LibBL1y9bIQTdDL4bHW4ZLMjeXPyxpV6UtFlnOo",
+	"XDiTroCI3jty+CjuIjLGFfwH/Bf8uH9BVhDygAjwEvYJvkC7WS7IkxdkwUVurHQNzsT7Bq20BEwKNiBX",
+	"DWrkNtBOjSKS8jsoa8kMEE3dxHJ3t0XW62MifJhV+4mRvmEOaimgF8csswfbX7rECFcd0SmBcNBzKwcK",
+	"fzV7H0chfgeo+9pCVaByFlqIRQxMQMAcdW9XRY7bcsCOr7J3XLsSGVsh/IGCbPFuvC/rUCALbKLqGEsZ",
+	"WdF2H2zClh5BnL+L+lnSFUn51Klnllh45duvGtTqOt3Icou2kMx25YWLCU28+g3LgWyOqghRFzusVD+T",
+	"0n3ntHbeisr2JD4hJodp+l+ZeMnEf3cs2RQ4hJGpAY5vgakyN93oeSoSV1EZMNIqvpY7RhZz0FTBhTZU",
+	"xOwIhOdQucIyZKALoXbgnloE8jYTX/IPirJ7qwd6fhvirl1oA2aft9SfKYrNDj4YSD7q0oprumL38o75",
+	"CvVwCPuO2NEFT1dF5AZNweYSVN9Zd2noo50x01GOyA65ZBNCs8wV50WVygHGEeFJ5OS4CGwHEYRHwX1p",
+	"dMkSDAyKKoXZfMpvpVoU6YeFx/YiLBRV1nIsqkUF5tCyqpRLS6ne9V+ZCYvJPSKdCqfpKINaq1q3vlDd",
+	"5wW35nI3QZLkSXzgDdDrmTTYbyo8WtohTmTC6iwaDgktd1OJxi6UoZtX7TO73/AkPkEn92NwxbYk8q8s",
+	"8XfFEm8UTRypLaTdEmbNvJR9CxcNlIYHaW8Tnjji3Y0hQ5Cita/FXeeC+LjCB1H6lmlSY4/ayEyD0YuL",
+	"mRVNc4tYhBIlDcio1deVYzGWzy7nlooja2mTP8v0R/1IeFZLNv3EKFbPLm0tw95xP62n+xUTPwQTr+Ao",
+	"NTrSwsPchGOYfbueDaG40mKEIipPnVWYO9crgMWxa5bj3gL3AnS68NXcG0mr4EmpZzOiJDSuZSI6d0Vb",
+	"0mUd+dzmHgvvqpnLWyHek89hvnHFRa1UWFoeZvyeiTJex10HFJSx0uSKeNhwpnjjBLCR8Ftyerdi94ym",
+	"urBglLYgZ7mw2vp9kPVL/EyaCePq7/+RDUYnELwSGtEA7hfOjlQ5um30S0iETPbD79bjdxdkhAYpKkgu",
+	"6nZYsP0FtsAKoJBd4WRAhs7F6yp83xHqhFgPLaG/KfLmYqA1TO17UgLgBZaiVotQPQn90chDV7b7l2vn",
+	"PfauMa6dR5Hw6XZX/xsy+25hu7UCSwPviJEh0AKc+0Yd/nRWzGxCT3h31WlN8FItxHIYSfRcLiHnw07m",
+	"aoAlUdG6RarCvetv7vnhYeC7ndAEftneutpEGoDi1WlR9qFsz/fzr60d4Mzapmy7Fej7ZSNulKFEVaxo",
+	"afbWJH41OYTr4jJDkH6o2fwduSibCG4zaMUzCMD6QeaUEtv6eff54LG4mItnADZWO9PCYFq63e1fDZlg",
+	"DeaEyWDdzOxHV0x6XIRujx0y+2BE7N04ICfoRoTmWxhtRhLK01URaVZU6Pa2QrCggcmu//zpn1FwgsvL",
+	"s73jRrs7xMM/N1HpmonkZE6D1MDHYD4t5TE+MddpDTjvanqUpSvXZq1aRFGHFlB/M5AJx9O0yIdzGQSF",
+	"ADMSY5f5f4Rp5WMXoYQJfB8rcX5YEMPzzR8VjQjhgy04W9ES8rcmCJc+FQZt5vzdHhfl4AsEbsXf4s6L",
+	"2gRofk9juWAhFbFko4OKuJTSNW6Ye7ubCIITVMLUUZGs2h//OgKSHEa/RsBarXyK8BvPc3EXkWma67nL",
+	"2vRlP/VeNBIQ4Mo4iMLjRAo2Jn1KWtAG2pr55FP7SpmzelRPXoTKJqCxlafj26CFRNGy6Up7owhOGWV9",
+	"J8UzF0FOBZnJkZAuaXBvQFwoNLawdFFcWBwFqjy4O+qXoaGRE8ejQlbxXUFHwkofUiVcULXCGFHYqj62",
+	"q0AqSlx269nF28urN3+9Or2+HpPlnKeV7PFvdNFy1+qoDjCQVFRKV0AA44V0Sbteswj2UaE0GJh5EwJb",
+	"WRYmgUQnCDQbiYTRBHqMoU8HiJOdw8rQcJwods2kZZJLujomm0tmjISrmQHQY7lVB6H0xWajZvUaLcmU",
+	"qiCD2CKZJZLgbjoilVK2RT4W3iXgZ0g9jyFDeyS6lq0YNLX0Qmxwmm71w6IYDzVu7X2YQKqR8Ogfpj7v",
+	"lT01nXK8nmlj8GiN68Jufjt8F+Q9gM/9kkyVS5CCbZPzFSTiv48+LD9s8/iOMf7SJV4HmfHODgWfE3x1",
+	"4sjQOKGWssophtvDVyXB9a3E6UgEm4o83Wwlm2g7dGSzQjW/CgBfkAAApifdUfYhCrp5aOfH3gdqDQCi",
+	"N7F6T5o6le3XUhuiWAyd2LnSzqiEygrVpiReIsFaYhldQS1TKG0CvXYqRYGR/Lr9VXrxDMglnbHkqMhj",
+	"GAO1Gpe1UvvGwjgXBPxokxXhyZ7PX6o0j3cEudrLP0jrtyx1IVWL6/eca2Op4LU/mIY233af5SsHZQf5",
+	"LupQe9n11N9Ci19PdbdKn6xXAWpkKTZp1BvhuvrXVb3yRhd1IKm1DT53QbZtK3OvHVywdwbPTtzhMj4p",
+	"+Xm4WIfG+WyLgyAeIAZCPfp1NTlKbU+TmURwhwL4AhPYnEZYyK6QhlPIljyJUHB83kSAlzB5gAI7Y8B1",
+	"kRXeAtMtkVE4o+sXStMU5EW/u8GXz4geBnTwFDToSF2Y1gJJUTvZHlcrJ6HUOq5VTxo7vyTECbmKU51V",
+	"qbYqSvUA8PdXZh4N+B7SeBMWM+wK0vKBc38QEL6u5DMjPpd4vAMRPGAiWRfVUrMkQpkNIiRo6H7CY/sS",
+	"pOkJ134IwvCd6xYH8EoYNyQXrj4+iuA+XVVmWITliMyr7Y9Zqlv6H+uI3LHMFPS4GVmGts2Hgu6H18+a",
+	"PULfO/3scTGplEiauHSKNfpCuRHcb0kRVDGh8d0M8kV/A8j2oXrIwyApxE7vyGTWYCpYM9YnUFFUFABx",
+	"CkvcXOqq+S2C0mKBpcXyjKAqG+Jl2NdHSFNYuGeUC/Ax1AbwJd0Ky5T9B42LnGo06gk2IGjMHAns/7y+",
+	"yB45c5aWzf4RSKaiI6GZSEifNk07MygjwQ3AMBgWqW+PhO9ibABOtzcgV2yaa5q6DPE2u2CnwfEITIVA",
+	"m7D+3vD86nT48qe3w4vrH0+vwqp4I1FV7hzZBBJKfMckXGC0xvhIa7VxR8KZ3CIyPnlz8er87OQmKMXX",
+	"FChaLFVXFuKg2RcUYnxUAeGrlemrlWlXK9NntRYNA7NyqSpWcdlSrOjjzEXeAC+zbtJ/K5D2eas+0LzC",
+	"tE/6pf8FHkqxF2FOD8PsHv+rFCTLVSY1A7gdic2me1JY7ouecVAFx5Fs7enSsf9HUe++UfszZfSeVc30",
+	"uShsbn2O7p+JXaxR3DlboTabgDosjssiaygT8Svlvn01kKKXnncoAFqNRD+s51/uCQqbOq25pfgqkvi2",
+	"qqeuouVIhIVNgSY4D3EsF3AjTs8LXEXg62l1H8jsE9HkjxA1G8V92xIeHCD0JVTom9OE/C3Xhky54HrO",
+	"kr0j115hXGSnBp0Qo0qZt+Kg7SgTxkRYRvZ91G4OuZBBSVouSOYqz9fryf9x1ErIPQgAMTgT1/TCWRmg",
+	"pT+murr8P++MhMxcsyt58xy/PQytSr2qHlS0ShcoE5UyTkgNqb5jmI3EA9I4En1DJyROJcSxuXD1iAhm",
+	"llLdkUTJbM/iq6+3q9g+NYbGc0uoJNgBvWseQGgk1oqzR1bi5Eqbgs+X+ZtNUhth4Sk6Ev5tu36QFqa5",
+	"AuNPxlnMnD8fSIn7xokJpbN+QN4IFNrdbbmSOmB0cjkzxfUVABCFku2ScqMxZ6aGiuhkBmrKDWahgHQf",
+	"FtV21B4XNiBPD597xC2JXgBulhRXLD+DWncIoAkQUbPXRiWHcEtfZdffjey6noDzr/R7BTYAjM/YTMEf",
+	"UDYNK363ku+Xii5FGWoZS3HPlMZQSx9kQTGAZMu64GRYiIiYYzxlZkV0rCzjn6Z0NmOJU/eDb9ushM4G",
+	"XtQz/0LlqWJ9HXjr7+APA+llV38jYfdlRHm389TzLtd/hSzkgomNokpZwm+98a3VlzMgF4wlaMoRUz7L",
+	"LdP0I8LXgH88ZqT/4vBZWVhtz1VnyRMuIQQJ0qGcu/4Fef1dE5bLevdD+9XasKJFnhpuhz2YSrXYT1yd",
+	"5RIaW4oxV2rpTsAYtrGaLn7YUgj3kwYAt3QC6EKk4mq+Vhd7LMtJeRuaKBZLBQ4iAPR+nlmE/tMh0eQA",
+	"wHwPsNZV8NZlTG7GWDyHz2cC6v9uQuOiBvqOGIxVEEu8rKR6obEBhq5G6XcE57fH4EMd9ccNBqyU5P/E",
+	"2FctE78u8N4ZY4rS72PSnxS13vfwKN3NW2ro4es3gapfg+7WRt2XXDZx+FTE4ZfSrNcsXLl/pBkAFQEs",
+	"dJIBrOa9Mdnt6eGhFYtTKWbe75wpCQUDQFTWvk6RjqASDLv31UoNNYX4YTmqhV3Sp8SeOJnQ1CrekMQq",
+	"VTxn2mCfCsWKRIJSPQejBZaCQEuhlVesPOyD8IrxZW5cfDio0lRLQYwE9xVNuHB5ZOMivBtP4QC8TONW",
+	"gfh7PKdHpAhuhs5gDiiZ7kIGBh8O22syxM75PROQlRMUaffXXMxcgpKDnTow4TFuBVJljkBxdbQoGpKB",
+	"QQv5ylOiI+ySZwVCpIjgidsfTg1TY9IHD6eQFmemUx6DCDwHFdhBD/aIxXrO6E4EdW/vmEykmQMarXza",
+	"my841QCDAn6+AEjAOmK1gxs8gIv/E2yiWHWROuCXX4ncDK64paQZiyXQSajjBcZXyADWdy6VoRc1MzGL",
+	"FhsYV9JZrsPfcwUXOs98DU5woaH49cESmpd0osVVXc5yXbZhUuizDTVVnx8+a48aDnujfDR0bhXMW+nG",
+	"skUkr1vb4BMKGI8QVovXSNy1Wh4sIZnKXdceJGoxHUQie9DwkBAAR6bklPsW7e1Rt9dlmHPRlsNNGvmy",
+	"nD4nyA0HcZU4HlQMULmA2qA6n5QaNljvRczSFNo0uLW2BeMOMZ++t0Mw7ecu+uajWcN6pxDrf8/UypXP",
+	"nxJujt0ZaGybFZxPeHH+ljrDXS+wPkdS5FVDNUea7EsBXt4Zc1lfc+i2z96Zos+CSMiCLaRanQq7jwS+",
+	"dbGAyOcub29aWdGlW9UjMiI/RQcRL3DCHdDgSwp/L9bUfo9Z3lFrBUIv59JeTtgsBO7riIzpjI1J/8mz",
+	"f//zX0+eHoILXORpahlPnDKqCDd7ERlPZZzroZU8xxEZZ4rbJZ5IK+sKjT4ozYTmht+zG5nxWI9J31uy",
+	"nr4Iu7tFxGAPOHS4jyvg0iKs3kIn2xA6Hl5zdqPjVJ9add4Ala6Tbw0ofwPlyh4GCU6AdugSaINOUt0I",
+	"UWNIB+yd77HWHt+f+R4c+/jmwF7hGKNq3BiRq4XrnSsuKFkHfCxIwxoJn4cVuWiXhUSHmeNtju861rfn",
+	"8gEYeU3VXSKXggDny5gq/PEjMS6cMj/99NNP+69f7798uQ91WQeLZIxVWaEKK8Tk/E3mStDUhaKoeM7v",
+	"XYqx64sF2gokhpc5YZ7UW30FwpuM1dv5gg3IuSt6byCmki0JHhXotHOZqzYX7Sm8Ah3+dsKgf/CsikCb",
+	"bdKtyPMPnvmtgx+MCoK+/QUTxrUDal7+P3g2rknuJ7jO/ZdcZ1JzX+OqBkbl2Mdwf3aCv4x6bROMeuM2",
+	"eb7czgej6wfXKCqDmitiRcXRUtTCAhALjnc7PPRosE5C9MIOohuyh+o6jgN4FWV/N6INXXVKfWn62k++",
+	"jeT3CjpNmKI+5M43UXPaKmgFFQhsZdsfxbBHliZ0InMTbHQnqe16LpUpui9rYtm3MIFP1t9hNYO05NMv",
+	"DvcG5ML5UnlzgILDEwMsvkaJLTeHd+lmx+2xs3lUmT+R02lUeHPLFUjIgEraFcXuW30EHREmg+6TC/ru",
+	"DL94cbhZV6yIch4J6qrVA8AZlAbfBrK61brNyHvwK17b2fr8ylryGn6ze+6kO/Jdnfav3RJ3y5r84n3r",
+	"Wyc5+svaWWHw3f+dlB6RJ//+57+eVho0NxITd79bFLUf5m4fXh/ACT6POuBJTAcRcao0nvjvNj2rVQUo",
+	"QiixK+eOIF+nZr6QL7iL25ABgzpgBtcSzn9yHOY6kWklIGvGwedjNQRXrDgoKXzBlq1VhbnxjfTqU21T",
+	"LRHPxw/8WCqyG/7kc9bX36LAG67PXZEjT0irKoWqvaZzL+8+C9X/TfpxQ0QsDVMtDeK6sW5jhZQTqtk+",
+	"F4WsWZZoG0PNz3FNDbdSItdQdBrqnWCK4Li90tW4uxrKAxc+uWZWL3Kmne7qJ221TP2f3fVLG+FYX8uo",
+	"LKiJ50F7na9lVDaUUYmIBhCFShWhU1BCqAM3KYsaJYkI3xHNiyIsHa7zByhvUcWxL7zCxbq8/Ddrs8j/",
+	"QDG/3cG9YHSy5J5YurIBFPNJyuMDDMntBMEblqa60kwLHe++UgWE5WrSb+nyHpGMrhaYGORwB+PWomrw",
+	"bwQp+2KWWySCCPg9n7kAH82pDgKH28PXIcvpBLfymK2ywnlaQPQVoyZXjOglN5AfBVdVbOVxwnhcu7Ou",
+	"Ayuqh9rLi6kg7B32VF+6eum5aA0cQ/hoBRhDY7O+g0GjYmfRQQHK9pApBz/0eMkmmhsstTqXgq0yafbs",
+	"V4nCvEjNUyaMj4o01eYILd1mq6XUO8o94w4eN9jUTbKTIvD0UyoCVyxm/P5jhfvfQx/Jas1jjCRjROdZ",
+	"JhU2JZ7Id9ugBnQx3t+oOG/oKFB2g600lKv18NlBq+5SqVt7cZhAT96msYBd6EM3F3ic5h/Fzj6+EuyH",
+	"VP6HJRw77azav8wxdChZA9GKDa37kdodBI0OQKoMIUyHTUoHD4DsD9o+wYcfDx6PKhjfeKTAuY6+CWXz",
+	"8t2JxD6DJh4be+qtoRVBpwyXkQE4GgWB20keQ7pIDLJBO+rDeZYoopnZjgIw14WkmwIUvmn/akgSXjz/",
+	"pB1GhiGZt4f5GFgW3Ag0o7GoNvjNYoLvwYNg/nBN0xsIEsbjHUBv3LVtmcPiM7dX556KzqW2wqD/Hqwg",
+	"AzKs9QmqlpiqR0pCHrCTA6wQYPml0IbRhPSfHx5iGfQWQzM0DjtxM5ca96PIl26Wz2RpvlXppmymtouw",
+	"hyqzalPJh8mvqsqmwdqiD8excfnlmHzzPYPG+GQlc1X49A1god0ZPK6ElH7j0nIQ1EbC/TjBKN2yGwMW",
+	"UoMcv8Csk6VUFDWrfnNhadcunYdcG8UzVkIB7BI3F9CC8Nw6KYJcLHIBBOqjY+qPyfOg+AYX9xx72m2y",
+	"M/glnMEXvc+LYG7Z2ILwC87ie0ArrT9/bIWCB4A57f6qc0iRlQK7/+4CX0joP5Tf4NcWrg6D6jtgogMm",
+	"I2Qj3ryNeVzCMCHr+OwEfMKxMb9jhC0UfP3NfkdLjeuz2vnfZEzg9TmiVN3ZrvCyZJO5lHfdAPNGpKuC",
+	"/lG0o3LovgpB51iUVPOZQKNhkRqFDQld50BfXAm0Mbhu8EjEDMrOHLtqJeDyB7p3x4VT3WhsGUnKklkb",
+	"NcN1/ej20C7po5enFPXxm/1rv+Tt9f7n3z6oqk+ThKP9+TIo0YAr+KxFFtx5DuO7NqS6xNxKq2x7+TMr",
+	"H1nGGFyZVd+cLPDBuPY5RIAufRrxgLlKYUWDzskqQAHnaVN0CSiyASOlJRJPDzypwPuaSTnDDKv2IFBU",
+	"6/VcKrOf8nuwj/OZYAmZpnJJYinvOPryFEu4YrHRXhPgCRPGMp9MyXueYPhpHauoMm94ElscOWsQ8Gdo",
+	"4q1rcu2jH7tcf9exn/uWS0UJFSlCs38EJX2JkSMxPkjljIv/gAMCefgvo/zw8Fns6xnbP9gYA9JDj68s",
+	"uxNviLz+QMhK2JTmqdmGA7B3GYsNS5yteS1ogazZ4oIi/QpwYJFKuGdMtfqvk9PIpaxTSCcWMdvr6Hrp",
+	"oM0ScnvQmwBtmC7pCtVmBCMLRe5ixkeujiaRgu1DdxlYmRTENUp0yc/urbrJggxJQa7L9s6uShla7MD4",
+	"UBQOLRV0uor8qDMmmOKxH70JzBaOT9x2t7MF2V30dmICUftAcCddI7148nTrgUC12mmgX7bE2QqSnciE",
+	"ORyrXKnDtObN/sFQ9BWWM21F0jZ8qw71a2/CqGJqaH89+vkXe0dI9BAUc5X2jnoHEKHgRmp0onWWqe2y",
+	"ux3wuORuC1t1W37pcIlKfzdGzkU+LbTSTxfzmlo372aDvTfnghoAwKEsQXOhIEXOlbcjR9WUD2frCkb3",
+	"AQDNCU6gzEYj7Zj0oYgllrXHjKi9yJUlgc2EPvxgIig40pzlMqUgfCuZz+ZOKsbUr6oUHhEnV5epYKXW",
+	"hwpfMFlFKmhOCq5xAXGqQvpDOSp4qLs/V5DP0BjMEwuYuDD6g9kzPEg0W7ZM1p4pDsqpYgueL1A5DcYq",
+	"UsTf//L+vwMAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -360,15 +360,29 @@ func (q *Queries) IncrementSafetyReferrals(ctx context.Context, day time.Time) e
 	return err
 }
 
-const listSessionsByUser = `-- name: ListSessionsByUser :many
+const listSessionsForExport = `-- name: ListSessionsForExport :many
 SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
-WHERE user_id = $1
-ORDER BY updated_at DESC, id
+WHERE user_id = $1 AND (created_at, id) > ($2::timestamptz, $3::uuid)
+ORDER BY created_at, id
+LIMIT $4
 `
 
-// ListSessionsByUser lists the user's sessions, most recently updated first.
-func (q *Queries) ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]ChatSession, error) {
-	rows, err := q.db.Query(ctx, listSessionsByUser, userID)
+type ListSessionsForExportParams struct {
+	UserID       uuid.UUID
+	AfterCreated time.Time
+	AfterID      uuid.UUID
+	MaxRows      int32
+}
+
+// ListSessionsForExport pages through the user's sessions, oldest first, after the cursor
+// (created_at, id); the first page starts from the zero cursor.
+func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsForExportParams) ([]ChatSession, error) {
+	rows, err := q.db.Query(ctx, listSessionsForExport,
+		arg.UserID,
+		arg.AfterCreated,
+		arg.AfterID,
+		arg.MaxRows,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -407,26 +421,28 @@ func (q *Queries) ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]C
 	return items, nil
 }
 
-const listSessionsForExport = `-- name: ListSessionsForExport :many
+const listSessionsPage = `-- name: ListSessionsPage :many
 SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
-WHERE user_id = $1 AND (created_at, id) > ($2::timestamptz, $3::uuid)
-ORDER BY created_at, id
+WHERE user_id = $1
+  AND (updated_at, id) < ($2::timestamptz, $3::uuid)
+ORDER BY updated_at DESC, id DESC
 LIMIT $4
 `
 
-type ListSessionsForExportParams struct {
+type ListSessionsPageParams struct {
 	UserID       uuid.UUID
-	AfterCreated time.Time
+	AfterUpdated time.Time
 	AfterID      uuid.UUID
 	MaxRows      int32
 }
 
-// ListSessionsForExport pages through the user's sessions, oldest first, after the cursor
-// (created_at, id); the first page starts from the zero cursor.
-func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsForExportParams) ([]ChatSession, error) {
-	rows, err := q.db.Query(ctx, listSessionsForExport,
+// ListSessionsPage pages through the user's sessions, most recently updated first (ties by id,
+// descending), after the keyset cursor (after_updated, after_id); the first page passes a cursor
+// past every row (a far-future time).
+func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPageParams) ([]ChatSession, error) {
+	rows, err := q.db.Query(ctx, listSessionsPage,
 		arg.UserID,
-		arg.AfterCreated,
+		arg.AfterUpdated,
 		arg.AfterID,
 		arg.MaxRows,
 	)
@@ -524,25 +540,36 @@ func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatS
 	return i, err
 }
 
-const searchSessionsByUser = `-- name: SearchSessionsByUser :many
+const searchSessionsPage = `-- name: SearchSessionsPage :many
 SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
 WHERE user_id = $1
-  AND ($2::text = ''
-       OR strpos(lower(title), lower($2::text)) > 0
-       OR strpos(lower(last_message), lower($2::text)) > 0
-       OR strpos(id::text, lower($2::text)) > 0)
-ORDER BY updated_at DESC, id
+  AND (updated_at, id) < ($2::timestamptz, $3::uuid)
+  AND (title ILIKE $4::text
+       OR last_message ILIKE $4::text
+       OR id::text ILIKE $4::text)
+ORDER BY updated_at DESC, id DESC
+LIMIT $5
 `
 
-type SearchSessionsByUserParams struct {
-	UserID uuid.UUID
-	Query  string
+type SearchSessionsPageParams struct {
+	UserID       uuid.UUID
+	AfterUpdated time.Time
+	AfterID      uuid.UUID
+	Pattern      string
+	MaxRows      int32
 }
 
-// SearchSessionsByUser lists the user's sessions whose title, last message or
-// id contains the query (ignoring case), most recently updated first.
-func (q *Queries) SearchSessionsByUser(ctx context.Context, arg SearchSessionsByUserParams) ([]ChatSession, error) {
-	rows, err := q.db.Query(ctx, searchSessionsByUser, arg.UserID, arg.Query)
+// SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
+// matches @pattern, an ILIKE pattern ('%' + the escaped query + '%'). The trigram indexes on the
+// three answer it.
+func (q *Queries) SearchSessionsPage(ctx context.Context, arg SearchSessionsPageParams) ([]ChatSession, error) {
+	rows, err := q.db.Query(ctx, searchSessionsPage,
+		arg.UserID,
+		arg.AfterUpdated,
+		arg.AfterID,
+		arg.Pattern,
+		arg.MaxRows,
+	)
 	if err != nil {
 		return nil, err
 	}

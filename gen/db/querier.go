@@ -148,11 +148,13 @@ type Querier interface {
 	// newest first, older than the (before_at, before_id) cursor when it is set: a
 	// backward index scan that stops at the limit, whatever the session's length.
 	ListRecentMessages(ctx context.Context, arg ListRecentMessagesParams) ([]Message, error)
-	// ListSessionsByUser lists the user's sessions, most recently updated first.
-	ListSessionsByUser(ctx context.Context, userID uuid.UUID) ([]ChatSession, error)
 	// ListSessionsForExport pages through the user's sessions, oldest first, after the cursor
 	// (created_at, id); the first page starts from the zero cursor.
 	ListSessionsForExport(ctx context.Context, arg ListSessionsForExportParams) ([]ChatSession, error)
+	// ListSessionsPage pages through the user's sessions, most recently updated first (ties by id,
+	// descending), after the keyset cursor (after_updated, after_id); the first page passes a cursor
+	// past every row (a far-future time).
+	ListSessionsPage(ctx context.Context, arg ListSessionsPageParams) ([]ChatSession, error)
 	// ListSigningKeys returns every signing key, oldest first.
 	ListSigningKeys(ctx context.Context) ([]ListSigningKeysRow, error)
 	// ListUserMessagesOfSessionsEndedBetween returns the user's own messages (never the
@@ -213,9 +215,10 @@ type Querier interface {
 	// RevokeUserRefreshFamiliesExcept revokes every family of a user but one (password change
 	// keeps the caller signed in).
 	RevokeUserRefreshFamiliesExcept(ctx context.Context, arg RevokeUserRefreshFamiliesExceptParams) (int64, error)
-	// SearchSessionsByUser lists the user's sessions whose title, last message or
-	// id contains the query (ignoring case), most recently updated first.
-	SearchSessionsByUser(ctx context.Context, arg SearchSessionsByUserParams) ([]ChatSession, error)
+	// SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
+	// matches @pattern, an ILIKE pattern ('%' + the escaped query + '%'). The trigram indexes on the
+	// three answer it.
+	SearchSessionsPage(ctx context.Context, arg SearchSessionsPageParams) ([]ChatSession, error)
 	// SecondsSinceLastEmailToken says how long ago the user's newest token of a purpose was
 	// made (a billion when there is none).
 	SecondsSinceLastEmailToken(ctx context.Context, arg SecondsSinceLastEmailTokenParams) (float64, error)

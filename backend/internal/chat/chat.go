@@ -226,30 +226,6 @@ func notFound(what string, err error) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-// List lists the caller's sessions, most recently updated first.
-func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]Session, error) {
-	return s.Search(ctx, userID, "")
-}
-
-// Search lists the caller's sessions whose title, last message or id contains query
-// (ignoring case); an empty query lists them all.
-func (s *Service) Search(ctx context.Context, userID uuid.UUID, query string) ([]Session, error) {
-	q := s.store.Queries()
-	u, err := s.user(ctx, q, userID)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := q.SearchSessionsByUser(ctx, dbgen.SearchSessionsByUserParams{UserID: userID, Query: strings.TrimSpace(query)})
-	if err != nil {
-		return nil, fmt.Errorf("search sessions: %w", err)
-	}
-	out := make([]Session, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, view(r, s.limits.Tiers.For(u.Role)))
-	}
-	return out, nil
-}
-
 // Get returns one of the caller's sessions.
 func (s *Service) Get(ctx context.Context, userID, sessionID uuid.UUID) (Session, error) {
 	q := s.store.Queries()

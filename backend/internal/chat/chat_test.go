@@ -560,7 +560,7 @@ func TestSummaryOnlyForPaidRolesOnceEnded(t *testing.T) {
 		}
 		queuetest.Drain(t, f.q)
 		d, _ := f.svc.Detail(ctx, uid, sid)
-		list, _ := f.svc.List(ctx, uid)
+		list := f.list(t, uid, "")
 		a, _ := f.svc.Detail(ctx, uid, active)
 		if a.Summary != nil || len(a.Emotions) != 0 {
 			t.Fatalf("active session shows insights: %+v", a.Session)
@@ -653,10 +653,7 @@ func TestSearchAndDelete(t *testing.T) {
 	}
 	s2 := f.newSession(t, uid)
 	got := func(q string) []uuid.UUID {
-		list, err := f.svc.Search(ctx, uid, q)
-		if err != nil {
-			t.Fatal(err)
-		}
+		list := f.list(t, uid, q)
 		var ids []uuid.UUID
 		for _, s := range list {
 			ids = append(ids, s.ID)
@@ -734,7 +731,7 @@ func TestAnotherUsersSessionIsNotFoundAndUnchanged(t *testing.T) {
 		}
 	}
 	for _, q := range []string{"", "private", sid.String()} {
-		if list, _ := f.svc.Search(ctx, other, q); len(list) != 0 {
+		if list := f.list(t, other, q); len(list) != 0 {
 			t.Errorf("Search(%q) by another user found %d sessions", q, len(list))
 		}
 	}
@@ -778,9 +775,9 @@ func TestEndKeepsHowTheUserFelt(t *testing.T) {
 	if _, err := f.svc.End(ctx, other, sid, "worse"); err == nil {
 		t.Fatal("another user set the feeling")
 	}
-	list, err := f.svc.List(ctx, uid)
-	if err != nil || len(list) != 1 || list[0].ClosingFeeling == nil || *list[0].ClosingFeeling != "better" {
-		t.Fatalf("list: %+v %v", list, err)
+	list := f.list(t, uid, "")
+	if len(list) != 1 || list[0].ClosingFeeling == nil || *list[0].ClosingFeeling != "better" {
+		t.Fatalf("list: %+v", list)
 	}
 }
 

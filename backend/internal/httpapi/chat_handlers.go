@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strconv"
 
 	"github.com/google/uuid"
 
@@ -218,21 +220,56 @@ func (e replyEvents) write(w http.ResponseWriter) error {
 	return nil
 }
 
-// ListChatSessions lists the caller's sessions.
-func (s *Server) ListChatSessions(ctx context.Context, _ api.ListChatSessionsRequestObject) (api.ListChatSessionsResponseObject, error) {
+// ListChatSessions lists one page of the caller's sessions.
+func (s *Server) ListChatSessions(ctx context.Context, req api.ListChatSessionsRequestObject) (api.ListChatSessionsResponseObject, error) {
+	items, link, err := s.sessionsPage(ctx, "/api/chat/sessions", "", req.Params.Limit, req.Params.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	return api.ListChatSessions200JSONResponse{Body: items, Headers: api.ListChatSessions200ResponseHeaders{Link: link}}, nil
+}
+
+// sessionsPage lists one page of the caller's sessions (those matching query when it is not
+// empty) and, when there is a next page, its Link header: path with the request's query and limit
+// and the next cursor.
+func (s *Server) sessionsPage(ctx context.Context, path, query string, limit *int, cursor *string) ([]api.SessionListItem, *string, error) {
 	svc, uid, err := s.chatUser(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	list, err := svc.List(ctx, uid)
+	n := 0
+	if limit != nil {
+		n = *limit
+		if n == 0 { // the contract's minimum is 1; 0 is not "the default"
+			return nil, nil, apperr.Invalid("limit", fmt.Sprintf("Must be between 1 and %d.", chat.MaxPageLimit))
+		}
+	}
+	c := ""
+	if cursor != nil {
+		if c = *cursor; c == "" {
+			return nil, nil, apperr.Invalid("cursor", chat.MsgBadCursor)
+		}
+	}
+	page, err := svc.Sessions(ctx, uid, query, n, c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make(api.ListChatSessions200JSONResponse, 0, len(list))
-	for _, v := range list {
+	out := make([]api.SessionListItem, 0, len(page.Items))
+	for _, v := range page.Items {
 		out = append(out, apiSessionItem(v))
 	}
-	return out, nil
+	if page.Next == "" {
+		return out, nil, nil
+	}
+	next := url.Values{"cursor": {page.Next}}
+	if query != "" {
+		next.Set("query", query)
+	}
+	if limit != nil {
+		next.Set("limit", strconv.Itoa(*limit))
+	}
+	link := "<" + path + "?" + next.Encode() + `>; rel="next"`
+	return out, &link, nil
 }
 
 // GetChatSession returns one of the caller's sessions with its messages.
@@ -303,25 +340,18 @@ func (s *Server) GetChatTakeaway(ctx context.Context, req api.GetChatTakeawayReq
 	return api.GetChatTakeaway200JSONResponse{Takeaway: text}, nil
 }
 
-// SearchProfileSessions searches the caller's sessions by title, last message and id.
+// SearchProfileSessions lists one page of the caller's sessions matching the query by title,
+// last message or id.
 func (s *Server) SearchProfileSessions(ctx context.Context, req api.SearchProfileSessionsRequestObject) (api.SearchProfileSessionsResponseObject, error) {
-	svc, uid, err := s.chatUser(ctx)
-	if err != nil {
-		return nil, err
-	}
 	query := ""
 	if req.Params.Query != nil {
 		query = *req.Params.Query
 	}
-	list, err := svc.Search(ctx, uid, query)
+	items, link, err := s.sessionsPage(ctx, "/api/profile/sessions", query, req.Params.Limit, req.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	out := make(api.SearchProfileSessions200JSONResponse, 0, len(list))
-	for _, v := range list {
-		out = append(out, apiSessionItem(v))
-	}
-	return out, nil
+	return api.SearchProfileSessions200JSONResponse{Body: items, Headers: api.SearchProfileSessions200ResponseHeaders{Link: link}}, nil
 }
 
 // GetProfileSession returns one of the caller's sessions as a list item.

@@ -117,7 +117,7 @@ func TestEveryLimitHoldsAtItsBoundary(t *testing.T) {
 					hdr := []string{"Authorization", "Bearer good"}
 					switch p.In {
 					case "query":
-						target = c.target(map[string]string{p.Name: url.QueryEscape(lc.value.(string))})
+						target = c.target(map[string]string{p.Name: url.QueryEscape(fmt.Sprint(lc.value))})
 					case "header":
 						hdr = append(hdr, p.Name, lc.value.(string))
 					}

@@ -141,13 +141,18 @@ describe('DashboardPage', () => {
     expect(screen.getAllByRole('button', { name: 'Start New Chat' })).toHaveLength(2);
   });
 
-  it('filters locally and case-insensitively on title, last message and id', async () => {
+  it('filters what is loaded at once, case-insensitively on title, last message and id, then asks the server', async () => {
     asRole('USER');
     let listCalls = 0;
+    const searches: string[] = [];
     server.use(
       http.get('*/api/chat/sessions', () => {
         listCalls += 1;
         return HttpResponse.json([active, ended, untitled]);
+      }),
+      http.get('*/api/profile/sessions', ({ request }) => {
+        searches.push(new URL(request.url).searchParams.get('query') ?? '');
+        return HttpResponse.json([]);
       }),
     );
     const { user } = renderDashboard();
@@ -171,9 +176,10 @@ describe('DashboardPage', () => {
 
     await user.clear(search);
     await user.paste('holiday');
-    expect(screen.getByRole('heading', { name: 'No sessions found' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'No sessions found' })).toBeInTheDocument();
     expect(screen.getByText('No sessions match holiday')).toBeInTheDocument();
     expect(listCalls).toBe(1);
+    expect(searches.at(-1)).toBe('holiday');
   });
 
   it('opens the chat when a card is clicked', async () => {

@@ -6,7 +6,6 @@ import {
   Container,
   Group,
   Loader,
-  SimpleGrid,
   Stack,
   Text,
   TextInput,
@@ -14,11 +13,15 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { useMemo, useRef, useState } from 'react';
-import { useListChatSessions } from '../../api/gen/chat/chat';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { SessionListItem } from '../../api/gen/model';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
 import { awaitingSummary, summaryPolling } from '../../features/dashboard/glance';
+import { allSessions, useSessionPages } from '../../features/dashboard/sessionPages';
 import { DashboardCards } from '../../features/insights/DashboardCards';
 import { useEntitlements } from '../../features/insights/useEntitlements';
 import { useLocation } from 'react-router';
@@ -37,22 +40,27 @@ export function DashboardPage() {
   // While an ended session's summary is being written (roles that get summaries),
   // the list is asked again every few seconds, for two minutes at most.
   const waitingSince = useRef<number | null>(null);
-  const sessions = useListChatSessions({
-    query: {
-      refetchInterval: (query) => {
-        const waiting = summaries && (query.state.data ?? []).some(awaitingSummary);
-        if (!waiting) {
-          waitingSince.current = null;
-          return false;
-        }
-        waitingSince.current ??= Date.now();
-        return Date.now() - waitingSince.current < summaryPolling.forMs ? summaryPolling.everyMs : false;
-      },
+  // The server searches once typing pauses; what is already loaded is filtered at once meanwhile.
+  const [searched] = useDebouncedValue(query.trim(), 300);
+  const sessions = useSessionPages(
+    searched,
+    (data) => {
+      const waiting = summaries && allSessions(data).some(awaitingSummary);
+      if (!waiting) {
+        waitingSince.current = null;
+        return false;
+      }
+      waitingSince.current ??= Date.now();
+      return Date.now() - waitingSince.current < summaryPolling.forMs ? summaryPolling.everyMs : false;
     },
-  });
+    keepPreviousData,
+  );
   const newChat = useStartNewChat();
 
-  const visible = useMemo(() => filterSessions(sessions.data ?? [], query), [sessions.data, query]);
+  const { fetchNextPage } = sessions;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+
+  const visible = useMemo(() => filterSessions(allSessions(sessions.data), query), [sessions.data, query]);
 
   const newChatButton = (
     <Button
@@ -75,6 +83,9 @@ export function DashboardPage() {
         </Button>
       </Alert>
     );
+  } else if (visible.length === 0 && query.trim() !== searched) {
+    // Nothing loaded matches yet; the server's search is about to answer.
+    body = <PageLoader label="Loading your sessions..." />;
   } else if (visible.length === 0) {
     body = (
       <Center py="xl">
@@ -89,11 +100,14 @@ export function DashboardPage() {
     );
   } else {
     body = (
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" style={{ alignItems: 'start' }}>
-        {visible.map((session) => (
-          <SessionCard key={session.id} session={session} summaries={summaries} justEnded={session.id === endedSessionId} />
-        ))}
-      </SimpleGrid>
+      <SessionGrid
+        sessions={visible}
+        summaries={summaries}
+        endedSessionId={endedSessionId}
+        hasMore={sessions.hasNextPage}
+        loadingMore={sessions.isFetchingNextPage}
+        loadMore={loadMore}
+      />
     );
   }
 
@@ -135,5 +149,102 @@ export function DashboardPage() {
         <DashboardCards />
       </Stack>
     </Container>
+  );
+}
+
+interface SessionGridProps {
+  sessions: SessionListItem[];
+  /** The caller's tier includes summaries and emotions. */
+  summaries: boolean;
+  endedSessionId?: string;
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMore: () => void;
+}
+
+/**
+ * The cards, three per row on wide screens (two, then one, on narrower ones). Only the rows near
+ * the window's view are in the page, so a list of thousands costs what a list of a few does; each
+ * row is measured, so a card that grows (a dropdown opening) keeps its own height. The next page
+ * loads as the last rows come into view, or from the "Load more" button.
+ */
+function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore, loadMore }: SessionGridProps) {
+  const sm = useMediaQuery('(min-width: 48em)', false, { getInitialValueInEffect: false });
+  const lg = useMediaQuery('(min-width: 75em)', false, { getInitialValueInEffect: false });
+  const cols = lg ? 3 : sm ? 2 : 1;
+  const rows = useMemo(() => {
+    const out: SessionListItem[][] = [];
+    for (let i = 0; i < sessions.length; i += cols) out.push(sessions.slice(i, i + cols));
+    return out;
+  }, [sessions, cols]);
+
+  const listRef = useRef<HTMLDivElement>(null);
+  const [offset, setOffset] = useState(0);
+  // Where the grid starts on the page, again whenever the page's layout changes (the greeting
+  // or an alert above it).
+  useLayoutEffect(() => {
+    const measure = () =>
+      setOffset(listRef.current ? Math.round(listRef.current.getBoundingClientRect().top + window.scrollY) : 0);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: () => 220,
+    overscan: 3,
+    scrollMargin: offset,
+    gap: 20, // the row gap, as --mantine-spacing-lg is the column gap
+  });
+  const items = virtualizer.getVirtualItems();
+
+  // Scrolling near the end loads the next page, as the button does.
+  const moreRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const button = moreRef.current;
+    if (!button || loadingMore || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) loadMore();
+    }, { rootMargin: '600px 0px' });
+    observer.observe(button);
+    return () => observer.disconnect();
+  }, [hasMore, loadingMore, loadMore]);
+
+  return (
+    <Stack gap="lg">
+      <div ref={listRef} style={{ position: 'relative', height: virtualizer.getTotalSize() }} data-testid="session-grid">
+        {items.map((item) => (
+          <div
+            key={item.key}
+            data-index={item.index}
+            ref={virtualizer.measureElement}
+            style={{
+              position: 'absolute',
+              top: 0,
+              left: 0,
+              width: '100%',
+              transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)`,
+              display: 'grid',
+              gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`,
+              gap: 'var(--mantine-spacing-lg)',
+              alignItems: 'start',
+            }}
+          >
+            {rows[item.index]!.map((session) => (
+              <SessionCard key={session.id} session={session} summaries={summaries} justEnded={session.id === endedSessionId} />
+            ))}
+          </div>
+        ))}
+      </div>
+      {hasMore ? (
+        <Center>
+          <Button ref={moreRef} variant="light" onClick={loadMore} loading={loadingMore}>
+            Load more
+          </Button>
+        </Center>
+      ) : null}
+    </Stack>
   );
 }

@@ -56,6 +56,7 @@ import type {
   ConflictResponse,
   EndSessionRequest,
   ForbiddenResponse,
+  ListChatSessionsParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
   RetryChatReply200,
@@ -85,20 +86,27 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Most recent first, with the last message and, for paying roles and ended sessions, the summary and emotions.
+ * Most recent first, with the last message and, for paying roles and ended sessions, the summary and emotions. Paged: at most `limit` sessions (ties in time by id), and a `Link` header with `rel="next"` when there are more.
  * @summary The caller's sessions.
  */
-export const getListChatSessionsUrl = () => {
+export const getListChatSessionsUrl = (params?: ListChatSessionsParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
 
-  
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/api/chat/sessions`
+  return stringifiedParams.length > 0 ? `/api/chat/sessions?${stringifiedParams}` : `/api/chat/sessions`
 }
 
-export const listChatSessions = async ( options?: RequestInit): Promise<SessionListItem[]> => {
+export const listChatSessions = async (params?: ListChatSessionsParams, options?: RequestInit): Promise<SessionListItem[]> => {
   
-  return customFetch<SessionListItem[]>(getListChatSessionsUrl(),
+  return customFetch<SessionListItem[]>(getListChatSessionsUrl(params),
   {      
     ...options,
     method: 'GET'
@@ -111,23 +119,23 @@ export const listChatSessions = async ( options?: RequestInit): Promise<SessionL
 
 
 
-export const getListChatSessionsQueryKey = () => {
+export const getListChatSessionsQueryKey = (params?: ListChatSessionsParams,) => {
     return [
-    `/api/chat/sessions`
+    `/api/chat/sessions`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getListChatSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListChatSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(params?: ListChatSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getListChatSessionsQueryKey();
+  const queryKey =  queryOptions?.queryKey ?? getListChatSessionsQueryKey(params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof listChatSessions>>> = ({ signal }) => listChatSessions({ signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listChatSessions>>> = ({ signal }) => listChatSessions(params, { signal, ...requestOptions });
 
       
 
@@ -137,11 +145,11 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListChatSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listChatSessions>>>
-export type ListChatSessionsQueryError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>
+export type ListChatSessionsQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>
 
 
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>> & Pick<
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+ params: undefined |  ListChatSessionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listChatSessions>>,
           TError,
@@ -150,8 +158,8 @@ export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>> & Pick<
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+ params?: ListChatSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listChatSessions>>,
           TError,
@@ -160,20 +168,20 @@ export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+ params?: ListChatSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The caller's sessions.
  */
 
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+ params?: ListChatSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getListChatSessionsQueryOptions(options)
+  const queryOptions = getListChatSessionsQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -32,10 +32,24 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
 
  * OpenAPI spec version: 1.0.0
  */
+import type { PageLimitParameter } from './pageLimitParameter';
+import type { PageCursorParameter } from './pageCursorParameter';
 
 export type SearchProfileSessionsParams = {
 /**
  * @maxLength 200
  */
 query?: string;
+/**
+ * How many items a page holds at most (50 when absent).
+ * @minimum 1
+ * @maximum 200
+ */
+limit?: PageLimitParameter;
+/**
+ * Where the page starts: an opaque value taken from the previous page's `Link` header. Absent for the first page.
+ * @minLength 1
+ * @maxLength 200
+ */
+cursor?: PageCursorParameter;
 };

@@ -392,7 +392,7 @@ export const useChangePassword = <TError = ErrorType<ValidationErrorResponse | U
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Case-insensitive; without `query` every session is listed.
+ * Case-insensitive; without `query` every session is listed. Paged like `GET /api/chat/sessions`: at most `limit` sessions, and a `Link` header with `rel="next"` when there are more.
  * @summary The caller's sessions, searched on the server over title, last message and id.
  */
 export const getSearchProfileSessionsUrl = (params?: SearchProfileSessionsParams,) => {

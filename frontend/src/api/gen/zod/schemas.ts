@@ -313,13 +313,16 @@ export const changePasswordResponse = zod.object({
 
 
 /**
- * Case-insensitive; without `query` every session is listed.
+ * Case-insensitive; without `query` every session is listed. Paged like `GET /api/chat/sessions`: at most `limit` sessions, and a `Link` header with `rel="next"` when there are more.
  * @summary The caller's sessions, searched on the server over title, last message and id.
  */
-export const searchProfileSessionsQueryQueryMax = 200;
+export const searchProfileSessionsQueryQueryMax = 200;export const searchProfileSessionsQueryLimitDefault = 50;
+export const searchProfileSessionsQueryLimitMax = 200;export const searchProfileSessionsQueryCursorMax = 200;
 
 export const searchProfileSessionsQueryParams = zod.object({
-  "query": zod.string().max(searchProfileSessionsQueryQueryMax).optional()
+  "query": zod.string().max(searchProfileSessionsQueryQueryMax).optional(),
+  "limit": zod.number().min(1).max(searchProfileSessionsQueryLimitMax).default(searchProfileSessionsQueryLimitDefault).describe('How many items a page holds at most (50 when absent).'),
+  "cursor": zod.string().min(1).max(searchProfileSessionsQueryCursorMax).optional().describe('Where the page starts: an opaque value taken from the previous page\'s `Link` header. Absent for the first page.')
 })
 
 export const searchProfileSessionsResponseItem = zod.object({
@@ -406,9 +409,17 @@ export const deleteMemoryParams = zod.object({
 
 
 /**
- * Most recent first, with the last message and, for paying roles and ended sessions, the summary and emotions.
+ * Most recent first, with the last message and, for paying roles and ended sessions, the summary and emotions. Paged: at most `limit` sessions (ties in time by id), and a `Link` header with `rel="next"` when there are more.
  * @summary The caller's sessions.
  */
+export const listChatSessionsQueryLimitDefault = 50;
+export const listChatSessionsQueryLimitMax = 200;export const listChatSessionsQueryCursorMax = 200;
+
+export const listChatSessionsQueryParams = zod.object({
+  "limit": zod.number().min(1).max(listChatSessionsQueryLimitMax).default(listChatSessionsQueryLimitDefault).describe('How many items a page holds at most (50 when absent).'),
+  "cursor": zod.string().min(1).max(listChatSessionsQueryCursorMax).optional().describe('Where the page starts: an opaque value taken from the previous page\'s `Link` header. Absent for the first page.')
+})
+
 export const listChatSessionsResponseItem = zod.object({
   "id": zod.uuid(),
   "title": zod.string(),

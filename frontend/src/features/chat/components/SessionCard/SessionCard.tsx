@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { deleteChatSession, getListChatSessionsQueryKey } from '../../../../api/gen/chat/chat';
@@ -8,6 +8,7 @@ import type { SessionListItem } from '../../../../api/gen/model';
 import { deleteErrorText, formatLastActivity, isActiveStatus } from '../../sessions';
 import classes from './SessionCard.module.css';
 import { SessionGlance } from '../../../dashboard/SessionGlance';
+import type { SessionPage } from '../../../dashboard/sessionPages';
 import { SessionInsights } from './SessionInsights';
 
 interface SessionCardProps {
@@ -29,8 +30,11 @@ export function SessionCard({ session, summaries, justEnded = false }: SessionCa
   const remove = useMutation({
     mutationFn: () => deleteChatSession(session.id),
     onSuccess: () => {
-      queryClient.setQueryData<SessionListItem[]>(getListChatSessionsQueryKey(), (sessions) =>
-        sessions?.filter((item) => item.id !== session.id),
+      queryClient.setQueriesData<InfiniteData<SessionPage>>({ queryKey: [...getListChatSessionsQueryKey(), 'pages'] }, (data) =>
+        data && {
+          ...data,
+          pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => item.id !== session.id) })),
+        },
       );
       void queryClient.invalidateQueries({ queryKey: getListChatSessionsQueryKey() });
     },

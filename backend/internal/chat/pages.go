@@ -1,0 +1,117 @@
+package chat
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// DefaultPageLimit and MaxPageLimit bound a page of the session lists (the contract's limit
+// parameter has the same default and maximum).
+const (
+	DefaultPageLimit = 50
+	MaxPageLimit     = 200
+)
+
+// MsgBadCursor answers a cursor that no page handed out.
+const MsgBadCursor = "This isn't a page we know. Start again from the first page."
+
+// firstPage is a keyset cursor past every row: sessions are never updated in the year 9999.
+var firstPage = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Page is one page of the caller's sessions and the cursor of the next page ("" when none).
+type Page struct {
+	Items []Session
+	Next  string
+}
+
+// encodeCursor makes the opaque cursor of the page after a session: its (updated_at, id).
+func encodeCursor(updated time.Time, id uuid.UUID) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(updated.UnixMicro(), 10) + "_" + id.String()))
+}
+
+// decodeCursor reads a cursor made by encodeCursor; anything else is a validation error naming
+// the cursor field.
+func decodeCursor(c string) (time.Time, uuid.UUID, error) {
+	bad := apperr.Invalid("cursor", MsgBadCursor)
+	raw, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return time.Time{}, uuid.Nil, bad
+	}
+	micros, idText, ok := strings.Cut(string(raw), "_")
+	if !ok {
+		return time.Time{}, uuid.Nil, bad
+	}
+	us, err := strconv.ParseInt(micros, 10, 64)
+	if err != nil || us < 0 || us > firstPage.UnixMicro() {
+		return time.Time{}, uuid.Nil, bad
+	}
+	id, err := uuid.Parse(idText)
+	if err != nil || id.String() != idText {
+		return time.Time{}, uuid.Nil, bad
+	}
+	return time.UnixMicro(us).UTC(), id, nil
+}
+
+// likePattern is the ILIKE pattern matching query anywhere, with its own % _ and \ taken literally.
+func likePattern(query string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(query) + "%"
+}
+
+// Sessions lists one page of the caller's sessions, most recently updated first, starting after
+// cursor ("" for the first page). A non-empty query keeps the sessions whose title, last message
+// or id contains it, ignoring case. limit is clamped to 1..MaxPageLimit (0 means the default).
+func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, limit int, cursor string) (Page, error) {
+	switch {
+	case limit == 0:
+		limit = DefaultPageLimit
+	case limit < 1 || limit > MaxPageLimit:
+		return Page{}, apperr.Invalid("limit", fmt.Sprintf("Must be between 1 and %d.", MaxPageLimit))
+	}
+	afterUpdated, afterID := firstPage, uuid.Nil
+	if cursor != "" {
+		var err error
+		if afterUpdated, afterID, err = decodeCursor(cursor); err != nil {
+			return Page{}, err
+		}
+	}
+	q := s.store.Queries()
+	u, err := s.user(ctx, q, userID)
+	if err != nil {
+		return Page{}, err
+	}
+	// One row more than the page says whether there is a next page.
+	var rows []dbgen.ChatSession
+	if query = strings.TrimSpace(query); query == "" {
+		rows, err = q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
+			UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, MaxRows: int32(limit + 1),
+		})
+	} else {
+		rows, err = q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
+			UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, Pattern: likePattern(query), MaxRows: int32(limit + 1),
+		})
+	}
+	if err != nil {
+		return Page{}, fmt.Errorf("list sessions: %w", err)
+	}
+	var p Page
+	if len(rows) > limit {
+		rows = rows[:limit]
+		last := rows[limit-1]
+		p.Next = encodeCursor(last.UpdatedAt, last.ID)
+	}
+	p.Items = make([]Session, 0, len(rows))
+	for _, r := range rows {
+		p.Items = append(p.Items, view(r, s.limits.Tiers.For(u.Role)))
+	}
+	return p, nil
+}
