@@ -6,6 +6,7 @@ package httpapi
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
 
 	percolate "github.com/percolate/percolate"
 	"github.com/percolate/percolate/backend/internal/account"
@@ -65,8 +67,18 @@ type Deps struct {
 	// Memory lists and changes what is remembered about users.
 	Memory *memory.Service
 	// Export writes a user's data as a zip archive.
-	Export *export.Service
+	Export Exporter
 }
+
+// Exporter writes a user's data as a zip archive (export.Service).
+type Exporter interface {
+	// Begin refuses the export before the response starts (limit, account gone).
+	Begin(ctx context.Context, userID uuid.UUID) error
+	// Write writes the archive; an error means it was cut short.
+	Write(ctx context.Context, userID uuid.UUID, w io.Writer) error
+}
+
+var _ Exporter = (*export.Service)(nil)
 
 // Server implements api.StrictServerInterface.
 type Server struct {
