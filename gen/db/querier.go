@@ -160,6 +160,11 @@ type Querier interface {
 	ListWeeklyReportsForUser(ctx context.Context, userID uuid.UUID) ([]WeeklyReport, error)
 	// LivePlanForUser returns the best plan among the user's subscriptions that still give access.
 	LivePlanForUser(ctx context.Context, userID uuid.UUID) (string, error)
+	// LockUserForWrite takes the account's row in key-share mode for the rest of the
+	// transaction, before any other row of it: a deletion of the account then waits for the
+	// write (or the write finds the account gone), instead of the two locking each other's
+	// rows in opposite orders.
+	LockUserForWrite(ctx context.Context, id uuid.UUID) (uuid.UUID, error)
 	// MarkEmailVerified records that the owner of the account proved the address is theirs.
 	MarkEmailVerified(ctx context.Context, id uuid.UUID) error
 	// MarkRefreshTokenRotated records that a token was exchanged for its successor.
