@@ -92,7 +92,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	spec, err := api.GetSwagger()
+	spec, err := api.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded openapi spec: %w", err)
 	}
