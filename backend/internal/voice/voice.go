@@ -102,7 +102,7 @@ func CleanForSpeech(text string) string {
 	}
 	text = strings.Join(lines, "\n")
 	if r := []rune(text); len(r) > MaxSpokenChars {
-		text = string(r[:MaxSpokenChars])
+		text = strings.TrimSpace(string(r[:MaxSpokenChars])) // no dangling space or newline at the cut
 	}
 	return text
 }
