@@ -29,9 +29,11 @@ func FuzzReplyEvents(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, cut uint8, ok bool) {
 		var pieces []string
 		step := int(cut%16) + 1
-		for rest := text; rest != ""; {
+		// Cut at character boundaries, as the model's chunks (decoded JSON strings) and the
+		// offline engine's words always are.
+		for rest := []rune(text); len(rest) > 0; {
 			n := min(step, len(rest))
-			pieces = append(pieces, rest[:n])
+			pieces = append(pieces, string(rest[:n]))
 			rest = rest[n:]
 		}
 		sid := uuid.MustParse("6f1c1d3e-8a55-4c3b-9d1e-2b7f0e6a9c41")
