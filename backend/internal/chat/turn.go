@@ -166,7 +166,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in Sen
 	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.OpenSession(ctx, dbgen.OpenSessionParams{
 			ID: sessionID, UserID: userID, Title: s.titleFor(msg, t.risk),
-			TokenLimit: int32(tierValue(s.limits.SessionTokens, t.user.Role)), DisclosedAt: &c.now,
+			TokenLimit: int32(tierValue(s.limits.SessionTokens, t.user.Role)), DisclosedAt: &c.now, // #nosec G115 -- a configured per-tier limit, validated at start-up
 			LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
 		})
 	})
@@ -217,7 +217,7 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 	write := &store.Batch{}
 	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.ContinueSession(ctx, dbgen.ContinueSessionParams{
-			Title: title, DisclosedAt: disclosed, Tokens: int32(companion.EstimateTokens(msg)),
+			Title: title, DisclosedAt: disclosed, Tokens: int32(companion.EstimateTokens(msg)), // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
 			LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
 			ID: sessionID, UserID: userID,
 		})
@@ -232,8 +232,8 @@ func queueMessage(ctx context.Context, b *store.Batch, t *Turn, sessionID uuid.U
 	store.QueueExec(b, func(q *dbgen.Queries) error {
 		_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{
 			ID: t.messageID, SessionID: sessionID, UserID: t.user.ID, Role: companion.RoleUser, Content: t.message,
-			TokenCount: int32(companion.EstimateTokens(t.message)), Status: StatusComplete,
-			RiskLevel: int16(t.risk.Level),
+			TokenCount: int32(companion.EstimateTokens(t.message)), Status: StatusComplete, // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
+			RiskLevel: int16(t.risk.Level), // #nosec G115 -- safety levels are 0, 1 and 2
 		})
 		return err
 	})
