@@ -1,7 +1,9 @@
 # Percolate — one binary with the web app inside.
 #   make run    build everything and serve http://127.0.0.1:8080 on the embedded defaults
 #   make test   every check CI runs: generated code, vet, Go tests, typecheck, lint, Vitest, e2e
-#   make fuzz   the contract fuzzer with many rounds (FUZZ_ROUNDS=...)
+#   make fuzz   the contract fuzzer with many rounds (FUZZ_ROUNDS=...), then each native fuzz
+#               target for FUZZTIME
+#   make audit  npm audit of the web app's runtime packages (needs the package registry)
 #   make safety-eval   the crisis screen's recall and false-positive rate on the labelled set
 
 SHELL := /bin/bash
@@ -16,7 +18,7 @@ GENERATED := gen frontend/src/api/gen backend/internal/companion/safety/scorer.b
 GO_PKGS := . ./backend/... ./db/... ./gen/... ./frontend
 
 .PHONY: run build web go-build deps dist-placeholder generate check-generated vet test-go \
-	typecheck lint test-web e2e test bench fuzz safety-eval clean
+	typecheck lint lint-go test-web e2e test bench fuzz audit safety-eval clean
 
 ## run: build the web app and the binary, then serve on the embedded defaults
 run: build
@@ -68,10 +70,34 @@ test-go: dist-placeholder
 typecheck: deps
 	cd frontend && npm run typecheck
 
-## lint: ESLint, and openapi.yaml against Redocly's and Spectral's recommended rules (no warnings)
-lint: deps
+## lint: ESLint, openapi.yaml against Redocly's and Spectral's recommended rules (no warnings),
+## and the Go scanners staticcheck and gosec (no findings; each silenced one says why where it is)
+lint: deps lint-go
 	cd frontend && npm run lint
 	cd frontend && npm run lint:contract
+
+# The Go scanners, pinned, installed into GOPATH/bin with `go install` when missing or of
+# another version (as the billing tests do with stripe-mock). gosec reports medium and high
+# findings (each silenced one carries `#nosec RULE -- reason` on its line).
+GOBIN_DIR := $(shell go env GOPATH)/bin
+STATICCHECK_VERSION := v0.8.2
+GOSEC_VERSION := v2.30.0
+STATICCHECK := $(GOBIN_DIR)/staticcheck
+GOSEC := $(GOBIN_DIR)/gosec
+
+lint-go: dist-placeholder
+	@go version -m $(STATICCHECK) 2>/dev/null | grep -q 'honnef.co/go/tools[[:space:]]*$(STATICCHECK_VERSION)[[:space:]]' || \
+		go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@go version -m $(GOSEC) 2>/dev/null | grep -q 'github.com/securego/gosec/v2[[:space:]]*$(GOSEC_VERSION)[[:space:]]' || \
+		go install github.com/securego/gosec/v2/cmd/gosec@$(GOSEC_VERSION)
+	$(STATICCHECK) $(GO_PKGS)
+	$(GOSEC) -quiet -exclude-generated -severity medium \
+		. ./backend/... ./db/... ./gen/...
+
+## audit: npm audit of the packages the web app ships (dev tools left out); fails on any
+## advisory above low. It asks the registry's advisory service, so it runs in CI, not in lint.
+audit: deps
+	cd frontend && npm audit --omit=dev --audit-level=moderate
 
 ## test-web: Vitest component tests
 test-web: deps
@@ -91,8 +117,22 @@ bench: dist-placeholder
 ## fuzz: the contract fuzzer (every operation of openapi.yaml with hostile values, as anonymous,
 ## another user and the owner) with FUZZ_ROUNDS random rounds; make test runs a short one
 FUZZ_ROUNDS ?= 5000
+# FUZZTIME: how long each native fuzz target runs (go test -fuzztime). Their seed corpora,
+# in each package's testdata/fuzz, run with every plain `go test`.
+FUZZTIME ?= 30s
+NATIVE_FUZZ := \
+	FuzzParseAccess:./backend/internal/auth \
+	FuzzReplyEvents:./backend/internal/httpapi \
+	FuzzCheckDecoding:./backend/internal/httpapi \
+	FuzzCleanForSpeech:./backend/internal/voice \
+	FuzzScreen:./backend/internal/companion/safety \
+	FuzzOfflineReply:./backend/internal/companion
 fuzz: dist-placeholder
 	PERCOLATE_FUZZ_ROUNDS=$(FUZZ_ROUNDS) go test -race -count=1 -v -timeout 60m -run '^(TestContractFuzz|TestObjectLevelAccess)$$' ./backend/internal/httpapi/
+	@for t in $(NATIVE_FUZZ); do \
+		echo "== $${t%%:*} ($(FUZZTIME))"; \
+		go test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}" || exit 1; \
+	done
 
 ## safety-eval: the crisis screen on the labelled set, per category, on the tuning half (data/full)
 ## and the held-back half (data/fresh, written blind; counts only). SAFETY_EVAL_FLAGS=-v lists the tuning

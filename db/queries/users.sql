@@ -51,3 +51,12 @@ UPDATE users
 SET password_hash = NULL, name = @name, email_verified_at = now()
 WHERE id = @id AND email_verified_at IS NULL
 RETURNING *;
+
+-- name: LockUserForWrite :one
+-- LockUserForWrite takes the account's row in key-share mode for the rest of the
+-- transaction, before any other row of it: a deletion of the account then waits for the
+-- write (or the write finds the account gone), instead of the two locking each other's
+-- rows in opposite orders.
+SELECT id FROM users
+WHERE id = @id
+FOR KEY SHARE;

@@ -170,6 +170,11 @@ type Querier interface {
 	// LockSigningKeys takes the transaction-scoped advisory lock under which signing keys are
 	// created, so that instances starting together make one key between them.
 	LockSigningKeys(ctx context.Context, lockID int64) error
+	// LockUserForWrite takes the account's row in key-share mode for the rest of the
+	// transaction, before any other row of it: a deletion of the account then waits for the
+	// write (or the write finds the account gone), instead of the two locking each other's
+	// rows in opposite orders.
+	LockUserForWrite(ctx context.Context, id uuid.UUID) (uuid.UUID, error)
 	// MarkEmailVerified records that the owner of the account proved the address is theirs.
 	MarkEmailVerified(ctx context.Context, id uuid.UUID) error
 	// MarkRefreshTokenRotated records that a token was exchanged for its successor.

@@ -170,6 +170,23 @@ func (q *Queries) GetUserByID(ctx context.Context, id uuid.UUID) (User, error) {
 	return i, err
 }
 
+const lockUserForWrite = `-- name: LockUserForWrite :one
+SELECT id FROM users
+WHERE id = $1
+FOR KEY SHARE
+`
+
+// LockUserForWrite takes the account's row in key-share mode for the rest of the
+// transaction, before any other row of it: a deletion of the account then waits for the
+// write (or the write finds the account gone), instead of the two locking each other's
+// rows in opposite orders.
+func (q *Queries) LockUserForWrite(ctx context.Context, id uuid.UUID) (uuid.UUID, error) {
+	row := q.db.QueryRow(ctx, lockUserForWrite, id)
+	var id_2 uuid.UUID
+	err := row.Scan(&id_2)
+	return id_2, err
+}
+
 const markEmailVerified = `-- name: MarkEmailVerified :exec
 UPDATE users
 SET email_verified_at = COALESCE(email_verified_at, now())

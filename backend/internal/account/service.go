@@ -38,7 +38,7 @@ const (
 	MsgPasswordLimited = "Too many failed attempts. Please wait 15 minutes and try again."
 	MsgTokenLimited    = "Too many invalid or expired links from your network. Please wait 15 minutes and try again."
 	CodeNotVerified    = "EMAIL_NOT_VERIFIED"
-	CodeBadCredentials = "INVALID_CREDENTIALS"
+	CodeBadCredentials = "INVALID_CREDENTIALS" // #nosec G101 -- an error code, not a credential
 	verifyTTL          = 24 * time.Hour
 	resetTTL           = time.Hour
 	resendVerifyEvery  = time.Minute

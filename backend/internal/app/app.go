@@ -103,7 +103,7 @@ func ensureDataDir(dir string) error {
 		return fmt.Errorf("create data dir %s (PERCOLATE_DATA_DIR): %w", dir, err)
 	}
 	if os.Geteuid() == 0 {
-		if err := os.Chmod(dir, 0o711); err != nil {
+		if err := os.Chmod(dir, 0o711); err != nil { // #nosec G302 -- the data directory must be traversable (not listable) by the PostgreSQL user the built-in cluster runs as
 			return fmt.Errorf("data dir %s: %w", dir, err)
 		}
 	}

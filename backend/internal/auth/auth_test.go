@@ -62,7 +62,7 @@ func TestOpaqueTokens(t *testing.T) {
 		t.Fatalf("tokens %q %q", a, b)
 	}
 	k := []byte("0123456789abcdef0123456789abcdef")
-	if successor(k, a) != successor(k, a) || successor(k, a) == successor(k, b) || successor(k, a) == successor([]byte("x"), a) {
+	if again := successor(k, a); successor(k, a) != again || successor(k, a) == successor(k, b) || successor(k, a) == successor([]byte("x"), a) {
 		t.Fatal("successor is not a keyed function of the token")
 	}
 }

@@ -33,7 +33,7 @@ const (
 	StarterMessage = "Hello! I'd like to start a new conversation."
 	// EndReasonUser and EndReasonTokenLimit are the end reasons.
 	EndReasonUser       = "Ended by user"
-	EndReasonTokenLimit = "Token limit reached"
+	EndReasonTokenLimit = "Token limit reached" // #nosec G101 -- the reason a session ended, shown to the user
 	// MsgSessionEnded refuses a message to an ended session.
 	MsgSessionEnded = "This session has ended. You cannot send new messages."
 	// MsgModelFailed is the error of a reply the companion could not give.

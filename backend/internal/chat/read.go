@@ -30,6 +30,10 @@ func (s *Service) prepare(ctx context.Context, read func(*store.Conn) error, loc
 	}()
 	tx, err := s.store.SendTx(ctx, lock)
 	readErr := <-readDone
+	if store.IsUserGone(err) {
+		// The account was deleted just before: a counter row could not be made for it.
+		return nil, fmt.Errorf("%w: %w", apperr.ErrUnauthorized, err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -183,16 +183,19 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	res := SendResult{SessionID: sid, Title: t.session.Title, TokensUsed: int(t.session.TokensUsed), TokenLimit: int(t.session.TokenLimit)}
 	charged := text != "" && status != StatusInterrupted
 	b := &store.Batch{}
+	// The user row first, as in a send: an account deletion waits for the reply to be
+	// stored, or the reply finds the account gone.
+	user := queueUserLock(ctx, b, uid)
 	if text != "" {
 		store.QueueExec(b, func(q *dbgen.Queries) error {
 			_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{
 				ID: uuid.New(), SessionID: sid, UserID: uid, Role: companion.RoleAssistant, Content: text,
-				TokenCount: int32(tokens), Status: status, RiskLevel: t.replyLevel(),
+				TokenCount: int32(tokens), Status: status, RiskLevel: t.replyLevel(), // #nosec G115 -- a reply's tokens are bounded by the model's max_tokens
 			})
 			return err
 		})
 	}
-	add := int32(tokens)
+	add := int32(tokens) // #nosec G115 -- a reply's tokens are bounded by the model's max_tokens
 	if t.newSession || text == "" {
 		add = 0 // the opening exchange of a session is free
 	}
@@ -219,6 +222,10 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	store.QueueExec(b, func(q *dbgen.Queries) error {
 		return q.Notify(ctx, dbgen.NotifyParams{Channel: notifyChannel, Payload: "done " + sid.String() + " " + outcome})
 	})
+	gone := func(err error) bool {
+		_, uerr := user.Get()
+		return store.IsNotFound(uerr) || store.IsUserGone(err)
+	}
 	err := func() error {
 		tx, err := s.store.SendTx(ctx, b)
 		if err != nil {
@@ -240,6 +247,11 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 		}
 		return tx.Commit(ctx)
 	}()
+	if err != nil && gone(err) {
+		// The account was deleted while its reply was written: nothing of it is left to keep.
+		s.log.Info("reply not stored: the account was deleted", "session_id", sid)
+		return SendResult{SessionID: sid, Error: MsgModelFailed, AccountGone: true}
+	}
 	if err != nil {
 		s.log.Error("store reply", "session_id", sid, "error", err.Error())
 		return SendResult{SessionID: sid, Title: res.Title, TokensUsed: res.TokensUsed, TokenLimit: res.TokenLimit, Error: MsgModelFailed}

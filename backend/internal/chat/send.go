@@ -57,6 +57,9 @@ type SendResult struct {
 	Status string
 	// Stopped says the user stopped the reply.
 	Stopped bool
+	// AccountGone says the account was deleted while the reply was written; Send answers
+	// it as a signed-out caller.
+	AccountGone bool
 }
 
 // Send stores the message and waits for its reply; onDelta (may be nil) receives the reply's
@@ -69,7 +72,11 @@ func (s *Service) Send(ctx context.Context, userID uuid.UUID, in SendInput, onDe
 	if err != nil {
 		return SendResult{}, err
 	}
-	return t.Follow(ctx, onDelta)
+	res, err := t.Follow(ctx, onDelta)
+	if err == nil && res.AccountGone {
+		return SendResult{}, fmt.Errorf("store reply: %w", apperr.ErrUnauthorized)
+	}
+	return res, err
 }
 
 // Begin validates the message and stores it, then starts its reply: in a new session (open)

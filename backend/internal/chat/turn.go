@@ -128,7 +128,8 @@ func (t *Turn) replyLevel() int16 {
 func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in SendInput) (*Turn, error) {
 	r := &reads{}
 	lock := &store.Batch{}
-	// Session rows are always locked before the usage counter rows (no deadlocks).
+	// The user row is locked first, then session rows, then the usage counter rows (no deadlocks).
+	user := queueUserLock(ctx, lock, userID)
 	checkins := store.Queue(lock, func(q *dbgen.Queries) (int64, error) { return q.TakePendingCheckins(ctx, userID) })
 	c := s.queueCounters(ctx, lock, userID, in.Quotas)
 	tx, err := s.prepare(ctx, s.readUser(ctx, r, userID), lock)
@@ -137,6 +138,9 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in Sen
 	}
 	t := &Turn{s: s, message: msg, messageID: uuid.New(), newSession: true, paced: in.Paced, counted: c}
 	err = func() error {
+		if err := userPresent(user); err != nil {
+			return err
+		}
 		if t.user, err = r.userOrErr(); err != nil {
 			return err
 		}
@@ -162,7 +166,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in Sen
 	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.OpenSession(ctx, dbgen.OpenSessionParams{
 			ID: sessionID, UserID: userID, Title: s.titleFor(msg, t.risk),
-			TokenLimit: int32(s.limits.Tiers.For(t.user.Role).SessionTokens), DisclosedAt: &c.now,
+			TokenLimit: int32(s.limits.Tiers.For(t.user.Role).SessionTokens), DisclosedAt: &c.now, // #nosec G115 -- a configured per-tier limit, validated at start-up
 			LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
 		})
 	})
@@ -175,6 +179,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in Sen
 func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UUID, msg string, in SendInput) (*Turn, error) {
 	r := &reads{}
 	lock := &store.Batch{}
+	user := queueUserLock(ctx, lock, userID)
 	locked := queueLock(ctx, lock, userID, sessionID)
 	c := s.queueCounters(ctx, lock, userID, in.Quotas)
 	tx, err := s.prepare(ctx, s.readUserAndHistory(ctx, r, userID, sessionID), lock)
@@ -183,6 +188,9 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 	}
 	t := &Turn{s: s, message: msg, messageID: uuid.New(), paced: in.Paced, counted: c}
 	err = func() error {
+		if err := userPresent(user); err != nil {
+			return err
+		}
 		if t.session, err = s.activeSession(locked); err != nil {
 			return err
 		}
@@ -209,7 +217,7 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 	write := &store.Batch{}
 	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.ContinueSession(ctx, dbgen.ContinueSessionParams{
-			Title: title, DisclosedAt: disclosed, Tokens: int32(companion.EstimateTokens(msg)),
+			Title: title, DisclosedAt: disclosed, Tokens: int32(companion.EstimateTokens(msg)), // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
 			LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
 			ID: sessionID, UserID: userID,
 		})
@@ -224,8 +232,8 @@ func queueMessage(ctx context.Context, b *store.Batch, t *Turn, sessionID uuid.U
 	store.QueueExec(b, func(q *dbgen.Queries) error {
 		_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{
 			ID: t.messageID, SessionID: sessionID, UserID: t.user.ID, Role: companion.RoleUser, Content: t.message,
-			TokenCount: int32(companion.EstimateTokens(t.message)), Status: StatusComplete,
-			RiskLevel: int16(t.risk.Level),
+			TokenCount: int32(companion.EstimateTokens(t.message)), Status: StatusComplete, // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
+			RiskLevel: int16(t.risk.Level), // #nosec G115 -- safety levels are 0, 1 and 2
 		})
 		return err
 	})
@@ -249,6 +257,7 @@ func recordRisk(ctx context.Context, b *store.Batch, level safety.Level, day tim
 func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced bool) (*Turn, error) {
 	r := &reads{}
 	lock := &store.Batch{}
+	user := queueUserLock(ctx, lock, userID)
 	locked := queueLock(ctx, lock, userID, sessionID)
 	last := store.Queue(lock, func(q *dbgen.Queries) ([]dbgen.Message, error) {
 		return q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: sessionID, UserID: userID, MaxRows: 2})
@@ -261,6 +270,9 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 	t := &Turn{s: s, paced: paced, counted: c}
 	var partial *dbgen.Message
 	err = func() error {
+		if err := userPresent(user); err != nil {
+			return err
+		}
 		if t.session, err = s.activeSession(locked); err != nil {
 			return err
 		}
@@ -338,6 +350,27 @@ func (t *Turn) dueNotice(now time.Time) *time.Time {
 	}
 	t.notice = companion.RepeatedDisclosure(age)
 	return &now
+}
+
+// queueUserLock queues the key-share lock of the caller's row, the first statement of a
+// send's transaction. An account deletion locks that row before it deletes the sessions and
+// counters; taken first here too, the two wait for each other instead of deadlocking
+// (PostgreSQL would cancel one of them after a second), and a send that comes second finds
+// the account gone (401).
+func queueUserLock(ctx context.Context, b *store.Batch, userID uuid.UUID) *store.Result[uuid.UUID] {
+	return store.Queue(b, func(q *dbgen.Queries) (uuid.UUID, error) { return q.LockUserForWrite(ctx, userID) })
+}
+
+// userPresent says whether the locked user row was there: a deleted account is signed out.
+func userPresent(r *store.Result[uuid.UUID]) error {
+	_, err := r.Get()
+	if store.IsNotFound(err) {
+		return fmt.Errorf("lock user: %w", apperr.ErrUnauthorized)
+	}
+	if err != nil {
+		return fmt.Errorf("lock user: %w", err)
+	}
+	return nil
 }
 
 func queueLock(ctx context.Context, b *store.Batch, userID, sessionID uuid.UUID) *store.Result[dbgen.ChatSession] {

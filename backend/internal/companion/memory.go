@@ -300,7 +300,8 @@ func (o *OpenAI) ExtractMemories(ctx context.Context, userTexts []string, existi
 			{Role: openai.ChatMessageRoleUser, Content: in.String()},
 		},
 		ResponseFormat: &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject},
-		MaxTokens:      600,
+		//lint:ignore SA1019 max_tokens is the field OpenAI-compatible servers (vLLM, llama.cpp, Ollama) read; max_completion_tokens is OpenAI's own.
+		MaxTokens: 600,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%w: memories: %w", ErrModel, err)

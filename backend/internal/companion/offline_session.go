@@ -193,7 +193,7 @@ func (s *session) tracked() []item {
 }
 
 func kindKey(it item) string {
-	return string(rune('0'+int(it.kind))) + it.key
+	return string(rune('0'+int(it.kind))) + it.key // #nosec G115 -- it.kind is one of a handful of small constants
 }
 
 // feelings returns the session's emotion labels, most mentioned first; the new message is

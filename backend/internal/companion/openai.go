@@ -119,7 +119,8 @@ func (o *OpenAI) Stream(ctx context.Context, p Prompt, onChunk func(string) erro
 		Messages:      o.messages(p),
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
-		MaxTokens:     o.opts.MaxTokens,
+		//lint:ignore SA1019 max_tokens is the field OpenAI-compatible servers (vLLM, llama.cpp, Ollama) read; max_completion_tokens is OpenAI's own.
+		MaxTokens: o.opts.MaxTokens,
 	}
 	capped := &wordCap{max: MaxReplyWords, onChunk: onChunk}
 	firstBy := time.Now().Add(o.opts.IdleTimeout)
@@ -297,7 +298,8 @@ func (o *OpenAI) Summarize(ctx context.Context, transcript []Turn) (Summary, err
 			{Role: openai.ChatMessageRoleUser, Content: conv.String()},
 		},
 		ResponseFormat: &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject},
-		MaxTokens:      400,
+		//lint:ignore SA1019 max_tokens is the field OpenAI-compatible servers (vLLM, llama.cpp, Ollama) read; max_completion_tokens is OpenAI's own.
+		MaxTokens: 400,
 	})
 	if err != nil {
 		return Summary{}, fmt.Errorf("%w: summary: %w", ErrModel, err)

@@ -73,6 +73,7 @@ func (o *OpenAI) classify(ctx context.Context, text string) (bool, error) {
 			{Role: openai.ChatMessageRoleSystem, Content: classifyInstruction},
 			{Role: openai.ChatMessageRoleUser, Content: text},
 		},
+		//lint:ignore SA1019 max_tokens is the field OpenAI-compatible servers (vLLM, llama.cpp, Ollama) read; max_completion_tokens is OpenAI's own.
 		MaxTokens: 3,
 	})
 	if err != nil {

@@ -30,7 +30,7 @@ const (
 	EnvDataDir               = "PERCOLATE_DATA_DIR"
 	EnvDatabaseURL           = "DATABASE_URL"
 	EnvLLMBaseURL            = "PERCOLATE_LLM_BASE_URL"
-	EnvLLMAPIKey             = "PERCOLATE_LLM_API_KEY"
+	EnvLLMAPIKey             = "PERCOLATE_LLM_API_KEY" // #nosec G101 -- the name of an environment variable, not a credential
 	EnvLLMModel              = "PERCOLATE_LLM_MODEL"
 	EnvLLMSpeechModel        = "PERCOLATE_LLM_SPEECH_MODEL"
 	EnvLLMTranscriptionModel = "PERCOLATE_LLM_TRANSCRIPTION_MODEL"
@@ -41,14 +41,14 @@ const (
 	EnvSMTPURL               = "PERCOLATE_SMTP_URL"
 	EnvMailFrom              = "PERCOLATE_MAIL_FROM"
 	EnvSupportEmail          = "PERCOLATE_SUPPORT_EMAIL"
-	EnvStripeSecretKey       = "PERCOLATE_STRIPE_SECRET_KEY"
-	EnvStripeWebhookSecret   = "PERCOLATE_STRIPE_WEBHOOK_SECRET"
+	EnvStripeSecretKey       = "PERCOLATE_STRIPE_SECRET_KEY"     // #nosec G101 -- the name of an environment variable, not a credential
+	EnvStripeWebhookSecret   = "PERCOLATE_STRIPE_WEBHOOK_SECRET" // #nosec G101 -- the name of an environment variable, not a credential
 	EnvStripePriceBasic      = "PERCOLATE_STRIPE_PRICE_BASIC"
 	EnvStripePricePremium    = "PERCOLATE_STRIPE_PRICE_PREMIUM"
 	EnvStripeAPIURL          = "PERCOLATE_STRIPE_API_URL"
 	EnvOIDCIssuer            = "PERCOLATE_OIDC_ISSUER"
 	EnvOIDCClientID          = "PERCOLATE_OIDC_CLIENT_ID"
-	EnvOIDCClientSecret      = "PERCOLATE_OIDC_CLIENT_SECRET"
+	EnvOIDCClientSecret      = "PERCOLATE_OIDC_CLIENT_SECRET" // #nosec G101 -- the name of an environment variable, not a credential
 	EnvCommunityURL          = "PERCOLATE_COMMUNITY_URL"
 	EnvSecretKey             = "PERCOLATE_SECRET_KEY"
 	EnvTrustedProxies        = "PERCOLATE_TRUSTED_PROXIES"

@@ -13,7 +13,7 @@ import (
 // Names of the limit variables. Each tier map is "ROLE=N,ROLE=N"; a role left out keeps its
 // default.
 const (
-	EnvSessionTokenLimits  = "PERCOLATE_SESSION_TOKEN_LIMITS"
+	EnvSessionTokenLimits  = "PERCOLATE_SESSION_TOKEN_LIMITS" // #nosec G101 -- the names of environment variables, not credentials
 	EnvMessagesPerDay      = "PERCOLATE_MESSAGES_PER_DAY"
 	EnvVoiceMessagesPerDay = "PERCOLATE_VOICE_MESSAGES_PER_DAY"
 	EnvMaxMessageChars     = "PERCOLATE_MAX_MESSAGE_CHARS"

@@ -429,18 +429,6 @@ func TestDuplicateRegistrationChangesNothing(t *testing.T) {
 	}
 }
 
-// median of the durations of fn over n runs.
-func median(n int, fn func()) time.Duration {
-	ds := make([]time.Duration, n)
-	for i := range ds {
-		start := time.Now()
-		fn()
-		ds[i] = time.Since(start)
-	}
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[n/2]
-}
-
 func TestLoginDoesNotRevealAccounts(t *testing.T) {
 	e := newAccEnv(t, auth.DefaultArgon2)
 	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")

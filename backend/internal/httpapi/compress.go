@@ -167,5 +167,7 @@ func (g *gzipWriter) finish() {
 	}
 }
 
+func (g *gzipWriter) started() bool { return g.status != 0 }
+
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (g *gzipWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }

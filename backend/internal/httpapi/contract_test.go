@@ -25,7 +25,7 @@ type contractOp struct {
 
 func contractOps(t testing.TB) []contractOp {
 	t.Helper()
-	spec, err := api.GetSwagger()
+	spec, err := api.GetSpec()
 	if err != nil {
 		t.Fatal(err)
 	}

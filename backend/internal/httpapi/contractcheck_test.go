@@ -32,7 +32,7 @@ var (
 func contractChecked(t testing.TB, next http.Handler, gateOnly bool) http.Handler {
 	t.Helper()
 	contractRouterOnce.Do(func() {
-		spec, err := api.GetSwagger()
+		spec, err := api.GetSpec()
 		if err != nil {
 			contractRouterErr = err
 			return

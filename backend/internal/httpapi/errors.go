@@ -67,6 +67,15 @@ const databaseRetryAfter = 5
 // else it does not recognise is logged and answered with a generic 500, so no internal
 // detail (SQL, stack, ids) ever reaches a client.
 func writeDomainError(w http.ResponseWriter, r *http.Request, err error) {
+	if responseStarted(w) {
+		// The status and part of the body are out (a streamed download cut short): an
+		// error written now would be appended to the body, a corrupt file the client takes
+		// for a whole one. Break the connection instead, so the download visibly fails.
+		if r.Context().Err() == nil {
+			slog.ErrorContext(r.Context(), "response failed after it started", "error", err.Error(), "request_id", RequestID(r.Context()))
+		}
+		panic(http.ErrAbortHandler)
+	}
 	var (
 		verr  *apperr.ValidationError
 		lerr  *apperr.LimitError
@@ -151,4 +160,23 @@ func sentinelText(status int) (string, string) {
 	default:
 		return "INTERNAL_ERROR", msgInternal
 	}
+}
+
+// startedWriter is a response writer that knows whether the status line was sent.
+type startedWriter interface{ started() bool }
+
+// responseStarted reports whether w (or a writer it wraps) has sent its status: from then on
+// an error can no longer be answered, only the connection broken.
+func responseStarted(w http.ResponseWriter) bool {
+	for w != nil {
+		if s, ok := w.(startedWriter); ok && s.started() {
+			return true
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return false
+		}
+		w = u.Unwrap()
+	}
+	return false
 }

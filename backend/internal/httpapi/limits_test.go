@@ -148,7 +148,7 @@ func TestEveryLimitHoldsAtItsBoundary(t *testing.T) {
 // The domain's limits are the contract's, in every schema where they apply: a limit changed
 // in one schema and not in another, or in the contract and not in the domain, fails here.
 func TestDomainLimitsAreTheContracts(t *testing.T) {
-	spec, err := api.GetSwagger()
+	spec, err := api.GetSpec()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,8 @@ func (s *Server) DeleteAllMemories(ctx context.Context, _ api.DeleteAllMemoriesR
 
 // ExportData streams the caller's archive: it is written into a pipe while the response
 // reads it, so nothing but the session being written is held in memory. A failure once the
-// response has started can only cut the archive short; it is logged.
+// response has started is logged and breaks the connection (writeDomainError), so the
+// client sees a failed download rather than a truncated zip.
 func (s *Server) ExportData(ctx context.Context, _ api.ExportDataRequestObject) (api.ExportDataResponseObject, error) {
 	c, err := caller(ctx)
 	if err != nil {

@@ -71,6 +71,8 @@ func (s *statusRecorder) Flush() {
 	}
 }
 
+func (s *statusRecorder) started() bool { return s.status != 0 }
+
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
@@ -81,23 +83,32 @@ func accessLog(logger *slog.Logger) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
 			rec := &statusRecorder{ResponseWriter: w}
+			// Deferred, so that a panicking handler is logged too: with the status it began
+			// (a response broken off part-way), or 500 (what recoverer answers).
+			returned := false
+			defer func() {
+				switch {
+				case rec.status == 0 && !returned:
+					rec.status = http.StatusInternalServerError
+				case rec.status == 0:
+					rec.status = http.StatusOK
+				}
+				level := slog.LevelInfo
+				if rec.status >= 500 {
+					level = slog.LevelError
+				}
+				logger.LogAttrs(r.Context(), level, "request",
+					slog.String("request_id", RequestID(r.Context())),
+					slog.String("method", r.Method),
+					slog.String("path", r.URL.Path),
+					slog.Int("status", rec.status),
+					slog.Int("bytes", rec.bytes),
+					slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+					slog.String("remote", r.RemoteAddr),
+				)
+			}()
 			next.ServeHTTP(rec, r)
-			if rec.status == 0 {
-				rec.status = http.StatusOK
-			}
-			level := slog.LevelInfo
-			if rec.status >= 500 {
-				level = slog.LevelError
-			}
-			logger.LogAttrs(r.Context(), level, "request",
-				slog.String("request_id", RequestID(r.Context())),
-				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
-				slog.Int("status", rec.status),
-				slog.Int("bytes", rec.bytes),
-				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-				slog.String("remote", r.RemoteAddr),
-			)
+			returned = true
 		})
 	}
 }
@@ -106,12 +117,16 @@ func accessLog(logger *slog.Logger) func(http.Handler) http.Handler {
 func recoverer(logger *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w = &statusRecorder{ResponseWriter: w}
 			defer func() {
 				if v := recover(); v != nil {
 					if v == http.ErrAbortHandler {
 						panic(v)
 					}
 					logger.ErrorContext(r.Context(), "panic", "request_id", RequestID(r.Context()), "panic", v)
+					if responseStarted(w) {
+						panic(http.ErrAbortHandler) // too late for an answer: break the connection
+					}
 					writeError(w, http.StatusInternalServerError, "INTERNAL_ERROR", msgInternal)
 				}
 			}()

@@ -60,7 +60,7 @@ func (s *Server) flowCookie(value string, maxAge int) *http.Cookie {
 	if s.deps.SecureCookies {
 		sameSite = http.SameSiteNoneMode
 	}
-	return &http.Cookie{
+	return &http.Cookie{ // #nosec G124 -- HttpOnly always; Secure and SameSite=None whenever the public URL is https (plain http in development cannot carry Secure)
 		Name: oidcCookie, Value: value, Path: "/oauth2/", MaxAge: maxAge,
 		HttpOnly: true, Secure: s.deps.SecureCookies, SameSite: sameSite,
 	}

@@ -272,7 +272,7 @@ func TestOIDCRefusesForgedFlows(t *testing.T) {
 	cb, _ := e.start()
 	refused("no cookie", e.finish(cb, nil))
 
-	cb, cookie := e.start()
+	_, cookie := e.start()
 	other, _ := e.start()
 	refused("another flow's state", e.finish(other, cookie))
 

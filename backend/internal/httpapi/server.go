@@ -6,6 +6,7 @@ package httpapi
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
 
 	percolate "github.com/percolate/percolate"
 	"github.com/percolate/percolate/backend/internal/account"
@@ -66,10 +68,20 @@ type Deps struct {
 	// Memory lists and changes what is remembered about users.
 	Memory *memory.Service
 	// Export writes a user's data as a zip archive.
-	Export *export.Service
+	Export Exporter
 	// Tiers is what each role includes, shown on /api/auth/me (nil: the product's defaults).
 	Tiers entitlement.Table
 }
+
+// Exporter writes a user's data as a zip archive (export.Service).
+type Exporter interface {
+	// Begin refuses the export before the response starts (limit, account gone).
+	Begin(ctx context.Context, userID uuid.UUID) error
+	// Write writes the archive; an error means it was cut short.
+	Write(ctx context.Context, userID uuid.UUID, w io.Writer) error
+}
+
+var _ Exporter = (*export.Service)(nil)
 
 // Server implements api.StrictServerInterface.
 type Server struct {
@@ -86,7 +98,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	if d.Tiers == nil {
 		d.Tiers = entitlement.Default()
 	}
-	spec, err := api.GetSwagger()
+	spec, err := api.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded openapi spec: %w", err)
 	}

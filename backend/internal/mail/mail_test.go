@@ -382,3 +382,35 @@ func assertMode(t *testing.T, path string, want os.FileMode) {
 		t.Errorf("%s mode = %o, want %o", path, got, want)
 	}
 }
+
+// An outbox that cannot be written (here its directory was replaced by a file; permissions
+// would not stop the root user the tests may run as) makes Send fail, and leaves nothing
+// half-written behind.
+func TestOutboxNotWritableFailsAndLeavesNothing(t *testing.T) {
+	dataDir := t.TempDir()
+	sender, err := mail.New(loadMail(t, nil), dataDir, nil)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	dir := mail.OutboxDir(dataDir)
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = sender.Send(context.Background(), mail.Message{To: "zoe@example.com", Subject: "Verify", Text: longText})
+	if err == nil {
+		t.Fatal("Send into an unwritable outbox succeeded")
+	}
+	entries, err := os.ReadDir(dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != filepath.Base(dir) || entries[0].IsDir() {
+		t.Fatalf("the data directory holds %v", entries)
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Size() != 0 {
+		t.Fatalf("the outbox path was written to: %v %v", fi, err)
+	}
+}

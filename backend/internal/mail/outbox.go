@@ -38,7 +38,7 @@ func NewOutbox(dir string, from *netmail.Address, logger *slog.Logger) (*Outbox,
 	}
 	// MkdirAll leaves an existing directory's mode alone; mail holds
 	// sign-in links, so make sure nobody else can list or read it.
-	if err := os.Chmod(dir, 0o700); err != nil {
+	if err := os.Chmod(dir, 0o700); err != nil { // #nosec G302 -- a directory needs its x bit; 0700 is owner-only
 		return nil, fmt.Errorf("mail: restrict outbox %s: %w", dir, err)
 	}
 	return &Outbox{dir: dir, from: from, logger: logger, now: time.Now}, nil

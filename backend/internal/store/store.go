@@ -61,7 +61,7 @@ func FromPool(pool *pgxpool.Pool) *Store { return &Store{pool: pool, queries: db
 // applyPoolDefaults fills in the settings the connection string left unset.
 func applyPoolDefaults(cfg *pgxpool.Config, databaseURL string) {
 	if !strings.Contains(databaseURL, "pool_max_conns") {
-		cfg.MaxConns = int32(max(10, 4*runtime.GOMAXPROCS(0)))
+		cfg.MaxConns = int32(max(10, 4*runtime.GOMAXPROCS(0))) // #nosec G115 -- a few times the CPU count, far below 2^31
 	}
 	if !strings.Contains(databaseURL, "pool_max_conn_lifetime") {
 		cfg.MaxConnLifetime = time.Hour

@@ -71,7 +71,7 @@ var (
 	mdLink      = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	bareURL     = regexp.MustCompile(`(?i)\b(?:https?://|www\.)\S+`)
 	mdCodeFence = regexp.MustCompile("(?s)```.*?```")
-	mdMarks     = regexp.MustCompile("(?m)^\\s{0,3}(?:#{1,6}\\s+|>\\s?|[-*+]\\s+|\\d+[.)]\\s+)")
+	mdMarks     = regexp.MustCompile(`(?m)^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)`)
 	mdEmphasis  = regexp.MustCompile("[*_~`]+")
 	spaces      = regexp.MustCompile(`[ \t]+`)
 )
@@ -102,7 +102,7 @@ func CleanForSpeech(text string) string {
 	}
 	text = strings.Join(lines, "\n")
 	if r := []rune(text); len(r) > MaxSpokenChars {
-		text = string(r[:MaxSpokenChars])
+		text = strings.TrimSpace(string(r[:MaxSpokenChars])) // no dangling space or newline at the cut
 	}
 	return text
 }

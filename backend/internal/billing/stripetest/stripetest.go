@@ -69,7 +69,7 @@ func Start(t testing.TB) *Server {
 func start(t testing.TB, bin string) (*Server, error) {
 	httpAddr, httpsAddr := freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "-http-addr", httpAddr, "-https-addr", httpsAddr)
+	cmd := exec.CommandContext(ctx, bin, "-http-addr", httpAddr, "-https-addr", httpsAddr) // #nosec G204 -- the pinned stripe-mock binary, in tests only; no shell
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {

@@ -32,7 +32,7 @@ func (s *Server) handleSpeech(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleTranscription(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseMultipartForm(32 << 20); err != nil {
+	if err := r.ParseMultipartForm(32 << 20); err != nil { // #nosec G120 -- the test double of the model API, reached only by tests
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "llmtest: not a multipart form: "+err.Error())
 		return
 	}

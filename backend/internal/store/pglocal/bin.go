@@ -86,7 +86,7 @@ func binDirCandidates(ctx context.Context) []string {
 	}
 	if p, err := exec.LookPath("pg_config"); err == nil {
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		out, err := exec.CommandContext(cctx, p, "--bindir").Output()
+		out, err := exec.CommandContext(cctx, p, "--bindir").Output() // #nosec G204 -- pg_config found on PATH or the known install directories; arguments are fixed, no shell
 		cancel()
 		if err == nil {
 			add(strings.TrimSpace(string(out)))
@@ -114,7 +114,7 @@ var versionRE = regexp.MustCompile(`\(PostgreSQL\) (\d+)`)
 func binMajor(ctx context.Context, binDir string) (int, error) {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(cctx, filepath.Join(binDir, "pg_ctl"), "--version").Output()
+	out, err := exec.CommandContext(cctx, filepath.Join(binDir, "pg_ctl"), "--version").Output() // #nosec G204 -- pg_ctl in the resolved bin directory, fixed arguments; no shell
 	if err != nil {
 		return 0, fmt.Errorf("%s/pg_ctl --version: %w", binDir, err)
 	}
@@ -128,7 +128,7 @@ func binMajor(ctx context.Context, binDir string) (int, error) {
 // dataMajor reads the major version recorded in a data directory's
 // PG_VERSION file; 0 with a nil error when the directory is not initialized.
 func dataMajor(dataDir string) (int, error) {
-	b, err := os.ReadFile(filepath.Join(dataDir, "PG_VERSION"))
+	b, err := os.ReadFile(filepath.Join(dataDir, "PG_VERSION")) // #nosec G304 -- a file of the cluster's own data directory
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}

@@ -220,7 +220,7 @@ func (c *Cluster) prepareSocketDir() error {
 // readPidFile returns the postmaster's pid and socket directory from
 // postmaster.pid, or zero values when there is none.
 func readPidFile(dataDir string) (int, string) {
-	b, err := os.ReadFile(filepath.Join(dataDir, "postmaster.pid"))
+	b, err := os.ReadFile(filepath.Join(dataDir, "postmaster.pid")) // #nosec G304 -- a file of the cluster's own data directory
 	if err != nil {
 		return 0, ""
 	}

@@ -32,7 +32,7 @@ type runner struct {
 // It runs in its own process group so that a Ctrl-C aimed at the app does
 // not also stop the server before the app has drained its connections.
 func (r *runner) command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, filepath.Join(r.binDir, name), args...)
+	cmd := exec.CommandContext(ctx, filepath.Join(r.binDir, name), args...) // #nosec G204 -- a PostgreSQL tool in the resolved bin directory, arguments built here; no shell
 	// The child may run as another user who cannot read the app's working
 	// directory; initdb and pg_ctl fail on an unreadable cwd.
 	cmd.Dir = "/"

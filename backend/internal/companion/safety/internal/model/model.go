@@ -121,7 +121,7 @@ func (m *Model) Encode() []byte {
 	binary.Write(&b, binary.LittleEndian, m.scale)
 	binary.Write(&b, binary.LittleEndian, m.bias)
 	for _, w := range m.w {
-		b.WriteByte(byte(w))
+		b.WriteByte(byte(w)) // #nosec G115 -- an int8 weight stored as its two's-complement byte, read back by Decode
 	}
 	return b.Bytes()
 }
@@ -141,7 +141,7 @@ func Decode(b []byte) (*Model, error) {
 		w:     make([]int8, buckets),
 	}
 	for i, c := range b[head:] {
-		m.w[i] = int8(c)
+		m.w[i] = int8(c) // #nosec G115 -- the byte Encode wrote, reinterpreted as the int8 weight it was
 	}
 	return m, nil
 }
