@@ -325,9 +325,11 @@ func do(ctx context.Context, c *http.Client, method, url, token string, body []b
 	return int(n), nil
 }
 
-// phase runs fn from conns goroutines for d and samples pid's RSS (its peak is reported).
-func phase(ctx context.Context, name string, conns int, d time.Duration, fn func(context.Context) (int, error), pid int) Load {
-	ctx, cancel := context.WithTimeout(ctx, d)
+// phase runs fn from conns goroutines for d and samples pid's RSS (its peak is reported). A
+// request in flight at the end is finished and counted (and every goroutine makes at least one),
+// so a phase shorter than one request still measures something.
+func phase(parent context.Context, name string, conns int, d time.Duration, fn func(context.Context) (int, error), pid int) Load {
+	ctx, cancel := context.WithTimeout(parent, d)
 	defer cancel()
 	var peak atomic.Uint64
 	done := make(chan struct{})
@@ -360,12 +362,9 @@ func phase(ctx context.Context, name string, conns int, d time.Duration, fn func
 			var mine []time.Duration
 			var e, n int
 			var fe string
-			for ctx.Err() == nil {
+			for first := true; first || ctx.Err() == nil; first = false {
 				t := time.Now()
-				b, err := fn(ctx)
-				if ctx.Err() != nil {
-					break // cut off by the end of the phase: not counted
-				}
+				b, err := fn(parent)
 				if err != nil {
 					e++
 					if fe == "" {
