@@ -31,16 +31,17 @@ func main() {
 	ph := flag.Duration("phase", 5*time.Second, "how long each phase runs")
 	big := flag.Int("big", 10000, "sessions of the large user")
 	out := flag.String("out", "bench", "where results.md and results.json go")
+	ttftN := flag.Int("ttft", 500, "streamed messages per history length for time to first token (0 skips it)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *bin, *admin, *ph, *big, *out); err != nil {
+	if err := run(ctx, *bin, *admin, *ph, *big, *ttftN, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "percolate-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, bin, admin string, ph time.Duration, big int, out string) error {
+func run(ctx context.Context, bin, admin string, ph time.Duration, big, ttftN int, out string) error {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
 		return err
@@ -98,7 +99,7 @@ func run(ctx context.Context, bin, admin string, ph time.Duration, big int, out 
 		return s, nil
 	}
 	res, err := bench.Run(ctx, bench.Options{
-		DatabaseURL: u.String(), Start: start, Phase: ph, Conns: 16, BigSessions: big, OutDir: out,
+		DatabaseURL: u.String(), Start: start, Phase: ph, Conns: 16, BigSessions: big, TTFTRequests: ttftN, OutDir: out,
 		Note: "bin/percolate as its own process, offline engine, a new database on " + u.Host,
 	})
 	if err != nil {

@@ -50,6 +50,8 @@ type Options struct {
 	Conns int
 	// BigSessions is the session count of the large user in the growth phase (10,000).
 	BigSessions int
+	// TTFTRequests is the number of streamed messages per history length (500; 0 skips it).
+	TTFTRequests int
 	// OutDir receives results.md and results.json.
 	OutDir string
 	// Note says how the server was run, for the report.
@@ -92,6 +94,7 @@ type Results struct {
 	GrowthRatio GrowthOut `json:"growthRatios"`
 	Login       []Load    `json:"login"`
 	Argon2      []Load    `json:"rawArgon2"`
+	TTFT        []TTFT    `json:"timeToFirstToken"`
 	Targets     []Target  `json:"targets"`
 	NotMeasured []string  `json:"notMeasured"`
 }
@@ -121,15 +124,18 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 		o.Conns = 16
 	}
 	res := &Results{When: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Server: o.Note, PhaseSec: o.Phase.Seconds()}
-	srv, err := o.Start(ctx, map[string]string{
-		"DATABASE_URL":          o.DatabaseURL,
-		"PERCOLATE_LOG_LEVEL":   "error",
-		"PERCOLATE_AUTH_LIMITS": "login_per_account=100000000,login_per_address=100000000,bad_tokens_per_address=100000000",
-	})
+	env := map[string]string{
+		"DATABASE_URL":                   o.DatabaseURL,
+		"PERCOLATE_LOG_LEVEL":            "error",
+		"PERCOLATE_AUTH_LIMITS":          "login_per_account=100000000,login_per_address=100000000,bad_tokens_per_address=100000000",
+		"PERCOLATE_MESSAGES_PER_DAY":     "PREMIUM=1000000",
+		"PERCOLATE_SESSION_TOKEN_LIMITS": "PREMIUM=100000000",
+	}
+	srv, err := o.Start(ctx, env)
 	if err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
-	defer srv.Stop()
+	defer func() { srv.Stop() }()
 	time.Sleep(200 * time.Millisecond)
 	res.IdleRSSMiB = rssMiB(srv.PID)
 
@@ -230,9 +236,50 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 		res.Argon2 = append(res.Argon2, a)
 	}
 
+	// Time to first token: the same database, served again with a model on the OpenAI wire.
+	if o.TTFTRequests > 0 {
+		m, err := startModel()
+		if err != nil {
+			return nil, err
+		}
+		defer m.ln.Close()
+		srv.Stop()
+		env["PERCOLATE_LLM_BASE_URL"] = m.URL()
+		env["PERCOLATE_LLM_API_KEY"] = "bench"
+		if srv, err = o.Start(ctx, env); err != nil {
+			return nil, fmt.Errorf("start with a model: %w", err)
+		}
+		// chat_send allows a user 20 messages a minute (not configurable), so each user sends
+		// at most perUser, in a session of their own with the history. A new address is a new
+		// issuer (PERCOLATE_PUBLIC_URL defaults to it): everyone signs in on this server.
+		const perUser = 19
+		for _, history := range []int{10, 2000} {
+			var targets []streamTarget
+			for i := 0; i*perUser < o.TTFTRequests; i++ {
+				email := fmt.Sprintf("stream-%d-%d@bench.test", history, i)
+				uid, _, err := seedUser(ctx, db, hash, email, 0, 0)
+				if err != nil {
+					return nil, fmt.Errorf("seed: %w", err)
+				}
+				sid, err := seedSession(ctx, db, uid, history)
+				if err != nil {
+					return nil, fmt.Errorf("seed: %w", err)
+				}
+				t, err := login(ctx, client, srv.BaseURL, email)
+				if err != nil {
+					return nil, fmt.Errorf("login: %w", err)
+				}
+				targets = append(targets, streamTarget{token: t, session: sid, n: min(perUser, o.TTFTRequests-i*perUser)})
+			}
+			if _, err := db.Exec(ctx, "ANALYZE"); err != nil {
+				return nil, err
+			}
+			res.TTFT = append(res.TTFT, ttft(ctx, client, srv.BaseURL, targets, history, m))
+		}
+	}
+
 	res.Targets = targets(res)
 	res.NotMeasured = []string{
-		"time to first token added by the server (500 streamed requests against an OpenAI-wire model, and at 2,000 messages of history)",
 		"dashboard growth and the browser targets (Playwright)",
 		"two instances on one database",
 	}
@@ -270,6 +317,22 @@ func seedUser(ctx context.Context, db *pgx.Conn, hash, email string, sessions, m
 			FROM generate_series(1, $3::int) g`, sid, uid, messages)
 	}
 	return uid, sid, err
+}
+
+// seedSession adds an active session of uid with history messages and answers its id.
+func seedSession(ctx context.Context, db *pgx.Conn, uid string, history int) (string, error) {
+	var sid string
+	err := db.QueryRow(ctx, `INSERT INTO chat_sessions (user_id, title, last_message, token_limit)
+		VALUES ($1, 'Streaming', 'Hello', 100000000) RETURNING id::text`, uid).Scan(&sid)
+	if err != nil {
+		return "", err
+	}
+	_, err = db.Exec(ctx, `INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+		SELECT $1, $2, CASE WHEN g % 2 = 0 THEN 'assistant' ELSE 'user' END,
+		       'This is message ' || g || ' of a long conversation about a week that was busier than I hoped.', 20,
+		       now() - interval '1 day' + g * interval '1 second'
+		FROM generate_series(1, $3::int) g`, sid, uid, history)
+	return sid, err
 }
 
 func login(ctx context.Context, c *http.Client, base, email string) (string, error) {
@@ -472,6 +535,15 @@ func targets(r *Results) []Target {
 		Target{What: "growth: first page of the list", Want: "< 100 KB", Got: fmt.Sprintf("%d bytes", g.FirstPageBytes), Met: g.FirstPageBytes < 100_000},
 		Target{What: "memory: idle RSS", Want: "≤ 30 MiB", Got: fmt.Sprintf("%.1f MiB", r.IdleRSSMiB), Met: r.IdleRSSMiB > 0 && r.IdleRSSMiB <= 30},
 	)
+	if len(r.TTFT) == 2 {
+		a, b := r.TTFT[0], r.TTFT[1]
+		ok := a.Errors == 0 && b.Errors == 0
+		t = append(t,
+			Target{What: fmt.Sprintf("time to first token added by the server, p50 (%d requests, %d messages of history)", a.Requests, a.History), Want: "≤ 1 ms", Got: fmt.Sprintf("%.2f ms", a.AddedP50ms), Met: ok && a.AddedP50ms <= 1},
+			Target{What: "time to first token added by the server, p99", Want: "≤ 5 ms", Got: fmt.Sprintf("%.2f ms", a.AddedP99ms), Met: ok && a.AddedP99ms <= 5},
+			Target{What: fmt.Sprintf("time to first token added, p50 at %d messages of history vs %d", b.History, a.History), Want: "≤ ×1.2", Got: fmt.Sprintf("×%.2f", b.AddedP50ms/a.AddedP50ms), Met: ok && b.AddedP50ms <= 1.2*a.AddedP50ms},
+		)
+	}
 	for _, l := range r.Login {
 		if l.Conns == 8 {
 			t = append(t, Target{What: "memory: peak RSS while logging in at 8 parallel", Want: "≤ 128 MiB", Got: fmt.Sprintf("%.1f MiB", l.RSSMiB), Met: l.RSSMiB > 0 && l.RSSMiB <= 128})
@@ -521,6 +593,18 @@ func Markdown(r *Results) string {
 	fmt.Fprintf(&b, "List p50 ×%.2f, search p50 ×%.2f for %d sessions against %d; first page %d bytes.\n\n", g.ListP50Ratio, g.SearchP50Ratio, g.BigSessions, g.SmallSessions, g.FirstPageBytes)
 	table("Login", "ratio to raw argon2id", r.Login)
 	table("Raw argon2id (the app's parameters, in the harness process)", "", r.Argon2)
+	if len(r.TTFT) > 0 {
+		b.WriteString("## Time to first token added by the server (one request at a time, a model on the OpenAI wire that answers at once)\n\n")
+		b.WriteString("Added = (first delta at the client − request sent) − (model's first chunk flushed − request reached the model); upstream = request reached the model − request sent; downstream = first delta at the client − model's first chunk flushed.\n\n")
+		b.WriteString("| history | requests | errors | added p50 ms | added p99 ms | upstream p50 ms | upstream p99 ms | downstream p50 ms | downstream p99 ms |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, x := range r.TTFT {
+			fmt.Fprintf(&b, "| %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", x.History, x.Requests, x.Errors, x.AddedP50ms, x.AddedP99ms, x.UpP50ms, x.UpP99ms, x.DownP50ms, x.DownP99ms)
+			if x.FirstErr != "" {
+				fmt.Fprintf(&b, "\nFirst error at %d messages of history: %s\n", x.History, x.FirstErr)
+			}
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString("## Targets of issue 14\n\n| target | want | got | met |\n|---|---|---|---|\n")
 	for _, t := range r.Targets {
 		met := "no"

@@ -60,7 +60,7 @@ func TestSmoke(t *testing.T) {
 	}
 	out := t.TempDir()
 	res, err := bench.Run(context.Background(), bench.Options{
-		DatabaseURL: pgtest.URL(t), Start: start, Phase: 150 * time.Millisecond, Conns: 4, BigSessions: 100,
+		DatabaseURL: pgtest.URL(t), Start: start, Phase: 150 * time.Millisecond, Conns: 4, BigSessions: 100, TTFTRequests: 5,
 		OutDir: out, Note: "in the test process",
 	})
 	if err != nil {
