@@ -3,6 +3,7 @@
 #   make test   every check CI runs: generated code, vet, Go tests, typecheck, lint, Vitest, e2e
 #   make fuzz   the contract fuzzer with many rounds (FUZZ_ROUNDS=...)
 #   make safety-eval   the crisis screen's recall and false-positive rate on the labelled set
+#   make bench  the load harness: bench/results.md and bench/results.json (make bench-go: Go benchmarks)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
