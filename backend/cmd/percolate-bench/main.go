@@ -32,7 +32,15 @@ func main() {
 	big := flag.Int("big", 10000, "sessions of the large user")
 	out := flag.String("out", "bench", "where results.md and results.json go")
 	ttftN := flag.Int("ttft", 500, "streamed messages per history length for time to first token (0 skips it)")
+	render := flag.Bool("render", false, "only render results.md again from results.json in -out")
 	flag.Parse()
+	if *render {
+		if err := bench.Rewrite(*out); err != nil {
+			fmt.Fprintln(os.Stderr, "percolate-bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, *bin, *admin, *ph, *big, *ttftN, *out); err != nil {

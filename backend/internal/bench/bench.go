@@ -148,11 +148,10 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	reader, detailID, err := seedUser(ctx, db, hash, "reader@bench.test", 50, 100)
+	_, detailID, err := seedUser(ctx, db, hash, "reader@bench.test", 50, 100)
 	if err != nil {
 		return nil, fmt.Errorf("seed: %w", err)
 	}
-	_ = reader
 	small := 10
 	if _, _, err := seedUser(ctx, db, hash, "small@bench.test", small, 0); err != nil {
 		return nil, fmt.Errorf("seed: %w", err)
@@ -552,6 +551,19 @@ func targets(r *Results) []Target {
 	return t
 }
 
+// Rewrite renders dir/results.md again from dir/results.json.
+func Rewrite(dir string) error {
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		return err
+	}
+	var r Results
+	if err := json.Unmarshal(b, &r); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "results.md"), []byte(Markdown(&r)), 0o644)
+}
+
 func write(dir string, r *Results) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -570,7 +582,8 @@ func write(dir string, r *Results) error {
 func Markdown(r *Results) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# `make bench` results\n\nWritten by `make bench` (backend/cmd/percolate-bench); do not edit by hand.\n\n")
-	fmt.Fprintf(&b, "- When: %s\n- Machine: %d CPUs, %s, %s, %s\n- Server: %s\n- Each phase: %.1f s, loopback only\n- Idle server RSS: %.1f MiB\n\n",
+	fmt.Fprintf(&b, "- When: %s\n- Machine: %d CPUs, %s, %s, %s\n- Server: %s\n- Each phase: %.1f s, loopback only\n- Idle server RSS: %.1f MiB\n\n"+
+		"Server RSS is the peak VmRSS (/proc/PID/status) sampled every 50 ms during a phase. Bytes are a 200 answer's body as the client reads it: Go's client asks for gzip and decompresses, so they are the uncompressed size. Ratios are to the reference measured in the same run.\n\n",
 		r.When, r.Machine.NProc, r.Machine.CPU, r.Machine.OS, r.Machine.Go, r.Server, r.PhaseSec, r.IdleRSSMiB)
 	table := func(title, ratioName string, ls []Load) {
 		fmt.Fprintf(&b, "## %s\n\n| phase | conns | requests | errors | req/s | p50 ms | p99 ms | bytes | server RSS MiB | %s |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", title, ratioName)
