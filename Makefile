@@ -5,6 +5,7 @@
 #               target for FUZZTIME
 #   make audit  npm audit of the web app's runtime packages (needs the package registry)
 #   make safety-eval   the crisis screen's recall and false-positive rate on the labelled set
+#   make bench  the load harness: bench/results.md and bench/results.json (make bench-go: Go benchmarks)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -18,7 +19,7 @@ GENERATED := gen frontend/src/api/gen backend/internal/companion/safety/scorer.b
 GO_PKGS := . ./backend/... ./db/... ./gen/... ./frontend
 
 .PHONY: run build web go-build deps dist-placeholder generate check-generated vet test-go \
-	typecheck lint lint-go test-web e2e test bench fuzz audit safety-eval clean
+	typecheck lint lint-go test-web e2e test bench bench-go fuzz audit safety-eval clean
 
 ## run: build the web app and the binary, then serve on the embedded defaults
 run: build
@@ -110,8 +111,16 @@ e2e: build
 ## test: everything CI checks
 test: check-generated vet test-go typecheck lint test-web e2e
 
-## bench: Go benchmarks (report medians and ratios, not single times)
-bench: dist-placeholder
+## bench: the load harness (backend/cmd/percolate-bench): bin/percolate on a new database of the
+## PostgreSQL at BENCH_ADMIN_URL, driven from loopback for BENCH_PHASE per phase; writes
+## bench/results.md and bench/results.json. Never part of make test (a short smoke run is).
+BENCH_ADMIN_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+BENCH_PHASE ?= 5s
+bench: build
+	go run ./backend/cmd/percolate-bench -bin $(BIN) -admin '$(BENCH_ADMIN_URL)' -phase $(BENCH_PHASE) -out bench
+
+## bench-go: Go benchmarks (report medians and ratios, not single times)
+bench-go: dist-placeholder
 	go test -run '^$$' -bench . -benchmem -count 6 $(GO_PKGS)
 
 ## fuzz: the contract fuzzer (every operation of openapi.yaml with hostile values, as anonymous,
