@@ -38,7 +38,7 @@ func startModel() (*model, error) {
 		_, _ = io.WriteString(w, `{"id":"modr-bench","model":"omni-moderation-latest","results":[{"flagged":false,"categories":{},"category_scores":{}}]}`)
 	})
 	mux.HandleFunc("POST /v1/chat/completions", m.chat)
-	go func() { _ = http.Serve(ln, mux) }()
+	go func() { _ = (&http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}).Serve(ln) }()
 	return m, nil
 }
 
