@@ -1,5 +1,6 @@
-import { Badge, Group, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { SessionListItem } from '../../api/gen/model';
+import { EmotionChips } from '../chat/components/EmotionChips/EmotionChips';
 import { isEndedStatus } from '../chat/sessions';
 import { awaitingSummary, summaryFirstLine } from './glance';
 
@@ -27,13 +28,7 @@ export function SessionGlance({ session, summaries }: { session: SessionListItem
         </Text>
       ) : null}
       {emotions.length > 0 ? (
-        <Group gap={6} mt={6} aria-label="Emotions">
-          {emotions.map((emotion) => (
-            <Badge key={emotion} variant="light" tt="none" size="sm">
-              {emotion}
-            </Badge>
-          ))}
-        </Group>
+        <EmotionChips emotions={emotions} size="sm" mt={6} label="Emotions" />
       ) : null}
     </div>
   );

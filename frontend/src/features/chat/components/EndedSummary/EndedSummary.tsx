@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Group, Loader, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { Emotion } from '../../../../api/gen/model';
 import { useStartNewChat } from '../../hooks/useStartNewChat';
+import { EmotionChips } from '../EmotionChips/EmotionChips';
 
 interface EndedSummaryProps {
   /** Roles other than USER see summaries and emotions (spec §6). */
@@ -38,13 +39,7 @@ export function EndedSummary({ showSummary, summary, emotions }: EndedSummaryPro
           )
         ) : null}
         {showSummary && emotions.length > 0 ? (
-          <Group gap={6} aria-label="Emotions">
-            {emotions.map((emotion) => (
-              <Badge key={emotion} variant="light" tt="none" size="sm">
-                {emotion}
-              </Badge>
-            ))}
-          </Group>
+          <EmotionChips emotions={emotions} size="sm" label="Emotions" />
         ) : null}
         <Group>
           <Button

@@ -1,10 +1,11 @@
-import { Accordion, Badge, Button, Group, ScrollArea, Stack, Text } from '@mantine/core';
+import { Accordion, Button, Group, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useGetChatSession } from '../../../../api/gen/chat/chat';
 import type { SessionListItem } from '../../../../api/gen/model';
 import { isEndedStatus } from '../../sessions';
+import { EmotionChips } from '../EmotionChips/EmotionChips';
 
 interface SessionInsightsProps {
   session: SessionListItem;
@@ -65,13 +66,7 @@ export function SessionInsights({ session, summaries }: SessionInsightsProps) {
     summaryBody = <Text size="sm">{summary || 'No summary yet. It will appear here shortly.'}</Text>;
     emotionsBody =
       emotions.length > 0 ? (
-        <Group gap={6}>
-          {emotions.map((emotion) => (
-            <Badge key={emotion} variant="light" tt="none">
-              {emotion}
-            </Badge>
-          ))}
-        </Group>
+        <EmotionChips emotions={emotions} />
       ) : (
         <Text size="sm" c="dimmed">
           No emotions recorded yet.
