@@ -35,6 +35,9 @@ const AlreadySubscribedText = "Head to your profile to manage your subscription.
 
 var errNotConfigured = apperr.New(apperr.ErrUnavailable, "PAYMENTS_NOT_CONFIGURED", "Payments are not configured on this server")
 
+// tiers says which roles include the community (features are fixed per tier).
+var tiers = entitlement.Default()
+
 // Service talks to Stripe and keeps subscriptions and roles in step with it.
 type Service struct {
 	db        *store.Store
@@ -154,7 +157,7 @@ func (s *Service) Community(ctx context.Context, userID uuid.UUID) (string, erro
 	if err != nil {
 		return "", fmt.Errorf("community: %w", notFoundAs(err))
 	}
-	if !entitlement.Default().For(u.Role).Community {
+	if !tiers.For(u.Role).Community {
 		return "", apperr.New(apperr.ErrForbidden, "PREMIUM_ONLY", "The community is part of the Premium plan.")
 	}
 	if s.community == "" {

@@ -60,8 +60,12 @@ func New(db *store.Store, jobs *queue.Queue, sender mail.Sender, publicURL strin
 	return s
 }
 
-// insightRoles are the roles whose tier includes weekly reports.
-var insightRoles = entitlement.Default().RolesWhere(func(e entitlement.Entitlements) bool { return e.Insights })
+// tiers says which roles include weekly reports (features are fixed per tier, so the
+// product's table is read once); insightRoles lists them for the query of due users.
+var (
+	tiers        = entitlement.Default()
+	insightRoles = tiers.RolesWhere(func(e entitlement.Entitlements) bool { return e.Insights })
+)
 
 // WeekStart returns the Monday (UTC) that starts the week holding t.
 func WeekStart(t time.Time) time.Time {
@@ -145,7 +149,7 @@ func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]dbgen.WeeklyRep
 	if err != nil {
 		return nil, err
 	}
-	if !entitlement.Default().For(u.Role).Insights {
+	if !tiers.For(u.Role).Insights {
 		return nil, apperr.New(apperr.ErrForbidden, "PREMIUM_ONLY", "Weekly insight reports are part of the Premium plan.")
 	}
 	return s.db.Queries().ListWeeklyReportsForUser(ctx, userID)
