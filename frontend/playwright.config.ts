@@ -66,6 +66,26 @@ const modelPort = Number(port) + 4;
 export const E2E_MODEL_URL = external ? '' : `http://127.0.0.1:${modelPort}`;
 process.env.E2E_MODEL_URL = E2E_MODEL_URL;
 
+/** The real binary on a fresh built-in database (its data dir in `dataDirVariable`), stopped with SIGTERM. */
+function percolateServer(serverPort: number, dataDirVariable: string, env: Record<string, string>) {
+  return {
+    command: '../bin/percolate serve',
+    url: `http://127.0.0.1:${serverPort}/api/health`,
+    timeout: 60_000,
+    reuseExistingServer: false,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
+    env: {
+      PERCOLATE_ADDR: `127.0.0.1:${serverPort}`,
+      PERCOLATE_DATA_DIR: freshDataDir(dataDirVariable),
+      PERCOLATE_LOG_LEVEL: 'warn',
+      PERCOLATE_AUTH_LIMITS: E2E_AUTH_LIMITS,
+      ...env,
+    },
+  };
+}
+
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
@@ -111,27 +131,14 @@ export default defineConfig({
           stdout: 'ignore',
           stderr: 'ignore',
         },
-        {
-          command: '../bin/percolate serve',
-          url: `${baseURL}/api/health`,
-          timeout: 60_000,
-          reuseExistingServer: false,
-          stdout: 'ignore',
-          stderr: 'pipe',
-          gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
-          env: {
-            PERCOLATE_ADDR: `127.0.0.1:${port}`,
-            PERCOLATE_DATA_DIR: freshDataDir(),
-            PERCOLATE_LOG_LEVEL: 'warn',
-            PERCOLATE_SUPPORT_EMAIL: E2E_SUPPORT_EMAIL,
-            PERCOLATE_AUTH_LIMITS: E2E_AUTH_LIMITS,
-            PERCOLATE_STRIPE_SECRET_KEY: 'sk_test_e2e',
-            PERCOLATE_STRIPE_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
-            PERCOLATE_STRIPE_PRICE_BASIC: 'price_basic_e2e',
-            PERCOLATE_STRIPE_PRICE_PREMIUM: 'price_premium_e2e',
-            PERCOLATE_STRIPE_API_URL: `http://127.0.0.1:${stripeMockPort}`,
-          },
-        },
+        percolateServer(Number(port), 'E2E_DATA_DIR', {
+          PERCOLATE_SUPPORT_EMAIL: E2E_SUPPORT_EMAIL,
+          PERCOLATE_STRIPE_SECRET_KEY: 'sk_test_e2e',
+          PERCOLATE_STRIPE_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
+          PERCOLATE_STRIPE_PRICE_BASIC: 'price_basic_e2e',
+          PERCOLATE_STRIPE_PRICE_PREMIUM: 'price_premium_e2e',
+          PERCOLATE_STRIPE_API_URL: `http://127.0.0.1:${stripeMockPort}`,
+        }),
         {
           command: `node e2e/servers/openai-wire.mjs ${modelWirePort}`,
           url: `http://127.0.0.1:${modelWirePort}/health`,
@@ -140,23 +147,10 @@ export default defineConfig({
           stdout: 'ignore',
           stderr: 'pipe',
         },
-        {
-          command: '../bin/percolate serve',
-          url: `${E2E_MODEL_URL}/api/health`,
-          timeout: 60_000,
-          reuseExistingServer: false,
-          stdout: 'ignore',
-          stderr: 'pipe',
-          gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
-          env: {
-            PERCOLATE_ADDR: `127.0.0.1:${modelPort}`,
-            PERCOLATE_DATA_DIR: freshDataDir('E2E_MODEL_DATA_DIR'),
-            PERCOLATE_LOG_LEVEL: 'warn',
-            PERCOLATE_LLM_BASE_URL: `http://127.0.0.1:${modelWirePort}/v1`,
-            PERCOLATE_LLM_API_KEY: 'e2e-key',
-            PERCOLATE_LLM_MODEL: 'e2e-model',
-            PERCOLATE_AUTH_LIMITS: E2E_AUTH_LIMITS,
-          },
-        },
+        percolateServer(modelPort, 'E2E_MODEL_DATA_DIR', {
+          PERCOLATE_LLM_BASE_URL: `http://127.0.0.1:${modelWirePort}/v1`,
+          PERCOLATE_LLM_API_KEY: 'e2e-key',
+          PERCOLATE_LLM_MODEL: 'e2e-model',
+        }),
       ],
 });
