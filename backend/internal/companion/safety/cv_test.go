@@ -79,8 +79,11 @@ func TestCrossValidation(t *testing.T) {
 		m := model.Train(corpus.Examples(append(slices.Clone(train), extra...)), o)
 		s := &screener{m: m, th: defaultThresholds}
 		for _, it := range test {
-			r := s.screen(it.Text, devContext(s, it.Context))
+			r, layer := s.screenLayer(it.Text, devContext(s, it.Context))
 			label := it.Label
+			if r.Risky() {
+				add(all, "layer "+layer+" "+label, r)
+			}
 			add(all, it.Category, r)
 			add(all, "all "+label, r)
 			if subset[cvKey(it)] {
@@ -88,7 +91,7 @@ func TestCrossValidation(t *testing.T) {
 				add(sub, "all "+label, r)
 			}
 			if r.Risky() != it.Risky() {
-				misses = append(misses, fmt.Sprintf("  [%s %s -> %v] %q", it.Label, it.Category, r.Level, it.Text))
+				misses = append(misses, fmt.Sprintf("  [%s %s -> %v %s] %q", it.Label, it.Category, r.Level, layer, it.Text))
 			}
 		}
 		for _, th := range order {
@@ -129,6 +132,14 @@ func TestCrossValidation(t *testing.T) {
 	}
 	for _, c := range append(cats, "all risky", "all harmless") {
 		fmt.Fprintf(&b, "| %s | %s | %d | %s |\n", c, rate(all[c]), all[c].clear, rate(sub[c]))
+	}
+	// Which layer flagged the messages flagged, risky and harmless.
+	for _, l := range []string{"context", "rules", "possible", "scorer"} {
+		for _, label := range []string{"risky", "harmless"} {
+			if tl := all["layer "+l+" "+label]; tl != nil {
+				fmt.Fprintf(&b, "flagged by %s: %d %s (%d clear)\n", l, tl.n, label, tl.clear)
+			}
+		}
 	}
 	if os.Getenv("SAFETY_CV") == "grid" {
 		for _, th := range order {

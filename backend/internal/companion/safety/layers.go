@@ -40,6 +40,13 @@ type screener struct {
 const longWords = 20
 
 func (s *screener) screen(raw string, c Context) Result {
+	r, _ := s.screenLayer(raw, c)
+	return r
+}
+
+// screenLayer is screen, also naming the layer that decided: "context", "rules", "possible"
+// (the hopelessness phrasings) or "scorer"; "" when the message shows no risk.
+func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 	mk := text.Mask(raw)
 	masked := mk.Text
 	afterRisk := c.CheckedIn || c.Previous != None
@@ -52,10 +59,10 @@ func (s *screener) screen(raw string, c Context) Result {
 		if cat == "" {
 			cat = Suicide
 		}
-		return Result{Level: Clear, Category: cat}
+		return Result{Level: Clear, Category: cat}, "context"
 	}
 	if cat := matchRules(masked); cat != "" {
-		return Result{Level: Clear, Category: cat}
+		return Result{Level: Clear, Category: cat}, "rules"
 	}
 
 	whole, window := s.score(mk)
@@ -78,18 +85,27 @@ func (s *screener) screen(raw string, c Context) Result {
 	case whole >= s.th.possible, window >= s.th.window, afterRisk && !denies && whole >= s.th.afterRisk:
 		level = Possible
 	}
+	layer := "scorer"
+	// A denial followed by what it denied ("im not suicidal but i think about it every day") is
+	// at least a possible risk.
+	if level == None && mk.AfterDenial != "" && afterDenialRisk.MatchString(mk.AfterDenial) {
+		level, layer = Possible, "denial"
+	}
 	// Hopelessness without intent gets the check-in; only a near-certain score makes it clear.
 	if matchesAny(possible, masked) && (level == None || level == Clear && whole < 0.97 && window < 0.97) {
+		if level == None {
+			layer = "possible"
+		}
 		level = Possible
 	}
 	if level == None {
-		return Result{}
+		return Result{}, ""
 	}
 	cat := category(masked)
 	if cat == "" {
 		cat = Suicide
 	}
-	return Result{Level: level, Category: cat}
+	return Result{Level: level, Category: cat}, layer
 }
 
 // score is the scorer's score of the masked message, or, for a long message, 0 and its
@@ -141,12 +157,17 @@ func matchesAny(res []*regexp.Regexp, t string) bool {
 // A bare "no" after "are you safe?" is not one: the screen errs towards care.
 var denial = rx(`\b(nothing like that|not like that|i (just )?meant|i was (just )?(being )?(dramatic|joking|kidding)|im (ok|okay|fine|safe|good|alright)|i am (ok|okay|fine|safe)|god no|no way|not at all|of course not|definitely not|dont worry|just (tired|stressed|school|venting)|im at home and)\b`)
 
+// afterDenialRisk is a clause that, after a denied risk, points back to it or says it goes on
+// ("... but i think about it every day", "... but sometimes i want to").
+var afterDenialRisk = rx(`\b(think|thinking|thought|dream\w*|fantasi\w*) (about|of) (it|that|doing it|them|how)\b|\b(do|doing|done) it\b|\b(sometimes|part of me|some days|lately|tonight|maybe|still) (i )?(want|wants|wish|think|feel like)\b|\b(the urges?|the thoughts?|those thoughts?) (are|is|keep|come|came)\b|\b(plan|ready|tonight|goodbye|note|pills|tablets|rope|blade|razor|bridge|roof)\b`)
+
 // possible are phrasings of hopelessness or wishing to be gone that say no intent.
 var possible = []*regexp.Regexp{
 	rx(`\b(cant|can not|cannot) (do|take|handle) (this|it) (anymore|any longer)\b`),
 	rx(`\bwant(ed)? to (just )?disappear\b`),
 	rx(`\b(whats|what is) (even )?the point( of (anything|any of this|trying|being here|me))?\b`),
 	rx(`\bno (way out|hope left)\b|\bhopeless\b`),
+	rx(`\bwant (the|this|all the|my|all this) (pain|hurt|hurting|suffering) to (stop|end|go away)\b`),
 }
 
 // lexicon is the words risk is told with: dying and killing, living and existing, means,
