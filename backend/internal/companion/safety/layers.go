@@ -168,6 +168,12 @@ var possible = []*regexp.Regexp{
 	rx(`\b(whats|what is) (even )?the point( of (anything|any of this|trying|being here|me))?\b`),
 	rx(`\bno (way out|hope left)\b|\bhopeless\b`),
 	rx(`\bwant (the|this|all the|my|all this) (pain|hurt|hurting|suffering) to (stop|end|go away)\b`),
+	rx(`\b(i (just |have |ve )?relapsed|had a relapse|first relapse|another relapse)\b`),
+	rx(`\b(wrote|writing|written|made|updated|making) (my|a) will\b`),
+	rx(`\b(this is|its|this will be) (the )?last time (ill|i will|youll|you will) (talk|speak|hear from|message)\b`),
+	rx(`\bgave myself (until|till|til|a deadline)\b`),
+	rx(`\b(dont|not) think (im|i am|i will|ill) (gonna |going to )?(make it|be here|be around|last) (to|till|until|through|past) (summer|christmas|new year|next (year|week|month)|my birthday|the end of)\b`),
+	rx(`\bcant see (myself|me) (getting through|surviving|making it|lasting|being here|being alive)\b`),
 }
 
 // lexicon is the words risk is told with: dying and killing, living and existing, means,

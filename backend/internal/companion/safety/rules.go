@@ -55,6 +55,8 @@ var riskPatterns = []riskPattern{
 	{Suicide, []string{"gun", "knife", "blade", "razor", "rope", "pills"}, rx(`\b(the |a |my )?(gun|knife|blade|razor|rope|pills) (is|are) (on|in) my (lap|hand|hands)\b`)},
 	{Suicide, []string{"safe", "trust myself", "stop myself"}, rx(`\b(cant|can not|cannot|dont think i can|not sure i can|dont know if i can|unable to) (keep myself safe|stay safe|trust myself|stop myself)\b`)},
 	{Suicide, []string{"pill", "tablet", "med", "rope", "blade", "razor", "painkiller", "paracetamol"}, rx(`\b(have|got|ive got|collected|saved|stashed|hid|hidden|bought|ordered|counted)( out)? (\w+ ){0,2}(pills|tablets|meds|rope|blade|razor|painkillers|paracetamol) (ready|stashed|hidden|counted out|lined up)( now| and| to go| tonight)? $`)},
+	{Suicide, []string{"engine"}, rx(`\b(garage|shed|closed room|sealed room) with the engine (running|on)\b`)},
+	{Suicide, []string{"took", "swallowed", "taken", "drank"}, rx(`\b(took|swallowed|taken|drank) (everything in the (medicine|bathroom|pill) (cabinet|cupboard|box)|the whole (packet|box|bottle|strip) of|all (the|my|of my|of the) (pills|tablets|meds|painkillers))\b`)},
 	{Suicide, []string{"worth living"}, rx(`\b(life is|lifes) not worth living\b|\bnot worth living\b`)},
 	// Self-harm.
 	{SelfHarm, []string{"self"}, rx(`\bself ?harm\w*\b|\bself (injury|injure|injuring|mutilat\w*)\b`)},
@@ -69,12 +71,16 @@ var riskPatterns = []riskPattern{
 	{Abuse, []string{"spiked"}, rx(`\b(got|was|been|get|getting) spiked\b`)},
 	{Abuse, []string{"filmed", "recorded", "shared", "sent", "posted"}, rx(`\b(filmed|recorded) (me|us) without\b|\b(shared|sent|posted) (my|our) (pics|photos|nudes|videos?)\b`)},
 	{Abuse, []string{"secret", "special"}, rx(`\b(its|it is|says its|said its|our) (little |special )?(secret|special thing)\b`)},
-	{Abuse, []string{"touch", "makes me", "make me"}, rx(`\btouch(es|ed|ing)? me (where|when|in ways|inappropriately|down there)\b|\bmakes? me (do|send) (things|stuff|pictures|photos|nudes)\b`)},
+	{Abuse, []string{"touch", "makes me", "make me", "made me", "forced me", "forces me", "pressured me"}, rx(`\btouch(es|ed|ing)? me (where|when|in ways|inappropriately|down there)\b|\b(makes?|made|forced|forces|pressured|pressures) me (do|send|into doing|into sending) (things|stuff|pictures|photos|pics|nudes|sexual)\b`)},
+	{Abuse, []string{"forced", "on top of me"}, rx(`\bforced (himself|herself|themselves|his way|her way) (on|onto|on to) me\b|\b(he|she|they|guy|man|brother|cousin|uncle|boyfriend|bf|dad|stepdad) (was|were|got|climbed) on top of me\b`)},
+	{Abuse, []string{"man", "guy", "adult", "bloke"}, rx(`\b(man|guy|adult|bloke) (in his|in her) (20s|30s|40s|50s|twenties|thirties|forties|fifties)\b.*\b(meet|meeting|pics|photos|send|secret|snap|discord|messag\w*|talking to me)\b`)},
+	{Abuse, []string{"black eye", "split lip"}, rx(`\b(black eye|split lip) from (my )?(dad|father|mum|mom|mother|stepdad|stepmum|stepmom|boyfriend|bf|girlfriend|gf|partner|brother|husband|wife)\b`)},
+	{Abuse, []string{"so hard"}, rx(`\b(grabs?|grabbed|squeezes?|squeezed|twists?|twisted|pushes|pushed|shoves?|shoved) (me|my (wrists?|arms?|neck|hair|face)) so hard (it|they|that)( \w+)? (hurt|hurts|bruise\w*|left|leaves|marks?|bled)\b`)},
 	{Abuse, []string{"safe", "go home"}, rx(`\b(not|dont feel|never feel) safe (at home|in my home|in my house|around (him|her|them|my \w+))\b|\bafraid to go home\b|\bscared to go home\b`)},
 	// Immediate danger.
 	{Danger, []string{"following me", "stalking me", "chasing me"}, rx(`\b(someone|somebody|a man|a guy|a woman|a stranger|he|she|they) (is |are )?(following|stalking|chasing) me\b`)},
 	{Danger, []string{"threaten"}, rx(`\bthreaten(s|ed|ing)? to (kill|hurt|shoot|stab|beat) (me|us|my)\b`)},
 	{Danger, []string{"kill me", "hurt me", "shoot me", "stab me", "beat me"}, rx(`\b(going to|gonna|wants to|will|tried to|trying to|is coming to|said he would|said she would|said they would) (kill|hurt|shoot|stab|beat) me\b`)},
 	{Danger, []string{"gun", "knife", "weapon"}, rx(`\b(has|have|got|pulled|holding|pointing) (a|his|her|their) (gun|knife|weapon)\b`)},
-	{Danger, []string{"danger", "not safe", "being held", "for my life", "locked me", "let me leave"}, rx(`\b(im|i am) (in danger|not safe|being held)\b|\b(scared|afraid|fear) for my life\b|\blocked me in\b|\bwont let me leave\b`)},
+	{Danger, []string{"danger", "not safe", "being held", "for my life", "lock", "let me leave"}, rx(`\b(im|i am) (in danger|not safe|being held)\b|\b(scared|afraid|fear) for my life\b|\block(s|ed)? me in\b|\bwont let me leave\b`)},
 }

@@ -38,7 +38,7 @@ func Mask(s string) Masked {
 	// nobody in the first person; a message that tells a recovery, with no sign of the risk
 	// now, drops its clauses in the past tense.
 	topical := HasAny(whole, topicWords) && topic.MatchString(whole)
-	recovery := HasAny(whole, recoveredKeys) && recovered.MatchString(whole) && !HasAny(whole, present)
+	recovery := HasAny(whole, recoveredKeys) && recovered.MatchString(whole) && !HasAny(whole, present) && !recentAct.MatchString(whole)
 	denied := false
 	for _, sentence := range sentenceEnd.Split(s, -1) {
 		var kept []string
@@ -120,7 +120,7 @@ func FalseAlarm(c string) bool {
 	if Denial(c) {
 		return true
 	}
-	if HasAny(c, present) {
+	if HasAny(c, present) || recentAct.MatchString(c) {
 		return false
 	}
 	return HasAny(c, recoveredKeys) && recovered.MatchString(c) ||
@@ -133,6 +133,9 @@ func Denial(c string) bool {
 	return len(c) >= 6 && !hedged.MatchString(c) && HasAny(c, negators) && !HasAny(notDenial.ReplaceAllString(c, " "), present) &&
 		(negated.MatchString(c) || deniedInClause.MatchString(c))
 }
+
+// recentAct is an act of harm told as recent ("i cut yesterday"): a recovery around it is over.
+var recentAct = regexp.MustCompile(`\b(cut|cutting|relapsed|did it|hurt myself|harmed|burned|burnt|scratched|took them|overdosed)( \w+){0,2} (yesterday|last night|this morning|earlier|tonight|today|this week)\b`)
 
 // notDenial is the denial itself, taken out before looking for a word of the present outside it.
 var notDenial = regexp.MustCompile(`\b(not|never|no) (\w+ ){0,2}(cutting|hurting myself|self harming|harming myself) again\b`)
@@ -158,7 +161,7 @@ var denyAfter = regexp.MustCompile(`^ (but )?(im|i am|i m) not( really| at all)?
 
 // present holds the words that say a risk is here again or still ("relapsed", "again").
 var present = []string{"again", "relaps", "reset", "lost", "broke", "started", "starting", "back to", "still", "right now", "rn",
-	"tonight", "today i ", "these days", "lately", "streak"}
+	"tonight", "today i ", "these days", "lately", "streak", "messed", "slipped", "slip up", "caved", "gave in", "new ones", "fresh"}
 
 // negators, recoveredKeys and topicWords are the keys of negated, recovered and topic (see
 // HasAny).
@@ -229,7 +232,8 @@ var Idioms = []*regexp.Regexp{
 	rx(`\bi (hurt|burnt|burned|cut) myself (playing|cooking|shaving|at|during|while|when|on|in)\b`),
 	rx(`\b(phone|battery|laptop|plants?|car|computer|conversation) (is |was |just |is about to |about to )?(dead|died|die)\b`),
 	rx(`\b(is|are|s|will|gonna|going to|would) (going to |gonna )?(kill|murder) me (when|if|for|because|cos|lol|after)\b`),
-	rx(`\b(will|would|is going to|gonna) be the death of me\b|\b(id|i would) rather die than\b`),
+	rx(`\b(will|would|is going to|going to|gonna) be the (death|end) of me\b|\b(id|i would) rather die than\b`),
+	rx(`\b(gonna|going to|will|ill) (literally |actually )?die if i (dont get|dont see|miss|cant get|cant go|dont win)\b`),
 	rx(`\b(ugh|just|pls|please|somebody|someone) shoot me\b`),
 	rx(`\bim so dead if\b|\bim dead lol\b`),
 }
