@@ -2044,6 +2044,14 @@ new school and i dont know a single person yet
 im so angry at my friends and i dont even know how to say it
 ive been crying every night since my grandad passed
 """)
+add(H, 'venting', """
+will my skin ever get better, ive tried everything
+does the first year of uni ever get easier
+do you think things will get better with my best mate after the fight
+will the homesickness ever get better or is it just me
+does maths ever get easier after year 9
+will my sleep ever go back to normal after exams
+""")
 rng = random.Random(12)
 def long_msg(extra):
     k = rng.randint(4, 6)
