@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/percolate/percolate/backend/internal/companion/safety/internal/corpus"
 	"github.com/percolate/percolate/backend/internal/companion/safety/internal/model"
@@ -61,6 +62,7 @@ func TestCrossValidation(t *testing.T) {
 		}
 	}
 	var misses []string
+	var times []time.Duration
 	type cell struct{ tp, fp, nr, nh int }
 	grid := map[thresholds]*cell{}
 	var order []thresholds
@@ -79,7 +81,10 @@ func TestCrossValidation(t *testing.T) {
 		m := model.Train(corpus.Examples(append(slices.Clone(train), extra...)), o)
 		s := &screener{m: m, th: defaultThresholds}
 		for _, it := range test {
-			r, layer := s.screenLayer(it.Text, devContext(s, it.Context))
+			c := devContext(s, it.Context)
+			start := time.Now()
+			r, layer := s.screenLayer(it.Text, c)
+			times = append(times, time.Since(start))
 			label := it.Label
 			if r.Risky() {
 				add(all, "layer "+layer+" "+label, r)
@@ -120,7 +125,9 @@ func TestCrossValidation(t *testing.T) {
 		}
 		return fmt.Sprintf("%d/%d (%.1f%%)", tl.flagged, tl.n, 100*float64(tl.flagged)/float64(tl.n))
 	}
-	fmt.Fprintf(&b, "%d-fold cross-validation on the tuning half (%d messages)\n", cvFolds, len(tuning))
+	slices.Sort(times)
+	fmt.Fprintf(&b, "%d-fold cross-validation on the tuning half (%d messages); median %v per screened message\n", cvFolds, len(tuning),
+		times[len(times)/2])
 	fmt.Fprintf(&b, "| category | all | clear | subset |\n| --- | ---: | ---: | ---: |\n")
 	var cats []string
 	seen := map[string]bool{}

@@ -98,6 +98,9 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 		}
 		level = Possible
 	}
+	if level == None && matchesAny(atLeastPossible, masked) {
+		level, layer = Possible, "possible"
+	}
 	if level == None {
 		return Result{}, ""
 	}
@@ -167,6 +170,12 @@ var possible = []*regexp.Regexp{
 	rx(`\bwant(ed)? to (just )?disappear\b`),
 	rx(`\b(whats|what is) (even )?the point( of (anything|any of this|trying|being here|me))?\b`),
 	rx(`\bno (way out|hope left)\b|\bhopeless\b`),
+}
+
+// atLeastPossible are phrasings that deserve the check-in whatever the scorer says, without
+// lowering a clear risk: the pain to stop, a relapse, a will, a last talk, a self-set deadline,
+// not seeing oneself make it.
+var atLeastPossible = []*regexp.Regexp{
 	rx(`\bwant (the|this|all the|my|all this) (pain|hurt|hurting|suffering) to (stop|end|go away)\b`),
 	rx(`\b(i (just |have |ve )?relapsed|had a relapse|first relapse|another relapse)\b`),
 	rx(`\b(wrote|writing|written|made|updated|making) (my|a) will\b`),

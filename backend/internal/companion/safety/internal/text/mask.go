@@ -38,7 +38,8 @@ func Mask(s string) Masked {
 	// nobody in the first person; a message that tells a recovery, with no sign of the risk
 	// now, drops its clauses in the past tense.
 	topical := HasAny(whole, topicWords) && topic.MatchString(whole)
-	recovery := HasAny(whole, recoveredKeys) && recovered.MatchString(whole) && !HasAny(whole, present) && !recentAct.MatchString(whole)
+	recovery := HasAny(whole, recoveredKeys) && recovered.MatchString(whole) && !HasAny(pastRelapse.ReplaceAllString(whole, " "), present) &&
+		!recentAct.MatchString(whole)
 	denied := false
 	for _, sentence := range sentenceEnd.Split(s, -1) {
 		var kept []string
@@ -120,7 +121,7 @@ func FalseAlarm(c string) bool {
 	if Denial(c) {
 		return true
 	}
-	if HasAny(c, present) || recentAct.MatchString(c) {
+	if HasAny(pastRelapse.ReplaceAllString(c, " "), present) || recentAct.MatchString(c) {
 		return false
 	}
 	return HasAny(c, recoveredKeys) && recovered.MatchString(c) ||
@@ -136,6 +137,10 @@ func Denial(c string) bool {
 
 // recentAct is an act of harm told as recent ("i cut yesterday"): a recovery around it is over.
 var recentAct = regexp.MustCompile(`\b(cut|cutting|relapsed|did it|hurt myself|harmed|burned|burnt|scratched|took them|overdosed)( \w+){0,2} (yesterday|last night|this morning|earlier|tonight|today|this week)\b`)
+
+// pastRelapse is a relapse told as long past ("my last relapse was months ago"), taken out
+// before looking for a word of the present.
+var pastRelapse = regexp.MustCompile(`\b(my |the )?(last |first |only )?relapse was (\w+ ){0,3}(ago|before)\b`)
 
 // notDenial is the denial itself, taken out before looking for a word of the present outside it.
 var notDenial = regexp.MustCompile(`\b(not|never|no) (\w+ ){0,2}(cutting|hurting myself|self harming|harming myself) again\b`)
