@@ -74,7 +74,7 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 		if whole >= s.th.short {
 			level = Possible
 		}
-	case !hasLexicon(masked) && window == 0:
+	case window == 0 && (!hasLexicon(masked) || ordinaryPlan(masked)):
 		// A message with no word risk is told with is at most a possible risk, and only when
 		// the scorer is surer.
 		if whole >= s.th.plain {
@@ -212,6 +212,34 @@ var lexicon = struct{ words, prefixes []string }{
 		"swallow", "relapse", "permanent", "hope", "follow", "stop", "kiss",
 	},
 }
+
+// ordinaryPlan reports whether masked text names an ordinary event (a party, a flight, a
+// match) and, of the lexicon, only words of time, plans and goodbyes: "ive picked the date
+// for my party" is a plan, and the scorer alone must be surer, as for a message without the
+// lexicon.
+func ordinaryPlan(t string) bool {
+	if !text.HasAny(t, ordinaryEvents) || text.HasAny(t, lexicon.prefixes) {
+		return false
+	}
+	for _, w := range lexicon.words {
+		if !planWords[w] && text.HasWord(t, []string{w}) {
+			return false
+		}
+	}
+	return true
+}
+
+// planWords are the words of the lexicon that tell of time, plans and goodbyes only.
+var planWords = map[string]bool{"tonight": true, "tomorrow": true, "friday": true, "saturday": true, "sunday": true,
+	"weekend": true, "date": true, "when": true, "last": true, "ready": true, "decided": true, "away": true,
+	"going back": true, "stay": true, "here": true, "around": true, "bye": true, "goodbye": true,
+	"wont be": true, "do it": true, "my things": true, "heading": true, "again": true, "started": true, "take": true,
+	"took": true, "doing it": true, "backing out": true}
+
+// ordinaryEvents are the keys of everyday plans.
+var ordinaryEvents = []string{"party", "holiday", "trip", "plane", "flight", "taxi", "uber", "uni ", "university", "college",
+	"job", "shift", "interview", "exam", "concert", "gig", "festival", "match", "marathon", "race", "wedding", "birthday",
+	"moving", "move out", "flat", "halls", "packing", "packed", "signing up", "driving", "tickets", "bungee", "skydiv", "holidays"}
 
 // hasLexicon reports whether masked text holds a word of the lexicon.
 func hasLexicon(t string) bool {

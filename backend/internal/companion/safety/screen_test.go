@@ -301,3 +301,29 @@ func TestDenialsAndRecovery(t *testing.T) {
 		}
 	}
 }
+
+// TestOrdinaryPlans: a plan for an ordinary event, told with words of time and goodbyes only,
+// needs a surer score; the same words around an ending still get care.
+func TestOrdinaryPlans(t *testing.T) {
+	for _, m := range []string{
+		"booked the date for my leaving party, its the 2nd of july",
+		"my taxi is booked for tomorrow morning, off on holiday at last",
+		"last weekend before my exams so im going out with the girls",
+	} {
+		if !ordinaryPlan(text.Mask(m).Text) {
+			t.Errorf("ordinaryPlan(%q) = false", m)
+		}
+		if r := Screen(m, Context{}); r.Level != None {
+			t.Errorf("Screen(%q) = %v, want none", m, r.Level)
+		}
+	}
+	for _, m := range []string{
+		"after my last exam im going to do it",
+		"after the concert on saturday i wont be here anymore",
+		"once the wedding is over im going to end it",
+	} {
+		if r := Screen(m, Context{}); r.Level == None {
+			t.Errorf("Screen(%q) = none, want a check-in at least", m)
+		}
+	}
+}
