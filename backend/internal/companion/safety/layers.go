@@ -98,7 +98,7 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 		}
 		level = Possible
 	}
-	if level == None && matchesAny(atLeastPossible, masked) {
+	if level == None && text.HasAny(masked, atLeastPossibleKeys) && matchesAny(atLeastPossible, masked) {
 		level, layer = Possible, "possible"
 	}
 	if level == None {
@@ -184,6 +184,10 @@ var atLeastPossible = []*regexp.Regexp{
 	rx(`\b(dont|not) think (im|i am|i will|ill) (gonna |going to )?(make it|be here|be around|last) (to|till|until|through|past) (summer|christmas|new year|next (year|week|month)|my birthday|the end of)\b`),
 	rx(`\bcant see (myself|me) (getting through|surviving|making it|lasting|being here|being alive)\b`),
 }
+
+// atLeastPossibleKeys are words one of which each of atLeastPossible needs (see text.HasAny).
+var atLeastPossibleKeys = []string{"pain", "hurt", "suffering", "relaps", "will", "last time", "gave myself", "make it", "be here",
+	"be around", "last", "cant see"}
 
 // lexicon is the words risk is told with: dying and killing, living and existing, means,
 // places, times, plans, goodbyes, hurting, abuse. The scorer alone must be surer of a message

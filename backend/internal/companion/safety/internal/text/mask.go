@@ -38,8 +38,7 @@ func Mask(s string) Masked {
 	// nobody in the first person; a message that tells a recovery, with no sign of the risk
 	// now, drops its clauses in the past tense.
 	topical := HasAny(whole, topicWords) && topic.MatchString(whole)
-	recovery := HasAny(whole, recoveredKeys) && recovered.MatchString(whole) && !HasAny(pastRelapse.ReplaceAllString(whole, " "), present) &&
-		!recentAct.MatchString(whole)
+	recovery := HasAny(whole, recoveredKeys) && recovered.MatchString(whole) && !presentNow(whole)
 	denied := false
 	for _, sentence := range sentenceEnd.Split(s, -1) {
 		var kept []string
@@ -115,24 +114,37 @@ var clauseStart = regexp.MustCompile(` (but|just|im just|i just|lol|lmao|haha|th
 // FalseAlarm reports whether a normalised clause denies a risk or tells of one overcome,
 // without any sign that it is present again.
 func FalseAlarm(c string) bool {
-	if len(c) < 6 || hedged.MatchString(c) {
+	if len(c) < 6 {
 		return false
 	}
 	if Denial(c) {
 		return true
 	}
-	if HasAny(pastRelapse.ReplaceAllString(c, " "), present) || recentAct.MatchString(c) {
+	if !(HasAny(c, recoveredKeys) && recovered.MatchString(c) || HasAny(c, topicWords) && topic.MatchString(c) && !firstPerson.MatchString(c)) {
 		return false
 	}
-	return HasAny(c, recoveredKeys) && recovered.MatchString(c) ||
-		HasAny(c, topicWords) && topic.MatchString(c) && !firstPerson.MatchString(c)
+	return !presentNow(c) && !hedged.MatchString(c)
+}
+
+// presentNow reports whether normalised text says a risk is here again or still: a word of
+// the present outside a relapse long past, or an act told as recent.
+func presentNow(t string) bool {
+	if strings.Contains(t, "relapse was") {
+		t = pastRelapse.ReplaceAllString(t, " ")
+	}
+	return HasAny(t, present) || recentAct.MatchString(t)
 }
 
 // Denial reports whether a normalised clause denies a risk ("im not suicidal", "no urges to hurt
 // myself"). A word of the present inside the denial is denied with it ("im not cutting again").
 func Denial(c string) bool {
-	return len(c) >= 6 && !hedged.MatchString(c) && HasAny(c, negators) && !HasAny(notDenial.ReplaceAllString(c, " "), present) &&
-		(negated.MatchString(c) || deniedInClause.MatchString(c))
+	if len(c) < 6 || !HasAny(c, negators) || !negated.MatchString(c) && !deniedInClause.MatchString(c) || hedged.MatchString(c) {
+		return false
+	}
+	if strings.Contains(c, "again") {
+		c = notDenial.ReplaceAllString(c, " ")
+	}
+	return !HasAny(c, present)
 }
 
 // recentAct is an act of harm told as recent ("i cut yesterday"): a recovery around it is over.
