@@ -44,8 +44,9 @@ func (s *screener) screen(raw string, c Context) Result {
 	return r
 }
 
-// screenLayer is screen, also naming the layer that decided: "context", "rules", "possible"
-// (the hopelessness phrasings) or "scorer"; "" when the message shows no risk.
+// screenLayer is screen, also naming the layer that decided: "context", "rules", "denial" (a
+// denial followed by what it denied), "possible" (the check-in phrasings) or "scorer"; "" when
+// the message shows no risk.
 func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 	mk := text.Mask(raw)
 	masked := mk.Text
@@ -162,7 +163,7 @@ var denial = rx(`\b(nothing like that|not like that|i (just )?meant|i was (just 
 
 // afterDenialRisk is a clause that, after a denied risk, points back to it or says it goes on
 // ("... but i think about it every day", "... but sometimes i want to").
-var afterDenialRisk = rx(`\b(think|thinking|thought|dream\w*|fantasi\w*) (about|of) (it|that|doing it|them|how)\b|\b(do|doing|done) it\b|\b(sometimes|part of me|some days|lately|tonight|maybe|still) (i )?(want|wants|wish|think|feel like)\b|\b(the urges?|the thoughts?|those thoughts?) (are|is|keep|come|came)\b|\b(plan|ready|tonight|goodbye|note|pills|tablets|rope|blade|razor|bridge|roof)\b`)
+var afterDenialRisk = rx(`\b(think|thinking|thought|dream\w*|fantasi\w*) (about|of) (it|that|doing it|them|how)\b|\b(do|doing|done) it\b|\b(sometimes|part of me|some days|lately|tonight|maybe|still) (i )?(want|wants|wish|think|feel like)\b|\b(the urges?|the thoughts?|those thoughts?) (are|is|keep|come|came)\b|\b(a plan|goodbye|note|pills|tablets|rope|blade|razor|bridge|roof)\b`)
 
 // possible are phrasings of hopelessness or wishing to be gone that say no intent.
 var possible = []*regexp.Regexp{
