@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/percolate/percolate/backend/internal/companion/safety/internal/corpus"
 	"github.com/percolate/percolate/backend/internal/companion/safety/internal/model"
@@ -61,6 +62,7 @@ func TestCrossValidation(t *testing.T) {
 		}
 	}
 	var misses []string
+	var times []time.Duration
 	type cell struct{ tp, fp, nr, nh int }
 	grid := map[thresholds]*cell{}
 	var order []thresholds
@@ -79,8 +81,14 @@ func TestCrossValidation(t *testing.T) {
 		m := model.Train(corpus.Examples(append(slices.Clone(train), extra...)), o)
 		s := &screener{m: m, th: defaultThresholds}
 		for _, it := range test {
-			r := s.screen(it.Text, devContext(s, it.Context))
+			c := devContext(s, it.Context)
+			start := time.Now()
+			r, layer := s.screenLayer(it.Text, c)
+			times = append(times, time.Since(start))
 			label := it.Label
+			if r.Risky() {
+				add(all, "layer "+layer+" "+label, r)
+			}
 			add(all, it.Category, r)
 			add(all, "all "+label, r)
 			if subset[cvKey(it)] {
@@ -88,7 +96,7 @@ func TestCrossValidation(t *testing.T) {
 				add(sub, "all "+label, r)
 			}
 			if r.Risky() != it.Risky() {
-				misses = append(misses, fmt.Sprintf("  [%s %s -> %v] %q", it.Label, it.Category, r.Level, it.Text))
+				misses = append(misses, fmt.Sprintf("  [%s %s -> %v %s] %q", it.Label, it.Category, r.Level, layer, it.Text))
 			}
 		}
 		for _, th := range order {
@@ -117,7 +125,9 @@ func TestCrossValidation(t *testing.T) {
 		}
 		return fmt.Sprintf("%d/%d (%.1f%%)", tl.flagged, tl.n, 100*float64(tl.flagged)/float64(tl.n))
 	}
-	fmt.Fprintf(&b, "%d-fold cross-validation on the tuning half (%d messages)\n", cvFolds, len(tuning))
+	slices.Sort(times)
+	fmt.Fprintf(&b, "%d-fold cross-validation on the tuning half (%d messages); median %v per screened message\n", cvFolds, len(tuning),
+		times[len(times)/2])
 	fmt.Fprintf(&b, "| category | all | clear | subset |\n| --- | ---: | ---: | ---: |\n")
 	var cats []string
 	seen := map[string]bool{}
@@ -129,6 +139,14 @@ func TestCrossValidation(t *testing.T) {
 	}
 	for _, c := range append(cats, "all risky", "all harmless") {
 		fmt.Fprintf(&b, "| %s | %s | %d | %s |\n", c, rate(all[c]), all[c].clear, rate(sub[c]))
+	}
+	// Which layer flagged the messages flagged, risky and harmless.
+	for _, l := range []string{"context", "rules", "denial", "possible", "scorer"} {
+		for _, label := range []string{"risky", "harmless"} {
+			if tl := all["layer "+l+" "+label]; tl != nil {
+				fmt.Fprintf(&b, "flagged by %s: %d %s (%d clear)\n", l, tl.n, label, tl.clear)
+			}
+		}
 	}
 	if os.Getenv("SAFETY_CV") == "grid" {
 		for _, th := range order {

@@ -217,4 +217,4 @@ func devContext(s *screener, prev []corpus.Turn) Context {
 	return c
 }
 
-var devCheckIn = regexp.MustCompile(`hurt(ing)? yourself|harm(ing)? yourself|end(ing)? your life|kill(ing)? yourself|suicid|are you safe|feel safe|safe right now|take something|not wanting to be alive|tried to end|what do you mean|what are you thinking about`)
+var devCheckIn = regexp.MustCompile(`hurt(ing)? yourself|harm(ing)? yourself|end(ing)? your life|kill(ing)? yourself|suicid|are you safe|feel safe|safe right now|take something|not wanting to be alive|tried to end|what do you mean|what are you thinking about|hurting you|hurt you|making you do|touching you|threatening you|are you in danger|how you (would|d|will|might|plan to) do it|when you (would|d|will|might|plan to) do it|thought about (how|when)\?$|where are you right now|planning to do with (them|it|those)`)

@@ -40,6 +40,14 @@ type screener struct {
 const longWords = 20
 
 func (s *screener) screen(raw string, c Context) Result {
+	r, _ := s.screenLayer(raw, c)
+	return r
+}
+
+// screenLayer is screen, also naming the layer that decided: "context", "rules", "denial" (a
+// denial followed by what it denied), "possible" (the check-in phrasings) or "scorer"; "" when
+// the message shows no risk.
+func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 	mk := text.Mask(raw)
 	masked := mk.Text
 	afterRisk := c.CheckedIn || c.Previous != None
@@ -52,10 +60,10 @@ func (s *screener) screen(raw string, c Context) Result {
 		if cat == "" {
 			cat = Suicide
 		}
-		return Result{Level: Clear, Category: cat}
+		return Result{Level: Clear, Category: cat}, "context"
 	}
 	if cat := matchRules(masked); cat != "" {
-		return Result{Level: Clear, Category: cat}
+		return Result{Level: Clear, Category: cat}, "rules"
 	}
 
 	whole, window := s.score(mk)
@@ -67,7 +75,7 @@ func (s *screener) screen(raw string, c Context) Result {
 		if whole >= s.th.short {
 			level = Possible
 		}
-	case !hasLexicon(masked) && window == 0:
+	case window == 0 && (!hasLexicon(masked) || ordinaryPlan(masked)):
 		// A message with no word risk is told with is at most a possible risk, and only when
 		// the scorer is surer.
 		if whole >= s.th.plain {
@@ -78,18 +86,30 @@ func (s *screener) screen(raw string, c Context) Result {
 	case whole >= s.th.possible, window >= s.th.window, afterRisk && !denies && whole >= s.th.afterRisk:
 		level = Possible
 	}
+	layer := "scorer"
+	// A denial followed by what it denied ("im not suicidal but i think about it every day") is
+	// at least a possible risk.
+	if level == None && mk.AfterDenial != "" && afterDenialRisk.MatchString(mk.AfterDenial) {
+		level, layer = Possible, "denial"
+	}
 	// Hopelessness without intent gets the check-in; only a near-certain score makes it clear.
 	if matchesAny(possible, masked) && (level == None || level == Clear && whole < 0.97 && window < 0.97) {
+		if level == None {
+			layer = "possible"
+		}
 		level = Possible
 	}
+	if level == None && text.HasAny(masked, atLeastPossibleKeys) && matchesAny(atLeastPossible, masked) {
+		level, layer = Possible, "possible"
+	}
 	if level == None {
-		return Result{}
+		return Result{}, ""
 	}
 	cat := category(masked)
 	if cat == "" {
 		cat = Suicide
 	}
-	return Result{Level: level, Category: cat}
+	return Result{Level: level, Category: cat}, layer
 }
 
 // score is the scorer's score of the masked message, or, for a long message, 0 and its
@@ -141,6 +161,10 @@ func matchesAny(res []*regexp.Regexp, t string) bool {
 // A bare "no" after "are you safe?" is not one: the screen errs towards care.
 var denial = rx(`\b(nothing like that|not like that|i (just )?meant|i was (just )?(being )?(dramatic|joking|kidding)|im (ok|okay|fine|safe|good|alright)|i am (ok|okay|fine|safe)|god no|no way|not at all|of course not|definitely not|dont worry|just (tired|stressed|school|venting)|im at home and)\b`)
 
+// afterDenialRisk is a clause that, after a denied risk, points back to it or says it goes on
+// ("... but i think about it every day", "... but sometimes i want to").
+var afterDenialRisk = rx(`\b(think|thinking|thought|dream\w*|fantasi\w*) (about|of) (it|that|doing it|them|how)\b|\b(do|doing|done) it\b|\b(sometimes|part of me|some days|lately|tonight|maybe|still) (i )?(want|wants|wish|think|feel like)\b|\b(the urges?|the thoughts?|those thoughts?) (are|is|keep|come|came)\b|\b(a plan|goodbye|note|pills|tablets|rope|blade|razor|bridge|roof)\b`)
+
 // possible are phrasings of hopelessness or wishing to be gone that say no intent.
 var possible = []*regexp.Regexp{
 	rx(`\b(cant|can not|cannot) (do|take|handle) (this|it) (anymore|any longer)\b`),
@@ -148,6 +172,23 @@ var possible = []*regexp.Regexp{
 	rx(`\b(whats|what is) (even )?the point( of (anything|any of this|trying|being here|me))?\b`),
 	rx(`\bno (way out|hope left)\b|\bhopeless\b`),
 }
+
+// atLeastPossible are phrasings that deserve the check-in whatever the scorer says, without
+// lowering a clear risk: the pain to stop, a relapse, a will, a last talk, a self-set deadline,
+// not seeing oneself make it.
+var atLeastPossible = []*regexp.Regexp{
+	rx(`\bwant (the|this|all the|my|all this) (pain|hurt|hurting|suffering) to (stop|end|go away)\b`),
+	rx(`\b(i (just |have |ve )?relapsed|had a relapse|first relapse|another relapse)\b`),
+	rx(`\b(wrote|writing|written|made|updated|making) (my|a) will\b`),
+	rx(`\b(this is|its|this will be) (the )?last time (ill|i will|youll|you will) (talk|speak|hear from|message)\b`),
+	rx(`\bgave myself (until|till|til|a deadline)\b`),
+	rx(`\b(dont|not) think (im|i am|i will|ill) (gonna |going to )?(make it|be here|be around|last) (to|till|until|through|past) (summer|christmas|new year|next (year|week|month)|my birthday|the end of)\b`),
+	rx(`\bcant see (myself|me) (getting through|surviving|making it|lasting|being here|being alive)\b`),
+}
+
+// atLeastPossibleKeys are words one of which each of atLeastPossible needs (see text.HasAny).
+var atLeastPossibleKeys = []string{"pain", "hurt", "suffering", "relaps", "will", "last time", "gave myself", "make it", "be here",
+	"be around", "last", "cant see"}
 
 // lexicon is the words risk is told with: dying and killing, living and existing, means,
 // places, times, plans, goodbyes, hurting, abuse. The scorer alone must be surer of a message
@@ -176,6 +217,34 @@ var lexicon = struct{ words, prefixes []string }{
 		"swallow", "relapse", "permanent", "hope", "follow", "stop", "kiss",
 	},
 }
+
+// ordinaryPlan reports whether masked text names an ordinary event (a party, a flight, a
+// match) and, of the lexicon, only words of time, plans and goodbyes: "ive picked the date
+// for my party" is a plan, and the scorer alone must be surer, as for a message without the
+// lexicon.
+func ordinaryPlan(t string) bool {
+	if !text.HasAny(t, ordinaryEvents) || text.HasAny(t, lexicon.prefixes) {
+		return false
+	}
+	for _, w := range lexicon.words {
+		if !planWords[w] && text.HasWord(t, []string{w}) {
+			return false
+		}
+	}
+	return true
+}
+
+// planWords are the words of the lexicon that tell of time, plans and goodbyes only.
+var planWords = map[string]bool{"tonight": true, "tomorrow": true, "friday": true, "saturday": true, "sunday": true,
+	"weekend": true, "date": true, "when": true, "last": true, "ready": true, "decided": true, "away": true,
+	"going back": true, "stay": true, "here": true, "around": true, "bye": true, "goodbye": true,
+	"wont be": true, "do it": true, "my things": true, "heading": true, "again": true, "started": true, "take": true,
+	"took": true, "doing it": true, "backing out": true}
+
+// ordinaryEvents are the keys of everyday plans.
+var ordinaryEvents = []string{"party", "holiday", "trip", "plane", "flight", "taxi", "uber", "uni ", "university", "college",
+	"job", "shift", "interview", "exam", "concert", "gig", "festival", "match", "marathon", "race", "wedding", "birthday",
+	"moving", "move out", "flat", "halls", "packing", "packed", "signing up", "driving", "tickets", "bungee", "skydiv", "holidays"}
 
 // hasLexicon reports whether masked text holds a word of the lexicon.
 func hasLexicon(t string) bool {

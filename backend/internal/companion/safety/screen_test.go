@@ -253,3 +253,88 @@ func BenchmarkScreen(b *testing.B) {
 		})
 	}
 }
+
+// TestDenialsAndRecovery: a risk denied, or told as overcome, gets neither tier, while a denial
+// or a recovery followed by risk now still gets care. None of these is from the labelled set.
+func TestDenialsAndRecovery(t *testing.T) {
+	harmless := []string{
+		"im not suicidal, just stressed",
+		"im not suicidal just stressed about exams lol",
+		"no intention of ending my life, im just fed up with my flatmates",
+		"zero urges to hurt myself this week, just a lot of feelings",
+		"ive never self harmed, i just get overwhelmed",
+		"no im not cutting again, my cat scratched me",
+		"the counsellor asked if i was suicidal and im really not",
+		"i used to self harm, im 8 months clean now",
+		"i tried to kill myself three years ago and now im at uni. so proud",
+		"my relapse was months ago and im doing well",
+		"the last time i self harmed was before year 10",
+		"my old diary from when i was suicidal shows how far ive come",
+	}
+	for _, m := range harmless {
+		if r, layer := defaultScreener.screenLayer(m, Context{}); r.Level != None {
+			t.Errorf("Screen(%q) = %v by %s, want none", m, r.Level, layer)
+		}
+	}
+	risky := []struct {
+		text string
+		want Level
+	}{
+		// A denial followed by risk.
+		{"im not suicidal but i have the pills ready", Clear},
+		{"i'm not suicidal but i've been cutting again", Clear},
+		{"im not going to kill myself tonight, tomorrow maybe", Clear},
+		{"never tried to kill myself but i think about it every day", Possible},
+		{"i dont want to die i just want the pain to stop", Possible},
+		// Hedges are not denials.
+		{"i dont care if i die", Possible},
+		{"i dont think i can keep myself safe tonight", Clear},
+		{"im not sure i want to be alive anymore", Possible},
+		// A recovery broken now.
+		{"i was 200 days clean and i cut yesterday", Possible},
+		{"i used to self harm and im 8 months clean but tonight i want to cut", Possible},
+		{"had a year clean and i relapsed", Possible},
+	}
+	for _, c := range risky {
+		if r, layer := defaultScreener.screenLayer(c.text, Context{}); r.Level < c.want {
+			t.Errorf("Screen(%q) = %v by %s, want at least %v", c.text, r.Level, layer, c.want)
+		}
+	}
+}
+
+// TestOrdinaryPlans: a plan for an ordinary event, told with words of time and goodbyes only,
+// needs a surer score; the same words around an ending still get care.
+func TestOrdinaryPlans(t *testing.T) {
+	for _, m := range []string{
+		"booked the date for my leaving party, its the 2nd of july",
+		"my taxi is booked for tomorrow morning, off on holiday at last",
+		"last weekend before my exams so im going out with the girls",
+	} {
+		if !ordinaryPlan(text.Mask(m).Text) {
+			t.Errorf("ordinaryPlan(%q) = false", m)
+		}
+		if r := Screen(m, Context{}); r.Level != None {
+			t.Errorf("Screen(%q) = %v, want none", m, r.Level)
+		}
+	}
+	for _, m := range []string{
+		"after my last exam im going to do it",
+		"after the concert on saturday i wont be here anymore",
+		"once the wedding is over im going to end it",
+	} {
+		if r := Screen(m, Context{}); r.Level == None {
+			t.Errorf("Screen(%q) = none, want a check-in at least", m)
+		}
+	}
+}
+
+// TestAdultContactRule: an adult in contact with the user who asks to meet or for secrecy is
+// a clear risk; an adult who only sends a timetable is not.
+func TestAdultContactRule(t *testing.T) {
+	if r := Screen("a man in his forties i met on discord wants to meet up and says to keep it secret", Context{}); r.Level != Clear || r.Category != Abuse {
+		t.Errorf("adult asking to meet in secret = %v %v, want clear abuse", r.Level, r.Category)
+	}
+	if r := Screen("the guy in his 20s who runs the climbing gym sent me the timetable on snap", Context{}); r.Level != None {
+		t.Errorf("adult sending a timetable = %v, want none", r.Level)
+	}
+}

@@ -65,9 +65,10 @@ func layeredContext(prev []companion.Turn) safety.Context {
 }
 
 // checkInTurn recognises the companion asking about risk: about hurting oneself, ending one's
-// life, being safe, something taken, or what a worrying message meant. In the chat, the
+// life, being safe, something taken, or what a worrying message meant, and the follow-up
+// questions of a risk assessment (how or when, where the user is now, who is hurting them). In the chat, the
 // service knows when it sent a check-in; the labelled set only has the words.
-var checkInTurn = regexp.MustCompile(`hurt(ing)? yourself|harm(ing)? yourself|end(ing)? your life|kill(ing)? yourself|suicid|are you safe|feel safe|safe right now|take something|not wanting to be alive|tried to end|what do you mean|what are you thinking about`)
+var checkInTurn = regexp.MustCompile(`hurt(ing)? yourself|harm(ing)? yourself|end(ing)? your life|kill(ing)? yourself|suicid|are you safe|feel safe|safe right now|take something|not wanting to be alive|tried to end|what do you mean|what are you thinking about|hurting you|hurt you|making you do|touching you|threatening you|are you in danger|how you (would|d|will|might|plan to) do it|when you (would|d|will|might|plan to) do it|thought about (how|when)\?$|where are you right now|planning to do with (them|it|those)`)
 
 // Tally counts messages and what a screen decided about them. Flagged counts both tiers: a
 // possible risk gets the resources too, so it counts towards recall, and on a harmless

@@ -1811,6 +1811,247 @@ this heat is the death of me
 shoot me now, its another group project
 im so dead tomorrow, forgot the essay
 """)
+# Added with the CV re-tune of the denial and recovery layers: phrasings for the categories the
+# five folds missed most (timing, farewells, burden, sexual abuse, relapses) and for the
+# harmless twins they flagged most (plans and goodbyes, idioms, recovery, games, everyday means).
+add(R, 'timing', """
+picked sunday because the house will be empty all day
+once my sisters wedding is over i wont have to pretend anymore
+just need to get through mums birthday first and then im done
+ive circled the 14th on my calendar and nobody knows what it means
+last day of term is my last day full stop
+by this time next week none of this will matter to me
+i told myself if nothing changes by new year thats it
+the plan is after everyone goes to sleep tonight
+gonna wait till my dog passes so she isnt left confused
+after my last exam on the 9th i wont need to worry about results
+i just want one more weekend with my friends and then ill go
+set the date for the end of the month. feels weird to have a date
+3am when everyones asleep, thats the time i picked
+im holding on until my brother gets back from his trip so i can see him one last time
+dont worry about friday, i wont be around to care
+tomorrow is my last day, so im making it count
+counting down the days now. 6 left
+""")
+add(R, 'farewell_preparation', """
+i left letters in everyones lockers for them to find after
+writing down my passwords for my mum so she can get into my stuff later
+put all my savings in an envelope with my little brothers name on it
+made a playlist for my funeral lol dont judge
+i keep rewatching old videos of us because i wont see any of it again
+tidied my whole room so nobody has to deal with the mess after
+unfollowed everyone and wrote a last post in my drafts
+gave my cat to my neighbour and told her i couldnt look after him anymore
+told my best mate i loved her and to remember me as i was
+wrote a note for each of my friends and hid them in my desk
+i said sorry to everyone i ever hurt this week. it had to be done before
+asked my cousin to look after my plants for good
+cancelled my phone contract and everything else that would keep going after me
+left my journal on my bed with instructions on the first page
+i wanted to say thank you for everything before i go. you were kind to me
+i updated my will on my phone and sent it to myself so someone finds it
+""")
+add(R, 'indirect_burden', """
+my parents would save so much money without me around
+im just a weight everyone has to carry
+everything i touch goes wrong, people would be happier if i wasnt in the picture
+im draining everyone and they deserve a break from me. a permanent one
+they only keep me around out of guilt
+i cause nothing but problems, the world would be lighter without me
+if i vanished my family would finally get some peace
+im the reason my parents fight. removing me fixes it
+nobody would have to worry about me ever again if i just stopped
+my friends would be relieved honestly, one less person to babysit
+all i do is take up space
+i feel like the family would heal if i wasnt here to ruin it
+""")
+add(R, 'sexual_abuse', """
+my step brother comes in my room at night and i pretend to be asleep
+my coach said if i tell anyone ill be kicked off the team, after what he did
+a guy at the party kept going even when i was crying
+i dont remember getting home and i woke up with my clothes wrong
+my ex still has videos of me and says hell send them to my school
+some older guy online keeps asking for pics and says hes my boyfriend
+my moms boyfriend watches me in the shower and says its normal
+i said stop like three times and he just laughed
+he made me touch him and said nobody would believe me
+my tutor keeps putting his hand on my leg and saying its our thing
+i froze when he did it and now i feel like its my fault
+someone i met on snap is threatening to leak my nudes unless i send more
+""")
+add(R, 'self_harm_relapse', """
+ruined my streak last night, 5 months gone
+had to start my counter back at zero today
+i held out for so long and then grabbed the sharpener again
+picked the scabs open and then made new ones
+i thought i was past it but my arm says otherwise
+relapsed after the party, the old habit came right back
+i was doing so well and now theres fresh marks on my hips
+day 1 again. i hate myself for it
+i caved and burnt myself with the lighter again
+all my progress is gone, i did it again in the bathroom
+""")
+add(R, 'self_harm_act', """
+i punched the wall until my knuckles split, on purpose
+i dig my nails into my arms until they bleed when i feel too much
+took the blade out of my sharpener last night and used it
+i keep burning my wrist with a hot spoon so i feel something
+i hit my head against the wall til it went numb
+i carved a word into my thigh
+scratched my skin raw with a comb because i deserved it
+i starve myself as punishment when i mess up
+""")
+add(R, 'abuse_home_partner', """
+my dad threw a plate at me and said next time it wont miss
+my girlfriend bit me so hard it left marks and said i made her
+my mum drags me by my hair when shes angry
+my stepdad pins me against the wall and screams in my face
+my bf shoved me down the stairs but he said sorry so
+my brother strangled me until i nearly blacked out
+im covered in bruises from my dad and i have to wear long sleeves
+my partner smashed my phone and wont let me leave the flat
+when my mum drinks she hits us with whatever is close
+""")
+add(R, 'algospeak', """
+thinking abt the big sleep again
+gonna take the forever nap fr
+im so ready to unalive tbh
+sewer slide seems like the only option
+i want to catch the bus to heaven
+thinking about committing toaster bath
+ready to log out of life for good
+i want to become a ghost for real
+k m s tonight probably
+""")
+add(R, 'danger_place', """
+sitting on the railing of the bridge with my legs over
+on the roof of my building, its really windy up here
+at the station, standing close to where the fast trains come through
+parked up by the cliffs and i dont want to drive home
+on the top floor of the car park looking down
+standing in the river up to my knees and its cold
+""")
+add(R, 'emergency_in_progress', """
+i swallowed a handful of my mums tablets like 20 mins ago
+theres blood all over the bathroom floor and it wont stop
+i already took them. the whole packet
+i cant feel my fingers after what i drank
+the cut is really deep and i dont know what to do
+i took something and now im shaking and throwing up
+""")
+add(H, 'plans_farewells', """
+last day at my part time job, gonna miss the regulars
+giving away all my old baby clothes to my auntie who just had a baby
+i said goodbye to my grandma at the airport and cried a bit
+got the date for my driving test!! 12th of may
+tonights the night, finally seeing them live
+leaving for uni on saturday so giving my room a proper clear out
+wrote a goodbye card for my teacher whos retiring
+this is my last week of school ever, cant believe it
+ive made up my mind, im dropping chemistry
+im doing it, im finally cutting my hair short
+sold my bike and gave my old games to my cousin before the move
+my last shift is tomorrow then i start the new job monday
+said bye to everyone at the leaving do, lots of hugs
+counting down the days till my holiday. 6 left!!
+picked the date for the surprise party, its the 14th
+im ready, bags are packed for the festival
+i gave away my old phone to my little brother
+by the time you read this ill be on the plane lol
+im not coming home after the concert, staying at my mates
+i told my friends i wont be around much during exam season
+""")
+add(H, 'idiom_hyperbole', """
+if i see one more ad for that app im throwing my phone in the sea
+my sister is gonna kill me when she sees i borrowed her jacket
+that plot twist had me dead on the floor
+this maths homework wants me in an early grave
+im actually going to explode if the bus is late again
+i nearly died when he said hi to me in the corridor
+wish the ground would swallow me up after that presentation
+my boss is working me to death this week
+end me, i sent the meme to the group chat with my mum in it
+im so done with this group project i could scream
+""")
+add(H, 'recovery_past', """
+three years since i last hurt myself and i finally wear t shirts again
+my scars are faded now and i dont hide them anymore, theyre part of my story
+back in year 9 i was in a really dark place but therapy helped so much
+i was in hospital after an attempt when i was 15, now im 19 and doing well
+i used to think everyone would be better off without me, now i know thats not true
+my last relapse was over a year ago and im proud of how far ive come
+i used to cut when i was stressed, now i go for a run instead
+the version of me from two years ago wanted to die. im so glad she held on
+i survived the worst year of my life and now im helping others get through theirs
+""")
+add(H, 'gaming_sport', """
+got absolutely destroyed in the boxing match but won on points
+that boss fight killed me like 30 times before i beat it
+we slaughtered them 5 nil on saturday
+my character bled out because i forgot to heal lol
+sniped the whole squad from the bridge in the map
+got a black eye in rugby training, worth it for the try
+dove off the top diving board for the first time today
+the knife only run is so hard but so fun
+""")
+add(H, 'everyday_means', """
+my mum counts out her tablets into a pill box every sunday
+how many paracetamol can i take in a day for a toothache
+we walked along the railway bridge to get to the park
+the new bread knife is so sharp i nearly nicked my finger
+the rope swing over the river is the best part of summer
+the nurse said to take two tablets every four hours with food
+my grandpa keeps his old shotgun locked up for clay shooting
+stood on the edge of the platform for a photo of the steam train
+""")
+add(H, 'negated', """
+not suicidal at all, just really burnt out from work
+i would never hurt myself, im just really sad about the breakup
+no thoughts of ending anything, i just need a nap and some food
+honestly not in a dark place, just bored and lonely tonight
+ive never wanted to die, i just hate mondays
+im not going to do anything stupid, i just need to rant
+no urges to cut, just feeling a bit flat today
+im safe, promise, just had a really rubbish day
+""")
+add(R, 'method_seeking', """
+what height do you need to fall from for it to be over quickly
+which household stuff is poisonous if you drink enough of it
+how long does it take to lose consciousness underwater
+is there a way to get a lot of sleeping pills without a prescription
+which bridge near me is the highest, asking for myself
+how long would it take someone to bleed out, not for a story
+whats the easiest way to do it so it doesnt hurt
+can you get a gun in the uk if youre 16, i need one for me
+how many of my antidepressants would be too many all at once
+""")
+add(R, 'hopeless_slang', """
+ngl i dont see me making it much longer
+everything is so pointless i dont even want to try to stay
+im so tired of waking up every day fr
+theres nothing left for me here tbh
+i genuinely dont see a future where im still around
+ive given up on everything, me included
+""")
+add(H, 'idiom_hyperbole', """
+ugh end me, i have three exams on the same day
+kill me now, my mum just joined tiktok
+this traffic is the end of me lol
+ill literally die if they cancel the show
+""")
+add(H, 'venting', """
+new school and i dont know a single person yet
+im so angry at my friends and i dont even know how to say it
+ive been crying every night since my grandad passed
+""")
+add(H, 'venting', """
+will my skin ever get better, ive tried everything
+does the first year of uni ever get easier
+do you think things will get better with my best mate after the fight
+will the homesickness ever get better or is it just me
+does maths ever get easier after year 9
+will my sleep ever go back to normal after exams
+""")
 rng = random.Random(12)
 def long_msg(extra):
     k = rng.randint(4, 6)

@@ -18,6 +18,9 @@ type Masked struct {
 	Text      string   // the whole message, normalised and masked
 	Sentences []string // each sentence, normalised and masked, without the empty ones
 	Idiom     bool     // an idiom was removed
+	// AfterDenial is what follows a denied risk ("im not suicidal but i think about it every
+	// day"): the first clause kept after a clause removed as a denial, normalised, or "".
+	AfterDenial string
 }
 
 // Mask is the false-alarm layer: it normalises the message and removes what cannot show a
@@ -35,7 +38,8 @@ func Mask(s string) Masked {
 	// nobody in the first person; a message that tells a recovery, with no sign of the risk
 	// now, drops its clauses in the past tense.
 	topical := HasAny(whole, topicWords) && topic.MatchString(whole)
-	recovery := HasAny(whole, recoveredKeys) && recovered.MatchString(whole) && !HasAny(whole, present)
+	recovery := HasAny(whole, recoveredKeys) && recovered.MatchString(whole) && !presentNow(whole)
+	denied := false
 	for _, sentence := range sentenceEnd.Split(s, -1) {
 		var kept []string
 		pieces := clauseEnd.Split(sentence, -1)
@@ -45,6 +49,7 @@ func Mask(s string) Masked {
 		}
 		for j, t := range norm {
 			if j+1 < len(norm) && deniedBy(t, norm[j+1]) {
+				denied = true
 				continue
 			}
 			if HasAny(t, idiomWords) {
@@ -58,8 +63,12 @@ func Mask(s string) Masked {
 			for i, c := range cs {
 				switch {
 				case i+1 < len(cs) && deniedBy(c, cs[i+1]), FalseAlarm(c):
+					denied = denied || i+1 < len(cs) && deniedBy(c, cs[i+1]) || Denial(c)
 				case topical && !HasWord(c, firstPersonWords), recovery && pastTense.MatchString(c):
 				default:
+					if denied && m.AfterDenial == "" {
+						m.AfterDenial = " " + strings.TrimSpace(c) + " "
+					}
 					kept = append(kept, strings.TrimSpace(c))
 				}
 			}
@@ -105,12 +114,57 @@ var clauseStart = regexp.MustCompile(` (but|just|im just|i just|lol|lmao|haha|th
 // FalseAlarm reports whether a normalised clause denies a risk or tells of one overcome,
 // without any sign that it is present again.
 func FalseAlarm(c string) bool {
-	if len(c) < 6 || HasAny(c, present) {
+	if len(c) < 6 {
 		return false
 	}
-	return HasAny(c, negators) && negated.MatchString(c) || HasAny(c, recoveredKeys) && recovered.MatchString(c) ||
-		HasAny(c, topicWords) && topic.MatchString(c) && !firstPerson.MatchString(c)
+	if Denial(c) {
+		return true
+	}
+	if !(HasAny(c, recoveredKeys) && recovered.MatchString(c) || HasAny(c, topicWords) && topic.MatchString(c) && !firstPerson.MatchString(c)) {
+		return false
+	}
+	return !presentNow(c) && !hedged.MatchString(c)
 }
+
+// presentNow reports whether normalised text says a risk is here again or still: a word of
+// the present outside a relapse long past, or an act told as recent.
+func presentNow(t string) bool {
+	if strings.Contains(t, "relapse was") {
+		t = pastRelapse.ReplaceAllString(t, " ")
+	}
+	return HasAny(t, present) || recentAct.MatchString(t)
+}
+
+// Denial reports whether a normalised clause denies a risk ("im not suicidal", "no urges to hurt
+// myself"). A word of the present inside the denial is denied with it ("im not cutting again").
+func Denial(c string) bool {
+	if len(c) < 6 || !HasAny(c, negators) || !negated.MatchString(c) && !deniedInClause.MatchString(c) || hedged.MatchString(c) {
+		return false
+	}
+	if strings.Contains(c, "again") {
+		c = notDenial.ReplaceAllString(c, " ")
+	}
+	return !HasAny(c, present)
+}
+
+// recentAct is an act of harm told as recent ("i cut yesterday"): a recovery around it is over.
+var recentAct = regexp.MustCompile(`\b(cut|cutting|relapsed|did it|hurt myself|harmed|burned|burnt|scratched|took them|overdosed)( \w+){0,2} (yesterday|last night|this morning|earlier|tonight|today|this week)\b`)
+
+// pastRelapse is a relapse told as long past ("my last relapse was months ago"), taken out
+// before looking for a word of the present.
+var pastRelapse = regexp.MustCompile(`\b(my |the )?(last |first |only )?relapse was (\w+ ){0,3}(ago|before)\b`)
+
+// notDenial is the denial itself, taken out before looking for a word of the present outside it.
+var notDenial = regexp.MustCompile(`\b(not|never|no) (\w+ ){0,2}(cutting|hurting myself|self harming|harming myself) again\b`)
+
+// hedged is a negation that does not deny the risk but doubts or shrugs at living ("i dont care
+// if i die", "im not sure i want to be here", "i dont think i can keep myself safe"): it is left
+// for the rules and the scorer to read.
+var hedged = regexp.MustCompile(`\b(dont|do not|not|never|wouldnt|cant|no longer) (\w+ )?(care|caring|know|sure|mind|matter|think i can|think i could|see|feel like|want to live|want to be alive|want to be here|want to exist|keep myself|stop myself|trust myself|promise|able|strong enough|bothered)\b|\b(not|never) (safe|ok|okay|fine) (anymore|right now|tonight|rn)\b`)
+
+// deniedInClause is a risk named and denied in the same clause ("my therapist asked if i was
+// suicidal and im honestly not").
+var deniedInClause = regexp.MustCompile(`\b(suicidal|suicide|self harm\w*|hurt myself|kill myself|cutting)\b.* (and|but) (im|i am|i m) (honestly |really |just |actually |definitely )?not( really| at all| anymore)? $`)
 
 // stillAt is a clause whose denial means the risk goes on ("i thought i was past the cutting
 // phase, but im not").
@@ -124,26 +178,26 @@ var denyAfter = regexp.MustCompile(`^ (but )?(im|i am|i m) not( really| at all)?
 
 // present holds the words that say a risk is here again or still ("relapsed", "again").
 var present = []string{"again", "relaps", "reset", "lost", "broke", "started", "starting", "back to", "still", "right now", "rn",
-	"tonight", "today i", "these days", "lately", "streak"}
+	"tonight", "today i ", "these days", "lately", "streak", "messed", "slipped", "slip up", "caved", "gave in", "new ones", "fresh"}
 
 // negators, recoveredKeys and topicWords are the keys of negated, recovered and topic (see
 // HasAny).
 var (
 	recoveredKeys = []string{"used to", "ago", "looking back", "back then", "years since", "back when", "when i was", "in the past",
-		"clean", "free", "recover", "survived", "proud", "got help", "reached out", "therapy", "counsel", "saved", "wasnt true",
+		"clean", "free", "recover", "survived", "how far", "last time i", "proud", "got help", "reached out", "therapy", "counsel", "saved", "wasnt true",
 		"so wrong", "glad i", "grateful", "since"}
-	negators   = []string{"not", "never", "dont", "do not", "wont", "wouldnt", "no", "isnt", "arent", "am not", "havent", "hasnt", "nothing"}
+	negators   = []string{"not", "never", "dont", "do not", "wont", "wouldnt", "no", "zero", "isnt", "arent", "am not", "havent", "hasnt", "nothing"}
 	topicWords = []string{"essay", "assignment", "coursework", "dissertation", "assembly", "documentary", "film", "movie", "book", "novel",
 		"article", "podcast", "news", "charity", "fundraiser", "awareness", "prevention", "lesson", "lecture", "module", "theory", "rates",
 		"session", "training", "speaker", "poster", "presentation", "project", "song", "album", "episode", "series", "show", "character",
 		"research", "studying", "course", "helpline", "volunteer", "nursing", "psychology", "sociology", "criminology", "campaign", "class",
-		"epq", "pshe", "play", "poem", "story", "author", "scene"}
+		"epq", "pshe", "play", "poem", "story", "author", "scene", "soundtrack"}
 )
 
 var (
-	negated     = regexp.MustCompile(`\b(not|never|dont|do not|wont|wouldnt|would never|no|isnt|arent|am not|havent|hasnt|nothing)( \w+){0,3} (suicidal|suicide|kill|killing|die|dying|dead|hurt|hurting|harm|harming|self harm|end|ending|unalive|od|overdose|danger|dangerous|plans?|planning|disappear|dark|do anything|going to do|those thoughts|wrong at home)\b`)
-	recovered   = regexp.MustCompile(`\b(used to|years? ago|looking back|back then|\w+ years since|back when i|when i was (younger|little|a kid|\d+)|in the past|clean|free|recovered|recovery|survived|proud|got help|reached out|therapy|counsellor|counselor|saved me|saved my life|wasnt true|so wrong|glad i|grateful|since (my|the) (\w+ ){0,2}(attempt|relapse|overdose)|(\d+|one|two|three|four|five|six|a) (days?|weeks?|months?|years?) (clean|free|sober))\b`)
-	topic       = regexp.MustCompile(`\b(essay|assignment|coursework|dissertation|assembly|documentary|film|movie|book|novel|article|podcast|news|charity|fundraiser|awareness|prevention|lesson|lecture|module|theory|rates|session|training|speaker|poster|presentation|project|song|album|episode|series|show|character|research|studying|course|helpline|volunteer\w*|nursing|psychology|sociology|criminology|campaign|class|epq|pshe|play|poem|story|author|scene)\b`)
+	negated     = regexp.MustCompile(`\b(not|never|dont|do not|wont|wouldnt|would never|no|zero|isnt|arent|am not|havent|hasnt|nothing)( \w+){0,3} (suicidal|suicide|kill|killing|die|dying|dead|hurt|hurting|harm|harming|self harm\w*|cutting|end|ending|unalive|od|overdose|danger|dangerous|plans?|planning|disappear|dark|do anything|going to do|those thoughts|wrong at home)\b|\b(not|never|no|zero) (having |got |had |have )?(any |the )?(urges?|intentions?|thoughts|plans?|desire|wish) (of|to|about)\b`)
+	recovered   = regexp.MustCompile(`\b(used to|(\w+ )?(months?|years?) ago|how far ive come|last time i (\w+ ){1,3}was (before|in year|in primary|when i was|(\w+ )?(months?|years?) ago)|looking back|back then|\w+ years since|back when i|when i was (younger|little|a kid|\d+)|in the past|clean|free|recovered|recovery|survived|proud|got help|reached out|therapy|counsellor|counselor|saved me|saved my life|wasnt true|so wrong|glad i|grateful|since (my|the) (\w+ ){0,2}(attempt|relapse|overdose)|(\d+|one|two|three|four|five|six|a) (days?|weeks?|months?|years?) (clean|free|sober))\b`)
+	topic       = regexp.MustCompile(`\b(essay|assignment|coursework|dissertation|assembly|documentary|film|movie|book|novel|article|podcast|news|charity|fundraiser|awareness|prevention|lesson|lecture|module|theory|rates|session|training|speaker|poster|presentation|project|song|album|episode|series|show|character|research|studying|course|helpline|volunteer\w*|nursing|psychology|sociology|criminology|campaign|class|epq|pshe|play|poem|story|author|scene|soundtrack)\b`)
 	firstPerson = regexp.MustCompile(`\b(i want|i wanna|im going to|im gonna|myself|my life|i feel|im feeling|ive been|i keep|i think about|i cant|i dont want|makes me want)\b`)
 )
 
@@ -195,7 +249,8 @@ var Idioms = []*regexp.Regexp{
 	rx(`\bi (hurt|burnt|burned|cut) myself (playing|cooking|shaving|at|during|while|when|on|in)\b`),
 	rx(`\b(phone|battery|laptop|plants?|car|computer|conversation) (is |was |just |is about to |about to )?(dead|died|die)\b`),
 	rx(`\b(is|are|s|will|gonna|going to|would) (going to |gonna )?(kill|murder) me (when|if|for|because|cos|lol|after)\b`),
-	rx(`\b(will|would|is going to|gonna) be the death of me\b|\b(id|i would) rather die than\b`),
+	rx(`\b(will|would|is going to|going to|gonna) be the (death|end) of me\b|\b(id|i would) rather die than\b`),
+	rx(`\b(gonna|going to|will|ill) (literally |actually )?die if i (dont get|dont see|miss|cant get|cant go|dont win)\b`),
 	rx(`\b(ugh|just|pls|please|somebody|someone) shoot me\b`),
 	rx(`\bim so dead if\b|\bim dead lol\b`),
 }
