@@ -23,7 +23,7 @@ import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
 import { awaitingSummary, summaryPolling } from '../../features/dashboard/glance';
 import { allSessions, useSessionPages } from '../../features/dashboard/sessionPages';
 import { DashboardCards } from '../../features/insights/DashboardCards';
-import { useEntitlements } from '../../features/insights/useEntitlements';
+import { useEntitlements } from '../../auth/useEntitlements';
 import { useLocation } from 'react-router';
 import { SessionCard } from '../../features/chat/components/SessionCard/SessionCard';
 import { useStartNewChat } from '../../features/chat/hooks/useStartNewChat';
