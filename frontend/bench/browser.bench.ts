@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn, sql, verifiedAccount } from '../e2e/support';
@@ -198,6 +198,18 @@ function verdict(loads: Load[]) {
   };
 }
 
+/** What a CPU profile (Chrome DevTools protocol, one dashboard and one chat load) and the code showed, 2026-11-23. */
+const FINDINGS = [
+  'What we found (profile of one load each, and the code):',
+  '',
+  "- Every session card and message bubble formatted its date with `toLocaleString(…, options)`, which builds a new `Intl.DateTimeFormat` per call: 66 ms of self time in a desktop dashboard's first render. Now one formatter per list (features/chat/sessions.ts, MessageList.tsx).",
+  '- The dashboard rendered three rows beyond the view each way; with three cards a row that was 1,199 elements on a desktop. It now overscans one row: 777.',
+  "- What is left of the dashboard's first task is mostly Mantine resolving styles for each component of each card (Box, useStyles, style props: the largest JavaScript self time, about 340 ms in a profile on this loaded machine), then React's commit. Next step: cards from plain elements and CSS modules instead of about fifteen Mantine components each.",
+  "- Streaming: every token sets the conversation's state, so the whole chat screen (composer, voice controls, counter) renders again, and MessageList's effect calls the virtualiser's scrollToIndex, which measures rows: a forced layout per token. Next step: batch deltas per animation frame and keep the streaming text in the bubble's own state.",
+  '- The chat of 2,000 messages keeps its page small (about 300 elements); its first task includes parsing the JSON of all 2,000 messages and the first commit of the screen.',
+  '- The machine was shared while these ran (see the load average above), so times here are several times what an idle 2-core machine gives; element counts are not affected.',
+].join('\n');
+
 test.afterAll(() => {
   if (results.dashboard.length === 0 && results.chat.length === 0) return;
   const chromium = execFileSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
@@ -208,7 +220,7 @@ test.afterAll(() => {
   const md = [
     '## Browser (Playwright, Debian\'s Chromium)',
     '',
-    `Written by frontend/bench/browser.bench.ts (make bench). ${chromium}, headless, ${cpus().length} CPUs; the built binary with the OpenAI-wire test model; ${RUNS} loads per row, the app's scripts cached.`,
+    `Written by frontend/bench/browser.bench.ts (make bench). ${chromium}, headless, ${cpus().length} CPUs (load average ${loadavg()[0].toFixed(1)} at the end, from whatever else ran); the built binary with the OpenAI-wire test model; ${RUNS} loads per row, the app's scripts cached.`,
     '"After data" is first content painted (the first card or message in the page, then the next frame) minus the end of the data\'s response (resource timing). Long tasks are those the page reported (PerformanceObserver \'longtask\': every task over 50 ms), from the data request to 1 s after first content; "any" counts the whole page life, start-up included.',
     '',
     '| page | loads | after data p50 ms | after data max ms | DOM elements max | long tasks | longest ms | longest, any ms |',
@@ -230,9 +242,11 @@ test.afterAll(() => {
     `| browser: chat, longest task | none over ${TARGET_LONG_TASK_MS} ms | ${chat.longTask ? `${chat.longTask} ms` : 'none'} | ${yes(chat.longTask === 0)} |`,
     `| browser: streaming 100 tokens, longest task | none over ${TARGET_LONG_TASK_MS} ms | ${streamWorst ? `${streamWorst} ms` : 'none'} | ${yes(streamWorst === 0)} |`,
     '',
+    FINDINGS,
+    '',
   ].join('\n');
   const out = new URL('../../bench/', import.meta.url);
-  writeFileSync(new URL('browser.json', out), JSON.stringify({ when: new Date().toISOString(), chromium, runs: RUNS, ...results }, null, 2) + '\n');
+  writeFileSync(new URL('browser.json', out), JSON.stringify({ when: new Date().toISOString(), chromium, cpus: cpus().length, loadAverage: loadavg(), runs: RUNS, ...results }, null, 2) + '\n');
   writeFileSync(new URL('browser.md', out), md);
   // Into results.md, in place of an earlier Browser section, before "Not measured yet".
   const resultsFile = new URL('results.md', out);
