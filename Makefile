@@ -19,7 +19,7 @@ GENERATED := gen frontend/src/api/gen backend/internal/companion/safety/scorer.b
 GO_PKGS := . ./backend/... ./db/... ./gen/... ./frontend
 
 .PHONY: run build web go-build deps dist-placeholder generate check-generated vet test-go \
-	typecheck lint lint-go test-web e2e test bench bench-go fuzz audit safety-eval clean
+	typecheck lint lint-go test-web e2e test bench bench-browser bench-go fuzz audit safety-eval clean
 
 ## run: build the web app and the binary, then serve on the embedded defaults
 run: build
@@ -118,6 +118,13 @@ BENCH_ADMIN_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 BENCH_PHASE ?= 5s
 bench: build
 	go run ./backend/cmd/percolate-bench -bin $(BIN) -admin '$(BENCH_ADMIN_URL)' -phase $(BENCH_PHASE) -out bench
+	$(MAKE) bench-browser
+
+## bench-browser: the browser figures (frontend/bench/browser.bench.ts, Playwright in Debian's Chromium,
+## its own server on BENCH_BROWSER_PORT): bench/browser.json and the Browser section of bench/results.md
+BENCH_BROWSER_PORT ?= 18180
+bench-browser: build
+	cd frontend && BENCH_BROWSER_PORT=$(BENCH_BROWSER_PORT) npx playwright test -c playwright.bench.config.ts
 
 ## bench-go: Go benchmarks (report medians and ratios, not single times)
 bench-go: dist-placeholder

@@ -37,7 +37,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['*.config.{ts,js}', 'e2e/**'],
+    files: ['*.config.{ts,js}', 'e2e/**', 'bench/**'],
     languageOptions: { globals: globals.node },
   },
   {

@@ -279,7 +279,7 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 
 	res.Targets = targets(res)
 	res.NotMeasured = []string{
-		"dashboard growth and the browser targets (Playwright)",
+		"dashboard growth (the browser figures are in the Browser section, from make bench-browser)",
 		"two instances on one database",
 	}
 	if err := write(o.OutDir, res); err != nil {

@@ -5,6 +5,7 @@
 //   [slow]     a reply of 40 words, one every 250 ms (about ten seconds: a page can leave and
 //              come back while it is written)
 //   [hostile]  markdown with raw HTML, an image and a javascript: link
+//   [hundred]  a reply of 100 words, one every 20 ms (the browser bench streams it into a long chat)
 //   otherwise  a short reflective reply
 // Non-streamed requests (summaries, memory) get a JSON object that satisfies both.
 import { createServer } from 'node:http';
@@ -12,6 +13,7 @@ import { createServer } from 'node:http';
 const port = Number(process.argv[2] || process.env.PORT || 18093);
 
 export const SLOW_WORDS = Array.from({ length: 40 }, (_, i) => `word${i + 1}`);
+const HUNDRED_WORDS = Array.from({ length: 100 }, (_, i) => `token${i + 1}`);
 const HOSTILE = [
   'Here is **something** to try:',
   '',
@@ -80,6 +82,7 @@ const server = createServer((req, res) => {
       if (body.stream) {
         if (text.includes('[slow]')) return stream(res, model, SLOW_WORDS.map((w, i) => (i ? ` ${w}` : w)), 250);
         if (text.includes('[hostile]')) return stream(res, model, [HOSTILE], 0);
+        if (text.includes('[hundred]')) return stream(res, model, HUNDRED_WORDS.map((w, i) => (i ? ` ${w}` : w)), 20);
         return stream(res, model, PLAIN.split(/(?= )/), 20);
       }
       const content = JSON.stringify({ summary: 'You talked through a busy week.', emotions: ['stress'], memories: [] });

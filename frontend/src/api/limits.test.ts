@@ -1,9 +1,10 @@
 /**
- * The client's field caps are the contract's. The contact form reads them from the
- * generated schema; the profile keeps the product spec's numbers (§5: short text 100,
- * the three profile text fields 250), and this test proves the contract says the same.
+ * The client's field caps are the contract's: the forms read them from the generated
+ * schema (orval's zod output), and this test proves they do and that the contract says
+ * what the product spec says (§5: short text 100, the three profile text fields 250).
  */
 import { MAX_EMAIL, MAX_MESSAGE, MAX_NAME } from '../features/contact/ContactForm';
+import { MEMORY_MAX } from '../features/memory/MemoryPanel';
 import { TEXT_FIELD_MAX } from '../pages/Profile/EditableField';
 import * as contract from './gen/zod/schemas';
 
@@ -27,5 +28,10 @@ describe('field limits', () => {
     expect(MAX_NAME).toBe(contract.sendContactMessageBodyNameMax);
     expect(MAX_EMAIL).toBe(contract.sendContactMessageBodyEmailMax);
     expect(MAX_MESSAGE).toBe(contract.sendContactMessageBodyMessageMax);
+  });
+
+  it('a remembered sentence is capped where the contract caps an edit of it, and of what is listed', () => {
+    expect(MEMORY_MAX).toBe(contract.updateMemoryBodyTextMax);
+    expect(MEMORY_MAX).toBe(contract.listMemoriesResponseTextMax);
   });
 });

@@ -25,12 +25,19 @@ export function filterSessions(sessions: readonly SessionListItem[], query: stri
   );
 }
 
+/**
+ * One formatter for every card: toLocaleString with options builds a new Intl.DateTimeFormat
+ * on each call, about a millisecond each, which made a dashboard's first render a long task.
+ */
+let lastActivityFormat: Intl.DateTimeFormat | undefined;
+
 /** 'Last Activity' as a readable local date and time, or 'Unknown'. */
 export function formatLastActivity(updatedAt: string | null | undefined): string {
   if (!updatedAt) return 'Unknown';
   const date = new Date(updatedAt);
   if (Number.isNaN(date.getTime())) return 'Unknown';
-  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  lastActivityFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return lastActivityFormat.format(date);
 }
 
 /** The server's text body or its `message`, for the delete error (spec §8). */

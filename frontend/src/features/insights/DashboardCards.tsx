@@ -1,7 +1,7 @@
 import { SimpleGrid } from '@mantine/core';
 import { CommunityCard } from './CommunityCard';
 import { InsightsCard } from './InsightsCard';
-import { useEntitlements } from './useEntitlements';
+import { useEntitlements } from '../../auth/useEntitlements';
 
 /** The dashboard's cards beside the sessions: insights for everyone, the community for Premium. */
 export function DashboardCards() {

@@ -24,9 +24,10 @@ import {
   useUpdateProfile,
 } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
+import { updateMemoryBodyTextMax } from '../../api/gen/zod/schemas';
 
-/** Longest remembered sentence (openapi MemoryUpdate.text). */
-export const MEMORY_MAX = 200;
+/** Longest remembered sentence: the contract's MemoryUpdate.text. */
+export const MEMORY_MAX = updateMemoryBodyTextMax;
 
 interface MemoryPanelProps {
   profile: Profile;

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { Voice } from '../../api/gen/model';
 
 interface Props {
-  /** Any role other than USER may use voice (spec §6). */
+  /** The tier includes voice (its entitlements say; spec §6). */
   privileged: boolean;
   voiceMode: boolean;
   onVoiceModeChange: (on: boolean) => void;
@@ -20,7 +20,7 @@ interface Props {
 const VOICES = Object.values(Voice);
 
 /**
- * The voice-mode switch and, in voice mode for paid roles, the voice selector
+ * The voice-mode switch and, in voice mode for tiers with voice, the voice selector
  * (the microphone sits in the composer, beside Send: see MicButton). A free
  * user who reaches for the switch is taken to the pricing page.
  */

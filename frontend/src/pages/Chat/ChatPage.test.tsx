@@ -3,10 +3,11 @@ import { Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
 import type { Message, SendMessageResponse, SessionDetail } from '../../api/gen/model';
+import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testing/sse';
 import { fakeChatLayout } from '../../features/chat/testing/layout';
-import { act, render, screen, server, waitFor, within } from '../../test-utils';
+import { act, aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { setTokens } from '../../auth/storage';
@@ -78,7 +79,11 @@ const userTexts = () => screen.queryAllByTestId('user-message').map((el) => el.t
 fakeChatLayout();
 
 beforeEach(() => {
-  server.use(getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }));
+  server.use(
+    getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }),
+    // The chat reads what the tier includes (voice, summaries) from /api/auth/me: a FREE user unless a test says otherwise.
+    getGetCurrentUserMockHandler(aUser()),
+  );
 });
 
 describe('ChatPage', () => {
@@ -243,9 +248,7 @@ describe('ChatPage', () => {
     function signedInAs(role: 'USER' | 'BASIC') {
       setTokens('access', 'refresh');
       server.use(
-        http.get('*/api/auth/me', () =>
-          HttpResponse.json({ id: '0f7e8a3c-0000-4000-8000-000000000001', email: 'b@example.com', name: 'B', role, isStudent: false }),
-        ),
+        getGetCurrentUserMockHandler(aUser({ role })),
       );
     }
 
@@ -280,6 +283,18 @@ describe('ChatPage', () => {
       expect(within(top).getByRole('button', { name: 'Continue in a new chat' })).toBeInTheDocument();
       expect(screen.queryByText(/exam nerves/)).toBeNull();
       expect(screen.queryByText('anxiety')).toBeNull();
+    });
+
+    it('follows the tier\'s entitlements, not the role\'s name', async () => {
+      // A role that would be "paid" by name, with a table that leaves summaries and voice out.
+      const entitlements = { ...aUser({ role: 'BASIC' }).entitlements, summaries: false, voice: false };
+      setTokens('access', 'refresh');
+      server.use(getGetCurrentUserMockHandler(aUser({ role: 'BASIC', entitlements })), getGetChatSessionMockHandler(endedDetail));
+      renderChat(`/chat/${SESSION}`, { signedIn: true });
+
+      await screen.findByRole('region', { name: 'This session has ended' });
+      expect(await screen.findByTestId('voice-locked')).toBeInTheDocument();
+      expect(screen.queryByText(/exam nerves/)).toBeNull();
     });
 
     it('is not shown on an active session', async () => {
@@ -505,9 +520,7 @@ describe('ChatPage voice', () => {
     setTokens('access', 'refresh');
     let sent: { message?: string; voice?: string } = {};
     server.use(
-      http.get('*/api/auth/me', () =>
-        HttpResponse.json({ id: '0f7e8a3c-0000-4000-8000-000000000001', email: 'b@example.com', name: 'B', role: 'BASIC', isStudent: false }),
-      ),
+      getGetCurrentUserMockHandler(aUser({ role: 'BASIC' })),
       http.post('*/api/chat/voice', async ({ request }) => {
         sent = (await request.json()) as typeof sent;
         return HttpResponse.json({ ...aReply({ aiResponse: 'I hear you.' }), audioData: 'SUQzBA==' });

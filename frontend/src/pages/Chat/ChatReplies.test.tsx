@@ -2,10 +2,11 @@ import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
 import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
 import type { Message, SendMessageResponse, SessionDetail } from '../../api/gen/model';
+import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { fakeChatLayout } from '../../features/chat/testing/layout';
 import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testing/sse';
-import { render, screen, server, waitFor, within } from '../../test-utils';
+import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 
 const SESSION = '5f0c2a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f';
@@ -59,7 +60,11 @@ const notices = () => screen.queryAllByTestId('reply-notice');
 fakeChatLayout();
 
 beforeEach(() => {
-  server.use(getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }));
+  server.use(
+    getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }),
+    // The chat reads what the tier includes (voice, summaries) from /api/auth/me: a FREE user unless a test says otherwise.
+    getGetCurrentUserMockHandler(aUser()),
+  );
 });
 
 describe('a clean start', () => {

@@ -2,9 +2,10 @@ import { http } from 'msw';
 import { Route, Routes } from 'react-router';
 import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
 import type { SendMessageResponse, SessionDetail } from '../../api/gen/model';
+import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { sseEvent, sseResponse } from '../../features/chat/testing/sse';
-import { render, screen, server, waitFor, within } from '../../test-utils';
+import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 
 // The server's fixed replies (companion.CrisisResources, CheckInReply, CrisisReply).
@@ -49,7 +50,11 @@ afterAll(() => {
 });
 
 beforeEach(() => {
-  server.use(getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }));
+  server.use(
+    getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }),
+    // The chat reads what the tier includes (voice, summaries) from /api/auth/me: a FREE user unless a test says otherwise.
+    getGetCurrentUserMockHandler(aUser()),
+  );
 });
 
 const aiTexts = () => screen.queryAllByTestId('ai-message').map((el) => el.textContent);

@@ -23,7 +23,7 @@ import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
 import { awaitingSummary, summaryPolling } from '../../features/dashboard/glance';
 import { allSessions, useSessionPages } from '../../features/dashboard/sessionPages';
 import { DashboardCards } from '../../features/insights/DashboardCards';
-import { useEntitlements } from '../../features/insights/useEntitlements';
+import { useEntitlements } from '../../auth/useEntitlements';
 import { useLocation } from 'react-router';
 import { SessionCard } from '../../features/chat/components/SessionCard/SessionCard';
 import { useStartNewChat } from '../../features/chat/hooks/useStartNewChat';
@@ -194,7 +194,9 @@ function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
     estimateSize: () => 220,
-    overscan: 3,
+    // One row beyond the view each way: every card is many Mantine components, and each
+    // overscanned row adds up to three of them to the first render.
+    overscan: 1,
     scrollMargin: offset,
     gap: 20, // the row gap, as --mantine-spacing-lg is the column gap
   });

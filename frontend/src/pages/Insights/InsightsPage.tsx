@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useListWeeklyReports } from '../../api/gen/insights/insights';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { InsightsTrend } from '../../features/insights/InsightsTrend';
-import { useEntitlements } from '../../features/insights/useEntitlements';
+import { useEntitlements } from '../../auth/useEntitlements';
 import { WeekCard } from '../../features/insights/WeekCard';
 import { emotionColors, lastWeeks, nextMonday } from '../../features/insights/weeks';
 

@@ -3,12 +3,13 @@ import { useState } from 'react';
 import type { Profile, ProfileUpdate } from '../../api/gen/model';
 import { useUpdateProfile } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
+import { updateProfileBodyFocusAreasMax } from '../../api/gen/zod/schemas';
 import { parseAge } from './profileFields';
 
 export type EditableKey = 'age' | 'focusAreas' | 'primaryConcerns' | 'sensitiveTopics';
 
-/** Cap of the three free-text profile fields (spec §5). */
-export const TEXT_FIELD_MAX = 250;
+/** Cap of the three free-text profile fields (spec §5: 250), the contract's (api/limits.test.ts holds the three equal). */
+export const TEXT_FIELD_MAX = updateProfileBodyFocusAreasMax;
 
 interface EditableFieldProps {
   label: string;

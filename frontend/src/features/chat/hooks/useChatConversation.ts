@@ -1,15 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import {
-  endChatSession,
-  getListChatSessionsQueryKey,
-  sendVoiceMessage,
-  stopChatReply,
-  useGetChatSession,
-} from '../../../api/gen/chat/chat';
-import type { ClosingFeeling, Message, SendMessageResponse, SessionDetail, Voice, VoiceResponse } from '../../../api/gen/model';
-import { MIC_PREFIX, SPEAKER_PREFIX, VOICE_SEND_FAILED } from '../../voice/speech';
-import { ApiError } from '../../../api/mutator';
+import { endChatSession, getListChatSessionsQueryKey, stopChatReply, useGetChatSession } from '../../../api/gen/chat/chat';
+import type { ClosingFeeling, Message, SendMessageResponse, SessionDetail } from '../../../api/gen/model';
 import {
   attachToReply,
   ReplyFailedError,
@@ -36,11 +28,6 @@ let localIds = 0;
 function localId(prefix: string): string {
   localIds += 1;
   return `${prefix}-${Date.now()}-${localIds}`;
-}
-
-/** The server's own words for a refused voice message (a limit, a plan), else spec §8's. */
-function voiceErrorText(err: unknown): string {
-  return (err instanceof ApiError && err.serverMessage) || VOICE_SEND_FAILED;
 }
 
 function sessionEndedMessage(endReason: string | null | undefined): string {
@@ -95,6 +82,22 @@ interface LiveReply {
 }
 
 type Opener = (handlers: StreamHandlers) => Promise<SendMessageResponse | null>;
+
+/**
+ * One turn sent some other way than the streamed endpoint (a voice message: see useVoiceSend),
+ * in the thread of this conversation: the same checks and bubbles as a typed message.
+ */
+export interface ConversationTurn {
+  /** The session to send into, or null for a new chat. */
+  sessionId: () => string | null;
+  /** Refuses an ended or busy chat or an empty message; else shows the user's line and says true. */
+  begin: (message: string, shown: string) => boolean;
+  setSending: (on: boolean) => void;
+  /** The server's answer, its text shown after `prefix`. */
+  reply: (response: SendMessageResponse, prefix: string) => void;
+  /** The answer never came: `why` under the thread, and the connection bubble (spec §8). */
+  fail: (why: string) => void;
+}
 
 /**
  * The state of one chat screen: the loaded session, the messages added since,
@@ -260,47 +263,40 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     }
   };
 
-  /**
-   * Sends a typed message with a streamed reply, or — with a voice — a spoken one through
-   * POST /api/chat/voice (shown with 🎤 and 🔊, spec §4); the voice reply is returned so the
-   * caller can play its audio.
-   */
-  const send = async (text: string, voice?: Voice): Promise<VoiceResponse | undefined> => {
+  /** Refuses an ended or busy chat or an empty message; else shows the user's line. */
+  const begin = (message: string, shown: string): boolean => {
     if (!active) {
       setError(ENDED_REFUSAL);
-      return undefined;
+      return false;
     }
-    const message = text.trim();
-    if (message === '' || sending) return undefined;
-
+    if (message === '' || sending) return false;
     setError(null);
-    const shown = voice ? MIC_PREFIX + message : message;
     setAdded((list) => [...list, { id: localId('user'), role: 'user', content: shown, timestamp: new Date().toISOString() }]);
+    return true;
+  };
 
-    if (voice) {
-      setSending(true);
-      try {
-        const response = await sendVoiceMessage({ message, sessionId: sessionIdRef.current ?? null, voice });
-        applyResponse(response, localId('ai'), false, SPEAKER_PREFIX);
-        return response;
-      } catch (err) {
-        setError(voiceErrorText(err));
-        setAdded((list) => [...list, { id: localId('trouble'), role: 'assistant', content: TROUBLE_CONNECTING }]);
-        return undefined;
-      } finally {
-        setSending(false);
-      }
-    }
+  /** Spec §8: a send that failed keeps the message, says why and adds the connection bubble. */
+  const failSend = (why: string) => {
+    setError(why);
+    setAdded((list) => [...list, { id: localId('trouble'), role: 'assistant', content: TROUBLE_CONNECTING }]);
+  };
 
+  /** Sends a typed message with a streamed reply. */
+  const send = async (text: string): Promise<void> => {
+    const message = text.trim();
+    if (!begin(message, message)) return;
     await streamReply(
       (handlers) => streamChatMessage({ message, sessionId: sessionIdRef.current ?? null }, handlers),
-      // Spec §8: a send that failed keeps the message, says why and adds the connection bubble.
-      (err) => {
-        setError(sendErrorText(err));
-        setAdded((list) => [...list, { id: localId('trouble'), role: 'assistant', content: TROUBLE_CONNECTING }]);
-      },
+      (err) => failSend(sendErrorText(err)),
     );
-    return undefined;
+  };
+
+  const turn: ConversationTurn = {
+    sessionId: () => sessionIdRef.current ?? null,
+    begin,
+    setSending,
+    reply: (response, prefix) => applyResponse(response, localId('ai'), false, prefix),
+    fail: failSend,
   };
 
   /**
@@ -395,6 +391,8 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     stopping,
     error,
     send,
+    /** For sends of another kind (voice: useVoiceSend) into this thread. */
+    turn,
     stop: () => void stop(),
     retry: () => void retry(),
     /** The message that carries the Retry button, if any. */

@@ -3,11 +3,12 @@ import { IconCloudOff, IconDoorExit } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useGetClientConfig } from '../../../../api/gen/public/public';
-import { useAuth } from '../../../../auth/AuthContext';
+import { useEntitlements } from '../../../../auth/useEntitlements';
 import { MicButton, VoiceControls } from '../../../voice/VoiceControls';
 import { useVoiceChat } from '../../../voice/useVoiceChat';
 import { PageLoader } from '../../../../components/PageLoader/PageLoader';
 import { useChatConversation } from '../../hooks/useChatConversation';
+import { useVoiceSend } from '../../hooks/useVoiceSend';
 import { Composer } from '../Composer/Composer';
 import { EndSessionDialog } from '../EndSessionDialog/EndSessionDialog';
 import { EndedSummary } from '../EndedSummary/EndedSummary';
@@ -29,10 +30,10 @@ const OFFLINE_NOTE = "Replies come from Percolate's built-in offline companion, 
 export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: ChatScreenProps) {
   const chat = useChatConversation({ initialSessionId, onSessionCreated, onEnded });
   const config = useGetClientConfig({ query: { staleTime: Infinity, retry: false } });
-  const { user } = useAuth();
-  // Any role other than USER may talk (spec §6); an unknown role counts as USER.
-  const privileged = Boolean(user && user.role !== 'USER');
-  const voice = useVoiceChat({ sendVoice: chat.send, serverTranscription: Boolean(config.data?.transcription) });
+  // What the tier includes, from the server's entitlement table (spec §6); until it answers, nothing extra.
+  const { entitlements, pending: entitlementsPending } = useEntitlements();
+  const sendVoice = useVoiceSend(chat.turn);
+  const voice = useVoiceChat({ sendVoice, serverTranscription: Boolean(config.data?.transcription) });
   // The closing moment: End Session asks first (one tap on a phone must not end a session).
   const [ending, setEnding] = useState(false);
 
@@ -84,7 +85,7 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
       ) : null}
 
       {chat.endedBefore ? (
-        <EndedSummary showSummary={privileged} summary={chat.summary} emotions={chat.emotions} />
+        <EndedSummary showSummary={entitlements.summaries} summary={chat.summary} emotions={chat.emotions} />
       ) : null}
 
       <MessageList
@@ -116,7 +117,7 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
         stopping={chat.stopping}
         showStarters={chat.empty && chat.active && !chat.sending}
         actions={
-          privileged && voice.voiceMode ? (
+          entitlements.voice && voice.voiceMode ? (
             <MicButton listening={voice.listening} onMic={voice.toggleMic} disabled={chat.readOnly} />
           ) : null
         }
@@ -124,7 +125,7 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
 
       <div className={classes.toolbar}>
         <VoiceControls
-          privileged={privileged}
+          privileged={entitlements.voice}
           voiceMode={voice.voiceMode}
           onVoiceModeChange={voice.setVoiceMode}
           voice={voice.voice}
@@ -133,7 +134,7 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
           interim={voice.interim}
           playing={voice.playing}
           onStopPlayback={voice.stopPlayback}
-          disabled={chat.readOnly}
+          disabled={chat.readOnly || entitlementsPending}
         />
         <TokenCounter used={chat.tokensUsed} limit={chat.tokenLimit} />
       </div>

@@ -5,7 +5,7 @@ import { useStartNewChat } from '../../hooks/useStartNewChat';
 import { EmotionChips } from '../EmotionChips/EmotionChips';
 
 interface EndedSummaryProps {
-  /** Roles other than USER see summaries and emotions (spec §6). */
+  /** The tier includes summaries (and so the session's emotions): its entitlements say (spec §6). */
   showSummary: boolean;
   summary: string | null;
   emotions: readonly Emotion[];
@@ -13,7 +13,7 @@ interface EndedSummaryProps {
 
 /**
  * At the top of an ended chat opened later: its summary and emotions (where
- * the role allows) and "Continue in a new chat", which starts a new chat the
+ * the tier includes them) and "Continue in a new chat", which starts a new chat the
  * way the dashboard's Start New Chat does. Model output is rendered as text.
  */
 export function EndedSummary({ showSummary, summary, emotions }: EndedSummaryProps) {

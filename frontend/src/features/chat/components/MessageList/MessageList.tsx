@@ -14,11 +14,15 @@ const MARKS = { stopped: 'Stopped', interrupted: 'Interrupted' } as const;
 
 const renderMarkdown = (visible: string) => <SafeMarkdown text={visible} />;
 
+/** One formatter for every bubble (toLocaleTimeString with options builds one per call). */
+let timeFormat: Intl.DateTimeFormat | undefined;
+
 function formatTime(timestamp?: string): string | null {
   if (!timestamp) return null;
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  timeFormat ??= new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+  return timeFormat.format(date);
 }
 
 interface BubbleProps {

@@ -1,5 +1,5 @@
-import { getGetCurrentUserQueryKey, useGetCurrentUser } from '../../api/gen/auth/auth';
-import type { Entitlements } from '../../api/gen/model';
+import { getGetCurrentUserQueryKey, useGetCurrentUser } from '../api/gen/auth/auth';
+import type { Entitlements } from '../api/gen/model';
 
 /** What a pending or failed lookup means: nothing beyond the free tier (spec §6: the role defaults to USER). */
 const NOTHING_EXTRA: Entitlements = {
@@ -15,13 +15,13 @@ const NOTHING_EXTRA: Entitlements = {
 
 /**
  * What the caller's tier includes, from GET /api/auth/me (the server's one entitlement table),
- * in the dashboard's own cache entry (so the dashboard and the insights page ask once). A failed
+ * in its own cache entry (so the dashboard, the insights page and the chat ask once). A failed
  * lookup means USER; `pending` until it answers, so no upgrade text flashes before a Premium
  * user's cards.
  */
 export function useEntitlements(): { entitlements: Entitlements; pending: boolean } {
   const me = useGetCurrentUser({
-    query: { queryKey: [...getGetCurrentUserQueryKey(), 'dashboard-role'], retry: false, staleTime: 5 * 60 * 1000 },
+    query: { queryKey: [...getGetCurrentUserQueryKey(), 'entitlements'], retry: false, staleTime: 5 * 60 * 1000 },
   });
   const entitlements = (!me.isError && me.data?.entitlements) || NOTHING_EXTRA;
   return { entitlements, pending: me.isPending };

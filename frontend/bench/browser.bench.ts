@@ -1,0 +1,263 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, sql, verifiedAccount } from '../e2e/support';
+
+/**
+ * The browser figures of `make bench` (issue 14): a dashboard of 10,000 sessions and a chat of
+ * 2,000 messages, each opened RUNS times at a phone's and a desktop's width, and 100 tokens
+ * streamed into that long chat. Measured in the page: when the data's response ended (resource
+ * timing), when the first card or message was in the page and painted, the elements in the page,
+ * and every long task (PerformanceObserver 'longtask', which reports tasks over 50 ms). The
+ * figures go to bench/browser.json and the "Browser" section of bench/results.md.
+ */
+const RUNS = 3;
+const VIEWPORTS = [
+  { name: 'phone 390×844', width: 390, height: 844 },
+  { name: 'desktop 1280×800', width: 1280, height: 800 },
+];
+const TARGET_FIRST_CONTENT_MS = 150;
+const TARGET_NODES = 1500;
+const TARGET_LONG_TASK_MS = 50;
+const SETTLE_MS = 1000;
+
+test.describe.configure({ mode: 'serial' });
+
+declare global {
+  interface Window {
+    __bench: { longTasks: { start: number; duration: number }[]; firstContent?: number; selector?: string };
+  }
+}
+
+/** Installed before any page script: collects long tasks and when `selector` is first painted. */
+function instrument(selector: string) {
+  window.__bench = { longTasks: [], selector };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const seen = () => {
+    if (window.__bench.firstContent !== undefined || !document.querySelector(selector)) return false;
+    // In the DOM now; painted once the next frame has been produced.
+    requestAnimationFrame(() => setTimeout(() => (window.__bench.firstContent ??= performance.now()), 0));
+    return true;
+  };
+  new MutationObserver((_, observer) => {
+    if (seen()) observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+}
+
+interface Load {
+  viewport: string;
+  dataEndMs: number;
+  firstContentMs: number;
+  afterDataMs: number;
+  nodes: number;
+  longTasksInWindow: number[];
+  longTasksAll: number[];
+}
+
+/** Opens `path` (already signed in), waits for the content `instrument` watches, and reads the page's own figures. */
+async function measureLoad(page: Page, path: string, dataPath: RegExp, viewport: string): Promise<Load> {
+  await page.goto(path);
+  await page.waitForFunction(() => window.__bench.firstContent !== undefined, null, { timeout: 60_000 });
+  await page.waitForTimeout(SETTLE_MS); // the window after first content in which long tasks still count
+  const r = await page.evaluate((source) => {
+    const pattern = new RegExp(source);
+    const data = performance
+      .getEntriesByType('resource')
+      .filter((e) => pattern.test(new URL(e.name).pathname)) as PerformanceResourceTiming[];
+    const first = data[0];
+    return {
+      dataStart: first?.startTime ?? NaN,
+      dataEnd: first?.responseEnd ?? NaN,
+      firstContent: window.__bench.firstContent!,
+      nodes: document.querySelectorAll('*').length,
+      longTasks: window.__bench.longTasks,
+    };
+  }, dataPath.source);
+  const inWindow = r.longTasks.filter((t) => t.start + t.duration >= r.dataStart && t.start <= r.firstContent + SETTLE_MS);
+  return {
+    viewport,
+    dataEndMs: r.dataEnd,
+    firstContentMs: r.firstContent,
+    afterDataMs: r.firstContent - r.dataEnd,
+    nodes: r.nodes,
+    longTasksInWindow: inWindow.map((t) => Math.round(t.duration)),
+    longTasksAll: r.longTasks.map((t) => Math.round(t.duration)),
+  };
+}
+
+const results: { dashboard: Load[]; chat: Load[]; stream: { tokens: number; ms: number; longTasks: number[]; nodes: number }[] } = {
+  dashboard: [],
+  chat: [],
+  stream: [],
+};
+let email = '';
+let longSession = '';
+
+test.beforeAll(async ({ request }) => {
+  email = await verifiedAccount(request, 'bench-browser');
+  sql(`INSERT INTO chat_sessions (user_id, title, last_message, status, summary, emotions, created_at, ended_at, updated_at)
+       SELECT u.id, 'Evening check-in ' || i, 'Work was long, but I walked home slowly and felt better.', 'ENDED',
+              'We talked about a long day and a slower walk home.', '{calm,tiredness}', t, t, t
+       FROM (SELECT i, now() - i * interval '1 minute' AS t FROM generate_series(1, 10000) AS i) AS s, users u
+       WHERE u.email = '${email}'`);
+  longSession = sql(`INSERT INTO chat_sessions (user_id, title, last_message, token_limit, updated_at)
+       SELECT id, 'A long conversation', 'Hello', 100000000, now() - interval '1 second' FROM users WHERE email = '${email}'
+       RETURNING id`).trim().split('\n')[0];
+  sql(`INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+       SELECT s.id, s.user_id, CASE WHEN g % 2 = 0 THEN 'assistant' ELSE 'user' END,
+              'Message ' || g || ': we talked about the garden, the bus home and what to cook on **Sunday**.', 20,
+              now() - interval '1 day' + g * interval '1 second'
+       FROM generate_series(1, 2000) g, chat_sessions s WHERE s.id = '${longSession}'`);
+  sql('ANALYZE');
+});
+
+for (const vp of VIEWPORTS) {
+  test(`dashboard of 10,000 sessions, ${vp.name}`, async ({ page }) => {
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    await page.addInitScript(instrument, '[data-testid="session-card"]');
+    await signIn(page, email);
+    for (let i = 0; i < RUNS; i++) {
+      results.dashboard.push(await measureLoad(page, '/dashboard', /^\/api\/chat\/sessions$/, vp.name));
+    }
+    await expect(page.getByRole('link', { name: 'Evening check-in 1', exact: true })).toBeVisible();
+  });
+
+  test(`chat of 2,000 messages, ${vp.name}`, async ({ page }) => {
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    await page.addInitScript(instrument, '[data-testid="ai-message"], [data-testid="user-message"]');
+    await signIn(page, email);
+    for (let i = 0; i < RUNS; i++) {
+      results.chat.push(
+        await measureLoad(page, `/chat/${longSession}`, new RegExp(`^/api/chat/sessions/${longSession}$`), vp.name),
+      );
+    }
+    await expect(page.getByRole('log', { name: 'Conversation' })).toContainText('Message 2000:');
+  });
+}
+
+test('100 tokens streamed into the chat of 2,000 messages', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.addInitScript(instrument, '[data-testid="ai-message"], [data-testid="user-message"]');
+  await signIn(page, email);
+  for (let i = 0; i < RUNS; i++) {
+    await page.goto(`/chat/${longSession}`);
+    await page.waitForFunction(() => window.__bench.firstContent !== undefined);
+    await page.waitForTimeout(SETTLE_MS);
+    const since = await page.evaluate(() => performance.now());
+    const tag = `(${i + 1})`;
+    await page.getByRole('textbox', { name: 'Message' }).fill(`Can we take this slowly today? [hundred] ${tag}`);
+    await page.getByRole('button', { name: 'Send' }).click();
+    // This run's reply: the last companion message after this run's own message, with the last token.
+    await page.waitForFunction(
+      (mark) => {
+        const mine = [...document.querySelectorAll('[data-testid="user-message"]')].find((u) => u.textContent?.includes(mark));
+        const replies = document.querySelectorAll('[data-testid="ai-message"]');
+        const last = replies[replies.length - 1];
+        return Boolean(mine && last && mine.compareDocumentPosition(last) & Node.DOCUMENT_POSITION_FOLLOWING && last.textContent?.includes('token100'));
+      },
+      tag,
+      { timeout: 60_000 },
+    );
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+    const r = await page.evaluate((t0) => {
+      const tasks = window.__bench.longTasks.filter((t) => t.start + t.duration >= t0);
+      return { ms: performance.now() - t0, tasks: tasks.map((t) => Math.round(t.duration)), nodes: document.querySelectorAll('*').length };
+    }, since);
+    results.stream.push({ tokens: 100, ms: Math.round(r.ms), longTasks: r.tasks, nodes: r.nodes });
+  }
+});
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
+};
+const ms = (x: number) => x.toFixed(1);
+const worstTask = (xs: number[]) => (xs.length ? Math.max(...xs) : 0);
+
+function loadRows(name: string, loads: Load[]): string[] {
+  const rows: string[] = [];
+  for (const vp of VIEWPORTS) {
+    const l = loads.filter((x) => x.viewport === vp.name);
+    if (l.length === 0) continue;
+    const window = l.flatMap((x) => x.longTasksInWindow);
+    rows.push(
+      `| ${name}, ${vp.name} | ${l.length} | ${ms(median(l.map((x) => x.afterDataMs)))} | ${ms(Math.max(...l.map((x) => x.afterDataMs)))} | ${Math.max(...l.map((x) => x.nodes))} | ${window.length} | ${worstTask(window)} | ${worstTask(l.flatMap((x) => x.longTasksAll))} |`,
+    );
+  }
+  return rows;
+}
+
+function verdict(loads: Load[]) {
+  return {
+    firstContent: Math.max(...loads.map((x) => x.afterDataMs)),
+    nodes: Math.max(...loads.map((x) => x.nodes)),
+    longTask: worstTask(loads.flatMap((x) => x.longTasksInWindow)),
+  };
+}
+
+/** What a CPU profile (Chrome DevTools protocol, one dashboard and one chat load) and the code showed, 2026-11-23. */
+const FINDINGS = [
+  'What we found (profile of one load each, and the code):',
+  '',
+  "- Every session card and message bubble formatted its date with `toLocaleString(…, options)`, which builds a new `Intl.DateTimeFormat` per call: 66 ms of self time in a desktop dashboard's first render. Now one formatter per list (features/chat/sessions.ts, MessageList.tsx).",
+  '- The dashboard rendered three rows beyond the view each way; with three cards a row that was 1,199 elements on a desktop. It now overscans one row: 777.',
+  "- What is left of the dashboard's first task is mostly Mantine resolving styles for each component of each card (Box, useStyles, style props: the largest JavaScript self time, about 340 ms in a profile on this loaded machine), then React's commit. Next step: cards from plain elements and CSS modules instead of about fifteen Mantine components each.",
+  "- Streaming: every token sets the conversation's state, so the whole chat screen (composer, voice controls, counter) renders again, and MessageList's effect calls the virtualiser's scrollToIndex, which measures rows: a forced layout per token. Next step: batch deltas per animation frame and keep the streaming text in the bubble's own state.",
+  '- The chat of 2,000 messages keeps its page small (about 300 elements); its first task includes parsing the JSON of all 2,000 messages and the first commit of the screen.',
+  '- The machine was shared while these ran (see the load average above), so times here are several times what an idle 2-core machine gives; element counts are not affected.',
+].join('\n');
+
+test.afterAll(() => {
+  if (results.dashboard.length === 0 && results.chat.length === 0) return;
+  const chromium = execFileSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+  const dash = verdict(results.dashboard);
+  const chat = verdict(results.chat);
+  const streamWorst = worstTask(results.stream.flatMap((s) => s.longTasks));
+  const yes = (ok: boolean) => (ok ? 'yes' : 'no');
+  const md = [
+    '## Browser (Playwright, Debian\'s Chromium)',
+    '',
+    `Written by frontend/bench/browser.bench.ts (make bench). ${chromium}, headless, ${cpus().length} CPUs (load average ${loadavg()[0].toFixed(1)} at the end, from whatever else ran); the built binary with the OpenAI-wire test model; ${RUNS} loads per row, the app's scripts cached.`,
+    '"After data" is first content painted (the first card or message in the page, then the next frame) minus the end of the data\'s response (resource timing). Long tasks are those the page reported (PerformanceObserver \'longtask\': every task over 50 ms), from the data request to 1 s after first content; "any" counts the whole page life, start-up included.',
+    '',
+    '| page | loads | after data p50 ms | after data max ms | DOM elements max | long tasks | longest ms | longest, any ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...loadRows('dashboard, 10000 sessions', results.dashboard),
+    ...loadRows('chat, 2000 messages', results.chat),
+    '',
+    '| streaming into the chat of 2000 messages | runs | tokens | ms to the last | long tasks | longest ms | DOM elements max |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    `| 100 tokens, 20 ms apart, phone 390×844 | ${results.stream.length} | 100 | ${median(results.stream.map((s) => s.ms))} | ${results.stream.flatMap((s) => s.longTasks).length} | ${streamWorst} | ${Math.max(...results.stream.map((s) => s.nodes))} |`,
+    '',
+    '| target | want | got | met |',
+    '|---|---|---|---|',
+    `| browser: dashboard, first content after data | ≤ ${TARGET_FIRST_CONTENT_MS} ms | ${ms(dash.firstContent)} ms | ${yes(dash.firstContent <= TARGET_FIRST_CONTENT_MS)} |`,
+    `| browser: dashboard, DOM elements | ≤ ${TARGET_NODES} | ${dash.nodes} | ${yes(dash.nodes <= TARGET_NODES)} |`,
+    `| browser: dashboard, longest task | none over ${TARGET_LONG_TASK_MS} ms | ${dash.longTask ? `${dash.longTask} ms` : 'none'} | ${yes(dash.longTask === 0)} |`,
+    `| browser: chat, first content after data | ≤ ${TARGET_FIRST_CONTENT_MS} ms | ${ms(chat.firstContent)} ms | ${yes(chat.firstContent <= TARGET_FIRST_CONTENT_MS)} |`,
+    `| browser: chat, DOM elements | ≤ ${TARGET_NODES} | ${chat.nodes} | ${yes(chat.nodes <= TARGET_NODES)} |`,
+    `| browser: chat, longest task | none over ${TARGET_LONG_TASK_MS} ms | ${chat.longTask ? `${chat.longTask} ms` : 'none'} | ${yes(chat.longTask === 0)} |`,
+    `| browser: streaming 100 tokens, longest task | none over ${TARGET_LONG_TASK_MS} ms | ${streamWorst ? `${streamWorst} ms` : 'none'} | ${yes(streamWorst === 0)} |`,
+    '',
+    FINDINGS,
+    '',
+  ].join('\n');
+  const out = new URL('../../bench/', import.meta.url);
+  writeFileSync(new URL('browser.json', out), JSON.stringify({ when: new Date().toISOString(), chromium, cpus: cpus().length, loadAverage: loadavg(), runs: RUNS, ...results }, null, 2) + '\n');
+  writeFileSync(new URL('browser.md', out), md);
+  // Into results.md, in place of an earlier Browser section, before "Not measured yet".
+  const resultsFile = new URL('results.md', out);
+  let doc = '';
+  try {
+    doc = readFileSync(resultsFile, 'utf8');
+  } catch {
+    doc = '# `make bench` results\n\n';
+  }
+  doc = doc.replace(/## Browser \(Playwright[\s\S]*?(?=\n## |$)/, '').replace(/\n{3,}/g, '\n\n');
+  const at = doc.indexOf('## Not measured yet');
+  doc = at >= 0 ? `${doc.slice(0, at)}${md}\n${doc.slice(at)}` : `${doc.trimEnd()}\n\n${md}`;
+  writeFileSync(resultsFile, doc);
+});
