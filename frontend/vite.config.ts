@@ -63,6 +63,6 @@ export default defineConfig({
     css: false,
     restoreMocks: true,
     // Generous, for a loaded 2-core machine: a test waits for what the user sees, not a clock.
-    testTimeout: 30_000,
+    testTimeout: 90_000,
   },
 });

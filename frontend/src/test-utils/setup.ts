@@ -4,9 +4,10 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { server } from './server';
 
 // findBy… and waitFor wait for what the user would see; on a loaded 2-core machine a lazy
-// route or a query can take longer than the default second to show, so they wait up to 5 s
-// (a test that fails still fails, only later).
-configure({ asyncUtilTimeout: 5000 });
+// route or a query can take longer than the default second to show, so they wait up to 20 s
+// (a test that fails still fails, only later). 5 s was not enough at a load average of 20:
+// PublicLayout's signed-in header took 7.5 s to show during a CI run beside six builds.
+configure({ asyncUtilTimeout: 20_000 });
 
 // jsdom lacks the browser APIs Mantine reads at render time.
 if (!window.matchMedia) {
