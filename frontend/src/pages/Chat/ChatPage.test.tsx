@@ -540,10 +540,10 @@ describe('ChatPage voice', () => {
       rec.onresult?.({ resultIndex: 0, results: Object.assign([Object.assign([{ transcript: 'I am tired' }], { isFinal: true })], { length: 1 }) });
     });
     // Sent 2 s after speech stops.
-    await waitFor(() => expect(sent.message).toBe('I am tired'), { timeout: 4000 });
+    await waitFor(() => expect(sent.message).toBe('I am tired'));
     expect(sent.voice).toBe('nova');
     await waitFor(() => expect(userTexts()).toContain('🎤 I am tired'));
-    await waitFor(() => expect(aiTexts().some((t) => t?.startsWith('🔊'))).toBe(true), { timeout: 4000 });
+    await waitFor(() => expect(aiTexts().some((t) => t?.startsWith('🔊'))).toBe(true));
     await waitFor(() => expect(play).toHaveBeenCalled());
   }, 15000);
 });

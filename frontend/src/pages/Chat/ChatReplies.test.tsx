@@ -291,7 +291,7 @@ describe('Retry', () => {
 
     await user.click(screen.getByRole('button', { name: 'Retry' }));
 
-    expect(await screen.findByText('It sounds like a hard week.', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByText('It sounds like a hard week.')).toBeInTheDocument();
     expect(retries).toBe(1);
     expect(aiTexts()).not.toContain('It sounds like');
   });

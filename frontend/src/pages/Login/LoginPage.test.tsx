@@ -67,7 +67,7 @@ describe('LoginPage', () => {
     expect(getRefreshToken()).toBe('refresh-1');
     expect(getUser()).toEqual(session.user);
     expect(screen.getByText('at /login')).toBeInTheDocument();
-    expect(await screen.findByText('at /dashboard', undefined, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('at /dashboard')).toBeInTheDocument();
   });
 
   it('goes back to the page the user came from', async () => {
@@ -79,7 +79,7 @@ describe('LoginPage', () => {
 
     await fillAndSubmit(user);
 
-    expect(await screen.findByText('at /chat/abc?x=1', undefined, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('at /chat/abc?x=1')).toBeInTheDocument();
   });
 
   it('shows server field errors under the inputs with the fix-the-errors banner', async () => {
@@ -213,7 +213,7 @@ describe('LoginPage', () => {
       expect(codes).toEqual([{ code: 'one-time-123' }]);
       expect(screen.getByText('at /login')).toBeInTheDocument();
       expect(getAccessToken()).toBe('access-1');
-      expect(await screen.findByText('at /dashboard', undefined, { timeout: 5000 })).toBeInTheDocument();
+      expect(await screen.findByText('at /dashboard')).toBeInTheDocument();
     });
 
     it('comes back to the page that sent the user to sign in, such as a new chat', async () => {
@@ -229,7 +229,7 @@ describe('LoginPage', () => {
       // The provider sends the browser back to /login with a code; the page state is gone.
       server.use(http.post('/api/auth/oidc/exchange', () => HttpResponse.json(session)));
       renderLogin('/login?oauthCode=one-time-456');
-      expect(await screen.findByText('at /chat', undefined, { timeout: 5000 })).toBeInTheDocument();
+      expect(await screen.findByText('at /chat')).toBeInTheDocument();
       expect(window.sessionStorage.getItem('percolate-after-sign-in')).toBeNull();
     });
 
@@ -237,7 +237,7 @@ describe('LoginPage', () => {
       window.sessionStorage.setItem('percolate-after-sign-in', '//evil.example/steal');
       server.use(http.post('/api/auth/oidc/exchange', () => HttpResponse.json(session)));
       renderLogin('/login?oauthCode=one-time-789');
-      expect(await screen.findByText('at /dashboard', undefined, { timeout: 5000 })).toBeInTheDocument();
+      expect(await screen.findByText('at /dashboard')).toBeInTheDocument();
     });
 
     it('shows an exchange failure in the banner', async () => {
@@ -342,7 +342,7 @@ describe('LoginPage', () => {
       expect(tokens).toEqual([{ token: 'link-token-1' }]);
       expect(screen.getByText('at /login')).toBeInTheDocument();
       expect(getAccessToken()).toBe('access-1');
-      expect(await screen.findByText('at /dashboard', undefined, { timeout: 5000 })).toBeInTheDocument();
+      expect(await screen.findByText('at /dashboard')).toBeInTheDocument();
     });
 
     it('shows a used or expired link in the banner', async () => {

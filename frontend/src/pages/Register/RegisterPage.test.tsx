@@ -80,7 +80,7 @@ describe('RegisterPage', () => {
     expect(screen.getByLabelText('Password')).toHaveValue('');
     expect(screen.getByLabelText('Confirm Password')).toHaveValue('');
     expect(screen.queryByText('login page')).not.toBeInTheDocument();
-    expect(await screen.findByText('login page', undefined, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('login page')).toBeInTheDocument();
   });
 
   it('shows the server field errors under the inputs and its error in the banner', async () => {

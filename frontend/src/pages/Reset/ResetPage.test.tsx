@@ -59,7 +59,7 @@ describe('ResetPage', () => {
       body: { password: 'a new secret phrase', confirmPassword: 'a new secret phrase' },
     });
     expect(screen.queryByText('login page')).not.toBeInTheDocument();
-    expect(await screen.findByText('login page', undefined, { timeout: 8000 })).toBeInTheDocument();
+    expect(await screen.findByText('login page')).toBeInTheDocument();
   });
 
   it.each([
