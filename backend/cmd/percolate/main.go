@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -61,6 +62,11 @@ func main() {
 	}
 }
 
+// defaultMemoryLimit is the soft limit of the Go runtime's memory when GOMEMLIMIT is unset:
+// the live heap under load is about 20 MiB plus 19 MiB per concurrent argon2id hash (at most
+// one per CPU), so 80 MiB leaves room without letting login bursts grow the RSS past 128 MiB.
+const defaultMemoryLimit = 80 << 20
+
 type usageError string
 
 func (u usageError) Error() string { return string(u) }
@@ -90,6 +96,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "serve":
 		if len(args) > 0 {
 			return usageError("serve takes no arguments")
+		}
+		if getenv("GOMEMLIMIT") == "" {
+			// A soft limit on the Go heap, so the garbage of argon2id (19 MiB a hash, dropped at
+			// once) is collected before the heap doubles, and freed pages go back to the OS
+			// while under it. GOMEMLIMIT overrides it; GOGC still paces the GC below it.
+			debug.SetMemoryLimit(defaultMemoryLimit)
 		}
 		return app.Serve(ctx, cfg, logger, version)
 	case "migrate":

@@ -563,6 +563,7 @@ func (s *Service) DeleteAccount(ctx context.Context, userID uuid.UUID) error {
 		// PostgreSQL cancels one, and its retry finds the account gone.
 		_, err = s.st.Queries().DeleteUser(ctx, userID)
 	}
+	s.tokens.ForgetLogins()
 	if err != nil {
 		if store.IsNotFound(err) {
 			// Deleted by a concurrent request of the same caller: the account is gone.

@@ -145,6 +145,8 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	if err != nil {
 		return err
 	}
+	// Logins checked are cached for half a second while this instance hears of every change.
+	go tokens.ListenForLoginChanges(ctx, logger)
 
 	// What each tier includes, with the configured numbers: chat, voice and /me read it.
 	tiers := tiers(cfg.Limits)

@@ -91,6 +91,31 @@ func TestTwoInstancesOneDatabase(t *testing.T) {
 				t.Fatalf("B refreshed a login closed on A: %d", code)
 			}
 
+			// A password reset on A ends the logins B has just checked (and so cached) as quickly.
+			var before struct{ AccessToken, RefreshToken string }
+			if code := b.call(t, "POST", "/api/auth/login", "", map[string]string{"email": email, "password": password}, &before); code != http.StatusOK {
+				t.Fatalf("login on B: %d", code)
+			}
+			if code := b.call(t, "GET", "/api/auth/me", before.AccessToken, nil, nil); code != http.StatusOK {
+				t.Fatalf("B refuses its own login: %d", code)
+			}
+			resetTok, resetHash, err := auth.NewOpaqueToken()
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := st.Queries().GetUserByEmail(context.Background(), email)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Queries().CreateEmailToken(context.Background(), dbgen.CreateEmailTokenParams{UserID: u.ID, Purpose: "reset", TokenHash: resetHash, ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
+				t.Fatal(err)
+			}
+			password = "a-new-pot-of-coffee"
+			if code := a.call(t, "PUT", "/api/public/reset-password?token="+resetTok, "", map[string]string{"password": password, "confirmPassword": password}, nil); code != http.StatusOK {
+				t.Fatalf("reset on A: %d", code)
+			}
+			refusedWithinASecond(t, b, before.AccessToken, "a login ended by a password reset on A")
+
 			// Deleting the account on A ends its logins on B as quickly.
 			var again struct{ AccessToken, RefreshToken string }
 			if code := b.call(t, "POST", "/api/auth/login", "", map[string]string{"email": email, "password": password}, &again); code != http.StatusOK {

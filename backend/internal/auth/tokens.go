@@ -69,6 +69,7 @@ type Tokens struct {
 	st     *store.Store
 	keys   *Keyring
 	parser *jwt.Parser
+	cache  loginCache
 	// Now is the clock of access tokens; replaceable in tests.
 	Now func() time.Time
 }
@@ -169,6 +170,12 @@ func (t *Tokens) VerifyAccess(ctx context.Context, token string) (Principal, err
 	if err != nil {
 		return Principal{}, err
 	}
+	now := time.Now()
+	if role, ok := t.cache.get(p.Family, p.UserID, now); ok {
+		p.Role = role
+		return p, nil
+	}
+	gen := t.cache.gen.Load()
 	role, err := t.st.Queries().GetLiveRefreshFamily(ctx, dbgen.GetLiveRefreshFamilyParams{ID: p.Family, UserID: p.UserID})
 	if store.IsNotFound(err) {
 		return Principal{}, fmt.Errorf("access token of a closed login: %w", apperr.ErrUnauthorized)
@@ -176,6 +183,7 @@ func (t *Tokens) VerifyAccess(ctx context.Context, token string) (Principal, err
 	if err != nil {
 		return Principal{}, fmt.Errorf("check login: %w", err)
 	}
+	t.cache.put(gen, p.Family, p.UserID, role, now)
 	p.Role = role
 	return p, nil
 }
@@ -230,6 +238,7 @@ func (t *Tokens) Refresh(ctx context.Context, token string) (Pair, error) {
 		current := token
 		if row.RotatedAt != nil {
 			if !row.InGrace {
+				t.cache.clear()
 				if _, err := q.RevokeRefreshFamily(ctx, dbgen.RevokeRefreshFamilyParams{Reason: ptr("reuse"), ID: row.FamilyID, UserID: row.UserID}); err != nil {
 					return fmt.Errorf("revoke family: %w", err)
 				}
@@ -285,6 +294,7 @@ func (t *Tokens) Refresh(ctx context.Context, token string) (Pair, error) {
 
 // RevokeFamily closes one login of a user.
 func (t *Tokens) RevokeFamily(ctx context.Context, q *dbgen.Queries, userID, family uuid.UUID, reason string) error {
+	defer t.cache.clear()
 	if _, err := q.RevokeRefreshFamily(ctx, dbgen.RevokeRefreshFamilyParams{Reason: &reason, ID: family, UserID: userID}); err != nil {
 		return fmt.Errorf("revoke login: %w", err)
 	}
@@ -293,6 +303,7 @@ func (t *Tokens) RevokeFamily(ctx context.Context, q *dbgen.Queries, userID, fam
 
 // RevokeAll closes every login of a user, except keep when it is not uuid.Nil.
 func (t *Tokens) RevokeAll(ctx context.Context, q *dbgen.Queries, userID, keep uuid.UUID, reason string) error {
+	defer t.cache.clear()
 	var err error
 	if keep == uuid.Nil {
 		_, err = q.RevokeUserRefreshFamilies(ctx, dbgen.RevokeUserRefreshFamiliesParams{Reason: &reason, UserID: userID})

@@ -11,14 +11,34 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
-// asset is one file of the built web app, kept in memory with its gzip form when that helps.
+// asset is one file of the built web app. Its body and gzip form are read and compressed on
+// its first request, not at start: a server nobody has visited yet holds none of the 2 MB
+// bundle in its heap, nor the pages of the binary it sits in (issue 14, idle RSS).
 type asset struct {
-	body        []byte
-	gz          []byte
+	path        string
+	dist        fs.FS
 	contentType string
 	immutable   bool
+	once        sync.Once
+	body        []byte
+	gz          []byte
+}
+
+// load reads the file and compresses it when that helps; it runs once per asset.
+func (a *asset) load() {
+	a.once.Do(func() {
+		body, err := fs.ReadFile(a.dist, a.path)
+		if err != nil {
+			return // checked at start: an embedded file that was there is still there
+		}
+		a.body = body
+		if compressible(a.contentType) && len(body) > 1024 {
+			a.gz = gzipBytes(body)
+		}
+	})
 }
 
 // spaHandler serves the embedded web app: files as they are, and index.html for every other
@@ -42,21 +62,27 @@ func newSPAHandler(dist fs.FS, supportEmail string) (*spaHandler, error) {
 		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
 			return err
 		}
-		body, err := fs.ReadFile(dist, p)
-		if err != nil {
-			return fmt.Errorf("read %s: %w", p, err)
-		}
-		if p == "index.html" && supportEmail != "" {
-			tag := `<meta name="percolate-support-email" content="` + html.EscapeString(supportEmail) + `" />`
-			body = supportEmailMeta.ReplaceAllLiteral(body, []byte(tag))
-		}
 		ct := mime.TypeByExtension(path.Ext(p))
-		if ct == "" {
-			ct = http.DetectContentType(body)
-		}
-		a := &asset{body: body, contentType: ct, immutable: strings.HasPrefix(p, "assets/")}
-		if compressible(ct) && len(body) > 1024 {
-			a.gz = gzipBytes(body)
+		a := &asset{path: p, dist: dist, contentType: ct, immutable: strings.HasPrefix(p, "assets/")}
+		if p == "index.html" || ct == "" {
+			// index.html is rewritten below; a file without a known extension is sniffed.
+			body, err := fs.ReadFile(dist, p)
+			if err != nil {
+				return fmt.Errorf("read %s: %w", p, err)
+			}
+			if p == "index.html" && supportEmail != "" {
+				tag := `<meta name="percolate-support-email" content="` + html.EscapeString(supportEmail) + `" />`
+				body = supportEmailMeta.ReplaceAllLiteral(body, []byte(tag))
+			}
+			if ct == "" {
+				a.contentType = http.DetectContentType(body)
+			}
+			a.once.Do(func() {
+				a.body = body
+				if compressible(a.contentType) && len(body) > 1024 {
+					a.gz = gzipBytes(body)
+				}
+			})
 		}
 		h.assets["/"+p] = a
 		return nil
@@ -77,9 +103,17 @@ func compressible(ct string) bool {
 	return false
 }
 
+// assetGzipWriters keeps the compressors (about 1 MB each at the best level) between assets.
+var assetGzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
+	return zw
+}}
+
 func gzipBytes(b []byte) []byte {
 	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw := assetGzipWriters.Get().(*gzip.Writer)
+	defer assetGzipWriters.Put(zw)
+	zw.Reset(&buf)
 	_, _ = zw.Write(b)
 	_ = zw.Close()
 	if buf.Len() >= len(b) {
@@ -118,6 +152,7 @@ func (h *spaHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *spaHandler) write(w http.ResponseWriter, r *http.Request, a *asset) {
+	a.load()
 	w.Header().Set("Content-Type", a.contentType)
 	w.Header().Add("Vary", "Accept-Encoding")
 	body := a.body

@@ -1,0 +1,102 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// TestLoginCache checks an access token against the database once per LoginCacheTTL while
+// the instance listens for login changes: a login revoked behind its back with the
+// notification switched off is still accepted at once (the cache answered) and refused
+// within a second (the cache expired); with the notification on, a revocation by another
+// instance (plain SQL here) is refused within a second too; and revocation through Tokens
+// is refused at once.
+func TestLoginCache(t *testing.T) {
+	st := pgtest.New(t)
+	ctx := context.Background()
+	tk, err := NewTokens(st, Config{Key: make([]byte, KeySize), Issuer: "https://percolate.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go tk.ListenForLoginChanges(lctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	deadline := time.Now().Add(10 * time.Second)
+	for !tk.cache.on.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("the listener never subscribed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "cache@example.com", Name: "Cache"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	login := func() Pair {
+		t.Helper()
+		p, err := tk.StartSession(ctx, st.Queries(), u.ID, u.Role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tk.VerifyAccess(ctx, p.Access); err != nil {
+			t.Fatalf("a live login refused: %v", err)
+		}
+		return p
+	}
+	refusedWithin := func(p Pair, d time.Duration, what string) {
+		t.Helper()
+		until := time.Now().Add(d)
+		for {
+			_, err := tk.VerifyAccess(ctx, p.Access)
+			if errors.Is(err, apperr.ErrUnauthorized) {
+				return
+			}
+			if time.Now().After(until) {
+				t.Fatalf("%s still accepted after %s (err %v)", what, d, err)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	revokeBySQL := func(p Pair) {
+		t.Helper()
+		if _, err := st.Pool().Exec(ctx, `UPDATE refresh_token_families SET revoked_at = now() WHERE id = $1`, p.Principal.Family); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// No notification: the cache answers, until its half second is over.
+	if _, err := st.Pool().Exec(ctx, `ALTER TABLE refresh_token_families DISABLE TRIGGER refresh_families_auth_change`); err != nil {
+		t.Fatal(err)
+	}
+	quiet := login()
+	revokeBySQL(quiet)
+	if _, err := tk.VerifyAccess(ctx, quiet.Access); err != nil {
+		t.Fatalf("the cache did not answer: %v", err)
+	}
+	refusedWithin(quiet, time.Second, "a login revoked without a notification")
+	if _, err := st.Pool().Exec(ctx, `ALTER TABLE refresh_token_families ENABLE TRIGGER refresh_families_auth_change`); err != nil {
+		t.Fatal(err)
+	}
+
+	// Another instance's revocation arrives as a notification.
+	other := login()
+	revokeBySQL(other)
+	refusedWithin(other, time.Second, "a login revoked by another instance")
+
+	// This instance's own revocation is refused at once.
+	own := login()
+	if err := tk.RevokeFamily(ctx, st.Queries(), u.ID, own.Principal.Family, "logout"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tk.VerifyAccess(ctx, own.Access); !errors.Is(err, apperr.ErrUnauthorized) {
+		t.Fatalf("a login this instance revoked was accepted: %v", err)
+	}
+}
