@@ -6,6 +6,10 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/entitlement"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 )
 
 // sessionWrites logs every write of a chat_sessions row (the statement's sqlc name) into a
@@ -105,4 +109,34 @@ func TestOneSendWritesTheSessionRowOnce(t *testing.T) {
 		t.Fatalf("reply: %+v %v", res, err)
 	}
 	wantWrites(t, "storing the reply", w.take(t, sid), "FinishReply")
+}
+
+// TestAReplyThatReachesTheTokenLimitEndsTheSessionInTheSameWrite: storing the reply that
+// uses up the session's tokens ends the session in the statement that stores it, and queues
+// the ended session's summary and memory jobs once.
+func TestAReplyThatReachesTheTokenLimitEndsTheSessionInTheSameWrite(t *testing.T) {
+	lim := DefaultLimits()
+	lim.Tiers = lim.Tiers.With(entitlement.Overrides{SessionTokens: map[string]int{"USER": 40}})
+	f := newFixture(t, true, &lim)
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	w := watchSessionWrites(t, f)
+	ctx := context.Background()
+
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"a long answer"}, CompletionTokens: 45})
+	turn, err := f.svc.Begin(ctx, uid, SendInput{SessionID: &sid, Message: "tell me more"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantWrites(t, "a send", w.take(t, sid), "ContinueSession")
+	res, err := turn.Follow(ctx, nil)
+	if err != nil || !res.Success || !res.SessionEnded || res.EndReason != EndReasonTokenLimit {
+		t.Fatalf("reply: %+v %v", res, err)
+	}
+	wantWrites(t, "storing the reply that ends the session", w.take(t, sid), "FinishReply")
+	for _, kind := range []string{SummaryJobKind, MemoryJobKind} {
+		if js := queuetest.Jobs(t, f.q, kind); len(js) != 1 {
+			t.Fatalf("%d %s jobs, want 1", len(js), kind)
+		}
+	}
 }
