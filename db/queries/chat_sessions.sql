@@ -114,13 +114,17 @@ RETURNING *;
 
 -- name: FinishReply :one
 -- FinishReply records a stored reply in the user's session in one statement:
--- its tokens, the preview (kept when empty), a pending check-in, and the end of
--- the reply in progress.
+-- its tokens, the preview (kept when empty), a pending check-in, the end of
+-- the reply in progress, and the end of an active session whose tokens reach
+-- its limit (with @limit_reason).
 UPDATE chat_sessions
 SET tokens_used = tokens_used + @tokens::integer,
     checkin_pending = checkin_pending OR @checkin_pending::boolean,
     last_message = CASE WHEN @last_message::text = '' THEN last_message ELSE @last_message::text END,
-    reply_until = NULL
+    reply_until = NULL,
+    status = CASE WHEN status = 'ACTIVE' AND tokens_used + @tokens::integer >= token_limit THEN 'ENDED' ELSE status END,
+    ended_at = CASE WHEN status = 'ACTIVE' AND tokens_used + @tokens::integer >= token_limit THEN now() ELSE ended_at END,
+    end_reason = CASE WHEN status = 'ACTIVE' AND tokens_used + @tokens::integer >= token_limit THEN @limit_reason::text ELSE end_reason END
 WHERE id = @id AND user_id = @user_id
 RETURNING *;
 

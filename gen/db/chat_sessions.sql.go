@@ -182,8 +182,11 @@ UPDATE chat_sessions
 SET tokens_used = tokens_used + $1::integer,
     checkin_pending = checkin_pending OR $2::boolean,
     last_message = CASE WHEN $3::text = '' THEN last_message ELSE $3::text END,
-    reply_until = NULL
-WHERE id = $4 AND user_id = $5
+    reply_until = NULL,
+    status = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN 'ENDED' ELSE status END,
+    ended_at = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN now() ELSE ended_at END,
+    end_reason = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN $4::text ELSE end_reason END
+WHERE id = $5 AND user_id = $6
 RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
 `
 
@@ -191,18 +194,21 @@ type FinishReplyParams struct {
 	Tokens         int32
 	CheckinPending bool
 	LastMessage    string
+	LimitReason    string
 	ID             uuid.UUID
 	UserID         uuid.UUID
 }
 
 // FinishReply records a stored reply in the user's session in one statement:
-// its tokens, the preview (kept when empty), a pending check-in, and the end of
-// the reply in progress.
+// its tokens, the preview (kept when empty), a pending check-in, the end of
+// the reply in progress, and the end of an active session whose tokens reach
+// its limit (with @limit_reason).
 func (q *Queries) FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error) {
 	row := q.db.QueryRow(ctx, finishReply,
 		arg.Tokens,
 		arg.CheckinPending,
 		arg.LastMessage,
+		arg.LimitReason,
 		arg.ID,
 		arg.UserID,
 	)

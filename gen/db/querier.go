@@ -64,8 +64,9 @@ type Querier interface {
 	// not the user's or already ended.
 	EndSessionForUser(ctx context.Context, arg EndSessionForUserParams) (ChatSession, error)
 	// FinishReply records a stored reply in the user's session in one statement:
-	// its tokens, the preview (kept when empty), a pending check-in, and the end of
-	// the reply in progress.
+	// its tokens, the preview (kept when empty), a pending check-in, the end of
+	// the reply in progress, and the end of an active session whose tokens reach
+	// its limit (with @limit_reason).
 	FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error)
 	// GetContactMessage returns one stored contact message (for the job that mails it).
 	GetContactMessage(ctx context.Context, id uuid.UUID) (ContactMessage, error)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/auth"
-	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -75,13 +74,4 @@ func (s *Service) RedeemLoginLink(ctx context.Context, token, clientIP string) (
 		return Session{}, err
 	}
 	return sess, nil
-}
-
-func loginLinkMail(to, name, link string) mail.Message {
-	return mail.Message{
-		To:      to,
-		Subject: "Your Percolate sign-in link",
-		Text: fmt.Sprintf("Hi %s,\n\nSomeone (hopefully you) asked for a link to sign in to Percolate without a password. Sign in here:\n\n%s\n\n"+
-			"The link works once and expires in 15 minutes. If you didn't ask for it, you can ignore this email; nobody can use it without your mailbox.\n\n— Percolate\n", name, link),
-	}
 }

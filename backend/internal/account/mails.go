@@ -1,46 +1,56 @@
 package account
 
 import (
-	"fmt"
+	"strings"
 
 	"github.com/percolate/percolate/backend/internal/mail"
 )
 
-func verifyMail(to, name, link string) mail.Message {
+// letter is an account mail: a greeting, its paragraphs (the link one of them) and the
+// signature.
+func letter(to, subject, name string, paragraphs ...string) mail.Message {
 	return mail.Message{
 		To:      to,
-		Subject: "Verify your email for Percolate",
-		Text: fmt.Sprintf("Hi %s,\n\nWelcome to Percolate! Please confirm your email address by opening this link:\n\n%s\n\n"+
-			"The link works once and expires in 24 hours. If you didn't create a Percolate account, you can ignore this email.\n\n— Percolate\n", name, link),
+		Subject: subject,
+		Text:    "Hi " + name + ",\n\n" + strings.Join(paragraphs, "\n\n") + "\n\n— Percolate\n",
 	}
+}
+
+func verifyMail(to, name, link string) mail.Message {
+	return letter(to, "Verify your email for Percolate", name,
+		"Welcome to Percolate! Please confirm your email address by opening this link:",
+		link,
+		"The link works once and expires in 24 hours. If you didn't create a Percolate account, you can ignore this email.")
 }
 
 func resetMail(to, name, link string) mail.Message {
-	return mail.Message{
-		To:      to,
-		Subject: "Reset your Percolate password",
-		Text: fmt.Sprintf("Hi %s,\n\nSomeone (hopefully you) asked to reset the password of your Percolate account. Choose a new password here:\n\n%s\n\n"+
-			"The link works once and expires in 1 hour. If you didn't ask for this, you can ignore this email; your password stays the same.\n\n— Percolate\n", name, link),
-	}
+	return letter(to, "Reset your Percolate password", name,
+		"Someone (hopefully you) asked to reset the password of your Percolate account. Choose a new password here:",
+		link,
+		"The link works once and expires in 1 hour. If you didn't ask for this, you can ignore this email; your password stays the same.")
 }
 
 func alreadyRegisteredMail(to, name, link string) mail.Message {
-	return mail.Message{
-		To:      to,
-		Subject: "You already have a Percolate account",
-		Text: fmt.Sprintf("Hi %s,\n\nSomeone tried to register a new Percolate account with this email address, but you already have one. "+
-			"Sign in here:\n\n%s\n\nIf you forgot your password, use \"Forgot password\" on the sign-in page. If this wasn't you, you can ignore this email.\n\n— Percolate\n", name, link),
-	}
+	return letter(to, "You already have a Percolate account", name,
+		"Someone tried to register a new Percolate account with this email address, but you already have one. Sign in here:",
+		link,
+		"If you forgot your password, use \"Forgot password\" on the sign-in page. If this wasn't you, you can ignore this email.")
 }
 
 // claimedMail tells the mailbox owner that a password set on their address by someone who
 // never verified it was removed when they signed in with a third-party account.
 func claimedMail(to, name, link string) mail.Message {
-	return mail.Message{
-		To:      to,
-		Subject: "You signed in to Percolate with Google",
-		Text: fmt.Sprintf("Hi %s,\n\nYou just signed in to Percolate with your Google account. Someone had registered this email address "+
+	return letter(to, "You signed in to Percolate with Google", name,
+		"You just signed in to Percolate with your Google account. Someone had registered this email address "+
 			"with a password before, but never confirmed it, so we removed that password and signed out any logins that used it. "+
-			"Only you can sign in now.\n\nIf that registration was yours and you'd like a password too, use \"Forgot password\" on the sign-in page:\n\n%s\n\n— Percolate\n", name, link),
-	}
+			"Only you can sign in now.",
+		"If that registration was yours and you'd like a password too, use \"Forgot password\" on the sign-in page:",
+		link)
+}
+
+func loginLinkMail(to, name, link string) mail.Message {
+	return letter(to, "Your Percolate sign-in link", name,
+		"Someone (hopefully you) asked for a link to sign in to Percolate without a password. Sign in here:",
+		link,
+		"The link works once and expires in 15 minutes. If you didn't ask for it, you can ignore this email; nobody can use it without your mailbox.")
 }

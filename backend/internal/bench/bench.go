@@ -26,6 +26,7 @@ import (
 	"golang.org/x/crypto/argon2"
 
 	"github.com/percolate/percolate/backend/internal/auth"
+	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 )
 
 // Server is a running Percolate.
@@ -237,11 +238,8 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 
 	// Time to first token: the same database, served again with a model on the OpenAI wire.
 	if o.TTFTRequests > 0 {
-		m, err := startModel()
-		if err != nil {
-			return nil, err
-		}
-		defer m.ln.Close()
+		m := llmtest.Start() // its answers stream at once; it notes when the first one was flushed
+		defer m.Close()
 		srv.Stop()
 		env["PERCOLATE_LLM_BASE_URL"] = m.URL()
 		env["PERCOLATE_LLM_API_KEY"] = "bench"

@@ -85,6 +85,15 @@ func TestSmoke(t *testing.T) {
 			t.Errorf("%s: %.1f req/s, %d errors (first: %s)", l.Name, l.RPS, l.Errors, l.FirstErr)
 		}
 	}
+	// Time to first token, against llmtest as the model: every streamed message answered.
+	if len(back.TTFT) == 0 {
+		t.Error("no time-to-first-token results")
+	}
+	for _, x := range back.TTFT {
+		if x.Requests != 5 || x.Errors != 0 || x.AddedP50ms <= 0 {
+			t.Errorf("TTFT %s: %d requests, %d errors (first: %s), added p50 %.2f ms", x.Name, x.Requests, x.Errors, x.FirstErr, x.AddedP50ms)
+		}
+	}
 	if res.GrowthRatio.FirstPageBytes == 0 || len(back.Targets) == 0 {
 		t.Errorf("growth %+v, %d targets", res.GrowthRatio, len(back.Targets))
 	}

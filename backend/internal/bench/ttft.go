@@ -7,82 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 )
-
-// model is a minimal OpenAI-wire chat model: it streams three chunks at once and notes, for the
-// latest streamed request, when the request arrived and when its first chunk was flushed.
-type model struct {
-	ln net.Listener
-
-	mu          sync.Mutex
-	got, sent   time.Time
-	streamCalls int
-}
-
-func startModel() (*model, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	m := &model{ln: ln}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/moderations", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"id":"modr-bench","model":"omni-moderation-latest","results":[{"flagged":false,"categories":{},"category_scores":{}}]}`)
-	})
-	mux.HandleFunc("POST /v1/chat/completions", m.chat)
-	go func() { _ = (&http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}).Serve(ln) }()
-	return m, nil
-}
-
-func (m *model) URL() string { return "http://" + m.ln.Addr().String() + "/v1" }
-
-func (m *model) chat(w http.ResponseWriter, r *http.Request) {
-	got := time.Now()
-	var req struct {
-		Stream bool `json:"stream"`
-	}
-	_ = json.NewDecoder(r.Body).Decode(&req)
-	if !req.Stream {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"id":"chatcmpl-bench","object":"chat.completion","created":0,"model":"bench","choices":[{"index":0,"message":{"role":"assistant","content":"Thank you for telling me."},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	rc := http.NewResponseController(w)
-	chunk := func(content, finish string) {
-		f := "null"
-		if finish != "" {
-			f = `"` + finish + `"`
-		}
-		c, _ := json.Marshal(content)
-		fmt.Fprintf(w, "data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":0,\"model\":\"bench\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s},\"finish_reason\":%s}]}\n\n", c, f)
-		_ = rc.Flush()
-	}
-	chunk("That", "")
-	sent := time.Now()
-	m.mu.Lock()
-	m.got, m.sent = got, sent
-	m.streamCalls++
-	m.mu.Unlock()
-	chunk(" sounds like a lot", "")
-	chunk(".", "stop")
-	_, _ = io.WriteString(w, "data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":0,\"model\":\"bench\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":3,\"total_tokens\":13}}\n\ndata: [DONE]\n\n")
-	_ = rc.Flush()
-}
-
-func (m *model) last() (got, sent time.Time, calls int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.got, m.sent, m.streamCalls
-}
 
 // TTFT is the time to first token the server adds, over n streamed messages in one session.
 type TTFT struct {
@@ -109,7 +40,7 @@ type streamTarget struct {
 }
 
 // ttft sends the targets' messages one after another as server-sent events.
-func ttft(ctx context.Context, c *http.Client, base string, targets []streamTarget, history int, m *model) TTFT {
+func ttft(ctx context.Context, c *http.Client, base string, targets []streamTarget, history int, m *llmtest.Server) TTFT {
 	out := TTFT{Name: fmt.Sprintf("stream, %d messages of history", history), History: history}
 	var added, down, up []time.Duration
 	for _, tg := range targets {
@@ -129,18 +60,19 @@ func ttft(ctx context.Context, c *http.Client, base string, targets []streamTarg
 	return out
 }
 
-func one(ctx context.Context, c *http.Client, base string, tg streamTarget, i int, m *model, out *TTFT, added, down, up *[]time.Duration) {
+func one(ctx context.Context, c *http.Client, base string, tg streamTarget, i int, m *llmtest.Server, out *TTFT, added, down, up *[]time.Duration) {
 	{
 		body, _ := json.Marshal(map[string]string{"sessionId": tg.session, "message": fmt.Sprintf("Today was busy, and I am winding down slowly (%d).", i)})
 		req, _ := http.NewRequestWithContext(ctx, "POST", base+"/api/chat/message/stream", bytes.NewReader(body))
 		req.Header.Set("Authorization", "Bearer "+tg.token)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "text/event-stream")
-		_, _, before := m.last()
+		_, before := m.LastStream()
 		start := time.Now()
 		first, err := firstDelta(c, req)
 		if err == nil {
-			got, sent, calls := m.last()
+			ts, calls := m.LastStream()
+			got, sent := ts.Received, ts.FirstChunk
 			if calls == before {
 				err = fmt.Errorf("the model was not asked")
 			} else {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
@@ -30,10 +29,7 @@ const ContextSummaryJobKind = "chat.context_summary"
 const maxContextSummaryRunes = 1200
 
 // ContextSummaryArgs asks for the summary of a session's earlier part.
-type ContextSummaryArgs struct {
-	SessionID uuid.UUID `json:"sessionId"`
-	UserID    uuid.UUID `json:"userId"`
-}
+type ContextSummaryArgs sessionJob
 
 // Kind implements river.JobArgs.
 func (ContextSummaryArgs) Kind() string { return ContextSummaryJobKind }
@@ -95,21 +91,11 @@ func (t *Turn) queueContextSummary(ctx context.Context) {
 	}
 }
 
-// contextSummaryWorker runs ContextSummaryArgs jobs.
-type contextSummaryWorker struct {
-	river.WorkerDefaults[ContextSummaryArgs]
-	s *Service
-}
-
-// Timeout leaves room for a slow model.
-func (*contextSummaryWorker) Timeout(*river.Job[ContextSummaryArgs]) time.Duration {
-	return 2 * time.Minute
-}
-
-// Work summarises the session's messages before the context budget's window with the model
-// and stores the summary. A session that no longer needs one, or is gone, is left alone.
-func (w *contextSummaryWorker) Work(ctx context.Context, job *river.Job[ContextSummaryArgs]) error {
-	s, p := w.s, job.Args
+// summarizeEarlier summarises the session's messages before the context budget's window
+// with the model and stores the summary. A session that no longer needs one, or is gone, is
+// left alone.
+func (s *Service) summarizeEarlier(ctx context.Context, job *river.Job[ContextSummaryArgs]) error {
+	p := job.Args
 	q := s.store.Queries()
 	sess, err := q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: p.SessionID, UserID: p.UserID})
 	if store.IsNotFound(err) {

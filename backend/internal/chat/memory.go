@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/google/uuid"
 	"github.com/riverqueue/river"
 
 	"github.com/percolate/percolate/backend/internal/companion"
@@ -25,10 +23,7 @@ const MemoryJobKind = "chat.memory"
 const memoryAttempts = 5
 
 // MemoryArgs asks for the facts of an ended session to be remembered.
-type MemoryArgs struct {
-	SessionID uuid.UUID `json:"sessionId"`
-	UserID    uuid.UUID `json:"userId"`
-}
+type MemoryArgs sessionJob
 
 // Kind implements river.JobArgs.
 func (MemoryArgs) Kind() string { return MemoryJobKind }
@@ -44,24 +39,11 @@ func (s *Service) queueMemory(ctx context.Context, tx store.Tx, sess dbgen.ChatS
 	return s.queue.InsertTx(ctx, tx, MemoryArgs{SessionID: sess.ID, UserID: sess.UserID})
 }
 
-// memoryWorker runs MemoryArgs jobs.
-type memoryWorker struct {
-	river.WorkerDefaults[MemoryArgs]
-	s *Service
-}
-
-// Timeout leaves room for a slow model.
-func (*memoryWorker) Timeout(*river.Job[MemoryArgs]) time.Duration { return 5 * time.Minute }
-
-// Work remembers the session's facts; its last attempt never fails on the model's account.
-func (w *memoryWorker) Work(ctx context.Context, job *river.Job[MemoryArgs]) error {
-	return w.s.remember(ctx, job)
-}
-
 // remember extracts the durable facts of an ended session from the user's messages that
 // the safety screen passed, with the model when one is configured (structured JSON,
 // validated) or the offline extractor, and stores them with the job's completion. With
-// memory turned off, nothing is read or stored.
+// memory turned off, nothing is read or stored. Its last attempt never fails on the model's
+// account.
 func (s *Service) remember(ctx context.Context, job *river.Job[MemoryArgs]) error {
 	p := job.Args
 	q := s.store.Queries()

@@ -199,8 +199,13 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	if t.newSession || text == "" {
 		add = 0 // the opening exchange of a session is free
 	}
+	// The session as it was (locked, as FinishReply would lock it), to tell whether the
+	// reply's own tokens end it.
+	before := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
+		return q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sid, UserID: uid})
+	})
 	fin := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.FinishReply(ctx, dbgen.FinishReplyParams{Tokens: add, LastMessage: preview(text), CheckinPending: t.signalled, ID: sid, UserID: uid})
+		return q.FinishReply(ctx, dbgen.FinishReplyParams{Tokens: add, LastMessage: preview(text), CheckinPending: t.signalled, LimitReason: EndReasonTokenLimit, ID: sid, UserID: uid})
 	})
 	if t.signalled {
 		store.QueueExec(b, func(q *dbgen.Queries) error { return q.IncrementSafetyCheckins(ctx, t.counted.day) })
@@ -232,12 +237,17 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 			return err
 		}
 		defer rollback(ctx, tx)
+		was, err := before.Get()
+		if err != nil {
+			return err
+		}
 		sess, err := fin.Get()
 		if err != nil {
 			return err
 		}
-		if sess.Status == statusActive && sess.TokensUsed >= sess.TokenLimit {
-			if sess, err = s.endSession(ctx, s.store.Tx(tx), sess, EndReasonTokenLimit); err != nil {
+		if was.Status == statusActive && sess.Status == statusEnded {
+			// FinishReply ended the session at its token limit.
+			if err := s.queueEnded(ctx, s.store.Tx(tx), sess); err != nil {
 				return err
 			}
 		}
@@ -282,13 +292,19 @@ func (s *Service) endSession(ctx context.Context, q store.Tx, sess dbgen.ChatSes
 	if err != nil {
 		return sess, notFound("end session", err)
 	}
-	if err := s.queueSummary(ctx, q, sess); err != nil {
-		return sess, err
-	}
-	if err := s.queueMemory(ctx, q, sess); err != nil {
+	if err := s.queueEnded(ctx, q, sess); err != nil {
 		return sess, err
 	}
 	return ended, nil
+}
+
+// queueEnded queues the jobs of a session that ended (its summary and what memory learns
+// from it) in the transaction that ended it.
+func (s *Service) queueEnded(ctx context.Context, q store.Tx, sess dbgen.ChatSession) error {
+	if err := s.queueSummary(ctx, q, sess); err != nil {
+		return err
+	}
+	return s.queueMemory(ctx, q, sess)
 }
 
 // prompt builds the model prompt: persona, profile, what is remembered from earlier

@@ -18,11 +18,15 @@ import (
 // to the offline engine. With River's backoff the tries span about six minutes.
 const summaryAttempts = 5
 
-// SummaryArgs asks for the summary of an ended session.
-type SummaryArgs struct {
+// sessionJob is the argument of each of the chat's background jobs: the session it is about
+// and its user. Each job's args are a type of their own on it (for the kind and the options).
+type sessionJob struct {
 	SessionID uuid.UUID `json:"sessionId"`
 	UserID    uuid.UUID `json:"userId"`
 }
+
+// SummaryArgs asks for the summary of an ended session.
+type SummaryArgs sessionJob
 
 // Kind implements river.JobArgs.
 func (SummaryArgs) Kind() string { return SummaryJobKind }
@@ -34,28 +38,30 @@ func (SummaryArgs) InsertOpts() river.InsertOpts {
 
 // registerWorkers adds the workers of the chat's background jobs to the queue.
 func (s *Service) registerWorkers(q *queue.Queue) {
-	queue.AddWorker(q, &summaryWorker{s: s})
-	queue.AddWorker(q, &contextSummaryWorker{s: s})
-	queue.AddWorker(q, &memoryWorker{s: s})
+	// The timeouts leave room for a slow model.
+	queue.AddWorker(q, &sessionWorker[SummaryArgs]{timeout: 5 * time.Minute, work: s.summarize})
+	queue.AddWorker(q, &sessionWorker[ContextSummaryArgs]{timeout: 2 * time.Minute, work: s.summarizeEarlier})
+	queue.AddWorker(q, &sessionWorker[MemoryArgs]{timeout: 5 * time.Minute, work: s.remember})
+}
+
+// sessionWorker runs the jobs of one kind with work, each under timeout.
+type sessionWorker[T river.JobArgs] struct {
+	river.WorkerDefaults[T]
+	timeout time.Duration
+	work    func(context.Context, *river.Job[T]) error
+}
+
+// Timeout implements river.Worker.
+func (w *sessionWorker[T]) Timeout(*river.Job[T]) time.Duration { return w.timeout }
+
+// Work implements river.Worker.
+func (w *sessionWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
+	return w.work(ctx, job)
 }
 
 // queueSummary queues the summary of an ended session in the transaction that ended it.
 func (s *Service) queueSummary(ctx context.Context, tx store.Tx, sess dbgen.ChatSession) error {
 	return s.queue.InsertTx(ctx, tx, SummaryArgs{SessionID: sess.ID, UserID: sess.UserID})
-}
-
-// summaryWorker runs SummaryArgs jobs.
-type summaryWorker struct {
-	river.WorkerDefaults[SummaryArgs]
-	s *Service
-}
-
-// Timeout leaves room for a slow model.
-func (*summaryWorker) Timeout(*river.Job[SummaryArgs]) time.Duration { return 5 * time.Minute }
-
-// Work writes the summary; its last attempt never fails on the model's account.
-func (w *summaryWorker) Work(ctx context.Context, job *river.Job[SummaryArgs]) error {
-	return w.s.summarize(ctx, job)
 }
 
 // summarize writes the summary and emotion labels of an ended session, and records the job

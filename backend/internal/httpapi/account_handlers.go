@@ -29,19 +29,9 @@ func (v tokenVerifier) VerifyAccessToken(ctx context.Context, token string) (Cal
 	return Caller{UserID: p.UserID, Role: p.Role, Family: p.Family}, nil
 }
 
-func (s *Server) accountService() (*account.Service, error) {
-	if s.deps.Accounts == nil {
-		return nil, apperr.ErrUnavailable
-	}
-	return s.deps.Accounts, nil
-}
-
-// accountCaller is accountService for the operations on the caller's own account.
+// accountCaller is the account service and the caller, for the operations on the caller's own account.
 func (s *Server) accountCaller(ctx context.Context) (*account.Service, Caller, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, Caller{}, err
-	}
+	acc := s.deps.Accounts
 	c, err := caller(ctx)
 	if err != nil {
 		return nil, Caller{}, err
@@ -63,10 +53,7 @@ func apiProfile(u account.User) api.Profile {
 
 // Login signs in with e-mail and password.
 func (s *Server) Login(ctx context.Context, req api.LoginRequestObject) (api.LoginResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
+	acc := s.deps.Accounts
 	sess, err := acc.Login(ctx, string(req.Body.Email), req.Body.Password, ClientIP(ctx))
 	if err != nil {
 		return nil, err
@@ -76,10 +63,7 @@ func (s *Server) Login(ctx context.Context, req api.LoginRequestObject) (api.Log
 
 // Register creates an account (or answers alike for a registered address).
 func (s *Server) Register(ctx context.Context, req api.RegisterRequestObject) (api.RegisterResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
+	acc := s.deps.Accounts
 	b := req.Body
 	if err := acc.Register(ctx, account.Registration{Name: b.Name, Email: string(b.Email), Password: b.Password, ConfirmPassword: b.ConfirmPassword}, ClientIP(ctx)); err != nil {
 		return nil, err
@@ -89,10 +73,7 @@ func (s *Server) Register(ctx context.Context, req api.RegisterRequestObject) (a
 
 // ResendVerification mails a new verification link to an unverified account.
 func (s *Server) ResendVerification(ctx context.Context, req api.ResendVerificationRequestObject) (api.ResendVerificationResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
+	acc := s.deps.Accounts
 	if err := acc.ResendVerification(ctx, string(req.Body.Email), ClientIP(ctx)); err != nil {
 		return nil, err
 	}
@@ -133,10 +114,7 @@ func (s *Server) GetCurrentUser(ctx context.Context, _ api.GetCurrentUserRequest
 
 // RefreshTokens rotates a refresh token.
 func (s *Server) RefreshTokens(ctx context.Context, req api.RefreshTokensRequestObject) (api.RefreshTokensResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
+	acc := s.deps.Accounts
 	p, err := acc.Refresh(ctx, req.Body.RefreshToken, ClientIP(ctx))
 	if err != nil {
 		return nil, err
@@ -146,10 +124,7 @@ func (s *Server) RefreshTokens(ctx context.Context, req api.RefreshTokensRequest
 
 // VerifyEmail uses a verification link; it answers text.
 func (s *Server) VerifyEmail(ctx context.Context, req api.VerifyEmailRequestObject) (api.VerifyEmailResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
+	acc := s.deps.Accounts
 	ok, err := acc.VerifyEmail(ctx, req.Params.T, ClientIP(ctx))
 	if err != nil {
 		if t, ok := asTextRefusal(err); ok {
@@ -220,10 +195,7 @@ func asTextRefusal(err error) (textRefusal, bool) {
 // RequestPasswordReset mails a reset link; the answer is the same whether or not the
 // account exists.
 func (s *Server) RequestPasswordReset(ctx context.Context, req api.RequestPasswordResetRequestObject) (api.RequestPasswordResetResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
+	acc := s.deps.Accounts
 	if err := acc.RequestPasswordReset(ctx, string(req.Params.Email), ClientIP(ctx)); err != nil {
 		if t, ok := asTextRefusal(err); ok {
 			return t, nil
@@ -235,10 +207,7 @@ func (s *Server) RequestPasswordReset(ctx context.Context, req api.RequestPasswo
 
 // ResetPassword sets a new password with a reset link.
 func (s *Server) ResetPassword(ctx context.Context, req api.ResetPasswordRequestObject) (api.ResetPasswordResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
+	acc := s.deps.Accounts
 	if err := acc.ResetPassword(ctx, req.Params.Token, req.Body.Password, req.Body.ConfirmPassword, ClientIP(ctx)); err != nil {
 		if t, ok := asTextRefusal(err); ok {
 			return t, nil
@@ -306,10 +275,7 @@ func (s *Server) DeleteAccount(ctx context.Context, _ api.DeleteAccountRequestOb
 
 // RequestLoginLink mails a one-time sign-in link (same answer whether or not the account exists).
 func (s *Server) RequestLoginLink(ctx context.Context, req api.RequestLoginLinkRequestObject) (api.RequestLoginLinkResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
+	acc := s.deps.Accounts
 	if err := acc.RequestLoginLink(ctx, string(req.Body.Email), ClientIP(ctx)); err != nil {
 		return nil, err
 	}
@@ -318,10 +284,7 @@ func (s *Server) RequestLoginLink(ctx context.Context, req api.RequestLoginLinkR
 
 // RedeemLoginLink signs in with the token of a sign-in link.
 func (s *Server) RedeemLoginLink(ctx context.Context, req api.RedeemLoginLinkRequestObject) (api.RedeemLoginLinkResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
+	acc := s.deps.Accounts
 	sess, err := acc.RedeemLoginLink(ctx, req.Body.Token, ClientIP(ctx))
 	if err != nil {
 		return nil, err

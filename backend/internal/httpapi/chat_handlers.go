@@ -28,9 +28,6 @@ func (s *Server) chatUser(ctx context.Context) (*chat.Service, uuid.UUID, error)
 	if err != nil {
 		return nil, uuid.Nil, err
 	}
-	if s.deps.Chat == nil {
-		return nil, uuid.Nil, apperr.ErrUnavailable
-	}
 	return s.deps.Chat, c.UserID, nil
 }
 

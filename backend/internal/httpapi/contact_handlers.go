@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 
-	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/contact"
 	"github.com/percolate/percolate/gen/api"
 )
@@ -14,9 +13,6 @@ const msgContactReceived = "Thanks for reaching out! We'll get back to you soon.
 
 // SendContactMessage accepts a message from the public contact form.
 func (s *Server) SendContactMessage(ctx context.Context, req api.SendContactMessageRequestObject) (api.SendContactMessageResponseObject, error) {
-	if s.deps.Contact == nil {
-		return nil, apperr.ErrUnavailable
-	}
 	in := contact.Input{
 		Name:     req.Body.Name,
 		Email:    string(req.Body.Email),

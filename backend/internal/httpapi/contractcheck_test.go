@@ -82,10 +82,10 @@ func (w *teeWriter) Write(b []byte) (int, error) {
 	return w.statusRecorder.Write(b)
 }
 
-// newGateHandler is the server without any service, for tests of the request gate (decoding
-// and the contract's schemas), which must answer before a handler runs. A request that passes
-// the gate reaches a handler without its service and gets a 5xx that no configured server
-// gives, so only the gate's own answers are checked against the contract.
+// newGateHandler is the server on the offline services (see withOffline), for tests of the
+// request gate (decoding and the contract's schemas), which must answer before a handler
+// runs. A request that passes the gate reaches a service whose database never answers and
+// gets a 5xx, so only the gate's own answers are checked against the contract.
 func newGateHandler(t testing.TB) http.Handler {
 	t.Helper()
 	return contractChecked(t, buildHandler(t, Deps{Verifier: acceptToken("good")}), true)

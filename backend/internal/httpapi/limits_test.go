@@ -77,7 +77,10 @@ func (c contractOp) notRefusedFor(t *testing.T, res response, field string) {
 	case c.refusesWithText():
 		t.Fatalf("%s refused: %s", field, res.Body)
 	default:
-		if d, _ := res.json(t)["details"].(map[string]any); d[field] != nil {
+		d, _ := res.json(t)["details"].(map[string]any)
+		// A cursor the gate lets through reaches the chat service, which finds it is no page
+		// it made: a refusal from past the gate, which this test does not judge.
+		if d[field] != nil && (field != "cursor" || d[field] != chat.MsgBadCursor) {
 			t.Fatalf("%s refused: %s", field, res.Body)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 
-	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/export"
 	"github.com/percolate/percolate/backend/internal/memory"
 	"github.com/percolate/percolate/gen/api"
@@ -19,9 +18,6 @@ func (s *Server) ListMemories(ctx context.Context, _ api.ListMemoriesRequestObje
 	c, err := caller(ctx)
 	if err != nil {
 		return nil, err
-	}
-	if s.deps.Memory == nil {
-		return nil, apperr.ErrNotImplemented
 	}
 	rows, err := s.deps.Memory.List(ctx, c.UserID)
 	if err != nil {
@@ -40,9 +36,6 @@ func (s *Server) UpdateMemory(ctx context.Context, req api.UpdateMemoryRequestOb
 	if err != nil {
 		return nil, err
 	}
-	if s.deps.Memory == nil {
-		return nil, apperr.ErrNotImplemented
-	}
 	m, err := s.deps.Memory.Update(ctx, c.UserID, req.MemoryId, req.Body.Text)
 	if err != nil {
 		return nil, err
@@ -56,9 +49,6 @@ func (s *Server) DeleteMemory(ctx context.Context, req api.DeleteMemoryRequestOb
 	if err != nil {
 		return nil, err
 	}
-	if s.deps.Memory == nil {
-		return nil, apperr.ErrNotImplemented
-	}
 	if err := s.deps.Memory.Delete(ctx, c.UserID, req.MemoryId); err != nil {
 		return nil, err
 	}
@@ -70,9 +60,6 @@ func (s *Server) DeleteAllMemories(ctx context.Context, _ api.DeleteAllMemoriesR
 	c, err := caller(ctx)
 	if err != nil {
 		return nil, err
-	}
-	if s.deps.Memory == nil {
-		return nil, apperr.ErrNotImplemented
 	}
 	if err := s.deps.Memory.DeleteAll(ctx, c.UserID); err != nil {
 		return nil, err
@@ -88,9 +75,6 @@ func (s *Server) ExportData(ctx context.Context, _ api.ExportDataRequestObject) 
 	c, err := caller(ctx)
 	if err != nil {
 		return nil, err
-	}
-	if s.deps.Export == nil {
-		return nil, apperr.ErrNotImplemented
 	}
 	if err := s.deps.Export.Begin(ctx, c.UserID); err != nil {
 		return nil, err

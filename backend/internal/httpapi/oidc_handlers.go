@@ -115,10 +115,7 @@ func (s *Server) OidcCallback(ctx context.Context, req api.OidcCallbackRequestOb
 
 // ExchangeOidcCode trades the one-time code for tokens.
 func (s *Server) ExchangeOidcCode(ctx context.Context, req api.ExchangeOidcCodeRequestObject) (api.ExchangeOidcCodeResponseObject, error) {
-	acc, err := s.accountService()
-	if err != nil {
-		return nil, err
-	}
+	acc := s.deps.Accounts
 	sess, err := acc.ExchangeLoginCode(ctx, req.Body.Code, ClientIP(ctx))
 	if err != nil {
 		return nil, err

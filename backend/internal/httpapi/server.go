@@ -35,14 +35,16 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
-// Deps is what the HTTP layer needs from the rest of the application.
+// Deps is what the HTTP layer needs from the rest of the application. Every service a
+// handler uses is required: NewHandler refuses Deps without one (see missing), so no
+// handler checks for it.
 type Deps struct {
 	Logger   *slog.Logger
 	DB       Pinger
 	Verifier TokenVerifier
 	// Accounts runs sign-in, tokens, verification, reset, profile and deletion.
 	Accounts *account.Service
-	// OIDC runs third-party sign-in (nil or unconfigured: sign-in with Google is off).
+	// OIDC runs third-party sign-in (unconfigured: sign-in with Google is off).
 	OIDC *account.OIDC
 	// SecureCookies marks cookies Secure (the public URL is https).
 	SecureCookies bool
@@ -90,8 +92,38 @@ type Server struct {
 
 var _ api.StrictServerInterface = (*Server)(nil)
 
-// NewHandler returns the application's whole HTTP handler.
+// missing names the required services d lacks.
+func (d Deps) missing() []string {
+	var out []string
+	for _, dep := range []struct {
+		name string
+		nil  bool
+	}{
+		{"DB", d.DB == nil},
+		{"Verifier", d.Verifier == nil},
+		{"Accounts", d.Accounts == nil},
+		{"OIDC", d.OIDC == nil},
+		{"Billing", d.Billing == nil},
+		{"Insights", d.Insights == nil},
+		{"Voice", d.Voice == nil},
+		{"Contact", d.Contact == nil},
+		{"Chat", d.Chat == nil},
+		{"Memory", d.Memory == nil},
+		{"Export", d.Export == nil},
+	} {
+		if dep.nil {
+			out = append(out, dep.name)
+		}
+	}
+	return out
+}
+
+// NewHandler returns the application's whole HTTP handler. It refuses Deps that lack a
+// required service.
 func NewHandler(d Deps) (http.Handler, error) {
+	if m := d.missing(); len(m) > 0 {
+		return nil, fmt.Errorf("http handler: Deps lacks %s", strings.Join(m, ", "))
+	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -171,7 +203,7 @@ func (s *Server) GetHealth(context.Context, api.GetHealthRequestObject) (api.Get
 func (s *Server) GetReadiness(ctx context.Context, _ api.GetReadinessRequestObject) (api.GetReadinessResponseObject, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if s.deps.DB == nil || s.deps.DB.Ping(ctx) != nil {
+	if s.deps.DB.Ping(ctx) != nil {
 		down, retry := api.HealthDatabaseUnavailable, databaseRetryAfter
 		return api.GetReadiness503JSONResponse{
 			Body:    api.Health{Status: api.HealthStatusUnavailable, Database: &down, Version: &s.deps.Version},

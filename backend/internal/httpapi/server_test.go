@@ -49,7 +49,7 @@ func buildHandler(t testing.TB, d Deps) http.Handler {
 			"assets/.placeholder": {Data: []byte("")},
 		}
 	}
-	h, err := NewHandler(d)
+	h, err := NewHandler(withOffline(t, d))
 	if err != nil {
 		t.Fatalf("NewHandler: %v", err)
 	}
@@ -269,8 +269,8 @@ func TestProtectedOperationsNeedAValidToken(t *testing.T) {
 			t.Fatalf("%v: got %d %s", hdr, res.Code, res.Body)
 		}
 	}
-	// A valid token passes authentication and reaches the handler (which, without an
-	// account service in these Deps, answers 503).
+	// A valid token passes authentication and reaches the handler (whose account service,
+	// on the offline database of withOffline, answers 503).
 	res := do(h, http.MethodGet, "/api/profile", "", "Authorization", "Bearer good")
 	if res.Code != http.StatusServiceUnavailable || res.json(t)["code"] != "SERVICE_UNAVAILABLE" {
 		t.Fatalf("got %d %s", res.Code, res.Body)

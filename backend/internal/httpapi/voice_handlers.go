@@ -19,9 +19,6 @@ func (s *Server) voiceUser(ctx context.Context) (*voice.Service, Caller, error) 
 	if err != nil {
 		return nil, Caller{}, err
 	}
-	if s.deps.Voice == nil {
-		return nil, Caller{}, apperr.ErrUnavailable
-	}
 	return s.deps.Voice, c, nil
 }
 

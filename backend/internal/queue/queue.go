@@ -30,7 +30,7 @@
 // the same transaction with CompleteTx (the session summary does), so it is never done
 // twice. Register the worker where the service is built, before the queue starts:
 //
-//	queue.AddWorker(q, &memoryWorker{s: s})
+//	queue.AddWorker(q, &sessionWorker[MemoryArgs]{timeout: 5 * time.Minute, work: s.remember})
 //
 // A job that sends a mail needs no worker of its own: mail.NewWorker takes a function that
 // writes the mail from the arguments, and does the sending, the retries and the rest; its

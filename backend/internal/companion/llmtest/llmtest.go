@@ -134,6 +134,14 @@ type Server struct {
 	moderated      []string
 	apiKey         string
 	seq            int
+	lastStream     StreamTiming
+	streams        int
+}
+
+// StreamTiming is when a streamed chat completion request reached the server and when the
+// first chunk of its answer's content was flushed.
+type StreamTiming struct {
+	Received, FirstChunk time.Time
 }
 
 // fakeMP3 is the default body of /audio/speech answers: an MPEG audio frame
@@ -143,6 +151,13 @@ func fakeMP3() []byte { return append([]byte{0xFF, 0xFB, 0x90, 0x64}, make([]byt
 // New starts a server for the rest of the test and closes it at cleanup.
 func New(t testing.TB) *Server {
 	t.Helper()
+	s := Start()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a server outside a test (the bench's model); Close stops it.
+func Start() *Server {
 	s := &Server{
 		done:        make(chan struct{}),
 		def:         defaultScript(),
@@ -160,12 +175,22 @@ func New(t testing.TB) *Server {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "llmtest: unknown endpoint "+r.Method+" "+r.URL.Path)
 	})
 	s.srv = httptest.NewServer(s.authenticate(mux))
-	t.Cleanup(func() {
-		close(s.done)
-		s.srv.CloseClientConnections()
-		s.srv.Close()
-	})
 	return s
+}
+
+// Close releases stalled handlers, drops the connections and stops the server.
+func (s *Server) Close() {
+	close(s.done)
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// LastStream returns the timing of the latest streamed answer that got as far as its first
+// content chunk, and how many did.
+func (s *Server) LastStream() (StreamTiming, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastStream, s.streams
 }
 
 // URL returns the API base URL, ending in /v1, for openai.ClientConfig's
@@ -387,6 +412,7 @@ func (s *Server) next(req openai.ChatCompletionRequest) (Script, int) {
 }
 
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
+	received := time.Now()
 	var req openai.ChatCompletionRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "llmtest: request body is not JSON: "+err.Error())
@@ -413,7 +439,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	usage := sc.usage(req)
 	id := fmt.Sprintf("chatcmpl-llmtest-%d", seq)
 	if req.Stream {
-		s.stream(w, r, req, sc, id, usage)
+		s.stream(w, r, req, sc, id, usage, received)
 		return
 	}
 
@@ -444,7 +470,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 // stream writes the answer as server-sent events, flushing each one:
 // a role chunk, one chunk per content delta, a chunk with the finish reason,
 // a usage chunk when the client asked for it, then [DONE].
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, req openai.ChatCompletionRequest, sc Script, id string, usage openai.Usage) {
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, req openai.ChatCompletionRequest, sc Script, id string, usage openai.Usage, received time.Time) {
 	ctx := r.Context()
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -495,6 +521,11 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req openai.ChatC
 		}
 		if !send(chunk(openai.ChatCompletionStreamChoiceDelta{Content: c}, "")) {
 			return
+		}
+		if i == 0 {
+			s.mu.Lock()
+			s.lastStream, s.streams = StreamTiming{Received: received, FirstChunk: time.Now()}, s.streams+1
+			s.mu.Unlock()
 		}
 	}
 	if sc.StallAfter > 0 && sc.StallAfter >= len(sc.Chunks) {

@@ -477,3 +477,32 @@ func TestTranscription(t *testing.T) {
 		t.Errorf("recorded transcription = %+v", trs[0])
 	}
 }
+
+// TestStartedServerTimesItsStreams: a server started outside a test (the bench's model)
+// answers, notes when each streamed request arrived and its first content chunk left, and
+// stops on Close.
+func TestStartedServerTimesItsStreams(t *testing.T) {
+	srv := llmtest.Start()
+	client := openai.NewClientWithConfig(srv.ClientConfig())
+	if _, n := srv.LastStream(); n != 0 {
+		t.Fatalf("streams before any request: %d", n)
+	}
+	before := time.Now()
+	stream, err := client.CreateChatCompletionStream(context.Background(), chatRequest(true, false))
+	if err != nil {
+		t.Fatalf("CreateChatCompletionStream: %v", err)
+	}
+	deltas, _, _ := collect(t, stream)
+	stream.Close()
+	if len(deltas) == 0 {
+		t.Fatal("no deltas")
+	}
+	ts, n := srv.LastStream()
+	if n != 1 || ts.Received.Before(before) || ts.FirstChunk.Before(ts.Received) || ts.FirstChunk.After(time.Now()) {
+		t.Fatalf("LastStream = %+v, %d; want one stream received after %v, its first chunk after that", ts, n, before)
+	}
+	srv.Close()
+	if _, err := http.Get(srv.URL() + "/models"); err == nil {
+		t.Fatal("the server still answers after Close")
+	}
+}

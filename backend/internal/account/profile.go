@@ -1,0 +1,121 @@
+// Profile: the caller's account, its profile fields, and deleting it.
+
+package account
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/store"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// Me returns the caller's account.
+func (s *Service) Me(ctx context.Context, userID uuid.UUID) (User, error) {
+	u, err := s.row(ctx, userID)
+	return userOf(u), err
+}
+
+// row reads the caller's account row, for the service's own use.
+func (s *Service) row(ctx context.Context, userID uuid.UUID) (dbgen.User, error) {
+	u, err := s.st.Queries().GetUserByID(ctx, userID)
+	if store.IsNotFound(err) {
+		return dbgen.User{}, fmt.Errorf("me: %w", apperr.ErrUnauthorized)
+	}
+	if err != nil {
+		return dbgen.User{}, fmt.Errorf("me: %w", err)
+	}
+	return u, nil
+}
+
+// ProfileChange is one changed profile field. SetAge with a nil Age clears the age.
+type ProfileChange struct {
+	SetAge          bool
+	Age             *int
+	FocusAreas      *string
+	PrimaryConcerns *string
+	SensitiveTopics *string
+	// MemoryEnabled turns memory across sessions on or off.
+	MemoryEnabled *bool
+}
+
+// Profile returns the caller's profile (the account row).
+func (s *Service) Profile(ctx context.Context, userID uuid.UUID) (User, error) {
+	return s.Me(ctx, userID)
+}
+
+// UpdateProfile changes profile fields of the caller.
+func (s *Service) UpdateProfile(ctx context.Context, userID uuid.UUID, c ProfileChange) (User, error) {
+	fields := map[string]string{}
+	p := dbgen.UpdateProfileParams{ID: userID, SetAge: c.SetAge}
+	if c.SetAge && c.Age != nil {
+		switch a := *c.Age; {
+		case a < MinAge:
+			fields["age"] = msgAgeUnder13
+		case a > MaxAge:
+			fields["age"] = msgAgeRange
+		default:
+			v := int32(a)
+			p.Age = &v
+		}
+	}
+	text := func(field string, v *string) *string {
+		if v == nil {
+			return nil
+		}
+		t := strings.TrimSpace(*v)
+		if utf8.RuneCountInString(t) > MaxProfileText {
+			fields[field] = msgTextTooLong
+		}
+		return &t
+	}
+	p.FocusAreas = text("focusAreas", c.FocusAreas)
+	p.PrimaryConcerns = text("primaryConcerns", c.PrimaryConcerns)
+	p.SensitiveTopics = text("sensitiveTopics", c.SensitiveTopics)
+	p.MemoryEnabled = c.MemoryEnabled
+	if len(fields) > 0 {
+		return User{}, &apperr.ValidationError{Fields: fields}
+	}
+	u, err := s.st.Queries().UpdateProfile(ctx, p)
+	if store.IsNotFound(err) {
+		return User{}, fmt.Errorf("update profile: %w", apperr.ErrUnauthorized)
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("update profile: %w", err)
+	}
+	return userOf(u), nil
+}
+
+// DeleteAccount deletes the caller's account and, through ON DELETE CASCADE, everything of
+// it: logins and tokens, chat sessions, messages, reports, usage, identities.
+func (s *Service) DeleteAccount(ctx context.Context, userID uuid.UUID) error {
+	u, err := s.row(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if s.cfg.BeforeDelete != nil {
+		if err := s.cfg.BeforeDelete(ctx, u); err != nil {
+			return fmt.Errorf("delete account: %w", err)
+		}
+	}
+	_, err = s.st.Queries().DeleteUser(ctx, userID)
+	for try := 0; try < 3 && store.IsDeadlock(err); try++ {
+		// Two deletions of the same account at once lock its rows in different orders;
+		// PostgreSQL cancels one, and its retry finds the account gone.
+		_, err = s.st.Queries().DeleteUser(ctx, userID)
+	}
+	s.tokens.ForgetLogins()
+	if err != nil {
+		if store.IsNotFound(err) {
+			// Deleted by a concurrent request of the same caller: the account is gone.
+			return fmt.Errorf("delete account: %w", apperr.ErrUnauthorized)
+		}
+		return fmt.Errorf("delete account: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+// Sessions: sign-in with a password, refreshing tokens, signing out.
+
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/auth"
+	"github.com/percolate/percolate/backend/internal/store"
+)
+
+// Session is a successful sign-in.
+type Session struct {
+	auth.Pair
+	User User
+}
+
+// Login checks a password and opens a session. Wrong passwords and unknown addresses get the
+// same error after the same work; verified accounts only.
+func (s *Service) Login(ctx context.Context, email, password, clientIP string) (Session, error) {
+	email = normalizeEmail(email)
+	lim := s.cfg.Limits
+	// Every attempt is counted as a failure before the password is hashed, and given back
+	// when the password was right: so concurrent attempts cannot all pass the limit, and no
+	// more than the limit are hashed.
+	addr, err := s.limiter.Reserve(ctx, lim.LoginFailPerAddress, clientIP)
+	if err != nil {
+		return Session{}, err
+	}
+	acct, err := s.limiter.Reserve(ctx, lim.LoginFailPerAccount, email)
+	if err != nil {
+		return Session{}, err
+	}
+	q := s.st.Queries()
+	u, err := q.GetUserByEmail(ctx, email)
+	found := err == nil
+	if err != nil && !store.IsNotFound(err) {
+		return Session{}, fmt.Errorf("login: %w", err)
+	}
+	match := false
+	if found && u.PasswordHash != nil {
+		match, err = s.hasher.Verify(ctx, *u.PasswordHash, password)
+		if err != nil && !errors.Is(err, auth.ErrMalformedHash) {
+			return Session{}, fmt.Errorf("login: %w", err)
+		}
+	} else {
+		s.hasher.VerifyDummy(ctx, password)
+	}
+	if !match {
+		return Session{}, ErrInvalidCredentials
+	}
+	if err := s.limiter.Release(ctx, addr); err != nil {
+		return Session{}, err
+	}
+	if u.EmailVerifiedAt == nil {
+		if err := s.limiter.Release(ctx, acct); err != nil {
+			return Session{}, err
+		}
+		s.resendVerification(ctx, u, clientIP)
+		return Session{}, apperr.New(apperr.ErrForbidden, CodeNotVerified, MsgNotVerified)
+	}
+	// The owner is in: forget the failed sign-ins against the account.
+	if err := s.limiter.Reset(ctx, lim.LoginFailPerAccount, email); err != nil {
+		return Session{}, err
+	}
+	pair, err := s.tokens.StartSession(ctx, q, u.ID, u.Role)
+	if err != nil {
+		return Session{}, fmt.Errorf("login: %w", err)
+	}
+	return Session{Pair: pair, User: userOf(u)}, nil
+}
+
+// Refresh rotates a refresh token (see auth.Tokens.Refresh).
+func (s *Service) Refresh(ctx context.Context, refreshToken, clientIP string) (auth.Pair, error) {
+	p, err := s.tokens.Refresh(ctx, refreshToken)
+	if errors.Is(err, auth.ErrInvalidRefresh) {
+		if lerr := s.limiter.Hit(ctx, s.cfg.Limits.RefreshFailPerAddress, clientIP); lerr != nil {
+			return auth.Pair{}, lerr
+		}
+	}
+	return p, err
+}
+
+// Logout closes the caller's login (its refresh family).
+func (s *Service) Logout(ctx context.Context, userID, family uuid.UUID) error {
+	return s.tokens.RevokeFamily(ctx, s.st.Queries(), userID, family, revokeReasonLogout)
+}
