@@ -1,0 +1,436 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/percolate/percolate/backend/internal/auth"
+	"github.com/percolate/percolate/backend/internal/chat"
+	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/store"
+	"github.com/percolate/percolate/backend/internal/store/pglocal"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// syncBuffer is the server's log, written by the process's output copier and read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// server is the real binary, serving.
+type server struct {
+	cmd  *exec.Cmd
+	base string
+	done chan error
+	logs *syncBuffer
+}
+
+// startBinary builds the binary and runs `percolate serve` with the given environment.
+func startBinary(t *testing.T, vars ...string) *server {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "percolate")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	addr := freeAddr(t)
+	s := &server{cmd: exec.Command(bin, "serve"), base: "http://" + addr, done: make(chan error, 1), logs: &syncBuffer{}}
+	s.cmd.Env = append(os.Environ(), append([]string{"PERCOLATE_ADDR=" + addr, "PERCOLATE_DATA_DIR=" + t.TempDir()}, vars...)...)
+	s.cmd.Stderr = s.logs
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.done <- s.cmd.Wait() }()
+	t.Cleanup(func() { _ = s.cmd.Process.Kill() })
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		select {
+		case err := <-s.done:
+			t.Fatalf("server exited early: %v\n%s", err, s.logs.String())
+		default:
+		}
+		if res, err := http.Get(s.base + "/api/health/ready"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server not ready\n%s", s.logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// answer is one HTTP exchange as the client saw it.
+type answer struct {
+	start, end time.Time
+	code       int
+	retryAfter string
+	body       []byte
+	err        error
+}
+
+func (a answer) took() time.Duration { return a.end.Sub(a.start) }
+
+func (a answer) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(a.body, &m); err != nil {
+		t.Fatalf("answer %d is not JSON: %s", a.code, a.body)
+	}
+	return m
+}
+
+var faultClient = &http.Client{Timeout: 30 * time.Second}
+
+func call(base, method, path, token string, body any) answer {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	a := answer{start: time.Now()}
+	req, err := http.NewRequest(method, base+path, rd)
+	if err != nil {
+		a.err = err
+		return a
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := faultClient.Do(req)
+	if err != nil {
+		a.end, a.err = time.Now(), err
+		return a
+	}
+	defer res.Body.Close()
+	a.body, a.err = io.ReadAll(res.Body)
+	a.end, a.code, a.retryAfter = time.Now(), res.StatusCode, res.Header.Get("Retry-After")
+	return a
+}
+
+// addUser creates a verified account with a password directly in the database.
+func addUser(t *testing.T, dbURL, email, password string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := store.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	hash, err := auth.NewHasher(auth.Argon2Params{MemoryKiB: 256, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 0).Hash(ctx, password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if _, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: email, Name: "Ada", PasswordHash: &hash, EmailVerifiedAt: &now}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func login(t *testing.T, base, email, password string) (access, refresh string) {
+	t.Helper()
+	a := call(base, http.MethodPost, "/api/auth/login", "", map[string]string{"email": email, "password": password})
+	if a.err != nil || a.code != http.StatusOK {
+		t.Fatalf("login: %d %v %s", a.code, a.err, a.body)
+	}
+	m := a.json(t)
+	return m["accessToken"].(string), m["refreshToken"].(string)
+}
+
+func newSession(t *testing.T, base, token string) string {
+	t.Helper()
+	a := call(base, http.MethodPost, "/api/chat/message", token, map[string]any{"message": chat.StarterMessage})
+	if a.err != nil || a.code != http.StatusOK {
+		t.Fatalf("new chat: %d %v %s", a.code, a.err, a.body)
+	}
+	return a.json(t)["sessionId"].(string)
+}
+
+// loadRecord is one request of the load, with the message it sent (if a send).
+type loadRecord struct {
+	answer
+	kind string // "read" or "send"
+	text string
+}
+
+// TestPostgresRestartUnderLoad runs the real binary on a private PostgreSQL cluster (so
+// stopping it cannot disturb the shared server), drives a steady load of authenticated reads
+// and message sends, stops the database with pg_ctl stop -m fast, waits and starts it again.
+// While it is down every answer is a quick 503 with Retry-After, never a 401; afterwards the
+// same tokens work, the app recovered by itself, and every send answered 200 is stored.
+func TestPostgresRestartUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary on its own PostgreSQL cluster")
+	}
+	ctx := context.Background()
+	// A short path, so that the socket directory is dir/run and stays the same across restarts.
+	dir, err := os.MkdirTemp("/tmp", "pgfault-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	if os.Geteuid() == 0 { // run as root, the cluster's user must reach its directory
+		if err := os.Chmod(dir, 0o711); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cluster, err := pglocal.Start(ctx, filepath.Join(dir, "db"), nil)
+	if errors.Is(err, pglocal.ErrNotInstalled) {
+		t.Skip("initdb/pg_ctl not found: this test needs a PostgreSQL installation to run its own cluster")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clusterMu sync.Mutex
+	t.Cleanup(func() {
+		clusterMu.Lock()
+		defer clusterMu.Unlock()
+		_ = cluster.Stop(context.Background())
+	})
+	dbURL := cluster.URL()
+
+	llm := llmtest.New(t)
+	llm.SetDefault(llmtest.Script{Chunks: []string{"I hear", " you."}, PromptTokens: 1, CompletionTokens: 1})
+	srv := startBinary(t,
+		"DATABASE_URL="+dbURL,
+		"PERCOLATE_LLM_BASE_URL="+llm.URL(),
+		"PERCOLATE_LLM_API_KEY=test-key",
+		"PERCOLATE_MESSAGES_PER_DAY=BASIC=100000",
+		"PERCOLATE_SESSION_TOKEN_LIMITS=BASIC=1000000",
+		"PERCOLATE_LOG_LEVEL=error",
+	)
+	// One account per worker: a user may send 20 messages a minute (chat.Limits.BurstPerMinute).
+	const workers = 4
+	type user struct{ access, refresh, session string }
+	users := make([]user, workers)
+	for i := range users {
+		email := fmt.Sprintf("user%d@example.com", i)
+		addUser(t, dbURL, email, "brew-a-fresh-pot")
+		users[i].access, users[i].refresh = login(t, srv.base, email, "brew-a-fresh-pot")
+		users[i].session = newSession(t, srv.base, users[i].access)
+	}
+
+	var (
+		mu      sync.Mutex
+		records []loadRecord
+		stop    = make(chan struct{})
+		wg      sync.WaitGroup
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			u := users[w]
+			var lastSend time.Time
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var r loadRecord
+				// Reads all the time, a send every 600 ms (within the sending limit).
+				if time.Since(lastSend) < 600*time.Millisecond {
+					r = loadRecord{kind: "read", answer: call(srv.base, http.MethodGet, "/api/profile", u.access, nil)}
+				} else {
+					lastSend = time.Now()
+					text := fmt.Sprintf("worker %d message %d", w, n)
+					r = loadRecord{kind: "send", text: text,
+						answer: call(srv.base, http.MethodPost, "/api/chat/message", u.access, map[string]any{"message": text, "sessionId": u.session})}
+				}
+				mu.Lock()
+				records = append(records, r)
+				mu.Unlock()
+				// Pace the load (a steady stream of requests, not a flood on two cores).
+				time.Sleep(20 * time.Millisecond)
+			}
+		}(w)
+	}
+	successes := func(after time.Time) (reads, sends int) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, r := range records {
+			if r.code == http.StatusOK && r.start.After(after) {
+				if r.kind == "read" {
+					reads++
+				} else {
+					sends++
+				}
+			}
+		}
+		return
+	}
+	waitFor := func(what string, limit time.Duration, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(limit)
+		for !ok() {
+			if time.Now().After(deadline) {
+				close(stop)
+				wg.Wait()
+				t.Fatalf("%s: not within %s\n%s", what, limit, srv.logs.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+
+	// Healthy load first.
+	began := time.Now()
+	waitFor("sends and reads before the outage", 10*time.Second, func() bool { r, s := successes(began); return r >= 20 && s >= 4 })
+
+	// Stop the database (fast: sessions are ended, as a crash-safe shutdown does), keep it down, start it again.
+	stopAt := time.Now()
+	clusterMu.Lock()
+	if err := cluster.Stop(ctx); err != nil {
+		clusterMu.Unlock()
+		t.Fatal(err)
+	}
+	stopped := time.Now()
+	clusterMu.Unlock()
+	const down = 3 * time.Second
+	time.Sleep(down) // the outage itself: the time the database stays down
+	startAt := time.Now()
+	restarted, err := pglocal.Start(ctx, filepath.Join(dir, "db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := time.Now()
+	clusterMu.Lock()
+	cluster = restarted
+	clusterMu.Unlock()
+	if restarted.URL() != dbURL {
+		t.Fatalf("the restarted cluster moved: %s, was %s", restarted.URL(), dbURL)
+	}
+
+	// Recovery without restarting the app: reads and sends succeed again.
+	waitFor("reads and sends after the restart", 15*time.Second, func() bool { r, s := successes(ready); return r >= 20 && s >= 4 })
+	close(stop)
+	wg.Wait()
+
+	// Nobody was signed out: the same access and refresh tokens still work.
+	for i, u := range users {
+		if a := call(srv.base, http.MethodGet, "/api/auth/me", u.access, nil); a.code != http.StatusOK {
+			t.Fatalf("user %d's access token after the restart: %d %s", i, a.code, a.body)
+		}
+		if a := call(srv.base, http.MethodPost, "/api/auth/refresh", "", map[string]string{"refreshToken": u.refresh}); a.code != http.StatusOK {
+			t.Fatalf("user %d's refresh token after the restart: %d %s", i, a.code, a.body)
+		}
+	}
+
+	// Every answer during the run: 200, or a quick 503 with Retry-After. Never 401, never another failure.
+	sort.Slice(records, func(i, j int) bool { return records[i].start.Before(records[j].start) })
+	var (
+		first503, firstOKAfter time.Time
+		n503, nOK              int
+		slowest503, slowest    time.Duration
+		committed              []string
+	)
+	for _, r := range records {
+		if r.took() > slowest {
+			slowest = r.took()
+		}
+		switch {
+		case r.err != nil:
+			t.Errorf("%s at +%s: transport error %v", r.kind, r.start.Sub(stopAt).Round(time.Millisecond), r.err)
+		case r.code == http.StatusOK:
+			nOK++
+			if r.kind == "send" {
+				committed = append(committed, r.text)
+			}
+			if !first503.IsZero() && firstOKAfter.IsZero() && r.start.After(first503) {
+				firstOKAfter = r.end
+			}
+		case r.code == http.StatusServiceUnavailable:
+			n503++
+			if first503.IsZero() {
+				first503 = r.end
+			}
+			if n, err := strconv.Atoi(r.retryAfter); err != nil || n < 1 {
+				t.Errorf("%s: 503 without Retry-After (%q): %s", r.kind, r.retryAfter, r.body)
+			}
+			if r.took() > slowest503 {
+				slowest503 = r.took()
+			}
+		default:
+			t.Errorf("%s at +%s (took %s): %d %s", r.kind, r.start.Sub(stopAt).Round(time.Millisecond), r.took().Round(time.Millisecond), r.code, r.body)
+		}
+	}
+	if n503 == 0 {
+		t.Fatalf("no request saw the outage (%d answers)", len(records))
+	}
+	if slowest503 > 2*time.Second {
+		t.Errorf("the slowest 503 took %s, want well under 2 s", slowest503)
+	}
+	if firstOKAfter.IsZero() {
+		t.Fatal("no success after the first 503")
+	}
+
+	// Nothing committed is lost: every send answered 200 is stored.
+	st, err := store.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	stored := map[string]bool{}
+	rows, err := st.Pool().Query(ctx, "SELECT content FROM messages WHERE role = 'user'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			t.Fatal(err)
+		}
+		stored[c] = true
+	}
+	if rows.Err() != nil {
+		t.Fatal(rows.Err())
+	}
+	lost := 0
+	for _, text := range committed {
+		if !stored[text] {
+			lost++
+			t.Errorf("send %q answered 200 but is not stored", text)
+		}
+	}
+
+	t.Logf("database down (stop called → start returned ready): %s (stop took %s, kept down %s, start took %s)",
+		ready.Sub(stopAt).Round(time.Millisecond), stopped.Sub(stopAt).Round(time.Millisecond), down, ready.Sub(startAt).Round(time.Millisecond))
+	t.Logf("outage seen by clients (first 503 → first success after it): %s; first 503 at +%s after stop was called, first success %s after ready",
+		firstOKAfter.Sub(first503).Round(time.Millisecond), first503.Sub(stopAt).Round(time.Millisecond), firstOKAfter.Sub(ready).Round(time.Millisecond))
+	t.Logf("answers: %d (%d × 200, %d × 503); slowest 503 %s, slowest answer %s; sends answered 200: %d, lost: %d",
+		len(records), nOK, n503, slowest503.Round(time.Millisecond), slowest.Round(time.Millisecond), len(committed), lost)
+	if t.Failed() {
+		t.Logf("server log:\n%s", srv.logs.String())
+	}
+	_ = strings.TrimSpace
+}
