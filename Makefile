@@ -3,6 +3,7 @@
 #   make test   every check CI runs: generated code, vet, Go tests, typecheck, lint, Vitest, e2e
 #   make fuzz   the contract fuzzer with many rounds (FUZZ_ROUNDS=...), then each native fuzz
 #               target for FUZZTIME
+#   make faults the fault tests kept out of make test (a database restart under load), 5 runs
 #   make audit  npm audit of the web app's runtime packages (needs the package registry)
 #   make safety-eval   the crisis screen's recall and false-positive rate on the labelled set
 #   make bench  the load harness: bench/results.md and bench/results.json (make bench-go: Go benchmarks)
@@ -149,6 +150,12 @@ fuzz: dist-placeholder
 		echo "== $${t%%:*} ($(FUZZTIME))"; \
 		go test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}" || exit 1; \
 	done
+
+## faults: the fault tests too slow or not yet steady enough for make test (PostgreSQL stopped
+## and restarted under load against the real binary), FAULT_RUNS times each, with their figures
+FAULT_RUNS ?= 5
+faults: dist-placeholder
+	PERCOLATE_FAULT_TESTS=1 go test -race -count=$(FAULT_RUNS) -v -run '^TestPostgresRestartUnderLoad$$' ./backend/cmd/percolate/
 
 ## safety-eval: the crisis screen on the labelled set, per category, on the tuning half (data/full)
 ## and the held-back half (data/fresh, written blind; counts only). SAFETY_EVAL_FLAGS=-v lists the tuning
