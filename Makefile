@@ -47,10 +47,10 @@ dist-placeholder:
 	@mkdir -p frontend/dist
 	@[ -n "$$(ls -A frontend/dist)" ] || touch frontend/dist/.keep
 
-## generate: regenerate gen/api (oapi-codegen), gen/limits (limitsgen), gen/db (sqlc), the crisis
+## generate: regenerate gen/api and gen/apiclient (oapi-codegen), gen/limits (limitsgen), gen/db (sqlc), the crisis
 ## screen's scorer (trained on the tuning half and its corpus) and frontend/src/api/gen (orval)
 generate: deps
-	go generate ./gen/api ./gen/limits ./db ./backend/internal/companion/safety
+	go generate ./gen/api ./gen/apiclient ./gen/limits ./db ./backend/internal/companion/safety
 	cd frontend && npm run generate
 
 ## check-generated: fail when generated code differs from openapi.yaml, db/ and the scorer's training data

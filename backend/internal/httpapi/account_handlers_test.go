@@ -30,6 +30,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/apiclient"
 )
 
 const testPublicURL = "https://percolate.test"
@@ -48,6 +49,7 @@ type accEnv struct {
 	tokens *auth.Tokens
 	keys   *auth.Keyring
 	ip     string
+	api    *apiclient.ClientWithResponses // the typed client, from ip
 }
 
 func newAccEnv(t *testing.T, params auth.Argon2Params) *accEnv {
@@ -74,7 +76,8 @@ func newAccEnv(t *testing.T, params auth.Argon2Params) *accEnv {
 	svc := account.NewService(st, auth.NewHasher(params, 0), tokens, sender, q, account.Config{PublicURL: testPublicURL + "/", Logger: logger})
 	queuetest.Start(t, q)
 	h := newTestHandler(t, Deps{Logger: logger, DB: st, Verifier: NewTokenVerifier(tokens), Accounts: svc})
-	return &accEnv{t: t, st: st, q: q, h: h, smtp: srv, svc: svc, tokens: tokens, keys: keys, ip: "198.51.100.7"}
+	const ip = "198.51.100.7"
+	return &accEnv{t: t, st: st, q: q, h: h, smtp: srv, svc: svc, tokens: tokens, keys: keys, ip: ip, api: apiClient(t, h, ip)}
 }
 
 type reply struct {

@@ -1,8 +1,11 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"testing"
+
+	"github.com/percolate/percolate/gen/api"
 )
 
 // TestMeShowsWhatTheTierIncludes: /api/auth/me carries the caller's row of the entitlement
@@ -10,27 +13,22 @@ import (
 func TestMeShowsWhatTheTierIncludes(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	s := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
-	want := map[string]map[string]any{
-		"USER":    {"messagesPerDay": 30.0, "sessionTokens": 1000.0, "voice": false, "voicePerDay": 0.0, "summaries": false, "insights": false, "community": false, "memory": true},
-		"BASIC":   {"messagesPerDay": 200.0, "sessionTokens": 4000.0, "voice": true, "voicePerDay": 30.0, "summaries": true, "insights": false, "community": false, "memory": true},
-		"PREMIUM": {"messagesPerDay": 500.0, "sessionTokens": 8000.0, "voice": true, "voicePerDay": 100.0, "summaries": true, "insights": true, "community": true, "memory": true},
-		"ADMIN":   {"messagesPerDay": 500.0, "sessionTokens": 8000.0, "voice": true, "voicePerDay": 100.0, "summaries": true, "insights": true, "community": true, "memory": true},
+	paid := api.Entitlements{MessagesPerDay: 500, SessionTokens: 8000, Voice: true, VoicePerDay: 100, Summaries: true, Insights: true, Community: true, Memory: true}
+	want := map[api.Role]api.Entitlements{
+		api.RoleUSER:    {MessagesPerDay: 30, SessionTokens: 1000, Memory: true},
+		api.RoleBASIC:   {MessagesPerDay: 200, SessionTokens: 4000, Voice: true, VoicePerDay: 30, Summaries: true, Memory: true},
+		api.RolePREMIUM: paid,
+		api.RoleADMIN:   paid,
 	}
-	for _, role := range []string{"USER", "BASIC", "PREMIUM", "ADMIN"} {
-		e.exec(`UPDATE users SET role = $1 WHERE email = $2`, role, "ada@example.com")
-		r := e.call("GET", "/api/auth/me", s.access, nil)
-		m := r.json(t)
-		if r.code != http.StatusOK || m["role"] != role {
-			t.Fatalf("%s: me answered %d %s", role, r.code, r.body)
+	for _, role := range []api.Role{api.RoleUSER, api.RoleBASIC, api.RolePREMIUM, api.RoleADMIN} {
+		e.exec(`UPDATE users SET role = $1 WHERE email = $2`, string(role), "ada@example.com")
+		res, err := e.api.GetCurrentUserWithResponse(context.Background(), bearer(s.access))
+		wantStatus(t, res, err, http.StatusOK)
+		if res.JSON200.Role != role {
+			t.Errorf("role = %s, want %s", res.JSON200.Role, role)
 		}
-		got, _ := m["entitlements"].(map[string]any)
-		for field, v := range want[role] {
-			if got[field] != v {
-				t.Errorf("%s: entitlements.%s = %v, want %v", role, field, got[field], v)
-			}
-		}
-		if len(got) != len(want[role]) {
-			t.Errorf("%s: entitlements has %d fields, want %d: %v", role, len(got), len(want[role]), got)
+		if got := res.JSON200.Entitlements; got != want[role] {
+			t.Errorf("%s: entitlements = %+v, want %+v", role, got, want[role])
 		}
 	}
 }
