@@ -56,14 +56,12 @@ LIMIT @max_rows;
 
 -- name: SearchSessionsPage :many
 -- SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
--- matches @pattern, an ILIKE pattern ('%' + the escaped query + '%'). The trigram indexes on the
--- three answer it.
+-- matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case. The
+-- expression is chat_sessions_search_idx's, so the index answers it (migration 00014).
 SELECT * FROM chat_sessions
 WHERE user_id = @user_id
   AND (updated_at, id) < (@after_updated::timestamptz, @after_id::uuid)
-  AND (title ILIKE @pattern::text
-       OR last_message ILIKE @pattern::text
-       OR id::text ILIKE @pattern::text)
+  AND lower(title || E'\n' || last_message || E'\n' || id::text) LIKE lower(@pattern::text)
 ORDER BY updated_at DESC, id DESC
 LIMIT @max_rows;
 

@@ -550,9 +550,7 @@ const searchSessionsPage = `-- name: SearchSessionsPage :many
 SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
 WHERE user_id = $1
   AND (updated_at, id) < ($2::timestamptz, $3::uuid)
-  AND (title ILIKE $4::text
-       OR last_message ILIKE $4::text
-       OR id::text ILIKE $4::text)
+  AND lower(title || E'\n' || last_message || E'\n' || id::text) LIKE lower($4::text)
 ORDER BY updated_at DESC, id DESC
 LIMIT $5
 `
@@ -566,8 +564,8 @@ type SearchSessionsPageParams struct {
 }
 
 // SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
-// matches @pattern, an ILIKE pattern ('%' + the escaped query + '%'). The trigram indexes on the
-// three answer it.
+// matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case. The
+// expression is chat_sessions_search_idx's, so the index answers it (migration 00014).
 func (q *Queries) SearchSessionsPage(ctx context.Context, arg SearchSessionsPageParams) ([]ChatSession, error) {
 	rows, err := q.db.Query(ctx, searchSessionsPage,
 		arg.UserID,

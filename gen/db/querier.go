@@ -222,8 +222,8 @@ type Querier interface {
 	// keeps the caller signed in).
 	RevokeUserRefreshFamiliesExcept(ctx context.Context, arg RevokeUserRefreshFamiliesExceptParams) (int64, error)
 	// SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
-	// matches @pattern, an ILIKE pattern ('%' + the escaped query + '%'). The trigram indexes on the
-	// three answer it.
+	// matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case. The
+	// expression is chat_sessions_search_idx's, so the index answers it (migration 00014).
 	SearchSessionsPage(ctx context.Context, arg SearchSessionsPageParams) ([]ChatSession, error)
 	// SecondsSinceLastEmailToken says how long ago the user's newest token of a purpose was
 	// made (a billion when there is none).

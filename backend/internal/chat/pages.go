@@ -61,7 +61,7 @@ func decodeCursor(c string) (time.Time, uuid.UUID, error) {
 	return time.UnixMicro(us).UTC(), id, nil
 }
 
-// likePattern is the ILIKE pattern matching query anywhere, with its own % _ and \ taken literally.
+// likePattern is the LIKE pattern matching query anywhere, with its own % _ and \ taken literally.
 func likePattern(query string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	return "%" + r.Replace(query) + "%"
