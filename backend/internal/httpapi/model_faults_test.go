@@ -17,42 +17,36 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
-	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 )
 
-// The issue asks that a stalled model fail within 20 s, with no retry after a stall. The
-// stall timeout takes most of that; the rest is the margin the whole request has over it.
+// The issue asks that a stalled model fail within 20 s, with no retry after a stall. A
+// stalled reply fails after the stall timeout; the request as a whole may take faultMargin
+// more (asserted end to end below, with a short stall timeout), and the default stall timeout
+// leaves that margin within the 20 s.
 const (
 	stallRequirement = 20 * time.Second
+	faultMargin      = 5 * time.Second
 	faultStall       = time.Second // PERCOLATE_LLM_STALL_TIMEOUT in these tests (its minimum)
 	faultWait        = 30 * time.Second
 )
 
-// faultMargin is what a failed request may take beyond the stall timeout: the margin the
-// requirement leaves over the default.
-const faultMargin = stallRequirement - config.DefaultLLMStallTimeout
-
-func TestDefaultStallTimeoutLeavesAMarginWithinTwentySeconds(t *testing.T) {
+func TestDefaultStallTimeoutFailsAStalledReplyWithinTwentySeconds(t *testing.T) {
 	cfg, err := config.Load(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.LLM.StallTimeout != config.DefaultLLMStallTimeout {
-		t.Fatalf("default stall timeout %s, want %s", cfg.LLM.StallTimeout, config.DefaultLLMStallTimeout)
-	}
-	// The end-to-end tests below allow faultMargin over the stall timeout; the default must
-	// leave a real one.
-	if faultMargin < 2*time.Second {
-		t.Fatalf("the default stall timeout %s leaves %s of the %s a stalled reply may take", config.DefaultLLMStallTimeout, faultMargin, stallRequirement)
+	for _, d := range []time.Duration{cfg.LLM.StallTimeout, config.DefaultLLMStallTimeout} {
+		if d <= 0 || d+faultMargin > stallRequirement {
+			t.Errorf("default stall timeout %s: with the %s a failed request may take beyond it, over %s", d, faultMargin, stallRequirement)
+		}
 	}
 }
 
 // faultEnv is the app's chat over real HTTP, with the model configured as in production (the
 // environment variables, companion.New) on the llmtest server, and the real PostgreSQL.
 type faultEnv struct {
-	st     *store.Store
-	llm    *llmtest.Server
+	*chatEnv
 	srv    *httptest.Server
 	client *http.Client
 }
@@ -91,11 +85,12 @@ func newFaultEnv(t *testing.T) *faultEnv {
 		defer cancel()
 		svc.Shutdown(ctx)
 	})
-	srv := httptest.NewServer(newTestHandler(t, Deps{Verifier: chatTokens{}, Chat: svc}))
+	h := newTestHandler(t, Deps{Verifier: chatTokens{}, Chat: svc})
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	client := &http.Client{Transport: &http.Transport{}, Timeout: faultWait}
 	t.Cleanup(client.CloseIdleConnections)
-	return &faultEnv{st: st, llm: llm, srv: srv, client: client}
+	return &faultEnv{chatEnv: &chatEnv{h: h, st: st, llm: llm}, srv: srv, client: client}
 }
 
 func (e *faultEnv) post(t *testing.T, path, token string, body any) *http.Response {
@@ -199,7 +194,7 @@ func TestModelFaultsOverHTTP(t *testing.T) {
 	for _, f := range modelFaults {
 		t.Run(f.name, func(t *testing.T) {
 			e := newFaultEnv(t)
-			uid := uuidToken(t, e)
+			uid := e.user(t, "USER")
 			sid := e.newChat(t, uid)
 
 			t.Run("stream", func(t *testing.T) {
@@ -307,21 +302,4 @@ func (f modelFault) check(t *testing.T, e *faultEnv, uid, sid, msg string, befor
 	if d["replyInProgress"] != false {
 		t.Errorf("replyInProgress = %v after the failure", d["replyInProgress"])
 	}
-}
-
-// newChat starts a session (its welcome needs no model) and returns its id.
-func (e *faultEnv) newChat(t *testing.T, uid string) string {
-	t.Helper()
-	res := e.post(t, "/api/chat/message", uid, map[string]any{"message": chat.StarterMessage})
-	var m map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&m); err != nil || m["success"] != true {
-		t.Fatalf("new chat: %d %v %v", res.StatusCode, m, err)
-	}
-	return m["sessionId"].(string)
-}
-
-// uuidToken creates a user; its id is its token (chatTokens).
-func uuidToken(t *testing.T, e *faultEnv) string {
-	t.Helper()
-	return (&chatEnv{st: e.st}).user(t, "USER")
 }
