@@ -123,7 +123,8 @@ func (e *faultEnv) get(t *testing.T, path, token string) map[string]any {
 	return m
 }
 
-// messagesToday is the caller's count against the daily message limit.
+// messagesToday is the caller's count against the daily message limit (summed over the days,
+// so that a test crossing midnight UTC still compares like with like).
 func (e *faultEnv) messagesToday(t *testing.T, uid string) int {
 	t.Helper()
 	var n int
