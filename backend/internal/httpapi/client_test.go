@@ -60,6 +60,18 @@ func bearer(token string) apiclient.RequestEditorFn {
 	}
 }
 
+// withHeader sets a request header to value (none when value is ""), for a header under test.
+func withHeader(name, value string) apiclient.RequestEditorFn {
+	return func(_ context.Context, r *http.Request) error {
+		if value == "" {
+			r.Header.Del(name)
+		} else {
+			r.Header.Set(name, value)
+		}
+		return nil
+	}
+}
+
 // answer is what every operation's typed answer has.
 type answer interface{ StatusCode() int }
 
