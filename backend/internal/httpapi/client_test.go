@@ -5,15 +5,22 @@ package httpapi
 // read into them, so a test names the field it checks (res.JSON200.Entitlements.Voice) rather
 // than digging through a map. The handler under test is still wrapped by contractChecked, so
 // every answer is also validated against the contract. Tests that must send what the typed
-// client cannot (malformed JSON, wrong types, NUL bytes) keep the raw do and call helpers.
+// client cannot (malformed JSON, wrong types, NUL bytes) keep the raw do and call helpers, and
+// read the answer, when the contract describes it, into the contract's type with decodeAs.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/percolate/percolate/gen/api"
 	"github.com/percolate/percolate/gen/apiclient"
 )
 
@@ -53,6 +60,18 @@ func bearer(token string) apiclient.RequestEditorFn {
 	}
 }
 
+// withHeader sets a request header to value (none when value is ""), for a header under test.
+func withHeader(name, value string) apiclient.RequestEditorFn {
+	return func(_ context.Context, r *http.Request) error {
+		if value == "" {
+			r.Header.Del(name)
+		} else {
+			r.Header.Set(name, value)
+		}
+		return nil
+	}
+}
+
 // answer is what every operation's typed answer has.
 type answer interface{ StatusCode() int }
 
@@ -78,4 +97,128 @@ func bodyOf(a answer) string {
 		return string(f.Bytes())
 	}
 	return ""
+}
+
+// decodeAs reads the body of a raw answer as exactly one value of the contract's type T: a
+// member T does not have, a second value or null fails t, naming T.
+func decodeAs[T any](t testing.TB, body []byte) T {
+	t.Helper()
+	var v T
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&v)
+	if err == nil && string(bytes.TrimSpace(body)) == "null" {
+		err = errors.New("null")
+	}
+	if err == nil {
+		if extra := dec.Decode(new(json.RawMessage)); extra != io.EOF {
+			err = errors.New("more than one JSON value")
+		}
+	}
+	if err != nil {
+		t.Fatalf("the body is not a %T: %v: %.300s", v, err, body)
+	}
+	return v
+}
+
+// wantValidationError reads a raw answer (what names the request) as the contract's
+// ValidationError: status 400, then code VALIDATION_ERROR, each checked on its own. The test
+// then checks the details it expects.
+func wantValidationError(t testing.TB, what string, status int, body []byte) api.ValidationError {
+	t.Helper()
+	if status != http.StatusBadRequest {
+		t.Fatalf("%s: status = %d, want 400: %.300s", what, status, body)
+	}
+	v := decodeAs[api.ValidationError](t, body)
+	if v.Code != api.VALIDATIONERROR {
+		t.Fatalf("%s: code = %q, want %s", what, v.Code, api.VALIDATIONERROR)
+	}
+	if v.Message == "" {
+		t.Errorf("%s: message is empty", what)
+	}
+	if v.Error != v.Message {
+		t.Errorf("%s: error = %q, want the message %q", what, v.Error, v.Message)
+	}
+	return v
+}
+
+// wantError reads a raw answer (what names the request) as the contract's Error: status
+// wantStatus, then code wantCode, then a message (the same in error and message).
+func wantError(t testing.TB, what string, status int, body []byte, wantStatus int, wantCode string) api.ErrorResponse {
+	t.Helper()
+	if status != wantStatus {
+		t.Fatalf("%s: status = %d, want %d: %.300s", what, status, wantStatus, body)
+	}
+	v := decodeAs[api.ErrorResponse](t, body)
+	if v.Code != wantCode {
+		t.Fatalf("%s: code = %q, want %s", what, v.Code, wantCode)
+	}
+	if v.Message == "" {
+		t.Errorf("%s: message is empty", what)
+	}
+	if v.Error != v.Message {
+		t.Errorf("%s: error = %q, want the message %q", what, v.Error, v.Message)
+	}
+	return v
+}
+
+// The helpers above report what differs, naming the answer's type, and stop the test there.
+func TestTypedHelpersReportWhatDiffers(t *testing.T) {
+	res, err := apiClient(t, newTestHandler(t, Deps{Version: "test"}), "192.0.2.1").GetHealthWithResponse(context.Background())
+	health := `{"status":"ok","version":"test"}`
+	bad := `{"code":"VALIDATION_ERROR","error":"Please fix the errors below.","message":"Please fix the errors below.","details":{}}`
+	for _, c := range []struct {
+		name  string
+		check func(testing.TB)
+		want  []string // said by the failures reported; none when the check passes
+		goOn  bool     // the failures are errors, after which the test goes on
+	}{
+		{"status as expected", func(tb testing.TB) { wantStatus(tb, res, err, http.StatusOK) }, nil, false},
+		{"another status", func(tb testing.TB) { wantStatus(tb, res, err, http.StatusTeapot) }, []string{"GetHealthAnswer answered 200, want 418", `"status":"ok"`}, false},
+		{"no answer", func(tb testing.TB) { wantStatus(tb, res, errors.New("connection reset"), http.StatusOK) }, []string{"connection reset"}, false},
+		{"the type", func(tb testing.TB) { decodeAs[api.Health](tb, []byte(health)) }, nil, false},
+		{"a member the type lacks", func(tb testing.TB) { decodeAs[api.Health](tb, []byte(`{"status":"ok","uptime":3}`)) }, []string{"not a api.Health", "uptime"}, false},
+		{"a second value", func(tb testing.TB) { decodeAs[api.Health](tb, []byte(health+"{}")) }, []string{"not a api.Health", "more than one"}, false},
+		{"null", func(tb testing.TB) { decodeAs[api.Health](tb, []byte("null")) }, []string{"not a api.Health"}, false},
+		{"a validation error read as another", func(tb testing.TB) { decodeAs[api.Health](tb, []byte(bad)) }, []string{"not a api.Health", "code"}, false},
+		{"a wrong type", func(tb testing.TB) { decodeAs[api.Health](tb, []byte(`{"status":5}`)) }, []string{"not a api.Health", "status"}, false},
+		{"a validation error", func(tb testing.TB) { wantValidationError(tb, "login", http.StatusBadRequest, []byte(bad)) }, nil, false},
+		{"a validation error of another status", func(tb testing.TB) { wantValidationError(tb, "login", http.StatusOK, []byte(bad)) }, []string{"login: status = 200, want 400"}, false},
+		{"an error for a validation error", func(tb testing.TB) {
+			wantValidationError(tb, "login", http.StatusBadRequest, []byte(`{"code":"NOT_FOUND","error":"x","message":"x"}`))
+		}, []string{`login: code = "NOT_FOUND", want VALIDATION_ERROR`}, false},
+		{"an error of another code", func(tb testing.TB) {
+			wantError(tb, "me", http.StatusNotFound, []byte(`{"code":"NOT_FOUND","error":"x","message":"x"}`), http.StatusNotFound, "GONE")
+		}, []string{`me: code = "NOT_FOUND", want GONE`}, false},
+		{"an error without a message", func(tb testing.TB) {
+			wantError(tb, "me", http.StatusNotFound, []byte(`{"code":"NOT_FOUND","error":"x","message":""}`), http.StatusNotFound, "NOT_FOUND")
+		}, []string{"me: message is empty", `me: error = "x", want the message ""`}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rec := &recordingTB{TB: t}
+			finished := false
+			rec.run(func(tb testing.TB) {
+				c.check(tb)
+				finished = true
+			})
+			if c.want == nil {
+				if len(rec.errors) != 0 || !finished {
+					t.Fatalf("reported %q for a passing check", rec.errors)
+				}
+				return
+			}
+			got := strings.Join(rec.errors, "\n")
+			if len(rec.errors) == 0 {
+				t.Fatal("reported nothing")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("report %q does not say %q", got, w)
+				}
+			}
+			if finished != c.goOn {
+				t.Errorf("the check went on: %v, want %v", finished, c.goOn)
+			}
+		})
+	}
 }

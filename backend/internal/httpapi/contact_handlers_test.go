@@ -14,6 +14,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
 )
 
 func newContactHandler(t *testing.T) (http.Handler, *store.Store, *smtptest.Server) {
@@ -45,18 +46,20 @@ func countContacts(t *testing.T, st *store.Store) int64 {
 	return n
 }
 
-const goodContact = `{"name":"Ada","email":"ada@example.com","message":"Hi!","website":""}`
+// goodContact is a message a person sends: the honeypot field is there, and empty.
+func goodContact() api.ContactRequest {
+	empty := ""
+	return api.ContactRequest{Name: "Ada", Email: "ada@example.com", Message: "Hi!", Website: &empty}
+}
 
 func TestContactAcceptedStoredAndMailed(t *testing.T) {
 	h, st, srv := newContactHandler(t)
 
-	res := do(h, http.MethodPost, "/api/public/contact", goodContact)
+	res, err := apiClient(t, h, "192.0.2.1").SendContactMessageWithResponse(context.Background(), goodContact())
 
-	if res.Code != http.StatusAccepted {
-		t.Fatalf("status %d: %s", res.Code, res.Body)
-	}
-	if msg, _ := res.json(t)["message"].(string); msg == "" {
-		t.Errorf("no message in %s", res.Body)
+	wantStatus(t, res, err, http.StatusAccepted)
+	if res.JSON202.Message == "" {
+		t.Errorf("message is empty")
 	}
 	if n := countContacts(t, st); n != 1 {
 		t.Errorf("stored %d", n)
@@ -73,17 +76,10 @@ func TestContactFieldErrors(t *testing.T) {
 	res := do(h, http.MethodPost, "/api/public/contact",
 		`{"name":"","email":"nope","message":"`+strings.Repeat("x", 5001)+`"}`)
 
-	if res.Code != http.StatusBadRequest {
-		t.Fatalf("status %d: %s", res.Code, res.Body)
-	}
-	body := res.json(t)
-	if body["code"] != "VALIDATION_ERROR" {
-		t.Errorf("code %v", body["code"])
-	}
-	details, _ := body["details"].(map[string]any)
+	v := wantValidationError(t, "a contact message with three bad fields", res.Code, res.Body.Bytes())
 	for _, f := range []string{"name", "email", "message"} {
-		if s, _ := details[f].(string); s == "" {
-			t.Errorf("no detail for %s in %v", f, details)
+		if v.Details[f] == "" {
+			t.Errorf("details.%s is missing or empty: %v", f, v.Details)
 		}
 	}
 	if n := countContacts(t, st); n != 0 {
@@ -94,11 +90,13 @@ func TestContactFieldErrors(t *testing.T) {
 func TestContactHoneypotLooksAccepted(t *testing.T) {
 	h, st, srv := newContactHandler(t)
 
-	res := do(h, http.MethodPost, "/api/public/contact",
-		`{"name":"Bot","email":"bot@example.com","message":"buy","website":"http://spam.example"}`)
+	website := "http://spam.example"
+	res, err := apiClient(t, h, "192.0.2.1").SendContactMessageWithResponse(context.Background(),
+		api.ContactRequest{Name: "Bot", Email: "bot@example.com", Message: "buy", Website: &website})
 
-	if res.Code != http.StatusAccepted {
-		t.Fatalf("status %d: %s", res.Code, res.Body)
+	wantStatus(t, res, err, http.StatusAccepted)
+	if res.JSON202.Message == "" {
+		t.Errorf("message is empty: a bot must not tell the answer apart")
 	}
 	if n := countContacts(t, st); n != 0 {
 		t.Errorf("stored %d bot messages", n)
@@ -108,29 +106,30 @@ func TestContactHoneypotLooksAccepted(t *testing.T) {
 	if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM river_job`).Scan(&jobs); err != nil {
 		t.Fatal(err)
 	}
-	if jobs != 0 || len(srv.Messages()) != 0 {
-		t.Errorf("queued %d jobs and mailed %d messages for a bot", jobs, len(srv.Messages()))
+	if jobs != 0 {
+		t.Errorf("queued %d jobs for a bot", jobs)
+	}
+	if n := len(srv.Messages()); n != 0 {
+		t.Errorf("mailed %d messages for a bot", n)
 	}
 }
 
 func TestContactRateLimited(t *testing.T) {
 	h, st, _ := newContactHandler(t)
+	c, ctx := apiClient(t, h, "192.0.2.1"), context.Background()
 
-	for i := range contact.Rule.Limit {
-		if res := do(h, http.MethodPost, "/api/public/contact", goodContact); res.Code != http.StatusAccepted {
-			t.Fatalf("message %d: status %d", i+1, res.Code)
-		}
+	for range contact.Rule.Limit {
+		res, err := c.SendContactMessageWithResponse(ctx, goodContact())
+		wantStatus(t, res, err, http.StatusAccepted)
 	}
-	res := do(h, http.MethodPost, "/api/public/contact", goodContact)
+	res, err := c.SendContactMessageWithResponse(ctx, goodContact())
 
-	if res.Code != http.StatusTooManyRequests {
-		t.Fatalf("status %d: %s", res.Code, res.Body)
+	wantStatus(t, res, err, http.StatusTooManyRequests)
+	if res.Headers429 == nil || res.Headers429.RetryAfter == nil || *res.Headers429.RetryAfter < 1 {
+		t.Errorf("Retry-After = %q, want a number of seconds", res.HTTPResponse.Header.Get("Retry-After"))
 	}
-	if res.Header().Get("Retry-After") == "" {
-		t.Error("no Retry-After")
-	}
-	if res.json(t)["code"] != "RATE_LIMITED" {
-		t.Errorf("body %s", res.Body)
+	if res.JSON429.Code != "RATE_LIMITED" {
+		t.Errorf("code = %q, want RATE_LIMITED", res.JSON429.Code)
 	}
 	if n := countContacts(t, st); n != int64(contact.Rule.Limit) {
 		t.Errorf("stored %d", n)

@@ -179,29 +179,30 @@ func (c contractOp) refusedField(t *testing.T, res response, field, want string)
 	t.Helper()
 	switch {
 	case c.redirectsOnly():
-		if loc := res.Header().Get("Location"); res.Code != http.StatusFound || !strings.HasPrefix(loc, "/login?oauthError=") {
-			t.Fatalf("%s: want a redirect to /login?oauthError=, got %d %q %s", field, res.Code, loc, res.Body)
+		if res.Code != http.StatusFound {
+			t.Fatalf("%s: status = %d, want a redirect (302): %s", field, res.Code, res.Body)
+		}
+		if loc := res.Header().Get("Location"); !strings.HasPrefix(loc, "/login?oauthError=") {
+			t.Fatalf("%s: Location = %q, want /login?oauthError=...", field, loc)
 		}
 	case c.refusesWithText():
-		ct := res.Header().Get("Content-Type")
-		if res.Code != http.StatusBadRequest || !strings.HasPrefix(ct, "text/plain") {
-			t.Fatalf("%s: want 400 text/plain, got %d %q %s", field, res.Code, ct, res.Body)
+		if res.Code != http.StatusBadRequest {
+			t.Fatalf("%s: status = %d, want 400: %s", field, res.Code, res.Body)
+		}
+		if ct := res.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+			t.Fatalf("%s: Content-Type = %q, want text/plain", field, ct)
 		}
 		if want != "" && res.Body.String() != want {
 			t.Fatalf("%s: text = %q, want %q", field, res.Body, want)
 		}
 	default:
-		if res.Code != http.StatusBadRequest {
-			t.Fatalf("%s: status = %d, want 400: %s", field, res.Code, res.Body)
-		}
-		body := res.json(t)
-		details, _ := body["details"].(map[string]any)
-		got, ok := details[field]
-		if body["code"] != "VALIDATION_ERROR" || !ok {
-			t.Fatalf("%s: not named in a VALIDATION_ERROR: %s", field, res.Body)
+		v := wantValidationError(t, field, res.Code, res.Body.Bytes())
+		got, ok := v.Details[field]
+		if !ok {
+			t.Fatalf("%s: details = %v, want one for %s", field, v.Details, field)
 		}
 		if want != "" && got != want {
-			t.Fatalf("%s: detail = %q, want %q", field, got, want)
+			t.Fatalf("%s: details.%s = %q, want %q", field, field, got, want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -114,6 +115,23 @@ func (r *recordingTB) Helper() {}
 
 func (r *recordingTB) Errorf(format string, args ...any) {
 	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+// Fatalf keeps the failure and ends the goroutine, as testing's does: call the code under
+// check through run, so it ends that code and not the test.
+func (r *recordingTB) Fatalf(format string, args ...any) {
+	r.Errorf(format, args...)
+	runtime.Goexit()
+}
+
+// run calls check with r on a goroutine of its own and waits for it to end.
+func (r *recordingTB) run(check func(testing.TB)) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		check(r)
+	}()
+	<-done
 }
 
 // The check itself: a listed answer passes; an unlisted status, an unlisted content type or

@@ -59,8 +59,12 @@ func TestExportCutShortBreaksTheDownload(t *testing.T) {
 		if err == nil {
 			t.Errorf("%d bytes: the broken export read as a whole body of %d bytes", n, len(body))
 		}
-		if strings.Contains(string(body), "INTERNAL_ERROR") || strings.Contains(string(body), `"code"`) {
-			t.Errorf("%d bytes: a JSON error was appended to the zip", n)
+		// The error shape of the contract (api.ErrorResponse), by its code and its member.
+		if strings.Contains(string(body), "INTERNAL_ERROR") {
+			t.Errorf("%d bytes: an INTERNAL_ERROR was appended to the zip", n)
+		}
+		if strings.Contains(string(body), `"code"`) {
+			t.Errorf("%d bytes: a JSON error (a \"code\" member) was appended to the zip", n)
 		}
 		if len(body) < n {
 			t.Errorf("%d bytes: only %d arrived before the break", n, len(body))

@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -104,49 +104,77 @@ func newOutageEnv(t *testing.T) *outageEnv {
 		t.Fatal(err)
 	}
 	h := newTestHandler(t, Deps{DB: st, Verifier: NewTokenVerifier(tokens), Accounts: svc, Version: "test"})
-	return &outageEnv{accEnv: &accEnv{t: t, st: st, h: h, svc: svc, tokens: tokens, ip: "198.51.100.7"}, proxy: p}
+	ip := "198.51.100.7"
+	return &outageEnv{accEnv: &accEnv{t: t, st: st, h: h, svc: svc, tokens: tokens, ip: ip, api: apiClient(t, h, ip)}, proxy: p}
 }
 
-// unavailable checks that r is the contract's "try again" answer: 503, Retry-After, and
-// the common error shape.
-func unavailable(t *testing.T, what string, r reply) {
+// unavailable checks the rest of the contract's "try again" answer, once its status is 503:
+// the common error shape with code SERVICE_UNAVAILABLE, and a Retry-After of a second or more.
+func unavailable(t *testing.T, what string, body *api.ServiceUnavailable, retryAfter *int) {
 	t.Helper()
-	if r.code != http.StatusServiceUnavailable {
-		t.Fatalf("%s with the database down: %d %s, want 503", what, r.code, r.body)
+	if body.Code != "SERVICE_UNAVAILABLE" {
+		t.Errorf("%s: code = %q, want SERVICE_UNAVAILABLE", what, body.Code)
 	}
-	if n, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || n < 1 {
-		t.Fatalf("%s: Retry-After %q", what, r.header.Get("Retry-After"))
+	if body.Message == "" {
+		t.Errorf("%s: message is empty", what)
 	}
-	if m := r.json(t); m["code"] != "SERVICE_UNAVAILABLE" || m["message"] == "" || m["error"] == "" {
-		t.Fatalf("%s: body %s", what, r.body)
+	if body.Error == "" {
+		t.Errorf("%s: error is empty", what)
 	}
+	if retryAfter == nil || *retryAfter < 1 {
+		t.Errorf("%s: Retry-After = %v, want a second or more", what, retryAfter)
+	}
+}
+
+// unavailableForAccounts checks that reading the caller, refreshing and signing in each get
+// the "try again" answer.
+func (e *outageEnv) unavailableForAccounts(t *testing.T, s session) {
+	t.Helper()
+	ctx := context.Background()
+	me, err := e.api.GetCurrentUserWithResponse(ctx, bearer(s.access))
+	wantStatus(t, me, err, http.StatusServiceUnavailable)
+	unavailable(t, "a valid access token", me.JSON503, me.Headers503.RetryAfter)
+
+	refresh, err := e.api.RefreshTokensWithResponse(ctx, api.RefreshTokensJSONRequestBody{RefreshToken: s.refresh})
+	wantStatus(t, refresh, err, http.StatusServiceUnavailable)
+	unavailable(t, "a refresh", refresh.JSON503, refresh.Headers503.RetryAfter)
+
+	login, err := e.api.LoginWithResponse(ctx, api.LoginJSONRequestBody{Email: "ada@example.com", Password: "brew-a-fresh-pot"})
+	wantStatus(t, login, err, http.StatusServiceUnavailable)
+	unavailable(t, "a sign-in", login.JSON503, login.Headers503.RetryAfter)
 }
 
 func TestADatabaseOutageSignsNobodyOut(t *testing.T) {
 	e := newOutageEnv(t)
+	ctx := context.Background()
 	s := e.login("ada@example.com", "brew-a-fresh-pot")
-	if r := e.call("GET", "/api/auth/me", s.access, nil); r.code != http.StatusOK {
-		t.Fatalf("me: %d %s", r.code, r.body)
-	}
+	before, err := e.api.GetCurrentUserWithResponse(ctx, bearer(s.access))
+	wantStatus(t, before, err, http.StatusOK)
 
 	e.proxy.Cut()
 
-	unavailable(t, "a valid access token", e.call("GET", "/api/auth/me", s.access, nil))
-	unavailable(t, "a profile read", e.call("GET", "/api/profile", s.access, nil))
-	unavailable(t, "a refresh", e.refresh(s.refresh))
-	unavailable(t, "a sign-in", e.call("POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"}))
-	unavailable(t, "a sign-in link", e.call("POST", "/api/auth/login-link", "", map[string]string{"email": "ada@example.com"}))
+	e.unavailableForAccounts(t, s)
+	profile, err := e.api.GetProfileWithResponse(ctx, bearer(s.access))
+	wantStatus(t, profile, err, http.StatusServiceUnavailable)
+	unavailable(t, "a profile read", profile.JSON503, profile.Headers503.RetryAfter)
+	link, err := e.api.RequestLoginLinkWithResponse(ctx, api.RequestLoginLinkJSONRequestBody{Email: "ada@example.com"})
+	wantStatus(t, link, err, http.StatusServiceUnavailable)
+	unavailable(t, "a sign-in link", link.JSON503, link.Headers503.RetryAfter)
 	// A token that is no good is still refused as such: the signature needs no database.
-	if r := e.call("GET", "/api/auth/me", "not-a-token", nil); r.code != http.StatusUnauthorized {
-		t.Fatalf("a forged token with the database down: %d %s", r.code, r.body)
+	forged, err := e.api.GetCurrentUserWithResponse(ctx, bearer("not-a-token"))
+	wantStatus(t, forged, err, http.StatusUnauthorized)
+	if forged.JSON401.Code != "UNAUTHORIZED" {
+		t.Errorf("a forged token with the database down: code = %q, want UNAUTHORIZED", forged.JSON401.Code)
 	}
 
-	if r := e.call("GET", "/api/health", "", nil); r.code != http.StatusOK || r.json(t)["status"] != "ok" {
-		t.Fatalf("liveness with the database down: %d %s", r.code, r.body)
-	}
-	r := e.call("GET", "/api/health/ready", "", nil)
-	if r.code != http.StatusServiceUnavailable || r.json(t)["database"] != "unavailable" || r.header.Get("Retry-After") == "" {
-		t.Fatalf("readiness with the database down: %d %s %v", r.code, r.body, r.header)
+	live, err := e.api.GetHealthWithResponse(ctx)
+	wantStatus(t, live, err, http.StatusOK)
+	wantHealth(t, "liveness with the database down", *live.JSON200, api.HealthStatusOk, "", "test")
+	ready, err := e.api.GetReadinessWithResponse(ctx)
+	wantStatus(t, ready, err, http.StatusServiceUnavailable)
+	wantHealth(t, "readiness with the database down", *ready.JSON503, api.HealthStatusUnavailable, api.HealthDatabaseUnavailable, "test")
+	if r := ready.Headers503.RetryAfter; r == nil || *r < 1 {
+		t.Errorf("readiness with the database down: Retry-After = %v, want a second or more", r)
 	}
 }
 
@@ -154,21 +182,17 @@ func TestAClosedPoolIsUnavailableNotUnauthorized(t *testing.T) {
 	e := newOutageEnv(t)
 	s := e.login("ada@example.com", "brew-a-fresh-pot")
 	e.st.Close()
-	unavailable(t, "a valid access token", e.call("GET", "/api/auth/me", s.access, nil))
-	unavailable(t, "a refresh", e.refresh(s.refresh))
-	unavailable(t, "a sign-in", e.call("POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"}))
+	e.unavailableForAccounts(t, s)
 }
 
 func TestHealthIsLivenessAndReadinessChecksTheDatabase(t *testing.T) {
 	e := newOutageEnv(t)
-	r := e.call("GET", "/api/health", "", nil)
-	if m := r.json(t); r.code != http.StatusOK || m["status"] != "ok" || m["version"] != "test" {
-		t.Fatalf("liveness: %d %s", r.code, r.body)
-	}
-	r = e.call("GET", "/api/health/ready", "", nil)
-	if m := r.json(t); r.code != http.StatusOK || m["status"] != "ok" || m["database"] != "ok" || m["version"] != "test" {
-		t.Fatalf("readiness: %d %s", r.code, r.body)
-	}
+	live, err := e.api.GetHealthWithResponse(context.Background())
+	wantStatus(t, live, err, http.StatusOK)
+	wantHealth(t, "liveness", *live.JSON200, api.HealthStatusOk, "", "test")
+	ready, err := e.api.GetReadinessWithResponse(context.Background())
+	wantStatus(t, ready, err, http.StatusOK)
+	wantHealth(t, "readiness", *ready.JSON200, api.HealthStatusOk, api.HealthDatabaseOk, "test")
 }
 
 type discardSender struct{}

@@ -2,12 +2,15 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/percolate/percolate/gen/api"
 )
 
 var nextLink = regexp.MustCompile(`^<([^>]+)>; rel="next"$`)
@@ -34,47 +37,104 @@ func TestSessionListsArePagedWithALinkHeader(t *testing.T) {
 	}
 	rows.Close()
 
-	for _, first := range []string{"/api/chat/sessions?limit=5", "/api/profile/sessions?query=walk&limit=5", "/api/profile/sessions?limit=10"} {
+	c, ctx := apiClient(t, e.h, "192.0.2.1"), context.Background()
+	walk := "walk"
+	for _, list := range []struct {
+		path  string
+		query *string
+		limit int
+	}{
+		{"/api/chat/sessions", nil, 5},
+		{"/api/profile/sessions", &walk, 5},
+		{"/api/profile/sessions", nil, 10},
+	} {
+		name := fmt.Sprintf("%s?limit=%d", list.path, list.limit)
+		if list.query != nil {
+			name += "&query=" + *list.query
+		}
+		// page is one page of the list and the next page's Link, from the typed answer.
+		page := func(cursor *string) ([]api.SessionListItem, string) {
+			limit := list.limit
+			if list.path == "/api/chat/sessions" {
+				res, err := c.ListChatSessionsWithResponse(ctx, &api.ListChatSessionsParams{Limit: &limit, Cursor: cursor}, bearer(owner))
+				wantStatus(t, res, err, http.StatusOK)
+				return *res.JSON200, res.HTTPResponse.Header.Get("Link")
+			}
+			res, err := c.SearchProfileSessionsWithResponse(ctx, &api.SearchProfileSessionsParams{Query: list.query, Limit: &limit, Cursor: cursor}, bearer(owner))
+			wantStatus(t, res, err, http.StatusOK)
+			return *res.JSON200, res.HTTPResponse.Header.Get("Link")
+		}
 		var got []string
-		target, pages := first, 0
-		for target != "" {
-			res := e.call(http.MethodGet, target, owner, nil)
-			if res.Code != http.StatusOK {
-				t.Fatalf("%s: %d %s", target, res.Code, res.Body)
-			}
-			var list []map[string]any
-			if err := json.Unmarshal(res.Body.Bytes(), &list); err != nil {
-				t.Fatalf("%s: not an array: %s", target, res.Body)
-			}
-			for _, s := range list {
-				got = append(got, s["id"].(string))
+		var cursor *string
+		pages := 0
+		for {
+			items, link := page(cursor)
+			for _, s := range items {
+				got = append(got, s.Id.String())
 			}
 			pages++
-			target = ""
-			if link := res.Header().Get("Link"); link != "" {
-				m := nextLink.FindStringSubmatch(link)
-				if m == nil {
-					t.Fatalf("Link = %q", link)
-				}
-				u, _ := url.Parse(m[1])
-				f, _ := url.Parse(first)
-				if u.Path != f.Path || u.Query().Get("limit") != f.Query().Get("limit") || u.Query().Get("query") != f.Query().Get("query") || u.Query().Get("cursor") == "" {
-					t.Fatalf("next of %s = %s", first, m[1])
-				}
-				target = m[1]
+			if link == "" {
+				break
 			}
+			if pages > 23 {
+				t.Fatalf("%s: still a Link after %d pages", name, pages)
+			}
+			m := nextLink.FindStringSubmatch(link)
+			if m == nil {
+				t.Fatalf("%s: Link = %q", name, link)
+			}
+			next := nextPage(t, name, m[1], list.path, list.query, list.limit)
+			cursor = &next
 		}
 		if strings.Join(got, ",") != strings.Join(want, ",") {
-			t.Fatalf("%s: pages joined to %d sessions, want the owner's %d in order", first, len(got), len(want))
+			t.Fatalf("%s: pages joined to %d sessions, want the owner's %d in order", name, len(got), len(want))
 		}
-		if limit := map[bool]int{true: 10, false: 5}[strings.Contains(first, "=10")]; pages != (23+limit-1)/limit {
-			t.Errorf("%s: %d pages", first, pages)
+		if want := (23 + list.limit - 1) / list.limit; pages != want {
+			t.Errorf("%s: %d pages, want %d", name, pages, want)
 		}
 	}
 	// Without a limit the page is 50: all 23, and no Link.
-	if res := e.call(http.MethodGet, "/api/chat/sessions", owner, nil); res.Header().Get("Link") != "" {
-		t.Errorf("a single page has a Link: %q", res.Header().Get("Link"))
+	res, err := c.ListChatSessionsWithResponse(ctx, nil, bearer(owner))
+	wantStatus(t, res, err, http.StatusOK)
+	if n := len(*res.JSON200); n != 23 {
+		t.Errorf("a page without a limit has %d sessions, want all 23", n)
 	}
+	if link := res.HTTPResponse.Header.Get("Link"); link != "" {
+		t.Errorf("a single page has a Link: %q", link)
+	}
+}
+
+// nextPage checks that a Link's target asks for the next page of the same list (same path,
+// limit and query, and a cursor, nothing else) and returns its cursor.
+func nextPage(t *testing.T, list, target, path string, query *string, limit int) string {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatalf("%s: next %q: %v", list, target, err)
+	}
+	if u.Path != path {
+		t.Errorf("%s: next path = %s, want %s", list, u.Path, path)
+	}
+	q := u.Query()
+	if got := q.Get("limit"); got != strconv.Itoa(limit) {
+		t.Errorf("%s: next limit = %q, want %d", list, got, limit)
+	}
+	if query == nil && q.Has("query") {
+		t.Errorf("%s: next query = %q, want none", list, q.Get("query"))
+	}
+	if query != nil && q.Get("query") != *query {
+		t.Errorf("%s: next query = %q, want %q", list, q.Get("query"), *query)
+	}
+	for name := range q {
+		if name != "limit" && name != "query" && name != "cursor" {
+			t.Errorf("%s: next has %s, which the list does not take", list, name)
+		}
+	}
+	cursor := q.Get("cursor")
+	if cursor == "" {
+		t.Fatalf("%s: next %q has no cursor", list, target)
+	}
+	return cursor
 }
 
 func TestSessionListsRejectABadLimitOrCursor(t *testing.T) {
@@ -92,10 +152,9 @@ func TestSessionListsRejectABadLimitOrCursor(t *testing.T) {
 	for q, field := range cases {
 		for _, path := range []string{"/api/chat/sessions?", "/api/profile/sessions?query=a&"} {
 			res := e.call(http.MethodGet, path+q, tok, nil)
-			body := res.json(t)
-			details, _ := body["details"].(map[string]any)
-			if res.Code != http.StatusBadRequest || body["code"] != "VALIDATION_ERROR" || details[field] == nil {
-				t.Errorf("%s%s: %d %s, want a 400 naming %s", path, q, res.Code, res.Body, field)
+			v := wantValidationError(t, path+q, res.Code, res.Body.Bytes())
+			if _, ok := v.Details[field]; !ok {
+				t.Errorf("%s%s: details = %v, want one for %s", path, q, v.Details, field)
 			}
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
 )
 
 // acceptToken is a TokenVerifier that knows one token; the real one comes with accounts.
@@ -120,12 +121,7 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 func TestUnknownAPIPathIsJSON404(t *testing.T) {
 	h := newTestHandler(t, Deps{})
 	res := do(h, http.MethodGet, "/api/does-not-exist", "")
-	if res.Code != http.StatusNotFound {
-		t.Fatalf("status = %d", res.Code)
-	}
-	if got := res.json(t)["code"]; got != "NOT_FOUND" {
-		t.Fatalf("code = %v", got)
-	}
+	wantError(t, "GET /api/does-not-exist", res.Code, res.Body.Bytes(), http.StatusNotFound, "NOT_FOUND")
 }
 
 func TestWrongMethodOnAPIIsJSON405WithAllow(t *testing.T) {
@@ -140,9 +136,7 @@ func TestWrongMethodOnAPIIsJSON405WithAllow(t *testing.T) {
 		{http.MethodPost, "/api/openapi.yaml", "GET"},
 	} {
 		res := do(h, c.method, c.target, "")
-		if res.Code != http.StatusMethodNotAllowed || res.json(t)["code"] != "METHOD_NOT_ALLOWED" {
-			t.Fatalf("%s %s: got %d %s", c.method, c.target, res.Code, res.Body)
-		}
+		wantError(t, c.method+" "+c.target, res.Code, res.Body.Bytes(), http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED")
 		if got := res.Header().Get("Allow"); got != c.allow {
 			t.Errorf("%s %s: Allow = %q, want %q", c.method, c.target, got, c.allow)
 		}
@@ -153,8 +147,11 @@ func TestSPAFallbackAndAssets(t *testing.T) {
 	h := newTestHandler(t, Deps{})
 
 	deep := do(h, http.MethodGet, "/chat/3f0c/whatever", "")
-	if deep.Code != http.StatusOK || !strings.Contains(deep.Body.String(), "<div id=root>") {
-		t.Fatalf("deep link: %d %q", deep.Code, deep.Body)
+	if deep.Code != http.StatusOK {
+		t.Fatalf("deep link: status = %d, want 200: %q", deep.Code, deep.Body)
+	}
+	if !strings.Contains(deep.Body.String(), "<div id=root>") {
+		t.Fatalf("deep link: body %q is not index.html", deep.Body)
 	}
 	if got := deep.Header().Get("Cache-Control"); got != "no-cache" {
 		t.Errorf("index Cache-Control = %q", got)
@@ -180,8 +177,11 @@ func TestSPAFallbackAndAssets(t *testing.T) {
 	}
 
 	identity := do(h, http.MethodGet, "/assets/app-1a2b.js", "")
-	if identity.Header().Get("Content-Encoding") != "" || !strings.HasPrefix(identity.Body.String(), "console.log") {
-		t.Errorf("client without gzip got an encoded body")
+	if got := identity.Header().Get("Content-Encoding"); got != "" {
+		t.Errorf("client without gzip: Content-Encoding = %q, want none", got)
+	}
+	if !strings.HasPrefix(identity.Body.String(), "console.log") {
+		t.Errorf("client without gzip: body starts %q, want the script", identity.Body.String()[:min(20, identity.Body.Len())])
 	}
 
 	if res := do(h, http.MethodGet, "/assets/old-9z9z.js", ""); res.Code != http.StatusNotFound {
@@ -192,40 +192,41 @@ func TestSPAFallbackAndAssets(t *testing.T) {
 func TestSPANotBuiltSaysSo(t *testing.T) {
 	h := newTestHandler(t, Deps{WebApp: fstest.MapFS{".keep": {Data: nil}}})
 	res := do(h, http.MethodGet, "/", "")
-	if res.Code != http.StatusServiceUnavailable || !strings.Contains(res.Body.String(), "make build") {
-		t.Fatalf("got %d %q", res.Code, res.Body)
+	if res.Code != http.StatusServiceUnavailable {
+		t.Fatalf("status = %d, want 503: %q", res.Code, res.Body)
+	}
+	if !strings.Contains(res.Body.String(), "make build") {
+		t.Errorf("body %q does not say to run make build", res.Body)
 	}
 }
 
 func TestMalformedJSONIsAValidationErrorNamingTheBody(t *testing.T) {
 	h := newTestHandler(t, Deps{})
 	res := do(h, http.MethodPost, "/api/auth/login", `{"email": "a@b.c",`)
-	if res.Code != http.StatusBadRequest {
-		t.Fatalf("status = %d %s", res.Code, res.Body)
+	v := wantValidationError(t, "a cut body", res.Code, res.Body.Bytes())
+	if got := v.Details["body"]; got != msgMalformedJSON {
+		t.Errorf("details.body = %q, want %q", got, msgMalformedJSON)
 	}
-	body := res.json(t)
-	details, _ := body["details"].(map[string]any)
-	if body["code"] != "VALIDATION_ERROR" || details["body"] != msgMalformedJSON || len(details) != 1 {
-		t.Fatalf("body = %s", res.Body)
+	if len(v.Details) != 1 {
+		t.Errorf("details = %v, want body alone", v.Details)
 	}
 }
 
 func TestValidationErrorShape(t *testing.T) {
 	h := newTestHandler(t, Deps{})
 	res := do(h, http.MethodPost, "/api/auth/login", `{"email": 5}`)
-	if res.Code != http.StatusBadRequest {
-		t.Fatalf("status = %d %s", res.Code, res.Body)
+	v := wantValidationError(t, "a number for the address", res.Code, res.Body.Bytes())
+	if v.Error != msgValidation {
+		t.Errorf("error = %q, want %q", v.Error, msgValidation)
 	}
-	body := res.json(t)
-	if body["code"] != "VALIDATION_ERROR" || body["error"] != msgValidation || body["message"] != msgValidation {
-		t.Fatalf("shape: %v", body)
+	if v.Message != msgValidation {
+		t.Errorf("message = %q, want %q", v.Message, msgValidation)
 	}
-	details, _ := body["details"].(map[string]any)
-	if details["password"] != "This field is required." {
-		t.Errorf("password detail = %v", details["password"])
+	if got := v.Details["password"]; got != "This field is required." {
+		t.Errorf("details.password = %q", got)
 	}
-	if details["email"] != "Must be a string." {
-		t.Errorf("email detail = %v", details["email"])
+	if got := v.Details["email"]; got != "Must be a string." {
+		t.Errorf("details.email = %q", got)
 	}
 }
 
@@ -245,49 +246,45 @@ func TestValidationMessages(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := do(h, c.method, c.target, c.body, auth...)
-			if res.Code != http.StatusBadRequest {
-				t.Fatalf("status = %d %s", res.Code, res.Body)
-			}
-			body := res.json(t)
-			details, _ := body["details"].(map[string]any)
-			got, ok := details[c.field]
-			if body["code"] != "VALIDATION_ERROR" || !ok {
-				t.Fatalf("no detail for %s: %s", c.field, res.Body)
+			v := wantValidationError(t, c.method+" "+c.target, res.Code, res.Body.Bytes())
+			got, ok := v.Details[c.field]
+			if !ok {
+				t.Fatalf("details = %v: no %s", v.Details, c.field)
 			}
 			if c.want != "" && got != c.want {
-				t.Errorf("detail = %q, want %q", got, c.want)
+				t.Errorf("details.%s = %q, want %q", c.field, got, c.want)
 			}
 		})
 	}
 }
 
 func TestProtectedOperationsNeedAValidToken(t *testing.T) {
-	h := newGateHandler(t)
-	for _, hdr := range [][]string{nil, {"Authorization", "Bearer forged"}, {"Authorization", "Basic good"}} {
-		res := do(h, http.MethodGet, "/api/profile", "", hdr...)
-		if res.Code != http.StatusUnauthorized || res.json(t)["code"] != "UNAUTHORIZED" {
-			t.Fatalf("%v: got %d %s", hdr, res.Code, res.Body)
+	c := apiClient(t, newGateHandler(t), "192.0.2.1")
+	ctx := context.Background()
+	for _, hdr := range []string{"", "Bearer forged", "Basic good"} {
+		res, err := c.GetProfileWithResponse(ctx, withHeader("Authorization", hdr))
+		wantStatus(t, res, err, http.StatusUnauthorized)
+		if res.JSON401.Code != "UNAUTHORIZED" {
+			t.Fatalf("Authorization %q: code = %q, want UNAUTHORIZED", hdr, res.JSON401.Code)
 		}
 	}
 	// A valid token passes authentication and reaches the handler (whose account service,
 	// on the offline database of withOffline, answers 503).
-	res := do(h, http.MethodGet, "/api/profile", "", "Authorization", "Bearer good")
-	if res.Code != http.StatusServiceUnavailable || res.json(t)["code"] != "SERVICE_UNAVAILABLE" {
-		t.Fatalf("got %d %s", res.Code, res.Body)
+	res, err := c.GetProfileWithResponse(ctx, bearer("good"))
+	wantStatus(t, res, err, http.StatusServiceUnavailable)
+	if res.JSON503.Code != "SERVICE_UNAVAILABLE" {
+		t.Fatalf("code = %q, want SERVICE_UNAVAILABLE", res.JSON503.Code)
 	}
 	// Public operations need no token.
-	if res := do(h, http.MethodGet, "/api/public/config", ""); res.Code != http.StatusOK {
-		t.Fatalf("public config: %d %s", res.Code, res.Body)
-	}
+	config, err := c.GetClientConfigWithResponse(ctx)
+	wantStatus(t, config, err, http.StatusOK)
 }
 
 func TestBodyLimit(t *testing.T) {
 	h := newTestHandler(t, Deps{})
 	big := `{"email":"` + strings.Repeat("a", maxJSONBody) + `","password":"x"}`
 	res := do(h, http.MethodPost, "/api/auth/login", big)
-	if res.Code != http.StatusRequestEntityTooLarge || res.json(t)["code"] != "PAYLOAD_TOO_LARGE" {
-		t.Fatalf("got %d %s", res.Code, res.Body)
-	}
+	wantError(t, "a declared length", res.Code, res.Body.Bytes(), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
 
 	// Without a declared length the limit still holds while reading.
 	req := httptest.NewRequest(http.MethodPost, "/api/auth/login", io.NopCloser(strings.NewReader(big)))
@@ -295,20 +292,24 @@ func TestBodyLimit(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusRequestEntityTooLarge {
-		t.Fatalf("chunked: got %d %s", rec.Code, rec.Body)
-	}
+	wantError(t, "chunked", rec.Code, rec.Body.Bytes(), http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE")
 }
 
 func TestDocsAndSpecAreServed(t *testing.T) {
 	h := newTestHandler(t, Deps{})
 	spec := do(h, http.MethodGet, "/api/openapi.yaml", "")
-	if spec.Code != http.StatusOK || !strings.Contains(spec.Body.String(), "/api/chat/message/stream:") {
-		t.Fatalf("spec: %d", spec.Code)
+	if spec.Code != http.StatusOK {
+		t.Fatalf("spec: status = %d, want 200", spec.Code)
+	}
+	if !strings.Contains(spec.Body.String(), "/api/chat/message/stream:") {
+		t.Errorf("spec lacks the path /api/chat/message/stream")
 	}
 	docs := do(h, http.MethodGet, "/api/docs", "")
-	if docs.Code != http.StatusOK || !strings.Contains(docs.Header().Get("Content-Type"), "text/html") {
-		t.Fatalf("docs: %d %s", docs.Code, docs.Header())
+	if docs.Code != http.StatusOK {
+		t.Fatalf("docs: status = %d, want 200", docs.Code)
+	}
+	if ct := docs.Header().Get("Content-Type"); !strings.Contains(ct, "text/html") {
+		t.Errorf("docs: Content-Type = %q, want text/html", ct)
 	}
 	page := docs.Body.String()
 	for _, want := range []string{"/api/auth/login", "/api/subscription/webhook", "/oauth2/authorization/google"} {
@@ -316,26 +317,53 @@ func TestDocsAndSpecAreServed(t *testing.T) {
 			t.Errorf("docs page lacks %s", want)
 		}
 	}
-	if strings.Contains(page, "<script") || strings.Contains(page, "http://") || strings.Contains(page, "https://") {
-		t.Errorf("docs page must be static and load nothing from elsewhere")
+	// Static, and loading nothing from elsewhere.
+	for _, banned := range []string{"<script", "http://", "https://"} {
+		if strings.Contains(page, banned) {
+			t.Errorf("docs page has %q", banned)
+		}
 	}
 }
 
 func TestReadinessChecksTheRealDatabase(t *testing.T) {
 	st := pgtest.New(t)
-	h := newTestHandler(t, Deps{DB: st, Version: "test"})
-	res := do(h, http.MethodGet, "/api/health/ready", "")
-	body := res.json(t)
-	if res.Code != http.StatusOK || body["status"] != "ok" || body["database"] != "ok" || body["version"] != "test" {
-		t.Fatalf("up: %d %v", res.Code, body)
-	}
+	c := apiClient(t, newTestHandler(t, Deps{DB: st, Version: "test"}), "192.0.2.1")
+	ctx := context.Background()
+	up, err := c.GetReadinessWithResponse(ctx)
+	wantStatus(t, up, err, http.StatusOK)
+	wantHealth(t, "up", *up.JSON200, api.HealthStatusOk, api.HealthDatabaseOk, "test")
+
 	st.Close()
-	res = do(h, http.MethodGet, "/api/health/ready", "")
-	if res.Code != http.StatusServiceUnavailable || res.json(t)["database"] != "unavailable" || res.Header().Get("Retry-After") == "" {
-		t.Fatalf("closed pool: %d %s", res.Code, res.Body)
+	down, err := c.GetReadinessWithResponse(ctx)
+	wantStatus(t, down, err, http.StatusServiceUnavailable)
+	wantHealth(t, "closed pool", *down.JSON503, api.HealthStatusUnavailable, api.HealthDatabaseUnavailable, "test")
+	if down.Headers503 == nil || down.Headers503.RetryAfter == nil || *down.Headers503.RetryAfter < 1 {
+		t.Errorf("closed pool: Retry-After %q", down.HTTPResponse.Header.Get("Retry-After"))
 	}
-	if res := do(h, http.MethodGet, "/api/health", ""); res.Code != http.StatusOK {
-		t.Fatalf("liveness with a closed pool: %d %s", res.Code, res.Body)
+	live, err := c.GetHealthWithResponse(ctx)
+	wantStatus(t, live, err, http.StatusOK)
+	wantHealth(t, "liveness with a closed pool", *live.JSON200, api.HealthStatusOk, "", "test")
+}
+
+// wantHealth checks each member of a health answer; database "" means it must be absent.
+func wantHealth(t *testing.T, what string, h api.Health, status api.HealthStatus, database api.HealthDatabase, version string) {
+	t.Helper()
+	if h.Status != status {
+		t.Errorf("%s: status = %s, want %s", what, h.Status, status)
+	}
+	switch {
+	case database == "" && h.Database != nil:
+		t.Errorf("%s: database = %s, want none", what, *h.Database)
+	case database != "" && h.Database == nil:
+		t.Errorf("%s: no database, want %s", what, database)
+	case database != "" && *h.Database != database:
+		t.Errorf("%s: database = %s, want %s", what, *h.Database, database)
+	}
+	switch {
+	case h.Version == nil:
+		t.Errorf("%s: no version, want %s", what, version)
+	case *h.Version != version:
+		t.Errorf("%s: version = %s, want %s", what, *h.Version, version)
 	}
 }
 
@@ -358,8 +386,11 @@ func TestSPANamesTheConfiguredSupportMailbox(t *testing.T) {
 		} else if enc == "gzip" {
 			t.Fatalf("index.html was not compressed")
 		}
-		if !strings.Contains(string(body), want) || strings.Contains(string(body), "support@percolate.example") {
+		if !strings.Contains(string(body), want) {
 			t.Errorf("Accept-Encoding %q: page does not name the configured mailbox:\n%s", enc, body[:200])
+		}
+		if strings.Contains(string(body), "support@percolate.example") {
+			t.Errorf("Accept-Encoding %q: page still names the mailbox of the build", enc)
 		}
 	}
 

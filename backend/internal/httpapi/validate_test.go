@@ -1,12 +1,14 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/percolate/percolate/backend/internal/account"
+	"github.com/percolate/percolate/gen/api"
 )
 
 // mustCover fails when a case the findings name is not among those derived from the contract.
@@ -50,12 +52,12 @@ func TestBadTextInEveryJSONFieldIsRefusedNamingIt(t *testing.T) {
 
 	// A bad member name or a bad string deeper in the document is named by its path.
 	res := do(h, http.MethodPost, "/api/auth/login", `{"email":"ada@example.com","password":"secretpass","extra":{"list":["ok","x\u0000"]}}`)
-	if d, _ := res.json(t)["details"].(map[string]any); res.Code != http.StatusBadRequest || d["extra.list.1"] != msgBadText {
-		t.Fatalf("nested: %d %s", res.Code, res.Body)
+	if got := wantValidationError(t, "nested", res.Code, res.Body.Bytes()).Details["extra.list.1"]; got != msgBadText {
+		t.Errorf("nested: details[extra.list.1] = %q, want %q", got, msgBadText)
 	}
 	res = do(h, http.MethodPost, "/api/auth/login", `{"email":"ada@example.com","password":"secretpass","a\u0000b":1}`)
-	if d, _ := res.json(t)["details"].(map[string]any); res.Code != http.StatusBadRequest || d["ab"] != msgBadText {
-		t.Fatalf("member name: %d %s", res.Code, res.Body)
+	if got := wantValidationError(t, "member name", res.Code, res.Body.Bytes()).Details["ab"]; got != msgBadText {
+		t.Errorf("member name: details.ab = %q, want %q", got, msgBadText)
 	}
 }
 
@@ -123,17 +125,23 @@ func TestMalformedAndTrailingJSONIsAValidationError(t *testing.T) {
 		if c.contentType != "" {
 			hdr = append(hdr, "Content-Type", c.contentType)
 		}
+		what := fmt.Sprintf("body %q (%s)", c.body, c.contentType)
 		res := do(h, http.MethodPost, "/api/auth/login", c.body, hdr...)
-		d, _ := res.json(t)["details"].(map[string]any)
-		if res.Code != http.StatusBadRequest || d[bodyField] == nil || (c.want != "" && d[bodyField] != c.want) {
-			t.Errorf("body %q (%s): %d %s", c.body, c.contentType, res.Code, res.Body)
+		got, ok := wantValidationError(t, what, res.Code, res.Body.Bytes()).Details[bodyField]
+		if !ok {
+			t.Errorf("%s: no details.%s", what, bodyField)
+		}
+		if c.want != "" && got != c.want {
+			t.Errorf("%s: details.%s = %q, want %q", what, bodyField, got, c.want)
 		}
 	}
 
 	// An operation that takes no body ignores one, as it always did.
-	if res := do(h, http.MethodGet, "/api/public/config", `{"x":"\u0000"} garbage`); res.Code != http.StatusOK {
-		t.Fatalf("body of a GET: %d %s", res.Code, res.Body)
+	res := do(h, http.MethodGet, "/api/public/config", `{"x":"\u0000"} garbage`)
+	if res.Code != http.StatusOK {
+		t.Fatalf("body of a GET: status = %d, want 200: %s", res.Code, res.Body)
 	}
+	decodeAs[api.ClientConfig](t, res.Body.Bytes())
 }
 
 // A session id that is not a UUID in an otherwise valid body names the field.
@@ -141,11 +149,8 @@ func TestNonUUIDSessionIDInABodyNamesTheField(t *testing.T) {
 	h := newGateHandler(t)
 	for _, target := range []string{"/api/chat/message", "/api/chat/message/stream", "/api/chat/voice"} {
 		res := do(h, http.MethodPost, target, `{"message":"hi","sessionId":"not-a-uuid"}`, "Authorization", "Bearer good")
-		if res.Code != http.StatusBadRequest {
-			t.Fatalf("%s: %d %s", target, res.Code, res.Body)
-		}
-		if d, _ := res.json(t)["details"].(map[string]any); d["sessionId"] != "Must be a valid id." {
-			t.Fatalf("%s: details = %v", target, d)
+		if got := wantValidationError(t, target, res.Code, res.Body.Bytes()).Details["sessionId"]; got != "Must be a valid id." {
+			t.Errorf("%s: details.sessionId = %q, want %q", target, got, "Must be a valid id.")
 		}
 	}
 }
@@ -169,9 +174,14 @@ func TestTextOperationsRefuseWithText(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := do(h, c.method, c.target, c.body)
-			ct := res.Header().Get("Content-Type")
-			if res.Code != http.StatusBadRequest || !strings.HasPrefix(ct, "text/plain") || res.Body.Len() == 0 {
-				t.Fatalf("got %d %q %q", res.Code, ct, res.Body)
+			if res.Code != http.StatusBadRequest {
+				t.Fatalf("status = %d, want 400: %s", res.Code, res.Body)
+			}
+			if ct := res.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+				t.Fatalf("Content-Type = %q, want text/plain", ct)
+			}
+			if res.Body.Len() == 0 {
+				t.Fatal("the text is empty")
 			}
 			if c.want != "" && res.Body.String() != c.want {
 				t.Fatalf("text = %q, want %q", res.Body, c.want)
@@ -194,11 +204,18 @@ func TestOIDCCallbackRefusesByRedirect(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			res := do(h, http.MethodGet, "/oauth2/callback/google?"+query, "", "Cookie", oidcCookie+"=flow")
-			if res.Code != http.StatusFound || res.Header().Get("Location") != want {
-				t.Fatalf("got %d %q %s", res.Code, res.Header().Get("Location"), res.Body)
+			if res.Code != http.StatusFound {
+				t.Fatalf("status = %d, want 302: %s", res.Code, res.Body)
 			}
-			if c := res.Header().Get("Set-Cookie"); !strings.HasPrefix(c, oidcCookie+"=;") || !strings.Contains(c, "Max-Age=0") {
-				t.Fatalf("flow cookie not cleared: %q", c)
+			if got := res.Header().Get("Location"); got != want {
+				t.Errorf("Location = %q, want %q", got, want)
+			}
+			c := res.Header().Get("Set-Cookie")
+			if !strings.HasPrefix(c, oidcCookie+"=;") {
+				t.Errorf("Set-Cookie = %q: the flow cookie is not emptied", c)
+			}
+			if !strings.Contains(c, "Max-Age=0") {
+				t.Errorf("Set-Cookie = %q: the flow cookie does not expire (Max-Age=0)", c)
 			}
 		})
 	}
