@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -214,5 +213,5 @@ func TestUnwritableOutboxQueuesTheMailAndSendsItOnceWritable(t *testing.T) {
 	}
 	t.Logf("failed attempts: verify %d, reset %d; completed at attempts %d and %d; first errors: %s",
 		len(done["verify"].errors), len(done["reset"].errors), done["verify"].attempt, done["reset"].attempt,
-		fmt.Sprint(failed["verify"].errors[0]))
+		failed["verify"].errors[0])
 }
