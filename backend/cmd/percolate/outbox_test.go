@@ -119,14 +119,14 @@ func TestUnwritableOutboxQueuesTheMailAndSendsItOnceWritable(t *testing.T) {
 
 	waitJobs := func(what string, ok func(map[string]mailJob) bool) map[string]mailJob {
 		t.Helper()
-		deadline := time.Now().Add(60 * time.Second)
+		deadline := time.Now().Add(150 * time.Second) // past a third try (River waits 1 s, 16 s, 81 s)
 		for {
 			jobs := mailJobs(t, st)
 			if ok(jobs) {
 				return jobs
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("%s: not within 60 s; jobs %+v\n%s", what, jobs, srv.logs.String())
+				t.Fatalf("%s: not within 150 s; jobs %+v\n%s", what, jobs, srv.logs.String())
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
