@@ -225,8 +225,8 @@ func TestTheDomainTakesEveryLimitTheContractAllows(t *testing.T) {
 		longEmail := textOfLength(&openapi3.Schema{Format: "email"}, account.MaxEmail)
 		longPass := strings.Repeat("é", account.MaxPassword)
 		s := e.signUp(strings.Repeat("é", account.MaxName), longEmail, longPass)
-		if got := s.user["name"]; got != strings.Repeat("é", account.MaxName) {
-			t.Fatalf("name = %v", got)
+		if got := s.user.Name; got != strings.Repeat("é", account.MaxName) {
+			t.Fatalf("user name = %q, want %d characters", got, account.MaxName)
 		}
 		shortPass := "Pa55" + strings.Repeat("w", account.MinPassword-4)
 		if r := e.call("PUT", "/api/profile/password", s.access, map[string]string{"currentPassword": longPass, "newPassword": shortPass, "confirmNewPassword": shortPass}); r.code != http.StatusOK {

@@ -176,12 +176,12 @@ func TestOIDCLinksOnlyVerifiedEmails(t *testing.T) {
 	e.idp.SetUser(oidctest.User{Subject: "ada-google", Email: "ADA@example.com", EmailVerified: true, Name: "Ada G"})
 	cb, cookie = e.start()
 	r := e.exchange(e.finish(cb, cookie).Query().Get("oauthCode"))
-	if r.code != http.StatusOK || r.json(t)["user"].(map[string]any)["id"] != owner.user["id"] {
+	if r.code != http.StatusOK || r.json(t)["user"].(map[string]any)["id"] != owner.user.Id.String() {
 		t.Fatalf("link: %d %s", r.code, r.body)
 	}
 	// The password still works, and the name is unchanged.
 	s := e.login("ada@example.com", "brew-a-fresh-pot")
-	if s.user["name"] != "Ada" {
+	if s.user.Name != "Ada" {
 		t.Fatalf("linking changed the account: %v", s.user)
 	}
 }
@@ -251,7 +251,7 @@ func TestOIDCSignInTakesAnUnverifiedAccountAwayFromItsRegistrant(t *testing.T) {
 	if r := e.call("PUT", "/api/public/reset-password?token="+url.QueryEscape(tok), "", map[string]string{"password": "victorias-own-pass", "confirmPassword": "victorias-own-pass"}); r.code != http.StatusOK {
 		t.Fatalf("reset: %d %s", r.code, r.body)
 	}
-	if s := e.login(addr, "victorias-own-pass"); s.user["id"] != victim["user"].(map[string]any)["id"] {
+	if s := e.login(addr, "victorias-own-pass"); s.user.Id.String() != victim["user"].(map[string]any)["id"] {
 		t.Fatal("reset signed in to another account")
 	}
 	if n := e.count(`SELECT count(*) FROM users`); n != 1 {
