@@ -98,22 +98,8 @@ func (r reply) json(t *testing.T) map[string]any {
 	return m
 }
 
-func (r reply) details(t *testing.T) map[string]any {
-	t.Helper()
-	m := r.json(t)
-	if m["code"] != "VALIDATION_ERROR" {
-		t.Fatalf("want VALIDATION_ERROR, got %d %s", r.code, r.body)
-	}
-	d, _ := m["details"].(map[string]any)
-	return d
-}
-
 // call sends a request from e.ip; token, when set, is sent as a bearer token.
 func (e *accEnv) call(method, target, token string, body any) reply {
-	return e.callFrom(e.ip, method, target, token, body)
-}
-
-func (e *accEnv) callFrom(ip, method, target, token string, body any) reply {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -123,7 +109,7 @@ func (e *accEnv) callFrom(ip, method, target, token string, body any) reply {
 		rd = strings.NewReader(string(b))
 	}
 	req := httptest.NewRequest(method, target, rd)
-	req.RemoteAddr = ip + ":40000"
+	req.RemoteAddr = e.ip + ":40000"
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
