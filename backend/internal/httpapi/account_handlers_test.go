@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/uuid"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/percolate/percolate/backend/internal/account"
@@ -30,6 +32,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
 	"github.com/percolate/percolate/gen/apiclient"
 )
 
@@ -95,22 +98,8 @@ func (r reply) json(t *testing.T) map[string]any {
 	return m
 }
 
-func (r reply) details(t *testing.T) map[string]any {
-	t.Helper()
-	m := r.json(t)
-	if m["code"] != "VALIDATION_ERROR" {
-		t.Fatalf("want VALIDATION_ERROR, got %d %s", r.code, r.body)
-	}
-	d, _ := m["details"].(map[string]any)
-	return d
-}
-
 // call sends a request from e.ip; token, when set, is sent as a bearer token.
 func (e *accEnv) call(method, target, token string, body any) reply {
-	return e.callFrom(e.ip, method, target, token, body)
-}
-
-func (e *accEnv) callFrom(ip, method, target, token string, body any) reply {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -120,7 +109,7 @@ func (e *accEnv) callFrom(ip, method, target, token string, body any) reply {
 		rd = strings.NewReader(string(b))
 	}
 	req := httptest.NewRequest(method, target, rd)
-	req.RemoteAddr = ip + ":40000"
+	req.RemoteAddr = e.ip + ":40000"
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -220,43 +209,117 @@ func (e *accEnv) count(sql string, args ...any) int {
 
 type session struct {
 	access, refresh string
-	user            map[string]any
+	user            api.User
+}
+
+// typed is e.api, or for an environment built without one, the typed client of e.h from e.ip.
+func (e *accEnv) typed() *apiclient.ClientWithResponses {
+	if e.api != nil {
+		return e.api
+	}
+	return e.apiFrom(e.ip)
+}
+
+// apiFrom is the typed client of e.h, sending from ip.
+func (e *accEnv) apiFrom(ip string) *apiclient.ClientWithResponses {
+	return apiClient(e.t, e.h, ip)
+}
+
+// accRegistration is a registration whose confirmation matches its password.
+func accRegistration(name, email, password string) api.RegisterRequest {
+	return api.RegisterRequest{Name: name, Email: openapi_types.Email(email), Password: password, ConfirmPassword: password}
+}
+
+// accDetails fails t unless v is the contract's validation error, and returns its details.
+func accDetails(t testing.TB, v *api.ValidationError) map[string]string {
+	t.Helper()
+	if v == nil {
+		t.Fatal("the answer is not a validation error")
+	}
+	if v.Code != api.VALIDATIONERROR {
+		t.Fatalf("code = %s, want VALIDATION_ERROR", v.Code)
+	}
+	return v.Details
+}
+
+// accPlain checks that an answer is the plain text want.
+func accPlain(t testing.TB, r *http.Response, body []byte, want string) {
+	t.Helper()
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+		t.Errorf("Content-Type = %q, want text/plain", ct)
+	}
+	if string(body) != want {
+		t.Errorf("body = %q, want %q", body, want)
+	}
+}
+
+// accRetryAfter fails t unless the header carries a Retry-After.
+func accRetryAfter(t testing.TB, r *http.Response) {
+	t.Helper()
+	if r.Header.Get("Retry-After") == "" {
+		t.Errorf("no Retry-After header")
+	}
 }
 
 // signUp registers and verifies an account and signs it in.
 func (e *accEnv) signUp(name, email, password string) session {
 	e.t.Helper()
-	r := e.call("POST", "/api/auth/register", "", map[string]string{"name": name, "email": email, "password": password, "confirmPassword": password})
-	if r.code != http.StatusCreated {
-		e.t.Fatalf("register: %d %s", r.code, r.body)
-	}
+	res, err := e.typed().RegisterWithResponse(e.t.Context(), accRegistration(name, email, password))
+	wantStatus(e.t, res, err, http.StatusCreated)
 	link := e.lastLink(email, testPublicURL+"/email-verified?t=")
-	if r := e.call("GET", "/api/auth/verify?t="+url.QueryEscape(queryParam(e.t, link, "t")), "", nil); r.code != http.StatusOK {
-		e.t.Fatalf("verify: %d %s", r.code, r.body)
-	}
+	v, err := e.typed().VerifyEmailWithResponse(e.t.Context(), &api.VerifyEmailParams{T: queryParam(e.t, link, "t")})
+	wantStatus(e.t, v, err, http.StatusOK)
 	return e.login(email, password)
 }
 
 func (e *accEnv) login(email, password string) session {
 	e.t.Helper()
-	r := e.call("POST", "/api/auth/login", "", map[string]string{"email": email, "password": password})
-	if r.code != http.StatusOK {
-		e.t.Fatalf("login %s: %d %s", email, r.code, r.body)
-	}
-	m := r.json(e.t)
-	user, _ := m["user"].(map[string]any)
-	return session{access: m["accessToken"].(string), refresh: m["refreshToken"].(string), user: user}
+	res := e.wantLogin(e.t, email, password, http.StatusOK)
+	return session{access: res.JSON200.AccessToken, refresh: res.JSON200.RefreshToken, user: res.JSON200.User}
+}
+
+// wantLogin signs in from e.ip and fails t unless the answer has the status want.
+func (e *accEnv) wantLogin(t testing.TB, email, password string, want int) *apiclient.LoginAnswer {
+	t.Helper()
+	res, err := e.typed().LoginWithResponse(t.Context(), api.LoginRequest{Email: openapi_types.Email(email), Password: password})
+	wantStatus(t, res, err, want)
+	return res
 }
 
 func (e *accEnv) refresh(token string) reply {
 	return e.call("POST", "/api/auth/refresh", "", map[string]string{"refreshToken": token})
 }
 
+// wantRefresh refreshes token from e.ip and fails t unless the answer has the status want.
+func (e *accEnv) wantRefresh(t testing.TB, token string, want int) *apiclient.RefreshTokensAnswer {
+	t.Helper()
+	res, err := e.typed().RefreshTokensWithResponse(t.Context(), api.RefreshRequest{RefreshToken: token})
+	wantStatus(t, res, err, want)
+	return res
+}
+
+// wantMe reads /api/auth/me with token and fails t unless the answer has the status want.
+func (e *accEnv) wantMe(t testing.TB, token string, want int) *apiclient.GetCurrentUserAnswer {
+	t.Helper()
+	res, err := e.typed().GetCurrentUserWithResponse(t.Context(), bearer(token))
+	wantStatus(t, res, err, want)
+	return res
+}
+
+// wantVerify follows a verification link's token and fails t unless the answer has the status want.
+func (e *accEnv) wantVerify(t testing.TB, token string, want int) *apiclient.VerifyEmailAnswer {
+	t.Helper()
+	res, err := e.typed().VerifyEmailWithResponse(t.Context(), &api.VerifyEmailParams{T: token})
+	wantStatus(t, res, err, want)
+	return res
+}
+
 func TestRegisterVerifySignIn(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
-	r := e.call("POST", "/api/auth/register", "", map[string]string{"name": " Ada ", "email": "Ada@Example.com", "password": "brew-a-fresh-pot", "confirmPassword": "brew-a-fresh-pot"})
-	if r.code != http.StatusCreated || r.json(t)["message"] != account.MsgRegistered {
-		t.Fatalf("register: %d %s", r.code, r.body)
+	reg, err := e.api.RegisterWithResponse(t.Context(), accRegistration(" Ada ", "Ada@Example.com", "brew-a-fresh-pot"))
+	wantStatus(t, reg, err, http.StatusCreated)
+	if reg.JSON201.Message != account.MsgRegistered {
+		t.Fatalf("register: message = %q, want %q", reg.JSON201.Message, account.MsgRegistered)
 	}
 	link := e.lastLink("Ada@Example.com", testPublicURL+"/email-verified?t=")
 	token := queryParam(t, link, "t")
@@ -268,36 +331,50 @@ func TestRegisterVerifySignIn(t *testing.T) {
 	}
 
 	// Not verified yet: 403 EMAIL_NOT_VERIFIED, and no second mail within the minute.
-	r = e.call("POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"})
-	if m := r.json(t); r.code != http.StatusForbidden || m["code"] != "EMAIL_NOT_VERIFIED" || !strings.Contains(m["message"].(string), "inbox") {
-		t.Fatalf("unverified login: %d %s", r.code, r.body)
+	r := e.wantLogin(t, "ada@example.com", "brew-a-fresh-pot", http.StatusForbidden)
+	if r.JSON403.Code != "EMAIL_NOT_VERIFIED" {
+		t.Errorf("unverified login: code = %s, want EMAIL_NOT_VERIFIED", r.JSON403.Code)
+	}
+	if !strings.Contains(r.JSON403.Message, "inbox") {
+		t.Errorf("unverified login: message = %q, want it to mention the inbox", r.JSON403.Message)
 	}
 	if n := e.mailsTo("Ada@Example.com"); n != 1 {
 		t.Fatalf("%d mails, want 1 (a fresh link at most once a minute)", n)
 	}
 	// A minute later, signing in sends a fresh link.
 	e.exec(`UPDATE email_tokens SET created_at = created_at - interval '2 minutes'`)
-	e.call("POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"})
+	e.wantLogin(t, "ada@example.com", "brew-a-fresh-pot", http.StatusForbidden)
 	if n := e.mailsTo("Ada@Example.com"); n != 2 {
 		t.Fatalf("%d mails, want a fresh link", n)
 	}
 
-	r = e.call("GET", "/api/auth/verify?t="+token, "", nil)
-	if r.code != http.StatusOK || r.body != account.MsgVerified || !strings.HasPrefix(r.header.Get("Content-Type"), "text/plain") {
-		t.Fatalf("verify: %d %q", r.code, r.body)
-	}
-	r = e.call("GET", "/api/auth/verify?t="+token, "", nil)
-	if r.code != http.StatusBadRequest || r.body != "This verification link is invalid or has expired." {
-		t.Fatalf("second use: %d %q", r.code, r.body)
-	}
+	v := e.wantVerify(t, token, http.StatusOK)
+	accPlain(t, v.HTTPResponse, v.Body, account.MsgVerified)
+	v = e.wantVerify(t, token, http.StatusBadRequest)
+	accPlain(t, v.HTTPResponse, v.Body, account.MsgVerifyInvalid)
 
 	s := e.login("ADA@example.com", "brew-a-fresh-pot")
-	if s.user["email"] != "Ada@Example.com" || s.user["name"] != "Ada" || s.user["role"] != "USER" || s.user["isStudent"] != false || s.user["id"] == "" {
-		t.Fatalf("user %v", s.user)
+	if s.user.Email != "Ada@Example.com" {
+		t.Errorf("user email = %q, want Ada@Example.com", s.user.Email)
 	}
-	r = e.call("GET", "/api/auth/me", s.access, nil)
-	if m := r.json(t); r.code != http.StatusOK || m["id"] != s.user["id"] || m["role"] != "USER" {
-		t.Fatalf("me: %d %s", r.code, r.body)
+	if s.user.Name != "Ada" {
+		t.Errorf("user name = %q, want Ada (trimmed)", s.user.Name)
+	}
+	if s.user.Role != api.RoleUSER {
+		t.Errorf("user role = %s, want USER", s.user.Role)
+	}
+	if s.user.IsStudent {
+		t.Error("user isStudent = true, want false")
+	}
+	if s.user.Id == uuid.Nil {
+		t.Error("user id is empty")
+	}
+	me := e.wantMe(t, s.access, http.StatusOK)
+	if me.JSON200.Id != s.user.Id {
+		t.Errorf("me: id = %s, want %s", me.JSON200.Id, s.user.Id)
+	}
+	if me.JSON200.Role != api.RoleUSER {
+		t.Errorf("me: role = %s, want USER", me.JSON200.Role)
 	}
 }
 
@@ -307,17 +384,24 @@ func TestRegisterVerifySignIn(t *testing.T) {
 func TestVerificationMailIsRetriedAndItsLinkWorks(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	e.smtp.FailNext(1)
-	r := e.call("POST", "/api/auth/register", "", map[string]string{"name": "Ada", "email": "ada@example.com", "password": "brew-a-fresh-pot", "confirmPassword": "brew-a-fresh-pot"})
-	if r.code != http.StatusCreated {
-		t.Fatalf("register: %d %s", r.code, r.body)
-	}
+	r, err := e.api.RegisterWithResponse(t.Context(), accRegistration("Ada", "ada@example.com", "brew-a-fresh-pot"))
+	wantStatus(t, r, err, http.StatusCreated)
 	token := queryParam(t, e.lastLink("ada@example.com", testPublicURL+"/email-verified?t="), "t")
 	if n := e.mailsTo("ada@example.com"); n != 1 {
 		t.Fatalf("%d mails delivered, want 1", n)
 	}
 	jobs := queuetest.Jobs(t, e.q, account.MailArgs{}.Kind())
-	if len(jobs) != 1 || jobs[0].State != rivertype.JobStateCompleted || jobs[0].Attempt != 2 || len(jobs[0].Errors) != 1 {
-		t.Fatalf("mail jobs %+v, want one completed at its second attempt after one error", jobs)
+	if len(jobs) != 1 {
+		t.Fatalf("%d mail jobs, want 1", len(jobs))
+	}
+	if jobs[0].State != rivertype.JobStateCompleted {
+		t.Errorf("mail job state = %s, want completed", jobs[0].State)
+	}
+	if jobs[0].Attempt != 2 {
+		t.Errorf("mail job attempt = %d, want 2", jobs[0].Attempt)
+	}
+	if len(jobs[0].Errors) != 1 {
+		t.Errorf("mail job errors = %d, want 1", len(jobs[0].Errors))
 	}
 	if n := e.count(`SELECT count(*) FROM river_job WHERE args::text LIKE '%' || $1 || '%' OR errors::text LIKE '%' || $1 || '%'`, token); n != 0 {
 		t.Fatal("the raw token is stored in the job queue")
@@ -325,25 +409,41 @@ func TestVerificationMailIsRetriedAndItsLinkWorks(t *testing.T) {
 	if n := e.count(`SELECT count(*) FROM email_tokens WHERE token_hash = $1`, []byte(token)); n != 0 {
 		t.Fatal("the raw token is stored in email_tokens")
 	}
-	if r := e.call("GET", "/api/auth/verify?t="+token, "", nil); r.code != http.StatusOK || r.body != account.MsgVerified {
-		t.Fatalf("verify with the delivered link: %d %q", r.code, r.body)
+	v := e.wantVerify(t, token, http.StatusOK)
+	if string(v.Body) != account.MsgVerified {
+		t.Fatalf("verify with the delivered link: body = %q, want %q", v.Body, account.MsgVerified)
 	}
 }
 
 func TestVerifyLinkExpires(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
-	e.call("POST", "/api/auth/register", "", map[string]string{"name": "B", "email": "b@example.com", "password": "steamed-milk-42", "confirmPassword": "steamed-milk-42"})
+	r, err := e.api.RegisterWithResponse(t.Context(), accRegistration("B", "b@example.com", "steamed-milk-42"))
+	wantStatus(t, r, err, http.StatusCreated)
 	token := queryParam(t, e.lastLink("b@example.com", testPublicURL+"/email-verified"), "t")
 	e.exec(`UPDATE email_tokens SET expires_at = now() - interval '1 second'`)
-	if r := e.call("GET", "/api/auth/verify?t="+token, "", nil); r.code != http.StatusBadRequest || r.body != account.MsgVerifyInvalid {
-		t.Fatalf("expired: %d %q", r.code, r.body)
+	v := e.wantVerify(t, token, http.StatusBadRequest)
+	if string(v.Body) != account.MsgVerifyInvalid {
+		t.Fatalf("expired: body = %q, want %q", v.Body, account.MsgVerifyInvalid)
 	}
-	if r := e.call("GET", "/api/auth/verify?t=not-a-token", "", nil); r.code != http.StatusBadRequest {
-		t.Fatalf("unknown: %d %q", r.code, r.body)
-	}
+	e.wantVerify(t, "not-a-token", http.StatusBadRequest)
 	if n := e.count(`SELECT count(*) FROM users WHERE email_verified_at IS NOT NULL`); n != 0 {
 		t.Fatal("an expired link verified the account")
 	}
+}
+
+// accRegisterRaw registers with a body the typed request cannot carry (an address it would
+// refuse or tidy up before sending), and reads the typed answer.
+func (e *accEnv) accRegisterRaw(t *testing.T, body map[string]string) *apiclient.RegisterAnswer {
+	t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.api.RegisterWithBodyWithResponse(t.Context(), "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	return res
 }
 
 func TestRegisterValidation(t *testing.T) {
@@ -377,55 +477,72 @@ func TestRegisterValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := e.call("POST", "/api/auth/register", "", c.body)
-			if r.code != http.StatusBadRequest {
-				t.Fatalf("%d %s", r.code, r.body)
+			r := e.accRegisterRaw(t, c.body)
+			wantStatus(t, r, nil, http.StatusBadRequest)
+			d := accDetails(t, r.JSON400)
+			if d[c.field] == "" {
+				t.Errorf("details[%s] is empty: %v", c.field, d)
 			}
-			d := r.details(t)
-			if msg, _ := d[c.field].(string); msg == "" || len(d) != 1 {
-				t.Fatalf("details %v, want only %s", d, c.field)
+			if len(d) != 1 {
+				t.Errorf("details name %d fields, want only %s: %v", len(d), c.field, d)
 			}
 		})
 	}
 	// Every rule of the contract at once: every field reported (whether the confirmation
 	// matches is checked once the schema holds).
-	r := e.call("POST", "/api/auth/register", "", map[string]string{"name": "", "email": "x", "password": "1", "confirmPassword": "2"})
-	if d := r.details(t); len(d) != 3 || d["name"] == nil || d["email"] == nil || d["password"] == nil {
-		t.Fatalf("details %v", d)
+	r := e.accRegisterRaw(t, map[string]string{"name": "", "email": "x", "password": "1", "confirmPassword": "2"})
+	wantStatus(t, r, nil, http.StatusBadRequest)
+	d := accDetails(t, r.JSON400)
+	for _, field := range []string{"name", "email", "password"} {
+		if d[field] == "" {
+			t.Errorf("details[%s] is empty: %v", field, d)
+		}
 	}
-	if n := e.count(`SELECT count(*) FROM users`); n != 0 || len(e.mails()) != 0 {
-		t.Fatal("a refused registration created an account or sent mail")
+	if len(d) != 3 {
+		t.Errorf("details name %d fields, want 3: %v", len(d), d)
+	}
+	if n := e.count(`SELECT count(*) FROM users`); n != 0 {
+		t.Fatalf("refused registrations created %d accounts", n)
+	}
+	if n := len(e.mails()); n != 0 {
+		t.Fatalf("refused registrations sent %d mails", n)
 	}
 	// 128 characters is allowed; characters, not bytes, are counted.
 	long := strings.Repeat("é", 128)
-	if r := e.call("POST", "/api/auth/register", "", with("password", long, "confirmPassword", long)); r.code != http.StatusCreated {
-		t.Fatalf("128 characters: %d %s", r.code, r.body)
-	}
+	res, err := e.api.RegisterWithResponse(t.Context(), accRegistration("Ada", "ada@example.com", long))
+	wantStatus(t, res, err, http.StatusCreated)
 }
 
 func TestDuplicateRegistrationChangesNothing(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
-	fresh := e.call("POST", "/api/auth/register", "", map[string]string{"name": "Someone", "email": "new@example.com", "password": "another-pass-99", "confirmPassword": "another-pass-99"})
+	fresh, err := e.api.RegisterWithResponse(t.Context(), accRegistration("Someone", "new@example.com", "another-pass-99"))
+	wantStatus(t, fresh, err, http.StatusCreated)
 	e.signUp("Owner", "owner@example.com", "the-real-owner-pw")
 	mailsBefore := e.mailsTo("owner@example.com")
 	var hashBefore string
 	_ = e.st.Pool().QueryRow(context.Background(), `SELECT password_hash FROM users WHERE email = 'owner@example.com'`).Scan(&hashBefore)
 
-	dup := e.call("POST", "/api/auth/register", "", map[string]string{"name": "Intruder", "email": " OWNER@example.com ", "password": "intruder-pass-1", "confirmPassword": "intruder-pass-1"})
-	if dup.code != fresh.code || dup.body != fresh.body {
-		t.Fatalf("duplicate answered %d %s, a fresh registration %d %s", dup.code, dup.body, fresh.code, fresh.body)
+	// Sent raw (the typed client would tidy the address up first): the server trims and folds it.
+	dup := e.accRegisterRaw(t, map[string]string{"name": "Intruder", "email": " OWNER@example.com ", "password": "intruder-pass-1", "confirmPassword": "intruder-pass-1"})
+	wantStatus(t, dup, nil, http.StatusCreated)
+	if dup.JSON201.Message != fresh.JSON201.Message {
+		t.Fatalf("duplicate: message = %q, a fresh registration's %q", dup.JSON201.Message, fresh.JSON201.Message)
+	}
+	if string(dup.Body) != string(fresh.Body) {
+		t.Fatalf("duplicate answered %s, a fresh registration %s", dup.Body, fresh.Body)
 	}
 	if n := e.count(`SELECT count(*) FROM users WHERE lower(email) = 'owner@example.com'`); n != 1 {
 		t.Fatalf("%d accounts for one address", n)
 	}
 	var name, hashAfter string
 	_ = e.st.Pool().QueryRow(context.Background(), `SELECT name, password_hash FROM users WHERE email = 'owner@example.com'`).Scan(&name, &hashAfter)
-	if name != "Owner" || hashAfter != hashBefore {
-		t.Fatal("the duplicate changed the existing account")
+	if name != "Owner" {
+		t.Errorf("the duplicate changed the name to %q", name)
 	}
-	if r := e.call("POST", "/api/auth/login", "", map[string]string{"email": "owner@example.com", "password": "intruder-pass-1"}); r.code != http.StatusUnauthorized {
-		t.Fatalf("intruder's password works: %d", r.code)
+	if hashAfter != hashBefore {
+		t.Error("the duplicate changed the password hash")
 	}
+	e.wantLogin(t, "owner@example.com", "intruder-pass-1", http.StatusUnauthorized)
 	e.login("owner@example.com", "the-real-owner-pw")
 	if e.mailsTo("owner@example.com") != mailsBefore+1 {
 		t.Fatal("the owner was not told about the attempt")
@@ -435,19 +552,19 @@ func TestDuplicateRegistrationChangesNothing(t *testing.T) {
 func TestLoginDoesNotRevealAccounts(t *testing.T) {
 	e := newAccEnv(t, auth.DefaultArgon2)
 	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
-	wrong := e.call("POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "not-her-password"})
-	unknown := e.call("POST", "/api/auth/login", "", map[string]string{"email": "nobody@example.com", "password": "not-her-password"})
-	if wrong.code != http.StatusUnauthorized || wrong.code != unknown.code || wrong.body != unknown.body {
-		t.Fatalf("wrong password: %d %s; unknown e-mail: %d %s", wrong.code, wrong.body, unknown.code, unknown.body)
+	wrong := e.wantLogin(t, "ada@example.com", "not-her-password", http.StatusUnauthorized)
+	unknown := e.wantLogin(t, "nobody@example.com", "not-her-password", http.StatusUnauthorized)
+	if string(wrong.Body) != string(unknown.Body) {
+		t.Fatalf("wrong password: %s; unknown e-mail: %s", wrong.Body, unknown.Body)
 	}
-	if m := wrong.json(t); m["message"] != "Invalid email or password." {
-		t.Fatalf("message %v", m["message"])
+	if wrong.JSON401.Message != "Invalid email or password." {
+		t.Fatalf("message = %q, want %q", wrong.JSON401.Message, "Invalid email or password.")
 	}
-	login := func(email string) reply {
-		return e.call("POST", "/api/auth/login", "", map[string]string{"email": email, "password": "not-her-password"})
+	login := func(email string) (answer, error) {
+		return e.api.LoginWithResponse(t.Context(), api.LoginRequest{Email: openapi_types.Email(email), Password: "not-her-password"})
 	}
-	e.sameTiming(t, "login", 7, func(int) reply { return login("ada@example.com") },
-		func(i int) reply { return login(fmt.Sprintf("ghost%d@example.com", i)) },
+	e.sameTiming(t, "login", 7, func(int) (answer, error) { return login("ada@example.com") },
+		func(i int) (answer, error) { return login(fmt.Sprintf("ghost%d@example.com", i)) },
 		func(a, b time.Duration) bool { r := float64(b) / float64(a); return r > 0.6 && r < 1.6 })
 }
 
@@ -455,20 +572,24 @@ func TestLoginDoesNotRevealAccounts(t *testing.T) {
 // their medians with similar. A real difference shows in every measurement, a busy
 // neighbour on the machine only in some: so a failed check is measured again, and the test
 // fails only when three measurements in a row say the timings differ.
-func (e *accEnv) sameTiming(t *testing.T, what string, n int, a, b func(i int) reply, similar func(a, b time.Duration) bool) {
+func (e *accEnv) sameTiming(t *testing.T, what string, n int, a, b func(i int) (answer, error), similar func(a, b time.Duration) bool) {
 	t.Helper()
-	run := func(f func(int) reply, i int) (reply, time.Duration) {
+	run := func(f func(int) (answer, error), i int) (answer, time.Duration) {
 		e.exec(`DELETE FROM rate_limits`)
 		// Let the previous call's queued mail go first so it weighs on neither.
 		e.drain()
 		start := time.Now()
-		r := f(i)
-		return r, time.Since(start)
+		r, err := f(i)
+		d := time.Since(start)
+		if err != nil {
+			t.Fatalf("%s: the typed client could not read the answer: %v", what, err)
+		}
+		return r, d
 	}
 	var ma, mb time.Duration
 	for attempt := 0; attempt < 3; attempt++ {
 		da, db := make([]time.Duration, n), make([]time.Duration, n)
-		var ra, rb reply
+		var ra, rb answer
 		for i := 0; i < n; i++ {
 			k := attempt*n + i
 			if i%2 == 0 {
@@ -480,8 +601,11 @@ func (e *accEnv) sameTiming(t *testing.T, what string, n int, a, b func(i int) r
 			}
 		}
 		e.drain()
-		if ra.code != rb.code || ra.body != rb.body {
-			t.Fatalf("%s: answers differ: %d %q / %d %q", what, ra.code, ra.body, rb.code, rb.body)
+		if ra.StatusCode() != rb.StatusCode() {
+			t.Fatalf("%s: statuses differ: %d / %d", what, ra.StatusCode(), rb.StatusCode())
+		}
+		if bodyOf(ra) != bodyOf(rb) {
+			t.Fatalf("%s: bodies differ: %q / %q", what, bodyOf(ra), bodyOf(rb))
 		}
 		sort.Slice(da, func(x, y int) bool { return da[x] < da[y] })
 		sort.Slice(db, func(x, y int) bool { return db[x] < db[y] })
@@ -497,9 +621,7 @@ func (e *accEnv) sameTiming(t *testing.T, what string, n int, a, b func(i int) r
 func TestAccessTokenTampering(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	s := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
-	if r := e.call("GET", "/api/auth/me", s.access, nil); r.code != http.StatusOK {
-		t.Fatalf("genuine token refused: %d", r.code)
-	}
+	e.wantMe(t, s.access, http.StatusOK)
 	valid, err := e.tokens.ParseAccess(context.Background(), s.access)
 	if err != nil {
 		t.Fatal(err)
@@ -530,9 +652,7 @@ func TestAccessTokenTampering(t *testing.T) {
 		return signKid(m, key, signer.ID, c)
 	}
 	// A token we sign ourselves with the right key and claims works: the cases below differ in one thing.
-	if r := e.call("GET", "/api/auth/me", sign(jwt.SigningMethodHS256, key, base()), nil); r.code != http.StatusOK {
-		t.Fatalf("control token refused: %d %s", r.code, r.body)
-	}
+	e.wantMe(t, sign(jwt.SigningMethodHS256, key, base()), http.StatusOK)
 	mod := func(k string, v any) jwt.MapClaims {
 		c := base()
 		if v == nil {
@@ -562,8 +682,12 @@ func TestAccessTokenTampering(t *testing.T) {
 		"garbage":                 "not.a.token",
 	}
 	for name, tok := range cases {
-		if r := e.call("GET", "/api/auth/me", tok, nil); r.code != http.StatusUnauthorized {
-			t.Errorf("%s: %d %s", name, r.code, r.body)
+		res, err := e.api.GetCurrentUserWithResponse(t.Context(), bearer(tok))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.StatusCode() != http.StatusUnauthorized {
+			t.Errorf("%s: status = %d, want 401: %s", name, res.StatusCode(), res.Body)
 		}
 	}
 }
@@ -575,47 +699,32 @@ func TestRefreshRotationReuseAndGrace(t *testing.T) {
 		t.Fatal("refresh token stored in clear")
 	}
 
-	r1 := e.refresh(s.refresh)
-	if r1.code != http.StatusOK {
-		t.Fatalf("refresh: %d %s", r1.code, r1.body)
+	p1 := e.wantRefresh(t, s.refresh, http.StatusOK).JSON200
+	if p1.RefreshToken == s.refresh {
+		t.Fatal("refresh did not rotate: refreshToken is the one sent")
 	}
-	p1 := r1.json(t)
-	if p1["refreshToken"] == s.refresh || p1["accessToken"] == "" {
-		t.Fatal("refresh did not rotate")
+	if p1.AccessToken == "" {
+		t.Fatal("refresh: accessToken is empty")
 	}
-	if r := e.call("GET", "/api/auth/me", p1["accessToken"].(string), nil); r.code != http.StatusOK {
-		t.Fatalf("new access token: %d", r.code)
-	}
+	e.wantMe(t, p1.AccessToken, http.StatusOK)
 	// A second tab refreshing with the same token right away gets the current pair back.
-	r2 := e.refresh(s.refresh)
-	if r2.code != http.StatusOK || r2.json(t)["refreshToken"] != p1["refreshToken"] {
-		t.Fatalf("inside the grace window: %d %s", r2.code, r2.body)
+	if r2 := e.wantRefresh(t, s.refresh, http.StatusOK).JSON200; r2.RefreshToken != p1.RefreshToken {
+		t.Fatalf("inside the grace window: refreshToken = %q, want the current %q", r2.RefreshToken, p1.RefreshToken)
 	}
 	// The current token rotates on as usual.
-	r3 := e.refresh(p1["refreshToken"].(string))
-	if r3.code != http.StatusOK {
-		t.Fatalf("rotate again: %d %s", r3.code, r3.body)
-	}
-	p3 := r3.json(t)
+	p3 := e.wantRefresh(t, p1.RefreshToken, http.StatusOK).JSON200
 	// Outside the window, replaying a rotated token revokes the whole family.
 	e.exec(`UPDATE refresh_tokens SET rotated_at = rotated_at - interval '10 seconds' WHERE rotated_at IS NOT NULL`)
-	if r := e.refresh(s.refresh); r.code != http.StatusUnauthorized || r.json(t)["code"] != "INVALID_REFRESH_TOKEN" {
-		t.Fatalf("reuse: %d %s", r.code, r.body)
+	if r := e.wantRefresh(t, s.refresh, http.StatusUnauthorized); r.JSON401.Code != "INVALID_REFRESH_TOKEN" {
+		t.Fatalf("reuse: code = %s, want INVALID_REFRESH_TOKEN", r.JSON401.Code)
 	}
-	if r := e.refresh(p3["refreshToken"].(string)); r.code != http.StatusUnauthorized {
-		t.Fatalf("the family's current token still works after reuse: %d", r.code)
-	}
-	if r := e.call("GET", "/api/auth/me", p3["accessToken"].(string), nil); r.code != http.StatusUnauthorized {
-		t.Fatalf("access token of a revoked family works: %d", r.code)
-	}
-	if r := e.refresh("made-up-token"); r.code != http.StatusUnauthorized {
-		t.Fatalf("unknown token: %d", r.code)
-	}
+	// The family's current token no longer works after reuse, nor its access token.
+	e.wantRefresh(t, p3.RefreshToken, http.StatusUnauthorized)
+	e.wantMe(t, p3.AccessToken, http.StatusUnauthorized)
+	e.wantRefresh(t, "made-up-token", http.StatusUnauthorized)
 	// Another login of the same user is untouched.
 	s2 := e.login("ada@example.com", "brew-a-fresh-pot")
-	if r := e.refresh(s2.refresh); r.code != http.StatusOK {
-		t.Fatalf("other family: %d", r.code)
-	}
+	e.wantRefresh(t, s2.refresh, http.StatusOK)
 }
 
 func TestRefreshFamilyExpiresAbsolutely(t *testing.T) {
@@ -626,46 +735,66 @@ func TestRefreshFamilyExpiresAbsolutely(t *testing.T) {
 	if d := time.Until(exp); d < 29*24*time.Hour || d > 30*24*time.Hour+time.Minute {
 		t.Fatalf("family lives %v", d)
 	}
-	p := e.refresh(s.refresh).json(t)
+	p := e.wantRefresh(t, s.refresh, http.StatusOK).JSON200
 	var exp2 time.Time
 	_ = e.st.Pool().QueryRow(context.Background(), `SELECT max(expires_at) FROM refresh_tokens`).Scan(&exp2)
 	if !exp2.Equal(exp) {
 		t.Fatal("rotation extended the login")
 	}
 	e.exec(`UPDATE refresh_token_families SET expires_at = now() - interval '1 second'`)
-	if r := e.refresh(p["refreshToken"].(string)); r.code != http.StatusUnauthorized {
-		t.Fatalf("expired family: %d", r.code)
+	e.wantRefresh(t, p.RefreshToken, http.StatusUnauthorized)
+}
+
+// wantLogout signs out token and fails t unless the answer has the status want.
+func (e *accEnv) wantLogout(t testing.TB, token string, want int) {
+	t.Helper()
+	var edit []apiclient.RequestEditorFn
+	if token != "" {
+		edit = append(edit, bearer(token))
 	}
+	res, err := e.api.LogoutWithResponse(t.Context(), edit...)
+	wantStatus(t, res, err, want)
 }
 
 func TestLogoutRevokesTheFamily(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	a := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 	b := e.login("ada@example.com", "brew-a-fresh-pot")
-	if r := e.call("POST", "/api/auth/logout", "", nil); r.code != http.StatusUnauthorized {
-		t.Fatalf("anonymous logout: %d", r.code)
-	}
-	if r := e.call("POST", "/api/auth/logout", a.access, nil); r.code != http.StatusNoContent {
-		t.Fatalf("logout: %d %s", r.code, r.body)
-	}
-	if r := e.refresh(a.refresh); r.code != http.StatusUnauthorized {
-		t.Fatalf("refresh after logout: %d", r.code)
-	}
-	if r := e.call("GET", "/api/auth/me", a.access, nil); r.code != http.StatusUnauthorized {
-		t.Fatalf("access after logout: %d", r.code)
-	}
+	e.wantLogout(t, "", http.StatusUnauthorized)
+	e.wantLogout(t, a.access, http.StatusNoContent)
+	// Neither the refresh nor the access token of the closed login works.
+	e.wantRefresh(t, a.refresh, http.StatusUnauthorized)
+	e.wantMe(t, a.access, http.StatusUnauthorized)
 	// The other tab/device stays signed in.
-	if r := e.call("GET", "/api/auth/me", b.access, nil); r.code != http.StatusOK {
-		t.Fatalf("other login: %d", r.code)
+	e.wantMe(t, b.access, http.StatusOK)
+}
+
+// requestReset asks for a reset mail to email from e.ip.
+func (e *accEnv) requestReset(email string) *apiclient.RequestPasswordResetAnswer {
+	return e.requestResetFrom(e.ip, email)
+}
+
+func (e *accEnv) requestResetFrom(ip, email string) *apiclient.RequestPasswordResetAnswer {
+	e.t.Helper()
+	res, err := e.apiFrom(ip).RequestPasswordResetWithResponse(e.t.Context(), &api.RequestPasswordResetParams{Email: openapi_types.Email(email)})
+	if err != nil {
+		e.t.Fatalf("reset mail for %s: %v", email, err)
 	}
+	return res
 }
 
-func (e *accEnv) requestReset(email string) reply {
-	return e.call("POST", "/api/public/reset-password-email?email="+url.QueryEscape(email), "", nil)
+// reset sets a new password with a reset token from e.ip.
+func (e *accEnv) reset(token, pw, confirm string) *apiclient.ResetPasswordAnswer {
+	return e.resetFrom(e.ip, token, pw, confirm)
 }
 
-func (e *accEnv) reset(token, pw, confirm string) reply {
-	return e.call("PUT", "/api/public/reset-password?token="+url.QueryEscape(token), "", map[string]string{"password": pw, "confirmPassword": confirm})
+func (e *accEnv) resetFrom(ip, token, pw, confirm string) *apiclient.ResetPasswordAnswer {
+	e.t.Helper()
+	res, err := e.apiFrom(ip).ResetPasswordWithResponse(e.t.Context(), &api.ResetPasswordParams{Token: token}, api.ResetPasswordRequest{Password: pw, ConfirmPassword: confirm})
+	if err != nil {
+		e.t.Fatalf("reset: %v", err)
+	}
+	return res
 }
 
 func TestPasswordReset(t *testing.T) {
@@ -677,14 +806,21 @@ func TestPasswordReset(t *testing.T) {
 	unknown := e.requestReset("nobody@example.com")
 	known := e.requestReset("ADA@example.com")
 	want := "If an account exists for that email, we've sent a link to reset your password."
-	if unknown.code != http.StatusOK || known.code != http.StatusOK || unknown.body != want || known.body != want {
-		t.Fatalf("unknown: %d %q; known: %d %q", unknown.code, unknown.body, known.code, known.body)
+	wantStatus(t, unknown, nil, http.StatusOK)
+	wantStatus(t, known, nil, http.StatusOK)
+	if string(unknown.Body) != want {
+		t.Errorf("unknown address: body = %q, want %q", unknown.Body, want)
+	}
+	if string(known.Body) != want {
+		t.Errorf("known address: body = %q, want %q", known.Body, want)
 	}
 	if got := len(e.mails()); got != mailsBefore+1 {
 		t.Fatalf("%d new mails, want exactly one (to the account)", got-mailsBefore)
 	}
-	if r := e.requestReset("not-an-address"); r.code != http.StatusBadRequest || !strings.HasPrefix(r.header.Get("Content-Type"), "text/plain") {
-		t.Fatalf("bad address: %d %q", r.code, r.body)
+	bad := e.requestReset("not-an-address")
+	wantStatus(t, bad, nil, http.StatusBadRequest)
+	if ct := bad.HTTPResponse.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+		t.Fatalf("bad address: Content-Type = %q, want text/plain", ct)
 	}
 	token := queryParam(t, e.lastLink("ada@example.com", testPublicURL+"/reset?token="), "token")
 
@@ -694,40 +830,45 @@ func TestPasswordReset(t *testing.T) {
 		{"ada@example.com", "ada@example.com", "Your password must not be your email address."},
 		{"qwertyuiop", "qwertyuiop", "This password is too common. Please choose one that is harder to guess."},
 	} {
-		if r := e.reset(token, c.pw, c.confirm); r.code != http.StatusBadRequest || r.body != c.want {
-			t.Errorf("reset %q/%q: %d %q, want %q", c.pw, c.confirm, r.code, r.body, c.want)
+		r := e.reset(token, c.pw, c.confirm)
+		if r.StatusCode() != http.StatusBadRequest {
+			t.Errorf("reset %q/%q: status = %d, want 400", c.pw, c.confirm, r.StatusCode())
+		}
+		if string(r.Body) != c.want {
+			t.Errorf("reset %q/%q: body = %q, want %q", c.pw, c.confirm, r.Body, c.want)
 		}
 	}
-	if r := e.reset("forged-token", "new-secret-pw-1", "new-secret-pw-1"); r.code != http.StatusBadRequest || r.body != account.MsgResetInvalid {
-		t.Fatalf("forged token: %d %q", r.code, r.body)
+	r := e.reset("forged-token", "new-secret-pw-1", "new-secret-pw-1")
+	wantStatus(t, r, nil, http.StatusBadRequest)
+	if string(r.Body) != account.MsgResetInvalid {
+		t.Fatalf("forged token: body = %q, want %q", r.Body, account.MsgResetInvalid)
 	}
-	r := e.reset(token, "new-secret-pw-1", "new-secret-pw-1")
-	if r.code != http.StatusOK || r.body != account.MsgResetDone {
-		t.Fatalf("reset: %d %q", r.code, r.body)
+	r = e.reset(token, "new-secret-pw-1", "new-secret-pw-1")
+	wantStatus(t, r, nil, http.StatusOK)
+	if string(r.Body) != account.MsgResetDone {
+		t.Fatalf("reset: body = %q, want %q", r.Body, account.MsgResetDone)
 	}
-	if r := e.reset(token, "new-secret-pw-2", "new-secret-pw-2"); r.code != http.StatusBadRequest || r.body != account.MsgResetInvalid {
-		t.Fatalf("second use: %d %q", r.code, r.body)
+	r = e.reset(token, "new-secret-pw-2", "new-secret-pw-2")
+	wantStatus(t, r, nil, http.StatusBadRequest)
+	if string(r.Body) != account.MsgResetInvalid {
+		t.Fatalf("second use: body = %q, want %q", r.Body, account.MsgResetInvalid)
 	}
 	// Every login of the user is closed.
 	for _, s := range []session{a, other} {
-		if r := e.refresh(s.refresh); r.code != http.StatusUnauthorized {
-			t.Fatalf("refresh after reset: %d", r.code)
-		}
-		if r := e.call("GET", "/api/auth/me", s.access, nil); r.code != http.StatusUnauthorized {
-			t.Fatalf("access after reset: %d", r.code)
-		}
+		e.wantRefresh(t, s.refresh, http.StatusUnauthorized)
+		e.wantMe(t, s.access, http.StatusUnauthorized)
 	}
-	if r := e.call("POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"}); r.code != http.StatusUnauthorized {
-		t.Fatalf("old password: %d", r.code)
-	}
+	e.wantLogin(t, "ada@example.com", "brew-a-fresh-pot", http.StatusUnauthorized)
 	e.login("ada@example.com", "new-secret-pw-1")
 
 	// Reset links live an hour.
 	e.requestReset("ada@example.com")
 	token = queryParam(t, e.lastLink("ada@example.com", testPublicURL+"/reset?token="), "token")
 	e.exec(`UPDATE email_tokens SET expires_at = now() - interval '1 second' WHERE purpose = 'reset'`)
-	if r := e.reset(token, "new-secret-pw-3", "new-secret-pw-3"); r.code != http.StatusBadRequest || r.body != account.MsgResetInvalid {
-		t.Fatalf("expired token: %d %q", r.code, r.body)
+	r = e.reset(token, "new-secret-pw-3", "new-secret-pw-3")
+	wantStatus(t, r, nil, http.StatusBadRequest)
+	if string(r.Body) != account.MsgResetInvalid {
+		t.Fatalf("expired token: body = %q, want %q", r.Body, account.MsgResetInvalid)
 	}
 }
 
@@ -747,81 +888,99 @@ func TestEmailTokenLifetimes(t *testing.T) {
 	}
 }
 
+// loginFrom signs in from ip and returns the typed answer.
+func (e *accEnv) loginFrom(t testing.TB, ip, email, password string) *apiclient.LoginAnswer {
+	t.Helper()
+	res, err := e.apiFrom(ip).LoginWithResponse(t.Context(), api.LoginRequest{Email: openapi_types.Email(email), Password: password})
+	if err != nil {
+		t.Fatalf("login from %s: %v", ip, err)
+	}
+	return res
+}
+
+// registerFrom registers from ip and returns the typed answer.
+func (e *accEnv) registerFrom(t testing.TB, ip, name, email, password string) *apiclient.RegisterAnswer {
+	t.Helper()
+	res, err := e.apiFrom(ip).RegisterWithResponse(t.Context(), accRegistration(name, email, password))
+	if err != nil {
+		t.Fatalf("register from %s: %v", ip, err)
+	}
+	return res
+}
+
 func TestRateLimits(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 
 	t.Run("failed logins per account", func(t *testing.T) {
 		for i := 0; i < 10; i++ {
-			r := e.callFrom(fmt.Sprintf("192.0.2.%d", i), "POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "wrong-password"})
-			if r.code != http.StatusUnauthorized {
-				t.Fatalf("attempt %d: %d %s", i+1, r.code, r.body)
+			if r := e.loginFrom(t, fmt.Sprintf("192.0.2.%d", i), "ada@example.com", "wrong-password"); r.StatusCode() != http.StatusUnauthorized {
+				t.Fatalf("attempt %d: status = %d, want 401: %s", i+1, r.StatusCode(), r.Body)
 			}
 		}
-		r := e.callFrom("192.0.2.200", "POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"})
-		if r.code != http.StatusTooManyRequests || r.json(t)["code"] != "RATE_LIMITED" {
-			t.Fatalf("11th: %d %s", r.code, r.body)
+		r := e.loginFrom(t, "192.0.2.200", "ada@example.com", "brew-a-fresh-pot")
+		wantStatus(t, r, nil, http.StatusTooManyRequests)
+		if r.JSON429.Code != "RATE_LIMITED" {
+			t.Fatalf("11th: code = %s, want RATE_LIMITED", r.JSON429.Code)
 		}
-		if ra, _ := strconv.Atoi(r.header.Get("Retry-After")); ra < 1 || ra > 15*60 {
-			t.Fatalf("Retry-After %q", r.header.Get("Retry-After"))
+		if ra := r.Headers429.RetryAfter; ra == nil || *ra < 1 || *ra > 15*60 {
+			t.Fatalf("11th: Retry-After = %q, want 1 to 900 seconds", r.HTTPResponse.Header.Get("Retry-After"))
 		}
 		// The real owner can still reset the password, and that lifts the lock.
 		e.requestReset("ada@example.com")
 		token := queryParam(t, e.lastLink("ada@example.com", testPublicURL+"/reset?token="), "token")
-		if r := e.reset(token, "fresh-start-pw-9", "fresh-start-pw-9"); r.code != http.StatusOK {
-			t.Fatalf("reset while locked: %d %s", r.code, r.body)
-		}
+		wantStatus(t, e.reset(token, "fresh-start-pw-9", "fresh-start-pw-9"), nil, http.StatusOK)
 		e.login("ada@example.com", "fresh-start-pw-9")
 	})
 
 	t.Run("failed logins per address", func(t *testing.T) {
 		for i := 0; i < 100; i++ {
-			r := e.callFrom("192.0.2.99", "POST", "/api/auth/login", "", map[string]string{"email": fmt.Sprintf("guess%d@example.com", i), "password": "x"})
-			if r.code != http.StatusUnauthorized {
-				t.Fatalf("attempt %d: %d", i+1, r.code)
+			if r := e.loginFrom(t, "192.0.2.99", fmt.Sprintf("guess%d@example.com", i), "x"); r.StatusCode() != http.StatusUnauthorized {
+				t.Fatalf("attempt %d: status = %d, want 401", i+1, r.StatusCode())
 			}
 		}
-		if r := e.callFrom("192.0.2.99", "POST", "/api/auth/login", "", map[string]string{"email": "guess@example.com", "password": "x"}); r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" {
-			t.Fatalf("101st: %d", r.code)
+		r := e.loginFrom(t, "192.0.2.99", "guess@example.com", "x")
+		wantStatus(t, r, nil, http.StatusTooManyRequests)
+		if r.Headers429.RetryAfter == nil {
+			t.Fatal("101st: no Retry-After")
 		}
-		if r := e.callFrom("192.0.2.98", "POST", "/api/auth/login", "", map[string]string{"email": "guess@example.com", "password": "x"}); r.code != http.StatusUnauthorized {
-			t.Fatalf("another address: %d", r.code)
-		}
+		wantStatus(t, e.loginFrom(t, "192.0.2.98", "guess@example.com", "x"), nil, http.StatusUnauthorized)
 	})
 
 	t.Run("reset mails per e-mail", func(t *testing.T) {
 		for i := 0; i < 3; i++ {
-			if r := e.callFrom(fmt.Sprintf("192.0.2.%d", 50+i), "POST", "/api/public/reset-password-email?email=limit@example.com", "", nil); r.code != http.StatusOK {
-				t.Fatalf("request %d: %d", i+1, r.code)
+			if r := e.requestResetFrom(fmt.Sprintf("192.0.2.%d", 50+i), "limit@example.com"); r.StatusCode() != http.StatusOK {
+				t.Fatalf("request %d: status = %d, want 200", i+1, r.StatusCode())
 			}
 		}
-		r := e.callFrom("192.0.2.60", "POST", "/api/public/reset-password-email?email=LIMIT@example.com", "", nil)
-		if r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" || !strings.HasPrefix(r.header.Get("Content-Type"), "text/plain") || r.body != account.MsgMailLimited {
-			t.Fatalf("4th: %d %q %v", r.code, r.body, r.header)
-		}
+		r := e.requestResetFrom("192.0.2.60", "LIMIT@example.com")
+		wantStatus(t, r, nil, http.StatusTooManyRequests)
+		accRetryAfter(t, r.HTTPResponse)
+		accPlain(t, r.HTTPResponse, r.Body, account.MsgMailLimited)
 	})
 
 	t.Run("reset mails per address", func(t *testing.T) {
 		for i := 0; i < 20; i++ {
-			if r := e.callFrom("192.0.2.77", "POST", fmt.Sprintf("/api/public/reset-password-email?email=a%d@example.com", i), "", nil); r.code != http.StatusOK {
-				t.Fatalf("request %d: %d", i+1, r.code)
+			if r := e.requestResetFrom("192.0.2.77", fmt.Sprintf("a%d@example.com", i)); r.StatusCode() != http.StatusOK {
+				t.Fatalf("request %d: status = %d, want 200", i+1, r.StatusCode())
 			}
 		}
-		if r := e.callFrom("192.0.2.77", "POST", "/api/public/reset-password-email?email=b@example.com", "", nil); r.code != http.StatusTooManyRequests {
-			t.Fatalf("21st: %d", r.code)
-		}
+		wantStatus(t, e.requestResetFrom("192.0.2.77", "b@example.com"), nil, http.StatusTooManyRequests)
 	})
 
 	t.Run("registrations per address", func(t *testing.T) {
 		for i := 0; i < 20; i++ {
-			r := e.callFrom("192.0.2.88", "POST", "/api/auth/register", "", map[string]string{"name": "N", "email": fmt.Sprintf("r%d@example.com", i), "password": "brew-a-fresh-pot", "confirmPassword": "brew-a-fresh-pot"})
-			if r.code != http.StatusCreated {
-				t.Fatalf("registration %d: %d %s", i+1, r.code, r.body)
+			if r := e.registerFrom(t, "192.0.2.88", "N", fmt.Sprintf("r%d@example.com", i), "brew-a-fresh-pot"); r.StatusCode() != http.StatusCreated {
+				t.Fatalf("registration %d: status = %d, want 201: %s", i+1, r.StatusCode(), r.Body)
 			}
 		}
-		r := e.callFrom("192.0.2.88", "POST", "/api/auth/register", "", map[string]string{"name": "N", "email": "r99@example.com", "password": "brew-a-fresh-pot", "confirmPassword": "brew-a-fresh-pot"})
-		if r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" || r.json(t)["code"] != "RATE_LIMITED" {
-			t.Fatalf("21st: %d %s", r.code, r.body)
+		r := e.registerFrom(t, "192.0.2.88", "N", "r99@example.com", "brew-a-fresh-pot")
+		wantStatus(t, r, nil, http.StatusTooManyRequests)
+		if r.Headers429.RetryAfter == nil {
+			t.Error("21st: no Retry-After")
+		}
+		if r.JSON429.Code != "RATE_LIMITED" {
+			t.Errorf("21st: code = %s, want RATE_LIMITED", r.JSON429.Code)
 		}
 		if n := e.count(`SELECT count(*) FROM users WHERE email = 'r99@example.com'`); n != 0 {
 			t.Fatal("a limited registration created an account")
@@ -831,41 +990,48 @@ func TestRateLimits(t *testing.T) {
 
 func TestProfile(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
+	ctx := t.Context()
 	a := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 	b := e.signUp("Bo", "bo@example.com", "steamed-milk-42")
-	if r := e.call("GET", "/api/profile", "", nil); r.code != http.StatusUnauthorized {
-		t.Fatalf("anonymous: %d", r.code)
-	}
-	r := e.call("GET", "/api/profile", a.access, nil)
-	m := r.json(t)
-	if r.code != http.StatusOK || m["name"] != "Ada" || m["email"] != "ada@example.com" || m["role"] != "USER" || m["age"] != nil ||
-		m["focusAreas"] != "" || m["primaryConcerns"] != "" || m["sensitiveTopics"] != "" {
-		t.Fatalf("profile: %d %s", r.code, r.body)
-	}
-	if _, ok := m["age"]; !ok {
-		t.Fatal("age missing (must be null)")
+	anon, err := e.api.GetProfileWithResponse(ctx)
+	wantStatus(t, anon, err, http.StatusUnauthorized)
+	// The contract check of every answer fails a profile without age (it must be null).
+	res, err := e.api.GetProfileWithResponse(ctx, bearer(a.access))
+	wantStatus(t, res, err, http.StatusOK)
+	want := api.Profile{Name: "Ada", Email: "ada@example.com", Role: api.RoleUSER, MemoryEnabled: true}
+	if got := *res.JSON200; got != want {
+		t.Fatalf("profile = %+v, want %+v (no age, empty texts, memory on by default)", got, want)
 	}
 
-	put := func(body string) reply {
-		req := httptest.NewRequest("PUT", "/api/profile", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+a.access)
-		req.RemoteAddr = e.ip + ":1"
-		rec := httptest.NewRecorder()
-		e.h.ServeHTTP(rec, req)
-		return reply{code: rec.Code, body: rec.Body.String(), header: rec.Header()}
+	// put sends a body as written: the typed request cannot carry null, two fields, a wrong
+	// type or an unknown field.
+	put := func(body string) *apiclient.UpdateProfileAnswer {
+		t.Helper()
+		res, err := e.api.UpdateProfileWithBodyWithResponse(ctx, "application/json", strings.NewReader(body), bearer(a.access))
+		if err != nil {
+			t.Fatalf("%.30s: %v", body, err)
+		}
+		return res
 	}
-	if r := put(`{"age": 30}`); r.code != http.StatusOK || r.json(t)["age"] != float64(30) {
-		t.Fatalf("age 30: %d %s", r.code, r.body)
+	update := func(u api.ProfileUpdate) *api.Profile {
+		t.Helper()
+		res, err := e.api.UpdateProfileWithResponse(ctx, u, bearer(a.access))
+		wantStatus(t, res, err, http.StatusOK)
+		return res.JSON200
 	}
-	if r := put(`{"focusAreas": "  exams and sleep "}`); r.code != http.StatusOK || r.json(t)["focusAreas"] != "exams and sleep" || r.json(t)["age"] != float64(30) {
-		t.Fatalf("focusAreas: %d %s", r.code, r.body)
+	if p := update(api.ProfileUpdate{Age: new(30)}); p.Age == nil || *p.Age != 30 {
+		t.Fatalf("age = %v, want 30", p.Age)
 	}
-	if r := put(`{"primaryConcerns": "` + strings.Repeat("é", 250) + `"}`); r.code != http.StatusOK {
-		t.Fatalf("250 characters: %d %s", r.code, r.body)
+	p := update(api.ProfileUpdate{FocusAreas: new("  exams and sleep ")})
+	if p.FocusAreas != "exams and sleep" {
+		t.Errorf("focusAreas = %q, want it trimmed", p.FocusAreas)
 	}
-	if r := put(`{"sensitiveTopics": "family"}`); r.code != http.StatusOK || r.json(t)["sensitiveTopics"] != "family" {
-		t.Fatalf("sensitiveTopics: %d %s", r.code, r.body)
+	if p.Age == nil || *p.Age != 30 {
+		t.Errorf("after focusAreas: age = %v, want 30 kept", p.Age)
+	}
+	update(api.ProfileUpdate{PrimaryConcerns: new(strings.Repeat("é", 250))})
+	if p := update(api.ProfileUpdate{SensitiveTopics: new("family")}); p.SensitiveTopics != "family" {
+		t.Fatalf("sensitiveTopics = %q, want family", p.SensitiveTopics)
 	}
 	for body, field := range map[string]string{
 		`{"age": 12}`:  "age",
@@ -875,38 +1041,53 @@ func TestProfile(t *testing.T) {
 		`{"sensitiveTopics": 5}`:                             "sensitiveTopics",
 	} {
 		r := put(body)
-		if r.code != http.StatusBadRequest {
-			t.Fatalf("%.30s: %d %s", body, r.code, r.body)
-		}
-		if d := r.details(t); d[field] == nil {
-			t.Fatalf("%.30s: details %v", body, d)
+		wantStatus(t, r, nil, http.StatusBadRequest)
+		if d := accDetails(t, r.JSON400); d[field] == "" {
+			t.Fatalf("%.30s: details[%s] is empty: %v", body, field, d)
 		}
 	}
-	if d := put(`{"age": 12}`).details(t); d["age"] != "Must be a number from 13 to 120." {
-		t.Fatalf("under 13: %v", d["age"])
+	if d := accDetails(t, put(`{"age": 12}`).JSON400); d["age"] != "Must be a number from 13 to 120." {
+		t.Fatalf("under 13: details[age] = %q", d["age"])
 	}
 	for _, body := range []string{`{}`, `{"age": 20, "focusAreas": "x"}`, `{"email": "x@y.z"}`} {
-		if r := put(body); r.code != http.StatusBadRequest {
-			t.Fatalf("%s: %d", body, r.code)
+		if r := put(body); r.StatusCode() != http.StatusBadRequest {
+			t.Fatalf("%s: status = %d, want 400", body, r.StatusCode())
 		}
 	}
-	if r := put(`{"age": null}`); r.code != http.StatusOK || r.json(t)["age"] != nil {
-		t.Fatalf("age null: %d %s", r.code, r.body)
+	r := put(`{"age": null}`)
+	wantStatus(t, r, nil, http.StatusOK)
+	if r.JSON200.Age != nil {
+		t.Fatalf("age null: age = %d, want null", *r.JSON200.Age)
 	}
-	if m["memoryEnabled"] != true {
-		t.Fatalf("memory is on by default: %v", m["memoryEnabled"])
+	p = update(api.ProfileUpdate{MemoryEnabled: new(false)})
+	if p.MemoryEnabled {
+		t.Error("memoryEnabled = true, want false")
 	}
-	if r := put(`{"memoryEnabled": false}`); r.code != http.StatusOK || r.json(t)["memoryEnabled"] != false || r.json(t)["sensitiveTopics"] != "family" {
-		t.Fatalf("memoryEnabled: %d %s", r.code, r.body)
+	if p.SensitiveTopics != "family" {
+		t.Errorf("after memoryEnabled: sensitiveTopics = %q, want family kept", p.SensitiveTopics)
 	}
-	if r := put(`{"memoryEnabled": "no"}`); r.code != http.StatusBadRequest {
-		t.Fatalf("memoryEnabled as text: %d %s", r.code, r.body)
-	}
+	wantStatus(t, put(`{"memoryEnabled": "no"}`), nil, http.StatusBadRequest)
 	// Bo's profile is untouched.
-	r = e.call("GET", "/api/profile", b.access, nil)
-	if m := r.json(t); m["name"] != "Bo" || m["focusAreas"] != "" || m["sensitiveTopics"] != "" || m["age"] != nil || m["memoryEnabled"] != true {
-		t.Fatalf("another user's profile changed: %s", r.body)
+	res, err = e.api.GetProfileWithResponse(ctx, bearer(b.access))
+	wantStatus(t, res, err, http.StatusOK)
+	want = api.Profile{Name: "Bo", Email: "bo@example.com", Role: api.RoleUSER, MemoryEnabled: true}
+	if got := *res.JSON200; got != want {
+		t.Fatalf("another user's profile changed: %+v, want %+v", got, want)
 	}
+}
+
+// changePassword changes the password of the login token and returns the typed answer.
+func (e *accEnv) changePassword(t testing.TB, token, cur, nw, confirm string) *apiclient.ChangePasswordAnswer {
+	t.Helper()
+	var edit []apiclient.RequestEditorFn
+	if token != "" {
+		edit = append(edit, bearer(token))
+	}
+	res, err := e.api.ChangePasswordWithResponse(t.Context(), api.PasswordChangeRequest{CurrentPassword: cur, NewPassword: nw, ConfirmNewPassword: confirm}, edit...)
+	if err != nil {
+		t.Fatalf("change password: %v", err)
+	}
+	return res
 }
 
 func TestChangePassword(t *testing.T) {
@@ -914,9 +1095,6 @@ func TestChangePassword(t *testing.T) {
 	a := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 	other := e.login("ada@example.com", "brew-a-fresh-pot")
 	bo := e.signUp("Bo", "bo@example.com", "steamed-milk-42")
-	change := func(cur, nw, confirm string) reply {
-		return e.call("PUT", "/api/profile/password", a.access, map[string]string{"currentPassword": cur, "newPassword": nw, "confirmNewPassword": confirm})
-	}
 	for _, c := range []struct{ cur, nw, confirm, field string }{
 		{"wrong-current-pw", "roasted-beans-77", "roasted-beans-77", "currentPassword"},
 		{"brew-a-fresh-pot", "short", "short", "newPassword"},
@@ -924,34 +1102,26 @@ func TestChangePassword(t *testing.T) {
 		{"brew-a-fresh-pot", "ADA@EXAMPLE.COM", "ADA@EXAMPLE.COM", "newPassword"},
 		{"brew-a-fresh-pot", "roasted-beans-77", "roasted-beans-78", "confirmNewPassword"},
 	} {
-		r := change(c.cur, c.nw, c.confirm)
-		if r.code != http.StatusBadRequest || r.details(t)[c.field] == nil {
-			t.Fatalf("%+v: %d %s", c, r.code, r.body)
+		r := e.changePassword(t, a.access, c.cur, c.nw, c.confirm)
+		if r.StatusCode() != http.StatusBadRequest {
+			t.Fatalf("%+v: status = %d, want 400: %s", c, r.StatusCode(), r.Body)
+		}
+		if d := accDetails(t, r.JSON400); d[c.field] == "" {
+			t.Fatalf("%+v: details[%s] is empty: %v", c, c.field, d)
 		}
 	}
-	if r := e.call("PUT", "/api/profile/password", "", map[string]string{"currentPassword": "a", "newPassword": "b", "confirmNewPassword": "b"}); r.code != http.StatusUnauthorized {
-		t.Fatalf("anonymous: %d", r.code)
-	}
-	r := change("brew-a-fresh-pot", "roasted-beans-77", "roasted-beans-77")
-	if r.code != http.StatusOK || r.json(t)["message"] == "" {
-		t.Fatalf("change: %d %s", r.code, r.body)
+	wantStatus(t, e.changePassword(t, "", "a", "b", "b"), nil, http.StatusUnauthorized)
+	r := e.changePassword(t, a.access, "brew-a-fresh-pot", "roasted-beans-77", "roasted-beans-77")
+	wantStatus(t, r, nil, http.StatusOK)
+	if r.JSON200.Message == "" {
+		t.Fatal("change: message is empty")
 	}
 	// The caller stays signed in; the other login of the user is closed; Bo is untouched.
-	if r := e.call("GET", "/api/auth/me", a.access, nil); r.code != http.StatusOK {
-		t.Fatalf("caller's access: %d", r.code)
-	}
-	if r := e.refresh(a.refresh); r.code != http.StatusOK {
-		t.Fatalf("caller's refresh: %d", r.code)
-	}
-	if r := e.refresh(other.refresh); r.code != http.StatusUnauthorized {
-		t.Fatalf("other login's refresh: %d", r.code)
-	}
-	if r := e.refresh(bo.refresh); r.code != http.StatusOK {
-		t.Fatalf("another user's login: %d", r.code)
-	}
-	if r := e.call("POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"}); r.code != http.StatusUnauthorized {
-		t.Fatalf("old password: %d", r.code)
-	}
+	e.wantMe(t, a.access, http.StatusOK)
+	e.wantRefresh(t, a.refresh, http.StatusOK)
+	e.wantRefresh(t, other.refresh, http.StatusUnauthorized)
+	e.wantRefresh(t, bo.refresh, http.StatusOK)
+	e.wantLogin(t, "ada@example.com", "brew-a-fresh-pot", http.StatusUnauthorized)
 	e.login("ada@example.com", "roasted-beans-77")
 	e.login("bo@example.com", "steamed-milk-42")
 }
@@ -960,11 +1130,12 @@ func TestChangePasswordIsRateLimited(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	a := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 	for i := 0; i < 10; i++ {
-		e.call("PUT", "/api/profile/password", a.access, map[string]string{"currentPassword": "guess", "newPassword": "roasted-beans-77", "confirmNewPassword": "roasted-beans-77"})
+		e.changePassword(t, a.access, "guess", "roasted-beans-77", "roasted-beans-77")
 	}
-	r := e.call("PUT", "/api/profile/password", a.access, map[string]string{"currentPassword": "brew-a-fresh-pot", "newPassword": "roasted-beans-77", "confirmNewPassword": "roasted-beans-77"})
-	if r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" {
-		t.Fatalf("11th: %d %s", r.code, r.body)
+	r := e.changePassword(t, a.access, "brew-a-fresh-pot", "roasted-beans-77", "roasted-beans-77")
+	wantStatus(t, r, nil, http.StatusTooManyRequests)
+	if r.Headers429.RetryAfter == nil {
+		t.Fatal("11th: no Retry-After")
 	}
 }
 
@@ -985,119 +1156,128 @@ func TestDeleteAccountDeletesEverything(t *testing.T) {
 		e.exec(`INSERT INTO login_codes (code_hash, user_id, expires_at) SELECT sha256(convert_to(email, 'UTF8')), id, now() + interval '1 minute' FROM users WHERE email = $1`, u)
 	}
 	tables := []string{"refresh_token_families", "refresh_tokens", "email_tokens", "chat_sessions", "messages", "external_identities", "usage_counters", "weekly_reports", "login_codes"}
-	countsOf := func(userID any) map[string]int {
+	countsOf := func(userID uuid.UUID) map[string]int {
 		m := map[string]int{}
 		for _, tbl := range tables {
 			m[tbl] = e.count(`SELECT count(*) FROM `+tbl+` WHERE user_id = $1`, userID)
 		}
 		return m
 	}
-	bBefore := countsOf(b.user["id"])
-	for tbl, n := range countsOf(a.user["id"]) {
+	bBefore := countsOf(b.user.Id)
+	for tbl, n := range countsOf(a.user.Id) {
 		if n == 0 {
 			t.Fatalf("setup: no %s rows for Ada", tbl)
 		}
 	}
 
-	if r := e.call("DELETE", "/api/profile", "", nil); r.code != http.StatusUnauthorized {
-		t.Fatalf("anonymous: %d", r.code)
+	del := func(token string) *apiclient.DeleteAccountAnswer {
+		t.Helper()
+		var edit []apiclient.RequestEditorFn
+		if token != "" {
+			edit = append(edit, bearer(token))
+		}
+		res, err := e.api.DeleteAccountWithResponse(t.Context(), edit...)
+		if err != nil {
+			t.Fatalf("delete: %v", err)
+		}
+		return res
 	}
-	if r := e.call("DELETE", "/api/profile", a.access, nil); r.code != http.StatusNoContent {
-		t.Fatalf("delete: %d %s", r.code, r.body)
-	}
-	if n := e.count(`SELECT count(*) FROM users WHERE id = $1`, a.user["id"]); n != 0 {
+	wantStatus(t, del(""), nil, http.StatusUnauthorized)
+	wantStatus(t, del(a.access), nil, http.StatusNoContent)
+	if n := e.count(`SELECT count(*) FROM users WHERE id = $1`, a.user.Id); n != 0 {
 		t.Fatal("the account is still there")
 	}
-	for tbl, n := range countsOf(a.user["id"]) {
+	for tbl, n := range countsOf(a.user.Id) {
 		if n != 0 {
 			t.Errorf("%d %s rows left", n, tbl)
 		}
 	}
-	for tbl, n := range countsOf(b.user["id"]) {
+	for tbl, n := range countsOf(b.user.Id) {
 		if n != bBefore[tbl] {
 			t.Errorf("Bo's %s: %d rows, had %d", tbl, n, bBefore[tbl])
 		}
 	}
-	if r := e.call("GET", "/api/auth/me", a.access, nil); r.code != http.StatusUnauthorized {
-		t.Fatalf("deleted user's access token: %d", r.code)
-	}
-	if r := e.refresh(a.refresh); r.code != http.StatusUnauthorized {
-		t.Fatalf("deleted user's refresh token: %d", r.code)
-	}
-	if r := e.call("POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"}); r.code != http.StatusUnauthorized {
-		t.Fatalf("deleted user signs in: %d", r.code)
-	}
-	if r := e.call("GET", "/api/profile", b.access, nil); r.code != http.StatusOK {
-		t.Fatalf("Bo: %d", r.code)
-	}
+	// The deleted user's tokens and password no longer work; Bo's still do.
+	e.wantMe(t, a.access, http.StatusUnauthorized)
+	e.wantRefresh(t, a.refresh, http.StatusUnauthorized)
+	e.wantLogin(t, "ada@example.com", "brew-a-fresh-pot", http.StatusUnauthorized)
+	res, err := e.api.GetProfileWithResponse(t.Context(), bearer(b.access))
+	wantStatus(t, res, err, http.StatusOK)
 }
 
 func TestResetAndRegisterDoNotRevealAccounts(t *testing.T) {
 	e := newAccEnv(t, auth.DefaultArgon2)
 	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
+	ctx := t.Context()
 	similar := func(a, b time.Duration) bool {
 		d, tol := a-b, max(30*time.Millisecond, min(a, b)*2/5)
 		return d <= tol && d >= -tol
 	}
+	resetMail := func(email string) (answer, error) {
+		return e.api.RequestPasswordResetWithResponse(ctx, &api.RequestPasswordResetParams{Email: openapi_types.Email(email)})
+	}
 	e.sameTiming(t, "reset mail", 9,
-		func(int) reply { return e.requestReset("ada@example.com") },
-		func(i int) reply { return e.requestReset(fmt.Sprintf("ghost%d@example.com", i)) }, similar)
-	link := func(email string) reply {
-		return e.call("POST", "/api/auth/login-link", "", map[string]string{"email": email})
+		func(int) (answer, error) { return resetMail("ada@example.com") },
+		func(i int) (answer, error) { return resetMail(fmt.Sprintf("ghost%d@example.com", i)) }, similar)
+	link := func(email string) (answer, error) {
+		return e.api.RequestLoginLinkWithResponse(ctx, api.LoginLinkRequest{Email: openapi_types.Email(email)})
 	}
 	e.sameTiming(t, "sign-in link", 9,
-		func(int) reply { return link("ada@example.com") },
-		func(i int) reply { return link(fmt.Sprintf("ghost%d@example.com", i)) }, similar)
-	reg := func(email string) reply {
-		return e.call("POST", "/api/auth/register", "", map[string]string{"name": "X", "email": email, "password": "brew-a-fresh-pot", "confirmPassword": "brew-a-fresh-pot"})
+		func(int) (answer, error) { return link("ada@example.com") },
+		func(i int) (answer, error) { return link(fmt.Sprintf("ghost%d@example.com", i)) }, similar)
+	reg := func(email string) (answer, error) {
+		return e.api.RegisterWithResponse(ctx, accRegistration("X", email, "brew-a-fresh-pot"))
 	}
 	e.sameTiming(t, "register", 9,
-		func(int) reply { return reg("ada@example.com") },
-		func(i int) reply { return reg(fmt.Sprintf("fresh%d@example.com", i)) }, similar)
+		func(int) (answer, error) { return reg("ada@example.com") },
+		func(i int) (answer, error) { return reg(fmt.Sprintf("fresh%d@example.com", i)) }, similar)
 }
 
 func TestConcurrentRefreshesShareTheNewPair(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	s := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 	const tabs = 4
-	out := make(chan reply, tabs)
+	type refreshed struct {
+		res *apiclient.RefreshTokensAnswer
+		err error
+	}
+	out := make(chan refreshed, tabs)
 	for i := 0; i < tabs; i++ {
-		go func() { out <- e.refresh(s.refresh) }()
+		go func() {
+			res, err := e.api.RefreshTokensWithResponse(t.Context(), api.RefreshRequest{RefreshToken: s.refresh})
+			out <- refreshed{res, err}
+		}()
 	}
 	var first string
 	for i := 0; i < tabs; i++ {
 		r := <-out
-		if r.code != http.StatusOK {
-			t.Fatalf("tab %d: %d %s", i, r.code, r.body)
-		}
-		var m map[string]any
-		_ = json.Unmarshal([]byte(r.body), &m)
-		tok := m["refreshToken"].(string)
+		wantStatus(t, r.res, r.err, http.StatusOK)
+		tok := r.res.JSON200.RefreshToken
 		if first == "" {
 			first = tok
 		} else if tok != first {
-			t.Fatal("tabs got different refresh tokens")
+			t.Fatalf("tab %d: refreshToken = %q, another tab got %q", i, tok, first)
 		}
 	}
-	if r := e.refresh(first); r.code != http.StatusOK {
-		t.Fatalf("the shared token: %d", r.code)
-	}
+	e.wantRefresh(t, first, http.StatusOK)
 }
 
 // TestResendVerification: a new link goes to an unverified account (at most one a minute),
 // and the answer is the same for a verified account and for no account at all.
 func TestResendVerification(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
-	e.call("POST", "/api/auth/register", "", map[string]string{"name": "Ada", "email": "ada@example.com", "password": "brew-a-fresh-pot", "confirmPassword": "brew-a-fresh-pot"})
+	reg, err := e.api.RegisterWithResponse(t.Context(), accRegistration("Ada", "ada@example.com", "brew-a-fresh-pot"))
+	wantStatus(t, reg, err, http.StatusCreated)
 	e.lastLink("ada@example.com", testPublicURL+"/email-verified?t=")
 	e.signUp("Bo", "bo@example.com", "steamed-milk-42")
 	before := len(e.mails())
 
 	resend := func(email string) {
 		t.Helper()
-		r := e.call("POST", "/api/auth/resend-verification", "", map[string]string{"email": email})
-		if r.code != http.StatusOK || r.json(t)["message"] != account.MsgResent {
-			t.Fatalf("resend to %s: %d %s", email, r.code, r.body)
+		r, err := e.api.ResendVerificationWithResponse(t.Context(), api.ResendVerificationRequest{Email: openapi_types.Email(email)})
+		wantStatus(t, r, err, http.StatusOK)
+		if r.JSON200.Message != account.MsgResent {
+			t.Fatalf("resend to %s: message = %q, want %q", email, r.JSON200.Message, account.MsgResent)
 		}
 	}
 	// Within the minute of the first link: the same answer, no second mail.
@@ -1112,9 +1292,7 @@ func TestResendVerification(t *testing.T) {
 	if n := e.mailsTo("ada@example.com"); n != 2 {
 		t.Fatalf("%d mails to ada, want a fresh link", n)
 	}
-	if r := e.call("GET", "/api/auth/verify?t="+queryParam(t, link, "t"), "", nil); r.code != http.StatusOK {
-		t.Fatalf("the resent link does not verify: %d %q", r.code, r.body)
-	}
+	e.wantVerify(t, queryParam(t, link, "t"), http.StatusOK)
 
 	// A verified account and an unknown address get the same answer and no mail.
 	resend("bo@example.com")
@@ -1123,7 +1301,10 @@ func TestResendVerification(t *testing.T) {
 	if got := len(e.mails()) - before; got != 1 {
 		t.Fatalf("%d mails since the sign-ups, want only ada's fresh link", got)
 	}
-	if r := e.call("POST", "/api/auth/resend-verification", "", map[string]string{"email": "not-an-address"}); r.code != http.StatusBadRequest || r.details(t)["email"] == nil {
-		t.Fatalf("a bad address: %d %s", r.code, r.body)
+	// Sent raw: the typed request refuses a malformed address before sending.
+	r, err := e.api.ResendVerificationWithBodyWithResponse(t.Context(), "application/json", strings.NewReader(`{"email": "not-an-address"}`))
+	wantStatus(t, r, err, http.StatusBadRequest)
+	if d := accDetails(t, r.JSON400); d["email"] == "" {
+		t.Fatalf("a bad address: details[email] is empty: %v", d)
 	}
 }

@@ -48,23 +48,18 @@ func TestAuthenticationIsOneQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.h = newTestHandler(t, Deps{Logger: e.svc.Logger(), DB: e.st, Verifier: NewTokenVerifier(tokens), Accounts: e.svc})
+	e.api = apiClient(t, e.h, e.ip)
 
 	for i := range 3 {
 		before := counter.n.Load()
-		if r := e.call("GET", "/api/auth/me", s.access, nil); r.code != http.StatusOK {
-			t.Fatalf("me: %d %s", r.code, r.body)
-		}
+		e.wantMe(t, s.access, http.StatusOK)
 		if n := counter.n.Load() - before; n != 1 {
 			t.Fatalf("request %d: authentication took %d statements, want 1", i, n)
 		}
 	}
-	if r := e.call("POST", "/api/auth/logout", s.access, nil); r.code != http.StatusNoContent {
-		t.Fatalf("logout: %d %s", r.code, r.body)
-	}
+	e.wantLogout(t, s.access, http.StatusNoContent)
 	before := counter.n.Load()
-	if r := e.call("GET", "/api/auth/me", s.access, nil); r.code != http.StatusUnauthorized {
-		t.Fatalf("me after logout: %d", r.code)
-	}
+	e.wantMe(t, s.access, http.StatusUnauthorized)
 	if n := counter.n.Load() - before; n != 1 {
 		t.Fatalf("refusing a closed login took %d statements, want 1", n)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/chat"
@@ -77,11 +78,14 @@ func (c contractOp) notRefusedFor(t *testing.T, res response, field string) {
 	case c.refusesWithText():
 		t.Fatalf("%s refused: %s", field, res.Body)
 	default:
-		d, _ := res.json(t)["details"].(map[string]any)
+		var refusal api.ValidationError
+		if err := json.Unmarshal(res.Body.Bytes(), &refusal); err != nil {
+			t.Fatalf("%s: the 400 is not the contract's validation error: %v: %s", field, err, res.Body)
+		}
 		// A cursor the gate lets through reaches the chat service, which finds it is no page
 		// it made: a refusal from past the gate, which this test does not judge.
-		if d[field] != nil && (field != "cursor" || d[field] != chat.MsgBadCursor) {
-			t.Fatalf("%s refused: %s", field, res.Body)
+		if msg, named := refusal.Details[field]; named && (field != "cursor" || msg != chat.MsgBadCursor) {
+			t.Fatalf("%s refused: details[%s] = %q", field, field, msg)
 		}
 	}
 }
@@ -225,56 +229,58 @@ func TestTheDomainTakesEveryLimitTheContractAllows(t *testing.T) {
 		longEmail := textOfLength(&openapi3.Schema{Format: "email"}, account.MaxEmail)
 		longPass := strings.Repeat("é", account.MaxPassword)
 		s := e.signUp(strings.Repeat("é", account.MaxName), longEmail, longPass)
-		if got := s.user["name"]; got != strings.Repeat("é", account.MaxName) {
-			t.Fatalf("name = %v", got)
+		if got := s.user.Name; got != strings.Repeat("é", account.MaxName) {
+			t.Fatalf("user name = %q, want %d characters", got, account.MaxName)
 		}
 		shortPass := "Pa55" + strings.Repeat("w", account.MinPassword-4)
-		if r := e.call("PUT", "/api/profile/password", s.access, map[string]string{"currentPassword": longPass, "newPassword": shortPass, "confirmNewPassword": shortPass}); r.code != http.StatusOK {
-			t.Fatalf("password of %d: %d %s", account.MinPassword, r.code, r.body)
+		if r := e.changePassword(t, s.access, longPass, shortPass, shortPass); r.StatusCode() != http.StatusOK {
+			t.Fatalf("password of %d: status = %d, want 200: %s", account.MinPassword, r.StatusCode(), r.Body)
 		}
 		e.login(longEmail, shortPass)
-		for _, body := range []string{
-			fmt.Sprintf(`{"age": %d}`, account.MinAge),
-			fmt.Sprintf(`{"age": %d}`, account.MaxAge),
-			`{"focusAreas": "` + strings.Repeat("é", account.MaxProfileText) + `"}`,
-			`{"sensitiveTopics": "` + strings.Repeat("é", account.MaxProfileText) + `"}`,
+		for name, u := range map[string]api.ProfileUpdate{
+			"youngest age":           {Age: new(account.MinAge)},
+			"oldest age":             {Age: new(account.MaxAge)},
+			"longest focusAreas":     {FocusAreas: new(strings.Repeat("é", account.MaxProfileText))},
+			"longest sensitiveTopic": {SensitiveTopics: new(strings.Repeat("é", account.MaxProfileText))},
 		} {
-			if r := e.call("PUT", "/api/profile", s.access, json.RawMessage(body)); r.code != http.StatusOK {
-				t.Fatalf("%.30s: %d %s", body, r.code, r.body)
+			res, err := e.api.UpdateProfileWithResponse(t.Context(), u, bearer(s.access))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if res.StatusCode() != http.StatusOK {
+				t.Fatalf("%s: status = %d, want 200: %s", name, res.StatusCode(), res.Body)
 			}
 		}
 	})
 	t.Run("contact", func(t *testing.T) {
 		h, _, _ := newContactHandler(t)
-		body := mustJSON(t, map[string]string{
-			"name":    strings.Repeat("é", contact.MaxName),
-			"email":   textOfLength(&openapi3.Schema{Format: "email"}, contact.MaxEmail),
-			"message": strings.Repeat("é", contact.MaxMessage),
+		res, err := apiClient(t, h, "198.51.100.7").SendContactMessageWithResponse(t.Context(), api.ContactRequest{
+			Name:    strings.Repeat("é", contact.MaxName),
+			Email:   openapi_types.Email(textOfLength(&openapi3.Schema{Format: "email"}, contact.MaxEmail)),
+			Message: strings.Repeat("é", contact.MaxMessage),
 		})
-		if res := do(h, http.MethodPost, "/api/public/contact", body); res.Code != http.StatusAccepted {
-			t.Fatalf("%d %s", res.Code, res.Body)
-		}
+		wantStatus(t, res, err, http.StatusAccepted)
 	})
 	t.Run("chat", func(t *testing.T) {
 		e := newChatEnv(t, nil)
+		c := apiClient(t, e.h, "198.51.100.7")
 		tok := e.user(t, "USER")
 		e.llm.Enqueue(llmtest.Script{Chunks: []string{"Noted."}, CompletionTokens: 1})
-		res := e.call(http.MethodPost, "/api/chat/message", tok, map[string]any{"message": strings.Repeat("é", chat.DefaultLimits().MaxMessageChars)})
-		if res.Code != http.StatusOK {
-			t.Fatalf("%d %s", res.Code, res.Body)
-		}
+		res, err := c.SendChatMessageWithResponse(t.Context(), api.SendMessageRequest{Message: strings.Repeat("é", chat.DefaultLimits().MaxMessageChars)}, bearer(tok))
+		wantStatus(t, res, err, http.StatusOK)
 		query := strings.Repeat("é", limits.SearchProfileSessionsQueryMaxLength)
-		if res := e.call(http.MethodGet, "/api/profile/sessions?query="+url.QueryEscape(query), tok, nil); res.Code != http.StatusOK {
-			t.Fatalf("search of %d: %d %s", limits.SearchProfileSessionsQueryMaxLength, res.Code, res.Body)
-		}
+		found, err := c.SearchProfileSessionsWithResponse(t.Context(), &api.SearchProfileSessionsParams{Query: &query}, bearer(tok))
+		wantStatus(t, found, err, http.StatusOK)
 	})
 	t.Run("chat with a lower configured limit", func(t *testing.T) {
 		lim := chat.DefaultLimits()
 		lim.MaxMessageChars = 100
 		e := newChatEnv(t, &lim)
-		res := e.call(http.MethodPost, "/api/chat/message", e.user(t, "USER"), map[string]any{"message": strings.Repeat("a", 101), "sessionId": uuid.NewString()})
-		if res.Code != http.StatusBadRequest || res.json(t)["details"].(map[string]any)["message"] == nil {
-			t.Fatalf("%d %s", res.Code, res.Body)
+		sid := uuid.New()
+		res, err := apiClient(t, e.h, "198.51.100.7").SendChatMessageWithResponse(t.Context(), api.SendMessageRequest{Message: strings.Repeat("a", 101), SessionId: &sid}, bearer(e.user(t, "USER")))
+		wantStatus(t, res, err, http.StatusBadRequest)
+		if d := accDetails(t, res.JSON400); d["message"] == "" {
+			t.Fatalf("details[message] is empty: %v", d)
 		}
 	})
 }

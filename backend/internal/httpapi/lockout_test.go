@@ -3,16 +3,20 @@ package httpapi
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
 
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
 	"github.com/percolate/percolate/backend/internal/account"
+	"github.com/percolate/percolate/gen/api"
+	"github.com/percolate/percolate/gen/apiclient"
 )
 
-// concurrently sends n requests at once and counts the answers by status.
-func concurrently(n int, send func(i int) reply) map[int]int {
+// concurrently sends n requests at once and counts the answers by status; an answer the typed
+// client cannot read fails t.
+func concurrently(t *testing.T, n int, send func(i int) (answer, error)) map[int]int {
 	var (
 		mu    sync.Mutex
 		wg    sync.WaitGroup
@@ -24,9 +28,13 @@ func concurrently(n int, send func(i int) reply) map[int]int {
 		go func() {
 			defer wg.Done()
 			<-start
-			r := send(i)
+			r, err := send(i)
+			if err != nil {
+				t.Errorf("request %d: the typed client could not read the answer: %v", i, err)
+				return
+			}
 			mu.Lock()
-			codes[r.code]++
+			codes[r.StatusCode()]++
 			mu.Unlock()
 		}()
 	}
@@ -39,16 +47,20 @@ func TestLoginLimitHoldsUnderConcurrentAttempts(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 	// Each attempt from its own address, so the per-account limit (10) is the one tested.
-	codes := concurrently(40, func(i int) reply {
-		return e.callFrom(fmt.Sprintf("192.0.2.%d", i), "POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "wrong-password"})
+	codes := concurrently(t, 40, func(i int) (answer, error) {
+		return e.apiFrom(fmt.Sprintf("192.0.2.%d", i)).LoginWithResponse(t.Context(), api.LoginRequest{Email: "ada@example.com", Password: "wrong-password"})
 	})
 	// A wrong password is answered 401 only after its hash was checked: 10 hashes, no more.
-	if codes[http.StatusUnauthorized] != 10 || codes[http.StatusTooManyRequests] != 30 {
-		t.Fatalf("40 concurrent wrong passwords: %v, want 10 × 401 and 30 × 429", codes)
+	if codes[http.StatusUnauthorized] != 10 {
+		t.Errorf("40 concurrent wrong passwords: %d × 401, want 10 (all: %v)", codes[http.StatusUnauthorized], codes)
 	}
-	r := e.callFrom("192.0.2.200", "POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"})
-	if r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" {
-		t.Fatalf("the right password after the limit: %d %s", r.code, r.body)
+	if codes[http.StatusTooManyRequests] != 30 {
+		t.Errorf("40 concurrent wrong passwords: %d × 429, want 30 (all: %v)", codes[http.StatusTooManyRequests], codes)
+	}
+	r := e.loginFrom(t, "192.0.2.200", "ada@example.com", "brew-a-fresh-pot")
+	wantStatus(t, r, nil, http.StatusTooManyRequests)
+	if r.Headers429.RetryAfter == nil {
+		t.Fatal("the right password after the limit: no Retry-After")
 	}
 }
 
@@ -56,8 +68,8 @@ func TestSuccessfulLoginsDoNotUseTheAddressLimit(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 	for i := 0; i < 110; i++ {
-		if r := e.callFrom("192.0.2.7", "POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"}); r.code != http.StatusOK {
-			t.Fatalf("sign-in %d from one address: %d %s", i+1, r.code, r.body)
+		if r := e.loginFrom(t, "192.0.2.7", "ada@example.com", "brew-a-fresh-pot"); r.StatusCode() != http.StatusOK {
+			t.Fatalf("sign-in %d from one address: status = %d, want 200: %s", i+1, r.StatusCode(), r.Body)
 		}
 	}
 }
@@ -65,120 +77,131 @@ func TestSuccessfulLoginsDoNotUseTheAddressLimit(t *testing.T) {
 func TestPasswordChangeLimitHoldsUnderConcurrentAttempts(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	a := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
-	codes := concurrently(40, func(int) reply {
-		return e.call("PUT", "/api/profile/password", a.access, map[string]string{"currentPassword": "guess-guess", "newPassword": "roasted-beans-77", "confirmNewPassword": "roasted-beans-77"})
+	codes := concurrently(t, 40, func(int) (answer, error) {
+		return e.api.ChangePasswordWithResponse(t.Context(), api.PasswordChangeRequest{CurrentPassword: "guess-guess", NewPassword: "roasted-beans-77", ConfirmNewPassword: "roasted-beans-77"}, bearer(a.access))
 	})
-	if codes[http.StatusBadRequest] != 10 || codes[http.StatusTooManyRequests] != 30 {
-		t.Fatalf("40 concurrent wrong current passwords: %v, want 10 × 400 and 30 × 429", codes)
+	if codes[http.StatusBadRequest] != 10 {
+		t.Errorf("40 concurrent wrong current passwords: %d × 400, want 10 (all: %v)", codes[http.StatusBadRequest], codes)
 	}
-	r := e.call("PUT", "/api/profile/password", a.access, map[string]string{"currentPassword": "brew-a-fresh-pot", "newPassword": "roasted-beans-77", "confirmNewPassword": "roasted-beans-77"})
-	if r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" {
-		t.Fatalf("the right password after the limit: %d %s", r.code, r.body)
+	if codes[http.StatusTooManyRequests] != 30 {
+		t.Errorf("40 concurrent wrong current passwords: %d × 429, want 30 (all: %v)", codes[http.StatusTooManyRequests], codes)
+	}
+	r := e.changePassword(t, a.access, "brew-a-fresh-pot", "roasted-beans-77", "roasted-beans-77")
+	wantStatus(t, r, nil, http.StatusTooManyRequests)
+	if r.Headers429.RetryAfter == nil {
+		t.Fatal("the right password after the limit: no Retry-After")
 	}
 }
 
 func TestBadLinksNeverRefuseGoodTokens(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
+	ctx := t.Context()
 	s := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 	const ip = "192.0.2.120"
-	bad := []func() reply{
-		func() reply { return e.callFrom(ip, "GET", "/api/auth/verify?t=not-a-token", "", nil) },
-		func() reply {
-			return e.callFrom(ip, "PUT", "/api/public/reset-password?token=not-a-token", "", map[string]string{"password": "fresh-start-pw-9", "confirmPassword": "fresh-start-pw-9"})
+	from := e.apiFrom(ip)
+	bad := []func() (answer, error){
+		func() (answer, error) {
+			return from.VerifyEmailWithResponse(ctx, &api.VerifyEmailParams{T: "not-a-token"})
 		},
-		func() reply {
-			return e.callFrom(ip, "POST", "/api/auth/oidc/exchange", "", map[string]string{"code": "not-a-code"})
+		func() (answer, error) {
+			return from.ResetPasswordWithResponse(ctx, &api.ResetPasswordParams{Token: "not-a-token"}, api.ResetPasswordRequest{Password: "fresh-start-pw-9", ConfirmPassword: "fresh-start-pw-9"})
+		},
+		func() (answer, error) {
+			return from.ExchangeOidcCodeWithResponse(ctx, api.OidcExchangeRequest{Code: "not-a-code"})
 		},
 	}
 	for i := 0; i < 50; i++ {
-		if r := bad[i%len(bad)](); r.code != http.StatusUnauthorized && r.code != http.StatusBadRequest {
-			t.Fatalf("bad link %d: %d %s", i+1, r.code, r.body)
+		r, err := bad[i%len(bad)]()
+		if err != nil {
+			t.Fatalf("bad link %d: %v", i+1, err)
+		}
+		if r.StatusCode() != http.StatusUnauthorized && r.StatusCode() != http.StatusBadRequest {
+			t.Fatalf("bad link %d: status = %d, want 400 or 401: %s", i+1, r.StatusCode(), bodyOf(r))
 		}
 	}
-	if r := e.callFrom(ip, "GET", "/api/auth/verify?t=another", "", nil); r.code != http.StatusTooManyRequests ||
-		!strings.HasPrefix(r.header.Get("Content-Type"), "text/plain") || r.body != account.MsgTokenLimited || r.header.Get("Retry-After") == "" {
-		t.Fatalf("bad link over the limit: %d %q", r.code, r.body)
-	}
+	v, err := from.VerifyEmailWithResponse(ctx, &api.VerifyEmailParams{T: "another"})
+	wantStatus(t, v, err, http.StatusTooManyRequests)
+	accPlain(t, v.HTTPResponse, v.Body, account.MsgTokenLimited)
+	accRetryAfter(t, v.HTTPResponse)
 	// A refresh from that address works: refresh tokens are counted apart, and a good one
 	// is never refused.
-	r := e.callFrom(ip, "POST", "/api/auth/refresh", "", map[string]string{"refreshToken": s.refresh})
-	if r.code != http.StatusOK {
-		t.Fatalf("refresh after 50 bad links: %d %s", r.code, r.body)
+	refresh := func(token string, want int) *apiclient.RefreshTokensAnswer {
+		t.Helper()
+		r, err := from.RefreshTokensWithResponse(ctx, api.RefreshRequest{RefreshToken: token})
+		wantStatus(t, r, err, want)
+		return r
 	}
+	refresh(s.refresh, http.StatusOK)
 	// A good e-mail link from that address works too.
-	if r := e.callFrom(ip, "POST", "/api/auth/register", "", map[string]string{"name": "Bo", "email": "bo@example.com", "password": "steamed-milk-42", "confirmPassword": "steamed-milk-42"}); r.code != http.StatusCreated {
-		t.Fatalf("register: %d %s", r.code, r.body)
-	}
+	wantStatus(t, e.registerFrom(t, ip, "Bo", "bo@example.com", "steamed-milk-42"), nil, http.StatusCreated)
 	link := e.lastLink("bo@example.com", testPublicURL+"/email-verified?t=")
-	if r := e.callFrom(ip, "GET", "/api/auth/verify?t="+url.QueryEscape(queryParam(t, link, "t")), "", nil); r.code != http.StatusOK {
-		t.Fatalf("good link after 50 bad ones: %d %s", r.code, r.body)
-	}
+	v, err = from.VerifyEmailWithResponse(ctx, &api.VerifyEmailParams{T: queryParam(t, link, "t")})
+	wantStatus(t, v, err, http.StatusOK)
 	e.requestReset("ada@example.com")
 	token := queryParam(t, e.lastLink("ada@example.com", testPublicURL+"/reset?token="), "token")
-	if r := e.callFrom(ip, "PUT", "/api/public/reset-password?token="+url.QueryEscape(token), "", map[string]string{"password": "fresh-start-pw-9", "confirmPassword": "fresh-start-pw-9"}); r.code != http.StatusOK {
-		t.Fatalf("good reset link after 50 bad ones: %d %s", r.code, r.body)
-	}
+	wantStatus(t, e.resetFrom(ip, token, "fresh-start-pw-9", "fresh-start-pw-9"), nil, http.StatusOK)
 	// Bad refresh tokens have their own limit, and it does not refuse a good one either.
 	for i := 0; i < 50; i++ {
-		if r := e.callFrom(ip, "POST", "/api/auth/refresh", "", map[string]string{"refreshToken": "not-a-token"}); r.code != http.StatusUnauthorized {
-			t.Fatalf("bad refresh %d: %d %s", i+1, r.code, r.body)
+		r, err := from.RefreshTokensWithResponse(ctx, api.RefreshRequest{RefreshToken: "not-a-token"})
+		if err != nil {
+			t.Fatalf("bad refresh %d: %v", i+1, err)
+		}
+		if r.StatusCode() != http.StatusUnauthorized {
+			t.Fatalf("bad refresh %d: status = %d, want 401: %s", i+1, r.StatusCode(), r.Body)
 		}
 	}
-	if r := e.callFrom(ip, "POST", "/api/auth/refresh", "", map[string]string{"refreshToken": "not-a-token"}); r.code != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" {
-		t.Fatalf("bad refresh over the limit: %d %s", r.code, r.body)
+	if r := refresh("not-a-token", http.StatusTooManyRequests); r.Headers429.RetryAfter == nil {
+		t.Fatal("bad refresh over the limit: no Retry-After")
 	}
 	s2 := e.login("bo@example.com", "steamed-milk-42")
-	if r := e.callFrom(ip, "POST", "/api/auth/refresh", "", map[string]string{"refreshToken": s2.refresh}); r.code != http.StatusOK {
-		t.Fatalf("good refresh after 50 bad ones: %d %s", r.code, r.body)
-	}
+	refresh(s2.refresh, http.StatusOK)
 }
 
 func TestResetMailLimitDoesNotRevealARecentRegistration(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
-	reg := func(email string) {
-		r := e.callFrom("192.0.2.30", "POST", "/api/auth/register", "", map[string]string{"name": "X", "email": email, "password": "brew-a-fresh-pot", "confirmPassword": "brew-a-fresh-pot"})
-		if r.code != http.StatusCreated {
-			t.Fatalf("register: %d %s", r.code, r.body)
-		}
-	}
 	// One address registered a moment ago (twice: a verification mail and a duplicate's
 	// note), one never: the answers to reset requests follow the same pattern.
-	reg("new@example.com")
-	reg("new@example.com")
+	wantStatus(t, e.registerFrom(t, "192.0.2.30", "X", "new@example.com", "brew-a-fresh-pot"), nil, http.StatusCreated)
+	wantStatus(t, e.registerFrom(t, "192.0.2.30", "X", "new@example.com", "brew-a-fresh-pot"), nil, http.StatusCreated)
 	pattern := func(email string, ip int) []int {
 		var out []int
 		for i := 0; i < 4; i++ {
-			out = append(out, e.callFrom(fmt.Sprintf("192.0.2.%d", ip+i), "POST", "/api/public/reset-password-email?email="+email, "", nil).code)
+			out = append(out, e.requestResetFrom(fmt.Sprintf("192.0.2.%d", ip+i), email).StatusCode())
 		}
 		return out
 	}
 	registered, unknown := pattern("new@example.com", 40), pattern("nobody@example.com", 50)
-	if fmt.Sprint(registered) != fmt.Sprint(unknown) || fmt.Sprint(unknown) != "[200 200 200 429]" {
-		t.Fatalf("reset answers: just registered %v, never registered %v", registered, unknown)
+	if fmt.Sprint(unknown) != "[200 200 200 429]" {
+		t.Errorf("reset answers for an address never registered: %v, want [200 200 200 429]", unknown)
+	}
+	if fmt.Sprint(registered) != fmt.Sprint(unknown) {
+		t.Errorf("reset answers for an address just registered: %v, for one never registered %v", registered, unknown)
 	}
 }
 
 func TestASignInLinkGetsTheOwnerPastALockout(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
+	ctx := t.Context()
 	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 	for i := 0; i < 10; i++ {
-		e.callFrom(fmt.Sprintf("192.0.2.%d", i), "POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "wrong-password"})
+		e.loginFrom(t, fmt.Sprintf("192.0.2.%d", i), "ada@example.com", "wrong-password")
 	}
-	if r := e.call("POST", "/api/auth/login", "", map[string]string{"email": "ada@example.com", "password": "brew-a-fresh-pot"}); r.code != http.StatusTooManyRequests {
-		t.Fatalf("locked: %d %s", r.code, r.body)
-	}
+	e.wantLogin(t, "ada@example.com", "brew-a-fresh-pot", http.StatusTooManyRequests)
 	// Known, unknown or unverified: the same answer.
-	if r := e.call("POST", "/api/auth/register", "", map[string]string{"name": "Bo", "email": "bo@example.com", "password": "steamed-milk-42", "confirmPassword": "steamed-milk-42"}); r.code != http.StatusCreated {
-		t.Fatalf("register: %d", r.code)
-	}
+	reg, err := e.api.RegisterWithResponse(ctx, accRegistration("Bo", "bo@example.com", "steamed-milk-42"))
+	wantStatus(t, reg, err, http.StatusCreated)
 	for _, addr := range []string{"ada@example.com", "nobody@example.com", "bo@example.com"} {
-		r := e.call("POST", "/api/auth/login-link", "", map[string]string{"email": addr})
-		if r.code != http.StatusOK || r.json(t)["message"] != account.MsgLoginLinkSent {
-			t.Fatalf("link for %s: %d %s", addr, r.code, r.body)
+		r, err := e.api.RequestLoginLinkWithResponse(ctx, api.LoginLinkRequest{Email: openapi_types.Email(addr)})
+		wantStatus(t, r, err, http.StatusOK)
+		if r.JSON200.Message != account.MsgLoginLinkSent {
+			t.Fatalf("link for %s: message = %q, want %q", addr, r.JSON200.Message, account.MsgLoginLinkSent)
 		}
 	}
-	if r := e.call("POST", "/api/auth/login-link", "", map[string]string{"email": "not an address"}); r.code != http.StatusBadRequest || r.details(t)["email"] == nil {
-		t.Fatalf("malformed address: %d %s", r.code, r.body)
+	// Sent raw: the typed request refuses a malformed address before sending.
+	bad, err := e.api.RequestLoginLinkWithBodyWithResponse(ctx, "application/json", strings.NewReader(`{"email": "not an address"}`))
+	wantStatus(t, bad, err, http.StatusBadRequest)
+	if d := accDetails(t, bad.JSON400); d["email"] == "" {
+		t.Fatalf("malformed address: details[email] is empty: %v", d)
 	}
 	e.drain()
 	if n := e.mailsTo("bo@example.com"); n != 1 {
@@ -192,21 +215,20 @@ func TestASignInLinkGetsTheOwnerPastALockout(t *testing.T) {
 	}
 	token := queryParam(t, e.lastLink("ada@example.com", testPublicURL+"/login?loginToken="), "loginToken")
 
-	r := e.call("POST", "/api/auth/login-link/redeem", "", map[string]string{"token": token})
-	if r.code != http.StatusOK {
-		t.Fatalf("redeem: %d %s", r.code, r.body)
+	r, err := e.api.RedeemLoginLinkWithResponse(ctx, api.LoginLinkRedeemRequest{Token: token})
+	wantStatus(t, r, err, http.StatusOK)
+	if r.JSON200.User.Email != "ada@example.com" {
+		t.Fatalf("redeem: user email = %q, want ada@example.com", r.JSON200.User.Email)
 	}
-	m := r.json(t)
-	if user, _ := m["user"].(map[string]any); user["email"] != "ada@example.com" || m["accessToken"] == "" {
-		t.Fatalf("redeem: %s", r.body)
+	if r.JSON200.AccessToken == "" {
+		t.Fatal("redeem: accessToken is empty")
 	}
-	if r := e.call("GET", "/api/auth/me", m["accessToken"].(string), nil); r.code != http.StatusOK {
-		t.Fatalf("signed in by link: %d", r.code)
-	}
+	e.wantMe(t, r.JSON200.AccessToken, http.StatusOK)
 	// Once only.
-	r = e.call("POST", "/api/auth/login-link/redeem", "", map[string]string{"token": token})
-	if r.code != http.StatusUnauthorized || r.json(t)["code"] != account.CodeLoginLinkBad {
-		t.Fatalf("second use: %d %s", r.code, r.body)
+	r, err = e.api.RedeemLoginLinkWithResponse(ctx, api.LoginLinkRedeemRequest{Token: token})
+	wantStatus(t, r, err, http.StatusUnauthorized)
+	if r.JSON401.Code != account.CodeLoginLinkBad {
+		t.Fatalf("second use: code = %s, want %s", r.JSON401.Code, account.CodeLoginLinkBad)
 	}
 	// The link lifted the lock: the password works again.
 	e.login("ada@example.com", "brew-a-fresh-pot")

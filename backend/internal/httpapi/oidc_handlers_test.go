@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"strings"
@@ -16,6 +15,8 @@ import (
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/auth/oidctest"
+	"github.com/percolate/percolate/gen/api"
+	"github.com/percolate/percolate/gen/apiclient"
 )
 
 type oidcEnv struct {
@@ -32,29 +33,28 @@ func newOIDCEnv(t *testing.T) *oidcEnv {
 		Keys:        e.keys,
 	})
 	e.h = newTestHandler(t, Deps{Logger: e.svc.Logger(), DB: e.st, Verifier: NewTokenVerifier(e.tokens), Accounts: e.svc, OIDC: o, SecureCookies: true})
+	e.api = apiClient(t, e.h, e.ip)
 	return &oidcEnv{accEnv: e, idp: idp}
 }
 
-func (e *oidcEnv) get(target string, cookies ...*http.Cookie) *httptest.ResponseRecorder {
-	req := httptest.NewRequest("GET", target, nil)
-	req.RemoteAddr = e.ip + ":1"
-	for _, c := range cookies {
-		req.AddCookie(c)
+// withCookie sends c with the request.
+func withCookie(c *http.Cookie) apiclient.RequestEditorFn {
+	return func(_ context.Context, r *http.Request) error {
+		r.AddCookie(c)
+		return nil
 	}
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	return rec
 }
 
 // start begins a sign-in and lets the provider authorize it; it returns the callback path
 // and the flow cookie.
 func (e *oidcEnv) start() (string, *http.Cookie) {
 	e.t.Helper()
-	rec := e.get("/oauth2/authorization/google")
-	if rec.Code != http.StatusFound {
-		e.t.Fatalf("start: %d %s", rec.Code, rec.Body)
+	rec, err := e.api.StartOidcSignInWithResponse(e.t.Context())
+	wantStatus(e.t, rec, err, http.StatusFound)
+	if rec.Headers302.Location == nil {
+		e.t.Fatal("start: no Location")
 	}
-	authURL := rec.Header().Get("Location")
+	authURL := *rec.Headers302.Location
 	if !strings.HasPrefix(authURL, e.idp.Issuer()+"/authorize?") {
 		e.t.Fatalf("start redirects to %q", authURL)
 	}
@@ -64,9 +64,18 @@ func (e *oidcEnv) start() (string, *http.Cookie) {
 			e.t.Fatalf("authorization request lacks %s: %s", p, authURL)
 		}
 	}
-	cookies := rec.Result().Cookies()
-	if len(cookies) != 1 || !cookies[0].HttpOnly || !cookies[0].Secure || cookies[0].SameSite != http.SameSiteNoneMode {
-		e.t.Fatalf("flow cookie %+v", cookies)
+	cookies := rec.HTTPResponse.Cookies()
+	if len(cookies) != 1 {
+		e.t.Fatalf("%d cookies, want the flow cookie alone: %+v", len(cookies), cookies)
+	}
+	if !cookies[0].HttpOnly {
+		e.t.Errorf("flow cookie is not HttpOnly: %+v", cookies[0])
+	}
+	if !cookies[0].Secure {
+		e.t.Errorf("flow cookie is not Secure: %+v", cookies[0])
+	}
+	if cookies[0].SameSite != http.SameSiteNoneMode {
+		e.t.Errorf("flow cookie SameSite = %v, want None", cookies[0].SameSite)
 	}
 	if strings.Contains(cookies[0].Value, q.Query().Get("code_challenge")) {
 		e.t.Fatal("cookie carries the challenge instead of the verifier")
@@ -84,27 +93,48 @@ func (e *oidcEnv) start() (string, *http.Cookie) {
 	return cb.RequestURI(), cookies[0]
 }
 
-// finish calls the callback and returns where it sends the browser.
+// finish calls the callback with the parameters of the path callback, and returns where it
+// sends the browser.
 func (e *oidcEnv) finish(callback string, cookie *http.Cookie) *url.URL {
 	e.t.Helper()
-	var rec *httptest.ResponseRecorder
-	if cookie == nil {
-		rec = e.get(callback)
-	} else {
-		rec = e.get(callback, cookie)
+	cb, err := url.Parse(callback)
+	if err != nil {
+		e.t.Fatal(err)
 	}
-	if rec.Code != http.StatusFound {
-		e.t.Fatalf("callback: %d %s", rec.Code, rec.Body)
+	var params api.OidcCallbackParams
+	for name, vs := range cb.Query() {
+		switch name {
+		case "code":
+			params.Code = &vs[0]
+		case "state":
+			params.State = &vs[0]
+		case "error":
+			params.Error = &vs[0]
+		default:
+			e.t.Fatalf("the callback carries %s, which the contract does not name: %s", name, callback)
+		}
 	}
-	u, _ := url.Parse(rec.Header().Get("Location"))
+	var edit []apiclient.RequestEditorFn
+	if cookie != nil {
+		edit = append(edit, withCookie(cookie))
+	}
+	rec, err := e.api.OidcCallbackWithResponse(e.t.Context(), &params, edit...)
+	wantStatus(e.t, rec, err, http.StatusFound)
+	if rec.Headers302.Location == nil {
+		e.t.Fatal("callback: no Location")
+	}
+	u, _ := url.Parse(*rec.Headers302.Location)
 	if u.Path != "/login" {
 		e.t.Fatalf("callback redirects to %s", u)
 	}
 	return u
 }
 
-func (e *oidcEnv) exchange(code string) reply {
-	return e.call("POST", "/api/auth/oidc/exchange", "", map[string]string{"code": code})
+func (e *oidcEnv) exchange(t testing.TB, code string, want int) *apiclient.ExchangeOidcCodeAnswer {
+	t.Helper()
+	res, err := e.api.ExchangeOidcCodeWithResponse(t.Context(), api.OidcExchangeRequest{Code: code})
+	wantStatus(t, res, err, want)
+	return res
 }
 
 func TestOIDCSignInCreatesAndFindsTheAccount(t *testing.T) {
@@ -113,37 +143,34 @@ func TestOIDCSignInCreatesAndFindsTheAccount(t *testing.T) {
 	cb, cookie := e.start()
 	to := e.finish(cb, cookie)
 	code := to.Query().Get("oauthCode")
-	if code == "" || to.Query().Get("oauthError") != "" {
-		t.Fatalf("callback: %s", to)
+	if code == "" {
+		t.Fatalf("callback: no oauthCode in %s", to)
 	}
-	r := e.exchange(code)
-	if r.code != http.StatusOK {
-		t.Fatalf("exchange: %d %s", r.code, r.body)
+	if to.Query().Get("oauthError") != "" {
+		t.Fatalf("callback: oauthError in %s", to)
 	}
-	m := r.json(t)
-	user := m["user"].(map[string]any)
-	if user["email"] != "gina@example.com" || user["name"] != "Gina" || user["role"] != "USER" {
-		t.Fatalf("user %v", user)
+	m := e.exchange(t, code, http.StatusOK).JSON200
+	if m.User.Email != "gina@example.com" {
+		t.Errorf("user email = %q, want gina@example.com", m.User.Email)
 	}
-	if r := e.call("GET", "/api/auth/me", m["accessToken"].(string), nil); r.code != http.StatusOK {
-		t.Fatalf("me: %d", r.code)
+	if m.User.Name != "Gina" {
+		t.Errorf("user name = %q, want Gina", m.User.Name)
 	}
-	if r := e.refresh(m["refreshToken"].(string)); r.code != http.StatusOK {
-		t.Fatalf("refresh: %d", r.code)
+	if m.User.Role != api.RoleUSER {
+		t.Errorf("user role = %s, want USER", m.User.Role)
 	}
+	e.wantMe(t, m.AccessToken, http.StatusOK)
+	e.wantRefresh(t, m.RefreshToken, http.StatusOK)
 	// The code is single-use.
-	if r := e.exchange(code); r.code != http.StatusUnauthorized {
-		t.Fatalf("second exchange: %d %s", r.code, r.body)
-	}
+	e.exchange(t, code, http.StatusUnauthorized)
 	if n := e.count(`SELECT count(*) FROM login_codes WHERE code_hash = convert_to($1, 'UTF8')`, code); n != 0 {
 		t.Fatal("login code stored in clear")
 	}
 	// Signing in again finds the same account, even under a changed e-mail.
 	e.idp.SetUser(oidctest.User{Subject: "g-123", Email: "gina.new@example.com", EmailVerified: true, Name: "Gina"})
 	cb, cookie = e.start()
-	r = e.exchange(e.finish(cb, cookie).Query().Get("oauthCode"))
-	if r.code != http.StatusOK || r.json(t)["user"].(map[string]any)["id"] != user["id"] {
-		t.Fatalf("second sign-in: %d %s", r.code, r.body)
+	if again := e.exchange(t, e.finish(cb, cookie).Query().Get("oauthCode"), http.StatusOK).JSON200; again.User.Id != m.User.Id {
+		t.Fatalf("second sign-in: user id = %s, want %s", again.User.Id, m.User.Id)
 	}
 	if n := e.count(`SELECT count(*) FROM users`); n != 1 {
 		t.Fatalf("%d accounts", n)
@@ -152,9 +179,7 @@ func TestOIDCSignInCreatesAndFindsTheAccount(t *testing.T) {
 	cb, cookie = e.start()
 	code = e.finish(cb, cookie).Query().Get("oauthCode")
 	e.exec(`UPDATE login_codes SET expires_at = now() - interval '1 second'`)
-	if r := e.exchange(code); r.code != http.StatusUnauthorized {
-		t.Fatalf("expired code: %d", r.code)
-	}
+	e.exchange(t, code, http.StatusUnauthorized)
 }
 
 func TestOIDCLinksOnlyVerifiedEmails(t *testing.T) {
@@ -165,8 +190,11 @@ func TestOIDCLinksOnlyVerifiedEmails(t *testing.T) {
 	e.idp.SetUser(oidctest.User{Subject: "evil-1", Email: "ada@example.com", EmailVerified: false, Name: "Not Ada"})
 	cb, cookie := e.start()
 	to := e.finish(cb, cookie)
-	if to.Query().Get("oauthCode") != "" || to.Query().Get("oauthError") != account.MsgOIDCUnverified {
-		t.Fatalf("unverified e-mail: %s", to)
+	if to.Query().Get("oauthCode") != "" {
+		t.Fatalf("unverified e-mail: an oauthCode in %s", to)
+	}
+	if got := to.Query().Get("oauthError"); got != account.MsgOIDCUnverified {
+		t.Fatalf("unverified e-mail: oauthError = %q, want %q", got, account.MsgOIDCUnverified)
 	}
 	if n := e.count(`SELECT count(*) FROM external_identities`); n != 0 {
 		t.Fatal("an unverified e-mail was linked")
@@ -175,14 +203,13 @@ func TestOIDCLinksOnlyVerifiedEmails(t *testing.T) {
 	// Verified: linked to the existing account.
 	e.idp.SetUser(oidctest.User{Subject: "ada-google", Email: "ADA@example.com", EmailVerified: true, Name: "Ada G"})
 	cb, cookie = e.start()
-	r := e.exchange(e.finish(cb, cookie).Query().Get("oauthCode"))
-	if r.code != http.StatusOK || r.json(t)["user"].(map[string]any)["id"] != owner.user["id"] {
-		t.Fatalf("link: %d %s", r.code, r.body)
+	if r := e.exchange(t, e.finish(cb, cookie).Query().Get("oauthCode"), http.StatusOK).JSON200; r.User.Id != owner.user.Id {
+		t.Fatalf("link: user id = %s, want the owner's %s", r.User.Id, owner.user.Id)
 	}
 	// The password still works, and the name is unchanged.
 	s := e.login("ada@example.com", "brew-a-fresh-pot")
-	if s.user["name"] != "Ada" {
-		t.Fatalf("linking changed the account: %v", s.user)
+	if s.user.Name != "Ada" {
+		t.Fatalf("linking changed the account: name = %q, want Ada", s.user.Name)
 	}
 }
 
@@ -192,10 +219,8 @@ func TestOIDCLinksOnlyVerifiedEmails(t *testing.T) {
 func TestOIDCSignInTakesAnUnverifiedAccountAwayFromItsRegistrant(t *testing.T) {
 	e := newOIDCEnv(t)
 	const addr, attackerPassword = "vic@example.com", "attacker-knows-this"
-	r := e.call("POST", "/api/auth/register", "", map[string]string{"name": "Attacker", "email": addr, "password": attackerPassword, "confirmPassword": attackerPassword})
-	if r.code != http.StatusCreated {
-		t.Fatalf("register: %d %s", r.code, r.body)
-	}
+	reg, err := e.api.RegisterWithResponse(t.Context(), accRegistration("Attacker", addr, attackerPassword))
+	wantStatus(t, reg, err, http.StatusCreated)
 	oldVerify := e.lastLink(addr, testPublicURL+"/email-verified?t=")
 	// A login of the unverified account, however it came about, must not survive either.
 	var attackerID uuid.UUID
@@ -210,49 +235,42 @@ func TestOIDCSignInTakesAnUnverifiedAccountAwayFromItsRegistrant(t *testing.T) {
 
 	e.idp.SetUser(oidctest.User{Subject: "victim-google", Email: addr, EmailVerified: true, Name: "Victoria"})
 	cb, cookie := e.start()
-	v := e.exchange(e.finish(cb, cookie).Query().Get("oauthCode"))
-	if v.code != http.StatusOK {
-		t.Fatalf("victim's sign-in: %d %s", v.code, v.body)
+	victim := e.exchange(t, e.finish(cb, cookie).Query().Get("oauthCode"), http.StatusOK).JSON200
+	if victim.User.Name != "Victoria" {
+		t.Errorf("the account keeps the registrant's name: %q, want Victoria", victim.User.Name)
 	}
-	victim := v.json(t)
-	if u := victim["user"].(map[string]any); u["name"] != "Victoria" || u["email"] != addr {
-		t.Fatalf("the account keeps the registrant's details: %v", u)
+	if victim.User.Email != addr {
+		t.Errorf("user email = %q, want %s", victim.User.Email, addr)
 	}
 
 	// The registrant's password no longer opens the account: the same answer as any wrong
 	// password, not "verify your e-mail".
-	if r := e.call("POST", "/api/auth/login", "", map[string]string{"email": addr, "password": attackerPassword}); r.code != http.StatusUnauthorized || r.json(t)["code"] != account.CodeBadCredentials {
-		t.Fatalf("registrant's password: %d %s", r.code, r.body)
+	if r := e.wantLogin(t, addr, attackerPassword, http.StatusUnauthorized); r.JSON401.Code != account.CodeBadCredentials {
+		t.Fatalf("registrant's password: code = %s, want %s", r.JSON401.Code, account.CodeBadCredentials)
 	}
 	if n := e.count(`SELECT count(*) FROM users WHERE email = $1 AND password_hash IS NULL AND email_verified_at IS NOT NULL`, addr); n != 1 {
 		t.Fatal("the registrant's password hash was kept")
 	}
-	if r := e.refresh(pair.Refresh); r.code != http.StatusUnauthorized {
-		t.Fatalf("registrant's login still refreshes: %d %s", r.code, r.body)
-	}
-	if r := e.call("GET", "/api/auth/me", pair.Access, nil); r.code != http.StatusUnauthorized {
-		t.Fatalf("registrant's access token still works: %d %s", r.code, r.body)
-	}
-	if r := e.call("GET", "/api/auth/verify?t="+url.QueryEscape(queryParam(t, oldVerify, "t")), "", nil); r.code == http.StatusOK {
-		t.Fatalf("the old verification link still works: %d %s", r.code, r.body)
+	// The registrant's login no longer refreshes, nor does its access token work.
+	e.wantRefresh(t, pair.Refresh, http.StatusUnauthorized)
+	e.wantMe(t, pair.Access, http.StatusUnauthorized)
+	if r, err := e.api.VerifyEmailWithResponse(t.Context(), &api.VerifyEmailParams{T: queryParam(t, oldVerify, "t")}); err != nil || r.StatusCode() == http.StatusOK {
+		t.Fatalf("the old verification link still works (err %v)", err)
 	}
 	// The victim's own sign-in works, and the address is told what happened.
-	if r := e.call("GET", "/api/auth/me", victim["accessToken"].(string), nil); r.code != http.StatusOK {
-		t.Fatalf("victim's token: %d %s", r.code, r.body)
+	e.wantMe(t, victim.AccessToken, http.StatusOK)
+	if n := e.mailsTo(addr); n != mailsBefore+1 {
+		t.Fatalf("%d mails to the address since the registration, want the notice", n-mailsBefore)
 	}
-	if e.mailsTo(addr) != mailsBefore+1 || !strings.Contains(e.lastMailSubject(addr), "signed in to Percolate with Google") {
-		t.Fatalf("no notice mailed to the address (subject %q)", e.lastMailSubject(addr))
+	if subject := e.lastMailSubject(addr); !strings.Contains(subject, "signed in to Percolate with Google") {
+		t.Fatalf("notice subject = %q", subject)
 	}
 	// The owner can set a password of their own by reset, and sign in with it.
-	if r := e.call("POST", "/api/public/reset-password-email?email="+url.QueryEscape(addr), "", nil); r.code != http.StatusOK {
-		t.Fatalf("reset mail: %d %s", r.code, r.body)
-	}
+	wantStatus(t, e.requestReset(addr), nil, http.StatusOK)
 	tok := queryParam(t, e.lastLink(addr, testPublicURL+"/reset?token="), "token")
-	if r := e.call("PUT", "/api/public/reset-password?token="+url.QueryEscape(tok), "", map[string]string{"password": "victorias-own-pass", "confirmPassword": "victorias-own-pass"}); r.code != http.StatusOK {
-		t.Fatalf("reset: %d %s", r.code, r.body)
-	}
-	if s := e.login(addr, "victorias-own-pass"); s.user["id"] != victim["user"].(map[string]any)["id"] {
-		t.Fatal("reset signed in to another account")
+	wantStatus(t, e.reset(tok, "victorias-own-pass", "victorias-own-pass"), nil, http.StatusOK)
+	if s := e.login(addr, "victorias-own-pass"); s.user.Id != victim.User.Id {
+		t.Fatalf("reset signed in to another account: %s, want %s", s.user.Id, victim.User.Id)
 	}
 	if n := e.count(`SELECT count(*) FROM users`); n != 1 {
 		t.Fatalf("%d accounts", n)
@@ -264,8 +282,11 @@ func TestOIDCRefusesForgedFlows(t *testing.T) {
 	e.idp.SetUser(oidctest.User{Subject: "g-1", Email: "g@example.com", EmailVerified: true, Name: "G"})
 	refused := func(name string, to *url.URL) {
 		t.Helper()
-		if to.Query().Get("oauthCode") != "" || to.Query().Get("oauthError") == "" {
-			t.Errorf("%s: %s", name, to)
+		if to.Query().Get("oauthCode") != "" {
+			t.Errorf("%s: an oauthCode in %s", name, to)
+		}
+		if to.Query().Get("oauthError") == "" {
+			t.Errorf("%s: no oauthError in %s", name, to)
 		}
 	}
 
@@ -300,8 +321,8 @@ func TestOIDCRefusesForgedFlows(t *testing.T) {
 	e.idp.SetTamper(nil)
 
 	to := e.finish("/oauth2/callback/google?error=access_denied", nil)
-	if to.Query().Get("oauthError") != account.MsgOIDCCancelled {
-		t.Errorf("provider error: %s", to)
+	if got := to.Query().Get("oauthError"); got != account.MsgOIDCCancelled {
+		t.Errorf("provider error: oauthError = %q, want %q", got, account.MsgOIDCCancelled)
 	}
 	if n := e.count(`SELECT count(*) FROM users`); n != 0 {
 		t.Fatalf("%d accounts made by refused flows", n)
@@ -311,21 +332,39 @@ func TestOIDCRefusesForgedFlows(t *testing.T) {
 	if e.finish(cb, cookie).Query().Get("oauthCode") == "" {
 		t.Fatal("control flow failed")
 	}
-	if r := e.exchange("made-up-code"); r.code != http.StatusUnauthorized {
-		t.Fatalf("made-up code: %d", r.code)
-	}
+	e.exchange(t, "made-up-code", http.StatusUnauthorized)
 }
 
 func TestOIDCUnconfigured(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
-	for _, target := range []string{"/oauth2/authorization/google", "/oauth2/callback/google?code=x&state=y"} {
-		rec := httptest.NewRecorder()
-		e.h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
-		u, _ := url.Parse(rec.Header().Get("Location"))
-		if rec.Code != http.StatusFound || u.Path != "/login" || u.Query().Get("oauthError") != "Sign-in with Google is not available on this server." {
-			t.Fatalf("%s: %d %q", target, rec.Code, rec.Header().Get("Location"))
+	const want = "Sign-in with Google is not available on this server."
+	check := func(what string, status int, location *string) {
+		t.Helper()
+		if status != http.StatusFound {
+			t.Fatalf("%s: status = %d, want 302", what, status)
+		}
+		if location == nil {
+			t.Fatalf("%s: no Location", what)
+		}
+		u, _ := url.Parse(*location)
+		if u.Path != "/login" {
+			t.Errorf("%s: redirects to %s, want /login", what, u.Path)
+		}
+		if got := u.Query().Get("oauthError"); got != want {
+			t.Errorf("%s: oauthError = %q, want %q", what, got, want)
 		}
 	}
+	start, err := e.api.StartOidcSignInWithResponse(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("start", start.StatusCode(), start.Headers302.Location)
+	code, state := "x", "y"
+	cb, err := e.api.OidcCallbackWithResponse(t.Context(), &api.OidcCallbackParams{Code: &code, State: &state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("callback", cb.StatusCode(), cb.Headers302.Location)
 }
 
 // TestPrivacyPageTellsTheTruth compares what the privacy page says of the one cookie with the
@@ -368,6 +407,7 @@ func TestOIDCFlowFinishesOnAnotherInstance(t *testing.T) {
 			Issuer: e.idp.Issuer(), ClientID: e.idp.ClientID, ClientSecret: e.idp.ClientSecret,
 			RedirectURL: testPublicURL + "/oauth2/callback/google", Keys: keysB,
 		})})
+	b.api = apiClient(t, b.h, b.ip)
 	onB := &oidcEnv{accEnv: &b, idp: e.idp}
 
 	cb, cookie := e.start()
@@ -385,7 +425,11 @@ func TestOIDCFlowFinishesOnAnotherInstance(t *testing.T) {
 	cb, cookie = e.start()
 	_, rest, _ := strings.Cut(cookie.Value, ".")
 	cookie.Value = "0123456789abcdef." + rest
-	if to := onB.finish(cb, cookie); to.Query().Get("oauthCode") != "" || to.Query().Get("oauthError") == "" {
-		t.Fatalf("callback with an unknown kid: %s", to)
+	to := onB.finish(cb, cookie)
+	if to.Query().Get("oauthCode") != "" {
+		t.Fatalf("callback with an unknown kid: an oauthCode in %s", to)
+	}
+	if to.Query().Get("oauthError") == "" {
+		t.Fatalf("callback with an unknown kid: no oauthError in %s", to)
 	}
 }
