@@ -129,6 +129,12 @@ func (e *chatEnv) detail(t *testing.T, token string, sid uuid.UUID) *api.Session
 	return res.JSON200
 }
 
+// chatMessage is the request body that sends text to the session sid.
+func chatMessage(text, sid string) api.SendMessageRequest {
+	id := uuid.MustParse(sid)
+	return api.SendMessageRequest{Message: text, SessionId: &id}
+}
+
 // chatShow is *p printed, or "(absent)" when p is nil, so an optional field is compared and
 // reported in one step.
 func chatShow[T any](p *T) string {
@@ -426,7 +432,7 @@ func TestStreamChatMessageSendsChunksAsTheyArrive(t *testing.T) {
 	sid := e.newChat(t, tok)
 
 	e.llm.Enqueue(llmtest.Script{Chunks: []string{"One ", "two ", "three."}, CompletionTokens: 3, Delay: 80 * time.Millisecond})
-	res := e.stream(t, srv, tok, map[string]any{"message": "count for me", "sessionId": sid})
+	res := e.stream(t, srv, tok, chatMessage("count for me", sid))
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("stream: status %d, want 200", res.StatusCode)
 	}
@@ -470,7 +476,7 @@ func TestStreamChatMessageModelFailureIsAnErrorEventAndKeepsTheMessage(t *testin
 	sid := e.newChat(t, tok)
 	id := uuid.MustParse(sid)
 	e.llm.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Fail: 503})
-	events := readEvents(t, e.stream(t, srv, tok, map[string]any{"message": "are you there", "sessionId": sid}).Body)
+	events := readEvents(t, e.stream(t, srv, tok, chatMessage("are you there", sid)).Body)
 	if len(events) != 1 {
 		t.Fatalf("%d events, want one error: %+v", len(events), events)
 	}

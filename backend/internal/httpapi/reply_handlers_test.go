@@ -109,7 +109,7 @@ func TestReplyOutlivesTheStreamAndCanBeFollowedAgain(t *testing.T) {
 	sid := e.newChat(t, tok)
 	resume, paused := e.pausedReply(2, "One ", "two ", "three ", "four.")
 
-	res := open(t, srv, http.MethodPost, "/api/chat/message/stream", tok, map[string]any{"message": "count", "sessionId": sid})
+	res := open(t, srv, http.MethodPost, "/api/chat/message/stream", tok, chatMessage("count", sid))
 	events := liveEvents(res.Body)
 	if got := deltaText(t, next(t, events)); got != "One " {
 		t.Fatalf("first delta %q", got)
@@ -173,7 +173,7 @@ func TestReattachOnAnotherInstanceSendsTheStoredReply(t *testing.T) {
 	tok := e.user(t, "USER")
 	sid := e.newChat(t, tok)
 	resume, paused := e.pausedReply(1, "Written ", "on A.")
-	res := open(t, a, http.MethodPost, "/api/chat/message/stream", tok, map[string]any{"message": "hi", "sessionId": sid})
+	res := open(t, a, http.MethodPost, "/api/chat/message/stream", tok, chatMessage("hi", sid))
 	events := liveEvents(res.Body)
 	next(t, events)
 	<-paused
@@ -202,7 +202,7 @@ func TestStopOverHTTP(t *testing.T) {
 	sid := e.newChat(t, tok)
 	id := uuid.MustParse(sid)
 	_, paused := e.pausedReply(2, "Stop ", "here ", "not here.")
-	res := open(t, srv, http.MethodPost, "/api/chat/message/stream", tok, map[string]any{"message": "go on", "sessionId": sid})
+	res := open(t, srv, http.MethodPost, "/api/chat/message/stream", tok, chatMessage("go on", sid))
 	events := liveEvents(res.Body)
 	<-paused
 
