@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,8 @@ import (
 	"github.com/percolate/percolate/backend/internal/billing/stripetest"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
+	"github.com/percolate/percolate/gen/apiclient"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -43,14 +46,15 @@ func TestBillingOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	auth := []string{"Authorization", "Bearer token-" + u.ID.String()}
+	c, auth := apiClient(t, h, "192.0.2.1"), bearer("token-"+u.ID.String())
+	basic := api.CheckoutRequest{Plan: api.PlanBASIC}
 
-	if res := do(h, "POST", "/api/subscription/checkout", `{"plan":"BASIC"}`); res.Code != http.StatusUnauthorized {
-		t.Fatalf("signed out: %d", res.Code)
-	}
-	res := do(h, "POST", "/api/subscription/checkout", `{"plan":"BASIC"}`, auth...)
-	if res.Code != http.StatusOK || res.json(t)["url"] == "" {
-		t.Fatalf("checkout: %d %s", res.Code, res.Body)
+	res, err := c.CreateCheckoutSessionWithResponse(ctx, basic)
+	wantStatus(t, res, err, http.StatusUnauthorized)
+	res, err = c.CreateCheckoutSessionWithResponse(ctx, basic, auth)
+	wantStatus(t, res, err, http.StatusOK)
+	if res.JSON200.Url == "" {
+		t.Fatalf("checkout: url is empty")
 	}
 	checkout, _ := mock.Last("POST", "/v1/checkout/sessions")
 
@@ -63,40 +67,49 @@ func TestBillingOverHTTP(t *testing.T) {
 			"metadata": map[string]string{"userId": u.ID.String(), "plan": "BASIC"},
 		}},
 	})
+	webhookCall := func(signature string) (*apiclient.StripeWebhookAnswer, error) {
+		return c.StripeWebhookWithBodyWithResponse(ctx, &api.StripeWebhookParams{StripeSignature: signature}, "application/json", bytes.NewReader(payload))
+	}
 	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: "whsec_http"})
-	res = do(h, "POST", "/api/subscription/webhook", string(payload), "Stripe-Signature", signed.Header)
-	if res.Code != http.StatusOK || res.json(t)["received"] != true {
-		t.Fatalf("webhook: %d %s", res.Code, res.Body)
+	hook, err := webhookCall(signed.Header)
+	wantStatus(t, hook, err, http.StatusOK)
+	if !hook.JSON200.Received {
+		t.Fatalf("webhook: received = false, want true")
 	}
 	if got, _ := st.Queries().GetUserByID(ctx, u.ID); got.Role != "BASIC" {
 		t.Fatalf("role after webhook: %s", got.Role)
 	}
-	if res := do(h, "POST", "/api/subscription/webhook", string(payload), "Stripe-Signature", "t=1,v1=forged"); res.Code != http.StatusBadRequest || res.json(t)["code"] != "INVALID_SIGNATURE" {
-		t.Fatalf("forged webhook: %d %s", res.Code, res.Body)
+	hook, err = webhookCall("t=1,v1=forged")
+	wantStatus(t, hook, err, http.StatusBadRequest)
+	if hook.JSON400.Code != "INVALID_SIGNATURE" {
+		t.Fatalf("forged webhook: code = %s, want INVALID_SIGNATURE", hook.JSON400.Code)
 	}
 
 	// Subscribed now: the spec's text body.
-	res = do(h, "POST", "/api/subscription/checkout", `{"plan":"PREMIUM"}`, auth...)
-	if res.Code != http.StatusBadRequest || res.Body.String() != "Head to your profile to manage your subscription." ||
-		!strings.HasPrefix(res.Header().Get("Content-Type"), "text/plain") {
-		t.Fatalf("already subscribed: %d %q %s", res.Code, res.Body, res.Header().Get("Content-Type"))
+	res, err = c.CreateCheckoutSessionWithResponse(ctx, api.CheckoutRequest{Plan: api.PlanPREMIUM}, auth)
+	wantStatus(t, res, err, http.StatusBadRequest)
+	if got := string(res.Body); got != "Head to your profile to manage your subscription." {
+		t.Errorf("already subscribed: body = %q, want the spec's text", got)
 	}
-	res = do(h, "POST", "/api/subscription/portal", "", auth...)
-	if res.Code != http.StatusOK || res.json(t)["url"] == "" {
-		t.Fatalf("portal: %d %s", res.Code, res.Body)
+	if ct := res.HTTPResponse.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+		t.Errorf("already subscribed: Content-Type = %q, want text/plain", ct)
 	}
-	if res := do(h, "GET", "/api/subscription/community", "", auth...); res.Code != http.StatusForbidden {
-		t.Fatalf("community for BASIC: %d", res.Code)
+	portal, err := c.CreatePortalSessionWithResponse(ctx, auth)
+	wantStatus(t, portal, err, http.StatusOK)
+	if portal.JSON200.Url == "" {
+		t.Fatalf("portal: url is empty")
 	}
+	community, err := c.GetCommunityInviteWithResponse(ctx, auth)
+	wantStatus(t, community, err, http.StatusForbidden)
 }
 
 func TestPaymentsNotConfiguredIs503(t *testing.T) {
 	st := pgtest.New(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Billing: billing.New(st, config.Stripe{}, "http://app.test", "", nil, quiet)})
-	auth := []string{"Authorization", "Bearer token-" + uuid.NewString()}
-	res := do(h, "POST", "/api/subscription/checkout", `{"plan":"BASIC"}`, auth...)
-	if res.Code != http.StatusServiceUnavailable || res.json(t)["message"] != "Payments are not configured on this server" {
-		t.Fatalf("got %d %s", res.Code, res.Body)
+	res, err := apiClient(t, h, "192.0.2.1").CreateCheckoutSessionWithResponse(context.Background(), api.CheckoutRequest{Plan: api.PlanBASIC}, bearer("token-"+uuid.NewString()))
+	wantStatus(t, res, err, http.StatusServiceUnavailable)
+	if want := "Payments are not configured on this server"; res.JSON503.Message != want {
+		t.Fatalf("message = %q, want %q", res.JSON503.Message, want)
 	}
 }

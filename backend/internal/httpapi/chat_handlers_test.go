@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -20,6 +21,8 @@ import (
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
+	"github.com/percolate/percolate/gen/apiclient"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -39,6 +42,7 @@ type chatEnv struct {
 	st  *store.Store
 	llm *llmtest.Server
 	p   companion.Provider
+	api *apiclient.ClientWithResponses // the typed client of h
 }
 
 func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
@@ -49,6 +53,7 @@ func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
 	p := companion.NewOpenAIWithConfig(llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
 	e := &chatEnv{st: st, llm: llm, p: p}
 	e.h = e.instance(t, limits, p)
+	e.api = apiClient(t, e.h, "192.0.2.1")
 	return e
 }
 
@@ -92,153 +97,300 @@ func (e *chatEnv) call(method, target, token string, body any) response {
 
 func (e *chatEnv) newChat(t *testing.T, token string) string {
 	t.Helper()
-	res := e.call(http.MethodPost, "/api/chat/message", token, map[string]any{"message": chat.StarterMessage})
-	if res.Code != http.StatusOK {
-		t.Fatalf("new chat: %d %s", res.Code, res.Body)
+	res, err := e.api.SendChatMessageWithResponse(context.Background(), api.SendMessageRequest{Message: chat.StarterMessage}, bearer(token))
+	wantStatus(t, res, err, http.StatusOK)
+	m := res.JSON200
+	if !m.Success {
+		t.Errorf("new chat: success = false, want true")
 	}
-	m := res.json(t)
-	if m["success"] != true || m["sessionId"] == "" || m["sessionTokenLimit"] == float64(0) || m["sessionTokensUsed"] != float64(0) || m["title"] != "New Chat" {
-		t.Fatalf("new chat = %v", m)
+	if m.SessionId == uuid.Nil {
+		t.Errorf("new chat: sessionId is the nil uuid")
 	}
-	return m["sessionId"].(string)
+	if m.SessionTokenLimit == 0 {
+		t.Errorf("new chat: sessionTokenLimit = 0, want the tier's limit")
+	}
+	if m.SessionTokensUsed != 0 {
+		t.Errorf("new chat: sessionTokensUsed = %d, want 0", m.SessionTokensUsed)
+	}
+	if got := chatShow(m.Title); got != "New Chat" {
+		t.Errorf("new chat: title = %s, want New Chat", got)
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	return m.SessionId.String()
+}
+
+// detail reads a session of token's user through the typed client; it must answer 200.
+func (e *chatEnv) detail(t *testing.T, token string, sid uuid.UUID) *api.SessionDetail {
+	t.Helper()
+	res, err := e.api.GetChatSessionWithResponse(context.Background(), sid, bearer(token))
+	wantStatus(t, res, err, http.StatusOK)
+	return res.JSON200
+}
+
+// chatMessage is the request body that sends text to the session sid.
+func chatMessage(text, sid string) api.SendMessageRequest {
+	id := uuid.MustParse(sid)
+	return api.SendMessageRequest{Message: text, SessionId: &id}
+}
+
+// chatShow is *p printed, or "(absent)" when p is nil, so an optional field is compared and
+// reported in one step.
+func chatShow[T any](p *T) string {
+	if p == nil {
+		return "(absent)"
+	}
+	return fmt.Sprint(*p)
+}
+
+// chatDecode decodes a JSON body the contract describes (an event's data, or the answer of a
+// request the typed client cannot send) into its gen/api type.
+func chatDecode[T any](t *testing.T, what string, body []byte) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatalf("%s is not a %T: %v: %s", what, v, err, body)
+	}
+	return v
+}
+
+// chatEvent is the data of ev decoded into T; ev must be the event named name.
+func chatEvent[T any](t *testing.T, ev sseEvent, name string) T {
+	t.Helper()
+	if ev.name != name {
+		t.Fatalf("event = %q (data %s), want %q", ev.name, ev.data, name)
+	}
+	return chatDecode[T](t, "the "+name+" event's data", []byte(ev.data))
 }
 
 func TestChatOverHTTP(t *testing.T) {
+	ctx := context.Background()
 	e := newChatEnv(t, nil)
 	tok := e.user(t, "BASIC")
 	sid := e.newChat(t, tok)
+	id := uuid.MustParse(sid)
 
 	e.llm.Enqueue(llmtest.Script{Chunks: []string{"That sounds ", "tiring."}, CompletionTokens: 4})
-	res := e.call(http.MethodPost, "/api/chat/message", tok, map[string]any{"message": "Work has been a lot lately", "sessionId": sid})
-	m := res.json(t)
-	if res.Code != 200 || m["success"] != true || m["aiResponse"] != "That sounds tiring." || m["sessionEnded"] != false || m["title"] != "Work has been a lot lately" {
-		t.Fatalf("send: %d %v", res.Code, m)
+	sent, err := e.api.SendChatMessageWithResponse(ctx, api.SendMessageRequest{Message: "Work has been a lot lately", SessionId: &id}, bearer(tok))
+	wantStatus(t, sent, err, http.StatusOK)
+	if !sent.JSON200.Success {
+		t.Errorf("send: success = false, want true")
+	}
+	if got := sent.JSON200.AiResponse; got != "That sounds tiring." {
+		t.Errorf("send: aiResponse = %q, want %q", got, "That sounds tiring.")
+	}
+	if sent.JSON200.SessionEnded {
+		t.Errorf("send: sessionEnded = true, want false")
+	}
+	if got := chatShow(sent.JSON200.Title); got != "Work has been a lot lately" {
+		t.Errorf("send: title = %s, want the first message", got)
 	}
 
-	var list []map[string]any
-	res = e.call(http.MethodGet, "/api/chat/sessions", tok, nil)
-	_ = json.Unmarshal(res.Body.Bytes(), &list)
-	if res.Code != 200 || len(list) != 1 || list[0]["id"] != sid || list[0]["status"] != "ACTIVE" || list[0]["lastMessage"] != "That sounds tiring." || list[0]["sessionSummary"] != nil {
-		t.Fatalf("list: %d %s", res.Code, res.Body)
+	list, err := e.api.ListChatSessionsWithResponse(ctx, nil, bearer(tok))
+	wantStatus(t, list, err, http.StatusOK)
+	if n := len(*list.JSON200); n != 1 {
+		t.Fatalf("list: %d sessions, want 1: %s", n, list.Body)
+	}
+	item := (*list.JSON200)[0]
+	if item.Id != id {
+		t.Errorf("list: id = %s, want %s", item.Id, id)
+	}
+	if item.Status != api.ACTIVE {
+		t.Errorf("list: status = %s, want ACTIVE", item.Status)
+	}
+	if got := chatShow(item.LastMessage); got != "That sounds tiring." {
+		t.Errorf("list: lastMessage = %s, want the reply", got)
+	}
+	if item.SessionSummary != nil {
+		t.Errorf("list: sessionSummary = %q, want null for an active session", *item.SessionSummary)
 	}
 
-	res = e.call(http.MethodGet, "/api/chat/sessions/"+sid, tok, nil)
-	d := res.json(t)
-	msgs, _ := d["messages"].([]any)
-	if res.Code != 200 || d["isActive"] != true || len(msgs) != 4 || d["sessionTokenLimit"] != float64(4000) {
-		t.Fatalf("detail: %d %s", res.Code, res.Body)
+	got, err := e.api.GetChatSessionWithResponse(ctx, id, bearer(tok))
+	wantStatus(t, got, err, http.StatusOK)
+	d := got.JSON200
+	if !d.IsActive {
+		t.Errorf("detail: isActive = false, want true")
 	}
-	last := msgs[3].(map[string]any)
-	if last["role"] != "assistant" || last["tokenCount"] != float64(4) || last["timestamp"] == nil || last["id"] == nil {
-		t.Fatalf("message = %v", last)
+	if d.SessionTokenLimit != 4000 {
+		t.Errorf("detail: sessionTokenLimit = %d, want 4000 (BASIC)", d.SessionTokenLimit)
 	}
-	if _, ok := d["sessionSummary"]; ok {
-		t.Fatalf("active session has a summary field: %s", res.Body)
+	if len(d.Messages) != 4 {
+		t.Fatalf("detail: %d messages, want 4: %s", len(d.Messages), got.Body)
+	}
+	last := d.Messages[3]
+	if last.Role != api.ChatRoleAssistant {
+		t.Errorf("last message: role = %s, want assistant", last.Role)
+	}
+	if last.TokenCount != 4 {
+		t.Errorf("last message: tokenCount = %d, want 4", last.TokenCount)
+	}
+	if last.Timestamp.IsZero() {
+		t.Errorf("last message: timestamp is zero")
+	}
+	if last.Id == uuid.Nil {
+		t.Errorf("last message: id is the nil uuid")
+	}
+	// Absent, not null: the typed field cannot tell the two apart, the keys can.
+	if keys := chatDecode[map[string]json.RawMessage](t, "the detail", got.Body); keys["sessionSummary"] != nil {
+		t.Errorf("detail: an active session has a sessionSummary field: %s", keys["sessionSummary"])
 	}
 
-	res = e.call(http.MethodGet, "/api/profile/sessions?query=WORK", tok, nil)
-	_ = json.Unmarshal(res.Body.Bytes(), &list)
-	if res.Code != 200 || len(list) != 1 {
-		t.Fatalf("search: %d %s", res.Code, res.Body)
+	query := "WORK"
+	found, err := e.api.SearchProfileSessionsWithResponse(ctx, &api.SearchProfileSessionsParams{Query: &query}, bearer(tok))
+	wantStatus(t, found, err, http.StatusOK)
+	if n := len(*found.JSON200); n != 1 {
+		t.Fatalf("search %q: %d sessions, want 1: %s", query, n, found.Body)
 	}
-	res = e.call(http.MethodGet, "/api/profile/sessions?query=nothing-like-this", tok, nil)
-	_ = json.Unmarshal(res.Body.Bytes(), &list)
-	if res.Code != 200 || len(list) != 0 {
-		t.Fatalf("search miss: %d %s", res.Code, res.Body)
+	if hit := (*found.JSON200)[0].Id; hit != id {
+		t.Errorf("search %q: found %s, want %s", query, hit, id)
 	}
-	if res = e.call(http.MethodGet, "/api/profile/sessions/"+sid, tok, nil); res.Code != 200 || res.json(t)["id"] != sid {
-		t.Fatalf("profile session: %d %s", res.Code, res.Body)
+	query = "nothing-like-this"
+	found, err = e.api.SearchProfileSessionsWithResponse(ctx, &api.SearchProfileSessionsParams{Query: &query}, bearer(tok))
+	wantStatus(t, found, err, http.StatusOK)
+	if n := len(*found.JSON200); n != 0 {
+		t.Errorf("search %q: %d sessions, want none: %s", query, n, found.Body)
+	}
+	profile, err := e.api.GetProfileSessionWithResponse(ctx, id, bearer(tok))
+	wantStatus(t, profile, err, http.StatusOK)
+	if profile.JSON200.Id != id {
+		t.Errorf("profile session: id = %s, want %s", profile.JSON200.Id, id)
 	}
 
-	res = e.call(http.MethodGet, "/api/chat/sessions/"+sid+"/takeaway", tok, nil)
-	if m := res.json(t); res.Code != 200 || m["takeaway"] == "" {
-		t.Fatalf("takeaway: %d %s", res.Code, res.Body)
+	takeaway, err := e.api.GetChatTakeawayWithResponse(ctx, id, bearer(tok))
+	wantStatus(t, takeaway, err, http.StatusOK)
+	if takeaway.JSON200.Takeaway == "" {
+		t.Errorf("takeaway is empty")
 	}
-	if res = e.call(http.MethodGet, "/api/chat/sessions/"+sid+"/takeaway", e.user(t, "BASIC"), nil); res.Code != http.StatusNotFound {
-		t.Fatalf("another user's takeaway: %d %s", res.Code, res.Body)
+	takeaway, err = e.api.GetChatTakeawayWithResponse(ctx, id, bearer(e.user(t, "BASIC")))
+	wantStatus(t, takeaway, err, http.StatusNotFound)
+
+	wonderful := api.ClosingFeeling("wonderful")
+	ended, err := e.api.EndChatSessionWithResponse(ctx, id, api.EndSessionRequest{Feeling: &wonderful}, bearer(tok))
+	wantStatus(t, ended, err, http.StatusBadRequest)
+	if _, ok := ended.JSON400.Details["feeling"]; !ok {
+		t.Errorf("end with an unknown feeling: details = %v, want one for feeling", ended.JSON400.Details)
 	}
-	res = e.call(http.MethodPost, "/api/chat/sessions/"+sid+"/end", tok, map[string]any{"feeling": "wonderful"})
-	if res.Code != http.StatusBadRequest || !strings.Contains(res.Body.String(), "feeling") {
-		t.Fatalf("end with an unknown feeling: %d %s", res.Code, res.Body)
+	// Without a body (the typed client always sends one).
+	raw := e.call(http.MethodPost, "/api/chat/sessions/"+sid+"/end", tok, nil)
+	if raw.Code != http.StatusOK {
+		t.Fatalf("end: %d %s", raw.Code, raw.Body)
 	}
-	res = e.call(http.MethodPost, "/api/chat/sessions/"+sid+"/end", tok, nil)
-	if m := res.json(t); res.Code != 200 || m["status"] != "ENDED" || m["closingFeeling"] != nil {
-		t.Fatalf("end: %d %s", res.Code, res.Body)
+	if s := chatDecode[api.SessionListItem](t, "the ended session", raw.Body.Bytes()); s.Status != api.ENDED {
+		t.Errorf("end: status = %s, want ENDED", s.Status)
+	} else if s.ClosingFeeling != nil {
+		t.Errorf("end: closingFeeling = %s, want absent", *s.ClosingFeeling)
 	}
-	res = e.call(http.MethodPost, "/api/chat/sessions/"+sid+"/end", tok, map[string]any{"feeling": "better"})
-	if m := res.json(t); res.Code != 200 || m["closingFeeling"] != "better" {
-		t.Fatalf("end with how the user feels: %d %s", res.Code, res.Body)
+	better := api.Better
+	ended, err = e.api.EndChatSessionWithResponse(ctx, id, api.EndSessionRequest{Feeling: &better}, bearer(tok))
+	wantStatus(t, ended, err, http.StatusOK)
+	if got := chatShow(ended.JSON200.ClosingFeeling); got != "better" {
+		t.Errorf("end with how the user feels: closingFeeling = %s, want better", got)
 	}
-	res = e.call(http.MethodPost, "/api/chat/message", tok, map[string]any{"message": "hello?", "sessionId": sid})
-	if m := res.json(t); res.Code != http.StatusConflict || m["code"] != "CONFLICT" || m["message"] != "This session has ended. You cannot send new messages." {
-		t.Fatalf("send to ended: %d %s", res.Code, res.Body)
+	sent, err = e.api.SendChatMessageWithResponse(ctx, api.SendMessageRequest{Message: "hello?", SessionId: &id}, bearer(tok))
+	wantStatus(t, sent, err, http.StatusConflict)
+	if sent.JSON409.Code != "CONFLICT" {
+		t.Errorf("send to ended: code = %s, want CONFLICT", sent.JSON409.Code)
 	}
-	if res = e.call(http.MethodDelete, "/api/chat/sessions/"+sid, tok, nil); res.Code != http.StatusNoContent {
-		t.Fatalf("delete: %d %s", res.Code, res.Body)
+	if want := "This session has ended. You cannot send new messages."; sent.JSON409.Message != want {
+		t.Errorf("send to ended: message = %q, want %q", sent.JSON409.Message, want)
 	}
-	if res = e.call(http.MethodGet, "/api/chat/sessions/"+sid, tok, nil); res.Code != http.StatusNotFound {
-		t.Fatalf("after delete: %d %s", res.Code, res.Body)
-	}
+	deleted, err := e.api.DeleteChatSessionWithResponse(ctx, id, bearer(tok))
+	wantStatus(t, deleted, err, http.StatusNoContent)
+	got, err = e.api.GetChatSessionWithResponse(ctx, id, bearer(tok))
+	wantStatus(t, got, err, http.StatusNotFound)
 }
 
 func TestChatHTTPRefusals(t *testing.T) {
+	ctx := context.Background()
 	lim := chat.DefaultLimits()
 	lim.Tiers = lim.Tiers.With(entitlement.Overrides{MessagesPerDay: map[string]int{"USER": 2}})
 	e := newChatEnv(t, &lim)
 	tok := e.user(t, "USER")
-	if res := do(e.h, http.MethodGet, "/api/chat/sessions", ""); res.Code != http.StatusUnauthorized {
-		t.Fatalf("no token: %d", res.Code)
+	list, err := e.api.ListChatSessionsWithResponse(ctx, nil)
+	wantStatus(t, list, err, http.StatusUnauthorized)
+
+	res, err := e.api.SendChatMessageWithResponse(ctx, api.SendMessageRequest{Message: "   "}, bearer(tok))
+	wantStatus(t, res, err, http.StatusBadRequest)
+	if res.JSON400.Code != api.VALIDATIONERROR {
+		t.Errorf("blank: code = %s, want VALIDATION_ERROR", res.JSON400.Code)
 	}
-	res := e.call(http.MethodPost, "/api/chat/message", tok, map[string]any{"message": "   "})
-	if m := res.json(t); res.Code != 400 || m["code"] != "VALIDATION_ERROR" {
-		t.Fatalf("blank: %d %s", res.Code, res.Body)
+	res, err = e.api.SendChatMessageWithResponse(ctx, api.SendMessageRequest{Message: strings.Repeat("x", 4001)}, bearer(tok))
+	wantStatus(t, res, err, http.StatusBadRequest)
+	if _, ok := res.JSON400.Details["message"]; !ok {
+		t.Errorf("too long: details = %v, want one for message", res.JSON400.Details)
 	}
-	res = e.call(http.MethodPost, "/api/chat/message", tok, map[string]any{"message": strings.Repeat("x", 4001)})
-	if res.Code != 400 {
-		t.Fatalf("too long: %d %s", res.Code, res.Body)
+
+	id := uuid.MustParse(e.newChat(t, tok))
+	res, err = e.api.SendChatMessageWithResponse(ctx, api.SendMessageRequest{Message: "one", SessionId: &id}, bearer(tok))
+	wantStatus(t, res, err, http.StatusOK)
+	res, err = e.api.SendChatMessageWithResponse(ctx, api.SendMessageRequest{Message: "two", SessionId: &id}, bearer(tok))
+	wantStatus(t, res, err, http.StatusTooManyRequests)
+	if res.HTTPResponse.Header.Get("Retry-After") == "" {
+		t.Errorf("limit: no Retry-After header")
 	}
-	sid := e.newChat(t, tok)
-	e.call(http.MethodPost, "/api/chat/message", tok, map[string]any{"message": "one", "sessionId": sid})
-	res = e.call(http.MethodPost, "/api/chat/message", tok, map[string]any{"message": "two", "sessionId": sid})
-	if res.Code != http.StatusTooManyRequests || res.Header().Get("Retry-After") == "" || !strings.Contains(res.json(t)["message"].(string), "resets at midnight UTC") {
-		t.Fatalf("limit: %d %s %v", res.Code, res.Body, res.Header())
+	if !strings.Contains(res.JSON429.Message, "resets at midnight UTC") {
+		t.Errorf("limit: message = %q, want it to say it resets at midnight UTC", res.JSON429.Message)
 	}
 	// The stream refuses the same way, as JSON, before any event.
-	res = e.call(http.MethodPost, "/api/chat/message/stream", tok, map[string]any{"message": "three", "sessionId": sid})
-	if res.Code != http.StatusTooManyRequests || !strings.HasPrefix(res.Header().Get("Content-Type"), "application/json") {
-		t.Fatalf("stream limit: %d %s", res.Code, res.Body)
+	stream, err := e.api.StreamChatMessageWithResponse(ctx, api.SendMessageRequest{Message: "three", SessionId: &id}, bearer(tok))
+	wantStatus(t, stream, err, http.StatusTooManyRequests)
+	if ct := stream.HTTPResponse.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("stream limit: Content-Type = %q, want application/json", ct)
+	}
+	if stream.JSON429 == nil || stream.JSON429.Code == "" {
+		t.Errorf("stream limit: no error code: %s", stream.Body)
 	}
 }
 
 func TestChatHTTPIsolation(t *testing.T) {
+	ctx := context.Background()
 	e := newChatEnv(t, nil)
 	owner, other := e.user(t, "PREMIUM"), e.user(t, "PREMIUM")
 	sid := e.newChat(t, owner)
-	before := e.call(http.MethodGet, "/api/chat/sessions/"+sid, owner, nil).Body.String()
-	for _, c := range []struct{ method, target string }{
-		{http.MethodGet, "/api/chat/sessions/" + sid},
-		{http.MethodDelete, "/api/chat/sessions/" + sid},
-		{http.MethodPost, "/api/chat/sessions/" + sid + "/end"},
-		{http.MethodGet, "/api/profile/sessions/" + sid},
-		{http.MethodGet, "/api/chat/sessions/" + sid + "/stream"},
-		{http.MethodPost, "/api/chat/sessions/" + sid + "/stop"},
-		{http.MethodPost, "/api/chat/sessions/" + sid + "/retry"},
+	id := uuid.MustParse(sid)
+	read := func() []byte {
+		res, err := e.api.GetChatSessionWithResponse(ctx, id, bearer(owner))
+		wantStatus(t, res, err, http.StatusOK)
+		return res.Body
+	}
+	before := read()
+	by := bearer(other)
+	msg := api.SendMessageRequest{Message: "hi", SessionId: &id}
+	for _, c := range []struct {
+		op   string
+		call func() (answer, error)
+	}{
+		{"GetChatSession", func() (answer, error) { return e.api.GetChatSessionWithResponse(ctx, id, by) }},
+		{"DeleteChatSession", func() (answer, error) { return e.api.DeleteChatSessionWithResponse(ctx, id, by) }},
+		{"EndChatSession", func() (answer, error) { return e.api.EndChatSessionWithResponse(ctx, id, api.EndSessionRequest{}, by) }},
+		{"GetProfileSession", func() (answer, error) { return e.api.GetProfileSessionWithResponse(ctx, id, by) }},
+		{"AttachChatReply", func() (answer, error) { return e.api.AttachChatReplyWithResponse(ctx, id, by) }},
+		{"StopChatReply", func() (answer, error) { return e.api.StopChatReplyWithResponse(ctx, id, by) }},
+		{"RetryChatReply", func() (answer, error) { return e.api.RetryChatReplyWithResponse(ctx, id, by) }},
+		{"SendChatMessage", func() (answer, error) { return e.api.SendChatMessageWithResponse(ctx, msg, by) }},
+		{"StreamChatMessage", func() (answer, error) { return e.api.StreamChatMessageWithResponse(ctx, msg, by) }},
 	} {
-		if res := e.call(c.method, c.target, other, nil); res.Code != http.StatusNotFound {
-			t.Errorf("%s %s by another user: %d", c.method, c.target, res.Code)
+		res, err := c.call()
+		if err != nil {
+			t.Errorf("%s by another user: %v", c.op, err)
+			continue
+		}
+		if res.StatusCode() != http.StatusNotFound {
+			t.Errorf("%s by another user: %d, want 404: %s", c.op, res.StatusCode(), bodyOf(res))
 		}
 	}
-	for _, path := range []string{"/api/chat/message", "/api/chat/message/stream"} {
-		if res := e.call(http.MethodPost, path, other, map[string]any{"message": "hi", "sessionId": sid}); res.Code != http.StatusNotFound {
-			t.Errorf("%s to another user's session: %d", path, res.Code)
-		}
+	list, err := e.api.ListChatSessionsWithResponse(ctx, nil, by)
+	wantStatus(t, list, err, http.StatusOK)
+	if n := len(*list.JSON200); n != 0 {
+		t.Errorf("ListChatSessions by another user: %d sessions, want none: %s", n, list.Body)
 	}
-	for _, target := range []string{"/api/chat/sessions", "/api/profile/sessions?query=" + sid} {
-		if res := e.call(http.MethodGet, target, other, nil); strings.TrimSpace(res.Body.String()) != "[]" {
-			t.Errorf("%s by another user: %s", target, res.Body)
-		}
+	found, err := e.api.SearchProfileSessionsWithResponse(ctx, &api.SearchProfileSessionsParams{Query: &sid}, by)
+	wantStatus(t, found, err, http.StatusOK)
+	if n := len(*found.JSON200); n != 0 {
+		t.Errorf("SearchProfileSessions by another user: %d sessions, want none: %s", n, found.Body)
 	}
-	if after := e.call(http.MethodGet, "/api/chat/sessions/"+sid, owner, nil).Body.String(); after != before {
+	if after := read(); string(after) != string(before) {
 		t.Fatalf("session changed:\n%s\n%s", before, after)
 	}
 }
@@ -280,18 +432,20 @@ func TestStreamChatMessageSendsChunksAsTheyArrive(t *testing.T) {
 	sid := e.newChat(t, tok)
 
 	e.llm.Enqueue(llmtest.Script{Chunks: []string{"One ", "two ", "three."}, CompletionTokens: 3, Delay: 80 * time.Millisecond})
-	res := e.stream(t, srv, tok, map[string]any{"message": "count for me", "sessionId": sid})
-	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
-		t.Fatalf("status %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	res := e.stream(t, srv, tok, chatMessage("count for me", sid))
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("stream: status %d, want 200", res.StatusCode)
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("stream: Content-Type = %q, want text/event-stream", ct)
 	}
 	events := readEvents(t, res.Body)
+	if len(events) != 4 {
+		t.Fatalf("%d events, want three deltas and done: %+v", len(events), events)
+	}
 	var texts []string
 	for _, ev := range events[:len(events)-1] {
-		var d struct{ Text string }
-		if ev.name != "delta" || json.Unmarshal([]byte(ev.data), &d) != nil {
-			t.Fatalf("event %+v", ev)
-		}
-		texts = append(texts, d.Text)
+		texts = append(texts, chatEvent[api.StreamDelta](t, ev, "delta").Text)
 	}
 	if strings.Join(texts, "|") != "One |two |three." {
 		t.Fatalf("deltas = %q", texts)
@@ -299,11 +453,18 @@ func TestStreamChatMessageSendsChunksAsTheyArrive(t *testing.T) {
 	if gap := events[2].at.Sub(events[0].at); gap < 100*time.Millisecond {
 		t.Fatalf("deltas were batched (%v between first and last)", gap)
 	}
-	done := events[len(events)-1]
-	var final map[string]any
-	_ = json.Unmarshal([]byte(done.data), &final)
-	if done.name != "done" || final["success"] != true || final["aiResponse"] != "One two three." || final["sessionId"] != sid || final["sessionTokenLimit"] != float64(1000) {
-		t.Fatalf("done = %+v", done)
+	done := chatEvent[api.SendMessageResponse](t, events[len(events)-1], "done")
+	if !done.Success {
+		t.Errorf("done: success = false, want true")
+	}
+	if done.AiResponse != "One two three." {
+		t.Errorf("done: aiResponse = %q, want %q", done.AiResponse, "One two three.")
+	}
+	if done.SessionId.String() != sid {
+		t.Errorf("done: sessionId = %s, want %s", done.SessionId, sid)
+	}
+	if done.SessionTokenLimit != 1000 {
+		t.Errorf("done: sessionTokenLimit = %d, want 1000 (USER)", done.SessionTokenLimit)
 	}
 }
 
@@ -313,21 +474,41 @@ func TestStreamChatMessageModelFailureIsAnErrorEventAndKeepsTheMessage(t *testin
 	defer srv.Close()
 	tok := e.user(t, "USER")
 	sid := e.newChat(t, tok)
+	id := uuid.MustParse(sid)
 	e.llm.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Fail: 503})
-	events := readEvents(t, e.stream(t, srv, tok, map[string]any{"message": "are you there", "sessionId": sid}).Body)
-	if len(events) != 1 || events[0].name != "error" || !strings.Contains(events[0].data, `"code":"COMPANION_UNAVAILABLE"`) ||
-		!strings.Contains(events[0].data, `"sessionId":"`+sid+`"`) {
-		t.Fatalf("events = %+v", events)
+	events := readEvents(t, e.stream(t, srv, tok, chatMessage("are you there", sid)).Body)
+	if len(events) != 1 {
+		t.Fatalf("%d events, want one error: %+v", len(events), events)
 	}
-	d := e.call(http.MethodGet, "/api/chat/sessions/"+sid, tok, nil).json(t)
-	msgs := d["messages"].([]any)
-	if last := msgs[len(msgs)-1].(map[string]any); last["content"] != "are you there" || last["role"] != "user" {
-		t.Fatalf("user message lost: %v", msgs)
+	failed := chatEvent[api.StreamError](t, events[0], "error")
+	if failed.Code != "COMPANION_UNAVAILABLE" {
+		t.Errorf("error event: code = %s, want COMPANION_UNAVAILABLE", failed.Code)
+	}
+	if failed.SessionId != id {
+		t.Errorf("error event: sessionId = %s, want %s", failed.SessionId, id)
+	}
+	msgs := e.detail(t, tok, id).Messages
+	if len(msgs) == 0 {
+		t.Fatalf("the session has no messages")
+	}
+	last := msgs[len(msgs)-1]
+	if last.Content != "are you there" {
+		t.Errorf("user message lost: the last message is %q", last.Content)
+	}
+	if last.Role != api.ChatRoleUser {
+		t.Errorf("the last message's role = %s, want user", last.Role)
 	}
 	// The non-streamed call answers success false with the error text.
 	e.llm.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Fail: 500})
-	m := e.call(http.MethodPost, "/api/chat/message", tok, map[string]any{"message": "again", "sessionId": sid}).json(t)
-	if m["success"] != false || m["error"] != chat.MsgModelFailed || m["sessionId"] != sid {
-		t.Fatalf("send failure = %v", m)
+	res, err := e.api.SendChatMessageWithResponse(context.Background(), api.SendMessageRequest{Message: "again", SessionId: &id}, bearer(tok))
+	wantStatus(t, res, err, http.StatusOK)
+	if res.JSON200.Success {
+		t.Errorf("send failure: success = true, want false")
+	}
+	if got := chatShow(res.JSON200.Error); got != chat.MsgModelFailed {
+		t.Errorf("send failure: error = %s, want %q", got, chat.MsgModelFailed)
+	}
+	if res.JSON200.SessionId != id {
+		t.Errorf("send failure: sessionId = %s, want %s", res.JSON200.SessionId, id)
 	}
 }

@@ -2,16 +2,17 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/percolate/percolate/backend/internal/insights"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -24,10 +25,9 @@ func TestWeeklyReportsOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	auth := []string{"Authorization", "Bearer token-" + u.ID.String()}
-	if res := do(h, "GET", "/api/insights/weekly", "", auth...); res.Code != http.StatusForbidden {
-		t.Fatalf("USER: %d %s", res.Code, res.Body)
-	}
+	c, auth := apiClient(t, h, "192.0.2.1"), bearer("token-"+u.ID.String())
+	res, err := c.ListWeeklyReportsWithResponse(ctx, auth)
+	wantStatus(t, res, err, http.StatusForbidden)
 	if _, err := st.Queries().SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: "PREMIUM", Email: u.Email}); err != nil {
 		t.Fatal(err)
 	}
@@ -36,13 +36,26 @@ func TestWeeklyReportsOverHTTP(t *testing.T) {
 		Content: []byte(`{"sessionCount":2,"emotions":[{"emotion":"stress","count":2}],"themes":["exams"],"suggestion":"Rest."}`)}); err != nil {
 		t.Fatal(err)
 	}
-	res := do(h, "GET", "/api/insights/weekly", "", auth...)
-	if res.Code != http.StatusOK {
-		t.Fatalf("PREMIUM: %d %s", res.Code, res.Body)
+	res, err = c.ListWeeklyReportsWithResponse(ctx, auth)
+	wantStatus(t, res, err, http.StatusOK)
+	if n := len(*res.JSON200); n != 1 {
+		t.Fatalf("%d reports, want 1: %s", n, res.Body)
 	}
-	var list []map[string]any
-	if err := json.Unmarshal(res.Body.Bytes(), &list); err != nil || len(list) != 1 || list[0]["weekStart"] != "2026-11-16" || list[0]["suggestion"] != "Rest." {
-		t.Fatalf("reports: %v %v", list, err)
+	r := (*res.JSON200)[0]
+	if got := r.WeekStart.String(); got != "2026-11-16" {
+		t.Errorf("weekStart = %s, want 2026-11-16", got)
+	}
+	if r.Suggestion != "Rest." {
+		t.Errorf("suggestion = %q, want Rest.", r.Suggestion)
+	}
+	if r.SessionCount != 2 {
+		t.Errorf("sessionCount = %d, want 2", r.SessionCount)
+	}
+	if len(r.Emotions) != 1 || r.Emotions[0] != (api.EmotionCount{Emotion: api.Stress, Count: 2}) {
+		t.Errorf("emotions = %+v, want stress twice", r.Emotions)
+	}
+	if strings.Join(r.Themes, "|") != "exams" {
+		t.Errorf("themes = %q, want exams", r.Themes)
 	}
 }
 
@@ -53,7 +66,6 @@ func TestWeeklyReportsOfAGoneAccountAre401(t *testing.T) {
 	st := pgtest.New(t)
 	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Insights: svc})
-	if res := do(h, "GET", "/api/insights/weekly", "", "Authorization", "Bearer token-3f2b8c1e-7a4d-4e8b-9c1a-2b3c4d5e6f70"); res.Code != http.StatusUnauthorized {
-		t.Fatalf("gone account: %d %s", res.Code, res.Body)
-	}
+	res, err := apiClient(t, h, "192.0.2.1").ListWeeklyReportsWithResponse(context.Background(), bearer("token-3f2b8c1e-7a4d-4e8b-9c1a-2b3c4d5e6f70"))
+	wantStatus(t, res, err, http.StatusUnauthorized)
 }

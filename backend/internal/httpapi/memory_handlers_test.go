@@ -17,27 +17,31 @@ import (
 	"github.com/percolate/percolate/backend/internal/memory"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
+	"github.com/percolate/percolate/gen/apiclient"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
 type memEnv struct {
-	t  *testing.T
-	st *store.Store
-	h  http.Handler
+	t   *testing.T
+	st  *store.Store
+	h   http.Handler
+	api *apiclient.ClientWithResponses // the typed client of h
 }
 
 func newMemEnv(t *testing.T) *memEnv {
 	st := pgtest.New(t)
-	return &memEnv{t: t, st: st, h: newTestHandler(t, Deps{Verifier: userTokens{}, Memory: memory.New(st), Export: export.New(st)})}
+	h := newTestHandler(t, Deps{Verifier: userTokens{}, Memory: memory.New(st), Export: export.New(st)})
+	return &memEnv{t: t, st: st, h: h, api: apiClient(t, h, "192.0.2.1")}
 }
 
-func (e *memEnv) user(email string) (dbgen.User, []string) {
+func (e *memEnv) user(email string) (dbgen.User, apiclient.RequestEditorFn) {
 	e.t.Helper()
 	u, err := e.st.Queries().CreateUser(context.Background(), dbgen.CreateUserParams{Email: email, Name: "Name " + email})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return u, []string{"Authorization", "Bearer token-" + u.ID.String()}
+	return u, bearer("token-" + u.ID.String())
 }
 
 func (e *memEnv) remember(userID uuid.UUID, sessionID *uuid.UUID, texts ...string) {
@@ -50,112 +54,144 @@ func (e *memEnv) remember(userID uuid.UUID, sessionID *uuid.UUID, texts ...strin
 	}
 }
 
-func (e *memEnv) list(auth []string) []map[string]any {
+func (e *memEnv) list(auth apiclient.RequestEditorFn) []api.Memory {
 	e.t.Helper()
-	res := do(e.h, "GET", "/api/profile/memories", "", auth...)
-	if res.Code != http.StatusOK {
-		e.t.Fatalf("list: %d %s", res.Code, res.Body)
-	}
-	var out []map[string]any
-	if err := json.Unmarshal(res.Body.Bytes(), &out); err != nil {
-		e.t.Fatal(err)
-	}
-	return out
+	res, err := e.api.ListMemoriesWithResponse(context.Background(), auth)
+	wantStatus(e.t, res, err, http.StatusOK)
+	return *res.JSON200
 }
 
-func texts(list []map[string]any) []string {
+func texts(list []api.Memory) string {
 	var out []string
 	for _, m := range list {
-		out = append(out, m["text"].(string))
+		out = append(out, m.Text)
 	}
-	return out
+	return strings.Join(out, "|")
 }
 
 func TestMemoriesOverHTTPAreEachUsersOwn(t *testing.T) {
+	ctx := context.Background()
 	e := newMemEnv(t)
 	a, authA := e.user("a@example.com")
 	b, authB := e.user("b@example.com")
 	e.remember(a.ID, nil, "Has a statistics midterm on Tuesday", "Has a friend called Maya")
 	e.remember(b.ID, nil, "Plays the cello")
 
-	for _, c := range []struct{ method, target, body string }{
-		{"GET", "/api/profile/memories", ""}, {"DELETE", "/api/profile/memories", ""},
-		{"PUT", "/api/profile/memories/" + uuid.NewString(), `{"text":"x y"}`}, {"DELETE", "/api/profile/memories/" + uuid.NewString(), ""},
-		{"GET", "/api/profile/export", ""},
+	anyID := uuid.New()
+	for _, c := range []struct {
+		op   string
+		call func() (answer, error)
+	}{
+		{"ListMemories", func() (answer, error) { return e.api.ListMemoriesWithResponse(ctx) }},
+		{"DeleteAllMemories", func() (answer, error) { return e.api.DeleteAllMemoriesWithResponse(ctx) }},
+		{"UpdateMemory", func() (answer, error) {
+			return e.api.UpdateMemoryWithResponse(ctx, anyID, api.MemoryUpdate{Text: "x y"})
+		}},
+		{"DeleteMemory", func() (answer, error) { return e.api.DeleteMemoryWithResponse(ctx, anyID) }},
+		{"ExportData", func() (answer, error) { return e.api.ExportDataWithResponse(ctx) }},
 	} {
-		if res := do(e.h, c.method, c.target, c.body); res.Code != http.StatusUnauthorized {
-			t.Errorf("%s %s signed out: %d", c.method, c.target, res.Code)
+		res, err := c.call()
+		if err != nil {
+			t.Errorf("%s signed out: %v", c.op, err)
+			continue
+		}
+		if res.StatusCode() != http.StatusUnauthorized {
+			t.Errorf("%s signed out: %d, want 401: %s", c.op, res.StatusCode(), bodyOf(res))
 		}
 	}
 
 	listA := e.list(authA)
-	if got := texts(listA); strings.Join(got, "|") != "Has a friend called Maya|Has a statistics midterm on Tuesday" {
+	if got := texts(listA); got != "Has a friend called Maya|Has a statistics midterm on Tuesday" {
 		t.Fatalf("A's memories, newest first: %q", got)
 	}
-	if listA[0]["sessionId"] != nil || listA[0]["createdAt"] == nil || listA[0]["updatedAt"] == nil || listA[0]["id"] == nil {
-		t.Fatalf("memory shape: %v", listA[0])
+	if listA[0].SessionId != nil {
+		t.Errorf("memory: sessionId = %s, want null", *listA[0].SessionId)
 	}
-	maya := listA[0]["id"].(string)
-	if got := texts(e.list(authB)); strings.Join(got, "|") != "Plays the cello" {
+	if listA[0].CreatedAt.IsZero() {
+		t.Errorf("memory: createdAt is zero")
+	}
+	if listA[0].UpdatedAt.IsZero() {
+		t.Errorf("memory: updatedAt is zero")
+	}
+	maya := listA[0].Id
+	if maya == uuid.Nil {
+		t.Fatalf("memory: id is the nil uuid")
+	}
+	if got := texts(e.list(authB)); got != "Plays the cello" {
 		t.Fatalf("B sees: %q", got)
 	}
 
 	// B can neither change nor delete A's memory.
-	if res := do(e.h, "PUT", "/api/profile/memories/"+maya, `{"text":"Hacked"}`, authB...); res.Code != http.StatusNotFound {
-		t.Fatalf("B edits A's memory: %d %s", res.Code, res.Body)
-	}
-	if res := do(e.h, "DELETE", "/api/profile/memories/"+maya, "", authB...); res.Code != http.StatusNotFound {
-		t.Fatalf("B deletes A's memory: %d", res.Code)
-	}
-	if res := do(e.h, "DELETE", "/api/profile/memories", "", authB...); res.Code != http.StatusNoContent {
-		t.Fatalf("B forgets everything: %d", res.Code)
-	}
-	if got := e.list(authA); len(got) != 2 || got[0]["text"] != "Has a friend called Maya" {
-		t.Fatalf("A's memories changed by B: %v", got)
+	edit, err := e.api.UpdateMemoryWithResponse(ctx, maya, api.MemoryUpdate{Text: "Hacked"}, authB)
+	wantStatus(t, edit, err, http.StatusNotFound)
+	del, err := e.api.DeleteMemoryWithResponse(ctx, maya, authB)
+	wantStatus(t, del, err, http.StatusNotFound)
+	all, err := e.api.DeleteAllMemoriesWithResponse(ctx, authB)
+	wantStatus(t, all, err, http.StatusNoContent)
+	if got := texts(e.list(authA)); got != "Has a friend called Maya|Has a statistics midterm on Tuesday" {
+		t.Fatalf("A's memories changed by B: %q", got)
 	}
 	if got := e.list(authB); len(got) != 0 {
-		t.Fatalf("B's memories were not forgotten: %v", got)
+		t.Fatalf("B's memories were not forgotten: %q", texts(got))
 	}
 
 	// A edits: the text is trimmed; empty or too long is a field error; not a uuid is 400.
-	res := do(e.h, "PUT", "/api/profile/memories/"+maya, `{"text":"  Has a friend called Maya   from work "}`, authA...)
-	if res.Code != http.StatusOK {
-		t.Fatalf("edit: %d %s", res.Code, res.Body)
+	edit, err = e.api.UpdateMemoryWithResponse(ctx, maya, api.MemoryUpdate{Text: "  Has a friend called Maya   from work "}, authA)
+	wantStatus(t, edit, err, http.StatusOK)
+	if got := edit.JSON200.Text; got != "Has a friend called Maya from work" {
+		t.Errorf("edited: text = %q, want it trimmed", got)
 	}
-	var m map[string]any
-	_ = json.Unmarshal(res.Body.Bytes(), &m)
-	if m["text"] != "Has a friend called Maya from work" || m["id"] != maya {
-		t.Fatalf("edited: %v", m)
+	if edit.JSON200.Id != maya {
+		t.Errorf("edited: id = %s, want %s", edit.JSON200.Id, maya)
 	}
-	for _, body := range []string{`{"text":""}`, `{"text":"   "}`, `{"text":"` + strings.Repeat("a", 201) + `"}`, `{}`, `{"text":"ok ok","x":1}`} {
-		if res := do(e.h, "PUT", "/api/profile/memories/"+maya, body, authA...); res.Code != http.StatusBadRequest {
-			t.Errorf("%.40s: %d %s", body, res.Code, res.Body)
+	for _, text := range []string{"", "   ", strings.Repeat("a", 201)} {
+		edit, err := e.api.UpdateMemoryWithResponse(ctx, maya, api.MemoryUpdate{Text: text}, authA)
+		wantStatus(t, edit, err, http.StatusBadRequest)
+		if _, ok := edit.JSON400.Details["text"]; !ok {
+			t.Errorf("text %.40q: details = %v, want one for text", text, edit.JSON400.Details)
 		}
 	}
-	if res := do(e.h, "PUT", "/api/profile/memories/nope", `{"text":"a b"}`, authA...); res.Code != http.StatusBadRequest {
-		t.Errorf("bad id: %d", res.Code)
+	// Bodies the contract's type cannot hold: no text, an unknown field.
+	for _, body := range []string{`{}`, `{"text":"ok ok","x":1}`} {
+		edit, err := e.api.UpdateMemoryWithBodyWithResponse(ctx, maya, "application/json", strings.NewReader(body), authA)
+		wantStatus(t, edit, err, http.StatusBadRequest)
+		if edit.JSON400.Code != api.VALIDATIONERROR {
+			t.Errorf("%s: code = %s, want VALIDATION_ERROR", body, edit.JSON400.Code)
+		}
+	}
+	// A memory id that is not a uuid (the typed client only sends uuids).
+	res := do(e.h, "PUT", "/api/profile/memories/nope", `{"text":"a b"}`, "Authorization", "Bearer token-"+a.ID.String())
+	if res.Code != http.StatusBadRequest {
+		t.Errorf("bad id: %d, want 400: %s", res.Code, res.Body)
+	} else if v := chatDecode[api.ValidationErrorResponse](t, "the bad id's answer", res.Body.Bytes()); v.Code != api.VALIDATIONERROR {
+		t.Errorf("bad id: code = %s, want VALIDATION_ERROR", v.Code)
 	}
 
 	// A deletes one, then everything.
-	if res := do(e.h, "DELETE", "/api/profile/memories/"+maya, "", authA...); res.Code != http.StatusNoContent {
-		t.Fatalf("delete: %d %s", res.Code, res.Body)
-	}
-	if res := do(e.h, "DELETE", "/api/profile/memories/"+maya, "", authA...); res.Code != http.StatusNotFound {
-		t.Fatalf("delete again: %d", res.Code)
-	}
-	if got := texts(e.list(authA)); strings.Join(got, "|") != "Has a statistics midterm on Tuesday" {
+	del, err = e.api.DeleteMemoryWithResponse(ctx, maya, authA)
+	wantStatus(t, del, err, http.StatusNoContent)
+	del, err = e.api.DeleteMemoryWithResponse(ctx, maya, authA)
+	wantStatus(t, del, err, http.StatusNotFound)
+	if got := texts(e.list(authA)); got != "Has a statistics midterm on Tuesday" {
 		t.Fatalf("after delete: %q", got)
 	}
 	e.remember(b.ID, nil, "Plays the cello")
-	if res := do(e.h, "DELETE", "/api/profile/memories", "", authA...); res.Code != http.StatusNoContent {
-		t.Fatalf("forget everything: %d", res.Code)
-	}
+	all, err = e.api.DeleteAllMemoriesWithResponse(ctx, authA)
+	wantStatus(t, all, err, http.StatusNoContent)
 	if got := e.list(authA); len(got) != 0 {
-		t.Fatalf("not forgotten: %v", got)
+		t.Fatalf("not forgotten: %q", texts(got))
 	}
 	if got := e.list(authB); len(got) != 1 {
-		t.Fatalf("A's forgetting touched B: %v", got)
+		t.Fatalf("A's forgetting touched B: %q", texts(got))
 	}
+}
+
+// export is the caller's export through the typed client; it must answer 200.
+func (e *memEnv) export(auth apiclient.RequestEditorFn) *apiclient.ExportDataAnswer {
+	e.t.Helper()
+	res, err := e.api.ExportDataWithResponse(context.Background(), auth)
+	wantStatus(e.t, res, err, http.StatusOK)
+	return res
 }
 
 func TestExportIsAZipOfEverythingOfTheCaller(t *testing.T) {
@@ -196,12 +232,14 @@ func TestExportIsAZipOfEverythingOfTheCaller(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	res := do(e.h, "GET", "/api/profile/export", "", authA...)
-	if res.Code != http.StatusOK || res.Header().Get("Content-Type") != "application/zip" ||
-		res.Header().Get("Content-Disposition") != `attachment; filename="percolate-export.zip"` {
-		t.Fatalf("export: %d %v", res.Code, res.Header())
+	res := e.export(authA)
+	if ct := res.HTTPResponse.Header.Get("Content-Type"); ct != "application/zip" {
+		t.Errorf("export: Content-Type = %q, want application/zip", ct)
 	}
-	zr, err := zip.NewReader(bytes.NewReader(res.Body.Bytes()), int64(res.Body.Len()))
+	if cd := res.HTTPResponse.Header.Get("Content-Disposition"); cd != `attachment; filename="percolate-export.zip"` {
+		t.Errorf("export: Content-Disposition = %q, want an attachment named percolate-export.zip", cd)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(res.Body), int64(len(res.Body)))
 	if err != nil {
 		t.Fatalf("not a zip: %v", err)
 	}
@@ -247,14 +285,47 @@ func TestExportIsAZipOfEverythingOfTheCaller(t *testing.T) {
 	if err := json.Unmarshal([]byte(files["percolate-export.json"]), &doc); err != nil {
 		t.Fatalf("json: %v\n%s", err, files["percolate-export.json"])
 	}
-	if doc.Profile.Email != "a@example.com" || !doc.Profile.MemoryEnabled || len(doc.Memories) != 1 ||
-		doc.Memories[0].Text != "Has a statistics midterm on Tuesday" || doc.Memories[0].SessionID == nil || *doc.Memories[0].SessionID != s1.ID.String() ||
-		len(doc.WeeklyReports) != 1 || doc.WeeklyReports[0].WeekStart != "2026-03-02" || string(doc.WeeklyReports[0].Report) != `{"sessionCount":3}` {
-		t.Fatalf("export document: %+v", doc)
+	if doc.Profile.Email != "a@example.com" {
+		t.Errorf("profile.email = %q, want a@example.com", doc.Profile.Email)
 	}
-	if len(doc.Sessions) != 3 || doc.Sessions[0].Summary == nil || *doc.Sessions[0].Summary != sum || doc.Sessions[0].Emotions[0] != "anxiety" ||
-		len(doc.Sessions[0].Messages) != 2 || doc.Sessions[0].Messages[1].Role != "assistant" {
-		t.Fatalf("sessions: %+v", doc.Sessions)
+	if !doc.Profile.MemoryEnabled {
+		t.Errorf("profile.memoryEnabled = false, want true")
+	}
+	if len(doc.Memories) != 1 {
+		t.Errorf("%d memories, want 1: %+v", len(doc.Memories), doc.Memories)
+	} else {
+		if m := doc.Memories[0]; m.Text != "Has a statistics midterm on Tuesday" {
+			t.Errorf("memories[0].text = %q, want the midterm", m.Text)
+		}
+		if m := doc.Memories[0]; m.SessionID == nil || *m.SessionID != s1.ID.String() {
+			t.Errorf("memories[0].sessionId = %s, want %s", chatShow(m.SessionID), s1.ID)
+		}
+	}
+	if len(doc.WeeklyReports) != 1 {
+		t.Errorf("%d weekly reports, want 1: %+v", len(doc.WeeklyReports), doc.WeeklyReports)
+	} else {
+		if r := doc.WeeklyReports[0]; r.WeekStart != "2026-03-02" {
+			t.Errorf("weeklyReports[0].weekStart = %q, want 2026-03-02", r.WeekStart)
+		}
+		if r := doc.WeeklyReports[0]; string(r.Report) != `{"sessionCount":3}` {
+			t.Errorf("weeklyReports[0].report = %s, want the stored report", r.Report)
+		}
+	}
+	if len(doc.Sessions) != 3 {
+		t.Fatalf("%d sessions, want 3: %+v", len(doc.Sessions), doc.Sessions)
+	}
+	first := doc.Sessions[0]
+	if got := chatShow(first.Summary); got != sum {
+		t.Errorf("sessions[0].summary = %s, want %q", got, sum)
+	}
+	if len(first.Emotions) == 0 || first.Emotions[0] != "anxiety" {
+		t.Errorf("sessions[0].emotions = %q, want anxiety", first.Emotions)
+	}
+	if len(first.Messages) != 2 {
+		t.Fatalf("sessions[0]: %d messages, want 2", len(first.Messages))
+	}
+	if first.Messages[1].Role != "assistant" {
+		t.Errorf("sessions[0].messages[1].role = %q, want assistant", first.Messages[1].Role)
 	}
 	journal := files["sessions/2026-03-03-midterm-nerves-stats.md"]
 	for _, want := range []string{"# Midterm / nerves: \"stats\"?", "Tuesday, 3 March 2026, 09:30 UTC", "## Summary\n\nYou talked about your midterm.", "**Feelings:** anxiety", "**You** · ", "My statistics midterm is on Tuesday.", "**Percolate** · "} {
@@ -274,10 +345,10 @@ func TestExportPagesThroughManySessions(t *testing.T) {
 	a, authA := e.user("a@example.com")
 	// 250 sessions: more than two pages of the export's reads.
 	e.exec(`INSERT INTO chat_sessions (user_id, title, created_at) SELECT $1, 'Day ' || g, now() - g * interval '1 hour' FROM generate_series(1, 250) g`, a.ID)
-	res := do(e.h, "GET", "/api/profile/export", "", authA...)
-	zr, err := zip.NewReader(bytes.NewReader(res.Body.Bytes()), int64(res.Body.Len()))
+	res := e.export(authA)
+	zr, err := zip.NewReader(bytes.NewReader(res.Body), int64(len(res.Body)))
 	if err != nil {
-		t.Fatalf("%d: %v", res.Code, err)
+		t.Fatalf("not a zip: %v", err)
 	}
 	if len(zr.File) != 251 {
 		t.Fatalf("files: %d", len(zr.File))
@@ -288,13 +359,12 @@ func TestExportIsLimited(t *testing.T) {
 	e := newMemEnv(t)
 	_, auth := e.user("a@example.com")
 	for i := 0; i < export.PerHour.Limit; i++ {
-		if res := do(e.h, "GET", "/api/profile/export", "", auth...); res.Code != http.StatusOK {
-			t.Fatalf("export %d: %d", i, res.Code)
-		}
+		e.export(auth)
 	}
-	res := do(e.h, "GET", "/api/profile/export", "", auth...)
-	if res.Code != http.StatusTooManyRequests || res.Header().Get("Retry-After") == "" {
-		t.Fatalf("over the limit: %d %v", res.Code, res.Header())
+	res, err := e.api.ExportDataWithResponse(context.Background(), auth)
+	wantStatus(t, res, err, http.StatusTooManyRequests)
+	if res.HTTPResponse.Header.Get("Retry-After") == "" {
+		t.Fatalf("over the limit: no Retry-After header")
 	}
 }
 

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,8 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/gen/api"
+	"github.com/percolate/percolate/gen/apiclient"
 )
 
 // liveEvents reads server-sent events as they come, one per receive; the channel closes at
@@ -55,11 +60,7 @@ func next(t *testing.T, events <-chan sseEvent) sseEvent {
 
 func deltaText(t *testing.T, ev sseEvent) string {
 	t.Helper()
-	var d struct{ Text string }
-	if ev.name != "delta" || json.Unmarshal([]byte(ev.data), &d) != nil {
-		t.Fatalf("want a delta, got %+v", ev)
-	}
-	return d.Text
+	return chatEvent[api.StreamDelta](t, ev, "delta").Text
 }
 
 // open sends a request to a running server and returns the response (closed at cleanup).
@@ -90,11 +91,14 @@ func (e *chatEnv) pausedReply(after int, chunks ...string) (resume chan struct{}
 	return resume, paused
 }
 
-func lastMessage(t *testing.T, e *chatEnv, token, sid string) (map[string]any, map[string]any) {
+// lastMessage is the newest message of a session, and the session.
+func lastMessage(t *testing.T, e *chatEnv, token, sid string) (api.Message, *api.SessionDetail) {
 	t.Helper()
-	d := e.call(http.MethodGet, "/api/chat/sessions/"+sid, token, nil).json(t)
-	msgs := d["messages"].([]any)
-	return msgs[len(msgs)-1].(map[string]any), d
+	d := e.detail(t, token, uuid.MustParse(sid))
+	if len(d.Messages) == 0 {
+		t.Fatalf("session %s has no messages", sid)
+	}
+	return d.Messages[len(d.Messages)-1], d
 }
 
 func TestReplyOutlivesTheStreamAndCanBeFollowedAgain(t *testing.T) {
@@ -105,7 +109,7 @@ func TestReplyOutlivesTheStreamAndCanBeFollowedAgain(t *testing.T) {
 	sid := e.newChat(t, tok)
 	resume, paused := e.pausedReply(2, "One ", "two ", "three ", "four.")
 
-	res := open(t, srv, http.MethodPost, "/api/chat/message/stream", tok, map[string]any{"message": "count", "sessionId": sid})
+	res := open(t, srv, http.MethodPost, "/api/chat/message/stream", tok, chatMessage("count", sid))
 	events := liveEvents(res.Body)
 	if got := deltaText(t, next(t, events)); got != "One " {
 		t.Fatalf("first delta %q", got)
@@ -113,12 +117,15 @@ func TestReplyOutlivesTheStreamAndCanBeFollowedAgain(t *testing.T) {
 	<-paused
 	res.Body.Close() // the tab is closed half-way
 
-	if _, d := lastMessage(t, e, tok, sid); d["replyInProgress"] != true {
-		t.Fatalf("detail = %v, want replyInProgress", d)
+	if _, d := lastMessage(t, e, tok, sid); chatShow(d.ReplyInProgress) != "true" {
+		t.Fatalf("detail: replyInProgress = %s, want true", chatShow(d.ReplyInProgress))
 	}
 	again := open(t, srv, http.MethodGet, "/api/chat/sessions/"+sid+"/stream", tok, nil)
-	if again.StatusCode != http.StatusOK || !strings.HasPrefix(again.Header.Get("Content-Type"), "text/event-stream") {
-		t.Fatalf("re-attach: %d %s", again.StatusCode, again.Header.Get("Content-Type"))
+	if again.StatusCode != http.StatusOK {
+		t.Fatalf("re-attach: status %d, want 200", again.StatusCode)
+	}
+	if ct := again.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("re-attach: Content-Type = %q, want text/event-stream", ct)
 	}
 	events = liveEvents(again.Body)
 	if got := deltaText(t, next(t, events)); got != "One two " {
@@ -130,21 +137,31 @@ func TestReplyOutlivesTheStreamAndCanBeFollowedAgain(t *testing.T) {
 	for ; ev.name == "delta"; ev = next(t, events) {
 		rest = append(rest, deltaText(t, ev))
 	}
-	var done map[string]any
-	_ = json.Unmarshal([]byte(ev.data), &done)
-	if strings.Join(rest, "|") != "three |four." || ev.name != "done" || done["aiResponse"] != "One two three four." || done["success"] != true {
-		t.Fatalf("rest %q, final %+v", rest, ev)
+	if strings.Join(rest, "|") != "three |four." {
+		t.Errorf("the rest of the deltas = %q, want three |four.", rest)
 	}
-	if _, ok := done["replyStatus"]; ok {
-		t.Fatalf("a complete reply's done event carries replyStatus: %s", ev.data)
+	done := chatEvent[api.SendMessageResponse](t, ev, "done")
+	if done.AiResponse != "One two three four." {
+		t.Errorf("done: aiResponse = %q, want the whole reply", done.AiResponse)
+	}
+	if !done.Success {
+		t.Errorf("done: success = false, want true")
+	}
+	if keys := chatDecode[map[string]json.RawMessage](t, "the done event's data", []byte(ev.data)); keys["replyStatus"] != nil {
+		t.Errorf("a complete reply's done event carries replyStatus: %s", ev.data)
 	}
 	last, d := lastMessage(t, e, tok, sid)
-	if last["content"] != "One two three four." || last["status"] != "complete" || d["replyInProgress"] != false {
-		t.Fatalf("stored %v, detail %v", last, d)
+	if last.Content != "One two three four." {
+		t.Errorf("stored reply: content = %q, want the whole reply", last.Content)
 	}
-	if res := open(t, srv, http.MethodGet, "/api/chat/sessions/"+sid+"/stream", tok, nil); res.StatusCode != http.StatusNoContent {
-		t.Fatalf("nothing in progress: %d", res.StatusCode)
+	if got := chatShow(last.Status); got != string(api.Complete) {
+		t.Errorf("stored reply: status = %s, want complete", got)
 	}
+	if got := chatShow(d.ReplyInProgress); got != "false" {
+		t.Errorf("detail: replyInProgress = %s, want false", got)
+	}
+	idle, err := e.api.AttachChatReplyWithResponse(context.Background(), uuid.MustParse(sid), bearer(tok))
+	wantStatus(t, idle, err, http.StatusNoContent)
 }
 
 func TestReattachOnAnotherInstanceSendsTheStoredReply(t *testing.T) {
@@ -156,7 +173,7 @@ func TestReattachOnAnotherInstanceSendsTheStoredReply(t *testing.T) {
 	tok := e.user(t, "USER")
 	sid := e.newChat(t, tok)
 	resume, paused := e.pausedReply(1, "Written ", "on A.")
-	res := open(t, a, http.MethodPost, "/api/chat/message/stream", tok, map[string]any{"message": "hi", "sessionId": sid})
+	res := open(t, a, http.MethodPost, "/api/chat/message/stream", tok, chatMessage("hi", sid))
 	events := liveEvents(res.Body)
 	next(t, events)
 	<-paused
@@ -170,95 +187,122 @@ func TestReattachOnAnotherInstanceSendsTheStoredReply(t *testing.T) {
 	if got := deltaText(t, next(t, bEvents)); got != "Written on A." {
 		t.Fatalf("B's delta %q, want the stored reply whole", got)
 	}
-	if ev := next(t, bEvents); ev.name != "done" || !strings.Contains(ev.data, `"aiResponse":"Written on A."`) {
-		t.Fatalf("B's final event %+v", ev)
+	if done := chatEvent[api.SendMessageResponse](t, next(t, bEvents), "done"); done.AiResponse != "Written on A." {
+		t.Fatalf("B's done: aiResponse = %q, want the stored reply", done.AiResponse)
 	}
 }
 
 func TestStopOverHTTP(t *testing.T) {
+	ctx := context.Background()
 	e := newChatEnv(t, nil)
 	srv := httptest.NewServer(e.h)
 	defer srv.Close()
-	other := httptest.NewServer(e.instance(t, nil, e.p))
-	defer other.Close()
+	other := apiClient(t, e.instance(t, nil, e.p), "192.0.2.1")
 	tok, intruder := e.user(t, "USER"), e.user(t, "USER")
 	sid := e.newChat(t, tok)
+	id := uuid.MustParse(sid)
 	_, paused := e.pausedReply(2, "Stop ", "here ", "not here.")
-	res := open(t, srv, http.MethodPost, "/api/chat/message/stream", tok, map[string]any{"message": "go on", "sessionId": sid})
+	res := open(t, srv, http.MethodPost, "/api/chat/message/stream", tok, chatMessage("go on", sid))
 	events := liveEvents(res.Body)
 	<-paused
 
-	if res := open(t, other, http.MethodPost, "/api/chat/sessions/"+sid+"/stop", intruder, nil); res.StatusCode != http.StatusNotFound {
-		t.Fatalf("another user's stop: %d", res.StatusCode)
+	stop, err := other.StopChatReplyWithResponse(ctx, id, bearer(intruder))
+	wantStatus(t, stop, err, http.StatusNotFound)
+	stop, err = other.StopChatReplyWithResponse(ctx, id, bearer(tok))
+	wantStatus(t, stop, err, http.StatusOK)
+	reply := stop.JSON200.Reply
+	if reply == nil {
+		t.Fatalf("stop: no reply: %s", stop.Body)
 	}
-	stop := open(t, other, http.MethodPost, "/api/chat/sessions/"+sid+"/stop", tok, nil)
-	var body struct {
-		Reply *struct{ Content, Status, Role string }
+	if reply.Content != "Stop here " {
+		t.Errorf("stopped reply: content = %q, want the text so far", reply.Content)
 	}
-	if err := json.NewDecoder(stop.Body).Decode(&body); err != nil || stop.StatusCode != http.StatusOK || body.Reply == nil {
-		t.Fatalf("stop: %d %v %+v", stop.StatusCode, err, body)
+	if got := chatShow(reply.Status); got != string(api.Stopped) {
+		t.Errorf("stopped reply: status = %s, want stopped", got)
 	}
-	if body.Reply.Content != "Stop here " || body.Reply.Status != "stopped" || body.Reply.Role != "assistant" {
-		t.Fatalf("stopped reply = %+v", body.Reply)
+	if reply.Role != api.ChatRoleAssistant {
+		t.Errorf("stopped reply: role = %s, want assistant", reply.Role)
 	}
 	// The stream that was following it ends with done, marked stopped.
 	var ev sseEvent
 	for ev = next(t, events); ev.name == "delta"; ev = next(t, events) {
 	}
-	if ev.name != "done" || !strings.Contains(ev.data, `"replyStatus":"stopped"`) || !strings.Contains(ev.data, `"aiResponse":"Stop here "`) {
-		t.Fatalf("final event %+v", ev)
+	done := chatEvent[api.SendMessageResponse](t, ev, "done")
+	if got := chatShow(done.ReplyStatus); got != string(api.Stopped) {
+		t.Errorf("done: replyStatus = %s, want stopped", got)
 	}
-	if res := open(t, srv, http.MethodPost, "/api/chat/sessions/"+sid+"/stop", tok, nil); res.StatusCode != http.StatusNoContent {
-		t.Fatalf("stop with nothing in progress: %d", res.StatusCode)
+	if done.AiResponse != "Stop here " {
+		t.Errorf("done: aiResponse = %q, want the stopped text", done.AiResponse)
 	}
+	stop, err = e.api.StopChatReplyWithResponse(ctx, id, bearer(tok))
+	wantStatus(t, stop, err, http.StatusNoContent)
 }
 
 func TestRetryOverHTTP(t *testing.T) {
+	ctx := context.Background()
 	e := newChatEnv(t, nil)
 	srv := httptest.NewServer(e.h)
 	defer srv.Close()
 	tok := e.user(t, "USER")
 	sid := e.newChat(t, tok)
+	id := uuid.MustParse(sid)
 	e.llm.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Fail: 500})
-	if m := e.call(http.MethodPost, "/api/chat/message", tok, map[string]any{"message": "still there?", "sessionId": sid}).json(t); m["success"] != false {
-		t.Fatalf("send = %v", m)
+	sent, err := e.api.SendChatMessageWithResponse(ctx, api.SendMessageRequest{Message: "still there?", SessionId: &id}, bearer(tok))
+	wantStatus(t, sent, err, http.StatusOK)
+	if sent.JSON200.Success {
+		t.Fatalf("send: success = true, want false (the model failed)")
 	}
 	e.llm.Enqueue(llmtest.Script{Chunks: []string{"Yes, ", "I'm here."}})
 	res := open(t, srv, http.MethodPost, "/api/chat/sessions/"+sid+"/retry", tok, nil)
-	events := readEvents(t, res.Body)
-	if res.StatusCode != http.StatusOK || len(events) != 3 || events[2].name != "done" || !strings.Contains(events[2].data, `"aiResponse":"Yes, I'm here."`) {
-		t.Fatalf("retry: %d %+v", res.StatusCode, events)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("retry: status %d, want 200", res.StatusCode)
 	}
-	d := e.call(http.MethodGet, "/api/chat/sessions/"+sid, tok, nil).json(t)
+	events := readEvents(t, res.Body)
+	if len(events) != 3 {
+		t.Fatalf("retry: %d events, want two deltas and done: %+v", len(events), events)
+	}
+	if done := chatEvent[api.SendMessageResponse](t, events[2], "done"); done.AiResponse != "Yes, I'm here." {
+		t.Fatalf("retry's done: aiResponse = %q, want the new reply", done.AiResponse)
+	}
 	n := 0
-	for _, m := range d["messages"].([]any) {
-		if m.(map[string]any)["content"] == "still there?" {
+	for _, m := range e.detail(t, tok, id).Messages {
+		if m.Content == "still there?" {
 			n++
 		}
 	}
 	if n != 1 {
 		t.Fatalf("the retried message is stored %d times", n)
 	}
-	again := e.call(http.MethodPost, "/api/chat/sessions/"+sid+"/retry", tok, nil)
-	if m := again.json(t); again.Code != http.StatusConflict || m["code"] != "ALREADY_ANSWERED" {
-		t.Fatalf("retry of an answered message: %d %s", again.Code, again.Body)
+	again, err := e.api.RetryChatReplyWithResponse(ctx, id, bearer(tok))
+	wantStatus(t, again, err, http.StatusConflict)
+	if again.JSON409.Code != "ALREADY_ANSWERED" {
+		t.Fatalf("retry of an answered message: code = %s, want ALREADY_ANSWERED", again.JSON409.Code)
 	}
 }
 
 func TestPlainEndpointAnswersAtOnce(t *testing.T) {
 	e := newChatEnv(t, nil)
 	// An offline engine that would take an hour a word, if the plain endpoint paced it.
-	h := e.instance(t, nil, &companion.Offline{WordDelay: time.Hour})
+	c := apiClient(t, e.instance(t, nil, &companion.Offline{WordDelay: time.Hour}), "192.0.2.1")
 	tok := e.user(t, "USER")
-	sid := e.newChat(t, tok)
-	done := make(chan response, 1)
+	id := uuid.MustParse(e.newChat(t, tok))
+	type sent struct {
+		res *apiclient.SendChatMessageAnswer
+		err error
+	}
+	done := make(chan sent, 1)
 	go func() {
-		done <- do(h, http.MethodPost, "/api/chat/message", `{"message":"I feel a bit anxious today.","sessionId":"`+sid+`"}`, "Authorization", "Bearer "+tok)
+		res, err := c.SendChatMessageWithResponse(context.Background(), api.SendMessageRequest{Message: "I feel a bit anxious today.", SessionId: &id}, bearer(tok))
+		done <- sent{res, err}
 	}()
 	select {
-	case res := <-done:
-		if m := res.json(t); res.Code != 200 || m["success"] != true || len(strings.Fields(m["aiResponse"].(string))) < 10 {
-			t.Fatalf("reply: %d %s", res.Code, res.Body)
+	case s := <-done:
+		wantStatus(t, s.res, s.err, http.StatusOK)
+		if !s.res.JSON200.Success {
+			t.Errorf("reply: success = false, want true")
+		}
+		if n := len(strings.Fields(s.res.JSON200.AiResponse)); n < 10 {
+			t.Errorf("reply: aiResponse has %d words, want the offline engine's whole reply: %q", n, s.res.JSON200.AiResponse)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the plain endpoint paced the offline engine's words")

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"mime/multipart"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/google/uuid"
@@ -21,6 +20,8 @@ import (
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	"github.com/percolate/percolate/backend/internal/voice"
+	"github.com/percolate/percolate/gen/api"
+	"github.com/percolate/percolate/gen/apiclient"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -37,7 +38,7 @@ func voiceHandler(t *testing.T) (http.Handler, *store.Store) {
 	return newTestHandler(t, Deps{Verifier: userTokens{}, Chat: chatSvc, Voice: v}), st
 }
 
-func bearerFor(t *testing.T, st *store.Store, role string) []string {
+func bearerFor(t *testing.T, st *store.Store, role string) apiclient.RequestEditorFn {
 	t.Helper()
 	ctx := context.Background()
 	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: uuid.NewString() + "@example.com", Name: "V"})
@@ -47,34 +48,45 @@ func bearerFor(t *testing.T, st *store.Store, role string) []string {
 	if _, err := st.Queries().SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: role, Email: u.Email}); err != nil {
 		t.Fatal(err)
 	}
-	return []string{"Authorization", "Bearer token-" + u.ID.String()}
+	return bearer("token-" + u.ID.String())
 }
 
 func TestVoiceMessageOverHTTP(t *testing.T) {
+	ctx := context.Background()
 	h, st := voiceHandler(t)
+	c := apiClient(t, h, "192.0.2.1")
 
-	res := do(h, "POST", "/api/chat/voice", `{"message":"Hello","voice":"alloy"}`, bearerFor(t, st, "USER")...)
-	if res.Code != http.StatusForbidden || res.json(t)["code"] != "VOICE_NOT_INCLUDED" {
-		t.Fatalf("USER: %d %s", res.Code, res.Body)
+	alloy, robot := api.Alloy, api.Voice("robot")
+	res, err := c.SendVoiceMessageWithResponse(ctx, api.VoiceRequest{Message: "Hello", Voice: &alloy}, bearerFor(t, st, "USER"))
+	wantStatus(t, res, err, http.StatusForbidden)
+	if res.JSON403.Code != "VOICE_NOT_INCLUDED" {
+		t.Errorf("USER: code = %s, want VOICE_NOT_INCLUDED", res.JSON403.Code)
 	}
 
 	basic := bearerFor(t, st, "BASIC")
-	res = do(h, "POST", "/api/chat/voice", `{"message":"Hello","voice":"robot"}`, basic...)
-	if res.Code != http.StatusBadRequest {
-		t.Fatalf("bad voice: %d %s", res.Code, res.Body)
-	}
-	if d, _ := res.json(t)["details"].(map[string]any); d["voice"] == nil {
-		t.Fatalf("no voice detail: %s", res.Body)
+	res, err = c.SendVoiceMessageWithResponse(ctx, api.VoiceRequest{Message: "Hello", Voice: &robot}, basic)
+	wantStatus(t, res, err, http.StatusBadRequest)
+	if _, ok := res.JSON400.Details["voice"]; !ok {
+		t.Errorf("bad voice: details = %v, want one for voice", res.JSON400.Details)
 	}
 
-	res = do(h, "POST", "/api/chat/voice", `{"message":"Hello! I'd like to start a new conversation."}`, basic...)
-	if res.Code != http.StatusOK {
-		t.Fatalf("send: %d %s", res.Code, res.Body)
+	res, err = c.SendVoiceMessageWithResponse(ctx, api.VoiceRequest{Message: "Hello! I'd like to start a new conversation."}, basic)
+	wantStatus(t, res, err, http.StatusOK)
+	if !res.JSON200.Success {
+		t.Errorf("reply: success = false, want true")
 	}
-	body := res.json(t)
-	audio, _ := base64.StdEncoding.DecodeString(body["audioData"].(string))
-	if body["success"] != true || body["aiResponse"] == "" || string(audio) != "ID3-reply" {
-		t.Fatalf("reply: %v", body)
+	if res.JSON200.AiResponse == "" {
+		t.Errorf("reply: aiResponse is empty")
+	}
+	if res.JSON200.AudioData == nil {
+		t.Fatalf("reply: no audioData: %s", res.Body)
+	}
+	audio, err := base64.StdEncoding.DecodeString(*res.JSON200.AudioData)
+	if err != nil {
+		t.Fatalf("reply: audioData is not base64: %v", err)
+	}
+	if string(audio) != "ID3-reply" {
+		t.Errorf("reply: audioData = %q, want the speech model's audio", audio)
 	}
 }
 
@@ -93,21 +105,17 @@ func multipartAudio(t *testing.T, size int) (*bytes.Buffer, string) {
 
 func TestTranscribeOverHTTP(t *testing.T) {
 	h, st := voiceHandler(t)
+	c := apiClient(t, h, "192.0.2.1")
 	basic := bearerFor(t, st, "BASIC")
-	send := func(size int) *httptest.ResponseRecorder {
+	send := func(size int) (*apiclient.TranscribeAudioAnswer, error) {
 		body, ct := multipartAudio(t, size)
-		req := httptest.NewRequest("POST", "/api/chat/transcribe", body)
-		req.Header.Set("Content-Type", ct)
-		req.Header.Set(basic[0], basic[1])
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		return rec
+		return c.TranscribeAudioWithBodyWithResponse(context.Background(), ct, body, basic)
 	}
-	rec := send(2048)
-	if rec.Code != http.StatusOK || !bytes.Contains(rec.Body.Bytes(), []byte("hello from firefox")) {
-		t.Fatalf("transcribe: %d %s", rec.Code, rec.Body)
+	res, err := send(2048)
+	wantStatus(t, res, err, http.StatusOK)
+	if res.JSON200.Text != "hello from firefox" {
+		t.Errorf("transcribe: text = %q, want the transcript", res.JSON200.Text)
 	}
-	if rec := send(voice.MaxAudioBytes + 10); rec.Code != http.StatusRequestEntityTooLarge {
-		t.Fatalf("over 5 MB: %d %s", rec.Code, rec.Body)
-	}
+	res, err = send(voice.MaxAudioBytes + 10)
+	wantStatus(t, res, err, http.StatusRequestEntityTooLarge)
 }
