@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"sort"
@@ -81,44 +80,6 @@ func newAccEnv(t *testing.T, params auth.Argon2Params) *accEnv {
 	h := newTestHandler(t, Deps{Logger: logger, DB: st, Verifier: NewTokenVerifier(tokens), Accounts: svc})
 	const ip = "198.51.100.7"
 	return &accEnv{t: t, st: st, q: q, h: h, smtp: srv, svc: svc, tokens: tokens, keys: keys, ip: ip, api: apiClient(t, h, ip)}
-}
-
-type reply struct {
-	code   int
-	body   string
-	header http.Header
-}
-
-func (r reply) json(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(r.body), &m); err != nil {
-		t.Fatalf("body is not JSON: %v: %q", err, r.body)
-	}
-	return m
-}
-
-// call sends a request from e.ip; token, when set, is sent as a bearer token.
-func (e *accEnv) call(method, target, token string, body any) reply {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		rd = strings.NewReader(string(b))
-	}
-	req := httptest.NewRequest(method, target, rd)
-	req.RemoteAddr = e.ip + ":40000"
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	return reply{code: rec.Code, body: rec.Body.String(), header: rec.Header()}
 }
 
 // mails waits for the queued mail to be sent and returns everything received so far.
@@ -286,9 +247,6 @@ func (e *accEnv) wantLogin(t testing.TB, email, password string, want int) *apic
 	return res
 }
 
-func (e *accEnv) refresh(token string) reply {
-	return e.call("POST", "/api/auth/refresh", "", map[string]string{"refreshToken": token})
-}
 
 // wantRefresh refreshes token from e.ip and fails t unless the answer has the status want.
 func (e *accEnv) wantRefresh(t testing.TB, token string, want int) *apiclient.RefreshTokensAnswer {
