@@ -648,7 +648,7 @@ func Markdown(r *Results) string {
 	}
 	if x := r.Instances; x != nil {
 		b.WriteString("## Two instances, one database\n\n")
-		b.WriteString("Two more processes of the server, A and B, each with a data directory of its own, on the same database and public URL, with the offline engine. ")
+		b.WriteString("Two instances of the server, A and B, started in place of the one above, each with a data directory of its own, on the same database and public URL, with the offline engine. ")
 		b.WriteString("A login begun on A is used on B; sessions are begun on one, written to on the other and ended on the first; ")
 		b.WriteString("wrong passwords go to A alone for one account and alternate between A and B for another; a login B has just checked is closed on A, and B is asked until it answers 401. ")
 		b.WriteString("A job run twice would show as a second job, an attempt above 1 or a second recorded runner.\n\n")
