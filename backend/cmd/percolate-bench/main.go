@@ -81,7 +81,10 @@ func run(ctx context.Context, bin, admin string, ph time.Duration, big, ttftN in
 			return nil, err
 		}
 		cmd := exec.Command(bin, "serve")
-		cmd.Env = append(os.Environ(), "PERCOLATE_ADDR="+addr, "PERCOLATE_DATA_DIR="+dataDir)
+		cmd.Env = append(os.Environ(), "PERCOLATE_ADDR="+addr)
+		if env["PERCOLATE_DATA_DIR"] == "" {
+			cmd.Env = append(cmd.Env, "PERCOLATE_DATA_DIR="+dataDir)
+		}
 		for k, v := range env {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -44,6 +45,8 @@ type Options struct {
 	// DatabaseURL is the empty database the server runs on (it migrates it first).
 	DatabaseURL string
 	// Start starts the server with env (added to its environment) and waits until it is ready.
+	// The server keeps its files in env's PERCOLATE_DATA_DIR when it names one, and in a data
+	// directory of the run's otherwise.
 	Start func(ctx context.Context, env map[string]string) (*Server, error)
 	// Phase is how long each measured phase runs.
 	Phase time.Duration
@@ -85,19 +88,20 @@ type Target struct {
 
 // Results is the whole report.
 type Results struct {
-	When        string    `json:"when"`
-	Machine     Machine   `json:"machine"`
-	Server      string    `json:"server"`
-	PhaseSec    float64   `json:"phaseSeconds"`
-	IdleRSSMiB  float64   `json:"idleRssMiB"`
-	Reads       []Load    `json:"reads"`
-	Growth      []Load    `json:"growth"`
-	GrowthRatio GrowthOut `json:"growthRatios"`
-	Login       []Load    `json:"login"`
-	Argon2      []Load    `json:"rawArgon2"`
-	TTFT        []TTFT    `json:"timeToFirstToken"`
-	Targets     []Target  `json:"targets"`
-	NotMeasured []string  `json:"notMeasured"`
+	When        string     `json:"when"`
+	Machine     Machine    `json:"machine"`
+	Server      string     `json:"server"`
+	PhaseSec    float64    `json:"phaseSeconds"`
+	IdleRSSMiB  float64    `json:"idleRssMiB"`
+	Reads       []Load     `json:"reads"`
+	Growth      []Load     `json:"growth"`
+	GrowthRatio GrowthOut  `json:"growthRatios"`
+	Login       []Load     `json:"login"`
+	Argon2      []Load     `json:"rawArgon2"`
+	TTFT        []TTFT     `json:"timeToFirstToken"`
+	Instances   *Instances `json:"twoInstances"`
+	Targets     []Target   `json:"targets"`
+	NotMeasured []string   `json:"notMeasured"`
 }
 
 // GrowthOut compares the large user with the small one.
@@ -124,6 +128,14 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	if o.Conns == 0 {
 		o.Conns = 16
 	}
+	start := o.Start
+	o.Start = func(ctx context.Context, env map[string]string) (*Server, error) {
+		s, err := start(ctx, env)
+		if err == nil {
+			s.Stop = sync.OnceFunc(s.Stop) // a server stopped early is stopped again at the end
+		}
+		return s, err
+	}
 	res := &Results{When: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Server: o.Note, PhaseSec: o.Phase.Seconds()}
 	env := map[string]string{
 		"DATABASE_URL":                   o.DatabaseURL,
@@ -132,6 +144,7 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 		"PERCOLATE_MESSAGES_PER_DAY":     "PREMIUM=1000000",
 		"PERCOLATE_SESSION_TOKEN_LIMITS": "PREMIUM=100000000",
 	}
+	offline := maps.Clone(env)
 	srv, err := o.Start(ctx, env)
 	if err != nil {
 		return nil, fmt.Errorf("start: %w", err)
@@ -275,10 +288,16 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 		}
 	}
 
-	res.Targets = targets(res)
+	// Two instances on the same database, with the offline engine, in place of the one: any
+	// instance left running would take their jobs too.
+	srv.Stop()
+	if res.Instances, err = twoInstances(ctx, o, offline, db, hash, client); err != nil {
+		return nil, fmt.Errorf("two instances: %w", err)
+	}
+
+	res.Targets = append(targets(res), instanceTargets(res.Instances)...)
 	res.NotMeasured = []string{
 		"dashboard growth (the browser figures are in the Browser section, from make bench-browser)",
-		"two instances on one database (covered by backend/internal/app/instances_test.go, not yet timed here)",
 	}
 	if err := write(o.OutDir, res); err != nil {
 		return nil, err
@@ -624,6 +643,23 @@ func Markdown(r *Results) string {
 			if x.FirstErr != "" {
 				fmt.Fprintf(&b, "\nFirst error at %d messages of history: %s\n", x.History, x.FirstErr)
 			}
+		}
+		b.WriteString("\n")
+	}
+	if x := r.Instances; x != nil {
+		b.WriteString("## Two instances, one database\n\n")
+		b.WriteString("Two instances of the server, A and B, started in place of the one above, each with a data directory of its own, on the same database and public URL, with the offline engine. ")
+		b.WriteString("A login begun on A is used on B; sessions are begun on one, written to on the other and ended on the first; ")
+		b.WriteString("wrong passwords go to A alone for one account and alternate between A and B for another; a login B has just checked is closed on A, and B is asked until it answers 401. ")
+		b.WriteString("A job run twice would show as a second job, an attempt above 1 or a second recorded runner.\n\n")
+		fmt.Fprintf(&b, "- Logout on A until B refuses: access token %.1f ms, refresh token %.1f ms (-1: still accepted after %.0f ms)\n", x.LogoutAccessMs, x.LogoutRefreshMs, x.WaitMs)
+		fmt.Fprintf(&b, "- Login limit %d: 429 at wrong password %d on A alone, %d alternating A and B\n", x.LoginLimit, x.LimitedAtOne, x.LimitedAtBoth)
+		for _, j := range []Jobs{x.Summaries, x.Memories} {
+			fmt.Fprintf(&b, "- %s, %d sessions ended: %d jobs, %d completed, %d attempts, %d recorded runs, by %d distinct instances\n", j.Kind, x.Ended, j.Jobs, j.Completed, j.Runs, j.RunBy, j.Clients)
+		}
+		fmt.Fprintf(&b, "- Summaries written: %d of %d\n", x.Written, x.Ended)
+		if x.FirstErr != "" {
+			fmt.Fprintf(&b, "- First error: %s\n", x.FirstErr)
 		}
 		b.WriteString("\n")
 	}
