@@ -50,7 +50,6 @@ func TestDefaultStallTimeoutFailsAStalledReplyWithinTwentySeconds(t *testing.T) 
 // api is the typed client of the contract, speaking to the server over a real connection.
 type faultEnv struct {
 	*chatEnv
-	srv *httptest.Server
 }
 
 // newFaultEnv builds the environment and checks, once the test is over and everything it
@@ -96,7 +95,7 @@ func newFaultEnv(t *testing.T) *faultEnv {
 	if err != nil {
 		t.Fatalf("typed client: %v", err)
 	}
-	return &faultEnv{chatEnv: &chatEnv{h: h, st: st, llm: llm, api: typed}, srv: srv}
+	return &faultEnv{chatEnv: &chatEnv{h: h, st: st, llm: llm, api: typed}}
 }
 
 // stream sends msg to the session sid on the streamed endpoint; the answer's body is read by
