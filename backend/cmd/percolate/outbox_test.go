@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,9 +11,13 @@ import (
 	"testing"
 	"time"
 
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
+	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
 )
 
 // mailJob is an account mail job as River keeps it.
@@ -97,14 +100,20 @@ func TestUnwritableOutboxQueuesTheMailAndSendsItOnceWritable(t *testing.T) {
 	}
 
 	const email, password = "zoe@example.com", "a-quiet-cup-of-tea"
-	reg := call(srv.base, http.MethodPost, "/api/auth/register", "", map[string]string{
-		"name": "Zoe", "email": email, "password": password, "confirmPassword": password})
-	if reg.err != nil || reg.code != http.StatusCreated {
-		t.Fatalf("register: %d %v %s", reg.code, reg.err, reg.body)
+	client := typedClient(t, srv.base)
+	reg, err := client.RegisterWithResponse(typedCtx(t), api.RegisterRequest{
+		Name: "Zoe", Email: openapi_types.Email(email), Password: password, ConfirmPassword: password})
+	wantStatus(t, reg, err, http.StatusCreated)
+	if got := reg.JSON201.Message; got != account.MsgRegistered {
+		t.Errorf("register: message = %q, want %q", got, account.MsgRegistered)
 	}
-	reset := call(srv.base, http.MethodPost, "/api/public/reset-password-email?email="+url.QueryEscape(email), "", nil)
-	if reset.err != nil || reset.code != http.StatusOK {
-		t.Fatalf("reset mail: %d %v %s", reset.code, reset.err, reset.body)
+	reset, err := client.RequestPasswordResetWithResponse(typedCtx(t), &api.RequestPasswordResetParams{Email: openapi_types.Email(email)})
+	wantStatus(t, reset, err, http.StatusOK)
+	if got := reset.HTTPResponse.Header.Get("Content-Type"); !strings.HasPrefix(got, "text/plain") {
+		t.Errorf("reset mail: Content-Type = %q, want text/plain", got)
+	}
+	if got := string(reset.Body); got != account.MsgResetMailSent {
+		t.Errorf("reset mail: text = %q, want %q", got, account.MsgResetMailSent)
 	}
 
 	ctx := context.Background()

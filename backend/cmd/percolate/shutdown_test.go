@@ -2,19 +2,21 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
+	"github.com/percolate/percolate/gen/apiclient"
 )
 
 // sseEvent is one server-sent event as the client read it.
@@ -30,25 +32,23 @@ type replyStream struct {
 	err    error // read once events is closed
 }
 
-// openReplyStream sends message in a session and reads the answer's events as they come.
-func openReplyStream(t *testing.T, base, token, session, message string) *replyStream {
+// openReplyStream sends message in a session through the typed client and reads the answer's
+// events as they come.
+func openReplyStream(t *testing.T, c *apiclient.ClientWithResponses, token string, session uuid.UUID, message string) *replyStream {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
-	body, _ := json.Marshal(map[string]string{"message": message, "sessionId": session})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/api/chat/message/stream", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
+	res, err := c.StreamChatMessage(ctx, api.SendMessageRequest{Message: message, SessionId: &session}, bearer(token))
 	if err != nil {
 		t.Fatalf("stream: %v", err)
 	}
-	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+	if res.StatusCode != http.StatusOK {
 		res.Body.Close()
-		t.Fatalf("stream answered %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+		t.Fatalf("stream: status = %d, want 200", res.StatusCode)
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		res.Body.Close()
+		t.Fatalf("stream: Content-Type = %q, want text/event-stream", ct)
 	}
 	s := &replyStream{events: make(chan sseEvent, 64)}
 	go func() {
@@ -103,11 +103,7 @@ func (s *replyStream) finish(t *testing.T, limit time.Duration) (deltas string, 
 		ev := s.next(t, limit)
 		switch ev.name {
 		case "delta":
-			var d struct{ Text string }
-			if err := json.Unmarshal(ev.data, &d); err != nil {
-				t.Fatalf("delta %s: %v", ev.data, err)
-			}
-			deltas += d.Text
+			deltas += eventData[api.StreamDelta](t, ev, "delta").Text
 		case "done", "error":
 			select {
 			case extra, ok := <-s.events:
@@ -166,19 +162,20 @@ func TestSIGTERMDuringStreamedReplies(t *testing.T) {
 		"PERCOLATE_LLM_STALL_TIMEOUT=1m",
 	)
 	addUser(t, dbURL, "ada@example.com", "brew-a-fresh-pot")
-	access, _ := login(t, srv.base, "ada@example.com", "brew-a-fresh-pot")
+	client := typedClient(t, srv.base)
+	access, _ := signIn(t, client, "ada@example.com", "brew-a-fresh-pot")
 
 	// Each stream has its first delta before the next starts, so A takes the first script.
 	// A new chat answers with its fixed welcome; the messages after it are the model's.
-	sessionA, sessionB := newSession(t, srv.base, access), newSession(t, srv.base, access)
-	a := openReplyStream(t, srv.base, access, sessionA, "Tell me about finishing.")
-	if ev := a.next(t, 30*time.Second); ev.name != "delta" || !strings.Contains(string(ev.data), "Finished ") {
-		t.Fatalf("A's first event: %s %s", ev.name, ev.data)
+	sessionA, sessionB := startChat(t, client, access), startChat(t, client, access)
+	a := openReplyStream(t, client, access, sessionA, "Tell me about finishing.")
+	if got := eventData[api.StreamDelta](t, a.next(t, 30*time.Second), "delta").Text; got != "Finished " {
+		t.Fatalf("A's first delta: text = %q, want %q", got, "Finished ")
 	}
 	within(t, pausedA, "A's model pausing")
-	b := openReplyStream(t, srv.base, access, sessionB, "Tell me about stopping.")
-	if ev := b.next(t, 30*time.Second); ev.name != "delta" || !strings.Contains(string(ev.data), "Cut ") {
-		t.Fatalf("B's first event: %s %s", ev.name, ev.data)
+	b := openReplyStream(t, client, access, sessionB, "Tell me about stopping.")
+	if got := eventData[api.StreamDelta](t, b.next(t, 30*time.Second), "delta").Text; got != "Cut " {
+		t.Fatalf("B's first delta: text = %q, want %q", got, "Cut ")
 	}
 	within(t, pausedB, "B's model pausing")
 
@@ -197,30 +194,35 @@ func TestSIGTERMDuringStreamedReplies(t *testing.T) {
 	close(finish)
 
 	deltasA, lastA := a.finish(t, 30*time.Second)
-	if lastA.name != "done" {
-		t.Fatalf("A ended with %s %s, want done", lastA.name, lastA.data)
+	doneA := eventData[api.SendMessageResponse](t, lastA, "done")
+	if !doneA.Success {
+		t.Errorf("A's done event: success = false, want true")
 	}
-	var doneA struct {
-		Success    bool
-		AiResponse string
-		SessionId  string
+	if doneA.AiResponse != "Finished within the grace." {
+		t.Errorf("A's done event: aiResponse = %q, want %q", doneA.AiResponse, "Finished within the grace.")
 	}
-	if err := json.Unmarshal(lastA.data, &doneA); err != nil || !doneA.Success || doneA.AiResponse != "Finished within the grace." {
-		t.Fatalf("A's done event: %s (%v)", lastA.data, err)
+	if doneA.SessionId != sessionA {
+		t.Errorf("A's done event: sessionId = %s, want %s", doneA.SessionId, sessionA)
 	}
-	if "Finished "+deltasA != doneA.AiResponse || doneA.SessionId != sessionA {
-		t.Fatalf("A's deltas %q are not the reply %q", deltasA, doneA.AiResponse)
+	if got := "Finished " + deltasA; got != doneA.AiResponse {
+		t.Errorf("A's deltas %q are not the reply %q", got, doneA.AiResponse)
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 
 	// B is stopped at the reply grace (20 s after SIGTERM).
 	deltasB, lastB := b.finish(t, 40*time.Second)
 	stoppedAfter := time.Since(sigterm)
-	if lastB.name != "error" {
-		t.Fatalf("B ended with %s %s, want error", lastB.name, lastB.data)
+	errB := eventData[api.StreamError](t, lastB, "error")
+	if errB.Code != "COMPANION_UNAVAILABLE" {
+		t.Errorf("B's error event: code = %s, want COMPANION_UNAVAILABLE", errB.Code)
 	}
-	var errB struct{ Code, SessionId string }
-	if err := json.Unmarshal(lastB.data, &errB); err != nil || errB.Code != "COMPANION_UNAVAILABLE" || errB.SessionId != sessionB {
-		t.Fatalf("B's error event: %s (%v)", lastB.data, err)
+	if errB.SessionId != sessionB {
+		t.Errorf("B's error event: sessionId = %s, want %s", errB.SessionId, sessionB)
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	if deltasB != "" {
 		t.Fatalf("B's deltas %q", deltasB)
@@ -249,7 +251,10 @@ func TestSIGTERMDuringStreamedReplies(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	for _, c := range []struct{ session, message, reply, status string }{
+	for _, c := range []struct {
+		session                uuid.UUID
+		message, reply, status string
+	}{
 		{sessionA, "Tell me about finishing.", "Finished within the grace.", "complete"},
 		{sessionB, "Tell me about stopping.", "Cut ", "interrupted"},
 	} {

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"go.uber.org/goleak"
 
 	"github.com/percolate/percolate/backend/internal/chat"
@@ -18,6 +18,8 @@ import (
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
+	"github.com/percolate/percolate/gen/api"
+	"github.com/percolate/percolate/gen/apiclient"
 )
 
 // The issue asks that a stalled model fail within 20 s, with no retry after a stall. A
@@ -44,11 +46,10 @@ func TestDefaultStallTimeoutFailsAStalledReplyWithinTwentySeconds(t *testing.T) 
 }
 
 // faultEnv is the app's chat over real HTTP, with the model configured as in production (the
-// environment variables, companion.New) on the llmtest server, and the real PostgreSQL.
+// environment variables, companion.New) on the llmtest server, and the real PostgreSQL. Its
+// api is the typed client of the contract, speaking to the server over a real connection.
 type faultEnv struct {
 	*chatEnv
-	srv    *httptest.Server
-	client *http.Client
 }
 
 // newFaultEnv builds the environment and checks, once the test is over and everything it
@@ -90,37 +91,23 @@ func newFaultEnv(t *testing.T) *faultEnv {
 	t.Cleanup(srv.Close)
 	client := &http.Client{Transport: &http.Transport{}, Timeout: faultWait}
 	t.Cleanup(client.CloseIdleConnections)
-	return &faultEnv{chatEnv: &chatEnv{h: h, st: st, llm: llm}, srv: srv, client: client}
+	typed, err := apiclient.NewClientWithResponses(srv.URL, apiclient.WithHTTPClient(client))
+	if err != nil {
+		t.Fatalf("typed client: %v", err)
+	}
+	return &faultEnv{chatEnv: &chatEnv{h: h, st: st, llm: llm, api: typed}}
 }
 
-func (e *faultEnv) post(t *testing.T, path, token string, body any) *http.Response {
+// stream sends msg to the session sid on the streamed endpoint; the answer's body is read by
+// the test (and closed at its end).
+func (e *faultEnv) stream(t *testing.T, token, msg, sid string) *http.Response {
 	t.Helper()
-	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+path, strings.NewReader(string(raw)))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := e.client.Do(req)
+	res, err := e.api.StreamChatMessage(context.Background(), chatMessage(msg, sid), bearer(token))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("stream: %v", err)
 	}
 	t.Cleanup(func() { res.Body.Close() })
 	return res
-}
-
-func (e *faultEnv) get(t *testing.T, path, token string) map[string]any {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+path, nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := e.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var m map[string]any
-	if err := json.NewDecoder(res.Body).Decode(&m); err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %d %v", path, res.StatusCode, err)
-	}
-	return m
 }
 
 // messagesToday is the caller's count against the daily message limit (summed over the days,
@@ -203,24 +190,37 @@ func TestModelFaultsOverHTTP(t *testing.T) {
 				e.llm.Enqueue(f.scripts...)
 				before := e.messagesToday(t, uid)
 				start := time.Now()
-				res := e.post(t, "/api/chat/message/stream", uid, map[string]any{"message": msg, "sessionId": sid})
-				if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
-					t.Fatalf("status %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+				res := e.stream(t, uid, msg, sid)
+				if res.StatusCode != http.StatusOK {
+					t.Fatalf("stream: status = %d, want 200", res.StatusCode)
+				}
+				if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+					t.Fatalf("stream: Content-Type = %q, want text/event-stream", ct)
 				}
 				evs := events(t, res.Body)
 				took := time.Since(start)
+				if len(evs) == 0 {
+					t.Fatal("the stream ended without an event, want deltas then the error event")
+				}
 				var deltas strings.Builder
-				for _, ev := range evs[:max(len(evs)-1, 0)] {
+				for _, ev := range evs[:len(evs)-1] {
 					deltas.WriteString(deltaText(t, ev))
 				}
-				var last sseEvent
-				if len(evs) > 0 {
-					last = evs[len(evs)-1]
+				failed := chatEvent[api.StreamError](t, evs[len(evs)-1], "error")
+				if failed.Code != "COMPANION_UNAVAILABLE" {
+					t.Errorf("error event: code = %s, want COMPANION_UNAVAILABLE", failed.Code)
 				}
-				var se struct{ Code, Error, Message, SessionID string }
-				if last.name != "error" || json.Unmarshal([]byte(last.data), &se) != nil ||
-					se.Code != "COMPANION_UNAVAILABLE" || se.Error != chat.MsgModelFailed || se.Message != chat.MsgModelFailed || se.SessionID != sid {
-					t.Fatalf("events = %+v, want deltas then the error event", evs)
+				if failed.Error != chat.MsgModelFailed {
+					t.Errorf("error event: error = %q, want %q", failed.Error, chat.MsgModelFailed)
+				}
+				if failed.Message != chat.MsgModelFailed {
+					t.Errorf("error event: message = %q, want %q", failed.Message, chat.MsgModelFailed)
+				}
+				if failed.SessionId.String() != sid {
+					t.Errorf("error event: sessionId = %s, want %s", failed.SessionId, sid)
+				}
+				if t.Failed() {
+					t.FailNow()
 				}
 				if deltas.String() != f.partial {
 					t.Fatalf("deltas %q, want %q", deltas.String(), f.partial)
@@ -233,24 +233,33 @@ func TestModelFaultsOverHTTP(t *testing.T) {
 				e.llm.Enqueue(f.scripts...)
 				before := e.messagesToday(t, uid)
 				start := time.Now()
-				res := e.post(t, "/api/chat/message", uid, map[string]any{"message": msg, "sessionId": sid})
-				var body map[string]any
-				if err := json.NewDecoder(res.Body).Decode(&body); err != nil || res.StatusCode != http.StatusOK {
-					t.Fatalf("send: %d %v", res.StatusCode, err)
-				}
+				res, err := e.api.SendChatMessageWithResponse(context.Background(), chatMessage(msg, sid), bearer(uid))
+				wantStatus(t, res, err, http.StatusOK)
 				took := time.Since(start)
-				if body["success"] != false || body["error"] != chat.MsgModelFailed || body["sessionId"] != sid {
-					t.Fatalf("send = %v", body)
+				if res.JSON200.Success {
+					t.Errorf("send: success = true, want false")
+				}
+				if got := chatShow(res.JSON200.Error); got != chat.MsgModelFailed {
+					t.Errorf("send: error = %s, want %q", got, chat.MsgModelFailed)
+				}
+				if res.JSON200.SessionId.String() != sid {
+					t.Errorf("send: sessionId = %s, want %s", res.JSON200.SessionId, sid)
+				}
+				if t.Failed() {
+					t.FailNow()
 				}
 				f.check(t, e, uid, sid, msg, before, took)
 			})
 
 			// The session is not left stuck: the next message is answered and counted.
 			before := e.messagesToday(t, uid)
-			res := e.post(t, "/api/chat/message", uid, map[string]any{"message": "and now?", "sessionId": sid})
-			var body map[string]any
-			if err := json.NewDecoder(res.Body).Decode(&body); err != nil || body["success"] != true || body["aiResponse"] != "Hello from llmtest." {
-				t.Fatalf("after the fault: %d %v %v", res.StatusCode, body, err)
+			res, err := e.api.SendChatMessageWithResponse(context.Background(), chatMessage("and now?", sid), bearer(uid))
+			wantStatus(t, res, err, http.StatusOK)
+			if !res.JSON200.Success {
+				t.Fatalf("after the fault: success = false, want true: %s", res.Body)
+			}
+			if got := res.JSON200.AiResponse; got != "Hello from llmtest." {
+				t.Fatalf("after the fault: aiResponse = %q, want %q", got, "Hello from llmtest.")
 			}
 			if n := e.messagesToday(t, uid); n != before+1 {
 				t.Fatalf("a reply counted %d messages, want 1", n-before)
@@ -278,29 +287,37 @@ func (f modelFault) check(t *testing.T, e *faultEnv, uid, sid, msg string, befor
 	if n := e.messagesToday(t, uid); n != before {
 		t.Errorf("the failed reply changed the day's message count from %d to %d", before, n)
 	}
-	d := e.get(t, "/api/chat/sessions/"+sid, uid)
-	msgs := d["messages"].([]any)
+	d := e.detail(t, uid, uuid.MustParse(sid))
+	msgs := d.Messages
 	at := -1
 	for i, m := range msgs {
-		if m := m.(map[string]any); m["content"] == msg && m["role"] == "user" {
+		if m.Content == msg && m.Role == api.ChatRoleUser {
 			at = i
 		}
 	}
 	if at < 0 {
-		t.Fatalf("the message is not stored: %v", msgs)
+		t.Fatalf("the message is not stored: %+v", msgs)
 	}
 	after := msgs[at+1:]
 	switch {
 	case f.partial == "" && len(after) != 0:
-		t.Errorf("stored after the message: %v, want nothing", after)
+		t.Errorf("stored after the message: %+v, want nothing", after)
 	case f.partial != "" && len(after) != 1:
-		t.Errorf("stored after the message: %v, want the partial reply", after)
+		t.Errorf("stored after the message: %+v, want the partial reply", after)
 	case f.partial != "":
-		if r := after[0].(map[string]any); r["role"] != "assistant" || r["content"] != f.partial || r["status"] != "interrupted" {
-			t.Errorf("partial reply stored as %v, want %q interrupted", r, f.partial)
+		r := after[0]
+		if r.Role != api.ChatRoleAssistant {
+			t.Errorf("partial reply: role = %s, want assistant", r.Role)
+		}
+		if r.Content != f.partial {
+			t.Errorf("partial reply: content = %q, want %q", r.Content, f.partial)
+		}
+		if got := chatShow(r.Status); got != string(api.Interrupted) {
+			t.Errorf("partial reply: status = %s, want interrupted", got)
 		}
 	}
-	if d["replyInProgress"] != false {
-		t.Errorf("replyInProgress = %v after the failure", d["replyInProgress"])
+	// Present, and false: the failed reply is over.
+	if got := chatShow(d.ReplyInProgress); got != "false" {
+		t.Errorf("replyInProgress = %s after the failure, want false", got)
 	}
 }
