@@ -450,6 +450,38 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	close(stop)
 	wg.Wait()
 
+	// No session is left "replying": a reply whose store met the outage is stored once the
+	// database is back (chat tries it again within chat.StoreTimeout), so each session shows
+	// no reply in progress and takes a message again. After a longer outage the store gives
+	// up, and the session waits for its reply's deadline instead: not this test's case.
+	outage := readyAt.Sub(stopAt)
+	replyStored := outage < chat.StoreTimeout
+	if replyStored {
+		for i, u := range users {
+			deadline := readyAt.Add(chat.StoreTimeout)
+			for {
+				a := call(srv.base, http.MethodGet, "/api/chat/sessions/"+u.session, u.access, nil)
+				if a.code != http.StatusOK {
+					t.Fatalf("user %d's session after the restart: %s\n%s%s", i, a.describe(t0), timeline(), srv.report(a.requestID))
+				}
+				if a.json(t, srv)["replyInProgress"] != true {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("user %d's session still shows a reply in progress %s after the database was ready (chat.StoreTimeout %s): %s\n%s%s",
+						i, time.Since(readyAt).Round(time.Millisecond), chat.StoreTimeout, a.describe(t0), timeline(), srv.report(a.requestID))
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			a := call(srv.base, http.MethodPost, "/api/chat/message", u.access, map[string]any{"message": "after the restart", "sessionId": u.session})
+			if a.code != http.StatusOK || a.json(t, srv)["success"] != true {
+				t.Fatalf("user %d's session takes no message after the restart: %s\n%s%s", i, a.describe(t0), timeline(), srv.report(a.requestID))
+			}
+		}
+	} else {
+		t.Logf("the database was down %s, not under chat.StoreTimeout (%s): replies met by the outage are not expected to be stored", outage, chat.StoreTimeout)
+	}
+
 	// Nobody was signed out: the same access and refresh tokens still work.
 	for i, u := range users {
 		if a := call(srv.base, http.MethodGet, "/api/auth/me", u.access, nil); a.code != http.StatusOK {
@@ -485,6 +517,11 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 			nOK++
 			if r.kind == "send" {
 				committed = append(committed, r.text)
+				// A send answered 200 stored its message; success says its reply was stored too.
+				var m map[string]any
+				if json.Unmarshal(r.body, &m) != nil || (m["success"] != true && replyStored) {
+					wrong(r, "send whose reply was not stored")
+				}
 			}
 			if !first503.IsZero() && firstOKAfter.IsZero() && r.start.After(first503) {
 				firstOKAfter = r.end
@@ -553,6 +590,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		readyAt.Sub(stopAt).Round(time.Millisecond), stopped.Sub(stopAt).Round(time.Millisecond), down, readyAt.Sub(startAt).Round(time.Millisecond))
 	t.Logf("outage seen by clients (first 503 → first success after it): %s; first 503 at +%s after stop was called, first success %s after ready",
 		firstOKAfter.Sub(first503).Round(time.Millisecond), first503.Sub(stopAt).Round(time.Millisecond), firstOKAfter.Sub(readyAt).Round(time.Millisecond))
-	t.Logf("answers: %d (%d × 200, %d × 503); slowest 503 %s, slowest answer %s; sends answered 200: %d, lost: %d",
-		len(records), nOK, n503, slowest503.Round(time.Millisecond), slowest.Round(time.Millisecond), len(committed), lost)
+	t.Logf("answers: %d (%d × 200, %d × 503); slowest 503 %s, slowest answer %s; sends answered 200: %d, lost: %d; reply stores tried again after meeting the outage: %d",
+		len(records), nOK, n503, slowest503.Round(time.Millisecond), slowest.Round(time.Millisecond), len(committed), lost,
+		strings.Count(srv.logs.String(), "store reply: database unavailable, trying again"))
 }
