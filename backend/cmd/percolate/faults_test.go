@@ -242,7 +242,8 @@ type loadRecord struct {
 // stopping it cannot disturb the shared server), drives a steady load of authenticated reads
 // and message sends, stops the database with pg_ctl stop -m fast, waits and starts it again.
 // While it is down every answer is a quick 503 with Retry-After, never a 401; afterwards the
-// same tokens work, the app recovered by itself, and every send answered 200 is stored.
+// same tokens work, the app recovered by itself, every send answered 200 is stored with its
+// reply, and no session is left refusing messages as "still replying".
 func TestPostgresRestartUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary on its own PostgreSQL cluster")
