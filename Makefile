@@ -3,7 +3,7 @@
 #   make test   every check CI runs: generated code, vet, Go tests, typecheck, lint, Vitest, e2e
 #   make fuzz   the contract fuzzer with many rounds (FUZZ_ROUNDS=...), then each native fuzz
 #               target for FUZZTIME
-#   make faults the fault tests kept out of make test (a database restart under load), 5 runs
+#   make faults the database restart under load (also in make test, once), FAULT_RUNS times
 #   make audit  npm audit of the web app's runtime packages (needs the package registry)
 #   make safety-eval   the crisis screen's recall and false-positive rate on the labelled set
 #   make bench  the load harness: bench/results.md and bench/results.json (make bench-go: Go benchmarks)
@@ -151,11 +151,11 @@ fuzz: dist-placeholder
 		go test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}" || exit 1; \
 	done
 
-## faults: the fault tests too slow or not yet steady enough for make test (PostgreSQL stopped
-## and restarted under load against the real binary), FAULT_RUNS times each, with their figures
+## faults: PostgreSQL stopped and restarted under load against the real binary, FAULT_RUNS
+## times in a row, with its figures (make test runs it once)
 FAULT_RUNS ?= 5
 faults: dist-placeholder
-	PERCOLATE_FAULT_TESTS=1 go test -race -count=$(FAULT_RUNS) -v -run '^TestPostgresRestartUnderLoad$$' ./backend/cmd/percolate/
+	go test -race -count=$(FAULT_RUNS) -v -run '^TestPostgresRestartUnderLoad$$' ./backend/cmd/percolate/
 
 ## safety-eval: the crisis screen on the labelled set, per category, on the tuning half (data/full)
 ## and the held-back half (data/fresh, written blind; counts only). SAFETY_EVAL_FLAGS=-v lists the tuning

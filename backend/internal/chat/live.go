@@ -239,7 +239,7 @@ func (s *Service) onNotify(payload string) {
 
 // Shutdown lets the replies in progress finish until ctx ends, then stops them: each is
 // stored, as interrupted when it was cut short. New sends are refused meanwhile. It returns
-// once every reply is stored (or failed to be, within storeTimeout) and the listener stopped.
+// once every reply is stored (or failed to be, within StoreTimeout) and the listener stopped.
 func (s *Service) Shutdown(ctx context.Context) {
 	r := &s.replies
 	r.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/store"
@@ -21,9 +22,16 @@ var (
 	errDiscarded = errors.New("the message was not stored")
 )
 
-// storeTimeout bounds storing a reply. It runs after the reply's own deadline if need be, so
+// StoreTimeout bounds storing a reply. It runs after the reply's own deadline if need be, so
 // that what was written is kept.
-const storeTimeout = 10 * time.Second
+const StoreTimeout = 10 * time.Second
+
+// A reply's store that found the database unavailable is tried again after retryStoreFirst,
+// then twice as long each time up to retryStoreMax, within StoreTimeout.
+const (
+	retryStoreFirst = 100 * time.Millisecond
+	retryStoreMax   = time.Second
+)
 
 // notifyChannel is the PostgreSQL channel on which instances tell each other that a reply was
 // stored ("done <session id> <status>") or must stop ("stop <session id>").
@@ -177,7 +185,7 @@ func (t *Turn) fixedText() string {
 // stopped before any text, gives back the daily quotas its message took: only a reply counts.
 func (t *Turn) store(text string, tokens int, status string) SendResult {
 	s := t.s
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), StoreTimeout)
 	defer cancel()
 	uid, sid := t.user.ID, t.session.ID
 	res := SendResult{SessionID: sid, Title: t.session.Title, TokensUsed: int(t.session.TokensUsed), TokenLimit: int(t.session.TokenLimit)}
@@ -231,7 +239,11 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 		_, uerr := user.Get()
 		return store.IsNotFound(uerr) || store.IsUserGone(err)
 	}
-	err := func() error {
+	// committing is set once the commit is asked for: from then on a lost connection leaves
+	// unknown whether the reply was stored.
+	var committing bool
+	attempt := func() error {
+		committing = false
 		tx, err := s.store.SendTx(ctx, b)
 		if err != nil {
 			return err
@@ -255,8 +267,23 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 		if sess.Status == statusEnded && sess.EndReason != nil && *sess.EndReason == EndReasonTokenLimit {
 			res.SessionEnded, res.EndReason = true, EndReasonTokenLimit
 		}
+		committing = true
 		return tx.Commit(ctx)
-	}()
+	}
+	// The message is committed and its session shows the reply in progress until this is
+	// stored: given up on, the session would refuse every message until its reply_until (the
+	// reply's whole deadline) although no reply is being written. So while the database is
+	// unavailable (restarting, failing over), the store is tried again until StoreTimeout,
+	// unless the connection was lost during the commit (it may have been stored).
+	err := attempt()
+	for wait := retryStoreFirst; err != nil && store.IsUnavailable(err) && (!committing || pgconn.SafeToRetry(err)) && ctx.Err() == nil; wait = min(2*wait, retryStoreMax) {
+		s.log.Warn("store reply: database unavailable, trying again", "session_id", sid, "in", wait, "error", err.Error())
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+			err = attempt()
+		}
+	}
 	if err != nil && gone(err) {
 		// The account was deleted while its reply was written: nothing of it is left to keep.
 		s.log.Info("reply not stored: the account was deleted", "session_id", sid)

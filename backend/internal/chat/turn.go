@@ -438,7 +438,7 @@ func (s *Service) start(ctx context.Context, tx pgx.Tx, t *Turn, sessionID uuid.
 // replyUntil is when a reply starting now stops counting as in progress even if nobody
 // stored it (its instance died): its deadline plus the time to store it.
 func (s *Service) replyUntil() *time.Time {
-	t := s.now().Add(s.replyTimeout + storeTimeout)
+	t := s.now().Add(s.replyTimeout + StoreTimeout)
 	return &t
 }
 

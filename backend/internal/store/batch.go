@@ -79,7 +79,19 @@ func (b *Batch) Len() int { return len(b.replay) }
 // the batch's own (connection lost, a statement that failed); an ordinary outcome of one
 // query, such as pgx.ErrNoRows, is only in that query's Result.
 func (s *Store) Send(ctx context.Context, b *Batch) error {
-	return b.run(s.pool.SendBatch(ctx, &b.b))
+	return b.run(s.pool.SendBatch(ctx, b.fresh()))
+}
+
+// fresh returns the batch's statements as a new pgx.Batch. pgx keeps what it learns while
+// sending (each statement's description) in the queued statements themselves, and a send cut
+// off half-way leaves them unfit to be sent again; a fresh copy for every send lets a batch
+// be tried again after a lost connection.
+func (b *Batch) fresh() *pgx.Batch {
+	out := &pgx.Batch{}
+	for _, q := range b.b.QueuedQueries {
+		out.Queue(q.SQL, q.Arguments...)
+	}
+	return out
 }
 
 // SendTx runs the batch in a new transaction, opened by the same round trip, and returns the
@@ -88,7 +100,7 @@ func (s *Store) Send(ctx context.Context, b *Batch) error {
 func (s *Store) SendTx(ctx context.Context, b *Batch) (pgx.Tx, error) {
 	var full pgx.Batch
 	full.BeginTx(pgx.TxOptions{})
-	full.QueuedQueries = append(full.QueuedQueries, b.b.QueuedQueries...)
+	full.QueuedQueries = append(full.QueuedQueries, b.fresh().QueuedQueries...)
 	br := s.pool.SendBatch(ctx, &full)
 	tx := br.Tx()
 	if _, err := br.Exec(); err != nil { // the BEGIN
@@ -105,7 +117,7 @@ func (s *Store) SendTx(ctx context.Context, b *Batch) (pgx.Tx, error) {
 
 // SendIn runs the batch inside an open transaction, in one round trip.
 func SendIn(ctx context.Context, tx pgx.Tx, b *Batch) error {
-	return b.run(tx.SendBatch(ctx, &b.b))
+	return b.run(tx.SendBatch(ctx, b.fresh()))
 }
 
 func (b *Batch) run(br pgx.BatchResults) error {
@@ -181,7 +193,7 @@ func (c *Conn) Queries() *dbgen.Queries { return c.q }
 
 // Send runs the batch on this connection, like Store.Send.
 func (c *Conn) Send(ctx context.Context, b *Batch) error {
-	return b.run(c.c.SendBatch(ctx, &b.b))
+	return b.run(c.c.SendBatch(ctx, b.fresh()))
 }
 
 // Release gives the connection back to the pool.
