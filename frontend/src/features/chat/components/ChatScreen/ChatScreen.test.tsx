@@ -7,12 +7,13 @@ import { getGetClientConfigMockHandler } from '../../../../api/gen/public/public
 import { act, aUser, render, screen, server, waitFor } from '../../../../test-utils';
 import { fakeChatLayout } from '../../testing/layout';
 import { controlledSse } from '../../testing/sse';
+import type * as ComposerModule from '../Composer/Composer';
 import { ChatScreen } from './ChatScreen';
 
 // The composer renders whenever the screen does: counting its renders counts the screen's.
 const composerRenders = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../Composer/Composer', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../Composer/Composer')>();
+  const real = await importOriginal<typeof ComposerModule>();
   return {
     ...real,
     Composer: (props: Parameters<typeof real.Composer>[0]) => {
