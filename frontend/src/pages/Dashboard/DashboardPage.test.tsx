@@ -356,6 +356,34 @@ describe('DashboardPage', () => {
       expect(screen.queryByText('Upgrade to View')).toBeNull();
       expect(requested).toEqual([ended.id]);
     });
+
+    it('moves between a card\'s dropdowns with the arrow keys, Home and End, and opens one with Enter without leaving', async () => {
+      asRole('USER');
+      server.use(getListChatSessionsMockHandler([ended]));
+      const { user } = renderDashboard();
+      await screen.findByRole('link', { name: 'Sunday reflections' });
+      const summary = screen.getByRole('button', { name: 'Session Summary' });
+      const emotions = screen.getByRole('button', { name: 'Session Emotions' });
+
+      summary.focus();
+      await user.keyboard('{ArrowDown}');
+      expect(emotions).toHaveFocus();
+      await user.keyboard('{ArrowDown}');
+      expect(summary).toHaveFocus();
+      await user.keyboard('{ArrowUp}');
+      expect(emotions).toHaveFocus();
+      await user.keyboard('{Home}');
+      expect(summary).toHaveFocus();
+      await user.keyboard('{End}');
+      expect(emotions).toHaveFocus();
+
+      expect(emotions).toHaveAttribute('aria-expanded', 'false');
+      await user.keyboard('{Enter}');
+      expect(emotions).toHaveAttribute('aria-expanded', 'true');
+      expect(screen.getByRole('region', { name: 'Session Emotions' })).toHaveTextContent('Upgrade to view emotion analysis');
+      expect(summary).toHaveAttribute('aria-expanded', 'false');
+      expect(screen.queryByTestId('where')).toBeNull();
+    });
   });
 
   describe('delete', () => {

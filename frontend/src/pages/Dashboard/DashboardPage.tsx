@@ -16,7 +16,7 @@ import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import type { SessionListItem } from '../../api/gen/model';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
@@ -28,6 +28,7 @@ import { useLocation } from 'react-router';
 import { SessionCard } from '../../features/chat/components/SessionCard/SessionCard';
 import { useStartNewChat } from '../../features/chat/hooks/useStartNewChat';
 import { filterSessions } from '../../features/chat/sessions';
+import classes from './DashboardPage.module.css';
 
 /** /dashboard: the session list (spec §2, Dashboard). */
 export function DashboardPage() {
@@ -194,8 +195,8 @@ function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
     estimateSize: () => 220,
-    // One row beyond the view each way: every card is many Mantine components, and each
-    // overscanned row adds up to three of them to the first render.
+    // One row beyond the view each way: each overscanned row adds up to three cards to the
+    // first render.
     overscan: 1,
     scrollMargin: offset,
     gap: 20, // the row gap, as --mantine-spacing-lg is the column gap
@@ -222,17 +223,8 @@ function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore
             key={item.key}
             data-index={item.index}
             ref={virtualizer.measureElement}
-            style={{
-              position: 'absolute',
-              top: 0,
-              left: 0,
-              width: '100%',
-              transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)`,
-              display: 'grid',
-              gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`,
-              gap: 'var(--mantine-spacing-lg)',
-              alignItems: 'start',
-            }}
+            className={classes.row}
+            style={{ '--cols': cols, transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` } as CSSProperties}
           >
             {rows[item.index]!.map((session) => (
               <SessionCard key={session.id} session={session} summaries={summaries} justEnded={session.id === endedSessionId} />

@@ -9,6 +9,7 @@ import {
   streamRetriedReply,
   type StreamHandlers,
 } from '../api/streamChatMessage';
+import { createLiveText } from '../liveText';
 import { isSessionActive, sendErrorText } from '../sessions';
 import type { ChatMessage, ReplyMark } from '../types';
 import { NEW_CHAT_MESSAGE } from './useStartNewChat';
@@ -127,6 +128,8 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   const [error, setError] = useState<string | null>(null);
   const sessionIdRef = useRef(loadId);
   const liveRef = useRef<LiveReply | null>(null);
+  // The streamed reply's text, shown by its bubble alone (see liveText.ts).
+  const [liveText] = useState(createLiveText);
 
   const loaded = detail.data;
   const history = useMemo<ChatMessage[]>(() => {
@@ -216,18 +219,27 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     setSending(true);
     setStreaming(true);
     let streamed = false;
+    /** The stream has ended, however: every word that arrived is in the reply's message. */
+    const keepStreamed = () => {
+      if (!streamed) return;
+      const text = liveText.flush();
+      update(live.replyId, (m) => ({ ...m, content: text }));
+    };
     try {
       const response = await open({
         signal: live.controller.signal,
         onDelta: (delta) => {
           if (!streamed) {
+            // The reply's bubble joins the thread (one render of the screen); later words go to it alone.
             streamed = true;
+            liveText.start(live.replyId, delta);
             setAdded((list) => [...list, { id: live.replyId, role: 'assistant', content: delta, streaming: true }]);
           } else {
-            update(live.replyId, (m) => ({ ...m, content: m.content + delta }));
+            liveText.append(delta);
           }
         },
       });
+      keepStreamed();
       if (response === null) {
         // Nothing in progress any more: the reply is stored, so load it.
         void detail.refetch();
@@ -235,6 +247,7 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
       }
       applyResponse(response, live.replyId, streamed);
     } catch (err) {
+      keepStreamed();
       if (live.controller.signal.aborted) {
         if (live.stopping) settleReply(live.replyId, 'stopped', live.stored);
         return;
@@ -376,6 +389,8 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   return {
     sessionId,
     messages,
+    /** The text of the reply being streamed, for its bubble (MessageList). */
+    live: liveText,
     /** Nothing said yet by the user: the starter chips are offered. */
     empty: !loading && !messages.some((m) => m.role === 'user'),
     title: title ?? (loaded?.title || DEFAULT_TITLE),

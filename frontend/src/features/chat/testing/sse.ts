@@ -29,6 +29,9 @@ export function controlledSse() {
   return {
     response: () => new HttpResponse(body, { headers: { 'Content-Type': 'text/event-stream' } }),
     send: (event: string, data: unknown) => controller.enqueue(encoder.encode(sseEvent(event, data))),
+    /** Several events in one chunk of the body: the reader hands them over in one go. */
+    sendAll: (events: [event: string, data: unknown][]) =>
+      controller.enqueue(encoder.encode(events.map(([event, data]) => sseEvent(event, data)).join(''))),
     close: () => controller.close(),
   };
 }

@@ -90,6 +90,7 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
 
       <MessageList
         messages={chat.messages}
+        live={chat.live}
         onRevealed={chat.markRevealed}
         retryId={chat.retryId}
         onRetry={chat.retry}

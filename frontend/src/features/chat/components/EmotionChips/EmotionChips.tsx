@@ -1,23 +1,27 @@
-import { Badge, Group, type MantineSize } from '@mantine/core';
 import type { Emotion } from '../../../../api/gen/model';
+import classes from './EmotionChips.module.css';
 
 interface EmotionChipsProps {
   emotions: readonly Emotion[];
-  size?: MantineSize;
+  /** Mantine's Badge sizes: 'sm' or the default 'md'. */
+  size?: 'sm' | 'md';
   mt?: number;
   /** Names the group for assistive technology where the chips stand on their own. */
   label?: string;
 }
 
-/** A session's emotion labels as quiet chips. Model output: rendered as text, never as HTML. */
-export function EmotionChips({ emotions, size, mt, label }: EmotionChipsProps) {
+/**
+ * A session's emotion labels as quiet chips (the look of Mantine's light Badge, from plain
+ * elements: a dashboard card shows them). Model output: rendered as text, never as HTML.
+ */
+export function EmotionChips({ emotions, size = 'md', mt, label }: EmotionChipsProps) {
   return (
-    <Group gap={6} mt={mt} aria-label={label}>
+    <div className={classes.chips} style={mt === undefined ? undefined : { marginTop: mt }} aria-label={label}>
       {emotions.map((emotion) => (
-        <Badge key={emotion} variant="light" tt="none" size={size}>
-          {emotion}
-        </Badge>
+        <span key={emotion} className={classes.chip} data-size={size}>
+          <span className={classes.label}>{emotion}</span>
+        </span>
       ))}
-    </Group>
+    </div>
   );
 }

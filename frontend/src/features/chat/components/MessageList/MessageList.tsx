@@ -1,7 +1,8 @@
 import { Button } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { useLiveText, type LiveText } from '../../liveText';
 import type { ChatMessage } from '../../types';
 import classes from './MessageList.module.css';
 import { CrisisLinks } from './CrisisLinks';
@@ -30,6 +31,9 @@ interface BubbleProps {
   onRevealed: (id: string) => void;
   /** Shown on the message that ends a turn whose reply failed, was cut off or was stopped. */
   onRetry?: () => void;
+  /** The text of the reply being streamed, and what to do once more of it shows (keep it in view). */
+  live?: LiveText;
+  onGrow?: () => void;
 }
 
 function RetryButton({ onRetry }: { onRetry: () => void }) {
@@ -44,9 +48,17 @@ function RetryButton({ onRetry }: { onRetry: () => void }) {
  * One message. A user's words are plain text; a reply is the safe markdown
  * subset (no raw HTML, http(s) links only): model output is untrusted.
  */
-const MessageBubble = memo(function MessageBubble({ message, onRevealed, onRetry }: BubbleProps) {
+const MessageBubble = memo(function MessageBubble({ message, onRevealed, onRetry, live, onGrow }: BubbleProps) {
   const time = formatTime(message.timestamp);
   const isAi = message.role === 'assistant';
+  // A reply being streamed shows its words as they arrive (once a frame), rendering this bubble alone.
+  const streamed = useLiveText(live, message.streaming ? message.id : null);
+  const content = streamed ?? message.content;
+  useEffect(() => {
+    // After React's commit (a store's update commits synchronously): the virtualiser's scroll
+    // renders the list, which React refuses to do from inside a commit.
+    if (streamed !== null && onGrow) queueMicrotask(onGrow);
+  }, [streamed, onGrow]);
 
   if (message.notice) {
     // A line about the last message, in the thread: the server's words, once, with Retry.
@@ -69,7 +81,7 @@ const MessageBubble = memo(function MessageBubble({ message, onRevealed, onRetry
     <Bubble role={message.role}>
       <div data-testid={isAi ? 'ai-message' : 'user-message'} className={classes.content}>
         <RevealText
-          text={message.content}
+          text={content}
           animate={Boolean(message.reveal)}
           onDone={message.reveal ? () => onRevealed(message.id) : undefined}
           render={isAi ? renderMarkdown : undefined}
@@ -89,6 +101,8 @@ const MessageBubble = memo(function MessageBubble({ message, onRevealed, onRetry
 
 interface MessageListProps {
   messages: ChatMessage[];
+  /** The text of the reply being streamed (useChatConversation's `live`). */
+  live?: LiveText;
   /** Called when a word-by-word reveal has finished. */
   onRevealed: (id: string) => void;
   /** Rendered after the last message (the thinking indicator). */
@@ -103,7 +117,7 @@ interface MessageListProps {
  * DOM, so a session of thousands of messages scrolls as smoothly as a short
  * one. Rows are measured as they render, so bubbles of any height fit.
  */
-export function MessageList({ messages, onRevealed, footer, retryId, onRetry }: MessageListProps) {
+export function MessageList({ messages, live, onRevealed, footer, retryId, onRetry }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualiser owns its own memoisation.
   const virtualizer = useVirtualizer({
@@ -120,6 +134,11 @@ export function MessageList({ messages, onRevealed, footer, retryId, onRetry }: 
   useEffect(() => {
     if (messages.length > 0) virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
   }, [messages.length, lastLength, footer, virtualizer]);
+  // A streamed reply grows without the list rendering: its bubble asks, at most once a frame.
+  const follow = useCallback(() => {
+    const count = virtualizer.options.count;
+    if (count > 0) virtualizer.scrollToIndex(count - 1, { align: 'end' });
+  }, [virtualizer]);
 
   return (
     <div ref={scrollRef} className={classes.scroller} role="log" aria-label="Conversation" tabIndex={0}>
@@ -128,7 +147,13 @@ export function MessageList({ messages, onRevealed, footer, retryId, onRetry }: 
           const message = messages[item.index];
           return (
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={classes.row} style={{ transform: `translateY(${item.start}px)` }}>
-              <MessageBubble message={message} onRevealed={onRevealed} onRetry={message.id === retryId ? onRetry : undefined} />
+              <MessageBubble
+                message={message}
+                onRevealed={onRevealed}
+                onRetry={message.id === retryId ? onRetry : undefined}
+                live={message.streaming ? live : undefined}
+                onGrow={message.streaming ? follow : undefined}
+              />
             </div>
           );
         })}

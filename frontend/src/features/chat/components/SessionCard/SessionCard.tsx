@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -40,55 +40,52 @@ export function SessionCard({ session, summaries, justEnded = false }: SessionCa
     },
   });
 
+  // Plain elements and a CSS module (SessionCard.module.css), not Mantine components: a dashboard
+  // renders many cards at once. The delete confirmation, shown on demand, keeps Mantine's.
   return (
-    <Card
-      withBorder
-      padding="lg"
+    <div
       className={classes.card}
       onClick={() => navigate(`/chat/${session.id}`)}
       data-testid="session-card"
       data-just-ended={justEnded || undefined}
       aria-current={justEnded ? 'true' : undefined}
     >
-      <Stack gap="sm">
-        <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <Group gap="xs" wrap="nowrap" align="center">
+      <div className={classes.stack}>
+        <div className={classes.head}>
+          <div className={classes.name}>
             {isActiveStatus(session.status) ? (
               <span className={classes.dot} role="img" aria-label="Active session" title="Active" />
             ) : null}
-            <Title order={3} fz="lg" id={headingId}>
+            <h3 className={classes.heading} id={headingId}>
               <Link to={`/chat/${session.id}`} className={classes.title} onClick={(e) => e.stopPropagation()}>
                 {title}
               </Link>
-            </Title>
-          </Group>
-          <Tooltip label="Delete session">
-            <ActionIcon
-              variant="subtle"
-              color="clay"
-              aria-label={`Delete session ${title}`}
-              onClick={(event) => {
-                event.stopPropagation();
-                remove.reset();
-                setConfirming(true);
-              }}
-            >
-              <IconTrash size={18} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-        </Group>
+            </h3>
+          </div>
+          <button
+            type="button"
+            className={`mantine-focus-auto mantine-active ${classes.delete}`}
+            data-tooltip="Delete session"
+            aria-label={`Delete session ${title}`}
+            onClick={(event) => {
+              event.stopPropagation();
+              remove.reset();
+              setConfirming(true);
+            }}
+          >
+            <IconTrash size={18} aria-hidden />
+          </button>
+        </div>
 
         <div>
-          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-            Last Activity
-          </Text>
-          <Text size="sm">{formatLastActivity(session.updatedAt)}</Text>
+          <p className={classes.caption}>Last Activity</p>
+          <p className={classes.text}>{formatLastActivity(session.updatedAt)}</p>
         </div>
 
         <SessionGlance session={session} summaries={summaries} />
 
         <SessionInsights session={session} summaries={summaries} />
-      </Stack>
+      </div>
 
       {confirming ? (
         <div
@@ -124,6 +121,6 @@ export function SessionCard({ session, summaries, justEnded = false }: SessionCa
           </Group>
         </div>
       ) : null}
-    </Card>
+    </div>
   );
 }
