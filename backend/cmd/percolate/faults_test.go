@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,18 +10,22 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pglocal"
+	"github.com/percolate/percolate/gen/api"
+	"github.com/percolate/percolate/gen/apiclient"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -90,15 +93,17 @@ func startBinary(t *testing.T, vars ...string) *server {
 	}
 }
 
-// answer is one HTTP exchange as the client saw it.
+// answer is one HTTP exchange as the client saw it: the typed client's request, and the
+// status, headers and body the server sent (recorded by faultDoer, so that a failure shows
+// them even when the typed client could not read the answer).
 type answer struct {
-	method, path string
-	start, end   time.Time
-	code         int
-	retryAfter   string
-	requestID    string // the server's X-Request-Id, to find the request in its log
-	body         []byte
-	err          error
+	method, path     string
+	start, end       time.Time
+	code             int
+	retryAfterHeader string // the Retry-After header as sent
+	requestID        string // the server's X-Request-Id, to find the request in its log
+	body             []byte
+	err              error // no answer, or the typed client could not read it
 }
 
 func (a answer) took() time.Duration { return a.end.Sub(a.start) }
@@ -109,50 +114,69 @@ func (a answer) describe(t0 time.Time) string {
 	if a.code == 0 {
 		return s + fmt.Sprintf("no answer: %v", a.err)
 	}
-	s += fmt.Sprintf("%d, Retry-After %q, request id %q, body %s", a.code, a.retryAfter, a.requestID, bytes.TrimSpace(a.body))
+	s += fmt.Sprintf("%d, Retry-After %q, request id %q, body %s", a.code, a.retryAfterHeader, a.requestID, bytes.TrimSpace(a.body))
 	if a.err != nil {
-		s += fmt.Sprintf(" (reading the body: %v)", a.err)
+		s += fmt.Sprintf(" (the typed client could not read it: %v)", a.err)
 	}
 	return s
 }
 
-func (a answer) json(t *testing.T, s *server) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(a.body, &m); err != nil {
-		t.Fatalf("answer is not JSON: %s\n%s", a.describe(a.start), s.report(a.requestID))
-	}
-	return m
+// faultRecording is what faultDoer saw of one exchange's answer.
+type faultRecording struct {
+	code   int
+	header http.Header
+	body   bytes.Buffer
 }
 
-var faultClient = &http.Client{Timeout: 30 * time.Second}
+// faultRecordingKey carries an exchange's *faultRecording in its request's context.
+type faultRecordingKey struct{}
 
-func call(base, method, path, token string, body any) answer {
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
+// faultDoer is the HTTP client of the fault test's typed client: it records, for a request
+// sent by exchange, the status, headers and body the server sent.
+type faultDoer struct{ hc *http.Client }
+
+func (d faultDoer) Do(req *http.Request) (*http.Response, error) {
+	res, err := d.hc.Do(req)
+	if rec, ok := req.Context().Value(faultRecordingKey{}).(*faultRecording); ok && err == nil {
+		rec.code, rec.header = res.StatusCode, res.Header
+		res.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.TeeReader(res.Body, &rec.body), res.Body}
 	}
+	return res, err
+}
+
+// faultTypedClient is the typed client of the contract for the server at base, whose
+// exchanges are recorded (exchange).
+func faultTypedClient(t *testing.T, base string) *apiclient.ClientWithResponses {
+	t.Helper()
+	hc := &http.Client{Transport: &http.Transport{}}
+	t.Cleanup(hc.CloseIdleConnections)
+	c, err := apiclient.NewClientWithResponses(base, apiclient.WithHTTPClient(faultDoer{hc}))
+	if err != nil {
+		t.Fatalf("typed client: %v", err)
+	}
+	return c
+}
+
+// exchange sends one request of a faultTypedClient (send, method and path name it) within
+// 30 s, and returns its typed answer (nil if the typed client returned an error, which the
+// answer keeps) and the exchange as the client saw it. Every answer is a typed answer, a 503
+// as much as a 200: only a request without an answer, or an answer the typed client cannot
+// read, is an error.
+func exchange[A any](method, path string, send func(context.Context) (A, error)) (A, answer) {
+	rec := &faultRecording{}
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), faultRecordingKey{}, rec), 30*time.Second)
+	defer cancel()
 	a := answer{method: method, path: path, start: time.Now()}
-	req, err := http.NewRequest(method, base+path, rd)
-	if err != nil {
-		a.end, a.err = time.Now(), err
-		return a
+	res, err := send(ctx)
+	a.end, a.err = time.Now(), err
+	a.code, a.body = rec.code, rec.body.Bytes()
+	if rec.header != nil {
+		a.retryAfterHeader, a.requestID = rec.header.Get("Retry-After"), rec.header.Get("X-Request-Id")
 	}
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := faultClient.Do(req)
-	if err != nil {
-		a.end, a.err = time.Now(), err
-		return a
-	}
-	defer res.Body.Close()
-	a.body, a.err = io.ReadAll(res.Body)
-	a.end, a.code = time.Now(), res.StatusCode
-	a.retryAfter, a.requestID = res.Header.Get("Retry-After"), res.Header.Get("X-Request-Id")
-	return a
+	return res, a
 }
 
 // lastLines returns the last n lines of text.
@@ -212,30 +236,28 @@ func addUser(t *testing.T, dbURL, email, password string) {
 	}
 }
 
-func login(t *testing.T, s *server, email, password string) (access, refresh string) {
-	t.Helper()
-	a := call(s.base, http.MethodPost, "/api/auth/login", "", map[string]string{"email": email, "password": password})
-	if a.err != nil || a.code != http.StatusOK {
-		t.Fatalf("login: %s\n%s", a.describe(a.start), s.report(a.requestID))
-	}
-	m := a.json(t, s)
-	return m["accessToken"].(string), m["refreshToken"].(string)
+// faultSend sends text in session as token's user, through c.
+func faultSend(c *apiclient.ClientWithResponses, token string, session uuid.UUID, text string) (*apiclient.SendChatMessageAnswer, answer) {
+	return exchange(http.MethodPost, "/api/chat/message", func(ctx context.Context) (*apiclient.SendChatMessageAnswer, error) {
+		return c.SendChatMessageWithResponse(ctx, api.SendMessageRequest{Message: text, SessionId: &session}, bearer(token))
+	})
 }
 
-func newSession(t *testing.T, s *server, token string) string {
-	t.Helper()
-	a := call(s.base, http.MethodPost, "/api/chat/message", token, map[string]any{"message": chat.StarterMessage})
-	if a.err != nil || a.code != http.StatusOK {
-		t.Fatalf("new chat: %s\n%s", a.describe(a.start), s.report(a.requestID))
-	}
-	return a.json(t, s)["sessionId"].(string)
+// faultSession reads session as token's user, through c.
+func faultSession(c *apiclient.ClientWithResponses, token string, session uuid.UUID) (*apiclient.GetChatSessionAnswer, answer) {
+	return exchange(http.MethodGet, "/api/chat/sessions/"+session.String(), func(ctx context.Context) (*apiclient.GetChatSessionAnswer, error) {
+		return c.GetChatSessionWithResponse(ctx, session, bearer(token))
+	})
 }
 
-// loadRecord is one request of the load, with the message it sent (if a send).
+// loadRecord is one request of the load, with the message it sent (if a send) and what its
+// typed answer says.
 type loadRecord struct {
 	answer
-	kind string // "read" or "send"
-	text string
+	kind       string // "read" or "send"
+	text       string
+	reply      *api.SendMessageResponse // a send's 200 (JSON200)
+	retryAfter *int                     // a 503's Retry-After (Headers503)
 }
 
 // TestPostgresRestartUnderLoad runs the real binary on a private PostgreSQL cluster (so
@@ -290,14 +312,25 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	// One account per worker: a user may send 20 messages a minute (chat.Limits.BurstPerMinute).
 	// One more account sends the held reply (below).
 	const workers = 4
-	type user struct{ access, refresh, session string }
-	users := make([]user, workers+1)
-	for i := range users {
-		email := fmt.Sprintf("user%d@example.com", i)
-		addUser(t, dbURL, email, "brew-a-fresh-pot")
-		users[i].access, users[i].refresh = login(t, srv, email, "brew-a-fresh-pot")
-		users[i].session = newSession(t, srv, users[i].access)
+	c := faultTypedClient(t, srv.base)
+	type user struct {
+		access, refresh string
+		session         uuid.UUID
 	}
+	users := make([]user, workers+1)
+	func() {
+		defer func() { // a failed sign-in or new chat shows the server's log too
+			if t.Failed() {
+				t.Logf("%s", srv.report())
+			}
+		}()
+		for i := range users {
+			email := fmt.Sprintf("user%d@example.com", i)
+			addUser(t, dbURL, email, "brew-a-fresh-pot")
+			users[i].access, users[i].refresh = signIn(t, c, email, "brew-a-fresh-pot")
+			users[i].session = startChat(t, c, users[i].access)
+		}
+	}()
 
 	var (
 		mu      sync.Mutex
@@ -324,14 +357,26 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 				var r loadRecord
 				// Reads all the time, a send every 600 ms (within the sending limit).
 				if time.Since(lastSend) < 600*time.Millisecond {
-					r = loadRecord{kind: "read", answer: call(srv.base, http.MethodGet, "/api/profile", u.access, nil)}
+					res, a := exchange(http.MethodGet, "/api/profile", func(ctx context.Context) (*apiclient.GetProfileAnswer, error) {
+						return c.GetProfileWithResponse(ctx, bearer(u.access))
+					})
+					r = loadRecord{kind: "read", answer: a}
+					if res != nil && res.Headers503 != nil {
+						r.retryAfter = res.Headers503.RetryAfter
+					}
 				} else {
 					lastSend = time.Now()
 					text := fmt.Sprintf("worker %d message %d", w, n)
 					sendMu.RLock()
-					r = loadRecord{kind: "send", text: text,
-						answer: call(srv.base, http.MethodPost, "/api/chat/message", u.access, map[string]any{"message": text, "sessionId": u.session})}
+					res, a := faultSend(c, u.access, u.session, text)
 					sendMu.RUnlock()
+					r = loadRecord{kind: "send", text: text, answer: a}
+					if res != nil {
+						r.reply = res.JSON200
+						if res.Headers503 != nil {
+							r.retryAfter = res.Headers503.RetryAfter
+						}
+					}
 				}
 				mu.Lock()
 				records = append(records, r)
@@ -434,11 +479,16 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	}()
 	const heldText = "held across the restart"
 	held := users[workers]
-	heldDone := make(chan answer, 1)
+	type heldAnswer struct {
+		res *apiclient.SendChatMessageAnswer
+		answer
+	}
+	heldDone := make(chan heldAnswer, 1)
 	sendMu.Lock()
 	llm.Enqueue(llmtest.Script{Chunks: []string{"Held", " across the restart."}, PauseAfter: 1, Resume: resume, Paused: paused})
 	go func() {
-		heldDone <- call(srv.base, http.MethodPost, "/api/chat/message", held.access, map[string]any{"message": heldText, "sessionId": held.session})
+		res, a := faultSend(c, held.access, held.session, heldText)
+		heldDone <- heldAnswer{res, a}
 	}()
 	select {
 	case <-paused:
@@ -450,8 +500,10 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	// Its message must be committed before the stop (the commit runs beside the model).
 	committedBy := time.Now().Add(10 * time.Second)
 	for {
-		a := call(srv.base, http.MethodGet, "/api/chat/sessions/"+held.session, held.access, nil)
-		if a.code == http.StatusOK && bytes.Contains(a.body, []byte(heldText)) {
+		res, a := faultSession(c, held.access, held.session)
+		if a.err == nil && a.code == http.StatusOK && res.JSON200 != nil && slices.ContainsFunc(res.JSON200.Messages, func(m api.Message) bool {
+			return m.Role == api.ChatRoleUser && m.Content == heldText
+		}) {
 			break
 		}
 		if time.Now().After(committedBy) {
@@ -502,8 +554,14 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	// The held send is answered with its reply, stored once the database was back.
 	select {
 	case a := <-heldDone:
-		if a.code != http.StatusOK || (replyStored && (!bytes.Contains(a.body, []byte(`"success":true`)) || !bytes.Contains(a.body, []byte("Held across the restart.")))) {
+		const heldReply = "Held across the restart."
+		switch {
+		case a.err != nil || a.code != http.StatusOK || a.res.JSON200 == nil:
 			t.Errorf("the held send: %s, want 200 with its reply\n%s%s", a.describe(t0), timeline(), srv.report(a.requestID))
+		case replyStored && !a.res.JSON200.Success:
+			t.Errorf("the held send: success = false, want true: %s\n%s%s", a.describe(t0), timeline(), srv.report(a.requestID))
+		case replyStored && a.res.JSON200.AiResponse != heldReply:
+			t.Errorf("the held send: aiResponse = %q, want %q: %s\n%s%s", a.res.JSON200.AiResponse, heldReply, a.describe(t0), timeline(), srv.report(a.requestID))
 		}
 	case <-time.After(time.Until(readyAt.Add(chat.StoreTimeout))):
 		t.Fatalf("the held send is not answered %s after the database was ready (chat.StoreTimeout)\n%s%s", chat.StoreTimeout, timeline(), srv.report())
@@ -517,11 +575,11 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		for i, u := range users {
 			deadline := readyAt.Add(chat.StoreTimeout)
 			for {
-				a := call(srv.base, http.MethodGet, "/api/chat/sessions/"+u.session, u.access, nil)
-				if a.code != http.StatusOK {
+				res, a := faultSession(c, u.access, u.session)
+				if a.err != nil || a.code != http.StatusOK || res.JSON200 == nil {
 					t.Fatalf("user %d's session after the restart: %s\n%s%s", i, a.describe(t0), timeline(), srv.report(a.requestID))
 				}
-				if a.json(t, srv)["replyInProgress"] != true {
+				if p := res.JSON200.ReplyInProgress; p == nil || !*p {
 					break
 				}
 				if time.Now().After(deadline) {
@@ -530,19 +588,31 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
-			a := call(srv.base, http.MethodPost, "/api/chat/message", u.access, map[string]any{"message": "after the restart", "sessionId": u.session})
-			if a.code != http.StatusOK || a.json(t, srv)["success"] != true {
+			res, a := faultSend(c, u.access, u.session, "after the restart")
+			if a.err != nil || a.code != http.StatusOK || res.JSON200 == nil {
 				t.Fatalf("user %d's session takes no message after the restart: %s\n%s%s", i, a.describe(t0), timeline(), srv.report(a.requestID))
+			}
+			if !res.JSON200.Success {
+				t.Fatalf("user %d's message after the restart: success = false, want true: %s\n%s%s", i, a.describe(t0), timeline(), srv.report(a.requestID))
 			}
 		}
 	}
 
 	// Nobody was signed out: the same access and refresh tokens still work.
 	for i, u := range users {
-		if a := call(srv.base, http.MethodGet, "/api/auth/me", u.access, nil); a.code != http.StatusOK {
+		me, a := exchange(http.MethodGet, "/api/auth/me", func(ctx context.Context) (*apiclient.GetCurrentUserAnswer, error) {
+			return c.GetCurrentUserWithResponse(ctx, bearer(u.access))
+		})
+		if a.err != nil || a.code != http.StatusOK || me.JSON200 == nil {
 			t.Fatalf("user %d's access token after the restart: %s\n%s%s", i, a.describe(t0), timeline(), srv.report(a.requestID))
 		}
-		if a := call(srv.base, http.MethodPost, "/api/auth/refresh", "", map[string]string{"refreshToken": u.refresh}); a.code != http.StatusOK {
+		if want := fmt.Sprintf("user%d@example.com", i); string(me.JSON200.Email) != want {
+			t.Fatalf("user %d's access token after the restart: email = %q, want %q: %s", i, me.JSON200.Email, want, a.describe(t0))
+		}
+		refreshed, a := exchange(http.MethodPost, "/api/auth/refresh", func(ctx context.Context) (*apiclient.RefreshTokensAnswer, error) {
+			return c.RefreshTokensWithResponse(ctx, api.RefreshRequest{RefreshToken: u.refresh})
+		})
+		if a.err != nil || a.code != http.StatusOK || refreshed.JSON200 == nil {
 			t.Fatalf("user %d's refresh token after the restart: %s\n%s%s", i, a.describe(t0), timeline(), srv.report(a.requestID))
 		}
 	}
@@ -567,15 +637,16 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		}
 		switch {
 		case r.err != nil:
-			wrong(r, "transport error")
+			wrong(r, "no typed answer")
 		case r.code == http.StatusOK:
 			nOK++
 			if r.kind == "send" {
 				committed = append(committed, r.text)
 				// A send answered 200 stored its message; success says its reply was stored too.
-				var m map[string]any
-				if json.Unmarshal(r.body, &m) != nil || (m["success"] != true && replyStored) {
-					wrong(r, "send whose reply was not stored")
+				if r.reply == nil {
+					wrong(r, "send answered 200 without a SendMessageResponse")
+				} else if replyStored && !r.reply.Success {
+					wrong(r, "send whose reply was not stored (success = false)")
 				}
 			}
 			// The first success once the database is surely down (a request can still succeed
@@ -588,8 +659,8 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 			if first503.IsZero() {
 				first503 = r.end
 			}
-			if n, err := strconv.Atoi(r.retryAfter); err != nil || n < 1 {
-				wrong(r, "503 without Retry-After")
+			if r.retryAfter == nil || *r.retryAfter < 1 {
+				wrong(r, "503 without a Retry-After of 1 s or more")
 			}
 			if r.took() > slowest503 {
 				slowest503 = r.took()
