@@ -29,6 +29,7 @@ describe('AppRoutes', () => {
   });
 
   it('sends a signed-out visitor of /profile to the login page', async () => {
+    server.use(http.get('/api/public/config', () => HttpResponse.json({ offlineCompanion: true })));
     render(<AppRoutes />, { route: '/profile' });
 
     expect(await screen.findByRole('heading', { name: 'Sign In' })).toBeInTheDocument();

@@ -48,12 +48,27 @@ if (!window.HTMLElement.prototype.scrollIntoView) {
   window.HTMLElement.prototype.scrollIntoView = () => {};
 }
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// A request no handler was declared for fails the test that made it (MSW's 'error' only logs
+// it and fails the request, which the app may well tolerate): each test declares the answers it
+// relies on, so an undeclared call is a test that does not know what its page asks for.
+const unhandled: string[] = [];
+beforeAll(() =>
+  server.listen({
+    onUnhandledRequest: (request, print) => {
+      unhandled.push(`${request.method} ${new URL(request.url).pathname}`);
+      print.error();
+    },
+  }),
+);
 afterEach(() => {
   cleanup();
   server.resetHandlers();
   window.localStorage.clear();
   window.sessionStorage.clear();
   document.head.querySelectorAll('meta[name="percolate-support-email"]').forEach((meta) => meta.remove());
+  const undeclared = unhandled.splice(0);
+  if (undeclared.length > 0) {
+    throw new Error(`requests no MSW handler was declared for: ${undeclared.join(', ')}`);
+  }
 });
 afterAll(() => server.close());
