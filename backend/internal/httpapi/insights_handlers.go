@@ -2,12 +2,9 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
-	"github.com/percolate/percolate/backend/internal/insights"
 	"github.com/percolate/percolate/gen/api"
 )
 
@@ -22,17 +19,13 @@ func (s *Server) ListWeeklyReports(ctx context.Context, _ api.ListWeeklyReportsR
 		return nil, err
 	}
 	out := make(api.ListWeeklyReports200JSONResponse, 0, len(rows))
-	for _, row := range rows {
-		var r insights.Report
-		if err := json.Unmarshal(row.Content, &r); err != nil {
-			return nil, fmt.Errorf("decode weekly report %s: %w", row.ID, err)
-		}
+	for _, r := range rows {
 		emotions := make([]api.EmotionCount, 0, len(r.Emotions))
 		for _, e := range r.Emotions {
 			emotions = append(emotions, api.EmotionCount{Emotion: api.Emotion(e.Emotion), Count: e.Count})
 		}
 		out = append(out, api.WeeklyReport{
-			Id: row.ID, WeekStart: openapi_types.Date{Time: row.WeekStart}, CreatedAt: row.CreatedAt,
+			Id: r.ID, WeekStart: openapi_types.Date{Time: r.WeekStart}, CreatedAt: r.CreatedAt,
 			SessionCount: r.SessionCount, Emotions: emotions, Themes: r.Themes, Suggestion: r.Suggestion,
 		})
 	}

@@ -140,8 +140,16 @@ func (s *Service) makeReport(ctx context.Context, userID uuid.UUID, week time.Ti
 	return true, nil
 }
 
+// WeeklyReport is one stored report, as the caller sees it.
+type WeeklyReport struct {
+	ID        uuid.UUID
+	WeekStart time.Time
+	CreatedAt time.Time
+	Report
+}
+
 // List returns the caller's reports; they are a Premium feature.
-func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]dbgen.WeeklyReport, error) {
+func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]WeeklyReport, error) {
 	u, err := s.db.Queries().GetUserByID(ctx, userID)
 	if store.IsNotFound(err) {
 		return nil, fmt.Errorf("list weekly reports: %w", apperr.ErrUnauthorized) // the account is gone
@@ -152,7 +160,19 @@ func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]dbgen.WeeklyRep
 	if !tiers.For(u.Role).Insights {
 		return nil, apperr.New(apperr.ErrForbidden, "PREMIUM_ONLY", "Weekly insight reports are part of the Premium plan.")
 	}
-	return s.db.Queries().ListWeeklyReportsForUser(ctx, userID)
+	rows, err := s.db.Queries().ListWeeklyReportsForUser(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]WeeklyReport, 0, len(rows))
+	for _, row := range rows {
+		w := WeeklyReport{ID: row.ID, WeekStart: row.WeekStart, CreatedAt: row.CreatedAt}
+		if err := json.Unmarshal(row.Content, &w.Report); err != nil {
+			return nil, fmt.Errorf("decode weekly report %s: %w", row.ID, err)
+		}
+		out = append(out, w)
+	}
+	return out, nil
 }
 
 // Build summarises a week's ended sessions: their emotions, and the themes of the user's own
