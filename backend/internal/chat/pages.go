@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -84,22 +85,33 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 			return Page{}, err
 		}
 	}
-	q := s.store.Queries()
-	u, err := s.user(ctx, q, userID)
+	// The caller's role and the page go out in one round trip. One row more than the page
+	// says whether there is a next page.
+	b := &store.Batch{}
+	user := queueUser(ctx, b, userID)
+	var page *store.Result[[]dbgen.ChatSession]
+	if query = strings.TrimSpace(query); query == "" {
+		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ChatSession, error) {
+			return q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
+				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, MaxRows: int32(limit + 1),
+			})
+		})
+	} else {
+		pattern := likePattern(query)
+		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ChatSession, error) {
+			return q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
+				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, Pattern: pattern, MaxRows: int32(limit + 1),
+			})
+		})
+	}
+	if err := s.store.Send(ctx, b); err != nil {
+		return Page{}, fmt.Errorf("list sessions: %w", err)
+	}
+	u, err := userOf(user)
 	if err != nil {
 		return Page{}, err
 	}
-	// One row more than the page says whether there is a next page.
-	var rows []dbgen.ChatSession
-	if query = strings.TrimSpace(query); query == "" {
-		rows, err = q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
-			UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, MaxRows: int32(limit + 1),
-		})
-	} else {
-		rows, err = q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
-			UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, Pattern: likePattern(query), MaxRows: int32(limit + 1),
-		})
-	}
+	rows, err := page.Get()
 	if err != nil {
 		return Page{}, fmt.Errorf("list sessions: %w", err)
 	}
