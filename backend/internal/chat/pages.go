@@ -89,19 +89,24 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	// says whether there is a next page.
 	b := &store.Batch{}
 	user := queueUser(ctx, b, userID)
-	var page *store.Result[[]dbgen.ChatSession]
+	var page *store.Result[[]dbgen.ListSessionsPageRow]
 	if query = strings.TrimSpace(query); query == "" {
-		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ChatSession, error) {
+		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
 			return q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
 				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, MaxRows: int32(limit + 1),
 			})
 		})
 	} else {
 		pattern := likePattern(query)
-		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ChatSession, error) {
-			return q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
+		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
+			rows, err := q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
 				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, Pattern: pattern, MaxRows: int32(limit + 1),
 			})
+			out := make([]dbgen.ListSessionsPageRow, len(rows))
+			for i, r := range rows {
+				out[i] = dbgen.ListSessionsPageRow(r) // the same columns
+			}
+			return out, err
 		})
 	}
 	if err := s.store.Send(ctx, b); err != nil {
@@ -123,7 +128,17 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	}
 	p.Items = make([]Session, 0, len(rows))
 	for _, r := range rows {
-		p.Items = append(p.Items, view(r, s.limits.Tiers.For(u.Role)))
+		p.Items = append(p.Items, view(listed(r), s.limits.Tiers.For(u.Role)))
 	}
 	return p, nil
+}
+
+// listed is a list row as the session it shows (the columns a list item does not show are
+// left zero).
+func listed(r dbgen.ListSessionsPageRow) dbgen.ChatSession {
+	return dbgen.ChatSession{
+		ID: r.ID, Title: r.Title, Status: r.Status, TokensUsed: r.TokensUsed, TokenLimit: r.TokenLimit,
+		Summary: r.Summary, Emotions: r.Emotions, EndReason: r.EndReason, LastMessage: r.LastMessage,
+		UpdatedAt: r.UpdatedAt, ClosingFeeling: r.ClosingFeeling,
+	}
 }
