@@ -87,20 +87,21 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	}
 	// The caller's role and the page go out in one round trip. One row more than the page
 	// says whether there is a next page.
+	maxRows := int32(limit + 1)
 	b := &store.Batch{}
 	user := queueUser(ctx, b, userID)
 	var page *store.Result[[]dbgen.ListSessionsPageRow]
 	if query = strings.TrimSpace(query); query == "" {
 		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
 			return q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
-				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, MaxRows: int32(limit + 1),
+				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, MaxRows: maxRows,
 			})
 		})
 	} else {
 		pattern := likePattern(query)
 		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
 			rows, err := q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
-				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, Pattern: pattern, MaxRows: int32(limit + 1),
+				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, Pattern: pattern, MaxRows: maxRows,
 			})
 			out := make([]dbgen.ListSessionsPageRow, len(rows))
 			for i, r := range rows {

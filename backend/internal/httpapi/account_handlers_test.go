@@ -247,7 +247,6 @@ func (e *accEnv) wantLogin(t testing.TB, email, password string, want int) *apic
 	return res
 }
 
-
 // wantRefresh refreshes token from e.ip and fails t unless the answer has the status want.
 func (e *accEnv) wantRefresh(t testing.TB, token string, want int) *apiclient.RefreshTokensAnswer {
 	t.Helper()
