@@ -47,8 +47,11 @@ WHERE user_id = @user_id AND checkin_pending;
 -- name: ListSessionsPage :many
 -- ListSessionsPage pages through the user's sessions, most recently updated first (ties by id,
 -- descending), after the keyset cursor (after_updated, after_id); the first page passes a cursor
--- past every row (a far-future time).
-SELECT * FROM chat_sessions
+-- past every row (a far-future time). It reads only the columns a list item shows (not the
+-- context summary, say).
+SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+       updated_at, closing_feeling
+FROM chat_sessions
 WHERE user_id = @user_id
   AND (updated_at, id) < (@after_updated::timestamptz, @after_id::uuid)
 ORDER BY updated_at DESC, id DESC
@@ -58,7 +61,9 @@ LIMIT @max_rows;
 -- SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
 -- matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case. The
 -- expression is chat_sessions_search_idx's, so the index answers it (migration 00014).
-SELECT * FROM chat_sessions
+SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+       updated_at, closing_feeling
+FROM chat_sessions
 WHERE user_id = @user_id
   AND (updated_at, id) < (@after_updated::timestamptz, @after_id::uuid)
   AND lower(title || E'\n' || last_message || E'\n' || id::text) LIKE lower(@pattern::text)

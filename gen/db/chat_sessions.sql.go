@@ -428,7 +428,9 @@ func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsFor
 }
 
 const listSessionsPage = `-- name: ListSessionsPage :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
+SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+       updated_at, closing_feeling
+FROM chat_sessions
 WHERE user_id = $1
   AND (updated_at, id) < ($2::timestamptz, $3::uuid)
 ORDER BY updated_at DESC, id DESC
@@ -442,10 +444,25 @@ type ListSessionsPageParams struct {
 	MaxRows      int32
 }
 
+type ListSessionsPageRow struct {
+	ID             uuid.UUID
+	Title          string
+	Status         string
+	TokensUsed     int32
+	TokenLimit     int32
+	Summary        *string
+	Emotions       []string
+	EndReason      *string
+	LastMessage    string
+	UpdatedAt      time.Time
+	ClosingFeeling *string
+}
+
 // ListSessionsPage pages through the user's sessions, most recently updated first (ties by id,
 // descending), after the keyset cursor (after_updated, after_id); the first page passes a cursor
-// past every row (a far-future time).
-func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPageParams) ([]ChatSession, error) {
+// past every row (a far-future time). It reads only the columns a list item shows (not the
+// context summary, say).
+func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPageParams) ([]ListSessionsPageRow, error) {
 	rows, err := q.db.Query(ctx, listSessionsPage,
 		arg.UserID,
 		arg.AfterUpdated,
@@ -456,12 +473,11 @@ func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPagePara
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ChatSession{}
+	items := []ListSessionsPageRow{}
 	for rows.Next() {
-		var i ChatSession
+		var i ListSessionsPageRow
 		if err := rows.Scan(
 			&i.ID,
-			&i.UserID,
 			&i.Title,
 			&i.Status,
 			&i.TokensUsed,
@@ -470,14 +486,7 @@ func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPagePara
 			&i.Emotions,
 			&i.EndReason,
 			&i.LastMessage,
-			&i.CheckinPending,
-			&i.LastDisclosureAt,
-			&i.CreatedAt,
 			&i.UpdatedAt,
-			&i.EndedAt,
-			&i.ReplyUntil,
-			&i.ContextSummary,
-			&i.ContextSummaryThrough,
 			&i.ClosingFeeling,
 		); err != nil {
 			return nil, err
@@ -547,7 +556,9 @@ func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatS
 }
 
 const searchSessionsPage = `-- name: SearchSessionsPage :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
+SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+       updated_at, closing_feeling
+FROM chat_sessions
 WHERE user_id = $1
   AND (updated_at, id) < ($2::timestamptz, $3::uuid)
   AND lower(title || E'\n' || last_message || E'\n' || id::text) LIKE lower($4::text)
@@ -563,10 +574,24 @@ type SearchSessionsPageParams struct {
 	MaxRows      int32
 }
 
+type SearchSessionsPageRow struct {
+	ID             uuid.UUID
+	Title          string
+	Status         string
+	TokensUsed     int32
+	TokenLimit     int32
+	Summary        *string
+	Emotions       []string
+	EndReason      *string
+	LastMessage    string
+	UpdatedAt      time.Time
+	ClosingFeeling *string
+}
+
 // SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
 // matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case. The
 // expression is chat_sessions_search_idx's, so the index answers it (migration 00014).
-func (q *Queries) SearchSessionsPage(ctx context.Context, arg SearchSessionsPageParams) ([]ChatSession, error) {
+func (q *Queries) SearchSessionsPage(ctx context.Context, arg SearchSessionsPageParams) ([]SearchSessionsPageRow, error) {
 	rows, err := q.db.Query(ctx, searchSessionsPage,
 		arg.UserID,
 		arg.AfterUpdated,
@@ -578,12 +603,11 @@ func (q *Queries) SearchSessionsPage(ctx context.Context, arg SearchSessionsPage
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ChatSession{}
+	items := []SearchSessionsPageRow{}
 	for rows.Next() {
-		var i ChatSession
+		var i SearchSessionsPageRow
 		if err := rows.Scan(
 			&i.ID,
-			&i.UserID,
 			&i.Title,
 			&i.Status,
 			&i.TokensUsed,
@@ -592,14 +616,7 @@ func (q *Queries) SearchSessionsPage(ctx context.Context, arg SearchSessionsPage
 			&i.Emotions,
 			&i.EndReason,
 			&i.LastMessage,
-			&i.CheckinPending,
-			&i.LastDisclosureAt,
-			&i.CreatedAt,
 			&i.UpdatedAt,
-			&i.EndedAt,
-			&i.ReplyUntil,
-			&i.ContextSummary,
-			&i.ContextSummaryThrough,
 			&i.ClosingFeeling,
 		); err != nil {
 			return nil, err

@@ -154,8 +154,9 @@ type Querier interface {
 	ListSessionsForExport(ctx context.Context, arg ListSessionsForExportParams) ([]ChatSession, error)
 	// ListSessionsPage pages through the user's sessions, most recently updated first (ties by id,
 	// descending), after the keyset cursor (after_updated, after_id); the first page passes a cursor
-	// past every row (a far-future time).
-	ListSessionsPage(ctx context.Context, arg ListSessionsPageParams) ([]ChatSession, error)
+	// past every row (a far-future time). It reads only the columns a list item shows (not the
+	// context summary, say).
+	ListSessionsPage(ctx context.Context, arg ListSessionsPageParams) ([]ListSessionsPageRow, error)
 	// ListSigningKeys returns every signing key, oldest first.
 	ListSigningKeys(ctx context.Context) ([]ListSigningKeysRow, error)
 	// ListUserMessagesOfSessionsEndedBetween returns the user's own messages (never the
@@ -224,7 +225,7 @@ type Querier interface {
 	// SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
 	// matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case. The
 	// expression is chat_sessions_search_idx's, so the index answers it (migration 00014).
-	SearchSessionsPage(ctx context.Context, arg SearchSessionsPageParams) ([]ChatSession, error)
+	SearchSessionsPage(ctx context.Context, arg SearchSessionsPageParams) ([]SearchSessionsPageRow, error)
 	// SecondsSinceLastEmailToken says how long ago the user's newest token of a purpose was
 	// made (a billion when there is none).
 	SecondsSinceLastEmailToken(ctx context.Context, arg SecondsSinceLastEmailTokenParams) (float64, error)

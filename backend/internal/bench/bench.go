@@ -56,6 +56,8 @@ type Options struct {
 	BigSessions int
 	// TTFTRequests is the number of streamed messages per history length (500; 0 skips it).
 	TTFTRequests int
+	// ReadsOnly stops after the reads at 16 connections and writes nothing (for A/B runs).
+	ReadsOnly bool
 	// OutDir receives results.md and results.json.
 	OutDir string
 	// Note says how the server was run, for the report.
@@ -210,6 +212,9 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 			l.Ratio = l.RPS / ref.RPS
 		}
 		res.Reads = append(res.Reads, l)
+	}
+	if o.ReadsOnly {
+		return res, nil
 	}
 
 	// Growth: one connection, so latency is the query's, not the queue's.

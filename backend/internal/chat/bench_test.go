@@ -154,3 +154,55 @@ func BenchmarkHistoryRead(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReads measures the session list (50 sessions, ended with summaries) and a
+// session's detail (100 messages) as the handlers read them: compare allocs/op and ns/op
+// between builds on the same machine.
+//
+// Run: go test -run '^$' -bench Reads -benchmem ./backend/internal/chat/
+func BenchmarkReads(b *testing.B) {
+	st := pgtest.New(b)
+	ctx := context.Background()
+	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: uuid.NewString()[:8] + "@example.com", Name: "Bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `
+		INSERT INTO chat_sessions (user_id, title, status, summary, emotions, last_message, context_summary, updated_at, ended_at)
+		SELECT $1, 'Session ' || i, 'ENDED', repeat('We talked about the week and what helped. ', 4),
+		       ARRAY['calm', 'hopeful'], 'See you next time.', repeat('Earlier: the exam, sleep and a friend. ', 20),
+		       now() - i * interval '1 minute', now() - i * interval '1 minute'
+		FROM generate_series(1, 50) AS i`, u.ID); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `UPDATE users SET role = 'PREMIUM' WHERE id = $1`, u.ID); err != nil {
+		b.Fatal(err)
+	}
+	sid := uuid.New()
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO chat_sessions (id, user_id) VALUES ($1, $2)`, sid, u.ID); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `
+		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+		SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END,
+		       repeat('I keep thinking about the exam next week and whether I prepared enough. ', 3) || i,
+		       55, now() - ((100 - i) * interval '1 second')
+		FROM generate_series(1, 100) AS i`, sid, u.ID); err != nil {
+		b.Fatal(err)
+	}
+	svc := New(st, nil, Options{Queue: queuetest.New(b, st), Logger: quiet})
+	b.Run("list", func(b *testing.B) {
+		for b.Loop() {
+			if p, err := svc.Sessions(ctx, u.ID, "", 50, ""); err != nil || len(p.Items) != 50 {
+				b.Fatal(len(p.Items), err)
+			}
+		}
+	})
+	b.Run("detail", func(b *testing.B) {
+		for b.Loop() {
+			if d, err := svc.Detail(ctx, u.ID, sid); err != nil || len(d.Messages) != 100 {
+				b.Fatal(len(d.Messages), err)
+			}
+		}
+	})
+}

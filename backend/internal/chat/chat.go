@@ -219,6 +219,23 @@ func (s *Service) user(ctx context.Context, q *dbgen.Queries, userID uuid.UUID) 
 	return u, nil
 }
 
+// queueUser queues the read of the caller (for the role) in a batch; userOf reads the
+// result as user does.
+func queueUser(ctx context.Context, b *store.Batch, userID uuid.UUID) *store.Result[dbgen.User] {
+	return store.Queue(b, func(q *dbgen.Queries) (dbgen.User, error) { return q.GetUserByID(ctx, userID) })
+}
+
+func userOf(r *store.Result[dbgen.User]) (dbgen.User, error) {
+	u, err := r.Get()
+	if store.IsNotFound(err) {
+		return u, fmt.Errorf("load user: %w", apperr.ErrUnauthorized)
+	}
+	if err != nil {
+		return u, fmt.Errorf("load user: %w", err)
+	}
+	return u, nil
+}
+
 func notFound(what string, err error) error {
 	if store.IsNotFound(err) {
 		return fmt.Errorf("%s: %w", what, apperr.ErrNotFound)
@@ -242,16 +259,27 @@ func (s *Service) Get(ctx context.Context, userID, sessionID uuid.UUID) (Session
 
 // Detail returns one of the caller's sessions with its messages, oldest first.
 func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Detail, error) {
-	q := s.store.Queries()
-	u, err := s.user(ctx, q, userID)
+	// The caller's role, the session and its messages go out in one round trip.
+	b := &store.Batch{}
+	user := queueUser(ctx, b, userID)
+	sess := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
+		return q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
+	})
+	msgs := store.Queue(b, func(q *dbgen.Queries) ([]dbgen.Message, error) {
+		return q.ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: sessionID, UserID: userID})
+	})
+	if err := s.store.Send(ctx, b); err != nil {
+		return Detail{}, fmt.Errorf("read session: %w", err)
+	}
+	u, err := userOf(user)
 	if err != nil {
 		return Detail{}, err
 	}
-	row, err := q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
+	row, err := sess.Get()
 	if err != nil {
 		return Detail{}, notFound("get session", err)
 	}
-	rows, err := q.ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: sessionID, UserID: userID})
+	rows, err := msgs.Get()
 	if err != nil {
 		return Detail{}, fmt.Errorf("list messages: %w", err)
 	}

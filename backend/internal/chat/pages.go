@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -84,22 +85,39 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 			return Page{}, err
 		}
 	}
-	q := s.store.Queries()
-	u, err := s.user(ctx, q, userID)
+	// The caller's role and the page go out in one round trip. One row more than the page
+	// says whether there is a next page.
+	maxRows := int32(limit + 1)
+	b := &store.Batch{}
+	user := queueUser(ctx, b, userID)
+	var page *store.Result[[]dbgen.ListSessionsPageRow]
+	if query = strings.TrimSpace(query); query == "" {
+		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
+			return q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
+				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, MaxRows: maxRows,
+			})
+		})
+	} else {
+		pattern := likePattern(query)
+		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
+			rows, err := q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
+				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, Pattern: pattern, MaxRows: maxRows,
+			})
+			out := make([]dbgen.ListSessionsPageRow, len(rows))
+			for i, r := range rows {
+				out[i] = dbgen.ListSessionsPageRow(r) // the same columns
+			}
+			return out, err
+		})
+	}
+	if err := s.store.Send(ctx, b); err != nil {
+		return Page{}, fmt.Errorf("list sessions: %w", err)
+	}
+	u, err := userOf(user)
 	if err != nil {
 		return Page{}, err
 	}
-	// One row more than the page says whether there is a next page.
-	var rows []dbgen.ChatSession
-	if query = strings.TrimSpace(query); query == "" {
-		rows, err = q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
-			UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, MaxRows: int32(limit + 1),
-		})
-	} else {
-		rows, err = q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
-			UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, Pattern: likePattern(query), MaxRows: int32(limit + 1),
-		})
-	}
+	rows, err := page.Get()
 	if err != nil {
 		return Page{}, fmt.Errorf("list sessions: %w", err)
 	}
@@ -111,7 +129,17 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	}
 	p.Items = make([]Session, 0, len(rows))
 	for _, r := range rows {
-		p.Items = append(p.Items, view(r, s.limits.Tiers.For(u.Role)))
+		p.Items = append(p.Items, view(listed(r), s.limits.Tiers.For(u.Role)))
 	}
 	return p, nil
+}
+
+// listed is a list row as the session it shows (the columns a list item does not show are
+// left zero).
+func listed(r dbgen.ListSessionsPageRow) dbgen.ChatSession {
+	return dbgen.ChatSession{
+		ID: r.ID, Title: r.Title, Status: r.Status, TokensUsed: r.TokensUsed, TokenLimit: r.TokenLimit,
+		Summary: r.Summary, Emotions: r.Emotions, EndReason: r.EndReason, LastMessage: r.LastMessage,
+		UpdatedAt: r.UpdatedAt, ClosingFeeling: r.ClosingFeeling,
+	}
 }

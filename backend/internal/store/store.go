@@ -39,6 +39,7 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		return nil, errors.New("open database: the database URL is not a valid PostgreSQL connection string")
 	}
 	applyPoolDefaults(cfg, databaseURL)
+	cfg.AfterConnect = registerUUID
 
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
