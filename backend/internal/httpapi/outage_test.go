@@ -2,11 +2,7 @@ package httpapi
 
 import (
 	"context"
-	"io"
-	"net"
 	"net/http"
-	"net/url"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,81 +10,21 @@ import (
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
-	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	"github.com/percolate/percolate/gen/api"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
-// tcpProxy stands between the app and PostgreSQL, so a test can take the database away:
-// Cut closes the listener and every connection, as a database host that went down would.
-type tcpProxy struct {
-	ln     net.Listener
-	target string
-	mu     sync.Mutex
-	conns  []net.Conn
-}
-
-func startProxy(t *testing.T, target string) *tcpProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &tcpProxy{ln: ln, target: target}
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			up, err := net.Dial("tcp", target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, up)
-			p.mu.Unlock()
-			go func() { _, _ = io.Copy(up, c); up.Close() }()
-			go func() { _, _ = io.Copy(c, up); c.Close() }()
-		}
-	}()
-	t.Cleanup(p.Cut)
-	return p
-}
-
-func (p *tcpProxy) Cut() {
-	p.ln.Close()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
-
 // outageEnv is an account service whose database can be taken away.
 type outageEnv struct {
 	*accEnv
-	proxy *tcpProxy
+	gate *pgtest.Gate
 }
 
 func newOutageEnv(t *testing.T) *outageEnv {
 	t.Helper()
-	u, err := url.Parse(pgtest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := startProxy(t, u.Host)
-	u.Host = p.ln.Addr().String()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	st, err := store.Open(ctx, u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st, gate := pgtest.Through(t, pgtest.URL(t))
+	ctx := context.Background()
 	tokens, err := auth.NewTokens(st, auth.Config{Key: make([]byte, 32), Issuer: testPublicURL})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +41,7 @@ func newOutageEnv(t *testing.T) *outageEnv {
 	}
 	h := newTestHandler(t, Deps{DB: st, Verifier: NewTokenVerifier(tokens), Accounts: svc, Version: "test"})
 	ip := "198.51.100.7"
-	return &outageEnv{accEnv: &accEnv{t: t, st: st, h: h, svc: svc, tokens: tokens, ip: ip, api: apiClient(t, h, ip)}, proxy: p}
+	return &outageEnv{accEnv: &accEnv{t: t, st: st, h: h, svc: svc, tokens: tokens, ip: ip, api: apiClient(t, h, ip)}, gate: gate}
 }
 
 // unavailable checks the rest of the contract's "try again" answer, once its status is 503:
@@ -151,7 +87,7 @@ func TestADatabaseOutageSignsNobodyOut(t *testing.T) {
 	before, err := e.api.GetCurrentUserWithResponse(ctx, bearer(s.access))
 	wantStatus(t, before, err, http.StatusOK)
 
-	e.proxy.Cut()
+	e.gate.Close()
 
 	e.unavailableForAccounts(t, s)
 	profile, err := e.api.GetProfileWithResponse(ctx, bearer(s.access))
