@@ -8,19 +8,15 @@ package main
 // so is the data of each event of a stream.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
-	"reflect"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
+	"github.com/percolate/percolate/backend/internal/apitest"
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/gen/api"
 	"github.com/percolate/percolate/gen/apiclient"
@@ -49,62 +45,11 @@ func typedCtx(t testing.TB) context.Context {
 	return ctx
 }
 
-// bearer sends token as the request's bearer token.
-func bearer(token string) apiclient.RequestEditorFn {
-	return func(_ context.Context, r *http.Request) error {
-		r.Header.Set("Authorization", "Bearer "+token)
-		return nil
-	}
-}
-
-// typedAnswer is what every operation's typed answer has.
-type typedAnswer interface{ StatusCode() int }
-
-// wantStatus fails t unless the call succeeded with the status want; it names the operation
-// and shows the body, so a failure says what the server answered.
-func wantStatus(t testing.TB, a typedAnswer, err error, want int) {
-	t.Helper()
-	if err != nil {
-		t.Fatalf("the typed client could not read the answer (want %d): %v", want, err)
-	}
-	if got := a.StatusCode(); got != want {
-		t.Fatalf("%s answered %d, want %d: %.300s", reflect.TypeOf(a).Elem().Name(), got, want, typedBody(a))
-	}
-}
-
-// typedBody is the raw body of a typed answer (every generated answer keeps it as Body).
-func typedBody(a typedAnswer) []byte {
-	v := reflect.ValueOf(a)
-	if v.Kind() == reflect.Pointer {
-		v = v.Elem()
-	}
-	if f := v.FieldByName("Body"); f.IsValid() {
-		return f.Bytes()
-	}
-	return nil
-}
-
-// decodeAs reads body (what names it) as exactly one value of the contract's type T: a member
-// T does not have, a second value or null fails t, naming T.
-func decodeAs[T any](t testing.TB, what string, body []byte) T {
-	t.Helper()
-	var v T
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&v)
-	if err == nil && string(bytes.TrimSpace(body)) == "null" {
-		err = errors.New("null")
-	}
-	if err == nil {
-		if extra := dec.Decode(new(json.RawMessage)); extra != io.EOF {
-			err = errors.New("more than one JSON value")
-		}
-	}
-	if err != nil {
-		t.Fatalf("%s is not a %T: %v: %.300s", what, v, err, body)
-	}
-	return v
-}
+// The package's names for apitest's helpers, which the handler tests share.
+var (
+	bearer     = apitest.Bearer
+	wantStatus = apitest.WantStatus
+)
 
 // eventData is the data of ev decoded into the contract's type T; ev must be the event named
 // name.
@@ -113,7 +58,7 @@ func eventData[T any](t testing.TB, ev sseEvent, name string) T {
 	if ev.name != name {
 		t.Fatalf("event = %q (data %s), want %q", ev.name, ev.data, name)
 	}
-	return decodeAs[T](t, "the "+name+" event's data", ev.data)
+	return apitest.DecodeAs[T](t, "the "+name+" event's data", ev.data)
 }
 
 // signIn logs in with a password through the typed client and returns the tokens.

@@ -20,6 +20,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/account"
+	"github.com/percolate/percolate/backend/internal/apitest"
 	"github.com/percolate/percolate/backend/internal/app"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
@@ -319,7 +320,7 @@ func TestServeMigratesAndFinishesInFlightRequestsOnSIGTERM(t *testing.T) {
 	if res.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("in-flight login: status = %d, want 401: %.300s", res.StatusCode, reply)
 	}
-	refused := decodeAs[api.ErrorResponse](t, "the in-flight login's answer", reply)
+	refused := apitest.DecodeAs[api.ErrorResponse](t, "the in-flight login's answer", reply)
 	if refused.Code != account.CodeBadCredentials {
 		t.Errorf("in-flight login: code = %q, want %s", refused.Code, account.CodeBadCredentials)
 	}

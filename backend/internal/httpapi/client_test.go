@@ -9,17 +9,14 @@ package httpapi
 // read the answer, when the contract describes it, into the contract's type with decodeAs.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/percolate/percolate/backend/internal/apitest"
 	"github.com/percolate/percolate/gen/api"
 	"github.com/percolate/percolate/gen/apiclient"
 )
@@ -52,14 +49,6 @@ func apiClient(t testing.TB, h http.Handler, ip string) *apiclient.ClientWithRes
 	return c
 }
 
-// bearer sends token as the request's bearer token.
-func bearer(token string) apiclient.RequestEditorFn {
-	return func(_ context.Context, r *http.Request) error {
-		r.Header.Set("Authorization", "Bearer "+token)
-		return nil
-	}
-}
-
 // withHeader sets a request header to value (none when value is ""), for a header under test.
 func withHeader(name, value string) apiclient.RequestEditorFn {
 	return func(_ context.Context, r *http.Request) error {
@@ -72,53 +61,22 @@ func withHeader(name, value string) apiclient.RequestEditorFn {
 	}
 }
 
-// answer is what every operation's typed answer has.
-type answer interface{ StatusCode() int }
+// The package's names for apitest's helpers, which the binary's tests share.
+type answer = apitest.Answer
 
-// wantStatus fails t unless the call succeeded with the status want; it names the operation
-// and shows the body, so a failure says what the server answered.
-func wantStatus(t testing.TB, a answer, err error, want int) {
-	t.Helper()
-	if err != nil {
-		t.Fatalf("the typed client could not read the answer (want %d): %v", want, err)
-	}
-	if got := a.StatusCode(); got != want {
-		t.Fatalf("%s answered %d, want %d: %s", reflect.TypeOf(a).Elem().Name(), got, want, bodyOf(a))
-	}
-}
+var (
+	bearer     = apitest.Bearer
+	wantStatus = apitest.WantStatus
+)
 
-// bodyOf is the raw body of a typed answer (every generated answer keeps it as Body).
-func bodyOf(a answer) string {
-	v := reflect.ValueOf(a)
-	if v.Kind() == reflect.Pointer {
-		v = v.Elem()
-	}
-	if f := v.FieldByName("Body"); f.IsValid() {
-		return string(f.Bytes())
-	}
-	return ""
-}
+// bodyOf is the raw body of a typed answer, as text.
+func bodyOf(a answer) string { return string(apitest.Body(a)) }
 
-// decodeAs reads the body of a raw answer as exactly one value of the contract's type T: a
-// member T does not have, a second value or null fails t, naming T.
+// decodeAs reads the body of a raw answer as exactly one value of the contract's type T (see
+// apitest.DecodeAs).
 func decodeAs[T any](t testing.TB, body []byte) T {
 	t.Helper()
-	var v T
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&v)
-	if err == nil && string(bytes.TrimSpace(body)) == "null" {
-		err = errors.New("null")
-	}
-	if err == nil {
-		if extra := dec.Decode(new(json.RawMessage)); extra != io.EOF {
-			err = errors.New("more than one JSON value")
-		}
-	}
-	if err != nil {
-		t.Fatalf("the body is not a %T: %v: %.300s", v, err, body)
-	}
-	return v
+	return apitest.DecodeAs[T](t, "the body", body)
 }
 
 // wantValidationError reads a raw answer (what names the request) as the contract's
