@@ -14,10 +14,22 @@ import (
 // TestHandlersSeeNoDatabaseRows: the HTTP layer speaks the domain's types, never sqlc's rows
 // (a row can carry what must not leave the server, such as a password hash).
 func TestHandlersSeeNoDatabaseRows(t *testing.T) {
+	for path, f := range handlerImports(t) {
+		if path == "github.com/percolate/percolate/gen/db" {
+			t.Errorf("%s imports gen/db: convert rows to the domain's types in the domain package", f)
+		}
+	}
+}
+
+// handlerImports maps each package the handlers (this package's non-test files) import to
+// one file that imports it.
+func handlerImports(t *testing.T) map[string]string {
+	t.Helper()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	imports := map[string]string{}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -27,11 +39,11 @@ func TestHandlersSeeNoDatabaseRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, imp := range parsed.Imports {
-			if path, _ := strconv.Unquote(imp.Path.Value); path == "github.com/percolate/percolate/gen/db" {
-				t.Errorf("%s imports gen/db: convert rows to the domain's types in the domain package", f)
-			}
+			path, _ := strconv.Unquote(imp.Path.Value)
+			imports[path] = f
 		}
 	}
+	return imports
 }
 
 // TestServicesHandNoDatabaseRowsToHandlers: nor do rows reach them through a service. No
@@ -40,23 +52,10 @@ func TestHandlersSeeNoDatabaseRows(t *testing.T) {
 // packages, not the handlers).
 func TestServicesHandNoDatabaseRowsToHandlers(t *testing.T) {
 	const internal = "github.com/percolate/percolate/backend/internal/"
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	pkgs := map[string]bool{}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range parsed.Imports {
-			if path, _ := strconv.Unquote(imp.Path.Value); strings.HasPrefix(path, internal) && path != internal+"store" {
-				pkgs[strings.TrimPrefix(path, internal)] = true
-			}
+	for path := range handlerImports(t) {
+		if strings.HasPrefix(path, internal) && path != internal+"store" {
+			pkgs[strings.TrimPrefix(path, internal)] = true
 		}
 	}
 	if !pkgs["chat"] || !pkgs["insights"] {
