@@ -31,7 +31,8 @@ export async function mailLink(to: string, pathPrefix: string, after = 0, model 
   while (Date.now() < deadline) {
     let files: string[] = [];
     try {
-      files = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
+      // A mail being written is a hidden .tmp-*.eml until it is renamed whole: read only those done.
+      files = readdirSync(outbox).filter((f) => f.endsWith('.eml') && !f.startsWith('.'));
     } catch {
       // not created yet
     }
