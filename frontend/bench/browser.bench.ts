@@ -5,9 +5,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { signIn, sql, verifiedAccount } from '../e2e/support';
 
 /**
- * The browser figures of `make bench` (issue 14): a dashboard of 10,000 sessions and a chat of
- * 2,000 messages, each opened RUNS times at a phone's and a desktop's width, and 100 tokens
- * streamed into that long chat. Measured in the page: when the data's response ended (resource
+ * The browser figures of `make bench` (issue 14): a dashboard of 10,000 sessions (and, for its
+ * growth, one of 10) and a chat of 2,000 messages, each opened RUNS times at a phone's and a
+ * desktop's width, and 100 tokens streamed into that long chat. Measured in the page: when the data's response ended (resource
  * timing), when the first card or message was in the page and painted, the elements in the page,
  * and every long task (PerformanceObserver 'longtask', which reports tasks over 50 ms). The
  * figures go to bench/browser.json and the "Browser" section of bench/results.md.
@@ -20,6 +20,7 @@ const VIEWPORTS = [
 const TARGET_FIRST_CONTENT_MS = 150;
 const TARGET_NODES = 1500;
 const TARGET_LONG_TASK_MS = 50;
+const TARGET_GROWTH = 2;
 const SETTLE_MS = 1000;
 
 test.describe.configure({ mode: 'serial' });
@@ -88,21 +89,35 @@ async function measureLoad(page: Page, path: string, dataPath: RegExp, viewport:
   };
 }
 
-const results: { dashboard: Load[]; chat: Load[]; stream: { tokens: number; ms: number; longTasks: number[]; nodes: number }[] } = {
+const results: {
+  dashboard: Load[];
+  dashboardSmall: Load[];
+  chat: Load[];
+  stream: { tokens: number; ms: number; longTasks: number[]; nodes: number }[];
+} = {
   dashboard: [],
+  dashboardSmall: [],
   chat: [],
   stream: [],
 };
 let email = '';
+let smallEmail = '';
 let longSession = '';
 
-test.beforeAll(async ({ request }) => {
-  email = await verifiedAccount(request, 'bench-browser');
+/** Gives the account of `address` n ended sessions, the newest first named "Evening check-in 1". */
+function seedSessions(address: string, n: number) {
   sql(`INSERT INTO chat_sessions (user_id, title, last_message, status, summary, emotions, created_at, ended_at, updated_at)
        SELECT u.id, 'Evening check-in ' || i, 'Work was long, but I walked home slowly and felt better.', 'ENDED',
               'We talked about a long day and a slower walk home.', '{calm,tiredness}', t, t, t
-       FROM (SELECT i, now() - i * interval '1 minute' AS t FROM generate_series(1, 10000) AS i) AS s, users u
-       WHERE u.email = '${email}'`);
+       FROM (SELECT i, now() - i * interval '1 minute' AS t FROM generate_series(1, ${n}) AS i) AS s, users u
+       WHERE u.email = '${address}'`);
+}
+
+test.beforeAll(async ({ request }) => {
+  email = await verifiedAccount(request, 'bench-browser');
+  seedSessions(email, 10000);
+  smallEmail = await verifiedAccount(request, 'bench-browser-small');
+  seedSessions(smallEmail, 10);
   longSession = sql(`INSERT INTO chat_sessions (user_id, title, last_message, token_limit, updated_at)
        SELECT id, 'A long conversation', 'Hello', 100000000, now() - interval '1 second' FROM users WHERE email = '${email}'
        RETURNING id`).trim().split('\n')[0];
@@ -121,6 +136,17 @@ for (const vp of VIEWPORTS) {
     await signIn(page, email);
     for (let i = 0; i < RUNS; i++) {
       results.dashboard.push(await measureLoad(page, '/dashboard', /^\/api\/chat\/sessions$/, vp.name));
+    }
+    await expect(page.getByRole('link', { name: 'Evening check-in 1', exact: true })).toBeVisible();
+  });
+
+  // The same page for a user with 10 sessions: the reference of the dashboard's growth.
+  test(`dashboard of 10 sessions, ${vp.name}`, async ({ page }) => {
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    await page.addInitScript(instrument, '[data-testid="session-card"]');
+    await signIn(page, smallEmail);
+    for (let i = 0; i < RUNS; i++) {
+      results.dashboardSmall.push(await measureLoad(page, '/dashboard', /^\/api\/chat\/sessions$/, vp.name));
     }
     await expect(page.getByRole('link', { name: 'Evening check-in 1', exact: true })).toBeVisible();
   });
@@ -198,6 +224,18 @@ function verdict(loads: Load[]) {
   };
 }
 
+/**
+ * The dashboard's growth at each width: the median time from the navigation to the first card
+ * painted (what the user waits for, the data's request included) for 10,000 sessions against 10.
+ */
+function growthRows(): { viewport: string; small: number; big: number; ratio: number }[] {
+  return VIEWPORTS.flatMap((vp) => {
+    const small = median(results.dashboardSmall.filter((x) => x.viewport === vp.name).map((x) => x.firstContentMs));
+    const big = median(results.dashboard.filter((x) => x.viewport === vp.name).map((x) => x.firstContentMs));
+    return Number.isNaN(small) || Number.isNaN(big) ? [] : [{ viewport: vp.name, small, big, ratio: big / small }];
+  });
+}
+
 /** What a CPU profile (Chrome DevTools protocol, one dashboard and one chat load) and the code showed, 2026-11-23, and what was changed since. */
 const FINDINGS = [
   'What we found (profile of one load each, and the code):',
@@ -216,6 +254,8 @@ test.afterAll(() => {
   const dash = verdict(results.dashboard);
   const chat = verdict(results.chat);
   const streamWorst = worstTask(results.stream.flatMap((s) => s.longTasks));
+  const growth = growthRows();
+  const worstGrowth = growth.length ? Math.max(...growth.map((g) => g.ratio)) : NaN;
   const yes = (ok: boolean) => (ok ? 'yes' : 'no');
   const md = [
     '## Browser (Playwright, Debian\'s Chromium)',
@@ -226,14 +266,22 @@ test.afterAll(() => {
     '| page | loads | after data p50 ms | after data max ms | DOM elements max | long tasks | longest ms | longest, any ms |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...loadRows('dashboard, 10000 sessions', results.dashboard),
+    ...loadRows('dashboard, 10 sessions', results.dashboardSmall),
     ...loadRows('chat, 2000 messages', results.chat),
     '',
     '| streaming into the chat of 2000 messages | runs | tokens | ms to the last | long tasks | longest ms | DOM elements max |',
     '|---|---:|---:|---:|---:|---:|---:|',
     `| 100 tokens, 20 ms apart, phone 390×844 | ${results.stream.length} | 100 | ${median(results.stream.map((s) => s.ms))} | ${results.stream.flatMap((s) => s.longTasks).length} | ${streamWorst} | ${Math.max(...results.stream.map((s) => s.nodes))} |`,
     '',
+    'Dashboard growth: the median time from the navigation to the first card painted (the data\'s request included), for a user with 10,000 sessions against one with 10.',
+    '',
+    '| viewport | 10 sessions p50 ms | 10000 sessions p50 ms | ratio |',
+    '|---|---:|---:|---:|',
+    ...growth.map((g) => `| ${g.viewport} | ${ms(g.small)} | ${ms(g.big)} | ×${g.ratio.toFixed(2)} |`),
+    '',
     '| target | want | got | met |',
     '|---|---|---|---|',
+    `| browser: dashboard growth, first card p50, 10000 sessions vs 10 (worst width) | ≤ ×${TARGET_GROWTH} | ×${worstGrowth.toFixed(2)} | ${yes(worstGrowth <= TARGET_GROWTH)} |`,
     `| browser: dashboard, first content after data | ≤ ${TARGET_FIRST_CONTENT_MS} ms | ${ms(dash.firstContent)} ms | ${yes(dash.firstContent <= TARGET_FIRST_CONTENT_MS)} |`,
     `| browser: dashboard, DOM elements | ≤ ${TARGET_NODES} | ${dash.nodes} | ${yes(dash.nodes <= TARGET_NODES)} |`,
     `| browser: dashboard, longest task | none over ${TARGET_LONG_TASK_MS} ms | ${dash.longTask ? `${dash.longTask} ms` : 'none'} | ${yes(dash.longTask === 0)} |`,
@@ -248,7 +296,8 @@ test.afterAll(() => {
   const out = new URL('../../bench/', import.meta.url);
   writeFileSync(new URL('browser.json', out), JSON.stringify({ when: new Date().toISOString(), chromium, cpus: cpus().length, loadAverage: loadavg(), runs: RUNS, ...results }, null, 2) + '\n');
   writeFileSync(new URL('browser.md', out), md);
-  // Into results.md, in place of an earlier Browser section, before "Not measured yet".
+  // Into results.md, in place of an earlier Browser section, before "Not measured yet" (or the
+  // findings written by hand, when everything was measured).
   const resultsFile = new URL('results.md', out);
   let doc = '';
   try {
@@ -257,7 +306,8 @@ test.afterAll(() => {
     doc = '# `make bench` results\n\n';
   }
   doc = doc.replace(/## Browser \(Playwright[\s\S]*?(?=\n## |$)/, '').replace(/\n{3,}/g, '\n\n');
-  const at = doc.indexOf('## Not measured yet');
+  const notMeasured = doc.indexOf('## Not measured yet');
+  const at = notMeasured >= 0 ? notMeasured : doc.indexOf('## What was found');
   doc = at >= 0 ? `${doc.slice(0, at)}${md}\n${doc.slice(at)}` : `${doc.trimEnd()}\n\n${md}`;
   writeFileSync(resultsFile, doc);
 });
