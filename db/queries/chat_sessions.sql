@@ -59,14 +59,55 @@ LIMIT @max_rows;
 
 -- name: SearchSessionsPage :many
 -- SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
--- matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case. The
--- expression is chat_sessions_search_idx's, so the index answers it (migration 00014).
+-- matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case: search_text
+-- is the three lower-cased (migration 00015). It reads the user's @head_rows newest sessions
+-- after the cursor from the (user_id, updated_at, id) index, stopping once @max_rows match (a
+-- common term fills its page in a few hundred rows, with nothing to sort). Only when they
+-- hold fewer and there are more sessions beyond them does it ask chat_sessions_search_text_idx
+-- for every match and sort them: the term is rare, so they are few. OFFSET 0 keeps that branch
+-- from walking the ordered index instead (a generic plan would, for a rare term, through
+-- all of the user's sessions). Statistics are table-wide, so the planner alone cannot tell a
+-- term common for this user from one common for others; the head decides at run time.
+WITH hits AS (
+    SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+           updated_at, closing_feeling
+    FROM (
+        SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+               updated_at, closing_feeling, search_text
+        FROM chat_sessions AS s
+        WHERE s.user_id = @user_id
+          AND (s.updated_at, s.id) < (@after_updated::timestamptz, @after_id::uuid)
+        ORDER BY s.updated_at DESC, s.id DESC
+        LIMIT @head_rows
+    ) AS head
+    WHERE search_text LIKE lower(@pattern::text)
+    ORDER BY updated_at DESC, id DESC
+    LIMIT @max_rows
+), beyond AS (
+    SELECT (SELECT count(*) FROM hits) < @max_rows
+       AND EXISTS (SELECT FROM chat_sessions AS s
+                   WHERE s.user_id = @user_id
+                     AND (s.updated_at, s.id) < (@after_updated::timestamptz, @after_id::uuid)
+                   ORDER BY s.updated_at DESC, s.id DESC
+                   OFFSET @head_rows) AS rare
+)
 SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
        updated_at, closing_feeling
-FROM chat_sessions
-WHERE user_id = @user_id
-  AND (updated_at, id) < (@after_updated::timestamptz, @after_id::uuid)
-  AND lower(title || E'\n' || last_message || E'\n' || id::text) LIKE lower(@pattern::text)
+FROM hits
+WHERE NOT (SELECT rare FROM beyond)
+UNION ALL
+(SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+        updated_at, closing_feeling
+ FROM (SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+              updated_at, closing_feeling
+       FROM chat_sessions AS s
+       WHERE s.user_id = @user_id
+         AND (s.updated_at, s.id) < (@after_updated::timestamptz, @after_id::uuid)
+         AND s.search_text LIKE lower(@pattern::text)
+         AND (SELECT rare FROM beyond)
+       OFFSET 0) AS matches
+ ORDER BY updated_at DESC, id DESC
+ LIMIT @max_rows)
 ORDER BY updated_at DESC, id DESC
 LIMIT @max_rows;
 

@@ -21,7 +21,7 @@ SET title = $1,
     checkin_pending = checkin_pending OR $5::boolean,
     reply_until = $6
 WHERE id = $7 AND user_id = $8
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
 `
 
 type ContinueSessionParams struct {
@@ -71,6 +71,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 		&i.ContextSummary,
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
+		&i.SearchText,
 	)
 	return i, err
 }
@@ -78,7 +79,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 const createSession = `-- name: CreateSession :one
 INSERT INTO chat_sessions (user_id, title, token_limit)
 VALUES ($1, $2, $3)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
 `
 
 type CreateSessionParams struct {
@@ -111,6 +112,7 @@ func (q *Queries) CreateSession(ctx context.Context, arg CreateSessionParams) (C
 		&i.ContextSummary,
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
+		&i.SearchText,
 	)
 	return i, err
 }
@@ -139,7 +141,7 @@ const endSessionForUser = `-- name: EndSessionForUser :one
 UPDATE chat_sessions
 SET status = 'ENDED', ended_at = now(), end_reason = $1
 WHERE id = $2 AND user_id = $3 AND status = 'ACTIVE'
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
 `
 
 type EndSessionForUserParams struct {
@@ -173,6 +175,7 @@ func (q *Queries) EndSessionForUser(ctx context.Context, arg EndSessionForUserPa
 		&i.ContextSummary,
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
+		&i.SearchText,
 	)
 	return i, err
 }
@@ -187,7 +190,7 @@ SET tokens_used = tokens_used + $1::integer,
     ended_at = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN now() ELSE ended_at END,
     end_reason = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN $4::text ELSE end_reason END
 WHERE id = $5 AND user_id = $6
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
 `
 
 type FinishReplyParams struct {
@@ -233,6 +236,7 @@ func (q *Queries) FinishReply(ctx context.Context, arg FinishReplyParams) (ChatS
 		&i.ContextSummary,
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
+		&i.SearchText,
 	)
 	return i, err
 }
@@ -262,7 +266,7 @@ func (q *Queries) GetSafetyReferralCount(ctx context.Context, day time.Time) (in
 }
 
 const getSessionForUser = `-- name: GetSessionForUser :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 `
 
@@ -296,12 +300,13 @@ func (q *Queries) GetSessionForUser(ctx context.Context, arg GetSessionForUserPa
 		&i.ContextSummary,
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
+		&i.SearchText,
 	)
 	return i, err
 }
 
 const getSessionForUserForUpdate = `-- name: GetSessionForUserForUpdate :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 FOR UPDATE
 `
@@ -336,6 +341,7 @@ func (q *Queries) GetSessionForUserForUpdate(ctx context.Context, arg GetSession
 		&i.ContextSummary,
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
+		&i.SearchText,
 	)
 	return i, err
 }
@@ -367,7 +373,7 @@ func (q *Queries) IncrementSafetyReferrals(ctx context.Context, day time.Time) e
 }
 
 const listSessionsForExport = `-- name: ListSessionsForExport :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text FROM chat_sessions
 WHERE user_id = $1 AND (created_at, id) > ($2::timestamptz, $3::uuid)
 ORDER BY created_at, id
 LIMIT $4
@@ -416,6 +422,7 @@ func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsFor
 			&i.ContextSummary,
 			&i.ContextSummaryThrough,
 			&i.ClosingFeeling,
+			&i.SearchText,
 		); err != nil {
 			return nil, err
 		}
@@ -502,7 +509,7 @@ func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPagePara
 const openSession = `-- name: OpenSession :one
 INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
 `
 
 type OpenSessionParams struct {
@@ -551,27 +558,63 @@ func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatS
 		&i.ContextSummary,
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
+		&i.SearchText,
 	)
 	return i, err
 }
 
 const searchSessionsPage = `-- name: SearchSessionsPage :many
+WITH hits AS (
+    SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+           updated_at, closing_feeling
+    FROM (
+        SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+               updated_at, closing_feeling, search_text
+        FROM chat_sessions AS s
+        WHERE s.user_id = $2
+          AND (s.updated_at, s.id) < ($3::timestamptz, $4::uuid)
+        ORDER BY s.updated_at DESC, s.id DESC
+        LIMIT $5
+    ) AS head
+    WHERE search_text LIKE lower($6::text)
+    ORDER BY updated_at DESC, id DESC
+    LIMIT $1
+), beyond AS (
+    SELECT (SELECT count(*) FROM hits) < $1
+       AND EXISTS (SELECT FROM chat_sessions AS s
+                   WHERE s.user_id = $2
+                     AND (s.updated_at, s.id) < ($3::timestamptz, $4::uuid)
+                   ORDER BY s.updated_at DESC, s.id DESC
+                   OFFSET $5) AS rare
+)
 SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
        updated_at, closing_feeling
-FROM chat_sessions
-WHERE user_id = $1
-  AND (updated_at, id) < ($2::timestamptz, $3::uuid)
-  AND lower(title || E'\n' || last_message || E'\n' || id::text) LIKE lower($4::text)
+FROM hits
+WHERE NOT (SELECT rare FROM beyond)
+UNION ALL
+(SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+        updated_at, closing_feeling
+ FROM (SELECT id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message,
+              updated_at, closing_feeling
+       FROM chat_sessions AS s
+       WHERE s.user_id = $2
+         AND (s.updated_at, s.id) < ($3::timestamptz, $4::uuid)
+         AND s.search_text LIKE lower($6::text)
+         AND (SELECT rare FROM beyond)
+       OFFSET 0) AS matches
+ ORDER BY updated_at DESC, id DESC
+ LIMIT $1)
 ORDER BY updated_at DESC, id DESC
-LIMIT $5
+LIMIT $1
 `
 
 type SearchSessionsPageParams struct {
+	MaxRows      int32
 	UserID       uuid.UUID
 	AfterUpdated time.Time
 	AfterID      uuid.UUID
+	HeadRows     int32
 	Pattern      string
-	MaxRows      int32
 }
 
 type SearchSessionsPageRow struct {
@@ -589,15 +632,23 @@ type SearchSessionsPageRow struct {
 }
 
 // SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
-// matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case. The
-// expression is chat_sessions_search_idx's, so the index answers it (migration 00014).
+// matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case: search_text
+// is the three lower-cased (migration 00015). It reads the user's @head_rows newest sessions
+// after the cursor from the (user_id, updated_at, id) index, stopping once @max_rows match (a
+// common term fills its page in a few hundred rows, with nothing to sort). Only when they
+// hold fewer and there are more sessions beyond them does it ask chat_sessions_search_text_idx
+// for every match and sort them: the term is rare, so they are few. OFFSET 0 keeps that branch
+// from walking the ordered index instead (a generic plan would, for a rare term, through
+// all of the user's sessions). Statistics are table-wide, so the planner alone cannot tell a
+// term common for this user from one common for others; the head decides at run time.
 func (q *Queries) SearchSessionsPage(ctx context.Context, arg SearchSessionsPageParams) ([]SearchSessionsPageRow, error) {
 	rows, err := q.db.Query(ctx, searchSessionsPage,
+		arg.MaxRows,
 		arg.UserID,
 		arg.AfterUpdated,
 		arg.AfterID,
+		arg.HeadRows,
 		arg.Pattern,
-		arg.MaxRows,
 	)
 	if err != nil {
 		return nil, err
@@ -633,7 +684,7 @@ const setClosingFeeling = `-- name: SetClosingFeeling :one
 UPDATE chat_sessions
 SET closing_feeling = $1
 WHERE id = $2 AND user_id = $3
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
 `
 
 type SetClosingFeelingParams struct {
@@ -666,6 +717,7 @@ func (q *Queries) SetClosingFeeling(ctx context.Context, arg SetClosingFeelingPa
 		&i.ContextSummary,
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
+		&i.SearchText,
 	)
 	return i, err
 }

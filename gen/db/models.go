@@ -31,6 +31,7 @@ type ChatSession struct {
 	ContextSummary        string
 	ContextSummaryThrough *time.Time
 	ClosingFeeling        *string
+	SearchText            string
 }
 
 type ContactMessage struct {

@@ -223,8 +223,15 @@ type Querier interface {
 	// keeps the caller signed in).
 	RevokeUserRefreshFamiliesExcept(ctx context.Context, arg RevokeUserRefreshFamiliesExceptParams) (int64, error)
 	// SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
-	// matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case. The
-	// expression is chat_sessions_search_idx's, so the index answers it (migration 00014).
+	// matches @pattern, a LIKE pattern ('%' + the escaped query + '%'), ignoring case: search_text
+	// is the three lower-cased (migration 00015). It reads the user's @head_rows newest sessions
+	// after the cursor from the (user_id, updated_at, id) index, stopping once @max_rows match (a
+	// common term fills its page in a few hundred rows, with nothing to sort). Only when they
+	// hold fewer and there are more sessions beyond them does it ask chat_sessions_search_text_idx
+	// for every match and sort them: the term is rare, so they are few. OFFSET 0 keeps that branch
+	// from walking the ordered index instead (a generic plan would, for a rare term, through
+	// all of the user's sessions). Statistics are table-wide, so the planner alone cannot tell a
+	// term common for this user from one common for others; the head decides at run time.
 	SearchSessionsPage(ctx context.Context, arg SearchSessionsPageParams) ([]SearchSessionsPageRow, error)
 	// SecondsSinceLastEmailToken says how long ago the user's newest token of a purpose was
 	// made (a billion when there is none).

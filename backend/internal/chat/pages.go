@@ -62,6 +62,11 @@ func decodeCursor(c string) (time.Time, uuid.UUID, error) {
 	return time.UnixMicro(us).UTC(), id, nil
 }
 
+// searchHead is how many of the newest sessions, per row of the page, a search reads in order
+// before it takes the term for a rare one and asks the trigram index for all its matches
+// (SearchSessionsPage): a term in one session of ten or more fills its page from these.
+const searchHead = 10
+
 // likePattern is the LIKE pattern matching query anywhere, with its own % _ and \ taken literally.
 func likePattern(query string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
@@ -102,6 +107,7 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
 			rows, err := q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
 				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, Pattern: pattern, MaxRows: maxRows,
+				HeadRows: maxRows * searchHead,
 			})
 			out := make([]dbgen.ListSessionsPageRow, len(rows))
 			for i, r := range rows {
