@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/sashabaranov/go-openai"
+
+	"github.com/percolate/percolate/backend/internal/lazyre"
 )
 
 // MaxMemoryChars is the longest remembered sentence (openapi Memory.text).
@@ -73,11 +74,11 @@ func firstPerson(text string) string {
 }
 
 var (
-	goalRe  = regexp.MustCompile(`(?i)\b(?:i\s+want\s+to|i\s+wanna|i['’]d\s+like\s+to|i\s+would\s+like\s+to|i['’]m\s+trying\s+to|i\s+am\s+trying\s+to|i\s+hope\s+to|i\s+plan\s+to|i['’]m\s+planning\s+to|my\s+goal\s+is\s+to)\s+(.+)`)
-	worryRe = regexp.MustCompile(`(?i)\b(?:worried|worrying|worry|anxious|stressed|stressing|nervous|scared|afraid|panicking)\s+(?:about|of|over)\s+(.+)`)
+	goalRe  = lazyre.MustCompile(`(?i)\b(?:i\s+want\s+to|i\s+wanna|i['’]d\s+like\s+to|i\s+would\s+like\s+to|i['’]m\s+trying\s+to|i\s+am\s+trying\s+to|i\s+hope\s+to|i\s+plan\s+to|i['’]m\s+planning\s+to|my\s+goal\s+is\s+to)\s+(.+)`)
+	worryRe = lazyre.MustCompile(`(?i)\b(?:worried|worrying|worry|anxious|stressed|stressing|nervous|scared|afraid|panicking)\s+(?:about|of|over)\s+(.+)`)
 	// recurring says a worry comes back ("I keep worrying", "always", "again").
-	recurringRe = regexp.MustCompile(`(?i)\b(keep|keeps|kept|always|constantly|again|every\s+(?:day|time|night|week)|all\s+the\s+time)\b`)
-	clauseEnd   = regexp.MustCompile(`(?i)\s*(?:,|\bbut\b|\bbecause\b|\bcause\b|\bso\b|\bsince\b|\bthough\b|\bwhich\b|\band\s+i\b|\band\s+it\b)`)
+	recurringRe = lazyre.MustCompile(`(?i)\b(keep|keeps|kept|always|constantly|again|every\s+(?:day|time|night|week)|all\s+the\s+time)\b`)
+	clauseEnd   = lazyre.MustCompile(`(?i)\s*(?:,|\bbut\b|\bbecause\b|\bcause\b|\bso\b|\bsince\b|\bthough\b|\bwhich\b|\band\s+i\b|\band\s+it\b)`)
 )
 
 // Words that make a goal or worry read wrongly once the subject is dropped.

@@ -1,10 +1,11 @@
 package companion
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/percolate/percolate/backend/internal/lazyre"
 )
 
 // itemKind is what a tracked mention is.
@@ -44,7 +45,7 @@ type token struct {
 	breakAfter bool
 }
 
-var sentenceEnd = regexp.MustCompile(`[.!?;…\n]+`)
+var sentenceEnd = lazyre.MustCompile(`[.!?;…\n]+`)
 
 // sentences splits a message into its sentences.
 func sentences(text string) []string {
@@ -286,7 +287,7 @@ func dayFor(days []item, i int) int {
 	return before
 }
 
-var ordinal = regexp.MustCompile(`^([1-9]|[12][0-9]|3[01])(st|nd|rd|th)?$`)
+var ordinal = lazyre.MustCompile(`^([1-9]|[12][0-9]|3[01])(st|nd|rd|th)?$`)
 
 // extractDays finds weekdays, "tomorrow", "tonight", "this weekend", "next week" and dates.
 func extractDays(toks []token, used []bool) []item {

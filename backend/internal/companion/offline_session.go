@@ -2,10 +2,10 @@ package companion
 
 import (
 	"hash/fnv"
-	"regexp"
 	"strings"
 
 	"github.com/percolate/percolate/backend/internal/companion/safety"
+	"github.com/percolate/percolate/backend/internal/lazyre"
 )
 
 // flagged is where the offline engine asks the safety screen about a message on its own (a
@@ -238,14 +238,14 @@ const (
 )
 
 var (
-	reAdvice   = regexp.MustCompile(`\b(what (should|do|can|could|would) i (do|try)|what would you do|what now|any (advice|tips|ideas|suggestions)|(give|got) (me )?(some |any )?(advice|tips)|how (do|can|should|would) i (deal|cope|handle|get through|stop|fix|manage|calm|make it|move on|prepare|start|survive|focus)|where (do|should) i (start|begin)|what should i (say|tell)|help me (figure|decide|out|with|plan))\b`)
-	reValidate = regexp.MustCompile(`\b(am i (over ?react\w*|being (dramatic|too sensitive|silly|stupid|crazy|unreasonable|ridiculous|petty|selfish|too much|irrational|overdramatic)|too sensitive|crazy|wrong( to feel| for feeling)?|overthinking|the problem)|is (it|this|that) (stupid|silly|dumb|weird|wrong|normal|okay|ok|bad|irrational|valid) (that|to|for me|if)|do you think im (overreacting|crazy|being dramatic|too sensitive|wrong)|should i be this (upset|worried|stressed|sad|angry|anxious)|is (that|this) (weird|normal|silly|valid))\b`)
-	reAboutMe  = regexp.MustCompile(`\b(are you (a |an )?(real|human|person|bot|robot|ai|machine|chatgpt|alive|conscious|sentient|therapist|counsell?or|doctor|psychologist)|(am i|are we) (talking|speaking|chatting) (to|with) (a |an )?(real|human|person|bot|robot|ai|machine)|is this (a |an )?(bot|ai|real person|human|therapy)|who are you|what are you|can you (diagnose|prescribe)|(can|could|will) you help( me)?$|do you (remember|know me|have feelings|get tired|care)|will you remember|can you remember|how are you|hows your day|what about you)\b`)
-	reClosing  = regexp.MustCompile(`\b(thanks|thank you|thank u|thx|ty|cheers|bye|goodbye|good night|goodnight|gotta go|got to go|gtg|have to go|need to go|talk (to you )?(later|soon|tomorrow)|see you|see ya|ttyl|ill (do|try) (that|it|this|those|them)|i will (do|try) (that|it|this)|im going to (do|try) (that|it|this)|ill give it a (try|go|shot)|(that|this) help(s|ed)|(that|this) was helpful|i feel (a bit |a little )?better)\b`)
-	reNormal   = regexp.MustCompile(`\b(is (it|this|that) (normal|okay|ok|weird|valid|common) (to|that|if|for me)|is (that|this|it) (weird|normal|valid|common)$|is it (normal|okay|ok) to (feel|get|be))\b`)
-	reAccept   = regexp.MustCompile(`\b(ill|i will|im going to) (do|try|give)\b`)
-	reLeaving  = regexp.MustCompile(`\b(bye|goodbye|good night|goodnight|gotta go|got to go|gtg|have to go|need to go|later|soon|see you|see ya|ttyl)\b`)
-	reFollow   = regexp.MustCompile(`\b(you know what i mean|does (that|this) make sense|make sense|you know)$`)
+	reAdvice   = lazyre.MustCompile(`\b(what (should|do|can|could|would) i (do|try)|what would you do|what now|any (advice|tips|ideas|suggestions)|(give|got) (me )?(some |any )?(advice|tips)|how (do|can|should|would) i (deal|cope|handle|get through|stop|fix|manage|calm|make it|move on|prepare|start|survive|focus)|where (do|should) i (start|begin)|what should i (say|tell)|help me (figure|decide|out|with|plan))\b`)
+	reValidate = lazyre.MustCompile(`\b(am i (over ?react\w*|being (dramatic|too sensitive|silly|stupid|crazy|unreasonable|ridiculous|petty|selfish|too much|irrational|overdramatic)|too sensitive|crazy|wrong( to feel| for feeling)?|overthinking|the problem)|is (it|this|that) (stupid|silly|dumb|weird|wrong|normal|okay|ok|bad|irrational|valid) (that|to|for me|if)|do you think im (overreacting|crazy|being dramatic|too sensitive|wrong)|should i be this (upset|worried|stressed|sad|angry|anxious)|is (that|this) (weird|normal|silly|valid))\b`)
+	reAboutMe  = lazyre.MustCompile(`\b(are you (a |an )?(real|human|person|bot|robot|ai|machine|chatgpt|alive|conscious|sentient|therapist|counsell?or|doctor|psychologist)|(am i|are we) (talking|speaking|chatting) (to|with) (a |an )?(real|human|person|bot|robot|ai|machine)|is this (a |an )?(bot|ai|real person|human|therapy)|who are you|what are you|can you (diagnose|prescribe)|(can|could|will) you help( me)?$|do you (remember|know me|have feelings|get tired|care)|will you remember|can you remember|how are you|hows your day|what about you)\b`)
+	reClosing  = lazyre.MustCompile(`\b(thanks|thank you|thank u|thx|ty|cheers|bye|goodbye|good night|goodnight|gotta go|got to go|gtg|have to go|need to go|talk (to you )?(later|soon|tomorrow)|see you|see ya|ttyl|ill (do|try) (that|it|this|those|them)|i will (do|try) (that|it|this)|im going to (do|try) (that|it|this)|ill give it a (try|go|shot)|(that|this) help(s|ed)|(that|this) was helpful|i feel (a bit |a little )?better)\b`)
+	reNormal   = lazyre.MustCompile(`\b(is (it|this|that) (normal|okay|ok|weird|valid|common) (to|that|if|for me)|is (that|this|it) (weird|normal|valid|common)$|is it (normal|okay|ok) to (feel|get|be))\b`)
+	reAccept   = lazyre.MustCompile(`\b(ill|i will|im going to) (do|try|give)\b`)
+	reLeaving  = lazyre.MustCompile(`\b(bye|goodbye|good night|goodnight|gotta go|got to go|gtg|have to go|need to go|later|soon|see you|see ya|ttyl)\b`)
+	reFollow   = lazyre.MustCompile(`\b(you know what i mean|does (that|this) make sense|make sense|you know)$`)
 )
 
 var noApostrophes = strings.NewReplacer("'", "", "’", "", "‘", "")
@@ -354,9 +354,9 @@ func classify(u userTurn) (intent, string) {
 }
 
 var (
-	reTherapist = regexp.MustCompile(`therap|counsell?or|doctor|psycholog|diagnose|prescribe`)
-	reMemory    = regexp.MustCompile(`remember|know me`)
-	reSelf      = regexp.MustCompile(`how are you|hows your day|what about you|feelings|get tired|care`)
+	reTherapist = lazyre.MustCompile(`therap|counsell?or|doctor|psycholog|diagnose|prescribe`)
+	reMemory    = lazyre.MustCompile(`remember|know me`)
+	reSelf      = lazyre.MustCompile(`how are you|hows your day|what about you|feelings|get tired|care`)
 )
 
 func aboutMeKind(n string) string {
@@ -374,10 +374,10 @@ func aboutMeKind(n string) string {
 }
 
 var (
-	reDecision = regexp.MustCompile(`\bshould i\b|\bor should\b|\bdo i (tell|quit|stay|go)\b`)
-	reWhy      = regexp.MustCompile(`(^|\s)why\b`)
-	reHope     = regexp.MustCompile(`\b(will|is) (it|this|things|everything) (ever |going to |gonna )?(get|be) (better|easier|ok|okay|fine|alright)|\b(will|am) i (ever |going to |gonna )?(be|get|feel) (ok|okay|fine|alright|better)`)
-	reOpinion  = regexp.MustCompile(`\bwhat do you think\b|\byour (opinion|thoughts|take)\b|\bdo you think\b`)
+	reDecision = lazyre.MustCompile(`\bshould i\b|\bor should\b|\bdo i (tell|quit|stay|go)\b`)
+	reWhy      = lazyre.MustCompile(`(^|\s)why\b`)
+	reHope     = lazyre.MustCompile(`\b(will|is) (it|this|things|everything) (ever |going to |gonna )?(get|be) (better|easier|ok|okay|fine|alright)|\b(will|am) i (ever |going to |gonna )?(be|get|feel) (ok|okay|fine|alright|better)`)
+	reOpinion  = lazyre.MustCompile(`\bwhat do you think\b|\byour (opinion|thoughts|take)\b|\bdo you think\b`)
 )
 
 func questionKind(n string) string {

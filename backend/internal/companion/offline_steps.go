@@ -2,8 +2,9 @@ package companion
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/percolate/percolate/backend/internal/lazyre"
 )
 
 // Next steps: offered once after a summary, and given when the user asks what to do. They
@@ -148,7 +149,7 @@ func (r *reply) steps(n int, frame func(i int, step string) string) []string {
 	return out
 }
 
-var reHard = regexp.MustCompile(`\b(keeps|always|never|wont|doesnt|ignor\w*|argu\w*|fight\w*|asks me|expects|yell\w*|mean to me|annoy\w*|broke up|dumped|cheated)\b`)
+var reHard = lazyre.MustCompile(`\b(keeps|always|never|wont|doesnt|ignor\w*|argu\w*|fight\w*|asks me|expects|yell\w*|mean to me|annoy\w*|broke up|dumped|cheated)\b`)
 
 // hard reports whether things with a person sound strained where the user mentioned
 // them: anger or frustration, or someone who keeps doing something. (Missing someone is

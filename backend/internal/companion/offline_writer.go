@@ -2,12 +2,13 @@ package companion
 
 import (
 	"hash/fnv"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/percolate/percolate/backend/internal/lazyre"
 )
 
 // copyRun is the shortest run of a user's words the engine never repeats: it paraphrases.
@@ -24,7 +25,7 @@ type tmpl struct {
 	stock bool
 }
 
-var placeholder = regexp.MustCompile(`\{(\w+)\}`)
+var placeholder = lazyre.MustCompile(`\{(\w+)\}`)
 
 func parseTmpl(src string, stock bool) tmpl {
 	t := tmpl{src: src}

@@ -1,11 +1,11 @@
 package safety
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/percolate/percolate/backend/internal/companion/safety/internal/model"
 	"github.com/percolate/percolate/backend/internal/companion/safety/internal/text"
+	"github.com/percolate/percolate/backend/internal/lazyre"
 )
 
 // thresholds are the scorer's cut-offs: a score at or above clear is a clear risk, at or above
@@ -148,7 +148,7 @@ func shortReply(raw string) bool {
 	return n > 0 && n <= 8
 }
 
-func matchesAny(res []*regexp.Regexp, t string) bool {
+func matchesAny(res []*lazyre.Regexp, t string) bool {
 	for _, re := range res {
 		if re.MatchString(t) {
 			return true
@@ -166,7 +166,7 @@ var denial = rx(`\b(nothing like that|not like that|i (just )?meant|i was (just 
 var afterDenialRisk = rx(`\b(think|thinking|thought|dream\w*|fantasi\w*) (about|of) (it|that|doing it|them|how)\b|\b(do|doing|done) it\b|\b(sometimes|part of me|some days|lately|tonight|maybe|still) (i )?(want|wants|wish|think|feel like)\b|\b(the urges?|the thoughts?|those thoughts?) (are|is|keep|come|came)\b|\b(a plan|goodbye|note|pills|tablets|rope|blade|razor|bridge|roof)\b`)
 
 // possible are phrasings of hopelessness or wishing to be gone that say no intent.
-var possible = []*regexp.Regexp{
+var possible = []*lazyre.Regexp{
 	rx(`\b(cant|can not|cannot) (do|take|handle) (this|it) (anymore|any longer)\b`),
 	rx(`\bwant(ed)? to (just )?disappear\b`),
 	rx(`\b(whats|what is) (even )?the point( of (anything|any of this|trying|being here|me))?\b`),
@@ -176,7 +176,7 @@ var possible = []*regexp.Regexp{
 // atLeastPossible are phrasings that deserve the check-in whatever the scorer says, without
 // lowering a clear risk: the pain to stop, a relapse, a will, a last talk, a self-set deadline,
 // not seeing oneself make it.
-var atLeastPossible = []*regexp.Regexp{
+var atLeastPossible = []*lazyre.Regexp{
 	rx(`\bwant (the|this|all the|my|all this) (pain|hurt|hurting|suffering) to (stop|end|go away)\b`),
 	rx(`\b(i (just |have |ve )?relapsed|had a relapse|first relapse|another relapse)\b`),
 	rx(`\b(wrote|writing|written|made|updated|making) (my|a) will\b`),

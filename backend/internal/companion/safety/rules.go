@@ -1,9 +1,8 @@
 package safety
 
 import (
-	"regexp"
-
 	"github.com/percolate/percolate/backend/internal/companion/safety/internal/text"
+	"github.com/percolate/percolate/backend/internal/lazyre"
 )
 
 // matchRules returns the category of the first risk phrasing the masked text (see text.Mask)
@@ -22,10 +21,10 @@ type riskPattern struct {
 	// keys are words or parts of words at least one of which the text must hold for re to
 	// match; they spare running every pattern on every message.
 	keys []string
-	re   *regexp.Regexp
+	re   *lazyre.Regexp
 }
 
-func rx(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+func rx(s string) *lazyre.Regexp { return lazyre.MustCompile(s) }
 
 // Patterns run on normalised text: lower case, no apostrophes, words separated by single
 // spaces, canonical spellings (see canon).

@@ -1,17 +1,18 @@
 package text
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/percolate/percolate/backend/internal/lazyre"
 )
 
 // sentenceEnd splits a message into sentences, at sentence ends and line breaks.
 var (
 	firstPersonWords = []string{"i", "im", "ive", "id", "ill", "me", "my", "myself", "mine"}
-	pastTense        = regexp.MustCompile(`\b(i was|i used to|i had|i did|i tried|back then|i went through)\b`)
+	pastTense        = lazyre.MustCompile(`\b(i was|i used to|i had|i did|i tried|back then|i went through)\b`)
 )
 
-var sentenceEnd = regexp.MustCompile(`[.!?;\n]+`)
+var sentenceEnd = lazyre.MustCompile(`[.!?;\n]+`)
 
 // Masked is a message after the false-alarm layer.
 type Masked struct {
@@ -93,7 +94,7 @@ func deniedBy(c, next string) bool {
 var idiomWords = []string{"kill", "die", "died", "dying", "dead", "death", "murder", "ended", "hit", "beat", "cut", "hurt", "burn", "shoot",
 	"smashed", "crushed"}
 
-var clauseEnd = regexp.MustCompile(`[.,!?;:\n]+`)
+var clauseEnd = lazyre.MustCompile(`[.,!?;:\n]+`)
 
 // splitClauses splits normalised text before the words that usually start a new clause.
 func splitClauses(t string) []string {
@@ -109,7 +110,7 @@ func splitClauses(t string) []string {
 	return append(out, t[last:])
 }
 
-var clauseStart = regexp.MustCompile(` (but|just|im just|i just|lol|lmao|haha|tho|though|now|anyway|instead) `)
+var clauseStart = lazyre.MustCompile(` (but|just|im just|i just|lol|lmao|haha|tho|though|now|anyway|instead) `)
 
 // FalseAlarm reports whether a normalised clause denies a risk or tells of one overcome,
 // without any sign that it is present again.
@@ -148,33 +149,33 @@ func Denial(c string) bool {
 }
 
 // recentAct is an act of harm told as recent ("i cut yesterday"): a recovery around it is over.
-var recentAct = regexp.MustCompile(`\b(cut|cutting|relapsed|did it|hurt myself|harmed|burned|burnt|scratched|took them|overdosed)( \w+){0,2} (yesterday|last night|this morning|earlier|tonight|today|this week)\b`)
+var recentAct = lazyre.MustCompile(`\b(cut|cutting|relapsed|did it|hurt myself|harmed|burned|burnt|scratched|took them|overdosed)( \w+){0,2} (yesterday|last night|this morning|earlier|tonight|today|this week)\b`)
 
 // pastRelapse is a relapse told as long past ("my last relapse was months ago"), taken out
 // before looking for a word of the present.
-var pastRelapse = regexp.MustCompile(`\b(my |the )?(last |first |only )?relapse was (\w+ ){0,3}(ago|before)\b`)
+var pastRelapse = lazyre.MustCompile(`\b(my |the )?(last |first |only )?relapse was (\w+ ){0,3}(ago|before)\b`)
 
 // notDenial is the denial itself, taken out before looking for a word of the present outside it.
-var notDenial = regexp.MustCompile(`\b(not|never|no) (\w+ ){0,2}(cutting|hurting myself|self harming|harming myself) again\b`)
+var notDenial = lazyre.MustCompile(`\b(not|never|no) (\w+ ){0,2}(cutting|hurting myself|self harming|harming myself) again\b`)
 
 // hedged is a negation that does not deny the risk but doubts or shrugs at living ("i dont care
 // if i die", "im not sure i want to be here", "i dont think i can keep myself safe"): it is left
 // for the rules and the scorer to read.
-var hedged = regexp.MustCompile(`\b(dont|do not|not|never|wouldnt|cant|no longer) (\w+ )?(care|caring|know|sure|mind|matter|think i can|think i could|see|feel like|want to live|want to be alive|want to be here|want to exist|keep myself|stop myself|trust myself|promise|able|strong enough|bothered)\b|\b(not|never) (safe|ok|okay|fine) (anymore|right now|tonight|rn)\b`)
+var hedged = lazyre.MustCompile(`\b(dont|do not|not|never|wouldnt|cant|no longer) (\w+ )?(care|caring|know|sure|mind|matter|think i can|think i could|see|feel like|want to live|want to be alive|want to be here|want to exist|keep myself|stop myself|trust myself|promise|able|strong enough|bothered)\b|\b(not|never) (safe|ok|okay|fine) (anymore|right now|tonight|rn)\b`)
 
 // deniedInClause is a risk named and denied in the same clause ("my therapist asked if i was
 // suicidal and im honestly not").
-var deniedInClause = regexp.MustCompile(`\b(suicidal|suicide|self harm\w*|hurt myself|kill myself|cutting)\b.* (and|but) (im|i am|i m) (honestly |really |just |actually |definitely )?not( really| at all| anymore)? $`)
+var deniedInClause = lazyre.MustCompile(`\b(suicidal|suicide|self harm\w*|hurt myself|kill myself|cutting)\b.* (and|but) (im|i am|i m) (honestly |really |just |actually |definitely )?not( really| at all| anymore)? $`)
 
 // stillAt is a clause whose denial means the risk goes on ("i thought i was past the cutting
 // phase, but im not").
-var stillAt = regexp.MustCompile(`\b(past|over|done with|better|stopped|free|clean|recovered)\b`)
+var stillAt = lazyre.MustCompile(`\b(past|over|done with|better|stopped|free|clean|recovered)\b`)
 
 // deniable is a clause naming a risk that a following "but im not" can deny.
-var deniable = regexp.MustCompile(`\b(suicid\w*|kill|killing|die|dying|dead|hurt|hurting|harm|harming|self harm\w*|cutting|danger|dangerous|unalive)\b`)
+var deniable = lazyre.MustCompile(`\b(suicid\w*|kill|killing|die|dying|dead|hurt|hurting|harm|harming|self harm\w*|cutting|danger|dangerous|unalive)\b`)
 
 // denyAfter is a clause that denies the one before it ("... im suicidal, but im not").
-var denyAfter = regexp.MustCompile(`^ (but )?(im|i am|i m) not( really| at all)? $|^ (but )?(i dont|i wont|i wouldnt|i would never|not really|im not though|i dont though)( \w+)? $`)
+var denyAfter = lazyre.MustCompile(`^ (but )?(im|i am|i m) not( really| at all)? $|^ (but )?(i dont|i wont|i wouldnt|i would never|not really|im not though|i dont though)( \w+)? $`)
 
 // present holds the words that say a risk is here again or still ("relapsed", "again").
 var present = []string{"again", "relaps", "reset", "lost", "broke", "started", "starting", "back to", "still", "right now", "rn",
@@ -195,10 +196,10 @@ var (
 )
 
 var (
-	negated     = regexp.MustCompile(`\b(not|never|dont|do not|wont|wouldnt|would never|no|zero|isnt|arent|am not|havent|hasnt|nothing)( \w+){0,3} (suicidal|suicide|kill|killing|die|dying|dead|hurt|hurting|harm|harming|self harm\w*|cutting|end|ending|unalive|od|overdose|danger|dangerous|plans?|planning|disappear|dark|do anything|going to do|those thoughts|wrong at home)\b|\b(not|never|no|zero) (having |got |had |have )?(any |the )?(urges?|intentions?|thoughts|plans?|desire|wish) (of|to|about)\b`)
-	recovered   = regexp.MustCompile(`\b(used to|(\w+ )?(months?|years?) ago|how far ive come|last time i (\w+ ){1,3}was (before|in year|in primary|when i was|(\w+ )?(months?|years?) ago)|looking back|back then|\w+ years since|back when i|when i was (younger|little|a kid|\d+)|in the past|clean|free|recovered|recovery|survived|proud|got help|reached out|therapy|counsellor|counselor|saved me|saved my life|wasnt true|so wrong|glad i|grateful|since (my|the) (\w+ ){0,2}(attempt|relapse|overdose)|(\d+|one|two|three|four|five|six|a) (days?|weeks?|months?|years?) (clean|free|sober))\b`)
-	topic       = regexp.MustCompile(`\b(essay|assignment|coursework|dissertation|assembly|documentary|film|movie|book|novel|article|podcast|news|charity|fundraiser|awareness|prevention|lesson|lecture|module|theory|rates|session|training|speaker|poster|presentation|project|song|album|episode|series|show|character|research|studying|course|helpline|volunteer\w*|nursing|psychology|sociology|criminology|campaign|class|epq|pshe|play|poem|story|author|scene|soundtrack)\b`)
-	firstPerson = regexp.MustCompile(`\b(i want|i wanna|im going to|im gonna|myself|my life|i feel|im feeling|ive been|i keep|i think about|i cant|i dont want|makes me want)\b`)
+	negated     = lazyre.MustCompile(`\b(not|never|dont|do not|wont|wouldnt|would never|no|zero|isnt|arent|am not|havent|hasnt|nothing)( \w+){0,3} (suicidal|suicide|kill|killing|die|dying|dead|hurt|hurting|harm|harming|self harm\w*|cutting|end|ending|unalive|od|overdose|danger|dangerous|plans?|planning|disappear|dark|do anything|going to do|those thoughts|wrong at home)\b|\b(not|never|no|zero) (having |got |had |have )?(any |the )?(urges?|intentions?|thoughts|plans?|desire|wish) (of|to|about)\b`)
+	recovered   = lazyre.MustCompile(`\b(used to|(\w+ )?(months?|years?) ago|how far ive come|last time i (\w+ ){1,3}was (before|in year|in primary|when i was|(\w+ )?(months?|years?) ago)|looking back|back then|\w+ years since|back when i|when i was (younger|little|a kid|\d+)|in the past|clean|free|recovered|recovery|survived|proud|got help|reached out|therapy|counsellor|counselor|saved me|saved my life|wasnt true|so wrong|glad i|grateful|since (my|the) (\w+ ){0,2}(attempt|relapse|overdose)|(\d+|one|two|three|four|five|six|a) (days?|weeks?|months?|years?) (clean|free|sober))\b`)
+	topic       = lazyre.MustCompile(`\b(essay|assignment|coursework|dissertation|assembly|documentary|film|movie|book|novel|article|podcast|news|charity|fundraiser|awareness|prevention|lesson|lecture|module|theory|rates|session|training|speaker|poster|presentation|project|song|album|episode|series|show|character|research|studying|course|helpline|volunteer\w*|nursing|psychology|sociology|criminology|campaign|class|epq|pshe|play|poem|story|author|scene|soundtrack)\b`)
+	firstPerson = lazyre.MustCompile(`\b(i want|i wanna|im going to|im gonna|myself|my life|i feel|im feeling|ive been|i keep|i think about|i cant|i dont want|makes me want)\b`)
 )
 
 // HasAny reports whether normalised text t holds any of the keys at the start of a word
@@ -232,7 +233,7 @@ func HasWord(t string, words []string) bool {
 
 // Idioms are harmless look-alike idioms and hyperbole, removed before any other layer reads
 // the text.
-var Idioms = []*regexp.Regexp{
+var Idioms = []*lazyre.Regexp{
 	rx(`\b(is|are|was|were|its|it|thats|this|that|these|those|heat|work|homework|class|job|exam|exams|test|commute|traffic|waiting|suspense|shoes|back|feet|ranked|lecture|essay|week|finale|weather) (is |are |was |were |literally |actually )*(killing|killed|gonna kill|going to kill|will kill|ended|murdering) (me|my)\b`),
 	rx(`\b(kill|die|dying|murder) for (a|an|some|one|the) \w+\b`),
 	rx(`\b(could|would|will|gonna|going to|id)( literally)? (kill|die|murder) for\b`),
@@ -255,4 +256,4 @@ var Idioms = []*regexp.Regexp{
 	rx(`\bim so dead if\b|\bim dead lol\b`),
 }
 
-func rx(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+func rx(s string) *lazyre.Regexp { return lazyre.MustCompile(s) }
