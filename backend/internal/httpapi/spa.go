@@ -14,25 +14,37 @@ import (
 	"sync"
 )
 
-// asset is one file of the built web app. Its body and gzip form are read and compressed on
-// its first request, not at start: a server nobody has visited yet holds none of the 2 MB
-// bundle in its heap, nor the pages of the binary it sits in (issue 14, idle RSS).
+// asset is one file of the built web app. Its body, type and gzip form are read, found and
+// compressed on its first request, not at start: a server nobody has visited yet holds none
+// of the 2 MB bundle in its heap, nor the pages of the binary it sits in, nor the system's
+// table of MIME types (issue 14, idle RSS).
 type asset struct {
-	path        string
-	dist        fs.FS
-	contentType string
-	immutable   bool
-	once        sync.Once
-	body        []byte
-	gz          []byte
+	path      string
+	dist      fs.FS
+	immutable bool
+	// supportEmail, when not empty, replaces the mailbox named in index.html.
+	supportEmail string
+	once         sync.Once
+	contentType  string
+	body         []byte
+	gz           []byte
 }
 
-// load reads the file and compresses it when that helps; it runs once per asset.
+// load reads the file, finds its type (by extension, else sniffed) and compresses it when
+// that helps; it runs once per asset.
 func (a *asset) load() {
 	a.once.Do(func() {
 		body, err := fs.ReadFile(a.dist, a.path)
 		if err != nil {
-			return // checked at start: an embedded file that was there is still there
+			return // listed at start: an embedded file that was there is still there
+		}
+		if a.path == "index.html" && a.supportEmail != "" {
+			tag := `<meta name="percolate-support-email" content="` + html.EscapeString(a.supportEmail) + `" />`
+			body = supportEmailMeta.ReplaceAllLiteral(body, []byte(tag))
+		}
+		a.contentType = mime.TypeByExtension(path.Ext(a.path))
+		if a.contentType == "" {
+			a.contentType = http.DetectContentType(body)
 		}
 		a.body = body
 		if compressible(a.contentType) && len(body) > 1024 {
@@ -53,36 +65,18 @@ type spaHandler struct {
 // so the page names the mailbox the contact form delivers to, without a request.
 var supportEmailMeta = regexp.MustCompile(`<meta name="percolate-support-email" content="[^"]*"\s*/?>`)
 
-// newSPAHandler loads every file of dist into memory and compresses what compresses well.
-// Vite puts content-hashed files under assets/, so those may be cached forever.
-// A non-empty supportEmail replaces the mailbox named in index.html.
+// newSPAHandler lists the files of dist; each is loaded and compressed on its first request
+// (see asset.load). Vite puts content-hashed files under assets/, so those may be cached
+// forever. A non-empty supportEmail replaces the mailbox named in index.html.
 func newSPAHandler(dist fs.FS, supportEmail string) (*spaHandler, error) {
 	h := &spaHandler{assets: map[string]*asset{}}
 	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
 			return err
 		}
-		ct := mime.TypeByExtension(path.Ext(p))
-		a := &asset{path: p, dist: dist, contentType: ct, immutable: strings.HasPrefix(p, "assets/")}
-		if p == "index.html" || ct == "" {
-			// index.html is rewritten below; a file without a known extension is sniffed.
-			body, err := fs.ReadFile(dist, p)
-			if err != nil {
-				return fmt.Errorf("read %s: %w", p, err)
-			}
-			if p == "index.html" && supportEmail != "" {
-				tag := `<meta name="percolate-support-email" content="` + html.EscapeString(supportEmail) + `" />`
-				body = supportEmailMeta.ReplaceAllLiteral(body, []byte(tag))
-			}
-			if ct == "" {
-				a.contentType = http.DetectContentType(body)
-			}
-			a.once.Do(func() {
-				a.body = body
-				if compressible(a.contentType) && len(body) > 1024 {
-					a.gz = gzipBytes(body)
-				}
-			})
+		a := &asset{path: p, dist: dist, immutable: strings.HasPrefix(p, "assets/")}
+		if p == "index.html" {
+			a.supportEmail = supportEmail
 		}
 		h.assets["/"+p] = a
 		return nil
