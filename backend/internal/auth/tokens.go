@@ -1,9 +1,11 @@
 package auth
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -69,7 +71,11 @@ type Tokens struct {
 	st     *store.Store
 	keys   *Keyring
 	parser *jwt.Parser
-	cache  loginCache
+	// validator is the parser's check of the claims (time, issuer, audience), run again on
+	// every use of a token whose signature was verified before (see verified).
+	validator *jwt.Validator
+	verified  verifiedTokens
+	cache     loginCache
 	// Now is the clock of access tokens; replaceable in tests.
 	Now func() time.Time
 }
@@ -101,15 +107,18 @@ func NewTokens(st *store.Store, cfg Config) (*Tokens, error) {
 		return nil, fmt.Errorf("auth: access tokens outlive their key's retention (%s)", cfg.Keys.cfg.Retain)
 	}
 	t := &Tokens{cfg: cfg, st: st, keys: cfg.Keys, Now: time.Now}
-	t.parser = jwt.NewParser(
+	opts := []jwt.ParserOption{
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithAudience(cfg.Audience),
 		jwt.WithIssuer(cfg.Issuer),
 		jwt.WithIssuedAt(),
 		jwt.WithExpirationRequired(),
-		jwt.WithLeeway(5*time.Second),
+		jwt.WithLeeway(5 * time.Second),
 		jwt.WithTimeFunc(func() time.Time { return t.Now() }),
-	)
+	}
+	t.parser = jwt.NewParser(opts...)
+	t.validator = jwt.NewValidator(opts...)
+	t.verified.m = map[string]verifiedToken{}
 	return t, nil
 }
 
@@ -141,14 +150,31 @@ func (t *Tokens) IssueAccess(p Principal) (string, error) {
 
 // ParseAccess checks an access token's signature (by the accepted key its kid names),
 // algorithm and claims, without asking the database whether its login is still live.
+//
+// A token seen before with the same key skips the decoding and the signature, which cannot
+// have changed: its key must still be accepted (a retired key's tokens are refused at once)
+// and its claims pass the same checks again (expiry above all).
 func (t *Tokens) ParseAccess(ctx context.Context, token string) (Principal, error) {
-	var c claims
+	if v, ok := t.verified.get(token); ok {
+		key, live := t.keys.Lookup(ctx, v.kid)
+		if live && bytes.Equal(key.access, v.key) && t.validator.Validate(&v.claims) == nil {
+			return v.p, nil
+		}
+		t.verified.drop(token)
+		// Checked in full again below, which refuses it as it did before it was remembered.
+	}
+	var (
+		c      claims
+		kid    string
+		signer []byte
+	)
 	keyFor := func(tok *jwt.Token) (any, error) {
-		kid, _ := tok.Header["kid"].(string)
+		kid, _ = tok.Header["kid"].(string)
 		key, ok := t.keys.Lookup(ctx, kid)
 		if !ok {
 			return nil, errors.New("unknown or retired kid")
 		}
+		signer = key.access
 		return key.access, nil
 	}
 	if _, err := t.parser.ParseWithClaims(token, &c, keyFor); err != nil {
@@ -159,7 +185,50 @@ func (t *Tokens) ParseAccess(ctx context.Context, token string) (Principal, erro
 	if err1 != nil || err2 != nil || c.Role == "" {
 		return Principal{}, fmt.Errorf("access token claims: %w", apperr.ErrUnauthorized)
 	}
-	return Principal{UserID: uid, Role: c.Role, Family: fam}, nil
+	p := Principal{UserID: uid, Role: c.Role, Family: fam}
+	t.verified.put(token, verifiedToken{p: p, claims: c, kid: kid, key: signer})
+	return p, nil
+}
+
+// maxVerifiedTokens bounds the tokens remembered as verified; past it they are forgotten
+// all at once (each is then verified in full once more).
+const maxVerifiedTokens = 8192
+
+// verifiedTokens remembers access tokens whose signature has been verified: decoding a
+// token's JSON and its HMAC were the largest cost of an authenticated request after the
+// database. Only tokens that passed every check are kept, by their exact text.
+type verifiedTokens struct {
+	mu sync.RWMutex
+	m  map[string]verifiedToken
+}
+
+type verifiedToken struct {
+	p      Principal
+	claims claims
+	kid    string
+	key    []byte // the key that verified the signature
+}
+
+func (v *verifiedTokens) get(token string) (verifiedToken, bool) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	e, ok := v.m[token]
+	return e, ok
+}
+
+func (v *verifiedTokens) put(token string, e verifiedToken) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if len(v.m) >= maxVerifiedTokens {
+		clear(v.m)
+	}
+	v.m[token] = e
+}
+
+func (v *verifiedTokens) drop(token string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	delete(v.m, token)
 }
 
 // VerifyAccess checks an access token and that its login (refresh family) is still live, so

@@ -223,7 +223,7 @@ func (s *Server) ListChatSessions(ctx context.Context, req api.ListChatSessionsR
 	if err != nil {
 		return nil, err
 	}
-	return api.ListChatSessions200JSONResponse{Body: items, Headers: api.ListChatSessions200ResponseHeaders{Link: link}}, nil
+	return sessionListJSON{Body: items, Headers: api.ListChatSessions200ResponseHeaders{Link: link}}, nil
 }
 
 // sessionsPage lists one page of the caller's sessions (those matching query when it is not
@@ -279,7 +279,7 @@ func (s *Server) GetChatSession(ctx context.Context, req api.GetChatSessionReque
 	if err != nil {
 		return nil, err
 	}
-	out := api.GetChatSession200JSONResponse{
+	out := sessionDetailJSON{
 		SessionId: d.ID, Title: d.Title, Status: api.SessionStatus(d.Status), IsActive: d.Active,
 		SessionTokensUsed: d.TokensUsed, SessionTokenLimit: d.TokenLimit, EndReason: d.EndReason,
 		SessionSummary: d.Summary, Messages: make([]api.Message, 0, len(d.Messages)),
