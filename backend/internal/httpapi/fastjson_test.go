@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 	"time"
 
@@ -181,4 +182,65 @@ func FuzzJSONString(f *testing.F) {
 			t.Fatalf("%q: %s, want %s", s, got.Body.Bytes(), want.Body.Bytes())
 		}
 	})
+}
+
+// fill sets every field of v, recursively: every pointer and slice present (one element),
+// strings "x", numbers 1, booleans true, times a fixed instant, uuids random.
+func fill(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem())
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(time.Date(2026, 11, 27, 1, 2, 3, 4, time.UTC)))
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i))
+			}
+		}
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fill(v.Index(0))
+	case reflect.Array: // uuid.UUID
+		id := uuid.New()
+		reflect.Copy(v, reflect.ValueOf(id[:]))
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		v.SetInt(1)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(1)
+	case reflect.Bool:
+		v.SetBool(true)
+	}
+}
+
+// TestHandWrittenJSONKnowsEveryField fills every field of the contract's types by reflection,
+// so a field added to openapi.yaml (and so to the generated types) that the hand-written
+// encoders do not write makes the two answers differ.
+func TestHandWrittenJSONKnowsEveryField(t *testing.T) {
+	var d api.SessionDetail
+	fill(reflect.ValueOf(&d).Elem())
+	want, got := httptest.NewRecorder(), httptest.NewRecorder()
+	if err := api.GetChatSession200JSONResponse(d).VisitGetChatSessionResponse(want); err != nil {
+		t.Fatal(err)
+	}
+	if err := sessionDetailJSON(d).VisitGetChatSessionResponse(got); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswer(t, 0, want, got)
+
+	var l api.ListChatSessions200JSONResponse
+	fill(reflect.ValueOf(&l).Elem())
+	want, got = httptest.NewRecorder(), httptest.NewRecorder()
+	if err := l.VisitListChatSessionsResponse(want); err != nil {
+		t.Fatal(err)
+	}
+	if err := sessionListJSON(l).VisitListChatSessionsResponse(got); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswer(t, 0, want, got)
 }
