@@ -210,6 +210,8 @@ describe('ChatPage', () => {
     );
     renderChat(`/chat/${SESSION}`);
     expect(await screen.findByRole('heading', { name: 'Exam worries' })).toBeInTheDocument();
+    // The messages follow the screen (the list's rows are rendered after it).
+    await screen.findByTestId('user-message');
     expect(userTexts()).toEqual(['I said thing 0']);
     expect(aiTexts()[0]).toContain('<img src=x onerror="alert(1)"> hello');
     expect(document.querySelector('[data-testid="ai-message"] img')).toBeNull();

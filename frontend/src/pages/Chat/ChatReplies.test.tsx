@@ -72,6 +72,8 @@ describe('a clean start', () => {
     server.use(getGetChatSessionMockHandler(aDetail()));
     renderChat();
     await screen.findByRole('heading', { name: 'Exam worries' });
+    // The messages follow the screen (the list's rows are rendered after it).
+    await screen.findByTestId('ai-message');
 
     expect(userTexts()).toEqual([]);
     expect(aiTexts()).toEqual([WELCOME]);
@@ -93,7 +95,7 @@ describe('a clean start', () => {
       ),
     );
     renderChat();
-    await screen.findByRole('heading', { name: 'Exam worries' });
+    await screen.findByText('Hello again.');
     expect(userTexts()).toEqual([STARTER]);
   });
 
@@ -286,8 +288,7 @@ describe('Retry', () => {
       }),
     );
     const { user } = renderChat();
-    await screen.findByRole('heading', { name: 'Exam worries' });
-    expect(screen.getByTestId('reply-mark')).toHaveTextContent('Interrupted');
+    expect(await screen.findByTestId('reply-mark')).toHaveTextContent('Interrupted');
 
     await user.click(screen.getByRole('button', { name: 'Retry' }));
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { endChatSession, getListChatSessionsQueryKey, stopChatReply, useGetChatSession } from '../../../api/gen/chat/chat';
 import type { ClosingFeeling, Message, SendMessageResponse, SessionDetail } from '../../../api/gen/model';
 import {
@@ -131,7 +131,10 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   // The streamed reply's text, shown by its bubble alone (see liveText.ts).
   const [liveText] = useState(createLiveText);
 
-  const loaded = detail.data;
+  // The session as the screen shows it. Its first render (a long chat: the screen, then 2,000
+  // messages mapped) is a transition, rendered in slices between which the browser can paint and
+  // take input; until it is ready the screen stays on its loader.
+  const loaded = useDeferredValue(detail.data);
   const history = useMemo<ChatMessage[]>(() => {
     if (!loadId) return [{ id: 'welcome', role: 'assistant', content: WELCOME_MESSAGE }];
     return loaded ? storedMessages(loaded) : [];
@@ -141,7 +144,7 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     [history, dropped, added],
   );
 
-  const loading = Boolean(loadId) && detail.isPending;
+  const loading = Boolean(loadId) && !loaded && !detail.isError;
   const loadError = Boolean(loadId) && detail.isError;
   // A session that failed to load is treated as inactive (spec §8).
   const active =

@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { memo, startTransition, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLiveText, type LiveText } from '../../liveText';
 import type { ChatMessage } from '../../types';
 import classes from './MessageList.module.css';
@@ -10,6 +10,9 @@ import { hasCrisisResources } from './crisis';
 import { RevealText } from './RevealText';
 import { SafeMarkdown } from '../SafeMarkdown/SafeMarkdown';
 import { Bubble, BubbleLine } from '../Bubble/Bubble';
+
+/** A row's height before it is measured (a two-line bubble with its time). */
+const ESTIMATED_ROW = 88;
 
 const MARKS = { stopped: 'Stopped', interrupted: 'Interrupted' } as const;
 
@@ -116,15 +119,47 @@ interface MessageListProps {
  * The conversation, virtualised: only the rows near the viewport are in the
  * DOM, so a session of thousands of messages scrolls as smoothly as a short
  * one. Rows are measured as they render, so bubbles of any height fit.
+ *
+ * The rows are not part of the screen's first commit: they follow in a transition, which React
+ * renders in slices of a few milliseconds (a reply's markdown is the costly part), so opening a
+ * long chat is not one long task of laying out the screen and parsing the markdown of every row
+ * it shows.
  */
-export function MessageList({ messages, live, onRevealed, footer, retryId, onRetry }: MessageListProps) {
+export function MessageList({ footer, ...rows }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  useEffect(() => {
+    startTransition(() => setScroller(scrollRef.current));
+  }, []);
+
+  return (
+    <div ref={scrollRef} className={classes.scroller} role="log" aria-label="Conversation" tabIndex={0}>
+      {scroller ? <Rows {...rows} scroller={scroller} footer={footer} /> : null}
+      {footer ? <div style={{ padding: '8px 4px 8px 46px' }}>{footer}</div> : null}
+    </div>
+  );
+}
+
+/** The virtualised rows inside the list's scroller, opened on the newest messages. */
+function Rows({
+  messages,
+  live,
+  onRevealed,
+  footer,
+  retryId,
+  onRetry,
+  scroller,
+}: Omit<MessageListProps, 'footer'> & { footer: ReactNode; scroller: HTMLDivElement }) {
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualiser owns its own memoisation.
   const virtualizer = useVirtualizer({
     count: messages.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 88,
+    getScrollElement: () => scroller,
+    estimateSize: () => ESTIMATED_ROW,
     overscan: 8,
+    // The list opens on its newest messages: render those from the first commit, rather than the
+    // oldest ones (rendered, measured and thrown away as soon as the list scrolls to the end).
+    initialRect: { width: scroller.clientWidth, height: scroller.clientHeight },
+    initialOffset: () => Math.max(0, messages.length * ESTIMATED_ROW - scroller.clientHeight),
     getItemKey: (index) => messages[index].id,
   });
 
@@ -141,24 +176,21 @@ export function MessageList({ messages, live, onRevealed, footer, retryId, onRet
   }, [virtualizer]);
 
   return (
-    <div ref={scrollRef} className={classes.scroller} role="log" aria-label="Conversation" tabIndex={0}>
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const message = messages[item.index];
-          return (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={classes.row} style={{ transform: `translateY(${item.start}px)` }}>
-              <MessageBubble
-                message={message}
-                onRevealed={onRevealed}
-                onRetry={message.id === retryId ? onRetry : undefined}
-                live={message.streaming ? live : undefined}
-                onGrow={message.streaming ? follow : undefined}
-              />
-            </div>
-          );
-        })}
-      </div>
-      {footer ? <div style={{ padding: '8px 4px 8px 46px' }}>{footer}</div> : null}
+    <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+      {virtualizer.getVirtualItems().map((item) => {
+        const message = messages[item.index];
+        return (
+          <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={classes.row} style={{ transform: `translateY(${item.start}px)` }}>
+            <MessageBubble
+              message={message}
+              onRevealed={onRevealed}
+              onRetry={message.id === retryId ? onRetry : undefined}
+              live={message.streaming ? live : undefined}
+              onGrow={message.streaming ? follow : undefined}
+            />
+          </div>
+        );
+      })}
     </div>
   );
 }
