@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -24,6 +25,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pglocal"
+	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	"github.com/percolate/percolate/gen/api"
 	"github.com/percolate/percolate/gen/apiclient"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -64,26 +66,44 @@ func startBinary(t *testing.T, vars ...string) *server {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	addr := freeAddr(t)
+	dataDir := t.TempDir()
+	// freeAddr's port is free when it answers, but another process may take it before the
+	// server binds it: then the server exits at once, and another port is tried.
+	for attempt := 1; ; attempt++ {
+		s, err := tryStart(t, bin, freeAddr(t), append([]string{"PERCOLATE_DATA_DIR=" + dataDir}, vars...))
+		if err == nil {
+			return s
+		}
+		if attempt == 5 || !strings.Contains(s.logs.String(), "address already in use") {
+			t.Fatalf("server exited early: %v\n%s", err, s.logs.String())
+		}
+	}
+}
+
+// tryStart starts bin on addr and waits until it is ready; the error says it exited first.
+func tryStart(t *testing.T, bin, addr string, vars []string) (*server, error) {
+	t.Helper()
 	s := &server{cmd: exec.Command(bin, "serve"), base: "http://" + addr, done: make(chan error, 1), logs: &syncBuffer{}}
-	s.cmd.Env = append(os.Environ(), append([]string{"PERCOLATE_ADDR=" + addr, "PERCOLATE_DATA_DIR=" + t.TempDir()}, vars...)...)
+	s.cmd.Env = append(os.Environ(), append([]string{"PERCOLATE_ADDR=" + addr}, vars...)...)
 	s.cmd.Stderr = s.logs
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { s.done <- s.cmd.Wait() }()
 	t.Cleanup(func() { _ = s.cmd.Process.Kill() })
+	// A bounded wait for each answer: whoever holds a taken port may never answer.
+	client := &http.Client{Timeout: 2 * time.Second}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		select {
 		case err := <-s.done:
-			t.Fatalf("server exited early: %v\n%s", err, s.logs.String())
+			return s, fmt.Errorf("exited: %v", err)
 		default:
 		}
-		if res, err := http.Get(s.base + "/api/health/ready"); err == nil {
+		if res, err := client.Get(s.base + "/api/health/ready"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
-				return s
+				return s, nil
 			}
 		}
 		if time.Now().After(deadline) {
@@ -724,4 +744,28 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	}
 	t.Logf("answers: %d (%d × 200, %d × 503); slowest 503 %s, slowest answer %s; sends answered 200: %d, lost: %d; reply stores tried again after meeting the outage: %d",
 		len(records), nOK, n503, slowest503.Round(time.Millisecond), slowest.Round(time.Millisecond), len(committed), lost, retries)
+}
+
+// TestTryStartReportsATakenPort holds the port the server is given: the server exits at once,
+// with the message startBinary looks for before it tries another port.
+func TestTryStartReportsATakenPort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "percolate")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	s, err := tryStart(t, bin, taken.Addr().String(), []string{"DATABASE_URL=" + pgtest.EmptyURL(t), "PERCOLATE_DATA_DIR=" + t.TempDir()})
+	if err == nil {
+		t.Fatal("the server started on a port another process holds")
+	}
+	if !strings.Contains(s.logs.String(), "address already in use") {
+		t.Fatalf("the server's exit does not say the address is in use:\n%s", s.logs.String())
+	}
 }
