@@ -326,3 +326,77 @@ func TestSearchUsesTheTrigramIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryReadStopsAtItsPage runs a send's read of history (ListRecentMessages, a page of
+// historyPage) under EXPLAIN ANALYZE for a session of 2,000 messages whose rows are interleaved
+// in the table with those of 1,000 other sessions, as they are in use. The read is a backward
+// scan of the (session_id, user_id, created_at) index that stops at the page: no sort, and no
+// more rows read than the page holds, however long the session.
+//
+// The planner multiplied the selectivities of session_id and user_id as if they were
+// independent, expected a few dozen rows, and read the whole session by a bitmap scan to sort
+// it (1 ms here, growing with the session). Migration 00016's statistics tell it that a session
+// has one owner.
+func TestHistoryReadStopsAtItsPage(t *testing.T) {
+	f := newFixture(t, false, nil)
+	ctx := context.Background()
+	uid := f.user(t, "USER")
+	start := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	var long uuid.UUID
+	if _, err := f.st.Pool().Exec(ctx, `
+		WITH people AS (
+			INSERT INTO users (email, name) SELECT 'p' || g || '@example.com', 'P' FROM generate_series(1, 49) g RETURNING id
+		), sessions AS (
+			INSERT INTO chat_sessions (user_id, title, last_message)
+			SELECT id, 'Other', 'Hello' FROM people, generate_series(1, 20)
+			UNION ALL SELECT $1, 'Other', 'Hello' FROM generate_series(1, 19)
+			RETURNING id, user_id
+		)
+		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+		SELECT id, user_id, 'user', 'message ' || g, 20, $2::timestamptz + g * interval '1 second'
+		FROM sessions, generate_series(1, 100) g`, uid, start); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.Pool().QueryRow(ctx, `INSERT INTO chat_sessions (user_id, title, last_message) VALUES ($1, 'Long', 'Hello') RETURNING id`, uid).Scan(&long); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.Pool().Exec(ctx, `
+		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+		SELECT $1, $2, 'user', 'long ' || g, 20, $3::timestamptz + g * interval '50 ms'
+		FROM generate_series(1, 2000) g`, long, uid, start); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.Pool().Exec(ctx, `ANALYZE messages`); err != nil {
+		t.Fatal(err)
+	}
+	var rec recorder
+	_, err := dbgen.New(&rec).ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: long, UserID: uid, MaxRows: historyPage})
+	if !errors.Is(err, errRecorded) {
+		t.Fatal(err)
+	}
+	rows, err := f.st.Pool().Query(ctx, "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "+rec.sql, rec.args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := strings.Join(lines, "\n")
+	t.Logf("EXPLAIN ANALYZE of a send's history read, a session of 2,000 messages:\n%s", plan)
+	if strings.Contains(plan, "Sort") || strings.Contains(plan, "Bitmap") {
+		t.Errorf("the history read sorts or bitmap-scans the session rather than reading its newest page in index order")
+	}
+	scanned := false
+	for _, n := range planNodes(plan) {
+		if strings.HasPrefix(n.name, "Index Scan Backward using messages_session_user_created_at_idx") {
+			scanned = true
+			if n.rows != historyPage {
+				t.Errorf("the index scan gave %d rows, want the page of %d", n.rows, historyPage)
+			}
+		}
+	}
+	if !scanned {
+		t.Error("the history read does not scan messages_session_user_created_at_idx backward")
+	}
+}
