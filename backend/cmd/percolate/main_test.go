@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -25,7 +24,6 @@ import (
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	"github.com/percolate/percolate/gen/api"
-	"github.com/percolate/percolate/gen/apiclient"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -253,29 +251,13 @@ func TestServeMigratesAndFinishesInFlightRequestsOnSIGTERM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "percolate")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	pprofAddr := freeAddr(t)
+	srv := startBinary(t, "DATABASE_URL="+pgtest.EmptyURL(t), "PERCOLATE_PPROF_ADDR="+pprofAddr)
+	cmd, done, logs, addr := srv.cmd, srv.done, srv.logs, strings.TrimPrefix(srv.base, "http://")
+	health, err := typedClient(t, srv.base).GetHealthWithResponse(context.Background())
+	if err != nil || health.StatusCode() != http.StatusOK || health.JSON200.Status != api.HealthStatusOk {
+		t.Fatalf("health: %v %v", err, health)
 	}
-	addr, pprofAddr := freeAddr(t), freeAddr(t)
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(),
-		"DATABASE_URL="+pgtest.EmptyURL(t),
-		"PERCOLATE_ADDR="+addr,
-		"PERCOLATE_PPROF_ADDR="+pprofAddr,
-		"PERCOLATE_DATA_DIR="+t.TempDir(),
-	)
-	var logs bytes.Buffer
-	cmd.Stderr = &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-
-	waitHealthy(t, typedClient(t, "http://"+addr), done, &logs)
 	// Profiles are served on their own loopback address, never by the app's server.
 	if body := get(t, "http://"+pprofAddr+"/debug/pprof/heap?debug=1"); !strings.Contains(body, "heap profile") {
 		t.Errorf("PERCOLATE_PPROF_ADDR serves no heap profile:\n%.200s", body)
@@ -360,31 +342,6 @@ func freeAddr(t *testing.T) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
-}
-
-// waitHealthy asks the server for its health through the typed client until it answers 200,
-// which must say ok.
-func waitHealthy(t *testing.T, c *apiclient.ClientWithResponses, done <-chan error, logs *bytes.Buffer) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-done:
-			t.Fatalf("server exited early: %v\n%s", err, logs.String())
-		default:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		res, err := c.GetHealthWithResponse(ctx)
-		cancel()
-		if err == nil && res.StatusCode() == http.StatusOK {
-			if res.JSON200.Status != api.HealthStatusOk {
-				t.Fatalf("health: status = %s, want ok", res.JSON200.Status)
-			}
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("server not healthy in time\n%s", logs.String())
 }
 
 // get returns the body of a GET, failing the test when the request fails.
