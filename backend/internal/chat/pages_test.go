@@ -182,6 +182,25 @@ func (r *recorder) Query(_ context.Context, sql string, args ...any) (pgx.Rows, 
 
 func (r *recorder) QueryRow(context.Context, string, ...any) pgx.Row { return nil }
 
+// explainAnalyze runs the one query that query sends, as the service sends it (recorded through
+// a recorder), under EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF), and returns the plan.
+func explainAnalyze(t *testing.T, f *fixture, query func(*dbgen.Queries) error) string {
+	t.Helper()
+	var rec recorder
+	if err := query(dbgen.New(&rec)); !errors.Is(err, errRecorded) {
+		t.Fatal(err)
+	}
+	rows, err := f.st.Pool().Query(context.Background(), "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "+rec.sql, rec.args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // planNode is one node of an EXPLAIN (ANALYZE) plan: its name, the rows it gave and whether it
 // ran at all.
 type planNode struct {
@@ -244,23 +263,13 @@ func TestSearchUsesTheTrigramIndex(t *testing.T) {
 	const maxRows = DefaultPageLimit + 1
 	explain := func(query string) string {
 		t.Helper()
-		var rec recorder
-		_, err := dbgen.New(&rec).SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
-			UserID: uid, AfterUpdated: firstPage, Pattern: likePattern(query), MaxRows: maxRows,
-			HeadRows: maxRows * searchHead,
+		return explainAnalyze(t, f, func(q *dbgen.Queries) error {
+			_, err := q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
+				UserID: uid, AfterUpdated: firstPage, Pattern: likePattern(query), MaxRows: maxRows,
+				HeadRows: maxRows * searchHead,
+			})
+			return err
 		})
-		if !errors.Is(err, errRecorded) {
-			t.Fatal(err)
-		}
-		rows, err := f.st.Pool().Query(ctx, "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "+rec.sql, rec.args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Join(lines, "\n")
 	}
 	check := func(table string) {
 		t.Helper()
@@ -369,20 +378,10 @@ func TestHistoryReadStopsAtItsPage(t *testing.T) {
 	if _, err := f.st.Pool().Exec(ctx, `ANALYZE messages`); err != nil {
 		t.Fatal(err)
 	}
-	var rec recorder
-	_, err := dbgen.New(&rec).ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: long, UserID: uid, MaxRows: historyPage})
-	if !errors.Is(err, errRecorded) {
-		t.Fatal(err)
-	}
-	rows, err := f.st.Pool().Query(ctx, "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "+rec.sql, rec.args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := strings.Join(lines, "\n")
+	plan := explainAnalyze(t, f, func(q *dbgen.Queries) error {
+		_, err := q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: long, UserID: uid, MaxRows: historyPage})
+		return err
+	})
 	t.Logf("EXPLAIN ANALYZE of a send's history read, a session of 2,000 messages:\n%s", plan)
 	if strings.Contains(plan, "Sort") || strings.Contains(plan, "Bitmap") {
 		t.Errorf("the history read sorts or bitmap-scans the session rather than reading its newest page in index order")
