@@ -12,6 +12,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
+	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -114,6 +115,26 @@ func benchFirstToken(b *testing.B, history int, toModel bool) {
 	}
 }
 
+// seedConversation gives the user a new session of n messages, alternating user and assistant,
+// each about 55 tokens, the newest a second ago, and answers its id.
+func seedConversation(b *testing.B, st *store.Store, userID uuid.UUID, n int) uuid.UUID {
+	b.Helper()
+	ctx := context.Background()
+	sid := uuid.New()
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO chat_sessions (id, user_id) VALUES ($1, $2)`, sid, userID); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `
+		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+		SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END,
+		       repeat('I keep thinking about the exam next week and whether I prepared enough. ', 3) || i,
+		       55, now() - (($3 - i) * interval '1 second')
+		FROM generate_series(1, $3) AS i`, sid, userID, n); err != nil {
+		b.Fatal(err)
+	}
+	return sid
+}
+
 // BenchmarkHistoryRead measures the read a continuing send makes before its reply can start
 // (the user and the newest page of messages), for a history that just fills the context
 // budget and one ten times as long: the two must cost the same.
@@ -126,18 +147,7 @@ func BenchmarkHistoryRead(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			sid := uuid.New()
-			if _, err := st.Pool().Exec(ctx, `INSERT INTO chat_sessions (id, user_id) VALUES ($1, $2)`, sid, u.ID); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := st.Pool().Exec(ctx, `
-				INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
-				SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END,
-				       repeat('I keep thinking about the exam next week and whether I prepared enough. ', 3) || i,
-				       55, now() - (($3 - i) * interval '1 second')
-				FROM generate_series(1, $3) AS i`, sid, u.ID, history); err != nil {
-				b.Fatal(err)
-			}
+			sid := seedConversation(b, st, u.ID, history)
 			svc := New(st, nil, Options{Queue: queuetest.New(b, st), Logger: quiet})
 			for b.Loop() {
 				r := &reads{}
@@ -178,18 +188,7 @@ func BenchmarkReads(b *testing.B) {
 	if _, err := st.Pool().Exec(ctx, `UPDATE users SET role = 'PREMIUM' WHERE id = $1`, u.ID); err != nil {
 		b.Fatal(err)
 	}
-	sid := uuid.New()
-	if _, err := st.Pool().Exec(ctx, `INSERT INTO chat_sessions (id, user_id) VALUES ($1, $2)`, sid, u.ID); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := st.Pool().Exec(ctx, `
-		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
-		SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END,
-		       repeat('I keep thinking about the exam next week and whether I prepared enough. ', 3) || i,
-		       55, now() - ((100 - i) * interval '1 second')
-		FROM generate_series(1, 100) AS i`, sid, u.ID); err != nil {
-		b.Fatal(err)
-	}
+	sid := seedConversation(b, st, u.ID, 100)
 	svc := New(st, nil, Options{Queue: queuetest.New(b, st), Logger: quiet})
 	b.Run("list", func(b *testing.B) {
 		for b.Loop() {
