@@ -127,26 +127,36 @@ func sameAnswer(t *testing.T, i int, want, got *httptest.ResponseRecorder) {
 func TestHandWrittenJSONIsEncodingJSONs(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 2000 {
-		d := sampleDetail(r)
-		want, got := httptest.NewRecorder(), httptest.NewRecorder()
-		if err := api.GetChatSession200JSONResponse(d).VisitGetChatSessionResponse(want); err != nil {
-			t.Fatal(err)
-		}
-		if err := sessionDetailJSON(d).VisitGetChatSessionResponse(got); err != nil {
-			t.Fatal(err)
-		}
-		sameAnswer(t, i, want, got)
-
-		l := sampleList(r)
-		want, got = httptest.NewRecorder(), httptest.NewRecorder()
-		if err := l.VisitListChatSessionsResponse(want); err != nil {
-			t.Fatal(err)
-		}
-		if err := sessionListJSON(l).VisitListChatSessionsResponse(got); err != nil {
-			t.Fatal(err)
-		}
-		sameAnswer(t, i, want, got)
+		sameDetailAnswer(t, i, sampleDetail(r))
+		sameListAnswer(t, i, sampleList(r))
 	}
+}
+
+// sameDetailAnswer writes d through the generated answer and the hand-written one, and fails
+// t unless the two are the same.
+func sameDetailAnswer(t *testing.T, i int, d api.SessionDetail) {
+	t.Helper()
+	want, got := httptest.NewRecorder(), httptest.NewRecorder()
+	if err := api.GetChatSession200JSONResponse(d).VisitGetChatSessionResponse(want); err != nil {
+		t.Fatal(err)
+	}
+	if err := sessionDetailJSON(d).VisitGetChatSessionResponse(got); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswer(t, i, want, got)
+}
+
+// sameListAnswer is sameDetailAnswer for a page of sessions.
+func sameListAnswer(t *testing.T, i int, l api.ListChatSessions200JSONResponse) {
+	t.Helper()
+	want, got := httptest.NewRecorder(), httptest.NewRecorder()
+	if err := l.VisitListChatSessionsResponse(want); err != nil {
+		t.Fatal(err)
+	}
+	if err := sessionListJSON(l).VisitListChatSessionsResponse(got); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswer(t, i, want, got)
 }
 
 // TestHandWrittenJSONFallsBack gives a time encoding/json refuses: the answer is the generated
@@ -169,18 +179,7 @@ func FuzzJSONString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		want := httptest.NewRecorder()
-		title := api.SessionDetail{Title: s, Messages: []api.Message{{Content: s}}}
-		if err := api.GetChatSession200JSONResponse(title).VisitGetChatSessionResponse(want); err != nil {
-			t.Fatal(err)
-		}
-		got := httptest.NewRecorder()
-		if err := sessionDetailJSON(title).VisitGetChatSessionResponse(got); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) {
-			t.Fatalf("%q: %s, want %s", s, got.Body.Bytes(), want.Body.Bytes())
-		}
+		sameDetailAnswer(t, 0, api.SessionDetail{Title: s, Messages: []api.Message{{Content: s}}})
 	})
 }
 
@@ -224,23 +223,9 @@ func fill(v reflect.Value) {
 func TestHandWrittenJSONKnowsEveryField(t *testing.T) {
 	var d api.SessionDetail
 	fill(reflect.ValueOf(&d).Elem())
-	want, got := httptest.NewRecorder(), httptest.NewRecorder()
-	if err := api.GetChatSession200JSONResponse(d).VisitGetChatSessionResponse(want); err != nil {
-		t.Fatal(err)
-	}
-	if err := sessionDetailJSON(d).VisitGetChatSessionResponse(got); err != nil {
-		t.Fatal(err)
-	}
-	sameAnswer(t, 0, want, got)
+	sameDetailAnswer(t, 0, d)
 
 	var l api.ListChatSessions200JSONResponse
 	fill(reflect.ValueOf(&l).Elem())
-	want, got = httptest.NewRecorder(), httptest.NewRecorder()
-	if err := l.VisitListChatSessionsResponse(want); err != nil {
-		t.Fatal(err)
-	}
-	if err := sessionListJSON(l).VisitListChatSessionsResponse(got); err != nil {
-		t.Fatal(err)
-	}
-	sameAnswer(t, 0, want, got)
+	sameListAnswer(t, 0, l)
 }
