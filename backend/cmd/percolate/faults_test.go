@@ -62,10 +62,7 @@ type server struct {
 // startBinary builds the binary and runs `percolate serve` with the given environment.
 func startBinary(t *testing.T, vars ...string) *server {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "percolate")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	dataDir := t.TempDir()
 	// freeAddr's port is free when it answers, but another process may take it before the
 	// server binds it: then the server exits at once, and another port is tried.
@@ -78,6 +75,16 @@ func startBinary(t *testing.T, vars ...string) *server {
 			t.Fatalf("server exited early: %v\n%s", err, s.logs.String())
 		}
 	}
+}
+
+// buildBinary builds this command into a temporary directory and answers its path.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "percolate")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // tryStart starts bin on addr and waits until it is ready; the error says it exited first.
@@ -752,10 +759,7 @@ func TestTryStartReportsATakenPort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "percolate")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
