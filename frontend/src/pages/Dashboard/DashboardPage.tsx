@@ -16,7 +16,7 @@ import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { SessionListItem } from '../../api/gen/model';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
@@ -61,7 +61,11 @@ export function DashboardPage() {
   const { fetchNextPage } = sessions;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
 
-  const visible = useMemo(() => filterSessions(allSessions(sessions.data), query), [sessions.data, query]);
+  // The list as the page shows it. React Query hands new data over in a synchronous render (a
+  // store's update), so the grid's first render would be one task of every card; deferred, it is a
+  // transition, which React renders in slices of a few milliseconds. Typing still filters at once.
+  const data = useDeferredValue(sessions.data);
+  const visible = useMemo(() => filterSessions(allSessions(data), query), [data, query]);
 
   const newChatButton = (
     <Button
@@ -73,8 +77,9 @@ export function DashboardPage() {
     </Button>
   );
 
-  let body;
-  if (sessions.isPending) {
+  // What stands in for the grid: the loader, the error or the empty list.
+  let body: ReactNode = null;
+  if (data === undefined && !sessions.isError) {
     body = <PageLoader label="Loading your sessions..." />;
   } else if (sessions.isError) {
     body = (
@@ -98,17 +103,6 @@ export function DashboardPage() {
           {newChatButton}
         </Stack>
       </Center>
-    );
-  } else {
-    body = (
-      <SessionGrid
-        sessions={visible}
-        summaries={summaries}
-        endedSessionId={endedSessionId}
-        hasMore={sessions.hasNextPage}
-        loadingMore={sessions.isFetchingNextPage}
-        loadMore={loadMore}
-      />
     );
   }
 
@@ -146,12 +140,30 @@ export function DashboardPage() {
             {newChat.error}
           </Alert>
         ) : null}
-        {body}
+        {/* The grid is in the page from the start, empty until the list is shown, above whatever
+            stands in for it: its virtualiser and its place on the page are set up while the page
+            is light, not in the commit that first puts the cards in. */}
+        <div>
+          <SessionGrid
+            sessions={body ? [] : visible}
+            summaries={summaries}
+            endedSessionId={endedSessionId}
+            hasMore={!body && sessions.hasNextPage}
+            loadingMore={sessions.isFetchingNextPage}
+            loadMore={loadMore}
+          />
+          {body}
+        </div>
         <DashboardCards />
       </Stack>
     </Container>
   );
 }
+
+/** A row of cards before it is measured: three plain cards on a desktop are 261 px high. */
+const ESTIMATED_ROW = 261;
+/** The space between rows, as --mantine-spacing-lg (20 px) is between the columns. */
+const ROW_GAP = 20;
 
 interface SessionGridProps {
   sessions: SessionListItem[];
@@ -194,12 +206,25 @@ function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore
   }, []);
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
-    estimateSize: () => 220,
+    // A row of session cards, as a desktop lays it out (cards with a summary are taller).
+    estimateSize: () => ESTIMATED_ROW,
     // One row beyond the view each way: each overscanned row adds up to three cards to the
     // first render.
     overscan: 1,
+    // The window's size from the first render, so the first render has the rows in view.
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
     scrollMargin: offset,
-    gap: 20, // the row gap, as --mantine-spacing-lg is the column gap
+    gap: ROW_GAP,
+    // A row's size comes from the ResizeObserver, after the browser's own layout. Read when the
+    // row is put in the page (the default), it forced a layout of the whole page in the commit
+    // of the first cards, on top of the one the frame then does.
+    measureElement: (element, entry, instance) => {
+      const box = entry?.borderBoxSize?.[0];
+      if (box) return Math.round(box.blockSize);
+      if (entry) return Math.round(element.getBoundingClientRect().height);
+      const index = instance.indexFromElement(element);
+      return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? ESTIMATED_ROW;
+    },
   });
   const items = virtualizer.getVirtualItems();
 
@@ -215,22 +240,30 @@ function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore
     return () => observer.disconnect();
   }, [hasMore, loadingMore, loadMore]);
 
+  // The rows in view follow one another in the page's flow (so a row is never drawn over
+  // another before it is measured), moved down to where the first of them starts.
+  const first = items[0];
   return (
     <Stack gap="lg">
       <div ref={listRef} style={{ position: 'relative', height: virtualizer.getTotalSize() }} data-testid="session-grid">
-        {items.map((item) => (
-          <div
-            key={item.key}
-            data-index={item.index}
-            ref={virtualizer.measureElement}
-            className={classes.row}
-            style={{ '--cols': cols, transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` } as CSSProperties}
-          >
-            {rows[item.index]!.map((session) => (
-              <SessionCard key={session.id} session={session} summaries={summaries} justEnded={session.id === endedSessionId} />
-            ))}
-          </div>
-        ))}
+        <div
+          className={classes.rows}
+          style={{ transform: `translateY(${first ? first.start - virtualizer.options.scrollMargin : 0}px)` }}
+        >
+          {items.map((item) => (
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className={classes.row}
+              style={{ '--cols': cols } as CSSProperties}
+            >
+              {rows[item.index]!.map((session) => (
+                <SessionCard key={session.id} session={session} summaries={summaries} justEnded={session.id === endedSessionId} />
+              ))}
+            </div>
+          ))}
+        </div>
       </div>
       {hasMore ? (
         <Center>

@@ -1,7 +1,7 @@
 import { Button, Group, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { deleteChatSession, getListChatSessionsQueryKey } from '../../../../api/gen/chat/chat';
 import type { SessionListItem } from '../../../../api/gen/model';
@@ -19,8 +19,12 @@ interface SessionCardProps {
   justEnded?: boolean;
 }
 
-/** One session on the dashboard (spec §2, session card; §4, session delete). */
-export function SessionCard({ session, summaries, justEnded = false }: SessionCardProps) {
+/**
+ * One session on the dashboard (spec §2, session card; §4, session delete). Memoised: the grid
+ * renders again whenever its virtualiser measures or scrolls, and a card whose session has not
+ * changed need not.
+ */
+export const SessionCard = memo(function SessionCard({ session, summaries, justEnded = false }: SessionCardProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
@@ -123,4 +127,4 @@ export function SessionCard({ session, summaries, justEnded = false }: SessionCa
       ) : null}
     </div>
   );
-}
+});
