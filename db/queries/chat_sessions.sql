@@ -144,15 +144,17 @@ RETURNING *;
 -- name: ContinueSession :one
 -- ContinueSession records a send in the user's session in one statement: the
 -- title, the AI-notice time when it was shown again, the tokens (negative when
--- a retry removes a partial reply), the preview, a pending check-in, and the
--- reply in progress until reply_until.
+-- a retry removes a partial reply), the preview, a pending check-in, the
+-- reply in progress until reply_until, and how many newest messages the next
+-- send should read (context_rows).
 UPDATE chat_sessions
 SET title = @title,
     last_disclosure_at = COALESCE(sqlc.narg(disclosed_at), last_disclosure_at),
     tokens_used = GREATEST(tokens_used + @tokens::integer, 0),
     last_message = @last_message,
     checkin_pending = checkin_pending OR @checkin_pending::boolean,
-    reply_until = @reply_until
+    reply_until = @reply_until,
+    context_rows = @context_rows::integer
 WHERE id = @id AND user_id = @user_id
 RETURNING *;
 

@@ -30,6 +30,17 @@ WHERE session_id = @session_id AND user_id = @user_id
 ORDER BY created_at DESC, id DESC
 LIMIT @max_rows;
 
+-- name: ListContextMessages :many
+-- ListContextMessages lists the user's session's newest messages, newest first: at least
+-- min_rows, or as many as the session's last send needed for its prompt
+-- (chat_sessions.context_rows), whichever is more. A backward index scan that stops at the
+-- limit.
+SELECT * FROM messages
+WHERE messages.session_id = @session_id AND messages.user_id = @user_id
+ORDER BY messages.created_at DESC, messages.id DESC
+LIMIT GREATEST(@min_rows::integer,
+               (SELECT s.context_rows FROM chat_sessions s WHERE s.id = @session_id AND s.user_id = @user_id));
+
 -- name: DeleteMessageForUser :execrows
 -- DeleteMessageForUser deletes one of the user's messages (a partial reply
 -- replaced by a retry).

@@ -19,9 +19,10 @@ SET title = $1,
     tokens_used = GREATEST(tokens_used + $3::integer, 0),
     last_message = $4,
     checkin_pending = checkin_pending OR $5::boolean,
-    reply_until = $6
-WHERE id = $7 AND user_id = $8
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
+    reply_until = $6,
+    context_rows = $7::integer
+WHERE id = $8 AND user_id = $9
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
 `
 
 type ContinueSessionParams struct {
@@ -31,14 +32,16 @@ type ContinueSessionParams struct {
 	LastMessage    string
 	CheckinPending bool
 	ReplyUntil     *time.Time
+	ContextRows    int32
 	ID             uuid.UUID
 	UserID         uuid.UUID
 }
 
 // ContinueSession records a send in the user's session in one statement: the
 // title, the AI-notice time when it was shown again, the tokens (negative when
-// a retry removes a partial reply), the preview, a pending check-in, and the
-// reply in progress until reply_until.
+// a retry removes a partial reply), the preview, a pending check-in, the
+// reply in progress until reply_until, and how many newest messages the next
+// send should read (context_rows).
 func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams) (ChatSession, error) {
 	row := q.db.QueryRow(ctx, continueSession,
 		arg.Title,
@@ -47,6 +50,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 		arg.LastMessage,
 		arg.CheckinPending,
 		arg.ReplyUntil,
+		arg.ContextRows,
 		arg.ID,
 		arg.UserID,
 	)
@@ -72,6 +76,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
 		&i.SearchText,
+		&i.ContextRows,
 	)
 	return i, err
 }
@@ -79,7 +84,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 const createSession = `-- name: CreateSession :one
 INSERT INTO chat_sessions (user_id, title, token_limit)
 VALUES ($1, $2, $3)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
 `
 
 type CreateSessionParams struct {
@@ -113,6 +118,7 @@ func (q *Queries) CreateSession(ctx context.Context, arg CreateSessionParams) (C
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
 		&i.SearchText,
+		&i.ContextRows,
 	)
 	return i, err
 }
@@ -141,7 +147,7 @@ const endSessionForUser = `-- name: EndSessionForUser :one
 UPDATE chat_sessions
 SET status = 'ENDED', ended_at = now(), end_reason = $1
 WHERE id = $2 AND user_id = $3 AND status = 'ACTIVE'
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
 `
 
 type EndSessionForUserParams struct {
@@ -176,6 +182,7 @@ func (q *Queries) EndSessionForUser(ctx context.Context, arg EndSessionForUserPa
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
 		&i.SearchText,
+		&i.ContextRows,
 	)
 	return i, err
 }
@@ -190,7 +197,7 @@ SET tokens_used = tokens_used + $1::integer,
     ended_at = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN now() ELSE ended_at END,
     end_reason = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN $4::text ELSE end_reason END
 WHERE id = $5 AND user_id = $6
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
 `
 
 type FinishReplyParams struct {
@@ -237,6 +244,7 @@ func (q *Queries) FinishReply(ctx context.Context, arg FinishReplyParams) (ChatS
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
 		&i.SearchText,
+		&i.ContextRows,
 	)
 	return i, err
 }
@@ -266,7 +274,7 @@ func (q *Queries) GetSafetyReferralCount(ctx context.Context, day time.Time) (in
 }
 
 const getSessionForUser = `-- name: GetSessionForUser :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 `
 
@@ -301,12 +309,13 @@ func (q *Queries) GetSessionForUser(ctx context.Context, arg GetSessionForUserPa
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
 		&i.SearchText,
+		&i.ContextRows,
 	)
 	return i, err
 }
 
 const getSessionForUserForUpdate = `-- name: GetSessionForUserForUpdate :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 FOR UPDATE
 `
@@ -342,6 +351,7 @@ func (q *Queries) GetSessionForUserForUpdate(ctx context.Context, arg GetSession
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
 		&i.SearchText,
+		&i.ContextRows,
 	)
 	return i, err
 }
@@ -373,7 +383,7 @@ func (q *Queries) IncrementSafetyReferrals(ctx context.Context, day time.Time) e
 }
 
 const listSessionsForExport = `-- name: ListSessionsForExport :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows FROM chat_sessions
 WHERE user_id = $1 AND (created_at, id) > ($2::timestamptz, $3::uuid)
 ORDER BY created_at, id
 LIMIT $4
@@ -423,6 +433,7 @@ func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsFor
 			&i.ContextSummaryThrough,
 			&i.ClosingFeeling,
 			&i.SearchText,
+			&i.ContextRows,
 		); err != nil {
 			return nil, err
 		}
@@ -509,7 +520,7 @@ func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPagePara
 const openSession = `-- name: OpenSession :one
 INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
 `
 
 type OpenSessionParams struct {
@@ -559,6 +570,7 @@ func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatS
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
 		&i.SearchText,
+		&i.ContextRows,
 	)
 	return i, err
 }
@@ -684,7 +696,7 @@ const setClosingFeeling = `-- name: SetClosingFeeling :one
 UPDATE chat_sessions
 SET closing_feeling = $1
 WHERE id = $2 AND user_id = $3
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
 `
 
 type SetClosingFeelingParams struct {
@@ -718,6 +730,7 @@ func (q *Queries) SetClosingFeeling(ctx context.Context, arg SetClosingFeelingPa
 		&i.ContextSummaryThrough,
 		&i.ClosingFeeling,
 		&i.SearchText,
+		&i.ContextRows,
 	)
 	return i, err
 }

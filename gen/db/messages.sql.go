@@ -116,6 +116,54 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (M
 	return i, err
 }
 
+const listContextMessages = `-- name: ListContextMessages :many
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
+WHERE messages.session_id = $1 AND messages.user_id = $2
+ORDER BY messages.created_at DESC, messages.id DESC
+LIMIT GREATEST($3::integer,
+               (SELECT s.context_rows FROM chat_sessions s WHERE s.id = $1 AND s.user_id = $2))
+`
+
+type ListContextMessagesParams struct {
+	SessionID uuid.UUID
+	UserID    uuid.UUID
+	MinRows   int32
+}
+
+// ListContextMessages lists the user's session's newest messages, newest first: at least
+// min_rows, or as many as the session's last send needed for its prompt
+// (chat_sessions.context_rows), whichever is more. A backward index scan that stops at the
+// limit.
+func (q *Queries) ListContextMessages(ctx context.Context, arg ListContextMessagesParams) ([]Message, error) {
+	rows, err := q.db.Query(ctx, listContextMessages, arg.SessionID, arg.UserID, arg.MinRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Message{}
+	for rows.Next() {
+		var i Message
+		if err := rows.Scan(
+			&i.ID,
+			&i.SessionID,
+			&i.UserID,
+			&i.Role,
+			&i.Content,
+			&i.TokenCount,
+			&i.CreatedAt,
+			&i.Status,
+			&i.RiskLevel,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listMessagesBySession = `-- name: ListMessagesBySession :many
 SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
 WHERE session_id = $1 AND user_id = $2

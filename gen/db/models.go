@@ -32,6 +32,7 @@ type ChatSession struct {
 	ContextSummaryThrough *time.Time
 	ClosingFeeling        *string
 	SearchText            string
+	ContextRows           int32
 }
 
 type ContactMessage struct {

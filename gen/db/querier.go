@@ -19,8 +19,9 @@ type Querier interface {
 	ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUserParams) (User, error)
 	// ContinueSession records a send in the user's session in one statement: the
 	// title, the AI-notice time when it was shown again, the tokens (negative when
-	// a retry removes a partial reply), the preview, a pending check-in, and the
-	// reply in progress until reply_until.
+	// a retry removes a partial reply), the preview, a pending check-in, the
+	// reply in progress until reply_until, and how many newest messages the next
+	// send should read (context_rows).
 	ContinueSession(ctx context.Context, arg ContinueSessionParams) (ChatSession, error)
 	// CountContactMessages counts the stored contact messages (for operators and tests).
 	CountContactMessages(ctx context.Context) (int64, error)
@@ -128,6 +129,11 @@ type Querier interface {
 	InvalidateAllEmailTokens(ctx context.Context, userID uuid.UUID) error
 	// InvalidateEmailTokens uses up every open token of a user for one purpose.
 	InvalidateEmailTokens(ctx context.Context, arg InvalidateEmailTokensParams) error
+	// ListContextMessages lists the user's session's newest messages, newest first: at least
+	// min_rows, or as many as the session's last send needed for its prompt
+	// (chat_sessions.context_rows), whichever is more. A backward index scan that stops at the
+	// limit.
+	ListContextMessages(ctx context.Context, arg ListContextMessagesParams) ([]Message, error)
 	// ListEndedSessionsBetween returns one user's sessions that ended in [from, to).
 	ListEndedSessionsBetween(ctx context.Context, arg ListEndedSessionsBetweenParams) ([]ListEndedSessionsBetweenRow, error)
 	// ListLiveSubscriptionsForUser returns the user's subscriptions that still give access.

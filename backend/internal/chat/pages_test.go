@@ -336,11 +336,12 @@ func TestSearchUsesTheTrigramIndex(t *testing.T) {
 	}
 }
 
-// TestHistoryReadStopsAtItsPage runs a send's read of history (ListRecentMessages, a page of
-// historyPage) under EXPLAIN ANALYZE for a session of 2,000 messages whose rows are interleaved
+// TestHistoryReadStopsAtItsPage runs a send's reads of history (ListContextMessages, as many
+// rows as the previous send needed, and ListRecentMessages, a page of historyPage) under
+// EXPLAIN ANALYZE for a session of 2,000 messages whose rows are interleaved
 // in the table with those of 1,000 other sessions, as they are in use. The read is a backward
-// scan of the (session_id, user_id, created_at) index that stops at the page: no sort, and no
-// more rows read than the page holds, however long the session.
+// scan of the (session_id, user_id, created_at) index that stops at its limit: no sort, and no
+// more rows read than the limit, however long the session.
 //
 // The planner multiplied the selectivities of session_id and user_id as if they were
 // independent, expected a few dozen rows, and read the whole session by a bitmap scan to sort
@@ -378,24 +379,42 @@ func TestHistoryReadStopsAtItsPage(t *testing.T) {
 	if _, err := f.st.Pool().Exec(ctx, `ANALYZE messages`); err != nil {
 		t.Fatal(err)
 	}
-	plan := explainAnalyze(t, f, func(q *dbgen.Queries) error {
-		_, err := q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: long, UserID: uid, MaxRows: historyPage})
-		return err
-	})
-	t.Logf("EXPLAIN ANALYZE of a send's history read, a session of 2,000 messages:\n%s", plan)
-	if strings.Contains(plan, "Sort") || strings.Contains(plan, "Bitmap") {
-		t.Errorf("the history read sorts or bitmap-scans the session rather than reading its newest page in index order")
+	// The first read of a send (ListContextMessages) takes as many rows as the previous send
+	// needed, here more than a page; a further read takes a page (ListRecentMessages).
+	const needed = 180
+	if _, err := f.st.Pool().Exec(ctx, `UPDATE chat_sessions SET context_rows = $2 WHERE id = $1`, long, needed); err != nil {
+		t.Fatal(err)
 	}
-	scanned := false
-	for _, n := range planNodes(plan) {
-		if strings.HasPrefix(n.name, "Index Scan Backward using messages_session_user_created_at_idx") {
-			scanned = true
-			if n.rows != historyPage {
-				t.Errorf("the index scan gave %d rows, want the page of %d", n.rows, historyPage)
+	for _, read := range []struct {
+		name string
+		rows int
+		run  func(q *dbgen.Queries) error
+	}{
+		{"ListContextMessages", needed, func(q *dbgen.Queries) error {
+			_, err := q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: long, UserID: uid, MinRows: historyPage})
+			return err
+		}},
+		{"ListRecentMessages", historyPage, func(q *dbgen.Queries) error {
+			_, err := q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: long, UserID: uid, MaxRows: historyPage})
+			return err
+		}},
+	} {
+		plan := explainAnalyze(t, f, read.run)
+		t.Logf("EXPLAIN ANALYZE of a send's history read (%s), a session of 2,000 messages:\n%s", read.name, plan)
+		if strings.Contains(plan, "Sort") || strings.Contains(plan, "Bitmap") {
+			t.Errorf("%s sorts or bitmap-scans the session rather than reading its newest rows in index order", read.name)
+		}
+		scanned := false
+		for _, n := range planNodes(plan) {
+			if strings.HasPrefix(n.name, "Index Scan Backward using messages_session_user_created_at_idx") {
+				scanned = true
+				if n.rows != read.rows {
+					t.Errorf("%s: the index scan gave %d rows, want %d", read.name, n.rows, read.rows)
+				}
 			}
 		}
-	}
-	if !scanned {
-		t.Error("the history read does not scan messages_session_user_created_at_idx backward")
+		if !scanned {
+			t.Errorf("%s does not scan messages_session_user_created_at_idx backward", read.name)
+		}
 	}
 }

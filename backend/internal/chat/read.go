@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
@@ -18,7 +17,7 @@ import (
 // holding its locks must never wait for a connection that only the end of another such
 // transaction would free (with a full pool, that would be a deadlock). The read holds no
 // lock, so it always finishes and gives its connection back.
-func (s *Service) prepare(ctx context.Context, read func(*store.Conn) error, lock *store.Batch) (pgx.Tx, error) {
+func (s *Service) prepare(ctx context.Context, read func(*store.Conn) error, lock *store.Batch) (*store.OpenTx, error) {
 	conn, err := s.store.Acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -28,7 +27,7 @@ func (s *Service) prepare(ctx context.Context, read func(*store.Conn) error, loc
 		defer conn.Release()
 		readDone <- read(conn)
 	}()
-	tx, err := s.store.SendTx(ctx, lock)
+	tx, err := s.store.SendOpen(ctx, lock)
 	readErr := <-readDone
 	if store.IsUserGone(err) {
 		// The account was deleted just before: a counter row could not be made for it.
@@ -49,6 +48,8 @@ type reads struct {
 	user    dbgen.User
 	userErr error
 	recent  []dbgen.Message // newest first
+	// needed is how many of recent the prompt needs (see history).
+	needed int
 	// memories are what is remembered from the user's earlier sessions, newest first (none
 	// while memory is off).
 	memories []string
@@ -98,7 +99,7 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 		b := &store.Batch{}
 		user := store.Queue(b, func(q *dbgen.Queries) (dbgen.User, error) { return q.GetUserByID(ctx, userID) })
 		first := store.Queue(b, func(q *dbgen.Queries) ([]dbgen.Message, error) {
-			return q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: sessionID, UserID: userID, MaxRows: historyPage})
+			return q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
 		})
 		mem := queueMemories(ctx, b, userID)
 		if err := c.Send(ctx, b); err != nil {
@@ -112,19 +113,30 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 		if err != nil {
 			return fmt.Errorf("load history: %w", err)
 		}
-		r.recent, err = s.history(ctx, c.Queries(), userID, sessionID, rows)
+		r.recent, r.needed, err = s.history(ctx, c.Queries(), userID, sessionID, rows)
 		return err
 	}
 }
 
-// historyPage is how many messages one read of a session's history takes, newest first.
+// historyPage is how many messages one read of a session's history takes at least, newest
+// first. The first read takes more when the session's previous send needed more
+// (chat_sessions.context_rows, see contextRows).
 const historyPage = 100
+
+// contextRows is what a send stores as the number of messages the next send should read at
+// first: as many as this one needed, the message and its reply, and a few more in case the
+// next messages are shorter. Only the first read's size depends on it; history reads on
+// when that was not enough.
+func contextRows(needed int) int32 {
+	return int32(min(needed+2+8, 10000)) // #nosec G115 -- at most 10,000
+}
 
 // history returns the session's newest messages, newest first, that a prompt can use: those
 // that fit the context budget, and older ones for the running summary of what no longer fits.
 // It reads backwards from first, a page at a time, and stops once it has enough, however long
-// the session: one page unless the messages are very short.
-func (s *Service) history(ctx context.Context, q *dbgen.Queries, userID, sessionID uuid.UUID, first []dbgen.Message) ([]dbgen.Message, error) {
+// the session: one read unless the messages are much shorter than at the previous send.
+// needed is how many of the rows were needed: up to the one that went past the budget, or all.
+func (s *Service) history(ctx context.Context, q *dbgen.Queries, userID, sessionID uuid.UUID, first []dbgen.Message) (_ []dbgen.Message, needed int, _ error) {
 	budget := s.limits.ContextBudget
 	if budget <= 0 {
 		budget = companion.DefaultContextBudget
@@ -132,11 +144,15 @@ func (s *Service) history(ctx context.Context, q *dbgen.Queries, userID, session
 	rows, page, used := first, first, 0
 	for {
 		for _, m := range page {
+			if used > budget+budget/2 {
+				break
+			}
 			used += companion.EstimateTokens(m.Content) + 4
+			needed++
 		}
 		// The budget's worth, and half as much again for the summary of older turns.
 		if len(page) < historyPage || used > budget+budget/2 {
-			return rows, nil
+			return rows, needed, nil
 		}
 		oldest := page[len(page)-1]
 		var err error
@@ -144,7 +160,7 @@ func (s *Service) history(ctx context.Context, q *dbgen.Queries, userID, session
 			SessionID: sessionID, UserID: userID, BeforeAt: &oldest.CreatedAt, BeforeID: &oldest.ID, MaxRows: historyPage,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("load history: %w", err)
+			return nil, 0, fmt.Errorf("load history: %w", err)
 		}
 		rows = append(rows, page...)
 	}

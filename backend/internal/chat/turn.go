@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
@@ -15,16 +14,16 @@ import (
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
-// A send takes three round trips to the database, and the model does not wait for the last:
+// A send takes two round trips to the database, and the model does not wait for the second:
 //
 //  1. At once, concurrently: a read of the user and the newest messages (outside any
 //     transaction), and a batch that opens the transaction, locks the session (or takes the
 //     pending check-ins of a new one) and takes the burst limit and the daily quotas.
 //  2. In Go: every check and decision (limits, the safety step, title, AI notice).
 //  3. One batch writes the session row once (title, notice time, tokens, preview, the reply
-//     in progress), the message and any safety referral, and the commit follows. The reply
-//     starts at the same time; nothing of it is shown or stored before the commit, and a
-//     failed commit cancels it.
+//     in progress), the message and any safety referral, with the COMMIT queued after them
+//     in the same round trip. The reply starts at the same time; nothing of it is shown or
+//     stored before the commit, and a failed commit cancels it.
 
 // Turn is a stored message whose reply is being produced.
 type Turn struct {
@@ -97,8 +96,12 @@ func safetyContext(newestFirst []dbgen.Message, answered uuid.UUID) safety.Conte
 			// The previous message's level on its own, not the one its context gave it: a
 			// short message is risky as the answer to a risky one, but what follows that answer
 			// ("ok", "thanks") is not risky because of it, or one risky message would make every
-			// short message after it a crisis.
-			c.Previous = safety.Screen(m.Content, safety.Context{}).Level
+			// short message after it a crisis. A context only ever raises the screen's level
+			// (safety's TestContextOnlyRaisesTheLevel), so a message stored with none has none
+			// on its own either, and is not screened again on the send's path.
+			if m.RiskLevel != int16(safety.None) {
+				c.Previous = safety.Screen(m.Content, safety.Context{}).Level
+			}
 			return c
 		case companion.RoleAssistant:
 			// Only a reply after the previous user message counts: the one the new message
@@ -219,7 +222,7 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 		return q.ContinueSession(ctx, dbgen.ContinueSessionParams{
 			Title: title, DisclosedAt: disclosed, Tokens: int32(companion.EstimateTokens(msg)), // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
 			LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
-			ID: sessionID, UserID: userID,
+			ContextRows: contextRows(r.needed), ID: sessionID, UserID: userID,
 		})
 	})
 	queueMessage(ctx, write, t, sessionID)
@@ -318,7 +321,8 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.ContinueSession(ctx, dbgen.ContinueSessionParams{
 			Title: t.session.Title, DisclosedAt: disclosed, Tokens: -removed,
-			LastMessage: preview(t.message), ReplyUntil: s.replyUntil(), ID: sessionID, UserID: userID,
+			LastMessage: preview(t.message), ReplyUntil: s.replyUntil(), ContextRows: contextRows(r.needed),
+			ID: sessionID, UserID: userID,
 		})
 	})
 	return s.start(ctx, tx, t, sessionID, write, sess)
@@ -395,7 +399,10 @@ func (s *Service) activeSession(r *store.Result[dbgen.ChatSession]) (dbgen.ChatS
 	return sess, nil
 }
 
-func rollback(ctx context.Context, tx pgx.Tx) { _ = tx.Rollback(context.WithoutCancel(ctx)) }
+// rollback ends a transaction that is not to be stored.
+func rollback(ctx context.Context, tx interface{ Rollback(context.Context) error }) {
+	_ = tx.Rollback(context.WithoutCancel(ctx))
+}
 
 // commitTimeout bounds the writes and the commit of a send. They do not stop when the client
 // goes away: a message the user sent is stored if it can be.
@@ -405,7 +412,7 @@ const commitTimeout = 15 * time.Second
 // wait for the commit, the slowest part of a send. The reply is published (to Follow, Attach
 // and Stop) and stored only once the message is committed; if the commit fails, the reply is
 // cancelled and discarded, and the error returned.
-func (s *Service) start(ctx context.Context, tx pgx.Tx, t *Turn, sessionID uuid.UUID, write *store.Batch, sess *store.Result[dbgen.ChatSession]) (*Turn, error) {
+func (s *Service) start(ctx context.Context, tx *store.OpenTx, t *Turn, sessionID uuid.UUID, write *store.Batch, sess *store.Result[dbgen.ChatSession]) (*Turn, error) {
 	l, err := s.replies.add(sessionID, s.replyTimeout)
 	if err != nil {
 		rollback(ctx, tx)
@@ -417,15 +424,14 @@ func (s *Service) start(ctx context.Context, tx pgx.Tx, t *Turn, sessionID uuid.
 
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
 	defer cancel()
-	err = store.SendIn(wctx, tx, write)
+	// The writes and the COMMIT go in one round trip; the COMMIT runs only if every write
+	// succeeded. The session row is locked by the transaction and was found active, so its
+	// write always has its row.
+	err = tx.SendCommit(wctx, write)
 	if err == nil {
 		t.session, err = sess.Get()
 	}
-	if err == nil {
-		err = tx.Commit(wctx)
-	}
 	if err != nil {
-		rollback(ctx, tx)
 		l.cancel(errDiscarded)
 		committed <- false
 		return nil, fmt.Errorf("store message: %w", err)

@@ -121,14 +121,24 @@ func SendIn(ctx context.Context, tx pgx.Tx, b *Batch) error {
 }
 
 func (b *Batch) run(br pgx.BatchResults) error {
+	return b.runThen(br, nil)
+}
+
+// runThen decodes the batch's results, then (when not nil) reads the result of what was
+// queued after the batch's own statements with then, and closes the results.
+func (b *Batch) runThen(br pgx.BatchResults, then func() error) error {
 	q := dbgen.New(replayer{br})
 	for _, fn := range b.replay {
 		fn(q)
 	}
-	if err := br.Close(); err != nil {
-		return fmt.Errorf("batch: %w", err)
+	var err error
+	if then != nil {
+		err = then()
 	}
-	return nil
+	if cerr := br.Close(); cerr != nil {
+		return fmt.Errorf("batch: %w", cerr)
+	}
+	return err
 }
 
 // recorder is a DBTX that notes the one statement it is given instead of running it.
@@ -198,3 +208,81 @@ func (c *Conn) Send(ctx context.Context, b *Batch) error {
 
 // Release gives the connection back to the pool.
 func (c *Conn) Release() { c.c.Release() }
+
+// OpenTx is a transaction opened by SendOpen on a connection of its own. It ends with
+// SendCommit, which writes and commits in one round trip, or Rollback.
+type OpenTx struct {
+	c *pgxpool.Conn
+}
+
+// SendOpen runs the batch in a new transaction, opened by the same round trip, like SendTx;
+// the transaction is then ended by SendCommit or Rollback. On error it is already rolled back.
+func (s *Store) SendOpen(ctx context.Context, b *Batch) (*OpenTx, error) {
+	c, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("acquire connection: %w", err)
+	}
+	t := &OpenTx{c: c}
+	full := &pgx.Batch{}
+	full.Queue("begin")
+	full.QueuedQueries = append(full.QueuedQueries, b.fresh().QueuedQueries...)
+	br := c.SendBatch(ctx, full)
+	if _, err := br.Exec(); err != nil { // the BEGIN
+		_ = br.Close()
+		_ = t.Rollback(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := b.run(br); err != nil {
+		_ = t.Rollback(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return t, nil
+}
+
+// ErrCommitRolledBack is SendCommit's error when PostgreSQL answered the COMMIT with a
+// rollback (a deferred constraint failed).
+var ErrCommitRolledBack = errors.New("store: the commit was rolled back")
+
+// SendCommit runs the batch in the transaction and commits it, in one round trip: the COMMIT
+// is queued after the batch's statements, and runs only if all of them succeeded. It ends the
+// transaction either way (rolled back on error) and gives the connection back. An error after
+// the batch was sent may leave it unknown whether the commit happened only when the
+// connection was lost (as with any commit).
+func (t *OpenTx) SendCommit(ctx context.Context, b *Batch) error {
+	if t.c == nil {
+		return pgx.ErrTxClosed
+	}
+	full := b.fresh()
+	full.Queue("commit")
+	br := t.c.SendBatch(ctx, full)
+	err := b.runThen(br, func() error {
+		tag, err := br.Exec() // the COMMIT
+		if err == nil && tag.String() == "ROLLBACK" {
+			err = ErrCommitRolledBack
+		}
+		return err
+	})
+	if err != nil {
+		_ = t.Rollback(context.WithoutCancel(ctx))
+		return err
+	}
+	t.c.Release()
+	t.c = nil
+	return nil
+}
+
+// Rollback ends the transaction without storing anything and gives the connection back. It
+// does nothing after the transaction ended.
+func (t *OpenTx) Rollback(ctx context.Context) error {
+	if t.c == nil {
+		return pgx.ErrTxClosed
+	}
+	c := t.c
+	t.c = nil
+	defer c.Release() // a connection left in a transaction is closed by the pool, not reused
+	if c.Conn().PgConn().TxStatus() == 'I' {
+		return nil
+	}
+	_, err := c.Exec(ctx, "rollback")
+	return err
+}

@@ -1,0 +1,104 @@
+package chat
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
+	"github.com/percolate/percolate/backend/internal/store"
+)
+
+// sentCounter counts what a pool's connections send: batches and single statements.
+type sentCounter struct {
+	mu               sync.Mutex
+	batches, queries int
+}
+
+func (c *sentCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queries++
+	return ctx
+}
+func (c *sentCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (c *sentCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.batches++
+	return ctx
+}
+func (c *sentCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (c *sentCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+func (c *sentCounter) take() (batches, queries int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	batches, queries = c.batches, c.queries
+	c.batches, c.queries = 0, 0
+	return batches, queries
+}
+
+// TestLongSessionOfShortMessagesIsReadInOneRoundTrip checks that a send reads, in its first
+// round trip, as many of a session's newest messages as the previous send needed for the
+// prompt, even when that is more than a page: a session of short messages was read by a
+// second round trip on every send, before the model could be asked.
+func TestLongSessionOfShortMessagesIsReadInOneRoundTrip(t *testing.T) {
+	f := newFixture(t, false, nil)
+	ctx := context.Background()
+	uid := f.user(t, "USER")
+	sid := uuid.New()
+	if _, err := f.st.Pool().Exec(ctx, `INSERT INTO chat_sessions (id, user_id, token_limit) VALUES ($1, $2, 1000000)`, sid, uid); err != nil {
+		t.Fatal(err)
+	}
+	// About 20 tokens each: the budget and half again take about 200 of them.
+	if _, err := f.st.Pool().Exec(ctx, `
+		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+		SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END,
+		       'I keep thinking about the exam next week and whether I prepared enough ' || i,
+		       20, now() - ((1000 - i) * interval '1 second')
+		FROM generate_series(1, 1000) AS i`, sid, uid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "Still thinking about it."}, nil); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+
+	cfg := f.st.Pool().Config().Copy()
+	counter := &sentCounter{}
+	cfg.ConnConfig.Tracer = counter
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	st := store.FromPool(pool)
+	svc := New(st, nil, Options{Queue: queuetest.New(t, st), Logger: quiet})
+	c, err := st.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	counter.take()
+	r := &reads{}
+	if err := svc.readUserAndHistory(ctx, r, uid, sid)(c); err != nil {
+		t.Fatal(err)
+	}
+	if b, q := counter.take(); b != 1 || q != 0 {
+		t.Errorf("the read took %d batches and %d further statements, want one batch", b, q)
+	}
+	used := 0
+	for _, m := range r.recent {
+		used += companion.EstimateTokens(m.Content) + 4
+	}
+	budget := companion.DefaultContextBudget
+	if len(r.recent) <= historyPage || used <= budget+budget/2 || len(r.recent) > 2*r.needed {
+		t.Errorf("the read gave %d messages of %d tokens (%d needed), want more than a page, past %d tokens, and not many more than needed",
+			len(r.recent), used, r.needed, budget+budget/2)
+	}
+}
