@@ -96,12 +96,8 @@ func safetyContext(newestFirst []dbgen.Message, answered uuid.UUID) safety.Conte
 			// The previous message's level on its own, not the one its context gave it: a
 			// short message is risky as the answer to a risky one, but what follows that answer
 			// ("ok", "thanks") is not risky because of it, or one risky message would make every
-			// short message after it a crisis. A context only ever raises the screen's level
-			// (safety's TestContextOnlyRaisesTheLevel), so a message stored with none has none
-			// on its own either, and is not screened again on the send's path.
-			if m.RiskLevel != int16(safety.None) {
-				c.Previous = safety.Screen(m.Content, safety.Context{}).Level
-			}
+			// short message after it a crisis.
+			c.Previous = safety.Screen(m.Content, safety.Context{}).Level
 			return c
 		case companion.RoleAssistant:
 			// Only a reply after the previous user message counts: the one the new message
