@@ -527,6 +527,7 @@ func memCounters(pid int) map[string]uint64 {
 	if pid == 0 || addr == "" {
 		return nil
 	}
+	// #nosec G704 -- the operator's own pprof address, which the server accepts only on loopback
 	resp, err := http.Get("http://" + addr + "/debug/pprof/heap?debug=1")
 	if err != nil {
 		return nil

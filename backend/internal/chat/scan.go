@@ -21,14 +21,14 @@ import (
 // TestHandDecodedRowsMatchGenerated (chat) holds both equal to the generated code's rows.
 
 // span is where one text value lies in a page's text; n < 0 is NULL.
-type span struct{ off, n int32 }
+type span struct{ off, n int }
 
 // pageText gathers the text values of a page, to become one string once the page is read.
 type pageText struct {
 	buf   []byte
 	spans []span
-	emo   []span  // the emotions arrays' elements, in order
-	ends  []int32 // where each row's emotions end in emo
+	emo   []span // the emotions arrays' elements, in order
+	ends  []int  // where each row's emotions end in emo
 	msgs  []dbgen.Message
 }
 
@@ -55,7 +55,7 @@ func (t *pageText) add(v []byte) span {
 	if v == nil {
 		return span{n: -1}
 	}
-	s := span{off: int32(len(t.buf)), n: int32(len(v))}
+	s := span{off: len(t.buf), n: len(v)}
 	t.buf = append(t.buf, v...)
 	return s
 }
@@ -84,22 +84,22 @@ func (t *pageText) addTextArray(v []byte) error {
 	if len(v) < 12 {
 		return errors.New("emotions: short array header")
 	}
-	ndim := int32(binary.BigEndian.Uint32(v))
+	ndim := binary.BigEndian.Uint32(v)
 	switch {
 	case ndim == 0:
 		return nil
 	case ndim != 1 || len(v) < 20:
 		return fmt.Errorf("emotions: %d dimensions", ndim)
 	}
-	count := int32(binary.BigEndian.Uint32(v[12:]))
+	count := binary.BigEndian.Uint32(v[12:])
 	rest := v[20:]
 	for range count {
 		if len(rest) < 4 {
 			return errors.New("emotions: truncated array")
 		}
-		n := int32(binary.BigEndian.Uint32(rest))
+		n := uint64(binary.BigEndian.Uint32(rest)) // NULL is 0xFFFFFFFF
 		rest = rest[4:]
-		if n < 0 || int(n) > len(rest) {
+		if n > uint64(len(rest)) {
 			return errors.New("emotions: NULL or truncated element")
 		}
 		t.emo = append(t.emo, t.add(rest[:n]))
@@ -133,7 +133,7 @@ func decodeSessionsPage(capacity int) func(pgx.Rows) ([]dbgen.ListSessionsPageRo
 			if err := t.addTextArray(raw[6]); err != nil {
 				return nil, err
 			}
-			t.ends = append(t.ends, int32(len(t.emo)))
+			t.ends = append(t.ends, len(t.emo))
 			out = append(out, r)
 		}
 		if err := rows.Err(); err != nil {
@@ -145,7 +145,7 @@ func decodeSessionsPage(capacity int) func(pgx.Rows) ([]dbgen.ListSessionsPageRo
 			emotions[i] = s.in(all)
 		}
 		nullable := make([]string, 3*len(out)) // what Summary, EndReason and ClosingFeeling point to
-		start := int32(0)
+		start := 0
 		for i := range out {
 			r, s, p := &out[i], t.spans[i*6:i*6+6], nullable[i*3:i*3+3]
 			r.Title, r.Status, r.Summary = s[0].in(all), s[1].in(all), s[2].ptrIn(all, &p[0])
