@@ -67,6 +67,28 @@ func main() {
 // one per CPU), so 80 MiB leaves room without letting login bursts grow the RSS past 128 MiB.
 const defaultMemoryLimit = 80 << 20
 
+// defaultGCPercent is GOGC when it is unset. The live heap of a serving instance is small
+// (under 10 MiB), so at Go's default of 100 the collector ran every 60–70 session-list
+// reads, and its marking and the allocation slow paths were a quarter of the server's CPU
+// under reads. At 300 it runs a third as often; the memory limit still bounds the heap (it
+// is the limit, not GOGC, that governs under login bursts), so the peak RSS of 8 logins in
+// parallel stays as it was.
+const defaultGCPercent = 300
+
+// tuneGC sets the soft memory limit and the GC's pace of a serving instance, where
+// GOMEMLIMIT and GOGC do not set them.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOMEMLIMIT") == "" {
+		// A soft limit on the Go heap, so the garbage of argon2id (19 MiB a hash, dropped at
+		// once) is collected before the heap grows past it, and freed pages go back to the OS
+		// while under it. GOMEMLIMIT overrides it; GOGC paces the GC below it.
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(defaultGCPercent)
+	}
+}
+
 type usageError string
 
 func (u usageError) Error() string { return string(u) }
@@ -97,12 +119,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if len(args) > 0 {
 			return usageError("serve takes no arguments")
 		}
-		if getenv("GOMEMLIMIT") == "" {
-			// A soft limit on the Go heap, so the garbage of argon2id (19 MiB a hash, dropped at
-			// once) is collected before the heap doubles, and freed pages go back to the OS
-			// while under it. GOMEMLIMIT overrides it; GOGC still paces the GC below it.
-			debug.SetMemoryLimit(defaultMemoryLimit)
-		}
+		tuneGC(getenv)
 		return app.Serve(ctx, cfg, logger, version)
 	case "migrate":
 		if len(args) > 0 {

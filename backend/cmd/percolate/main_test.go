@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -390,5 +392,30 @@ func TestKeysRotate(t *testing.T) {
 	vars["PERCOLATE_SECRET_KEY"] = "0123456789abcdef0123456789abcdef"
 	if err := run(ctx, []string{"keys", "rotate"}, env(vars), io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "PERCOLATE_SECRET_KEY") {
 		t.Errorf("rotate with PERCOLATE_SECRET_KEY: %v", err)
+	}
+}
+
+// TestTuneGC: a serving instance sets its memory limit and GC pace unless GOMEMLIMIT and
+// GOGC set them.
+func TestTuneGC(t *testing.T) {
+	prevPercent := debug.SetGCPercent(100)
+	prevLimit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() { debug.SetGCPercent(prevPercent); debug.SetMemoryLimit(prevLimit) })
+
+	tuneGC(func(string) string { return "" })
+	if got := debug.SetGCPercent(100); got != defaultGCPercent {
+		t.Errorf("GC percent with GOGC unset = %d, want %d", got, defaultGCPercent)
+	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != defaultMemoryLimit {
+		t.Errorf("memory limit with GOMEMLIMIT unset = %d, want %d", got, defaultMemoryLimit)
+	}
+
+	set := map[string]string{"GOGC": "100", "GOMEMLIMIT": "1GiB"}
+	tuneGC(func(k string) string { return set[k] })
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent with GOGC set = %d, want the runtime's 100 left alone", got)
+	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
+		t.Errorf("memory limit with GOMEMLIMIT set = %d, want it left alone", got)
 	}
 }

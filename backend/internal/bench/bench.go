@@ -77,6 +77,13 @@ type Load struct {
 	RSSMiB   float64 `json:"serverRssMiB,omitempty"`
 	Ratio    float64 `json:"ratioToReference,omitempty"`
 	FirstErr string  `json:"firstError,omitempty"`
+	// The server's own cost per request over the phase: CPU time (user + system, from
+	// /proc), and, when it serves pprof (PERCOLATE_PPROF_ADDR), heap allocations and GC
+	// cycles (the runtime's counters, read before and after the phase).
+	CPUus        float64 `json:"serverCpuUsPerRequest,omitempty"`
+	AllocsPerReq float64 `json:"serverAllocsPerRequest,omitempty"`
+	KBPerReq     float64 `json:"serverAllocKiBPerRequest,omitempty"`
+	GCsPer1k     float64 `json:"serverGCsPer1000Requests,omitempty"`
 }
 
 // Target is one of the issue's targets and whether this run met it.
@@ -434,6 +441,7 @@ func phase(parent context.Context, name string, conns int, d time.Duration, fn f
 	var lat []time.Duration
 	var errs, size int
 	var firstErr string
+	cpu0, mem0 := cpuTicks(pid), memCounters(pid)
 	start := time.Now()
 	var wg sync.WaitGroup
 	for range conns {
@@ -476,8 +484,70 @@ func phase(parent context.Context, name string, conns int, d time.Duration, fn f
 		RPS: float64(len(lat)) / elapsed.Seconds(), P50ms: ms(pct(lat, 0.50)), P99ms: ms(pct(lat, 0.99))}
 	if pid != 0 {
 		l.RSSMiB = float64(peak.Load()) / 1024
+		if n := float64(len(lat)); n > 0 {
+			l.CPUus = float64(cpuTicks(pid)-cpu0) * 1e6 / clockTicks / n
+			if mem1 := memCounters(pid); mem0 != nil && mem1 != nil {
+				l.AllocsPerReq = float64(mem1["Mallocs"]-mem0["Mallocs"]) / n
+				l.KBPerReq = float64(mem1["TotalAlloc"]-mem0["TotalAlloc"]) / 1024 / n
+				l.GCsPer1k = float64(mem1["NumGC"]-mem0["NumGC"]) * 1000 / n
+			}
+		}
 	}
 	return l
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat's CPU times (100 on Linux).
+const clockTicks = 100
+
+// cpuTicks is the CPU time (user + system) process pid has used, in clock ticks.
+func cpuTicks(pid int) int64 {
+	if pid == 0 {
+		return 0
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return u + s
+}
+
+// memCounters reads the runtime's allocation counters (Mallocs, TotalAlloc, NumGC) from the
+// server's heap profile, when PERCOLATE_PPROF_ADDR tells the server to serve one; nil
+// otherwise.
+func memCounters(pid int) map[string]uint64 {
+	addr := os.Getenv("PERCOLATE_PPROF_ADDR")
+	if pid == 0 || addr == "" {
+		return nil
+	}
+	// #nosec G704 -- the operator's own pprof address, which the server accepts only on loopback
+	resp, err := http.Get("http://" + addr + "/debug/pprof/heap?debug=1")
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil
+	}
+	out := map[string]uint64{}
+	for _, line := range strings.Split(string(body), "\n") {
+		k, v, ok := strings.Cut(strings.TrimPrefix(line, "# "), " = ")
+		if ok && (k == "Mallocs" || k == "TotalAlloc" || k == "NumGC") {
+			out[k], _ = strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+		}
+	}
+	if len(out) != 3 {
+		return nil
+	}
+	return out
 }
 
 func pct(s []time.Duration, p float64) time.Duration {
@@ -631,6 +701,13 @@ func Markdown(r *Results) string {
 		b.WriteString("\n")
 	}
 	table("Reads", "ratio to ceiling", r.Reads)
+	if len(r.Reads) > 1 && r.Reads[1].CPUus > 0 {
+		b.WriteString("Server cost per request (CPU from /proc; allocations and GC cycles only when the server serves pprof):\n\n| phase | CPU µs/req | allocs/req | KiB/req | GCs per 1000 req |\n|---|---:|---:|---:|---:|\n")
+		for _, l := range r.Reads[1:] {
+			fmt.Fprintf(&b, "| %s | %.0f | %.0f | %.1f | %.2f |\n", l.Name, l.CPUus, l.AllocsPerReq, l.KBPerReq, l.GCsPer1k)
+		}
+		b.WriteString("\n")
+	}
 	table("Growth (1 connection)", "", r.Growth)
 	g := r.GrowthRatio
 	fmt.Fprintf(&b, "List p50 ×%.2f, search p50 ×%.2f for %d sessions against %d; first page %d bytes.\n\n", g.ListP50Ratio, g.SearchP50Ratio, g.BigSessions, g.SmallSessions, g.FirstPageBytes)

@@ -265,9 +265,10 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 	sess := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
 	})
-	msgs := store.Queue(b, func(q *dbgen.Queries) ([]dbgen.Message, error) {
-		return q.ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: sessionID, UserID: userID})
-	})
+	msgs := store.QueueRows(b, func(q *dbgen.Queries) error {
+		_, err := q.ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: sessionID, UserID: userID})
+		return err
+	}, decodeMessages)
 	if err := s.store.Send(ctx, b); err != nil {
 		return Detail{}, fmt.Errorf("read session: %w", err)
 	}

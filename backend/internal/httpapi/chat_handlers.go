@@ -73,19 +73,40 @@ func apiEmotions(in []string) []api.Emotion {
 }
 
 func apiSessionItem(v chat.Session) api.SessionListItem {
-	item := api.SessionListItem{
-		Id: v.ID, Title: v.Title, Status: api.SessionStatus(v.Status), UpdatedAt: v.UpdatedAt,
-		SessionSummary: v.Summary, SessionEmotions: apiEmotions(v.Emotions),
+	return apiSessionItems([]chat.Session{v})[0]
+}
+
+// apiSessionItems is apiSessionItem for a page of sessions, with the values the items point
+// to (and their emotions) in a few shared allocations rather than several an item.
+func apiSessionItems(in []chat.Session) []api.SessionListItem {
+	nEmotions := 0
+	for _, v := range in {
+		nEmotions += len(v.Emotions)
 	}
-	if v.LastMessage != "" {
-		last := v.LastMessage
-		item.LastMessage = &last
+	out := make([]api.SessionListItem, len(in))
+	lasts := make([]string, len(in))
+	feelings := make([]api.ClosingFeeling, len(in))
+	emotions := make([]api.Emotion, 0, nEmotions)
+	for i, v := range in {
+		start := len(emotions)
+		for _, e := range v.Emotions {
+			emotions = append(emotions, api.Emotion(e))
+		}
+		item := &out[i]
+		*item = api.SessionListItem{
+			Id: v.ID, Title: v.Title, Status: api.SessionStatus(v.Status), UpdatedAt: v.UpdatedAt,
+			SessionSummary: v.Summary, SessionEmotions: emotions[start:len(emotions):len(emotions)],
+		}
+		if v.LastMessage != "" {
+			lasts[i] = v.LastMessage
+			item.LastMessage = &lasts[i]
+		}
+		if v.ClosingFeeling != nil {
+			feelings[i] = api.ClosingFeeling(*v.ClosingFeeling)
+			item.ClosingFeeling = &feelings[i]
+		}
 	}
-	if v.ClosingFeeling != nil {
-		f := api.ClosingFeeling(*v.ClosingFeeling)
-		item.ClosingFeeling = &f
-	}
-	return item
+	return out
 }
 
 // SendChatMessage sends a message and answers with the whole reply.
@@ -251,10 +272,7 @@ func (s *Server) sessionsPage(ctx context.Context, path, query string, limit *in
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]api.SessionListItem, 0, len(page.Items))
-	for _, v := range page.Items {
-		out = append(out, apiSessionItem(v))
-	}
+	out := apiSessionItems(page.Items)
 	if page.Next == "" {
 		return out, nil, nil
 	}
@@ -289,8 +307,11 @@ func (s *Server) GetChatSession(ctx context.Context, req api.GetChatSessionReque
 		em := apiEmotions(d.Emotions)
 		out.SessionEmotions = &em
 	}
-	for _, m := range d.Messages {
-		out.Messages = append(out.Messages, apiMessage(m))
+	statuses := make([]api.MessageStatus, len(d.Messages)) // what each message's Status points to
+	for i, m := range d.Messages {
+		statuses[i] = api.MessageStatus(m.Status)
+		out.Messages = append(out.Messages, api.Message{Id: m.ID, Content: m.Content, Role: api.ChatRole(m.Role),
+			Timestamp: m.CreatedAt, TokenCount: m.TokenCount, Status: &statuses[i]})
 	}
 	return out, nil
 }

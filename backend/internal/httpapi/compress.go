@@ -113,6 +113,13 @@ func (g *gzipWriter) Write(b []byte) (int, error) {
 	case g.zw != nil:
 		return g.zw.Write(b)
 	}
+	if len(g.held) == 0 && len(b) >= minGzipBytes {
+		// A large first write (a whole answer, usually) is compressed as it is, not copied.
+		if err := g.startGzip(); err != nil {
+			return 0, err
+		}
+		return g.zw.Write(b)
+	}
 	g.held = append(g.held, b...)
 	if len(g.held) >= minGzipBytes {
 		if err := g.startGzip(); err != nil {
@@ -132,6 +139,9 @@ func (g *gzipWriter) startGzip() error {
 	g.zw.Reset(g.ResponseWriter)
 	held := g.held
 	g.held = nil
+	if len(held) == 0 {
+		return nil
+	}
 	_, err := g.zw.Write(held)
 	return err
 }

@@ -25,7 +25,7 @@ import (
 // implicit transaction; after BeginTx they open a transaction that the caller commits.
 type Batch struct {
 	b      pgx.Batch
-	replay []func(*dbgen.Queries)
+	replay []func(*dbgen.Queries, pgx.BatchResults)
 }
 
 // Result is the outcome of one queued query, available once its batch was sent.
@@ -60,9 +60,37 @@ func Queue[T any](b *Batch, fn func(q *dbgen.Queries) (T, error)) *Result[T] {
 	}
 	b.b.Queue(rec.sql, rec.args...)
 	r := &Result[T]{}
-	b.replay = append(b.replay, func(q *dbgen.Queries) {
+	b.replay = append(b.replay, func(q *dbgen.Queries, _ pgx.BatchResults) {
 		r.v, r.err = fn(q)
 		r.sent = true
+	})
+	return r
+}
+
+// QueueRows adds fn's one query to b, like Queue, but its rows are decoded by decode rather
+// than by the generated code: for the few hot reads whose decoding is worth doing by hand
+// (in one allocation for the page rather than several a row). fn only names the query and its
+// arguments; its result is not used. decode is given the rows, and they are closed after it.
+func QueueRows[T any](b *Batch, fn func(q *dbgen.Queries) error, decode func(pgx.Rows) (T, error)) *Result[T] {
+	rec := &recorder{}
+	_ = fn(dbgen.New(rec))
+	if rec.calls != 1 {
+		panic(fmt.Sprintf("store.QueueRows: the function made %d queries; it must make exactly one", rec.calls))
+	}
+	b.b.Queue(rec.sql, rec.args...)
+	r := &Result[T]{}
+	b.replay = append(b.replay, func(_ *dbgen.Queries, br pgx.BatchResults) {
+		r.sent = true
+		rows, err := br.Query()
+		if err != nil {
+			r.err = err
+			return
+		}
+		r.v, r.err = decode(rows)
+		rows.Close()
+		if err := rows.Err(); r.err == nil && err != nil {
+			r.err = err
+		}
 	})
 	return r
 }
@@ -129,7 +157,7 @@ func (b *Batch) run(br pgx.BatchResults) error {
 func (b *Batch) runThen(br pgx.BatchResults, then func() error) error {
 	q := dbgen.New(replayer{br})
 	for _, fn := range b.replay {
-		fn(q)
+		fn(q, br)
 	}
 	var err error
 	if then != nil {
