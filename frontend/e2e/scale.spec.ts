@@ -40,10 +40,17 @@ test('a dashboard of 10,000 sessions shows the first cards, stays small and load
   await secondPage;
   await expect(page.getByRole('link', { name: 'Walk 51', exact: true })).toBeVisible();
 
-  // Scrolling to the end loads the next page by itself.
+  // Scrolling to the end loads the next page by itself, and only that page: the cards it brings
+  // push the end of the list far out of view.
+  const pagesAsked: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname === '/api/chat/sessions' && url.searchParams.has('cursor')) pagesAsked.push(url.search);
+  });
   const thirdPage = page.waitForResponse((r) => new URL(r.url()).searchParams.has('cursor'));
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await thirdPage;
   await expect(page.getByRole('link', { name: 'Walk 101', exact: true })).toBeVisible();
+  expect(pagesAsked).toHaveLength(1);
   expect(await page.evaluate(() => document.querySelectorAll('*').length)).toBeLessThan(1500);
 });

@@ -66,6 +66,10 @@ export function DashboardPage() {
   // transition, which React renders in slices of a few milliseconds. Typing still filters at once.
   const data = useDeferredValue(sessions.data);
   const visible = useMemo(() => filterSessions(allSessions(data), query), [data, query]);
+  // A page counts as loading until the grid shows it: the fetch ends a render before that, and the
+  // end of the list, still in view, would ask for the page after it, and so on.
+  const pagesShown = data?.pages.length ?? 0;
+  const pagesFetched = sessions.data?.pages.length ?? 0;
 
   const newChatButton = (
     <Button
@@ -149,7 +153,7 @@ export function DashboardPage() {
             summaries={summaries}
             endedSessionId={endedSessionId}
             hasMore={!body && sessions.hasNextPage}
-            loadingMore={sessions.isFetchingNextPage}
+            loadingMore={sessions.isFetchingNextPage || pagesShown < pagesFetched}
             loadMore={loadMore}
           />
           {body}
