@@ -52,13 +52,7 @@ var errRecorded = errors.New("store: recorded for a batch")
 
 // Queue adds fn's one query to b and returns where its result will be.
 func Queue[T any](b *Batch, fn func(q *dbgen.Queries) (T, error)) *Result[T] {
-	rec := &recorder{}
-	_, _ = fn(dbgen.New(rec))
-	if rec.calls != 1 {
-		// A programming error, found by the first test that runs the code.
-		panic(fmt.Sprintf("store.Queue: the function made %d queries; it must make exactly one", rec.calls))
-	}
-	b.b.Queue(rec.sql, rec.args...)
+	b.record("store.Queue", func(q *dbgen.Queries) { _, _ = fn(q) })
 	r := &Result[T]{}
 	b.replay = append(b.replay, func(q *dbgen.Queries, _ pgx.BatchResults) {
 		r.v, r.err = fn(q)
@@ -72,12 +66,7 @@ func Queue[T any](b *Batch, fn func(q *dbgen.Queries) (T, error)) *Result[T] {
 // (in one allocation for the page rather than several a row). fn only names the query and its
 // arguments; its result is not used. decode is given the rows, and they are closed after it.
 func QueueRows[T any](b *Batch, fn func(q *dbgen.Queries) error, decode func(pgx.Rows) (T, error)) *Result[T] {
-	rec := &recorder{}
-	_ = fn(dbgen.New(rec))
-	if rec.calls != 1 {
-		panic(fmt.Sprintf("store.QueueRows: the function made %d queries; it must make exactly one", rec.calls))
-	}
-	b.b.Queue(rec.sql, rec.args...)
+	b.record("store.QueueRows", func(q *dbgen.Queries) { _ = fn(q) })
 	r := &Result[T]{}
 	b.replay = append(b.replay, func(_ *dbgen.Queries, br pgx.BatchResults) {
 		r.sent = true
@@ -93,6 +82,17 @@ func QueueRows[T any](b *Batch, fn func(q *dbgen.Queries) error, decode func(pgx
 		}
 	})
 	return r
+}
+
+// record queues on b the one statement that fn makes, noted by a recorder instead of run.
+func (b *Batch) record(caller string, fn func(q *dbgen.Queries)) {
+	rec := &recorder{}
+	fn(dbgen.New(rec))
+	if rec.calls != 1 {
+		// A programming error, found by the first test that runs the code.
+		panic(fmt.Sprintf("%s: the function made %d queries; it must make exactly one", caller, rec.calls))
+	}
+	b.b.Queue(rec.sql, rec.args...)
 }
 
 // QueueExec adds fn's one statement, whose only outcome is an error, to b.
@@ -131,13 +131,7 @@ func (s *Store) SendTx(ctx context.Context, b *Batch) (pgx.Tx, error) {
 	full.QueuedQueries = append(full.QueuedQueries, b.fresh().QueuedQueries...)
 	br := s.pool.SendBatch(ctx, &full)
 	tx := br.Tx()
-	if _, err := br.Exec(); err != nil { // the BEGIN
-		_ = br.Close()
-		_ = tx.Rollback(context.WithoutCancel(ctx))
-		return nil, fmt.Errorf("begin transaction: %w", err)
-	}
-	if err := b.run(br); err != nil {
-		_ = tx.Rollback(context.WithoutCancel(ctx))
+	if err := b.runOpening(ctx, br, tx.Rollback); err != nil {
 		return nil, err
 	}
 	return tx, nil
@@ -146,6 +140,21 @@ func (s *Store) SendTx(ctx context.Context, b *Batch) (pgx.Tx, error) {
 // SendIn runs the batch inside an open transaction, in one round trip.
 func SendIn(ctx context.Context, tx pgx.Tx, b *Batch) error {
 	return b.run(tx.SendBatch(ctx, b.fresh()))
+}
+
+// runOpening decodes the results of a batch that begins a transaction and then runs b's
+// statements (SendTx, SendOpen). On error the transaction is ended by rollback.
+func (b *Batch) runOpening(ctx context.Context, br pgx.BatchResults, rollback func(context.Context) error) error {
+	if _, err := br.Exec(); err != nil { // the BEGIN
+		_ = br.Close()
+		_ = rollback(context.WithoutCancel(ctx))
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := b.run(br); err != nil {
+		_ = rollback(context.WithoutCancel(ctx))
+		return err
+	}
+	return nil
 }
 
 func (b *Batch) run(br pgx.BatchResults) error {
@@ -254,14 +263,7 @@ func (s *Store) SendOpen(ctx context.Context, b *Batch) (*OpenTx, error) {
 	full := &pgx.Batch{}
 	full.Queue("begin")
 	full.QueuedQueries = append(full.QueuedQueries, b.fresh().QueuedQueries...)
-	br := c.SendBatch(ctx, full)
-	if _, err := br.Exec(); err != nil { // the BEGIN
-		_ = br.Close()
-		_ = t.Rollback(context.WithoutCancel(ctx))
-		return nil, fmt.Errorf("begin transaction: %w", err)
-	}
-	if err := b.run(br); err != nil {
-		_ = t.Rollback(context.WithoutCancel(ctx))
+	if err := b.runOpening(ctx, c.SendBatch(ctx, full), t.Rollback); err != nil {
 		return nil, err
 	}
 	return t, nil
