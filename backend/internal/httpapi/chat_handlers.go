@@ -60,8 +60,19 @@ func apiSendResult(r chat.SendResult) api.SendMessageResponse {
 }
 
 func apiMessage(m chat.Message) api.Message {
-	st := api.MessageStatus(m.Status)
-	return api.Message{Id: m.ID, Content: m.Content, Role: api.ChatRole(m.Role), Timestamp: m.CreatedAt, TokenCount: m.TokenCount, Status: &st}
+	return apiMessages([]chat.Message{m})[0]
+}
+
+// apiMessages is apiMessage for a session's messages, with their statuses in one shared
+// allocation rather than one a message.
+func apiMessages(in []chat.Message) []api.Message {
+	out := make([]api.Message, len(in))
+	statuses := make([]api.MessageStatus, len(in)) // what each message's Status points to
+	for i, m := range in {
+		statuses[i] = api.MessageStatus(m.Status)
+		out[i] = api.Message{Id: m.ID, Content: m.Content, Role: api.ChatRole(m.Role), Timestamp: m.CreatedAt, TokenCount: m.TokenCount, Status: &statuses[i]}
+	}
+	return out
 }
 
 func apiEmotions(in []string) []api.Emotion {
@@ -300,18 +311,12 @@ func (s *Server) GetChatSession(ctx context.Context, req api.GetChatSessionReque
 	out := sessionDetailJSON{
 		SessionId: d.ID, Title: d.Title, Status: api.SessionStatus(d.Status), IsActive: d.Active,
 		SessionTokensUsed: d.TokensUsed, SessionTokenLimit: d.TokenLimit, EndReason: d.EndReason,
-		SessionSummary: d.Summary, Messages: make([]api.Message, 0, len(d.Messages)),
+		SessionSummary: d.Summary, Messages: apiMessages(d.Messages),
 		ReplyInProgress: &d.ReplyInProgress,
 	}
 	if d.Summary != nil || len(d.Emotions) > 0 {
 		em := apiEmotions(d.Emotions)
 		out.SessionEmotions = &em
-	}
-	statuses := make([]api.MessageStatus, len(d.Messages)) // what each message's Status points to
-	for i, m := range d.Messages {
-		statuses[i] = api.MessageStatus(m.Status)
-		out.Messages = append(out.Messages, api.Message{Id: m.ID, Content: m.Content, Role: api.ChatRole(m.Role),
-			Timestamp: m.CreatedAt, TokenCount: m.TokenCount, Status: &statuses[i]})
 	}
 	return out, nil
 }
