@@ -2,47 +2,14 @@ package chat
 
 import (
 	"context"
-	"sync"
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
-	"github.com/percolate/percolate/backend/internal/store"
+	"github.com/percolate/percolate/backend/internal/store/pgtest"
 )
-
-// sentCounter counts what a pool's connections send: batches and single statements.
-type sentCounter struct {
-	mu               sync.Mutex
-	batches, queries int
-}
-
-func (c *sentCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.queries++
-	return ctx
-}
-func (c *sentCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-func (c *sentCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.batches++
-	return ctx
-}
-func (c *sentCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (c *sentCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
-
-func (c *sentCounter) take() (batches, queries int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	batches, queries = c.batches, c.queries
-	c.batches, c.queries = 0, 0
-	return batches, queries
-}
 
 // TestLongSessionOfShortMessagesIsReadInOneRoundTrip checks that a send reads, in its first
 // round trip, as many of a session's newest messages as the previous send needed for the
@@ -69,27 +36,19 @@ func TestLongSessionOfShortMessagesIsReadInOneRoundTrip(t *testing.T) {
 		t.Fatalf("send: %v", err)
 	}
 
-	cfg := f.st.Pool().Config().Copy()
-	counter := &sentCounter{}
-	cfg.ConnConfig.Tracer = counter
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	st := store.FromPool(pool)
+	st, counter := pgtest.Traced(t, f.st.Pool().Config())
 	svc := New(st, nil, Options{Queue: queuetest.New(t, st), Logger: quiet})
 	c, err := st.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Release()
-	counter.take()
+	counter.Take()
 	r := &reads{}
 	if err := svc.readUserAndHistory(ctx, r, uid, sid)(c); err != nil {
 		t.Fatal(err)
 	}
-	if b, q := counter.take(); b != 1 || q != 0 {
+	if b, q, _ := counter.Take(); b != 1 || q != 0 {
 		t.Errorf("the read took %d batches and %d further statements, want one batch", b, q)
 	}
 	used := 0

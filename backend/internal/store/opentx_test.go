@@ -2,10 +2,8 @@ package store_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/percolate/percolate/backend/internal/store"
@@ -13,52 +11,14 @@ import (
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
-// sentTracer counts what the pool's connections send: batches and single statements.
-type sentTracer struct {
-	mu               sync.Mutex
-	batches, queries int
-	sql              []string
-}
-
-func (c *sentTracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.queries++
-	c.sql = append(c.sql, d.SQL)
-	return ctx
-}
-func (c *sentTracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-func (c *sentTracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.batches++
-	return ctx
-}
-func (c *sentTracer) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (c *sentTracer) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
-
-func (c *sentTracer) take() (batches, queries int, sql []string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	batches, queries, sql = c.batches, c.queries, c.sql
-	c.batches, c.queries, c.sql = 0, 0, nil
-	return batches, queries, sql
-}
-
-func tracedStore(t *testing.T) (*store.Store, *sentTracer) {
+// tracedStore is a store on a fresh database whose pool counts what it sends.
+func tracedStore(t *testing.T) (*store.Store, *pgtest.Sent) {
 	t.Helper()
 	cfg, err := pgxpool.ParseConfig(pgtest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := &sentTracer{}
-	cfg.ConnConfig.Tracer = tr
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	return store.FromPool(pool), tr
+	return pgtest.Traced(t, cfg)
 }
 
 func queueUser(ctx context.Context, b *store.Batch, email string) {
@@ -83,7 +43,7 @@ func present(t *testing.T, s *store.Store, email string) bool {
 func TestSendCommitWritesAndCommitsInOneRoundTrip(t *testing.T) {
 	s, tr := tracedStore(t)
 	ctx := context.Background()
-	tr.take()
+	tr.Take()
 
 	first := &store.Batch{}
 	queueUser(ctx, first, "opened@example.com")
@@ -94,13 +54,13 @@ func TestSendCommitWritesAndCommitsInOneRoundTrip(t *testing.T) {
 	if present(t, s, "opened@example.com") {
 		t.Fatal("the first batch's write is visible before the commit")
 	}
-	tr.take()
+	tr.Take()
 	write := &store.Batch{}
 	queueUser(ctx, write, "written@example.com")
 	if err := tx.SendCommit(ctx, write); err != nil {
 		t.Fatalf("SendCommit: %v", err)
 	}
-	if b, q, sql := tr.take(); b != 1 || q != 0 {
+	if b, q, sql := tr.Take(); b != 1 || q != 0 {
 		t.Errorf("SendCommit sent %d batches and %d statements (%q), want one batch and nothing else", b, q, sql)
 	}
 	for _, e := range []string{"opened@example.com", "written@example.com"} {
