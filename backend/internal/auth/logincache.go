@@ -99,7 +99,7 @@ func (t *Tokens) ListenForLoginChanges(ctx context.Context, logger *slog.Logger)
 }
 
 func (t *Tokens) listen(ctx context.Context) error {
-	conn, err := pgx.ConnectConfig(ctx, t.st.Pool().Config().ConnConfig.Copy())
+	conn, err := pgx.ConnectConfig(ctx, t.st.ListenConfig())
 	if err != nil {
 		return err
 	}

@@ -74,8 +74,18 @@ func (l *Listener) Run(ctx context.Context) {
 	}
 }
 
+// ListenConfig is the pool's connection settings for a connection of its own that only
+// LISTENs and waits: it prepares nothing, so it keeps no statement or description cache (each
+// a map made for 512 statements).
+func (s *Store) ListenConfig() *pgx.ConnConfig {
+	c := s.pool.Config().ConnConfig.Copy()
+	c.StatementCacheCapacity, c.DescriptionCacheCapacity = 0, 0
+	c.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	return c
+}
+
 func (l *Listener) listen(ctx context.Context) error {
-	conn, err := pgx.ConnectConfig(ctx, l.store.pool.Config().ConnConfig.Copy())
+	conn, err := pgx.ConnectConfig(ctx, l.store.ListenConfig())
 	if err != nil {
 		return err
 	}
