@@ -93,9 +93,9 @@ func tuneGC(getenv func(string) string) {
 
 // sampleHeapOnlyForPprof turns the runtime's heap profile off in a serving instance that does
 // not serve pprof (PERCOLATE_PPROF_ADDR unset), where nobody can read it: otherwise every
-// 512 KiB allocated records its call stack, which keeps a 1.4 MiB table of stacks and the
-// function tables of every caller walked resident in an idle server. GODEBUG's memprofilerate
-// still sets the rate when given.
+// 512 KiB allocated records its call stack, which touches pages of a 1.4 MiB table of stacks
+// and the function tables of every caller it walks, and keeps them resident in an idle
+// server. GODEBUG's memprofilerate still sets the rate when given.
 func sampleHeapOnlyForPprof(pprofAddr string, getenv func(string) string) {
 	if pprofAddr == "" && !strings.Contains(getenv("GODEBUG"), "memprofilerate=") {
 		runtime.MemProfileRate = 0
