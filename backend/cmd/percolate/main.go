@@ -20,7 +20,9 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -89,6 +91,17 @@ func tuneGC(getenv func(string) string) {
 	}
 }
 
+// sampleHeapOnlyForPprof turns the runtime's heap profile off in a serving instance that does
+// not serve pprof (PERCOLATE_PPROF_ADDR unset), where nobody can read it: otherwise every
+// 512 KiB allocated records its call stack, which touches pages of a 1.4 MiB table of stacks
+// and the function tables of every caller it walks, and keeps them resident in an idle
+// server. GODEBUG's memprofilerate still sets the rate when given.
+func sampleHeapOnlyForPprof(pprofAddr string, getenv func(string) string) {
+	if pprofAddr == "" && !strings.Contains(getenv("GODEBUG"), "memprofilerate=") {
+		runtime.MemProfileRate = 0
+	}
+}
+
 type usageError string
 
 func (u usageError) Error() string { return string(u) }
@@ -120,6 +133,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return usageError("serve takes no arguments")
 		}
 		tuneGC(getenv)
+		sampleHeapOnlyForPprof(cfg.PprofAddr, getenv)
 		return app.Serve(ctx, cfg, logger, version)
 	case "migrate":
 		if len(args) > 0 {

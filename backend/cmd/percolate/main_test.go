@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -417,5 +418,27 @@ func TestTuneGC(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
 		t.Errorf("memory limit with GOMEMLIMIT set = %d, want it left alone", got)
+	}
+}
+
+// TestSampleHeapOnlyForPprof: the heap profile is sampled only where pprof serves it, or
+// where GODEBUG sets its rate.
+func TestSampleHeapOnlyForPprof(t *testing.T) {
+	prev := runtime.MemProfileRate
+	t.Cleanup(func() { runtime.MemProfileRate = prev })
+	unset := func(string) string { return "" }
+
+	runtime.MemProfileRate = 512 * 1024
+	sampleHeapOnlyForPprof("127.0.0.1:6060", unset)
+	if runtime.MemProfileRate != 512*1024 {
+		t.Errorf("with pprof served, MemProfileRate = %d, want it left alone", runtime.MemProfileRate)
+	}
+	sampleHeapOnlyForPprof("", func(k string) string { return map[string]string{"GODEBUG": "memprofilerate=1"}[k] })
+	if runtime.MemProfileRate != 512*1024 {
+		t.Errorf("with GODEBUG's memprofilerate, MemProfileRate = %d, want it left alone", runtime.MemProfileRate)
+	}
+	sampleHeapOnlyForPprof("", unset)
+	if runtime.MemProfileRate != 0 {
+		t.Errorf("without pprof, MemProfileRate = %d, want 0 (off)", runtime.MemProfileRate)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/companion"
@@ -145,13 +146,27 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	if err != nil {
 		return err
 	}
-	// Logins checked are cached for half a second while this instance hears of every change.
-	go tokens.ListenForLoginChanges(ctx, logger)
+	// One connection of its own LISTENs for the whole instance: for login changes (logins
+	// checked are cached for half a second while this instance hears of every change) and
+	// for the chat's stops and stored replies from other instances. It stops after the chat
+	// has finished its replies (deferred before the chat's shutdown, so run after it).
+	notes := db.NewListener(logger, auth.LoginChannel, chat.NotifyChannel)
+	tokens.FollowLoginChanges(notes)
+	notesCtx, stopNotes := context.WithCancel(context.WithoutCancel(ctx))
+	notesDone := make(chan struct{})
+	go func() {
+		defer close(notesDone)
+		notes.Run(notesCtx)
+	}()
+	defer func() {
+		stopNotes()
+		<-notesDone
+	}()
 
 	// What each tier includes, with the configured numbers: chat, voice and /me read it.
 	tiers := tiers(cfg.Limits)
 	// Chat and its background jobs (session summaries).
-	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Queue: jobs, Logger: logger, Limits: ptr(chatLimits(cfg.Limits, tiers)), ReplyTimeout: cfg.LLM.ReplyTimeout})
+	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Queue: jobs, Listener: notes, Logger: logger, Limits: ptr(chatLimits(cfg.Limits, tiers)), ReplyTimeout: cfg.LLM.ReplyTimeout})
 	chatSvc.Start()
 	replyCtx, stopReplies := context.WithCancel(context.Background())
 	defer func() {

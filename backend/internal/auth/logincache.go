@@ -8,20 +8,21 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
+
+	"github.com/percolate/percolate/backend/internal/store"
 )
 
 // LoginCacheTTL is how long an instance trusts a login it has checked. It is under a second,
 // so even a change whose notification was lost ends the login on every instance within one.
 const LoginCacheTTL = 500 * time.Millisecond
 
-// authChannel is the channel the triggers of migration 00013 notify on every commit that
+// LoginChannel is the channel the triggers of migration 00013 notify on every commit that
 // revokes or deletes a login, deletes an account or changes its role.
-const authChannel = "percolate_auth"
+const LoginChannel = "percolate_auth"
 
 // loginCache remembers, per login (refresh family), the owner and role GetLiveRefreshFamily
 // answered, for LoginCacheTTL. It is used only while its listener is subscribed to
-// authChannel; each notification, and each revocation by this instance, empties it.
+// LoginChannel; each notification, and each revocation by this instance, empties it.
 type loginCache struct {
 	on  atomic.Bool
 	gen atomic.Uint64 // bumped by every clear: a lookup begun before one is not stored
@@ -75,44 +76,27 @@ func (c *loginCache) clear() {
 // notification.
 func (t *Tokens) ForgetLogins() { t.cache.clear() }
 
-// ListenForLoginChanges keeps a connection LISTENing on authChannel until ctx ends, emptying
-// the cache of checked logins on every notification. The cache is on only while it listens:
-// before the first subscription, and from a lost connection until the next, every access
+// FollowLoginChanges makes the cache of checked logins follow l, a listener that includes
+// LoginChannel: the cache is on only while l listens, and every notification empties it.
+// Before l first listens, and from a lost connection until it listens again, every access
 // token is checked against the database.
-func (t *Tokens) ListenForLoginChanges(ctx context.Context, logger *slog.Logger) {
-	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
-		err := t.listen(ctx)
+func (t *Tokens) FollowLoginChanges(l *store.Listener) {
+	l.Watch(func(listening bool) {
+		if listening {
+			t.cache.clear()
+			t.cache.on.Store(true)
+			return
+		}
 		t.cache.on.Store(false)
 		t.cache.clear()
-		if ctx.Err() != nil {
-			return
-		}
-		logger.Warn("login cache off: listening for login changes failed", "error", err.Error())
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(backoff):
-		}
-		backoff = min(2*backoff, 5*time.Second)
-	}
+	})
+	l.Subscribe(LoginChannel, func(string) { t.cache.clear() })
 }
 
-func (t *Tokens) listen(ctx context.Context) error {
-	conn, err := pgx.ConnectConfig(ctx, t.st.Pool().Config().ConnConfig.Copy())
-	if err != nil {
-		return err
-	}
-	defer func() { _ = conn.Close(context.WithoutCancel(ctx)) }()
-	if _, err := conn.Exec(ctx, "LISTEN "+authChannel); err != nil {
-		return err
-	}
-	t.cache.clear()
-	t.cache.on.Store(true)
-	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
-			return err
-		}
-		t.cache.clear()
-	}
+// ListenForLoginChanges follows the login changes (FollowLoginChanges) on a listener of its
+// own until ctx ends; a server shares one listener among its services instead.
+func (t *Tokens) ListenForLoginChanges(ctx context.Context, logger *slog.Logger) {
+	l := t.st.NewListener(logger, LoginChannel)
+	t.FollowLoginChanges(l)
+	l.Run(ctx)
 }

@@ -100,3 +100,42 @@ func TestLoginCache(t *testing.T) {
 		t.Fatalf("a login this instance revoked was accepted: %v", err)
 	}
 }
+
+// TestLoginCacheOffWhileNotListening: following a listener shared with another channel, the
+// cache is on while it listens, off (every token checked against the database) from a lost
+// connection until it listens again, and on again after that.
+func TestLoginCacheOffWhileNotListening(t *testing.T) {
+	st := pgtest.New(t)
+	ctx := context.Background()
+	tk, err := NewTokens(st, Config{Key: make([]byte, KeySize), Issuer: "https://percolate.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := st.NewListener(slog.New(slog.NewTextHandler(io.Discard, nil)), "percolate_other", LoginChannel)
+	tk.FollowLoginChanges(l)
+	// Watchers run in the order they were added, so this one sees the cache as the
+	// listener's change left it.
+	seen := make(chan [2]bool, 8)
+	l.Watch(func(listening bool) { seen <- [2]bool{listening, tk.cache.on.Load()} })
+	lctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); l.Run(lctx) }()
+	defer func() { stop(); <-done }()
+	expect := func(listening bool) {
+		t.Helper()
+		select {
+		case s := <-seen:
+			if s[0] != listening || s[1] != listening {
+				t.Fatalf("listening = %v with the cache on = %v, want both %v", s[0], s[1], listening)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the listener never reported listening = %v", listening)
+		}
+	}
+	expect(true)
+	if _, err := st.Pool().Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`); err != nil {
+		t.Fatal(err)
+	}
+	expect(false)
+	expect(true)
+}

@@ -96,6 +96,7 @@ type Service struct {
 	replyTimeout time.Duration
 	poll         time.Duration
 	replies      replies
+	listener     *store.Listener // shared, from Options; nil: Start runs its own
 }
 
 // Options tune a Service; zero values take the defaults, except Queue.
@@ -109,6 +110,10 @@ type Options struct {
 	// ReplyTimeout is a reply's own deadline, whatever happens to its request (default
 	// config.DefaultReplyTimeout).
 	ReplyTimeout time.Duration
+	// Listener, when set, is the instance's shared notification listener, which listens on
+	// NotifyChannel and whose Run is its owner's; without it Start runs one of its own (and
+	// with it a connection of its own).
+	Listener *store.Listener
 	// PollInterval is how often a wait for a reply written by another instance re-reads the
 	// database, in case a notification was missed (default 2 s).
 	PollInterval time.Duration
@@ -142,6 +147,7 @@ func New(st *store.Store, provider companion.Provider, opts Options) *Service {
 	if opts.PollInterval > 0 {
 		s.poll = opts.PollInterval
 	}
+	s.listener = opts.Listener
 	s.replies.init()
 	s.registerWorkers(opts.Queue)
 	return s

@@ -104,7 +104,7 @@ type replies struct {
 	closing   bool
 	wg        sync.WaitGroup
 
-	stopListening context.CancelFunc
+	stopListening func()        // stops the service's own listener, or unsubscribes from the shared one
 	listening     chan struct{} // closed when the listener has stopped
 }
 
@@ -193,20 +193,35 @@ func (r *replies) wake(sessionID uuid.UUID, status string, all bool) {
 	}
 }
 
+// NotifyChannel is the channel on which instances announce the stops and stored replies of
+// their chats: a server's shared listener (Options.Listener) must listen on it.
+const NotifyChannel = notifyChannel
+
 // Start makes the service take part in replies across instances: it listens for the stops
-// and stored replies that other instances announce. Shutdown stops it.
+// and stored replies that other instances announce, on Options.Listener or else on a
+// listener of its own. Shutdown stops it.
 func (s *Service) Start() {
-	l := s.store.NewListener(notifyChannel, s.log)
-	l.Subscribe(s.onNotify)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	s.replies.mu.Lock()
-	s.replies.stopListening, s.replies.listening = cancel, done
-	s.replies.mu.Unlock()
-	go func() {
-		defer close(done)
-		l.Run(ctx)
-	}()
+	l := s.listener
+	if l == nil {
+		l = s.store.NewListener(s.log, NotifyChannel)
+		l.Subscribe(NotifyChannel, s.onNotify)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		s.replies.mu.Lock()
+		s.replies.stopListening, s.replies.listening = cancel, done
+		s.replies.mu.Unlock()
+		go func() {
+			defer close(done)
+			l.Run(ctx)
+		}()
+	} else {
+		unsubscribe := l.Subscribe(NotifyChannel, s.onNotify)
+		done := make(chan struct{})
+		close(done) // the listener's owner runs and stops it
+		s.replies.mu.Lock()
+		s.replies.stopListening, s.replies.listening = unsubscribe, done
+		s.replies.mu.Unlock()
+	}
 	// Wait (briefly) until the listener is listening, so that what happens next is heard.
 	select {
 	case <-l.Ready():

@@ -7,13 +7,15 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // docsPage renders a readable reference of openapi.yaml as one static HTML page: no scripts,
-// nothing fetched from elsewhere, so it works offline and under the strict CSP.
-var docsPage = template.Must(template.New("docs").Parse(`<!doctype html>
+// nothing fetched from elsewhere, so it works offline and under the strict CSP. It is parsed
+// with the page's first render, not at start-up.
+const docsPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · reference</title>
 <style>
@@ -39,7 +41,7 @@ a{color:#6F4E37}
 <table>{{range .Responses}}<tr><td><code>{{.}}</code></td></tr>{{end}}</table>
 </section>{{end}}
 </main></body></html>
-`))
+`
 
 type docsOp struct {
 	ID, Method, Path, Summary, Description, Body string
@@ -47,8 +49,12 @@ type docsOp struct {
 	Params, Responses                            []string
 }
 
-// renderDocs builds the docs page once at start-up.
+// renderDocs builds the docs page (once, on its first request: see lazyDocs).
 func renderDocs(spec *openapi3.T) ([]byte, error) {
+	page, err := template.New("docs").Parse(docsPage)
+	if err != nil {
+		return nil, fmt.Errorf("parse docs template: %w", err)
+	}
 	var ops []docsOp
 	paths := spec.Paths.InMatchingOrder()
 	sort.Strings(paths)
@@ -89,7 +95,7 @@ func renderDocs(spec *openapi3.T) ([]byte, error) {
 		}
 	}
 	var buf bytes.Buffer
-	err := docsPage.Execute(&buf, map[string]any{
+	err = page.Execute(&buf, map[string]any{
 		"Title": spec.Info.Title, "Version": spec.Info.Version, "Description": spec.Info.Description, "Ops": ops,
 	})
 	if err != nil {
@@ -122,6 +128,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// serveDocs serves the docs page, rendering it on the first request: most servers are never
+// asked for it, and an idle one need not hold the page, its template and the code that
+// renders them.
+func serveDocs(spec *openapi3.T) http.HandlerFunc {
+	render := sync.OnceValues(func() ([]byte, error) { return renderDocs(spec) })
+	return func(w http.ResponseWriter, r *http.Request) {
+		page, err := render()
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, "INTERNAL_ERROR", msgInternal)
+			return
+		}
+		serveBytes("text/html; charset=utf-8", page)(w, r)
+	}
 }
 
 func serveBytes(contentType string, body []byte) http.HandlerFunc {

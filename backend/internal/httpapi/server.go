@@ -134,10 +134,6 @@ func NewHandler(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load embedded openapi spec: %w", err)
 	}
-	docs, err := renderDocs(spec)
-	if err != nil {
-		return nil, err
-	}
 	spa, err := newSPAHandler(d.WebApp, d.SupportEmail)
 	if err != nil {
 		return nil, err
@@ -151,7 +147,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	r := chi.NewRouter()
 	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders, gzipResponses, limitBody, keepRawBody)
 	r.Get("/api/openapi.yaml", serveBytes("application/yaml; charset=utf-8", percolate.OpenAPIYAML))
-	r.Get("/api/docs", serveBytes("text/html; charset=utf-8", docs))
+	r.Get("/api/docs", serveDocs(spec))
 	r.Group(func(g chi.Router) {
 		g.Use(authenticate(d.Verifier), validate.middleware)
 		strict := api.NewStrictHandlerWithOptions(s, []api.StrictMiddlewareFunc{withOIDCCookie}, api.StrictHTTPServerOptions{

@@ -3,48 +3,76 @@ package store
 import (
 	"context"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 )
 
-// Listener receives the PostgreSQL notifications of one channel (sent with the Notify query
-// by any instance on the database) over a connection of its own, outside the pool, and hands
-// every payload to its subscribers. It reconnects after a lost connection; notifications sent
-// meanwhile are lost, so subscribers that must not miss an event also look at the database
-// now and then (Reconnected tells them when it matters most).
+// Listener receives the PostgreSQL notifications of its channels (sent with the Notify query
+// by any instance on the database) over one connection of its own, outside the pool, and
+// hands every payload to the subscribers of its channel. One listener serves a whole
+// instance, so it holds one connection (and one PostgreSQL backend) however many services
+// listen. It reconnects after a lost connection; notifications sent meanwhile are lost, so
+// subscribers that must not miss an event also look at the database now and then, or watch
+// whether it listens (Watch).
 type Listener struct {
-	store   *Store
-	channel string
-	log     *slog.Logger
+	store    *Store
+	channels []string
+	log      *slog.Logger
 
 	mu    sync.Mutex
-	subs  map[int]func(payload string)
+	subs  []subscription // in the order they were added
 	next  int
 	ready chan struct{} // closed once the first LISTEN took effect
 }
 
-// NewListener returns a listener for channel; Run starts it.
-func (s *Store) NewListener(channel string, logger *slog.Logger) *Listener {
+// subscription is a channel's payload handler, or (channel "") a watcher of the connection.
+type subscription struct {
+	id      int
+	channel string
+	payload func(payload string)
+	watch   func(listening bool)
+}
+
+// NewListener returns a listener for channels; Run starts it.
+func (s *Store) NewListener(logger *slog.Logger, channels ...string) *Listener {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Listener{store: s, channel: channel, log: logger, subs: map[int]func(string){}, ready: make(chan struct{})}
+	return &Listener{store: s, channels: channels, log: logger, ready: make(chan struct{})}
 }
 
-// Subscribe calls fn with each payload until the returned function is called. fn runs on the
-// listener's goroutine: it must not block.
-func (l *Listener) Subscribe(fn func(payload string)) (unsubscribe func()) {
+// Subscribe calls fn with each payload sent on channel, one of the listener's, until the
+// returned function is called. After a reconnection fn gets an empty payload, meaning
+// "something may have been missed". fn runs on the listener's goroutine: it must not block.
+func (l *Listener) Subscribe(channel string, fn func(payload string)) (unsubscribe func()) {
+	if channel == "" || !slices.Contains(l.channels, channel) {
+		panic("store: Subscribe to " + channel + ", which the listener does not listen on")
+	}
+	return l.add(subscription{channel: channel, payload: fn})
+}
+
+// Watch calls fn with true each time the listener starts listening on its channels, and with
+// false when it stops (a lost connection, or the end of Run), until the returned function is
+// called. Watchers are called in the order they were added. fn runs on the listener's
+// goroutine: it must not block.
+func (l *Listener) Watch(fn func(listening bool)) (unwatch func()) {
+	return l.add(subscription{watch: fn})
+}
+
+func (l *Listener) add(s subscription) func() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	id := l.next
+	s.id = l.next
 	l.next++
-	l.subs[id] = fn
+	l.subs = append(l.subs, s)
 	return func() {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		delete(l.subs, id)
+		l.subs = slices.DeleteFunc(l.subs, func(e subscription) bool { return e.id == s.id })
 	}
 }
 
@@ -53,16 +81,15 @@ func (l *Listener) Subscribe(fn func(payload string)) (unsubscribe func()) {
 func (l *Listener) Ready() <-chan struct{} { return l.ready }
 
 // Run listens until ctx ends, reconnecting after failures (with a pause that grows to 5 s).
-// After a reconnection it sends subscribers an empty payload, meaning "something may have
-// been missed".
 func (l *Listener) Run(ctx context.Context) {
 	pause := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		err := l.listen(ctx)
+		l.watchers(false)
 		if ctx.Err() != nil {
 			return
 		}
-		l.log.Warn("notification listener lost its connection; reconnecting", "channel", l.channel, "error", err.Error())
+		l.log.Warn("notification listener lost its connection; reconnecting", "channels", strings.Join(l.channels, ","), "error", err.Error())
 		t := time.NewTimer(pause)
 		select {
 		case <-ctx.Done():
@@ -74,18 +101,33 @@ func (l *Listener) Run(ctx context.Context) {
 	}
 }
 
+// ListenConfig is the pool's connection settings for a connection of its own that only
+// LISTENs and waits: it prepares nothing, so it keeps no statement or description cache (each
+// a map made for 512 statements).
+func (s *Store) ListenConfig() *pgx.ConnConfig {
+	c := s.pool.Config().ConnConfig.Copy()
+	c.StatementCacheCapacity, c.DescriptionCacheCapacity = 0, 0
+	c.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	return c
+}
+
 func (l *Listener) listen(ctx context.Context) error {
-	conn, err := pgx.ConnectConfig(ctx, l.store.pool.Config().ConnConfig.Copy())
+	conn, err := pgx.ConnectConfig(ctx, l.store.ListenConfig())
 	if err != nil {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{l.channel}.Sanitize()); err != nil {
-		return err
+	for _, ch := range l.channels {
+		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
+			return err
+		}
 	}
+	l.watchers(true)
 	select {
 	case <-l.ready:
-		l.dispatch("") // listening again after a gap
+		for _, ch := range l.channels {
+			l.dispatch(ch, "") // listening again after a gap
+		}
 	default:
 		close(l.ready)
 	}
@@ -94,18 +136,32 @@ func (l *Listener) listen(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		l.dispatch(n.Payload)
+		l.dispatch(n.Channel, n.Payload)
 	}
 }
 
-func (l *Listener) dispatch(payload string) {
+// current returns the subscriptions to channel, or (channel "") the watchers, in the order
+// they were added.
+func (l *Listener) current(channel string) []subscription {
 	l.mu.Lock()
-	fns := make([]func(string), 0, len(l.subs))
-	for _, fn := range l.subs {
-		fns = append(fns, fn)
+	defer l.mu.Unlock()
+	subs := make([]subscription, 0, len(l.subs))
+	for _, s := range l.subs {
+		if s.channel == channel {
+			subs = append(subs, s)
+		}
 	}
-	l.mu.Unlock()
-	for _, fn := range fns {
-		fn(payload)
+	return subs
+}
+
+func (l *Listener) dispatch(channel, payload string) {
+	for _, s := range l.current(channel) {
+		s.payload(payload)
+	}
+}
+
+func (l *Listener) watchers(listening bool) {
+	for _, s := range l.current("") {
+		s.watch(listening)
 	}
 }

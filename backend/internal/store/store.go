@@ -76,6 +76,12 @@ func applyPoolDefaults(cfg *pgxpool.Config, databaseURL string) {
 	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "percolate"
 	}
+	// The description cache serves only the cache_describe mode. In any other (the default
+	// caches prepared statements) nothing reads it, and each connection would still keep a
+	// map made for 512 descriptions.
+	if cfg.ConnConfig.DefaultQueryExecMode != pgx.QueryExecModeCacheDescribe && !strings.Contains(databaseURL, "description_cache_capacity") {
+		cfg.ConnConfig.DescriptionCacheCapacity = 0
+	}
 }
 
 // Pool returns the underlying pgx pool, for the few callers that need pgx

@@ -222,3 +222,37 @@ func TestOpenDoesNotLeakPassword(t *testing.T) {
 		t.Errorf("error reveals the password: %v", err)
 	}
 }
+
+// TestDescriptionCacheOnlyForCacheDescribe: the pool's connections keep a description cache
+// only in the mode that reads it, and queries with arguments work in both.
+func TestDescriptionCacheOnlyForCacheDescribe(t *testing.T) {
+	ctx := context.Background()
+	u := pgtest.URL(t)
+	for _, c := range []struct {
+		mode, url string
+		want      int
+	}{
+		{"default", u, 0},
+		{"cache_describe", u + sep(u) + "default_query_exec_mode=cache_describe", 512},
+	} {
+		st, err := store.Open(ctx, c.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Pool().Config().ConnConfig.DescriptionCacheCapacity; got != c.want {
+			t.Errorf("%s: description cache capacity %d, want %d", c.mode, got, c.want)
+		}
+		var n int
+		if err := st.Pool().QueryRow(ctx, "SELECT $1::int + 1", 41).Scan(&n); err != nil || n != 42 {
+			t.Errorf("%s: query with an argument: %d, %v", c.mode, n, err)
+		}
+		st.Close()
+	}
+}
+
+func sep(u string) string {
+	if strings.Contains(u, "?") {
+		return "&"
+	}
+	return "?"
+}

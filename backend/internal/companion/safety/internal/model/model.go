@@ -91,7 +91,7 @@ func hash(kind byte, s []byte) uint32 {
 type Model struct {
 	scale float32
 	bias  float32
-	w     []int8
+	w     []byte // one weight per bucket: an int8, as its two's-complement byte
 }
 
 // Score is the probability, from 0 to 1, that the features show risk. Each feature weighs
@@ -102,7 +102,7 @@ func (m *Model) Score(fs []uint32) float64 {
 	}
 	var s int64
 	for _, f := range fs {
-		s += int64(m.w[f])
+		s += int64(int8(m.w[f])) // #nosec G115 -- the stored byte, reinterpreted as the int8 weight it is
 	}
 	z := float64(m.bias) + float64(m.scale)*float64(s)/math.Sqrt(float64(len(fs)))
 	return sigmoid(z)
@@ -120,13 +120,13 @@ func (m *Model) Encode() []byte {
 	binary.Write(&b, binary.LittleEndian, uint32(Bits))
 	binary.Write(&b, binary.LittleEndian, m.scale)
 	binary.Write(&b, binary.LittleEndian, m.bias)
-	for _, w := range m.w {
-		b.WriteByte(byte(w)) // #nosec G115 -- an int8 weight stored as its two's-complement byte, read back by Decode
-	}
+	b.Write(m.w)
 	return b.Bytes()
 }
 
-// Decode reads a model written by Encode.
+// Decode reads a model written by Encode. The model keeps b's weights rather than a copy (for
+// the embedded model, pages of the binary only read once a message is scored), so b must not
+// change afterwards.
 func Decode(b []byte) (*Model, error) {
 	const head = 16
 	if len(b) < head || !bytes.Equal(b[:4], magic) {
@@ -138,10 +138,7 @@ func Decode(b []byte) (*Model, error) {
 	m := &Model{
 		scale: math.Float32frombits(binary.LittleEndian.Uint32(b[8:])),
 		bias:  math.Float32frombits(binary.LittleEndian.Uint32(b[12:])),
-		w:     make([]int8, buckets),
-	}
-	for i, c := range b[head:] {
-		m.w[i] = int8(c) // #nosec G115 -- the byte Encode wrote, reinterpreted as the int8 weight it was
+		w:     b[head:],
 	}
 	return m, nil
 }

@@ -100,12 +100,12 @@ func quantise(w []float64, bias float64) *Model {
 	for _, x := range w {
 		top = max(top, math.Abs(x))
 	}
-	m := &Model{scale: float32(top / 127), bias: float32(bias), w: make([]int8, len(w))}
+	m := &Model{scale: float32(top / 127), bias: float32(bias), w: make([]byte, len(w))}
 	if top == 0 {
 		return m
 	}
 	for i, x := range w {
-		m.w[i] = int8(max(-127, min(127, math.Round(x/float64(m.scale)))))
+		m.w[i] = byte(int8(max(-127, min(127, math.Round(x/float64(m.scale)))))) // #nosec G115 -- an int8 weight stored as its two's-complement byte
 	}
 	return m
 }
