@@ -135,21 +135,38 @@ func recoverer(logger *slog.Logger) func(http.Handler) http.Handler {
 	}
 }
 
-// securityHeaders sets the headers every response carries, and no-store on the API.
+// securityHeaderNames and securityHeaderValues are the headers every response carries
+// (canonical names), then the one only HTTPS responses carry and the API's no-store.
+var (
+	securityHeaderNames = [...]string{
+		"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options",
+		"Cross-Origin-Opener-Policy", "Permissions-Policy", "Strict-Transport-Security", "Cache-Control",
+	}
+	securityHeaderValues = [len(securityHeaderNames)]string{
+		contentSecurityPolicy, "nosniff", "strict-origin-when-cross-origin", "DENY",
+		"same-origin-allow-popups", "camera=(), geolocation=(), microphone=(self)",
+		"max-age=63072000; includeSubDomains", "no-store",
+	}
+)
+
+const (
+	hstsHeader    = 6 // index of Strict-Transport-Security in securityHeaderNames
+	noStoreHeader = 7 // index of Cache-Control
+)
+
+// securityHeaders sets the headers every response carries, and no-store on the API. Their
+// values share one allocation, each a slice of capacity one, so a later Add to any of them
+// copies it rather than writing over the next.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
-		h.Set("Permissions-Policy", "camera=(), geolocation=(), microphone=(self)")
-		if r.TLS != nil {
-			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
-		}
-		if isAPIPath(r.URL.Path) {
-			h.Set("Cache-Control", "no-store")
+		values := securityHeaderValues // a copy: one allocation for all of them
+		all := values[:]
+		for i, name := range securityHeaderNames {
+			if (i == hstsHeader && r.TLS == nil) || (i == noStoreHeader && !isAPIPath(r.URL.Path)) {
+				continue
+			}
+			h[name] = all[i : i+1 : i+1]
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -166,7 +183,7 @@ func limitBody(next http.Handler) http.Handler {
 			writeError(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", msgTooLarge)
 			return
 		}
-		if r.Body != nil {
+		if r.Body != nil && r.Body != http.NoBody { // no body has nothing to limit
 			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		next.ServeHTTP(w, r)

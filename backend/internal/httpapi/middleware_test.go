@@ -1,0 +1,37 @@
+package httpapi
+
+import (
+	"crypto/tls"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// The security headers share one allocation; a handler adding a value to one of them leaves
+// the others as they were, on this response and the next.
+func TestSecurityHeadersAreEachTheirOwnValue(t *testing.T) {
+	h := securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		for _, name := range securityHeaderNames {
+			w.Header().Add(name, "added")
+		}
+	}))
+	for range 2 {
+		req := httptest.NewRequest(http.MethodGet, "/api/auth/me", nil)
+		req.TLS = &tls.ConnectionState{}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		for i, name := range securityHeaderNames {
+			got := rec.Header().Values(name)
+			if len(got) != 2 || got[0] != securityHeaderValues[i] || got[1] != "added" {
+				t.Errorf("%s = %q, want [%q added]", name, got, securityHeaderValues[i])
+			}
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/login", nil))
+	for _, name := range []string{"Strict-Transport-Security", "Cache-Control"} {
+		if got := rec.Header().Values(name); len(got) != 1 {
+			t.Errorf("plain HTTP, not the API: %s = %q, want only the handler's", name, got)
+		}
+	}
+}
