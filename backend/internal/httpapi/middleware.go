@@ -22,12 +22,52 @@ const (
 	maxAudioBody = 6 << 20
 )
 
-type requestIDKey struct{}
+// requestState is what the middlewares learn about a request, kept in its context as one
+// value rather than one context (and one copy of the request) each: its id, the client's
+// address, its caller and how its operation refuses. The middleware that learns a part
+// sets it before it calls the next handler; nothing changes it afterwards, so handlers and
+// whatever they start read it freely.
+type requestState struct {
+	id        [1]string // the X-Request-Id header's value
+	clientIP  string
+	caller    Caller
+	hasCaller bool
+	refusal   refusal
+}
+
+type requestStateKey struct{}
+
+func stateFrom(ctx context.Context) *requestState {
+	st, _ := ctx.Value(requestStateKey{}).(*requestState)
+	return st
+}
+
+// requestStateOf returns r's state to fill in, first adding one to r if it has none.
+func requestStateOf(r *http.Request) (*http.Request, *requestState) {
+	if st := stateFrom(r.Context()); st != nil {
+		return r, st
+	}
+	st := &requestState{}
+	return r.WithContext(context.WithValue(r.Context(), requestStateKey{}, st)), st
+}
+
+// withState returns ctx carrying a copy of its state changed by set (for the exported
+// With* functions: the state of ctx itself stays as it was).
+func withState(ctx context.Context, set func(*requestState)) context.Context {
+	var st requestState
+	if old := stateFrom(ctx); old != nil {
+		st = *old
+	}
+	set(&st)
+	return context.WithValue(ctx, requestStateKey{}, &st)
+}
 
 // RequestID returns the id given to the request by the server.
 func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+	if st := stateFrom(ctx); st != nil {
+		return st.id[0]
+	}
+	return ""
 }
 
 // requestID gives every request a random id, returned in X-Request-Id and carried in logs.
@@ -35,9 +75,10 @@ func requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
-		id := hex.EncodeToString(b[:])
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
+		r, st := requestStateOf(r)
+		st.id[0] = hex.EncodeToString(b[:])
+		w.Header()["X-Request-Id"] = st.id[:] // of capacity one: an Add copies it
+		next.ServeHTTP(w, r)
 	})
 }
 

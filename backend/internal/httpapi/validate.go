@@ -130,12 +130,13 @@ func (emailFormat) Validate(v string) error {
 
 func (v *validator) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		route, params, refusal, err := v.findRoute(r)
+		route, params, refuseWith, err := v.findRoute(r)
 		if err != nil {
 			writeRequestError(w, r, err)
 			return
 		}
-		r = r.WithContext(withRefusal(r.Context(), refusal))
+		r, st := requestStateOf(r)
+		st.refusal = refuseWith
 		problems, err := checkDecoding(r, params, route.Operation.RequestBody != nil)
 		if err != nil {
 			writeRequestError(w, r, err)
