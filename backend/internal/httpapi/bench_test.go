@@ -40,3 +40,14 @@ func BenchmarkRequestPipeline(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkAppendJSONString writes a message's text as the session reads do, per byte.
+func BenchmarkAppendJSONString(b *testing.B) {
+	text := strings.Repeat("It sounds like the week has been a lot. What felt heaviest, the deadline or "+
+		"the conversation with your sister? \"Take your time\" - there's no rush.\n", 4)
+	buf := make([]byte, 0, 4*len(text))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		buf = appendJSONString(buf[:0], text)
+	}
+}

@@ -137,7 +137,8 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 		}
 		r, st := requestStateOf(r)
 		st.refusal = refuseWith
-		problems, err := checkDecoding(r, params, route.Operation.RequestBody != nil)
+		query := parseQuery(r) // once, for both checks
+		problems, err := checkDecoding(r, query, params, route.Operation.RequestBody != nil)
 		if err != nil {
 			writeRequestError(w, r, err)
 			return
@@ -145,7 +146,7 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 		opts := v.opts
 		opts.ExcludeRequestBody = problems.badBody
 		err = openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
-			Request: r, PathParams: params, Route: route, Options: &opts,
+			Request: r, PathParams: params, QueryParams: query, Route: route, Options: &opts,
 		})
 		if err == nil && len(problems.fields) == 0 {
 			next.ServeHTTP(w, r)
