@@ -35,3 +35,21 @@ func TestSecurityHeadersAreEachTheirOwnValue(t *testing.T) {
 		}
 	}
 }
+
+// A request's id, address, caller and refusal share one context value; WithClientIP and
+// WithCaller give a new context with the value changed and leave the one they were given
+// as it was.
+func TestWithCallerAndWithClientIPLeaveTheirContextAsItWas(t *testing.T) {
+	ip := WithClientIP(t.Context(), "192.0.2.7")
+	c := Caller{Role: "USER"}
+	both := WithCaller(ip, c)
+	if got, ok := CallerFrom(both); !ok || got != c || ClientIP(both) != "192.0.2.7" {
+		t.Errorf("both: caller %v %v, address %q", got, ok, ClientIP(both))
+	}
+	if _, ok := CallerFrom(ip); ok {
+		t.Error("WithCaller gave the context it was given a caller")
+	}
+	if _, ok := CallerFrom(t.Context()); ok || ClientIP(t.Context()) != "" || RequestID(t.Context()) != "" {
+		t.Error("a context without the value has a caller, an address or an id")
+	}
+}
