@@ -10,6 +10,12 @@ RETURNING *;
 SELECT * FROM users
 WHERE id = @id;
 
+-- name: GetUserIdentity :one
+-- GetUserIdentity returns who an account is (GET /api/auth/me): its id, e-mail, name,
+-- role and student status, without the rest of the row.
+SELECT id, email, name, role, is_student FROM users
+WHERE id = @id;
+
 -- name: GetUserByEmail :one
 -- GetUserByEmail finds an account by e-mail, ignoring case (it uses the
 -- unique index on lower(email)).

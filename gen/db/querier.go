@@ -104,6 +104,9 @@ type Querier interface {
 	GetUserByID(ctx context.Context, id uuid.UUID) (User, error)
 	// GetUserIDByStripeCustomer finds the account of a Stripe customer.
 	GetUserIDByStripeCustomer(ctx context.Context, stripeCustomerID *string) (uuid.UUID, error)
+	// GetUserIdentity returns who an account is (GET /api/auth/me): its id, e-mail, name,
+	// role and student status, without the rest of the row.
+	GetUserIdentity(ctx context.Context, id uuid.UUID) (GetUserIdentityRow, error)
 	// GetValidEmailToken finds an unused, unexpired token by hash (the token identifies its
 	// user) with the owner's e-mail, without using it.
 	GetValidEmailToken(ctx context.Context, arg GetValidEmailTokenParams) (GetValidEmailTokenRow, error)

@@ -170,6 +170,34 @@ func (q *Queries) GetUserByID(ctx context.Context, id uuid.UUID) (User, error) {
 	return i, err
 }
 
+const getUserIdentity = `-- name: GetUserIdentity :one
+SELECT id, email, name, role, is_student FROM users
+WHERE id = $1
+`
+
+type GetUserIdentityRow struct {
+	ID        uuid.UUID
+	Email     string
+	Name      string
+	Role      string
+	IsStudent bool
+}
+
+// GetUserIdentity returns who an account is (GET /api/auth/me): its id, e-mail, name,
+// role and student status, without the rest of the row.
+func (q *Queries) GetUserIdentity(ctx context.Context, id uuid.UUID) (GetUserIdentityRow, error) {
+	row := q.db.QueryRow(ctx, getUserIdentity, id)
+	var i GetUserIdentityRow
+	err := row.Scan(
+		&i.ID,
+		&i.Email,
+		&i.Name,
+		&i.Role,
+		&i.IsStudent,
+	)
+	return i, err
+}
+
 const lockUserForWrite = `-- name: LockUserForWrite :one
 SELECT id FROM users
 WHERE id = $1

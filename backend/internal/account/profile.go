@@ -15,10 +15,17 @@ import (
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
-// Me returns the caller's account.
+// Me returns who the caller is: the ID, Email, Name, Role and IsStudent of User, read
+// without the rest of the row (Profile reads all of it).
 func (s *Service) Me(ctx context.Context, userID uuid.UUID) (User, error) {
-	u, err := s.row(ctx, userID)
-	return userOf(u), err
+	u, err := s.st.Queries().GetUserIdentity(ctx, userID)
+	if store.IsNotFound(err) {
+		return User{}, fmt.Errorf("me: %w", apperr.ErrUnauthorized)
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("me: %w", err)
+	}
+	return User{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, IsStudent: u.IsStudent}, nil
 }
 
 // row reads the caller's account row, for the service's own use.
@@ -46,7 +53,8 @@ type ProfileChange struct {
 
 // Profile returns the caller's profile (the account row).
 func (s *Service) Profile(ctx context.Context, userID uuid.UUID) (User, error) {
-	return s.Me(ctx, userID)
+	u, err := s.row(ctx, userID)
+	return userOf(u), err
 }
 
 // UpdateProfile changes profile fields of the caller.

@@ -118,9 +118,12 @@ func decodeSessionsPage(capacity int) func(pgx.Rows) ([]dbgen.ListSessionsPageRo
 		t := getPageText()
 		defer t.put()
 		out := make([]dbgen.ListSessionsPageRow, 0, capacity)
+		// One row and one list of destinations for all rows: made in the loop, both would escape
+		// to the heap at every row (Scan takes them as interfaces).
+		var r dbgen.ListSessionsPageRow
+		dest := []any{&r.ID, nil, nil, &r.TokensUsed, &r.TokenLimit, nil, nil, nil, nil, &r.UpdatedAt, nil}
 		for rows.Next() {
-			var r dbgen.ListSessionsPageRow
-			if err := rows.Scan(&r.ID, nil, nil, &r.TokensUsed, &r.TokenLimit, nil, nil, nil, nil, &r.UpdatedAt, nil); err != nil {
+			if err := rows.Scan(dest...); err != nil {
 				return nil, err
 			}
 			raw := rows.RawValues()
@@ -165,9 +168,11 @@ func decodeMessages(rows pgx.Rows) ([]dbgen.Message, error) {
 	}
 	t := getPageText()
 	defer t.put()
+	// One row and one list of destinations for all rows, as in decodeSessionsPage.
+	var m dbgen.Message
+	dest := []any{&m.ID, &m.SessionID, &m.UserID, nil, nil, &m.TokenCount, &m.CreatedAt, nil, &m.RiskLevel}
 	for rows.Next() {
-		var m dbgen.Message
-		if err := rows.Scan(&m.ID, &m.SessionID, &m.UserID, nil, nil, &m.TokenCount, &m.CreatedAt, nil, &m.RiskLevel); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
 		raw := rows.RawValues()

@@ -103,7 +103,7 @@ func (s *Server) GetCurrentUser(ctx context.Context, _ api.GetCurrentUserRequest
 		return nil, err
 	}
 	e := s.deps.Tiers.For(u.Role)
-	return api.GetCurrentUser200JSONResponse{
+	return currentUserJSON{
 		Id: u.ID, Email: u.Email, Name: u.Name, Role: api.Role(u.Role), IsStudent: u.IsStudent,
 		Entitlements: api.Entitlements{
 			MessagesPerDay: e.MessagesPerDay, SessionTokens: e.SessionTokens, Voice: e.Voice(), VoicePerDay: e.VoicePerDay,

@@ -333,6 +333,10 @@ func TestRegisterVerifySignIn(t *testing.T) {
 	if me.JSON200.Role != api.RoleUSER {
 		t.Errorf("me: role = %s, want USER", me.JSON200.Role)
 	}
+	if m := me.JSON200; m.Email != s.user.Email || m.Name != s.user.Name || m.IsStudent != s.user.IsStudent {
+		t.Errorf("me: email %q, name %q, isStudent %v; sign-in said %q, %q, %v",
+			m.Email, m.Name, m.IsStudent, s.user.Email, s.user.Name, s.user.IsStudent)
+	}
 }
 
 // TestVerificationMailIsRetriedAndItsLinkWorks: the relay refuses the first delivery; the

@@ -28,17 +28,17 @@ type TokenVerifier interface {
 	VerifyAccessToken(ctx context.Context, token string) (Caller, error)
 }
 
-type callerKey struct{}
-
 // WithCaller returns ctx carrying the caller.
 func WithCaller(ctx context.Context, c Caller) context.Context {
-	return context.WithValue(ctx, callerKey{}, c)
+	return withState(ctx, func(st *requestState) { st.caller, st.hasCaller = c, true })
 }
 
 // CallerFrom returns the caller of the request, if its bearer token was valid.
 func CallerFrom(ctx context.Context) (Caller, bool) {
-	c, ok := ctx.Value(callerKey{}).(Caller)
-	return c, ok
+	if st := stateFrom(ctx); st != nil && st.hasCaller {
+		return st.caller, true
+	}
+	return Caller{}, false
 }
 
 // caller returns the authenticated caller; the request validator has already refused
@@ -64,7 +64,9 @@ func authenticate(v TokenVerifier) func(http.Handler) http.Handler {
 				c, err := v.VerifyAccessToken(r.Context(), token)
 				switch {
 				case err == nil:
-					r = r.WithContext(WithCaller(r.Context(), c))
+					var st *requestState
+					r, st = requestStateOf(r)
+					st.caller, st.hasCaller = c, true
 				case store.IsUnavailable(err):
 					writeDomainError(w, r, fmt.Errorf("check access token: %w", err))
 					return

@@ -20,6 +20,18 @@ func BenchmarkRequestPipeline(b *testing.B) {
 			h.ServeHTTP(httptest.NewRecorder(), req)
 		}
 	})
+	// A read with a bearer token, as the web app sends every call: the caller is verified and
+	// the operation found and checked, then the handler answers without the database.
+	read := buildHandler(b, Deps{Verifier: chatTokens{}})
+	b.Run("authenticated-read", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			req := httptest.NewRequest(http.MethodGet, "/api/public/config", nil)
+			req.Header.Set("Authorization", "Bearer 5b0e3c1a-8a7e-4a3c-9a55-0d7c9c3f2b11")
+			req.Header.Set("Accept-Encoding", "gzip")
+			read.ServeHTTP(httptest.NewRecorder(), req)
+		}
+	})
 	b.Run("static-asset", func(b *testing.B) {
 		for b.Loop() {
 			req := httptest.NewRequest(http.MethodGet, "/assets/app-1a2b.js", nil)
@@ -27,4 +39,15 @@ func BenchmarkRequestPipeline(b *testing.B) {
 			h.ServeHTTP(httptest.NewRecorder(), req)
 		}
 	})
+}
+
+// BenchmarkAppendJSONString writes a message's text as the session reads do, per byte.
+func BenchmarkAppendJSONString(b *testing.B) {
+	text := strings.Repeat("It sounds like the week has been a lot. What felt heaviest, the deadline or "+
+		"the conversation with your sister? \"Take your time\" - there's no rush.\n", 4)
+	buf := make([]byte, 0, 4*len(text))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		buf = appendJSONString(buf[:0], text)
+	}
 }

@@ -8,17 +8,17 @@ import (
 	"strings"
 )
 
-type clientIPKey struct{}
-
 // ClientIP returns the address of the client that made the request, for rate limits.
 func ClientIP(ctx context.Context) string {
-	ip, _ := ctx.Value(clientIPKey{}).(string)
-	return ip
+	if st := stateFrom(ctx); st != nil {
+		return st.clientIP
+	}
+	return ""
 }
 
 // WithClientIP returns ctx carrying a client address (for tests of services that read it).
 func WithClientIP(ctx context.Context, ip string) context.Context {
-	return context.WithValue(ctx, clientIPKey{}, ip)
+	return withState(ctx, func(st *requestState) { st.clientIP = ip })
 }
 
 // clientAddress finds the client's address: the connection's, unless the connection comes
@@ -53,7 +53,9 @@ func clientAddress(trusted []netip.Prefix) func(http.Handler) http.Handler {
 					}
 				}
 			}
-			next.ServeHTTP(w, r.WithContext(WithClientIP(r.Context(), ip)))
+			r, st := requestStateOf(r)
+			st.clientIP = ip
+			next.ServeHTTP(w, r)
 		})
 	}
 }

@@ -25,7 +25,8 @@ var gzipWriters = sync.Pool{New: func() any {
 // YAML are; an event stream never is (each event must leave at once), nor is a zip or audio,
 // which are compressed already. The web app's files are served compressed by the SPA handler.
 func compressibleResponse(contentType string) bool {
-	t := strings.ToLower(strings.TrimSpace(strings.Split(contentType, ";")[0]))
+	t, _, _ := strings.Cut(contentType, ";")
+	t = strings.ToLower(strings.TrimSpace(t))
 	switch {
 	case t == "application/json", strings.HasSuffix(t, "+json"), t == "application/yaml", t == "text/plain":
 		return true
@@ -51,12 +52,12 @@ func gzipResponses(next http.Handler) http.Handler {
 
 // acceptsGzip reports whether an Accept-Encoding header accepts gzip (and not with q=0).
 func acceptsGzip(accept string) bool {
-	for _, part := range strings.Split(accept, ",") {
+	for part := range strings.SplitSeq(accept, ",") {
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
 			continue
 		}
-		for _, p := range strings.Split(params, ";") {
+		for p := range strings.SplitSeq(params, ";") {
 			k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
 			if strings.EqualFold(k, "q") {
 				q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)

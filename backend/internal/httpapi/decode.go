@@ -40,17 +40,14 @@ func (p *decodeProblems) add(field, msg string) {
 	setOnce(p.fields, field, msg)
 }
 
-// checkDecoding reads the request's query, path parameters and, when the operation takes
-// one (hasBody), its JSON body, and reports every value that holds U+0000 or invalid UTF-8,
-// and a body that is not exactly one JSON value (trailing bytes included). It leaves r.Body
-// readable again. A body over the size limit is returned as the *http.MaxBytesError it
-// caused.
-func checkDecoding(r *http.Request, pathParams map[string]string, hasBody bool) (decodeProblems, error) {
+// checkDecoding reads the request's query (parsed: see parseQuery), path parameters and,
+// when the operation takes one (hasBody), its JSON body, and reports every value that holds
+// U+0000 or invalid UTF-8, and a body that is not exactly one JSON value (trailing bytes
+// included). It leaves r.Body readable again. A body over the size limit is returned as the
+// *http.MaxBytesError it caused.
+func checkDecoding(r *http.Request, query url.Values, pathParams map[string]string, hasBody bool) (decodeProblems, error) {
 	var p decodeProblems
-	// ParseQuery keeps every pair it could decode; a malformed escape is left to the
-	// schema check, which then misses a required parameter or sees none.
-	q, _ := url.ParseQuery(r.URL.RawQuery)
-	for name, values := range q {
+	for name, values := range query {
 		bad := !cleanText(name)
 		for _, v := range values {
 			bad = bad || !cleanText(v)
@@ -82,6 +79,14 @@ func checkDecoding(r *http.Request, pathParams map[string]string, hasBody bool) 
 	}
 	checkJSONText(body, &p)
 	return p, nil
+}
+
+// parseQuery is r's query as the decoding step and the schema check both read it.
+// ParseQuery keeps every pair it could decode (as URL.Query does); a malformed escape is
+// left to the schema check, which then misses a required parameter or sees none.
+func parseQuery(r *http.Request) url.Values {
+	q, _ := url.ParseQuery(r.URL.RawQuery)
+	return q
 }
 
 // cleanText reports whether s can be stored as text: valid UTF-8 without U+0000.

@@ -129,7 +129,31 @@ func TestHandWrittenJSONIsEncodingJSONs(t *testing.T) {
 	for i := range 2000 {
 		sameDetailAnswer(t, i, sampleDetail(r))
 		sameListAnswer(t, i, sampleList(r))
+		sameCurrentUserAnswer(t, i, sampleCurrentUser(r))
 	}
+}
+
+func sampleCurrentUser(r *rand.Rand) api.CurrentUser {
+	return api.CurrentUser{
+		Id: uuid.New(), Email: str(r.IntN(100)), Name: str(r.IntN(100)), Role: api.Role(str(r.IntN(100))), IsStudent: r.IntN(2) == 0,
+		Entitlements: api.Entitlements{
+			Community: r.IntN(2) == 0, Insights: r.IntN(2) == 0, Memory: r.IntN(2) == 0, Summaries: r.IntN(2) == 0, Voice: r.IntN(2) == 0,
+			MessagesPerDay: r.IntN(1000) - 1, SessionTokens: r.IntN(1 << 20), VoicePerDay: r.IntN(100),
+		},
+	}
+}
+
+// sameCurrentUserAnswer is sameDetailAnswer for /api/auth/me.
+func sameCurrentUserAnswer(t *testing.T, i int, u api.CurrentUser) {
+	t.Helper()
+	want, got := httptest.NewRecorder(), httptest.NewRecorder()
+	if err := api.GetCurrentUser200JSONResponse(u).VisitGetCurrentUserResponse(want); err != nil {
+		t.Fatal(err)
+	}
+	if err := currentUserJSON(u).VisitGetCurrentUserResponse(got); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswer(t, i, want, got)
 }
 
 // sameDetailAnswer writes d through the generated answer and the hand-written one, and fails
@@ -180,6 +204,7 @@ func FuzzJSONString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		sameDetailAnswer(t, 0, api.SessionDetail{Title: s, Messages: []api.Message{{Content: s}}})
+		sameCurrentUserAnswer(t, 0, api.CurrentUser{Email: s, Name: s, Role: api.Role(s)})
 	})
 }
 
@@ -228,4 +253,8 @@ func TestHandWrittenJSONKnowsEveryField(t *testing.T) {
 	var l api.ListChatSessions200JSONResponse
 	fill(reflect.ValueOf(&l).Elem())
 	sameListAnswer(t, 0, l)
+
+	var u api.CurrentUser
+	fill(reflect.ValueOf(&u).Elem())
+	sameCurrentUserAnswer(t, 0, u)
 }

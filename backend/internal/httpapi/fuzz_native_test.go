@@ -102,7 +102,7 @@ func FuzzCheckDecoding(f *testing.F) {
 		r := httptest.NewRequest(http.MethodPost, "/api/chat/send", bytes.NewReader(body))
 		r.URL.RawQuery = query
 		r.Header.Set("Content-Type", "application/json")
-		p, err := checkDecoding(r, map[string]string{}, true)
+		p, err := checkDecoding(r, parseQuery(r), map[string]string{}, true)
 		if err != nil {
 			t.Fatal(err)
 		}

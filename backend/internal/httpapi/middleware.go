@@ -22,12 +22,52 @@ const (
 	maxAudioBody = 6 << 20
 )
 
-type requestIDKey struct{}
+// requestState is what the middlewares learn about a request, kept in its context as one
+// value rather than one context (and one copy of the request) each: its id, the client's
+// address, its caller and how its operation refuses. The middleware that learns a part
+// sets it before it calls the next handler; nothing changes it afterwards, so handlers and
+// whatever they start read it freely.
+type requestState struct {
+	id        [1]string // the X-Request-Id header's value
+	clientIP  string
+	caller    Caller
+	hasCaller bool
+	refusal   refusal
+}
+
+type requestStateKey struct{}
+
+func stateFrom(ctx context.Context) *requestState {
+	st, _ := ctx.Value(requestStateKey{}).(*requestState)
+	return st
+}
+
+// requestStateOf returns r's state to fill in, first adding one to r if it has none.
+func requestStateOf(r *http.Request) (*http.Request, *requestState) {
+	if st := stateFrom(r.Context()); st != nil {
+		return r, st
+	}
+	st := &requestState{}
+	return r.WithContext(context.WithValue(r.Context(), requestStateKey{}, st)), st
+}
+
+// withState returns ctx carrying a copy of its state changed by set (for the exported
+// With* functions: the state of ctx itself stays as it was).
+func withState(ctx context.Context, set func(*requestState)) context.Context {
+	var st requestState
+	if old := stateFrom(ctx); old != nil {
+		st = *old
+	}
+	set(&st)
+	return context.WithValue(ctx, requestStateKey{}, &st)
+}
 
 // RequestID returns the id given to the request by the server.
 func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+	if st := stateFrom(ctx); st != nil {
+		return st.id[0]
+	}
+	return ""
 }
 
 // requestID gives every request a random id, returned in X-Request-Id and carried in logs.
@@ -35,9 +75,10 @@ func requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
-		id := hex.EncodeToString(b[:])
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
+		r, st := requestStateOf(r)
+		st.id[0] = hex.EncodeToString(b[:])
+		w.Header()["X-Request-Id"] = st.id[:] // of capacity one: an Add copies it
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -135,21 +176,38 @@ func recoverer(logger *slog.Logger) func(http.Handler) http.Handler {
 	}
 }
 
-// securityHeaders sets the headers every response carries, and no-store on the API.
+// securityHeaderNames and securityHeaderValues are the headers every response carries
+// (canonical names), then the one only HTTPS responses carry and the API's no-store.
+var (
+	securityHeaderNames = [...]string{
+		"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options",
+		"Cross-Origin-Opener-Policy", "Permissions-Policy", "Strict-Transport-Security", "Cache-Control",
+	}
+	securityHeaderValues = [len(securityHeaderNames)]string{
+		contentSecurityPolicy, "nosniff", "strict-origin-when-cross-origin", "DENY",
+		"same-origin-allow-popups", "camera=(), geolocation=(), microphone=(self)",
+		"max-age=63072000; includeSubDomains", "no-store",
+	}
+)
+
+const (
+	hstsHeader    = 6 // index of Strict-Transport-Security in securityHeaderNames
+	noStoreHeader = 7 // index of Cache-Control
+)
+
+// securityHeaders sets the headers every response carries, and no-store on the API. Their
+// values share one allocation, each a slice of capacity one, so a later Add to any of them
+// copies it rather than writing over the next.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
-		h.Set("Permissions-Policy", "camera=(), geolocation=(), microphone=(self)")
-		if r.TLS != nil {
-			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
-		}
-		if isAPIPath(r.URL.Path) {
-			h.Set("Cache-Control", "no-store")
+		values := securityHeaderValues // a copy: one allocation for all of them
+		all := values[:]
+		for i, name := range securityHeaderNames {
+			if (i == hstsHeader && r.TLS == nil) || (i == noStoreHeader && !isAPIPath(r.URL.Path)) {
+				continue
+			}
+			h[name] = all[i : i+1 : i+1]
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -166,7 +224,7 @@ func limitBody(next http.Handler) http.Handler {
 			writeError(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", msgTooLarge)
 			return
 		}
-		if r.Body != nil {
+		if r.Body != nil && r.Body != http.NoBody { // no body has nothing to limit
 			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		next.ServeHTTP(w, r)

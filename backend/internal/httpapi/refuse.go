@@ -8,7 +8,6 @@ package httpapi
 // parameter binding, the body decoding) goes through refuse, so none can answer otherwise.
 
 import (
-	"context"
 	"net/http"
 	"slices"
 
@@ -16,8 +15,6 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/account"
 )
-
-type refusalKey struct{}
 
 // refusal writes the answer to a request whose fields (name → message) were refused.
 type refusal func(w http.ResponseWriter, fields map[string]string)
@@ -39,15 +36,10 @@ func (v *validator) refusalFor(op *openapi3.Operation) refusal {
 	return refuseJSON
 }
 
-// withRefusal returns ctx carrying how the request's operation refuses.
-func withRefusal(ctx context.Context, f refusal) context.Context {
-	return context.WithValue(ctx, refusalKey{}, f)
-}
-
 // refuse answers a request whose fields were refused, in its operation's documented form.
 func refuse(w http.ResponseWriter, r *http.Request, fields map[string]string) {
-	if f, ok := r.Context().Value(refusalKey{}).(refusal); ok {
-		f(w, fields)
+	if st := stateFrom(r.Context()); st != nil && st.refusal != nil {
+		st.refusal(w, fields)
 		return
 	}
 	refuseJSON(w, fields)

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/go-chi/chi/v5"
 
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/gen/api"
@@ -21,10 +23,23 @@ import (
 // only see well-formed input: first the decoding step (checkDecoding), then the contract's
 // schemas. Refusals take the form the operation's contract documents (see refusalFor).
 type validator struct {
+	// ops finds the operation of a request chi has routed, by its method and route pattern.
+	ops map[opKey]operation
+	// router finds it by matching the path against every path of the contract in turn: for
+	// a path chi routes on another form than the contract's router would (see findRoute).
 	router routers.Router
 	opts   openapi3filter.Options
 	// redirect answers a refused request of an operation whose only answer is a redirect.
 	redirect func(http.ResponseWriter)
+}
+
+// opKey names an operation as chi routes it: the method and the path template, whose
+// {param} syntax the contract and chi share (the generated chi server registers these paths).
+type opKey struct{ method, pattern string }
+
+type operation struct {
+	route   *routers.Route
+	refusal refusal
 }
 
 func newValidator(spec *openapi3.T, redirect func(http.ResponseWriter)) (*validator, error) {
@@ -35,7 +50,55 @@ func newValidator(spec *openapi3.T, redirect func(http.ResponseWriter)) (*valida
 	if err != nil {
 		return nil, fmt.Errorf("route openapi spec: %w", err)
 	}
-	return &validator{router: router, opts: validationOptions(), redirect: redirect}, nil
+	v := &validator{ops: map[opKey]operation{}, router: router, opts: validationOptions(), redirect: redirect}
+	for _, path := range routed.Paths.InMatchingOrder() {
+		item := routed.Paths.Value(path)
+		for method, op := range item.Operations() {
+			v.ops[opKey{method, path}] = operation{
+				route:   &routers.Route{Spec: &routed, Path: path, PathItem: item, Method: method, Operation: op},
+				refusal: v.refusalFor(op),
+			}
+		}
+	}
+	return v, nil
+}
+
+// findRoute returns the operation of r, its path parameters and how it refuses. The
+// validator runs inside chi's route group, so chi has matched the route already: its
+// pattern names the operation and its URL parameters are the path's. The contract's router
+// matches the escaped path (EscapedPath), chi the raw path if there is one, else the
+// decoded one; a path whose forms differ goes to the contract's router, so that its answer
+// (a 404, or parameters left escaped) stays what it was; so does a path with an empty
+// parameter, which chi matches and the contract's router does not.
+func (v *validator) findRoute(r *http.Request) (*routers.Route, map[string]string, refusal, error) {
+	if route, params, refusal, ok := v.chiRoute(r); ok {
+		return route, params, refusal, nil
+	}
+	route, params, err := v.router.FindRoute(r)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return route, params, v.refusalFor(route.Operation), nil
+}
+
+// chiRoute finds the operation chi has routed r to, if findRoute may trust chi for r.
+func (v *validator) chiRoute(r *http.Request) (*routers.Route, map[string]string, refusal, bool) {
+	rctx := chi.RouteContext(r.Context())
+	if rctx == nil || r.URL.RawPath != "" || r.URL.EscapedPath() != r.URL.Path {
+		return nil, nil, nil, false
+	}
+	op, ok := v.ops[opKey{r.Method, rctx.RoutePattern()}]
+	if !ok || slices.Contains(rctx.URLParams.Values, "") {
+		return nil, nil, nil, false
+	}
+	var params map[string]string
+	if n := len(rctx.URLParams.Keys); n > 0 {
+		params = make(map[string]string, n)
+		for i, k := range rctx.URLParams.Keys {
+			params[k] = rctx.URLParams.Values[i]
+		}
+	}
+	return op.route, params, op.refusal, true
 }
 
 // validationOptions are the options of every check against the contract, the server's and
@@ -67,13 +130,15 @@ func (emailFormat) Validate(v string) error {
 
 func (v *validator) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		route, params, err := v.router.FindRoute(r)
+		route, params, refuseWith, err := v.findRoute(r)
 		if err != nil {
 			writeRequestError(w, r, err)
 			return
 		}
-		r = r.WithContext(withRefusal(r.Context(), v.refusalFor(route.Operation)))
-		problems, err := checkDecoding(r, params, route.Operation.RequestBody != nil)
+		r, st := requestStateOf(r)
+		st.refusal = refuseWith
+		query := parseQuery(r) // once, for both checks
+		problems, err := checkDecoding(r, query, params, route.Operation.RequestBody != nil)
 		if err != nil {
 			writeRequestError(w, r, err)
 			return
@@ -81,7 +146,7 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 		opts := v.opts
 		opts.ExcludeRequestBody = problems.badBody
 		err = openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
-			Request: r, PathParams: params, Route: route, Options: &opts,
+			Request: r, PathParams: params, QueryParams: query, Route: route, Options: &opts,
 		})
 		if err == nil && len(problems.fields) == 0 {
 			next.ServeHTTP(w, r)
