@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useLiveText, type LiveText } from '../../liveText';
 import type { ChatMessage } from '../../types';
 import classes from './MessageList.module.css';
@@ -129,12 +129,19 @@ export function MessageList({ messages, live, onRevealed, footer, retryId, onRet
   // The scroller is this component's own element, so its ref is set before the virtualiser's
   // layout effects run (a parent's ref is set after its children's effects).
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Rows beyond the view each way, for scrolling. The first render has one: the rows in view are
+  // what the first paint waits for; the others follow once it is done, in a transition.
+  const [overscan, setOverscan] = useState(1);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => startTransition(() => setOverscan(8)));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualiser owns its own memoisation.
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW,
-    overscan: 8,
+    overscan,
     // The scroller is not laid out when the rows first render: the window stands in for it (the
     // scroller is never taller), so the first render already has the newest rows, rather than
     // the oldest (rendered, measured and thrown away as soon as the list scrolls to the end).
