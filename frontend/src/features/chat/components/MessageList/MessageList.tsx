@@ -118,12 +118,13 @@ interface MessageListProps {
 /**
  * The conversation, virtualised: only the rows near the viewport are in the
  * DOM, so a session of thousands of messages scrolls as smoothly as a short
- * one. Rows are measured as they render, so bubbles of any height fit.
+ * one. Rows are measured by a ResizeObserver, so bubbles of any height fit.
  *
  * The rows are in the screen's first render (itself a transition, which React renders in slices
  * of a few milliseconds: see useChatConversation), opened on the newest messages: no second
- * render and commit before the first message shows, and no layout forced in the commit to
- * measure them.
+ * render and commit before the first message shows. The one layout that commit forces is the
+ * screen's own (the scroller's size, and its scroll to the end before the first paint), which
+ * the frame then uses as it is.
  */
 export function MessageList({ messages, live, onRevealed, footer, retryId, onRetry }: MessageListProps) {
   // The scroller is this component's own element, so its ref is set before the virtualiser's
