@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openNewChat, setRole, signIn, verifiedAccount } from './support';
+import { openNewChat, setRole, signIn, sql, verifiedAccount } from './support';
 
 /**
  * The chat on a phone (390 × 844): it fits, it starts clean, a reply can be
@@ -124,6 +124,71 @@ test('the dashboard at a glance: a greeting, the prompt, the summary arriving by
   await second.getByRole('button', { name: 'Session Summary' }).click();
   await expect(second.getByRole('region', { name: 'Session Summary' })).toBeVisible();
   expect((await first.boundingBox())!.height).toBe(before);
+});
+
+/** How far the conversation is from its end (0 when the newest message is in view). */
+async function distanceFromEnd(page: Page): Promise<number> {
+  return page.getByRole('log', { name: 'Conversation' }).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+}
+
+test('a long chat opens at its newest message, shows older ones when scrolled up, follows a reply, and its composer grows', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const email = await verifiedAccount(request, 'phone-long');
+  const session = sql(`INSERT INTO chat_sessions (user_id, title, last_message, token_limit, updated_at)
+       SELECT id, 'A long conversation', 'Hello', 100000000, now() FROM users WHERE email = '${email}'
+       RETURNING id`).trim().split('\n')[0];
+  sql(`INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+       SELECT s.id, s.user_id, CASE WHEN g % 2 = 0 THEN 'assistant' ELSE 'user' END,
+              'Message ' || g || ': we talked about the garden, the bus home and what to cook on **Sunday**.', 20,
+              now() - interval '1 day' + g * interval '1 second'
+       FROM generate_series(1, 300) g, chat_sessions s WHERE s.id = '${session}'`);
+  await signIn(page, email);
+
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`/chat/${session}`);
+    // At the newest message, all the way down.
+    await expect(page.getByTestId('ai-message').filter({ hasText: /^Message 300:/ })).toBeInViewport();
+    await expect.poll(() => distanceFromEnd(page)).toBeLessThanOrEqual(1);
+
+    // Scrolled to the top, the oldest.
+    await page.getByRole('log', { name: 'Conversation' }).evaluate((el) => {
+      el.scrollTop = 0;
+    });
+    await expect(page.getByTestId('user-message').filter({ hasText: /^Message 1:/ })).toBeInViewport();
+    await expect(page.getByTestId('ai-message').filter({ hasText: /^Message 300:/ })).toHaveCount(0);
+  }
+
+  // A reply streamed at the end is followed: the view ends on it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByTestId('ai-message').filter({ hasText: /^Message 300:/ })).toBeInViewport();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('I have an exam on Friday and I keep putting off revising for it.');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('user-message').filter({ hasText: /^I have an exam on Friday/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled({ timeout: 20_000 });
+  await expect(page.getByTestId('ai-message').last()).toBeInViewport();
+  await expect.poll(() => distanceFromEnd(page)).toBeLessThanOrEqual(1);
+
+  // The composer grows with its text, up to six lines; beyond them its text scrolls.
+  const height = async () => (await box.boundingBox())!.height;
+  await box.fill('One line');
+  const one = await height();
+  await box.fill('One\ntwo\nthree');
+  const three = await height();
+  expect(three).toBeGreaterThan(one + 30);
+  await box.fill('1\n2\n3\n4\n5\n6');
+  const six = await height();
+  expect(six).toBeGreaterThan(three + 30);
+  await box.fill('1\n2\n3\n4\n5\n6\n7\n8\n9\n10');
+  expect(Math.abs((await height()) - six)).toBeLessThanOrEqual(1);
+  expect(await box.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  await box.fill('');
+  expect(Math.abs((await height()) - one)).toBeLessThanOrEqual(1);
 });
 
 test('a refresh as the reply starts still shows the whole reply, followed again or stored', async ({ page, request }) => {

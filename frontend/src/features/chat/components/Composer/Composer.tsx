@@ -22,6 +22,14 @@ interface ComposerProps {
   actions?: ReactNode;
 }
 
+/**
+ * A browser that sizes a textarea to its text itself (CSS field-sizing: Composer.module.css) needs
+ * no script for it. Mantine's autosize measures the text in a hidden copy of the box, which forces
+ * the browser's style and layout on every render of the composer; the first was in the commit
+ * that opens a chat, with its messages.
+ */
+const SIZED_BY_CSS = typeof CSS !== 'undefined' && typeof CSS.supports === 'function' && CSS.supports('field-sizing', 'content');
+
 export const ENDED_PLACEHOLDER = 'This session has ended. You can read it, but no new messages can be sent.';
 
 /**
@@ -77,8 +85,9 @@ export function Composer({ onSend, onStop, disabled, busy, streaming, stopping, 
         <Textarea
           ref={box}
           className={classes.box}
+          classNames={{ input: classes.input }}
           size="md"
-          autosize
+          autosize={!SIZED_BY_CSS}
           minRows={1}
           maxRows={6}
           aria-label="Message"

@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, startTransition, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useLiveText, type LiveText } from '../../liveText';
 import type { ChatMessage } from '../../types';
 import classes from './MessageList.module.css';
@@ -118,55 +118,54 @@ interface MessageListProps {
 /**
  * The conversation, virtualised: only the rows near the viewport are in the
  * DOM, so a session of thousands of messages scrolls as smoothly as a short
- * one. Rows are measured as they render, so bubbles of any height fit.
+ * one. Rows are measured by a ResizeObserver, so bubbles of any height fit.
  *
- * The rows are not part of the screen's first commit: they follow in a transition, which React
- * renders in slices of a few milliseconds (a reply's markdown is the costly part), so opening a
- * long chat is not one long task of laying out the screen and parsing the markdown of every row
- * it shows.
+ * The rows are in the screen's first render (itself a transition, which React renders in slices
+ * of a few milliseconds: see useChatConversation), opened on the newest messages: no second
+ * render and commit before the first message shows. The one layout that commit forces is the
+ * screen's own (the scroller's size, and its scroll to the end before the first paint), which
+ * the frame then uses as it is.
  */
-export function MessageList({ footer, ...rows }: MessageListProps) {
+export function MessageList({ messages, live, onRevealed, footer, retryId, onRetry }: MessageListProps) {
+  // The scroller is this component's own element, so its ref is set before the virtualiser's
+  // layout effects run (a parent's ref is set after its children's effects).
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  // Rows beyond the view each way, for scrolling. The first render has one: the rows in view are
+  // what the first paint waits for; the others follow once it is done, in a transition.
+  const [overscan, setOverscan] = useState(1);
   useEffect(() => {
-    startTransition(() => setScroller(scrollRef.current));
+    const frame = requestAnimationFrame(() => startTransition(() => setOverscan(8)));
+    return () => cancelAnimationFrame(frame);
   }, []);
-
-  return (
-    <div ref={scrollRef} className={classes.scroller} role="log" aria-label="Conversation" tabIndex={0}>
-      {scroller ? <Rows {...rows} scroller={scroller} footer={footer} /> : null}
-      {footer ? <div style={{ padding: '8px 4px 8px 46px' }}>{footer}</div> : null}
-    </div>
-  );
-}
-
-/** The virtualised rows inside the list's scroller, opened on the newest messages. */
-function Rows({
-  messages,
-  live,
-  onRevealed,
-  footer,
-  retryId,
-  onRetry,
-  scroller,
-}: Omit<MessageListProps, 'footer'> & { footer: ReactNode; scroller: HTMLDivElement }) {
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualiser owns its own memoisation.
   const virtualizer = useVirtualizer({
     count: messages.length,
-    getScrollElement: () => scroller,
+    getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW,
-    overscan: 8,
-    // The list opens on its newest messages: render those from the first commit, rather than the
-    // oldest ones (rendered, measured and thrown away as soon as the list scrolls to the end).
-    initialRect: { width: scroller.clientWidth, height: scroller.clientHeight },
-    initialOffset: () => Math.max(0, messages.length * ESTIMATED_ROW - scroller.clientHeight),
+    overscan,
+    // The scroller is not laid out when the rows first render: the window stands in for it (the
+    // scroller is never taller), so the first render already has the newest rows, rather than
+    // the oldest (rendered, measured and thrown away as soon as the list scrolls to the end).
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
+    initialOffset: () => Math.max(0, messages.length * ESTIMATED_ROW - window.innerHeight),
     getItemKey: (index) => messages[index].id,
+    // A row's size comes from the ResizeObserver, after the browser's own layout (as on the
+    // dashboard). Read when the row is put in the page (the default), it forced a layout of the
+    // whole screen in the commit of the first rows, on top of the one the frame then does.
+    measureElement: (element, entry, instance) => {
+      const box = entry?.borderBoxSize?.[0];
+      if (box) return Math.round(box.blockSize);
+      if (entry) return Math.round(element.getBoundingClientRect().height);
+      const index = instance.indexFromElement(element);
+      return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? ESTIMATED_ROW;
+    },
   });
 
   // Follow the conversation: keep the newest message in view as it grows.
   const last = messages[messages.length - 1];
   const lastLength = last?.content.length ?? 0;
-  useEffect(() => {
+  // Before the browser paints (a layout effect), so the list is never drawn away from its end.
+  useLayoutEffect(() => {
     if (messages.length > 0) virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
   }, [messages.length, lastLength, footer, virtualizer]);
   // A streamed reply grows without the list rendering: its bubble asks, at most once a frame.
@@ -176,21 +175,24 @@ function Rows({
   }, [virtualizer]);
 
   return (
-    <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-      {virtualizer.getVirtualItems().map((item) => {
-        const message = messages[item.index];
-        return (
-          <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={classes.row} style={{ transform: `translateY(${item.start}px)` }}>
-            <MessageBubble
-              message={message}
-              onRevealed={onRevealed}
-              onRetry={message.id === retryId ? onRetry : undefined}
-              live={message.streaming ? live : undefined}
-              onGrow={message.streaming ? follow : undefined}
-            />
-          </div>
-        );
-      })}
+    <div ref={scrollRef} className={classes.scroller} role="log" aria-label="Conversation" tabIndex={0}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const message = messages[item.index];
+          return (
+            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={classes.row} style={{ transform: `translateY(${item.start}px)` }}>
+              <MessageBubble
+                message={message}
+                onRevealed={onRevealed}
+                onRetry={message.id === retryId ? onRetry : undefined}
+                live={message.streaming ? live : undefined}
+                onGrow={message.streaming ? follow : undefined}
+              />
+            </div>
+          );
+        })}
+      </div>
+      {footer ? <div style={{ padding: '8px 4px 8px 46px' }}>{footer}</div> : null}
     </div>
   );
 }
