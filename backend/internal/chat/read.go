@@ -98,9 +98,12 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 	return func(c *store.Conn) error {
 		b := &store.Batch{}
 		user := store.Queue(b, func(q *dbgen.Queries) (dbgen.User, error) { return q.GetUserByID(ctx, userID) })
-		first := store.Queue(b, func(q *dbgen.Queries) ([]dbgen.Message, error) {
-			return q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
-		})
+		// Decoded by hand (decodeMessages): the page is at least a hundred rows, and the
+		// generated decoding's allocations were most of a long session's read.
+		first := store.QueueRows(b, func(q *dbgen.Queries) error {
+			_, err := q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
+			return err
+		}, decodeMessages)
 		mem := queueMemories(ctx, b, userID)
 		if err := c.Send(ctx, b); err != nil {
 			return err
