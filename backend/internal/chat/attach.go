@@ -39,8 +39,19 @@ func (s *Service) Attach(ctx context.Context, userID, sessionID uuid.UUID) (*Att
 // written so far as one piece and then the rest as it comes; for a reply another instance
 // writes, the stored reply as one piece. ctx's error when the follower gives up first.
 func (a *Attachment) Follow(ctx context.Context, onDelta func(string) error) (SendResult, error) {
+	return a.FollowFlushing(ctx, onDelta, nil)
+}
+
+// FollowFlushing is Follow, calling flush (may be nil) as Turn.FollowFlushing does: each time
+// onDelta has had all the text there is, before waiting for more.
+func (a *Attachment) FollowFlushing(ctx context.Context, onDelta func(string) error, flush func() error) (SendResult, error) {
 	if a.live != nil {
-		return a.live.follow(ctx, true, onDelta)
+		return a.live.follow(ctx, true, onDelta, flush)
+	}
+	if flush != nil {
+		if err := flush(); err != nil {
+			return SendResult{}, err
+		}
 	}
 	res, text, err := a.s.awaitStored(ctx, a.userID, a.sessionID)
 	if err != nil {
@@ -65,7 +76,7 @@ func (s *Service) Stop(ctx context.Context, userID, sessionID uuid.UUID) (reply 
 	}
 	if l := s.replies.local(sessionID); l != nil {
 		l.cancel(errStopped)
-		if _, err := l.follow(ctx, false, nil); err != nil {
+		if _, err := l.follow(ctx, false, nil, nil); err != nil {
 			return nil, true, err
 		}
 	} else {

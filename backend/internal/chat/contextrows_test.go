@@ -61,3 +61,49 @@ func TestLongSessionOfShortMessagesIsReadInOneRoundTrip(t *testing.T) {
 			len(r.recent), used, r.needed, budget+budget/2)
 	}
 }
+
+// TestSessionWithoutPreviousSendIsReadInTwoRoundTrips checks that a send to a long session of
+// very short messages that no send has sized yet (context_rows unset: a session from before
+// it, or imported) reads the rest of what the prompt needs in one more statement, sized by
+// the first page, not a page at a time (seven more here).
+func TestSessionWithoutPreviousSendIsReadInTwoRoundTrips(t *testing.T) {
+	f := newFixture(t, false, nil)
+	ctx := context.Background()
+	uid := f.user(t, "USER")
+	sid := uuid.New()
+	if _, err := f.st.Pool().Exec(ctx, `INSERT INTO chat_sessions (id, user_id, token_limit) VALUES ($1, $2, 1000000)`, sid, uid); err != nil {
+		t.Fatal(err)
+	}
+	// About 6 tokens a row: the budget and half again take about 750 of them.
+	if _, err := f.st.Pool().Exec(ctx, `
+		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+		SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END, 'ok ' || i,
+		       2, now() - ((2000 - i) * interval '1 second')
+		FROM generate_series(1, 2000) AS i`, sid, uid); err != nil {
+		t.Fatal(err)
+	}
+	st, counter := pgtest.Traced(t, f.st.Pool().Config())
+	svc := New(st, nil, Options{Queue: queuetest.New(t, st), Logger: quiet})
+	c, err := st.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	counter.Take()
+	r := &reads{}
+	if err := svc.readUserAndHistory(ctx, r, uid, sid)(c); err != nil {
+		t.Fatal(err)
+	}
+	if b, q, _ := counter.Take(); b != 1 || q != 1 {
+		t.Errorf("the read took %d batches and %d further statements, want one batch and one statement", b, q)
+	}
+	used := 0
+	for _, m := range r.recent[:r.needed] {
+		used += companion.EstimateTokens(m.Content) + 4
+	}
+	budget := companion.DefaultContextBudget
+	if used <= budget+budget/2 || len(r.recent) > r.needed*3/2 {
+		t.Errorf("the read gave %d messages, %d needed for %d tokens; want past %d tokens and not many more than needed",
+			len(r.recent), r.needed, used, budget+budget/2)
+	}
+}

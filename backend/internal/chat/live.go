@@ -55,10 +55,11 @@ func (l *liveReply) finish(res SendResult) {
 }
 
 // follow passes the reply's text to onDelta (may be nil), from the start, as it is written:
-// each piece as it came or, with joined, everything written so far as one first piece. It
-// returns the result once the reply is stored, or ctx's or onDelta's error when the follower
-// gives up first: the reply goes on.
-func (l *liveReply) follow(ctx context.Context, joined bool, onDelta func(string) error) (SendResult, error) {
+// each piece as it came or, with joined, everything written so far as one first piece. flush
+// (may be nil) is called each time onDelta has had everything written so far, before
+// waiting for more. It returns the result once the reply is stored, or ctx's, onDelta's or
+// flush's error when the follower gives up first: the reply goes on.
+func (l *liveReply) follow(ctx context.Context, joined bool, onDelta func(string) error, flush func() error) (SendResult, error) {
 	next := 0
 	for {
 		l.mu.Lock()
@@ -80,6 +81,11 @@ func (l *liveReply) follow(ctx context.Context, joined bool, onDelta func(string
 		if done {
 			return res, nil
 		}
+		if flush != nil {
+			if err := flush(); err != nil {
+				return SendResult{}, err
+			}
+		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
@@ -92,7 +98,15 @@ func (l *liveReply) follow(ctx context.Context, joined bool, onDelta func(string
 // stored. When ctx ends first (the client went away) it returns ctx's error, and the reply is
 // written and stored all the same.
 func (t *Turn) Follow(ctx context.Context, onDelta func(string) error) (SendResult, error) {
-	return t.live.follow(ctx, false, onDelta)
+	return t.live.follow(ctx, false, onDelta, nil)
+}
+
+// FollowFlushing is Follow, calling flush (may be nil) each time onDelta has had all the text
+// written so far, before waiting for more: a stream flushes then, so that the pieces written
+// while it waited leave together (with the response's headers, for the first), and none is
+// held back while it waits.
+func (t *Turn) FollowFlushing(ctx context.Context, onDelta func(string) error, flush func() error) (SendResult, error) {
+	return t.live.follow(ctx, false, onDelta, flush)
 }
 
 // replies are the live replies of this instance.

@@ -98,9 +98,12 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 	return func(c *store.Conn) error {
 		b := &store.Batch{}
 		user := store.Queue(b, func(q *dbgen.Queries) (dbgen.User, error) { return q.GetUserByID(ctx, userID) })
-		first := store.Queue(b, func(q *dbgen.Queries) ([]dbgen.Message, error) {
-			return q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
-		})
+		// Decoded by hand (decodeMessages): the page is at least a hundred rows, and the
+		// generated decoding's allocations were most of a long session's read.
+		first := store.QueueRows(b, func(q *dbgen.Queries) error {
+			_, err := q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
+			return err
+		}, decodeMessages)
 		mem := queueMemories(ctx, b, userID)
 		if err := c.Send(ctx, b); err != nil {
 			return err
@@ -133,37 +136,53 @@ func contextRows(needed int) int32 {
 
 // history returns the session's newest messages, newest first, that a prompt can use: those
 // that fit the context budget, and older ones for the running summary of what no longer fits.
-// It reads backwards from first, a page at a time, and stops once it has enough, however long
-// the session: one read unless the messages are much shorter than at the previous send.
+// It reads backwards from first and stops once it has enough, however long the session: one
+// read unless the messages are much shorter than at the previous send (or the session has no
+// previous send to go by), and then usually one more, sized by the rows read so far.
 // needed is how many of the rows were needed: up to the one that went past the budget, or all.
 func (s *Service) history(ctx context.Context, q *dbgen.Queries, userID, sessionID uuid.UUID, first []dbgen.Message) (_ []dbgen.Message, needed int, _ error) {
 	budget := s.limits.ContextBudget
 	if budget <= 0 {
 		budget = companion.DefaultContextBudget
 	}
-	rows, page, used := first, first, 0
+	// The budget's worth, and half as much again for the summary of older turns.
+	enough := budget + budget/2
+	rows, page, used, asked := first, first, 0, historyPage
 	for {
 		for _, m := range page {
-			if used > budget+budget/2 {
+			if used > enough {
 				break
 			}
 			used += companion.EstimateTokens(m.Content) + 4
 			needed++
 		}
-		// The budget's worth, and half as much again for the summary of older turns.
-		if len(page) < historyPage || used > budget+budget/2 {
+		if len(page) < asked || used > enough {
 			return rows, needed, nil
 		}
+		// The next read takes what the rest needs at the size of the rows read so far, and a
+		// fifth more: one more read, not a page at a time.
+		asked = nextPage(enough-used, used, needed)
 		oldest := page[len(page)-1]
 		var err error
 		page, err = q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{
-			SessionID: sessionID, UserID: userID, BeforeAt: &oldest.CreatedAt, BeforeID: &oldest.ID, MaxRows: historyPage,
+			SessionID: sessionID, UserID: userID, BeforeAt: &oldest.CreatedAt, BeforeID: &oldest.ID, MaxRows: int32(asked), // #nosec G115 -- at most 10,000
 		})
 		if err != nil {
 			return nil, 0, fmt.Errorf("load history: %w", err)
 		}
 		rows = append(rows, page...)
 	}
+}
+
+// nextPage is how many more rows a history read asks for to find rest more tokens, when rows
+// rows held used tokens: at their average size and a fifth more, at least historyPage and at
+// most 10,000.
+func nextPage(rest, used, rows int) int {
+	n := historyPage
+	if used > 0 && rows > 0 {
+		n = max(n, rest*rows*6/(used*5)+1)
+	}
+	return min(n, 10000)
 }
 
 // turnsBefore turns the newest-first messages into the conversation's turns, oldest first;

@@ -623,3 +623,48 @@ func TestAFailedCommitCancelsTheReplyAndStoresNothing(t *testing.T) {
 		t.Fatalf("daily count = %d, want 1", n)
 	}
 }
+
+// FollowFlushing flushes what it passed on before it waits for more: the text sent before a
+// pause is flushed during the pause, not when the reply goes on.
+func TestFollowFlushingFlushesBeforeItWaits(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	h := f.hold(1, "One ", "two.")
+	turn, err := f.svc.Begin(context.Background(), uid, SendInput{SessionID: &sid, Message: "count for me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, h.paused, "the model to pause")
+	var mu sync.Mutex
+	var got, flushed strings.Builder
+	flushedOne := make(chan struct{})
+	var once sync.Once
+	done := make(chan SendResult, 1)
+	go func() {
+		res, err := turn.FollowFlushing(context.Background(), func(text string) error {
+			mu.Lock()
+			defer mu.Unlock()
+			got.WriteString(text)
+			return nil
+		}, func() error {
+			mu.Lock()
+			defer mu.Unlock()
+			flushed.Reset()
+			flushed.WriteString(got.String())
+			if flushed.String() == "One " {
+				once.Do(func() { close(flushedOne) })
+			}
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	within(t, flushedOne, "the text before the pause to be flushed")
+	close(h.resume)
+	if res := within(t, done, "the stored reply"); !res.Success || res.AIResponse != "One two." {
+		t.Fatalf("result %+v", res)
+	}
+}

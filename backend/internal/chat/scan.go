@@ -161,7 +161,8 @@ func decodeSessionsPage(capacity int) func(pgx.Rows) ([]dbgen.ListSessionsPageRo
 	}
 }
 
-// decodeMessages decodes ListMessagesBySession's rows.
+// decodeMessages decodes the rows of ListMessagesBySession and ListContextMessages (both
+// SELECT * FROM messages).
 func decodeMessages(rows pgx.Rows) ([]dbgen.Message, error) {
 	if fd := rows.FieldDescriptions(); len(fd) != 9 {
 		return nil, fmt.Errorf("messages: unexpected columns (%d)", len(fd))

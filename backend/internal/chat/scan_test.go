@@ -79,17 +79,30 @@ func TestHandDecodedRowsMatchGenerated(t *testing.T) {
 		}
 	}
 
-	for _, user := range []uuid.UUID{u.ID, uuid.New()} {
-		p := dbgen.ListMessagesBySessionParams{SessionID: sid, UserID: user}
-		want, err := q.ListMessagesBySession(ctx, p)
+	for i, user := range []uuid.UUID{u.ID, uuid.New(), u.ID, u.ID, uuid.New()} {
+		// The session's messages, and a send's history read (newest first, 1 and 100 rows).
+		var want []dbgen.Message
+		var err error
+		b := &store.Batch{}
+		var r *store.Result[[]dbgen.Message]
+		if i < 2 {
+			p := dbgen.ListMessagesBySessionParams{SessionID: sid, UserID: user}
+			want, err = q.ListMessagesBySession(ctx, p)
+			r = store.QueueRows(b, func(q *dbgen.Queries) error {
+				_, err := q.ListMessagesBySession(ctx, p)
+				return err
+			}, decodeMessages)
+		} else {
+			p := dbgen.ListContextMessagesParams{SessionID: sid, UserID: user, MinRows: int32(1 + 99*(i%2))} // #nosec G115 -- 1 or 100
+			want, err = q.ListContextMessages(ctx, p)
+			r = store.QueueRows(b, func(q *dbgen.Queries) error {
+				_, err := q.ListContextMessages(ctx, p)
+				return err
+			}, decodeMessages)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := &store.Batch{}
-		r := store.QueueRows(b, func(q *dbgen.Queries) error {
-			_, err := q.ListMessagesBySession(ctx, p)
-			return err
-		}, decodeMessages)
 		if err := st.Send(ctx, b); err != nil {
 			t.Fatal(err)
 		}

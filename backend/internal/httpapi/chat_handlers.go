@@ -147,7 +147,7 @@ func (s *Server) StreamChatMessage(ctx context.Context, req api.StreamChatMessag
 	if err != nil {
 		return nil, err
 	}
-	return replyEvents{ctx: ctx, follow: turn.Follow}, nil
+	return replyEvents{ctx: ctx, follow: turn.FollowFlushing}, nil
 }
 
 // AttachChatReply follows the reply in progress of one of the caller's sessions again.
@@ -163,7 +163,7 @@ func (s *Server) AttachChatReply(ctx context.Context, req api.AttachChatReplyReq
 	if a == nil {
 		return api.AttachChatReply204Response{}, nil
 	}
-	return replyEvents{ctx: ctx, follow: a.Follow}, nil
+	return replyEvents{ctx: ctx, follow: a.FollowFlushing}, nil
 }
 
 // RetryChatReply answers the last message of one of the caller's sessions again, as a stream.
@@ -176,7 +176,7 @@ func (s *Server) RetryChatReply(ctx context.Context, req api.RetryChatReplyReque
 	if err != nil {
 		return nil, err
 	}
-	return replyEvents{ctx: ctx, follow: turn.Follow}, nil
+	return replyEvents{ctx: ctx, follow: turn.FollowFlushing}, nil
 }
 
 // StopChatReply stops the reply in progress of one of the caller's sessions.
@@ -200,12 +200,14 @@ func (s *Server) StopChatReply(ctx context.Context, req api.StopChatReplyRequest
 	return api.StopChatReply200JSONResponse(out), nil
 }
 
-// replyEvents writes a reply as server-sent events, flushing each one: `delta` for each piece
-// of text, then `done` or `error`. A client that goes away only stops the writing: the reply
-// goes on and is stored.
+// replyEvents writes a reply as server-sent events: `delta` for each piece of text, then `done`
+// or `error`. What is written is flushed whenever the reply has nothing more to give at once:
+// the headers go with the first delta when the reply has text by then (one write, not two),
+// and no delta waits in the buffer while the reply does. A client that goes away only stops
+// the writing: the reply goes on and is stored.
 type replyEvents struct {
 	ctx    context.Context
-	follow func(ctx context.Context, onDelta func(string) error) (chat.SendResult, error)
+	follow func(ctx context.Context, onDelta func(string) error, flush func() error) (chat.SendResult, error)
 }
 
 func (e replyEvents) VisitStreamChatMessageResponse(w http.ResponseWriter) error { return e.write(w) }
@@ -218,22 +220,23 @@ func (e replyEvents) write(w http.ResponseWriter) error {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	send := func(event string, v any) error {
+	write := func(event string, v any) error {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return err
 		}
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
+		_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+		return err
+	}
+	send := func(event string, v any) error {
+		if err := write(event, v); err != nil {
 			return err
 		}
 		return rc.Flush()
 	}
-	if err := rc.Flush(); err != nil {
-		return nil // the client is gone; nothing more to say
-	}
 	res, err := e.follow(e.ctx, func(text string) error {
-		return send("delta", api.StreamDelta{Text: text})
-	})
+		return write("delta", api.StreamDelta{Text: text})
+	}, rc.Flush)
 	if err != nil {
 		return nil // the client is gone; the reply goes on without it
 	}

@@ -37,10 +37,15 @@ func FuzzReplyEvents(f *testing.F) {
 			rest = rest[n:]
 		}
 		sid := uuid.MustParse("6f1c1d3e-8a55-4c3b-9d1e-2b7f0e6a9c41")
-		ev := replyEvents{ctx: context.Background(), follow: func(ctx context.Context, onDelta func(string) error) (chat.SendResult, error) {
-			for _, p := range pieces {
+		ev := replyEvents{ctx: context.Background(), follow: func(ctx context.Context, onDelta func(string) error, flush func() error) (chat.SendResult, error) {
+			for i, p := range pieces {
 				if err := onDelta(p); err != nil {
 					return chat.SendResult{}, err
+				}
+				if i%2 == 0 {
+					if err := flush(); err != nil {
+						return chat.SendResult{}, err
+					}
 				}
 			}
 			if !ok {
