@@ -16,6 +16,11 @@ WHERE id = @id;
 SELECT id, email, name, role, is_student FROM users
 WHERE id = @id;
 
+-- name: GetUserRole :one
+-- GetUserRole returns an account's role alone (what a read of its sessions needs of it).
+SELECT role FROM users
+WHERE id = @id;
+
 -- name: GetUserByEmail :one
 -- GetUserByEmail finds an account by e-mail, ignoring case (it uses the
 -- unique index on lower(email)).

@@ -107,6 +107,8 @@ type Querier interface {
 	// GetUserIdentity returns who an account is (GET /api/auth/me): its id, e-mail, name,
 	// role and student status, without the rest of the row.
 	GetUserIdentity(ctx context.Context, id uuid.UUID) (GetUserIdentityRow, error)
+	// GetUserRole returns an account's role alone (what a read of its sessions needs of it).
+	GetUserRole(ctx context.Context, id uuid.UUID) (string, error)
 	// GetValidEmailToken finds an unused, unexpired token by hash (the token identifies its
 	// user) with the owner's e-mail, without using it.
 	GetValidEmailToken(ctx context.Context, arg GetValidEmailTokenParams) (GetValidEmailTokenRow, error)

@@ -198,6 +198,19 @@ func (q *Queries) GetUserIdentity(ctx context.Context, id uuid.UUID) (GetUserIde
 	return i, err
 }
 
+const getUserRole = `-- name: GetUserRole :one
+SELECT role FROM users
+WHERE id = $1
+`
+
+// GetUserRole returns an account's role alone (what a read of its sessions needs of it).
+func (q *Queries) GetUserRole(ctx context.Context, id uuid.UUID) (string, error) {
+	row := q.db.QueryRow(ctx, getUserRole, id)
+	var role string
+	err := row.Scan(&role)
+	return role, err
+}
+
 const lockUserForWrite = `-- name: LockUserForWrite :one
 SELECT id FROM users
 WHERE id = $1

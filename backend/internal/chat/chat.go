@@ -213,7 +213,7 @@ func view(s dbgen.ChatSession, ent entitlement.Entitlements) Session {
 	return v
 }
 
-// role reads the caller's role from the database (not from the token, which may be stale).
+// user reads the caller's row from the database (its role not from the token, which may be stale).
 func (s *Service) user(ctx context.Context, q *dbgen.Queries, userID uuid.UUID) (dbgen.User, error) {
 	u, err := q.GetUserByID(ctx, userID)
 	if store.IsNotFound(err) {
@@ -225,21 +225,21 @@ func (s *Service) user(ctx context.Context, q *dbgen.Queries, userID uuid.UUID) 
 	return u, nil
 }
 
-// queueUser queues the read of the caller (for the role) in a batch; userOf reads the
-// result as user does.
-func queueUser(ctx context.Context, b *store.Batch, userID uuid.UUID) *store.Result[dbgen.User] {
-	return store.Queue(b, func(q *dbgen.Queries) (dbgen.User, error) { return q.GetUserByID(ctx, userID) })
+// queueRole queues the read of the caller's role in a batch (a read of sessions needs
+// nothing else of the account); roleOf reads the result, as user does its row.
+func queueRole(ctx context.Context, b *store.Batch, userID uuid.UUID) *store.Result[string] {
+	return store.Queue(b, func(q *dbgen.Queries) (string, error) { return q.GetUserRole(ctx, userID) })
 }
 
-func userOf(r *store.Result[dbgen.User]) (dbgen.User, error) {
-	u, err := r.Get()
+func roleOf(r *store.Result[string]) (string, error) {
+	role, err := r.Get()
 	if store.IsNotFound(err) {
-		return u, fmt.Errorf("load user: %w", apperr.ErrUnauthorized)
+		return role, fmt.Errorf("load user: %w", apperr.ErrUnauthorized)
 	}
 	if err != nil {
-		return u, fmt.Errorf("load user: %w", err)
+		return role, fmt.Errorf("load user: %w", err)
 	}
-	return u, nil
+	return role, nil
 }
 
 func notFound(what string, err error) error {
@@ -267,7 +267,7 @@ func (s *Service) Get(ctx context.Context, userID, sessionID uuid.UUID) (Session
 func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Detail, error) {
 	// The caller's role, the session and its messages go out in one round trip.
 	b := &store.Batch{}
-	user := queueUser(ctx, b, userID)
+	role := queueRole(ctx, b, userID)
 	sess := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
 	})
@@ -278,7 +278,7 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 	if err := s.store.Send(ctx, b); err != nil {
 		return Detail{}, fmt.Errorf("read session: %w", err)
 	}
-	u, err := userOf(user)
+	r, err := roleOf(role)
 	if err != nil {
 		return Detail{}, err
 	}
@@ -290,7 +290,7 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 	if err != nil {
 		return Detail{}, fmt.Errorf("list messages: %w", err)
 	}
-	d := Detail{Session: view(row, s.limits.Tiers.For(u.Role)), Messages: make([]Message, 0, len(rows)), ReplyInProgress: s.replyInProgress(row)}
+	d := Detail{Session: view(row, s.limits.Tiers.For(r)), Messages: make([]Message, 0, len(rows)), ReplyInProgress: s.replyInProgress(row)}
 	for _, m := range rows {
 		if m.Role != companion.RoleUser && m.Role != companion.RoleAssistant {
 			continue

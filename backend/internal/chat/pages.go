@@ -94,7 +94,7 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	// says whether there is a next page.
 	maxRows := int32(limit + 1)
 	b := &store.Batch{}
-	user := queueUser(ctx, b, userID)
+	role := queueRole(ctx, b, userID)
 	var page *store.Result[[]dbgen.ListSessionsPageRow]
 	if query = strings.TrimSpace(query); query == "" {
 		page = store.QueueRows(b, func(q *dbgen.Queries) error {
@@ -120,7 +120,7 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	if err := s.store.Send(ctx, b); err != nil {
 		return Page{}, fmt.Errorf("list sessions: %w", err)
 	}
-	u, err := userOf(user)
+	r, err := roleOf(role)
 	if err != nil {
 		return Page{}, err
 	}
@@ -135,8 +135,9 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 		p.Next = encodeCursor(last.UpdatedAt, last.ID)
 	}
 	p.Items = make([]Session, 0, len(rows))
-	for _, r := range rows {
-		p.Items = append(p.Items, view(listed(r), s.limits.Tiers.For(u.Role)))
+	tier := s.limits.Tiers.For(r)
+	for _, row := range rows {
+		p.Items = append(p.Items, view(listed(row), tier))
 	}
 	return p, nil
 }

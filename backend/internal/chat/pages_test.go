@@ -418,3 +418,24 @@ func TestHistoryReadStopsAtItsPage(t *testing.T) {
 		}
 	}
 }
+
+// A deleted account's reads are refused as unauthorised, not answered as an empty list or a
+// missing session: the role is read with them, and its absence is the account's.
+func TestReadsOfADeletedAccountAreUnauthorized(t *testing.T) {
+	f := newFixture(t, false, nil)
+	ctx := context.Background()
+	uid := f.user(t, "BASIC")
+	sid := f.newSession(t, uid)
+	if _, err := f.st.Pool().Exec(ctx, "DELETE FROM users WHERE id = $1", uid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.Sessions(ctx, uid, "", MaxPageLimit, ""); !errors.Is(err, apperr.ErrUnauthorized) {
+		t.Errorf("list: err = %v, want unauthorized", err)
+	}
+	if _, err := f.svc.Sessions(ctx, uid, "walk", MaxPageLimit, ""); !errors.Is(err, apperr.ErrUnauthorized) {
+		t.Errorf("search: err = %v, want unauthorized", err)
+	}
+	if _, err := f.svc.Detail(ctx, uid, sid); !errors.Is(err, apperr.ErrUnauthorized) {
+		t.Errorf("detail: err = %v, want unauthorized", err)
+	}
+}
