@@ -216,13 +216,7 @@ func view(s dbgen.ChatSession, ent entitlement.Entitlements) Session {
 // user reads the caller's row from the database (its role not from the token, which may be stale).
 func (s *Service) user(ctx context.Context, q *dbgen.Queries, userID uuid.UUID) (dbgen.User, error) {
 	u, err := q.GetUserByID(ctx, userID)
-	if store.IsNotFound(err) {
-		return u, fmt.Errorf("load user: %w", apperr.ErrUnauthorized)
-	}
-	if err != nil {
-		return u, fmt.Errorf("load user: %w", err)
-	}
-	return u, nil
+	return u, userErr(err)
 }
 
 // queueRole queues the read of the caller's role in a batch (a read of sessions needs
@@ -233,13 +227,19 @@ func queueRole(ctx context.Context, b *store.Batch, userID uuid.UUID) *store.Res
 
 func roleOf(r *store.Result[string]) (string, error) {
 	role, err := r.Get()
+	return role, userErr(err)
+}
+
+// userErr is a read of the caller's account's error: a missing account (deleted since its
+// token was checked) is signed out.
+func userErr(err error) error {
 	if store.IsNotFound(err) {
-		return role, fmt.Errorf("load user: %w", apperr.ErrUnauthorized)
+		return fmt.Errorf("load user: %w", apperr.ErrUnauthorized)
 	}
 	if err != nil {
-		return role, fmt.Errorf("load user: %w", err)
+		return fmt.Errorf("load user: %w", err)
 	}
-	return role, nil
+	return nil
 }
 
 func notFound(what string, err error) error {

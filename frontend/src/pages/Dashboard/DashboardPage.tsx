@@ -29,6 +29,7 @@ import { SessionCard } from '../../features/chat/components/SessionCard/SessionC
 import { useStartNewChat } from '../../features/chat/hooks/useStartNewChat';
 import { filterSessions } from '../../features/chat/sessions';
 import classes from './DashboardPage.module.css';
+import { measureAfterLayout } from '../../app/virtualRows';
 
 /** /dashboard: the session list (spec §2, Dashboard). */
 export function DashboardPage() {
@@ -219,16 +220,8 @@ function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore
     initialRect: { width: window.innerWidth, height: window.innerHeight },
     scrollMargin: offset,
     gap: ROW_GAP,
-    // A row's size comes from the ResizeObserver, after the browser's own layout. Read when the
-    // row is put in the page (the default), it forced a layout of the whole page in the commit
-    // of the first cards, on top of the one the frame then does.
-    measureElement: (element, entry, instance) => {
-      const box = entry?.borderBoxSize?.[0];
-      if (box) return Math.round(box.blockSize);
-      if (entry) return Math.round(element.getBoundingClientRect().height);
-      const index = instance.indexFromElement(element);
-      return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? ESTIMATED_ROW;
-    },
+    // A row's size comes from the ResizeObserver, after the browser's own layout.
+    measureElement: measureAfterLayout<Window>(ESTIMATED_ROW),
   });
   const items = virtualizer.getVirtualItems();
 

@@ -10,6 +10,7 @@ import { hasCrisisResources } from './crisis';
 import { RevealText } from './RevealText';
 import { SafeMarkdown } from '../SafeMarkdown/SafeMarkdown';
 import { Bubble, BubbleLine } from '../Bubble/Bubble';
+import { measureAfterLayout } from '../../../../app/virtualRows';
 
 /** A row's height before it is measured (a two-line bubble with its time). */
 const ESTIMATED_ROW = 88;
@@ -149,16 +150,8 @@ export function MessageList({ messages, live, onRevealed, footer, retryId, onRet
     initialRect: { width: window.innerWidth, height: window.innerHeight },
     initialOffset: () => Math.max(0, messages.length * ESTIMATED_ROW - window.innerHeight),
     getItemKey: (index) => messages[index].id,
-    // A row's size comes from the ResizeObserver, after the browser's own layout (as on the
-    // dashboard). Read when the row is put in the page (the default), it forced a layout of the
-    // whole screen in the commit of the first rows, on top of the one the frame then does.
-    measureElement: (element, entry, instance) => {
-      const box = entry?.borderBoxSize?.[0];
-      if (box) return Math.round(box.blockSize);
-      if (entry) return Math.round(element.getBoundingClientRect().height);
-      const index = instance.indexFromElement(element);
-      return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? ESTIMATED_ROW;
-    },
+    // A row's size comes from the ResizeObserver, after the browser's own layout.
+    measureElement: measureAfterLayout<HTMLDivElement>(ESTIMATED_ROW),
   });
 
   // Follow the conversation: keep the newest message in view as it grows.
