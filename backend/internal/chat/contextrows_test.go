@@ -36,19 +36,8 @@ func TestLongSessionOfShortMessagesIsReadInOneRoundTrip(t *testing.T) {
 		t.Fatalf("send: %v", err)
 	}
 
-	st, counter := pgtest.Traced(t, f.st.Pool().Config())
-	svc := New(st, nil, Options{Queue: queuetest.New(t, st), Logger: quiet})
-	c, err := st.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Release()
-	counter.Take()
-	r := &reads{}
-	if err := svc.readUserAndHistory(ctx, r, uid, sid)(c); err != nil {
-		t.Fatal(err)
-	}
-	if b, q, _ := counter.Take(); b != 1 || q != 0 {
+	r, b, q := f.tracedHistoryRead(t, uid, sid)
+	if b != 1 || q != 0 {
 		t.Errorf("the read took %d batches and %d further statements, want one batch", b, q)
 	}
 	used := 0
@@ -82,19 +71,8 @@ func TestSessionWithoutPreviousSendIsReadInTwoRoundTrips(t *testing.T) {
 		FROM generate_series(1, 2000) AS i`, sid, uid); err != nil {
 		t.Fatal(err)
 	}
-	st, counter := pgtest.Traced(t, f.st.Pool().Config())
-	svc := New(st, nil, Options{Queue: queuetest.New(t, st), Logger: quiet})
-	c, err := st.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Release()
-	counter.Take()
-	r := &reads{}
-	if err := svc.readUserAndHistory(ctx, r, uid, sid)(c); err != nil {
-		t.Fatal(err)
-	}
-	if b, q, _ := counter.Take(); b != 1 || q != 1 {
+	r, b, q := f.tracedHistoryRead(t, uid, sid)
+	if b != 1 || q != 1 {
 		t.Errorf("the read took %d batches and %d further statements, want one batch and one statement", b, q)
 	}
 	used := 0
@@ -106,4 +84,26 @@ func TestSessionWithoutPreviousSendIsReadInTwoRoundTrips(t *testing.T) {
 		t.Errorf("the read gave %d messages, %d needed for %d tokens; want past %d tokens and not many more than needed",
 			len(r.recent), r.needed, used, budget+budget/2)
 	}
+}
+
+// tracedHistoryRead runs a send's first read (the user and the history) of the session on a
+// service of its own, and returns what it read with the batches and further statements it
+// sent.
+func (f *fixture) tracedHistoryRead(t *testing.T, uid, sid uuid.UUID) (r *reads, batches, queries int) {
+	t.Helper()
+	ctx := context.Background()
+	st, counter := pgtest.Traced(t, f.st.Pool().Config())
+	svc := New(st, nil, Options{Queue: queuetest.New(t, st), Logger: quiet})
+	c, err := st.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	counter.Take()
+	r = &reads{}
+	if err := svc.readUserAndHistory(ctx, r, uid, sid)(c); err != nil {
+		t.Fatal(err)
+	}
+	batches, queries, _ = counter.Take()
+	return r, batches, queries
 }
