@@ -19,11 +19,8 @@ import (
 // without the rest of the row (Profile reads all of it).
 func (s *Service) Me(ctx context.Context, userID uuid.UUID) (User, error) {
 	u, err := s.st.Queries().GetUserIdentity(ctx, userID)
-	if store.IsNotFound(err) {
-		return User{}, fmt.Errorf("me: %w", apperr.ErrUnauthorized)
-	}
 	if err != nil {
-		return User{}, fmt.Errorf("me: %w", err)
+		return User{}, meErr(err)
 	}
 	return User{ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, IsStudent: u.IsStudent}, nil
 }
@@ -31,13 +28,19 @@ func (s *Service) Me(ctx context.Context, userID uuid.UUID) (User, error) {
 // row reads the caller's account row, for the service's own use.
 func (s *Service) row(ctx context.Context, userID uuid.UUID) (dbgen.User, error) {
 	u, err := s.st.Queries().GetUserByID(ctx, userID)
-	if store.IsNotFound(err) {
-		return dbgen.User{}, fmt.Errorf("me: %w", apperr.ErrUnauthorized)
-	}
 	if err != nil {
-		return dbgen.User{}, fmt.Errorf("me: %w", err)
+		return dbgen.User{}, meErr(err)
 	}
 	return u, nil
+}
+
+// meErr is the error of a read of the caller's own account: a missing account (deleted since
+// its token was checked) is signed out.
+func meErr(err error) error {
+	if store.IsNotFound(err) {
+		return fmt.Errorf("me: %w", apperr.ErrUnauthorized)
+	}
+	return fmt.Errorf("me: %w", err)
 }
 
 // ProfileChange is one changed profile field. SetAge with a nil Age clears the age.
