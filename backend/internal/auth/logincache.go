@@ -1,8 +1,6 @@
 package auth
 
 import (
-	"context"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,12 +89,4 @@ func (t *Tokens) FollowLoginChanges(l *store.Listener) {
 		t.cache.clear()
 	})
 	l.Subscribe(LoginChannel, func(string) { t.cache.clear() })
-}
-
-// ListenForLoginChanges follows the login changes (FollowLoginChanges) on a listener of its
-// own until ctx ends; a server shares one listener among its services instead.
-func (t *Tokens) ListenForLoginChanges(ctx context.Context, logger *slog.Logger) {
-	l := t.st.NewListener(logger, LoginChannel)
-	t.FollowLoginChanges(l)
-	l.Run(ctx)
 }

@@ -28,7 +28,10 @@ func TestLoginCache(t *testing.T) {
 	}
 	lctx, stop := context.WithCancel(ctx)
 	defer stop()
-	go tk.ListenForLoginChanges(lctx, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	// As a server does, on a listener of the login channel (a server's also carries the chat's).
+	l := st.NewListener(slog.New(slog.NewTextHandler(io.Discard, nil)), LoginChannel)
+	tk.FollowLoginChanges(l)
+	go l.Run(lctx)
 	deadline := time.Now().Add(10 * time.Second)
 	for !tk.cache.on.Load() {
 		if time.Now().After(deadline) {
