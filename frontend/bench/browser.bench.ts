@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, sql, verifiedAccount } from '../e2e/support';
+import { seedLongChat, signIn, sql, verifiedAccount } from '../e2e/support';
 
 /**
  * The browser figures of `make bench` (issue 14): a dashboard of 10,000 sessions (and, for its
@@ -118,14 +118,7 @@ test.beforeAll(async ({ request }) => {
   seedSessions(email, 10000);
   smallEmail = await verifiedAccount(request, 'bench-browser-small');
   seedSessions(smallEmail, 10);
-  longSession = sql(`INSERT INTO chat_sessions (user_id, title, last_message, token_limit, updated_at)
-       SELECT id, 'A long conversation', 'Hello', 100000000, now() - interval '1 second' FROM users WHERE email = '${email}'
-       RETURNING id`).trim().split('\n')[0];
-  sql(`INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
-       SELECT s.id, s.user_id, CASE WHEN g % 2 = 0 THEN 'assistant' ELSE 'user' END,
-              'Message ' || g || ': we talked about the garden, the bus home and what to cook on **Sunday**.', 20,
-              now() - interval '1 day' + g * interval '1 second'
-       FROM generate_series(1, 2000) g, chat_sessions s WHERE s.id = '${longSession}'`);
+  longSession = seedLongChat(email, 2000, "now() - interval '1 second'");
   sql('ANALYZE');
 });
 

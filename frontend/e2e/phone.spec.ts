@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openNewChat, setRole, signIn, sql, verifiedAccount } from './support';
+import { openNewChat, seedLongChat, setRole, signIn, verifiedAccount } from './support';
 
 /**
  * The chat on a phone (390 × 844): it fits, it starts clean, a reply can be
@@ -137,14 +137,7 @@ test('a long chat opens at its newest message, shows older ones when scrolled up
 }) => {
   test.setTimeout(120_000);
   const email = await verifiedAccount(request, 'phone-long');
-  const session = sql(`INSERT INTO chat_sessions (user_id, title, last_message, token_limit, updated_at)
-       SELECT id, 'A long conversation', 'Hello', 100000000, now() FROM users WHERE email = '${email}'
-       RETURNING id`).trim().split('\n')[0];
-  sql(`INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
-       SELECT s.id, s.user_id, CASE WHEN g % 2 = 0 THEN 'assistant' ELSE 'user' END,
-              'Message ' || g || ': we talked about the garden, the bus home and what to cook on **Sunday**.', 20,
-              now() - interval '1 day' + g * interval '1 second'
-       FROM generate_series(1, 300) g, chat_sessions s WHERE s.id = '${session}'`);
+  const session = seedLongChat(email, 300);
   await signIn(page, email);
 
   for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {

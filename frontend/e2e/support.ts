@@ -73,6 +73,23 @@ export function sql(statement: string): string {
   });
 }
 
+/**
+ * Gives the account of `email` a chat session, "A long conversation", of `messages` messages
+ * (the user's and the companion's in turn, a second apart, a day ago) and returns its id.
+ * `updatedAt` is the session's updated_at, an SQL expression.
+ */
+export function seedLongChat(email: string, messages: number, updatedAt = 'now()'): string {
+  const session = sql(`INSERT INTO chat_sessions (user_id, title, last_message, token_limit, updated_at)
+       SELECT id, 'A long conversation', 'Hello', 100000000, ${updatedAt} FROM users WHERE email = '${email}'
+       RETURNING id`).trim().split('\n')[0];
+  sql(`INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+       SELECT s.id, s.user_id, CASE WHEN g % 2 = 0 THEN 'assistant' ELSE 'user' END,
+              'Message ' || g || ': we talked about the garden, the bus home and what to cook on **Sunday**.', 20,
+              now() - interval '1 day' + g * interval '1 second'
+       FROM generate_series(1, ${messages}) g, chat_sessions s WHERE s.id = '${session}'`);
+  return session;
+}
+
 /** A fresh address for each run. */
 export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
