@@ -29,6 +29,7 @@ const MsgBadCursor = "This isn't a page we know. Start again from the first page
 var firstPage = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Page is one page of the caller's sessions and the cursor of the next page ("" when none).
+// Its items hold what a list item shows: their tokens and end reason are not read (zero).
 type Page struct {
 	Items []Session
 	Next  string
@@ -139,15 +140,15 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	for _, row := range rows {
 		p.Items = append(p.Items, view(listed(row), tier))
 	}
+	putSessionRows(rows)
 	return p, nil
 }
 
-// listed is a list row as the session it shows (the columns a list item does not show are
-// left zero).
+// listed is a list row as the session it shows. The columns a list item does not show are
+// not read, and left zero: the tokens and the end reason among them.
 func listed(r dbgen.ListSessionsPageRow) dbgen.ChatSession {
 	return dbgen.ChatSession{
-		ID: r.ID, Title: r.Title, Status: r.Status, TokensUsed: r.TokensUsed, TokenLimit: r.TokenLimit,
-		Summary: r.Summary, Emotions: r.Emotions, EndReason: r.EndReason, LastMessage: r.LastMessage,
-		UpdatedAt: r.UpdatedAt, ClosingFeeling: r.ClosingFeeling,
+		ID: r.ID, Title: r.Title, Status: r.Status, Summary: r.Summary, Emotions: r.Emotions,
+		LastMessage: r.LastMessage, UpdatedAt: r.UpdatedAt, ClosingFeeling: r.ClosingFeeling,
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,6 +16,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
+	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -437,5 +440,89 @@ func TestReadsOfADeletedAccountAreUnauthorized(t *testing.T) {
 	}
 	if _, err := f.svc.Detail(ctx, uid, sid); !errors.Is(err, apperr.ErrUnauthorized) {
 		t.Errorf("detail: err = %v, want unauthorized", err)
+	}
+}
+
+// TestSessionListIsNotPlannedOnEveryRead reads the first page of a user with two sessions ten
+// times on one connection, among 3,000 sessions of another user, and then asks PostgreSQL how
+// it planned the list's prepared statement there: once its five custom plans are made, every
+// read runs the one generic plan. That plan is the index scan of (user_id, updated_at, id)
+// that stops at the LIMIT: for the user with 3,000 sessions it reads the 51 rows of a page
+// of 50, and sorts nothing.
+//
+// With the arguments in the planner's sight, a custom plan for the user with two sessions cost
+// less than the generic plan (priced for a third of the table's rows), so PostgreSQL planned
+// every read again: a quarter of its CPU under the bench's session list. The query reads its
+// arguments through scalar subqueries, which the planner cannot see into (ListSessionsPage).
+func TestSessionListIsNotPlannedOnEveryRead(t *testing.T) {
+	f := newFixture(t, false, nil)
+	ctx := context.Background()
+	few, many := f.user(t, "USER"), f.user(t, "USER")
+	start := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	f.seedSessions(t, few, 2, "Few", start)
+	f.seedSessions(t, many, 3000, "Many", start)
+	if _, err := f.st.Pool().Exec(ctx, `ANALYZE chat_sessions`); err != nil {
+		t.Fatal(err)
+	}
+	// One connection: every read prepares and runs the statement on it, and pg_prepared_statements
+	// (one connection's) is read on it too.
+	u, err := url.Parse(f.st.Pool().Config().ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("pool_max_conns", "1")
+	u.RawQuery = q.Encode()
+	one, err := store.Open(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(one.Close)
+	svc := New(one, f.provider, Options{Queue: queuetest.New(t, f.st), Logger: quiet})
+
+	const reads = 10
+	for range reads {
+		p, err := svc.Sessions(ctx, few, "", 0, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Items) != 2 || p.Next != "" {
+			t.Fatalf("page of %d sessions, next %q; want 2 and none", len(p.Items), p.Next)
+		}
+	}
+	var name string
+	var generic, custom int64
+	err = one.Pool().QueryRow(ctx, `SELECT name, generic_plans, custom_plans FROM pg_prepared_statements
+		WHERE statement LIKE '-- name: ListSessionsPage %'`).Scan(&name, &generic, &custom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d reads: %d generic plans, %d custom plans", reads, generic, custom)
+	if custom > 5 || generic+custom != reads {
+		t.Errorf("%d reads of the list made %d custom plans and ran the generic plan %d times; want at most 5 custom plans", reads, custom, generic)
+	}
+
+	rows, err := one.Pool().Query(ctx, fmt.Sprintf(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE %s('%s', '%s', '%s', %d)`,
+		pgx.Identifier{name}.Sanitize(), many, firstPage.Format(time.RFC3339), uuid.Nil, DefaultPageLimit+1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := strings.Join(lines, "\n")
+	t.Logf("EXPLAIN ANALYZE of the statement on that connection, the user with 3,000 sessions:\n%s", plan)
+	walked := -1
+	for _, n := range planNodes(plan) {
+		switch {
+		case n.name == "Index Scan using chat_sessions_user_id_updated_at_id_idx":
+			walked = n.rows
+		case strings.Contains(n.name, "Sort") || strings.Contains(n.name, "Seq Scan") || strings.Contains(n.name, "Bitmap"):
+			t.Errorf("the list's plan has a %s", n.name)
+		}
+	}
+	if walked != DefaultPageLimit+1 {
+		t.Errorf("the list read %d rows of the (user_id, updated_at, id) index for a page of %d, want %d", walked, DefaultPageLimit, DefaultPageLimit+1)
 	}
 }

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -155,6 +157,63 @@ func TestSessionListsRejectABadLimitOrCursor(t *testing.T) {
 			v := wantValidationError(t, path+q, res.Code, res.Body.Bytes())
 			if _, ok := v.Details[field]; !ok {
 				t.Errorf("%s%s: details = %v, want one for %s", path, q, v.Details, field)
+			}
+		}
+	}
+}
+
+// TestSessionListItemsAreTheSessionsReadWhole holds every item of both lists, as bytes, equal
+// to GET /api/profile/sessions/{id} of the same session, which reads the session's whole row:
+// the lists read only the columns an item shows, and decode them by hand. The sessions vary in
+// every column an item shows or hides (NULLs, empty and non-ASCII text, emotions, closing
+// feelings, end reasons and tokens, active and ended), for a role that sees summaries and one
+// that does not.
+func TestSessionListItemsAreTheSessionsReadWhole(t *testing.T) {
+	e := newChatEnv(t, nil)
+	ctx := context.Background()
+	for _, role := range []string{"USER", "PREMIUM"} {
+		uid := e.user(t, role)
+		if _, err := e.st.Pool().Exec(ctx, `
+			INSERT INTO chat_sessions (user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason,
+			                           last_message, closing_feeling, updated_at, ended_at)
+			SELECT $1,
+			       CASE i % 3 WHEN 0 THEN '' WHEN 1 THEN 'Séance ' || i || ' — 日本語 🙂 <b>&' ELSE repeat('long title ', 15) END,
+			       CASE WHEN i % 2 = 0 THEN 'ENDED' ELSE 'ACTIVE' END,
+			       i * 7, 1000 + i,
+			       CASE WHEN i % 4 = 2 THEN NULL ELSE 'A summary, "quoted" \ ' || i END,
+			       CASE i % 4 WHEN 0 THEN '{}'::text[] WHEN 1 THEN ARRAY['calm'] ELSE ARRAY['calm', 'hope', 'tiredness', 'anxiety', 'gratitude'] END,
+			       CASE WHEN i % 5 = 0 THEN 'user' ELSE NULL END,
+			       CASE WHEN i % 3 = 0 THEN '' ELSE 'last ' || i || E'\n\tline' END,
+			       CASE i % 4 WHEN 0 THEN NULL WHEN 1 THEN 'better' WHEN 2 THEN 'same' ELSE 'worse' END,
+			       now() - i * interval '1 minute' - i * interval '1 microsecond',
+			       CASE WHEN i % 2 = 0 THEN now() ELSE NULL END
+			FROM generate_series(1, 30) AS i`, uid); err != nil {
+			t.Fatal(err)
+		}
+		for _, target := range []string{"/api/chat/sessions?limit=200", "/api/profile/sessions?limit=200", "/api/profile/sessions?query=e&limit=7"} {
+			res := e.call(http.MethodGet, target, uid, nil)
+			if res.Code != http.StatusOK {
+				t.Fatalf("%s %s: %d %s", role, target, res.Code, res.Body)
+			}
+			var items []json.RawMessage
+			if err := json.Unmarshal(res.Body.Bytes(), &items); err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]int{true: 7, false: 30}[strings.Contains(target, "limit=7")]; len(items) != want {
+				t.Fatalf("%s %s: %d items, want %d", role, target, len(items), want)
+			}
+			for _, item := range items {
+				var it struct{ Id string }
+				if err := json.Unmarshal(item, &it); err != nil {
+					t.Fatal(err)
+				}
+				one := e.call(http.MethodGet, "/api/profile/sessions/"+it.Id, uid, nil)
+				if one.Code != http.StatusOK {
+					t.Fatalf("%s session %s: %d %s", role, it.Id, one.Code, one.Body)
+				}
+				if whole := bytes.TrimSuffix(one.Body.Bytes(), []byte("\n")); !bytes.Equal(item, whole) {
+					t.Errorf("%s %s: the item of session %s differs from the session read whole:\nlist  %s\nwhole %s", role, target, it.Id, item, whole)
+				}
 			}
 		}
 	}
