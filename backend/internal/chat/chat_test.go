@@ -38,9 +38,29 @@ type fixture struct {
 	limits   *Limits
 }
 
+// The model's stall timeout in a fixture. heldStall is longer than any test holds a reply
+// (f.hold) while it sends, retries or reads, even on a loaded machine: with 300 ms, a hold
+// that outlasted it failed the held reply. Tests of stalls take stallTimeout
+// (newStallFixture), so that a stall fails at once.
+const (
+	heldStall    = time.Minute
+	stallTimeout = 300 * time.Millisecond
+)
+
 // newFixture gives a service on a fresh database; with llm it talks to an llmtest server,
 // otherwise to the offline engine (no delay).
 func newFixture(t *testing.T, llm bool, limits *Limits) *fixture {
+	t.Helper()
+	return newFixtureStalling(t, llm, limits, heldStall)
+}
+
+// newStallFixture is newFixture with a model whose stall fails its reply after stallTimeout.
+func newStallFixture(t *testing.T, limits *Limits) *fixture {
+	t.Helper()
+	return newFixtureStalling(t, true, limits, stallTimeout)
+}
+
+func newFixtureStalling(t *testing.T, llm bool, limits *Limits, stall time.Duration) *fixture {
 	t.Helper()
 	f := &fixture{st: pgtest.New(t)}
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -51,7 +71,7 @@ func newFixture(t *testing.T, llm bool, limits *Limits) *fixture {
 		// Memory requests have their own answers (see memory_test.go), so that they never
 		// take the scripts a test queued for replies and summaries.
 		f.llm.Route(companion.MemoryInstructionPrefix, llmtest.Script{Chunks: []string{`{"memories":[]}`}})
-		p = companion.NewOpenAIWithConfig(f.llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
+		p = companion.NewOpenAIWithConfig(f.llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: stall})
 	}
 	f.provider, f.limits = p, limits
 	f.q = queuetest.New(t, f.st)
@@ -215,7 +235,7 @@ func TestModelFailuresKeepTheUserMessage(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, true, nil)
+			f := newStallFixture(t, nil)
 			uid := f.user(t, "USER")
 			sid := f.newSession(t, uid)
 			f.llm.Enqueue(c.scripts...)

@@ -7,6 +7,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 )
@@ -15,7 +16,7 @@ import (
 // badly (stall, cut, garbage, errors, a client leaving, a stop, a shutdown cutting a reply)
 // and checks that, once shut down, nothing it started is still running.
 func TestModelFaultsLeaveNoGoroutineBehind(t *testing.T) {
-	f := newFixture(t, true, nil)
+	f := newStallFixture(t, nil)
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)
 	// Pooled HTTP and database connections may stay open between requests (an idle one, such
@@ -26,8 +27,12 @@ func TestModelFaultsLeaveNoGoroutineBehind(t *testing.T) {
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"),
 		goleak.IgnoreAnyFunction("net/http.(*conn).serve"),
 	)
-	svc := New(f.st, f.provider, Options{Queue: queuetest.New(t, f.st), Limits: f.limits, Logger: quiet, Now: func() time.Time { return *f.now.Load() }})
-	svc.Start()
+	start := func(p companion.Provider) *Service {
+		svc := New(f.st, p, Options{Queue: queuetest.New(t, f.st), Limits: f.limits, Logger: quiet, Now: func() time.Time { return *f.now.Load() }})
+		svc.Start()
+		return svc
+	}
+	svc := start(f.provider) // its model stalls after stallTimeout
 	ctx := context.Background()
 	send := func(msg string) SendResult {
 		t.Helper()
@@ -49,6 +54,10 @@ func TestModelFaultsLeaveNoGoroutineBehind(t *testing.T) {
 			t.Fatalf("%+v answered: %+v", sc, res)
 		}
 	}
+	// The replies held below must not stall while the test leaves, stops and shuts down on
+	// a loaded machine: another service, whose model waits heldStall, takes them.
+	svc.Shutdown(ctx)
+	svc = start(companion.NewOpenAIWithConfig(f.llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: heldStall}))
 	// A client that leaves half-way.
 	h := f.hold(1, "one ", "two")
 	leave, cancel := context.WithCancel(ctx)

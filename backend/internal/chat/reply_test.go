@@ -467,7 +467,7 @@ func TestAFailedReplyGivesItsQuotaBack(t *testing.T) {
 }
 
 func TestStalledModelFailsWithoutRetryButAFailedConnectionIsTriedAgain(t *testing.T) {
-	f := newFixture(t, true, nil) // the model's stall timeout is 300 ms here
+	f := newStallFixture(t, nil) // the model's stall timeout is stallTimeout
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)
 	ctx := context.Background()

@@ -50,7 +50,9 @@ func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
 	st := pgtest.New(t)
 	llm := llmtest.New(t)
 	llm.Route(companion.MemoryInstructionPrefix, llmtest.Script{Chunks: []string{`{"memories":[]}`}})
-	p := companion.NewOpenAIWithConfig(llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: 300 * time.Millisecond})
+	// A reply a test holds (reply_handlers_test.go) must not stall while the test goes on, even
+	// on a loaded machine; stalls are tested with their own timeout (model_faults_test.go).
+	p := companion.NewOpenAIWithConfig(llm.ClientConfig(), "test-model", companion.OpenAIOptions{IdleTimeout: time.Minute})
 	e := &chatEnv{st: st, llm: llm, p: p}
 	e.h = e.instance(t, limits, p)
 	e.api = apiClient(t, e.h, "192.0.2.1")
