@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { estimateRowHeight, estimateScroller } from '../src/features/chat/components/MessageList/rowEstimate';
 import { openNewChat, seedLongChat, setRole, signIn, verifiedAccount } from './support';
 
 /**
@@ -146,6 +147,28 @@ test('a long chat opens at its newest message, shows older ones when scrolled up
     // At the newest message, all the way down.
     await expect(page.getByTestId('ai-message').filter({ hasText: /^Message 300:/ })).toBeInViewport();
     await expect.poll(() => distanceFromEnd(page)).toBeLessThanOrEqual(1);
+
+    // The first render's estimates (rowEstimate.ts) are what the layout gives, so that render has
+    // the rows in view and no more, and their measuring changes nothing before the first paint.
+    const laid = (await page.getByRole('log', { name: 'Conversation' }).evaluate(`(() => {
+      const el = document.querySelector('[role="log"]');
+      return {
+        height: el.getBoundingClientRect().height,
+        rows: [...el.querySelectorAll('[data-index]')].map((row) => {
+          const message = row.querySelector('[data-testid]');
+          return { height: row.getBoundingClientRect().height, ai: message.dataset.testid === 'ai-message', n: Number(/^Message (\\d+):/.exec(message.textContent)[1]) };
+        }),
+      };
+    })()`)) as { height: number; rows: { height: number; ai: boolean; n: number }[] };
+    const scroller = estimateScroller(viewport);
+    expect(Math.abs(laid.height - scroller.height)).toBeLessThanOrEqual(4);
+    expect(laid.rows.length).toBeGreaterThan(2);
+    // A row's lines are counted from its characters, not its words: a row may be a line off (27 px).
+    for (const row of laid.rows) {
+      const content = `Message ${row.n}: we talked about the garden, the bus home and what to cook on **Sunday**.`;
+      const estimate = estimateRowHeight({ role: row.ai ? 'assistant' : 'user', content, timestamp: 'stored' }, scroller.width);
+      expect(Math.abs(row.height - estimate), `row of message ${row.n} at ${viewport.width} px`).toBeLessThanOrEqual(28);
+    }
 
     // Scrolled to the top, the oldest.
     await page.getByRole('log', { name: 'Conversation' }).evaluate((el) => {

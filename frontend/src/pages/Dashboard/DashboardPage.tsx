@@ -221,7 +221,7 @@ function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore
     scrollMargin: offset,
     gap: ROW_GAP,
     // A row's size comes from the ResizeObserver, after the browser's own layout.
-    measureElement: measureAfterLayout<Window>(ESTIMATED_ROW),
+    measureElement: measureAfterLayout<Window>(),
   });
   const items = virtualizer.getVirtualItems();
 

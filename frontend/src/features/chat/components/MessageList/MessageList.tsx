@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLiveText, type LiveText } from '../../liveText';
 import type { ChatMessage } from '../../types';
 import classes from './MessageList.module.css';
@@ -11,9 +11,7 @@ import { RevealText } from './RevealText';
 import { SafeMarkdown } from '../SafeMarkdown/SafeMarkdown';
 import { Bubble, BubbleLine } from '../Bubble/Bubble';
 import { measureAfterLayout } from '../../../../app/virtualRows';
-
-/** A row's height before it is measured (a two-line bubble with its time). */
-const ESTIMATED_ROW = 88;
+import { estimateRowHeight, estimateScroller } from './rowEstimate';
 
 const MARKS = { stopped: 'Stopped', interrupted: 'Interrupted' } as const;
 
@@ -138,20 +136,27 @@ export function MessageList({ messages, live, onRevealed, footer, retryId, onRet
     const frame = requestAnimationFrame(() => startTransition(() => setOverscan(8)));
     return () => cancelAnimationFrame(frame);
   }, []);
+  // The scroller is not laid out when the rows first render: its size is estimated from the
+  // window's (less the screen's header, composer and toolbar), and each row's from its text, so
+  // the first render already has the newest rows, about as many as fill the view, rather than the
+  // oldest (rendered, measured and thrown away as soon as the list scrolls to the end) or a
+  // window's worth of 88 px guesses (twice the rows, and a second render once they are measured).
+  const [firstRect] = useState(() => estimateScroller({ width: window.innerWidth, height: window.innerHeight }));
+  // Stable while the messages are, so that the virtualiser keeps its measurements between renders.
+  const getItemKey = useCallback((index: number) => messages[index].id, [messages]);
+  const estimates = useMemo(() => messages.map((message) => estimateRowHeight(message, firstRect.width)), [messages, firstRect]);
+  const estimateSize = useCallback((index: number) => estimates[index], [estimates]);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualiser owns its own memoisation.
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ESTIMATED_ROW,
+    estimateSize,
     overscan,
-    // The scroller is not laid out when the rows first render: the window stands in for it (the
-    // scroller is never taller), so the first render already has the newest rows, rather than
-    // the oldest (rendered, measured and thrown away as soon as the list scrolls to the end).
-    initialRect: { width: window.innerWidth, height: window.innerHeight },
-    initialOffset: () => Math.max(0, messages.length * ESTIMATED_ROW - window.innerHeight),
-    getItemKey: (index) => messages[index].id,
+    initialRect: firstRect,
+    initialOffset: () => Math.max(0, estimates.reduce((total, height) => total + height, 0) - firstRect.height),
+    getItemKey,
     // A row's size comes from the ResizeObserver, after the browser's own layout.
-    measureElement: measureAfterLayout<HTMLDivElement>(ESTIMATED_ROW),
+    measureElement: measureAfterLayout<HTMLDivElement>(),
   });
 
   // Follow the conversation: keep the newest message in view as it grows.
