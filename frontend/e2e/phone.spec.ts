@@ -150,6 +150,8 @@ test('a long chat opens at its newest message, shows older ones when scrolled up
 
     // The first render's estimates (rowEstimate.ts) are what the layout gives, so that render has
     // the rows in view and no more, and their measuring changes nothing before the first paint.
+    // Measured once the web fonts are in, whose lines the estimates count.
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
     const laid = (await page.getByRole('log', { name: 'Conversation' }).evaluate(`(() => {
       const el = document.querySelector('[role="log"]');
       return {
