@@ -19,19 +19,8 @@ func TestLongSessionOfShortMessagesIsReadInOneRoundTrip(t *testing.T) {
 	f := newFixture(t, false, nil)
 	ctx := context.Background()
 	uid := f.user(t, "USER")
-	sid := uuid.New()
-	if _, err := f.st.Pool().Exec(ctx, `INSERT INTO chat_sessions (id, user_id, token_limit) VALUES ($1, $2, 1000000)`, sid, uid); err != nil {
-		t.Fatal(err)
-	}
 	// About 20 tokens each: the budget and half again take about 200 of them.
-	if _, err := f.st.Pool().Exec(ctx, `
-		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
-		SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END,
-		       'I keep thinking about the exam next week and whether I prepared enough ' || i,
-		       20, now() - ((1000 - i) * interval '1 second')
-		FROM generate_series(1, 1000) AS i`, sid, uid); err != nil {
-		t.Fatal(err)
-	}
+	sid := f.longSession(t, uid, 1000, "I keep thinking about the exam next week and whether I prepared enough ", 20)
 	if _, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "Still thinking about it."}, nil); err != nil {
 		t.Fatalf("send: %v", err)
 	}
@@ -57,20 +46,9 @@ func TestLongSessionOfShortMessagesIsReadInOneRoundTrip(t *testing.T) {
 // the first page, not a page at a time (seven more here).
 func TestSessionWithoutPreviousSendIsReadInTwoRoundTrips(t *testing.T) {
 	f := newFixture(t, false, nil)
-	ctx := context.Background()
 	uid := f.user(t, "USER")
-	sid := uuid.New()
-	if _, err := f.st.Pool().Exec(ctx, `INSERT INTO chat_sessions (id, user_id, token_limit) VALUES ($1, $2, 1000000)`, sid, uid); err != nil {
-		t.Fatal(err)
-	}
 	// About 6 tokens a row: the budget and half again take about 750 of them.
-	if _, err := f.st.Pool().Exec(ctx, `
-		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
-		SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END, 'ok ' || i,
-		       2, now() - ((2000 - i) * interval '1 second')
-		FROM generate_series(1, 2000) AS i`, sid, uid); err != nil {
-		t.Fatal(err)
-	}
+	sid := f.longSession(t, uid, 2000, "ok ", 2)
 	r, b, q := f.tracedHistoryRead(t, uid, sid)
 	if b != 1 || q != 1 {
 		t.Errorf("the read took %d batches and %d further statements, want one batch and one statement", b, q)
@@ -84,6 +62,26 @@ func TestSessionWithoutPreviousSendIsReadInTwoRoundTrips(t *testing.T) {
 		t.Errorf("the read gave %d messages, %d needed for %d tokens; want past %d tokens and not many more than needed",
 			len(r.recent), r.needed, used, budget+budget/2)
 	}
+}
+
+// longSession gives the user a session with a large token limit and n messages, the user's
+// and the companion's in turn, a second apart and the newest now: text followed by the
+// message's number, stored as tokens tokens.
+func (f *fixture) longSession(t *testing.T, uid uuid.UUID, n int, text string, tokens int) uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
+	sid := uuid.New()
+	if _, err := f.st.Pool().Exec(ctx, `INSERT INTO chat_sessions (id, user_id, token_limit) VALUES ($1, $2, 1000000)`, sid, uid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.Pool().Exec(ctx, `
+		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+		SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END, $4 || i,
+		       $5, now() - (($3 - i) * interval '1 second')
+		FROM generate_series(1, $3) AS i`, sid, uid, n, text, tokens); err != nil {
+		t.Fatal(err)
+	}
+	return sid
 }
 
 // tracedHistoryRead runs a send's first read (the user and the history) of the session on a
