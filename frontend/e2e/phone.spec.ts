@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { estimateRowHeight, estimateScroller } from '../src/features/chat/components/MessageList/rowEstimate';
-import { openNewChat, seedLongChat, setRole, signIn, verifiedAccount } from './support';
+import { LONG_CHAT_TEXT, openNewChat, seedLongChat, setRole, signIn, verifiedAccount } from './support';
 
 /**
  * The chat on a phone (390 × 844): it fits, it starts clean, a reply can be
@@ -167,7 +167,7 @@ test('a long chat opens at its newest message, shows older ones when scrolled up
     expect(laid.rows.length).toBeGreaterThan(2);
     // A row's lines are counted from its characters, not its words: a row may be a line off (27 px).
     for (const row of laid.rows) {
-      const content = `Message ${row.n}: we talked about the garden, the bus home and what to cook on **Sunday**.`;
+      const content = `Message ${row.n}${LONG_CHAT_TEXT}`;
       const estimate = estimateRowHeight({ role: row.ai ? 'assistant' : 'user', content, timestamp: 'stored' }, scroller.width);
       expect(Math.abs(row.height - estimate), `row of message ${row.n} at ${viewport.width} px`).toBeLessThanOrEqual(28);
     }

@@ -73,6 +73,9 @@ export function sql(statement: string): string {
   });
 }
 
+/** What follows "Message N" in each message of seedLongChat's session (no quote in it: it goes into SQL). */
+export const LONG_CHAT_TEXT = ': we talked about the garden, the bus home and what to cook on **Sunday**.';
+
 /**
  * Gives the account of `email` a chat session, "A long conversation", of `messages` messages
  * (the user's and the companion's in turn, a second apart, a day ago) and returns its id.
@@ -84,7 +87,7 @@ export function seedLongChat(email: string, messages: number, updatedAt = 'now()
        RETURNING id`).trim().split('\n')[0];
   sql(`INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
        SELECT s.id, s.user_id, CASE WHEN g % 2 = 0 THEN 'assistant' ELSE 'user' END,
-              'Message ' || g || ': we talked about the garden, the bus home and what to cook on **Sunday**.', 20,
+              'Message ' || g || '${LONG_CHAT_TEXT}', 20,
               now() - interval '1 day' + g * interval '1 second'
        FROM generate_series(1, ${messages}) g, chat_sessions s WHERE s.id = '${session}'`);
   return session;
