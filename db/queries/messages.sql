@@ -14,9 +14,10 @@ ORDER BY created_at, id;
 -- name: InsertMessage :one
 -- InsertMessage stores a message with an id chosen by the caller (so that the
 -- statements of one send can be sent together); user_id is the session
--- owner's id. risk_level is the message's tier of risk (see the messages table).
-INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level)
-VALUES (@id, @session_id, @user_id, @role, @content, @token_count, @status, @risk_level)
+-- owner's id. risk_level is the message's tier of risk (see the messages table),
+-- alone_level a user's message's tier on its own (NULL for a reply).
+INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level, alone_level)
+VALUES (@id, @session_id, @user_id, @role, @content, @token_count, @status, @risk_level, sqlc.narg(alone_level))
 RETURNING *;
 
 -- name: ListRecentMessages :many

@@ -15,7 +15,7 @@ import (
 const createMessage = `-- name: CreateMessage :one
 INSERT INTO messages (session_id, user_id, role, content, token_count)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, session_id, user_id, role, content, token_count, created_at, status, risk_level
+RETURNING id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level
 `
 
 type CreateMessageParams struct {
@@ -46,6 +46,7 @@ func (q *Queries) CreateMessage(ctx context.Context, arg CreateMessageParams) (M
 		&i.CreatedAt,
 		&i.Status,
 		&i.RiskLevel,
+		&i.AloneLevel,
 	)
 	return i, err
 }
@@ -71,9 +72,9 @@ func (q *Queries) DeleteMessageForUser(ctx context.Context, arg DeleteMessageFor
 }
 
 const insertMessage = `-- name: InsertMessage :one
-INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, session_id, user_id, role, content, token_count, created_at, status, risk_level
+INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level, alone_level)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+RETURNING id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level
 `
 
 type InsertMessageParams struct {
@@ -85,11 +86,13 @@ type InsertMessageParams struct {
 	TokenCount int32
 	Status     string
 	RiskLevel  int16
+	AloneLevel *int16
 }
 
 // InsertMessage stores a message with an id chosen by the caller (so that the
 // statements of one send can be sent together); user_id is the session
-// owner's id. risk_level is the message's tier of risk (see the messages table).
+// owner's id. risk_level is the message's tier of risk (see the messages table),
+// alone_level a user's message's tier on its own (NULL for a reply).
 func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (Message, error) {
 	row := q.db.QueryRow(ctx, insertMessage,
 		arg.ID,
@@ -100,6 +103,7 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (M
 		arg.TokenCount,
 		arg.Status,
 		arg.RiskLevel,
+		arg.AloneLevel,
 	)
 	var i Message
 	err := row.Scan(
@@ -112,12 +116,13 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (M
 		&i.CreatedAt,
 		&i.Status,
 		&i.RiskLevel,
+		&i.AloneLevel,
 	)
 	return i, err
 }
 
 const listContextMessages = `-- name: ListContextMessages :many
-SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE messages.session_id = $1 AND messages.user_id = $2
 ORDER BY messages.created_at DESC, messages.id DESC
 LIMIT GREATEST($3::integer,
@@ -153,6 +158,7 @@ func (q *Queries) ListContextMessages(ctx context.Context, arg ListContextMessag
 			&i.CreatedAt,
 			&i.Status,
 			&i.RiskLevel,
+			&i.AloneLevel,
 		); err != nil {
 			return nil, err
 		}
@@ -165,7 +171,7 @@ func (q *Queries) ListContextMessages(ctx context.Context, arg ListContextMessag
 }
 
 const listMessagesBySession = `-- name: ListMessagesBySession :many
-SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE session_id = $1 AND user_id = $2
 ORDER BY created_at, id
 `
@@ -196,6 +202,7 @@ func (q *Queries) ListMessagesBySession(ctx context.Context, arg ListMessagesByS
 			&i.CreatedAt,
 			&i.Status,
 			&i.RiskLevel,
+			&i.AloneLevel,
 		); err != nil {
 			return nil, err
 		}
@@ -208,7 +215,7 @@ func (q *Queries) ListMessagesBySession(ctx context.Context, arg ListMessagesByS
 }
 
 const listMessagesForSessions = `-- name: ListMessagesForSessions :many
-SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE user_id = $1 AND session_id = ANY($2::uuid[])
 ORDER BY session_id, created_at, id
 `
@@ -239,6 +246,7 @@ func (q *Queries) ListMessagesForSessions(ctx context.Context, arg ListMessagesF
 			&i.CreatedAt,
 			&i.Status,
 			&i.RiskLevel,
+			&i.AloneLevel,
 		); err != nil {
 			return nil, err
 		}
@@ -251,7 +259,7 @@ func (q *Queries) ListMessagesForSessions(ctx context.Context, arg ListMessagesF
 }
 
 const listRecentMessages = `-- name: ListRecentMessages :many
-SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE session_id = $1 AND user_id = $2
   AND ($3::timestamptz IS NULL
        OR (created_at, id) < ($3::timestamptz, $4::uuid))
@@ -295,6 +303,7 @@ func (q *Queries) ListRecentMessages(ctx context.Context, arg ListRecentMessages
 			&i.CreatedAt,
 			&i.Status,
 			&i.RiskLevel,
+			&i.AloneLevel,
 		); err != nil {
 			return nil, err
 		}

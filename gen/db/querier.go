@@ -125,7 +125,8 @@ type Querier interface {
 	IncrementSafetyReferrals(ctx context.Context, day time.Time) error
 	// InsertMessage stores a message with an id chosen by the caller (so that the
 	// statements of one send can be sent together); user_id is the session
-	// owner's id. risk_level is the message's tier of risk (see the messages table).
+	// owner's id. risk_level is the message's tier of risk (see the messages table),
+	// alone_level a user's message's tier on its own (NULL for a reply).
 	InsertMessage(ctx context.Context, arg InsertMessageParams) (Message, error)
 	// InsertWeeklyReport stores a report unless one exists for that user and week; it returns
 	// the id only when this call stored it, so exactly one instance mails it.
