@@ -34,10 +34,19 @@ LIMIT @max_rows;
 -- name: ListContextMessages :many
 -- ListContextMessages lists the user's session's newest messages, newest first: at least
 -- min_rows, or as many as the session's last send needed for its prompt
--- (chat_sessions.context_rows), whichever is more. A backward index scan that stops at the
--- limit.
+-- (chat_sessions.context_rows), whichever is more. Those the session's stored summary covers
+-- (created at or before context_summary_through) are left out, since the prompt has the
+-- summary in their place, but never the newest eight, which the safety screen reads for the
+-- context of the next message. A backward index scan that stops at the limit or the summary.
 SELECT * FROM messages
 WHERE messages.session_id = @session_id AND messages.user_id = @user_id
+  AND messages.created_at > (
+      SELECT CASE WHEN s.context_summary_through IS NULL THEN '-infinity'::timestamptz
+             ELSE LEAST(s.context_summary_through, COALESCE(
+                 (SELECT n.created_at FROM messages n WHERE n.session_id = @session_id AND n.user_id = @user_id
+                  ORDER BY n.created_at DESC, n.id DESC OFFSET 8 LIMIT 1),
+                 '-infinity'::timestamptz)) END
+      FROM chat_sessions s WHERE s.id = @session_id AND s.user_id = @user_id)
 ORDER BY messages.created_at DESC, messages.id DESC
 LIMIT GREATEST(@min_rows::integer,
                (SELECT s.context_rows FROM chat_sessions s WHERE s.id = @session_id AND s.user_id = @user_id));

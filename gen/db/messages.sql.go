@@ -124,6 +124,13 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (M
 const listContextMessages = `-- name: ListContextMessages :many
 SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE messages.session_id = $1 AND messages.user_id = $2
+  AND messages.created_at > (
+      SELECT CASE WHEN s.context_summary_through IS NULL THEN '-infinity'::timestamptz
+             ELSE LEAST(s.context_summary_through, COALESCE(
+                 (SELECT n.created_at FROM messages n WHERE n.session_id = $1 AND n.user_id = $2
+                  ORDER BY n.created_at DESC, n.id DESC OFFSET 8 LIMIT 1),
+                 '-infinity'::timestamptz)) END
+      FROM chat_sessions s WHERE s.id = $1 AND s.user_id = $2)
 ORDER BY messages.created_at DESC, messages.id DESC
 LIMIT GREATEST($3::integer,
                (SELECT s.context_rows FROM chat_sessions s WHERE s.id = $1 AND s.user_id = $2))
@@ -137,8 +144,10 @@ type ListContextMessagesParams struct {
 
 // ListContextMessages lists the user's session's newest messages, newest first: at least
 // min_rows, or as many as the session's last send needed for its prompt
-// (chat_sessions.context_rows), whichever is more. A backward index scan that stops at the
-// limit.
+// (chat_sessions.context_rows), whichever is more. Those the session's stored summary covers
+// (created at or before context_summary_through) are left out, since the prompt has the
+// summary in their place, but never the newest eight, which the safety screen reads for the
+// context of the next message. A backward index scan that stops at the limit or the summary.
 func (q *Queries) ListContextMessages(ctx context.Context, arg ListContextMessagesParams) ([]Message, error) {
 	rows, err := q.db.Query(ctx, listContextMessages, arg.SessionID, arg.UserID, arg.MinRows)
 	if err != nil {

@@ -137,8 +137,10 @@ type Querier interface {
 	InvalidateEmailTokens(ctx context.Context, arg InvalidateEmailTokensParams) error
 	// ListContextMessages lists the user's session's newest messages, newest first: at least
 	// min_rows, or as many as the session's last send needed for its prompt
-	// (chat_sessions.context_rows), whichever is more. A backward index scan that stops at the
-	// limit.
+	// (chat_sessions.context_rows), whichever is more. Those the session's stored summary covers
+	// (created at or before context_summary_through) are left out, since the prompt has the
+	// summary in their place, but never the newest eight, which the safety screen reads for the
+	// context of the next message. A backward index scan that stops at the limit or the summary.
 	ListContextMessages(ctx context.Context, arg ListContextMessagesParams) ([]Message, error)
 	// ListEndedSessionsBetween returns one user's sessions that ended in [from, to).
 	ListEndedSessionsBetween(ctx context.Context, arg ListEndedSessionsBetweenParams) ([]ListEndedSessionsBetweenRow, error)
