@@ -51,6 +51,11 @@ ORDER BY messages.created_at DESC, messages.id DESC
 LIMIT GREATEST(@min_rows::integer,
                (SELECT s.context_rows FROM chat_sessions s WHERE s.id = @session_id AND s.user_id = @user_id));
 
+-- name: GetSessionContextRows :one
+-- GetSessionContextRows is the session's context_rows, which ListContextMessages reads as
+-- its limit: a first page shorter than that limit holds every message a prompt can use.
+SELECT context_rows FROM chat_sessions WHERE id = @id AND user_id = @user_id;
+
 -- name: DeleteMessageForUser :execrows
 -- DeleteMessageForUser deletes one of the user's messages (a partial reply
 -- replaced by a retry).

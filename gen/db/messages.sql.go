@@ -71,6 +71,24 @@ func (q *Queries) DeleteMessageForUser(ctx context.Context, arg DeleteMessageFor
 	return result.RowsAffected(), nil
 }
 
+const getSessionContextRows = `-- name: GetSessionContextRows :one
+SELECT context_rows FROM chat_sessions WHERE id = $1 AND user_id = $2
+`
+
+type GetSessionContextRowsParams struct {
+	ID     uuid.UUID
+	UserID uuid.UUID
+}
+
+// GetSessionContextRows is the session's context_rows, which ListContextMessages reads as
+// its limit: a first page shorter than that limit holds every message a prompt can use.
+func (q *Queries) GetSessionContextRows(ctx context.Context, arg GetSessionContextRowsParams) (int32, error) {
+	row := q.db.QueryRow(ctx, getSessionContextRows, arg.ID, arg.UserID)
+	var context_rows int32
+	err := row.Scan(&context_rows)
+	return context_rows, err
+}
+
 const insertMessage = `-- name: InsertMessage :one
 INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level, alone_level)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)

@@ -89,6 +89,9 @@ type Querier interface {
 	GetSafetyCheckinCount(ctx context.Context, day time.Time) (int32, error)
 	// GetSafetyReferralCount returns the day's referral count (0 when none).
 	GetSafetyReferralCount(ctx context.Context, day time.Time) (int32, error)
+	// GetSessionContextRows is the session's context_rows, which ListContextMessages reads as
+	// its limit: a first page shorter than that limit holds every message a prompt can use.
+	GetSessionContextRows(ctx context.Context, arg GetSessionContextRowsParams) (int32, error)
 	// GetSessionForUser returns the session only if it belongs to the user, so a
 	// session owned by someone else is not found.
 	GetSessionForUser(ctx context.Context, arg GetSessionForUserParams) (ChatSession, error)

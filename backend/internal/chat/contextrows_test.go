@@ -68,7 +68,8 @@ func TestSessionWithoutPreviousSendIsReadInTwoRoundTrips(t *testing.T) {
 
 // TestHistoryReadLeavesOutWhatTheSummaryCovers checks that a send's first read leaves out the
 // messages the session's stored summary covers, which the prompt does not use, and still
-// gives the safety screen the newest eight when the summary covers them all.
+// gives the safety screen the newest eight when the summary covers them all; a first page
+// that ends at the summary is the whole history, not a reason to read further back.
 func TestHistoryReadLeavesOutWhatTheSummaryCovers(t *testing.T) {
 	f := newFixture(t, false, nil)
 	ctx := context.Background()
@@ -76,7 +77,10 @@ func TestHistoryReadLeavesOutWhatTheSummaryCovers(t *testing.T) {
 	sid := f.longSession(t, uid, 300, "I keep thinking about the exam next week and whether I prepared enough ", 20)
 	newest := func(n int) {
 		t.Helper()
-		r, _, _ := f.tracedHistoryRead(t, uid, sid)
+		r, b, q := f.tracedHistoryRead(t, uid, sid)
+		if n > 0 && (b != 1 || q != 0) {
+			t.Fatalf("the read took %d batches and %d further statements, want one batch", b, q)
+		}
 		var got []string
 		for _, m := range r.recent {
 			got = append(got, m.Content)
@@ -101,6 +105,13 @@ func TestHistoryReadLeavesOutWhatTheSummaryCovers(t *testing.T) {
 	newest(0)      // no summary: the budget's worth and half again
 	summarize(260) // covers all but the newest 40
 	newest(40)
+	// A page longer than the least one, cut short by the summary before the limit the
+	// previous send asked for.
+	if _, err := f.st.Pool().Exec(ctx, `UPDATE chat_sessions SET context_rows = 150 WHERE id = $1`, sid); err != nil {
+		t.Fatal(err)
+	}
+	summarize(180)
+	newest(120)
 	summarize(300) // covers every message
 	newest(8)
 }
