@@ -11,6 +11,14 @@ SELECT * FROM messages
 WHERE session_id = @session_id AND user_id = @user_id
 ORDER BY created_at, id;
 
+-- name: ListMessagesAfter :many
+-- ListMessagesAfter lists the user's session's messages created after @after (all of them
+-- when it is NULL), oldest first.
+SELECT * FROM messages
+WHERE session_id = @session_id AND user_id = @user_id
+  AND created_at > COALESCE(sqlc.narg(after)::timestamptz, '-infinity'::timestamptz)
+ORDER BY created_at, id;
+
 -- name: InsertMessage :one
 -- InsertMessage stores a message with an id chosen by the caller (so that the
 -- statements of one send can be sent together); user_id is the session

@@ -197,6 +197,52 @@ func (q *Queries) ListContextMessages(ctx context.Context, arg ListContextMessag
 	return items, nil
 }
 
+const listMessagesAfter = `-- name: ListMessagesAfter :many
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
+WHERE session_id = $1 AND user_id = $2
+  AND created_at > COALESCE($3::timestamptz, '-infinity'::timestamptz)
+ORDER BY created_at, id
+`
+
+type ListMessagesAfterParams struct {
+	SessionID uuid.UUID
+	UserID    uuid.UUID
+	After     *time.Time
+}
+
+// ListMessagesAfter lists the user's session's messages created after @after (all of them
+// when it is NULL), oldest first.
+func (q *Queries) ListMessagesAfter(ctx context.Context, arg ListMessagesAfterParams) ([]Message, error) {
+	rows, err := q.db.Query(ctx, listMessagesAfter, arg.SessionID, arg.UserID, arg.After)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Message{}
+	for rows.Next() {
+		var i Message
+		if err := rows.Scan(
+			&i.ID,
+			&i.SessionID,
+			&i.UserID,
+			&i.Role,
+			&i.Content,
+			&i.TokenCount,
+			&i.CreatedAt,
+			&i.Status,
+			&i.RiskLevel,
+			&i.AloneLevel,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listMessagesBySession = `-- name: ListMessagesBySession :many
 SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE session_id = $1 AND user_id = $2

@@ -156,6 +156,9 @@ type Querier interface {
 	// ListMemoryTextsForPrompt returns the texts of the user's memories, newest first, only
 	// while the user has memory turned on.
 	ListMemoryTextsForPrompt(ctx context.Context, userID uuid.UUID) ([]string, error)
+	// ListMessagesAfter lists the user's session's messages created after @after (all of them
+	// when it is NULL), oldest first.
+	ListMessagesAfter(ctx context.Context, arg ListMessagesAfterParams) ([]Message, error)
 	// ListMessagesBySession lists a session's messages oldest first, scoped to
 	// the owner so another user's session yields nothing.
 	ListMessagesBySession(ctx context.Context, arg ListMessagesBySessionParams) ([]Message, error)
