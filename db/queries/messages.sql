@@ -11,12 +11,21 @@ SELECT * FROM messages
 WHERE session_id = @session_id AND user_id = @user_id
 ORDER BY created_at, id;
 
+-- name: ListMessagesAfter :many
+-- ListMessagesAfter lists the user's session's messages created after @after (all of them
+-- when it is NULL), oldest first.
+SELECT * FROM messages
+WHERE session_id = @session_id AND user_id = @user_id
+  AND created_at > COALESCE(sqlc.narg(after)::timestamptz, '-infinity'::timestamptz)
+ORDER BY created_at, id;
+
 -- name: InsertMessage :one
 -- InsertMessage stores a message with an id chosen by the caller (so that the
 -- statements of one send can be sent together); user_id is the session
--- owner's id. risk_level is the message's tier of risk (see the messages table).
-INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level)
-VALUES (@id, @session_id, @user_id, @role, @content, @token_count, @status, @risk_level)
+-- owner's id. risk_level is the message's tier of risk (see the messages table),
+-- alone_level a user's message's tier on its own (NULL for a reply).
+INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level, alone_level)
+VALUES (@id, @session_id, @user_id, @role, @content, @token_count, @status, @risk_level, sqlc.narg(alone_level))
 RETURNING *;
 
 -- name: ListRecentMessages :many
@@ -33,13 +42,27 @@ LIMIT @max_rows;
 -- name: ListContextMessages :many
 -- ListContextMessages lists the user's session's newest messages, newest first: at least
 -- min_rows, or as many as the session's last send needed for its prompt
--- (chat_sessions.context_rows), whichever is more. A backward index scan that stops at the
--- limit.
+-- (chat_sessions.context_rows), whichever is more. Those the session's stored summary covers
+-- (created at or before context_summary_through) are left out, since the prompt has the
+-- summary in their place, but never the newest eight, which the safety screen reads for the
+-- context of the next message. A backward index scan that stops at the limit or the summary.
 SELECT * FROM messages
 WHERE messages.session_id = @session_id AND messages.user_id = @user_id
+  AND messages.created_at > (
+      SELECT CASE WHEN s.context_summary_through IS NULL THEN '-infinity'::timestamptz
+             ELSE LEAST(s.context_summary_through, COALESCE(
+                 (SELECT n.created_at FROM messages n WHERE n.session_id = @session_id AND n.user_id = @user_id
+                  ORDER BY n.created_at DESC, n.id DESC OFFSET 8 LIMIT 1),
+                 '-infinity'::timestamptz)) END
+      FROM chat_sessions s WHERE s.id = @session_id AND s.user_id = @user_id)
 ORDER BY messages.created_at DESC, messages.id DESC
 LIMIT GREATEST(@min_rows::integer,
                (SELECT s.context_rows FROM chat_sessions s WHERE s.id = @session_id AND s.user_id = @user_id));
+
+-- name: GetSessionContextRows :one
+-- GetSessionContextRows is the session's context_rows, which ListContextMessages reads as
+-- its limit: a first page shorter than that limit holds every message a prompt can use.
+SELECT context_rows FROM chat_sessions WHERE id = @id AND user_id = @user_id;
 
 -- name: DeleteMessageForUser :execrows
 -- DeleteMessageForUser deletes one of the user's messages (a partial reply

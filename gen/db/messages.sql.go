@@ -15,7 +15,7 @@ import (
 const createMessage = `-- name: CreateMessage :one
 INSERT INTO messages (session_id, user_id, role, content, token_count)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, session_id, user_id, role, content, token_count, created_at, status, risk_level
+RETURNING id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level
 `
 
 type CreateMessageParams struct {
@@ -46,6 +46,7 @@ func (q *Queries) CreateMessage(ctx context.Context, arg CreateMessageParams) (M
 		&i.CreatedAt,
 		&i.Status,
 		&i.RiskLevel,
+		&i.AloneLevel,
 	)
 	return i, err
 }
@@ -70,10 +71,28 @@ func (q *Queries) DeleteMessageForUser(ctx context.Context, arg DeleteMessageFor
 	return result.RowsAffected(), nil
 }
 
+const getSessionContextRows = `-- name: GetSessionContextRows :one
+SELECT context_rows FROM chat_sessions WHERE id = $1 AND user_id = $2
+`
+
+type GetSessionContextRowsParams struct {
+	ID     uuid.UUID
+	UserID uuid.UUID
+}
+
+// GetSessionContextRows is the session's context_rows, which ListContextMessages reads as
+// its limit: a first page shorter than that limit holds every message a prompt can use.
+func (q *Queries) GetSessionContextRows(ctx context.Context, arg GetSessionContextRowsParams) (int32, error) {
+	row := q.db.QueryRow(ctx, getSessionContextRows, arg.ID, arg.UserID)
+	var context_rows int32
+	err := row.Scan(&context_rows)
+	return context_rows, err
+}
+
 const insertMessage = `-- name: InsertMessage :one
-INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, session_id, user_id, role, content, token_count, created_at, status, risk_level
+INSERT INTO messages (id, session_id, user_id, role, content, token_count, status, risk_level, alone_level)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+RETURNING id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level
 `
 
 type InsertMessageParams struct {
@@ -85,11 +104,13 @@ type InsertMessageParams struct {
 	TokenCount int32
 	Status     string
 	RiskLevel  int16
+	AloneLevel *int16
 }
 
 // InsertMessage stores a message with an id chosen by the caller (so that the
 // statements of one send can be sent together); user_id is the session
-// owner's id. risk_level is the message's tier of risk (see the messages table).
+// owner's id. risk_level is the message's tier of risk (see the messages table),
+// alone_level a user's message's tier on its own (NULL for a reply).
 func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (Message, error) {
 	row := q.db.QueryRow(ctx, insertMessage,
 		arg.ID,
@@ -100,6 +121,7 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (M
 		arg.TokenCount,
 		arg.Status,
 		arg.RiskLevel,
+		arg.AloneLevel,
 	)
 	var i Message
 	err := row.Scan(
@@ -112,13 +134,21 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (M
 		&i.CreatedAt,
 		&i.Status,
 		&i.RiskLevel,
+		&i.AloneLevel,
 	)
 	return i, err
 }
 
 const listContextMessages = `-- name: ListContextMessages :many
-SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE messages.session_id = $1 AND messages.user_id = $2
+  AND messages.created_at > (
+      SELECT CASE WHEN s.context_summary_through IS NULL THEN '-infinity'::timestamptz
+             ELSE LEAST(s.context_summary_through, COALESCE(
+                 (SELECT n.created_at FROM messages n WHERE n.session_id = $1 AND n.user_id = $2
+                  ORDER BY n.created_at DESC, n.id DESC OFFSET 8 LIMIT 1),
+                 '-infinity'::timestamptz)) END
+      FROM chat_sessions s WHERE s.id = $1 AND s.user_id = $2)
 ORDER BY messages.created_at DESC, messages.id DESC
 LIMIT GREATEST($3::integer,
                (SELECT s.context_rows FROM chat_sessions s WHERE s.id = $1 AND s.user_id = $2))
@@ -132,8 +162,10 @@ type ListContextMessagesParams struct {
 
 // ListContextMessages lists the user's session's newest messages, newest first: at least
 // min_rows, or as many as the session's last send needed for its prompt
-// (chat_sessions.context_rows), whichever is more. A backward index scan that stops at the
-// limit.
+// (chat_sessions.context_rows), whichever is more. Those the session's stored summary covers
+// (created at or before context_summary_through) are left out, since the prompt has the
+// summary in their place, but never the newest eight, which the safety screen reads for the
+// context of the next message. A backward index scan that stops at the limit or the summary.
 func (q *Queries) ListContextMessages(ctx context.Context, arg ListContextMessagesParams) ([]Message, error) {
 	rows, err := q.db.Query(ctx, listContextMessages, arg.SessionID, arg.UserID, arg.MinRows)
 	if err != nil {
@@ -153,6 +185,53 @@ func (q *Queries) ListContextMessages(ctx context.Context, arg ListContextMessag
 			&i.CreatedAt,
 			&i.Status,
 			&i.RiskLevel,
+			&i.AloneLevel,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listMessagesAfter = `-- name: ListMessagesAfter :many
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
+WHERE session_id = $1 AND user_id = $2
+  AND created_at > COALESCE($3::timestamptz, '-infinity'::timestamptz)
+ORDER BY created_at, id
+`
+
+type ListMessagesAfterParams struct {
+	SessionID uuid.UUID
+	UserID    uuid.UUID
+	After     *time.Time
+}
+
+// ListMessagesAfter lists the user's session's messages created after @after (all of them
+// when it is NULL), oldest first.
+func (q *Queries) ListMessagesAfter(ctx context.Context, arg ListMessagesAfterParams) ([]Message, error) {
+	rows, err := q.db.Query(ctx, listMessagesAfter, arg.SessionID, arg.UserID, arg.After)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Message{}
+	for rows.Next() {
+		var i Message
+		if err := rows.Scan(
+			&i.ID,
+			&i.SessionID,
+			&i.UserID,
+			&i.Role,
+			&i.Content,
+			&i.TokenCount,
+			&i.CreatedAt,
+			&i.Status,
+			&i.RiskLevel,
+			&i.AloneLevel,
 		); err != nil {
 			return nil, err
 		}
@@ -165,7 +244,7 @@ func (q *Queries) ListContextMessages(ctx context.Context, arg ListContextMessag
 }
 
 const listMessagesBySession = `-- name: ListMessagesBySession :many
-SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE session_id = $1 AND user_id = $2
 ORDER BY created_at, id
 `
@@ -196,6 +275,7 @@ func (q *Queries) ListMessagesBySession(ctx context.Context, arg ListMessagesByS
 			&i.CreatedAt,
 			&i.Status,
 			&i.RiskLevel,
+			&i.AloneLevel,
 		); err != nil {
 			return nil, err
 		}
@@ -208,7 +288,7 @@ func (q *Queries) ListMessagesBySession(ctx context.Context, arg ListMessagesByS
 }
 
 const listMessagesForSessions = `-- name: ListMessagesForSessions :many
-SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE user_id = $1 AND session_id = ANY($2::uuid[])
 ORDER BY session_id, created_at, id
 `
@@ -239,6 +319,7 @@ func (q *Queries) ListMessagesForSessions(ctx context.Context, arg ListMessagesF
 			&i.CreatedAt,
 			&i.Status,
 			&i.RiskLevel,
+			&i.AloneLevel,
 		); err != nil {
 			return nil, err
 		}
@@ -251,7 +332,7 @@ func (q *Queries) ListMessagesForSessions(ctx context.Context, arg ListMessagesF
 }
 
 const listRecentMessages = `-- name: ListRecentMessages :many
-SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level FROM messages
+SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE session_id = $1 AND user_id = $2
   AND ($3::timestamptz IS NULL
        OR (created_at, id) < ($3::timestamptz, $4::uuid))
@@ -295,6 +376,7 @@ func (q *Queries) ListRecentMessages(ctx context.Context, arg ListRecentMessages
 			&i.CreatedAt,
 			&i.Status,
 			&i.RiskLevel,
+			&i.AloneLevel,
 		); err != nil {
 			return nil, err
 		}

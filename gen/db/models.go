@@ -90,6 +90,7 @@ type Message struct {
 	CreatedAt  time.Time
 	Status     string
 	RiskLevel  int16
+	AloneLevel *int16
 }
 
 type ProcessedWebhookEvent struct {

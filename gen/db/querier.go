@@ -89,6 +89,9 @@ type Querier interface {
 	GetSafetyCheckinCount(ctx context.Context, day time.Time) (int32, error)
 	// GetSafetyReferralCount returns the day's referral count (0 when none).
 	GetSafetyReferralCount(ctx context.Context, day time.Time) (int32, error)
+	// GetSessionContextRows is the session's context_rows, which ListContextMessages reads as
+	// its limit: a first page shorter than that limit holds every message a prompt can use.
+	GetSessionContextRows(ctx context.Context, arg GetSessionContextRowsParams) (int32, error)
 	// GetSessionForUser returns the session only if it belongs to the user, so a
 	// session owned by someone else is not found.
 	GetSessionForUser(ctx context.Context, arg GetSessionForUserParams) (ChatSession, error)
@@ -125,7 +128,8 @@ type Querier interface {
 	IncrementSafetyReferrals(ctx context.Context, day time.Time) error
 	// InsertMessage stores a message with an id chosen by the caller (so that the
 	// statements of one send can be sent together); user_id is the session
-	// owner's id. risk_level is the message's tier of risk (see the messages table).
+	// owner's id. risk_level is the message's tier of risk (see the messages table),
+	// alone_level a user's message's tier on its own (NULL for a reply).
 	InsertMessage(ctx context.Context, arg InsertMessageParams) (Message, error)
 	// InsertWeeklyReport stores a report unless one exists for that user and week; it returns
 	// the id only when this call stored it, so exactly one instance mails it.
@@ -136,8 +140,10 @@ type Querier interface {
 	InvalidateEmailTokens(ctx context.Context, arg InvalidateEmailTokensParams) error
 	// ListContextMessages lists the user's session's newest messages, newest first: at least
 	// min_rows, or as many as the session's last send needed for its prompt
-	// (chat_sessions.context_rows), whichever is more. A backward index scan that stops at the
-	// limit.
+	// (chat_sessions.context_rows), whichever is more. Those the session's stored summary covers
+	// (created at or before context_summary_through) are left out, since the prompt has the
+	// summary in their place, but never the newest eight, which the safety screen reads for the
+	// context of the next message. A backward index scan that stops at the limit or the summary.
 	ListContextMessages(ctx context.Context, arg ListContextMessagesParams) ([]Message, error)
 	// ListEndedSessionsBetween returns one user's sessions that ended in [from, to).
 	ListEndedSessionsBetween(ctx context.Context, arg ListEndedSessionsBetweenParams) ([]ListEndedSessionsBetweenRow, error)
@@ -150,6 +156,9 @@ type Querier interface {
 	// ListMemoryTextsForPrompt returns the texts of the user's memories, newest first, only
 	// while the user has memory turned on.
 	ListMemoryTextsForPrompt(ctx context.Context, userID uuid.UUID) ([]string, error)
+	// ListMessagesAfter lists the user's session's messages created after @after (all of them
+	// when it is NULL), oldest first.
+	ListMessagesAfter(ctx context.Context, arg ListMessagesAfterParams) ([]Message, error)
 	// ListMessagesBySession lists a session's messages oldest first, scoped to
 	// the owner so another user's session yields nothing.
 	ListMessagesBySession(ctx context.Context, arg ListMessagesBySessionParams) ([]Message, error)

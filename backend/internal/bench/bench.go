@@ -27,6 +27,7 @@ import (
 	"golang.org/x/crypto/argon2"
 
 	"github.com/percolate/percolate/backend/internal/auth"
+	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 )
 
@@ -58,6 +59,8 @@ type Options struct {
 	TTFTRequests int
 	// ReadsOnly stops after the reads at 16 connections and writes nothing (for A/B runs).
 	ReadsOnly bool
+	// TTFTOnly measures time to first token alone and writes nothing (for A/B runs).
+	TTFTOnly bool
 	// OutDir receives results.md and results.json.
 	OutDir string
 	// Note says how the server was run, for the report.
@@ -196,75 +199,81 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 		tok[who] = t
 	}
 
-	// The ceiling: a plain net/http JSON handler in this process.
-	ceil, err := ceiling()
-	if err != nil {
-		return nil, err
-	}
-	defer ceil.Close()
-	ceilURL := "http://" + ceil.Addr().String()
-
-	get := func(url, token string) func(context.Context) (int, error) {
-		return func(ctx context.Context) (int, error) { return do(ctx, client, "GET", url, token, nil) }
-	}
-	ref := phase(ctx, "ceiling (net/http JSON)", o.Conns, o.Phase, get(ceilURL+"/me", ""), 0)
-	res.Reads = append(res.Reads, ref)
-	for _, r := range []struct{ name, path string }{
-		{"GET /api/auth/me", "/api/auth/me"},
-		{"GET /api/chat/sessions (50)", "/api/chat/sessions"},
-		{"GET /api/chat/sessions/{id} (100 messages)", "/api/chat/sessions/" + detailID},
-	} {
-		l := phase(ctx, r.name, o.Conns, o.Phase, get(srv.BaseURL+r.path, tok["reader"]), srv.PID)
-		if ref.RPS > 0 {
-			l.Ratio = l.RPS / ref.RPS
+	if !o.TTFTOnly {
+		// The ceiling: a plain net/http JSON handler in this process.
+		ceil, err := ceiling()
+		if err != nil {
+			return nil, err
 		}
-		res.Reads = append(res.Reads, l)
-	}
-	if o.ReadsOnly {
-		return res, nil
-	}
+		defer ceil.Close()
+		ceilURL := "http://" + ceil.Addr().String()
 
-	// Growth: one connection, so latency is the query's, not the queue's.
-	g := GrowthOut{BigSessions: o.BigSessions, SmallSessions: small}
-	var list, search [2]Load
-	for i, who := range []string{"small", "big"} {
-		n := map[string]int{"small": small, "big": o.BigSessions}[who]
-		list[i] = phase(ctx, fmt.Sprintf("list, %d sessions", n), 1, o.Phase, get(srv.BaseURL+"/api/chat/sessions", tok[who]), srv.PID)
-		search[i] = phase(ctx, fmt.Sprintf("search, %d sessions", n), 1, o.Phase, get(srv.BaseURL+"/api/profile/sessions?query=rain", tok[who]), srv.PID)
-	}
-	res.Growth = []Load{list[0], list[1], search[0], search[1]}
-	if list[0].P50ms > 0 {
-		g.ListP50Ratio = list[1].P50ms / list[0].P50ms
-	}
-	if search[0].P50ms > 0 {
-		g.SearchP50Ratio = search[1].P50ms / search[0].P50ms
-	}
-	g.FirstPageBytes = list[1].Bytes
-	res.GrowthRatio = g
-
-	// Logins against raw argon2id with the app's parameters, in this process.
-	body, _ := json.Marshal(map[string]string{"email": "reader@bench.test", "password": password})
-	p := auth.DefaultArgon2
-	salt := make([]byte, p.SaltLen)
-	for _, par := range []int{1, 2, 8} {
-		l := phase(ctx, fmt.Sprintf("POST /api/auth/login, %d parallel", par), par, o.Phase, func(ctx context.Context) (int, error) {
-			return do(ctx, client, "POST", srv.BaseURL+"/api/auth/login", "", body)
-		}, srv.PID)
-		a := phase(ctx, fmt.Sprintf("raw argon2id, %d parallel", par), par, o.Phase, func(context.Context) (int, error) {
-			argon2.IDKey([]byte(password), salt, p.Time, p.MemoryKiB, p.Threads, p.KeyLen)
-			return 0, nil
-		}, 0)
-		if a.RPS > 0 {
-			l.Ratio = l.RPS / a.RPS
+		get := func(url, token string) func(context.Context) (int, error) {
+			return func(ctx context.Context) (int, error) { return do(ctx, client, "GET", url, token, nil) }
 		}
-		res.Login = append(res.Login, l)
-		res.Argon2 = append(res.Argon2, a)
+		ref := phase(ctx, "ceiling (net/http JSON)", o.Conns, o.Phase, get(ceilURL+"/me", ""), 0)
+		res.Reads = append(res.Reads, ref)
+		for _, r := range []struct{ name, path string }{
+			{"GET /api/auth/me", "/api/auth/me"},
+			{"GET /api/chat/sessions (50)", "/api/chat/sessions"},
+			{"GET /api/chat/sessions/{id} (100 messages)", "/api/chat/sessions/" + detailID},
+		} {
+			l := phase(ctx, r.name, o.Conns, o.Phase, get(srv.BaseURL+r.path, tok["reader"]), srv.PID)
+			if ref.RPS > 0 {
+				l.Ratio = l.RPS / ref.RPS
+			}
+			res.Reads = append(res.Reads, l)
+		}
+		if o.ReadsOnly {
+			return res, nil
+		}
+
+		// Growth: one connection, so latency is the query's, not the queue's.
+		g := GrowthOut{BigSessions: o.BigSessions, SmallSessions: small}
+		var list, search [2]Load
+		for i, who := range []string{"small", "big"} {
+			n := map[string]int{"small": small, "big": o.BigSessions}[who]
+			list[i] = phase(ctx, fmt.Sprintf("list, %d sessions", n), 1, o.Phase, get(srv.BaseURL+"/api/chat/sessions", tok[who]), srv.PID)
+			search[i] = phase(ctx, fmt.Sprintf("search, %d sessions", n), 1, o.Phase, get(srv.BaseURL+"/api/profile/sessions?query=rain", tok[who]), srv.PID)
+		}
+		res.Growth = []Load{list[0], list[1], search[0], search[1]}
+		if list[0].P50ms > 0 {
+			g.ListP50Ratio = list[1].P50ms / list[0].P50ms
+		}
+		if search[0].P50ms > 0 {
+			g.SearchP50Ratio = search[1].P50ms / search[0].P50ms
+		}
+		g.FirstPageBytes = list[1].Bytes
+		res.GrowthRatio = g
+
+		// Logins against raw argon2id with the app's parameters, in this process.
+		body, _ := json.Marshal(map[string]string{"email": "reader@bench.test", "password": password})
+		p := auth.DefaultArgon2
+		salt := make([]byte, p.SaltLen)
+		for _, par := range []int{1, 2, 8} {
+			l := phase(ctx, fmt.Sprintf("POST /api/auth/login, %d parallel", par), par, o.Phase, func(ctx context.Context) (int, error) {
+				return do(ctx, client, "POST", srv.BaseURL+"/api/auth/login", "", body)
+			}, srv.PID)
+			a := phase(ctx, fmt.Sprintf("raw argon2id, %d parallel", par), par, o.Phase, func(context.Context) (int, error) {
+				argon2.IDKey([]byte(password), salt, p.Time, p.MemoryKiB, p.Threads, p.KeyLen)
+				return 0, nil
+			}, 0)
+			if a.RPS > 0 {
+				l.Ratio = l.RPS / a.RPS
+			}
+			res.Login = append(res.Login, l)
+			res.Argon2 = append(res.Argon2, a)
+		}
 	}
 
 	// Time to first token: the same database, served again with a model on the OpenAI wire.
 	if o.TTFTRequests > 0 {
 		m := llmtest.Start() // its answers stream at once; it notes when the first one was flushed
 		defer m.Close()
+		// Summaries are JSON, as a model asked for them gives: a long session's prompt then
+		// carries the summary of its earlier part, not those turns.
+		m.Route(companion.SummaryInstructionPrefix, llmtest.Script{Chunks: []string{`{"summary": "You talked about a busy week and winding down.", "emotions": ["tired"]}`}})
+		m.Route(companion.MemoryInstructionPrefix, llmtest.Script{Chunks: []string{`{"memories": []}`}})
 		srv.Stop()
 		env["PERCOLATE_LLM_BASE_URL"] = m.URL()
 		env["PERCOLATE_LLM_API_KEY"] = "bench"
@@ -298,6 +307,10 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 			}
 			res.TTFT = append(res.TTFT, ttft(ctx, client, srv.BaseURL, targets, history, m))
 		}
+	}
+
+	if o.TTFTOnly {
+		return res, nil
 	}
 
 	// Two instances on the same database, with the offline engine, in place of the one: any

@@ -56,12 +56,14 @@ func benchFirstToken(b *testing.B, history int, toModel bool) {
 		b.Fatal(res, err)
 	}
 	sid := res.SessionID
-	// The history: turns of about forty words, an hour ago and older.
+	// The history: turns of about forty words, an hour ago and older; the user's stored with
+	// their level on their own, as a send stores them.
 	if _, err := st.Pool().Exec(ctx, `
-		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at, alone_level)
 		SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END,
 		       repeat('I keep thinking about the exam next week and whether I prepared enough. ', 3) || i,
-		       55, now() - interval '1 hour' - (($3 - i) * interval '1 second')
+		       55, now() - interval '1 hour' - (($3 - i) * interval '1 second'),
+		       CASE WHEN i % 2 = 0 THEN 0 END
 		FROM generate_series(1, $3) AS i`, sid, u.ID, history-2); err != nil {
 		b.Fatal(err)
 	}

@@ -91,9 +91,14 @@ func (t *Turn) queueContextSummary(ctx context.Context) {
 	}
 }
 
+// summaryRole names the stored summary in the transcript of a running summary.
+const summaryRole = "summary of the conversation before"
+
 // summarizeEarlier summarises the session's messages before the context budget's window
-// with the model and stores the summary. A session that no longer needs one, or is gone, is
-// left alone.
+// with the model and stores the summary. The summary is a running one: the model is given
+// the stored summary and the turns after it that left the window, not the whole session
+// again, so a job reads and sends the same however long the session is. A session that no
+// longer needs one, or is gone, is left alone.
 func (s *Service) summarizeEarlier(ctx context.Context, job *river.Job[ContextSummaryArgs]) error {
 	p := job.Args
 	q := s.store.Queries()
@@ -104,7 +109,7 @@ func (s *Service) summarizeEarlier(ctx context.Context, job *river.Job[ContextSu
 	if err != nil {
 		return fmt.Errorf("load session: %w", err)
 	}
-	msgs, err := q.ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: p.SessionID, UserID: p.UserID})
+	msgs, err := q.ListMessagesAfter(ctx, dbgen.ListMessagesAfterParams{SessionID: p.SessionID, UserID: p.UserID, After: sess.ContextSummaryThrough})
 	if err != nil {
 		return fmt.Errorf("load messages: %w", err)
 	}
@@ -124,10 +129,11 @@ func (s *Service) summarizeEarlier(ctx context.Context, job *river.Job[ContextSu
 		return nil
 	}
 	through := kept[older-1].CreatedAt
-	if sess.ContextSummaryThrough != nil && !through.After(*sess.ContextSummaryThrough) {
-		return nil // already covered
+	transcript := turns[:older]
+	if prev := strings.TrimSpace(sess.ContextSummary); prev != "" && sess.ContextSummaryThrough != nil {
+		transcript = append([]companion.Turn{{Role: summaryRole, Content: prev}}, transcript...)
 	}
-	sum, err := s.provider.Summarize(ctx, turns[:older])
+	sum, err := s.provider.Summarize(ctx, transcript)
 	if err != nil {
 		return fmt.Errorf("summarise the earlier part: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
@@ -67,6 +68,33 @@ func TestLongSessionsEarlierPartIsSummarisedByTheModel(t *testing.T) {
 	}
 	if !strings.HasSuffix(last.Messages[len(last.Messages)-1].Content, "roommate is upset with me.") {
 		t.Fatalf("the prompt does not end with the new message")
+	}
+
+	// The summary is a running one: the next is asked of the stored summary and the turns
+	// that left the window since, not of the whole session again.
+	const second = "Sam also has a roommate who is upset, on top of the midterm."
+	f.llm.Route(companion.SummaryInstructionPrefix, llmtest.Script{Chunks: []string{`{"summary":"` + second + `","emotions":["stress"]}`}})
+	for i := 9; i < 16; i++ {
+		f.llm.Enqueue(llmtest.Script{Chunks: []string{fmt.Sprintf("Reply %d: that sounds like a lot to carry this week.", i)}})
+		send(fmt.Sprintf("Message %d: my statistics midterm is on Tuesday and my shifts at the cafe keep running late.", i))
+	}
+	queuetest.Drain(t, f.q)
+	if n := summaryRequests(f.llm); n < 2 {
+		t.Fatalf("the model was asked for %d summaries, want a second", n)
+	}
+	asked = ""
+	for _, r := range f.llm.Requests() {
+		if len(r.Messages) > 1 && strings.HasPrefix(r.Messages[0].Content, companion.SummaryInstructionPrefix) {
+			asked = r.Messages[1].Content
+		}
+	}
+	if !strings.HasPrefix(asked, summaryRole+": "+summary+"\n") || !strings.Contains(asked, "Message 8:") ||
+		strings.Contains(asked, "Message 0:") || strings.Contains(asked, "Message 15:") {
+		t.Fatalf("the second summary was not asked of the first and the turns after it (and only those):\n%s", asked)
+	}
+	var stored string
+	if err := f.st.Pool().QueryRow(ctx, `SELECT context_summary FROM chat_sessions WHERE id = $1`, sid).Scan(&stored); err != nil || stored != second {
+		t.Fatalf("stored summary %q (%v), want the second", stored, err)
 	}
 }
 

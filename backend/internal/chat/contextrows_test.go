@@ -2,6 +2,8 @@ package chat
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/google/uuid"
@@ -62,6 +64,56 @@ func TestSessionWithoutPreviousSendIsReadInTwoRoundTrips(t *testing.T) {
 		t.Errorf("the read gave %d messages, %d needed for %d tokens; want past %d tokens and not many more than needed",
 			len(r.recent), r.needed, used, budget+budget/2)
 	}
+}
+
+// TestHistoryReadLeavesOutWhatTheSummaryCovers checks that a send's first read leaves out the
+// messages the session's stored summary covers, which the prompt does not use, and still
+// gives the safety screen the newest eight when the summary covers them all; a first page
+// that ends at the summary is the whole history, not a reason to read further back.
+func TestHistoryReadLeavesOutWhatTheSummaryCovers(t *testing.T) {
+	f := newFixture(t, false, nil)
+	ctx := context.Background()
+	uid := f.user(t, "USER")
+	sid := f.longSession(t, uid, 300, "I keep thinking about the exam next week and whether I prepared enough ", 20)
+	newest := func(n int) {
+		t.Helper()
+		r, b, q := f.tracedHistoryRead(t, uid, sid)
+		if n > 0 && (b != 1 || q != 0) {
+			t.Fatalf("the read took %d batches and %d further statements, want one batch", b, q)
+		}
+		var got []string
+		for _, m := range r.recent {
+			got = append(got, m.Content)
+		}
+		if len(got) != n && n > 0 || n == 0 && len(got) <= 40 {
+			t.Fatalf("the read gave %d messages, want %d (0: more than 40)", len(got), n)
+		}
+		for i, c := range got {
+			if want := fmt.Sprintf("I keep thinking about the exam next week and whether I prepared enough %d", 300-i); c != want {
+				t.Fatalf("message %d of the read is %q, want %q (newest first)", i, c, want)
+			}
+		}
+	}
+	summarize := func(through int) {
+		t.Helper()
+		if _, err := f.st.Pool().Exec(ctx, `UPDATE chat_sessions SET context_summary = 'Earlier: exams.',
+			context_summary_through = (SELECT created_at FROM messages WHERE session_id = $1 AND content LIKE '%enough ' || $2)
+			WHERE id = $1`, sid, strconv.Itoa(through)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	newest(0)      // no summary: the budget's worth and half again
+	summarize(260) // covers all but the newest 40
+	newest(40)
+	// A page longer than the least one, cut short by the summary before the limit the
+	// previous send asked for.
+	if _, err := f.st.Pool().Exec(ctx, `UPDATE chat_sessions SET context_rows = 150 WHERE id = $1`, sid); err != nil {
+		t.Fatal(err)
+	}
+	summarize(180)
+	newest(120)
+	summarize(300) // covers every message
+	newest(8)
 }
 
 // longSession gives the user a session with a large token limit and n messages, the user's

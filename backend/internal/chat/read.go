@@ -98,6 +98,9 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 	return func(c *store.Conn) error {
 		b := &store.Batch{}
 		user := store.Queue(b, func(q *dbgen.Queries) (dbgen.User, error) { return q.GetUserByID(ctx, userID) })
+		limit := store.Queue(b, func(q *dbgen.Queries) (int32, error) {
+			return q.GetSessionContextRows(ctx, dbgen.GetSessionContextRowsParams{ID: sessionID, UserID: userID})
+		})
 		// Decoded by hand (decodeMessages): the page is at least a hundred rows, and the
 		// generated decoding's allocations were most of a long session's read.
 		first := store.QueueRows(b, func(q *dbgen.Queries) error {
@@ -116,7 +119,11 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 		if err != nil {
 			return fmt.Errorf("load history: %w", err)
 		}
-		r.recent, r.needed, err = s.history(ctx, c.Queries(), userID, sessionID, rows)
+		n, err := limit.Get()
+		if err != nil && !store.IsNotFound(err) { // not found: the session's lock refuses the send
+			return fmt.Errorf("load history: %w", err)
+		}
+		r.recent, r.needed, err = s.history(ctx, c.Queries(), userID, sessionID, rows, max(historyPage, int(n)))
 		return err
 	}
 }
@@ -140,14 +147,16 @@ func contextRows(needed int) int32 {
 // read unless the messages are much shorter than at the previous send (or the session has no
 // previous send to go by), and then usually one more, sized by the rows read so far.
 // needed is how many of the rows were needed: up to the one that went past the budget, or all.
-func (s *Service) history(ctx context.Context, q *dbgen.Queries, userID, sessionID uuid.UUID, first []dbgen.Message) (_ []dbgen.Message, needed int, _ error) {
+// firstLimit is the first read's limit: a first page shorter than that holds every message
+// the prompt can use (the session's start or its stored summary was reached).
+func (s *Service) history(ctx context.Context, q *dbgen.Queries, userID, sessionID uuid.UUID, first []dbgen.Message, firstLimit int) (_ []dbgen.Message, needed int, _ error) {
 	budget := s.limits.ContextBudget
 	if budget <= 0 {
 		budget = companion.DefaultContextBudget
 	}
 	// The budget's worth, and half as much again for the summary of older turns.
 	enough := budget + budget/2
-	rows, page, used, asked := first, first, 0, historyPage
+	rows, page, used, asked := first, first, 0, firstLimit
 	for {
 		for _, m := range page {
 			if used > enough {

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -174,6 +175,14 @@ func TestSafetyContextReadsThePreviousTurns(t *testing.T) {
 	partial := msg(a, 0, "Part of a reply")
 	answered := msg(u, 0, "tonight")
 	retried := append([]dbgen.Message{partial, answered}, checkIn...)
+	// The previous message's level on its own is read from the row when it was stored with it.
+	level := func(m dbgen.Message, l safety.Level) dbgen.Message {
+		v := int16(l)
+		m.AloneLevel = &v
+		return m
+	}
+	storedPossible := []dbgen.Message{msg(a, 0, "Hello"), level(msg(u, 0, "a message the screen alone finds nothing in"), safety.Possible)}
+	storedNone := []dbgen.Message{msg(a, 2, companion.CrisisReply), level(msg(u, 2, "I want to kill myself"), safety.None)}
 	cases := []struct {
 		name     string
 		rows     []dbgen.Message
@@ -186,6 +195,8 @@ func TestSafetyContextReadsThePreviousTurns(t *testing.T) {
 		{"after the crisis reply to an answer", answeredCheckIn, uuid.Nil, safety.Context{}},
 		{"after an unanswered message", failed, uuid.Nil, safety.Context{}},
 		{"a retry", retried, answered.ID, safety.Context{Previous: safety.Possible, CheckedIn: true}},
+		{"a stored level", storedPossible, uuid.Nil, safety.Context{Previous: safety.Possible}},
+		{"a stored level of none", storedNone, uuid.Nil, safety.Context{}},
 	}
 	for _, c := range cases {
 		if got := safetyContext(c.rows, c.answered); got != c.want {
@@ -216,6 +227,30 @@ func TestOneRiskyMessageDoesNotMakeEveryShortMessageACrisis(t *testing.T) {
 	}
 	if got := send("ok thanks"); got == companion.CrisisReply || got == companion.CheckInReply {
 		t.Fatalf("a short message after the crisis reply got %q", got)
+	}
+	// Each message is stored with its level in its context and on its own, which the next
+	// send reads instead of screening the message again: "tonight" was a clear risk only as
+	// the answer to the check-in.
+	rows, err := f.st.Pool().Query(context.Background(), `SELECT content, risk_level, alone_level FROM messages
+		WHERE session_id = $1 AND role = 'user' ORDER BY created_at`, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var content string
+		var risk int16
+		var alone *int16
+		if err := rows.Scan(&content, &risk, &alone); err != nil {
+			t.Fatal(err)
+		}
+		if alone == nil {
+			t.Fatalf("%q was stored without its level on its own", content)
+		}
+		got = append(got, fmt.Sprintf("%d/%d", risk, *alone))
+	}
+	if want := []string{"0/0", "1/1", "2/0", "0/0"}; !equal(got, want) { // the first opened the session
+		t.Fatalf("levels in context/on its own: %v, want %v", got, want)
 	}
 }
 

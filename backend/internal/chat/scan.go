@@ -30,6 +30,7 @@ type pageText struct {
 	emo   []span // the emotions arrays' elements, in order
 	ends  []int  // where each row's emotions end in emo
 	msgs  []dbgen.Message
+	alone []int16 // each message's alone_level, -1 for NULL
 }
 
 var pageTexts = sync.Pool{New: func() any { return &pageText{} }}
@@ -39,7 +40,7 @@ const maxPooledText = 1 << 20
 
 func getPageText() *pageText {
 	t := pageTexts.Get().(*pageText)
-	t.buf, t.spans, t.emo, t.ends, t.msgs = t.buf[:0], t.spans[:0], t.emo[:0], t.ends[:0], t.msgs[:0]
+	t.buf, t.spans, t.emo, t.ends, t.msgs, t.alone = t.buf[:0], t.spans[:0], t.emo[:0], t.ends[:0], t.msgs[:0], t.alone[:0]
 	return t
 }
 
@@ -185,14 +186,15 @@ func decodeSessionsPage(capacity int) func(pgx.Rows) ([]dbgen.ListSessionsPageRo
 // decodeMessages decodes the rows of ListMessagesBySession and ListContextMessages (both
 // SELECT * FROM messages).
 func decodeMessages(rows pgx.Rows) ([]dbgen.Message, error) {
-	if fd := rows.FieldDescriptions(); len(fd) != 9 {
+	if fd := rows.FieldDescriptions(); len(fd) != 10 {
 		return nil, fmt.Errorf("messages: unexpected columns (%d)", len(fd))
 	}
 	t := getPageText()
 	defer t.put()
 	// One row and one list of destinations for all rows, as in decodeSessionsPage.
 	var m dbgen.Message
-	dest := []any{&m.ID, &m.SessionID, &m.UserID, nil, nil, &m.TokenCount, &m.CreatedAt, nil, &m.RiskLevel}
+	var alone pgtype.Int2 // a *int16 would be a new allocation for each row
+	dest := []any{&m.ID, &m.SessionID, &m.UserID, nil, nil, &m.TokenCount, &m.CreatedAt, nil, &m.RiskLevel, &alone}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, err
@@ -205,6 +207,10 @@ func decodeMessages(rows pgx.Rows) ([]dbgen.Message, error) {
 			t.spans = append(t.spans, t.add(raw[c]))
 		}
 		t.msgs = append(t.msgs, m)
+		if !alone.Valid {
+			alone.Int16 = -1
+		}
+		t.alone = append(t.alone, alone.Int16)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -212,9 +218,17 @@ func decodeMessages(rows pgx.Rows) ([]dbgen.Message, error) {
 	all := string(t.buf)
 	out := make([]dbgen.Message, len(t.msgs))
 	copy(out, t.msgs)
+	var levels []int16
 	for i := range out {
 		m, s := &out[i], t.spans[i*3:i*3+3]
 		m.Role, m.Content, m.Status = s[0].in(all), s[1].in(all), s[2].in(all)
+		if a := t.alone[i]; a >= 0 {
+			if levels == nil {
+				levels = make([]int16, len(out))
+			}
+			levels[i] = a
+			m.AloneLevel = &levels[i]
+		}
 	}
 	return out, nil
 }

@@ -14,7 +14,7 @@ import (
 
 // TestHandDecodedRowsMatchGenerated holds the hand decoding of the session list and of a
 // session's messages (scan.go) equal to the generated code's rows for the same query, over
-// NULLs, empty text, empty and full emotions arrays and non-ASCII text, on a page cut short
+// NULLs, empty text, empty and full emotions arrays, non-ASCII text and NULL and zero levels, on a page cut short
 // by its limit and on an empty one.
 func TestHandDecodedRowsMatchGenerated(t *testing.T) {
 	st := pgtest.New(t)
@@ -45,11 +45,12 @@ func TestHandDecodedRowsMatchGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := st.Pool().Exec(ctx, `
-		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at, status, risk_level)
+		INSERT INTO messages (session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level)
 		SELECT $1, $2, CASE WHEN i % 2 = 0 THEN 'user' ELSE 'assistant' END,
 		       CASE WHEN i % 3 = 0 THEN 'ünïcode ✓ ' || i ELSE repeat('x', i * 37) END,
 		       i, now() - (40 - i) * interval '1 second',
-		       CASE WHEN i % 7 = 0 THEN 'interrupted' ELSE 'complete' END, (i % 3)::smallint
+		       CASE WHEN i % 7 = 0 THEN 'interrupted' ELSE 'complete' END, (i % 3)::smallint,
+		       CASE WHEN i % 4 = 0 THEN NULL ELSE (i % 3)::smallint END
 		FROM generate_series(1, 40) AS i`, sid, u.ID); err != nil {
 		t.Fatal(err)
 	}

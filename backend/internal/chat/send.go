@@ -90,10 +90,11 @@ func (s *Service) Begin(ctx context.Context, userID uuid.UUID, in SendInput) (*T
 	if n := utf8.RuneCountInString(msg); n > s.limits.MaxMessageChars {
 		return nil, apperr.Invalid("message", fmt.Sprintf("Messages can be at most %d characters (this one has %d).", s.limits.MaxMessageChars, n))
 	}
+	sc := screenAlone(msg)
 	if in.SessionID == nil {
-		return s.open(ctx, userID, msg, in)
+		return s.open(ctx, userID, msg, sc, in)
 	}
-	return s.continueSession(ctx, userID, *in.SessionID, msg, in)
+	return s.continueSession(ctx, userID, *in.SessionID, msg, sc, in)
 }
 
 // isStarter says whether msg is the web app's StarterMessage, which opens a new chat.

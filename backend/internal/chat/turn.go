@@ -38,6 +38,7 @@ type Turn struct {
 	newSession bool
 	checkIn    bool
 	risk       safety.Result
+	alone      safety.Level // the message's level on its own (see screening)
 	kind       replyKind
 	// signalled is set when a model-side safety signal completed the model's reply with the
 	// check-in and the resources.
@@ -60,13 +61,42 @@ const (
 	replyCheckIn                  // the fixed check-in with resources (possible risk)
 )
 
+// screening is the screen of a message on its own, begun with its send so that it runs while
+// the database answers, not after. A message's screen depends on the turns before it only
+// through safety.Context.FollowsRisk, so this is its screen in every context that does not
+// follow a risk; only a message that does is screened again, in its context.
+type screening struct {
+	msg  string
+	done chan struct{}
+	r    safety.Result
+}
+
+func screenAlone(msg string) *screening {
+	s := &screening{msg: msg, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		s.r = safety.Screen(msg, safety.Context{})
+	}()
+	return s
+}
+
+// alone is the message's screen on its own, stored with it (messages.alone_level) as the
+// context of the next message (see safetyContext).
+func (s *screening) alone() safety.Result {
+	<-s.done
+	return s.r
+}
+
 // decide is the safety step of a send: the message's risk, screened with the previous turns
 // as context (see safetyContext), and the kind of reply it gets. A clear risk gets the crisis
 // reply and a possible one the check-in, whatever a model would say; neither is ever mirrored
-// back. It is the one place the send path asks the safety screen, so the screen can change
-// without touching the rest.
-func decide(msg string, c safety.Context, newSession bool) (safety.Result, replyKind) {
-	risk := safety.Screen(msg, c)
+// back. It is the one place the send path asks the safety screen (with screening and
+// safetyContext), so the screen can change without touching the rest.
+func decide(s *screening, c safety.Context, newSession bool) (safety.Result, replyKind) {
+	risk := s.alone()
+	if c.FollowsRisk() {
+		risk = safety.Screen(s.msg, c)
+	}
 	switch {
 	case risk.Level == safety.Clear:
 		return risk, replyCrisis
@@ -96,8 +126,13 @@ func safetyContext(newestFirst []dbgen.Message, answered uuid.UUID) safety.Conte
 			// The previous message's level on its own, not the one its context gave it: a
 			// short message is risky as the answer to a risky one, but what follows that answer
 			// ("ok", "thanks") is not risky because of it, or one risky message would make every
-			// short message after it a crisis.
-			c.Previous = safety.Screen(m.Content, safety.Context{}).Level
+			// short message after it a crisis. It was stored with the message; a message stored
+			// before it was kept is screened again.
+			if m.AloneLevel != nil {
+				c.Previous = safety.Level(*m.AloneLevel)
+			} else {
+				c.Previous = safety.Screen(m.Content, safety.Context{}).Level
+			}
 			return c
 		case companion.RoleAssistant:
 			// Only a reply after the previous user message counts: the one the new message
@@ -124,7 +159,7 @@ func (t *Turn) replyLevel() int16 {
 }
 
 // open starts a new session with the message.
-func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in SendInput) (*Turn, error) {
+func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *screening, in SendInput) (*Turn, error) {
 	r := &reads{}
 	lock := &store.Batch{}
 	// The user row is locked first, then session rows, then the usage counter rows (no deadlocks).
@@ -158,7 +193,8 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in Sen
 		rollback(ctx, tx)
 		return nil, err
 	}
-	t.risk, t.kind = decide(msg, safety.Context{}, true)
+	t.risk, t.kind = decide(sc, safety.Context{}, true)
+	t.alone = sc.alone().Level
 
 	sessionID := uuid.New()
 	write := &store.Batch{}
@@ -175,7 +211,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, in Sen
 }
 
 // continueSession adds the message to the caller's active session.
-func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UUID, msg string, in SendInput) (*Turn, error) {
+func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UUID, msg string, sc *screening, in SendInput) (*Turn, error) {
 	r := &reads{}
 	lock := &store.Batch{}
 	user := queueUserLock(ctx, lock, userID)
@@ -207,7 +243,8 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 		rollback(ctx, tx)
 		return nil, err
 	}
-	t.risk, t.kind = decide(msg, safetyContext(r.recent, uuid.Nil), false)
+	t.risk, t.kind = decide(sc, safetyContext(r.recent, uuid.Nil), false)
+	t.alone = sc.alone().Level
 	title := t.session.Title
 	if title == DefaultTitle || title == "" {
 		title = s.titleFor(msg, t.risk)
@@ -228,11 +265,12 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 
 // queueMessage queues the insert of the turn's message.
 func queueMessage(ctx context.Context, b *store.Batch, t *Turn, sessionID uuid.UUID) {
+	alone := int16(t.alone) // #nosec G115 -- safety levels are 0, 1 and 2
 	store.QueueExec(b, func(q *dbgen.Queries) error {
 		_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{
 			ID: t.messageID, SessionID: sessionID, UserID: t.user.ID, Role: companion.RoleUser, Content: t.message,
 			TokenCount: int32(companion.EstimateTokens(t.message)), Status: StatusComplete, // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
-			RiskLevel: int16(t.risk.Level), // #nosec G115 -- safety levels are 0, 1 and 2
+			RiskLevel: int16(t.risk.Level), AloneLevel: &alone, // #nosec G115 -- safety levels are 0, 1 and 2
 		})
 		return err
 	})
@@ -300,7 +338,7 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 	}
 	// The risk was recorded when the message was sent; only the reply is decided again.
 	t.newSession = len(t.history) == 0
-	t.risk, t.kind = decide(t.message, safetyContext(r.recent, t.messageID), t.newSession)
+	t.risk, t.kind = decide(screenAlone(t.message), safetyContext(r.recent, t.messageID), t.newSession)
 	var disclosed *time.Time
 	if !t.newSession {
 		disclosed = t.dueNotice(c.now)

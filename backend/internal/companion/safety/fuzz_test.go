@@ -22,6 +22,9 @@ func FuzzScreen(f *testing.F) {
 		if again := Screen(msg, c); again != r {
 			t.Fatalf("Screen(%q, %+v) = %v, then %v", msg, c, r, again)
 		}
+		if !c.FollowsRisk() && r != Screen(msg, Context{}) {
+			t.Fatalf("Screen(%q, %+v) = %+v, not its screen on its own, though the context follows no risk", msg, c, r)
+		}
 		if r.Risky() != (r.Category != "") {
 			t.Fatalf("Screen(%q, %+v) = %+v: a risk needs a category, and only a risk has one", msg, c, r)
 		}

@@ -50,7 +50,7 @@ func (s *screener) screen(raw string, c Context) Result {
 func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 	mk := text.Mask(raw)
 	masked := mk.Text
-	afterRisk := c.CheckedIn || c.Previous != None
+	afterRisk := c.FollowsRisk()
 	denies := denial.MatchString(text.Normalize(raw))
 
 	// The context rule: a short answer after a check-in or a risky message confirms the risk,

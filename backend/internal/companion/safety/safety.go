@@ -58,6 +58,12 @@ type Context struct {
 	CheckedIn bool
 }
 
+// FollowsRisk reports whether the message follows a check-in, the crisis reply or a risky
+// message. It is all the screen asks of a context: a message's screen in a context where it is
+// false is its screen on its own (Context{}), so a send can screen a message before it knows
+// the turns before it.
+func (c Context) FollowsRisk() bool { return c.CheckedIn || c.Previous != None }
+
 // Result is what the screen decided about one message.
 type Result struct {
 	Level    Level

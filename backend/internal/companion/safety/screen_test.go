@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/corpus"
 	"github.com/percolate/percolate/backend/internal/companion/safety/internal/text"
 )
 
@@ -336,5 +337,39 @@ func TestAdultContactRule(t *testing.T) {
 	}
 	if r := Screen("the guy in his 20s who runs the climbing gym sent me the timetable on snap", Context{}); r.Level != None {
 		t.Errorf("adult sending a timetable = %v, want none", r.Level)
+	}
+}
+
+// TestScreenAsksOnlyWhetherAMessageFollowsRisk holds the promise of Context.FollowsRisk that a
+// send relies on to screen a message before it has read the turns before it: over every
+// message of the tuning half, the screen is the same in every context that follows a risk
+// (Context{} is the only one that does not).
+func TestScreenAsksOnlyWhetherAMessageFollowsRisk(t *testing.T) {
+	items, err := corpus.Load(corpus.TuningFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) < 1000 {
+		t.Fatalf("%d messages, want the whole tuning half", len(items))
+	}
+	if (Context{}).FollowsRisk() || !(Context{CheckedIn: true}).FollowsRisk() || !(Context{Previous: Possible}).FollowsRisk() {
+		t.Fatal("FollowsRisk: only the empty context follows no risk")
+	}
+	others := []Context{{Previous: Possible}, {Previous: Clear}, {CheckedIn: true, Previous: Possible}, {CheckedIn: true, Previous: Clear}}
+	differ := 0
+	for _, it := range items {
+		m := it.Text
+		alone, after := Screen(m, Context{}), Screen(m, Context{CheckedIn: true})
+		if alone != after {
+			differ++
+		}
+		for _, c := range others {
+			if got := Screen(m, c); got != after {
+				t.Fatalf("Screen(%q, %+v) = %+v, want %+v as after a check-in", m, c, got, after)
+			}
+		}
+	}
+	if differ == 0 {
+		t.Fatal("no message is screened differently after a risk: the test shows nothing")
 	}
 }
