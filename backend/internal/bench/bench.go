@@ -357,7 +357,8 @@ func seedUser(ctx context.Context, db *pgx.Conn, hash, email string, sessions, m
 	return uid, sid, err
 }
 
-// seedSession adds an active session of uid with history messages and answers its id.
+// seedSession adds an active session of uid with history messages, summarised as a session
+// of that length would be (see summarisedAfter), and answers its id.
 func seedSession(ctx context.Context, db *pgx.Conn, uid string, history int) (string, error) {
 	var sid string
 	err := db.QueryRow(ctx, `INSERT INTO chat_sessions (user_id, title, last_message, token_limit)
@@ -370,8 +371,21 @@ func seedSession(ctx context.Context, db *pgx.Conn, uid string, history int) (st
 		       'This is message ' || g || ' of a long conversation about a week that was busier than I hoped.', 20,
 		       now() - interval '1 day' + g * interval '1 second'
 		FROM generate_series(1, $3::int) g`, sid, uid, history)
+	if err != nil || history <= 2*summarisedAfter {
+		return sid, err
+	}
+	// A session that grew this long through sends, with a model, has the running summary of
+	// its earlier part; all but the newest turns are covered by it.
+	_, err = db.Exec(ctx, `UPDATE chat_sessions SET context_summary = 'You talked about a week that was busier than you hoped.',
+		context_summary_through = (SELECT created_at FROM messages WHERE session_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1)
+		WHERE id = $1`, sid, summarisedAfter)
 	return sid, err
 }
+
+// summarisedAfter is how many of a seeded session's newest messages its stored summary leaves
+// out: about the window the summary job keeps (three quarters of the context budget) of the
+// seeded messages.
+const summarisedAfter = 80
 
 func login(ctx context.Context, c *http.Client, base, email string) (string, error) {
 	body, _ := json.Marshal(map[string]string{"email": email, "password": password})
@@ -728,7 +742,7 @@ func Markdown(r *Results) string {
 	table("Raw argon2id (the app's parameters, in the harness process)", "", r.Argon2)
 	if len(r.TTFT) > 0 {
 		b.WriteString("## Time to first token added by the server (one request at a time, a model on the OpenAI wire that answers at once)\n\n")
-		b.WriteString("Added = (first delta at the client − request sent) − (model's first chunk flushed − request reached the model); upstream = request reached the model − request sent; downstream = first delta at the client − model's first chunk flushed.\n\n")
+		fmt.Fprintf(&b, "Added = (first delta at the client − request sent) − (model's first chunk flushed − request reached the model); upstream = request reached the model − request sent; downstream = first delta at the client − model's first chunk flushed. Each user sends 19 messages in a session of their own; a session of more than %d messages is seeded with the running summary a session of that length has (all but its newest %d messages), and the model answers summaries with JSON, so that its summary job runs as it would in use.\n\n", summarisedAfter*2, summarisedAfter)
 		b.WriteString("| history | requests | errors | added p50 ms | added p99 ms | upstream p50 ms | upstream p99 ms | downstream p50 ms | downstream p99 ms |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, x := range r.TTFT {
 			fmt.Fprintf(&b, "| %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", x.History, x.Requests, x.Errors, x.AddedP50ms, x.AddedP99ms, x.UpP50ms, x.UpP99ms, x.DownP50ms, x.DownP99ms)
