@@ -216,15 +216,17 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
    * written) into the thread. `onFailure` handles an answer that never came:
    * the request failed or was refused.
    */
-  const streamReply = async (open: Opener, onFailure: (err: unknown) => void) => {
+  const streamReply = async (open: Opener, onFailure: (err: unknown) => void, fromTap = false) => {
     const live: LiveReply = { replyId: localId('ai'), controller: new AbortController(), stopping: false };
     liveRef.current = live;
-    // The screen shows the send in a transition, rendered in slices, so that the tap is not one
-    // long task with a long chat on screen; liveRef refuses a second send meanwhile.
-    startTransition(() => {
+    const showSending = () => {
       setSending(true);
       setStreaming(true);
-    });
+    };
+    // A tap's send shows itself in a transition, rendered in slices, so that the tap is not one
+    // long task with a long chat on screen; liveRef refuses a second send meanwhile.
+    if (fromTap) startTransition(showSending);
+    else showSending();
     let streamed = false;
     /** The stream has ended, however: every word that arrived is in the reply's message. */
     const keepStreamed = () => {
@@ -313,6 +315,7 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     await streamReply(
       (handlers) => streamChatMessage({ message, sessionId: sessionIdRef.current ?? null }, handlers),
       (err) => failSend(sendErrorText(err)),
+      true,
     );
   };
 
