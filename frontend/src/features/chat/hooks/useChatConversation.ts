@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { endChatSession, getListChatSessionsQueryKey, stopChatReply, useGetChatSession } from '../../../api/gen/chat/chat';
 import type { ClosingFeeling, Message, SendMessageResponse, SessionDetail } from '../../../api/gen/model';
 import {
@@ -216,11 +216,17 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
    * written) into the thread. `onFailure` handles an answer that never came:
    * the request failed or was refused.
    */
-  const streamReply = async (open: Opener, onFailure: (err: unknown) => void) => {
+  const streamReply = async (open: Opener, onFailure: (err: unknown) => void, fromTap = false) => {
     const live: LiveReply = { replyId: localId('ai'), controller: new AbortController(), stopping: false };
     liveRef.current = live;
-    setSending(true);
-    setStreaming(true);
+    const showSending = () => {
+      setSending(true);
+      setStreaming(true);
+    };
+    // A tap's send shows itself in a transition, rendered in slices, so that the tap is not one
+    // long task with a long chat on screen; liveRef refuses a second send meanwhile.
+    if (fromTap) startTransition(showSending);
+    else showSending();
     let streamed = false;
     /** The stream has ended, however: every word that arrived is in the reply's message. */
     const keepStreamed = () => {
@@ -300,10 +306,16 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   /** Sends a typed message with a streamed reply. */
   const send = async (text: string): Promise<void> => {
     const message = text.trim();
-    if (!begin(message, message)) return;
+    if (liveRef.current) return; // a reply is on its way, though the screen may not show it yet
+    let begun = false;
+    startTransition(() => {
+      begun = begin(message, message);
+    });
+    if (!begun) return;
     await streamReply(
       (handlers) => streamChatMessage({ message, sessionId: sessionIdRef.current ?? null }, handlers),
       (err) => failSend(sendErrorText(err)),
+      true,
     );
   };
 
