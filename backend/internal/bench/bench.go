@@ -348,11 +348,7 @@ func seedUser(ctx context.Context, db *pgx.Conn, hash, email string, sessions, m
 		if err := db.QueryRow(ctx, `SELECT id::text FROM chat_sessions WHERE user_id = $1 ORDER BY updated_at DESC LIMIT 1`, uid).Scan(&sid); err != nil {
 			return "", "", err
 		}
-		_, err = db.Exec(ctx, `INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
-			SELECT $1, $2, CASE WHEN g % 2 = 0 THEN 'assistant' ELSE 'user' END,
-			       'This is message ' || g || ' of a long conversation about a week that was busier than I hoped.', 20,
-			       now() - interval '1 day' + g * interval '1 second'
-			FROM generate_series(1, $3::int) g`, sid, uid, messages)
+		err = seedMessages(ctx, db, sid, uid, messages)
 	}
 	return uid, sid, err
 }
@@ -366,11 +362,7 @@ func seedSession(ctx context.Context, db *pgx.Conn, uid string, history int) (st
 	if err != nil {
 		return "", err
 	}
-	_, err = db.Exec(ctx, `INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
-		SELECT $1, $2, CASE WHEN g % 2 = 0 THEN 'assistant' ELSE 'user' END,
-		       'This is message ' || g || ' of a long conversation about a week that was busier than I hoped.', 20,
-		       now() - interval '1 day' + g * interval '1 second'
-		FROM generate_series(1, $3::int) g`, sid, uid, history)
+	err = seedMessages(ctx, db, sid, uid, history)
 	if err != nil || history <= 2*summarisedAfter {
 		return sid, err
 	}
@@ -380,6 +372,17 @@ func seedSession(ctx context.Context, db *pgx.Conn, uid string, history int) (st
 		context_summary_through = (SELECT created_at FROM messages WHERE session_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1)
 		WHERE id = $1`, sid, summarisedAfter)
 	return sid, err
+}
+
+// seedMessages gives session sid of uid n messages, the user's and the companion's in turn, a
+// second apart, a day ago.
+func seedMessages(ctx context.Context, db *pgx.Conn, sid, uid string, n int) error {
+	_, err := db.Exec(ctx, `INSERT INTO messages (session_id, user_id, role, content, token_count, created_at)
+		SELECT $1, $2, CASE WHEN g % 2 = 0 THEN 'assistant' ELSE 'user' END,
+		       'This is message ' || g || ' of a long conversation about a week that was busier than I hoped.', 20,
+		       now() - interval '1 day' + g * interval '1 second'
+		FROM generate_series(1, $3::int) g`, sid, uid, n)
+	return err
 }
 
 // summarisedAfter is how many of a seeded session's newest messages its stored summary leaves
