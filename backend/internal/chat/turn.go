@@ -38,7 +38,7 @@ type Turn struct {
 	newSession bool
 	checkIn    bool
 	risk       safety.Result
-	alone      safety.Level // the message's level on its own (see screening)
+	screen     *screening // the message's screen on its own
 	kind       replyKind
 	// signalled is set when a model-side safety signal completed the model's reply with the
 	// check-in and the resources.
@@ -170,7 +170,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 	if err != nil {
 		return nil, err
 	}
-	t := &Turn{s: s, message: msg, messageID: uuid.New(), newSession: true, paced: in.Paced, counted: c}
+	t := &Turn{s: s, message: msg, messageID: uuid.New(), newSession: true, paced: in.Paced, counted: c, screen: sc}
 	err = func() error {
 		if err := userPresent(user); err != nil {
 			return err
@@ -193,8 +193,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 		rollback(ctx, tx)
 		return nil, err
 	}
-	t.risk, t.kind = decide(sc, safety.Context{}, true)
-	t.alone = sc.alone().Level
+	t.risk, t.kind = decide(t.screen, safety.Context{}, true)
 
 	sessionID := uuid.New()
 	write := &store.Batch{}
@@ -221,7 +220,7 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 	if err != nil {
 		return nil, err
 	}
-	t := &Turn{s: s, message: msg, messageID: uuid.New(), paced: in.Paced, counted: c}
+	t := &Turn{s: s, message: msg, messageID: uuid.New(), paced: in.Paced, counted: c, screen: sc}
 	err = func() error {
 		if err := userPresent(user); err != nil {
 			return err
@@ -243,8 +242,7 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 		rollback(ctx, tx)
 		return nil, err
 	}
-	t.risk, t.kind = decide(sc, safetyContext(r.recent, uuid.Nil), false)
-	t.alone = sc.alone().Level
+	t.risk, t.kind = decide(t.screen, safetyContext(r.recent, uuid.Nil), false)
 	title := t.session.Title
 	if title == DefaultTitle || title == "" {
 		title = s.titleFor(msg, t.risk)
@@ -265,7 +263,7 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 
 // queueMessage queues the insert of the turn's message.
 func queueMessage(ctx context.Context, b *store.Batch, t *Turn, sessionID uuid.UUID) {
-	alone := int16(t.alone) // #nosec G115 -- safety levels are 0, 1 and 2
+	alone := int16(t.screen.alone().Level) // #nosec G115 -- safety levels are 0, 1 and 2
 	store.QueueExec(b, func(q *dbgen.Queries) error {
 		_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{
 			ID: t.messageID, SessionID: sessionID, UserID: t.user.ID, Role: companion.RoleUser, Content: t.message,
