@@ -76,3 +76,25 @@ WHERE id = @id AND user_id = @user_id;
 SELECT * FROM messages
 WHERE user_id = @user_id AND session_id = ANY(@session_ids::uuid[])
 ORDER BY session_id, created_at, id;
+
+-- name: ListMessagesUnlessVersion :many
+-- ListMessagesUnlessVersion lists the user's session's messages, oldest first, unless the
+-- session's version is @known_version (what a cache of its detail holds). Every row carries
+-- the version this statement saw, so a reader knows which version the messages are of even
+-- when the session row was read by another statement of its batch, in another snapshot. It
+-- returns one row with NULL message columns when the version is @known_version or the session
+-- has no messages, and no row when the session is not the user's. The version test is the
+-- lateral subquery's one-time filter: with the version unchanged, no message is read.
+-- Decoded by hand (chat's decodeVersionedMessages): sqlc does not know that the lateral
+-- join's columns may be NULL, so the generated method fails on the NULL row.
+SELECT s.version, m.id, m.role, m.content, m.token_count, m.created_at, m.status
+FROM chat_sessions AS s
+LEFT JOIN LATERAL (
+    SELECT messages.id, messages.role, messages.content, messages.token_count, messages.created_at, messages.status
+    FROM messages
+    WHERE messages.session_id = s.id AND messages.user_id = s.user_id
+      AND s.version <> @known_version::bigint
+    ORDER BY messages.created_at, messages.id
+) AS m ON true
+WHERE s.id = @id AND s.user_id = @user_id
+ORDER BY m.created_at, m.id;

@@ -22,7 +22,7 @@ SET title = $1,
     reply_until = $6,
     context_rows = $7::integer
 WHERE id = $8 AND user_id = $9
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
 `
 
 type ContinueSessionParams struct {
@@ -77,6 +77,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 		&i.ClosingFeeling,
 		&i.SearchText,
 		&i.ContextRows,
+		&i.Version,
 	)
 	return i, err
 }
@@ -84,7 +85,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 const createSession = `-- name: CreateSession :one
 INSERT INTO chat_sessions (user_id, title, token_limit)
 VALUES ($1, $2, $3)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
 `
 
 type CreateSessionParams struct {
@@ -119,6 +120,7 @@ func (q *Queries) CreateSession(ctx context.Context, arg CreateSessionParams) (C
 		&i.ClosingFeeling,
 		&i.SearchText,
 		&i.ContextRows,
+		&i.Version,
 	)
 	return i, err
 }
@@ -147,7 +149,7 @@ const endSessionForUser = `-- name: EndSessionForUser :one
 UPDATE chat_sessions
 SET status = 'ENDED', ended_at = now(), end_reason = $1
 WHERE id = $2 AND user_id = $3 AND status = 'ACTIVE'
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
 `
 
 type EndSessionForUserParams struct {
@@ -183,6 +185,7 @@ func (q *Queries) EndSessionForUser(ctx context.Context, arg EndSessionForUserPa
 		&i.ClosingFeeling,
 		&i.SearchText,
 		&i.ContextRows,
+		&i.Version,
 	)
 	return i, err
 }
@@ -197,7 +200,7 @@ SET tokens_used = tokens_used + $1::integer,
     ended_at = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN now() ELSE ended_at END,
     end_reason = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN $4::text ELSE end_reason END
 WHERE id = $5 AND user_id = $6
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
 `
 
 type FinishReplyParams struct {
@@ -245,6 +248,7 @@ func (q *Queries) FinishReply(ctx context.Context, arg FinishReplyParams) (ChatS
 		&i.ClosingFeeling,
 		&i.SearchText,
 		&i.ContextRows,
+		&i.Version,
 	)
 	return i, err
 }
@@ -274,7 +278,7 @@ func (q *Queries) GetSafetyReferralCount(ctx context.Context, day time.Time) (in
 }
 
 const getSessionForUser = `-- name: GetSessionForUser :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 `
 
@@ -310,12 +314,13 @@ func (q *Queries) GetSessionForUser(ctx context.Context, arg GetSessionForUserPa
 		&i.ClosingFeeling,
 		&i.SearchText,
 		&i.ContextRows,
+		&i.Version,
 	)
 	return i, err
 }
 
 const getSessionForUserForUpdate = `-- name: GetSessionForUserForUpdate :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 FOR UPDATE
 `
@@ -352,6 +357,7 @@ func (q *Queries) GetSessionForUserForUpdate(ctx context.Context, arg GetSession
 		&i.ClosingFeeling,
 		&i.SearchText,
 		&i.ContextRows,
+		&i.Version,
 	)
 	return i, err
 }
@@ -383,7 +389,7 @@ func (q *Queries) IncrementSafetyReferrals(ctx context.Context, day time.Time) e
 }
 
 const listSessionsForExport = `-- name: ListSessionsForExport :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version FROM chat_sessions
 WHERE user_id = $1 AND (created_at, id) > ($2::timestamptz, $3::uuid)
 ORDER BY created_at, id
 LIMIT $4
@@ -434,6 +440,7 @@ func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsFor
 			&i.ClosingFeeling,
 			&i.SearchText,
 			&i.ContextRows,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -521,7 +528,7 @@ func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPagePara
 const openSession = `-- name: OpenSession :one
 INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
 `
 
 type OpenSessionParams struct {
@@ -572,6 +579,7 @@ func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatS
 		&i.ClosingFeeling,
 		&i.SearchText,
 		&i.ContextRows,
+		&i.Version,
 	)
 	return i, err
 }
@@ -686,7 +694,7 @@ const setClosingFeeling = `-- name: SetClosingFeeling :one
 UPDATE chat_sessions
 SET closing_feeling = $1
 WHERE id = $2 AND user_id = $3
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
 `
 
 type SetClosingFeelingParams struct {
@@ -721,6 +729,7 @@ func (q *Queries) SetClosingFeeling(ctx context.Context, arg SetClosingFeelingPa
 		&i.ClosingFeeling,
 		&i.SearchText,
 		&i.ContextRows,
+		&i.Version,
 	)
 	return i, err
 }

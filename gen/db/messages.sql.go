@@ -331,6 +331,73 @@ func (q *Queries) ListMessagesForSessions(ctx context.Context, arg ListMessagesF
 	return items, nil
 }
 
+const listMessagesUnlessVersion = `-- name: ListMessagesUnlessVersion :many
+SELECT s.version, m.id, m.role, m.content, m.token_count, m.created_at, m.status
+FROM chat_sessions AS s
+LEFT JOIN LATERAL (
+    SELECT messages.id, messages.role, messages.content, messages.token_count, messages.created_at, messages.status
+    FROM messages
+    WHERE messages.session_id = s.id AND messages.user_id = s.user_id
+      AND s.version <> $1::bigint
+    ORDER BY messages.created_at, messages.id
+) AS m ON true
+WHERE s.id = $2 AND s.user_id = $3
+ORDER BY m.created_at, m.id
+`
+
+type ListMessagesUnlessVersionParams struct {
+	KnownVersion int64
+	ID           uuid.UUID
+	UserID       uuid.UUID
+}
+
+type ListMessagesUnlessVersionRow struct {
+	Version    int64
+	ID         uuid.UUID
+	Role       string
+	Content    string
+	TokenCount int32
+	CreatedAt  time.Time
+	Status     string
+}
+
+// ListMessagesUnlessVersion lists the user's session's messages, oldest first, unless the
+// session's version is @known_version (what a cache of its detail holds). Every row carries
+// the version this statement saw, so a reader knows which version the messages are of even
+// when the session row was read by another statement of its batch, in another snapshot. It
+// returns one row with NULL message columns when the version is @known_version or the session
+// has no messages, and no row when the session is not the user's. The version test is the
+// lateral subquery's one-time filter: with the version unchanged, no message is read.
+// Decoded by hand (chat's decodeVersionedMessages): sqlc does not know that the lateral
+// join's columns may be NULL, so the generated method fails on the NULL row.
+func (q *Queries) ListMessagesUnlessVersion(ctx context.Context, arg ListMessagesUnlessVersionParams) ([]ListMessagesUnlessVersionRow, error) {
+	rows, err := q.db.Query(ctx, listMessagesUnlessVersion, arg.KnownVersion, arg.ID, arg.UserID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListMessagesUnlessVersionRow{}
+	for rows.Next() {
+		var i ListMessagesUnlessVersionRow
+		if err := rows.Scan(
+			&i.Version,
+			&i.ID,
+			&i.Role,
+			&i.Content,
+			&i.TokenCount,
+			&i.CreatedAt,
+			&i.Status,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listRecentMessages = `-- name: ListRecentMessages :many
 SELECT id, session_id, user_id, role, content, token_count, created_at, status, risk_level, alone_level FROM messages
 WHERE session_id = $1 AND user_id = $2

@@ -33,6 +33,7 @@ type ChatSession struct {
 	ClosingFeeling        *string
 	SearchText            string
 	ContextRows           int32
+	Version               int64
 }
 
 type ContactMessage struct {

@@ -165,6 +165,16 @@ type Querier interface {
 	// ListMessagesForSessions lists the messages of several of the user's sessions (a page of
 	// an export), by session and then oldest first.
 	ListMessagesForSessions(ctx context.Context, arg ListMessagesForSessionsParams) ([]Message, error)
+	// ListMessagesUnlessVersion lists the user's session's messages, oldest first, unless the
+	// session's version is @known_version (what a cache of its detail holds). Every row carries
+	// the version this statement saw, so a reader knows which version the messages are of even
+	// when the session row was read by another statement of its batch, in another snapshot. It
+	// returns one row with NULL message columns when the version is @known_version or the session
+	// has no messages, and no row when the session is not the user's. The version test is the
+	// lateral subquery's one-time filter: with the version unchanged, no message is read.
+	// Decoded by hand (chat's decodeVersionedMessages): sqlc does not know that the lateral
+	// join's columns may be NULL, so the generated method fails on the NULL row.
+	ListMessagesUnlessVersion(ctx context.Context, arg ListMessagesUnlessVersionParams) ([]ListMessagesUnlessVersionRow, error)
 	// ListRecentMessages lists at most max_rows of the user's session's messages,
 	// newest first, older than the (before_at, before_id) cursor when it is set: a
 	// backward index scan that stops at the limit, whatever the session's length.

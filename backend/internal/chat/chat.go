@@ -97,6 +97,7 @@ type Service struct {
 	poll         time.Duration
 	replies      replies
 	listener     *store.Listener // shared, from Options; nil: Start runs its own
+	details      detailCache     // the sessions' details last read, by version (detailcache.go)
 }
 
 // Options tune a Service; zero values take the defaults, except Queue.
@@ -117,6 +118,10 @@ type Options struct {
 	// PollInterval is how often a wait for a reply written by another instance re-reads the
 	// database, in case a notification was missed (default 2 s).
 	PollInterval time.Duration
+	// DetailCacheBytes is how much of session details the instance keeps, to answer a read of
+	// an unchanged session without reading its messages again (default
+	// DefaultDetailCacheBytes; negative: none).
+	DetailCacheBytes int
 }
 
 // New returns the chat service. Start makes it take part in replies across instances;
@@ -148,6 +153,10 @@ func New(st *store.Store, provider companion.Provider, opts Options) *Service {
 		s.poll = opts.PollInterval
 	}
 	s.listener = opts.Listener
+	s.details.max = DefaultDetailCacheBytes
+	if opts.DetailCacheBytes != 0 {
+		s.details.max = max(opts.DetailCacheBytes, 0)
+	}
 	s.replies.init()
 	s.registerWorkers(opts.Queue)
 	return s
@@ -184,11 +193,17 @@ type Message struct {
 }
 
 // Detail is a session with its messages. ReplyInProgress says a reply is being written
-// (Attach follows it).
+// (Attach follows it). Messages may be shared with the service's cache: it must not be
+// changed.
 type Detail struct {
 	Session
 	Messages        []Message
 	ReplyInProgress bool
+
+	// The cached entry d was made from, and the role it was made for; nil when d is not cached.
+	cache *detailCache
+	entry *detailEntry
+	role  string
 }
 
 func messageView(m dbgen.Message) Message {
@@ -264,17 +279,26 @@ func (s *Service) Get(ctx context.Context, userID, sessionID uuid.UUID) (Session
 }
 
 // Detail returns one of the caller's sessions with its messages, oldest first.
+//
+// The caller's role, the session and its messages go out in one round trip; the messages are
+// read only when the session's version is not the one this instance has cached (see
+// detailcache.go). The database says every time whether the session is the caller's: the
+// cache is asked only for what the database has just confirmed.
 func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Detail, error) {
-	// The caller's role, the session and its messages go out in one round trip.
+	held := s.details.get(sessionID)
+	known := int64(-1) // versions start at 0
+	if held != nil {
+		known = held.version
+	}
 	b := &store.Batch{}
 	role := queueRole(ctx, b, userID)
 	sess := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
 	})
 	msgs := store.QueueRows(b, func(q *dbgen.Queries) error {
-		_, err := q.ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: sessionID, UserID: userID})
+		_, err := q.ListMessagesUnlessVersion(ctx, dbgen.ListMessagesUnlessVersionParams{KnownVersion: known, ID: sessionID, UserID: userID})
 		return err
-	}, decodeMessages)
+	}, decodeVersionedMessages)
 	if err := s.store.Send(ctx, b); err != nil {
 		return Detail{}, fmt.Errorf("read session: %w", err)
 	}
@@ -284,20 +308,56 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 	}
 	row, err := sess.Get()
 	if err != nil {
+		if store.IsNotFound(err) {
+			s.details.evict(sessionID)
+		}
 		return Detail{}, notFound("get session", err)
 	}
-	rows, err := msgs.Get()
+	read, err := msgs.Get()
 	if err != nil {
 		return Detail{}, fmt.Errorf("list messages: %w", err)
 	}
-	d := Detail{Session: view(row, s.limits.Tiers.For(r)), Messages: make([]Message, 0, len(rows)), ReplyInProgress: s.replyInProgress(row)}
-	for _, m := range rows {
-		if m.Role != companion.RoleUser && m.Role != companion.RoleAssistant {
-			continue
+	var e *detailEntry
+	switch decideDetail(known, row.Version, read.version, read.found) {
+	case fromCache:
+		e = held
+	case readAndKeep:
+		if e = newDetailEntry(row, read.msgs); !s.details.put(e) {
+			e = nil
 		}
-		d.Messages = append(d.Messages, messageView(m))
+	case readOnly:
+		if !read.found {
+			s.details.evict(sessionID)
+		}
 	}
-	return d, nil
+	if e == nil {
+		return Detail{Session: view(row, s.limits.Tiers.For(r)), Messages: read.msgs, ReplyInProgress: s.replyInProgress(row)}, nil
+	}
+	return Detail{
+		Session: view(e.row, s.limits.Tiers.For(r)), Messages: e.msgs, ReplyInProgress: s.replyInProgress(e.row),
+		cache: &s.details, entry: e, role: r,
+	}, nil
+}
+
+// Cached reports whether d is kept in the service's cache, so that KeepRendered keeps its
+// encoding.
+func (d *Detail) Cached() bool { return d.entry != nil }
+
+// Rendered returns what KeepRendered kept for a Detail equal to d: of the same session at the
+// same version, for the same role, with the same ReplyInProgress.
+func (d *Detail) Rendered() (Rendered, bool) {
+	if d.entry == nil {
+		return Rendered{}, false
+	}
+	return d.cache.rendered(d.entry, d.role, d.ReplyInProgress)
+}
+
+// KeepRendered keeps r, an encoding of d, for the next read that gives a Detail equal to d.
+// Nothing is kept for a Detail that is not cached. r's bytes must not change afterwards.
+func (d *Detail) KeepRendered(r Rendered) {
+	if d.entry != nil {
+		d.cache.keepRendered(d.entry, d.role, d.ReplyInProgress, r)
+	}
 }
 
 // Takeaway is one thing to take from one of the caller's sessions (companion.Takeaway): a

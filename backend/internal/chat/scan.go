@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/percolate/percolate/backend/internal/companion"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -31,6 +32,7 @@ type pageText struct {
 	ends  []int  // where each row's emotions end in emo
 	msgs  []dbgen.Message
 	alone []int16 // each message's alone_level, -1 for NULL
+	views []Message
 }
 
 var pageTexts = sync.Pool{New: func() any { return &pageText{} }}
@@ -40,13 +42,13 @@ const maxPooledText = 1 << 20
 
 func getPageText() *pageText {
 	t := pageTexts.Get().(*pageText)
-	t.buf, t.spans, t.emo, t.ends, t.msgs, t.alone = t.buf[:0], t.spans[:0], t.emo[:0], t.ends[:0], t.msgs[:0], t.alone[:0]
+	t.buf, t.spans, t.emo, t.ends, t.msgs, t.alone, t.views = t.buf[:0], t.spans[:0], t.emo[:0], t.ends[:0], t.msgs[:0], t.alone[:0], t.views[:0]
 	return t
 }
 
 func (t *pageText) put() {
 	clear(t.msgs[:cap(t.msgs)])
-	if cap(t.buf) <= maxPooledText && cap(t.msgs) <= 4096 {
+	if cap(t.buf) <= maxPooledText && cap(t.msgs) <= 4096 && cap(t.views) <= 4096 {
 		pageTexts.Put(t)
 	}
 }
@@ -229,6 +231,71 @@ func decodeMessages(rows pgx.Rows) ([]dbgen.Message, error) {
 			levels[i] = a
 			m.AloneLevel = &levels[i]
 		}
+	}
+	return out, nil
+}
+
+// versionedMessages is what ListMessagesUnlessVersion read: the session's version as that
+// statement saw it, and the session's messages (those the caller sees: the user's and the
+// companion's) unless that was the version asked about.
+type versionedMessages struct {
+	version int64
+	found   bool // a row came back: the session is (still) the user's
+	msgs    []Message
+}
+
+// decodeVersionedMessages decodes ListMessagesUnlessVersion's rows: either one row with NULL
+// message columns (the version asked about, or no messages) or one row per message, each
+// carrying the version. Its text values go into one string, as in decodeMessages.
+func decodeVersionedMessages(rows pgx.Rows) (versionedMessages, error) {
+	// version, id, role, content, token_count, created_at, status
+	if fd := rows.FieldDescriptions(); len(fd) != 7 {
+		return versionedMessages{}, fmt.Errorf("versioned messages: unexpected columns (%d)", len(fd))
+	}
+	t := getPageText()
+	defer t.put()
+	var out versionedMessages
+	var m Message
+	var tokens int32
+	header := []any{&out.version, nil, nil, nil, nil, nil, nil}
+	dest := []any{&out.version, &m.ID, nil, nil, &tokens, &m.CreatedAt, nil}
+	for rows.Next() {
+		out.found = true
+		raw := rows.RawValues()
+		if raw[1] == nil {
+			if err := rows.Scan(header...); err != nil {
+				return versionedMessages{}, err
+			}
+			continue
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return versionedMessages{}, err
+		}
+		for _, c := range [...]int{2, 3, 6} {
+			if raw[c] == nil {
+				return versionedMessages{}, fmt.Errorf("versioned messages: NULL in column %d", c)
+			}
+		}
+		// Only the user's and the companion's messages are shown; the texts of the others are
+		// not kept.
+		if r := string(raw[2]); r != companion.RoleUser && r != companion.RoleAssistant {
+			continue
+		}
+		for _, c := range [...]int{2, 3, 6} {
+			t.spans = append(t.spans, t.add(raw[c]))
+		}
+		m.TokenCount = int(tokens)
+		t.views = append(t.views, m)
+	}
+	if err := rows.Err(); err != nil {
+		return versionedMessages{}, err
+	}
+	all := string(t.buf)
+	out.msgs = make([]Message, len(t.views))
+	copy(out.msgs, t.views)
+	for i := range out.msgs {
+		m, s := &out.msgs[i], t.spans[i*3:i*3+3]
+		m.Role, m.Content, m.Status = s[0].in(all), s[1].in(all), s[2].in(all)
 	}
 	return out, nil
 }

@@ -311,6 +311,11 @@ func (s *Server) GetChatSession(ctx context.Context, req api.GetChatSessionReque
 	if err != nil {
 		return nil, err
 	}
+	return detailAnswer{d}, nil
+}
+
+// sessionDetailOf is a session's detail as the API answers it.
+func sessionDetailOf(d *chat.Detail) sessionDetailJSON {
 	out := sessionDetailJSON{
 		SessionId: d.ID, Title: d.Title, Status: api.SessionStatus(d.Status), IsActive: d.Active,
 		SessionTokensUsed: d.TokensUsed, SessionTokenLimit: d.TokenLimit, EndReason: d.EndReason,
@@ -321,7 +326,7 @@ func (s *Server) GetChatSession(ctx context.Context, req api.GetChatSessionReque
 		em := apiEmotions(d.Emotions)
 		out.SessionEmotions = &em
 	}
-	return out, nil
+	return out
 }
 
 // DeleteChatSession deletes one of the caller's sessions.

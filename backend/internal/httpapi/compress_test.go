@@ -135,3 +135,39 @@ func TestTheAPIGzipsItsContract(t *testing.T) {
 		t.Fatalf("body starts %q", body[:min(20, len(body))])
 	}
 }
+
+// TestAnswerAlreadyEncodedPassesThrough: a handler that writes bytes it gzipped itself (a
+// kept session detail), with their Content-Encoding, gets them to the client untouched: not
+// compressed again, and with the headers as the handler set them.
+func TestAnswerAlreadyEncodedPassesThrough(t *testing.T) {
+	big := []byte(strings.Repeat(`{"title":"A session about exams"},`, 100))
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	_, _ = zw.Write(big)
+	_ = zw.Close()
+	encoded := buf.Bytes()
+	h := gzipResponses(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Add("Vary", "Accept-Encoding")
+		// In two writes, the first one large: neither may start a gzip stream.
+		_, _ = w.Write(encoded[:len(encoded)/2])
+		_, _ = w.Write(encoded[len(encoded)/2:])
+	}))
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if !bytes.Equal(rec.Body.Bytes(), encoded) {
+		t.Fatalf("the encoded answer was changed (%d bytes, want %d)", rec.Body.Len(), len(encoded))
+	}
+	if got := rec.Header().Values("Content-Encoding"); len(got) != 1 || got[0] != "gzip" {
+		t.Errorf("Content-Encoding = %q, want [gzip]", got)
+	}
+	if got := rec.Header().Values("Vary"); len(got) != 1 || got[0] != "Accept-Encoding" {
+		t.Errorf("Vary = %q, want the handler's one", got)
+	}
+	if got := string(gunzip(t, rec.Body.Bytes())); got != string(big) {
+		t.Fatal("the answer does not decompress to what was encoded")
+	}
+}
