@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -38,12 +39,21 @@ type liveReply struct {
 	published bool
 }
 
+// append adds text to the reply and wakes its followers. After the first piece it yields the
+// processor: the scheduler queues a goroutine it wakes behind the one that woke it, so a
+// stream waiting for the first piece would otherwise wait until the writer blocks, which,
+// when a model sends its reply in one burst, is once the writer has read and screened all of
+// it (about 0.1 ms on a 2-core machine). Later pieces are not worth a yield each.
 func (l *liveReply) append(text string) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	l.chunks = append(l.chunks, text)
+	first := len(l.chunks) == 1
 	close(l.changed)
 	l.changed = make(chan struct{})
+	l.mu.Unlock()
+	if first {
+		runtime.Gosched()
+	}
 }
 
 func (l *liveReply) finish(res SendResult) {
