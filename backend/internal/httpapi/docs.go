@@ -211,8 +211,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // serveDocs serves the docs page, rendering it on the first request: most servers are never
-// asked for it, and an idle one need not hold the page, its template and the code that
-// renders them.
+// asked for it, and an idle one need not hold the page.
 func serveDocs(spec *openapi3.T) http.HandlerFunc {
 	render := sync.OnceValue(func() []byte { return renderDocs(spec) })
 	return func(w http.ResponseWriter, r *http.Request) {
