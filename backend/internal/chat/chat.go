@@ -393,6 +393,9 @@ func (s *Service) Delete(ctx context.Context, userID, sessionID uuid.UUID) error
 	if n == 0 {
 		return fmt.Errorf("delete session: %w", apperr.ErrNotFound)
 	}
+	// Its messages are gone: this instance keeps no copy of them either (another instance
+	// drops its copy at its next read of the session, or as the least recently used).
+	s.details.evict(sessionID)
 	return nil
 }
 

@@ -219,6 +219,15 @@ func TestCachedDetailIsOnlyTheOwners(t *testing.T) {
 	if n := f.svc.details.len(); n != 0 {
 		t.Fatalf("%d sessions cached after the 404, want 0", n)
 	}
+	// Deleted through this instance, a session's messages are not kept a moment longer.
+	sid = f.newSession(t, owner)
+	cachedDetail(t, f.svc, owner, sid)
+	if err := f.svc.Delete(ctx, owner, sid); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.svc.details.len(); n != 0 {
+		t.Fatalf("%d sessions cached after the session was deleted here, want 0", n)
+	}
 }
 
 func TestDecideDetail(t *testing.T) {
