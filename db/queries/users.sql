@@ -71,3 +71,19 @@ RETURNING *;
 SELECT id FROM users
 WHERE id = @id
 FOR KEY SHARE;
+
+-- name: GetUserForSend :one
+-- GetUserForSend returns one account by id with a fingerprint of its whole row, which a
+-- send from a kept state expects to find unchanged (ExpectUserForWrite).
+SELECT sqlc.embed(users), md5(users::text)::text AS fingerprint FROM users
+WHERE id = @id;
+
+-- name: ExpectUserForWrite :one
+-- ExpectUserForWrite is LockUserForWrite for a send from a kept state: it takes the account's
+-- row in key-share mode and fails (expect, rolling the transaction back) unless the row is
+-- there with the fingerprint GetUserForSend gave.
+SELECT expect(count(*) = 1) FROM (
+    SELECT 1 FROM users u
+    WHERE u.id = @id AND md5(u::text) = @fingerprint::text
+    FOR KEY SHARE
+) AS locked;

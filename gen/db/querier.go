@@ -64,6 +64,18 @@ type Querier interface {
 	// EndSessionForUser ends the user's ACTIVE session; pgx.ErrNoRows when it is
 	// not the user's or already ended.
 	EndSessionForUser(ctx context.Context, arg EndSessionForUserParams) (ChatSession, error)
+	// ExpectPromptMemories fails (expect, rolling the transaction back) unless
+	// ListMemoryTextsForPrompt would return exactly @texts: a send from a kept state built its
+	// prompt with them.
+	ExpectPromptMemories(ctx context.Context, arg ExpectPromptMemoriesParams) (bool, error)
+	// ExpectSessionForUpdate is GetSessionForUserForUpdate for a send from a kept state: it locks
+	// the user's session and fails (expect, rolling the transaction back) unless the session is
+	// still at @version, the version the state was kept at.
+	ExpectSessionForUpdate(ctx context.Context, arg ExpectSessionForUpdateParams) (bool, error)
+	// ExpectUserForWrite is LockUserForWrite for a send from a kept state: it takes the account's
+	// row in key-share mode and fails (expect, rolling the transaction back) unless the row is
+	// there with the fingerprint GetUserForSend gave.
+	ExpectUserForWrite(ctx context.Context, arg ExpectUserForWriteParams) (bool, error)
 	// FinishReply records a stored reply in the user's session in one statement:
 	// its tokens, the preview (kept when empty), a pending check-in, the end of
 	// the reply in progress, and the end of an active session whose tokens reach
@@ -105,6 +117,9 @@ type Querier interface {
 	GetUserByEmail(ctx context.Context, email string) (User, error)
 	// GetUserByID returns one account by id.
 	GetUserByID(ctx context.Context, id uuid.UUID) (User, error)
+	// GetUserForSend returns one account by id with a fingerprint of its whole row, which a
+	// send from a kept state expects to find unchanged (ExpectUserForWrite).
+	GetUserForSend(ctx context.Context, id uuid.UUID) (GetUserForSendRow, error)
 	// GetUserIDByStripeCustomer finds the account of a Stripe customer.
 	GetUserIDByStripeCustomer(ctx context.Context, stripeCustomerID *string) (uuid.UUID, error)
 	// GetUserIdentity returns who an account is (GET /api/auth/me): its id, e-mail, name,
@@ -120,6 +135,9 @@ type Querier interface {
 	GetWeeklyReportForMail(ctx context.Context, id uuid.UUID) (GetWeeklyReportForMailRow, error)
 	// HitRateLimit counts one event in a fixed window and returns the window's count so far.
 	HitRateLimit(ctx context.Context, arg HitRateLimitParams) (int32, error)
+	// HitRateLimitWithin is HitRateLimit for an event that must not go over @max_count: over it,
+	// the statement fails (expect) and its transaction is rolled back, the count with it.
+	HitRateLimitWithin(ctx context.Context, arg HitRateLimitWithinParams) (bool, error)
 	// IncrementSafetyCheckins counts one possible-risk check-in for the day (no
 	// user, no content).
 	IncrementSafetyCheckins(ctx context.Context, day time.Time) error
@@ -297,6 +315,9 @@ type Querier interface {
 	// with it. The caller refuses above its limit by rolling back; the counter row
 	// stays locked until then, so parallel sends are counted one at a time.
 	TakeUsage(ctx context.Context, arg TakeUsageParams) (int32, error)
+	// TakeUsageWithin is TakeUsage for a send that must not go over @max_count: over it, the
+	// statement fails (expect) and its transaction is rolled back, the count with it.
+	TakeUsageWithin(ctx context.Context, arg TakeUsageWithinParams) (bool, error)
 	// TrimMemoriesForUser keeps the user's newest max_rows memories and deletes the rest.
 	TrimMemoriesForUser(ctx context.Context, arg TrimMemoriesForUserParams) error
 	// UpdateMemoryForUser changes the text of the user's memory; pgx.ErrNoRows when it is not

@@ -111,6 +111,29 @@ func (q *Queries) DeleteUser(ctx context.Context, id uuid.UUID) (int64, error) {
 	return result.RowsAffected(), nil
 }
 
+const expectUserForWrite = `-- name: ExpectUserForWrite :one
+SELECT expect(count(*) = 1) FROM (
+    SELECT 1 FROM users u
+    WHERE u.id = $1 AND md5(u::text) = $2::text
+    FOR KEY SHARE
+) AS locked
+`
+
+type ExpectUserForWriteParams struct {
+	ID          uuid.UUID
+	Fingerprint string
+}
+
+// ExpectUserForWrite is LockUserForWrite for a send from a kept state: it takes the account's
+// row in key-share mode and fails (expect, rolling the transaction back) unless the row is
+// there with the fingerprint GetUserForSend gave.
+func (q *Queries) ExpectUserForWrite(ctx context.Context, arg ExpectUserForWriteParams) (bool, error) {
+	row := q.db.QueryRow(ctx, expectUserForWrite, arg.ID, arg.Fingerprint)
+	var expect bool
+	err := row.Scan(&expect)
+	return expect, err
+}
+
 const getUserByEmail = `-- name: GetUserByEmail :one
 SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled FROM users
 WHERE lower(email) = lower($1)
@@ -166,6 +189,42 @@ func (q *Queries) GetUserByID(ctx context.Context, id uuid.UUID) (User, error) {
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
+	)
+	return i, err
+}
+
+const getUserForSend = `-- name: GetUserForSend :one
+SELECT users.id, users.email, users.name, users.password_hash, users.role, users.is_student, users.email_verified_at, users.age, users.focus_areas, users.primary_concerns, users.sensitive_topics, users.stripe_customer_id, users.created_at, users.updated_at, users.memory_enabled, md5(users::text)::text AS fingerprint FROM users
+WHERE id = $1
+`
+
+type GetUserForSendRow struct {
+	User        User
+	Fingerprint string
+}
+
+// GetUserForSend returns one account by id with a fingerprint of its whole row, which a
+// send from a kept state expects to find unchanged (ExpectUserForWrite).
+func (q *Queries) GetUserForSend(ctx context.Context, id uuid.UUID) (GetUserForSendRow, error) {
+	row := q.db.QueryRow(ctx, getUserForSend, id)
+	var i GetUserForSendRow
+	err := row.Scan(
+		&i.User.ID,
+		&i.User.Email,
+		&i.User.Name,
+		&i.User.PasswordHash,
+		&i.User.Role,
+		&i.User.IsStudent,
+		&i.User.EmailVerifiedAt,
+		&i.User.Age,
+		&i.User.FocusAreas,
+		&i.User.PrimaryConcerns,
+		&i.User.SensitiveTopics,
+		&i.User.StripeCustomerID,
+		&i.User.CreatedAt,
+		&i.User.UpdatedAt,
+		&i.User.MemoryEnabled,
+		&i.Fingerprint,
 	)
 	return i, err
 }

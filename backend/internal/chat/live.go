@@ -129,6 +129,7 @@ type replies struct {
 	wg        sync.WaitGroup
 
 	stopListening func()        // stops the service's own listener, or unsubscribes from the shared one
+	unwatch       func()        // stops following whether the listener listens
 	listening     chan struct{} // closed when the listener has stopped
 }
 
@@ -246,6 +247,11 @@ func (s *Service) Start() {
 		s.replies.stopListening, s.replies.listening = unsubscribe, done
 		s.replies.mu.Unlock()
 	}
+	// The send states are kept only while the listener listens (see sendstate.go).
+	unwatch := l.Watch(s.states.listening)
+	s.replies.mu.Lock()
+	s.replies.unwatch = unwatch
+	s.replies.mu.Unlock()
 	// Wait (briefly) until the listener is listening, so that what happens next is heard.
 	select {
 	case <-l.Ready():
@@ -255,6 +261,8 @@ func (s *Service) Start() {
 
 func (s *Service) onNotify(payload string) {
 	if payload == "" {
+		// Notifications may have been missed.
+		s.states.clear()
 		s.replies.wake(uuid.Nil, "", true)
 		return
 	}
@@ -273,6 +281,9 @@ func (s *Service) onNotify(payload string) {
 		}
 	case f[0] == "done" && len(f) == 3:
 		s.replies.wake(sid, f[2], false)
+	case f[0] == "user":
+		// The user's row or memories changed (migration 00020); sid is the user's id.
+		s.states.forgetUser(sid)
 	}
 }
 
@@ -300,8 +311,12 @@ func (s *Service) Shutdown(ctx context.Context) {
 		<-done
 	}
 	r.mu.Lock()
-	stop, listening := r.stopListening, r.listening
+	stop, listening, unwatch := r.stopListening, r.listening, r.unwatch
 	r.mu.Unlock()
+	if unwatch != nil {
+		unwatch()
+		s.states.listening(false)
+	}
 	if stop != nil {
 		stop()
 		<-listening

@@ -232,6 +232,12 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	case text == "":
 		outcome = "failed"
 	}
+	// What the session's next send needs, read after the writes in the same transaction (the
+	// session row stays locked until the commit, so the messages are those of its version).
+	var next *stateReads
+	if s.states.wanted() {
+		next = queueStateReads(ctx, b, uid, sid)
+	}
 	store.QueueExec(b, func(q *dbgen.Queries) error {
 		return q.Notify(ctx, dbgen.NotifyParams{Channel: notifyChannel, Payload: "done " + sid.String() + " " + outcome})
 	})
@@ -242,8 +248,9 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	// committing is set once the commit is asked for: from then on a lost connection leaves
 	// unknown whether the reply was stored.
 	var committing bool
+	var kept *sendState
 	attempt := func() error {
-		committing = false
+		committing, kept = false, nil
 		tx, err := s.store.SendTx(ctx, b)
 		if err != nil {
 			return err
@@ -262,6 +269,9 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 			if err := s.queueEnded(ctx, s.store.Tx(tx), sess); err != nil {
 				return err
 			}
+		}
+		if next != nil {
+			kept = next.state(s, sess)
 		}
 		res.TokensUsed, res.TokenLimit, res.Title = int(sess.TokensUsed), int(sess.TokenLimit), sess.Title
 		if sess.Status == statusEnded && sess.EndReason != nil && *sess.EndReason == EndReasonTokenLimit {
@@ -292,6 +302,9 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	if err != nil {
 		s.log.Error("store reply", "session_id", sid, "error", err.Error())
 		return SendResult{SessionID: sid, Title: res.Title, TokensUsed: res.TokensUsed, TokenLimit: res.TokenLimit, Error: MsgModelFailed}
+	}
+	if kept != nil {
+		s.states.keep(kept)
 	}
 	t.queueContextSummary(ctx)
 	return resultOf(res, text, status)
