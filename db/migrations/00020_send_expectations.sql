@@ -3,7 +3,7 @@
 -- transaction, committed at its end only if every statement succeeded. What Go assumed when it
 -- decided the reply and built the prompt (the session's version, the user's row, the
 -- memories the prompt carries, the quotas not reached) is checked by the statements
--- themselves: expect() raises when a check fails, the whole send is rolled back, and the send
+-- themselves: expect() and expect_send_state() raise when a check fails, the whole send is rolled back, and the send
 -- is made again the usual way, from what the database holds.
 --
 -- The instances keep that state only while they listen: these triggers tell them, through
@@ -17,6 +17,38 @@ CREATE FUNCTION expect(ok boolean) RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN
     IF ok IS NOT TRUE THEN
         RAISE EXCEPTION 'a kept state is out of date' USING ERRCODE = 'PX001';
+    END IF;
+    RETURN true;
+END;
+$$;
+-- +goose StatementEnd
+
+-- expect_send_state takes a send's first locks in the usual order (the user's row in key-share
+-- mode, then the session's row), each with its check: the user's row has the fingerprint the
+-- kept state was read with (md5 of the whole row, as GetUserForSend gives it), the session is
+-- the user's and at the kept version, and the memories a prompt carries
+-- (ListMemoryTextsForPrompt) are the kept ones. One statement, not three: each statement of a
+-- send costs the server its own round of work.
+-- +goose StatementBegin
+CREATE FUNCTION expect_send_state(p_user uuid, p_fingerprint text, p_session uuid, p_version bigint, p_memories text[])
+RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM users u WHERE u.id = p_user AND md5(u::text) = p_fingerprint FOR KEY SHARE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'a kept state is out of date (user)' USING ERRCODE = 'PX001';
+    END IF;
+    PERFORM 1 FROM chat_sessions s WHERE s.id = p_session AND s.user_id = p_user AND s.version = p_version FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'a kept state is out of date (session)' USING ERRCODE = 'PX001';
+    END IF;
+    IF ARRAY(
+        SELECT m.text FROM memories m
+        JOIN users u ON u.id = m.user_id
+        WHERE m.user_id = p_user AND u.memory_enabled
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT 50
+    ) IS DISTINCT FROM p_memories THEN
+        RAISE EXCEPTION 'a kept state is out of date (memories)' USING ERRCODE = 'PX001';
     END IF;
     RETURN true;
 END;
@@ -68,4 +100,5 @@ DROP TRIGGER users_prompt_change_delete ON users;
 DROP TRIGGER users_prompt_change_update ON users;
 DROP FUNCTION notify_user_change();
 DROP FUNCTION notify_prompt_change();
+DROP FUNCTION expect_send_state(uuid, text, uuid, bigint, text[]);
 DROP FUNCTION expect(boolean);

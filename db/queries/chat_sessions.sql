@@ -198,13 +198,3 @@ UPDATE chat_sessions
 SET closing_feeling = @feeling
 WHERE id = @id AND user_id = @user_id
 RETURNING *;
-
--- name: ExpectSessionForUpdate :one
--- ExpectSessionForUpdate is GetSessionForUserForUpdate for a send from a kept state: it locks
--- the user's session and fails (expect, rolling the transaction back) unless the session is
--- still at @version, the version the state was kept at.
-SELECT expect(count(*) = 1) FROM (
-    SELECT 1 FROM chat_sessions
-    WHERE id = @id AND user_id = @user_id AND version = @version
-    FOR UPDATE
-) AS locked;

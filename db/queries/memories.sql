@@ -52,15 +52,3 @@ WHERE d.user_id = @user_id
 -- name: ListMemoriesForExport :many
 -- ListMemoriesForExport returns every memory of the user, oldest first.
 SELECT * FROM memories WHERE user_id = @user_id ORDER BY created_at, id;
-
--- name: ExpectPromptMemories :one
--- ExpectPromptMemories fails (expect, rolling the transaction back) unless
--- ListMemoryTextsForPrompt would return exactly @texts: a send from a kept state built its
--- prompt with them.
-SELECT expect(ARRAY(
-    SELECT m.text FROM memories m
-    JOIN users u ON u.id = m.user_id
-    WHERE m.user_id = @user_id AND u.memory_enabled
-    ORDER BY m.created_at DESC, m.id DESC
-    LIMIT 50
-) = @texts::text[]);

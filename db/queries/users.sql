@@ -74,16 +74,13 @@ FOR KEY SHARE;
 
 -- name: GetUserForSend :one
 -- GetUserForSend returns one account by id with a fingerprint of its whole row, which a
--- send from a kept state expects to find unchanged (ExpectUserForWrite).
+-- send from a kept state expects to find unchanged (ExpectSendState).
 SELECT sqlc.embed(users), md5(users::text)::text AS fingerprint FROM users
 WHERE id = @id;
 
--- name: ExpectUserForWrite :one
--- ExpectUserForWrite is LockUserForWrite for a send from a kept state: it takes the account's
--- row in key-share mode and fails (expect, rolling the transaction back) unless the row is
--- there with the fingerprint GetUserForSend gave.
-SELECT expect(count(*) = 1) FROM (
-    SELECT 1 FROM users u
-    WHERE u.id = @id AND md5(u::text) = @fingerprint::text
-    FOR KEY SHARE
-) AS locked;
+-- name: ExpectSendState :one
+-- ExpectSendState takes a send's first locks (the user's row, then the session's) for a send
+-- from a kept state, and fails (rolling the transaction back) unless the user's row has
+-- @fingerprint (GetUserForSend), the session is the user's at @version, and the prompt's
+-- memories are @memories (migration 00020's expect_send_state).
+SELECT expect_send_state(@user_id, @fingerprint::text, @session_id, @version::bigint, @memories::text[]);

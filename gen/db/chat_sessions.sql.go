@@ -190,30 +190,6 @@ func (q *Queries) EndSessionForUser(ctx context.Context, arg EndSessionForUserPa
 	return i, err
 }
 
-const expectSessionForUpdate = `-- name: ExpectSessionForUpdate :one
-SELECT expect(count(*) = 1) FROM (
-    SELECT 1 FROM chat_sessions
-    WHERE id = $1 AND user_id = $2 AND version = $3
-    FOR UPDATE
-) AS locked
-`
-
-type ExpectSessionForUpdateParams struct {
-	ID      uuid.UUID
-	UserID  uuid.UUID
-	Version int64
-}
-
-// ExpectSessionForUpdate is GetSessionForUserForUpdate for a send from a kept state: it locks
-// the user's session and fails (expect, rolling the transaction back) unless the session is
-// still at @version, the version the state was kept at.
-func (q *Queries) ExpectSessionForUpdate(ctx context.Context, arg ExpectSessionForUpdateParams) (bool, error) {
-	row := q.db.QueryRow(ctx, expectSessionForUpdate, arg.ID, arg.UserID, arg.Version)
-	var expect bool
-	err := row.Scan(&expect)
-	return expect, err
-}
-
 const finishReply = `-- name: FinishReply :one
 UPDATE chat_sessions
 SET tokens_used = tokens_used + $1::integer,

@@ -39,31 +39,6 @@ func (q *Queries) DeleteMemoryForUser(ctx context.Context, arg DeleteMemoryForUs
 	return result.RowsAffected(), nil
 }
 
-const expectPromptMemories = `-- name: ExpectPromptMemories :one
-SELECT expect(ARRAY(
-    SELECT m.text FROM memories m
-    JOIN users u ON u.id = m.user_id
-    WHERE m.user_id = $1 AND u.memory_enabled
-    ORDER BY m.created_at DESC, m.id DESC
-    LIMIT 50
-) = $2::text[])
-`
-
-type ExpectPromptMemoriesParams struct {
-	UserID uuid.UUID
-	Texts  []string
-}
-
-// ExpectPromptMemories fails (expect, rolling the transaction back) unless
-// ListMemoryTextsForPrompt would return exactly @texts: a send from a kept state built its
-// prompt with them.
-func (q *Queries) ExpectPromptMemories(ctx context.Context, arg ExpectPromptMemoriesParams) (bool, error) {
-	row := q.db.QueryRow(ctx, expectPromptMemories, arg.UserID, arg.Texts)
-	var expect bool
-	err := row.Scan(&expect)
-	return expect, err
-}
-
 const listMemoriesForExport = `-- name: ListMemoriesForExport :many
 SELECT id, user_id, session_id, text, key, created_at, updated_at FROM memories WHERE user_id = $1 ORDER BY created_at, id
 `

@@ -64,18 +64,11 @@ type Querier interface {
 	// EndSessionForUser ends the user's ACTIVE session; pgx.ErrNoRows when it is
 	// not the user's or already ended.
 	EndSessionForUser(ctx context.Context, arg EndSessionForUserParams) (ChatSession, error)
-	// ExpectPromptMemories fails (expect, rolling the transaction back) unless
-	// ListMemoryTextsForPrompt would return exactly @texts: a send from a kept state built its
-	// prompt with them.
-	ExpectPromptMemories(ctx context.Context, arg ExpectPromptMemoriesParams) (bool, error)
-	// ExpectSessionForUpdate is GetSessionForUserForUpdate for a send from a kept state: it locks
-	// the user's session and fails (expect, rolling the transaction back) unless the session is
-	// still at @version, the version the state was kept at.
-	ExpectSessionForUpdate(ctx context.Context, arg ExpectSessionForUpdateParams) (bool, error)
-	// ExpectUserForWrite is LockUserForWrite for a send from a kept state: it takes the account's
-	// row in key-share mode and fails (expect, rolling the transaction back) unless the row is
-	// there with the fingerprint GetUserForSend gave.
-	ExpectUserForWrite(ctx context.Context, arg ExpectUserForWriteParams) (bool, error)
+	// ExpectSendState takes a send's first locks (the user's row, then the session's) for a send
+	// from a kept state, and fails (rolling the transaction back) unless the user's row has
+	// @fingerprint (GetUserForSend), the session is the user's at @version, and the prompt's
+	// memories are @memories (migration 00020's expect_send_state).
+	ExpectSendState(ctx context.Context, arg ExpectSendStateParams) (bool, error)
 	// FinishReply records a stored reply in the user's session in one statement:
 	// its tokens, the preview (kept when empty), a pending check-in, the end of
 	// the reply in progress, and the end of an active session whose tokens reach
@@ -118,7 +111,7 @@ type Querier interface {
 	// GetUserByID returns one account by id.
 	GetUserByID(ctx context.Context, id uuid.UUID) (User, error)
 	// GetUserForSend returns one account by id with a fingerprint of its whole row, which a
-	// send from a kept state expects to find unchanged (ExpectUserForWrite).
+	// send from a kept state expects to find unchanged (ExpectSendState).
 	GetUserForSend(ctx context.Context, id uuid.UUID) (GetUserForSendRow, error)
 	// GetUserIDByStripeCustomer finds the account of a Stripe customer.
 	GetUserIDByStripeCustomer(ctx context.Context, stripeCustomerID *string) (uuid.UUID, error)

@@ -111,27 +111,33 @@ func (q *Queries) DeleteUser(ctx context.Context, id uuid.UUID) (int64, error) {
 	return result.RowsAffected(), nil
 }
 
-const expectUserForWrite = `-- name: ExpectUserForWrite :one
-SELECT expect(count(*) = 1) FROM (
-    SELECT 1 FROM users u
-    WHERE u.id = $1 AND md5(u::text) = $2::text
-    FOR KEY SHARE
-) AS locked
+const expectSendState = `-- name: ExpectSendState :one
+SELECT expect_send_state($1, $2::text, $3, $4::bigint, $5::text[])
 `
 
-type ExpectUserForWriteParams struct {
-	ID          uuid.UUID
+type ExpectSendStateParams struct {
+	UserID      uuid.UUID
 	Fingerprint string
+	SessionID   uuid.UUID
+	Version     int64
+	Memories    []string
 }
 
-// ExpectUserForWrite is LockUserForWrite for a send from a kept state: it takes the account's
-// row in key-share mode and fails (expect, rolling the transaction back) unless the row is
-// there with the fingerprint GetUserForSend gave.
-func (q *Queries) ExpectUserForWrite(ctx context.Context, arg ExpectUserForWriteParams) (bool, error) {
-	row := q.db.QueryRow(ctx, expectUserForWrite, arg.ID, arg.Fingerprint)
-	var expect bool
-	err := row.Scan(&expect)
-	return expect, err
+// ExpectSendState takes a send's first locks (the user's row, then the session's) for a send
+// from a kept state, and fails (rolling the transaction back) unless the user's row has
+// @fingerprint (GetUserForSend), the session is the user's at @version, and the prompt's
+// memories are @memories (migration 00020's expect_send_state).
+func (q *Queries) ExpectSendState(ctx context.Context, arg ExpectSendStateParams) (bool, error) {
+	row := q.db.QueryRow(ctx, expectSendState,
+		arg.UserID,
+		arg.Fingerprint,
+		arg.SessionID,
+		arg.Version,
+		arg.Memories,
+	)
+	var expect_send_state bool
+	err := row.Scan(&expect_send_state)
+	return expect_send_state, err
 }
 
 const getUserByEmail = `-- name: GetUserByEmail :one
@@ -204,7 +210,7 @@ type GetUserForSendRow struct {
 }
 
 // GetUserForSend returns one account by id with a fingerprint of its whole row, which a
-// send from a kept state expects to find unchanged (ExpectUserForWrite).
+// send from a kept state expects to find unchanged (ExpectSendState).
 func (q *Queries) GetUserForSend(ctx context.Context, id uuid.UUID) (GetUserForSendRow, error) {
 	row := q.db.QueryRow(ctx, getUserForSend, id)
 	var i GetUserForSendRow

@@ -219,15 +219,9 @@ func (s *Service) continueKept(ctx context.Context, st *sendState, userID, sessi
 	// The same locks in the same order as a send's first round trip (user, session, counters),
 	// each with its check.
 	store.QueueExec(b, func(q *dbgen.Queries) error {
-		_, err := q.ExpectUserForWrite(ctx, dbgen.ExpectUserForWriteParams{ID: userID, Fingerprint: st.userFP})
-		return err
-	})
-	store.QueueExec(b, func(q *dbgen.Queries) error {
-		_, err := q.ExpectSessionForUpdate(ctx, dbgen.ExpectSessionForUpdateParams{ID: sessionID, UserID: userID, Version: st.session.Version})
-		return err
-	})
-	store.QueueExec(b, func(q *dbgen.Queries) error {
-		_, err := q.ExpectPromptMemories(ctx, dbgen.ExpectPromptMemoriesParams{UserID: userID, Texts: nonNil(st.memories)})
+		_, err := q.ExpectSendState(ctx, dbgen.ExpectSendStateParams{
+			UserID: userID, Fingerprint: st.userFP, SessionID: sessionID, Version: st.session.Version, Memories: nonNil(st.memories),
+		})
 		return err
 	})
 	if s.limits.BurstPerMinute > 0 {
