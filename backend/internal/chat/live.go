@@ -162,6 +162,15 @@ func (r *replies) publish(l *liveReply) {
 	r.bySession[l.sessionID] = l
 }
 
+// unpublish hides a stored reply from Attach and Stop.
+func (r *replies) unpublish(l *liveReply) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.bySession[l.sessionID] == l {
+		delete(r.bySession, l.sessionID)
+	}
+}
+
 // finished forgets a stored (or discarded) reply.
 func (r *replies) finished(l *liveReply) {
 	r.mu.Lock()

@@ -74,7 +74,11 @@ func (s *Service) produce(t *Turn, committed <-chan bool) {
 			s.log.Warn("companion reply failed", "session_id", t.session.ID, "partial", text != "", "error", err.Error())
 		}
 	}
-	l.finish(t.store(text, tokens, status))
+	res := t.store(text, tokens, status)
+	// Stored: an Attach from now on finds nothing in progress (and the stored reply), also
+	// when it comes the moment the follower has the result, before this goroutine ends.
+	s.replies.unpublish(l)
+	l.finish(res)
 }
 
 // modelReply streams the companion's reply into l and returns what arrived, as it is to be

@@ -200,6 +200,12 @@ func (r *stateReads) state(s *Service, sess dbgen.ChatSession) *sendState {
 	return &sendState{session: sess, user: u.User, userFP: u.Fingerprint, memories: mem, recent: first, needed: needed}
 }
 
+// ForgetUser drops what this instance kept for the next sends of the user's chats: the
+// caller changed the user's profile or memories, which a prompt carries. Every instance
+// drops it anyway when the change is notified (migration 00020); the instance that made the
+// change does it before it answers, so that the user's next message never starts from it.
+func (s *Service) ForgetUser(userID uuid.UUID) { s.states.forgetUser(userID) }
+
 // continueKept is continueSession from the session's kept state, in one round trip. ok false
 // means the state could not be used: nothing was written, and the send is to be made the
 // usual way.

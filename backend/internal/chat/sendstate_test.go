@@ -299,3 +299,25 @@ func TestChangesOfUserAndMemoriesDropKeptStates(t *testing.T) {
 		untilNoState(t, other, uid)
 	}
 }
+
+// ForgetUser drops the user's kept states on this instance at once, and no one else's.
+func TestForgetUserDropsOnlyTheUsersStates(t *testing.T) {
+	f := newFixture(t, false, nil)
+	ctx := context.Background()
+	a, b := f.user(t, "USER"), f.user(t, "USER")
+	sa, sb := f.newSession(t, a), f.newSession(t, b)
+	if f.svc.states.len() != 2 {
+		t.Fatalf("%d states kept, want one for each user's session", f.svc.states.len())
+	}
+	f.svc.ForgetUser(a)
+	if f.svc.states.take(sa) != nil || f.svc.states.take(sb) == nil {
+		t.Fatal("ForgetUser did not drop exactly the user's state")
+	}
+	kept := f.svc.keptSends.Load()
+	if _, err := f.svc.Send(ctx, a, SendInput{SessionID: &sa, Message: "Still here."}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if f.svc.keptSends.Load() != kept {
+		t.Fatal("a send used a state dropped by ForgetUser")
+	}
+}
