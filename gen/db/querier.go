@@ -235,6 +235,10 @@ type Querier interface {
 	// Notify sends a PostgreSQL notification to every instance listening on the
 	// channel; inside a transaction it is delivered at commit.
 	Notify(ctx context.Context, arg NotifyParams) error
+	// NotifyReplyStored tells every instance, at commit, that the user's session's reply was
+	// stored: "done <session id> <outcome> <version>", with the version the session is at in
+	// this transaction, so that an instance that kept an older state of it drops it.
+	NotifyReplyStored(ctx context.Context, arg NotifyReplyStoredParams) error
 	// OpenSession starts an ACTIVE session with everything its first send sets, in
 	// one statement: title, AI-notice time, check-in flag, preview, and the reply
 	// in progress until reply_until.

@@ -422,6 +422,7 @@ func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID, feeling 
 		return Session{}, apperr.Invalid("feeling", "Must be better, same or worse.")
 	}
 	var out dbgen.ChatSession
+	s.states.forget(sessionID) // an ended session takes no more messages
 	err := s.store.InTx(ctx, func(q store.Tx) error {
 		row, err := q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sessionID, UserID: userID})
 		if err != nil {

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -288,8 +289,15 @@ func (s *Service) onNotify(payload string) {
 		if l := s.replies.local(sid); l != nil {
 			l.cancel(errStopped)
 		}
-	case f[0] == "done" && len(f) == 3:
+	case f[0] == "done" && len(f) >= 3:
 		s.replies.wake(sid, f[2], false)
+		if len(f) == 4 {
+			// A state kept before this reply (by this instance, or of a reply another wrote)
+			// would only be tried and refused.
+			if v, err := strconv.ParseInt(f[3], 10, 64); err == nil {
+				s.states.forgetOlder(sid, v)
+			}
+		}
 	case f[0] == "user":
 		// The user's row or memories changed (migration 00020); sid is the user's id.
 		s.states.forgetUser(sid)

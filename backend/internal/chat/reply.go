@@ -34,7 +34,8 @@ const (
 )
 
 // notifyChannel is the PostgreSQL channel on which instances tell each other that a reply was
-// stored ("done <session id> <status>") or must stop ("stop <session id>").
+// stored ("done <session id> <status> <version>"), that a reply must stop ("stop <session
+// id>"), or that a user's row or memories changed ("user <user id>", migration 00020).
 const notifyChannel = "percolate_chat"
 
 // produce writes the turn's reply into its live reply and stores it, on its own goroutine and
@@ -243,7 +244,7 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 		next = queueStateReads(ctx, b, uid, sid)
 	}
 	store.QueueExec(b, func(q *dbgen.Queries) error {
-		return q.Notify(ctx, dbgen.NotifyParams{Channel: notifyChannel, Payload: "done " + sid.String() + " " + outcome})
+		return q.NotifyReplyStored(ctx, dbgen.NotifyReplyStoredParams{Channel: notifyChannel, Outcome: outcome, SessionID: sid, UserID: uid})
 	})
 	gone := func(err error) bool {
 		_, uerr := user.Get()

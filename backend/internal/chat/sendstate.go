@@ -131,6 +131,15 @@ func (c *sendStates) forgetUser(userID uuid.UUID) {
 
 func (c *sendStates) forget(sessionID uuid.UUID) { c.take(sessionID) }
 
+// forgetOlder drops the session's state if it was kept at a version before version.
+func (c *sendStates) forgetOlder(sessionID uuid.UUID, version int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := c.bySession[sessionID]; st != nil && st.session.Version < version {
+		c.remove(st)
+	}
+}
+
 func (c *sendStates) remove(st *sendState) {
 	c.order.Remove(st.elem)
 	delete(c.bySession, st.session.ID)

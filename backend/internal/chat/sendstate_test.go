@@ -129,9 +129,11 @@ func mustOwner(t *testing.T, f *fixture, sid uuid.UUID) uuid.UUID {
 	return uid
 }
 
-// A kept state that no longer holds writes nothing: the send is made again the usual way,
-// and the model's answer to the stale prompt is never shown or stored.
-func TestKeptStateThatMovedIsNotUsed(t *testing.T) {
+// A reply stored through another instance drops the state this instance kept of the session
+// (its notification carries the session's new version), and the next send here is made the
+// usual way, from what the database holds. (A state that moved before the notification came is
+// refused by the send's own statements: TestKeptStateChecks.)
+func TestKeptStateDroppedWhenAnotherInstanceReplies(t *testing.T) {
 	f := newFixture(t, true, nil)
 	other := f.instance(t, Options{})
 	uid := f.user(t, "USER")
@@ -151,8 +153,11 @@ func TestKeptStateThatMovedIsNotUsed(t *testing.T) {
 	}
 	// Another instance writes to the session: the kept state's version is behind.
 	send(other, "Second, on the other instance.", "Two.")
+	untilNoState(t, f.svc, uid)
+	if other.states.len() != 1 {
+		t.Fatal("the instance that stored the reply dropped its own state on its own notification")
+	}
 	kept := f.svc.keptSends.Load()
-	f.llm.Enqueue(llmtest.Script{Chunks: []string{"Stale."}}) // the answer to the stale prompt
 	res := send(f.svc, "Third, back here.", "Three.")
 	if f.svc.keptSends.Load() != kept {
 		t.Fatal("a send was written from a state whose session moved")

@@ -24,6 +24,10 @@ import (
 //     in progress), the message and any safety referral, with the COMMIT queued after them
 //     in the same round trip. The reply starts at the same time; nothing of it is shown or
 //     stored before the commit, and a failed commit cancels it.
+//
+// A send to a session whose state this instance kept when it stored the session's last reply
+// skips the first round trip: it decides from the kept state, and its one round trip takes the
+// locks with checks that the state still holds, then writes (sendstate.go).
 
 // Turn is a stored message whose reply is being produced.
 type Turn struct {
@@ -211,11 +215,9 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 
 // continueSession adds the message to the caller's active session.
 func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UUID, msg string, sc *screening, in SendInput) (*Turn, error) {
-	if len(in.Quotas) == 0 {
-		if st := s.states.take(sessionID); st != nil {
-			if t, ok, err := s.continueKept(ctx, st, userID, sessionID, msg, sc, in); ok {
-				return t, err
-			}
+	if st := s.states.take(sessionID); st != nil && len(in.Quotas) == 0 {
+		if t, ok, err := s.continueKept(ctx, st, userID, sessionID, msg, sc, in); ok {
+			return t, err
 		}
 	}
 	r := &reads{}
