@@ -25,3 +25,14 @@ WHERE window_start < @before;
 -- was known that turned out not to count).
 UPDATE rate_limits SET count = count - 1
 WHERE key = @key AND window_start = @window_start AND count > 0;
+
+-- name: HitRateLimitWithin :one
+-- HitRateLimitWithin is HitRateLimit for an event that must not go over @max_count: over it,
+-- the statement fails (expect) and its transaction is rolled back, the count with it.
+WITH hit AS (
+    INSERT INTO rate_limits (key, window_start, count)
+    VALUES (@key, @window_start, 1)
+    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+    RETURNING count
+)
+SELECT expect(count <= @max_count::integer) FROM hit;

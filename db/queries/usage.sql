@@ -13,3 +13,15 @@ RETURNING count;
 UPDATE usage_counters
 SET count = count - 1
 WHERE user_id = @user_id AND day = @day AND kind = @kind AND count > 0;
+
+-- name: TakeUsageWithin :one
+-- TakeUsageWithin is TakeUsage for a send that must not go over @max_count: over it, the
+-- statement fails (expect) and its transaction is rolled back, the count with it.
+WITH taken AS (
+    INSERT INTO usage_counters (user_id, day, kind, count)
+    VALUES (@user_id, @day, @kind, 1)
+    ON CONFLICT (user_id, day, kind)
+    DO UPDATE SET count = usage_counters.count + 1
+    RETURNING count
+)
+SELECT expect(count <= @max_count::integer) FROM taken;

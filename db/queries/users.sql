@@ -71,3 +71,16 @@ RETURNING *;
 SELECT id FROM users
 WHERE id = @id
 FOR KEY SHARE;
+
+-- name: GetUserForSend :one
+-- GetUserForSend returns one account by id with a fingerprint of its whole row, which a
+-- send from a kept state expects to find unchanged (ExpectSendState).
+SELECT sqlc.embed(users), md5(users::text)::text AS fingerprint FROM users
+WHERE id = @id;
+
+-- name: ExpectSendState :one
+-- ExpectSendState takes a send's first locks (the user's row, then the session's) for a send
+-- from a kept state, and fails (rolling the transaction back) unless the user's row has
+-- @fingerprint (GetUserForSend), the session is the user's at @version, and the prompt's
+-- memories are @memories (migration 00020's expect_send_state).
+SELECT expect_send_state(@user_id, @fingerprint::text, @session_id, @version::bigint, @memories::text[]);

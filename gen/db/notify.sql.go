@@ -7,6 +7,8 @@ package db
 
 import (
 	"context"
+
+	"github.com/google/uuid"
 )
 
 const notify = `-- name: Notify :exec
@@ -22,5 +24,31 @@ type NotifyParams struct {
 // channel; inside a transaction it is delivered at commit.
 func (q *Queries) Notify(ctx context.Context, arg NotifyParams) error {
 	_, err := q.db.Exec(ctx, notify, arg.Channel, arg.Payload)
+	return err
+}
+
+const notifyReplyStored = `-- name: NotifyReplyStored :exec
+SELECT pg_notify($1::text, 'done ' || id::text || ' ' || $2::text || ' ' || version::text)
+FROM chat_sessions
+WHERE id = $3 AND user_id = $4
+`
+
+type NotifyReplyStoredParams struct {
+	Channel   string
+	Outcome   string
+	SessionID uuid.UUID
+	UserID    uuid.UUID
+}
+
+// NotifyReplyStored tells every instance, at commit, that the user's session's reply was
+// stored: "done <session id> <outcome> <version>", with the version the session is at in
+// this transaction, so that an instance that kept an older state of it drops it.
+func (q *Queries) NotifyReplyStored(ctx context.Context, arg NotifyReplyStoredParams) error {
+	_, err := q.db.Exec(ctx, notifyReplyStored,
+		arg.Channel,
+		arg.Outcome,
+		arg.SessionID,
+		arg.UserID,
+	)
 	return err
 }

@@ -64,6 +64,11 @@ type Querier interface {
 	// EndSessionForUser ends the user's ACTIVE session; pgx.ErrNoRows when it is
 	// not the user's or already ended.
 	EndSessionForUser(ctx context.Context, arg EndSessionForUserParams) (ChatSession, error)
+	// ExpectSendState takes a send's first locks (the user's row, then the session's) for a send
+	// from a kept state, and fails (rolling the transaction back) unless the user's row has
+	// @fingerprint (GetUserForSend), the session is the user's at @version, and the prompt's
+	// memories are @memories (migration 00020's expect_send_state).
+	ExpectSendState(ctx context.Context, arg ExpectSendStateParams) (bool, error)
 	// FinishReply records a stored reply in the user's session in one statement:
 	// its tokens, the preview (kept when empty), a pending check-in, the end of
 	// the reply in progress, and the end of an active session whose tokens reach
@@ -105,6 +110,9 @@ type Querier interface {
 	GetUserByEmail(ctx context.Context, email string) (User, error)
 	// GetUserByID returns one account by id.
 	GetUserByID(ctx context.Context, id uuid.UUID) (User, error)
+	// GetUserForSend returns one account by id with a fingerprint of its whole row, which a
+	// send from a kept state expects to find unchanged (ExpectSendState).
+	GetUserForSend(ctx context.Context, id uuid.UUID) (GetUserForSendRow, error)
 	// GetUserIDByStripeCustomer finds the account of a Stripe customer.
 	GetUserIDByStripeCustomer(ctx context.Context, stripeCustomerID *string) (uuid.UUID, error)
 	// GetUserIdentity returns who an account is (GET /api/auth/me): its id, e-mail, name,
@@ -120,6 +128,9 @@ type Querier interface {
 	GetWeeklyReportForMail(ctx context.Context, id uuid.UUID) (GetWeeklyReportForMailRow, error)
 	// HitRateLimit counts one event in a fixed window and returns the window's count so far.
 	HitRateLimit(ctx context.Context, arg HitRateLimitParams) (int32, error)
+	// HitRateLimitWithin is HitRateLimit for an event that must not go over @max_count: over it,
+	// the statement fails (expect) and its transaction is rolled back, the count with it.
+	HitRateLimitWithin(ctx context.Context, arg HitRateLimitWithinParams) (bool, error)
 	// IncrementSafetyCheckins counts one possible-risk check-in for the day (no
 	// user, no content).
 	IncrementSafetyCheckins(ctx context.Context, day time.Time) error
@@ -224,6 +235,10 @@ type Querier interface {
 	// Notify sends a PostgreSQL notification to every instance listening on the
 	// channel; inside a transaction it is delivered at commit.
 	Notify(ctx context.Context, arg NotifyParams) error
+	// NotifyReplyStored tells every instance, at commit, that the user's session's reply was
+	// stored: "done <session id> <outcome> <version>", with the version the session is at in
+	// this transaction, so that an instance that kept an older state of it drops it.
+	NotifyReplyStored(ctx context.Context, arg NotifyReplyStoredParams) error
 	// OpenSession starts an ACTIVE session with everything its first send sets, in
 	// one statement: title, AI-notice time, check-in flag, preview, and the reply
 	// in progress until reply_until.
@@ -297,6 +312,9 @@ type Querier interface {
 	// with it. The caller refuses above its limit by rolling back; the counter row
 	// stays locked until then, so parallel sends are counted one at a time.
 	TakeUsage(ctx context.Context, arg TakeUsageParams) (int32, error)
+	// TakeUsageWithin is TakeUsage for a send that must not go over @max_count: over it, the
+	// statement fails (expect) and its transaction is rolled back, the count with it.
+	TakeUsageWithin(ctx context.Context, arg TakeUsageWithinParams) (bool, error)
 	// TrimMemoriesForUser keeps the user's newest max_rows memories and deletes the rest.
 	TrimMemoriesForUser(ctx context.Context, arg TrimMemoriesForUserParams) error
 	// UpdateMemoryForUser changes the text of the user's memory; pgx.ErrNoRows when it is not

@@ -59,6 +59,31 @@ func (q *Queries) HitRateLimit(ctx context.Context, arg HitRateLimitParams) (int
 	return count, err
 }
 
+const hitRateLimitWithin = `-- name: HitRateLimitWithin :one
+WITH hit AS (
+    INSERT INTO rate_limits (key, window_start, count)
+    VALUES ($2, $3, 1)
+    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+    RETURNING count
+)
+SELECT expect(count <= $1::integer) FROM hit
+`
+
+type HitRateLimitWithinParams struct {
+	MaxCount    int32
+	Key         string
+	WindowStart time.Time
+}
+
+// HitRateLimitWithin is HitRateLimit for an event that must not go over @max_count: over it,
+// the statement fails (expect) and its transaction is rolled back, the count with it.
+func (q *Queries) HitRateLimitWithin(ctx context.Context, arg HitRateLimitWithinParams) (bool, error) {
+	row := q.db.QueryRow(ctx, hitRateLimitWithin, arg.MaxCount, arg.Key, arg.WindowStart)
+	var expect bool
+	err := row.Scan(&expect)
+	return expect, err
+}
+
 const pruneRateLimits = `-- name: PruneRateLimits :execrows
 DELETE FROM rate_limits
 WHERE window_start < $1

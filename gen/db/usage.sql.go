@@ -53,3 +53,35 @@ func (q *Queries) TakeUsage(ctx context.Context, arg TakeUsageParams) (int32, er
 	err := row.Scan(&count)
 	return count, err
 }
+
+const takeUsageWithin = `-- name: TakeUsageWithin :one
+WITH taken AS (
+    INSERT INTO usage_counters (user_id, day, kind, count)
+    VALUES ($2, $3, $4, 1)
+    ON CONFLICT (user_id, day, kind)
+    DO UPDATE SET count = usage_counters.count + 1
+    RETURNING count
+)
+SELECT expect(count <= $1::integer) FROM taken
+`
+
+type TakeUsageWithinParams struct {
+	MaxCount int32
+	UserID   uuid.UUID
+	Day      time.Time
+	Kind     string
+}
+
+// TakeUsageWithin is TakeUsage for a send that must not go over @max_count: over it, the
+// statement fails (expect) and its transaction is rolled back, the count with it.
+func (q *Queries) TakeUsageWithin(ctx context.Context, arg TakeUsageWithinParams) (bool, error) {
+	row := q.db.QueryRow(ctx, takeUsageWithin,
+		arg.MaxCount,
+		arg.UserID,
+		arg.Day,
+		arg.Kind,
+	)
+	var expect bool
+	err := row.Scan(&expect)
+	return expect, err
+}

@@ -111,6 +111,35 @@ func (q *Queries) DeleteUser(ctx context.Context, id uuid.UUID) (int64, error) {
 	return result.RowsAffected(), nil
 }
 
+const expectSendState = `-- name: ExpectSendState :one
+SELECT expect_send_state($1, $2::text, $3, $4::bigint, $5::text[])
+`
+
+type ExpectSendStateParams struct {
+	UserID      uuid.UUID
+	Fingerprint string
+	SessionID   uuid.UUID
+	Version     int64
+	Memories    []string
+}
+
+// ExpectSendState takes a send's first locks (the user's row, then the session's) for a send
+// from a kept state, and fails (rolling the transaction back) unless the user's row has
+// @fingerprint (GetUserForSend), the session is the user's at @version, and the prompt's
+// memories are @memories (migration 00020's expect_send_state).
+func (q *Queries) ExpectSendState(ctx context.Context, arg ExpectSendStateParams) (bool, error) {
+	row := q.db.QueryRow(ctx, expectSendState,
+		arg.UserID,
+		arg.Fingerprint,
+		arg.SessionID,
+		arg.Version,
+		arg.Memories,
+	)
+	var expect_send_state bool
+	err := row.Scan(&expect_send_state)
+	return expect_send_state, err
+}
+
 const getUserByEmail = `-- name: GetUserByEmail :one
 SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled FROM users
 WHERE lower(email) = lower($1)
@@ -166,6 +195,42 @@ func (q *Queries) GetUserByID(ctx context.Context, id uuid.UUID) (User, error) {
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
+	)
+	return i, err
+}
+
+const getUserForSend = `-- name: GetUserForSend :one
+SELECT users.id, users.email, users.name, users.password_hash, users.role, users.is_student, users.email_verified_at, users.age, users.focus_areas, users.primary_concerns, users.sensitive_topics, users.stripe_customer_id, users.created_at, users.updated_at, users.memory_enabled, md5(users::text)::text AS fingerprint FROM users
+WHERE id = $1
+`
+
+type GetUserForSendRow struct {
+	User        User
+	Fingerprint string
+}
+
+// GetUserForSend returns one account by id with a fingerprint of its whole row, which a
+// send from a kept state expects to find unchanged (ExpectSendState).
+func (q *Queries) GetUserForSend(ctx context.Context, id uuid.UUID) (GetUserForSendRow, error) {
+	row := q.db.QueryRow(ctx, getUserForSend, id)
+	var i GetUserForSendRow
+	err := row.Scan(
+		&i.User.ID,
+		&i.User.Email,
+		&i.User.Name,
+		&i.User.PasswordHash,
+		&i.User.Role,
+		&i.User.IsStudent,
+		&i.User.EmailVerifiedAt,
+		&i.User.Age,
+		&i.User.FocusAreas,
+		&i.User.PrimaryConcerns,
+		&i.User.SensitiveTopics,
+		&i.User.StripeCustomerID,
+		&i.User.CreatedAt,
+		&i.User.UpdatedAt,
+		&i.User.MemoryEnabled,
+		&i.Fingerprint,
 	)
 	return i, err
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -98,6 +99,8 @@ type Service struct {
 	replies      replies
 	listener     *store.Listener // shared, from Options; nil: Start runs its own
 	details      detailCache     // the sessions' details last read, by version (detailcache.go)
+	states       sendStates      // what the next send to a session needs, as its last reply left it (sendstate.go)
+	keptSends    atomic.Int64    // sends written from a kept state, in one round trip
 }
 
 // Options tune a Service; zero values take the defaults, except Queue.
@@ -122,6 +125,10 @@ type Options struct {
 	// an unchanged session without reading its messages again (default
 	// DefaultDetailCacheBytes; negative: none).
 	DetailCacheBytes int
+	// SendStateBytes is how much the instance keeps of what the next send to a session needs,
+	// so that the send is written in one round trip (default DefaultSendStateBytes; negative:
+	// none).
+	SendStateBytes int
 }
 
 // New returns the chat service. Start makes it take part in replies across instances;
@@ -156,6 +163,10 @@ func New(st *store.Store, provider companion.Provider, opts Options) *Service {
 	s.details.max = DefaultDetailCacheBytes
 	if opts.DetailCacheBytes != 0 {
 		s.details.max = max(opts.DetailCacheBytes, 0)
+	}
+	s.states.max = DefaultSendStateBytes
+	if opts.SendStateBytes != 0 {
+		s.states.max = max(opts.SendStateBytes, 0)
 	}
 	s.replies.init()
 	s.registerWorkers(opts.Queue)
@@ -310,6 +321,7 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 	if err != nil {
 		if store.IsNotFound(err) {
 			s.details.evict(sessionID)
+			s.states.forget(sessionID)
 		}
 		return Detail{}, notFound("get session", err)
 	}
@@ -410,6 +422,7 @@ func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID, feeling 
 		return Session{}, apperr.Invalid("feeling", "Must be better, same or worse.")
 	}
 	var out dbgen.ChatSession
+	s.states.forget(sessionID) // an ended session takes no more messages
 	err := s.store.InTx(ctx, func(q store.Tx) error {
 		row, err := q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sessionID, UserID: userID})
 		if err != nil {

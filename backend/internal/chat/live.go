@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -129,6 +130,7 @@ type replies struct {
 	wg        sync.WaitGroup
 
 	stopListening func()        // stops the service's own listener, or unsubscribes from the shared one
+	unwatch       func()        // stops following whether the listener listens
 	listening     chan struct{} // closed when the listener has stopped
 }
 
@@ -159,6 +161,15 @@ func (r *replies) publish(l *liveReply) {
 	defer r.mu.Unlock()
 	l.published = true
 	r.bySession[l.sessionID] = l
+}
+
+// unpublish hides a stored reply from Attach and Stop.
+func (r *replies) unpublish(l *liveReply) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.bySession[l.sessionID] == l {
+		delete(r.bySession, l.sessionID)
+	}
 }
 
 // finished forgets a stored (or discarded) reply.
@@ -246,6 +257,11 @@ func (s *Service) Start() {
 		s.replies.stopListening, s.replies.listening = unsubscribe, done
 		s.replies.mu.Unlock()
 	}
+	// The send states are kept only while the listener listens (see sendstate.go).
+	unwatch := l.Watch(s.states.listening)
+	s.replies.mu.Lock()
+	s.replies.unwatch = unwatch
+	s.replies.mu.Unlock()
 	// Wait (briefly) until the listener is listening, so that what happens next is heard.
 	select {
 	case <-l.Ready():
@@ -255,6 +271,8 @@ func (s *Service) Start() {
 
 func (s *Service) onNotify(payload string) {
 	if payload == "" {
+		// Notifications may have been missed.
+		s.states.clear()
 		s.replies.wake(uuid.Nil, "", true)
 		return
 	}
@@ -271,8 +289,18 @@ func (s *Service) onNotify(payload string) {
 		if l := s.replies.local(sid); l != nil {
 			l.cancel(errStopped)
 		}
-	case f[0] == "done" && len(f) == 3:
+	case f[0] == "done" && len(f) >= 3:
 		s.replies.wake(sid, f[2], false)
+		if len(f) == 4 {
+			// A state kept before this reply (by this instance, or of a reply another wrote)
+			// would only be tried and refused.
+			if v, err := strconv.ParseInt(f[3], 10, 64); err == nil {
+				s.states.forgetOlder(sid, v)
+			}
+		}
+	case f[0] == "user":
+		// The user's row or memories changed (migration 00020); sid is the user's id.
+		s.states.forgetUser(sid)
 	}
 }
 
@@ -300,8 +328,12 @@ func (s *Service) Shutdown(ctx context.Context) {
 		<-done
 	}
 	r.mu.Lock()
-	stop, listening := r.stopListening, r.listening
+	stop, listening, unwatch := r.stopListening, r.listening, r.unwatch
 	r.mu.Unlock()
+	if unwatch != nil {
+		unwatch()
+		s.states.listening(false)
+	}
 	if stop != nil {
 		stop()
 		<-listening

@@ -150,21 +150,10 @@ func contextRows(needed int) int32 {
 // firstLimit is the first read's limit: a first page shorter than that holds every message
 // the prompt can use (the session's start or its stored summary was reached).
 func (s *Service) history(ctx context.Context, q *dbgen.Queries, userID, sessionID uuid.UUID, first []dbgen.Message, firstLimit int) (_ []dbgen.Message, needed int, _ error) {
-	budget := s.limits.ContextBudget
-	if budget <= 0 {
-		budget = companion.DefaultContextBudget
-	}
-	// The budget's worth, and half as much again for the summary of older turns.
-	enough := budget + budget/2
+	enough := s.historyTokens()
 	rows, page, used, asked := first, first, 0, firstLimit
 	for {
-		for _, m := range page {
-			if used > enough {
-				break
-			}
-			used += companion.EstimateTokens(m.Content) + 4
-			needed++
-		}
+		used, needed = countNeeded(page, used, needed, enough)
 		if len(page) < asked || used > enough {
 			return rows, needed, nil
 		}
@@ -181,6 +170,37 @@ func (s *Service) history(ctx context.Context, q *dbgen.Queries, userID, session
 		}
 		rows = append(rows, page...)
 	}
+}
+
+// historyTokens is how many tokens of history a prompt can use: the budget's worth, and half
+// as much again for the summary of older turns.
+func (s *Service) historyTokens() int {
+	budget := s.limits.ContextBudget
+	if budget <= 0 {
+		budget = companion.DefaultContextBudget
+	}
+	return budget + budget/2
+}
+
+// countNeeded goes on counting, over the next page of newest-first messages, the tokens used
+// and the messages needed until they are more than enough.
+func countNeeded(page []dbgen.Message, used, needed, enough int) (int, int) {
+	for _, m := range page {
+		if used > enough {
+			break
+		}
+		used += companion.EstimateTokens(m.Content) + 4
+		needed++
+	}
+	return used, needed
+}
+
+// neededIn is history for a first page alone: how many of its rows the prompt needs, and
+// whether the page holds all the prompt can use (history would read no further).
+func (s *Service) neededIn(first []dbgen.Message, firstLimit int) (needed int, enough bool) {
+	limit := s.historyTokens()
+	used, needed := countNeeded(first, 0, 0, limit)
+	return needed, len(first) < firstLimit || used > limit
 }
 
 // nextPage is how many more rows a history read asks for to find rest more tokens, when rows

@@ -34,7 +34,8 @@ const (
 )
 
 // notifyChannel is the PostgreSQL channel on which instances tell each other that a reply was
-// stored ("done <session id> <status>") or must stop ("stop <session id>").
+// stored ("done <session id> <status> <version>"), that a reply must stop ("stop <session
+// id>"), or that a user's row or memories changed ("user <user id>", migration 00020).
 const notifyChannel = "percolate_chat"
 
 // produce writes the turn's reply into its live reply and stores it, on its own goroutine and
@@ -74,7 +75,11 @@ func (s *Service) produce(t *Turn, committed <-chan bool) {
 			s.log.Warn("companion reply failed", "session_id", t.session.ID, "partial", text != "", "error", err.Error())
 		}
 	}
-	l.finish(t.store(text, tokens, status))
+	res := t.store(text, tokens, status)
+	// Stored: an Attach from now on finds nothing in progress (and the stored reply), also
+	// when it comes the moment the follower has the result, before this goroutine ends.
+	s.replies.unpublish(l)
+	l.finish(res)
 }
 
 // modelReply streams the companion's reply into l and returns what arrived, as it is to be
@@ -232,8 +237,14 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	case text == "":
 		outcome = "failed"
 	}
+	// What the session's next send needs, read after the writes in the same transaction (the
+	// session row stays locked until the commit, so the messages are those of its version).
+	var next *stateReads
+	if s.states.wanted() {
+		next = queueStateReads(ctx, b, uid, sid)
+	}
 	store.QueueExec(b, func(q *dbgen.Queries) error {
-		return q.Notify(ctx, dbgen.NotifyParams{Channel: notifyChannel, Payload: "done " + sid.String() + " " + outcome})
+		return q.NotifyReplyStored(ctx, dbgen.NotifyReplyStoredParams{Channel: notifyChannel, Outcome: outcome, SessionID: sid, UserID: uid})
 	})
 	gone := func(err error) bool {
 		_, uerr := user.Get()
@@ -242,8 +253,9 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	// committing is set once the commit is asked for: from then on a lost connection leaves
 	// unknown whether the reply was stored.
 	var committing bool
+	var kept *sendState
 	attempt := func() error {
-		committing = false
+		committing, kept = false, nil
 		tx, err := s.store.SendTx(ctx, b)
 		if err != nil {
 			return err
@@ -262,6 +274,9 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 			if err := s.queueEnded(ctx, s.store.Tx(tx), sess); err != nil {
 				return err
 			}
+		}
+		if next != nil {
+			kept = next.state(s, sess)
 		}
 		res.TokensUsed, res.TokenLimit, res.Title = int(sess.TokensUsed), int(sess.TokenLimit), sess.Title
 		if sess.Status == statusEnded && sess.EndReason != nil && *sess.EndReason == EndReasonTokenLimit {
@@ -292,6 +307,9 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	if err != nil {
 		s.log.Error("store reply", "session_id", sid, "error", err.Error())
 		return SendResult{SessionID: sid, Title: res.Title, TokensUsed: res.TokensUsed, TokenLimit: res.TokenLimit, Error: MsgModelFailed}
+	}
+	if kept != nil {
+		s.states.keep(kept)
 	}
 	t.queueContextSummary(ctx)
 	return resultOf(res, text, status)

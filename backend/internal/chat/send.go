@@ -130,7 +130,7 @@ func (s *Service) queueCounters(ctx context.Context, b *store.Batch, userID uuid
 	now := s.now()
 	c := &counters{day: day(now), now: now, quotas: quotas}
 	if s.limits.BurstPerMinute > 0 {
-		rule := ratelimit.Rule{Name: "chat_send", Limit: s.limits.BurstPerMinute, Window: time.Minute, Message: "You're sending messages very quickly. Please wait a moment and try again."}
+		rule := burstRule(s.limits.BurstPerMinute)
 		c.burst = store.QueueExec(b, func(q *dbgen.Queries) error {
 			rl := ratelimit.New(q)
 			rl.Now = s.now
@@ -147,6 +147,11 @@ func (s *Service) queueCounters(ctx context.Context, b *store.Batch, userID uuid
 		c.extra = append(c.extra, take(qu.Kind))
 	}
 	return c
+}
+
+// burstRule is the limit of sends a minute.
+func burstRule(perMinute int) ratelimit.Rule {
+	return ratelimit.Rule{Name: "chat_send", Limit: perMinute, Window: time.Minute, Message: "You're sending messages very quickly. Please wait a moment and try again."}
 }
 
 // check refuses the send when a limit is reached.

@@ -24,6 +24,10 @@ import (
 //     in progress), the message and any safety referral, with the COMMIT queued after them
 //     in the same round trip. The reply starts at the same time; nothing of it is shown or
 //     stored before the commit, and a failed commit cancels it.
+//
+// A send to a session whose state this instance kept when it stored the session's last reply
+// skips the first round trip: it decides from the kept state, and its one round trip takes the
+// locks with checks that the state still holds, then writes (sendstate.go).
 
 // Turn is a stored message whose reply is being produced.
 type Turn struct {
@@ -206,11 +210,16 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 	})
 	queueMessage(ctx, write, t, sessionID)
 	recordRisk(ctx, write, t.risk.Level, c.day)
-	return s.start(ctx, tx, t, sessionID, write, sess)
+	return s.startIn(ctx, tx, t, sessionID, write, sess)
 }
 
 // continueSession adds the message to the caller's active session.
 func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UUID, msg string, sc *screening, in SendInput) (*Turn, error) {
+	if st := s.states.take(sessionID); st != nil && len(in.Quotas) == 0 {
+		if t, ok, err := s.continueKept(ctx, st, userID, sessionID, msg, sc, in); ok {
+			return t, err
+		}
+	}
 	r := &reads{}
 	lock := &store.Batch{}
 	user := queueUserLock(ctx, lock, userID)
@@ -243,22 +252,30 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 		return nil, err
 	}
 	t.risk, t.kind = decide(t.screen, safetyContext(r.recent, uuid.Nil), false)
+	write := &store.Batch{}
+	sess := s.queueContinue(ctx, write, t, sessionID, r.needed, c.now)
+	return s.startIn(ctx, tx, t, sessionID, write, sess)
+}
+
+// queueContinue queues a send's writes to the session it continues, once its reply is
+// decided: the session row (title, AI notice, tokens, preview, check-in, the reply in
+// progress, how many rows the next send reads), the message and any safety referral.
+func (s *Service) queueContinue(ctx context.Context, b *store.Batch, t *Turn, sessionID uuid.UUID, needed int, now time.Time) *store.Result[dbgen.ChatSession] {
 	title := t.session.Title
 	if title == DefaultTitle || title == "" {
-		title = s.titleFor(msg, t.risk)
+		title = s.titleFor(t.message, t.risk)
 	}
-	disclosed := t.dueNotice(c.now)
-	write := &store.Batch{}
-	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
+	disclosed := t.dueNotice(now)
+	sess := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.ContinueSession(ctx, dbgen.ContinueSessionParams{
-			Title: title, DisclosedAt: disclosed, Tokens: int32(companion.EstimateTokens(msg)), // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
-			LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
-			ContextRows: contextRows(r.needed), ID: sessionID, UserID: userID,
+			Title: title, DisclosedAt: disclosed, Tokens: int32(companion.EstimateTokens(t.message)), // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
+			LastMessage: preview(t.message), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
+			ContextRows: contextRows(needed), ID: sessionID, UserID: t.user.ID,
 		})
 	})
-	queueMessage(ctx, write, t, sessionID)
-	recordRisk(ctx, write, t.risk.Level, c.day)
-	return s.start(ctx, tx, t, sessionID, write, sess)
+	queueMessage(ctx, b, t, sessionID)
+	recordRisk(ctx, b, t.risk.Level, day(now))
+	return sess
 }
 
 // queueMessage queues the insert of the turn's message.
@@ -357,7 +374,7 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 			ID: sessionID, UserID: userID,
 		})
 	})
-	return s.start(ctx, tx, t, sessionID, write, sess)
+	return s.startIn(ctx, tx, t, sessionID, write, sess)
 }
 
 // unanswered finds, in the session's newest two messages (newest first), the user's message
@@ -440,14 +457,25 @@ func rollback(ctx context.Context, tx interface{ Rollback(context.Context) error
 // goes away: a message the user sent is stored if it can be.
 const commitTimeout = 15 * time.Second
 
-// start sends the turn's writes and commits them while the reply starts: the model does not
+// startIn is start for a send whose first round trip opened tx: write is sent in it, with
+// its COMMIT, in one round trip.
+func (s *Service) startIn(ctx context.Context, tx *store.OpenTx, t *Turn, sessionID uuid.UUID, write *store.Batch, sess *store.Result[dbgen.ChatSession]) (*Turn, error) {
+	return s.start(ctx, t, sessionID, sess, func(ctx context.Context) error {
+		// The COMMIT runs only if every write succeeded. The session row is locked by the
+		// transaction and was found active, so its write always has its row.
+		return tx.SendCommit(ctx, write)
+	}, func() { rollback(ctx, tx) })
+}
+
+// start stores the turn's message with commit while the reply starts: the model does not
 // wait for the commit, the slowest part of a send. The reply is published (to Follow, Attach
 // and Stop) and stored only once the message is committed; if the commit fails, the reply is
-// cancelled and discarded, and the error returned.
-func (s *Service) start(ctx context.Context, tx *store.OpenTx, t *Turn, sessionID uuid.UUID, write *store.Batch, sess *store.Result[dbgen.ChatSession]) (*Turn, error) {
+// cancelled and discarded, and the error returned. sess is the session row the commit
+// writes; abandon ends what the send opened when the reply cannot start.
+func (s *Service) start(ctx context.Context, t *Turn, sessionID uuid.UUID, sess *store.Result[dbgen.ChatSession], commit func(context.Context) error, abandon func()) (*Turn, error) {
 	l, err := s.replies.add(sessionID, s.replyTimeout)
 	if err != nil {
-		rollback(ctx, tx)
+		abandon()
 		return nil, err
 	}
 	t.live = l
@@ -456,10 +484,7 @@ func (s *Service) start(ctx context.Context, tx *store.OpenTx, t *Turn, sessionI
 
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
 	defer cancel()
-	// The writes and the COMMIT go in one round trip; the COMMIT runs only if every write
-	// succeeded. The session row is locked by the transaction and was found active, so its
-	// write always has its row.
-	err = tx.SendCommit(wctx, write)
+	err = commit(wctx)
 	if err == nil {
 		t.session, err = sess.Get()
 	}

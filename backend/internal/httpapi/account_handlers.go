@@ -242,6 +242,7 @@ func (s *Server) UpdateProfile(ctx context.Context, req api.UpdateProfileRequest
 	// with no other field set, it is the age, possibly null.
 	ch.SetAge = b.Age != nil || (b.FocusAreas == nil && b.PrimaryConcerns == nil && b.SensitiveTopics == nil && b.MemoryEnabled == nil)
 	u, err := acc.UpdateProfile(ctx, c.UserID, ch)
+	s.deps.Chat.ForgetUser(c.UserID) // the prompt carries the profile
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,7 @@ func (s *Server) UpdateMemory(ctx context.Context, req api.UpdateMemoryRequestOb
 		return nil, err
 	}
 	m, err := s.deps.Memory.Update(ctx, c.UserID, req.MemoryId, req.Body.Text)
+	s.deps.Chat.ForgetUser(c.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +50,9 @@ func (s *Server) DeleteMemory(ctx context.Context, req api.DeleteMemoryRequestOb
 	if err != nil {
 		return nil, err
 	}
-	if err := s.deps.Memory.Delete(ctx, c.UserID, req.MemoryId); err != nil {
+	err = s.deps.Memory.Delete(ctx, c.UserID, req.MemoryId)
+	s.deps.Chat.ForgetUser(c.UserID)
+	if err != nil {
 		return nil, err
 	}
 	return api.DeleteMemory204Response{}, nil
@@ -61,7 +64,9 @@ func (s *Server) DeleteAllMemories(ctx context.Context, _ api.DeleteAllMemoriesR
 	if err != nil {
 		return nil, err
 	}
-	if err := s.deps.Memory.DeleteAll(ctx, c.UserID); err != nil {
+	err = s.deps.Memory.DeleteAll(ctx, c.UserID)
+	s.deps.Chat.ForgetUser(c.UserID)
+	if err != nil {
 		return nil, err
 	}
 	return api.DeleteAllMemories204Response{}, nil

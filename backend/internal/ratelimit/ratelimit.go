@@ -44,6 +44,20 @@ func (l *Limiter) Hit(ctx context.Context, rule Rule, subject string) error {
 	return err
 }
 
+// HitWithin counts one event in a transaction that must not go on over the limit: over it,
+// the statement fails with an expectation (store.IsExpectationFailed) and its transaction is
+// rolled back, the count with it. It is for a statement queued in a batch whose commit cannot
+// wait for Go to look at the count (a send in one round trip); the caller then counts again
+// with Hit, which says how long to wait.
+func (l *Limiter) HitWithin(ctx context.Context, rule Rule, subject string) error {
+	start, _ := l.window(rule)
+	_, err := l.q.HitRateLimitWithin(ctx, dbgen.HitRateLimitWithinParams{Key: key(rule, subject), WindowStart: start, MaxCount: int32(rule.Limit)}) // #nosec G115 -- a configured limit
+	if err != nil {
+		return fmt.Errorf("rate limit %s: %w", rule.Name, err)
+	}
+	return nil
+}
+
 // Reservation is one attempt counted before the work it limits (see Reserve).
 type Reservation struct {
 	key   string

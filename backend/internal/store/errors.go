@@ -56,6 +56,13 @@ func IsDeadlock(err error) bool {
 	return isPgError(err, "40P01", "")
 }
 
+// IsExpectationFailed reports whether err is a statement's expect() that failed (migration
+// 00020): what the statement's caller assumed of the database no longer holds, and the
+// transaction was rolled back.
+func IsExpectationFailed(err error) bool {
+	return isPgError(err, "PX001", "")
+}
+
 func isPgError(err error, code, constraint string) bool {
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) || pgErr.Code != code {

@@ -1,0 +1,274 @@
+package chat
+
+import (
+	"container/list"
+	"context"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/ratelimit"
+	"github.com/percolate/percolate/backend/internal/store"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// A send usually reads what it needs (the user, the memories, the newest messages) and locks
+// the session in a first round trip, and writes and commits in a second (turn.go). The
+// instance that stores a reply reads the same in the reply's own transaction, after its
+// writes, and keeps it as the session's send state: what the next send to the session needs
+// to know before it writes. A send that finds its session's state decides and builds the
+// prompt at once, asks the model at once, and writes in one round trip whose statements check
+// that the state still holds (migration 00020): the user's row unchanged (its fingerprint),
+// the session at the kept version (every write of its messages moves it), the prompt's
+// memories the same, the quotas not reached. When any check fails the round trip writes
+// nothing, the model's answer is discarded unseen, and the send is made the usual way.
+//
+// A state is used once (taken), is kept only while the service listens for changes (a user's
+// row or memories changing empties that user's states on every instance, and a lost
+// connection all of them), and the instance keeps at most DefaultSendStateBytes of them,
+// least recently kept out first.
+
+// DefaultSendStateBytes is how much of send states an instance keeps by default.
+const DefaultSendStateBytes = 8 << 20
+
+// sendState is what a send to a session needs to know before it writes, as the session's
+// last stored reply left it.
+type sendState struct {
+	session  dbgen.ChatSession
+	user     dbgen.User
+	userFP   string // the user row's fingerprint (GetUserForSend)
+	memories []string
+	recent   []dbgen.Message // newest first, as readUserAndHistory reads them
+	needed   int
+	size     int
+	elem     *list.Element
+}
+
+// sendStates are the instance's send states, by session.
+type sendStates struct {
+	mu        sync.Mutex
+	on        bool // the service listens for changes of users and memories
+	max       int
+	size      int
+	bySession map[uuid.UUID]*sendState
+	order     list.List // front: the most recently kept
+}
+
+// wanted says whether a state would be kept now.
+func (c *sendStates) wanted() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.on && c.max > 0
+}
+
+// listening turns keeping on or off as the service's listener listens or not; either way the
+// states kept so far are dropped, since changes may have been missed.
+func (c *sendStates) listening(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.on = on
+	c.dropAll()
+}
+
+// clear drops every state kept so far.
+func (c *sendStates) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropAll()
+}
+
+func (c *sendStates) dropAll() {
+	c.bySession, c.size = nil, 0
+	c.order.Init()
+}
+
+// keep keeps st as its session's state, in place of any other.
+func (c *sendStates) keep(st *sendState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.on || c.max <= 0 {
+		return
+	}
+	if old := c.bySession[st.session.ID]; old != nil {
+		c.remove(old)
+	}
+	st.size = stateSize(st)
+	if st.size > c.max {
+		return
+	}
+	if c.bySession == nil {
+		c.bySession = map[uuid.UUID]*sendState{}
+	}
+	st.elem = c.order.PushFront(st)
+	c.bySession[st.session.ID] = st
+	c.size += st.size
+	for c.size > c.max {
+		c.remove(c.order.Back().Value.(*sendState))
+	}
+}
+
+// take returns the session's state and forgets it (nil when there is none).
+func (c *sendStates) take(sessionID uuid.UUID) *sendState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.bySession[sessionID]
+	if st != nil {
+		c.remove(st)
+	}
+	return st
+}
+
+// forgetUser drops the states of the user's sessions.
+func (c *sendStates) forgetUser(userID uuid.UUID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range c.bySession {
+		if st.session.UserID == userID {
+			c.remove(st)
+		}
+	}
+}
+
+func (c *sendStates) forget(sessionID uuid.UUID) { c.take(sessionID) }
+
+// forgetOlder drops the session's state if it was kept at a version before version.
+func (c *sendStates) forgetOlder(sessionID uuid.UUID, version int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st := c.bySession[sessionID]; st != nil && st.session.Version < version {
+		c.remove(st)
+	}
+}
+
+func (c *sendStates) remove(st *sendState) {
+	c.order.Remove(st.elem)
+	delete(c.bySession, st.session.ID)
+	c.size -= st.size
+}
+
+func (c *sendStates) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.bySession)
+}
+
+// stateSize estimates what a state holds in memory, in bytes.
+func stateSize(st *sendState) int {
+	n := 2048 + len(st.session.Title) + len(st.session.LastMessage) + len(st.session.ContextSummary)
+	for _, m := range st.recent {
+		n += 256 + len(m.Content)
+	}
+	for _, m := range st.memories {
+		n += 16 + len(m)
+	}
+	return n
+}
+
+// stateReads are the reads a reply's store queues after its writes, for the session's next
+// send.
+type stateReads struct {
+	user     *store.Result[dbgen.GetUserForSendRow]
+	memories *store.Result[[]string]
+	first    *store.Result[[]dbgen.Message]
+}
+
+func queueStateReads(ctx context.Context, b *store.Batch, userID, sessionID uuid.UUID) *stateReads {
+	return &stateReads{
+		user:     store.Queue(b, func(q *dbgen.Queries) (dbgen.GetUserForSendRow, error) { return q.GetUserForSend(ctx, userID) }),
+		memories: queueMemories(ctx, b, userID),
+		first: store.QueueRows(b, func(q *dbgen.Queries) error {
+			_, err := q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
+			return err
+		}, decodeMessages),
+	}
+}
+
+// state is the send state the reads give for the session as sess (written by the same
+// transaction): nil when the session no longer takes messages, or when the first page of its
+// messages does not hold all the next prompt needs (the next send reads further back).
+func (r *stateReads) state(s *Service, sess dbgen.ChatSession) *sendState {
+	if sess.Status != statusActive || sess.ReplyUntil != nil {
+		return nil
+	}
+	u, err := r.user.Get()
+	if err != nil {
+		return nil
+	}
+	mem, err := r.memories.Get()
+	if err != nil {
+		return nil
+	}
+	first, err := r.first.Get()
+	if err != nil {
+		return nil
+	}
+	needed, enough := s.neededIn(first, max(historyPage, int(sess.ContextRows)))
+	if !enough {
+		return nil
+	}
+	return &sendState{session: sess, user: u.User, userFP: u.Fingerprint, memories: mem, recent: first, needed: needed}
+}
+
+// ForgetUser drops what this instance kept for the next sends of the user's chats: the
+// caller changed the user's profile or memories, which a prompt carries. Every instance
+// drops it anyway when the change is notified (migration 00020); the instance that made the
+// change does it before it answers, so that the user's next message never starts from it.
+func (s *Service) ForgetUser(userID uuid.UUID) { s.states.forgetUser(userID) }
+
+// continueKept is continueSession from the session's kept state, in one round trip. ok false
+// means the state could not be used: nothing was written, and the send is to be made the
+// usual way.
+func (s *Service) continueKept(ctx context.Context, st *sendState, userID, sessionID uuid.UUID, msg string, sc *screening, in SendInput) (_ *Turn, ok bool, _ error) {
+	limit := s.limits.Tiers.For(st.user.Role).MessagesPerDay
+	if st.session.ID != sessionID || st.session.UserID != userID || st.user.ID != userID ||
+		st.session.Status != statusActive || s.replyInProgress(st.session) || limit <= 0 {
+		return nil, false, nil
+	}
+	now := s.now()
+	c := &counters{day: day(now), now: now}
+	t := &Turn{s: s, user: st.user, session: st.session, memories: st.memories, message: msg, messageID: uuid.New(), paced: in.Paced, counted: c, screen: sc}
+	t.history, t.earlier = turnsBefore(uncovered(st.session, st.recent), uuid.Nil), earlierOf(st.session)
+	t.risk, t.kind = decide(sc, safetyContext(st.recent, uuid.Nil), false)
+
+	b := &store.Batch{}
+	// The same locks in the same order as a send's first round trip (user, session, counters),
+	// each with its check.
+	store.QueueExec(b, func(q *dbgen.Queries) error {
+		_, err := q.ExpectSendState(ctx, dbgen.ExpectSendStateParams{
+			UserID: userID, Fingerprint: st.userFP, SessionID: sessionID, Version: st.session.Version, Memories: nonNil(st.memories),
+		})
+		return err
+	})
+	if s.limits.BurstPerMinute > 0 {
+		store.QueueExec(b, func(q *dbgen.Queries) error {
+			rl := ratelimit.New(q)
+			rl.Now = s.now
+			return rl.HitWithin(ctx, burstRule(s.limits.BurstPerMinute), userID.String())
+		})
+	}
+	store.QueueExec(b, func(q *dbgen.Queries) error {
+		_, err := q.TakeUsageWithin(ctx, dbgen.TakeUsageWithinParams{UserID: userID, Day: c.day, Kind: usageKindMessages, MaxCount: int32(limit)}) // #nosec G115 -- a configured per-tier limit
+		return err
+	})
+	sess := s.queueContinue(ctx, b, t, sessionID, st.needed, now)
+	out, err := s.start(ctx, t, sessionID, sess, func(ctx context.Context) error {
+		// No BEGIN and no COMMIT: a batch is one pipeline with one Sync, which PostgreSQL runs
+		// as one implicit transaction, committed at the Sync only if every statement succeeded.
+		return s.store.Send(ctx, b)
+	}, func() {})
+	if store.IsExpectationFailed(err) {
+		return nil, false, nil
+	}
+	if err == nil {
+		s.keptSends.Add(1)
+	}
+	return out, true, err
+}
+
+// nonNil is ss, or an empty slice (an empty array, not NULL, in a statement).
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
+}
