@@ -55,25 +55,13 @@ END;
 $$;
 -- +goose StatementEnd
 
+-- notify_prompt_change's argument names the changed rows' user id column.
 -- +goose StatementBegin
 CREATE FUNCTION notify_prompt_change() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     uid uuid;
 BEGIN
-    FOR uid IN SELECT DISTINCT user_id FROM changed LOOP
-        PERFORM pg_notify('percolate_chat', 'user ' || uid::text);
-    END LOOP;
-    RETURN NULL;
-END;
-$$;
--- +goose StatementEnd
-
--- +goose StatementBegin
-CREATE FUNCTION notify_user_change() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    uid uuid;
-BEGIN
-    FOR uid IN SELECT DISTINCT id FROM changed LOOP
+    FOR uid IN EXECUTE format('SELECT DISTINCT %I FROM changed', TG_ARGV[0]) LOOP
         PERFORM pg_notify('percolate_chat', 'user ' || uid::text);
     END LOOP;
     RETURN NULL;
@@ -82,15 +70,15 @@ $$;
 -- +goose StatementEnd
 
 CREATE TRIGGER users_prompt_change_update AFTER UPDATE ON users
-    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_user_change();
+    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_prompt_change('id');
 CREATE TRIGGER users_prompt_change_delete AFTER DELETE ON users
-    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_user_change();
+    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_prompt_change('id');
 CREATE TRIGGER memories_prompt_change_insert AFTER INSERT ON memories
-    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_prompt_change();
+    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_prompt_change('user_id');
 CREATE TRIGGER memories_prompt_change_update AFTER UPDATE ON memories
-    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_prompt_change();
+    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_prompt_change('user_id');
 CREATE TRIGGER memories_prompt_change_delete AFTER DELETE ON memories
-    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_prompt_change();
+    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_prompt_change('user_id');
 
 -- +goose Down
 DROP TRIGGER memories_prompt_change_delete ON memories;
@@ -98,7 +86,6 @@ DROP TRIGGER memories_prompt_change_update ON memories;
 DROP TRIGGER memories_prompt_change_insert ON memories;
 DROP TRIGGER users_prompt_change_delete ON users;
 DROP TRIGGER users_prompt_change_update ON users;
-DROP FUNCTION notify_user_change();
 DROP FUNCTION notify_prompt_change();
 DROP FUNCTION expect_send_state(uuid, text, uuid, bigint, text[]);
 DROP FUNCTION expect(boolean);
