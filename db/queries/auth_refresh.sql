@@ -58,9 +58,9 @@ SET revoked_at = now(), revoke_reason = @reason
 WHERE user_id = @user_id AND id <> @keep_id AND revoked_at IS NULL;
 
 -- name: GetLiveRefreshFamily :one
--- GetLiveRefreshFamily returns the owner's current role when the family is neither revoked
--- nor expired (pgx.ErrNoRows otherwise, or when the user is gone).
-SELECT u.role
+-- GetLiveRefreshFamily returns who the owner is (role, e-mail, name, student status) when the
+-- family is neither revoked nor expired (pgx.ErrNoRows otherwise, or when the user is gone).
+SELECT u.role, u.email, u.name, u.is_student
 FROM refresh_token_families f
 JOIN users u ON u.id = f.user_id
 WHERE f.id = @id AND f.user_id = @user_id AND f.revoked_at IS NULL AND f.expires_at > now();

@@ -75,7 +75,7 @@ func (q *Queries) CreateRefreshToken(ctx context.Context, arg CreateRefreshToken
 }
 
 const getLiveRefreshFamily = `-- name: GetLiveRefreshFamily :one
-SELECT u.role
+SELECT u.role, u.email, u.name, u.is_student
 FROM refresh_token_families f
 JOIN users u ON u.id = f.user_id
 WHERE f.id = $1 AND f.user_id = $2 AND f.revoked_at IS NULL AND f.expires_at > now()
@@ -86,13 +86,25 @@ type GetLiveRefreshFamilyParams struct {
 	UserID uuid.UUID
 }
 
-// GetLiveRefreshFamily returns the owner's current role when the family is neither revoked
-// nor expired (pgx.ErrNoRows otherwise, or when the user is gone).
-func (q *Queries) GetLiveRefreshFamily(ctx context.Context, arg GetLiveRefreshFamilyParams) (string, error) {
+type GetLiveRefreshFamilyRow struct {
+	Role      string
+	Email     string
+	Name      string
+	IsStudent bool
+}
+
+// GetLiveRefreshFamily returns who the owner is (role, e-mail, name, student status) when the
+// family is neither revoked nor expired (pgx.ErrNoRows otherwise, or when the user is gone).
+func (q *Queries) GetLiveRefreshFamily(ctx context.Context, arg GetLiveRefreshFamilyParams) (GetLiveRefreshFamilyRow, error) {
 	row := q.db.QueryRow(ctx, getLiveRefreshFamily, arg.ID, arg.UserID)
-	var role string
-	err := row.Scan(&role)
-	return role, err
+	var i GetLiveRefreshFamilyRow
+	err := row.Scan(
+		&i.Role,
+		&i.Email,
+		&i.Name,
+		&i.IsStudent,
+	)
+	return i, err
 }
 
 const getRefreshTokenByHash = `-- name: GetRefreshTokenByHash :one

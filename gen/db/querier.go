@@ -78,9 +78,9 @@ type Querier interface {
 	GetContactMessage(ctx context.Context, id uuid.UUID) (ContactMessage, error)
 	// GetExternalIdentityUser returns the account linked to a provider's subject.
 	GetExternalIdentityUser(ctx context.Context, arg GetExternalIdentityUserParams) (uuid.UUID, error)
-	// GetLiveRefreshFamily returns the owner's current role when the family is neither revoked
-	// nor expired (pgx.ErrNoRows otherwise, or when the user is gone).
-	GetLiveRefreshFamily(ctx context.Context, arg GetLiveRefreshFamilyParams) (string, error)
+	// GetLiveRefreshFamily returns who the owner is (role, e-mail, name, student status) when the
+	// family is neither revoked nor expired (pgx.ErrNoRows otherwise, or when the user is gone).
+	GetLiveRefreshFamily(ctx context.Context, arg GetLiveRefreshFamilyParams) (GetLiveRefreshFamilyRow, error)
 	// GetRateLimit returns the count of a window (pgx.ErrNoRows when nothing was counted).
 	GetRateLimit(ctx context.Context, arg GetRateLimitParams) (int32, error)
 	// GetRefreshTokenByHash finds a token of a family by its hash (used to follow a rotation

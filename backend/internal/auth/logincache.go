@@ -14,12 +14,13 @@ import (
 // so even a change whose notification was lost ends the login on every instance within one.
 const LoginCacheTTL = 500 * time.Millisecond
 
-// LoginChannel is the channel the triggers of migration 00013 notify on every commit that
-// revokes or deletes a login, deletes an account or changes its role.
+// LoginChannel is the channel the triggers of migrations 00013 and 00021 notify on every
+// commit that revokes or deletes a login, deletes an account or changes its role, e-mail,
+// name or student status.
 const LoginChannel = "percolate_auth"
 
-// loginCache remembers, per login (refresh family), the owner and role GetLiveRefreshFamily
-// answered, for LoginCacheTTL. It is used only while its listener is subscribed to
+// loginCache remembers, per login (refresh family), the owner, role and identity
+// GetLiveRefreshFamily answered, for LoginCacheTTL. It is used only while its listener is subscribed to
 // LoginChannel; each notification, and each revocation by this instance, empties it.
 type loginCache struct {
 	on  atomic.Bool
@@ -31,23 +32,24 @@ type loginCache struct {
 type cachedLogin struct {
 	user  uuid.UUID
 	role  string
+	id    *Identity
 	until time.Time
 }
 
-func (c *loginCache) get(family, user uuid.UUID, now time.Time) (string, bool) {
+func (c *loginCache) get(family, user uuid.UUID, now time.Time) (string, *Identity, bool) {
 	if !c.on.Load() {
-		return "", false
+		return "", nil, false
 	}
 	c.mu.Lock()
 	e, ok := c.m[family]
 	c.mu.Unlock()
 	if !ok || e.user != user || !now.Before(e.until) {
-		return "", false
+		return "", nil, false
 	}
-	return e.role, true
+	return e.role, e.id, true
 }
 
-func (c *loginCache) put(gen uint64, family, user uuid.UUID, role string, now time.Time) {
+func (c *loginCache) put(gen uint64, family, user uuid.UUID, role string, id *Identity, now time.Time) {
 	if !c.on.Load() {
 		return
 	}
@@ -59,7 +61,7 @@ func (c *loginCache) put(gen uint64, family, user uuid.UUID, role string, now ti
 	if c.m == nil || len(c.m) > 100_000 {
 		c.m = map[uuid.UUID]cachedLogin{}
 	}
-	c.m[family] = cachedLogin{user: user, role: role, until: now.Add(LoginCacheTTL)}
+	c.m[family] = cachedLogin{user: user, role: role, id: id, until: now.Add(LoginCacheTTL)}
 }
 
 func (c *loginCache) clear() {

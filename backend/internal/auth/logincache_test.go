@@ -142,3 +142,70 @@ func TestLoginCacheOffWhileNotListening(t *testing.T) {
 	expect(false)
 	expect(true)
 }
+
+// TestLoginIdentityFollowsChanges: VerifyAccess answers who the account is (what /me shows)
+// with its role, from the same statement and the same cache, and a change of the e-mail, the
+// name or the student status by another instance (plain SQL here) empties every instance's
+// cache through its notification, as a role change does.
+func TestLoginIdentityFollowsChanges(t *testing.T) {
+	st := pgtest.New(t)
+	ctx := context.Background()
+	tk, err := NewTokens(st, Config{Key: make([]byte, KeySize), Issuer: "https://percolate.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
+	l := st.NewListener(slog.New(slog.NewTextHandler(io.Discard, nil)), LoginChannel)
+	tk.FollowLoginChanges(l)
+	go l.Run(lctx)
+	<-l.Ready()
+	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "who@example.com", Name: "Who", IsStudent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tk.StartSession(ctx, st.Queries(), u.ID, u.Role)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ sql, email, name string }{
+		{`UPDATE users SET name = 'Renamed' WHERE id = $1`, "who@example.com", "Renamed"},
+		{`UPDATE users SET email = 'new@example.com' WHERE id = $1`, "new@example.com", "Renamed"},
+		{`UPDATE users SET is_student = false WHERE id = $1`, "new@example.com", "Renamed"},
+	} {
+		got, err := tk.VerifyAccess(ctx, p.Access)
+		if err != nil || got.Identity == nil {
+			t.Fatalf("verify: %+v %v", got, err)
+		}
+		tk.cache.mu.Lock()
+		cached := tk.cache.m != nil
+		tk.cache.mu.Unlock()
+		if !cached {
+			t.Fatal("the login was not kept")
+		}
+		if _, err := st.Pool().Exec(ctx, c.sql, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			tk.cache.mu.Lock()
+			emptied := tk.cache.m == nil
+			tk.cache.mu.Unlock()
+			if emptied {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: no notification emptied the cache", c.sql)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		got, err = tk.VerifyAccess(ctx, p.Access)
+		if err != nil || got.Identity == nil || got.Identity.Email != c.email || got.Identity.Name != c.name {
+			t.Fatalf("after %s: %+v %v", c.sql, got.Identity, err)
+		}
+	}
+	got, _ := tk.VerifyAccess(ctx, p.Access)
+	if got.Identity.IsStudent {
+		t.Fatal("the student status did not follow")
+	}
+}

@@ -46,6 +46,16 @@ type Principal struct {
 	Role   string
 	// Family is the refresh-token family (one login) the access token belongs to.
 	Family uuid.UUID
+	// Identity is who the account is, as VerifyAccess read it with the role; nil in a
+	// Principal made otherwise.
+	Identity *Identity
+}
+
+// Identity is who an account is: what GET /api/auth/me shows besides its id and role.
+type Identity struct {
+	Email     string
+	Name      string
+	IsStudent bool
 }
 
 // Pair is what a sign-in or a refresh hands out.
@@ -232,28 +242,29 @@ func (v *verifiedTokens) drop(token string) {
 }
 
 // VerifyAccess checks an access token and that its login (refresh family) is still live, so
-// logout, a password reset and account deletion take effect at once. The role returned is
-// the account's current one.
+// logout, a password reset and account deletion take effect at once. The role and the
+// identity returned are the account's current ones (shared, not to be changed).
 func (t *Tokens) VerifyAccess(ctx context.Context, token string) (Principal, error) {
 	p, err := t.ParseAccess(ctx, token)
 	if err != nil {
 		return Principal{}, err
 	}
 	now := time.Now()
-	if role, ok := t.cache.get(p.Family, p.UserID, now); ok {
-		p.Role = role
+	if role, id, ok := t.cache.get(p.Family, p.UserID, now); ok {
+		p.Role, p.Identity = role, id
 		return p, nil
 	}
 	gen := t.cache.gen.Load()
-	role, err := t.st.Queries().GetLiveRefreshFamily(ctx, dbgen.GetLiveRefreshFamilyParams{ID: p.Family, UserID: p.UserID})
+	row, err := t.st.Queries().GetLiveRefreshFamily(ctx, dbgen.GetLiveRefreshFamilyParams{ID: p.Family, UserID: p.UserID})
 	if store.IsNotFound(err) {
 		return Principal{}, fmt.Errorf("access token of a closed login: %w", apperr.ErrUnauthorized)
 	}
 	if err != nil {
 		return Principal{}, fmt.Errorf("check login: %w", err)
 	}
-	t.cache.put(gen, p.Family, p.UserID, role, now)
-	p.Role = role
+	id := &Identity{Email: row.Email, Name: row.Name, IsStudent: row.IsStudent}
+	t.cache.put(gen, p.Family, p.UserID, row.Role, id, now)
+	p.Role, p.Identity = row.Role, id
 	return p, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/store"
 )
 
@@ -18,6 +19,8 @@ type Caller struct {
 	Role   string
 	// Family is the refresh-token family the access token was issued for (logout revokes it).
 	Family uuid.UUID
+	// Identity is who the caller is, when the verifier read it with the role (nil: not read).
+	Identity *auth.Identity
 }
 
 // TokenVerifier checks an access token and returns its caller. The accounts package provides
