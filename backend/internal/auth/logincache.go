@@ -20,8 +20,9 @@ const LoginCacheTTL = 500 * time.Millisecond
 const LoginChannel = "percolate_auth"
 
 // loginCache remembers, per login (refresh family), the owner, role and identity
-// GetLiveRefreshFamily answered, for LoginCacheTTL. It is used only while its listener is subscribed to
-// LoginChannel; each notification, and each revocation by this instance, empties it.
+// GetLiveRefreshFamily answered, for LoginCacheTTL. It is used only while its listener is
+// subscribed to LoginChannel; each notification, and each revocation by this instance,
+// empties it.
 type loginCache struct {
 	on  atomic.Bool
 	gen atomic.Uint64 // bumped by every clear: a lookup begun before one is not stored
