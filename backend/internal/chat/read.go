@@ -101,12 +101,7 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 		limit := store.Queue(b, func(q *dbgen.Queries) (int32, error) {
 			return q.GetSessionContextRows(ctx, dbgen.GetSessionContextRowsParams{ID: sessionID, UserID: userID})
 		})
-		// Decoded by hand (decodeMessages): the page is at least a hundred rows, and the
-		// generated decoding's allocations were most of a long session's read.
-		first := store.QueueRows(b, func(q *dbgen.Queries) error {
-			_, err := q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
-			return err
-		}, decodeMessages)
+		first := queueFirstPage(ctx, b, userID, sessionID)
 		mem := queueMemories(ctx, b, userID)
 		if err := c.Send(ctx, b); err != nil {
 			return err
@@ -126,6 +121,16 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 		r.recent, r.needed, err = s.history(ctx, c.Queries(), userID, sessionID, rows, max(historyPage, int(n)))
 		return err
 	}
+}
+
+// queueFirstPage queues the first read of a session's history (ListContextMessages), newest
+// first. Decoded by hand (decodeMessages): the page is at least a hundred rows, and the
+// generated decoding's allocations were most of a long session's read.
+func queueFirstPage(ctx context.Context, b *store.Batch, userID, sessionID uuid.UUID) *store.Result[[]dbgen.Message] {
+	return store.QueueRows(b, func(q *dbgen.Queries) error {
+		_, err := q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
+		return err
+	}, decodeMessages)
 }
 
 // historyPage is how many messages one read of a session's history takes at least, newest

@@ -176,10 +176,7 @@ func queueStateReads(ctx context.Context, b *store.Batch, userID, sessionID uuid
 	return &stateReads{
 		user:     store.Queue(b, func(q *dbgen.Queries) (dbgen.GetUserForSendRow, error) { return q.GetUserForSend(ctx, userID) }),
 		memories: queueMemories(ctx, b, userID),
-		first: store.QueueRows(b, func(q *dbgen.Queries) error {
-			_, err := q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
-			return err
-		}, decodeMessages),
+		first:    queueFirstPage(ctx, b, userID, sessionID),
 	}
 }
 
