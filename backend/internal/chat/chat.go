@@ -408,6 +408,7 @@ func (s *Service) Delete(ctx context.Context, userID, sessionID uuid.UUID) error
 	// Its messages are gone: this instance keeps no copy of them either (another instance
 	// drops its copy at its next read of the session, or as the least recently used).
 	s.details.evict(sessionID)
+	s.states.forget(sessionID)
 	return nil
 }
 

@@ -326,3 +326,19 @@ func TestForgetUserDropsOnlyTheUsersStates(t *testing.T) {
 		t.Fatal("a send used a state dropped by ForgetUser")
 	}
 }
+
+// A deleted session leaves no kept state (its messages) on the instance that deleted it.
+func TestDeleteDropsTheKeptState(t *testing.T) {
+	f := newFixture(t, false, nil)
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	if f.svc.states.len() != 1 {
+		t.Fatal("no state kept")
+	}
+	if err := f.svc.Delete(context.Background(), uid, sid); err != nil {
+		t.Fatal(err)
+	}
+	if f.svc.states.len() != 0 {
+		t.Fatal("the deleted session's state is still kept")
+	}
+}
