@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -19,16 +20,17 @@ import (
 // within a second (the cache expired); with the notification on, a revocation by another
 // instance (plain SQL here) is refused within a second too; and revocation through Tokens
 // is refused at once.
-func TestLoginCache(t *testing.T) {
+// listeningTokens gives Tokens on a fresh database whose cache follows a listener of the
+// login channel, as a server's does (a server's also carries the chat's), once it listens.
+func listeningTokens(t *testing.T) (*store.Store, *Tokens) {
+	t.Helper()
 	st := pgtest.New(t)
-	ctx := context.Background()
 	tk, err := NewTokens(st, Config{Key: make([]byte, KeySize), Issuer: "https://percolate.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lctx, stop := context.WithCancel(ctx)
-	defer stop()
-	// As a server does, on a listener of the login channel (a server's also carries the chat's).
+	lctx, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
 	l := st.NewListener(slog.New(slog.NewTextHandler(io.Discard, nil)), LoginChannel)
 	tk.FollowLoginChanges(l)
 	go l.Run(lctx)
@@ -39,6 +41,12 @@ func TestLoginCache(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	return st, tk
+}
+
+func TestLoginCache(t *testing.T) {
+	st, tk := listeningTokens(t)
+	ctx := context.Background()
 	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "cache@example.com", Name: "Cache"})
 	if err != nil {
 		t.Fatal(err)
@@ -148,18 +156,8 @@ func TestLoginCacheOffWhileNotListening(t *testing.T) {
 // name or the student status by another instance (plain SQL here) empties every instance's
 // cache through its notification, as a role change does.
 func TestLoginIdentityFollowsChanges(t *testing.T) {
-	st := pgtest.New(t)
+	st, tk := listeningTokens(t)
 	ctx := context.Background()
-	tk, err := NewTokens(st, Config{Key: make([]byte, KeySize), Issuer: "https://percolate.test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lctx, stop := context.WithCancel(ctx)
-	defer stop()
-	l := st.NewListener(slog.New(slog.NewTextHandler(io.Discard, nil)), LoginChannel)
-	tk.FollowLoginChanges(l)
-	go l.Run(lctx)
-	<-l.Ready()
 	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "who@example.com", Name: "Who", IsStudent: true})
 	if err != nil {
 		t.Fatal(err)
