@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +12,10 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/entitlement"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -442,5 +445,54 @@ func TestAnEarlierStateDoesNotReplaceALaterOne(t *testing.T) {
 	c.keep(later)
 	if got := c.take(sid); got != later {
 		t.Fatalf("kept %+v, want the later state", got)
+	}
+}
+
+// A stored context summary drops the session's kept state on every instance (the next prompt
+// carries the summary), so the next send asks the model once, not once from the state and
+// again the usual way.
+func TestStoredSummaryDropsTheKeptState(t *testing.T) {
+	l := DefaultLimits()
+	l.ContextBudget = 120
+	l.Tiers = l.Tiers.With(entitlement.Overrides{SessionTokens: map[string]int{"USER": 100000}})
+	f := newFixture(t, true, &l)
+	other := f.instance(t, Options{})
+	const summary = "Sam has a statistics midterm on Tuesday."
+	f.llm.Route(companion.SummaryInstructionPrefix, llmtest.Script{Chunks: []string{`{"summary":"` + summary + `","emotions":["stress"]}`}})
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	ctx := context.Background()
+	for i := range 8 {
+		msg := fmt.Sprintf("Message %d: my statistics midterm is on Tuesday and my shifts keep running late.", i)
+		if res, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: msg}, nil); err != nil || !res.Success {
+			t.Fatalf("send: %+v %v", res, err)
+		}
+	}
+	if _, err := other.Detail(ctx, uid, sid); err != nil { // the other instance keeps a state too
+		t.Fatal(err)
+	}
+	if f.svc.states.len() != 1 || other.states.len() != 1 {
+		t.Fatalf("states kept: %d and %d, want one on each instance", f.svc.states.len(), other.states.len())
+	}
+	queuetest.Start(t, f.q)
+	queuetest.Drain(t, f.q)
+	if summaryRequests(f.llm) != 1 {
+		t.Fatal("no summary was made")
+	}
+	untilNoState(t, f.svc, uid)
+	untilNoState(t, other, uid)
+
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"Tell me about the shifts."}})
+	before := f.llm.RequestCount()
+	res, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "And my roommate is upset."}, nil)
+	if err != nil || res.AIResponse != "Tell me about the shifts." {
+		t.Fatalf("send after the summary: %+v %v", res, err)
+	}
+	reqs := f.llm.Requests()
+	if n := len(reqs) - before; n != 1 {
+		t.Fatalf("the send asked the model %d times", n)
+	}
+	if sys := reqs[len(reqs)-1].Messages[0].Content; !strings.Contains(sys, summary) {
+		t.Fatalf("the prompt does not carry the summary:\n%s", sys)
 	}
 }
