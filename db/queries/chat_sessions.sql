@@ -178,11 +178,17 @@ RETURNING *;
 
 -- name: SetContextSummary :execrows
 -- SetContextSummary stores the model's summary of the session's messages up to
--- @through, unless a summary that reaches as far or further is already stored.
-UPDATE chat_sessions
-SET context_summary = @summary, context_summary_through = @through
-WHERE id = @id AND user_id = @user_id
-  AND (context_summary_through IS NULL OR context_summary_through < @through);
+-- @through, unless a summary that reaches as far or further is already stored. A stored
+-- summary tells every instance, at commit, "moved <session id> <version>": the session's
+-- next prompt carries it, so a send state kept before it would only be tried and refused.
+WITH stored AS (
+    UPDATE chat_sessions
+    SET context_summary = @summary, context_summary_through = @through
+    WHERE id = @id AND user_id = @user_id
+      AND (context_summary_through IS NULL OR context_summary_through < @through)
+    RETURNING id, version
+)
+SELECT pg_notify(@channel::text, 'moved ' || id::text || ' ' || version::text) FROM stored;
 
 -- name: ListSessionsForExport :many
 -- ListSessionsForExport pages through the user's sessions, oldest first, after the cursor

@@ -735,13 +735,18 @@ func (q *Queries) SetClosingFeeling(ctx context.Context, arg SetClosingFeelingPa
 }
 
 const setContextSummary = `-- name: SetContextSummary :execrows
-UPDATE chat_sessions
-SET context_summary = $1, context_summary_through = $2
-WHERE id = $3 AND user_id = $4
-  AND (context_summary_through IS NULL OR context_summary_through < $2)
+WITH stored AS (
+    UPDATE chat_sessions
+    SET context_summary = $2, context_summary_through = $3
+    WHERE id = $4 AND user_id = $5
+      AND (context_summary_through IS NULL OR context_summary_through < $3)
+    RETURNING id, version
+)
+SELECT pg_notify($1::text, 'moved ' || id::text || ' ' || version::text) FROM stored
 `
 
 type SetContextSummaryParams struct {
+	Channel string
 	Summary string
 	Through *time.Time
 	ID      uuid.UUID
@@ -749,9 +754,12 @@ type SetContextSummaryParams struct {
 }
 
 // SetContextSummary stores the model's summary of the session's messages up to
-// @through, unless a summary that reaches as far or further is already stored.
+// @through, unless a summary that reaches as far or further is already stored. A stored
+// summary tells every instance, at commit, "moved <session id> <version>": the session's
+// next prompt carries it, so a send state kept before it would only be tried and refused.
 func (q *Queries) SetContextSummary(ctx context.Context, arg SetContextSummaryParams) (int64, error) {
 	result, err := q.db.Exec(ctx, setContextSummary,
+		arg.Channel,
 		arg.Summary,
 		arg.Through,
 		arg.ID,

@@ -292,7 +292,9 @@ type Querier interface {
 	// SetClosingFeeling records how the user felt as their session ended.
 	SetClosingFeeling(ctx context.Context, arg SetClosingFeelingParams) (ChatSession, error)
 	// SetContextSummary stores the model's summary of the session's messages up to
-	// @through, unless a summary that reaches as far or further is already stored.
+	// @through, unless a summary that reaches as far or further is already stored. A stored
+	// summary tells every instance, at commit, "moved <session id> <version>": the session's
+	// next prompt carries it, so a send state kept before it would only be tried and refused.
 	SetContextSummary(ctx context.Context, arg SetContextSummaryParams) (int64, error)
 	// SetPaidRole sets the role that follows from billing; operators (ADMIN) keep theirs.
 	SetPaidRole(ctx context.Context, arg SetPaidRoleParams) error

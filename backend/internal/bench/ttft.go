@@ -44,6 +44,14 @@ func ttft(ctx context.Context, c *http.Client, base string, targets []streamTarg
 	out := TTFT{Name: fmt.Sprintf("stream, %d messages of history", history), History: history}
 	var added, down, up []time.Duration
 	for _, tg := range targets {
+		// The web app reads a chat as it opens it, before the user can type into it.
+		if err := openChat(ctx, c, base, tg); err != nil {
+			out.Errors++
+			if out.FirstErr == "" {
+				out.FirstErr = err.Error()
+			}
+			continue
+		}
 		for i := range tg.n {
 			if ctx.Err() != nil {
 				break
@@ -90,6 +98,22 @@ func one(ctx context.Context, c *http.Client, base string, tg streamTarget, i in
 		}
 		out.Requests++
 	}
+}
+
+// openChat reads the target's chat (untimed), as the web app does when it opens it.
+func openChat(ctx context.Context, c *http.Client, base string, tg streamTarget) error {
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/chat/sessions/"+tg.session, nil)
+	req.Header.Set("Authorization", "Bearer "+tg.token)
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("open chat: status %d", resp.StatusCode)
+	}
+	return nil
 }
 
 // firstDelta answers when the first delta event arrived, and reads the stream to its end (done).

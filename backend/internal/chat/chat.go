@@ -295,6 +295,13 @@ func (s *Service) Get(ctx context.Context, userID, sessionID uuid.UUID) (Session
 // read only when the session's version is not the one this instance has cached (see
 // detailcache.go). The database says every time whether the session is the caller's: the
 // cache is asked only for what the database has just confirmed.
+//
+// A chat is read as it is opened, before its first message: when this instance holds neither
+// its detail nor a send state of it (sendstate.go), the same round trip also reads what its
+// next send needs, so that the first message after opening a chat is written in one round
+// trip too. Those reads come after the session's row, so the messages are of its version or
+// a later one, which the send's check refuses. Reads of a chat this instance holds add
+// nothing: its own replies keep the state.
 func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Detail, error) {
 	held := s.details.get(sessionID)
 	known := int64(-1) // versions start at 0
@@ -310,6 +317,10 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 		_, err := q.ListMessagesUnlessVersion(ctx, dbgen.ListMessagesUnlessVersionParams{KnownVersion: known, ID: sessionID, UserID: userID})
 		return err
 	}, decodeVersionedMessages)
+	var next *stateReads
+	if held == nil && s.states.wantedFor(sessionID) {
+		next = queueStateReads(ctx, b, userID, sessionID)
+	}
 	if err := s.store.Send(ctx, b); err != nil {
 		return Detail{}, fmt.Errorf("read session: %w", err)
 	}
@@ -324,6 +335,11 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 			s.states.forget(sessionID)
 		}
 		return Detail{}, notFound("get session", err)
+	}
+	if next != nil {
+		if st := next.state(s, row); st != nil {
+			s.states.keep(st)
+		}
 	}
 	read, err := msgs.Get()
 	if err != nil {

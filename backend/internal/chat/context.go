@@ -144,6 +144,6 @@ func (s *Service) summarizeEarlier(ctx context.Context, job *river.Job[ContextSu
 	if text == "" {
 		return nil
 	}
-	_, err = q.SetContextSummary(ctx, dbgen.SetContextSummaryParams{Summary: text, Through: &through, ID: sess.ID, UserID: sess.UserID})
+	_, err = q.SetContextSummary(ctx, dbgen.SetContextSummaryParams{Channel: notifyChannel, Summary: text, Through: &through, ID: sess.ID, UserID: sess.UserID})
 	return err
 }

@@ -228,8 +228,9 @@ func (r *replies) wake(sessionID uuid.UUID, status string, all bool) {
 	}
 }
 
-// NotifyChannel is the channel on which instances announce the stops and stored replies of
-// their chats: a server's shared listener (Options.Listener) must listen on it.
+// NotifyChannel is the channel on which instances announce the stops, stored replies and
+// stored context summaries of their chats: a server's shared listener (Options.Listener) must
+// listen on it.
 const NotifyChannel = notifyChannel
 
 // Start makes the service take part in replies across instances: it listens for the stops
@@ -297,6 +298,12 @@ func (s *Service) onNotify(payload string) {
 			if v, err := strconv.ParseInt(f[3], 10, 64); err == nil {
 				s.states.forgetOlder(sid, v)
 			}
+		}
+	case f[0] == "moved" && len(f) == 3:
+		// The session's row moved outside a send (a context summary was stored): a state
+		// kept before it would only be tried and refused.
+		if v, err := strconv.ParseInt(f[2], 10, 64); err == nil {
+			s.states.forgetOlder(sid, v)
 		}
 	case f[0] == "user":
 		// The user's row or memories changed (migration 00020); sid is the user's id.

@@ -16,12 +16,14 @@ import (
 // the session in a first round trip, and writes and commits in a second (turn.go). The
 // instance that stores a reply reads the same in the reply's own transaction, after its
 // writes, and keeps it as the session's send state: what the next send to the session needs
-// to know before it writes. A send that finds its session's state decides and builds the
-// prompt at once, asks the model at once, and writes in one round trip whose statements check
-// that the state still holds (migration 00020): the user's row unchanged (its fingerprint),
-// the session at the kept version (every write of its messages moves it), the prompt's
-// memories the same, the quotas not reached. When any check fails the round trip writes
-// nothing, the model's answer is discarded unseen, and the send is made the usual way.
+// to know before it writes. Opening a chat (Detail) reads it too, when the instance holds
+// nothing of the chat, so that the first message after it finds it. A send that finds its
+// session's state decides and builds the prompt at once, asks the model at once, and writes
+// in one round trip whose statements check that the state still holds (migration 00020): the
+// user's row unchanged (its fingerprint), the session at the kept version (every write of its
+// messages moves it), the prompt's memories the same, the quotas not reached. When any check
+// fails the round trip writes nothing, the model's answer is discarded unseen, and the send is
+// made the usual way.
 //
 // A state is used once (taken), is kept only while the service listens for changes (a user's
 // row or memories changing empties that user's states on every instance, and a lost
@@ -61,6 +63,13 @@ func (c *sendStates) wanted() bool {
 	return c.on && c.max > 0
 }
 
+// wantedFor says whether a state of the session would be kept now, none being kept.
+func (c *sendStates) wantedFor(sessionID uuid.UUID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.on && c.max > 0 && c.bySession[sessionID] == nil
+}
+
 // listening turns keeping on or off as the service's listener listens or not; either way the
 // states kept so far are dropped, since changes may have been missed.
 func (c *sendStates) listening(on bool) {
@@ -82,7 +91,8 @@ func (c *sendStates) dropAll() {
 	c.order.Init()
 }
 
-// keep keeps st as its session's state, in place of any other.
+// keep keeps st as its session's state, in place of one of the same or an earlier version (a
+// chat's read may come back after a reply kept a later one).
 func (c *sendStates) keep(st *sendState) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -90,6 +100,9 @@ func (c *sendStates) keep(st *sendState) {
 		return
 	}
 	if old := c.bySession[st.session.ID]; old != nil {
+		if old.session.Version > st.session.Version {
+			return
+		}
 		c.remove(old)
 	}
 	st.size = stateSize(st)
@@ -181,8 +194,9 @@ func queueStateReads(ctx context.Context, b *store.Batch, userID, sessionID uuid
 }
 
 // state is the send state the reads give for the session as sess (written by the same
-// transaction): nil when the session no longer takes messages, or when the first page of its
-// messages does not hold all the next prompt needs (the next send reads further back).
+// transaction, or read just before the reads: Detail): nil when the session no longer takes
+// messages, or when the first page of its messages does not hold all the next prompt needs
+// (the next send reads further back).
 func (r *stateReads) state(s *Service, sess dbgen.ChatSession) *sendState {
 	if sess.Status != statusActive || sess.ReplyUntil != nil {
 		return nil

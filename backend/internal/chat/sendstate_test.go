@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +12,10 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/entitlement"
+	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -340,5 +343,156 @@ func TestDeleteDropsTheKeptState(t *testing.T) {
 	}
 	if f.svc.states.len() != 0 {
 		t.Fatal("the deleted session's state is still kept")
+	}
+}
+
+// Opening a chat (Detail) on an instance that holds nothing of it keeps the next send's
+// state: the first message after it is written in one round trip, and asks the model what
+// the usual send asks. A chat the instance holds, one that has ended, or another user's,
+// keeps nothing.
+func TestOpeningAChatKeepsTheNextSendsState(t *testing.T) {
+	f := newFixture(t, true, nil)
+	plain := f.instance(t, Options{SendStateBytes: -1})
+	ctx := context.Background()
+	first := func() (uuid.UUID, uuid.UUID) {
+		t.Helper()
+		uid := f.user(t, "USER")
+		f.setProfile(t, uid, 20, "Sleep", "exams", "")
+		sid := f.newSession(t, uid)
+		f.llm.Enqueue(llmtest.Script{Chunks: []string{"Tell me more."}})
+		if res, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "Exams again."}, nil); err != nil || !res.Success {
+			t.Fatalf("send: %+v %v", res, err)
+		}
+		return uid, sid
+	}
+	open := func(svc *Service, uid, sid uuid.UUID) string {
+		t.Helper()
+		if _, err := svc.Detail(ctx, uid, sid); err != nil {
+			t.Fatal(err)
+		}
+		f.llm.Enqueue(llmtest.Script{Chunks: []string{"That sounds heavy."}})
+		before := f.llm.RequestCount()
+		res, err := svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "I can't sleep before them."}, nil)
+		if err != nil || !res.Success || res.AIResponse != "That sounds heavy." {
+			t.Fatalf("send after opening: %+v %v", res, err)
+		}
+		reqs := f.llm.Requests()
+		if len(reqs) != before+1 {
+			t.Fatalf("the send asked the model %d times", len(reqs)-before)
+		}
+		return transcript(reqs[len(reqs)-1])
+	}
+
+	uid, sid := first()
+	f.svc.states.clear() // as after a restart, or for a chat another instance answered
+	kept := f.svc.keptSends.Load()
+	fromDetail := open(f.svc, uid, sid)
+	if f.svc.keptSends.Load() != kept+1 {
+		t.Fatal("the first send after opening the chat was not written from a kept state")
+	}
+	uid2, sid2 := first()
+	if usual := open(plain, uid2, sid2); usual != fromDetail {
+		t.Fatalf("the send asked the model\n%s\nafter opening the chat, and\n%s\nthe usual way", fromDetail, usual)
+	}
+	if n := f.messageCount(t, sid); n != f.messageCount(t, sid2) {
+		t.Fatalf("sessions hold %d and %d messages", n, f.messageCount(t, sid2))
+	}
+
+	// A chat this instance holds adds no reads: a state dropped stays dropped.
+	f.svc.states.clear()
+	if _, err := f.svc.Detail(ctx, uid, sid); err != nil {
+		t.Fatal(err)
+	}
+	if f.svc.states.len() != 0 {
+		t.Fatal("a read of a chat the instance holds read the next send's state")
+	}
+	// Another user's read of the chat keeps nothing (and finds nothing).
+	f.svc.details.evict(sid)
+	if _, err := f.svc.Detail(ctx, f.user(t, "USER"), sid); !errors.Is(err, apperr.ErrNotFound) {
+		t.Fatalf("another user's read: %v", err)
+	}
+	if f.svc.states.len() != 0 {
+		t.Fatal("another user's read kept a state of the chat")
+	}
+	// An ended chat takes no messages: opening it keeps nothing.
+	if _, err := f.svc.End(ctx, uid, sid, ""); err != nil {
+		t.Fatal(err)
+	}
+	f.svc.states.clear()
+	f.svc.details.evict(sid)
+	if _, err := f.svc.Detail(ctx, uid, sid); err != nil {
+		t.Fatal(err)
+	}
+	if f.svc.states.len() != 0 {
+		t.Fatal("opening an ended chat kept a state")
+	}
+}
+
+// A state read as a chat is opened never replaces a later one, which a reply kept while the
+// read was under way.
+func TestAnEarlierStateDoesNotReplaceALaterOne(t *testing.T) {
+	var c sendStates
+	c.listening(true)
+	c.max = DefaultSendStateBytes
+	sid := uuid.New()
+	later := &sendState{session: dbgen.ChatSession{ID: sid, Version: 5}}
+	c.keep(later)
+	c.keep(&sendState{session: dbgen.ChatSession{ID: sid, Version: 3}})
+	if got := c.take(sid); got != later {
+		t.Fatalf("kept %+v, want the later state", got)
+	}
+	c.keep(&sendState{session: dbgen.ChatSession{ID: sid, Version: 3}})
+	c.keep(later)
+	if got := c.take(sid); got != later {
+		t.Fatalf("kept %+v, want the later state", got)
+	}
+}
+
+// A stored context summary drops the session's kept state on every instance (the next prompt
+// carries the summary), so the next send asks the model once, not once from the state and
+// again the usual way.
+func TestStoredSummaryDropsTheKeptState(t *testing.T) {
+	l := DefaultLimits()
+	l.ContextBudget = 120
+	l.Tiers = l.Tiers.With(entitlement.Overrides{SessionTokens: map[string]int{"USER": 100000}})
+	f := newFixture(t, true, &l)
+	other := f.instance(t, Options{})
+	const summary = "Sam has a statistics midterm on Tuesday."
+	f.llm.Route(companion.SummaryInstructionPrefix, llmtest.Script{Chunks: []string{`{"summary":"` + summary + `","emotions":["stress"]}`}})
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	ctx := context.Background()
+	for i := range 8 {
+		msg := fmt.Sprintf("Message %d: my statistics midterm is on Tuesday and my shifts keep running late.", i)
+		if res, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: msg}, nil); err != nil || !res.Success {
+			t.Fatalf("send: %+v %v", res, err)
+		}
+	}
+	if _, err := other.Detail(ctx, uid, sid); err != nil { // the other instance keeps a state too
+		t.Fatal(err)
+	}
+	if f.svc.states.len() != 1 || other.states.len() != 1 {
+		t.Fatalf("states kept: %d and %d, want one on each instance", f.svc.states.len(), other.states.len())
+	}
+	queuetest.Start(t, f.q)
+	queuetest.Drain(t, f.q)
+	if summaryRequests(f.llm) != 1 {
+		t.Fatal("no summary was made")
+	}
+	untilNoState(t, f.svc, uid)
+	untilNoState(t, other, uid)
+
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"Tell me about the shifts."}})
+	before := f.llm.RequestCount()
+	res, err := f.svc.Send(ctx, uid, SendInput{SessionID: &sid, Message: "And my roommate is upset."}, nil)
+	if err != nil || res.AIResponse != "Tell me about the shifts." {
+		t.Fatalf("send after the summary: %+v %v", res, err)
+	}
+	reqs := f.llm.Requests()
+	if n := len(reqs) - before; n != 1 {
+		t.Fatalf("the send asked the model %d times", n)
+	}
+	if sys := reqs[len(reqs)-1].Messages[0].Content; !strings.Contains(sys, summary) {
+		t.Fatalf("the prompt does not carry the summary:\n%s", sys)
 	}
 }
