@@ -44,12 +44,9 @@ func ttft(ctx context.Context, c *http.Client, base string, targets []streamTarg
 	out := TTFT{Name: fmt.Sprintf("stream, %d messages of history", history), History: history}
 	var added, down, up []time.Duration
 	for _, tg := range targets {
-		// The web app reads a chat as it opens it, before the user can type into it.
-		if err := openChat(ctx, c, base, tg); err != nil {
-			out.Errors++
-			if out.FirstErr == "" {
-				out.FirstErr = err.Error()
-			}
+		// The web app reads a chat as it opens it (untimed here), before the user can type into it.
+		if code, err := call(ctx, c, "GET", base+"/api/chat/sessions/"+tg.session, tg.token, nil, nil); err != nil || code != http.StatusOK {
+			out.failed(fmt.Errorf("open chat: status %d %v", code, err))
 			continue
 		}
 		for i := range tg.n {
@@ -90,30 +87,19 @@ func one(ctx context.Context, c *http.Client, base string, tg streamTarget, i in
 			}
 		}
 		if err != nil {
-			out.Errors++
-			if out.FirstErr == "" {
-				out.FirstErr = err.Error()
-			}
+			out.failed(err)
 			return
 		}
 		out.Requests++
 	}
 }
 
-// openChat reads the target's chat (untimed), as the web app does when it opens it.
-func openChat(ctx context.Context, c *http.Client, base string, tg streamTarget) error {
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/chat/sessions/"+tg.session, nil)
-	req.Header.Set("Authorization", "Bearer "+tg.token)
-	resp, err := c.Do(req)
-	if err != nil {
-		return err
+// failed counts a request that failed, keeping the first error.
+func (t *TTFT) failed(err error) {
+	t.Errors++
+	if t.FirstErr == "" {
+		t.FirstErr = err.Error()
 	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("open chat: status %d", resp.StatusCode)
-	}
-	return nil
 }
 
 // firstDelta answers when the first delta event arrived, and reads the stream to its end (done).
