@@ -295,19 +295,23 @@ func (s *Service) onNotify(payload string) {
 		if len(f) == 4 {
 			// A state kept before this reply (by this instance, or of a reply another wrote)
 			// would only be tried and refused.
-			if v, err := strconv.ParseInt(f[3], 10, 64); err == nil {
-				s.states.forgetOlder(sid, v)
-			}
+			s.forgetStateBefore(sid, f[3])
 		}
 	case f[0] == "moved" && len(f) == 3:
 		// The session's row moved outside a send (a context summary was stored): a state
 		// kept before it would only be tried and refused.
-		if v, err := strconv.ParseInt(f[2], 10, 64); err == nil {
-			s.states.forgetOlder(sid, v)
-		}
+		s.forgetStateBefore(sid, f[2])
 	case f[0] == "user":
 		// The user's row or memories changed (migration 00020); sid is the user's id.
 		s.states.forgetUser(sid)
+	}
+}
+
+// forgetStateBefore drops the session's send state if it was kept before version (a
+// notification's field).
+func (s *Service) forgetStateBefore(sid uuid.UUID, version string) {
+	if v, err := strconv.ParseInt(version, 10, 64); err == nil {
+		s.states.forgetOlder(sid, v)
 	}
 }
 
