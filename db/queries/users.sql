@@ -47,6 +47,14 @@ UPDATE users
 SET email_verified_at = COALESCE(email_verified_at, now())
 WHERE id = @id;
 
+-- name: VerifyRegistration :execrows
+-- VerifyRegistration verifies an unverified account with the password and name bound to
+-- the link its owner followed. It changes nothing (0 rows) once the account is verified:
+-- a link then sets no password.
+UPDATE users
+SET email_verified_at = now(), password_hash = @password_hash, name = COALESCE(sqlc.narg('name'), name)
+WHERE id = @id AND email_verified_at IS NULL;
+
 -- name: SetPasswordHash :exec
 -- SetPasswordHash replaces the password of an account.
 UPDATE users

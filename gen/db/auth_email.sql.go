@@ -15,7 +15,7 @@ import (
 const createEmailToken = `-- name: CreateEmailToken :one
 INSERT INTO email_tokens (user_id, purpose, token_hash, expires_at)
 VALUES ($1, $2, $3, $4)
-RETURNING id, user_id, purpose, token_hash, created_at, expires_at, used_at
+RETURNING id, user_id, purpose, token_hash, created_at, expires_at, used_at, password_hash, name
 `
 
 type CreateEmailTokenParams struct {
@@ -42,8 +42,79 @@ func (q *Queries) CreateEmailToken(ctx context.Context, arg CreateEmailTokenPara
 		&i.CreatedAt,
 		&i.ExpiresAt,
 		&i.UsedAt,
+		&i.PasswordHash,
+		&i.Name,
 	)
 	return i, err
+}
+
+const createRegistration = `-- name: CreateRegistration :exec
+INSERT INTO email_tokens (user_id, purpose, password_hash, name, expires_at)
+VALUES ($1, 'verify', $2, $3, $4)
+`
+
+type CreateRegistrationParams struct {
+	UserID       uuid.UUID
+	PasswordHash *string
+	Name         *string
+	ExpiresAt    time.Time
+}
+
+// CreateRegistration stores one registration of an unverified account: the password hash
+// and name its registrant chose, with no token of its own. The verification mail copies
+// them into its link (CreateVerifyLink); only following that link sets them on the account.
+func (q *Queries) CreateRegistration(ctx context.Context, arg CreateRegistrationParams) error {
+	_, err := q.db.Exec(ctx, createRegistration,
+		arg.UserID,
+		arg.PasswordHash,
+		arg.Name,
+		arg.ExpiresAt,
+	)
+	return err
+}
+
+const createVerifyLink = `-- name: CreateVerifyLink :one
+INSERT INTO email_tokens (user_id, purpose, token_hash, password_hash, name, expires_at)
+SELECT r.user_id, 'verify', $1, r.password_hash, r.name, $2
+FROM email_tokens r
+WHERE r.user_id = $3 AND r.purpose = 'verify' AND r.used_at IS NULL
+  AND r.password_hash IS NOT NULL
+ORDER BY r.created_at DESC
+LIMIT 1
+RETURNING id
+`
+
+type CreateVerifyLinkParams struct {
+	TokenHash []byte
+	ExpiresAt time.Time
+	UserID    uuid.UUID
+}
+
+// CreateVerifyLink stores the hash of a new verification link bound to the account's newest
+// open registration (its password and name). pgx.ErrNoRows when there is none.
+func (q *Queries) CreateVerifyLink(ctx context.Context, arg CreateVerifyLinkParams) (uuid.UUID, error) {
+	row := q.db.QueryRow(ctx, createVerifyLink, arg.TokenHash, arg.ExpiresAt, arg.UserID)
+	var id uuid.UUID
+	err := row.Scan(&id)
+	return id, err
+}
+
+const getPendingPassword = `-- name: GetPendingPassword :one
+SELECT password_hash::text
+FROM email_tokens
+WHERE user_id = $1 AND purpose = 'verify' AND used_at IS NULL
+  AND password_hash IS NOT NULL
+ORDER BY created_at DESC
+LIMIT 1
+`
+
+// GetPendingPassword returns the password hash of an unverified account's newest open
+// registration (pgx.ErrNoRows when there is none): the one its verification link will set.
+func (q *Queries) GetPendingPassword(ctx context.Context, userID uuid.UUID) (string, error) {
+	row := q.db.QueryRow(ctx, getPendingPassword, userID)
+	var password_hash string
+	err := row.Scan(&password_hash)
+	return password_hash, err
 }
 
 const getValidEmailToken = `-- name: GetValidEmailToken :one
@@ -169,4 +240,28 @@ func (q *Queries) UseEmailToken(ctx context.Context, arg UseEmailTokenParams) (u
 	var user_id uuid.UUID
 	err := row.Scan(&user_id)
 	return user_id, err
+}
+
+const useVerifyLink = `-- name: UseVerifyLink :one
+UPDATE email_tokens
+SET used_at = now()
+WHERE token_hash = $1 AND purpose = 'verify'
+  AND used_at IS NULL AND expires_at > now()
+RETURNING user_id, password_hash, name
+`
+
+type UseVerifyLinkRow struct {
+	UserID       uuid.UUID
+	PasswordHash *string
+	Name         *string
+}
+
+// UseVerifyLink marks an unused, unexpired verification link used and returns its account
+// with the password and name bound to it (pgx.ErrNoRows when it is unknown, used, expired
+// or replaced by a later registration).
+func (q *Queries) UseVerifyLink(ctx context.Context, tokenHash []byte) (UseVerifyLinkRow, error) {
+	row := q.db.QueryRow(ctx, useVerifyLink, tokenHash)
+	var i UseVerifyLinkRow
+	err := row.Scan(&i.UserID, &i.PasswordHash, &i.Name)
+	return i, err
 }

@@ -45,13 +45,15 @@ type ContactMessage struct {
 }
 
 type EmailToken struct {
-	ID        uuid.UUID
-	UserID    uuid.UUID
-	Purpose   string
-	TokenHash []byte
-	CreatedAt time.Time
-	ExpiresAt time.Time
-	UsedAt    *time.Time
+	ID           uuid.UUID
+	UserID       uuid.UUID
+	Purpose      string
+	TokenHash    []byte
+	CreatedAt    time.Time
+	ExpiresAt    time.Time
+	UsedAt       *time.Time
+	PasswordHash *string
+	Name         *string
 }
 
 type ExternalIdentity struct {

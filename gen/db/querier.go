@@ -39,6 +39,10 @@ type Querier interface {
 	CreateRefreshFamily(ctx context.Context, arg CreateRefreshFamilyParams) (RefreshTokenFamily, error)
 	// CreateRefreshToken stores the hash of a new refresh token of a family.
 	CreateRefreshToken(ctx context.Context, arg CreateRefreshTokenParams) (RefreshToken, error)
+	// CreateRegistration stores one registration of an unverified account: the password hash
+	// and name its registrant chose, with no token of its own. The verification mail copies
+	// them into its link (CreateVerifyLink); only following that link sets them on the account.
+	CreateRegistration(ctx context.Context, arg CreateRegistrationParams) error
 	// CreateSession starts an ACTIVE session for the user.
 	CreateSession(ctx context.Context, arg CreateSessionParams) (ChatSession, error)
 	// CreateSigningKey adds a key that signs from now() + activate_after_seconds on.
@@ -46,6 +50,9 @@ type Querier interface {
 	// CreateUser inserts an account; role defaults to USER. password_hash is
 	// NULL for accounts that only sign in through an identity provider.
 	CreateUser(ctx context.Context, arg CreateUserParams) (User, error)
+	// CreateVerifyLink stores the hash of a new verification link bound to the account's newest
+	// open registration (its password and name). pgx.ErrNoRows when there is none.
+	CreateVerifyLink(ctx context.Context, arg CreateVerifyLinkParams) (uuid.UUID, error)
 	// DeleteMemoriesForUser deletes every memory of the user.
 	DeleteMemoriesForUser(ctx context.Context, userID uuid.UUID) error
 	// DeleteMemoryForUser deletes the user's memory; no rows when it is not the user's.
@@ -81,6 +88,9 @@ type Querier interface {
 	// GetLiveRefreshFamily returns who the owner is (role, e-mail, name, student status) when the
 	// family is neither revoked nor expired (pgx.ErrNoRows otherwise, or when the user is gone).
 	GetLiveRefreshFamily(ctx context.Context, arg GetLiveRefreshFamilyParams) (GetLiveRefreshFamilyRow, error)
+	// GetPendingPassword returns the password hash of an unverified account's newest open
+	// registration (pgx.ErrNoRows when there is none): the one its verification link will set.
+	GetPendingPassword(ctx context.Context, userID uuid.UUID) (string, error)
 	// GetRateLimit returns the count of a window (pgx.ErrNoRows when nothing was counted).
 	GetRateLimit(ctx context.Context, arg GetRateLimitParams) (int32, error)
 	// GetRefreshTokenByHash finds a token of a family by its hash (used to follow a rotation
@@ -337,6 +347,14 @@ type Querier interface {
 	// UseLoginCode spends an unused, unexpired code and returns its user
 	// (pgx.ErrNoRows when it is unknown, used or expired).
 	UseLoginCode(ctx context.Context, codeHash []byte) (uuid.UUID, error)
+	// UseVerifyLink marks an unused, unexpired verification link used and returns its account
+	// with the password and name bound to it (pgx.ErrNoRows when it is unknown, used, expired
+	// or replaced by a later registration).
+	UseVerifyLink(ctx context.Context, tokenHash []byte) (UseVerifyLinkRow, error)
+	// VerifyRegistration verifies an unverified account with the password and name bound to
+	// the link its owner followed. It changes nothing (0 rows) once the account is verified:
+	// a link then sets no password.
+	VerifyRegistration(ctx context.Context, arg VerifyRegistrationParams) (int64, error)
 }
 
 var _ Querier = (*Queries)(nil)

@@ -358,3 +358,26 @@ func (q *Queries) SetUserRoleByEmail(ctx context.Context, arg SetUserRoleByEmail
 	)
 	return i, err
 }
+
+const verifyRegistration = `-- name: VerifyRegistration :execrows
+UPDATE users
+SET email_verified_at = now(), password_hash = $1, name = COALESCE($2, name)
+WHERE id = $3 AND email_verified_at IS NULL
+`
+
+type VerifyRegistrationParams struct {
+	PasswordHash *string
+	Name         *string
+	ID           uuid.UUID
+}
+
+// VerifyRegistration verifies an unverified account with the password and name bound to
+// the link its owner followed. It changes nothing (0 rows) once the account is verified:
+// a link then sets no password.
+func (q *Queries) VerifyRegistration(ctx context.Context, arg VerifyRegistrationParams) (int64, error) {
+	result, err := q.db.Exec(ctx, verifyRegistration, arg.PasswordHash, arg.Name, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}

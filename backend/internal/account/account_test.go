@@ -91,7 +91,7 @@ func TestMailsCarryTheirLinks(t *testing.T) {
 		m    mail.Message
 		link string
 	}{
-		{verifyMail("a@b.c", "A", "https://x/email-verified?t=T"), "https://x/email-verified?t=T"},
+		{verifyMail("a@b.c", "https://x/email-verified?t=T"), "https://x/email-verified?t=T"},
 		{resetMail("a@b.c", "A", "https://x/reset?token=T"), "https://x/reset?token=T"},
 		{alreadyRegisteredMail("a@b.c", "A", "https://x/login"), "https://x/login"},
 		{claimedMail("a@b.c", "A", "https://x/login"), "https://x/login"},

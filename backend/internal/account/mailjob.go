@@ -90,16 +90,19 @@ func (s *Service) composeMail(ctx context.Context, a MailArgs) (mail.Message, er
 			return mail.Message{}, mail.ErrNothingToSend // verified meanwhile (a reset link, a third-party sign-in)
 		}
 		token, err := newEmailToken(ctx, q, u.ID, purposeVerify, verifyTTL)
+		if store.IsNotFound(err) {
+			return mail.Message{}, mail.ErrNothingToSend // no open registration (verified or claimed meanwhile)
+		}
 		if err != nil {
 			return mail.Message{}, err
 		}
-		return verifyMail(u.Email, u.Name, s.link("/email-verified?t=", token)), nil
+		return verifyMail(u.Email, s.link("/email-verified?t=", token)), nil
 	case mailReset:
 		token, err := newEmailToken(ctx, q, u.ID, purposeReset, resetTTL)
 		if err != nil {
 			return mail.Message{}, err
 		}
-		return resetMail(u.Email, u.Name, s.link("/reset?token=", token)), nil
+		return resetMail(u.Email, greeted(u), s.link("/reset?token=", token)), nil
 	case mailLoginLink:
 		if u.EmailVerifiedAt == nil {
 			return mail.Message{}, mail.ErrNothingToSend // signing in needs a verified address
@@ -115,6 +118,15 @@ func (s *Service) composeMail(ctx context.Context, a MailArgs) (mail.Message, er
 		return claimedMail(u.Email, u.Name, s.link("/login", "")), nil
 	}
 	return mail.Message{}, river.JobCancel(fmt.Errorf("unknown account mail %q", a.Mail))
+}
+
+// greeted is the name a mail to u greets: none while the address is unverified, since
+// whoever registered it typed that name and may not own the mailbox.
+func greeted(u dbgen.User) string {
+	if u.EmailVerifiedAt == nil {
+		return ""
+	}
+	return u.Name
 }
 
 // registerWorkers adds the workers of the account's background jobs to the queue.

@@ -7,17 +7,23 @@ import (
 )
 
 // letter is an account mail: a greeting, its paragraphs (the link one of them) and the
-// signature.
+// signature. It greets name, or no one when name is empty (a mail to an address that is not
+// verified carries nothing that its registrant typed).
 func letter(to, subject, name string, paragraphs ...string) mail.Message {
+	greeting := "Hello,"
+	if name != "" {
+		greeting = "Hi " + name + ","
+	}
 	return mail.Message{
 		To:      to,
 		Subject: subject,
-		Text:    "Hi " + name + ",\n\n" + strings.Join(paragraphs, "\n\n") + "\n\n— Percolate\n",
+		Text:    greeting + "\n\n" + strings.Join(paragraphs, "\n\n") + "\n\n— Percolate\n",
 	}
 }
 
-func verifyMail(to, name, link string) mail.Message {
-	return letter(to, "Verify your email for Percolate", name,
+// verifyMail goes to an address not yet verified, so it greets no one.
+func verifyMail(to, link string) mail.Message {
+	return letter(to, "Verify your email for Percolate", "",
 		"Welcome to Percolate! Please confirm your email address by opening this link:",
 		link,
 		"The link works once and expires in 24 hours. If you didn't create a Percolate account, you can ignore this email.")

@@ -259,6 +259,7 @@ func (s *Service) linkIdentity(ctx context.Context, provider, subject, email str
 		if !verified {
 			return oidcFail(MsgOIDCUnverified, nil)
 		}
+		name = OneLine(name)
 		if name == "" {
 			name, _, _ = strings.Cut(email, "@")
 		}

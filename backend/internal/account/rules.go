@@ -25,6 +25,7 @@ const (
 // Field messages.
 const (
 	msgNameRequired     = "Please enter your name."
+	msgNameOneLine      = "Please write your name on one line."
 	msgEmailInvalid     = "Please enter a valid email address."
 	msgPasswordIsEmail  = "Your password must not be your email address."
 	msgPasswordCommon   = "This password is too common. Please choose one that is harder to guess."
@@ -42,6 +43,37 @@ var (
 	msgAgeUnder13    = fmt.Sprintf("Percolate is for people %d and over.", MinAge)
 	msgTextTooLong   = fmt.Sprintf("Please keep this to %d characters or fewer.", MaxProfileText)
 )
+
+// checkName returns a field message, or "" when name (trimmed) is a name on one line.
+func checkName(name string) string {
+	switch n := utf8.RuneCountInString(name); {
+	case n == 0:
+		return msgNameRequired
+	case n > MaxName:
+		return msgNameTooLong
+	case strings.ContainsFunc(name, breaksLine):
+		return msgNameOneLine
+	}
+	return ""
+}
+
+// breaksLine reports whether r has no place in one line of text: a control character
+// (newlines among them) or a line or paragraph separator.
+func breaksLine(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+}
+
+// OneLine turns s into one line: each character that would break it becomes a space, and
+// white space around it goes. For names that come from elsewhere (an identity provider)
+// and headers.
+func OneLine(s string) string {
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		if breaksLine(r) {
+			return ' '
+		}
+		return r
+	}, s))
+}
 
 // normalizeEmail trims the address; comparisons ignore case (the unique index is on lower()).
 func normalizeEmail(s string) string { return strings.TrimSpace(s) }

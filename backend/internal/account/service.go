@@ -175,7 +175,15 @@ func newEmailToken(ctx context.Context, q *dbgen.Queries, userID uuid.UUID, purp
 	if err != nil {
 		return "", err
 	}
-	if _, err := q.CreateEmailToken(ctx, dbgen.CreateEmailTokenParams{UserID: userID, Purpose: purpose, TokenHash: hash, ExpiresAt: time.Now().Add(ttl)}); err != nil {
+	expires := time.Now().Add(ttl)
+	if purpose == purposeVerify {
+		// A verification link carries the password and name of the account's newest
+		// registration (pgx.ErrNoRows when it has none open).
+		_, err = q.CreateVerifyLink(ctx, dbgen.CreateVerifyLinkParams{UserID: userID, TokenHash: hash, ExpiresAt: expires})
+	} else {
+		_, err = q.CreateEmailToken(ctx, dbgen.CreateEmailTokenParams{UserID: userID, Purpose: purpose, TokenHash: hash, ExpiresAt: expires})
+	}
+	if err != nil {
 		return "", fmt.Errorf("create %s token: %w", purpose, err)
 	}
 	return token, nil

@@ -42,9 +42,22 @@ func (s *Service) Login(ctx context.Context, email, password, clientIP string) (
 	if err != nil && !store.IsNotFound(err) {
 		return Session{}, fmt.Errorf("login: %w", err)
 	}
+	hash := u.PasswordHash
+	if found && u.EmailVerifiedAt == nil {
+		// An unverified account has no password yet. The one its newest registration chose
+		// (which its link will set) is let through to the "please verify" answer below; an
+		// earlier registrant's is wrong like any other.
+		pending, err := q.GetPendingPassword(ctx, u.ID)
+		switch {
+		case err == nil:
+			hash = &pending
+		case !store.IsNotFound(err):
+			return Session{}, fmt.Errorf("login: %w", err)
+		}
+	}
 	match := false
-	if found && u.PasswordHash != nil {
-		match, err = s.hasher.Verify(ctx, *u.PasswordHash, password)
+	if found && hash != nil {
+		match, err = s.hasher.Verify(ctx, *hash, password)
 		if err != nil && !errors.Is(err, auth.ErrMalformedHash) {
 			return Session{}, fmt.Errorf("login: %w", err)
 		}

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/auth"
@@ -20,9 +22,12 @@ type Registration struct {
 	Name, Email, Password, ConfirmPassword string
 }
 
-// Register creates an unverified account and mails a verification link. An address that is
-// already registered gets the same answer; its account is not touched (its owner is mailed a
-// note, or a fresh link when still unverified).
+// Register records a registration and mails a verification link. An address that is
+// already registered gets the same answer. A verified account is not touched (its owner is
+// mailed a note). An unverified one keeps no password of its own: the registration's
+// password and name are stored with the links that verify it, and only following such a
+// link sets them, so a later registration of the address replaces an earlier one and uses
+// up its links (the earlier registrant may not own the mailbox).
 func (s *Service) Register(ctx context.Context, r Registration, clientIP string) error {
 	if err := s.limiter.Hit(ctx, s.cfg.Limits.RegisterPerAddress, clientIP); err != nil {
 		return err
@@ -30,11 +35,8 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 	name := strings.TrimSpace(r.Name)
 	email := normalizeEmail(r.Email)
 	fields := map[string]string{}
-	switch n := utf8.RuneCountInString(name); {
-	case n == 0:
-		fields["name"] = msgNameRequired
-	case n > MaxName:
-		fields["name"] = msgNameTooLong
+	if m := checkName(name); m != "" {
+		fields["name"] = m
 	}
 	if m := checkEmail(email); m != "" {
 		fields["email"] = m
@@ -52,29 +54,38 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 	if err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
-	var existing, created *dbgen.User
+	mailKind := mailVerify
+	var userID uuid.UUID
 	err = s.st.WithTx(ctx, func(q *dbgen.Queries) error {
 		if err := q.RelaxCommit(ctx); err != nil {
 			return err
 		}
 		u, err := q.GetUserByEmail(ctx, email)
-		if err == nil {
-			existing = &u
+		switch {
+		case err == nil && u.EmailVerifiedAt != nil:
+			mailKind, userID = mailAlreadyRegistered, u.ID
 			return nil
-		}
-		if !store.IsNotFound(err) {
+		case err == nil:
+			// A registration replaces the earlier ones: their links stop working.
+			if err := q.InvalidateEmailTokens(ctx, dbgen.InvalidateEmailTokensParams{UserID: u.ID, Purpose: purposeVerify}); err != nil {
+				return err
+			}
+		case store.IsNotFound(err):
+			u, err = q.CreateUser(ctx, dbgen.CreateUserParams{Email: email, Name: name})
+			if store.IsUniqueViolation(err, "users_email_lower_key") {
+				// Registered a moment ago by a concurrent request: treat as a duplicate.
+				return errDuplicate
+			}
+			if err != nil {
+				return err
+			}
+		default:
 			return err
 		}
-		u, err = q.CreateUser(ctx, dbgen.CreateUserParams{Email: email, Name: name, PasswordHash: &hash})
-		if store.IsUniqueViolation(err, "users_email_lower_key") {
-			// Registered a moment ago by a concurrent request: treat as a duplicate.
-			return errDuplicate
-		}
-		if err != nil {
-			return err
-		}
-		created = &u
-		return nil
+		userID = u.ID
+		return q.CreateRegistration(ctx, dbgen.CreateRegistrationParams{
+			UserID: u.ID, PasswordHash: &hash, Name: &name, ExpiresAt: time.Now().Add(verifyTTL),
+		})
 	})
 	if errors.Is(err, errDuplicate) {
 		return nil
@@ -82,24 +93,14 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 	if err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
-	// A new account's mail is counted and queued after the transaction, as an existing
-	// account's is, so that both do the same work in the same order (and take the same
-	// time). Should the process die in between, the new account gets its link when its
-	// owner first tries to sign in.
-	var m MailArgs
-	switch {
-	case created != nil:
-		m = MailArgs{Mail: mailVerify, UserID: created.ID}
-	case existing.EmailVerifiedAt == nil:
-		s.resendVerification(ctx, *existing, clientIP)
-		return nil
-	default:
-		m = MailArgs{Mail: mailAlreadyRegistered, UserID: existing.ID}
-	}
+	// The mail is counted and queued after the transaction, whichever case this was, so
+	// that every case does the same work in the same order (and takes the same time).
+	// Should the process die in between, the registrant gets the link when they first try
+	// to sign in.
 	if !s.quietMailAllowed(ctx, email, clientIP) {
 		return nil
 	}
-	if err := s.jobs.Insert(ctx, m); err != nil {
+	if err := s.jobs.Insert(ctx, MailArgs{Mail: mailKind, UserID: userID}); err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
 	return nil
@@ -107,11 +108,14 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 
 var errDuplicate = errors.New("duplicate registration")
 
-// VerifyEmail uses a verification token. It answers false for an unknown, used or expired one.
+// VerifyEmail uses a verification token: the account is verified, with the password and
+// name of the registration the link was made for. It answers false for an unknown, used,
+// expired or replaced one. A link of an account verified meanwhile (by a reset or a
+// third-party sign-in) is used up without setting anything.
 func (s *Service) VerifyEmail(ctx context.Context, token, clientIP string) (bool, error) {
 	ok := false
 	err := s.st.WithTx(ctx, func(q *dbgen.Queries) error {
-		uid, err := q.UseEmailToken(ctx, dbgen.UseEmailTokenParams{TokenHash: auth.HashToken(token), Purpose: purposeVerify})
+		link, err := q.UseVerifyLink(ctx, auth.HashToken(token))
 		if store.IsNotFound(err) {
 			return nil
 		}
@@ -119,7 +123,10 @@ func (s *Service) VerifyEmail(ctx context.Context, token, clientIP string) (bool
 			return err
 		}
 		ok = true
-		return q.MarkEmailVerified(ctx, uid)
+		if _, err := q.VerifyRegistration(ctx, dbgen.VerifyRegistrationParams{ID: link.UserID, PasswordHash: link.PasswordHash, Name: link.Name}); err != nil {
+			return err
+		}
+		return q.InvalidateEmailTokens(ctx, dbgen.InvalidateEmailTokensParams{UserID: link.UserID, Purpose: purposeVerify})
 	})
 	if err != nil {
 		return false, fmt.Errorf("verify email: %w", err)

@@ -129,7 +129,7 @@ func (s *Service) composeMail(ctx context.Context, a MailArgs) (mail.Message, er
 	}
 	return mail.Message{
 		To:      s.support,
-		Subject: "Contact form: " + singleLine(m.Name),
+		Subject: "Contact form: " + account.OneLine(m.Name),
 		Text: fmt.Sprintf("A message arrived through the Percolate contact form.\n\nName: %s\nE-mail: %s\nReceived: %s\nReference: %s\n\n%s\n",
 			m.Name, m.Email, m.CreatedAt.UTC().Format(time.RFC1123), m.ID, m.Message),
 	}, nil
@@ -169,14 +169,4 @@ func validate(in Input) (name, email, message string, err error) {
 		return "", "", "", &apperr.ValidationError{Fields: fields}
 	}
 	return name, email, message, nil
-}
-
-// singleLine replaces control characters so a value can sit in a header.
-func singleLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
 }
