@@ -181,6 +181,65 @@ func TestSummariesWaitingInTheOldQueueMoveToRiver(t *testing.T) {
 	}
 }
 
+// TestPendingPasswordsMoveToTheirLinks upgrades a database with an unverified account that
+// has a password of its own and an open verification link: the password moves to the link
+// and to a registration row, and leaves the account; a verified account keeps its password.
+func TestPendingPasswordsMoveToTheirLinks(t *testing.T) {
+	url := pgtest.EmptyURL(t)
+	ctx := context.Background()
+	s, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	river, err := store.RiverMigrator(s.Pool())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := river.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		t.Fatal(err)
+	}
+	sqlDB := stdlib.OpenDBFromPool(s.Pool())
+	defer sqlDB.Close()
+	p, err := goose.NewProvider(goose.DialectPostgres, sqlDB, store.MigrationsFS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 21); err != nil {
+		t.Fatalf("up to 21: %v", err)
+	}
+	if _, err := s.Pool().Exec(ctx, `
+		INSERT INTO users (id, email, name, password_hash, email_verified_at) VALUES
+			('00000000-0000-0000-0000-00000000000a', 'new@example.com', 'New', 'hash-new', NULL),
+			('00000000-0000-0000-0000-00000000000b', 'old@example.com', 'Old', 'hash-old', now());
+		INSERT INTO email_tokens (user_id, purpose, token_hash, expires_at) VALUES
+			('00000000-0000-0000-0000-00000000000a', 'verify', 'link', now() + interval '1 day');`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	var newHash, oldHash *string
+	if err := s.Pool().QueryRow(ctx, `SELECT
+		(SELECT password_hash FROM users WHERE email = 'new@example.com'),
+		(SELECT password_hash FROM users WHERE email = 'old@example.com')`).Scan(&newHash, &oldHash); err != nil {
+		t.Fatal(err)
+	}
+	if newHash != nil || oldHash == nil || *oldHash != "hash-old" {
+		t.Fatalf("after the migration: unverified account's password %v (want none), verified one's %v", newHash, oldHash)
+	}
+	var link, pending int
+	if err := s.Pool().QueryRow(ctx, `SELECT
+		count(*) FILTER (WHERE token_hash = 'link' AND password_hash = 'hash-new' AND name = 'New'),
+		count(*) FILTER (WHERE token_hash IS NULL AND password_hash = 'hash-new' AND name = 'New' AND used_at IS NULL)
+		FROM email_tokens`).Scan(&link, &pending); err != nil {
+		t.Fatal(err)
+	}
+	if link != 1 || pending != 1 {
+		t.Fatalf("the open link carries the password: %d (want 1); registration rows: %d (want 1)", link, pending)
+	}
+}
+
 // TestMigrationsGoDownAndUpAgain checks every migration's Down section.
 func TestMigrationsGoDownAndUpAgain(t *testing.T) {
 	s := pgtest.New(t)
