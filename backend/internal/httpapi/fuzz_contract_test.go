@@ -43,6 +43,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/mail/smtptest"
 	"github.com/percolate/percolate/backend/internal/memory"
+	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
@@ -62,6 +63,7 @@ var fuzzStrings = []string{
 	"%s%s%s%n", "%x%x", "%!(EXTRA)",
 	"\u202e\u200b\ufeff", "😀", "null", "true", "-1", "1e309", "0x7fffffff",
 	"ada@example.com\r\nBcc: x@example.com", "a@b", "@", strings.Repeat("a", 300),
+	preRegAddr,
 }
 
 // fuzzRawStrings are JSON string literals that json.Marshal cannot make: invalid UTF-8, a
@@ -81,6 +83,8 @@ type fuzzEnv struct {
 	t     *testing.T
 	st    *store.Store
 	h     http.Handler
+	q     *queue.Queue
+	smtp  *smtptest.Server
 	mu    sync.Mutex
 	sent  int
 	fives []string
@@ -135,6 +139,7 @@ func newFuzzEnv(t *testing.T) *fuzzEnv {
 		t.Fatal(err)
 	}
 	q := queuetest.New(t, st)
+	e.q, e.smtp = q, smtp
 	accounts := account.NewService(st, auth.NewHasher(cheapArgon, 0), tokens, sender, q, account.Config{PublicURL: testPublicURL + "/", Logger: quiet})
 
 	// Chat on the offline engine, without pauses between words.
@@ -621,6 +626,7 @@ func TestContractFuzz(t *testing.T) {
 		return last(x) - last(y)
 	})
 	before := e.rowsOf(e.b)
+	e.preRegister()
 	for _, c := range ops {
 		e.catalogue(c)
 	}
@@ -655,6 +661,7 @@ func TestContractFuzz(t *testing.T) {
 	if after := e.rowsOf(e.b); after != before {
 		t.Errorf("user B's rows changed:\nbefore %s\nafter  %s", before, after)
 	}
+	e.checkPreRegistration()
 	t.Logf("contract fuzz: %d operations, %d requests sent (%d random rounds), %d 5xx seen, %d contract violations, %d answers with another user's data",
 		nOps, e.sent, rounds, len(e.fives), len(e.drift), len(e.leaks))
 	t.Logf("answers by status: %v", e.statuses)
