@@ -35,7 +35,7 @@ type namedScreen struct {
 // adapter to safetyeval.Screener if its signature differs.
 var screens = map[string]namedScreen{
 	"layered": {"safety.Screen: false-alarm layer, context rule, rules, learned scorer; two tiers", safetyeval.Layered},
-	"today":   {"companion.Screen, rules only; it ignores the previous turn", safetyeval.Today},
+	"today":   {"companion.Screen: the layered screen on the message alone, either tier as the crisis reply", safetyeval.Today},
 }
 
 func main() {

@@ -186,7 +186,7 @@ func (c *wordCap) chunk(s string) error {
 // ErrStalled is wrapped by the failure of a model that sent nothing for IdleTimeout.
 var ErrStalled = fmt.Errorf("%w: the model stalled", ErrModel)
 
-// errCallback marks an error returned by onChunk (not retried, returned as is).
+// callbackError marks an error returned by onChunk (not retried, returned as is).
 type callbackError struct{ err error }
 
 func (e callbackError) Error() string { return e.err.Error() }

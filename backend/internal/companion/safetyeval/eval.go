@@ -26,8 +26,9 @@ const (
 // message, oldest first, and the message.
 type Screener func(prev []companion.Turn, text string) Decision
 
-// Today adapts today's screen, companion.Screen: it has one tier, and it ignores the turns
-// before the message.
+// Today adapts companion.Screen, what the companion asks of the screen about a message on
+// its own: the layered screen without the turns before the message, either tier counted as
+// the crisis reply.
 func Today(_ []companion.Turn, text string) Decision {
 	if companion.Screen(text) != companion.RiskNone {
 		return ClearRisk
