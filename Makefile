@@ -15,7 +15,9 @@ SHELL := /bin/bash
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 GO_LDFLAGS := -s -w -X main.version=$(VERSION)
 BIN := bin/percolate
-GENERATED := gen frontend/src/api/gen backend/internal/companion/safety/scorer.bin
+GENERATED := gen frontend/src/api/gen backend/internal/companion/safety/scorer.bin \
+	backend/internal/encoder/table.bin backend/internal/encoder/testdata/tokens.golden \
+	backend/internal/encoder/testdata/reference.bin
 # Explicit, because ./... would also walk Go code shipped inside frontend/node_modules.
 GO_PKGS := . ./backend/... ./db/... ./gen/... ./frontend
 
@@ -48,9 +50,11 @@ dist-placeholder:
 	@[ -n "$$(ls -A frontend/dist)" ] || touch frontend/dist/.keep
 
 ## generate: regenerate gen/api and gen/apiclient (oapi-codegen), gen/limits (limitsgen), gen/db (sqlc), the crisis
-## screen's scorer (trained on the tuning half and its corpus) and frontend/src/api/gen (orval)
+## screen's scorer (trained on the tuning half and its corpus), the sentence encoder's table (USE-lite
+## distilled by backend/internal/encoder/gen, with node) and frontend/src/api/gen (orval)
 generate: deps
-	go generate ./gen/api ./gen/apiclient ./gen/limits ./db ./backend/internal/companion/safety
+	go generate ./gen/api ./gen/apiclient ./gen/limits ./db ./backend/internal/companion/safety \
+		./backend/internal/encoder
 	cd frontend && npm run generate
 
 ## check-generated: fail when generated code differs from openapi.yaml, db/ and the scorer's training data
