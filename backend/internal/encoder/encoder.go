@@ -33,7 +33,7 @@ func Embed(text string) Vector {
 	var acc Vector
 	for _, id := range ids {
 		w := t.weight[id]
-		row := t.vec[int(id)*Dim : int(id)*Dim+Dim]
+		row := (*[Dim]byte)(t.vec[int(id)*Dim:])
 		for k, q := range row {
 			acc[k] += w * float32(int8(q))
 		}

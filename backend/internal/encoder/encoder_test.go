@@ -50,15 +50,9 @@ func TestTokenizeMatchesModel(t *testing.T) {
 }
 
 func pieceText(ids []int) []string {
-	inv := map[int32]string{}
-	for p, id := range tbl().pieces {
-		if id >= 0 {
-			inv[id] = p
-		}
-	}
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		out[i] = inv[int32(id)] // #nosec G115 -- ids < 8,000
+		out[i] = tbl().piece(id)
 	}
 	return out
 }

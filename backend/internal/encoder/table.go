@@ -27,13 +27,18 @@ var tableBytes []byte
 
 // table is tableBytes decoded, once, on first use.
 type table struct {
-	pieces  map[string]int32 // a piece, or a proper prefix of one (then -1), to its id
-	score   []float64        // Viterbi score of each id
-	runes   []int32          // each piece's length in characters (the JS tokenizer steps back by it)
-	weight  []float32        // each id's weight in the mean (smooth inverse frequency)
-	vec     []byte           // n x Dim int8 coordinates, in the embedded bytes themselves
-	scale   [Dim]float32     // each dimension's quantisation step
-	maxRune int // the longest piece, in characters
+	// A byte trie of the pieces (ids from reserved on, as the model's tokenizer has it): node 0 is
+	// the root; the edge (node, byte) → child is in an open-addressing hash table.
+	edgeKey []uint32 // (node+1)<<8 | byte, 0 for an empty slot
+	edgeTo  []int32
+	nodeID  []int32   // the piece that ends at each node, or -1
+	score   []float64 // Viterbi score of each id
+	runes   []int32   // each piece's length in characters (the JS tokenizer steps back by it)
+	text    []uint32  // each piece's offset in the embedded bytes (its length byte first)
+	weight  []float32 // each id's weight in the mean (smooth inverse frequency)
+	vec     []byte    // n x Dim int8 coordinates, in the embedded bytes themselves
+	scale   [Dim]float32
+	raw     []byte
 }
 
 // Dim is the number of dimensions of a Vector.
@@ -71,41 +76,64 @@ func decode(b []byte) (*table, error) {
 		return nil, fmt.Errorf("table.bin has %d pieces of %d dimensions, want %d", n, dim, Dim)
 	}
 	t := &table{
-		pieces: make(map[string]int32, 2*n),
 		score:  make([]float64, n),
 		runes:  make([]int32, n),
+		text:   make([]uint32, n),
 		weight: make([]float32, n),
+		nodeID: []int32{-1},
+		raw:    b,
 	}
 	off := 16
 	logp := make([]float32, n)
+	type edge struct {
+		node int32
+		b    byte
+	}
+	edges := map[edge]int32{}
 	for i := 0; i < n; i++ {
 		if off+13 > len(b) {
 			return nil, errTable
 		}
 		t.score[i] = math.Float64frombits(le.Uint64(b[off:]))
 		logp[i] = math.Float32frombits(le.Uint32(b[off+8:]))
+		t.text[i] = uint32(off + 12) // #nosec G115 -- the table is a few MB
 		l := int(b[off+12])
 		off += 13
-		if off+l > len(b) {
+		if off+l > len(b) || l == 0 {
 			return nil, errTable
 		}
-		p := string(b[off : off+l])
+		p := b[off : off+l]
 		off += l
-		t.runes[i] = int32(utf8.RuneCountInString(p)) // #nosec G115 -- at most 255
-		t.maxRune = max(t.maxRune, int(t.runes[i]))
+		t.runes[i] = int32(utf8.RuneCount(p)) // #nosec G115 -- at most 255
 		// The model's tokenizer leaves the reserved ids (0-5) out of its trie, and a piece listed
 		// twice keeps its last id.
 		if i < reserved {
 			continue
 		}
-		for j := range p {
-			if j > 0 {
-				if _, ok := t.pieces[p[:j]]; !ok {
-					t.pieces[p[:j]] = -1
-				}
+		node := int32(0)
+		for _, c := range p {
+			child, ok := edges[edge{node, c}]
+			if !ok {
+				child = int32(len(t.nodeID)) // #nosec G115 -- under 2^20 pieces of 255 bytes
+				t.nodeID = append(t.nodeID, -1)
+				edges[edge{node, c}] = child
 			}
+			node = child
 		}
-		t.pieces[p] = int32(i) // #nosec G115 -- n < 2^20
+		t.nodeID[node] = int32(i) // #nosec G115 -- n < 2^20
+	}
+	size := 1
+	for size < 2*len(edges) {
+		size <<= 1
+	}
+	t.edgeKey, t.edgeTo = make([]uint32, size), make([]int32, size)
+	for e, child := range edges {
+		key := uint32(e.node+1)<<8 | uint32(e.b) // #nosec G115 -- node >= 0
+		h := t.slot(key)
+		for t.edgeKey[h] != 0 {
+			h = (h + 1) & (size - 1)
+		}
+		t.edgeKey[h], t.edgeTo[h] = key, child
 	}
 	if off+4*Dim+n*Dim != len(b) {
 		return nil, errTable
@@ -119,4 +147,27 @@ func decode(b []byte) (*table, error) {
 		t.weight[i] = float32(sifA / (sifA + math.Exp(float64(logp[i]))))
 	}
 	return t, nil
+}
+
+func (t *table) slot(key uint32) int {
+	return int((key * 0x9E3779B1) >> 7 & uint32(len(t.edgeKey)-1)) // #nosec G115 -- masked
+}
+
+// child is the trie node reached from node by byte c, or -1.
+func (t *table) child(node int32, c byte) int32 {
+	key := uint32(node+1)<<8 | uint32(c) // #nosec G115 -- node >= 0
+	for h := t.slot(key); ; h = (h + 1) & (len(t.edgeKey) - 1) {
+		switch t.edgeKey[h] {
+		case key:
+			return t.edgeTo[h]
+		case 0:
+			return -1
+		}
+	}
+}
+
+// piece is the text of the piece id.
+func (t *table) piece(id int) string {
+	off := int(t.text[id])
+	return string(t.raw[off+1 : off+1+int(t.raw[off])])
 }

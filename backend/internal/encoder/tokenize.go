@@ -79,12 +79,15 @@ func (t *table) tokenize(text string, s *scratch) []int32 {
 	}
 	for i := 0; i < n; i++ {
 		matched := false
-		for j := i + 1; j <= n && j-i <= t.maxRune; j++ {
-			id, ok := t.pieces[string(s.buf[s.pos[i]:s.pos[j]])]
-			if !ok {
+		node, j := int32(0), i
+		for off := int(s.pos[i]); off < len(s.buf); off++ {
+			if node = t.child(node, s.buf[off]); node < 0 {
 				break
 			}
-			if id >= 0 {
+			if id := t.nodeID[node]; id >= 0 { // a piece ends here, so at a character's end
+				for int(s.pos[j]) <= off {
+					j++
+				}
 				matched = true
 				relax(j, t.score[id]+best[i], id)
 			}
