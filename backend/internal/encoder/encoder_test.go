@@ -138,3 +138,13 @@ func BenchmarkTokenize(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkDecode: the one-time cost of the first Embed or Tokenize (decoding the embedded table).
+func BenchmarkDecode(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decode(tableBytes); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

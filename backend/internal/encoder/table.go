@@ -85,11 +85,15 @@ func decode(b []byte) (*table, error) {
 	}
 	off := 16
 	logp := make([]float32, n)
-	type edge struct {
-		node int32
-		b    byte
+	// The pieces' bytes bound the trie's edges; the hash table gets at least twice as many slots.
+	size, pieceBytes := 1, len(b)-off-13*n-4*Dim-n*Dim
+	for size < 2*pieceBytes {
+		size <<= 1
 	}
-	edges := map[edge]int32{}
+	if pieceBytes <= 0 {
+		return nil, errTable
+	}
+	t.edgeKey, t.edgeTo = make([]uint32, size), make([]int32, size)
 	for i := 0; i < n; i++ {
 		if off+13 > len(b) {
 			return nil, errTable
@@ -112,28 +116,9 @@ func decode(b []byte) (*table, error) {
 		}
 		node := int32(0)
 		for _, c := range p {
-			child, ok := edges[edge{node, c}]
-			if !ok {
-				child = int32(len(t.nodeID)) // #nosec G115 -- under 2^20 pieces of 255 bytes
-				t.nodeID = append(t.nodeID, -1)
-				edges[edge{node, c}] = child
-			}
-			node = child
+			node = t.addChild(node, c)
 		}
 		t.nodeID[node] = int32(i) // #nosec G115 -- n < 2^20
-	}
-	size := 1
-	for size < 2*len(edges) {
-		size <<= 1
-	}
-	t.edgeKey, t.edgeTo = make([]uint32, size), make([]int32, size)
-	for e, child := range edges {
-		key := uint32(e.node+1)<<8 | uint32(e.b) // #nosec G115 -- node >= 0
-		h := t.slot(key)
-		for t.edgeKey[h] != 0 {
-			h = (h + 1) & (size - 1)
-		}
-		t.edgeKey[h], t.edgeTo[h] = key, child
 	}
 	if off+4*Dim+n*Dim != len(b) {
 		return nil, errTable
@@ -164,6 +149,21 @@ func (t *table) child(node int32, c byte) int32 {
 			return -1
 		}
 	}
+}
+
+// addChild returns the child of node by byte c, adding it if it is not there yet.
+func (t *table) addChild(node int32, c byte) int32 {
+	key := uint32(node+1)<<8 | uint32(c) // #nosec G115 -- node >= 0
+	h := t.slot(key)
+	for ; t.edgeKey[h] != 0; h = (h + 1) & (len(t.edgeKey) - 1) {
+		if t.edgeKey[h] == key {
+			return t.edgeTo[h]
+		}
+	}
+	child := int32(len(t.nodeID)) // #nosec G115 -- fewer nodes than the table's bytes
+	t.nodeID = append(t.nodeID, -1)
+	t.edgeKey[h], t.edgeTo[h] = key, child
+	return child
 }
 
 // piece is the text of the piece id.
