@@ -147,7 +147,8 @@ NATIVE_FUZZ := \
 	FuzzCheckDecoding:./backend/internal/httpapi \
 	FuzzCleanForSpeech:./backend/internal/voice \
 	FuzzScreen:./backend/internal/companion/safety \
-	FuzzOfflineReply:./backend/internal/companion
+	FuzzOfflineReply:./backend/internal/companion \
+	FuzzTokenize:./backend/internal/encoder
 fuzz: dist-placeholder
 	PERCOLATE_FUZZ_ROUNDS=$(FUZZ_ROUNDS) go test -race -count=1 -v -timeout 60m -run '^(TestContractFuzz|TestObjectLevelAccess)$$' ./backend/internal/httpapi/
 	@for t in $(NATIVE_FUZZ); do \
