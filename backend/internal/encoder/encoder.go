@@ -35,7 +35,7 @@ func Embed(text string) Vector {
 		w := t.weight[id]
 		row := (*[Dim]byte)(t.vec[int(id)*Dim:])
 		for k, q := range row {
-			acc[k] += w * float32(int8(q))
+			acc[k] += w * float32(int8(q)) // #nosec G115 -- the bytes are int8 coordinates
 		}
 	}
 	scratchPool.Put(s)

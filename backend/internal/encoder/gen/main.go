@@ -255,7 +255,7 @@ func encodeTable(pieces []string, scores []float64, logp, scale []float32, q []i
 	for i, p := range pieces {
 		_ = binary.Write(&b, le, scores[i])
 		_ = binary.Write(&b, le, logp[i])
-		b.WriteByte(byte(len(p)))
+		b.WriteByte(byte(len(p))) // #nosec G115 -- run checked that len(p) <= 255
 		b.WriteString(p)
 	}
 	_ = binary.Write(&b, le, scale)
