@@ -25,11 +25,13 @@ import "math"
 type Vector [Dim]float32
 
 // Embed returns text's vector: the mean of its pieces' table vectors, each weighted by smooth
-// inverse frequency, L2-normalised. It allocates nothing.
+// inverse frequency, L2-normalised. It allocates nothing. Unlike the model's tokenizer, which
+// marks only ASCII spaces as word boundaries (so a newline glues two words into one), it takes
+// every run of white space as one boundary and trims the text first.
 func Embed(text string) Vector {
 	t := tbl()
 	s := scratchPool.Get().(*scratch)
-	ids := t.tokenize(text, s)
+	ids := t.tokenize(text, s, true)
 	var acc Vector
 	for _, id := range ids {
 		w := t.weight[id]

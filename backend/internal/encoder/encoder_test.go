@@ -90,6 +90,18 @@ func TestEmbedIsNormalisedAndDeterministic(t *testing.T) {
 	}
 }
 
+func TestEmbedFoldsWhiteSpace(t *testing.T) {
+	want := Embed("i can't sleep at night")
+	for _, s := range []string{"  i can't sleep\nat night ", "i can't\tsleep   at\r\nnight", "i can't sleep at night\u3000"} {
+		if Embed(s) != want {
+			t.Errorf("Embed(%q) differs from Embed of the same words with single spaces", s)
+		}
+	}
+	if Embed(" \n\t ") != (Vector{}) {
+		t.Error("Embed of white space alone is not zero")
+	}
+}
+
 func TestEmbedAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops items under the race detector")

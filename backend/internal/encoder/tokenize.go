@@ -1,7 +1,9 @@
 package encoder
 
 import (
+	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -36,7 +38,7 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 func Tokenize(text string) []int {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
-	ids := tbl().tokenize(text, s)
+	ids := tbl().tokenize(text, s, false)
 	out := make([]int, len(ids))
 	for i, id := range ids {
 		out[i] = int(id)
@@ -44,19 +46,31 @@ func Tokenize(text string) []int {
 	return out
 }
 
-// tokenize returns the ids of text in s.ids (valid until s is reused).
-func (t *table) tokenize(text string, s *scratch) []int32 {
+// tokenize returns the ids of text in s.ids (valid until s is reused). With fold, every run of
+// white space (tabs and newlines too) is one word boundary, and the text is trimmed first.
+func (t *table) tokenize(text string, s *scratch, fold bool) []int32 {
 	s.ids = s.ids[:0]
-	if text == "" {
-		return s.ids
-	}
 	if !utf8.ValidString(text) || norm.NFKC.QuickSpanString(text) != len(text) {
 		text = norm.NFKC.String(text) // invalid bytes become U+FFFD
+	}
+	if fold {
+		text = strings.TrimSpace(text)
+	}
+	if text == "" {
+		return s.ids
 	}
 	s.buf = append(s.buf[:0], "▁"...)
 	s.pos = s.pos[:0]
 	s.pos = append(s.pos, 0)
+	space := false
 	for _, r := range text {
+		if fold && unicode.IsSpace(r) {
+			if space {
+				continue
+			}
+			r = ' '
+		}
+		space = r == ' '
 		s.pos = append(s.pos, int32(len(s.buf))) // #nosec G115 -- a message is far below 2 GB
 		if r == ' ' {
 			s.buf = append(s.buf, "▁"...)
