@@ -40,7 +40,7 @@ func Embed(text string) Vector {
 			acc[k] += w * float32(int8(q)) // #nosec G115 -- the bytes are int8 coordinates
 		}
 	}
-	scratchPool.Put(s)
+	putScratch(s)
 	var ss float32
 	for k := range acc {
 		acc[k] *= t.scale[k]

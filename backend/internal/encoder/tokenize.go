@@ -24,6 +24,13 @@ type scratch struct {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
+// putScratch returns s to the pool unless a very long text grew it: the pool keeps no large arrays.
+func putScratch(s *scratch) {
+	if cap(s.buf) <= 1<<16 {
+		scratchPool.Put(s)
+	}
+}
+
 // Tokenize splits text into the ids of the model's vocabulary pieces exactly as the model's own
 // tokenizer does (@energetic-ai/embeddings 0.2.0; testdata/tokens.golden is its output):
 //
@@ -37,7 +44,7 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // unreached, and the seven colon pieces with a null score in the vocabulary score 0.
 func Tokenize(text string) []int {
 	s := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(s)
+	defer putScratch(s)
 	ids := tbl().tokenize(text, s, false)
 	out := make([]int, len(ids))
 	for i, id := range ids {
