@@ -57,7 +57,7 @@ generate: deps
 		./backend/internal/encoder
 	cd frontend && npm run generate
 
-## check-generated: fail when generated code differs from openapi.yaml, db/ and the scorer's training data
+## check-generated: fail when generated code differs from openapi.yaml, db/, the scorer's training data and the encoder's model
 check-generated: generate
 	@if [ -n "$$(git status --porcelain -- $(GENERATED))" ]; then \
 		echo "Generated code is out of date. Run 'make generate' and commit the result:"; \
