@@ -15,7 +15,9 @@ SHELL := /bin/bash
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 GO_LDFLAGS := -s -w -X main.version=$(VERSION)
 BIN := bin/percolate
-GENERATED := gen frontend/src/api/gen backend/internal/companion/safety/scorer.bin
+GENERATED := gen frontend/src/api/gen backend/internal/companion/safety/scorer.bin \
+	backend/internal/encoder/table.bin backend/internal/encoder/testdata/tokens.golden \
+	backend/internal/encoder/testdata/reference.bin
 # Explicit, because ./... would also walk Go code shipped inside frontend/node_modules.
 GO_PKGS := . ./backend/... ./db/... ./gen/... ./frontend
 
@@ -48,12 +50,14 @@ dist-placeholder:
 	@[ -n "$$(ls -A frontend/dist)" ] || touch frontend/dist/.keep
 
 ## generate: regenerate gen/api and gen/apiclient (oapi-codegen), gen/limits (limitsgen), gen/db (sqlc), the crisis
-## screen's scorer (trained on the tuning half and its corpus) and frontend/src/api/gen (orval)
+## screen's scorer (trained on the tuning half and its corpus), the sentence encoder's table (USE-lite
+## distilled by backend/internal/encoder/gen, with node) and frontend/src/api/gen (orval)
 generate: deps
-	go generate ./gen/api ./gen/apiclient ./gen/limits ./db ./backend/internal/companion/safety
+	go generate ./gen/api ./gen/apiclient ./gen/limits ./db ./backend/internal/companion/safety \
+		./backend/internal/encoder
 	cd frontend && npm run generate
 
-## check-generated: fail when generated code differs from openapi.yaml, db/ and the scorer's training data
+## check-generated: fail when generated code differs from openapi.yaml, db/, the scorer's training data and the encoder's model
 check-generated: generate
 	@if [ -n "$$(git status --porcelain -- $(GENERATED))" ]; then \
 		echo "Generated code is out of date. Run 'make generate' and commit the result:"; \
@@ -143,7 +147,8 @@ NATIVE_FUZZ := \
 	FuzzCheckDecoding:./backend/internal/httpapi \
 	FuzzCleanForSpeech:./backend/internal/voice \
 	FuzzScreen:./backend/internal/companion/safety \
-	FuzzOfflineReply:./backend/internal/companion
+	FuzzOfflineReply:./backend/internal/companion \
+	FuzzTokenize:./backend/internal/encoder
 fuzz: dist-placeholder
 	PERCOLATE_FUZZ_ROUNDS=$(FUZZ_ROUNDS) go test -race -count=1 -v -timeout 60m -run '^(TestContractFuzz|TestObjectLevelAccess)$$' ./backend/internal/httpapi/
 	@for t in $(NATIVE_FUZZ); do \

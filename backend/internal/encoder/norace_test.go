@@ -1,0 +1,5 @@
+//go:build !race
+
+package encoder
+
+const raceEnabled = false
