@@ -163,7 +163,8 @@ faults: dist-placeholder
 	go test -race -count=$(FAULT_RUNS) -v -run '^TestPostgresRestartUnderLoad$$' ./backend/cmd/percolate/
 
 ## safety-eval: the crisis screen on the labelled set, per category, on the tuning half (data/full)
-## and the held-back half (data/fresh, written blind; counts only). SAFETY_EVAL_FLAGS=-v lists the tuning
+## and the held-back half (data/fresh, written blind; counts only); then the everyday set's ordinary
+## messages and whole conversations through the send path and the offline engine (data/everyday). SAFETY_EVAL_FLAGS=-v lists the tuning
 ## half's misses; SAFETY_EVAL_FLAGS=-gate fails below 98% held-back recall or above 3% false positives.
 SAFETY_EVAL_FLAGS ?=
 safety-eval:

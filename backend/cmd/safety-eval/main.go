@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -88,6 +89,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\nHELD-BACK half: %d risky, %d harmless (counts only: never read or tune on these messages)\n",
 			hr.Risky.N, hr.Harmless.N)
 		hr.WriteTable(stdout)
+	}
+
+	for _, half := range []struct {
+		name, dir, note string
+	}{
+		{"TUNING", "tuning", ""},
+		{"HELD-BACK", "heldback", " (counts only: never read or tune on these messages)"},
+	} {
+		path := filepath.Join(*dir, safetyeval.EverydayDir, half.dir)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stdout, "\nEVERYDAY set, %s half: not written yet (data/%s/%s)\n", half.name, safetyeval.EverydayDir, half.dir)
+			continue
+		}
+		e, err := safetyeval.LoadEveryday(path)
+		if err != nil {
+			fmt.Fprintln(stderr, "safety-eval:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "\nEVERYDAY set, %s half%s: %d ordinary messages, %d ordinary conversations, %d risky messages, %d risky conversations,\n"+
+			"  through the send path's decisions and the offline engine (data/%s, written blind)\n",
+			half.name, half.note, len(e.Ordinary), len(e.Conversations), len(e.Risky), len(e.RiskyConvs), safetyeval.EverydayDir)
+		safetyeval.EvaluateEveryday(e).Write(stdout)
 	}
 
 	gateErr := hr.Gate()
