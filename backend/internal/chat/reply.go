@@ -105,8 +105,11 @@ func (t *Turn) modelReply(l *liveReply) (string, int, error) {
 	if t.notice != "" {
 		text = t.notice + "\n\n" + got
 	}
-	if companion.Screen(got) != companion.RiskNone {
-		// Whatever the model said, a reply that touches on risk carries the resources.
+	if !t.s.provider.Offline() && companion.Screen(got) != companion.RiskNone {
+		// Whatever the model said, a reply that touches on risk carries the resources. The
+		// offline engine's words are not screened as if the user had written them: its lines
+		// are checked at build time (companion.TestEngineWordingNamesNoHarm), and it never
+		// quotes a flagged message.
 		extra := "\n\n" + companion.CrisisResources
 		text += extra
 		l.append(extra)

@@ -383,3 +383,23 @@ func TestARiskyMessageIsWithheldFromTheModelAndTheSummary(t *testing.T) {
 		t.Fatalf("summary = %q", sum.Text)
 	}
 }
+
+// TestOfflineRepliesAreNotScreenedAsTheUsersWords: an ordinary conversation with the offline
+// engine gets no resources tacked onto its replies. The engine's words are checked at build
+// time; screening them as if the student had written them added the resources to ordinary
+// replies ("How have you been looking after yourself around your loan?").
+func TestOfflineRepliesAreNotScreenedAsTheUsersWords(t *testing.T) {
+	f := newFixture(t, false, nil)
+	uid := f.user(t, "USER")
+	sid := f.newSession(t, uid)
+	for _, msg := range []string{"money stress again", "my loan hasn't come through yet", "there was some problem with my form",
+		"i have like 40 quid for 2 weeks", "rent was already paid thankfully", "just food and bus"} {
+		res, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: msg}, nil)
+		if err != nil || !res.Success {
+			t.Fatalf("send %q: %+v %v", msg, res, err)
+		}
+		if strings.Contains(res.AIResponse, companion.CrisisResources) {
+			t.Errorf("%q got the resources: %q", msg, res.AIResponse)
+		}
+	}
+}

@@ -16,17 +16,22 @@ func flagged(text string) bool { return Screen(text) != RiskNone }
 // screenIn screens a message of the conversation with the turns before it as context.
 func screenIn(text string, c safety.Context) safety.Result { return safety.Screen(text, c) }
 
-// contextAfter is the safety screen's context for the message that follows the turns: the
-// level of the last user message (each screened with its own context) and whether the last
-// reply was a check-in or the crisis reply (it carries the resources).
+// contextAfter is the safety screen's context for the message that follows the turns, as the
+// send path reads it (chat.safetyContext): the level of the last user message on its own, and
+// whether the last reply asked the check-in question. A withheld message counts as none: its
+// level is unknown here, and the send path, which stored it, has already answered the new
+// message if it was risky in its context. Reading a withheld message, or any reply that
+// carries the resources, as a risk made every short answer after one false alarm a crisis.
 func contextAfter(turns []Turn) safety.Context {
 	var c safety.Context
 	for _, t := range turns {
-		switch t.Role {
-		case RoleUser:
-			c = safety.Context{Previous: levelIn(t.Content, c)}
-		case RoleAssistant:
-			c.CheckedIn = isCheckIn(t.Content)
+		switch {
+		case t.Role == RoleUser && t.Content == Withheld:
+			c = safety.Context{}
+		case t.Role == RoleUser:
+			c = safety.Context{Previous: screenIn(t.Content, safety.Context{}).Level}
+		case t.Role == RoleAssistant:
+			c.CheckedIn = strings.Contains(t.Content, CheckInQuestion)
 		}
 	}
 	return c

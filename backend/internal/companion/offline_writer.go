@@ -45,7 +45,13 @@ func parseTmpl(src string, stock bool) tmpl {
 }
 
 // lines parses a pool of templates; stock says that every one of them is a stock line.
+// wording is the source of every line the engine can say. Its replies are not screened as
+// if the user had written them; instead, a test checks at build time that none of its own
+// words reads as risk (TestEngineWordingIsNotRisky), and it never quotes a flagged message.
+var wording []string
+
 func lines(stock bool, src ...string) []tmpl {
+	wording = append(wording, src...)
 	out := make([]tmpl, len(src))
 	for i, s := range src {
 		out[i] = parseTmpl(s, stock)

@@ -88,12 +88,12 @@ func loadLines[T any](path string, dst *[]T) error {
 // Outcome is what a turn of a conversation got.
 type Outcome int
 
-// The outcomes. Every one but Answered interrupts the conversation.
+// The outcomes. Every one but Answered interrupts the conversation. (With a model, a reply
+// whose words screen as risky also gets the resources added; the offline engine's do not.)
 const (
-	Answered       Outcome = iota // the welcome or an ordinary reply
-	CheckedIn                     // the check-in question with the resources
-	Crisis                        // the crisis reply with the resources
-	ResourcesAdded                // an ordinary reply with the resources added to it
+	Answered  Outcome = iota // the welcome or an ordinary reply
+	CheckedIn                // the check-in question with the resources
+	Crisis                   // the crisis reply with the resources
 )
 
 // Converse runs the student's turns through the send path's safety decisions and the offline
@@ -101,7 +101,7 @@ const (
 // reply. It mirrors chat.decide (the message alone, or in its context after a risky message
 // or a check-in), chat.safetyContext (the previous message's level on its own, and whether
 // the reply it answers asked the check-in question) and Turn.reply (the first message of a
-// session gets the welcome; a reply whose words screen as risky gets the resources).
+// session gets the welcome; the offline engine's replies are not screened).
 func Converse(turns []string) ([]Outcome, []string) {
 	engine := companion.NewOffline()
 	var history []companion.Turn
@@ -123,9 +123,6 @@ func Converse(turns []string) ([]Outcome, []string) {
 			reply = companion.Welcome("Sam", false)
 		default:
 			reply = engine.Compose(companion.Prompt{History: history, Message: msg})
-			if companion.Screen(reply) != companion.RiskNone {
-				out[i], reply = ResourcesAdded, reply+"\n\n"+companion.CrisisResources
-			}
 		}
 		replies[i] = reply
 		history = append(history, companion.Turn{Role: companion.RoleUser, Content: msg},
