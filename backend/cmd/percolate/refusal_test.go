@@ -122,9 +122,10 @@ func TestConnectionRefusalsUnderLoad(t *testing.T) {
 			}
 		case "refresh":
 			p.refreshes++
-			if r.code == http.StatusOK {
+			switch r.code {
+			case http.StatusOK:
 				p.refreshed200++
-			} else {
+			case http.StatusServiceUnavailable:
 				p.refresh503++
 			}
 		}
@@ -265,11 +266,12 @@ func TestConnectionRefusalsUnderLoad(t *testing.T) {
 	}
 	stopLoad()
 
-	if len(bad) > 0 {
+	nbad := len(bad)
+	if nbad > 0 {
 		if len(bad) > 20 {
 			bad, badIDs = append(bad[:20:20], fmt.Sprintf("[and %d more]", len(bad)-20)), badIDs[:20]
 		}
-		t.Errorf("%d wrong answers:\n  %s\n%s%s", len(bad), strings.Join(bad, "\n  "), summary(), srv.report(badIDs...))
+		t.Errorf("%d wrong answers:\n  %s\n%s%s", nbad, strings.Join(bad, "\n  "), summary(), srv.report(badIDs...))
 	}
 	for _, p := range phases {
 		if p.answers[http.StatusServiceUnavailable] == 0 {
@@ -336,5 +338,5 @@ func TestConnectionRefusalsUnderLoad(t *testing.T) {
 			p.reads, p.sends, p.refreshes, p.first503.Sub(p.refuseAt).Round(time.Millisecond), p.slowest503.Round(time.Millisecond),
 			p.sends200, p.sendsFailed, p.refreshed200, p.refresh503, p.okAt.Sub(p.allowAt).Round(time.Millisecond))
 	}
-	t.Logf("%sall sends answered 200: %d, not stored: %d; wrong answers: %d", summary(), sends200, lost, len(bad))
+	t.Logf("%sall sends answered 200: %d, not stored: %d; wrong answers: %d", summary(), sends200, lost, nbad)
 }
