@@ -65,6 +65,7 @@ func TestConnectionRefusalsUnderLoad(t *testing.T) {
 	}
 	var (
 		mu      sync.Mutex
+		sendMu  sync.RWMutex // held by the test while it ends the app's sessions (see below)
 		records []loadRecord
 		phases  []*phase
 		cur     *phase
@@ -159,7 +160,9 @@ func TestConnectionRefusalsUnderLoad(t *testing.T) {
 				case time.Since(lastSend) > 3500*time.Millisecond: // within 20 sends a minute
 					lastSend = time.Now()
 					text := fmt.Sprintf("worker %d message %d", w, n)
+					sendMu.RLock()
 					res, a := faultSend(c, u.access, u.session, text)
+					sendMu.RUnlock()
 					r = loadRecord{kind: "send", text: text, answer: a}
 					if res != nil {
 						r.reply = res.JSON200
@@ -256,7 +259,14 @@ func TestConnectionRefusalsUnderLoad(t *testing.T) {
 		cur = p
 		phases = append(phases, p)
 		mu.Unlock()
+		// No send is in flight while the refusal ends the app's sessions: a session ended
+		// during a reply's commit leaves unknown whether the reply was stored, which chat
+		// does not find out (TestPostgresRestartUnderLoad's territory, and a known limit);
+		// this test is about the connections refused afterwards. Sends started during the
+		// refusal go on as usual.
+		sendMu.Lock()
 		db.Refuse(t, ref.Code)
+		sendMu.Unlock()
 		time.Sleep(hold)
 		db.Allow(t, ref.Code)
 		mu.Lock()
@@ -271,7 +281,7 @@ func TestConnectionRefusalsUnderLoad(t *testing.T) {
 		if len(bad) > 20 {
 			bad, badIDs = append(bad[:20:20], fmt.Sprintf("[and %d more]", len(bad)-20)), badIDs[:20]
 		}
-		t.Errorf("%d wrong answers:\n  %s\n%s%s", nbad, strings.Join(bad, "\n  "), summary(), srv.report(badIDs...))
+		t.Errorf("%d wrong answers:\n  %s\n%sserver errors other than requests:\n%s\n%s", nbad, strings.Join(bad, "\n  "), summary(), serverErrors(srv), srv.report(badIDs...))
 	}
 	for _, p := range phases {
 		if p.answers[http.StatusServiceUnavailable] == 0 {
@@ -339,4 +349,16 @@ func TestConnectionRefusalsUnderLoad(t *testing.T) {
 			p.sends200, p.sendsFailed, p.refreshed200, p.refresh503, p.okAt.Sub(p.allowAt).Round(time.Millisecond))
 	}
 	t.Logf("%sall sends answered 200: %d, not stored: %d; wrong answers: %d", summary(), sends200, lost, nbad)
+}
+
+// serverErrors is the server's logged errors other than its request lines (a reply's failed
+// store is logged by session, not by request).
+func serverErrors(srv *server) string {
+	var lines []string
+	for _, line := range strings.Split(srv.logs.String(), "\n") {
+		if strings.Contains(line, `"level":"ERROR"`) && !strings.Contains(line, `"msg":"request"`) {
+			lines = append(lines, "  "+line)
+		}
+	}
+	return lastLines(strings.Join(lines, "\n"), 20)
 }
