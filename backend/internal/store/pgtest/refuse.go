@@ -41,6 +41,9 @@ var Refusals = []Refusal{
 // the app reaches as an ordinary role with a password (scram-sha-256), as in production.
 // The cluster is private because the shared server trusts every connection and a test may
 // not change its pg_hba.conf; the cluster is started once per test process.
+//
+// Every Refusable of a process shares the app's role, so refusing 28P01 (its password) holds
+// for all of them: tests that refuse connections must not run in parallel with each other.
 type Refusable struct {
 	// URL is the app's connection URL: its role and password, over the cluster's socket.
 	URL  string
