@@ -270,16 +270,24 @@ func (k *Keyring) acceptable(i int, now time.Time) bool {
 // Lookup returns the accepted key named kid. An unknown kid makes the keyring read the keys
 // again (at most once a second), in case another instance has just rotated them.
 func (k *Keyring) Lookup(ctx context.Context, kid string) (Key, bool) {
+	key, ok, _ := k.LookupChecked(ctx, kid)
+	return key, ok
+}
+
+// LookupChecked is Lookup that also says when the keys could not be read again (the database
+// did not answer): then err is not nil, and whether kid is accepted is not known. A token
+// signed with a key another instance has just made is not refused for that.
+func (k *Keyring) LookupChecked(ctx context.Context, kid string) (Key, bool, error) {
 	if key, found, ok := k.find(kid); found || k.st == nil {
-		return key, ok
+		return key, ok, nil
 	}
 	// Unless a read less than a second ago (perhaps by a concurrent request) already had it.
 	if err := k.reload(ctx, minReload); err != nil {
 		k.cfg.Logger.Warn("reload signing keys", "error", err.Error())
-		return Key{}, false
+		return Key{}, false, err
 	}
 	key, _, ok := k.find(kid)
-	return key, ok
+	return key, ok, nil
 }
 
 func (k *Keyring) find(kid string) (key Key, found, ok bool) {

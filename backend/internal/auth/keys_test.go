@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/uuid"
 
+	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 )
 
@@ -240,5 +243,46 @@ func TestRefreshGraceAcrossARotation(t *testing.T) {
 	}
 	if second.Refresh != first.Refresh {
 		t.Fatal("the grace window handed out another refresh token than the first refresh did")
+	}
+}
+
+// TestAnUnknownKidWhileTheKeysCannotBeReadIsNotAVerdict: instance B meets a token signed with
+// the key A has just made, and cannot read the keys because the database refuses it. The
+// token is not refused as invalid (that answer signs the user out): the error says the
+// database is unavailable, and once it answers again B accepts the token.
+func TestAnUnknownKidWhileTheKeysCannotBeReadIsNotAVerdict(t *testing.T) {
+	db := pgtest.NewRefusable(t)
+	st := db.Open(t)
+	ctx := context.Background()
+	c := newClock()
+	ka, err := OpenKeyring(ctx, st, KeyringConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := OpenKeyring(ctx, st, KeyringConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := instance(t, ka, c), instance(t, kb, c)
+	if _, err := ka.Rotate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c.Advance(DefaultKeyPropagation + time.Second)
+	tok, err := a.IssueAccess(Principal{UserID: uuid.New(), Role: "USER", Family: uuid.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	db.Refuse(t, "55000")
+	st.Pool().Reset()
+	_, err = b.ParseAccess(ctx, tok)
+	if err == nil || errors.Is(err, apperr.ErrUnauthorized) || !store.IsUnavailable(err) {
+		t.Fatalf("B checking a token of A's new key with the database refusing: %v, want an unavailable error, not ErrUnauthorized", err)
+	}
+
+	db.Allow(t, "55000")
+	c.Advance(2 * minReload)
+	if _, err := b.ParseAccess(ctx, tok); err != nil {
+		t.Fatalf("B checking the token once the database answers: %v", err)
 	}
 }

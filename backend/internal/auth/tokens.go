@@ -174,13 +174,18 @@ func (t *Tokens) ParseAccess(ctx context.Context, token string) (Principal, erro
 		// Checked in full again below, which refuses it as it did before it was remembered.
 	}
 	var (
-		c      claims
-		kid    string
-		signer []byte
+		c       claims
+		kid     string
+		signer  []byte
+		keysErr error // the keys could not be read: the token could not be checked
 	)
 	keyFor := func(tok *jwt.Token) (any, error) {
 		kid, _ = tok.Header["kid"].(string)
-		key, ok := t.keys.Lookup(ctx, kid)
+		key, ok, err := t.keys.LookupChecked(ctx, kid)
+		if err != nil {
+			keysErr = err
+			return nil, err
+		}
 		if !ok {
 			return nil, errors.New("unknown or retired kid")
 		}
@@ -188,6 +193,10 @@ func (t *Tokens) ParseAccess(ctx context.Context, token string) (Principal, erro
 		return key.access, nil
 	}
 	if _, err := t.parser.ParseWithClaims(token, &c, keyFor); err != nil {
+		if keysErr != nil {
+			// Not a verdict on the token: the caller answers "try again", not "signed out".
+			return Principal{}, fmt.Errorf("access token: %w", keysErr)
+		}
 		return Principal{}, fmt.Errorf("access token: %w", apperr.ErrUnauthorized)
 	}
 	uid, err1 := uuid.Parse(c.Subject)

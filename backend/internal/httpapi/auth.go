@@ -2,8 +2,11 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -24,9 +27,9 @@ type Caller struct {
 }
 
 // TokenVerifier checks an access token and returns its caller. The accounts package provides
-// the implementation; without one every protected operation answers 401. An error for which
-// store.IsUnavailable holds means the token could not be checked (503), any other that it
-// does not hold (401).
+// the implementation; without one every protected operation answers 401. An error that wraps
+// apperr.ErrUnauthorized says the token is not valid (401); any other error says the token
+// could not be checked (503 with Retry-After), and the client keeps it and tries again.
 type TokenVerifier interface {
 	VerifyAccessToken(ctx context.Context, token string) (Caller, error)
 }
@@ -55,10 +58,14 @@ func caller(ctx context.Context) (Caller, error) {
 }
 
 // authenticate verifies a bearer token when one is sent and puts its caller in the context.
-// It rejects no token itself (the request validator knows which operations need a caller),
-// but a token it could not check because the database did not answer is no reason to answer
-// "signed out": that request is answered as the outage it is (503 with Retry-After, see
-// writeDomainError), and the client keeps its tokens and tries again.
+// It rejects no token itself (the request validator knows which operations need a caller).
+// Only a verifier's "this token is not valid" (apperr.ErrUnauthorized) leaves the request
+// without a caller, to be answered 401, the answer that signs the client out. Any other
+// failure means the token could not be checked: the database could not be reached, or refused
+// the connection (maintenance, a restore, a revoked privilege, a rotated password), or
+// anything else went wrong on our side. None of these says the token is bad, so the request
+// is answered as an outage (503 with Retry-After), and the client keeps its tokens and tries
+// again.
 func authenticate(v TokenVerifier) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -70,14 +77,28 @@ func authenticate(v TokenVerifier) func(http.Handler) http.Handler {
 					var st *requestState
 					r, st = requestStateOf(r)
 					st.caller, st.hasCaller = c, true
-				case store.IsUnavailable(err):
-					writeDomainError(w, r, fmt.Errorf("check access token: %w", err))
+				case errors.Is(err, apperr.ErrUnauthorized):
+					// Not valid: answered 401 by whatever needs a caller.
+				default:
+					writeUncheckedToken(w, r, fmt.Errorf("check access token: %w", err))
 					return
 				}
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// writeUncheckedToken answers a request whose access token could not be checked: 503 with
+// Retry-After, in the words of writeDomainError when the database was the cause.
+func writeUncheckedToken(w http.ResponseWriter, r *http.Request, err error) {
+	if store.IsUnavailable(err) {
+		writeDomainError(w, r, err)
+		return
+	}
+	slog.ErrorContext(r.Context(), "access token could not be checked", "error", err.Error(), "request_id", RequestID(r.Context()))
+	w.Header().Set("Retry-After", strconv.Itoa(databaseRetryAfter))
+	writeError(w, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", msgUnavailable)
 }
 
 func bearerToken(r *http.Request) (string, bool) {

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/stripe/stripe-go/v86/webhook"
 
+	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/backend/internal/billing/stripetest"
 	"github.com/percolate/percolate/backend/internal/config"
@@ -30,7 +31,7 @@ type userTokens struct{}
 func (userTokens) VerifyAccessToken(_ context.Context, token string) (Caller, error) {
 	id, err := uuid.Parse(strings.TrimPrefix(token, "token-"))
 	if err != nil {
-		return Caller{}, errors.New("bad token")
+		return Caller{}, fmt.Errorf("bad token: %w", apperr.ErrUnauthorized)
 	}
 	return Caller{UserID: id}, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
@@ -32,7 +33,7 @@ type chatTokens struct{}
 func (chatTokens) VerifyAccessToken(_ context.Context, token string) (Caller, error) {
 	id, err := uuid.Parse(token)
 	if err != nil {
-		return Caller{}, err
+		return Caller{}, fmt.Errorf("%w: %w", apperr.ErrUnauthorized, err)
 	}
 	return Caller{UserID: id, Role: "USER"}, nil
 }

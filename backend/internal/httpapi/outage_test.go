@@ -2,14 +2,20 @@ package httpapi
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/percolate/percolate/backend/internal/account"
+	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
+	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	"github.com/percolate/percolate/gen/api"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -24,6 +30,13 @@ type outageEnv struct {
 func newOutageEnv(t *testing.T) *outageEnv {
 	t.Helper()
 	st, gate := pgtest.Through(t, pgtest.URL(t))
+	return &outageEnv{accEnv: newAccountsOn(t, st), gate: gate}
+}
+
+// newAccountsOn is the account service and the server on st, with one verified account
+// (ada@example.com, "brew-a-fresh-pot").
+func newAccountsOn(t *testing.T, st *store.Store) *accEnv {
+	t.Helper()
 	ctx := context.Background()
 	tokens, err := auth.NewTokens(st, auth.Config{Key: make([]byte, 32), Issuer: testPublicURL})
 	if err != nil {
@@ -41,7 +54,7 @@ func newOutageEnv(t *testing.T) *outageEnv {
 	}
 	h := newTestHandler(t, Deps{DB: st, Verifier: NewTokenVerifier(tokens), Accounts: svc, Version: "test"})
 	ip := "198.51.100.7"
-	return &outageEnv{accEnv: &accEnv{t: t, st: st, h: h, svc: svc, tokens: tokens, ip: ip, api: apiClient(t, h, ip)}, gate: gate}
+	return &accEnv{t: t, st: st, h: h, svc: svc, tokens: tokens, ip: ip, api: apiClient(t, h, ip)}
 }
 
 // unavailable checks the rest of the contract's "try again" answer, once its status is 503:
@@ -64,7 +77,7 @@ func unavailable(t *testing.T, what string, body *api.ServiceUnavailable, retryA
 
 // unavailableForAccounts checks that reading the caller, refreshing and signing in each get
 // the "try again" answer.
-func (e *outageEnv) unavailableForAccounts(t *testing.T, s session) {
+func (e *accEnv) unavailableForAccounts(t *testing.T, s session) {
 	t.Helper()
 	ctx := context.Background()
 	me, err := e.api.GetCurrentUserWithResponse(ctx, bearer(s.access))
@@ -129,6 +142,83 @@ func TestHealthIsLivenessAndReadinessChecksTheDatabase(t *testing.T) {
 	ready, err := e.api.GetReadinessWithResponse(context.Background())
 	wantStatus(t, ready, err, http.StatusOK)
 	wantHealth(t, "readiness", *ready.JSON200, api.HealthStatusOk, api.HealthDatabaseOk, "test")
+}
+
+// TestADatabaseRefusingConnectionsSignsNobodyOut makes the real server, up all along, refuse
+// the app's new connections in each way an operator's change does (maintenance, a restore, a
+// revoked CONNECT privilege, a rotated password). A valid access token, a refresh and a
+// sign-in each get 503 with Retry-After, never 401 (signed out) or 500; a token that is no
+// good is still 401; once the refusal is lifted the same access and refresh tokens work.
+func TestADatabaseRefusingConnectionsSignsNobodyOut(t *testing.T) {
+	db := pgtest.NewRefusable(t)
+	e := newAccountsOn(t, db.Open(t))
+	ctx := context.Background()
+	for _, r := range pgtest.Refusals {
+		t.Run(r.Code, func(t *testing.T) {
+			s := e.login("ada@example.com", "brew-a-fresh-pot")
+			before, err := e.api.GetCurrentUserWithResponse(ctx, bearer(s.access))
+			wantStatus(t, before, err, http.StatusOK)
+
+			db.Refuse(t, r.Code)
+			t.Cleanup(func() { db.Allow(t, r.Code) }) // the next case starts on an open database
+			// The pool's connections from before are gone (the refusal ended them): each
+			// request needs a new one, which the server refuses.
+			e.st.Pool().Reset()
+			if err := e.st.Ping(ctx); err == nil {
+				t.Fatalf("%s: the database still takes connections", r.What)
+			}
+
+			e.unavailableForAccounts(t, s)
+			forged, err := e.api.GetCurrentUserWithResponse(ctx, bearer("not-a-token"))
+			wantStatus(t, forged, err, http.StatusUnauthorized)
+
+			db.Allow(t, r.Code)
+			after, err := e.api.GetCurrentUserWithResponse(ctx, bearer(s.access))
+			wantStatus(t, after, err, http.StatusOK)
+			refreshed, err := e.api.RefreshTokensWithResponse(ctx, api.RefreshTokensJSONRequestBody{RefreshToken: s.refresh})
+			wantStatus(t, refreshed, err, http.StatusOK)
+		})
+	}
+}
+
+// failingVerifier fails every check with its error.
+type failingVerifier struct{ err error }
+
+func (f failingVerifier) VerifyAccessToken(context.Context, string) (Caller, error) {
+	return Caller{}, f.err
+}
+
+// TestOnlyAnInvalidTokenIsUnauthorized: a verifier's error that does not say "this token is
+// not valid" means the token could not be checked, which is no reason to sign anyone out.
+func TestOnlyAnInvalidTokenIsUnauthorized(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		err        error
+		wantStatus int
+	}{
+		{"not valid", fmt.Errorf("access token: %w", apperr.ErrUnauthorized), http.StatusUnauthorized},
+		{"a closed login", apperr.New(apperr.ErrUnauthorized, "INVALID_REFRESH_TOKEN", "expired"), http.StatusUnauthorized},
+		{"anything else", errors.New("read signing keys: none in the database"), http.StatusServiceUnavailable},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := buildHandler(t, Deps{Verifier: failingVerifier{c.err}})
+			req := httptest.NewRequest(http.MethodGet, "/api/auth/me", nil)
+			req.Header.Set("Authorization", "Bearer some-token")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != c.wantStatus {
+				t.Fatalf("GET /api/auth/me with the verifier failing with %q: %d %s, want %d", c.err, rec.Code, rec.Body, c.wantStatus)
+			}
+			if c.wantStatus == http.StatusServiceUnavailable {
+				if ra := rec.Header().Get("Retry-After"); ra == "" || ra == "0" {
+					t.Errorf("Retry-After = %q, want a second or more", ra)
+				}
+				if !strings.Contains(rec.Body.String(), `"SERVICE_UNAVAILABLE"`) {
+					t.Errorf("body %s, want the code SERVICE_UNAVAILABLE", rec.Body)
+				}
+			}
+		})
+	}
 }
 
 type discardSender struct{}

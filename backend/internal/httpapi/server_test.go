@@ -5,7 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	"github.com/percolate/percolate/gen/api"
 )
@@ -25,7 +26,7 @@ type acceptToken string
 
 func (a acceptToken) VerifyAccessToken(_ context.Context, token string) (Caller, error) {
 	if token != string(a) {
-		return Caller{}, errors.New("bad token")
+		return Caller{}, fmt.Errorf("bad token: %w", apperr.ErrUnauthorized)
 	}
 	return Caller{UserID: uuid.New(), Role: "USER"}, nil
 }

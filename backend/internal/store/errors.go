@@ -76,6 +76,14 @@ func isPgError(err error, code, constraint string) bool {
 // pool is closed, or the server is shutting down, starting up or out of connections. Such a
 // failure is temporary and says nothing about the request, unlike a statement the database
 // refused; the HTTP layer answers it 503 with Retry-After.
+//
+// Every failure to open a connection counts, whatever the server answered: a server that is
+// up can still refuse new connections to the app's database, during maintenance or a restore
+// (55000 "not currently accepting connections", 3D000 "does not exist"), after a revoked
+// CONNECT privilege (42501) or after a credential rotation (28P01 "password authentication
+// failed"). None of them says anything about the request either, and answering them as what
+// they would mean on a statement (a 500, or a 401 that signs the user out) loses the user's
+// sign-in for an operator's change.
 func IsUnavailable(err error) bool {
 	if err == nil {
 		return false
@@ -86,13 +94,16 @@ func IsUnavailable(err error) bool {
 		pgErr   *pgconn.PgError
 	)
 	switch {
+	case errors.As(err, &connErr):
+		// Checked before the server's code: a ConnectError wraps the server's refusal.
+		return true
 	case errors.As(err, &pgErr):
 		// Class 08: connection exception; 53: insufficient resources (too many
 		// connections, out of memory or disk); 57014: cancelled (a statement timeout under
 		// load); 57P01–57P03: shutting down or starting up.
 		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "53") ||
 			pgErr.Code == "57014" || pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03"
-	case errors.As(err, &connErr), errors.As(err, &netErr), pgconn.Timeout(err),
+	case errors.As(err, &netErr), pgconn.Timeout(err),
 		errors.Is(err, puddle.ErrClosedPool), errors.Is(err, io.ErrUnexpectedEOF):
 		return true
 	}
