@@ -33,7 +33,8 @@ func (s *Service) Login(ctx context.Context, email, password, clientIP string) (
 	// client address, whatever the account (one client trying many accounts); per account and
 	// client address together, so that a stranger's wrong passwords lock only the stranger's
 	// own pairing with the account, never its owner on their own device; and per account from
-	// every address, a ceiling ten times higher against guessing spread over many addresses.
+	// every address, a much higher ceiling (100 to the pairing's 10) against guessing spread
+	// over many addresses.
 	// Whichever refuses, the owner gets in with a sign-in link, which forgets the account's
 	// counts (as a password reset does); the 429 says so.
 	addr, err := s.limiter.Reserve(ctx, lim.LoginFailPerAddress, clientIP)

@@ -78,12 +78,12 @@ func (l *Limiter) Reserve(ctx context.Context, rule Rule, subject string) (Reser
 // per account and client address). The pairings of one owner share the start of their keys,
 // so ResetOwner forgets all of them at once.
 func (l *Limiter) ReservePair(ctx context.Context, rule Rule, owner, client string) (Reservation, error) {
-	return l.reserve(ctx, rule, ownerPrefix(rule, owner)+hashed(Client(client)))
+	return l.reserve(ctx, rule, ownerPrefix(rule, owner)+hashed(clientSubject(client)))
 }
 
 // ResetPair forgets the count of one pairing of owner and client under rule.
 func (l *Limiter) ResetPair(ctx context.Context, rule Rule, owner, client string) error {
-	if err := l.q.DeleteRateLimit(ctx, ownerPrefix(rule, owner)+hashed(Client(client))); err != nil {
+	if err := l.q.DeleteRateLimit(ctx, ownerPrefix(rule, owner)+hashed(clientSubject(client))); err != nil {
 		return fmt.Errorf("reset rate limit %s: %w", rule.Name, err)
 	}
 	return nil
@@ -101,10 +101,10 @@ func (l *Limiter) ResetOwner(ctx context.Context, rule Rule, owner string) error
 	return nil
 }
 
-// Client is the subject a client address is counted as in a pairing: an IPv4 address
+// clientSubject is what a client address is counted as in a pairing: an IPv4 address
 // itself, an IPv6 address's /64 (one network's, which its owner can fill with addresses
 // at will), anything else as it is.
-func Client(addr string) string {
+func clientSubject(addr string) string {
 	a, err := netip.ParseAddr(strings.TrimSpace(addr))
 	if err != nil || !a.Unmap().Is6() {
 		return addr

@@ -211,8 +211,8 @@ func TestClientIsAnIPv6AddressesSlash64(t *testing.T) {
 		"192.0.2.7":              "192.0.2.7",
 		"not an address":         "not an address",
 	} {
-		if got := Client(in); got != want {
-			t.Errorf("Client(%q) = %q, want %q", in, got, want)
+		if got := clientSubject(in); got != want {
+			t.Errorf("clientSubject(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
