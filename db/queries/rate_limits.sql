@@ -36,3 +36,10 @@ WITH hit AS (
     RETURNING count
 )
 SELECT expect(count <= @max_count::integer) FROM hit;
+
+-- name: DeleteRateLimitRange :execrows
+-- DeleteRateLimitRange forgets every window of the keys from @low (included) to @high
+-- (excluded) in byte order: the keys that begin with one prefix (every pairing of one account
+-- with a client address), when @high is that prefix with its last byte raised by one.
+DELETE FROM rate_limits
+WHERE key COLLATE "C" >= @low::text AND key COLLATE "C" < @high::text;

@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -65,4 +66,19 @@ func (q *Queries) GetContactMessage(ctx context.Context, id uuid.UUID) (ContactM
 		&i.CreatedAt,
 	)
 	return i, err
+}
+
+const pruneContactMessages = `-- name: PruneContactMessages :execrows
+DELETE FROM contact_messages
+WHERE created_at < $1
+`
+
+// PruneContactMessages deletes the contact messages received before the cut-off (the privacy
+// page states how long they are kept).
+func (q *Queries) PruneContactMessages(ctx context.Context, before time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, pruneContactMessages, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

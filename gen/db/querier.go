@@ -62,6 +62,10 @@ type Querier interface {
 	DeleteMessageForUser(ctx context.Context, arg DeleteMessageForUserParams) (int64, error)
 	// DeleteRateLimit forgets every window of a key (e.g. failed logins after a success).
 	DeleteRateLimit(ctx context.Context, key string) error
+	// DeleteRateLimitRange forgets every window of the keys from @low (included) to @high
+	// (excluded) in byte order: the keys that begin with one prefix (every pairing of one account
+	// with a client address), when @high is that prefix with its last byte raised by one.
+	DeleteRateLimitRange(ctx context.Context, arg DeleteRateLimitRangeParams) (int64, error)
 	// DeleteSessionForUser deletes the user's session and its messages; it
 	// affects no rows when the session belongs to someone else.
 	DeleteSessionForUser(ctx context.Context, arg DeleteSessionForUserParams) (int64, error)
@@ -253,6 +257,9 @@ type Querier interface {
 	// one statement: title, AI-notice time, check-in flag, preview, and the reply
 	// in progress until reply_until.
 	OpenSession(ctx context.Context, arg OpenSessionParams) (ChatSession, error)
+	// PruneContactMessages deletes the contact messages received before the cut-off (the privacy
+	// page states how long they are kept).
+	PruneContactMessages(ctx context.Context, before time.Time) (int64, error)
 	// PruneEmailTokens deletes tokens that expired or were used before the cut-off.
 	PruneEmailTokens(ctx context.Context, before time.Time) (int64, error)
 	// PruneLoginCodes deletes one-time codes that expired before the cut-off.

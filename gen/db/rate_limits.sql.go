@@ -21,6 +21,27 @@ func (q *Queries) DeleteRateLimit(ctx context.Context, key string) error {
 	return err
 }
 
+const deleteRateLimitRange = `-- name: DeleteRateLimitRange :execrows
+DELETE FROM rate_limits
+WHERE key COLLATE "C" >= $1::text AND key COLLATE "C" < $2::text
+`
+
+type DeleteRateLimitRangeParams struct {
+	Low  string
+	High string
+}
+
+// DeleteRateLimitRange forgets every window of the keys from @low (included) to @high
+// (excluded) in byte order: the keys that begin with one prefix (every pairing of one account
+// with a client address), when @high is that prefix with its last byte raised by one.
+func (q *Queries) DeleteRateLimitRange(ctx context.Context, arg DeleteRateLimitRangeParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteRateLimitRange, arg.Low, arg.High)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const getRateLimit = `-- name: GetRateLimit :one
 SELECT count FROM rate_limits
 WHERE key = $1 AND window_start = $2

@@ -70,8 +70,18 @@ func (s *Service) RedeemLoginLink(ctx context.Context, token, clientIP string) (
 		}
 		return Session{}, apperr.New(apperr.ErrUnauthorized, CodeLoginLinkBad, MsgLoginLinkInvalid)
 	}
-	if err := s.limiter.Reset(ctx, s.cfg.Limits.LoginFailPerAccount, sess.User.Email); err != nil {
+	if err := s.forgetFailedLogins(ctx, sess.User.Email); err != nil {
 		return Session{}, err
 	}
 	return sess, nil
+}
+
+// forgetFailedLogins lifts every lock that failed sign-ins put on the account with this
+// address, from any client: its owner proved the mailbox is theirs.
+func (s *Service) forgetFailedLogins(ctx context.Context, email string) error {
+	lim := s.cfg.Limits
+	if err := s.limiter.ResetOwner(ctx, lim.LoginFailPerAccount, email); err != nil {
+		return err
+	}
+	return s.limiter.Reset(ctx, lim.LoginFailPerAccountTotal, email)
 }

@@ -26,12 +26,13 @@ const (
 // MailArgs asks for one account mail. It names the mail and the account, never a link:
 // the job reads the account when it runs, and a verification or reset mail makes its
 // one-time token then, in its own transaction. So the raw token only ever exists in the
-// mail itself; the database keeps its hash, and the job row (kept for a day after the mail
+// mail itself; the database keeps its hash, and the job row (kept for an hour after the mail
 // went) holds no secret.
 //
 // A reset or a sign-in link names the address that was asked for rather than an account:
 // whether it has one is for the job to find out, so a request for a known address and one
-// for an unknown address do the same work, and take the same time.
+// for an unknown address do the same work, and take the same time. Deleting the account
+// deletes its jobs by both keys (queue.Queue.DeleteUserJobsTx).
 type MailArgs struct {
 	Mail   string    `json:"mail"`
 	UserID uuid.UUID `json:"userId,omitzero"`

@@ -80,7 +80,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, password, confirm, c
 		return apperr.Invalid("token", MsgResetInvalid)
 	}
 	// The real owner is back in: forget the failed sign-ins against the account.
-	return s.limiter.Reset(ctx, s.cfg.Limits.LoginFailPerAccount, row.Email)
+	return s.forgetFailedLogins(ctx, row.Email)
 }
 
 // PasswordChange is the change-password form.

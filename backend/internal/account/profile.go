@@ -103,7 +103,9 @@ func (s *Service) UpdateProfile(ctx context.Context, userID uuid.UUID, c Profile
 }
 
 // DeleteAccount deletes the caller's account and, through ON DELETE CASCADE, everything of
-// it: logins and tokens, chat sessions, messages, reports, usage, identities.
+// it: logins and tokens, chat sessions, messages, reports, usage, identities. Its background
+// jobs go in the same transaction: those that name it by id, and the mails asked for its
+// address (a reset, a sign-in link), so no job row keeps the address or the id afterwards.
 func (s *Service) DeleteAccount(ctx context.Context, userID uuid.UUID) error {
 	u, err := s.row(ctx, userID)
 	if err != nil {
@@ -114,11 +116,20 @@ func (s *Service) DeleteAccount(ctx context.Context, userID uuid.UUID) error {
 			return fmt.Errorf("delete account: %w", err)
 		}
 	}
-	_, err = s.st.Queries().DeleteUser(ctx, userID)
+	del := func() error {
+		return s.st.InTx(ctx, func(tx store.Tx) error {
+			if _, err := tx.DeleteUser(ctx, userID); err != nil {
+				return err
+			}
+			_, err := s.jobs.DeleteUserJobsTx(ctx, tx, userID, u.Email)
+			return err
+		})
+	}
+	err = del()
 	for try := 0; try < 3 && store.IsDeadlock(err); try++ {
 		// Two deletions of the same account at once lock its rows in different orders;
 		// PostgreSQL cancels one, and its retry finds the account gone.
-		_, err = s.st.Queries().DeleteUser(ctx, userID)
+		err = del()
 	}
 	s.tokens.ForgetLogins()
 	if err != nil {

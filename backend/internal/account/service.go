@@ -35,7 +35,7 @@ const (
 	MsgResetInvalid    = "This password reset link is invalid or has expired. Please request a new one."
 	MsgResetDone       = "Your password has been reset. You can now sign in with your new password."
 	MsgPasswordChanged = "Password changed successfully!"
-	MsgLoginLimited    = "Too many failed sign-in attempts. Please wait 15 minutes and try again, or reset your password."
+	MsgLoginLimited    = "Too many failed sign-in attempts. Please wait 15 minutes and try again, or sign in with a link sent to your e-mail."
 	MsgMailLimited     = "Too many emails requested. Please wait an hour and try again."
 	MsgRegisterLimited = "Too many registrations from your network. Please try again later."
 	MsgPasswordLimited = "Too many failed attempts. Please wait 15 minutes and try again."
@@ -60,8 +60,12 @@ var ErrInvalidCredentials = apperr.New(apperr.ErrUnauthorized, CodeBadCredential
 
 // Limits are the rate limits of the account operations.
 type Limits struct {
-	LoginFailPerAccount ratelimit.Rule
-	LoginFailPerAddress ratelimit.Rule
+	// LoginFailPerAccount counts failed sign-ins per account and client address together;
+	// LoginFailPerAccountTotal per account from any address, LoginFailPerAddress per
+	// address to any account (see Login).
+	LoginFailPerAccount      ratelimit.Rule
+	LoginFailPerAccountTotal ratelimit.Rule
+	LoginFailPerAddress      ratelimit.Rule
 	// MailPerEmail counts the mails anyone may ask for an address (reset, sign-in link);
 	// RegisterMailPerEmail counts those that registering or signing in to an unverified
 	// account sends. They are apart so that the answers to reset requests never tell
@@ -81,15 +85,16 @@ type Limits struct {
 // DefaultLimits are the limits of issue 3.
 func DefaultLimits() Limits {
 	return Limits{
-		LoginFailPerAccount:   ratelimit.Rule{Name: "login-fail-account", Limit: 10, Window: 15 * time.Minute, Message: MsgLoginLimited},
-		LoginFailPerAddress:   ratelimit.Rule{Name: "login-fail-addr", Limit: 100, Window: 15 * time.Minute, Message: MsgLoginLimited},
-		MailPerEmail:          ratelimit.Rule{Name: "account-mail-email", Limit: 3, Window: time.Hour, Message: MsgMailLimited},
-		RegisterMailPerEmail:  ratelimit.Rule{Name: "register-mail-email", Limit: 3, Window: time.Hour, Message: MsgMailLimited},
-		MailPerAddress:        ratelimit.Rule{Name: "account-mail-addr", Limit: 20, Window: time.Hour, Message: MsgMailLimited},
-		RegisterPerAddress:    ratelimit.Rule{Name: "register-addr", Limit: 20, Window: time.Hour, Message: MsgRegisterLimited},
-		PasswordFailPerUser:   ratelimit.Rule{Name: "password-change-fail", Limit: 10, Window: 15 * time.Minute, Message: MsgPasswordLimited},
-		TokenFailPerAddress:   ratelimit.Rule{Name: "token-fail-addr", Limit: 50, Window: 15 * time.Minute, Message: MsgTokenLimited},
-		RefreshFailPerAddress: ratelimit.Rule{Name: "refresh-fail-addr", Limit: 50, Window: 15 * time.Minute, Message: MsgTokenLimited},
+		LoginFailPerAccount:      ratelimit.Rule{Name: "login-fail-account-client", Limit: 10, Window: 15 * time.Minute, Message: MsgLoginLimited},
+		LoginFailPerAccountTotal: ratelimit.Rule{Name: "login-fail-account", Limit: 100, Window: 15 * time.Minute, Message: MsgLoginLimited},
+		LoginFailPerAddress:      ratelimit.Rule{Name: "login-fail-addr", Limit: 100, Window: 15 * time.Minute, Message: MsgLoginLimited},
+		MailPerEmail:             ratelimit.Rule{Name: "account-mail-email", Limit: 3, Window: time.Hour, Message: MsgMailLimited},
+		RegisterMailPerEmail:     ratelimit.Rule{Name: "register-mail-email", Limit: 3, Window: time.Hour, Message: MsgMailLimited},
+		MailPerAddress:           ratelimit.Rule{Name: "account-mail-addr", Limit: 20, Window: time.Hour, Message: MsgMailLimited},
+		RegisterPerAddress:       ratelimit.Rule{Name: "register-addr", Limit: 20, Window: time.Hour, Message: MsgRegisterLimited},
+		PasswordFailPerUser:      ratelimit.Rule{Name: "password-change-fail", Limit: 10, Window: 15 * time.Minute, Message: MsgPasswordLimited},
+		TokenFailPerAddress:      ratelimit.Rule{Name: "token-fail-addr", Limit: 50, Window: 15 * time.Minute, Message: MsgTokenLimited},
+		RefreshFailPerAddress:    ratelimit.Rule{Name: "refresh-fail-addr", Limit: 50, Window: 15 * time.Minute, Message: MsgTokenLimited},
 	}
 }
 

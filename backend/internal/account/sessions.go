@@ -28,13 +28,28 @@ func (s *Service) Login(ctx context.Context, email, password, clientIP string) (
 	// Every attempt is counted as a failure before the password is hashed, and given back
 	// when the password was right: so concurrent attempts cannot all pass the limit, and no
 	// more than the limit are hashed.
+	//
+	// Failed sign-ins are counted three ways, as OWASP's guidance on lockout has it: per
+	// client address, whatever the account (one client trying many accounts); per account and
+	// client address together, so that a stranger's wrong passwords lock only the stranger's
+	// own pairing with the account, never its owner on their own device; and per account from
+	// every address, a much higher ceiling (100 to the pairing's 10) against guessing spread
+	// over many addresses.
+	// Whichever refuses, the owner gets in with a sign-in link, which forgets the account's
+	// counts (as a password reset does); the 429 says so.
 	addr, err := s.limiter.Reserve(ctx, lim.LoginFailPerAddress, clientIP)
 	if err != nil {
 		return Session{}, err
 	}
-	acct, err := s.limiter.Reserve(ctx, lim.LoginFailPerAccount, email)
+	mine, err := s.limiter.ReservePair(ctx, lim.LoginFailPerAccount, email, clientIP)
 	if err != nil {
 		return Session{}, err
+	}
+	total, err := s.limiter.Reserve(ctx, lim.LoginFailPerAccountTotal, email)
+	if err != nil {
+		// Refused by the ceiling, the password was not tried: the pairing's count goes back,
+		// so the owner's own tries are not used up while others' lock the account.
+		return Session{}, errors.Join(err, s.limiter.Release(ctx, mine))
 	}
 	q := s.st.Queries()
 	u, err := q.GetUserByEmail(ctx, email)
@@ -70,15 +85,20 @@ func (s *Service) Login(ctx context.Context, email, password, clientIP string) (
 	if err := s.limiter.Release(ctx, addr); err != nil {
 		return Session{}, err
 	}
+	// The right password is no failure.
+	if err := s.limiter.Release(ctx, total); err != nil {
+		return Session{}, err
+	}
 	if u.EmailVerifiedAt == nil {
-		if err := s.limiter.Release(ctx, acct); err != nil {
+		if err := s.limiter.Release(ctx, mine); err != nil {
 			return Session{}, err
 		}
 		s.resendVerification(ctx, u, clientIP)
 		return Session{}, apperr.New(apperr.ErrForbidden, CodeNotVerified, MsgNotVerified)
 	}
-	// The owner is in: forget the failed sign-ins against the account.
-	if err := s.limiter.Reset(ctx, lim.LoginFailPerAccount, email); err != nil {
+	// The owner is in: forget the failed sign-ins from this address. Those from elsewhere
+	// stay counted towards the account's ceiling.
+	if err := s.limiter.ResetPair(ctx, lim.LoginFailPerAccount, email, clientIP); err != nil {
 		return Session{}, err
 	}
 	pair, err := s.tokens.StartSession(ctx, q, u.ID, u.Role)

@@ -206,6 +206,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		SupportEmail:   cfg.Mail.SupportEmail,
 		TrustedProxies: cfg.TrustedProxies,
 		SecureCookies:  strings.HasPrefix(cfg.PublicURL, "https://"),
+		HSTS:           strings.HasPrefix(cfg.PublicURL, "https://"),
 		Billing:        payments,
 		Insights:       reports,
 		Voice:          voiceSvc,

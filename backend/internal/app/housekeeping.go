@@ -8,6 +8,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/percolate/percolate/backend/internal/contact"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -18,21 +19,23 @@ const keepSpentRows = 24 * time.Hour
 
 // housekeep deletes what can no longer be used, older than keepSpentRows: rate-limit
 // windows, ended logins (refresh-token families, their tokens with them), spent or expired
-// e-mail links and one-time login codes. It returns how many rows each kind lost.
+// e-mail links and one-time login codes; and contact messages older than contact.Retention,
+// which the privacy page promises. It returns how many rows each kind lost.
 func housekeep(ctx context.Context, q *dbgen.Queries, now time.Time) (map[string]int64, error) {
-	before := now.Add(-keepSpentRows)
 	steps := []struct {
 		name  string
+		keep  time.Duration
 		prune func(context.Context, time.Time) (int64, error)
 	}{
-		{"rate_limit_windows", q.PruneRateLimits},
-		{"refresh_families", q.PruneRefreshFamilies},
-		{"email_tokens", q.PruneEmailTokens},
-		{"login_codes", q.PruneLoginCodes},
+		{"rate_limit_windows", keepSpentRows, q.PruneRateLimits},
+		{"refresh_families", keepSpentRows, q.PruneRefreshFamilies},
+		{"email_tokens", keepSpentRows, q.PruneEmailTokens},
+		{"login_codes", keepSpentRows, q.PruneLoginCodes},
+		{"contact_messages", contact.Retention, q.PruneContactMessages},
 	}
 	deleted := map[string]int64{}
 	for _, s := range steps {
-		n, err := s.prune(ctx, before)
+		n, err := s.prune(ctx, now.Add(-s.keep))
 		if err != nil {
 			return deleted, err
 		}

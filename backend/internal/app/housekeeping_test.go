@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/percolate/percolate/backend/internal/contact"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 )
 
@@ -35,18 +36,22 @@ func TestHousekeepDeletesOnlyWhatCanNoLongerBeUsed(t *testing.T) {
 		($1, 'verify', '\x01', $2, NULL), ($1, 'reset', '\x02', $3, $2),
 		($1, 'verify', '\x03', $3, NULL), ($1, 'reset', '\x04', $3, $4)`, user, old, future, recent)
 	exec(`INSERT INTO login_codes (code_hash, user_id, expires_at) VALUES ('\x01', $1, $2), ('\x02', $1, $3)`, user, old, future)
+	// Contact messages are kept for contact.Retention (90 days), however old is "old" elsewhere.
+	exec(`INSERT INTO contact_messages (name, email, message, created_at) VALUES
+		('A', 'a@example.com', 'hello', $1), ('B', 'b@example.com', 'hello', $2), ('C', 'c@example.com', 'hello', $3)`,
+		now.Add(-contact.Retention-time.Hour), now.Add(-contact.Retention+time.Hour), old)
 
 	deleted, err := housekeep(ctx, st.Queries(), now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int64{"rate_limit_windows": 1, "refresh_families": 2, "email_tokens": 2, "login_codes": 1}
+	want := map[string]int64{"rate_limit_windows": 1, "refresh_families": 2, "email_tokens": 2, "login_codes": 1, "contact_messages": 1}
 	for k, n := range want {
 		if deleted[k] != n {
 			t.Errorf("deleted %s = %d, want %d (all: %v)", k, deleted[k], n, deleted)
 		}
 	}
-	for table, left := range map[string]int{"rate_limits": 1, "refresh_token_families": 2, "refresh_tokens": 2, "email_tokens": 2, "login_codes": 1, "users": 1} {
+	for table, left := range map[string]int{"rate_limits": 1, "refresh_token_families": 2, "refresh_tokens": 2, "email_tokens": 2, "login_codes": 1, "users": 1, "contact_messages": 2} {
 		var n int
 		if err := pool.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
 			t.Fatal(err)

@@ -209,6 +209,11 @@ func startInstance(t *testing.T, name, databaseURL, secret string) *server {
 		if res, err := http.Get(s.url + "/api/health"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
+				// The public URL is https, so the proxy in front ends TLS: the plain HTTP the
+				// instance sees is answered with HSTS all the same.
+				if res.Header.Get("Strict-Transport-Security") == "" {
+					t.Error("an https public URL, and no Strict-Transport-Security")
+				}
 				break
 			}
 		}

@@ -31,6 +31,8 @@ func accountLimits(c config.Limits) account.Limits {
 		switch name {
 		case "login_per_account":
 			l.LoginFailPerAccount.Limit = n
+		case "login_per_account_total":
+			l.LoginFailPerAccountTotal.Limit = n
 		case "login_per_address":
 			l.LoginFailPerAddress.Limit = n
 		case "mail_per_email":

@@ -12,7 +12,7 @@ func TestLimitOverrides(t *testing.T) {
 		MessagesPerDay:  map[string]int{"USER": 10},
 		VoicePerDay:     map[string]int{"PREMIUM": 7},
 		MaxMessageChars: 1200,
-		Auth:            map[string]int{"login_per_account": 4, "register_per_address": 2, "bad_tokens_per_address": 9},
+		Auth:            map[string]int{"login_per_account": 4, "login_per_account_total": 40, "register_per_address": 2, "bad_tokens_per_address": 9},
 	}
 	tt := tiers(c)
 	cl := chatLimits(c, tt)
@@ -24,7 +24,7 @@ func TestLimitOverrides(t *testing.T) {
 		t.Errorf("voice limits: %+v", tt)
 	}
 	al := accountLimits(c)
-	if al.LoginFailPerAccount.Limit != 4 || al.RegisterPerAddress.Limit != 2 || al.LoginFailPerAddress.Limit != 100 || al.TokenFailPerAddress.Limit != 9 {
+	if al.LoginFailPerAccount.Limit != 4 || al.LoginFailPerAccountTotal.Limit != 40 || al.RegisterPerAddress.Limit != 2 || al.LoginFailPerAddress.Limit != 100 || al.TokenFailPerAddress.Limit != 9 {
 		t.Errorf("account limits: %+v", al)
 	}
 	if d := chatLimits(config.Limits{}, tiers(config.Limits{})); d.MaxMessageChars != 4000 || d.Tiers.For("BASIC").MessagesPerDay != 200 {

@@ -152,7 +152,7 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	env := map[string]string{
 		"DATABASE_URL":                   o.DatabaseURL,
 		"PERCOLATE_LOG_LEVEL":            "error",
-		"PERCOLATE_AUTH_LIMITS":          "login_per_account=100000000,login_per_address=100000000,bad_tokens_per_address=100000000",
+		"PERCOLATE_AUTH_LIMITS":          "login_per_account=100000000,login_per_account_total=100000000,login_per_address=100000000,bad_tokens_per_address=100000000",
 		"PERCOLATE_MESSAGES_PER_DAY":     "PREMIUM=1000000",
 		"PERCOLATE_SESSION_TOKEN_LIMITS": "PREMIUM=100000000",
 	}

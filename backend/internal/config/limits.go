@@ -25,7 +25,7 @@ const (
 const maxMessageCharsCeiling = limits.SendMessageRequestMessageMaxLength
 
 // AuthLimitNames are the keys PERCOLATE_AUTH_LIMITS accepts.
-var AuthLimitNames = []string{"login_per_account", "login_per_address", "mail_per_email", "mail_per_address", "register_per_address", "bad_tokens_per_address"}
+var AuthLimitNames = []string{"login_per_account", "login_per_account_total", "login_per_address", "mail_per_email", "mail_per_address", "register_per_address", "bad_tokens_per_address"}
 
 // Limits overrides the built-in limits; empty maps and zero values keep the defaults.
 type Limits struct {

@@ -32,6 +32,10 @@ const (
 	MaxMessage = limits.ContactRequestMessageMaxLength
 )
 
+// Retention is how long a contact message is kept: long enough to answer it and what follows,
+// no longer. Housekeeping deletes older ones; the privacy page states it (a test compares).
+const Retention = 90 * 24 * time.Hour
+
 // Rule limits contact messages per client address.
 var Rule = ratelimit.Rule{
 	Name:    "contact:ip",

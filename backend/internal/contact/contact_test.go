@@ -3,6 +3,8 @@ package contact_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -225,5 +227,18 @@ func TestRateLimitPerAddress(t *testing.T) {
 	}
 	if n := f.stored(t); n != int64(contact.Rule.Limit)+2 {
 		t.Errorf("stored %d, want %d", n, contact.Rule.Limit+2)
+	}
+}
+
+// The privacy page states how long contact messages are kept: the period housekeeping keeps
+// them for.
+func TestPrivacyPageStatesTheRetention(t *testing.T) {
+	page, err := os.ReadFile("../../../frontend/src/pages/Privacy/PrivacyPage.tsx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("export const CONTACT_MESSAGE_DAYS = %d;", int(contact.Retention/(24*time.Hour)))
+	if !strings.Contains(string(page), want) {
+		t.Errorf("the privacy page's contact-message period is not the server's: want %q in PrivacyPage.tsx", want)
 	}
 }

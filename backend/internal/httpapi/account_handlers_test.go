@@ -20,6 +20,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/uuid"
 	openapi_types "github.com/oapi-codegen/runtime/types"
+	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/percolate/percolate/backend/internal/account"
@@ -873,13 +874,13 @@ func TestRateLimits(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
 
-	t.Run("failed logins per account", func(t *testing.T) {
+	t.Run("failed logins per account and address", func(t *testing.T) {
 		for i := 0; i < 10; i++ {
-			if r := e.loginFrom(t, fmt.Sprintf("192.0.2.%d", i), "ada@example.com", "wrong-password"); r.StatusCode() != http.StatusUnauthorized {
+			if r := e.loginFrom(t, e.ip, "ada@example.com", "wrong-password"); r.StatusCode() != http.StatusUnauthorized {
 				t.Fatalf("attempt %d: status = %d, want 401: %s", i+1, r.StatusCode(), r.Body)
 			}
 		}
-		r := e.loginFrom(t, "192.0.2.200", "ada@example.com", "brew-a-fresh-pot")
+		r := e.loginFrom(t, e.ip, "ada@example.com", "brew-a-fresh-pot")
 		wantStatus(t, r, nil, http.StatusTooManyRequests)
 		if r.JSON429.Code != "RATE_LIMITED" {
 			t.Fatalf("11th: code = %s, want RATE_LIMITED", r.JSON429.Code)
@@ -1116,12 +1117,20 @@ func TestDeleteAccountDeletesEverything(t *testing.T) {
 		e.exec(`INSERT INTO weekly_reports (user_id, week_start, content) SELECT id, date_trunc('week', now())::date, '{}' FROM users WHERE email = $1`, u)
 		e.exec(`INSERT INTO login_codes (code_hash, user_id, expires_at) SELECT sha256(convert_to(email, 'UTF8')), id, now() + interval '1 minute' FROM users WHERE email = $1`, u)
 	}
+	// A mail asked for by address, typed in other case, still waiting to go.
+	if _, err := e.q.Client().Insert(t.Context(), account.MailArgs{Mail: "login-link", Email: "ADA@Example.com"},
+		&river.InsertOpts{ScheduledAt: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
 	tables := []string{"refresh_token_families", "refresh_tokens", "email_tokens", "chat_sessions", "messages", "external_identities", "usage_counters", "weekly_reports", "login_codes"}
 	countsOf := func(userID uuid.UUID) map[string]int {
 		m := map[string]int{}
 		for _, tbl := range tables {
 			m[tbl] = e.count(`SELECT count(*) FROM `+tbl+` WHERE user_id = $1`, userID)
 		}
+		// Jobs, finished or waiting, that name the user by id or address.
+		m["river_job"] = e.count(`SELECT count(*) FROM river_job WHERE args->>'userId' = $1::uuid::text
+			OR lower(args->>'email') = (SELECT lower(email) FROM users WHERE id = $1::uuid)`, userID)
 		return m
 	}
 	bBefore := countsOf(b.user.Id)
@@ -1147,6 +1156,9 @@ func TestDeleteAccountDeletesEverything(t *testing.T) {
 	wantStatus(t, del(a.access), nil, http.StatusNoContent)
 	if n := e.count(`SELECT count(*) FROM users WHERE id = $1`, a.user.Id); n != 0 {
 		t.Fatal("the account is still there")
+	}
+	if n := e.count(`SELECT count(*) FROM river_job WHERE args->>'userId' = $1::uuid::text OR lower(args->>'email') = 'ada@example.com'`, a.user.Id); n != 0 {
+		t.Errorf("%d jobs still name the deleted account", n)
 	}
 	for tbl, n := range countsOf(a.user.Id) {
 		if n != 0 {

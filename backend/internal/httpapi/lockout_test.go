@@ -46,22 +46,67 @@ func concurrently(t *testing.T, n int, send func(i int) (answer, error)) map[int
 func TestLoginLimitHoldsUnderConcurrentAttempts(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
-	// Each attempt from its own address, so the per-account limit (10) is the one tested.
-	codes := concurrently(t, 40, func(i int) (answer, error) {
-		return e.apiFrom(fmt.Sprintf("192.0.2.%d", i)).LoginWithResponse(t.Context(), api.LoginRequest{Email: "ada@example.com", Password: "wrong-password"})
+	// From one address, the limit of the account and that address together (10) holds.
+	codes := concurrently(t, 40, func(int) (answer, error) {
+		return e.apiFrom("192.0.2.10").LoginWithResponse(t.Context(), api.LoginRequest{Email: "ada@example.com", Password: "wrong-password"})
 	})
 	// A wrong password is answered 401 only after its hash was checked: 10 hashes, no more.
-	if codes[http.StatusUnauthorized] != 10 {
-		t.Errorf("40 concurrent wrong passwords: %d × 401, want 10 (all: %v)", codes[http.StatusUnauthorized], codes)
+	if codes[http.StatusUnauthorized] != 10 || codes[http.StatusTooManyRequests] != 30 {
+		t.Errorf("40 concurrent wrong passwords from one address: %v, want 10 × 401 and 30 × 429", codes)
 	}
-	if codes[http.StatusTooManyRequests] != 30 {
-		t.Errorf("40 concurrent wrong passwords: %d × 429, want 30 (all: %v)", codes[http.StatusTooManyRequests], codes)
-	}
-	r := e.loginFrom(t, "192.0.2.200", "ada@example.com", "brew-a-fresh-pot")
+	r := e.loginFrom(t, "192.0.2.10", "ada@example.com", "brew-a-fresh-pot")
 	wantStatus(t, r, nil, http.StatusTooManyRequests)
 	if r.Headers429.RetryAfter == nil {
 		t.Fatal("the right password after the limit: no Retry-After")
 	}
+
+	// Each from its own address, the account's ceiling (100, 10 of them used above) holds.
+	codes = concurrently(t, 120, func(i int) (answer, error) {
+		return e.apiFrom(fmt.Sprintf("203.0.113.%d", i)).LoginWithResponse(t.Context(), api.LoginRequest{Email: "ada@example.com", Password: "wrong-password"})
+	})
+	if codes[http.StatusUnauthorized] != 90 || codes[http.StatusTooManyRequests] != 30 {
+		t.Errorf("120 concurrent wrong passwords from 120 addresses: %v, want 90 × 401 and 30 × 429", codes)
+	}
+	wantStatus(t, e.loginFrom(t, "198.51.100.200", "ada@example.com", "brew-a-fresh-pot"), nil, http.StatusTooManyRequests)
+}
+
+// A stranger's wrong passwords lock the stranger's own pairing with the account, not its
+// owner on their device; the 429 names the way past it, a sign-in link.
+func TestAStrangersWrongPasswordsDoNotLockTheOwnerOut(t *testing.T) {
+	e := newAccEnv(t, cheapArgon)
+	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
+	for _, stranger := range []struct{ name, first, next string }{
+		{"one address", "192.0.2.66", "192.0.2.66"},
+		// Any address of one IPv6 /64 is the same client: its holder has them all.
+		{"one IPv6 network", "[2001:db8:1:2::%d]", "[2001:db8:1:2:ffff::1]"},
+	} {
+		for i := 0; i < 10; i++ {
+			ip := stranger.first
+			if strings.Contains(ip, "%d") {
+				ip = fmt.Sprintf(ip, i+1)
+			}
+			if r := e.loginFrom(t, ip, "ada@example.com", "wrong-password"); r.StatusCode() != http.StatusUnauthorized {
+				t.Fatalf("%s: wrong password %d: status = %d, want 401", stranger.name, i+1, r.StatusCode())
+			}
+		}
+		r := e.loginFrom(t, stranger.next, "ada@example.com", "brew-a-fresh-pot")
+		wantStatus(t, r, nil, http.StatusTooManyRequests)
+		if !strings.Contains(r.JSON429.Message, "sign in with a link sent to your e-mail") {
+			t.Errorf("%s: the 429 does not offer a sign-in link: %q", stranger.name, r.JSON429.Message)
+		}
+		// The owner, from their own device, is let in, and that does not lift the stranger's lock.
+		e.login("ada@example.com", "brew-a-fresh-pot")
+		wantStatus(t, e.loginFrom(t, stranger.next, "ada@example.com", "brew-a-fresh-pot"), nil, http.StatusTooManyRequests)
+	}
+	// The owner's own mistakes from their device, before the right password, are forgiven by it.
+	for i := 0; i < 9; i++ {
+		e.wantLogin(t, "ada@example.com", "wrong-password", http.StatusUnauthorized)
+	}
+	e.login("ada@example.com", "brew-a-fresh-pot")
+	for i := 0; i < 9; i++ {
+		e.wantLogin(t, "ada@example.com", "wrong-password", http.StatusUnauthorized)
+	}
+	e.login("ada@example.com", "brew-a-fresh-pot")
 }
 
 func TestSuccessfulLoginsDoNotUseTheAddressLimit(t *testing.T) {
@@ -183,10 +228,18 @@ func TestASignInLinkGetsTheOwnerPastALockout(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	ctx := t.Context()
 	e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
+	// Wrong passwords from the owner's device lock it, and from 90 other addresses reach the
+	// account's ceiling: every address is refused.
 	for i := 0; i < 10; i++ {
-		e.loginFrom(t, fmt.Sprintf("192.0.2.%d", i), "ada@example.com", "wrong-password")
+		e.wantLogin(t, "ada@example.com", "wrong-password", http.StatusUnauthorized)
+	}
+	for i := 0; i < 90; i++ {
+		if r := e.loginFrom(t, fmt.Sprintf("192.0.2.%d", i), "ada@example.com", "wrong-password"); r.StatusCode() != http.StatusUnauthorized {
+			t.Fatalf("wrong password %d: status = %d, want 401", i+11, r.StatusCode())
+		}
 	}
 	e.wantLogin(t, "ada@example.com", "brew-a-fresh-pot", http.StatusTooManyRequests)
+	wantStatus(t, e.loginFrom(t, "192.0.2.200", "ada@example.com", "brew-a-fresh-pot"), nil, http.StatusTooManyRequests)
 	// Known, unknown or unverified: the same answer.
 	reg, err := e.api.RegisterWithResponse(ctx, accRegistration("Bo", "bo@example.com", "steamed-milk-42"))
 	wantStatus(t, reg, err, http.StatusCreated)
@@ -230,6 +283,7 @@ func TestASignInLinkGetsTheOwnerPastALockout(t *testing.T) {
 	if r.JSON401.Code != account.CodeLoginLinkBad {
 		t.Fatalf("second use: code = %s, want %s", r.JSON401.Code, account.CodeLoginLinkBad)
 	}
-	// The link lifted the lock: the password works again.
+	// The link lifted the locks: the password works again, on the owner's device and elsewhere.
 	e.login("ada@example.com", "brew-a-fresh-pot")
+	wantStatus(t, e.loginFrom(t, "192.0.2.200", "ada@example.com", "brew-a-fresh-pot"), nil, http.StatusOK)
 }

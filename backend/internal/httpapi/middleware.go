@@ -198,19 +198,27 @@ const (
 // securityHeaders sets the headers every response carries, and no-store on the API. Their
 // values share one allocation, each a slice of capacity one, so a later Add to any of them
 // copies it rather than writing over the next.
-func securityHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		values := securityHeaderValues // a copy: one allocation for all of them
-		all := values[:]
-		for i, name := range securityHeaderNames {
-			if (i == hstsHeader && r.TLS == nil) || (i == noStoreHeader && !isAPIPath(r.URL.Path)) {
-				continue
+//
+// Strict-Transport-Security goes on every response when https is true (the public URL is
+// https): the server does not serve TLS itself but sits behind a proxy that does, so the
+// requests it sees are plain HTTP whatever the browser used. Browsers heed the header only
+// over HTTPS, so sending it on a request that came in plain is harmless. Without a public
+// https URL, only a request that came over TLS gets it.
+func securityHeaders(https bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h := w.Header()
+			values := securityHeaderValues // a copy: one allocation for all of them
+			all := values[:]
+			for i, name := range securityHeaderNames {
+				if (i == hstsHeader && !https && r.TLS == nil) || (i == noStoreHeader && !isAPIPath(r.URL.Path)) {
+					continue
+				}
+				h[name] = all[i : i+1 : i+1]
 			}
-			h[name] = all[i : i+1 : i+1]
-		}
-		next.ServeHTTP(w, r)
-	})
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // limitBody caps request bodies; a declared length over the cap is refused before reading.

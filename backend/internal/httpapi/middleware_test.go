@@ -10,7 +10,7 @@ import (
 // The security headers share one allocation; a handler adding a value to one of them leaves
 // the others as they were, on this response and the next.
 func TestSecurityHeadersAreEachTheirOwnValue(t *testing.T) {
-	h := securityHeaders(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	h := securityHeaders(false)(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		for _, name := range securityHeaderNames {
 			w.Header().Add(name, "added")
 		}
@@ -32,6 +32,36 @@ func TestSecurityHeadersAreEachTheirOwnValue(t *testing.T) {
 	for _, name := range []string{"Strict-Transport-Security", "Cache-Control"} {
 		if got := rec.Header().Values(name); len(got) != 1 {
 			t.Errorf("plain HTTP, not the API: %s = %q, want only the handler's", name, got)
+		}
+	}
+}
+
+// Behind a proxy that ends TLS the server sees plain HTTP: with an https public URL every
+// response carries Strict-Transport-Security all the same; without one, only a request that
+// came over TLS does.
+func TestHSTSFollowsThePublicURL(t *testing.T) {
+	ok := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	for _, c := range []struct {
+		name       string
+		https, tls bool
+		want       bool
+	}{
+		{"https public URL, plain HTTP from the proxy", true, false, true},
+		{"https public URL, TLS", true, true, true},
+		{"http public URL, plain HTTP", false, false, false},
+		{"http public URL, TLS", false, true, true},
+	} {
+		for _, target := range []string{"/", "/api/health"} {
+			req := httptest.NewRequest(http.MethodGet, target, nil)
+			if c.tls {
+				req.TLS = &tls.ConnectionState{}
+			}
+			rec := httptest.NewRecorder()
+			securityHeaders(c.https)(ok).ServeHTTP(rec, req)
+			got := rec.Header().Get("Strict-Transport-Security")
+			if c.want && got != "max-age=63072000; includeSubDomains" || !c.want && got != "" {
+				t.Errorf("%s, %s: Strict-Transport-Security = %q", c.name, target, got)
+			}
 		}
 	}
 }

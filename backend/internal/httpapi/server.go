@@ -48,6 +48,8 @@ type Deps struct {
 	OIDC *account.OIDC
 	// SecureCookies marks cookies Secure (the public URL is https).
 	SecureCookies bool
+	// HSTS sends Strict-Transport-Security on every response (the public URL is https).
+	HSTS bool
 	// Features tells the web app what this server has configured.
 	Features api.ClientConfig
 	Version  string
@@ -145,7 +147,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	}
 
 	r := chi.NewRouter()
-	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders, gzipResponses, limitBody, keepRawBody)
+	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders(d.HSTS), gzipResponses, limitBody, keepRawBody)
 	r.Get("/api/openapi.yaml", serveBytes("application/yaml; charset=utf-8", percolate.OpenAPIYAML))
 	r.Get("/api/docs", serveDocs(spec))
 	r.Group(func(g chi.Router) {

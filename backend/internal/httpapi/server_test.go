@@ -119,6 +119,20 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 	}
 }
 
+// The whole handler sends HSTS on plain HTTP when told the public URL is https (the proxy
+// in front ends TLS), and not otherwise.
+func TestHandlerSendsHSTSWhenThePublicURLIsHTTPS(t *testing.T) {
+	for _, hsts := range []bool{true, false} {
+		h := newTestHandler(t, Deps{HSTS: hsts})
+		for _, target := range []string{"/", "/api/health", "/api/nope"} {
+			got := do(h, http.MethodGet, target, "").Header().Get("Strict-Transport-Security")
+			if hsts != (got != "") {
+				t.Errorf("HSTS %v, %s: Strict-Transport-Security = %q", hsts, target, got)
+			}
+		}
+	}
+}
+
 func TestUnknownAPIPathIsJSON404(t *testing.T) {
 	h := newTestHandler(t, Deps{})
 	res := do(h, http.MethodGet, "/api/does-not-exist", "")

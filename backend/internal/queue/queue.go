@@ -14,8 +14,10 @@
 // 1. Arguments, in the domain package that owns the work: a struct with JSON tags and a
 // Kind method. Carry ids, not data (the worker reads the rows when it runs), and never a
 // secret such as a token or a link holding one: a job row keeps its arguments as they are
-// for a day after the job ran (a week when it failed for good). Options that belong to the
-// kind (queue, attempts, uniqueness) go in an InsertOpts method.
+// for an hour after the job ran (a day when it was cancelled, a week when it failed for
+// good). A job about one user names them with the JSON key "userId" (and an address it must
+// carry, "email"): deleting the account deletes its jobs by those keys (DeleteUserJobsTx).
+// Options that belong to the kind (queue, attempts, uniqueness) go in an InsertOpts method.
 //
 //	type MemoryArgs struct {
 //		SessionID uuid.UUID `json:"sessionId"`
@@ -58,6 +60,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -83,6 +86,14 @@ const (
 	// rescueAfter is when a job still marked running (its instance died) is run again.
 	// It must outlast the longest worker timeout.
 	rescueAfter = 15 * time.Minute
+	// completedRetention is how long a finished job's row stays. Rows carry ids and, for a
+	// mail asked for by address, the address typed: nothing uses them once the job is done,
+	// and whatever they name should not outlive its purpose (an account deleted meanwhile).
+	// An hour still covers unique jobs (a summary asked for twice is one job) and a look
+	// at what just ran. River's default is a day.
+	completedRetention = time.Hour
+	// deleteBatch is how many jobs DeleteUserJobsTx deletes with one statement.
+	deleteBatch = 1000
 )
 
 // Config tunes a Queue; zero values take the defaults.
@@ -133,11 +144,12 @@ func New(st *store.Store, cfg Config) (*Queue, error) {
 			Default: {MaxWorkers: cfg.Workers},
 			Mail:    {MaxWorkers: max(1, cfg.Workers/2)},
 		},
-		JobTimeout:           jobTimeout,
-		RescueStuckJobsAfter: rescueAfter,
-		RetryPolicy:          cfg.RetryPolicy,
-		SoftStopTimeout:      cfg.StopGrace,
-		TestOnly:             cfg.TestOnly,
+		JobTimeout:                  jobTimeout,
+		RescueStuckJobsAfter:        rescueAfter,
+		CompletedJobRetentionPeriod: completedRetention,
+		RetryPolicy:                 cfg.RetryPolicy,
+		SoftStopTimeout:             cfg.StopGrace,
+		TestOnly:                    cfg.TestOnly,
 		// Workers are added after the client exists (services queue jobs and run them,
 		// so each needs the other); River reads this bundle when it inserts and runs.
 		Workers: river.NewWorkers(),
@@ -200,6 +212,28 @@ func CompleteTx[T river.JobArgs](ctx context.Context, tx store.Tx, job *river.Jo
 		return fmt.Errorf("complete %s job %d: %w", job.Kind, job.ID, err)
 	}
 	return nil
+}
+
+// DeleteUserJobsTx deletes, in tx, the jobs that name a user: by id (args "userId") or by
+// address (args "email", in any case), finished or waiting, and returns how many went. A job
+// running now is left to finish (it finds the user gone); its row goes with the completed
+// ones, after completedRetention.
+func (q *Queue) DeleteUserJobsTx(ctx context.Context, tx store.Tx, userID uuid.UUID, email string) (int, error) {
+	params := river.NewJobDeleteManyParams().First(deleteBatch).Where(
+		"args @> jsonb_build_object('userId', @user_id::text) OR lower(args->>'email') = lower(@email::text)",
+		river.NamedArgs{"user_id": userID.String(), "email": email},
+	)
+	deleted := 0
+	for {
+		res, err := q.client.JobDeleteManyTx(ctx, tx.Pgx(), params)
+		if err != nil {
+			return deleted, fmt.Errorf("delete jobs of a user: %w", err)
+		}
+		deleted += len(res.Jobs)
+		if len(res.Jobs) < deleteBatch {
+			return deleted, nil
+		}
+	}
 }
 
 // Start runs jobs in the background until Stop. Jobs run under a context of their own:

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -70,8 +71,50 @@ type Reservation struct {
 // a check made before any of them was counted: at most Limit of them go on. An attempt that
 // turns out not to count (the right password) is given back with Release.
 func (l *Limiter) Reserve(ctx context.Context, rule Rule, subject string) (Reservation, error) {
+	return l.reserve(ctx, rule, key(rule, subject))
+}
+
+// ReservePair is Reserve for a rule counted per owner and client together (failed sign-ins
+// per account and client address). The pairings of one owner share the start of their keys,
+// so ResetOwner forgets all of them at once.
+func (l *Limiter) ReservePair(ctx context.Context, rule Rule, owner, client string) (Reservation, error) {
+	return l.reserve(ctx, rule, ownerPrefix(rule, owner)+hashed(clientSubject(client)))
+}
+
+// ResetPair forgets the count of one pairing of owner and client under rule.
+func (l *Limiter) ResetPair(ctx context.Context, rule Rule, owner, client string) error {
+	if err := l.q.DeleteRateLimit(ctx, ownerPrefix(rule, owner)+hashed(clientSubject(client))); err != nil {
+		return fmt.Errorf("reset rate limit %s: %w", rule.Name, err)
+	}
+	return nil
+}
+
+// ResetOwner forgets every pairing of owner with a client under rule (see ReservePair).
+func (l *Limiter) ResetOwner(ctx context.Context, rule Rule, owner string) error {
+	prefix := ownerPrefix(rule, owner)
+	// The keys that begin with prefix are those from it up to, not including, the prefix
+	// with its last byte (the ':' after the owner's hash) raised by one.
+	high := prefix[:len(prefix)-1] + string(prefix[len(prefix)-1]+1)
+	if _, err := l.q.DeleteRateLimitRange(ctx, dbgen.DeleteRateLimitRangeParams{Low: prefix, High: high}); err != nil {
+		return fmt.Errorf("reset rate limit %s: %w", rule.Name, err)
+	}
+	return nil
+}
+
+// clientSubject is what a client address is counted as in a pairing: an IPv4 address
+// itself, an IPv6 address's /64 (one network's, which its owner can fill with addresses
+// at will), anything else as it is.
+func clientSubject(addr string) string {
+	a, err := netip.ParseAddr(strings.TrimSpace(addr))
+	if err != nil || !a.Unmap().Is6() {
+		return addr
+	}
+	return netip.PrefixFrom(a, 64).Masked().String()
+}
+
+func (l *Limiter) reserve(ctx context.Context, rule Rule, k string) (Reservation, error) {
 	start, end := l.window(rule)
-	r := Reservation{key: key(rule, subject), start: start}
+	r := Reservation{key: k, start: start}
 	n, err := l.q.HitRateLimit(ctx, dbgen.HitRateLimitParams{Key: r.key, WindowStart: start})
 	if err != nil {
 		return r, fmt.Errorf("rate limit %s: %w", rule.Name, err)
@@ -134,6 +177,16 @@ func (l *Limiter) limitError(rule Rule, end time.Time) error {
 
 // key names a rule's counter for one subject without storing the subject itself.
 func key(rule Rule, subject string) string {
+	return rule.Name + ":" + hashed(subject)
+}
+
+// ownerPrefix begins the keys of every pairing of owner under rule.
+func ownerPrefix(rule Rule, owner string) string {
+	return rule.Name + ":" + hashed(owner) + ":"
+}
+
+// hashed stands for a subject in a key, so the subject itself is never stored.
+func hashed(subject string) string {
 	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(subject))))
-	return rule.Name + ":" + hex.EncodeToString(sum[:16])
+	return hex.EncodeToString(sum[:16])
 }

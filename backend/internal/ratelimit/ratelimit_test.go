@@ -153,3 +153,66 @@ func TestReserveAdmitsNoMoreThanTheLimitConcurrentlyAndReleaseGivesBack(t *testi
 		t.Fatalf("after two were given back: %v", err)
 	}
 }
+
+// A rule counted per owner and client keeps each pairing apart; ResetPair forgets one,
+// ResetOwner every pairing of one owner and none of another's.
+func TestPairsAreCountedApartAndResetOwnerForgetsAllOfOne(t *testing.T) {
+	st := pgtest.New(t)
+	l := New(st.Queries())
+	rule := Rule{Name: "pair", Limit: 2, Window: time.Hour}
+	ctx := context.Background()
+	fill := func(owner, client string) {
+		t.Helper()
+		for i := 0; i < 2; i++ {
+			if _, err := l.ReservePair(ctx, rule, owner, client); err != nil {
+				t.Fatalf("%s from %s, attempt %d: %v", owner, client, i+1, err)
+			}
+		}
+	}
+	full := func(owner, client string) bool {
+		_, err := l.ReservePair(ctx, rule, owner, client)
+		var le *apperr.LimitError
+		return errors.As(err, &le)
+	}
+	fill("ada@example.com", "192.0.2.1")
+	if !full("ada@example.com", "192.0.2.1") {
+		t.Fatal("a third attempt of one pairing was admitted")
+	}
+	// Another client of the same owner, and the same client for another owner, start afresh.
+	fill("ada@example.com", "198.51.100.7")
+	fill("bob@example.com", "192.0.2.1")
+
+	if err := l.ResetPair(ctx, rule, "ada@example.com", "198.51.100.7"); err != nil {
+		t.Fatal(err)
+	}
+	if full("ada@example.com", "198.51.100.7") {
+		t.Error("ResetPair did not forget its pairing")
+	}
+	if !full("ada@example.com", "192.0.2.1") {
+		t.Error("ResetPair forgot another pairing of the owner")
+	}
+
+	if err := l.ResetOwner(ctx, rule, "Ada@Example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if full("ada@example.com", "192.0.2.1") {
+		t.Error("ResetOwner did not forget the owner's pairings")
+	}
+	if !full("bob@example.com", "192.0.2.1") {
+		t.Error("ResetOwner forgot another owner's pairing")
+	}
+}
+
+// The addresses of one IPv6 /64 are one client: its holder can use any of them.
+func TestClientIsAnIPv6AddressesSlash64(t *testing.T) {
+	for in, want := range map[string]string{
+		"2001:db8:1:2:aaaa::1":   "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff::abc": "2001:db8:1:2::/64",
+		"192.0.2.7":              "192.0.2.7",
+		"not an address":         "not an address",
+	} {
+		if got := clientSubject(in); got != want {
+			t.Errorf("clientSubject(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,7 +1,7 @@
 import { render, screen } from '../../test-utils';
 import { COLOR_SCHEME_STORAGE_KEY } from '../../app/theme';
 import { clearSession, setSession, STORAGE_KEYS, type StoredUser } from '../../auth/storage';
-import { PrivacyPage } from './PrivacyPage';
+import { CONTACT_MESSAGE_DAYS, PrivacyPage } from './PrivacyPage';
 
 describe('PrivacyPage', () => {
   it('covers every section the spec lists', () => {
@@ -34,6 +34,18 @@ describe('PrivacyPage', () => {
       'not directed to children under 13',
     );
     expect(screen.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/team#contact');
+  });
+
+  it('names what the model provider receives, sensitive topics included, and how long contact messages stay', () => {
+    render(<PrivacyPage />);
+    const thirdParties = screen.getByRole('region', { name: 'Third parties' });
+    for (const sent of ['your messages', 'your profile text', 'focus areas', 'primary concerns', 'sensitive topics']) {
+      expect(thirdParties).toHaveTextContent(sent);
+    }
+    expect(thirdParties).toHaveTextContent('Your name and e-mail address are never sent.');
+    const retention = screen.getByRole('region', { name: 'Data retention' });
+    expect(retention).toHaveTextContent(`contact form are kept for ${CONTACT_MESSAGE_DAYS} days`);
+    expect(CONTACT_MESSAGE_DAYS).toBe(90);
   });
 
   it('names the storage keys the client really uses, and no cookie that keeps anyone signed in', () => {

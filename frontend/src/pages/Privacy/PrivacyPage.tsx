@@ -7,6 +7,9 @@ import { STORAGE_KEYS } from '../../auth/storage';
 /** The sign-in cookie the server sets (backend/internal/httpapi/oidc_handlers.go; a Go test compares). */
 export const FLOW_COOKIE = { name: 'percolate_oidc', minutes: 10 } as const;
 
+/** How long contact messages are kept (backend/internal/contact.Retention; a Go test compares). */
+export const CONTACT_MESSAGE_DAYS = 90;
+
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <Stack component="section" aria-labelledby={id} gap="xs">
@@ -77,8 +80,17 @@ export function PrivacyPage() {
         <Section id="privacy-third-parties" title="Third parties">
           <Text>
             We share only what is needed with the services that help us run Percolate: our card payment provider (for
-            subscriptions), the AI model provider that generates replies (your messages, without your name or e-mail),
-            the e-mail provider that delivers our messages, and, if you use it, the identity provider you sign in with.
+            subscriptions), the AI model provider that generates replies, the e-mail provider that delivers our
+            messages, and, if you use it, the identity provider you sign in with.
+          </Text>
+          <Text>
+            When this server uses an AI model provider, each reply sends it your messages in that session together with
+            your profile text: your age, focus areas, primary concerns and the sensitive topics you listed (so the
+            companion can steer away from them), what Percolate remembers from earlier sessions, and a summary of
+            earlier parts of a long session. It also writes those summaries, and the notes to remember, from the
+            conversation; in voice mode it speaks the replies, and turns your recorded voice into text where your
+            browser cannot. Your name and e-mail address are never sent. Without a provider, replies come from
+            Percolate&apos;s own offline companion and nothing leaves the server.
           </Text>
         </Section>
 
@@ -86,6 +98,11 @@ export function PrivacyPage() {
           <Text>
             We keep your account and conversations while your account is open. When you ask us to delete your account,
             your personal data is erased within 30 days of the deletion request.
+          </Text>
+          <Text>
+            Messages you send us through the contact form are kept for {CONTACT_MESSAGE_DAYS} days so we can answer
+            them, then deleted. Background tasks, such as sending you an e-mail, keep a note of which account they were
+            for until an hour after they finish, and deleting your account removes them at once.
           </Text>
           <Text>
             Our server logs record each request&apos;s path, status and timing to keep the service running; they never
