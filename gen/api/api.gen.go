@@ -337,7 +337,7 @@ type ContactRequest struct {
 	// Message Trimmed before use.
 	Message string `json:"message"`
 
-	// Name Trimmed before use; no control characters (one line).
+	// Name Trimmed before use.
 	Name string `json:"name"`
 
 	// Website Left empty by people; a filled value marks a bot and is silently dropped.
@@ -4728,20 +4728,6 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	return err
 }
 
-type GetHealth413JSONResponse struct{ PayloadTooLargeJSONResponse }
-
-func (response GetHealth413JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(413)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetReadinessRequestObject struct {
 }
 
@@ -4759,20 +4745,6 @@ func (response GetReadiness200JSONResponse) VisitGetReadinessResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetReadiness413JSONResponse struct{ PayloadTooLargeJSONResponse }
-
-func (response GetReadiness413JSONResponse) VisitGetReadinessResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5590,20 +5562,6 @@ func (response GetClientConfig200JSONResponse) VisitGetClientConfigResponse(w ht
 	return err
 }
 
-type GetClientConfig413JSONResponse struct{ PayloadTooLargeJSONResponse }
-
-func (response GetClientConfig413JSONResponse) VisitGetClientConfigResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(413)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type SendContactMessageRequestObject struct {
 	Body *SendContactMessageJSONRequestBody
 }
@@ -6148,20 +6106,6 @@ func (response StartOidcSignIn302Response) VisitStartOidcSignInResponse(w http.R
 	return nil
 }
 
-type StartOidcSignIn413JSONResponse struct{ PayloadTooLargeJSONResponse }
-
-func (response StartOidcSignIn413JSONResponse) VisitStartOidcSignInResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(413)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type StartOidcSignIndefaultJSONResponse struct {
 	Body       ErrorResponse
 	StatusCode int
@@ -6201,20 +6145,6 @@ func (response OidcCallback302Response) VisitOidcCallbackResponse(w http.Respons
 	}
 	w.WriteHeader(302)
 	return nil
-}
-
-type OidcCallback413JSONResponse struct{ PayloadTooLargeJSONResponse }
-
-func (response OidcCallback413JSONResponse) VisitOidcCallbackResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(413)
-	_, err := buf.WriteTo(w)
-	return err
 }
 
 type OidcCallbackdefaultJSONResponse struct {
@@ -7694,210 +7624,222 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H2JbhtH2uCrFLgLhMK2KPmazUgY/MvI8kT/L8uCjmSzYWAWu4tkjZpVPVXVojmBgXmHeYd9sHmSH/V9",
-	"Vd3VFw9bsp3EGCBjNbvr/O7z114sF5kUTBjdO/q1N2c0YQr+ecHemUs6Y+dc3Nm/E6ZjxTPDpegd9caj",
-	"/PDwWXx7dU7klJg5I4K9MySjMwa/sGOiWPqXUc8+HvXGpH/16oR8+/Tbb/ciIkW6Iss5E/ZDxQjXhJbf",
-	"D8jNnBE78h1jmYbBFft7zrT5RhNpPyEZVXTBDFOaUJGQmCrFmS7XMY5zpaUaD3pRT8dztqB2C2aVsd5R",
-	"TxvFxaz3/v37qFcOZF94zRZSrc4S+29ut5lRM+9FPUEX9sOF/znq2QVxxZLekVE5CyeZSrWgpnfUy3Nu",
-	"36xPGvXsqZ7A+prn+iMciN2HPQqiDVVGHxEqiMzo33NG7mmaM2LoHRNkquQC31Xsnstcw0ffaDK2lzYm",
-	"eJsDMpxoJgyZSgVvT7nS7qh7Ee7z7zlTq3KjeHqVs1vQd+dMzMy8d/T08DDqLbjwfz/p2uQ5X3DT3OP3",
-	"ckkWVKwIN2xhrx62Opdpogk1ZCG1If0XhwghFNa+17XSFKYIF5qwKc1T0zt6YVdJ3/FFvijXjH+VK+bC",
-	"sBlTsORrpjWXovP6+cdd/Hv7sc6k0AyA7TuaXCFY279iKQwT8E+aZSmPqT2tg79pe2S/BtP8T8WmvaPe",
-	"/zgoMfcAf9UHp0pJdeUmwSmrR39T4hKJqRDSkAlz6JMQmZtB733UO5FimvL4k69Ly1zFQA7swrgg1CKA",
-	"sfhADaFpKpcWx7kmfQvL7B1dZCmzyMFEwhKi8QL3YBOvpJrwJGHi0+3iQrpVssQhm6VscSxzgQd7Ic0r",
-	"mYvk0y5paqckfZpqCctSeIzU3n0qxYwYSbRcMCkYYalmeH6XdJVKmtxIeU7VjH1aWJjIZGXhILVT24Ok",
-	"ojjZ/hPymn93TP5k/w/PWVFRjICrv2bqnsfsVtB7ylM6ST/hBoaWPRm8/ZimKRGMJdqDdSzFlM9yZfFN",
-	"wRPFaDy3SxyQHy3J48a+y95lLDYsIRMa342EllKQviXfCTV0QjUjiWQ4JBV6ydReRMZXzKjV/nBqmBoT",
-	"TVfasVlJjFoROqNcHIUMdSSW1C2rpAER8FRK4pRbtoFcmBtNNJ+JfQ7L4Lgfds8UGfXsD/jtqLc3GIle",
-	"FEoSwaKazOCaxVJYwm9/Jss5j+fhAsmCrojO45ixpJWZlwTcXsSNlK+pWDm6qj/lnStLqKQif8+loQT4",
-	"ErGHC7eLi9/1THJheAqi0ZJQY9giA6q9w3ncCpqbuVT8H+wTEp3XXGsuZhHh4p6mHACdvcss2ySxYgkT",
-	"htNUA6LeCg/oMOxnYoUyTxPiuCHKVhbMKdIhec9QcNL8Hwxvdo84WUozZX+dUp6y5JgIORKKJVyxGJA4",
-	"k1rzSQoSnbCI8T7q/WCPBLb0sDuujbvt3h1Zgos6JuOEGcpTPSYLmmliYZdMOUsTS0MsDciUnKRsMQCJ",
-	"yU1tV3Yyp+ZKIpllwgpZP/eo1lwbKqyAlmumer80pKKodzJn8Z3MTSALZUpmTBmOclKWUrFp75f2HZSw",
-	"vHj2M35YTiknf2OxgSmBsJ0AIW7OJ6fTlAt2IhcZFRxvoHp8VyxLrboRywUrhfBJzlNjyaMbgDAx44JF",
-	"SKJJSsUst4LuQiYsHZQC4kTKlFEADcmT+JrPxFnLpDdzrpJ9y1lWBSG2DKZgJ+1DZnS18NpddUB/8EDt",
-	"M6kMTQlVbOOICPLXGWPxvDnqD5LHFrjcCVFl+U6ecFkeFA7QPniFlTdHv3xzfUMOaMYP4jk1B/7tCeqQ",
-	"ntW3DV2DjeCkgzOKmpdf2299he3gJS35e8VYamG8Vf+x52BRgkxZagjV7mBAfkVpNrLglVFLM5fczMmE",
-	"TaXVlc0xkSAZ48uRVf5Avato1SuiKYcL9Mg4YcYym6inrTYT9ZZSadaOkVIYGncjJFtQnlY0HnwSVZTE",
-	"F89bhl4wrSkKkzXoVnyxsMIO7jLXcInBeC8Om1pnZpmisp+PRte9lulQcds8lyXcFu6NkimJ51TRGGwL",
-	"fSsSW3jYq63myQcsZskmmpuW9ZyzqSGWua/IZEUyJrOUHRNKpjxNWeI0/gVVd1ZXnkhEWG7FsZQJk65I",
-	"omSWIbpW13jYppmHaCAQFor7c9fTCtW5UkyYW90msdwAd7RCoCVLANh9qi0Tte/vwYqXVuMwc8YVMZwp",
-	"wkWc5gnTdtkdANY4Qys5mJQVFG2tBBC++z6y6vtmLT3qcX1t8sRx4yaB8iDV+E455rduScAg63cAy/A3",
-	"4C4EBgvXUtt62wWdLqQnmh7n/yZXvag3U9RwO44VQWVm/y+m6QKOncPTVN4zoAyJYFrDA2GJF/5BxTvO",
-	"jB1JG+UfzYCWTFWujQKhw05kOaB9bY67sJwk1/jblFH7gZWllnMGsxt7AjBHGxVy2zmxynOTBsX+cV3s",
-	"tUdZnMNa8HCv1a/Dfx65OVqPWiTOWBQQSZok3H5J08tgqVOaalYH8GnJGtYtscZI7EpbllLFiLo5kVrZ",
-	"o4pvYF9FrvaNJrEVA0BNSZAJ0YWVgSeWBtk1UyOVBjUsnttrBylQ5IsJUxplG1TapoyaXDHtp5vTFsyO",
-	"5WKRC25W7SSk+NnOZco1cnHPDWuXGLjQfDZv3Txjd+mKuBesTCKV0e2joGm34wAvmYplavU7xRYMdk5o",
-	"rKTWngt3jgr0VF8y9ZKu2kQwaoh/iVCS0BXp396cILvx1srDqAXK3cQ38o4J3X6axv7mNFE5JZaXua+2",
-	"GD5fLKhyt1bTTv1PQNUdumg7Q8UK13Ek91Y+7BIbYynumdJAT9Z933WeOErbgR6TQxCjrLwLQ2w6ghpV",
-	"qN1k/fz9vqrrC48xANQoQIMC8lrJTEWPa6GBSctJ3l5enl69vb4Y/tcpYXYAYt+LCBvMBuT2Ynh78/2b",
-	"q7P/d/oyIhdvbt6+enN78TIiV8Ob07fnZ6/Pbk5fgtSIttXeUa94qY1ZMq/B1q0h83xBhb+JQW8nUdAT",
-	"oU1j1K4IjsMvab0s8z2jqZk3T9Sb1lr9MuB4qhjg0O7GEkJJxsWM9C0RBa4JwvheKH7LO6sEB+bINp6n",
-	"DTW5Djn4Vp9ZnHEcb/0RufHbjuRczrg45+LuiiWMLTqFfyAqH+IQCteBg2xYxkNrHw0+b7/qXMNjaD8Z",
-	"1XopVVI7vidPv93t+PyExXhrdtFFPGgcM61v/G02xVk2VUzPu1/InSKwToABZaG++nDm2jwNM1G5ndcd",
-	"DPqNYMTMLfa1cumJJfhe2Y6sok2JnktlhQthmEBGUKOrilHDkqGp3HJCDds3HATbptKwnW6hQw9jC9Vz",
-	"+r+zHKeMKmEIF8dE5GlKpIidK6x4UZOEpcyg7lef3n6Eng90VTaWY9g72GNJ7L/HAzLUcG14rMmCJ4ap",
-	"BZGC3ORMJ8DV6qjfhI0s2e0E21QiWF14ZlFwM+Ec3eByC+/sKJz7U9nRQLE7EbTztK+94Ix1hl+YiT8U",
-	"ArfRUgtTboUjrfvCrfgaX7aQxRdMG7rItkch4AknXWpdG4D44yjU5XLWynBrzribPgbiyfprXCdnVM+l",
-	"1RBosU1aGUKxLF2hCH1ExvaQLWKPj8nYHoJSeWZYMi4MfGhGdo4HcDjuL+lqJMBFaEHLEgcwuVCl+H0B",
-	"uXvHZKwN2IuCwcBi4x4TbgZkCI++0V78GgmuCU2XdKWDxaGrz8sq/jHIusWSwWwAA7fKLm94Ep++Q9Wy",
-	"k+d6STe0Bz55uhu6wRhtl3TpuOjJpjWIKVeLC7a8DNh4zfGVa0PY33OakrEoXxzXLXOW4TdOIkYD2+WH",
-	"CglRT6xb24VERujiEb7RhO1bOYLQJFFMa/T6oq/C6idSEC9ftC0/WMq3G4++trPqSqO2o229KOcI8vD2",
-	"3fD67KQX9S6vTl+f3b5uBa9LJac8bZN/ELc7eGTFnNRljJzKONdDxdAB1qLgWBZ0KuzwSbdGUYotwO81",
-	"+kmqqjRcTa6Zw2huvGzQd9FOxK5+r11j7rRYZoovqFqdWLlCCf2RVk3LqYXmht+zG5nxWG8mnTXrs6Pi",
-	"9mYqh9tcaXOu+nG3wg/CwpZCQfW2Tt/R2KQrMKIgsUrQLzogwxl4n548+/c///Xk6SFEdeRpekwKSgwv",
-	"anCu+fi2py8OA0fDMamsHgMi3RU65AtX+ATQr/akFbyL+LcnTyvxb8+iLSC/Ct+7ikMvDqOdceImtwiA",
-	"L1mRUyoip9Nj+x8wNYKczwvJGDClgiP+Ha8B4FnmutM72kSBB9lnCyo8wLht9t8r1J862VZdj/sYFloZ",
-	"65d1i3kkrXN7TbJ9dTOuDVObWPx2/D3bibl/hNVgWyfmA7gos43SwyeTGWq8IWtIC2tFhSummUh+YIpP",
-	"XTDNZ7Qn2cUUws/nAL7sSxQKd71RJ4jUjN3Xp1eWwkNYu2IMXU99PZdLQagmr65OTytmWPtBL2qIjlFv",
-	"+PL12UWrCHnNRFKoix2Xt0tcA3keHR6G3N9vAAQDKlY+qMzQO6aPMfYf/XBkYVW8VC6ZAiMRN3Myvjy9",
-	"OnlzPrw5fft6+H/fvj69vh7+9fTtyffDq+sx3l8QqGasxqfYFITJVIoZUyNROExgQIqxYIA1zoMg6MJy",
-	"1bF70el9we0//5DojIo1bEfj1Q5KeOX+SsbUNL/J3EBEl5xCeI1IBmQMWjnq72N7TxBk4yJuwJxYKNMR",
-	"hCJTp8d7pXok3O9HZEy5n3/srlyUMuJScWOYcDGfcGNGZnjQNR7Kw220hEgkV4y6yMGNJsDCgbPxzeAk",
-	"djYHuZs+tUpNe1jFWljoghxg9UWSyQYf6a2uzF3xdYIc0b4w8K5v4VlxY1TtlcFVta2mbSO1w2oHaHjh",
-	"JURqtjC0nQCA62FsBdX23XvKABkxhi22vfpeKapSpeiqAKAzq7bMlDvuRgw14A7XZMIsvfE4wQUG03uz",
-	"d/+vp2EUoNcADn7lyfsDbRSjCzKVkC4yEtzsFRlQC0atgm0VPMSsTkB00SHbb7wIJ2lu/INgG73srQ6P",
-	"dOXSOFLm8+EgQcLyNiT4QKWcu6B0K8ypRrvCYBvnwAPj2FaEw0F2aEfeDvsCnMNPihkDCN8eBQuwX4N+",
-	"51ybM8MWLZJcI/5zlyCfrU35KdUmcBVse6EhZD84ZB1DAhEGM0LK3sOgzudHhocF34fykDlQDyEhHDpA",
-	"gtpBNqFhDaRfN6IShic3Zz+c9qLe6cXL05ftUrOR2ZUl593GAKD2WzOUNuPHNdD6lyw1tF2kS6ihPvZp",
-	"nNj3xoTdQ7T0lNSCyR3SOwbSdAt7v+AHevVwraftATPhWqkgYxDLgqVayLWLtAoaPMNF6iMI7iHjkzev",
-	"L4cXZ28u3t5eDH8Ynp0Pvzs/HY9E4eCJfUB7kOuC3LZvNY6MKsNpWjiOnE8KQngLT85eRKQaifHV6eX5",
-	"T2+vb95cXp6+DJxION6S6sKT5LQeOwMKuVR7pt4m2Xo3T+mPbt3XFxeItLVjH7Q8HMafE5goBek71zaZ",
-	"rILEQdQoBFvC5e+1Ofk/KCYqXHAbrN7QO0aXGGFXQ4Lgl2Ygho+pOHbh7NUcf2+cNZLMJMEoxA3I5Gdr",
-	"XWSR/NFNYj4SZ29V2j12rtLNQ9uXWkd20TPbBr7/poPX2w6gK1ut0/frec8Pw/Ozl8MbSxNOr67eXLVy",
-	"H5fF1u3k+bXtmxCcX0HSm4BgaNmC++VOCtKzjrJ8IJr6fbSeYBlJ6yoe9GiaQsR/kYDn/qZ6DmY2Re01",
-	"sXguLSUBiSfqSbF6Zy9P3lPIAUD6MOeLRUfGHkz81RT2pZjCgpjqtemh8NIuhjN3zyVi0jR9M+0d/bxJ",
-	"Cm7a295HDU9QnnD5krYJbt9Rzf70nLy+fOZFH51BKDsIGMeuJEgpd0yUXEL8yhxEG50xeke4GWxlRazt",
-	"+pf3Ue9HNplLeTeM79pk1pjx+3YrVsNb5l5tO1vMTbiClIQWmrd7BCL7QIMFhki1qF67hTSedOfj6Hw2",
-	"Y9q0ByhHPTNni5qBqflObW1Lxu6uDVXN89lOcSq/r20gOMdiZZUdhDGIzXuF84hzxc3qOi72NWFUMTXM",
-	"MeIc/3rlF/2fP974NH4AJvi13MXcmAwzuLmYSh8ESLE2i6tLU0aQ6DyzABURM1cyn82d6A8fWGFyQfql",
-	"0pPlk5THB+7nvV5rlvjw8oxM2JyLpAxUicDKPU0ZmFXI8AyzdQoVYzASI3F6z5TVK8zcI3GmZJLHxuJn",
-	"/I0m2n4uBfnfJOX3TJNcJEyRsV3aOCJZmiMn8Oxbu2FGgqp4zg2LTa6YlSnZUSFfI7uMnHbEkiIVJIKx",
-	"ro3iGSNLxO+IzCENABjDSJiW/Oo+xQpMuA+sNJWmExrfESfNO16ipCzKZkiBWLpvufpIMBfcRrTE4F2I",
-	"TPS1M4yi9yzFWje3V+d7eHaW02ii51QxYpbS/itjekCGTX7ENfn+5uaSPD88HInxryOQJUa9o1FDUBr1",
-	"ohGKGPDzv//5/+GJD/ALnzmxY9Q7+nXUw0pfEMOCpb3gVXzqP3bP378fH49gYytniykWWVmaKx5WZqr4",
-	"AbZb4fsxVEpxhbIsPI0EFDuhReEYK9JHrpLK2P5xkKWUi/ERwm6uIeISKyCAIDBjRlf0M7QajIR/G6sg",
-	"UBwac+jaQMZCShEp6UtBwK1CKhmeTVHcJNeGTFhEJmwlRYLlFlDC4VJYJEFifTQS+2RI/vP6zUWxQxZE",
-	"JMEPmCfcX1rkIDqjMSNUQekfbgjVPGF7RxbeeGoFmMnKMAhJGglSnAhEf3eKPHZmK+/skwuJ+nyflpXY",
-	"LFWAdSDhJVZEgxgcEKL3IINwLtOE3P6vQyv0WbBw5UFub17tf3tsF6Lz2EldOaiMWy0Ma5rZ2+kLpq0S",
-	"Desoo67syALoAWjXjCu4poiM6WAyOBzvwaa+kwln1SgtqDRE+mWloXFnAYLx3jEUeYB6RfZOAKCeP3kG",
-	"Y4+RSR0RUJXGGOAFEOk97aQ/tkv8P4lcWDiNiJAk4TpL6Qq1EKkIFbPUijs0vmNGR7AtScIL5wLu+Zi0",
-	"QwHXhM+EVCwZlEuynN07JO2Q3+4/h/89eUrm7B1NWMwXFGwRC9gLyrWaQMQAuRUcTFDwn0xyYfSAvMKj",
-	"R6HcCb9HZDS6HiPIAxxouWBoEABSYacGy22wdMAbyziZMDy2HA6HHLqiNgAMR+Q7YJoEqQoGBSGVRbIy",
-	"xkCx4O5obuYHqZxx4eT3lMfMCbmOqV5IAg9jRmaKCsOSY0LTlCjI4SOKAeW3wgTYAYBR66ODg3gupWbU",
-	"DTiI5eJAyP2MqQUHHnUQ2IUDzj28POsFiVy9J4PDwSGUBMmYoBnvHfWeDQ4HzyAUxsxBrqhtBcRIqVty",
-	"FzAOxqIRhnk4N3b/+eEzMj59PTw7f3vx5ubtD6dXZ6/OTl+O8UKWXLPI60EQWkVSLu7IAkLO9wbkRyXF",
-	"rIgHcUGq4k5A7AVCNdMWD8q84ueHT1ylp+LRUqq7Yyvao/1rSnmKacSKQU2lfUhgZQnJmPIbwJIlTPkS",
-	"VQUOAQH1pZK4g9FS54QCNm698POcxXcsiSxvjqVwccp+AO1L5NlPYMFY+8fy4VTaD4O4GbkUdj1UACew",
-	"DN2dHJxZNwDu298hjKeg+1YLxPQtV2+QafOdTFYPVimokuD2viohWz2pXqnw6eHhQ8/dXZvoGmuJcQHl",
-	"oZ7j1G0jFkusVz7C755s/q5SHQs+erb5o7KuoP3iyRZf1Cvp2e+e/nnzd/ViZu+j3ottVthS+y7UTHpH",
-	"P//iM5NX7sB1AbA+/ssiWBDpZehMg0XJajG/2OHa4LibBL1y9bIQTdDL4bHW4ZLMjeXPyxpV6UtFlnOo",
-	"XDiTroCI3jty+CjuIjLGFfwH/Bf8uH9BVhDygAjwEvYJvkC7WS7IkxdkwUVurHQNzsT7Bq20BEwKNiBX",
-	"DWrkNtBOjSKS8jsoa8kMEE3dxHJ3t0XW62MifJhV+4mRvmEOaimgF8csswfbX7rECFcd0SmBcNBzKwcK",
-	"fzV7H0chfgeo+9pCVaByFlqIRQxMQMAcdW9XRY7bcsCOr7J3XLsSGVsh/IGCbPFuvC/rUCALbKLqGEsZ",
-	"WdF2H2zClh5BnL+L+lnSFUn51Klnllh45duvGtTqOt3Icou2kMx25YWLCU28+g3LgWyOqghRFzusVD+T",
-	"0n3ntHbeisr2JD4hJodp+l+ZeMnEf3cs2RQ4hJGpAY5vgakyN93oeSoSV1EZMNIqvpY7RhZz0FTBhTZU",
-	"xOwIhOdQucIyZKALoXbgnloE8jYTX/IPirJ7qwd6fhvirl1oA2aft9SfKYrNDj4YSD7q0oprumL38o75",
-	"CvVwCPuO2NEFT1dF5AZNweYSVN9Zd2noo50x01GOyA65ZBNCs8wV50WVygHGEeFJ5OS4CGwHEYRHwX1p",
-	"dMkSDAyKKoXZfMpvpVoU6YeFx/YiLBRV1nIsqkUF5tCyqpRLS6ne9V+ZCYvJPSKdCqfpKINaq1q3vlDd",
-	"5wW35nI3QZLkSXzgDdDrmTTYbyo8WtohTmTC6iwaDgktd1OJxi6UoZtX7TO73/AkPkEn92NwxbYk8q8s",
-	"8XfFEm8UTRypLaTdEmbNvJR9CxcNlIYHaW8Tnjji3Y0hQ5Cita/FXeeC+LjCB1H6lmlSY4/ayEyD0YuL",
-	"mRVNc4tYhBIlDcio1deVYzGWzy7nlooja2mTP8v0R/1IeFZLNv3EKFbPLm0tw95xP62n+xUTPwQTr+Ao",
-	"NTrSwsPchGOYfbueDaG40mKEIipPnVWYO9crgMWxa5bj3gL3AnS68NXcG0mr4EmpZzOiJDSuZSI6d0Vb",
-	"0mUd+dzmHgvvqpnLWyHek89hvnHFRa1UWFoeZvyeiTJex10HFJSx0uSKeNhwpnjjBLCR8Ftyerdi94ym",
-	"urBglLYgZ7mw2vp9kPVL/EyaCePq7/+RDUYnELwSGtEA7hfOjlQ5um30S0iETPbD79bjdxdkhAYpKkgu",
-	"6nZYsP0FtsAKoJBd4WRAhs7F6yp83xHqhFgPLaG/KfLmYqA1TO17UgLgBZaiVotQPQn90chDV7b7l2vn",
-	"PfauMa6dR5Hw6XZX/xsy+25hu7UCSwPviJEh0AKc+0Yd/nRWzGxCT3h31WlN8FItxHIYSfRcLiHnw07m",
-	"aoAlUdG6RarCvetv7vnhYeC7ndAEftneutpEGoDi1WlR9qFsz/fzr60d4Mzapmy7Fej7ZSNulKFEVaxo",
-	"afbWJH41OYTr4jJDkH6o2fwduSibCG4zaMUzCMD6QeaUEtv6eff54LG4mItnADZWO9PCYFq63e1fDZlg",
-	"DeaEyWDdzOxHV0x6XIRujx0y+2BE7N04ICfoRoTmWxhtRhLK01URaVZU6Pa2QrCggcmu//zpn1FwgsvL",
-	"s73jRrs7xMM/N1HpmonkZE6D1MDHYD4t5TE+MddpDTjvanqUpSvXZq1aRFGHFlB/M5AJx9O0yIdzGQSF",
-	"ADMSY5f5f4Rp5WMXoYQJfB8rcX5YEMPzzR8VjQjhgy04W9ES8rcmCJc+FQZt5vzdHhfl4AsEbsXf4s6L",
-	"2gRofk9juWAhFbFko4OKuJTSNW6Ye7ubCIITVMLUUZGs2h//OgKSHEa/RsBarXyK8BvPc3EXkWma67nL",
-	"2vRlP/VeNBIQ4Mo4iMLjRAo2Jn1KWtAG2pr55FP7SpmzelRPXoTKJqCxlafj26CFRNGy6Up7owhOGWV9",
-	"J8UzF0FOBZnJkZAuaXBvQFwoNLawdFFcWBwFqjy4O+qXoaGRE8ejQlbxXUFHwkofUiVcULXCGFHYqj62",
-	"q0AqSlx269nF28urN3+9Or2+HpPlnKeV7PFvdNFy1+qoDjCQVFRKV0AA44V0Sbteswj2UaE0GJh5EwJb",
-	"WRYmgUQnCDQbiYTRBHqMoU8HiJOdw8rQcJwods2kZZJLujomm0tmjISrmQHQY7lVB6H0xWajZvUaLcmU",
-	"qiCD2CKZJZLgbjoilVK2RT4W3iXgZ0g9jyFDeyS6lq0YNLX0Qmxwmm71w6IYDzVu7X2YQKqR8Ogfpj7v",
-	"lT01nXK8nmlj8GiN68Jufjt8F+Q9gM/9kkyVS5CCbZPzFSTiv48+LD9s8/iOMf7SJV4HmfHODgWfE3x1",
-	"4sjQOKGWssophtvDVyXB9a3E6UgEm4o83Wwlm2g7dGSzQjW/CgBfkAAApifdUfYhCrp5aOfH3gdqDQCi",
-	"N7F6T5o6le3XUhuiWAyd2LnSzqiEygrVpiReIsFaYhldQS1TKG0CvXYqRYGR/Lr9VXrxDMglnbHkqMhj",
-	"GAO1Gpe1UvvGwjgXBPxokxXhyZ7PX6o0j3cEudrLP0jrtyx1IVWL6/eca2Op4LU/mIY233af5SsHZQf5",
-	"LupQe9n11N9Ci19PdbdKn6xXAWpkKTZp1BvhuvrXVb3yRhd1IKm1DT53QbZtK3OvHVywdwbPTtzhMj4p",
-	"+Xm4WIfG+WyLgyAeIAZCPfp1NTlKbU+TmURwhwL4AhPYnEZYyK6QhlPIljyJUHB83kSAlzB5gAI7Y8B1",
-	"kRXeAtMtkVE4o+sXStMU5EW/u8GXz4geBnTwFDToSF2Y1gJJUTvZHlcrJ6HUOq5VTxo7vyTECbmKU51V",
-	"qbYqSvUA8PdXZh4N+B7SeBMWM+wK0vKBc38QEL6u5DMjPpd4vAMRPGAiWRfVUrMkQpkNIiRo6H7CY/sS",
-	"pOkJ134IwvCd6xYH8EoYNyQXrj4+iuA+XVVmWITliMyr7Y9Zqlv6H+uI3LHMFPS4GVmGts2Hgu6H18+a",
-	"PULfO/3scTGplEiauHSKNfpCuRHcb0kRVDGh8d0M8kV/A8j2oXrIwyApxE7vyGTWYCpYM9YnUFFUFABx",
-	"CkvcXOqq+S2C0mKBpcXyjKAqG+Jl2NdHSFNYuGeUC/Ax1AbwJd0Ky5T9B42LnGo06gk2IGjMHAns/7y+",
-	"yB45c5aWzf4RSKaiI6GZSEifNk07MygjwQ3AMBgWqW+PhO9ibABOtzcgV2yaa5q6DPE2u2CnwfEITIVA",
-	"m7D+3vD86nT48qe3w4vrH0+vwqp4I1FV7hzZBBJKfMckXGC0xvhIa7VxR8KZ3CIyPnlz8er87OQmKMXX",
-	"FChaLFVXFuKg2RcUYnxUAeGrlemrlWlXK9NntRYNA7NyqSpWcdlSrOjjzEXeAC+zbtJ/K5D2eas+0LzC",
-	"tE/6pf8FHkqxF2FOD8PsHv+rFCTLVSY1A7gdic2me1JY7ouecVAFx5Fs7enSsf9HUe++UfszZfSeVc30",
-	"uShsbn2O7p+JXaxR3DlboTabgDosjssiaygT8Svlvn01kKKXnncoAFqNRD+s51/uCQqbOq25pfgqkvi2",
-	"qqeuouVIhIVNgSY4D3EsF3AjTs8LXEXg62l1H8jsE9HkjxA1G8V92xIeHCD0JVTom9OE/C3Xhky54HrO",
-	"kr0j115hXGSnBp0Qo0qZt+Kg7SgTxkRYRvZ91G4OuZBBSVouSOYqz9fryf9x1ErIPQgAMTgT1/TCWRmg",
-	"pT+murr8P++MhMxcsyt58xy/PQytSr2qHlS0ShcoE5UyTkgNqb5jmI3EA9I4En1DJyROJcSxuXD1iAhm",
-	"llLdkUTJbM/iq6+3q9g+NYbGc0uoJNgBvWseQGgk1oqzR1bi5Eqbgs+X+ZtNUhth4Sk6Ev5tu36QFqa5",
-	"AuNPxlnMnD8fSIn7xokJpbN+QN4IFNrdbbmSOmB0cjkzxfUVABCFku2ScqMxZ6aGiuhkBmrKDWahgHQf",
-	"FtV21B4XNiBPD597xC2JXgBulhRXLD+DWncIoAkQUbPXRiWHcEtfZdffjey6noDzr/R7BTYAjM/YTMEf",
-	"UDYNK363ku+Xii5FGWoZS3HPlMZQSx9kQTGAZMu64GRYiIiYYzxlZkV0rCzjn6Z0NmOJU/eDb9ushM4G",
-	"XtQz/0LlqWJ9HXjr7+APA+llV38jYfdlRHm389TzLtd/hSzkgomNokpZwm+98a3VlzMgF4wlaMoRUz7L",
-	"LdP0I8LXgH88ZqT/4vBZWVhtz1VnyRMuIQQJ0qGcu/4Fef1dE5bLevdD+9XasKJFnhpuhz2YSrXYT1yd",
-	"5RIaW4oxV2rpTsAYtrGaLn7YUgj3kwYAt3QC6EKk4mq+Vhd7LMtJeRuaKBZLBQ4iAPR+nlmE/tMh0eQA",
-	"wHwPsNZV8NZlTG7GWDyHz2cC6v9uQuOiBvqOGIxVEEu8rKR6obEBhq5G6XcE57fH4EMd9ccNBqyU5P/E",
-	"2FctE78u8N4ZY4rS72PSnxS13vfwKN3NW2ro4es3gapfg+7WRt2XXDZx+FTE4ZfSrNcsXLl/pBkAFQEs",
-	"dJIBrOa9Mdnt6eGhFYtTKWbe75wpCQUDQFTWvk6RjqASDLv31UoNNYX4YTmqhV3Sp8SeOJnQ1CrekMQq",
-	"VTxn2mCfCsWKRIJSPQejBZaCQEuhlVesPOyD8IrxZW5cfDio0lRLQYwE9xVNuHB5ZOMivBtP4QC8TONW",
-	"gfh7PKdHpAhuhs5gDiiZ7kIGBh8O22syxM75PROQlRMUaffXXMxcgpKDnTow4TFuBVJljkBxdbQoGpKB",
-	"QQv5ylOiI+ySZwVCpIjgidsfTg1TY9IHD6eQFmemUx6DCDwHFdhBD/aIxXrO6E4EdW/vmEykmQMarXza",
-	"my841QCDAn6+AEjAOmK1gxs8gIv/E2yiWHWROuCXX4ncDK64paQZiyXQSajjBcZXyADWdy6VoRc1MzGL",
-	"FhsYV9JZrsPfcwUXOs98DU5woaH49cESmpd0osVVXc5yXbZhUuizDTVVnx8+a48aDnujfDR0bhXMW+nG",
-	"skUkr1vb4BMKGI8QVovXSNy1Wh4sIZnKXdceJGoxHUQie9DwkBAAR6bklPsW7e1Rt9dlmHPRlsNNGvmy",
-	"nD4nyA0HcZU4HlQMULmA2qA6n5QaNljvRczSFNo0uLW2BeMOMZ++t0Mw7ecu+uajWcN6pxDrf8/UypXP",
-	"nxJujt0ZaGybFZxPeHH+ljrDXS+wPkdS5FVDNUea7EsBXt4Zc1lfc+i2z96Zos+CSMiCLaRanQq7jwS+",
-	"dbGAyOcub29aWdGlW9UjMiI/RQcRL3DCHdDgSwp/L9bUfo9Z3lFrBUIv59JeTtgsBO7riIzpjI1J/8mz",
-	"f//zX0+eHoILXORpahlPnDKqCDd7ERlPZZzroZU8xxEZZ4rbJZ5IK+sKjT4ozYTmht+zG5nxWI9J31uy",
-	"nr4Iu7tFxGAPOHS4jyvg0iKs3kIn2xA6Hl5zdqPjVJ9add4Ala6Tbw0ofwPlyh4GCU6AdugSaINOUt0I",
-	"UWNIB+yd77HWHt+f+R4c+/jmwF7hGKNq3BiRq4XrnSsuKFkHfCxIwxoJn4cVuWiXhUSHmeNtju861rfn",
-	"8gEYeU3VXSKXggDny5gq/PEjMS6cMj/99NNP+69f7798uQ91WQeLZIxVWaEKK8Tk/E3mStDUhaKoeM7v",
-	"XYqx64sF2gokhpc5YZ7UW30FwpuM1dv5gg3IuSt6byCmki0JHhXotHOZqzYX7Sm8Ah3+dsKgf/CsikCb",
-	"bdKtyPMPnvmtgx+MCoK+/QUTxrUDal7+P3g2rknuJ7jO/ZdcZ1JzX+OqBkbl2Mdwf3aCv4x6bROMeuM2",
-	"eb7czgej6wfXKCqDmitiRcXRUtTCAhALjnc7PPRosE5C9MIOohuyh+o6jgN4FWV/N6INXXVKfWn62k++",
-	"jeT3CjpNmKI+5M43UXPaKmgFFQhsZdsfxbBHliZ0InMTbHQnqe16LpUpui9rYtm3MIFP1t9hNYO05NMv",
-	"DvcG5ML5UnlzgILDEwMsvkaJLTeHd+lmx+2xs3lUmT+R02lUeHPLFUjIgEraFcXuW30EHREmg+6TC/ru",
-	"DL94cbhZV6yIch4J6qrVA8AZlAbfBrK61brNyHvwK17b2fr8ylryGn6ze+6kO/Jdnfav3RJ3y5r84n3r",
-	"Wyc5+svaWWHw3f+dlB6RJ//+57+eVho0NxITd79bFLUf5m4fXh/ACT6POuBJTAcRcao0nvjvNj2rVQUo",
-	"QiixK+eOIF+nZr6QL7iL25ABgzpgBtcSzn9yHOY6kWklIGvGwedjNQRXrDgoKXzBlq1VhbnxjfTqU21T",
-	"LRHPxw/8WCqyG/7kc9bX36LAG67PXZEjT0irKoWqvaZzL+8+C9X/TfpxQ0QsDVMtDeK6sW5jhZQTqtk+",
-	"F4WsWZZoG0PNz3FNDbdSItdQdBrqnWCK4Li90tW4uxrKAxc+uWZWL3Kmne7qJ221TP2f3fVLG+FYX8uo",
-	"LKiJ50F7na9lVDaUUYmIBhCFShWhU1BCqAM3KYsaJYkI3xHNiyIsHa7zByhvUcWxL7zCxbq8/Ddrs8j/",
-	"QDG/3cG9YHSy5J5YurIBFPNJyuMDDMntBMEblqa60kwLHe++UgWE5WrSb+nyHpGMrhaYGORwB+PWomrw",
-	"bwQp+2KWWySCCPg9n7kAH82pDgKH28PXIcvpBLfymK2ywnlaQPQVoyZXjOglN5AfBVdVbOVxwnhcu7Ou",
-	"Ayuqh9rLi6kg7B32VF+6eum5aA0cQ/hoBRhDY7O+g0GjYmfRQQHK9pApBz/0eMkmmhsstTqXgq0yafbs",
-	"V4nCvEjNUyaMj4o01eYILd1mq6XUO8o94w4eN9jUTbKTIvD0UyoCVyxm/P5jhfvfQx/Jas1jjCRjROdZ",
-	"JhU2JZ7Id9ugBnQx3t+oOG/oKFB2g600lKv18NlBq+5SqVt7cZhAT96msYBd6EM3F3ic5h/Fzj6+EuyH",
-	"VP6HJRw77azav8wxdChZA9GKDa37kdodBI0OQKoMIUyHTUoHD4DsD9o+wYcfDx6PKhjfeKTAuY6+CWXz",
-	"8t2JxD6DJh4be+qtoRVBpwyXkQE4GgWB20keQ7pIDLJBO+rDeZYoopnZjgIw14WkmwIUvmn/akgSXjz/",
-	"pB1GhiGZt4f5GFgW3Ag0o7GoNvjNYoLvwYNg/nBN0xsIEsbjHUBv3LVtmcPiM7dX556KzqW2wqD/Hqwg",
-	"AzKs9QmqlpiqR0pCHrCTA6wQYPml0IbRhPSfHx5iGfQWQzM0DjtxM5ca96PIl26Wz2RpvlXppmymtouw",
-	"hyqzalPJh8mvqsqmwdqiD8excfnlmHzzPYPG+GQlc1X49A1god0ZPK6ElH7j0nIQ1EbC/TjBKN2yGwMW",
-	"UoMcv8Csk6VUFDWrfnNhadcunYdcG8UzVkIB7BI3F9CC8Nw6KYJcLHIBBOqjY+qPyfOg+AYX9xx72m2y",
-	"M/glnMEXvc+LYG7Z2ILwC87ie0ArrT9/bIWCB4A57f6qc0iRlQK7/+4CX0joP5Tf4NcWrg6D6jtgogMm",
-	"I2Qj3ryNeVzCMCHr+OwEfMKxMb9jhC0UfP3NfkdLjeuz2vnfZEzg9TmiVN3ZrvCyZJO5lHfdAPNGpKuC",
-	"/lG0o3LovgpB51iUVPOZQKNhkRqFDQld50BfXAm0Mbhu8EjEDMrOHLtqJeDyB7p3x4VT3WhsGUnKklkb",
-	"NcN1/ej20C7po5enFPXxm/1rv+Tt9f7n3z6oqk+ThKP9+TIo0YAr+KxFFtx5DuO7NqS6xNxKq2x7+TMr",
-	"H1nGGFyZVd+cLPDBuPY5RIAufRrxgLlKYUWDzskqQAHnaVN0CSiyASOlJRJPDzypwPuaSTnDDKv2IFBU",
-	"6/VcKrOf8nuwj/OZYAmZpnJJYinvOPryFEu4YrHRXhPgCRPGMp9MyXueYPhpHauoMm94ElscOWsQ8Gdo",
-	"4q1rcu2jH7tcf9exn/uWS0UJFSlCs38EJX2JkSMxPkjljIv/gAMCefgvo/zw8Fns6xnbP9gYA9JDj68s",
-	"uxNviLz+QMhK2JTmqdmGA7B3GYsNS5yteS1ogazZ4oIi/QpwYJFKuGdMtfqvk9PIpaxTSCcWMdvr6Hrp",
-	"oM0ScnvQmwBtmC7pCtVmBCMLRe5ixkeujiaRgu1DdxlYmRTENUp0yc/urbrJggxJQa7L9s6uShla7MD4",
-	"UBQOLRV0uor8qDMmmOKxH70JzBaOT9x2t7MF2V30dmICUftAcCddI7148nTrgUC12mmgX7bE2QqSnciE",
-	"ORyrXKnDtObN/sFQ9BWWM21F0jZ8qw71a2/CqGJqaH89+vkXe0dI9BAUc5X2jnoHEKHgRmp0onWWqe2y",
-	"ux3wuORuC1t1W37pcIlKfzdGzkU+LbTSTxfzmlo372aDvTfnghoAwKEsQXOhIEXOlbcjR9WUD2frCkb3",
-	"AQDNCU6gzEYj7Zj0oYgllrXHjKi9yJUlgc2EPvxgIig40pzlMqUgfCuZz+ZOKsbUr6oUHhEnV5epYKXW",
-	"hwpfMFlFKmhOCq5xAXGqQvpDOSp4qLs/V5DP0BjMEwuYuDD6g9kzPEg0W7ZM1p4pDsqpYgueL1A5DcYq",
-	"UsTf//L+vwMAAP//",
+	"7L2LcuO41T/4KijtVo1VHy3bfZlvxq7Ut2q3O+MvvpUvM5uNpoYQCUmIKYABQKuVqa7KO+Qd9sHyJP/C",
+	"OQAJUqQkd9vdM0lXqiZtmwRxOXec8zu/9hI5z6Vgwuje4a+9GaMpU/DPC/beXNEpO+Pi3v6cMp0onhsu",
+	"Re+wF4+K/f2Xyd31GZETYmaMCPbekJxOGfyFHRHFsj+MevbXo15Mdq7fHZPvXnz3XT8iUmRLspgxYV9U",
+	"jHBNaPX+gNzOGLEj3zOWaxhcsb8VTJtvNJH2FZJTRefMMKUJFSlJqFKc6WoecVIoLVU86EU9nczYnNol",
+	"mGXOeoc9bRQX096HDx+iXjWQfeCczaVanqb239wuM6dm1ot6gs7ti3P/56hnJ8QVS3uHRhUs/MhEqjk1",
+	"vcNeUXD7ZPOjUc/u6jHMb3Vff4INseuwW0G0ocroQ0IFkTn9W8HIA80KRgy9Z4JMlJzjs4o9cFloeOkb",
+	"TWJ7aDHB0xyQ4VgzYchEKnh6wpV2W92LcJ1/K5haVgvF3avt3Zy+P2Niama9wxf7+1FvzoX/+aBrkWd8",
+	"zs3qGn+QCzKnYkm4YXN79LDUmcxSTaghc6kN2Xm9jxRCYe79rplm8Ilwoimb0CIzvcPXdpb0PZ8X82rO",
+	"+FM1Yy4MmzIFU75hWnMpOo+ff9rBf7Av61wKzYDY3tD0Gsna/pRIYZiAf9I8z3hC7W7t/VXbLfs1+Mz/",
+	"rdikd9j7v/Yqzt3Dv+q9E6WkunYfwU/Wt/624iWSUCGkIWPm2CclsjCD3oeodyzFJOPJZ5+XloVKQBzY",
+	"iXFBqGUAY/mBGkKzTC4sj3NNdiwts/d0nmfMMgcTKUuJxgPswyLeSTXmacrE51vFhXSzZKljNivZkkQW",
+	"Ajf2Qpp3shDp553SxH6S7NBMS5iWwm2k9uwzKabESKLlnEnBCMs0w/27ostM0vRWyjOqpuzz0sJYpktL",
+	"B5n9tN1ICrqCyJwp+ChIQH1Ivv+W/Im/IQtuZrIwlhTcfpMd+/yNUTxnZMHGMynvyQE552/6Ef4/vESk",
+	"YBH5Fn6GI1NUlJOBfbhh6oEn7E7QB8ozOs4+41YMraIzSEcJzTIiGEu1Z5BEigmfFspyroLfKEaTmZ3i",
+	"gPxkhSc39ln2PmeJYSkZ0+R+JLSUAncnpYaOqWYklQyHpEIvmOpHJL5mRi13hxPDVEw0XWqnsCUxakno",
+	"lHJxGKrmkVhQN61KmkSgnSlJMm4VEOpzbjTRfCp2OUyD43rYA1Nk1LN/wHdHvf5gJHpRaJMEk1pVKzcs",
+	"kcKqEPtnspjxZBZOkMzpkugiSRhLW82CShXYg7iV8pyKpZPQ+nOeubIiTyryt0IaSkDDEbu5cLo4+cfu",
+	"SSEMz8DIWhBqDJvnIP8fsR93ghZmJhX/O/uM4uuca83FNCJcPNCMA6Gz97lVwCRRLGXCcJppYNQ74Qkd",
+	"hv1CSlUWWUqcXkUrzZI5RYkmHxiaYJr/neHJ9omzyjRT9q8TyjOWHhEhR0KxlCuWABPnUms+zsA2FJYx",
+	"PkS9H+2WwJKedsWNcbdduxNLcFBHJE6ZoTzTMZnTXBNLu2TCWZZaGWJlQK7kOGPzAdhe7tN2Zsczaq4l",
+	"ilkmrLn2lx7VmmtDhTX1Cs1U7+cV+yrqHc9Yci8LE1hVubIaw3C0uPKMik1rv7LPoK3mDb2/4IvVJ+X4",
+	"rywx8EkQbMcgiFe/JyeTjAt2LOc5FRxPoL591yzPrOOSyDmrzPlxwTNjxaMbgDAx5VZPgYgmGRXTwprM",
+	"c5mybFCZmmMpM0aBNCRPkxs+FactH72dcZXuWs2yLAWxVTClOmkfMqfLufcT6wP6jQdpn0tlaEaoYhtH",
+	"RJK/yRlLZquj/ih5YonL7RBVVu8UKZfVRuEA7YPXNPnq6FeXN7dkj+Z8L5lRs+efHqM36lV929AN2gh2",
+	"OtijaPXwG+ttzrCdvKQVf+8YyyyNt3pSdh8sS5AJywyh2m0MWMJoF0eWvHJqZSaYPGM2kdbrNkdEgo2N",
+	"D0fWjQRHseafL4mmHA7QM+OYGatsop62flHUW0ilWTtHSmFo0s2QbE55VvOd8DdRzd18/apl6DnTmqJZ",
+	"2qBuxedza+zgKgsNh1h+YF5khu/ak6l/5fX+qlebW1Wp7KCj0U2vZRLoGD5yBlKwlu8ffMTnF2ysuWmZ",
+	"wRmbGGKV/JKMlyRnMs/YEaFkwrOMpS6GMKfq3nrfY4mMy61ZljFhsiVJlcxzZNvN895v8/9DFhFIJ+XZ",
+	"uqNrpfhCKSbMnW6zZm5Bc1oD0YosIPodqq2Ctc/3YRUL69eYGeOKGM4U4SLJipRpu5QO4lvZV2tVmIyV",
+	"0m6tdRA++yHq8XSLWEDU4/rGFKnT1KvCyxPWynvKKcZ1UwLl2TwDmIY/AXcgMFg4l8bS2w7oZC69QPXy",
+	"4K9y2Yt6U+uY2XGseSpz+38Jzeaw7Rx+m8kHBlIjFUxr+IWwgg1/oOI9Z8aOpI3yv5qCnJmoQhv0++yH",
+	"rHa0j81wFVbLFBr/NmHUvmDtrMWMwdeN3QH4RpuEcss5ti7jqnxK/K+bJrHdynIf1pKHe6x5HP71yH2j",
+	"datF6kJSgQClacrtmzS7CqY6oZlmTQKfVGpj3RQbSsbOtGUqdY5oBi2ptUvq/AZRXNR432iSWBMBXJgU",
+	"FRSdW/t4bOUSOvVSaXDRkpk9drAQRTEfM6XR7kGHbsKoKRTT/nMz2sLZiZzPC8HNsl2ElH+23zLVHLl4",
+	"4Ia1WxNcaD6dtS6esftsSdwD1l6Ryuj2UTCA3LGBV0wlMrO+n2JzBisnNFFSa6+hO0cFeaqvmHpLl23m",
+	"GTXEP0QoSemS7NzdHkNQtYyJ7kctVO4+fCvvmdDtu2ns35yXKidEitL62GL4Yj6nyp1aw3P1fwKp7thF",
+	"2y/UYn0dW/JgbccukzKR4oEpDfJk3ftd+4mjtG3oEdkvQ1EwxKYtaEiFxkk299+vqz6/cBsDQo0CNigp",
+	"r1XM1Hy8FhmYtuzk3dXVyfUvNxfDP50QZgcg9rmIsMF0QO4uhne3P1xen/5/J28jcnF5+8u7y7uLtxG5",
+	"Ht6e/HJ2en56e/IWLEqM4PYOe+VDbcqSee+2GSmZFXMq/EkMeo8yE70Q2jRG44hgO/yU1tsyPzCamdnq",
+	"jvqwW+vtD1xv1YJzGJNjKaEk52JKdqwQBa0Jhno/NM3lvXWQg1Blm87ThppChxp8q9cszziNt36L3Pht",
+	"W3Imp1yccXF/zVLG5p2OAQiVmiHVbn1udRUVzg0H3jC1p/ZWVnS/fatzDs/hLeVU64VUddu0/GXdoH/x",
+	"3eO21E+iHG7NyrqEDE0SpvWtP/VVs5dNFNOz7gcK5zCsM3TAqWjOPvxy4zsroaZqOecdivxSMGJmlktb",
+	"tfnYKgbvsEfWWadEz6SyRogwTKDCaMhfxahh6dDUzi6lhu0aDgbwqnOxnQ+iw/vOFunoYggu+pwxqoQh",
+	"XBwRUWQZkSJxF3Plg5qkLGOm4Te6z9uX8PYEL05XpmPYe1hjpRR+wA0y1HBteKLJnKeGqTmRgtwWTKeg",
+	"/ZriYJU28vRxO9jmOsHswj2LgpMJv9FNLnfwzCONeL8rTxLkeLy4tF9vX1GpV5vmQhmA/li63MbHLYPE",
+	"NX227g034xt82NIbnzNt6DzfnrFAexx3OYVtZOO3o3S2q6/Whluzx91SMzBu1h/jOiulvi+tIUbLg9Ja",
+	"IIrl2RIN8EMS20227B4fkdhuglJFblgal6FDDFC7Kw24ytxd0OVIwOWjJS0rMiBgQ5XiDyU9949IrA1E",
+	"oILBIN7jfk24GZAh/Oob7Y23keCa0GxBlzqYHF4iekvH/xos5XLKEHSAgVstn0ueJifv0THt1M7eTt5g",
+	"sbw+ePE4FoRx2w7uyunb403zEhOu5hdscRUYAY1rtkIbwv5W0IzEonowrgmVNebCyo4lGMa7ekqzI+qJ",
+	"dWu4kKha3f3/N5qwXWuZEJqmimmNd9F4g2I9IymIn8m2ywym993GY2vsQH32UduxtB6yu7Ly9PtmeHN6",
+	"3It6V9cn56d3563keqXkhGdtVhbKig5NXAtudYVGJzIp9FAxvKprcbesojsRdvi027+pjCOwKjTe6NQd",
+	"eziuQjMnIbjxFsiOy/Aidvb9dv+9M36aKz6nanlsrRcl9CfGWK09IDQ3/IHdypwnerMobsTCnVawJ1Pb",
+	"3NWZrn6rud2t9IO0sKXpUT+tk/c0MdkSQjoo/FK8wR2Q4RTuyQ5e/usf/zx4sQ/5J0WWHZFSssODGq4B",
+	"fU7fi9f7dhxFE8OUPiK12WMSqDvCATJfOMMDYL/Gb1rJu8z5O3hRy/l7GW1B+XX6fhqj6/V+9GhOuS0s",
+	"W+BD1tyVisjJ5Mj+B8Kh4GPw0ioH/qlxjn/Gex+4w4XuvN1dZYxnXH0L2zzb19ri2dfo53Uqzaa/+dRK",
+	"vTb+z+sm+Ewe8/ZecPvsplwbpjYZHdtZHPknmxufEBn5wle4+UZ75otaMQ1tla/YL2uNl2ummUh/ZIpP",
+	"XCLSF4yt2cmU5thvhXDz34s5+9iTdyZU49Lg5uTaaiEoQlCM4RXejp7JhSBUk3fXJye1cLZ9oRetGL1R",
+	"b/j2/PSi1fi9YSItHeeOQ35M7gh5Fe3vh3aLXwCYNFQsfeIeJCQfYaUG3meSuXV2M7lgCoJo3MxIfHVy",
+	"fXx5Nrw9+eV8+P/+cn5yczP848kvxz8Mr29iPNMgGdBY31exCZjBmRRTpkaivHiCASnm22FSNN7ECDq3",
+	"mj92DzoPeKPufPUxGTC1GOIjQ36PCFLUTrVSiatBS1kYyKWTE0hsEumAxBC1wPhGbE8P0ptcrhMEYctg",
+	"QwQ54NTFOXzQYSTc3w9JTLn/fuwIQVQ270JxY5hw2bZwjkbmuP0N7c3DZbQkoKTXjLqczY2B0/J6bOOT",
+	"wU48OlzmTvrEOmntSStraaGLcsDIKAuFNtxA3+nat2s3yWDBtE8Mche2uLdyY9SjvMFRtc2mbSGNzWon",
+	"aHjgLeTItqjDRxEA18PEGtPtq/fyAqqaDJtve/S9ynCmStFlSUCn1g2bKrfdK9nrwDtckzGzUsjzBBdY",
+	"xuAvC3b+eBLmX3rfZe9Xnn7Y00YxOicTCSU/I8FNv6ximzMqNAGHFTmrkxBd7s32Cy+TdVYX/lG0jTkM",
+	"rddE2dKV4mTM1zRCkYvVeKgGQEq5S5bqMmZGNcZJBttcqTwxj20lOBxlh3H27bgv4Dl8pfxiQOHbs2BJ",
+	"9mvY74xrc2rYvMUOXMm8fUwK1dZXHRnVJrhK2fZAQ8p+cso6giIwTB+FssunYZ0vzwxPS75Pda/oSD2k",
+	"hHDogAkaG7lKDWso/WYl52N4fHv640kv6p1cvD15225LG5lfW3HeHYYAab+1QmkLxdyArH/LMkPbTbqU",
+	"Guozy+LUPhcT9gB56hPSSON3TO8UyOplur9N/chbT5zrSXs6UjhXKkgMZlkwVUu5dpLWlYPf4ST1IaRO",
+	"kfj48vxqeHF6efHL3cXwx+Hp2fDN2Uk8EuUFWOJLCYIqI9S2O9YPyakynGblxZq7s4ME6fKmqx8RqUYi",
+	"vj65OvvzLze3l1dXJ2+DSzYcb0F1edPmfCH7BTRyqfZKvc2y9ddg1S1+67p+c2leW6dDgO+Hw/h9guCq",
+	"IDsuIYCMl0HJJnoUgi3g8PttqREflXEWTriNVm/pPaMLzF9sMEHwl9X0FZ+JcuQKCOo4DT6sbCSZSoI5",
+	"nhuYyX+tdZJl2U23iPlEnr1TWffYhco2D20fah3Z5RxtW1bwuy4NaNuArjrBzrtxr3t+HJ6dvh3eWplw",
+	"cn19ed2qfVz9YPel1a9t74Tk/A7KDQWkmssW3q9WUoqedZLlI9nUr6N1B6s8ZYda0aNZBvUUZemj+5nq",
+	"GQTfFLXHxJKZtJIELJ6oJ8XyvT08+UChwgLlw4zP5x21kvDhrwGy33aALMhjX1uuCw89JpzmTr9iV5pl",
+	"l5Pe4V822carUbgP0crNVJFy+Za2mXNvqGbfviLnVy+9QaRzKB8As+PIgb1U1shYyQVk/czA4NE5o/eE",
+	"m8FWscXGqn/+EPV+QhyIYXLfZskmjD+0x7ZWbu/co217i/Ug11AG0iIJH5/NyT4yjIGJZS0O2ePSQ4+7",
+	"a6B0MZ0ybdqTwqOembF5I+y0+kxjbgvG7m8MVav7s507Vb3fWECwj+XMaisI8zlXzxX2IykUN8ubpFzX",
+	"mFHF1LDALH/86Z2f9P/+dOthFYCY4K/VKmbG5FhRz8VE+tRJiqg7DnGoypPRRW4JKiJmpmQxnTmHAF6w",
+	"Juac7FSuUF6MM57suT/3e61V+8OrUzJmMy7SKh0ngtj3JGMQbCHDU6yQKh2PwUiMxMkDU9bbMDPPxLmS",
+	"aZEYy5/JN5po+7oU5L9Jxh+YJoVImSKxnVockTwrUD94pa7dMCNBVTLjhiWmUMxamuywtLpRiUbOZ2Jp",
+	"WX4TkVWcl4jMoPQC1MVImJZ69x2K2Fq4DsQQy7IxTe6Js/GdhlFSljAmUiCX7lpdPxLMpQQSLTERGvI5",
+	"PZaJUfSBZYhidHd91se9s/pHEz2jihGzkPZfOdMDMlzVUlyTH25vr8ir/f2RiH8dgYUx6h2OVsynUS8a",
+	"oeEBf/7XP/5/+I1Piwx/54yRUe/w11EPMdwgUwdB2+BR/K1/2f3+w4f4aAQLW7oITTnJ2tQcLFxVHeQH",
+	"2G6GH2JArnEQaJaeRgLAZ2gJCWQN/cgh28T2h708o1zEh0i7hYY8VUSkAPNgyoyueW0YSxgJ/zSiUlAc",
+	"GusW20jGUkqZX+qhOeBUoXwP96YEmym0IWMWkTFbSpEi/EWJXmSZBIX14UjsEoiAlXaRpQBnufjRYO2K",
+	"0VTbmVtqgd+AsjRy9VVZmJEgEDHhmvCpsC5q5AjTjhNZmtVFMqu/iw9gwZEmrw5eHtnneLn99oN24BJu",
+	"CanW1QA2ZwI8gYhFgLKEFZzl6PsHA7v4NzLlDGRA+aauXiVClohOYS4Z4j4hAhGARGmD64F5gjQhfo/t",
+	"ACx3iFChzIzIt9HL169C29WKIvbe9O2i//vbwUvypzcQrcETgTO2I5dvlPcbVJN4NCpiwnSCLH3bIpcW",
+	"M6kZhn90+UfFDdORHRZMZESnGpDLtu0IAK7sw/hsROJOOIvYjvstjjj0eFqwScAXrw5eRhUghF01lOgu",
+	"ED1KkwxMXSztSDKqWAqHNiT/e3N5UfIkCzIF4Q+IMLCzsOKc6JwmjFAFMGTcEKp5yvqHVkLyzBri46Vh",
+	"kCpo5+q5Emo/Ok13++UY6aeMT2FkImVWGGnCrdiuTxOWBlFkK8/Xfgio3EFoCaaNXT/LfWD65QuSsQeW",
+	"QRYGQRsBotFzCaKLCvLi9bfE1f3AQ2DhwN/hoO0jB+A4MVdWHXkgIJhtNdDBPjwGOwpYBzTLkLjKHUHk",
+	"S+B4nIpU7ns7uFEl9CNSjpzYQdyQfXegOFn0lqfckrxZ8ITZL9pjdSPDLm5xQG4+OCh84UJi/HCHVuid",
+	"5QmhSWfnHUyjD/XgM5ml5O6/9u0mWIXjgKDubt/tfgdMIyDAFg5DrStobSal5NRaT8iTZCce9UajIv1u",
+	"f3/Ui/tHTgI6am0szQ69ZnVOa+xY4mApfj7IeRVgpEAgkHEFugMmG9PBeLAfH1mJStPapuPDfqOB5RET",
+	"kxs8o9sgr1bTpYc4s78FnBYrEAYkRqv5kPgktZjsAI1Epf1CkEPAOCLOaumXbjQqMisnlcwCSbeDh/Cv",
+	"f/zT/uPgXQSn8t/v3C++fxcRQ8fAWvazduixYvRee0yAtF+674BqBGhBVNGpovmMaGb/DTAAd//1Yv/F",
+	"d/B3+Of3A9g6v7DKP4/JTmUHWoNR9z1oLB1H+JUJik0HEmv1v2KmUMIv3y8b9h4sm5Wl6wE54fAnvoHm",
+	"8XiOkCzLJF1LlgCnUq2hTB1zMp+KZbDV48I4koeDL9+CIF2MswCrx2eDkZ3YnvH/k8q5tYXsZpCU6zyj",
+	"SyQuyyNimlmXmib3zGjHOiQU0VyAZD4i7XK7MiWChVjv0afC2CG/230F/zt4QWbsPU1ZwucUouBzWAvG",
+	"TrSTRHeCw+UH/CeXXBg9IO+QxDEc5AIsh2Q0uonRrAKJoOWc4QbDoZVCNZg62GbWOWPC8MTKARxy6IDs",
+	"4AgPyRtwzAharpgIizyBpmuMydWBhqWFme1lcsqFixxlPGEukOIctwtJ4JcJI1NFhWHpEYhcBbX5RDHw",
+	"LqzDChFocAb14d5eMpNSM+oGHCRyvifkbs7UnIMftBfcSAbe4fDqtBcUaPcOBvuDfYABy5mgOe8d9l4O",
+	"9gcvIYXTzMB3bSwFQhVSt9QaYv6mZSI0PFwC1c6r/ZckPjkfnp79cnF5+8uPJ9en705P3sZ4IAuurcmH",
+	"diykE1t2vCdzKAbrD8hPSoppyQeu3EPcC8gFRKpm2hopFV7Iq/0Dh+5Y/moh1f0RUSzHm5cJ5RnCgygG",
+	"OIq7AEzBUmJ1d2lICvzZwVKWPARGuodH5I5Gq2gngNa5+cKfZyy5Z2hLJ1K4ih8/gPYAu/YVJ/TmmMhC",
+	"MmlfDHI75ULY+VAB3obVuW7nYM+6CdBKwXtIPy2N59O0d4jl1g6tmGnzRqbLJ0MHrBWpf6hHYYwqWBPn",
+	"+MX+/lN/uxuP8AbxQzlit77CT7eNWE6xiXaI7x1sfq+GiAkvvdz8UoVKbN842OKNJg6vfe/F95vfawKY",
+	"foh6r7eZYQvebRj96h3+5WePOLJ0G65LgvU5yqDZq2xkQ6ca7jIKM+v9bIdro+NuEfTOma/IJni/7rnW",
+	"8ZJ1R8dLsmhIlR2prNNl9c9UOmAw3T/0Rsh9RGKcwf/AfyGD6A+oCkIdEAFfajSGE1QkXJCD12TORWGs",
+	"uwdO/MOKrLQCDHz26xVp5BbQLo2s9XIPoNjMgNDUq1zuzrZErnhOhg+RMT4z069cObSA5oKHz1LrcmKJ",
+	"oUNEdoFG2GjroFX+c//TJMS/AeueW6oKwpplpMsyBpbyYbDG3+ihxm3ZYKdX2XuuHfTVVgy/pwAFppvv",
+	"K3wpVIGrrBojbKE1bXfhNtLKIzC7Xb7pgi5JxicuBGiFhQ/wlnEU62k15UZeWLaFMvNrb1xYh82FeGE6",
+	"UBdZNyGaZof186ZS+ggZxtd4KyvbnfiMnBzC73xV4pUS/7dTyabkIayJCHh8C06VhelmzxORun4MwJGE",
+	"GtCOkeUcjCJwoQ0VCTsE4zl0rhByFHwh9A7cby0D+bi8h/mFli4+Fo45Ryvmrp3oCs2+asGVKwHmBx9N",
+	"JJ90aOUxXbMHec98fxvYhF0n7OicZ8syZ5BmECUNUPXWHRpmB02Z6YAZtEMu2JjQPHexEnSpHGEcEp5G",
+	"zo6LIHYQQWIunJfGZCCCKalRDXDVg3HUUCDJTggo2o8wBFvhN5cokMGVW4UW6cou62f9R2ZCkNhnlFPh",
+	"ZzqgzxtotOsBaL8sua1OdxMlSZ4me/6Sc72ShvhNTUdLO8SxTFlTRcMmYQx3IhUoUbShV4/aY65c8jQ5",
+	"xvSq59CKbfAuX1Xiv5VKvFU09THeMAgeiCKnF8s0ALgyAWtvE5844d3NIUN35en6bzS1IP66pgfR+pZZ",
+	"2lCP2shcQ9CLi6k1TQuNFx5KGrBR648rp2Ksnl3MrBRH1dJmf1Yl//qZ+KwBuvCZWayJqNDaeqXjfFp3",
+	"9ysnfgwnXsNWakzWCDdzE48h4sR6NYTmSksQiqgic1Fh7tJ7gCyOXKs99xRcL0CfLN/BZQWAAW5SmhX3",
+	"aAnFjcp4d13RBhbQZD63uOfiuzpax1aMd/AlwjcONNxahVXkAS+jy5xQdxwA9WatySXxtOFC8cYZYCPh",
+	"l1QmvjwwmukyghHkUmDkwnrrDwFaBfFf0kwY13PnPzlgdAwJkmEQDeh+7uJIta3bxr+EEvx0N3xvPX93",
+	"UUYYkKKCFKIZh4XYXxALrBEKeSydDMjQpSFZ6xWuaKgzYj21hPdNkQ8Xg6xhateLEiAviBS1RoSa4CnP",
+	"Jh66UFp+u3HeI381xrW7USR8st3R/47CvlvEbq3BssJ3LhOvFuD0zbn87iyZ2cSe8OyyM5rgrVpMQJFE",
+	"z+QCqg3txxw6ZxqV7dqkKq93/cm92t8P7m7HFBJH7rePrq4yDVDx8qSEK6qa+/7l19b+sWZtS9fHQef+",
+	"vJE3qnTVOle0tIpdFX4NO4Tr8jBDkn6qr/kzcvlWEZxm0H5vEJD1k3xTSmwK7K/PB8+lxVw+A6ixxp6W",
+	"AdPq2t3+tGITrOGcsAy5W5n95BJo47I8KHbM7BPesfPzgBzjNSI03MSMZpJSni3LbOay84aPFUIEDUJ2",
+	"O69efI+GExxekfePVprlIh9+v8pKN0ykxzMaFKU/h/JpgWv6zFqntaipq9Fhni1da9U6vLEOI6D+ZCDz",
+	"i2dZWYntkt9KA2YkYoc5c4iAJrHLUMLS8U+1OD8uieHV5pfKNsbwwhaarWwo/XszhKs7FQatZf3ZHpUp",
+	"8CUDt/JveeYlKg6G37NEzlkoRazY6JAiDsxgzTXMA+YPc0GkSpk6LGESduJfRyCSwwoLyAMF+xTpN5kV",
+	"4j4ik6zQM4cX4AG5dT8aCSiiYJj/GKcSsi4paWEbaGXqYQ/sIxVawmGzbB4wtcBjq3bHtz4NhWKZ3Vx1",
+	"KbS7jLa+s+KZq1KigkzlSEhXrt4fEFdugw2wXRYXwnIBvpA7o50qoTNy5nhU2iq+p/hIWOtDqpQLqpaY",
+	"7wtL1b5G4tX+98ThKpxe/HJ1ffnH65Obm5gsZjyr4ZZ8o8uG/dZHdYSBoqIGmgQJjBfSwUV4zyJYR03S",
+	"YGLmbUhsFSBZCiW2kGg2EimjaZmB64QTFDlwp0XQ7JpKqyQXdHlENoM1jYRDawLqsdqqQ1B6GPhoFTdN",
+	"SzKhKsCusExmhSRcNx2SGsh8WQmMZwn8GUrPI8AGGYmuaSsGjay9ERvsppv9sISBo8bNfQdbhquR8Owf",
+	"gm70qz7azjler7QxebShdWE1vx+9C/Ye0OduJaaqKUjBtqkrDiBgPkQfV4O8eXynGH/uMq8DTBYXh4LX",
+	"CT46dmIoTqmVrHKCJV3wViVwsfc5VA8Ei4q83GwVmxg7dGKzJjW/GgC/IQMAQk+6A3AoCrp0aXePvQvS",
+	"Gmu9Nql6L5o6ne1zqQ1RLLFDTrjSLqjk6t+0qYSXSBHFMqdLwP8GUC3ooVeD10fx69ZX67E3IFd0ytLD",
+	"stYuBmkVV/jiO4ZjKRLco42XhKd9XyMbn3FxHxNsUO8EsmLZH0Y9AXZIHALKWJU6l6rl6veMa2Ol4I3f",
+	"mBVvvu08q0f27BoQCq5LOjQePi6UBvnwib7GViX6Tfy5lUr4VRl1aY02V75ac/WqE503icTuK54EzOjM",
+	"Jdm2zcw9tnfB3hvcO3GP0/is4ufpch1W9mdbHgTzADkQOsWsQ4OqvD1NphLJHVrTCCwlch5habtCGU5p",
+	"W/I0QsPx1SoDvIWPByzwaA64KZFHWmi6JTMKv+h6hNMsA3vRr27w21dET0M6uAsaax47OK2FkqJ2sR3X",
+	"MfvQao0buH2xu5fEIjmsrunEQ9wKDvEJ6O+PzDwb8T1l8CaE0e1K0vKJc/8hJHxTw8xAfq74+BFCcI+J",
+	"dF1WSyOSiJWMQoKH7j94ZB+CMj3h2gVCGr67usUBvBPGDSmE6zSDJriv3JY5wn8dkplcVN3AJoxlmtBa",
+	"gAA8wYjcs9yU8ng1swxjm09F3U/vn632/v7g/LPn5aTKIlnlpRNEhw3tRrh+S8ukijFN7qdQL/o7YLaP",
+	"9UOehkkhd/qRSmYNp0I0Y30BFUVHARinjMQBHkUYfosA1DKItFidEeCBIl+GHfeENGWEe0q5gDuGxgAe",
+	"TLSMTNl/0KQskcegnmADgsHMkYBJbIB3Jacu0rL5fgSKqehIaCZSskNXQztTgCriBmgYAovUNy7EZzE3",
+	"AD/XH5BrNik0zRxsRVtcsDPgeAihQpBNiPw6PLs+Gb798y/Di5ufTq5DPNaRqDt3TmyCCCW+lyFOMFoT",
+	"fKQNVPaRcCG3iMTHlxfvzk6PbwMQ2FWDoiVSdW0pDtpwAgTwsxoIX6NMX6NMj40yfdFo0TAIK1euYp2X",
+	"rcSKPi1c5APwMu8W/XcCZZ+P6oPMK0P7CIqE0gF+KUU/wpoehtU9/q9SkLxQudQM6HYkNofuSRm5L7u5",
+	"AhCHE9nay6Uj/4+y08oK6nTG6AOrh+kLUcbcdjhe/4wB3ENxd9kKuB4CsL6clkXVUBXi1xpNeAyPssut",
+	"v1AAthqJnbCTTLUmgNR2XnML7DeK+Da8bYcQMhIhpDbIBHdDnMg5nIjz84KrIqnahfKNkflnksmfYGqu",
+	"wMq3FTw4QtiRgA07oyn5a6ENmXDB9Yyl/UPX2Ccuq1ODHsVRDUq03Gg7ypgxEQKYf4jawyEXMgBD54Lk",
+	"rudJs5PJf45bCbUHASEGe+LaLbkoAwATYamrq//zl5FQmWseK968xm9PQ6tLr/oNKkalS5aJKhsnlIZU",
+	"3zOsRuKBaByJHUPHJMkk5LG5dPWICGYWUt2TVMm8b/nVI70rtkuNocnMCioJcUB/NQ8kNBJrzdlDa3Fy",
+	"pU2p56v6zVVRGyG4IR0J/7SdP1gLk0JB8CfnLGHuPh9EiXvHmQnVZf2AXAo02t1pOUgdCDq5mpny+EoC",
+	"iELLdkG50SXMWK1dOFwygzTlBqtQwLoP2zk4aY8TG5AX+68841ZCLyA3K4prkZ9Boy8RyATIqOm3Sckh",
+	"nNJX2/XfxnZdL8D5V/m9hBgA5mdsluBPaJuGvSZaxfdbRReiSrVMpHhgStegTAnFBJItO1IAliGaiFhj",
+	"PGFmSXSirOKfZHQ6Zalz94N326KELgZedtL4jdpT5fw6+NafwX8MpV9CqNkdLMCklhnl3ZenJUQm9vIi",
+	"czlnYqOpUgGtrg++td7lDMgFoONSApVj08IqTT8ivA38xxNGdl7vv6yA1foOnaVIuYQUJCiHctf1r8n5",
+	"m1VarjqtDO1ba9OKAGDRDrs3kWq+mzos/4oaWwD/a3jtYwiGbURsxxdbwNY/awJwSw+aLkYqj+Yruthz",
+	"RU6q09BEsUQquCACQt8pcsvQ3+4TTfaAzPvAta5LhK5ycnPGkhm8PhWAMb+Jjcs+G4/kYERBrPiyVuqF",
+	"wQYYup6l35Gc356DD706njcZsNYM5jNzX70VybrEexeMKduLxGRnXPYT6eNWupO30tDT1++CVb8m3a3N",
+	"uq+0bOr4qczDr6xZ71m4ljIoM4AqAlroFAPYMWJjsduL/X1rFmdSTP29c64kAAaAqaw9TpGOAAmGPXi0",
+	"UkNNaX5YjWppl+xQYnecjGlmHW8oYpUqmTFtsEOSYmUhQeWeQ9ACoSAwUmjtFWsP+yS8cnxZGJcfDq40",
+	"1VIQI+H6iqZcuDqyuEzvxl3Yg1umuNUg/gH36RklgvtCZzKHCnoUDNZWep3xByaguiZo6OGPqxyhIglH",
+	"A02iwO3YijSqXP/yCGgJ/pFDYAr1wwuiI+yzag07lGxwo7Y7nBimYrIDN5VCWtqfTHgCpuwMXFlHBdhl",
+	"vALtX6Lb1j8iY2lmwA5LX77mgaNWjrOkg9/AiSIeWGPjwjLAzzCZ8utlKr+fRi2TMjiqFogxlkiQW4Cr",
+	"5VDaJaH63pUW9KLVysiyrRLmeXTCZ/jzqtF0596toW0uNIBR7y2gYVUneV837Z6r65Pz07tz+Ojw7fnp",
+	"BWCcvtp/2Z7FG/bD+mQq2yq5ttaBa4vMWje3wWdU+M+Q5orHSNyxWp0oobjJHVcfCqeYDjKDPWl4SgiI",
+	"I1dywjO2Lgv2pko7LiH43UcjD5Ppa3TccJDniONBBb8qBGB16mJcebwQTRcJyzJozePm2pYcO8T69t4j",
+	"klu/NAibzy4N8Uch9/6BKde/RE4IN0duD7AxQLg/4cH5U+pMP71AvIy0rHMGdEWa7koBt65T5qqwZoq5",
+	"Wwbfw0JAcwqplifCriOFd11uHuqrq7vbVpVy5Wb1jArFf6JDiJc84TZo8FtKRy/n1H6OedGBfQKpkNgQ",
+	"JGy3A+d1SGI6ZTHZOXj5r3/88+DFPlxJiyLLrOJJMkYV4aYfkXgik0IPrSUYRyTOFbdTPJbW9hQa74Q0",
+	"E5ob/sBuZc4THZMdH1l68Trs8xkRg91A8QI8rpFLi/F4Bz3NQ+p4ek/WjY6f+tyu7AaqdD3dG0T5O4AP",
+	"exomOAbZoSuiDboHdjNEQyHtsfe+r2Z7vn3ue2Ls4pMDe4QxZrm4MSKHTesvO1ySsA70WFAWNRK+Lipy",
+	"2SdziRdYTrc5vetUX9/l5zNyTtV9KheCgObLmSrvx0ciLi9J/vznP/959/x89+3bXcBJHczTGFFSARUV",
+	"cmT+KgslqGv6BD0SH1zJr+uFCF4HFGpXNVpe1Fu/A9KNjPWj+ZwNyJkDoTeQ48gWBLcKfMyZLFTblekJ",
+	"PAJdXR/FQX/neZ2BNseIW5nn7zz3S4d7KSoI3rXPmTCu29Lq4f+d53HDcj/Gee6+5TqXmnvMqQYZVWMf",
+	"wfnZD/xh1Gv7wKgXt9nz1XI+ml0/GjOoSjKumRW1i48SmwpILNje7fjQs8E6C9EbO8huqB7q8zgK6FVU",
+	"PT2JNnTZafVl2bn/+DaW3zvo/GBKvMZHn0TjElVB37zAYKva8CjmOr4ROpaFCRb6KKvtZiaVKfvwa2LV",
+	"tzDBHak/w3pFZ6WnX+/3B+Si6j/VHKDU8MSAim9IYqvN4Vm6+SL1yMUu6sqfyMkkCjtguRlIqEhK2x3F",
+	"7lN9Bh8RPgYdh+f0/Sm+8Xp/s69YM+U8EzRdqyegM4Dq3oayut26zcy79yse2+n6esdGMRm+8/haRrfl",
+	"j71EP3dTfFwV42/+rnvrokN/WI92GMCd49pb6RE5+Nc//vmi1qp/pVDw8WeLpvbTnO3T+wP4gS/jDngR",
+	"0yFEnCuNO/5vWy7V6gKUKY3YifmRJN+UZh5YF65v25gBkyzgC65Fm3/lKKw9IpNagtSUwx2M9RAceHAA",
+	"8XvBFq0ov9z4xnbNT22DXoj74wd+LhfZDX/8JfHutwBcw/m5I3LiCWVVDTjaezoP8v6LSP3f5b1qyIhV",
+	"YKqlYVs3121ELDmmmu1yUdqaFWRaDBicccMNt1Yi1wACDfgjWLIXtyNPxd3oJE8MRHLDrF/kQjvdaCRt",
+	"2KL+x2480ZX0qK+wJnNqklnQ7uYrrMkGWJOIaCBRQI4ILwUlpB5wk7FoBSKI8EeyeQmK0nEF/gRwE3Ue",
+	"+40jTqyrk79cW9X9H5SD251sC0EnK+6JlSsbSLEYZzzZwxTZThK8ZVmma82t8OLdI0dAmqwmO2bGVbpr",
+	"f1j6ni8RyenS9eB3vIN5ZFE9GTeCEnoxLSwTQUZ631cSwEszqoNE3vZ0cqg6OsalPGfrqvA7LST6jlFT",
+	"KEb0ghuoV4KjKpeyPq3GtRHrWniJymkPIaGCsPfYq3zhcMgL0ZqQhefcevCGJmZ9Z4AVJMyyMwHA4ZAJ",
+	"h/vkeMHGmhuEMJ1JwZa5NH37Vqqw3lDzjAnjsw1NvelASxfXOkR5B4wyruB5kzjdRx5l0L/4nAb9NUsY",
+	"f/hUI/3foT9jHUsYM7sY0UWeS4XNfsfy/TasAd2Bdzc6wBuQ+qsuq7VGbY3eOI/wjrtc49YeFybwd7cB",
+	"7LcTfWrQ/udpqlGu7NMRVj8GUR+mcOS8rHpfMKeYAQoGsgdXvOdnaiMQNBAA6zCkMB02/xw8AbM/aVsC",
+	"n9Y7eD6pYHxDj5LnOvoRVE3BHy8kdhk0x9jYq26NrAg6ULhKB+DRKEiITosEyjASsA3aWR/2s2IRzcx2",
+	"EoC57h7dEqC8Y/aPhiLh9avP2rljGIp5u5nPwWXBiUCTF8tqg98tJ/jeNkjmT9eMfIVBwry6Peg5u7bd",
+	"cQjqcnd95qXoTGprDPr3IZoxIMNG/506dFMz4xHqa50dYI0Aqy+FNoymZOfV/j7Ci7cEjKEh17H7cuU5",
+	"P4t96b7yhSLGdyrbVCXUdhB2U2Veb9b4NHVLdds0mFv08TwWV2/G5JsfGDScJ0tZqPJu3gAX2pXBr2up",
+	"od+4chcktZFwfxxjtm3V5QAByqB2LgjP5BkVJRbU7y697MaVyZAbo3jOKiqAVeLiAlkQ7lunRJDzeSFA",
+	"QH1ybvwReRWAWnDxwLFX3KZ4gZ/CKbzR+7IM5qaNrf1+w9VxTxht9fuPLUZwA7BW3B91AaWnUmBX3cfQ",
+	"Fwr6j9U3+Lalq/0A1QZCbaBkhFzJG29THlcwTKg6vrgAH3NseO8UYYsEX3+yb2jlcX3ReP1lzgQenxNK",
+	"9ZU9ll4WbDyT8r6bYC5FtizlH8V4KIeuppA8jmCfmk8FBv/KEids9Oc68nnQIvDG4LjhZiFhAOdy5FBA",
+	"4Ooe5N49F851o4lVJBlL6/C9c7okY0awePuAnPM3ZMdNcqG4AdTNPiAzKYc8REpC1Wg8CcagFq60qOg9",
+	"I99/S/7EW5AOcOyf3Ga1uxR4LVT5FPjO7o3fm+0DDK++e9KYAk1TjgHrqwBjAWfwRVES3H4Ok/s27r3C",
+	"okrr1XtDN69+ZTVwQBvWT3RGx0cz9ZewNbocd6Rl5qC+yg6b42XAa+5qTtEFMMUG1pdWGr3Y8zIJz2sq",
+	"5RRLstqzRjF+oGdSmd2MP0Agnk8FS8kkkwuSSHnP8fJPsZQrlhjtXQ6eMmGslsuVfOAp5qs2uYoqc8nT",
+	"xPLI6YqmeImx5KbL2D76kSvWdy33ue+ZVGKgSBHeL0SAyUuMHIl4L5NTLv4HNggM7z+Miv39l4kHJLY/",
+	"sBgz2MMrYlm1F16fqp2yCS0ys43KYO9zlhiWuuD0WhIB47Tl7ons1A4Z0SLhvLDG6k/HJ5GrHadQDywS",
+	"1u9oP+moxkp+u2GbCGaYLegS/WwkB0sNboPjQwdoSaRgu9DmBWYmBXEdC131snuqGeMgQ1KK3arPsoML",
+	"wxAfRCtKBM/Ko6fLyI86ZYIpnvjRV4nS0uOxW+52wSO7it6jhHnUPhCcSddIrw9ebD0Q+GKPGujnLXmv",
+	"xizHMmWOV2pH6jhm9WR/p6z2DvFBW5mtjW/qQ/3aGzOqmBravx7+5We71yiEkKQKlfUOe3uQYuBGWmnt",
+	"6kJS25VnOyJw1dmWRppB/OqmJaourDH1LfJ1nbUGtViY1Lp49zVY++q3oBgfNIYVTC6Xoyya8gHkqF6z",
+	"4UyyYHR/g7/6gWPArVipGyY7gAqJOPFY0tSPHM4HLCa8hA8+BAgeq1+5yijYjUoW05kzh7F2q25+R8QZ",
+	"1FUtV+XuoacXfKympVc/+pM3U3Vgpx6WOs2dn0O4MzSBuMQcPlxG+yHeGW4kxitbPtZe6g1eqWJzXszR",
+	"Kw3GKmu8P/z84f8EAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -627,7 +627,7 @@ type ClientInterface interface {
 
 	// StripeWebhookWithBody Stripe events, verified by signature on the raw body.
 	//
-	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -636,7 +636,7 @@ type ClientInterface interface {
 
 	// StripeWebhook Stripe events, verified by signature on the raw body.
 	//
-	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1794,7 +1794,7 @@ func (c *Client) CreatePortalSession(ctx context.Context, reqEditors ...RequestE
 
 // StripeWebhookWithBody Stripe events, verified by signature on the raw body.
 //
-// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1813,7 +1813,7 @@ func (c *Client) StripeWebhookWithBody(ctx context.Context, params *StripeWebhoo
 
 // StripeWebhook Stripe events, verified by signature on the raw body.
 //
-// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4265,7 +4265,7 @@ type ClientWithResponsesInterface interface {
 
 	// StripeWebhookWithBodyWithResponse Stripe events, verified by signature on the raw body.
 	//
-	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4274,7 +4274,7 @@ type ClientWithResponsesInterface interface {
 
 	// StripeWebhookWithResponse Stripe events, verified by signature on the raw body.
 	//
-	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6096,18 +6096,11 @@ type GetHealthAnswer struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Health
-	// JSON413 the response for an HTTP 413 `application/json` response
-	JSON413 *PayloadTooLarge
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetHealthAnswer) GetJSON200() *Health {
 	return r.JSON200
-}
-
-// GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r GetHealthAnswer) GetJSON413() *PayloadTooLarge {
-	return r.JSON413
 }
 
 // GetBody returns the raw response body bytes
@@ -6149,8 +6142,6 @@ type GetReadinessAnswer struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Health
-	// JSON413 the response for an HTTP 413 `application/json` response
-	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Health
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6160,11 +6151,6 @@ type GetReadinessAnswer struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetReadinessAnswer) GetJSON200() *Health {
 	return r.JSON200
-}
-
-// GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r GetReadinessAnswer) GetJSON413() *PayloadTooLarge {
-	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -6985,18 +6971,11 @@ type GetClientConfigAnswer struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ClientConfig
-	// JSON413 the response for an HTTP 413 `application/json` response
-	JSON413 *PayloadTooLarge
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetClientConfigAnswer) GetJSON200() *ClientConfig {
 	return r.JSON200
-}
-
-// GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r GetClientConfigAnswer) GetJSON413() *PayloadTooLarge {
-	return r.JSON413
 }
 
 // GetBody returns the raw response body bytes
@@ -7512,17 +7491,10 @@ type StartOidcSignInAnswer302Headers struct {
 type StartOidcSignInAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// JSON413 the response for an HTTP 413 `application/json` response
-	JSON413 *PayloadTooLarge
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *UnexpectedError
 	// Headers302 the parsed response headers for an HTTP 302 response
 	Headers302 *StartOidcSignInAnswer302Headers
-}
-
-// GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r StartOidcSignInAnswer) GetJSON413() *PayloadTooLarge {
-	return r.JSON413
 }
 
 // GetJSONDefault returns the response for an HTTP default `application/json` response
@@ -7567,17 +7539,10 @@ type OidcCallbackAnswer302Headers struct {
 type OidcCallbackAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// JSON413 the response for an HTTP 413 `application/json` response
-	JSON413 *PayloadTooLarge
 	// JSONDefault the response for an HTTP default `application/json` response
 	JSONDefault *UnexpectedError
 	// Headers302 the parsed response headers for an HTTP 302 response
 	Headers302 *OidcCallbackAnswer302Headers
-}
-
-// GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r OidcCallbackAnswer) GetJSON413() *PayloadTooLarge {
-	return r.JSON413
 }
 
 // GetJSONDefault returns the response for an HTTP default `application/json` response
@@ -8560,7 +8525,7 @@ func (c *ClientWithResponses) CreatePortalSessionWithResponse(ctx context.Contex
 
 // StripeWebhookWithBodyWithResponse Stripe events, verified by signature on the raw body.
 //
-// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8575,7 +8540,7 @@ func (c *ClientWithResponses) StripeWebhookWithBodyWithResponse(ctx context.Cont
 
 // StripeWebhookWithResponse Stripe events, verified by signature on the raw body.
 //
-// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10280,13 +10245,6 @@ func ParseGetHealthAnswer(rsp *http.Response) (*GetHealthAnswer, error) {
 		}
 		response.JSON200 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest PayloadTooLarge
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON413 = &dest
-
 	}
 
 	return response, nil
@@ -10312,13 +10270,6 @@ func ParseGetReadinessAnswer(rsp *http.Response) (*GetReadinessAnswer, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest PayloadTooLarge
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest Health
@@ -11031,13 +10982,6 @@ func ParseGetClientConfigAnswer(rsp *http.Response) (*GetClientConfigAnswer, err
 		}
 		response.JSON200 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest PayloadTooLarge
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON413 = &dest
-
 	}
 
 	return response, nil
@@ -11479,13 +11423,6 @@ func ParseStartOidcSignInAnswer(rsp *http.Response) (*StartOidcSignInAnswer, err
 	case rsp.StatusCode == 302:
 		break // No content-type
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest PayloadTooLarge
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON413 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest UnexpectedError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11527,13 +11464,6 @@ func ParseOidcCallbackAnswer(rsp *http.Response) (*OidcCallbackAnswer, error) {
 	switch {
 	case rsp.StatusCode == 302:
 		break // No content-type
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest PayloadTooLarge
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
 		var dest UnexpectedError
