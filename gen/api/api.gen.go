@@ -2942,6 +2942,20 @@ func (response Logout401JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 	return err
 }
 
+type Logout413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response Logout413JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type Logout503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response Logout503JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
@@ -2990,6 +3004,20 @@ func (response GetCurrentUser401JSONResponse) VisitGetCurrentUserResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCurrentUser413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetCurrentUser413JSONResponse) VisitGetCurrentUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3388,6 +3416,20 @@ func (response VerifyEmail400TextResponse) VisitVerifyEmailResponse(w http.Respo
 	return err
 }
 
+type VerifyEmail413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response VerifyEmail413JSONResponse) VisitVerifyEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type VerifyEmail429TextResponse string
 
 func (response VerifyEmail429TextResponse) VisitVerifyEmailResponse(w http.ResponseWriter) error {
@@ -3757,6 +3799,20 @@ func (response ListChatSessions401JSONResponse) VisitListChatSessionsResponse(w 
 	return err
 }
 
+type ListChatSessions413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ListChatSessions413JSONResponse) VisitListChatSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListChatSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response ListChatSessions503JSONResponse) VisitListChatSessionsResponse(w http.ResponseWriter) error {
@@ -3828,6 +3884,20 @@ func (response DeleteChatSession404JSONResponse) VisitDeleteChatSessionResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteChatSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteChatSession413JSONResponse) VisitDeleteChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3909,6 +3979,20 @@ func (response GetChatSession404JSONResponse) VisitGetChatSessionResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetChatSession413JSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4133,6 +4217,20 @@ func (response RetryChatReply409JSONResponse) VisitRetryChatReplyResponse(w http
 	return err
 }
 
+type RetryChatReply413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response RetryChatReply413JSONResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RetryChatReply429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response RetryChatReply429JSONResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
@@ -4235,6 +4333,20 @@ func (response StopChatReply404JSONResponse) VisitStopChatReplyResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StopChatReply413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response StopChatReply413JSONResponse) VisitStopChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4357,6 +4469,20 @@ func (response AttachChatReply404JSONResponse) VisitAttachChatReplyResponse(w ht
 	return err
 }
 
+type AttachChatReply413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AttachChatReply413JSONResponse) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AttachChatReply503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response AttachChatReply503JSONResponse) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
@@ -4434,6 +4560,20 @@ func (response GetChatTakeaway404JSONResponse) VisitGetChatTakeawayResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatTakeaway413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetChatTakeaway413JSONResponse) VisitGetChatTakeawayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4728,6 +4868,20 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	return err
 }
 
+type GetHealth413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetHealth413JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetReadinessRequestObject struct {
 }
 
@@ -4745,6 +4899,20 @@ func (response GetReadiness200JSONResponse) VisitGetReadinessResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReadiness413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetReadiness413JSONResponse) VisitGetReadinessResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4822,6 +4990,20 @@ func (response ListWeeklyReports403JSONResponse) VisitListWeeklyReportsResponse(
 	return err
 }
 
+type ListWeeklyReports413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ListWeeklyReports413JSONResponse) VisitListWeeklyReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListWeeklyReports503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response ListWeeklyReports503JSONResponse) VisitListWeeklyReportsResponse(w http.ResponseWriter) error {
@@ -4864,6 +5046,20 @@ func (response DeleteAccount401JSONResponse) VisitDeleteAccountResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteAccount413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteAccount413JSONResponse) VisitDeleteAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4916,6 +5112,20 @@ func (response GetProfile401JSONResponse) VisitGetProfileResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfile413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetProfile413JSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5067,6 +5277,20 @@ func (response ExportData401JSONResponse) VisitExportDataResponse(w http.Respons
 	return err
 }
 
+type ExportData413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ExportData413JSONResponse) VisitExportDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ExportData429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ExportData429JSONResponse) VisitExportDataResponse(w http.ResponseWriter) error {
@@ -5113,6 +5337,20 @@ func (response DeleteAllMemories401JSONResponse) VisitDeleteAllMemoriesResponse(
 	return err
 }
 
+type DeleteAllMemories413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteAllMemories413JSONResponse) VisitDeleteAllMemoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListMemoriesRequestObject struct {
 }
 
@@ -5144,6 +5382,20 @@ func (response ListMemories401JSONResponse) VisitListMemoriesResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMemories413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ListMemories413JSONResponse) VisitListMemoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5202,6 +5454,20 @@ func (response DeleteMemory404JSONResponse) VisitDeleteMemoryResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemory413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteMemory413JSONResponse) VisitDeleteMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5443,6 +5709,20 @@ func (response SearchProfileSessions401JSONResponse) VisitSearchProfileSessionsR
 	return err
 }
 
+type SearchProfileSessions413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SearchProfileSessions413JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchProfileSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response SearchProfileSessions503JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
@@ -5524,6 +5804,20 @@ func (response GetProfileSession404JSONResponse) VisitGetProfileSessionResponse(
 	return err
 }
 
+type GetProfileSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetProfileSession413JSONResponse) VisitGetProfileSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetProfileSession503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response GetProfileSession503JSONResponse) VisitGetProfileSessionResponse(w http.ResponseWriter) error {
@@ -5558,6 +5852,20 @@ func (response GetClientConfig200JSONResponse) VisitGetClientConfigResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetClientConfig413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetClientConfig413JSONResponse) VisitGetClientConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5749,6 +6057,20 @@ func (response RequestPasswordReset400TextResponse) VisitRequestPasswordResetRes
 	return err
 }
 
+type RequestPasswordReset413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response RequestPasswordReset413JSONResponse) VisitRequestPasswordResetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RequestPasswordReset429TextResponse string
 
 func (response RequestPasswordReset429TextResponse) VisitRequestPasswordResetResponse(w http.ResponseWriter) error {
@@ -5932,6 +6254,20 @@ func (response GetCommunityInvite404JSONResponse) VisitGetCommunityInviteRespons
 	return err
 }
 
+type GetCommunityInvite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetCommunityInvite413JSONResponse) VisitGetCommunityInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCommunityInvite503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response GetCommunityInvite503JSONResponse) VisitGetCommunityInviteResponse(w http.ResponseWriter) error {
@@ -5994,6 +6330,20 @@ func (response CreatePortalSession401JSONResponse) VisitCreatePortalSessionRespo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePortalSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreatePortalSession413JSONResponse) VisitCreatePortalSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6106,6 +6456,20 @@ func (response StartOidcSignIn302Response) VisitStartOidcSignInResponse(w http.R
 	return nil
 }
 
+type StartOidcSignIn413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response StartOidcSignIn413JSONResponse) VisitStartOidcSignInResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type StartOidcSignIndefaultJSONResponse struct {
 	Body       ErrorResponse
 	StatusCode int
@@ -6145,6 +6509,20 @@ func (response OidcCallback302Response) VisitOidcCallbackResponse(w http.Respons
 	}
 	w.WriteHeader(302)
 	return nil
+}
+
+type OidcCallback413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response OidcCallback413JSONResponse) VisitOidcCallbackResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
 }
 
 type OidcCallbackdefaultJSONResponse struct {
@@ -7624,222 +8002,223 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L2LcuO41T/4KijtVo1VHy3bfZlvxq7Ut2q3O+MvvpUvM5uNpoYQCUmIKYABQKuVqa7KO+Qd9sHyJP/C",
-	"OQAJUqQkd9vdM0lXqiZtmwRxOXec8zu/9hI5z6Vgwuje4a+9GaMpU/DPC/beXNEpO+Pi3v6cMp0onhsu",
-	"Re+wF4+K/f2Xyd31GZETYmaMCPbekJxOGfyFHRHFsj+MevbXo15Mdq7fHZPvXnz3XT8iUmRLspgxYV9U",
-	"jHBNaPX+gNzOGLEj3zOWaxhcsb8VTJtvNJH2FZJTRefMMKUJFSlJqFKc6WoecVIoLVU86EU9nczYnNol",
-	"mGXOeoc9bRQX096HDx+iXjWQfeCczaVanqb239wuM6dm1ot6gs7ti3P/56hnJ8QVS3uHRhUs/MhEqjk1",
-	"vcNeUXD7ZPOjUc/u6jHMb3Vff4INseuwW0G0ocroQ0IFkTn9W8HIA80KRgy9Z4JMlJzjs4o9cFloeOkb",
-	"TWJ7aDHB0xyQ4VgzYchEKnh6wpV2W92LcJ1/K5haVgvF3avt3Zy+P2Niama9wxf7+1FvzoX/+aBrkWd8",
-	"zs3qGn+QCzKnYkm4YXN79LDUmcxSTaghc6kN2Xm9jxRCYe79rplm8Ilwoimb0CIzvcPXdpb0PZ8X82rO",
-	"+FM1Yy4MmzIFU75hWnMpOo+ff9rBf7Av61wKzYDY3tD0Gsna/pRIYZiAf9I8z3hC7W7t/VXbLfs1+Mz/",
-	"rdikd9j7v/Yqzt3Dv+q9E6WkunYfwU/Wt/624iWSUCGkIWPm2CclsjCD3oeodyzFJOPJZ5+XloVKQBzY",
-	"iXFBqGUAY/mBGkKzTC4sj3NNdiwts/d0nmfMMgcTKUuJxgPswyLeSTXmacrE51vFhXSzZKljNivZkkQW",
-	"Ajf2Qpp3shDp553SxH6S7NBMS5iWwm2k9uwzKabESKLlnEnBCMs0w/27ostM0vRWyjOqpuzz0sJYpktL",
-	"B5n9tN1ICrqCyJwp+ChIQH1Ivv+W/Im/IQtuZrIwlhTcfpMd+/yNUTxnZMHGMynvyQE552/6Ef4/vESk",
-	"YBH5Fn6GI1NUlJOBfbhh6oEn7E7QB8ozOs4+41YMraIzSEcJzTIiGEu1Z5BEigmfFspyroLfKEaTmZ3i",
-	"gPxkhSc39ln2PmeJYSkZ0+R+JLSUAncnpYaOqWYklQyHpEIvmOpHJL5mRi13hxPDVEw0XWqnsCUxakno",
-	"lHJxGKrmkVhQN61KmkSgnSlJMm4VEOpzbjTRfCp2OUyD43rYA1Nk1LN/wHdHvf5gJHpRaJMEk1pVKzcs",
-	"kcKqEPtnspjxZBZOkMzpkugiSRhLW82CShXYg7iV8pyKpZPQ+nOeubIiTyryt0IaSkDDEbu5cLo4+cfu",
-	"SSEMz8DIWhBqDJvnIP8fsR93ghZmJhX/O/uM4uuca83FNCJcPNCMA6Gz97lVwCRRLGXCcJppYNQ74Qkd",
-	"hv1CSlUWWUqcXkUrzZI5RYkmHxiaYJr/neHJ9omzyjRT9q8TyjOWHhEhR0KxlCuWABPnUms+zsA2FJYx",
-	"PkS9H+2WwJKedsWNcbdduxNLcFBHJE6ZoTzTMZnTXBNLu2TCWZZaGWJlQK7kOGPzAdhe7tN2Zsczaq4l",
-	"ilkmrLn2lx7VmmtDhTX1Cs1U7+cV+yrqHc9Yci8LE1hVubIaw3C0uPKMik1rv7LPoK3mDb2/4IvVJ+X4",
-	"rywx8EkQbMcgiFe/JyeTjAt2LOc5FRxPoL591yzPrOOSyDmrzPlxwTNjxaMbgDAx5VZPgYgmGRXTwprM",
-	"c5mybFCZmmMpM0aBNCRPkxs+FactH72dcZXuWs2yLAWxVTClOmkfMqfLufcT6wP6jQdpn0tlaEaoYhtH",
-	"RJK/yRlLZquj/ih5YonL7RBVVu8UKZfVRuEA7YPXNPnq6FeXN7dkj+Z8L5lRs+efHqM36lV929AN2gh2",
-	"OtijaPXwG+ttzrCdvKQVf+8YyyyNt3pSdh8sS5AJywyh2m0MWMJoF0eWvHJqZSaYPGM2kdbrNkdEgo2N",
-	"D0fWjQRHseafL4mmHA7QM+OYGatsop62flHUW0ilWTtHSmFo0s2QbE55VvOd8DdRzd18/apl6DnTmqJZ",
-	"2qBuxedza+zgKgsNh1h+YF5khu/ak6l/5fX+qlebW1Wp7KCj0U2vZRLoGD5yBlKwlu8ffMTnF2ysuWmZ",
-	"wRmbGGKV/JKMlyRnMs/YEaFkwrOMpS6GMKfq3nrfY4mMy61ZljFhsiVJlcxzZNvN895v8/9DFhFIJ+XZ",
-	"uqNrpfhCKSbMnW6zZm5Bc1oD0YosIPodqq2Ctc/3YRUL69eYGeOKGM4U4SLJipRpu5QO4lvZV2tVmIyV",
-	"0m6tdRA++yHq8XSLWEDU4/rGFKnT1KvCyxPWynvKKcZ1UwLl2TwDmIY/AXcgMFg4l8bS2w7oZC69QPXy",
-	"4K9y2Yt6U+uY2XGseSpz+38Jzeaw7Rx+m8kHBlIjFUxr+IWwgg1/oOI9Z8aOpI3yv5qCnJmoQhv0++yH",
-	"rHa0j81wFVbLFBr/NmHUvmDtrMWMwdeN3QH4RpuEcss5ti7jqnxK/K+bJrHdynIf1pKHe6x5HP71yH2j",
-	"datF6kJSgQClacrtmzS7CqY6oZlmTQKfVGpj3RQbSsbOtGUqdY5oBi2ptUvq/AZRXNR432iSWBMBXJgU",
-	"FRSdW/t4bOUSOvVSaXDRkpk9drAQRTEfM6XR7kGHbsKoKRTT/nMz2sLZiZzPC8HNsl2ElH+23zLVHLl4",
-	"4Ia1WxNcaD6dtS6esftsSdwD1l6Ryuj2UTCA3LGBV0wlMrO+n2JzBisnNFFSa6+hO0cFeaqvmHpLl23m",
-	"GTXEP0QoSemS7NzdHkNQtYyJ7kctVO4+fCvvmdDtu2ns35yXKidEitL62GL4Yj6nyp1aw3P1fwKp7thF",
-	"2y/UYn0dW/JgbccukzKR4oEpDfJk3ftd+4mjtG3oEdkvQ1EwxKYtaEiFxkk299+vqz6/cBsDQo0CNigp",
-	"r1XM1Hy8FhmYtuzk3dXVyfUvNxfDP50QZgcg9rmIsMF0QO4uhne3P1xen/5/J28jcnF5+8u7y7uLtxG5",
-	"Ht6e/HJ2en56e/IWLEqM4PYOe+VDbcqSee+2GSmZFXMq/EkMeo8yE70Q2jRG44hgO/yU1tsyPzCamdnq",
-	"jvqwW+vtD1xv1YJzGJNjKaEk52JKdqwQBa0Jhno/NM3lvXWQg1Blm87ThppChxp8q9cszziNt36L3Pht",
-	"W3Imp1yccXF/zVLG5p2OAQiVmiHVbn1udRUVzg0H3jC1p/ZWVnS/fatzDs/hLeVU64VUddu0/GXdoH/x",
-	"3eO21E+iHG7NyrqEDE0SpvWtP/VVs5dNFNOz7gcK5zCsM3TAqWjOPvxy4zsroaZqOecdivxSMGJmlktb",
-	"tfnYKgbvsEfWWadEz6SyRogwTKDCaMhfxahh6dDUzi6lhu0aDgbwqnOxnQ+iw/vOFunoYggu+pwxqoQh",
-	"XBwRUWQZkSJxF3Plg5qkLGOm4Te6z9uX8PYEL05XpmPYe1hjpRR+wA0y1HBteKLJnKeGqTmRgtwWTKeg",
-	"/ZriYJU28vRxO9jmOsHswj2LgpMJv9FNLnfwzCONeL8rTxLkeLy4tF9vX1GpV5vmQhmA/li63MbHLYPE",
-	"NX227g034xt82NIbnzNt6DzfnrFAexx3OYVtZOO3o3S2q6/Whluzx91SMzBu1h/jOiulvi+tIUbLg9Ja",
-	"IIrl2RIN8EMS20227B4fkdhuglJFblgal6FDDFC7Kw24ytxd0OVIwOWjJS0rMiBgQ5XiDyU9949IrA1E",
-	"oILBIN7jfk24GZAh/Oob7Y23keCa0GxBlzqYHF4iekvH/xos5XLKEHSAgVstn0ueJifv0THt1M7eTt5g",
-	"sbw+ePE4FoRx2w7uyunb403zEhOu5hdscRUYAY1rtkIbwv5W0IzEonowrgmVNebCyo4lGMa7ekqzI+qJ",
-	"dWu4kKha3f3/N5qwXWuZEJqmimmNd9F4g2I9IymIn8m2ywym993GY2vsQH32UduxtB6yu7Ly9PtmeHN6",
-	"3It6V9cn56d3563keqXkhGdtVhbKig5NXAtudYVGJzIp9FAxvKprcbesojsRdvi027+pjCOwKjTe6NQd",
-	"eziuQjMnIbjxFsiOy/Aidvb9dv+9M36aKz6nanlsrRcl9CfGWK09IDQ3/IHdypwnerMobsTCnVawJ1Pb",
-	"3NWZrn6rud2t9IO0sKXpUT+tk/c0MdkSQjoo/FK8wR2Q4RTuyQ5e/usf/zx4sQ/5J0WWHZFSssODGq4B",
-	"fU7fi9f7dhxFE8OUPiK12WMSqDvCATJfOMMDYL/Gb1rJu8z5O3hRy/l7GW1B+XX6fhqj6/V+9GhOuS0s",
-	"W+BD1tyVisjJ5Mj+B8Kh4GPw0ioH/qlxjn/Gex+4w4XuvN1dZYxnXH0L2zzb19ri2dfo53Uqzaa/+dRK",
-	"vTb+z+sm+Ewe8/ZecPvsplwbpjYZHdtZHPknmxufEBn5wle4+UZ75otaMQ1tla/YL2uNl2ummUh/ZIpP",
-	"XCLSF4yt2cmU5thvhXDz34s5+9iTdyZU49Lg5uTaaiEoQlCM4RXejp7JhSBUk3fXJye1cLZ9oRetGL1R",
-	"b/j2/PSi1fi9YSItHeeOQ35M7gh5Fe3vh3aLXwCYNFQsfeIeJCQfYaUG3meSuXV2M7lgCoJo3MxIfHVy",
-	"fXx5Nrw9+eV8+P/+cn5yczP848kvxz8Mr29iPNMgGdBY31exCZjBmRRTpkaivHiCASnm22FSNN7ECDq3",
-	"mj92DzoPeKPufPUxGTC1GOIjQ36PCFLUTrVSiatBS1kYyKWTE0hsEumAxBC1wPhGbE8P0ptcrhMEYctg",
-	"QwQ54NTFOXzQYSTc3w9JTLn/fuwIQVQ270JxY5hw2bZwjkbmuP0N7c3DZbQkoKTXjLqczY2B0/J6bOOT",
-	"wU48OlzmTvrEOmntSStraaGLcsDIKAuFNtxA3+nat2s3yWDBtE8Mche2uLdyY9SjvMFRtc2mbSGNzWon",
-	"aHjgLeTItqjDRxEA18PEGtPtq/fyAqqaDJtve/S9ynCmStFlSUCn1g2bKrfdK9nrwDtckzGzUsjzBBdY",
-	"xuAvC3b+eBLmX3rfZe9Xnn7Y00YxOicTCSU/I8FNv6ximzMqNAGHFTmrkxBd7s32Cy+TdVYX/lG0jTkM",
-	"rddE2dKV4mTM1zRCkYvVeKgGQEq5S5bqMmZGNcZJBttcqTwxj20lOBxlh3H27bgv4Dl8pfxiQOHbs2BJ",
-	"9mvY74xrc2rYvMUOXMm8fUwK1dZXHRnVJrhK2fZAQ8p+cso6giIwTB+FssunYZ0vzwxPS75Pda/oSD2k",
-	"hHDogAkaG7lKDWso/WYl52N4fHv640kv6p1cvD15225LG5lfW3HeHYYAab+1QmkLxdyArH/LMkPbTbqU",
-	"Guozy+LUPhcT9gB56hPSSON3TO8UyOplur9N/chbT5zrSXs6UjhXKkgMZlkwVUu5dpLWlYPf4ST1IaRO",
-	"kfj48vxqeHF6efHL3cXwx+Hp2fDN2Uk8EuUFWOJLCYIqI9S2O9YPyakynGblxZq7s4ME6fKmqx8RqUYi",
-	"vj65OvvzLze3l1dXJ2+DSzYcb0F1edPmfCH7BTRyqfZKvc2y9ddg1S1+67p+c2leW6dDgO+Hw/h9guCq",
-	"IDsuIYCMl0HJJnoUgi3g8PttqREflXEWTriNVm/pPaMLzF9sMEHwl9X0FZ+JcuQKCOo4DT6sbCSZSoI5",
-	"nhuYyX+tdZJl2U23iPlEnr1TWffYhco2D20fah3Z5RxtW1bwuy4NaNuArjrBzrtxr3t+HJ6dvh3eWplw",
-	"cn19ed2qfVz9YPel1a9t74Tk/A7KDQWkmssW3q9WUoqedZLlI9nUr6N1B6s8ZYda0aNZBvUUZemj+5nq",
-	"GQTfFLXHxJKZtJIELJ6oJ8XyvT08+UChwgLlw4zP5x21kvDhrwGy33aALMhjX1uuCw89JpzmTr9iV5pl",
-	"l5Pe4V822carUbgP0crNVJFy+Za2mXNvqGbfviLnVy+9QaRzKB8As+PIgb1U1shYyQVk/czA4NE5o/eE",
-	"m8FWscXGqn/+EPV+QhyIYXLfZskmjD+0x7ZWbu/co217i/Ug11AG0iIJH5/NyT4yjIGJZS0O2ePSQ4+7",
-	"a6B0MZ0ybdqTwqOembF5I+y0+kxjbgvG7m8MVav7s507Vb3fWECwj+XMaisI8zlXzxX2IykUN8ubpFzX",
-	"mFHF1LDALH/86Z2f9P/+dOthFYCY4K/VKmbG5FhRz8VE+tRJiqg7DnGoypPRRW4JKiJmpmQxnTmHAF6w",
-	"Juac7FSuUF6MM57suT/3e61V+8OrUzJmMy7SKh0ngtj3JGMQbCHDU6yQKh2PwUiMxMkDU9bbMDPPxLmS",
-	"aZEYy5/JN5po+7oU5L9Jxh+YJoVImSKxnVockTwrUD94pa7dMCNBVTLjhiWmUMxamuywtLpRiUbOZ2Jp",
-	"WX4TkVWcl4jMoPQC1MVImJZ69x2K2Fq4DsQQy7IxTe6Js/GdhlFSljAmUiCX7lpdPxLMpQQSLTERGvI5",
-	"PZaJUfSBZYhidHd91se9s/pHEz2jihGzkPZfOdMDMlzVUlyTH25vr8ir/f2RiH8dgYUx6h2OVsynUS8a",
-	"oeEBf/7XP/5/+I1Piwx/54yRUe/w11EPMdwgUwdB2+BR/K1/2f3+w4f4aAQLW7oITTnJ2tQcLFxVHeQH",
-	"2G6GH2JArnEQaJaeRgLAZ2gJCWQN/cgh28T2h708o1zEh0i7hYY8VUSkAPNgyoyueW0YSxgJ/zSiUlAc",
-	"GusW20jGUkqZX+qhOeBUoXwP96YEmym0IWMWkTFbSpEi/EWJXmSZBIX14UjsEoiAlXaRpQBnufjRYO2K",
-	"0VTbmVtqgd+AsjRy9VVZmJEgEDHhmvCpsC5q5AjTjhNZmtVFMqu/iw9gwZEmrw5eHtnneLn99oN24BJu",
-	"CanW1QA2ZwI8gYhFgLKEFZzl6PsHA7v4NzLlDGRA+aauXiVClohOYS4Z4j4hAhGARGmD64F5gjQhfo/t",
-	"ACx3iFChzIzIt9HL169C29WKIvbe9O2i//vbwUvypzcQrcETgTO2I5dvlPcbVJN4NCpiwnSCLH3bIpcW",
-	"M6kZhn90+UfFDdORHRZMZESnGpDLtu0IAK7sw/hsROJOOIvYjvstjjj0eFqwScAXrw5eRhUghF01lOgu",
-	"ED1KkwxMXSztSDKqWAqHNiT/e3N5UfIkCzIF4Q+IMLCzsOKc6JwmjFAFMGTcEKp5yvqHVkLyzBri46Vh",
-	"kCpo5+q5Emo/Ok13++UY6aeMT2FkImVWGGnCrdiuTxOWBlFkK8/Xfgio3EFoCaaNXT/LfWD65QuSsQeW",
-	"QRYGQRsBotFzCaKLCvLi9bfE1f3AQ2DhwN/hoO0jB+A4MVdWHXkgIJhtNdDBPjwGOwpYBzTLkLjKHUHk",
-	"S+B4nIpU7ns7uFEl9CNSjpzYQdyQfXegOFn0lqfckrxZ8ITZL9pjdSPDLm5xQG4+OCh84UJi/HCHVuid",
-	"5QmhSWfnHUyjD/XgM5ml5O6/9u0mWIXjgKDubt/tfgdMIyDAFg5DrStobSal5NRaT8iTZCce9UajIv1u",
-	"f3/Ui/tHTgI6am0szQ69ZnVOa+xY4mApfj7IeRVgpEAgkHEFugMmG9PBeLAfH1mJStPapuPDfqOB5RET",
-	"kxs8o9sgr1bTpYc4s78FnBYrEAYkRqv5kPgktZjsAI1Epf1CkEPAOCLOaumXbjQqMisnlcwCSbeDh/Cv",
-	"f/zT/uPgXQSn8t/v3C++fxcRQ8fAWvazduixYvRee0yAtF+674BqBGhBVNGpovmMaGb/DTAAd//1Yv/F",
-	"d/B3+Of3A9g6v7DKP4/JTmUHWoNR9z1oLB1H+JUJik0HEmv1v2KmUMIv3y8b9h4sm5Wl6wE54fAnvoHm",
-	"8XiOkCzLJF1LlgCnUq2hTB1zMp+KZbDV48I4koeDL9+CIF2MswCrx2eDkZ3YnvH/k8q5tYXsZpCU6zyj",
-	"SyQuyyNimlmXmib3zGjHOiQU0VyAZD4i7XK7MiWChVjv0afC2CG/230F/zt4QWbsPU1ZwucUouBzWAvG",
-	"TrSTRHeCw+UH/CeXXBg9IO+QxDEc5AIsh2Q0uonRrAKJoOWc4QbDoZVCNZg62GbWOWPC8MTKARxy6IDs",
-	"4AgPyRtwzAharpgIizyBpmuMydWBhqWFme1lcsqFixxlPGEukOIctwtJ4JcJI1NFhWHpEYhcBbX5RDHw",
-	"LqzDChFocAb14d5eMpNSM+oGHCRyvifkbs7UnIMftBfcSAbe4fDqtBcUaPcOBvuDfYABy5mgOe8d9l4O",
-	"9gcvIYXTzMB3bSwFQhVSt9QaYv6mZSI0PFwC1c6r/ZckPjkfnp79cnF5+8uPJ9en705P3sZ4IAuurcmH",
-	"diykE1t2vCdzKAbrD8hPSoppyQeu3EPcC8gFRKpm2hopFV7Iq/0Dh+5Y/moh1f0RUSzHm5cJ5RnCgygG",
-	"OIq7AEzBUmJ1d2lICvzZwVKWPARGuodH5I5Gq2gngNa5+cKfZyy5Z2hLJ1K4ih8/gPYAu/YVJ/TmmMhC",
-	"MmlfDHI75ULY+VAB3obVuW7nYM+6CdBKwXtIPy2N59O0d4jl1g6tmGnzRqbLJ0MHrBWpf6hHYYwqWBPn",
-	"+MX+/lN/uxuP8AbxQzlit77CT7eNWE6xiXaI7x1sfq+GiAkvvdz8UoVKbN842OKNJg6vfe/F95vfawKY",
-	"foh6r7eZYQvebRj96h3+5WePOLJ0G65LgvU5yqDZq2xkQ6ca7jIKM+v9bIdro+NuEfTOma/IJni/7rnW",
-	"8ZJ1R8dLsmhIlR2prNNl9c9UOmAw3T/0Rsh9RGKcwf/AfyGD6A+oCkIdEAFfajSGE1QkXJCD12TORWGs",
-	"uwdO/MOKrLQCDHz26xVp5BbQLo2s9XIPoNjMgNDUq1zuzrZErnhOhg+RMT4z069cObSA5oKHz1LrcmKJ",
-	"oUNEdoFG2GjroFX+c//TJMS/AeueW6oKwpplpMsyBpbyYbDG3+ihxm3ZYKdX2XuuHfTVVgy/pwAFppvv",
-	"K3wpVIGrrBojbKE1bXfhNtLKIzC7Xb7pgi5JxicuBGiFhQ/wlnEU62k15UZeWLaFMvNrb1xYh82FeGE6",
-	"UBdZNyGaZof186ZS+ggZxtd4KyvbnfiMnBzC73xV4pUS/7dTyabkIayJCHh8C06VhelmzxORun4MwJGE",
-	"GtCOkeUcjCJwoQ0VCTsE4zl0rhByFHwh9A7cby0D+bi8h/mFli4+Fo45Ryvmrp3oCs2+asGVKwHmBx9N",
-	"JJ90aOUxXbMHec98fxvYhF0n7OicZ8syZ5BmECUNUPXWHRpmB02Z6YAZtEMu2JjQPHexEnSpHGEcEp5G",
-	"zo6LIHYQQWIunJfGZCCCKalRDXDVg3HUUCDJTggo2o8wBFvhN5cokMGVW4UW6cou62f9R2ZCkNhnlFPh",
-	"ZzqgzxtotOsBaL8sua1OdxMlSZ4me/6Sc72ShvhNTUdLO8SxTFlTRcMmYQx3IhUoUbShV4/aY65c8jQ5",
-	"xvSq59CKbfAuX1Xiv5VKvFU09THeMAgeiCKnF8s0ALgyAWtvE5844d3NIUN35en6bzS1IP66pgfR+pZZ",
-	"2lCP2shcQ9CLi6k1TQuNFx5KGrBR648rp2Ksnl3MrBRH1dJmf1Yl//qZ+KwBuvCZWayJqNDaeqXjfFp3",
-	"9ysnfgwnXsNWakzWCDdzE48h4sR6NYTmSksQiqgic1Fh7tJ7gCyOXKs99xRcL0CfLN/BZQWAAW5SmhX3",
-	"aAnFjcp4d13RBhbQZD63uOfiuzpax1aMd/AlwjcONNxahVXkAS+jy5xQdxwA9WatySXxtOFC8cYZYCPh",
-	"l1QmvjwwmukyghHkUmDkwnrrDwFaBfFf0kwY13PnPzlgdAwJkmEQDeh+7uJIta3bxr+EEvx0N3xvPX93",
-	"UUYYkKKCFKIZh4XYXxALrBEKeSydDMjQpSFZ6xWuaKgzYj21hPdNkQ8Xg6xhateLEiAviBS1RoSa4CnP",
-	"Jh66UFp+u3HeI381xrW7USR8st3R/47CvlvEbq3BssJ3LhOvFuD0zbn87iyZ2cSe8OyyM5rgrVpMQJFE",
-	"z+QCqg3txxw6ZxqV7dqkKq93/cm92t8P7m7HFBJH7rePrq4yDVDx8qSEK6qa+/7l19b+sWZtS9fHQef+",
-	"vJE3qnTVOle0tIpdFX4NO4Tr8jBDkn6qr/kzcvlWEZxm0H5vEJD1k3xTSmwK7K/PB8+lxVw+A6ixxp6W",
-	"AdPq2t3+tGITrOGcsAy5W5n95BJo47I8KHbM7BPesfPzgBzjNSI03MSMZpJSni3LbOay84aPFUIEDUJ2",
-	"O69efI+GExxekfePVprlIh9+v8pKN0ykxzMaFKU/h/JpgWv6zFqntaipq9Fhni1da9U6vLEOI6D+ZCDz",
-	"i2dZWYntkt9KA2YkYoc5c4iAJrHLUMLS8U+1OD8uieHV5pfKNsbwwhaarWwo/XszhKs7FQatZf3ZHpUp",
-	"8CUDt/JveeYlKg6G37NEzlkoRazY6JAiDsxgzTXMA+YPc0GkSpk6LGESduJfRyCSwwoLyAMF+xTpN5kV",
-	"4j4ik6zQM4cX4AG5dT8aCSiiYJj/GKcSsi4paWEbaGXqYQ/sIxVawmGzbB4wtcBjq3bHtz4NhWKZ3Vx1",
-	"KbS7jLa+s+KZq1KigkzlSEhXrt4fEFdugw2wXRYXwnIBvpA7o50qoTNy5nhU2iq+p/hIWOtDqpQLqpaY",
-	"7wtL1b5G4tX+98ThKpxe/HJ1ffnH65Obm5gsZjyr4ZZ8o8uG/dZHdYSBoqIGmgQJjBfSwUV4zyJYR03S",
-	"YGLmbUhsFSBZCiW2kGg2EimjaZmB64QTFDlwp0XQ7JpKqyQXdHlENoM1jYRDawLqsdqqQ1B6GPhoFTdN",
-	"SzKhKsCusExmhSRcNx2SGsh8WQmMZwn8GUrPI8AGGYmuaSsGjay9ERvsppv9sISBo8bNfQdbhquR8Owf",
-	"gm70qz7azjler7QxebShdWE1vx+9C/Ye0OduJaaqKUjBtqkrDiBgPkQfV4O8eXynGH/uMq8DTBYXh4LX",
-	"CT46dmIoTqmVrHKCJV3wViVwsfc5VA8Ei4q83GwVmxg7dGKzJjW/GgC/IQMAQk+6A3AoCrp0aXePvQvS",
-	"Gmu9Nql6L5o6ne1zqQ1RLLFDTrjSLqjk6t+0qYSXSBHFMqdLwP8GUC3ooVeD10fx69ZX67E3IFd0ytLD",
-	"stYuBmkVV/jiO4ZjKRLco42XhKd9XyMbn3FxHxNsUO8EsmLZH0Y9AXZIHALKWJU6l6rl6veMa2Ol4I3f",
-	"mBVvvu08q0f27BoQCq5LOjQePi6UBvnwib7GViX6Tfy5lUr4VRl1aY02V75ac/WqE503icTuK54EzOjM",
-	"Jdm2zcw9tnfB3hvcO3GP0/is4ufpch1W9mdbHgTzADkQOsWsQ4OqvD1NphLJHVrTCCwlch5habtCGU5p",
-	"W/I0QsPx1SoDvIWPByzwaA64KZFHWmi6JTMKv+h6hNMsA3vRr27w21dET0M6uAsaax47OK2FkqJ2sR3X",
-	"MfvQao0buH2xu5fEIjmsrunEQ9wKDvEJ6O+PzDwb8T1l8CaE0e1K0vKJc/8hJHxTw8xAfq74+BFCcI+J",
-	"dF1WSyOSiJWMQoKH7j94ZB+CMj3h2gVCGr67usUBvBPGDSmE6zSDJriv3JY5wn8dkplcVN3AJoxlmtBa",
-	"gAA8wYjcs9yU8ng1swxjm09F3U/vn632/v7g/LPn5aTKIlnlpRNEhw3tRrh+S8ukijFN7qdQL/o7YLaP",
-	"9UOehkkhd/qRSmYNp0I0Y30BFUVHARinjMQBHkUYfosA1DKItFidEeCBIl+GHfeENGWEe0q5gDuGxgAe",
-	"TLSMTNl/0KQskcegnmADgsHMkYBJbIB3Jacu0rL5fgSKqehIaCZSskNXQztTgCriBmgYAovUNy7EZzE3",
-	"AD/XH5BrNik0zRxsRVtcsDPgeAihQpBNiPw6PLs+Gb798y/Di5ufTq5DPNaRqDt3TmyCCCW+lyFOMFoT",
-	"fKQNVPaRcCG3iMTHlxfvzk6PbwMQ2FWDoiVSdW0pDtpwAgTwsxoIX6NMX6NMj40yfdFo0TAIK1euYp2X",
-	"rcSKPi1c5APwMu8W/XcCZZ+P6oPMK0P7CIqE0gF+KUU/wpoehtU9/q9SkLxQudQM6HYkNofuSRm5L7u5",
-	"AhCHE9nay6Uj/4+y08oK6nTG6AOrh+kLUcbcdjhe/4wB3ENxd9kKuB4CsL6clkXVUBXi1xpNeAyPssut",
-	"v1AAthqJnbCTTLUmgNR2XnML7DeK+Da8bYcQMhIhpDbIBHdDnMg5nIjz84KrIqnahfKNkflnksmfYGqu",
-	"wMq3FTw4QtiRgA07oyn5a6ENmXDB9Yyl/UPX2Ccuq1ODHsVRDUq03Gg7ypgxEQKYf4jawyEXMgBD54Lk",
-	"rudJs5PJf45bCbUHASEGe+LaLbkoAwATYamrq//zl5FQmWseK968xm9PQ6tLr/oNKkalS5aJKhsnlIZU",
-	"3zOsRuKBaByJHUPHJMkk5LG5dPWICGYWUt2TVMm8b/nVI70rtkuNocnMCioJcUB/NQ8kNBJrzdlDa3Fy",
-	"pU2p56v6zVVRGyG4IR0J/7SdP1gLk0JB8CfnLGHuPh9EiXvHmQnVZf2AXAo02t1pOUgdCDq5mpny+EoC",
-	"iELLdkG50SXMWK1dOFwygzTlBqtQwLoP2zk4aY8TG5AX+68841ZCLyA3K4prkZ9Boy8RyATIqOm3Sckh",
-	"nNJX2/XfxnZdL8D5V/m9hBgA5mdsluBPaJuGvSZaxfdbRReiSrVMpHhgStegTAnFBJItO1IAliGaiFhj",
-	"PGFmSXSirOKfZHQ6Zalz94N326KELgZedtL4jdpT5fw6+NafwX8MpV9CqNkdLMCklhnl3ZenJUQm9vIi",
-	"czlnYqOpUgGtrg++td7lDMgFoONSApVj08IqTT8ivA38xxNGdl7vv6yA1foOnaVIuYQUJCiHctf1r8n5",
-	"m1VarjqtDO1ba9OKAGDRDrs3kWq+mzos/4oaWwD/a3jtYwiGbURsxxdbwNY/awJwSw+aLkYqj+Yruthz",
-	"RU6q09BEsUQquCACQt8pcsvQ3+4TTfaAzPvAta5LhK5ycnPGkhm8PhWAMb+Jjcs+G4/kYERBrPiyVuqF",
-	"wQYYup6l35Gc356DD706njcZsNYM5jNzX70VybrEexeMKduLxGRnXPYT6eNWupO30tDT1++CVb8m3a3N",
-	"uq+0bOr4qczDr6xZ71m4ljIoM4AqAlroFAPYMWJjsduL/X1rFmdSTP29c64kAAaAqaw9TpGOAAmGPXi0",
-	"UkNNaX5YjWppl+xQYnecjGlmHW8oYpUqmTFtsEOSYmUhQeWeQ9ACoSAwUmjtFWsP+yS8cnxZGJcfDq40",
-	"1VIQI+H6iqZcuDqyuEzvxl3Yg1umuNUg/gH36RklgvtCZzKHCnoUDNZWep3xByaguiZo6OGPqxyhIglH",
-	"A02iwO3YijSqXP/yCGgJ/pFDYAr1wwuiI+yzag07lGxwo7Y7nBimYrIDN5VCWtqfTHgCpuwMXFlHBdhl",
-	"vALtX6Lb1j8iY2lmwA5LX77mgaNWjrOkg9/AiSIeWGPjwjLAzzCZ8utlKr+fRi2TMjiqFogxlkiQW4Cr",
-	"5VDaJaH63pUW9KLVysiyrRLmeXTCZ/jzqtF0596toW0uNIBR7y2gYVUneV837Z6r65Pz07tz+Ojw7fnp",
-	"BWCcvtp/2Z7FG/bD+mQq2yq5ttaBa4vMWje3wWdU+M+Q5orHSNyxWp0oobjJHVcfCqeYDjKDPWl4SgiI",
-	"I1dywjO2Lgv2pko7LiH43UcjD5Ppa3TccJDniONBBb8qBGB16mJcebwQTRcJyzJozePm2pYcO8T69t4j",
-	"klu/NAibzy4N8Uch9/6BKde/RE4IN0duD7AxQLg/4cH5U+pMP71AvIy0rHMGdEWa7koBt65T5qqwZoq5",
-	"Wwbfw0JAcwqplifCriOFd11uHuqrq7vbVpVy5Wb1jArFf6JDiJc84TZo8FtKRy/n1H6OedGBfQKpkNgQ",
-	"JGy3A+d1SGI6ZTHZOXj5r3/88+DFPlxJiyLLrOJJMkYV4aYfkXgik0IPrSUYRyTOFbdTPJbW9hQa74Q0",
-	"E5ob/sBuZc4THZMdH1l68Trs8xkRg91A8QI8rpFLi/F4Bz3NQ+p4ek/WjY6f+tyu7AaqdD3dG0T5O4AP",
-	"exomOAbZoSuiDboHdjNEQyHtsfe+r2Z7vn3ue2Ls4pMDe4QxZrm4MSKHTesvO1ySsA70WFAWNRK+Lipy",
-	"2SdziRdYTrc5vetUX9/l5zNyTtV9KheCgObLmSrvx0ciLi9J/vznP/959/x89+3bXcBJHczTGFFSARUV",
-	"cmT+KgslqGv6BD0SH1zJr+uFCF4HFGpXNVpe1Fu/A9KNjPWj+ZwNyJkDoTeQ48gWBLcKfMyZLFTblekJ",
-	"PAJdXR/FQX/neZ2BNseIW5nn7zz3S4d7KSoI3rXPmTCu29Lq4f+d53HDcj/Gee6+5TqXmnvMqQYZVWMf",
-	"wfnZD/xh1Gv7wKgXt9nz1XI+ml0/GjOoSjKumRW1i48SmwpILNje7fjQs8E6C9EbO8huqB7q8zgK6FVU",
-	"PT2JNnTZafVl2bn/+DaW3zvo/GBKvMZHn0TjElVB37zAYKva8CjmOr4ROpaFCRb6KKvtZiaVKfvwa2LV",
-	"tzDBHak/w3pFZ6WnX+/3B+Si6j/VHKDU8MSAim9IYqvN4Vm6+SL1yMUu6sqfyMkkCjtguRlIqEhK2x3F",
-	"7lN9Bh8RPgYdh+f0/Sm+8Xp/s69YM+U8EzRdqyegM4Dq3oayut26zcy79yse2+n6esdGMRm+8/haRrfl",
-	"j71EP3dTfFwV42/+rnvrokN/WI92GMCd49pb6RE5+Nc//vmi1qp/pVDw8WeLpvbTnO3T+wP4gS/jDngR",
-	"0yFEnCuNO/5vWy7V6gKUKY3YifmRJN+UZh5YF65v25gBkyzgC65Fm3/lKKw9IpNagtSUwx2M9RAceHAA",
-	"8XvBFq0ov9z4xnbNT22DXoj74wd+LhfZDX/8JfHutwBcw/m5I3LiCWVVDTjaezoP8v6LSP3f5b1qyIhV",
-	"YKqlYVs3121ELDmmmu1yUdqaFWRaDBicccMNt1Yi1wACDfgjWLIXtyNPxd3oJE8MRHLDrF/kQjvdaCRt",
-	"2KL+x2480ZX0qK+wJnNqklnQ7uYrrMkGWJOIaCBRQI4ILwUlpB5wk7FoBSKI8EeyeQmK0nEF/gRwE3Ue",
-	"+40jTqyrk79cW9X9H5SD251sC0EnK+6JlSsbSLEYZzzZwxTZThK8ZVmma82t8OLdI0dAmqwmO2bGVbpr",
-	"f1j6ni8RyenS9eB3vIN5ZFE9GTeCEnoxLSwTQUZ631cSwEszqoNE3vZ0cqg6OsalPGfrqvA7LST6jlFT",
-	"KEb0ghuoV4KjKpeyPq3GtRHrWniJymkPIaGCsPfYq3zhcMgL0ZqQhefcevCGJmZ9Z4AVJMyyMwHA4ZAJ",
-	"h/vkeMHGmhuEMJ1JwZa5NH37Vqqw3lDzjAnjsw1NvelASxfXOkR5B4wyruB5kzjdRx5l0L/4nAb9NUsY",
-	"f/hUI/3foT9jHUsYM7sY0UWeS4XNfsfy/TasAd2Bdzc6wBuQ+qsuq7VGbY3eOI/wjrtc49YeFybwd7cB",
-	"7LcTfWrQ/udpqlGu7NMRVj8GUR+mcOS8rHpfMKeYAQoGsgdXvOdnaiMQNBAA6zCkMB02/xw8AbM/aVsC",
-	"n9Y7eD6pYHxDj5LnOvoRVE3BHy8kdhk0x9jYq26NrAg6ULhKB+DRKEiITosEyjASsA3aWR/2s2IRzcx2",
-	"EoC57h7dEqC8Y/aPhiLh9avP2rljGIp5u5nPwWXBiUCTF8tqg98tJ/jeNkjmT9eMfIVBwry6Peg5u7bd",
-	"cQjqcnd95qXoTGprDPr3IZoxIMNG/506dFMz4xHqa50dYI0Aqy+FNoymZOfV/j7Ci7cEjKEh17H7cuU5",
-	"P4t96b7yhSLGdyrbVCXUdhB2U2Veb9b4NHVLdds0mFv08TwWV2/G5JsfGDScJ0tZqPJu3gAX2pXBr2up",
-	"od+4chcktZFwfxxjtm3V5QAByqB2LgjP5BkVJRbU7y697MaVyZAbo3jOKiqAVeLiAlkQ7lunRJDzeSFA",
-	"QH1ybvwReRWAWnDxwLFX3KZ4gZ/CKbzR+7IM5qaNrf1+w9VxTxht9fuPLUZwA7BW3B91AaWnUmBX3cfQ",
-	"Fwr6j9U3+Lalq/0A1QZCbaBkhFzJG29THlcwTKg6vrgAH3NseO8UYYsEX3+yb2jlcX3ReP1lzgQenxNK",
-	"9ZU9ll4WbDyT8r6bYC5FtizlH8V4KIeuppA8jmCfmk8FBv/KEids9Oc68nnQIvDG4LjhZiFhAOdy5FBA",
-	"4Ooe5N49F851o4lVJBlL6/C9c7okY0awePuAnPM3ZMdNcqG4AdTNPiAzKYc8REpC1Wg8CcagFq60qOg9",
-	"I99/S/7EW5AOcOyf3Ga1uxR4LVT5FPjO7o3fm+0DDK++e9KYAk1TjgHrqwBjAWfwRVES3H4Ok/s27r3C",
-	"okrr1XtDN69+ZTVwQBvWT3RGx0cz9ZewNbocd6Rl5qC+yg6b42XAa+5qTtEFMMUG1pdWGr3Y8zIJz2sq",
-	"5RRLstqzRjF+oGdSmd2MP0Agnk8FS8kkkwuSSHnP8fJPsZQrlhjtXQ6eMmGslsuVfOAp5qs2uYoqc8nT",
-	"xPLI6YqmeImx5KbL2D76kSvWdy33ue+ZVGKgSBHeL0SAyUuMHIl4L5NTLv4HNggM7z+Miv39l4kHJLY/",
-	"sBgz2MMrYlm1F16fqp2yCS0ys43KYO9zlhiWuuD0WhIB47Tl7ons1A4Z0SLhvLDG6k/HJ5GrHadQDywS",
-	"1u9oP+moxkp+u2GbCGaYLegS/WwkB0sNboPjQwdoSaRgu9DmBWYmBXEdC131snuqGeMgQ1KK3arPsoML",
-	"wxAfRCtKBM/Ko6fLyI86ZYIpnvjRV4nS0uOxW+52wSO7it6jhHnUPhCcSddIrw9ebD0Q+GKPGujnLXmv",
-	"xizHMmWOV2pH6jhm9WR/p6z2DvFBW5mtjW/qQ/3aGzOqmBravx7+5We71yiEkKQKlfUOe3uQYuBGWmnt",
-	"6kJS25VnOyJw1dmWRppB/OqmJaourDH1LfJ1nbUGtViY1Lp49zVY++q3oBgfNIYVTC6Xoyya8gHkqF6z",
-	"4UyyYHR/g7/6gWPArVipGyY7gAqJOPFY0tSPHM4HLCa8hA8+BAgeq1+5yijYjUoW05kzh7F2q25+R8QZ",
-	"1FUtV+XuoacXfKympVc/+pM3U3Vgpx6WOs2dn0O4MzSBuMQcPlxG+yHeGW4kxitbPtZe6g1eqWJzXszR",
-	"Kw3GKmu8P/z84f8EAAD//w==",
+	"7L2Nctu41Td+Kxj9/zMrzUPLztd2157O8yqO0/XT2PH4Y/ftW+0sIRKSUFMAC4BW1J3M9B56D++F9Ure",
+	"wTkACVKkJCd2stlmOrONbRLEx/nGOb/zay+Ri1wKJozuHf7amzOaMgX/PGfvzAWdsTdc3NqfU6YTxXPD",
+	"pegd9uJxcXDwLLm5fEPklJg5I4K9MySnMwZ/YUdEseyP45799bgXk/7l62Py3dPvvhtERIpsRZZzJuyL",
+	"ihGuCa3eH5LrOSN25FvGcg2DK/b3gmnzjSbSvkJyquiCGaY0oSIlCVWKM13NI04KpaWKh72op5M5W1C7",
+	"BLPKWe+wp43iYtZ7//591KsGsg+csYVUq9PU/pvbZebUzHtRT9CFfXHh/xz17IS4Ymnv0KiChR+ZSrWg",
+	"pnfYKwpun2x+NOrZXT2G+a3v60+wIXYddiuINlQZfUioIDKnfy8YuaNZwYiht0yQqZILfFaxOy4LDS99",
+	"o0lsDy0meJpDMppoJgyZSgVPT7nSbqt7Ea7z7wVTq2qhuHu1vVvQd2+YmJl57/DpwUHUW3Dhf37Stcg3",
+	"fMHN+hp/kEuyoGJFuGELe/Sw1LnMUk2oIQupDem/OEAKoTD3QddMM/hEONGUTWmRmd7hCztL+o4vikU1",
+	"Z/ypmjEXhs2YgilfMa25FJ3Hzz/u4N/bl3UuhWZAbC9peolkbX9KpDBMwD9pnmc8oXa39v+m7Zb9Gnzm",
+	"/1ds2jvs/X/7Fefu41/1/olSUl26j+An61t/XfESSagQ0pAJc+yTElmYYe991DuWYprx5JPPS8tCJSAO",
+	"7MS4INQygLH8QA2hWSaXlse5Jn1Ly+wdXeQZs8zBRMpSovEAB7CI11JNeJoy8elWcS7dLFnqmM1KtiSR",
+	"hcCNPZfmtSxE+mmnNLWfJH2aaQnTUriN1J59JsWMGEm0XDApGGGZZrh/F3SVSZpeS/mGqhn7tLQwkenK",
+	"0kFmP203kopQD5AFXRHNRHpInpAz/pIsuZkTaoUjT4mRVjgaiVKTKZglLlgwlmpiF9r/Fl6EY1JUlBMY",
+	"RG5II+GLV0bxnJElm8ylvI3I99+SP/OXqIaWXDPYqyum7njCbgS9ozyjk+wTbtfIKkODtJbQLHNrdEyU",
+	"SDHls0JZ7lbwG8VoMrdTHJKfrIDlxj7L3uUsMSwlE5rcjoWWUpC+XX9KDZ1QzUgqGQ5JhV4yNYhIfMmM",
+	"Wu2NpoapmGi60k6pS2LUitAZ5eIwPLaxWFI3rUriRKDBKUkybpUU6nxuNNF8JvY4TIPjetgdU2Tcs3/A",
+	"d8e9wXAselFotwSTWlc9VyyRwqoZ+2eynPNkvk5XRZIwlraaDpW6sAdxLeUZFSsnxfWnPHNlxaJU5O+F",
+	"NJSAFiR2c+F0cfL33ZNCGJ6BIbYk1Bi2yEFH3GM/bgQtzFwq/g/2CUXcGdeai1lEuED+B9WQWyVNEsVS",
+	"JgynmQZGvRGe0GHYz6R4ZZGlxOletOQsmVOUevKOoZmm+T8YnuyAOMtNM2X/OqU8Y+kREXIsFEu5Ygkw",
+	"cS615pMM7EdhGeN91PvRbgks6WFX3Bh317U7sQQHdUTilBnKMx2TBc01sbRLppxlVoaDDMiVnGRsMQT7",
+	"zH3azux4Ts2lRDHLhDXp/tqjWnNtqLDmYKGZ6v28ZoNFveM5S25lYQLLK1dWSRiOVlmeUbFt7Rf2GbTn",
+	"vDH4V3yx+qSc/I0lBj4Jgu0YBPH69+R0mnHBjuUip4LjCdS375LlmXVuErlglck/KXhmrHh0AxAmZlyw",
+	"CEU0yaiYFdasXsiUZcPKHJ1ImTEKpCF5mlzxmTht+ej1nKt0z2qWVSmIrYIp1Un7kDldLbwvWR/QbzxI",
+	"+1wqQzNCFds6IpL8Vc5YMl8f9UfJE0tcboeosnqnSLmsNgoHaB+8pvnXR794e3VN9mnO95M5Nfv+6Ql6",
+	"rF7Vtw3doI1gp4M9itYPv7He5gzbyUta8feasczSeKu3ZffBsgSZsswQqt3GgLWMtnNkySunVmaCLTVh",
+	"U2k9c3NEJNjh+HBkXU1wJms+/IpoyuEAPTNOmLHKJupp6ztFvaVUmrVzpBSGJt0MyRaUZzX/Cn8T1VzS",
+	"F89bhl4wrSmarg3qVnyxsMYOrrLQcIjlBxZFZviePZn6V14crHu+uVWVyg46Hl/1WiaBzuM9ZyAFa/n+",
+	"kw/4/JJNNDctM3jDpoZYJb8ikxXJmcwzdkQomfIsY6mLMyyourUe+kQi43JrlmVMmGxFUiXzHNl2+7wP",
+	"2mIEIYsIpJPybN3RtVJ8oRQT5ka3WTPXoDmtgWhFFhB9n2qrYO3zA1jF0roCZs64IoYzRbhIsiJl2i6l",
+	"g/jW9tVaFSZjpbTbaB2Ez76PejzdIV4Q9bi+MkXqNPW68PKEtfaecopx05RAeTbPAKbhT8AdCAwWzqWx",
+	"9LYDOllIL1C9PPibXPWi3sz6YnYca57K3P5fQrMFbDuH32byjoHUSAXTGn4hrGDDH6h4x5mxI2mj/K9m",
+	"IGemqtAGXT37Iasd7WNzXIXVMoXGv00ZtS9YO2s5Z/B1Y3cAvtEmodxyjq0bvy6fEv/rpklst7Lch43k",
+	"4R5rHod/PXLfaN1qkbqwVSBAaZpy+ybNLoKpTmmmWZPAp5Xa2DTFhpKxM22ZSp0jmoFNau2SOr9BpBc1",
+	"3jeaJNZEABcmRQVFF9Y+nli5hH68VBpctGRujx0sRFEsJkxptHvQoZsyagrFtP/cnLZwdiIXi0Jws2oX",
+	"IeWf7bdMNUcu7rhh7dYEF5rP5q2LZ+w2WxH3gLVXpDK6fRQMMnds4AVTicys76fYgsHKCU2U1Npr6M5R",
+	"QZ7qC6Ze0VWbeUYN8Q8RSlK6Iv2b62MIvJZx04Oohcrdh6/lLRO6fTcxIoNeqpxC/MW9tcPwxWJBlTu1",
+	"hufq/wRS3bGLtl+oxQM7tuTO2o5dJmUixR1TGuTJpve79hNHadvQI3IAJpa1hWGIbVvQkAqNk2zuv19X",
+	"fX7hNgaEGgVsUFJeq5ip+XgtMjBt2cmbi4uTy1+uzkd/PiHMDkDscxFhw9mQ3JyPbq5/eHt5+n9OXkXk",
+	"/O31L6/f3py/isjl6PrklzenZ6fXJ6/AosQob++wVz7UpiyZ926bkZJ5saDCn8Swdy8z0QuhbWM0jgi2",
+	"w09psy3zA6OZma/vqA+7td4QwRVYLTiHMTmWEkpyLmakb4UoaE0w1AehaS5vrYMchCrbdJ421BQ61OA7",
+	"vWZ5xmm8zVvkxm/bkjdyxsUbLm4vWcrYotMxAKFSM6Tarc+drqvCueHAW6b20N7Kmu63b3XO4TG8pZxq",
+	"vZSqbpuWv6wb9E+/u9+W+kmUw21YWZeQoUnCtL72p75u9rKpYnre/UDhHIZNhg44Fc3Zh19ufGct1FQt",
+	"56xDkb8VjJi55dJWbT6xisE77JF11inRc6msESIME6gwGvJXMWpYOjK1s0upYXuGgwG87lzs5oPo8E60",
+	"RTq6GIKLPmeMKmEIF0dEFFlGpEjc5V35oCYpy5hp+I3u8/YlvD3By9W16Rj2DtZYKYUfcIMMNVwbnmiy",
+	"4KlhakGkINcF0ylov6Y4WKeNPL3fDra5TjC7cM+i4GTCb3STyw08c08j3u/KgwQ57i8u7dfbV1Tq1aa5",
+	"UAagP5Qud/FxyyBxTZ9tesPN+AoftvTGF0wbush3ZyzQHsddTmEb2fjtKJ3t6qu14TbscbfUDIybzce4",
+	"yUqp70triNHyoLQWiGJ5tkID/JDEdpMtu8dHJLaboFSRG5bGZegQA9TuSgOuMveWdDUWcPloScuKDAjY",
+	"UKX4XUnPgyMSawMRqGAwiPe4XxNuhmQEv/pGe+NtLLgmNFvSlQ4mh5eI3tLxvwZLuZwyBB1g4FbL5y1P",
+	"k5N36Jh2amdvJ2+xWF48eXo/FoRx2w7uwunb423zElOuFudseREYAY1rtkIbwv5e0IzEonowrgmVDebC",
+	"2o4lGMa7eEizI+qJTWs4l6haXU7GN5qwPWuZEJqmimmNd9F4g2I9IymIn8muywym993WY2vsQH32Udux",
+	"tB6yu7Ly9PtydHV63It6F5cnZ6c3Z63keqHklGdtVhbKig5NXAtudYVGpzIp9EgxvKprcbesojsRdvi0",
+	"27+pjCOwKjTe6NQdeziuQjMnIbjxFkjfZYERO/tBu//eGT/NFV9QtTq21osS+iNjrNYeEJobfseuZc4T",
+	"vV0UN2LhTivYk6lt7vpM17/V3O5W+kFa2NH0qJ/WyTuamGwFIR0Ufine4A7JaAb3ZE+e/fuf/3ry9ADy",
+	"T4osOyKlZIcHNVwD+ry/py8O7DiKJoYpfURqs8dEUXeEQ2S+cIZPgP0av2kl7zIv8MnTWl7gs2gHyq/T",
+	"98MYXS8OontzynVh2QIfsuauVEROp0f2PxAOBR+Dl1Y58E+Nc/wz3vvAHS505+3uOmM84upb2ObRvtYW",
+	"z75EP69TaTb9zYdW6rXxf940wUfymHf3gttnN+PaMLXN6NjN4sg/2tz4iMjIZ77CzbfaM5/Vimloq3zN",
+	"ftlovFwyzUT6I1N86hKRPmNszU6mNMd+K4Sbfynm7H1P3plQjUuDq5NLq4WgUEExhld4fT2XS0GoJq8v",
+	"T05q4Wz7Qi9aM3qj3ujV2el5q/F7xURaOs4dh3yf3BHyPDo4CO0WvwAwaahY+cQ9Q2+ZPqrykqUiC+vs",
+	"ZnLJFATRuJmT+OLk8vjtm9H1yS9no//9y9nJ1dXoTye/HP8wuryK8UyDZEBjfV/FpmAGZ1LMmBqL8uIp",
+	"TIzGPGi8iRF0YTV/7B50HvBW3fn8QzJgajHEe4b87hGkqJ1qpRLXg5ayMJBLJ6eQ2CTSIYkhaoHxjdie",
+	"HqQ3uVwnCMKWwYYIcsapi3P4oMNYuL8fkphy//3YEYKobN6l4sYw4bJt4RyNzHH7G9qbh8toSUBJLxl1",
+	"OZtbA6fl9djWJ4OduHe4zJ30iXXS2pNWNtJCF+WAkVEWE225gb7RtW/XbpLBgmmfGOQu7HBv5caoR3mD",
+	"o2qbTdtCGpvVTtDwwCvIkW1Rh/ciAK5HiTWm21fv5QVUPhm22PXoe5XhTJWiq5KATq0bNlNuu9ey14F3",
+	"uCYTZqWQ5wkusIzBXxb0/3QS5l9632X/V56+39dGMbogUwllQWPBzaCsdFswKjQBhxU5q5MQXe7N7gsv",
+	"k3XWF/5BtI05DK3XRNnKletkzNc9QiGM1XioBkBKuUuW6jJmTjXGSYa7XKk8MI/tJDgcZYdx9t24L+A5",
+	"fKX8YkDhu7NgSfYb2O8N1+bUsEWLHbiWeXufFKqdrzoyqk1wlbLrgYaU/eCUdQSFYpg+CqWZD8M6n58Z",
+	"HpZ8H+pe0ZF6SAnh0AETNDZynRo2UPrVWs7H6Pj69MeTXtQ7OX918qrdljYyv7TivDsMAdJ+Z4XSFoq5",
+	"Aln/imWGtpt0KTXUZ5bFqX0uJuwO8tSnpJHG75jeKZD1y3R/m/qBt54415P2dKRwrlSQGMyyYKqWcu0k",
+	"rSsHv8NJ6kNInSLx8duzi9H56dvzX27ORz+OTt+MXr45iceivABLfClBUGWE2rZv/ZCcKsNpVl6suTs7",
+	"SJAub7oGEZFqLOLLk4s3f/nl6vrtxcXJq+CSDcdbUl3etDlfyH4BjVyqvVJvs2z9NVh1i9+6rt9cmtfO",
+	"6RDg++Ewfp8guCpI3yUEkMkqKNlEj0KwJRz+oC014oMyzsIJt9HqNb1ldIn5iw0mCP6ynr7iM1GOXAFB",
+	"HcvBh5WNJDNJMMdzCzP5r7VOsiy76RYxH8mzNyrrHrtQ2fah7UOtI7uco13LCr7o0oC2DeiqE+y8G/e6",
+	"58fRm9NXo2srE04uL99etmofVz/YfWn1a9s7ITm/hnJDAanmsoX3q5WUomeTZPlANvXraN3BKk/ZIVv0",
+	"aJZBPUVZ+uh+pnoOwTdF7TGxZC6tJAGLJ+pJsXpnD0/eUaiwQPkw54tFR60kfPhrgOy3HSAL8tg3luvC",
+	"Q/cJp7nTr9iVZtnbae/wr9ts4/Uo3Pto7WaqSLl8RdvMuZdUs2+fk7OLZ94g0jmUD4DZceQAYSprZKLk",
+	"ErJ+5mDw6JzRW8LNcKfYYmPVP7+Pej8h0sMouW2zZBPG79pjW2u3d+7Rtr3FepBLKANpkYT3z+ZkHxjG",
+	"wMSyFofsfumhx901ULqYzZg27UnhUc/M2aIRdlp/pjG3JWO3V4aq9f3ZzZ2q3m8sINjHcma1FYT5nOvn",
+	"CvuRFIqb1VVSrmvCqGJqVGCWP/702k/6f3669rAKQEzw12oVc2NyrKjnYip96iRFZB6HSlTlyegitwQV",
+	"ETNXspjNnUMAL1gTc0H6lSuUF5OMJ/vuz4Nea9X+6OKUTNici7RKx4kg9j3NGARbyOgUK6RKx2M4FmNx",
+	"cseU9TbM3DNxrmRaJMbyZ/KNJtq+LgX5A8n4HdOkEClTJLZTiyOSZwXqB6/UtRtmLKhK5tywxBSKWUuT",
+	"HZZWNyrRyPlMLC3Lb6JWJJc5lF6AuhgL01Lv3qeIv4XrQJyxLJvQ5JY4G99pGCVlCWMiBXLpntX1Y8Fc",
+	"SiDREhOhIZ/TY5kYRe9YhkhHN5dvBrh3Vv9ooudUMWKW0v4rZ3pIRutaimvyw/X1BXl+cDAW8a9jsDDG",
+	"vcPxmvk07kVjNDzgz//+5/+F3/i0yPB3zhgZ9w5/HfcQ5w0ydRDYDR7F3/qX3e/fv4+PxrCwlYvQlJOs",
+	"Tc1Bx1XVQX6A3Wb4PgbkGgeTZulpLAB8hpawQdbQjxyyTWx/2M8zykV8iLRbaMhTRUQKMA9mzOia14ax",
+	"hLHwTyMqBcWhsW6xjWQspZT5pR6aA04Vyvdwb0qwmUIbMmERmbCVFCnCX5SARZZJUFgfjsUeeWmXBhV0",
+	"jpzBYwUYLNxw/x6uEb/QBYs0FqQbGcljKzkcpH7cCYMQEwBRGhwF/GWHLllsOZeaYSRDl/ynuLEsCaMf",
+	"kZBc/LQRYyly5ZwIDAfMTxAQym6b3Q6EBQtBnuwqrNkmpL8Ut//PcqMRzSiUhhH5Nnr24rkdNTBMrZxh",
+	"78wh+cO3w2fkzy9h9riRONXy2fLagmoSj8dFTJhOLKcOLKvaCcJewBakLMkAXCEDs5D042NM+t5DOzEe",
+	"wKWjh37BSkkgyudPnrnMR/v12sFFQdylTPZSjKZHcI6wOznV2gEjOpCgOc+YYw2otLVfscPaDxkph5bY",
+	"INxa21hHSf6EYPvt60AyQfwVpkpBUKLB7rZ/SEb2I/CeHYuLYE5g0DXxunyNpF0K14TPhFQsPbKClJe8",
+	"bt+EXXYP3wcCzNMX1s5p8vzgCSx+RP7n6u15KUtYkOEIf0BkhP7SqiGic5owQhVArNnlap6ywaGV7Dyz",
+	"RzJZGQYpjnaaXppAzUqny2G/HMNUXjbON2VWiGrCrbqpTxPOEqLf9iw2fgjJEqG/BNNGk5Sx3AfUnz0l",
+	"GbtjGWSPELRtIIq+kCByqSBPX3xLXL0SPASWGfzdDg2PPAGHj7ly8MgDGMFsq4GeHMBjsKOA0UCzDIVr",
+	"uSOsZH03Fanc9/q4USWsJbK7nNpB3JADd6A4WfTyZ9wytFnyhNkv2mN1I8Mu7nBAbj44KHzhXGLcs08r",
+	"ZNLyhNAUtfMOpjEAMWtFG7n5rwO7CVZROgCrm+vXe99F9hsCAoPhMNS6sNbWU0rOrNWHQof043FvPC7S",
+	"7w4Oxr14cER0kTjZX7Dm0uzQG1bntF3fEgdL8fNBrq4A4woCmIwr0Hkw2ZgOJ8OD+MgyJ01rm44P+40G",
+	"PkSxzg2e0XWQD6zpykOz2d8Cvoyht2xIYrT2D4lProtJH2gkKu0ughwCRh1x1tagdP+dCJfCKJkForyP",
+	"h/Dvf/7L/uPJ6whO5Q+v3S++fx0RQyfAWvazIMoUo7faYxmkgzLsAGhMgHJEFZ0pms+JZvbfAF9w819P",
+	"D55+B3+Hf34/hK3zC6viCjHpV/arNXT1wAPi0kmEX5kye6AeANfaLYqZQgm/fL9s2HtQsWtL10NywuFP",
+	"fAvN4/EcIVmW+saSJcDAVGsoU94wnAPxnWqrJ4VxJA8HX74FwcUYZwHWms9iI/3YnvH/SuXC2nB2M0jK",
+	"dZ7RFRKX5RExyxiZKJrcMqMd65BQRHMBkvmItMvtSsMEC7Fer0/hsUN+t/cc/vfkKZmzdzRlCV9QiN4v",
+	"YC2oy7WTRDeCw6UN/CeXXFgt+BpJHMNYLjB0SMbjqxjNQZAIWi4YbjAcWilUg6mDTWmdSiYMT6wcwCFH",
+	"DoDPmYIvwaEkaHFjAi/yBJrcMerrwMKjhZnvZ3LGhYt4ZTxhLgDkHM5zSeCXCSMzRYWxStmKXAWYAkQx",
+	"8Iqsow2Rc3Bi9eH+fjKXUjPqBhwmcrEv5F7O1IKD/7Yf3KQGXu3o4rQXFJb3ngwPhgcAX5YzQXPeO+w9",
+	"Gx4Mn0HqqZmDz91YCoRYpG6pkcS8U8tEaC26xK/+84NnJD45G52++eX87fUvP55cnr4+PXkVV7ifkTeJ",
+	"IA3asuMtWUAR22BIflJSzEo+cGUq4lZADiNSNdPW8qos+ecHTxwqZfmrpVS3R0SxHG+MppRnCGuiGOA/",
+	"7oH1xFJidXdp7gr82cFpljwEzoWHdeSORqsoLYDtufnCn+csuWVpZM2tRApXqeQH0B482L5SGXJg+GbS",
+	"vhjkpMqlsPOhArwkq3PdzsGedROglYK3kDZbWnCnae8Qy8QdEjPTxjpGD4ZqWCuuf1+PHhlVsCaG89OD",
+	"g4f+djeO4hXinnIBUJbP8dNtI5ZTbKI04ntPtr9XQ/KEl55tf6lCXLZvPNnhjSbGsH3v6ffb32sCr76P",
+	"ei92mWELTm8Ytesd/vVnj5SychuuS4L1udWg2assakNnGu5gCjPv/WyHa6PjbhH02pmvyCaYF+C51vGS",
+	"9WwmK7JsSJW+VNa9tPpnJh2gmR4ceiPkNiIxzuC/4b+Q+fRHVAWhDoiALzUawwnz7tmTF2TBRWGYHqI/",
+	"eLcmK60Ak4INyeWaNHILaJdG1nq5BcBvZkBo6nUud2dbIm48JsOHiB6fmOnXrkpawH7Bg2apdTmxNNIh",
+	"ObsAKWy0ddAs4eDRDD5OQvwOWPfMUlUQji0jdJYxMF6Ffr+/iUSN27LBTq+yd1w7yK6dGH5fAXpNN99X",
+	"uFioAtdZNUa4RWva7sEtqpVHYHa7PNklXZGMT13o0goLH5j2swZPqyk3coiqQHn8pTcurMPmQtMwHajn",
+	"rJsQTbPD+nkzKX2wBSPavJWV7U58Qk4OYYO+KvFKif/uVLIpeQhrOQIe34FTZWG62fNEpK7XBHAkoQa0",
+	"Y2Q5B6MIXGhDRcIOwXgOnSuESgVfCL0D91vLQP4+wcMTQ7saH1bFXKk1c9dOdI1mn7fg4ZXA+MNPTiQf",
+	"ddjl8V6yO3nLfM8f2Lw9JyTpgmerMkeSZhBdDVAENx02ZkPNmOmAVbRDLtmE0Dx3MRZ0xRxBHRKeRs7+",
+	"iyDmEEEiMpyzxuQngim4UQ1g1oOP1FAvST8EUB1EGLqt8KpL1MvgirFCx3RlpnUa+RMzISjuI8q38DMd",
+	"UO8N9N3NgLtfJpmuL3MbBUqeJvv+MnizUQDxoppNIO0QxzJlTZMANhdjxlOp8PYObPZ1EvHYNG95mhxj",
+	"GtpjaOE2GJyvKvh3pYKvFU19TDkMugcizOnhMl0CrmjAutzGJ07od3PIyN3WuT4lTa2Lv67pXbT2ZZY2",
+	"1LE2MtcQZONiZk3hQuMFi5IGbOL648qpJqvXl3Mr/VEltdm7FTSCfiQ+a4BTfGIWayJPtLao6Tif1t39",
+	"yokfwomXsJUak1rCzdzGY4jMsVkNoZnTEvQiqshcFNrd4iNZHLm2he4puM6AnmO+080aUAXc3DSRCdCC",
+	"ihsIAu56pA1Uocl8bnGPxXd1VJOdGO/J5wgXOXB1a01WkQ68/C5zZ91xACSetUJXxNOGC/0bZ7iNhV+S",
+	"8/MVu2M002XEpIo9uUjJEaEuYogLJf5LmgnjehP9JweojiGRNAzaAd0vXNyqtnW7+LMAVZDuhe9t5u8u",
+	"yggDYFSQQjTjvhBrDGKPNUIh96WTIRk56C9rvcKVEHVGrKeW8H4rCrOHcqb2vCgB8sL8uDah0ASZeTTx",
+	"0IVm89uNKx/5qziu3Q0m4dPdjv4LCjPvECu2Bssa37kkslpA1Tcx87uzYmYbe8Kzq84ohLdqMeFFEj2X",
+	"S6jKtB9zKKZpVLa1k6q8TvYn9/zgILgrnlBIVLndPZq7zjRAxauTEtapapT8119be/Gaje1x7wcx/PNW",
+	"3qjSeutc0dJ2d134NewQrsvDDEn6ob7mz8jld0VwmkGbwuEDsMODzFVKbMzsr/mHj6X9XN4FqL/GWZSB",
+	"3So9wP60Zkts4LiwzLtbCf7kckbjsvwqdkLAFxRg9+0hOcbrTmhoihnjJKU8W5XZ4mVnEx+bhIgdhAj7",
+	"z59+jwYXHHqRD47WGhYj/36/zoJXTKTHcxoU/T+G0mqBw/rE2qq1aKyrkWSerVzr2jp8tA4jrv5kIEON",
+	"Z1lZ6e6S9ErDZyxih+lziIAxscukwtL8j7VUPyzZ4vn2l8pW0vDCDhqxbOr9pRnQ1d0Pg9a9/myPyqzv",
+	"koFb+bc88xJ1CMP9WSIXLJQiVmx0SBEHFrHhuugO85y5IFKlTB2WMBT9+NcxiOSwggXyVcGuRfpN5oW4",
+	"jcg0K/Tc4TF4wHM9iMYCilQY5mnGqYTsUEpa2AZaxXpYCftIhUZx2IQlAMwy8PSq3fGtZUOhWGZhV10g",
+	"7S6jj+Csf+aqwKggMzkW0sEBDIbElTNhE3KXbYawZ4Df5M6oXyWeRmWZi7dxfF/3sbBWi1QpF1StMC8Z",
+	"lqp9WcDzg++Jw604Pf/l4vLtny5Prq5iV/UQLOEbTXLF7rgstPVtHWGgqKiBUkGi5bl0cBzeIwnWUZM0",
+	"mEB6HRJbBfiWQkUEJMSNRcpoWmYKO+EEpSbcaRE012bSKsklXR2R7WBYY+HQsIB6rLbqEJQeZj9ax6XT",
+	"kkypCrBBLJNZIQnXW4ekBuJfVlrjWQJ/htLzCLBXxqJr2opBo3Bv/Aa76WY/KmH2qHFz78MHpBoLz/4h",
+	"qMmg6lPunOrNShuTXBtaF1bz5ehdsPeAPvcqMVVNQQq2S912ALHzPvqwGu/t4zvF+HOXWR5g3rj4FbxO",
+	"8NGJE0NxSq1klVMsmYO3KoGLveWhyiFYVOTlZqvYxJijE5s1qfnVAPgNGQAQstIdgE5R0AVNu3vzPZDW",
+	"WIC4TdV70dTppJ9JbYhiiR1yypV2wSh0Vqg2lfASKaKE5nQF+OoAWgY9CmvtC1whJ66v1sNwSC7ojKWH",
+	"JS5+DNIqrvDb+4ZjyRTcv01WhKcDX4Mcv+HiNiZzRq3KQYGsWPbHcU+AHRKHgD1WpS6karkyfsO1sVLw",
+	"ym/MWhSg7TyrR/btGhBqr0s6NB4+LpQG+fCRvsZOEAhNfL81pIF1GfXWGm2uPLjm6lUnumgSid1XPAmY",
+	"0RuXDNw2M/fY/jl7Z3DvxC1O44u4Gnu43Iq1fd2Vd8GsQM6FDj6bULoqL1GTmUQ2gZZBAkulnCdZ2rxQ",
+	"ZlTapDyN0OB8vs44r+DjAevcm3OuSkSYFl5oyfzCL7re7TTLwM70qxt+AQrss5Ic7h5Wv3dxdgsFRu1q",
+	"Iq5jMKKVHDdwGGN3f4rFg652ugvfcid4yweg2z8x82hE+5DBohAWuSsJzScGfiX9LTGVEDsF5UclN+4h",
+	"dPeZSDdl7TQinlgZKiREEvwHj+xDUPbo4QugrMFdTeMA3lnkhhTCdRxCV8FXwsscYeAOyVwuq65wU8Yy",
+	"TWgtkAEea0RuWW5K+b+eOYcx2Ifiiof3I9d7wL93fuTjcmBlOa3z4AmiBIf2LVwvpmXSyIQmtzOov/3K",
+	"pFuYFHLR76mcNnAqRF02F6RRdGiAccqIISCZhGHCCMBNg4iQ1TUBLizyZdh5UUhTRuJnlAu4C2kM4EFl",
+	"ywia/QdNSsgBDD4KNiQYdB0LmMQWmF9y6iJC2+9xoDiNjgWA4PTpeghqBpBV3AANQwCU+gaW+CzmPuDn",
+	"BkNyyaaFppmDAWmLX3YGRg8hpAmyCRGAR28uT0av/vLL6Pzqp5PLEJd3LOpOqBObIEKJ72mJE4w2BElp",
+	"A51/LFxoMCLx8dvz129Oj68DMOB1Q6QlonZpKQ7asQIU9KMaFl+jYV+jYf8R0bBREDavXNq6DLCSLvq4",
+	"cJi/YJB5t8q4ESgz/a0FyMry6gKht1CqwC+lGERYW8Wwysr/VQqSFyqXmgG9j8X2qwlS3kyU3YABEMWJ",
+	"eu3l2ZH/R9mpZw21PGP0jtWvIQpRxhT7HK+3JgCyori7TAZ8FQFYcU47o0qpABFqjUo8lkrZJdlfmAA7",
+	"jkU/7ERUrQkg2Z133wIbj6qhDa/dIbWMRQjJDrLE3YAncgEn4vzK4CoM7rJar0dk/olk+UeYqGttCdoK",
+	"QRwh9CVAlc1pSv5WaEOmXHA9Z+ng0DWGissq4aDHdVSDoi032o4yYUyEAPjvo/awzbkMwPS5ILnrmdPs",
+	"hPPVQt7mxkItR0DAwV66Nl8uGgLAUliq7Oo3/SUtVFab+4pFb2G0p/XVpV79Zhmj9SWrRZVNFUpRqm8Z",
+	"VnfxQKSORd/QCUkyCXmBLv0/IoKZpVS3JFUyH1g+9x0GFNujxtBkbgWchDinT1kA0huLjebzobVwudKm",
+	"tCuq+tt1ER0hqCYdC/804FRa62RaKAhS5ZwlzOU5gAhy7zizpEpiGJK3Ap0Ed1oOEgmCY64GqTy+kgCi",
+	"0JJeUm50CRNXa1MPl+8ghQEaUWYMvImwjYjTEjixIXl68NwzfCUsA3KzIrwWoRo2+mGBLIFMo0GbdB3B",
+	"KX21lX83tvJmwc+/yv2PkfuvXb7Ldsn/gLZw2BulVey/UnQpqtTVRIo7pnQd1pRiQs6OHVQAwxJNUqwR",
+	"nzKzIjpR1tCYZnQ2Y6kLSwTvtkUzXYy/7PzyG7Xfyvl18Ls/g68csoVD3kIo3RGE3bWqIqD7EruEVMWe",
+	"dWQhF0xsNY0qYOjNwcXWO64hOQdgXkqg8m9WWCXtR4S3gW95wkj/xcGzCojPoU9DRwlIBYNyNpc28YKc",
+	"vVzngaqj0Mi+tTG9CwA57bD7U6kWe6nrWVFRcUtji1pfggkE+7Z2JsAXW5oKfNJE7JZeS10MWB7NVzS6",
+	"x4rwVKehiWKJVHABBoTeL3LL0N8eEE32gcwHwLWuG4qucqNzxpI5vD4T0EthGxuX/WTuycGImlnxZa1U",
+	"D4MiMHS9WqKjSKK9FgJ60jxuUmat6dEn5r56y51NBRAuaFS20YlJf1L2zRngVrqTt9LQ09cXwapfw70b",
+	"qx8qLZs6firrISor2HsyrnUSygygioAWOsUAdkbZWqz49ODAmtOZFDN/r54rCYAPYGJrj2ulI0AAYr69",
+	"gTbUlOaH1aiWdkmfErvjZEIz6+hDEbJUyZxpg53AFCsLOqpwAARJEMoDI5rWXrF2tE+GLMeXhXF5+uC6",
+	"Uy0FMRKu52jKhasDjMs0e9yFfbhFi1sN6R9wnx5RIrgvdCa5QPsZlxLxEVWEGyr13vA7JqA6Kmh444+5",
+	"/HJFSo52msSE27gTSVW1GuXR0RL0JYcAGuqVp0RH2IfYGoQoEeGmcW80NUzFpA83uEJanplOeQIm8Bxc",
+	"bkc92IW/6oaxQjdxcEQm0syBjVa+/NADja2RQUk/vwFKQNy5xsYNH8AN+QSLKGddlnD46dcyaIMjboHA",
+	"Y4kEOQn4ba6LgCRU37qSkl60XhFbtivDvJlOuBV/zjVe6NzzDTzBhQaw9P0lNILrZIvLpp11cXlydnpz",
+	"Bh8dvTo7PQcM3ucHz9qzt8M+cx9NnTslVdc62+2QUe3mNvwCfIFHSG/G4yeOHKzullAM5455AIV2TAeZ",
+	"5J6kPAUFRJUrOeUZ25T9fFWlqZetJdxHIw//6mu63HCQp4rjAVKEKgRg0OpiUnnmcMsgEpZl0CrLzbUt",
+	"KXqEOAq9eyQ1f6kggT6rOMTjhRqPO6ZcPx85Jdwcub3DRhnhvoYH7k+3M+34HPFc0rKeHtBGabonBdx+",
+	"z5ir9psr5m5tfE8XAc1apFqdCLuOFN51uZWoVy9urltV34Wb1SMqPv+JDqVR8pLboOHvoeyhXEv7+edF",
+	"B6YPpMBiY52wbRWc8yGJ6YzFpP/k2b//+a8nTw8gpUAUWWYVZJIxqgg3g4jEU5kUemQt5Dgica64neKx",
+	"tDa50Hg3p5nQ3PA7di1znuiY9H3E7emLsM9vRAx2A8YEhrhGZi1G9U2eUsNCqnp4D9+Njp/61C7+Fmou",
+	"YFJpg5j/Y2p/jkHm6Ipog+6h3QzRUID77J3vq9ten5H73jJ7+OTQHmGMWUpujMhhPPvLI5ccrgO9GZTt",
+	"jYWv24tc9tBC4kWi06VOzztVO3D1HIycUXWbyqUgoGlzpso8hbGIy0unv/zlL3/ZOzvbe/VqD3CDh4s0",
+	"RtRgQAmGHKe/yUIJ6pqnQY/UO1eS7nqhglcFQAJVDaFXEdavgnQxQyjUEw7JG9fMwUBuK1sS3Crwveey",
+	"UG1X1yfwCHR1vhcH/YPndQbaHjtvZZ5/8NwvHe75qCCY87BgwriuZeuH/w+exw0Pw/dmfMV1LjX3WGoN",
+	"MqrGPoLzsx/447jX9oFxL27zO6rlfBkolvWk9JoZU7tIKrHagDSDY9mNfz37bLJkvXGFbIpqpT6Po4DO",
+	"RdULmGhDV53WaZad+Y/vYqG+hs4rpsQv/WQn2LgEV9AqNDAsq/ZZirlOjYROZGGCDbqXdXk1lwobdTKR",
+	"ME2suSBMcMftz75e4VzZBS8OBkNyXvWNaw5QWhTEgEnRkPzWenC9RbdehB+5WFDd2CByOo3CznVuBhIq",
+	"5tJ2B7qbGh7Bd4aPQYfzBX13im+8ONjuQ9dMR888TdfxM9InQOzvQpHd7u52YbH/Kx736eb630aRJL5z",
+	"/9ped1T3TZ44c1O8X1Xv7zbHYeciXH/I93aIwM3l2nshEXny73/+6+nBQa3/5UfTBLoSD0MTD+/v4Ac+",
+	"j7vjRVqH0HIhBtzx/wwy9y5OmTqLnebvSfJNKegBseHavo0ZMLkGvuBaOfpXjsKaOjKtJdTNONy9WQ/I",
+	"gX4H0NznbNmKzs2Nb4DZ/NQuqKO4P37gxwoBuOGPP2efih0AD3F+7oicePKt8gPAd+/J3cnbz6Itvsj7",
+	"9JARq8BbS2PHbq7bihh0TDXb46K0bSvIwhiwc+NGmMFapVwDeDvg/2ApatyO/BZ3owM9MBDQFbP+mwtd",
+	"daMBtWEC+x+7cYDX0uK+wgotqEnmQXurr7BCjwQrFBENpA0ILOGlroRUFW4yFq1BexF+T/FQghJ1pD48",
+	"AGxLnTd/48gtm3Aj3m5EOfia670117s7qRuCcVa9ECvHtpBwMcl4so+p2J2ke82yTNea52HChUdggXRs",
+	"TfpmzlW6Z39Y+d5QEcnpaoEFaI7nMF8xqid9RwBFIWaFZT6omBj4Chl4aU51kDDeXu4A1XTHuJTHbI0X",
+	"fqeFtF8zagrFiF5yA3V4cFTlUh4nfcu1N+zasBK91x5eQgVh7wA4Hjv2cU0K0ZowiPTRSjCGJmZz55E1",
+	"xNyy8wnAWJEphzyCeMkmmhuEOp5LwVa5NAP7VqqwblfzjAnjs2FNvalJS1fqeguEDrh1XMHjJhm7j9zL",
+	"8Xj6KR2PS5YwfvexzsTvod9sHXMcMwgZ0UWeS4XNyyfy3S6sAd3O97Y66ls6gVRdo2uNIBu9t+7hxXe5",
+	"8K09dEzgl+/SEMRO9KGbgjxO055yZR+PxPwhnTdgCkfOG6z3HXQKHaCYIEt1zct/pDYlQYMSsEZDCtNh",
+	"M+PfXPsSn3Y+fDypYHzDoJLnOvqWANuvNSzZTUjsMWi+s7UX5gZZEXS4cZU4wKNRkLCfFgmUCSVgG7Sz",
+	"PuxnxSKamd0kAHPdg7olQHnX7x8NRcKL55+0M9AoFPN2Mx+Dy4ITgSZSltX+8zjI99xC9rAsc1Tvy1KZ",
+	"c42edGE6pWsht4mxwnzKfeihvbHtewiqdHP5xkvfudTWiPTvQ7RmSEaNvmB1yLVmhizUmzv7wRoPVs8K",
+	"bRhNSf/5wQG2L2gJiEOjwGP35crDfxS71H3lM0XEb1S2rfqt7SDspsq83kT2Yerx6jZtMLfow3ksrt6M",
+	"yTc/2OM3kqxkocpcBwNcaFcGv66lBH/jyriQ1MbC/XGC2dlVFxUEFoSa0CCMlGdUlBhuX1wM78qVf5Er",
+	"o3jOKiqAVeLiAlkQ7lunRJCLRSFAQH10DcYReR6Aw3Bxx7GH5bb4hJ/CKbzR+7wM5qaNLUd/y1Wfnz+a",
+	"7M8NWx/hxiF2gieRAkqxpcAu4fehS1QQH6qn8G1LjwcBqhSEBEE5CblWZ9CmdC5gmFDlfHbBP+FZxsXM",
+	"K9AWyb/5ZF/SysP7ImXg25wJPHYnBOs7cl86W7LJXMrbbkJ7K7JVKW8pxns5dHeGYgMEBdZ8JjC4WZbu",
+	"YcNT15nUg42B1whkAjcuCQMYpiOHwgOpECBnb7lwLiZNrOLKWFqH+V7QFZkwgiAIT8gZf0n6bpJLxQ2g",
+	"8w4AUU05xDBSErhGY00wBrWhpQVHbxn5/lvyZ96CGIJj/+Q2q931wWu2yvfBd/au/N7sHgh5/t2Dxj5o",
+	"mnIMyF8EWCU4g8+KNuL2c5TctnH9BRYZszQqDeu8+pXV+AFtWH/WGTkfLAw+B193BRiQlpmD6Cs7DU9W",
+	"Aa+5K0tFl8AUW1hfWin2dN/LMjyvmZQzLBlsz/rFOIeeS2X2Mn4HFwZ8JlhKpplckkTKW46XooqlXLHE",
+	"aO/i8JQJY7VjruQdTzHfuMlVVJm3PE0sj5yuaZhnGPNuuqjtox850Au8XvLedYAlJEV4DxIBdjcxcizi",
+	"/UzOuPhv2CAw9P84Lg4OniUeuNz+wGKseAiv3GXVZn1Lav8HUlbKprTIzC4qir3LWWJY6oLvG0kLjOiW",
+	"OznSrxEHosrCOWMN4J+PTyKH3UChrl4kbNDRhtdRm9UYdqO3EdooW9IVxgOQjCwVuYOJDx3wLZGC7UG7",
+	"K5iZFMR1bnUoAO6pZgyHjEgprqs+9Q4eEEOYEI0pkX6ryANdRX7UGRNM8cSPvk7Mlo6P3XJ3C47ZVfTu",
+	"pQSi9oHgTLpGevHk6c4Dgc94r4F+3pFna0x2LFPmeKx2pI7T1k/2P4xFXyP+cCuTtvFbfahfexNGFVMj",
+	"+9fDv/5szwiFHpJiobLeYW8fUj3cSGutsV3IbTeYA0c8DuXA0lbzcqO6gYqqBABMXYx8vXKtwTcWzrUu",
+	"3n0N1r7+LQDDAA1lBZrLqSmL+nxgParXBjkTMBjdZ0Ssf+AY8GbW6uhJH9BjsX8FltwNIofPA4sJkxqC",
+	"DwHyzvpXLjIKdqqSxWzuzG+sLayb+xFxBnxVa1i5peiRBh+rWQXrH/3Jm8U6sIsPSx3qzs8hWhqaQNxl",
+	"AR8ub0EgnhtuJMZjWz7WDn0A3rNiC14s0HsOxioxD97//P7/BQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -16,14 +16,17 @@ says a body is text, it is `text/plain`: a refused request then gets the message
 refused field as text. The third-party sign-in paths always redirect.
 
 What every request must be, beyond each operation's schemas:
-- Only an operation with a request body reads one. A body sent to an operation without
-  one is ignored, never read, so such an operation never answers 413; so is a body sent
+- Body limits, the same for every operation: a request with a valid token to an
+  operation that needs one may send 1 MiB (`POST /api/chat/transcribe` 6 MiB); the Stripe
+  webhook, whose events Stripe writes, 1 MiB; every other request 96 KiB, which holds the
+  largest body that an operation needing no account accepts (the contact form, 6,354
+  characters of text: 76.3 KB even with every character written as `\u` escapes). A body
+  whose declared length (`Content-Length`) is over the limit gets 413 from every
+  operation, before anything is read; one that passes the limit while it is read gets
+  413 too.
+- Only an operation with a request body reads one, and only from a caller it accepts. A
+  body within the limit sent to an operation without one is ignored; so is a body sent
   without a valid token to an operation that needs one, which answers 401.
-- Bodies of operations that need no account are at most 96 KiB: the largest such body the
-  schemas accept (the contact form, 6,354 characters of text) is 76.3 KB even with every
-  character written as `\u` escapes. The Stripe webhook, whose events Stripe writes,
-  takes 1 MiB. Operations that need an account take 1 MiB, `POST /api/chat/transcribe`
-  6 MiB. A larger body gets 413, before it is read when its length is declared.
 - A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
   refused as a validation error naming `body`.
 - Before anything decodes it, a JSON body is read once and refused as a validation error
@@ -344,7 +347,7 @@ export const logout = async ( options?: RequestInit): Promise<void> => {
 
 
 
-export const getLogoutMutationOptions = <TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>,
+export const getLogoutMutationOptions = <TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext> => {
 
@@ -371,12 +374,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LogoutMutationResult = NonNullable<Awaited<ReturnType<typeof logout>>>
     
-    export type LogoutMutationError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>
+    export type LogoutMutationError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Revokes the refresh-token family of the calling session.
  */
-export const useLogout = <TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>,
+export const useLogout = <TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof logout>>,
@@ -423,7 +426,7 @@ export const getGetCurrentUserQueryKey = () => {
     }
 
     
-export const getGetCurrentUserQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetCurrentUserQueryOptions = <TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -442,10 +445,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCurrentUserQueryResult = NonNullable<Awaited<ReturnType<typeof getCurrentUser>>>
-export type GetCurrentUserQueryError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>
+export type GetCurrentUserQueryError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCurrentUser>>,
@@ -455,7 +458,7 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCurrentUser>>,
@@ -465,7 +468,7 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -473,7 +476,7 @@ export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUs
  * @summary The signed-in user.
  */
 
-export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useGetCurrentUser<TData = Awaited<ReturnType<typeof getCurrentUser>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCurrentUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -602,7 +605,7 @@ export const getVerifyEmailQueryKey = (params?: VerifyEmailParams,) => {
     }
 
     
-export const getVerifyEmailQueryOptions = <TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string | ServiceUnavailableResponse>>(params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getVerifyEmailQueryOptions = <TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>>(params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -621,10 +624,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type VerifyEmailQueryResult = NonNullable<Awaited<ReturnType<typeof verifyEmail>>>
-export type VerifyEmailQueryError = ErrorType<string | string | ServiceUnavailableResponse>
+export type VerifyEmailQueryError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>
 
 
-export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string | ServiceUnavailableResponse>>(
+export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>>(
  params: VerifyEmailParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof verifyEmail>>,
@@ -634,7 +637,7 @@ export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string | ServiceUnavailableResponse>>(
+export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>>(
  params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof verifyEmail>>,
@@ -644,7 +647,7 @@ export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string | ServiceUnavailableResponse>>(
+export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>>(
  params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -652,7 +655,7 @@ export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, 
  * @summary Verifies an e-mail address with the link from the verification mail.
  */
 
-export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | string | ServiceUnavailableResponse>>(
+export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, TError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>>(
  params: VerifyEmailParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof verifyEmail>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -918,7 +921,7 @@ export const getStartOidcSignInQueryKey = () => {
     }
 
     
-export const getStartOidcSignInQueryOptions = <TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | UnexpectedErrorResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getStartOidcSignInQueryOptions = <TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -937,10 +940,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type StartOidcSignInQueryResult = NonNullable<Awaited<ReturnType<typeof startOidcSignIn>>>
-export type StartOidcSignInQueryError = ErrorType<void | UnexpectedErrorResponse>
+export type StartOidcSignInQueryError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>
 
 
-export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | UnexpectedErrorResponse>>(
+export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof startOidcSignIn>>,
@@ -950,7 +953,7 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | UnexpectedErrorResponse>>(
+export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof startOidcSignIn>>,
@@ -960,7 +963,7 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | UnexpectedErrorResponse>>(
+export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -968,7 +971,7 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
  * @summary Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
  */
 
-export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | UnexpectedErrorResponse>>(
+export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -1025,7 +1028,7 @@ export const getOidcCallbackQueryKey = (params?: OidcCallbackParams,) => {
     }
 
     
-export const getOidcCallbackQueryOptions = <TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | UnexpectedErrorResponse>>(params?: OidcCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getOidcCallbackQueryOptions = <TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(params?: OidcCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1044,10 +1047,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type OidcCallbackQueryResult = NonNullable<Awaited<ReturnType<typeof oidcCallback>>>
-export type OidcCallbackQueryError = ErrorType<void | UnexpectedErrorResponse>
+export type OidcCallbackQueryError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>
 
 
-export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | UnexpectedErrorResponse>>(
+export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
  params: undefined |  OidcCallbackParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof oidcCallback>>,
@@ -1057,7 +1060,7 @@ export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | UnexpectedErrorResponse>>(
+export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
  params?: OidcCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof oidcCallback>>,
@@ -1067,7 +1070,7 @@ export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | UnexpectedErrorResponse>>(
+export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
  params?: OidcCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -1075,7 +1078,7 @@ export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>
  * @summary Finishes third-party sign-in.
  */
 
-export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | UnexpectedErrorResponse>>(
+export function useOidcCallback<TData = Awaited<ReturnType<typeof oidcCallback>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
  params?: OidcCallbackParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof oidcCallback>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

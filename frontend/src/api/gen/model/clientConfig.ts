@@ -16,14 +16,17 @@ says a body is text, it is `text/plain`: a refused request then gets the message
 refused field as text. The third-party sign-in paths always redirect.
 
 What every request must be, beyond each operation's schemas:
-- Only an operation with a request body reads one. A body sent to an operation without
-  one is ignored, never read, so such an operation never answers 413; so is a body sent
+- Body limits, the same for every operation: a request with a valid token to an
+  operation that needs one may send 1 MiB (`POST /api/chat/transcribe` 6 MiB); the Stripe
+  webhook, whose events Stripe writes, 1 MiB; every other request 96 KiB, which holds the
+  largest body that an operation needing no account accepts (the contact form, 6,354
+  characters of text: 76.3 KB even with every character written as `\u` escapes). A body
+  whose declared length (`Content-Length`) is over the limit gets 413 from every
+  operation, before anything is read; one that passes the limit while it is read gets
+  413 too.
+- Only an operation with a request body reads one, and only from a caller it accepts. A
+  body within the limit sent to an operation without one is ignored; so is a body sent
   without a valid token to an operation that needs one, which answers 401.
-- Bodies of operations that need no account are at most 96 KiB: the largest such body the
-  schemas accept (the contact form, 6,354 characters of text) is 76.3 KB even with every
-  character written as `\u` escapes. The Stripe webhook, whose events Stripe writes,
-  takes 1 MiB. Operations that need an account take 1 MiB, `POST /api/chat/transcribe`
-  6 MiB. A larger body gets 413, before it is read when its length is declared.
 - A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
   refused as a validation error naming `body`.
 - Before anything decodes it, a JSON body is read once and refused as a validation error

@@ -16,14 +16,17 @@ says a body is text, it is `text/plain`: a refused request then gets the message
 refused field as text. The third-party sign-in paths always redirect.
 
 What every request must be, beyond each operation's schemas:
-- Only an operation with a request body reads one. A body sent to an operation without
-  one is ignored, never read, so such an operation never answers 413; so is a body sent
+- Body limits, the same for every operation: a request with a valid token to an
+  operation that needs one may send 1 MiB (`POST /api/chat/transcribe` 6 MiB); the Stripe
+  webhook, whose events Stripe writes, 1 MiB; every other request 96 KiB, which holds the
+  largest body that an operation needing no account accepts (the contact form, 6,354
+  characters of text: 76.3 KB even with every character written as `\u` escapes). A body
+  whose declared length (`Content-Length`) is over the limit gets 413 from every
+  operation, before anything is read; one that passes the limit while it is read gets
+  413 too.
+- Only an operation with a request body reads one, and only from a caller it accepts. A
+  body within the limit sent to an operation without one is ignored; so is a body sent
   without a valid token to an operation that needs one, which answers 401.
-- Bodies of operations that need no account are at most 96 KiB: the largest such body the
-  schemas accept (the contact form, 6,354 characters of text) is 76.3 KB even with every
-  character written as `\u` escapes. The Stripe webhook, whose events Stripe writes,
-  takes 1 MiB. Operations that need an account take 1 MiB, `POST /api/chat/transcribe`
-  6 MiB. A larger body gets 413, before it is read when its length is declared.
 - A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
   refused as a validation error naming `body`.
 - Before anything decodes it, a JSON body is read once and refused as a validation error
@@ -126,7 +129,7 @@ export const getGetClientConfigQueryKey = () => {
     }
 
     
-export const getGetClientConfigQueryOptions = <TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<unknown>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetClientConfigQueryOptions = <TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<PayloadTooLargeResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -145,10 +148,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetClientConfigQueryResult = NonNullable<Awaited<ReturnType<typeof getClientConfig>>>
-export type GetClientConfigQueryError = ErrorType<unknown>
+export type GetClientConfigQueryError = ErrorType<PayloadTooLargeResponse>
 
 
-export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<unknown>>(
+export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<PayloadTooLargeResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getClientConfig>>,
@@ -158,7 +161,7 @@ export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientCo
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<unknown>>(
+export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<PayloadTooLargeResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getClientConfig>>,
@@ -168,7 +171,7 @@ export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientCo
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<unknown>>(
+export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<PayloadTooLargeResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -176,7 +179,7 @@ export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientCo
  * @summary What this server has configured, so the app can explain what is unavailable.
  */
 
-export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<unknown>>(
+export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientConfig>>, TError = ErrorType<PayloadTooLargeResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getClientConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -297,7 +300,7 @@ export const requestPasswordReset = async (params: RequestPasswordResetParams, o
 
 
 
-export const getRequestPasswordResetMutationOptions = <TError = ErrorType<string | string | ServiceUnavailableResponse>,
+export const getRequestPasswordResetMutationOptions = <TError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof requestPasswordReset>>, TError,{params: RequestPasswordResetParams}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof requestPasswordReset>>, TError,{params: RequestPasswordResetParams}, TContext> => {
 
@@ -324,12 +327,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RequestPasswordResetMutationResult = NonNullable<Awaited<ReturnType<typeof requestPasswordReset>>>
     
-    export type RequestPasswordResetMutationError = ErrorType<string | string | ServiceUnavailableResponse>
+    export type RequestPasswordResetMutationError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>
 
     /**
  * @summary Mails a reset link; the answer is the same whether or not the account exists.
  */
-export const useRequestPasswordReset = <TError = ErrorType<string | string | ServiceUnavailableResponse>,
+export const useRequestPasswordReset = <TError = ErrorType<string | PayloadTooLargeResponse | string | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof requestPasswordReset>>, TError,{params: RequestPasswordResetParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof requestPasswordReset>>,

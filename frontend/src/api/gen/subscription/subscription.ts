@@ -16,14 +16,17 @@ says a body is text, it is `text/plain`: a refused request then gets the message
 refused field as text. The third-party sign-in paths always redirect.
 
 What every request must be, beyond each operation's schemas:
-- Only an operation with a request body reads one. A body sent to an operation without
-  one is ignored, never read, so such an operation never answers 413; so is a body sent
+- Body limits, the same for every operation: a request with a valid token to an
+  operation that needs one may send 1 MiB (`POST /api/chat/transcribe` 6 MiB); the Stripe
+  webhook, whose events Stripe writes, 1 MiB; every other request 96 KiB, which holds the
+  largest body that an operation needing no account accepts (the contact form, 6,354
+  characters of text: 76.3 KB even with every character written as `\u` escapes). A body
+  whose declared length (`Content-Length`) is over the limit gets 413 from every
+  operation, before anything is read; one that passes the limit while it is read gets
+  413 too.
+- Only an operation with a request body reads one, and only from a caller it accepts. A
+  body within the limit sent to an operation without one is ignored; so is a body sent
   without a valid token to an operation that needs one, which answers 401.
-- Bodies of operations that need no account are at most 96 KiB: the largest such body the
-  schemas accept (the contact form, 6,354 characters of text) is 76.3 KB even with every
-  character written as `\u` escapes. The Stripe webhook, whose events Stripe writes,
-  takes 1 MiB. Operations that need an account take 1 MiB, `POST /api/chat/transcribe`
-  6 MiB. A larger body gets 413, before it is read when its length is declared.
 - A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
   refused as a validation error naming `body`.
 - Before anything decodes it, a JSON body is read once and refused as a validation error
@@ -191,7 +194,7 @@ export const createPortalSession = async ( options?: RequestInit): Promise<UrlRe
 
 
 
-export const getCreatePortalSessionMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ServiceUnavailableResponse>,
+export const getCreatePortalSessionMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPortalSession>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createPortalSession>>, TError,void, TContext> => {
 
@@ -218,12 +221,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreatePortalSessionMutationResult = NonNullable<Awaited<ReturnType<typeof createPortalSession>>>
     
-    export type CreatePortalSessionMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ServiceUnavailableResponse>
+    export type CreatePortalSessionMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Opens the Stripe billing portal.
  */
-export const useCreatePortalSession = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ServiceUnavailableResponse>,
+export const useCreatePortalSession = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPortalSession>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createPortalSession>>,
@@ -342,7 +345,7 @@ export const getGetCommunityInviteQueryKey = () => {
     }
 
     
-export const getGetCommunityInviteQueryOptions = <TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetCommunityInviteQueryOptions = <TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -361,10 +364,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCommunityInviteQueryResult = NonNullable<Awaited<ReturnType<typeof getCommunityInvite>>>
-export type GetCommunityInviteQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>
+export type GetCommunityInviteQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCommunityInvite>>,
@@ -374,7 +377,7 @@ export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommu
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCommunityInvite>>,
@@ -384,7 +387,7 @@ export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommu
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -392,7 +395,7 @@ export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommu
  * @summary The community chat invite, for PREMIUM users only.
  */
 
-export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetCommunityInvite<TData = Awaited<ReturnType<typeof getCommunityInvite>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCommunityInvite>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
