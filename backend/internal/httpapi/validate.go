@@ -179,6 +179,10 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 		}
 		opts := v.opts
 		opts.ExcludeRequestBody = problems.badBody
+		if problems.badBody {
+			// Refused whatever else is wrong: kin-openapi's security check would copy it again.
+			r.Body = http.NoBody
+		}
 		err = openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
 			Request: r, PathParams: params, QueryParams: query, Route: route, Options: &opts,
 		})
