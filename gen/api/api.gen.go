@@ -337,7 +337,7 @@ type ContactRequest struct {
 	// Message Trimmed before use.
 	Message string `json:"message"`
 
-	// Name Trimmed before use; no control characters (one line).
+	// Name Trimmed before use.
 	Name string `json:"name"`
 
 	// Website Left empty by people; a filled value marks a bot and is silently dropped.
@@ -2942,6 +2942,20 @@ func (response Logout401JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 	return err
 }
 
+type Logout413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response Logout413JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type Logout503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response Logout503JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
@@ -2990,6 +3004,20 @@ func (response GetCurrentUser401JSONResponse) VisitGetCurrentUserResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCurrentUser413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetCurrentUser413JSONResponse) VisitGetCurrentUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3388,6 +3416,20 @@ func (response VerifyEmail400TextResponse) VisitVerifyEmailResponse(w http.Respo
 	return err
 }
 
+type VerifyEmail413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response VerifyEmail413JSONResponse) VisitVerifyEmailResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type VerifyEmail429TextResponse string
 
 func (response VerifyEmail429TextResponse) VisitVerifyEmailResponse(w http.ResponseWriter) error {
@@ -3757,6 +3799,20 @@ func (response ListChatSessions401JSONResponse) VisitListChatSessionsResponse(w 
 	return err
 }
 
+type ListChatSessions413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ListChatSessions413JSONResponse) VisitListChatSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListChatSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response ListChatSessions503JSONResponse) VisitListChatSessionsResponse(w http.ResponseWriter) error {
@@ -3828,6 +3884,20 @@ func (response DeleteChatSession404JSONResponse) VisitDeleteChatSessionResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteChatSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteChatSession413JSONResponse) VisitDeleteChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3909,6 +3979,20 @@ func (response GetChatSession404JSONResponse) VisitGetChatSessionResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetChatSession413JSONResponse) VisitGetChatSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4133,6 +4217,20 @@ func (response RetryChatReply409JSONResponse) VisitRetryChatReplyResponse(w http
 	return err
 }
 
+type RetryChatReply413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response RetryChatReply413JSONResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RetryChatReply429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response RetryChatReply429JSONResponse) VisitRetryChatReplyResponse(w http.ResponseWriter) error {
@@ -4235,6 +4333,20 @@ func (response StopChatReply404JSONResponse) VisitStopChatReplyResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type StopChatReply413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response StopChatReply413JSONResponse) VisitStopChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4357,6 +4469,20 @@ func (response AttachChatReply404JSONResponse) VisitAttachChatReplyResponse(w ht
 	return err
 }
 
+type AttachChatReply413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AttachChatReply413JSONResponse) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AttachChatReply503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response AttachChatReply503JSONResponse) VisitAttachChatReplyResponse(w http.ResponseWriter) error {
@@ -4434,6 +4560,20 @@ func (response GetChatTakeaway404JSONResponse) VisitGetChatTakeawayResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetChatTakeaway413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetChatTakeaway413JSONResponse) VisitGetChatTakeawayResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4850,6 +4990,20 @@ func (response ListWeeklyReports403JSONResponse) VisitListWeeklyReportsResponse(
 	return err
 }
 
+type ListWeeklyReports413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ListWeeklyReports413JSONResponse) VisitListWeeklyReportsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListWeeklyReports503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response ListWeeklyReports503JSONResponse) VisitListWeeklyReportsResponse(w http.ResponseWriter) error {
@@ -4892,6 +5046,20 @@ func (response DeleteAccount401JSONResponse) VisitDeleteAccountResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteAccount413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteAccount413JSONResponse) VisitDeleteAccountResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4944,6 +5112,20 @@ func (response GetProfile401JSONResponse) VisitGetProfileResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfile413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetProfile413JSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5095,6 +5277,20 @@ func (response ExportData401JSONResponse) VisitExportDataResponse(w http.Respons
 	return err
 }
 
+type ExportData413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ExportData413JSONResponse) VisitExportDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ExportData429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response ExportData429JSONResponse) VisitExportDataResponse(w http.ResponseWriter) error {
@@ -5141,6 +5337,20 @@ func (response DeleteAllMemories401JSONResponse) VisitDeleteAllMemoriesResponse(
 	return err
 }
 
+type DeleteAllMemories413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteAllMemories413JSONResponse) VisitDeleteAllMemoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListMemoriesRequestObject struct {
 }
 
@@ -5172,6 +5382,20 @@ func (response ListMemories401JSONResponse) VisitListMemoriesResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListMemories413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ListMemories413JSONResponse) VisitListMemoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5230,6 +5454,20 @@ func (response DeleteMemory404JSONResponse) VisitDeleteMemoryResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteMemory413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteMemory413JSONResponse) VisitDeleteMemoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5471,6 +5709,20 @@ func (response SearchProfileSessions401JSONResponse) VisitSearchProfileSessionsR
 	return err
 }
 
+type SearchProfileSessions413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SearchProfileSessions413JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchProfileSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response SearchProfileSessions503JSONResponse) VisitSearchProfileSessionsResponse(w http.ResponseWriter) error {
@@ -5548,6 +5800,20 @@ func (response GetProfileSession404JSONResponse) VisitGetProfileSessionResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfileSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetProfileSession413JSONResponse) VisitGetProfileSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5791,6 +6057,20 @@ func (response RequestPasswordReset400TextResponse) VisitRequestPasswordResetRes
 	return err
 }
 
+type RequestPasswordReset413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response RequestPasswordReset413JSONResponse) VisitRequestPasswordResetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RequestPasswordReset429TextResponse string
 
 func (response RequestPasswordReset429TextResponse) VisitRequestPasswordResetResponse(w http.ResponseWriter) error {
@@ -5974,6 +6254,20 @@ func (response GetCommunityInvite404JSONResponse) VisitGetCommunityInviteRespons
 	return err
 }
 
+type GetCommunityInvite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetCommunityInvite413JSONResponse) VisitGetCommunityInviteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCommunityInvite503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response GetCommunityInvite503JSONResponse) VisitGetCommunityInviteResponse(w http.ResponseWriter) error {
@@ -6036,6 +6330,20 @@ func (response CreatePortalSession401JSONResponse) VisitCreatePortalSessionRespo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePortalSession413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreatePortalSession413JSONResponse) VisitCreatePortalSessionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7694,210 +8002,223 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H2JbhtH2uCrFLgLhMK2KPmazUgY/MvI8kT/L8uCjmSzYWAWu4tkjZpVPVXVojmBgXmHeYd9sHmSH/V9",
-	"Vd3VFw9bsp3EGCBjNbvr/O7z114sF5kUTBjdO/q1N2c0YQr+ecHemUs6Y+dc3Nm/E6ZjxTPDpegd9caj",
-	"/PDwWXx7dU7klJg5I4K9MySjMwa/sGOiWPqXUc8+HvXGpH/16oR8+/Tbb/ciIkW6Iss5E/ZDxQjXhJbf",
-	"D8jNnBE78h1jmYbBFft7zrT5RhNpPyEZVXTBDFOaUJGQmCrFmS7XMY5zpaUaD3pRT8dztqB2C2aVsd5R",
-	"TxvFxaz3/v37qFcOZF94zRZSrc4S+29ut5lRM+9FPUEX9sOF/znq2QVxxZLekVE5CyeZSrWgpnfUy3Nu",
-	"36xPGvXsqZ7A+prn+iMciN2HPQqiDVVGHxEqiMzo33NG7mmaM2LoHRNkquQC31Xsnstcw0ffaDK2lzYm",
-	"eJsDMpxoJgyZSgVvT7nS7qh7Ee7z7zlTq3KjeHqVs1vQd+dMzMy8d/T08DDqLbjwfz/p2uQ5X3DT3OP3",
-	"ckkWVKwIN2xhrx62Opdpogk1ZCG1If0XhwghFNa+17XSFKYIF5qwKc1T0zt6YVdJ3/FFvijXjH+VK+bC",
-	"sBlTsORrpjWXovP6+cdd/Hv7sc6k0AyA7TuaXCFY279iKQwT8E+aZSmPqT2tg79pe2S/BtP8T8WmvaPe",
-	"/zgoMfcAf9UHp0pJdeUmwSmrR39T4hKJqRDSkAlz6JMQmZtB733UO5FimvL4k69Ly1zFQA7swrgg1CKA",
-	"sfhADaFpKpcWx7kmfQvL7B1dZCmzyMFEwhKi8QL3YBOvpJrwJGHi0+3iQrpVssQhm6VscSxzgQd7Ic0r",
-	"mYvk0y5paqckfZpqCctSeIzU3n0qxYwYSbRcMCkYYalmeH6XdJVKmtxIeU7VjH1aWJjIZGXhILVT24Ok",
-	"ojjZ/hPymn93TP5k/w/PWVFRjICrv2bqnsfsVtB7ylM6ST/hBoaWPRm8/ZimKRGMJdqDdSzFlM9yZfFN",
-	"wRPFaDy3SxyQHy3J48a+y95lLDYsIRMa342EllKQviXfCTV0QjUjiWQ4JBV6ydReRMZXzKjV/nBqmBoT",
-	"TVfasVlJjFoROqNcHIUMdSSW1C2rpAER8FRK4pRbtoFcmBtNNJ+JfQ7L4Lgfds8UGfXsD/jtqLc3GIle",
-	"FEoSwaKazOCaxVJYwm9/Jss5j+fhAsmCrojO45ixpJWZlwTcXsSNlK+pWDm6qj/lnStLqKQif8+loQT4",
-	"ErGHC7eLi9/1THJheAqi0ZJQY9giA6q9w3ncCpqbuVT8H+wTEp3XXGsuZhHh4p6mHACdvcss2ySxYgkT",
-	"htNUA6LeCg/oMOxnYoUyTxPiuCHKVhbMKdIhec9QcNL8Hwxvdo84WUozZX+dUp6y5JgIORKKJVyxGJA4",
-	"k1rzSQoSnbCI8T7q/WCPBLb0sDuujbvt3h1Zgos6JuOEGcpTPSYLmmliYZdMOUsTS0MsDciUnKRsMQCJ",
-	"yU1tV3Yyp+ZKIpllwgpZP/eo1lwbKqyAlmumer80pKKodzJn8Z3MTSALZUpmTBmOclKWUrFp75f2HZSw",
-	"vHj2M35YTiknf2OxgSmBsJ0AIW7OJ6fTlAt2IhcZFRxvoHp8VyxLrboRywUrhfBJzlNjyaMbgDAx44JF",
-	"SKJJSsUst4LuQiYsHZQC4kTKlFEADcmT+JrPxFnLpDdzrpJ9y1lWBSG2DKZgJ+1DZnS18NpddUB/8EDt",
-	"M6kMTQlVbOOICPLXGWPxvDnqD5LHFrjcCVFl+U6ecFkeFA7QPniFlTdHv3xzfUMOaMYP4jk1B/7tCeqQ",
-	"ntW3DV2DjeCkgzOKmpdf2299he3gJS35e8VYamG8Vf+x52BRgkxZagjV7mBAfkVpNrLglVFLM5fczMmE",
-	"TaXVlc0xkSAZ48uRVf5Avato1SuiKYcL9Mg4YcYym6inrTYT9ZZSadaOkVIYGncjJFtQnlY0HnwSVZTE",
-	"F89bhl4wrSkKkzXoVnyxsMIO7jLXcInBeC8Om1pnZpmisp+PRte9lulQcds8lyXcFu6NkimJ51TRGGwL",
-	"fSsSW3jYq63myQcsZskmmpuW9ZyzqSGWua/IZEUyJrOUHRNKpjxNWeI0/gVVd1ZXnkhEWG7FsZQJk65I",
-	"omSWIbpW13jYppmHaCAQFor7c9fTCtW5UkyYW90msdwAd7RCoCVLANh9qi0Tte/vwYqXVuMwc8YVMZwp",
-	"wkWc5gnTdtkdANY4Qys5mJQVFG2tBBC++z6y6vtmLT3qcX1t8sRx4yaB8iDV+E455rduScAg63cAy/A3",
-	"4C4EBgvXUtt62wWdLqQnmh7n/yZXvag3U9RwO44VQWVm/y+m6QKOncPTVN4zoAyJYFrDA2GJF/5BxTvO",
-	"jB1JG+UfzYCWTFWujQKhw05kOaB9bY67sJwk1/jblFH7gZWllnMGsxt7AjBHGxVy2zmxynOTBsX+cV3s",
-	"tUdZnMNa8HCv1a/Dfx65OVqPWiTOWBQQSZok3H5J08tgqVOaalYH8GnJGtYtscZI7EpbllLFiLo5kVrZ",
-	"o4pvYF9FrvaNJrEVA0BNSZAJ0YWVgSeWBtk1UyOVBjUsnttrBylQ5IsJUxplG1TapoyaXDHtp5vTFsyO",
-	"5WKRC25W7SSk+NnOZco1cnHPDWuXGLjQfDZv3Txjd+mKuBesTCKV0e2joGm34wAvmYplavU7xRYMdk5o",
-	"rKTWngt3jgr0VF8y9ZKu2kQwaoh/iVCS0BXp396cILvx1srDqAXK3cQ38o4J3X6axv7mNFE5JZaXua+2",
-	"GD5fLKhyt1bTTv1PQNUdumg7Q8UK13Ek91Y+7BIbYynumdJAT9Z933WeOErbgR6TQxCjrLwLQ2w6ghpV",
-	"qN1k/fz9vqrrC48xANQoQIMC8lrJTEWPa6GBSctJ3l5enl69vb4Y/tcpYXYAYt+LCBvMBuT2Ynh78/2b",
-	"q7P/d/oyIhdvbt6+enN78TIiV8Ob07fnZ6/Pbk5fgtSIttXeUa94qY1ZMq/B1q0h83xBhb+JQW8nUdAT",
-	"oU1j1K4IjsMvab0s8z2jqZk3T9Sb1lr9MuB4qhjg0O7GEkJJxsWM9C0RBa4JwvheKH7LO6sEB+bINp6n",
-	"DTW5Djn4Vp9ZnHEcb/0RufHbjuRczrg45+LuiiWMLTqFfyAqH+IQCteBg2xYxkNrHw0+b7/qXMNjaD8Z",
-	"1XopVVI7vidPv93t+PyExXhrdtFFPGgcM61v/G02xVk2VUzPu1/InSKwToABZaG++nDm2jwNM1G5ndcd",
-	"DPqNYMTMLfa1cumJJfhe2Y6sok2JnktlhQthmEBGUKOrilHDkqGp3HJCDds3HATbptKwnW6hQw9jC9Vz",
-	"+r+zHKeMKmEIF8dE5GlKpIidK6x4UZOEpcyg7lef3n6Eng90VTaWY9g72GNJ7L/HAzLUcG14rMmCJ4ap",
-	"BZGC3ORMJ8DV6qjfhI0s2e0E21QiWF14ZlFwM+Ec3eByC+/sKJz7U9nRQLE7EbTztK+94Ix1hl+YiT8U",
-	"ArfRUgtTboUjrfvCrfgaX7aQxRdMG7rItkch4AknXWpdG4D44yjU5XLWynBrzribPgbiyfprXCdnVM+l",
-	"1RBosU1aGUKxLF2hCH1ExvaQLWKPj8nYHoJSeWZYMi4MfGhGdo4HcDjuL+lqJMBFaEHLEgcwuVCl+H0B",
-	"uXvHZKwN2IuCwcBi4x4TbgZkCI++0V78GgmuCU2XdKWDxaGrz8sq/jHIusWSwWwAA7fKLm94Ep++Q9Wy",
-	"k+d6STe0Bz55uhu6wRhtl3TpuOjJpjWIKVeLC7a8DNh4zfGVa0PY33OakrEoXxzXLXOW4TdOIkYD2+WH",
-	"CglRT6xb24VERujiEb7RhO1bOYLQJFFMa/T6oq/C6idSEC9ftC0/WMq3G4++trPqSqO2o229KOcI8vD2",
-	"3fD67KQX9S6vTl+f3b5uBa9LJac8bZN/ELc7eGTFnNRljJzKONdDxdAB1qLgWBZ0KuzwSbdGUYotwO81",
-	"+kmqqjRcTa6Zw2huvGzQd9FOxK5+r11j7rRYZoovqFqdWLlCCf2RVk3LqYXmht+zG5nxWG8mnTXrs6Pi",
-	"9mYqh9tcaXOu+nG3wg/CwpZCQfW2Tt/R2KQrMKIgsUrQLzogwxl4n548+/c///Xk6SFEdeRpekwKSgwv",
-	"anCu+fi2py8OA0fDMamsHgMi3RU65AtX+ATQr/akFbyL+LcnTyvxb8+iLSC/Ct+7ikMvDqOdceImtwiA",
-	"L1mRUyoip9Nj+x8wNYKczwvJGDClgiP+Ha8B4FnmutM72kSBB9lnCyo8wLht9t8r1J862VZdj/sYFloZ",
-	"65d1i3kkrXN7TbJ9dTOuDVObWPx2/D3bibl/hNVgWyfmA7gos43SwyeTGWq8IWtIC2tFhSummUh+YIpP",
-	"XTDNZ7Qn2cUUws/nAL7sSxQKd71RJ4jUjN3Xp1eWwkNYu2IMXU99PZdLQagmr65OTytmWPtBL2qIjlFv",
-	"+PL12UWrCHnNRFKoix2Xt0tcA3keHR6G3N9vAAQDKlY+qMzQO6aPMfYf/XBkYVW8VC6ZAiMRN3Myvjy9",
-	"OnlzPrw5fft6+H/fvj69vh7+9fTtyffDq+sx3l8QqGasxqfYFITJVIoZUyNROExgQIqxYIA1zoMg6MJy",
-	"1bF70el9we0//5DojIo1bEfj1Q5KeOX+SsbUNL/J3EBEl5xCeI1IBmQMWjnq72N7TxBk4yJuwJxYKNMR",
-	"hCJTp8d7pXok3O9HZEy5n3/srlyUMuJScWOYcDGfcGNGZnjQNR7Kw220hEgkV4y6yMGNJsDCgbPxzeAk",
-	"djYHuZs+tUpNe1jFWljoghxg9UWSyQYf6a2uzF3xdYIc0b4w8K5v4VlxY1TtlcFVta2mbSO1w2oHaHjh",
-	"JURqtjC0nQCA62FsBdX23XvKABkxhi22vfpeKapSpeiqAKAzq7bMlDvuRgw14A7XZMIsvfE4wQUG03uz",
-	"d/+vp2EUoNcADn7lyfsDbRSjCzKVkC4yEtzsFRlQC0atgm0VPMSsTkB00SHbb7wIJ2lu/INgG73srQ6P",
-	"dOXSOFLm8+EgQcLyNiT4QKWcu6B0K8ypRrvCYBvnwAPj2FaEw0F2aEfeDvsCnMNPihkDCN8eBQuwX4N+",
-	"51ybM8MWLZJcI/5zlyCfrU35KdUmcBVse6EhZD84ZB1DAhEGM0LK3sOgzudHhocF34fykDlQDyEhHDpA",
-	"gtpBNqFhDaRfN6IShic3Zz+c9qLe6cXL05ftUrOR2ZUl593GAKD2WzOUNuPHNdD6lyw1tF2kS6ihPvZp",
-	"nNj3xoTdQ7T0lNSCyR3SOwbSdAt7v+AHevVwraftATPhWqkgYxDLgqVayLWLtAoaPMNF6iMI7iHjkzev",
-	"L4cXZ28u3t5eDH8Ynp0Pvzs/HY9E4eCJfUB7kOuC3LZvNY6MKsNpWjiOnE8KQngLT85eRKQaifHV6eX5",
-	"T2+vb95cXp6+DJxION6S6sKT5LQeOwMKuVR7pt4m2Xo3T+mPbt3XFxeItLVjH7Q8HMafE5goBek71zaZ",
-	"rILEQdQoBFvC5e+1Ofk/KCYqXHAbrN7QO0aXGGFXQ4Lgl2Ygho+pOHbh7NUcf2+cNZLMJMEoxA3I5Gdr",
-	"XWSR/NFNYj4SZ29V2j12rtLNQ9uXWkd20TPbBr7/poPX2w6gK1ut0/frec8Pw/Ozl8MbSxNOr67eXLVy",
-	"H5fF1u3k+bXtmxCcX0HSm4BgaNmC++VOCtKzjrJ8IJr6fbSeYBlJ6yoe9GiaQsR/kYDn/qZ6DmY2Re01",
-	"sXguLSUBiSfqSbF6Zy9P3lPIAUD6MOeLRUfGHkz81RT2pZjCgpjqtemh8NIuhjN3zyVi0jR9M+0d/bxJ",
-	"Cm7a295HDU9QnnD5krYJbt9Rzf70nLy+fOZFH51BKDsIGMeuJEgpd0yUXEL8yhxEG50xeke4GWxlRazt",
-	"+pf3Ue9HNplLeTeM79pk1pjx+3YrVsNb5l5tO1vMTbiClIQWmrd7BCL7QIMFhki1qF67hTSedOfj6Hw2",
-	"Y9q0ByhHPTNni5qBqflObW1Lxu6uDVXN89lOcSq/r20gOMdiZZUdhDGIzXuF84hzxc3qOi72NWFUMTXM",
-	"MeIc/3rlF/2fP974NH4AJvi13MXcmAwzuLmYSh8ESLE2i6tLU0aQ6DyzABURM1cyn82d6A8fWGFyQfql",
-	"0pPlk5THB+7nvV5rlvjw8oxM2JyLpAxUicDKPU0ZmFXI8AyzdQoVYzASI3F6z5TVK8zcI3GmZJLHxuJn",
-	"/I0m2n4uBfnfJOX3TJNcJEyRsV3aOCJZmiMn8Oxbu2FGgqp4zg2LTa6YlSnZUSFfI7uMnHbEkiIVJIKx",
-	"ro3iGSNLxO+IzCENABjDSJiW/Oo+xQpMuA+sNJWmExrfESfNO16ipCzKZkiBWLpvufpIMBfcRrTE4F2I",
-	"TPS1M4yi9yzFWje3V+d7eHaW02ii51QxYpbS/itjekCGTX7ENfn+5uaSPD88HInxryOQJUa9o1FDUBr1",
-	"ohGKGPDzv//5/+GJD/ALnzmxY9Q7+nXUw0pfEMOCpb3gVXzqP3bP378fH49gYytniykWWVmaKx5WZqr4",
-	"AbZb4fsxVEpxhbIsPI0EFDuhReEYK9JHrpLK2P5xkKWUi/ERwm6uIeISKyCAIDBjRlf0M7QajIR/G6sg",
-	"UBwac+jaQMZCShEp6UtBwK1CKhmeTVHcJNeGTFhEJmwlRYLlFlDC4VJYJEFifTQS+2RI/vP6zUWxQxZE",
-	"JMEPmCfcX1rkIDqjMSNUQekfbgjVPGF7RxbeeGoFmMnKMAhJGglSnAhEf3eKPHZmK+/skwuJ+nyflpXY",
-	"LFWAdSDhJVZEgxgcEKL3IINwLtOE3P6vQyv0WbBw5UFub17tf3tsF6Lz2EldOaiMWy0Ma5rZ2+kLpq0S",
-	"Desoo67syALoAWjXjCu4poiM6WAyOBzvwaa+kwln1SgtqDRE+mWloXFnAYLx3jEUeYB6RfZOAKCeP3kG",
-	"Y4+RSR0RUJXGGOAFEOk97aQ/tkv8P4lcWDiNiJAk4TpL6Qq1EKkIFbPUijs0vmNGR7AtScIL5wLu+Zi0",
-	"QwHXhM+EVCwZlEuynN07JO2Q3+4/h/89eUrm7B1NWMwXFGwRC9gLyrWaQMQAuRUcTFDwn0xyYfSAvMKj",
-	"R6HcCb9HZDS6HiPIAxxouWBoEABSYacGy22wdMAbyziZMDy2HA6HHLqiNgAMR+Q7YJoEqQoGBSGVRbIy",
-	"xkCx4O5obuYHqZxx4eT3lMfMCbmOqV5IAg9jRmaKCsOSY0LTlCjI4SOKAeW3wgTYAYBR66ODg3gupWbU",
-	"DTiI5eJAyP2MqQUHHnUQ2IUDzj28POsFiVy9J4PDwSGUBMmYoBnvHfWeDQ4HzyAUxsxBrqhtBcRIqVty",
-	"FzAOxqIRhnk4N3b/+eEzMj59PTw7f3vx5ubtD6dXZ6/OTl+O8UKWXLPI60EQWkVSLu7IAkLO9wbkRyXF",
-	"rIgHcUGq4k5A7AVCNdMWD8q84ueHT1ylp+LRUqq7Yyvao/1rSnmKacSKQU2lfUhgZQnJmPIbwJIlTPkS",
-	"VQUOAQH1pZK4g9FS54QCNm698POcxXcsiSxvjqVwccp+AO1L5NlPYMFY+8fy4VTaD4O4GbkUdj1UACew",
-	"DN2dHJxZNwDu298hjKeg+1YLxPQtV2+QafOdTFYPVimokuD2viohWz2pXqnw6eHhQ8/dXZvoGmuJcQHl",
-	"oZ7j1G0jFkusVz7C755s/q5SHQs+erb5o7KuoP3iyRZf1Cvp2e+e/nnzd/ViZu+j3ottVthS+y7UTHpH",
-	"P//iM5NX7sB1AbA+/ssiWBDpZehMg0XJajG/2OHa4LibBL1y9bIQTdDL4bHW4ZLMjeXPyxpV6UtFlnOo",
-	"XDiTroCI3jty+CjuIjLGFfwH/Bf8uH9BVhDygAjwEvYJvkC7WS7IkxdkwUVurHQNzsT7Bq20BEwKNiBX",
-	"DWrkNtBOjSKS8jsoa8kMEE3dxHJ3t0XW62MifJhV+4mRvmEOaimgF8csswfbX7rECFcd0SmBcNBzKwcK",
-	"fzV7H0chfgeo+9pCVaByFlqIRQxMQMAcdW9XRY7bcsCOr7J3XLsSGVsh/IGCbPFuvC/rUCALbKLqGEsZ",
-	"WdF2H2zClh5BnL+L+lnSFUn51Klnllh45duvGtTqOt3Icou2kMx25YWLCU28+g3LgWyOqghRFzusVD+T",
-	"0n3ntHbeisr2JD4hJodp+l+ZeMnEf3cs2RQ4hJGpAY5vgakyN93oeSoSV1EZMNIqvpY7RhZz0FTBhTZU",
-	"xOwIhOdQucIyZKALoXbgnloE8jYTX/IPirJ7qwd6fhvirl1oA2aft9SfKYrNDj4YSD7q0oprumL38o75",
-	"CvVwCPuO2NEFT1dF5AZNweYSVN9Zd2noo50x01GOyA65ZBNCs8wV50WVygHGEeFJ5OS4CGwHEYRHwX1p",
-	"dMkSDAyKKoXZfMpvpVoU6YeFx/YiLBRV1nIsqkUF5tCyqpRLS6ne9V+ZCYvJPSKdCqfpKINaq1q3vlDd",
-	"5wW35nI3QZLkSXzgDdDrmTTYbyo8WtohTmTC6iwaDgktd1OJxi6UoZtX7TO73/AkPkEn92NwxbYk8q8s",
-	"8XfFEm8UTRypLaTdEmbNvJR9CxcNlIYHaW8Tnjji3Y0hQ5Cita/FXeeC+LjCB1H6lmlSY4/ayEyD0YuL",
-	"mRVNc4tYhBIlDcio1deVYzGWzy7nlooja2mTP8v0R/1IeFZLNv3EKFbPLm0tw95xP62n+xUTPwQTr+Ao",
-	"NTrSwsPchGOYfbueDaG40mKEIipPnVWYO9crgMWxa5bj3gL3AnS68NXcG0mr4EmpZzOiJDSuZSI6d0Vb",
-	"0mUd+dzmHgvvqpnLWyHek89hvnHFRa1UWFoeZvyeiTJex10HFJSx0uSKeNhwpnjjBLCR8Ftyerdi94ym",
-	"urBglLYgZ7mw2vp9kPVL/EyaCePq7/+RDUYnELwSGtEA7hfOjlQ5um30S0iETPbD79bjdxdkhAYpKkgu",
-	"6nZYsP0FtsAKoJBd4WRAhs7F6yp83xHqhFgPLaG/KfLmYqA1TO17UgLgBZaiVotQPQn90chDV7b7l2vn",
-	"PfauMa6dR5Hw6XZX/xsy+25hu7UCSwPviJEh0AKc+0Yd/nRWzGxCT3h31WlN8FItxHIYSfRcLiHnw07m",
-	"aoAlUdG6RarCvetv7vnhYeC7ndAEftneutpEGoDi1WlR9qFsz/fzr60d4Mzapmy7Fej7ZSNulKFEVaxo",
-	"afbWJH41OYTr4jJDkH6o2fwduSibCG4zaMUzCMD6QeaUEtv6eff54LG4mItnADZWO9PCYFq63e1fDZlg",
-	"DeaEyWDdzOxHV0x6XIRujx0y+2BE7N04ICfoRoTmWxhtRhLK01URaVZU6Pa2QrCggcmu//zpn1FwgsvL",
-	"s73jRrs7xMM/N1HpmonkZE6D1MDHYD4t5TE+MddpDTjvanqUpSvXZq1aRFGHFlB/M5AJx9O0yIdzGQSF",
-	"ADMSY5f5f4Rp5WMXoYQJfB8rcX5YEMPzzR8VjQjhgy04W9ES8rcmCJc+FQZt5vzdHhfl4AsEbsXf4s6L",
-	"2gRofk9juWAhFbFko4OKuJTSNW6Ye7ubCIITVMLUUZGs2h//OgKSHEa/RsBarXyK8BvPc3EXkWma67nL",
-	"2vRlP/VeNBIQ4Mo4iMLjRAo2Jn1KWtAG2pr55FP7SpmzelRPXoTKJqCxlafj26CFRNGy6Up7owhOGWV9",
-	"J8UzF0FOBZnJkZAuaXBvQFwoNLawdFFcWBwFqjy4O+qXoaGRE8ejQlbxXUFHwkofUiVcULXCGFHYqj62",
-	"q0AqSlx269nF28urN3+9Or2+HpPlnKeV7PFvdNFy1+qoDjCQVFRKV0AA44V0Sbteswj2UaE0GJh5EwJb",
-	"WRYmgUQnCDQbiYTRBHqMoU8HiJOdw8rQcJwods2kZZJLujomm0tmjISrmQHQY7lVB6H0xWajZvUaLcmU",
-	"qiCD2CKZJZLgbjoilVK2RT4W3iXgZ0g9jyFDeyS6lq0YNLX0Qmxwmm71w6IYDzVu7X2YQKqR8Ogfpj7v",
-	"lT01nXK8nmlj8GiN68Jufjt8F+Q9gM/9kkyVS5CCbZPzFSTiv48+LD9s8/iOMf7SJV4HmfHODgWfE3x1",
-	"4sjQOKGWssophtvDVyXB9a3E6UgEm4o83Wwlm2g7dGSzQjW/CgBfkAAApifdUfYhCrp5aOfH3gdqDQCi",
-	"N7F6T5o6le3XUhuiWAyd2LnSzqiEygrVpiReIsFaYhldQS1TKG0CvXYqRYGR/Lr9VXrxDMglnbHkqMhj",
-	"GAO1Gpe1UvvGwjgXBPxokxXhyZ7PX6o0j3cEudrLP0jrtyx1IVWL6/eca2Op4LU/mIY233af5SsHZQf5",
-	"LupQe9n11N9Ci19PdbdKn6xXAWpkKTZp1BvhuvrXVb3yRhd1IKm1DT53QbZtK3OvHVywdwbPTtzhMj4p",
-	"+Xm4WIfG+WyLgyAeIAZCPfp1NTlKbU+TmURwhwL4AhPYnEZYyK6QhlPIljyJUHB83kSAlzB5gAI7Y8B1",
-	"kRXeAtMtkVE4o+sXStMU5EW/u8GXz4geBnTwFDToSF2Y1gJJUTvZHlcrJ6HUOq5VTxo7vyTECbmKU51V",
-	"qbYqSvUA8PdXZh4N+B7SeBMWM+wK0vKBc38QEL6u5DMjPpd4vAMRPGAiWRfVUrMkQpkNIiRo6H7CY/sS",
-	"pOkJ134IwvCd6xYH8EoYNyQXrj4+iuA+XVVmWITliMyr7Y9Zqlv6H+uI3LHMFPS4GVmGts2Hgu6H18+a",
-	"PULfO/3scTGplEiauHSKNfpCuRHcb0kRVDGh8d0M8kV/A8j2oXrIwyApxE7vyGTWYCpYM9YnUFFUFABx",
-	"CkvcXOqq+S2C0mKBpcXyjKAqG+Jl2NdHSFNYuGeUC/Ax1AbwJd0Ky5T9B42LnGo06gk2IGjMHAns/7y+",
-	"yB45c5aWzf4RSKaiI6GZSEifNk07MygjwQ3AMBgWqW+PhO9ibABOtzcgV2yaa5q6DPE2u2CnwfEITIVA",
-	"m7D+3vD86nT48qe3w4vrH0+vwqp4I1FV7hzZBBJKfMckXGC0xvhIa7VxR8KZ3CIyPnlz8er87OQmKMXX",
-	"FChaLFVXFuKg2RcUYnxUAeGrlemrlWlXK9NntRYNA7NyqSpWcdlSrOjjzEXeAC+zbtJ/K5D2eas+0LzC",
-	"tE/6pf8FHkqxF2FOD8PsHv+rFCTLVSY1A7gdic2me1JY7ouecVAFx5Fs7enSsf9HUe++UfszZfSeVc30",
-	"uShsbn2O7p+JXaxR3DlboTabgDosjssiaygT8Svlvn01kKKXnncoAFqNRD+s51/uCQqbOq25pfgqkvi2",
-	"qqeuouVIhIVNgSY4D3EsF3AjTs8LXEXg62l1H8jsE9HkjxA1G8V92xIeHCD0JVTom9OE/C3Xhky54HrO",
-	"kr0j115hXGSnBp0Qo0qZt+Kg7SgTxkRYRvZ91G4OuZBBSVouSOYqz9fryf9x1ErIPQgAMTgT1/TCWRmg",
-	"pT+murr8P++MhMxcsyt58xy/PQytSr2qHlS0ShcoE5UyTkgNqb5jmI3EA9I4En1DJyROJcSxuXD1iAhm",
-	"llLdkUTJbM/iq6+3q9g+NYbGc0uoJNgBvWseQGgk1oqzR1bi5Eqbgs+X+ZtNUhth4Sk6Ev5tu36QFqa5",
-	"AuNPxlnMnD8fSIn7xokJpbN+QN4IFNrdbbmSOmB0cjkzxfUVABCFku2ScqMxZ6aGiuhkBmrKDWahgHQf",
-	"FtV21B4XNiBPD597xC2JXgBulhRXLD+DWncIoAkQUbPXRiWHcEtfZdffjey6noDzr/R7BTYAjM/YTMEf",
-	"UDYNK363ku+Xii5FGWoZS3HPlMZQSx9kQTGAZMu64GRYiIiYYzxlZkV0rCzjn6Z0NmOJU/eDb9ushM4G",
-	"XtQz/0LlqWJ9HXjr7+APA+llV38jYfdlRHm389TzLtd/hSzkgomNokpZwm+98a3VlzMgF4wlaMoRUz7L",
-	"LdP0I8LXgH88ZqT/4vBZWVhtz1VnyRMuIQQJ0qGcu/4Fef1dE5bLevdD+9XasKJFnhpuhz2YSrXYT1yd",
-	"5RIaW4oxV2rpTsAYtrGaLn7YUgj3kwYAt3QC6EKk4mq+Vhd7LMtJeRuaKBZLBQ4iAPR+nlmE/tMh0eQA",
-	"wHwPsNZV8NZlTG7GWDyHz2cC6v9uQuOiBvqOGIxVEEu8rKR6obEBhq5G6XcE57fH4EMd9ccNBqyU5P/E",
-	"2FctE78u8N4ZY4rS72PSnxS13vfwKN3NW2ro4es3gapfg+7WRt2XXDZx+FTE4ZfSrNcsXLl/pBkAFQEs",
-	"dJIBrOa9Mdnt6eGhFYtTKWbe75wpCQUDQFTWvk6RjqASDLv31UoNNYX4YTmqhV3Sp8SeOJnQ1CrekMQq",
-	"VTxn2mCfCsWKRIJSPQejBZaCQEuhlVesPOyD8IrxZW5cfDio0lRLQYwE9xVNuHB5ZOMivBtP4QC8TONW",
-	"gfh7PKdHpAhuhs5gDiiZ7kIGBh8O22syxM75PROQlRMUaffXXMxcgpKDnTow4TFuBVJljkBxdbQoGpKB",
-	"QQv5ylOiI+ySZwVCpIjgidsfTg1TY9IHD6eQFmemUx6DCDwHFdhBD/aIxXrO6E4EdW/vmEykmQMarXza",
-	"my841QCDAn6+AEjAOmK1gxs8gIv/E2yiWHWROuCXX4ncDK64paQZiyXQSajjBcZXyADWdy6VoRc1MzGL",
-	"FhsYV9JZrsPfcwUXOs98DU5woaH49cESmpd0osVVXc5yXbZhUuizDTVVnx8+a48aDnujfDR0bhXMW+nG",
-	"skUkr1vb4BMKGI8QVovXSNy1Wh4sIZnKXdceJGoxHUQie9DwkBAAR6bklPsW7e1Rt9dlmHPRlsNNGvmy",
-	"nD4nyA0HcZU4HlQMULmA2qA6n5QaNljvRczSFNo0uLW2BeMOMZ++t0Mw7ecu+uajWcN6pxDrf8/UypXP",
-	"nxJujt0ZaGybFZxPeHH+ljrDXS+wPkdS5FVDNUea7EsBXt4Zc1lfc+i2z96Zos+CSMiCLaRanQq7jwS+",
-	"dbGAyOcub29aWdGlW9UjMiI/RQcRL3DCHdDgSwp/L9bUfo9Z3lFrBUIv59JeTtgsBO7riIzpjI1J/8mz",
-	"f//zX0+eHoILXORpahlPnDKqCDd7ERlPZZzroZU8xxEZZ4rbJZ5IK+sKjT4ozYTmht+zG5nxWI9J31uy",
-	"nr4Iu7tFxGAPOHS4jyvg0iKs3kIn2xA6Hl5zdqPjVJ9add4Ala6Tbw0ofwPlyh4GCU6AdugSaINOUt0I",
-	"UWNIB+yd77HWHt+f+R4c+/jmwF7hGKNq3BiRq4XrnSsuKFkHfCxIwxoJn4cVuWiXhUSHmeNtju861rfn",
-	"8gEYeU3VXSKXggDny5gq/PEjMS6cMj/99NNP+69f7798uQ91WQeLZIxVWaEKK8Tk/E3mStDUhaKoeM7v",
-	"XYqx64sF2gokhpc5YZ7UW30FwpuM1dv5gg3IuSt6byCmki0JHhXotHOZqzYX7Sm8Ah3+dsKgf/CsikCb",
-	"bdKtyPMPnvmtgx+MCoK+/QUTxrUDal7+P3g2rknuJ7jO/ZdcZ1JzX+OqBkbl2Mdwf3aCv4x6bROMeuM2",
-	"eb7czgej6wfXKCqDmitiRcXRUtTCAhALjnc7PPRosE5C9MIOohuyh+o6jgN4FWV/N6INXXVKfWn62k++",
-	"jeT3CjpNmKI+5M43UXPaKmgFFQhsZdsfxbBHliZ0InMTbHQnqe16LpUpui9rYtm3MIFP1t9hNYO05NMv",
-	"DvcG5ML5UnlzgILDEwMsvkaJLTeHd+lmx+2xs3lUmT+R02lUeHPLFUjIgEraFcXuW30EHREmg+6TC/ru",
-	"DL94cbhZV6yIch4J6qrVA8AZlAbfBrK61brNyHvwK17b2fr8ylryGn6ze+6kO/Jdnfav3RJ3y5r84n3r",
-	"Wyc5+svaWWHw3f+dlB6RJ//+57+eVho0NxITd79bFLUf5m4fXh/ACT6POuBJTAcRcao0nvjvNj2rVQUo",
-	"QiixK+eOIF+nZr6QL7iL25ABgzpgBtcSzn9yHOY6kWklIGvGwedjNQRXrDgoKXzBlq1VhbnxjfTqU21T",
-	"LRHPxw/8WCqyG/7kc9bX36LAG67PXZEjT0irKoWqvaZzL+8+C9X/TfpxQ0QsDVMtDeK6sW5jhZQTqtk+",
-	"F4WsWZZoG0PNz3FNDbdSItdQdBrqnWCK4Li90tW4uxrKAxc+uWZWL3Kmne7qJ221TP2f3fVLG+FYX8uo",
-	"LKiJ50F7na9lVDaUUYmIBhCFShWhU1BCqAM3KYsaJYkI3xHNiyIsHa7zByhvUcWxL7zCxbq8/Ddrs8j/",
-	"QDG/3cG9YHSy5J5YurIBFPNJyuMDDMntBMEblqa60kwLHe++UgWE5WrSb+nyHpGMrhaYGORwB+PWomrw",
-	"bwQp+2KWWySCCPg9n7kAH82pDgKH28PXIcvpBLfymK2ywnlaQPQVoyZXjOglN5AfBVdVbOVxwnhcu7Ou",
-	"Ayuqh9rLi6kg7B32VF+6eum5aA0cQ/hoBRhDY7O+g0GjYmfRQQHK9pApBz/0eMkmmhsstTqXgq0yafbs",
-	"V4nCvEjNUyaMj4o01eYILd1mq6XUO8o94w4eN9jUTbKTIvD0UyoCVyxm/P5jhfvfQx/Jas1jjCRjROdZ",
-	"JhU2JZ7Id9ugBnQx3t+oOG/oKFB2g600lKv18NlBq+5SqVt7cZhAT96msYBd6EM3F3ic5h/Fzj6+EuyH",
-	"VP6HJRw77azav8wxdChZA9GKDa37kdodBI0OQKoMIUyHTUoHD4DsD9o+wYcfDx6PKhjfeKTAuY6+CWXz",
-	"8t2JxD6DJh4be+qtoRVBpwyXkQE4GgWB20keQ7pIDLJBO+rDeZYoopnZjgIw14WkmwIUvmn/akgSXjz/",
-	"pB1GhiGZt4f5GFgW3Ag0o7GoNvjNYoLvwYNg/nBN0xsIEsbjHUBv3LVtmcPiM7dX556KzqW2wqD/Hqwg",
-	"AzKs9QmqlpiqR0pCHrCTA6wQYPml0IbRhPSfHx5iGfQWQzM0DjtxM5ca96PIl26Wz2RpvlXppmymtouw",
-	"hyqzalPJh8mvqsqmwdqiD8excfnlmHzzPYPG+GQlc1X49A1god0ZPK6ElH7j0nIQ1EbC/TjBKN2yGwMW",
-	"UoMcv8Csk6VUFDWrfnNhadcunYdcG8UzVkIB7BI3F9CC8Nw6KYJcLHIBBOqjY+qPyfOg+AYX9xx72m2y",
-	"M/glnMEXvc+LYG7Z2ILwC87ie0ArrT9/bIWCB4A57f6qc0iRlQK7/+4CX0joP5Tf4NcWrg6D6jtgogMm",
-	"I2Qj3ryNeVzCMCHr+OwEfMKxMb9jhC0UfP3NfkdLjeuz2vnfZEzg9TmiVN3ZrvCyZJO5lHfdAPNGpKuC",
-	"/lG0o3LovgpB51iUVPOZQKNhkRqFDQld50BfXAm0Mbhu8EjEDMrOHLtqJeDyB7p3x4VT3WhsGUnKklkb",
-	"NcN1/ej20C7po5enFPXxm/1rv+Tt9f7n3z6oqk+ThKP9+TIo0YAr+KxFFtx5DuO7NqS6xNxKq2x7+TMr",
-	"H1nGGFyZVd+cLPDBuPY5RIAufRrxgLlKYUWDzskqQAHnaVN0CSiyASOlJRJPDzypwPuaSTnDDKv2IFBU",
-	"6/VcKrOf8nuwj/OZYAmZpnJJYinvOPryFEu4YrHRXhPgCRPGMp9MyXueYPhpHauoMm94ElscOWsQ8Gdo",
-	"4q1rcu2jH7tcf9exn/uWS0UJFSlCs38EJX2JkSMxPkjljIv/gAMCefgvo/zw8Fns6xnbP9gYA9JDj68s",
-	"uxNviLz+QMhK2JTmqdmGA7B3GYsNS5yteS1ogazZ4oIi/QpwYJFKuGdMtfqvk9PIpaxTSCcWMdvr6Hrp",
-	"oM0ScnvQmwBtmC7pCtVmBCMLRe5ixkeujiaRgu1DdxlYmRTENUp0yc/urbrJggxJQa7L9s6uShla7MD4",
-	"UBQOLRV0uor8qDMmmOKxH70JzBaOT9x2t7MF2V30dmICUftAcCddI7148nTrgUC12mmgX7bE2QqSnciE",
-	"ORyrXKnDtObN/sFQ9BWWM21F0jZ8qw71a2/CqGJqaH89+vkXe0dI9BAUc5X2jnoHEKHgRmp0onWWqe2y",
-	"ux3wuORuC1t1W37pcIlKfzdGzkU+LbTSTxfzmlo372aDvTfnghoAwKEsQXOhIEXOlbcjR9WUD2frCkb3",
-	"AQDNCU6gzEYj7Zj0oYgllrXHjKi9yJUlgc2EPvxgIig40pzlMqUgfCuZz+ZOKsbUr6oUHhEnV5epYKXW",
-	"hwpfMFlFKmhOCq5xAXGqQvpDOSp4qLs/V5DP0BjMEwuYuDD6g9kzPEg0W7ZM1p4pDsqpYgueL1A5DcYq",
-	"UsTf//L+vwMAAP//",
+	"7L2Nctu41Td+Kxj9/zMrzUPLztd2157O8yqO0/XT2PH4Y/ftW+0sIRKSUFMAC4BW1J3M9B56D++F9Ure",
+	"wTkACVKkJCd2stlmOrONbRLEx/nGOb/zay+Ri1wKJozuHf7amzOaMgX/PGfvzAWdsTdc3NqfU6YTxXPD",
+	"pegd9uJxcXDwLLm5fEPklJg5I4K9MySnMwZ/YUdEseyP45799bgXk/7l62Py3dPvvhtERIpsRZZzJuyL",
+	"ihGuCa3eH5LrOSN25FvGcg2DK/b3gmnzjSbSvkJyquiCGaY0oSIlCVWKM13NI04KpaWKh72op5M5W1C7",
+	"BLPKWe+wp43iYtZ7//591KsGsg+csYVUq9PU/pvbZebUzHtRT9CFfXHh/xz17IS4Ymnv0KiChR+ZSrWg",
+	"pnfYKwpun2x+NOrZXT2G+a3v60+wIXYddiuINlQZfUioIDKnfy8YuaNZwYiht0yQqZILfFaxOy4LDS99",
+	"o0lsDy0meJpDMppoJgyZSgVPT7nSbqt7Ea7z7wVTq2qhuHu1vVvQd2+YmJl57/DpwUHUW3Dhf37Stcg3",
+	"fMHN+hp/kEuyoGJFuGELe/Sw1LnMUk2oIQupDem/OEAKoTD3QddMM/hEONGUTWmRmd7hCztL+o4vikU1",
+	"Z/ypmjEXhs2YgilfMa25FJ3Hzz/u4N/bl3UuhWZAbC9peolkbX9KpDBMwD9pnmc8oXa39v+m7Zb9Gnzm",
+	"/1ds2jvs/X/7Fefu41/1/olSUl26j+An61t/XfESSagQ0pAJc+yTElmYYe991DuWYprx5JPPS8tCJSAO",
+	"7MS4INQygLH8QA2hWSaXlse5Jn1Ly+wdXeQZs8zBRMpSovEAB7CI11JNeJoy8elWcS7dLFnqmM1KtiSR",
+	"hcCNPZfmtSxE+mmnNLWfJH2aaQnTUriN1J59JsWMGEm0XDApGGGZZrh/F3SVSZpeS/mGqhn7tLQwkenK",
+	"0kFmP203kopQD5AFXRHNRHpInpAz/pIsuZkTaoUjT4mRVjgaiVKTKZglLlgwlmpiF9r/Fl6EY1JUlBMY",
+	"RG5II+GLV0bxnJElm8ylvI3I99+SP/OXqIaWXDPYqyum7njCbgS9ozyjk+wTbtfIKkODtJbQLHNrdEyU",
+	"SDHls0JZ7lbwG8VoMrdTHJKfrIDlxj7L3uUsMSwlE5rcjoWWUpC+XX9KDZ1QzUgqGQ5JhV4yNYhIfMmM",
+	"Wu2NpoapmGi60k6pS2LUitAZ5eIwPLaxWFI3rUriRKDBKUkybpUU6nxuNNF8JvY4TIPjetgdU2Tcs3/A",
+	"d8e9wXAselFotwSTWlc9VyyRwqoZ+2eynPNkvk5XRZIwlraaDpW6sAdxLeUZFSsnxfWnPHNlxaJU5O+F",
+	"NJSAFiR2c+F0cfL33ZNCGJ6BIbYk1Bi2yEFH3GM/bgQtzFwq/g/2CUXcGdeai1lEuED+B9WQWyVNEsVS",
+	"JgynmQZGvRGe0GHYz6R4ZZGlxOletOQsmVOUevKOoZmm+T8YnuyAOMtNM2X/OqU8Y+kREXIsFEu5Ygkw",
+	"cS615pMM7EdhGeN91PvRbgks6WFX3Bh317U7sQQHdUTilBnKMx2TBc01sbRLppxlVoaDDMiVnGRsMQT7",
+	"zH3azux4Ts2lRDHLhDXp/tqjWnNtqLDmYKGZ6v28ZoNFveM5S25lYQLLK1dWSRiOVlmeUbFt7Rf2GbTn",
+	"vDH4V3yx+qSc/I0lBj4Jgu0YBPH69+R0mnHBjuUip4LjCdS375LlmXVuErlglck/KXhmrHh0AxAmZlyw",
+	"CEU0yaiYFdasXsiUZcPKHJ1ImTEKpCF5mlzxmTht+ej1nKt0z2qWVSmIrYIp1Un7kDldLbwvWR/QbzxI",
+	"+1wqQzNCFds6IpL8Vc5YMl8f9UfJE0tcboeosnqnSLmsNgoHaB+8pvnXR794e3VN9mnO95M5Nfv+6Ql6",
+	"rF7Vtw3doI1gp4M9itYPv7He5gzbyUta8feasczSeKu3ZffBsgSZsswQqt3GgLWMtnNkySunVmaCLTVh",
+	"U2k9c3NEJNjh+HBkXU1wJms+/IpoyuEAPTNOmLHKJupp6ztFvaVUmrVzpBSGJt0MyRaUZzX/Cn8T1VzS",
+	"F89bhl4wrSmarg3qVnyxsMYOrrLQcIjlBxZFZviePZn6V14crHu+uVWVyg46Hl/1WiaBzuM9ZyAFa/n+",
+	"kw/4/JJNNDctM3jDpoZYJb8ikxXJmcwzdkQomfIsY6mLMyyourUe+kQi43JrlmVMmGxFUiXzHNl2+7wP",
+	"2mIEIYsIpJPybN3RtVJ8oRQT5ka3WTPXoDmtgWhFFhB9n2qrYO3zA1jF0roCZs64IoYzRbhIsiJl2i6l",
+	"g/jW9tVaFSZjpbTbaB2Ez76PejzdIV4Q9bi+MkXqNPW68PKEtfaecopx05RAeTbPAKbhT8AdCAwWzqWx",
+	"9LYDOllIL1C9PPibXPWi3sz6YnYca57K3P5fQrMFbDuH32byjoHUSAXTGn4hrGDDH6h4x5mxI2mj/K9m",
+	"IGemqtAGXT37Iasd7WNzXIXVMoXGv00ZtS9YO2s5Z/B1Y3cAvtEmodxyjq0bvy6fEv/rpklst7Lch43k",
+	"4R5rHod/PXLfaN1qkbqwVSBAaZpy+ybNLoKpTmmmWZPAp5Xa2DTFhpKxM22ZSp0jmoFNau2SOr9BpBc1",
+	"3jeaJNZEABcmRQVFF9Y+nli5hH68VBpctGRujx0sRFEsJkxptHvQoZsyagrFtP/cnLZwdiIXi0Jws2oX",
+	"IeWf7bdMNUcu7rhh7dYEF5rP5q2LZ+w2WxH3gLVXpDK6fRQMMnds4AVTicys76fYgsHKCU2U1Npr6M5R",
+	"QZ7qC6Ze0VWbeUYN8Q8RSlK6Iv2b62MIvJZx04Oohcrdh6/lLRO6fTcxIoNeqpxC/MW9tcPwxWJBlTu1",
+	"hufq/wRS3bGLtl+oxQM7tuTO2o5dJmUixR1TGuTJpve79hNHadvQI3IAJpa1hWGIbVvQkAqNk2zuv19X",
+	"fX7hNgaEGgVsUFJeq5ip+XgtMjBt2cmbi4uTy1+uzkd/PiHMDkDscxFhw9mQ3JyPbq5/eHt5+n9OXkXk",
+	"/O31L6/f3py/isjl6PrklzenZ6fXJ6/AosQob++wVz7UpiyZ926bkZJ5saDCn8Swdy8z0QuhbWM0jgi2",
+	"w09psy3zA6OZma/vqA+7td4QwRVYLTiHMTmWEkpyLmakb4UoaE0w1AehaS5vrYMchCrbdJ421BQ61OA7",
+	"vWZ5xmm8zVvkxm/bkjdyxsUbLm4vWcrYotMxAKFSM6Tarc+drqvCueHAW6b20N7Kmu63b3XO4TG8pZxq",
+	"vZSqbpuWv6wb9E+/u9+W+kmUw21YWZeQoUnCtL72p75u9rKpYnre/UDhHIZNhg44Fc3Zh19ufGct1FQt",
+	"56xDkb8VjJi55dJWbT6xisE77JF11inRc6msESIME6gwGvJXMWpYOjK1s0upYXuGgwG87lzs5oPo8E60",
+	"RTq6GIKLPmeMKmEIF0dEFFlGpEjc5V35oCYpy5hp+I3u8/YlvD3By9W16Rj2DtZYKYUfcIMMNVwbnmiy",
+	"4KlhakGkINcF0ylov6Y4WKeNPL3fDra5TjC7cM+i4GTCb3STyw08c08j3u/KgwQ57i8u7dfbV1Tq1aa5",
+	"UAagP5Qud/FxyyBxTZ9tesPN+AoftvTGF0wbush3ZyzQHsddTmEb2fjtKJ3t6qu14TbscbfUDIybzce4",
+	"yUqp70triNHyoLQWiGJ5tkID/JDEdpMtu8dHJLaboFSRG5bGZegQA9TuSgOuMveWdDUWcPloScuKDAjY",
+	"UKX4XUnPgyMSawMRqGAwiPe4XxNuhmQEv/pGe+NtLLgmNFvSlQ4mh5eI3tLxvwZLuZwyBB1g4FbL5y1P",
+	"k5N36Jh2amdvJ2+xWF48eXo/FoRx2w7uwunb423zElOuFudseREYAY1rtkIbwv5e0IzEonowrgmVDebC",
+	"2o4lGMa7eEizI+qJTWs4l6haXU7GN5qwPWuZEJqmimmNd9F4g2I9IymIn8muywym993WY2vsQH32Udux",
+	"tB6yu7Ly9PtydHV63It6F5cnZ6c3Z63keqHklGdtVhbKig5NXAtudYVGpzIp9EgxvKprcbesojsRdvi0",
+	"27+pjCOwKjTe6NQdeziuQjMnIbjxFkjfZYERO/tBu//eGT/NFV9QtTq21osS+iNjrNYeEJobfseuZc4T",
+	"vV0UN2LhTivYk6lt7vpM17/V3O5W+kFa2NH0qJ/WyTuamGwFIR0Ufine4A7JaAb3ZE+e/fuf/3ry9ADy",
+	"T4osOyKlZIcHNVwD+ry/py8O7DiKJoYpfURqs8dEUXeEQ2S+cIZPgP0av2kl7zIv8MnTWl7gs2gHyq/T",
+	"98MYXS8OontzynVh2QIfsuauVEROp0f2PxAOBR+Dl1Y58E+Nc/wz3vvAHS505+3uOmM84upb2ObRvtYW",
+	"z75EP69TaTb9zYdW6rXxf940wUfymHf3gttnN+PaMLXN6NjN4sg/2tz4iMjIZ77CzbfaM5/Vimloq3zN",
+	"ftlovFwyzUT6I1N86hKRPmNszU6mNMd+K4Sbfynm7H1P3plQjUuDq5NLq4WgUEExhld4fT2XS0GoJq8v",
+	"T05q4Wz7Qi9aM3qj3ujV2el5q/F7xURaOs4dh3yf3BHyPDo4CO0WvwAwaahY+cQ9Q2+ZPqrykqUiC+vs",
+	"ZnLJFATRuJmT+OLk8vjtm9H1yS9no//9y9nJ1dXoTye/HP8wuryK8UyDZEBjfV/FpmAGZ1LMmBqL8uIp",
+	"TIzGPGi8iRF0YTV/7B50HvBW3fn8QzJgajHEe4b87hGkqJ1qpRLXg5ayMJBLJ6eQ2CTSIYkhaoHxjdie",
+	"HqQ3uVwnCMKWwYYIcsapi3P4oMNYuL8fkphy//3YEYKobN6l4sYw4bJt4RyNzHH7G9qbh8toSUBJLxl1",
+	"OZtbA6fl9djWJ4OduHe4zJ30iXXS2pNWNtJCF+WAkVEWE225gb7RtW/XbpLBgmmfGOQu7HBv5caoR3mD",
+	"o2qbTdtCGpvVTtDwwCvIkW1Rh/ciAK5HiTWm21fv5QVUPhm22PXoe5XhTJWiq5KATq0bNlNuu9ey14F3",
+	"uCYTZqWQ5wkusIzBXxb0/3QS5l9632X/V56+39dGMbogUwllQWPBzaCsdFswKjQBhxU5q5MQXe7N7gsv",
+	"k3XWF/5BtI05DK3XRNnKletkzNc9QiGM1XioBkBKuUuW6jJmTjXGSYa7XKk8MI/tJDgcZYdx9t24L+A5",
+	"fKX8YkDhu7NgSfYb2O8N1+bUsEWLHbiWeXufFKqdrzoyqk1wlbLrgYaU/eCUdQSFYpg+CqWZD8M6n58Z",
+	"HpZ8H+pe0ZF6SAnh0AETNDZynRo2UPrVWs7H6Pj69MeTXtQ7OX918qrdljYyv7TivDsMAdJ+Z4XSFoq5",
+	"Aln/imWGtpt0KTXUZ5bFqX0uJuwO8tSnpJHG75jeKZD1y3R/m/qBt54415P2dKRwrlSQGMyyYKqWcu0k",
+	"rSsHv8NJ6kNInSLx8duzi9H56dvzX27ORz+OTt+MXr45iceivABLfClBUGWE2rZv/ZCcKsNpVl6suTs7",
+	"SJAub7oGEZFqLOLLk4s3f/nl6vrtxcXJq+CSDcdbUl3etDlfyH4BjVyqvVJvs2z9NVh1i9+6rt9cmtfO",
+	"6RDg++Ewfp8guCpI3yUEkMkqKNlEj0KwJRz+oC014oMyzsIJt9HqNb1ldIn5iw0mCP6ynr7iM1GOXAFB",
+	"HcvBh5WNJDNJMMdzCzP5r7VOsiy76RYxH8mzNyrrHrtQ2fah7UOtI7uco13LCr7o0oC2DeiqE+y8G/e6",
+	"58fRm9NXo2srE04uL99etmofVz/YfWn1a9s7ITm/hnJDAanmsoX3q5WUomeTZPlANvXraN3BKk/ZIVv0",
+	"aJZBPUVZ+uh+pnoOwTdF7TGxZC6tJAGLJ+pJsXpnD0/eUaiwQPkw54tFR60kfPhrgOy3HSAL8tg3luvC",
+	"Q/cJp7nTr9iVZtnbae/wr9ts4/Uo3Pto7WaqSLl8RdvMuZdUs2+fk7OLZ94g0jmUD4DZceQAYSprZKLk",
+	"ErJ+5mDw6JzRW8LNcKfYYmPVP7+Pej8h0sMouW2zZBPG79pjW2u3d+7Rtr3FepBLKANpkYT3z+ZkHxjG",
+	"wMSyFofsfumhx901ULqYzZg27UnhUc/M2aIRdlp/pjG3JWO3V4aq9f3ZzZ2q3m8sINjHcma1FYT5nOvn",
+	"CvuRFIqb1VVSrmvCqGJqVGCWP/702k/6f3669rAKQEzw12oVc2NyrKjnYip96iRFZB6HSlTlyegitwQV",
+	"ETNXspjNnUMAL1gTc0H6lSuUF5OMJ/vuz4Nea9X+6OKUTNici7RKx4kg9j3NGARbyOgUK6RKx2M4FmNx",
+	"cseU9TbM3DNxrmRaJMbyZ/KNJtq+LgX5A8n4HdOkEClTJLZTiyOSZwXqB6/UtRtmLKhK5tywxBSKWUuT",
+	"HZZWNyrRyPlMLC3Lb6JWJJc5lF6AuhgL01Lv3qeIv4XrQJyxLJvQ5JY4G99pGCVlCWMiBXLpntX1Y8Fc",
+	"SiDREhOhIZ/TY5kYRe9YhkhHN5dvBrh3Vv9ooudUMWKW0v4rZ3pIRutaimvyw/X1BXl+cDAW8a9jsDDG",
+	"vcPxmvk07kVjNDzgz//+5/+F3/i0yPB3zhgZ9w5/HfcQ5w0ydRDYDR7F3/qX3e/fv4+PxrCwlYvQlJOs",
+	"Tc1Bx1XVQX6A3Wb4PgbkGgeTZulpLAB8hpawQdbQjxyyTWx/2M8zykV8iLRbaMhTRUQKMA9mzOia14ax",
+	"hLHwTyMqBcWhsW6xjWQspZT5pR6aA04Vyvdwb0qwmUIbMmERmbCVFCnCX5SARZZJUFgfjsUeeWmXBhV0",
+	"jpzBYwUYLNxw/x6uEb/QBYs0FqQbGcljKzkcpH7cCYMQEwBRGhwF/GWHLllsOZeaYSRDl/ynuLEsCaMf",
+	"kZBc/LQRYyly5ZwIDAfMTxAQym6b3Q6EBQtBnuwqrNkmpL8Ut//PcqMRzSiUhhH5Nnr24rkdNTBMrZxh",
+	"78wh+cO3w2fkzy9h9riRONXy2fLagmoSj8dFTJhOLKcOLKvaCcJewBakLMkAXCEDs5D042NM+t5DOzEe",
+	"wKWjh37BSkkgyudPnrnMR/v12sFFQdylTPZSjKZHcI6wOznV2gEjOpCgOc+YYw2otLVfscPaDxkph5bY",
+	"INxa21hHSf6EYPvt60AyQfwVpkpBUKLB7rZ/SEb2I/CeHYuLYE5g0DXxunyNpF0K14TPhFQsPbKClJe8",
+	"bt+EXXYP3wcCzNMX1s5p8vzgCSx+RP7n6u15KUtYkOEIf0BkhP7SqiGic5owQhVArNnlap6ywaGV7Dyz",
+	"RzJZGQYpjnaaXppAzUqny2G/HMNUXjbON2VWiGrCrbqpTxPOEqLf9iw2fgjJEqG/BNNGk5Sx3AfUnz0l",
+	"GbtjGWSPELRtIIq+kCByqSBPX3xLXL0SPASWGfzdDg2PPAGHj7ly8MgDGMFsq4GeHMBjsKOA0UCzDIVr",
+	"uSOsZH03Fanc9/q4USWsJbK7nNpB3JADd6A4WfTyZ9wytFnyhNkv2mN1I8Mu7nBAbj44KHzhXGLcs08r",
+	"ZNLyhNAUtfMOpjEAMWtFG7n5rwO7CVZROgCrm+vXe99F9hsCAoPhMNS6sNbWU0rOrNWHQof043FvPC7S",
+	"7w4Oxr14cER0kTjZX7Dm0uzQG1bntF3fEgdL8fNBrq4A4woCmIwr0Hkw2ZgOJ8OD+MgyJ01rm44P+40G",
+	"PkSxzg2e0XWQD6zpykOz2d8Cvoyht2xIYrT2D4lProtJH2gkKu0ughwCRh1x1tagdP+dCJfCKJkForyP",
+	"h/Dvf/7L/uPJ6whO5Q+v3S++fx0RQyfAWvazIMoUo7faYxmkgzLsAGhMgHJEFZ0pms+JZvbfAF9w819P",
+	"D55+B3+Hf34/hK3zC6viCjHpV/arNXT1wAPi0kmEX5kye6AeANfaLYqZQgm/fL9s2HtQsWtL10NywuFP",
+	"fAvN4/EcIVmW+saSJcDAVGsoU94wnAPxnWqrJ4VxJA8HX74FwcUYZwHWms9iI/3YnvH/SuXC2nB2M0jK",
+	"dZ7RFRKX5RExyxiZKJrcMqMd65BQRHMBkvmItMvtSsMEC7Fer0/hsUN+t/cc/vfkKZmzdzRlCV9QiN4v",
+	"YC2oy7WTRDeCw6UN/CeXXFgt+BpJHMNYLjB0SMbjqxjNQZAIWi4YbjAcWilUg6mDTWmdSiYMT6wcwCFH",
+	"DoDPmYIvwaEkaHFjAi/yBJrcMerrwMKjhZnvZ3LGhYt4ZTxhLgDkHM5zSeCXCSMzRYWxStmKXAWYAkQx",
+	"8Iqsow2Rc3Bi9eH+fjKXUjPqBhwmcrEv5F7O1IKD/7Yf3KQGXu3o4rQXFJb3ngwPhgcAX5YzQXPeO+w9",
+	"Gx4Mn0HqqZmDz91YCoRYpG6pkcS8U8tEaC26xK/+84NnJD45G52++eX87fUvP55cnr4+PXkVV7ifkTeJ",
+	"IA3asuMtWUAR22BIflJSzEo+cGUq4lZADiNSNdPW8qos+ecHTxwqZfmrpVS3R0SxHG+MppRnCGuiGOA/",
+	"7oH1xFJidXdp7gr82cFpljwEzoWHdeSORqsoLYDtufnCn+csuWVpZM2tRApXqeQH0B482L5SGXJg+GbS",
+	"vhjkpMqlsPOhArwkq3PdzsGedROglYK3kDZbWnCnae8Qy8QdEjPTxjpGD4ZqWCuuf1+PHhlVsCaG89OD",
+	"g4f+djeO4hXinnIBUJbP8dNtI5ZTbKI04ntPtr9XQ/KEl55tf6lCXLZvPNnhjSbGsH3v6ffb32sCr76P",
+	"ei92mWELTm8Ytesd/vVnj5SychuuS4L1udWg2assakNnGu5gCjPv/WyHa6PjbhH02pmvyCaYF+C51vGS",
+	"9WwmK7JsSJW+VNa9tPpnJh2gmR4ceiPkNiIxzuC/4b+Q+fRHVAWhDoiALzUawwnz7tmTF2TBRWGYHqI/",
+	"eLcmK60Ak4INyeWaNHILaJdG1nq5BcBvZkBo6nUud2dbIm48JsOHiB6fmOnXrkpawH7Bg2apdTmxNNIh",
+	"ObsAKWy0ddAs4eDRDD5OQvwOWPfMUlUQji0jdJYxMF6Ffr+/iUSN27LBTq+yd1w7yK6dGH5fAXpNN99X",
+	"uFioAtdZNUa4RWva7sEtqpVHYHa7PNklXZGMT13o0goLH5j2swZPqyk3coiqQHn8pTcurMPmQtMwHajn",
+	"rJsQTbPD+nkzKX2wBSPavJWV7U58Qk4OYYO+KvFKif/uVLIpeQhrOQIe34FTZWG62fNEpK7XBHAkoQa0",
+	"Y2Q5B6MIXGhDRcIOwXgOnSuESgVfCL0D91vLQP4+wcMTQ7saH1bFXKk1c9dOdI1mn7fg4ZXA+MNPTiQf",
+	"ddjl8V6yO3nLfM8f2Lw9JyTpgmerMkeSZhBdDVAENx02ZkPNmOmAVbRDLtmE0Dx3MRZ0xRxBHRKeRs7+",
+	"iyDmEEEiMpyzxuQngim4UQ1g1oOP1FAvST8EUB1EGLqt8KpL1MvgirFCx3RlpnUa+RMzISjuI8q38DMd",
+	"UO8N9N3NgLtfJpmuL3MbBUqeJvv+MnizUQDxoppNIO0QxzJlTZMANhdjxlOp8PYObPZ1EvHYNG95mhxj",
+	"GtpjaOE2GJyvKvh3pYKvFU19TDkMugcizOnhMl0CrmjAutzGJ07od3PIyN3WuT4lTa2Lv67pXbT2ZZY2",
+	"1LE2MtcQZONiZk3hQuMFi5IGbOL648qpJqvXl3Mr/VEltdm7FTSCfiQ+a4BTfGIWayJPtLao6Tif1t39",
+	"yokfwomXsJUak1rCzdzGY4jMsVkNoZnTEvQiqshcFNrd4iNZHLm2he4puM6AnmO+080aUAXc3DSRCdCC",
+	"ihsIAu56pA1Uocl8bnGPxXd1VJOdGO/J5wgXOXB1a01WkQ68/C5zZ91xACSetUJXxNOGC/0bZ7iNhV+S",
+	"8/MVu2M002XEpIo9uUjJEaEuYogLJf5LmgnjehP9JweojiGRNAzaAd0vXNyqtnW7+LMAVZDuhe9t5u8u",
+	"yggDYFSQQjTjvhBrDGKPNUIh96WTIRk56C9rvcKVEHVGrKeW8H4rCrOHcqb2vCgB8sL8uDah0ASZeTTx",
+	"0IVm89uNKx/5qziu3Q0m4dPdjv4LCjPvECu2Bssa37kkslpA1Tcx87uzYmYbe8Kzq84ohLdqMeFFEj2X",
+	"S6jKtB9zKKZpVLa1k6q8TvYn9/zgILgrnlBIVLndPZq7zjRAxauTEtapapT8119be/Gaje1x7wcx/PNW",
+	"3qjSeutc0dJ2d134NewQrsvDDEn6ob7mz8jld0VwmkGbwuEDsMODzFVKbMzsr/mHj6X9XN4FqL/GWZSB",
+	"3So9wP60Zkts4LiwzLtbCf7kckbjsvwqdkLAFxRg9+0hOcbrTmhoihnjJKU8W5XZ4mVnEx+bhIgdhAj7",
+	"z59+jwYXHHqRD47WGhYj/36/zoJXTKTHcxoU/T+G0mqBw/rE2qq1aKyrkWSerVzr2jp8tA4jrv5kIEON",
+	"Z1lZ6e6S9ErDZyxih+lziIAxscukwtL8j7VUPyzZ4vn2l8pW0vDCDhqxbOr9pRnQ1d0Pg9a9/myPyqzv",
+	"koFb+bc88xJ1CMP9WSIXLJQiVmx0SBEHFrHhuugO85y5IFKlTB2WMBT9+NcxiOSwggXyVcGuRfpN5oW4",
+	"jcg0K/Tc4TF4wHM9iMYCilQY5mnGqYTsUEpa2AZaxXpYCftIhUZx2IQlAMwy8PSq3fGtZUOhWGZhV10g",
+	"7S6jj+Csf+aqwKggMzkW0sEBDIbElTNhE3KXbYawZ4Df5M6oXyWeRmWZi7dxfF/3sbBWi1QpF1StMC8Z",
+	"lqp9WcDzg++Jw604Pf/l4vLtny5Prq5iV/UQLOEbTXLF7rgstPVtHWGgqKiBUkGi5bl0cBzeIwnWUZM0",
+	"mEB6HRJbBfiWQkUEJMSNRcpoWmYKO+EEpSbcaRE012bSKsklXR2R7WBYY+HQsIB6rLbqEJQeZj9ax6XT",
+	"kkypCrBBLJNZIQnXW4ekBuJfVlrjWQJ/htLzCLBXxqJr2opBo3Bv/Aa76WY/KmH2qHFz78MHpBoLz/4h",
+	"qMmg6lPunOrNShuTXBtaF1bz5ehdsPeAPvcqMVVNQQq2S912ALHzPvqwGu/t4zvF+HOXWR5g3rj4FbxO",
+	"8NGJE0NxSq1klVMsmYO3KoGLveWhyiFYVOTlZqvYxJijE5s1qfnVAPgNGQAQstIdgE5R0AVNu3vzPZDW",
+	"WIC4TdV70dTppJ9JbYhiiR1yypV2wSh0Vqg2lfASKaKE5nQF+OoAWgY9CmvtC1whJ66v1sNwSC7ojKWH",
+	"JS5+DNIqrvDb+4ZjyRTcv01WhKcDX4Mcv+HiNiZzRq3KQYGsWPbHcU+AHRKHgD1WpS6karkyfsO1sVLw",
+	"ym/MWhSg7TyrR/btGhBqr0s6NB4+LpQG+fCRvsZOEAhNfL81pIF1GfXWGm2uPLjm6lUnumgSid1XPAmY",
+	"0RuXDNw2M/fY/jl7Z3DvxC1O44u4Gnu43Iq1fd2Vd8GsQM6FDj6bULoqL1GTmUQ2gZZBAkulnCdZ2rxQ",
+	"ZlTapDyN0OB8vs44r+DjAevcm3OuSkSYFl5oyfzCL7re7TTLwM70qxt+AQrss5Ic7h5Wv3dxdgsFRu1q",
+	"Iq5jMKKVHDdwGGN3f4rFg652ugvfcid4yweg2z8x82hE+5DBohAWuSsJzScGfiX9LTGVEDsF5UclN+4h",
+	"dPeZSDdl7TQinlgZKiREEvwHj+xDUPbo4QugrMFdTeMA3lnkhhTCdRxCV8FXwsscYeAOyVwuq65wU8Yy",
+	"TWgtkAEea0RuWW5K+b+eOYcx2Ifiiof3I9d7wL93fuTjcmBlOa3z4AmiBIf2LVwvpmXSyIQmtzOov/3K",
+	"pFuYFHLR76mcNnAqRF02F6RRdGiAccqIISCZhGHCCMBNg4iQ1TUBLizyZdh5UUhTRuJnlAu4C2kM4EFl",
+	"ywia/QdNSsgBDD4KNiQYdB0LmMQWmF9y6iJC2+9xoDiNjgWA4PTpeghqBpBV3AANQwCU+gaW+CzmPuDn",
+	"BkNyyaaFppmDAWmLX3YGRg8hpAmyCRGAR28uT0av/vLL6Pzqp5PLEJd3LOpOqBObIEKJ72mJE4w2BElp",
+	"A51/LFxoMCLx8dvz129Oj68DMOB1Q6QlonZpKQ7asQIU9KMaFl+jYV+jYf8R0bBREDavXNq6DLCSLvq4",
+	"cJi/YJB5t8q4ESgz/a0FyMry6gKht1CqwC+lGERYW8Wwysr/VQqSFyqXmgG9j8X2qwlS3kyU3YABEMWJ",
+	"eu3l2ZH/R9mpZw21PGP0jtWvIQpRxhT7HK+3JgCyori7TAZ8FQFYcU47o0qpABFqjUo8lkrZJdlfmAA7",
+	"jkU/7ERUrQkg2Z133wIbj6qhDa/dIbWMRQjJDrLE3YAncgEn4vzK4CoM7rJar0dk/olk+UeYqGttCdoK",
+	"QRwh9CVAlc1pSv5WaEOmXHA9Z+ng0DWGissq4aDHdVSDoi032o4yYUyEAPjvo/awzbkMwPS5ILnrmdPs",
+	"hPPVQt7mxkItR0DAwV66Nl8uGgLAUliq7Oo3/SUtVFab+4pFb2G0p/XVpV79Zhmj9SWrRZVNFUpRqm8Z",
+	"VnfxQKSORd/QCUkyCXmBLv0/IoKZpVS3JFUyH1g+9x0GFNujxtBkbgWchDinT1kA0huLjebzobVwudKm",
+	"tCuq+tt1ER0hqCYdC/804FRa62RaKAhS5ZwlzOU5gAhy7zizpEpiGJK3Ap0Ed1oOEgmCY64GqTy+kgCi",
+	"0JJeUm50CRNXa1MPl+8ghQEaUWYMvImwjYjTEjixIXl68NwzfCUsA3KzIrwWoRo2+mGBLIFMo0GbdB3B",
+	"KX21lX83tvJmwc+/yv2PkfuvXb7Ldsn/gLZw2BulVey/UnQpqtTVRIo7pnQd1pRiQs6OHVQAwxJNUqwR",
+	"nzKzIjpR1tCYZnQ2Y6kLSwTvtkUzXYy/7PzyG7Xfyvl18Ls/g68csoVD3kIo3RGE3bWqIqD7EruEVMWe",
+	"dWQhF0xsNY0qYOjNwcXWO64hOQdgXkqg8m9WWCXtR4S3gW95wkj/xcGzCojPoU9DRwlIBYNyNpc28YKc",
+	"vVzngaqj0Mi+tTG9CwA57bD7U6kWe6nrWVFRcUtji1pfggkE+7Z2JsAXW5oKfNJE7JZeS10MWB7NVzS6",
+	"x4rwVKehiWKJVHABBoTeL3LL0N8eEE32gcwHwLWuG4qucqNzxpI5vD4T0EthGxuX/WTuycGImlnxZa1U",
+	"D4MiMHS9WqKjSKK9FgJ60jxuUmat6dEn5r56y51NBRAuaFS20YlJf1L2zRngVrqTt9LQ09cXwapfw70b",
+	"qx8qLZs6firrISor2HsyrnUSygygioAWOsUAdkbZWqz49ODAmtOZFDN/r54rCYAPYGJrj2ulI0AAYr69",
+	"gTbUlOaH1aiWdkmfErvjZEIz6+hDEbJUyZxpg53AFCsLOqpwAARJEMoDI5rWXrF2tE+GLMeXhXF5+uC6",
+	"Uy0FMRKu52jKhasDjMs0e9yFfbhFi1sN6R9wnx5RIrgvdCa5QPsZlxLxEVWEGyr13vA7JqA6Kmh444+5",
+	"/HJFSo52msSE27gTSVW1GuXR0RL0JYcAGuqVp0RH2IfYGoQoEeGmcW80NUzFpA83uEJanplOeQIm8Bxc",
+	"bkc92IW/6oaxQjdxcEQm0syBjVa+/NADja2RQUk/vwFKQNy5xsYNH8AN+QSLKGddlnD46dcyaIMjboHA",
+	"Y4kEOQn4ba6LgCRU37qSkl60XhFbtivDvJlOuBV/zjVe6NzzDTzBhQaw9P0lNILrZIvLpp11cXlydnpz",
+	"Bh8dvTo7PQcM3ucHz9qzt8M+cx9NnTslVdc62+2QUe3mNvwCfIFHSG/G4yeOHKzullAM5455AIV2TAeZ",
+	"5J6kPAUFRJUrOeUZ25T9fFWlqZetJdxHIw//6mu63HCQp4rjAVKEKgRg0OpiUnnmcMsgEpZl0CrLzbUt",
+	"KXqEOAq9eyQ1f6kggT6rOMTjhRqPO6ZcPx85Jdwcub3DRhnhvoYH7k+3M+34HPFc0rKeHtBGabonBdx+",
+	"z5ir9psr5m5tfE8XAc1apFqdCLuOFN51uZWoVy9urltV34Wb1SMqPv+JDqVR8pLboOHvoeyhXEv7+edF",
+	"B6YPpMBiY52wbRWc8yGJ6YzFpP/k2b//+a8nTw8gpUAUWWYVZJIxqgg3g4jEU5kUemQt5Dgica64neKx",
+	"tDa50Hg3p5nQ3PA7di1znuiY9H3E7emLsM9vRAx2A8YEhrhGZi1G9U2eUsNCqnp4D9+Njp/61C7+Fmou",
+	"YFJpg5j/Y2p/jkHm6Ipog+6h3QzRUID77J3vq9ten5H73jJ7+OTQHmGMWUpujMhhPPvLI5ccrgO9GZTt",
+	"jYWv24tc9tBC4kWi06VOzztVO3D1HIycUXWbyqUgoGlzpso8hbGIy0unv/zlL3/ZOzvbe/VqD3CDh4s0",
+	"RtRgQAmGHKe/yUIJ6pqnQY/UO1eS7nqhglcFQAJVDaFXEdavgnQxQyjUEw7JG9fMwUBuK1sS3Crwveey",
+	"UG1X1yfwCHR1vhcH/YPndQbaHjtvZZ5/8NwvHe75qCCY87BgwriuZeuH/w+exw0Pw/dmfMV1LjX3WGoN",
+	"MqrGPoLzsx/447jX9oFxL27zO6rlfBkolvWk9JoZU7tIKrHagDSDY9mNfz37bLJkvXGFbIpqpT6Po4DO",
+	"RdULmGhDV53WaZad+Y/vYqG+hs4rpsQv/WQn2LgEV9AqNDAsq/ZZirlOjYROZGGCDbqXdXk1lwobdTKR",
+	"ME2suSBMcMftz75e4VzZBS8OBkNyXvWNaw5QWhTEgEnRkPzWenC9RbdehB+5WFDd2CByOo3CznVuBhIq",
+	"5tJ2B7qbGh7Bd4aPQYfzBX13im+8ONjuQ9dMR888TdfxM9InQOzvQpHd7u52YbH/Kx736eb630aRJL5z",
+	"/9ped1T3TZ44c1O8X1Xv7zbHYeciXH/I93aIwM3l2nshEXny73/+6+nBQa3/5UfTBLoSD0MTD+/v4Ac+",
+	"j7vjRVqH0HIhBtzx/wwy9y5OmTqLnebvSfJNKegBseHavo0ZMLkGvuBaOfpXjsKaOjKtJdTNONy9WQ/I",
+	"gX4H0NznbNmKzs2Nb4DZ/NQuqKO4P37gxwoBuOGPP2efih0AD3F+7oicePKt8gPAd+/J3cnbz6Itvsj7",
+	"9JARq8BbS2PHbq7bihh0TDXb46K0bSvIwhiwc+NGmMFapVwDeDvg/2ApatyO/BZ3owM9MBDQFbP+mwtd",
+	"daMBtWEC+x+7cYDX0uK+wgotqEnmQXurr7BCjwQrFBENpA0ILOGlroRUFW4yFq1BexF+T/FQghJ1pD48",
+	"AGxLnTd/48gtm3Aj3m5EOfia670117s7qRuCcVa9ECvHtpBwMcl4so+p2J2ke82yTNea52HChUdggXRs",
+	"TfpmzlW6Z39Y+d5QEcnpaoEFaI7nMF8xqid9RwBFIWaFZT6omBj4Chl4aU51kDDeXu4A1XTHuJTHbI0X",
+	"fqeFtF8zagrFiF5yA3V4cFTlUh4nfcu1N+zasBK91x5eQgVh7wA4Hjv2cU0K0ZowiPTRSjCGJmZz55E1",
+	"xNyy8wnAWJEphzyCeMkmmhuEOp5LwVa5NAP7VqqwblfzjAnjs2FNvalJS1fqeguEDrh1XMHjJhm7j9zL",
+	"8Xj6KR2PS5YwfvexzsTvod9sHXMcMwgZ0UWeS4XNyyfy3S6sAd3O97Y66ls6gVRdo2uNIBu9t+7hxXe5",
+	"8K09dEzgl+/SEMRO9KGbgjxO055yZR+PxPwhnTdgCkfOG6z3HXQKHaCYIEt1zct/pDYlQYMSsEZDCtNh",
+	"M+PfXPsSn3Y+fDypYHzDoJLnOvqWANuvNSzZTUjsMWi+s7UX5gZZEXS4cZU4wKNRkLCfFgmUCSVgG7Sz",
+	"PuxnxSKamd0kAHPdg7olQHnX7x8NRcKL55+0M9AoFPN2Mx+Dy4ITgSZSltX+8zjI99xC9rAsc1Tvy1KZ",
+	"c42edGE6pWsht4mxwnzKfeihvbHtewiqdHP5xkvfudTWiPTvQ7RmSEaNvmB1yLVmhizUmzv7wRoPVs8K",
+	"bRhNSf/5wQG2L2gJiEOjwGP35crDfxS71H3lM0XEb1S2rfqt7SDspsq83kT2Yerx6jZtMLfow3ksrt6M",
+	"yTc/2OM3kqxkocpcBwNcaFcGv66lBH/jyriQ1MbC/XGC2dlVFxUEFoSa0CCMlGdUlBhuX1wM78qVf5Er",
+	"o3jOKiqAVeLiAlkQ7lunRJCLRSFAQH10DcYReR6Aw3Bxx7GH5bb4hJ/CKbzR+7wM5qaNLUd/y1Wfnz+a",
+	"7M8NWx/hxiF2gieRAkqxpcAu4fehS1QQH6qn8G1LjwcBqhSEBEE5CblWZ9CmdC5gmFDlfHbBP+FZxsXM",
+	"K9AWyb/5ZF/SysP7ImXg25wJPHYnBOs7cl86W7LJXMrbbkJ7K7JVKW8pxns5dHeGYgMEBdZ8JjC4WZbu",
+	"YcNT15nUg42B1whkAjcuCQMYpiOHwgOpECBnb7lwLiZNrOLKWFqH+V7QFZkwgiAIT8gZf0n6bpJLxQ2g",
+	"8w4AUU05xDBSErhGY00wBrWhpQVHbxn5/lvyZ96CGIJj/+Q2q931wWu2yvfBd/au/N7sHgh5/t2Dxj5o",
+	"mnIMyF8EWCU4g8+KNuL2c5TctnH9BRYZszQqDeu8+pXV+AFtWH/WGTkfLAw+B193BRiQlpmD6Cs7DU9W",
+	"Aa+5K0tFl8AUW1hfWin2dN/LMjyvmZQzLBlsz/rFOIeeS2X2Mn4HFwZ8JlhKpplckkTKW46XooqlXLHE",
+	"aO/i8JQJY7VjruQdTzHfuMlVVJm3PE0sj5yuaZhnGPNuuqjtox850Au8XvLedYAlJEV4DxIBdjcxcizi",
+	"/UzOuPhv2CAw9P84Lg4OniUeuNz+wGKseAiv3GXVZn1Lav8HUlbKprTIzC4qir3LWWJY6oLvG0kLjOiW",
+	"OznSrxEHosrCOWMN4J+PTyKH3UChrl4kbNDRhtdRm9UYdqO3EdooW9IVxgOQjCwVuYOJDx3wLZGC7UG7",
+	"K5iZFMR1bnUoAO6pZgyHjEgprqs+9Q4eEEOYEI0pkX6ryANdRX7UGRNM8cSPvk7Mlo6P3XJ3C47ZVfTu",
+	"pQSi9oHgTLpGevHk6c4Dgc94r4F+3pFna0x2LFPmeKx2pI7T1k/2P4xFXyP+cCuTtvFbfahfexNGFVMj",
+	"+9fDv/5szwiFHpJiobLeYW8fUj3cSGutsV3IbTeYA0c8DuXA0lbzcqO6gYqqBABMXYx8vXKtwTcWzrUu",
+	"3n0N1r7+LQDDAA1lBZrLqSmL+nxgParXBjkTMBjdZ0Ssf+AY8GbW6uhJH9BjsX8FltwNIofPA4sJkxqC",
+	"DwHyzvpXLjIKdqqSxWzuzG+sLayb+xFxBnxVa1i5peiRBh+rWQXrH/3Jm8U6sIsPSx3qzs8hWhqaQNxl",
+	"AR8ub0EgnhtuJMZjWz7WDn0A3rNiC14s0HsOxioxD97//P7/BQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -627,7 +627,7 @@ type ClientInterface interface {
 
 	// StripeWebhookWithBody Stripe events, verified by signature on the raw body.
 	//
-	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -636,7 +636,7 @@ type ClientInterface interface {
 
 	// StripeWebhook Stripe events, verified by signature on the raw body.
 	//
-	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1794,7 +1794,7 @@ func (c *Client) CreatePortalSession(ctx context.Context, reqEditors ...RequestE
 
 // StripeWebhookWithBody Stripe events, verified by signature on the raw body.
 //
-// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1813,7 +1813,7 @@ func (c *Client) StripeWebhookWithBody(ctx context.Context, params *StripeWebhoo
 
 // StripeWebhook Stripe events, verified by signature on the raw body.
 //
-// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4265,7 +4265,7 @@ type ClientWithResponsesInterface interface {
 
 	// StripeWebhookWithBodyWithResponse Stripe events, verified by signature on the raw body.
 	//
-	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4274,7 +4274,7 @@ type ClientWithResponsesInterface interface {
 
 	// StripeWebhookWithResponse Stripe events, verified by signature on the raw body.
 	//
-	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+	// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4580,6 +4580,8 @@ type LogoutAnswer struct {
 	HTTPResponse *http.Response
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4589,6 +4591,11 @@ type LogoutAnswer struct {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r LogoutAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r LogoutAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -4637,6 +4644,8 @@ type GetCurrentUserAnswer struct {
 	JSON200 *CurrentUser
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4651,6 +4660,11 @@ func (r GetCurrentUserAnswer) GetJSON200() *CurrentUser {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetCurrentUserAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetCurrentUserAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -5027,10 +5041,17 @@ type VerifyEmailAnswer503Headers struct {
 type VerifyEmailAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *VerifyEmailAnswer503Headers
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r VerifyEmailAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -5287,6 +5308,8 @@ type ListChatSessionsAnswer struct {
 	JSON400 *ValidationError
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
@@ -5308,6 +5331,11 @@ func (r ListChatSessionsAnswer) GetJSON400() *ValidationError {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListChatSessionsAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListChatSessionsAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -5358,6 +5386,8 @@ type DeleteChatSessionAnswer struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5377,6 +5407,11 @@ func (r DeleteChatSessionAnswer) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeleteChatSessionAnswer) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteChatSessionAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -5429,6 +5464,8 @@ type GetChatSessionAnswer struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5453,6 +5490,11 @@ func (r GetChatSessionAnswer) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetChatSessionAnswer) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetChatSessionAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -5593,6 +5635,8 @@ type RetryChatReplyAnswer struct {
 	JSON404 *NotFound
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *TooManyRequests
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -5621,6 +5665,11 @@ func (r RetryChatReplyAnswer) GetJSON404() *NotFound {
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
 func (r RetryChatReplyAnswer) GetJSON409() *Conflict {
 	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RetryChatReplyAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -5678,6 +5727,8 @@ type StopChatReplyAnswer struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5702,6 +5753,11 @@ func (r StopChatReplyAnswer) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r StopChatReplyAnswer) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r StopChatReplyAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -5752,6 +5808,8 @@ type AttachChatReplyAnswer struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5771,6 +5829,11 @@ func (r AttachChatReplyAnswer) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r AttachChatReplyAnswer) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AttachChatReplyAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -5823,6 +5886,8 @@ type GetChatTakeawayAnswer struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5847,6 +5912,11 @@ func (r GetChatTakeawayAnswer) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetChatTakeawayAnswer) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetChatTakeawayAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -6215,6 +6285,8 @@ type ListWeeklyReportsAnswer struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6234,6 +6306,11 @@ func (r ListWeeklyReportsAnswer) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r ListWeeklyReportsAnswer) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListWeeklyReportsAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -6280,6 +6357,8 @@ type DeleteAccountAnswer struct {
 	HTTPResponse *http.Response
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6289,6 +6368,11 @@ type DeleteAccountAnswer struct {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r DeleteAccountAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteAccountAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -6337,6 +6421,8 @@ type GetProfileAnswer struct {
 	JSON200 *Profile
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6351,6 +6437,11 @@ func (r GetProfileAnswer) GetJSON200() *Profile {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r GetProfileAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetProfileAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -6478,6 +6569,8 @@ type ExportDataAnswer struct {
 	HTTPResponse *http.Response
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *TooManyRequests
 	// Headers200 the parsed response headers for an HTTP 200 response
@@ -6489,6 +6582,11 @@ type ExportDataAnswer struct {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ExportDataAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ExportDataAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -6530,11 +6628,18 @@ type DeleteAllMemoriesAnswer struct {
 	HTTPResponse *http.Response
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r DeleteAllMemoriesAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteAllMemoriesAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetBody returns the raw response body bytes
@@ -6573,6 +6678,8 @@ type ListMemoriesAnswer struct {
 	JSON200 *[]Memory
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6583,6 +6690,11 @@ func (r ListMemoriesAnswer) GetJSON200() *[]Memory {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r ListMemoriesAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListMemoriesAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetBody returns the raw response body bytes
@@ -6623,6 +6735,8 @@ type DeleteMemoryAnswer struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -6638,6 +6752,11 @@ func (r DeleteMemoryAnswer) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeleteMemoryAnswer) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteMemoryAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetBody returns the raw response body bytes
@@ -6847,6 +6966,8 @@ type SearchProfileSessionsAnswer struct {
 	JSON400 *ValidationError
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
@@ -6868,6 +6989,11 @@ func (r SearchProfileSessionsAnswer) GetJSON400() *ValidationError {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r SearchProfileSessionsAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SearchProfileSessionsAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -6920,6 +7046,8 @@ type GetProfileSessionAnswer struct {
 	JSON401 *Unauthorized
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6944,6 +7072,11 @@ func (r GetProfileSessionAnswer) GetJSON401() *Unauthorized {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetProfileSessionAnswer) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetProfileSessionAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -7174,10 +7307,17 @@ type RequestPasswordResetAnswer503Headers struct {
 type RequestPasswordResetAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *RequestPasswordResetAnswer503Headers
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RequestPasswordResetAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -7306,6 +7446,8 @@ type GetCommunityInviteAnswer struct {
 	JSON403 *Forbidden
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -7330,6 +7472,11 @@ func (r GetCommunityInviteAnswer) GetJSON403() *Forbidden {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetCommunityInviteAnswer) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetCommunityInviteAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -7380,6 +7527,8 @@ type CreatePortalSessionAnswer struct {
 	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -7399,6 +7548,11 @@ func (r CreatePortalSessionAnswer) GetJSON400() *BadRequest {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r CreatePortalSessionAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreatePortalSessionAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -8560,7 +8714,7 @@ func (c *ClientWithResponses) CreatePortalSessionWithResponse(ctx context.Contex
 
 // StripeWebhookWithBodyWithResponse Stripe events, verified by signature on the raw body.
 //
-// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8575,7 +8729,7 @@ func (c *ClientWithResponses) StripeWebhookWithBodyWithResponse(ctx context.Cont
 
 // StripeWebhookWithResponse Stripe events, verified by signature on the raw body.
 //
-// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged.
+// Only Stripe calls this; a body whose signature does not verify is 400. Events are applied once each; events of other kinds are acknowledged. The body may be up to 1 MiB (Stripe writes it), where other operations that need no account take 96 KiB.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8894,6 +9048,13 @@ func ParseLogoutAnswer(rsp *http.Response) (*LogoutAnswer, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -8946,6 +9107,13 @@ func ParseGetCurrentUserAnswer(rsp *http.Response) (*GetCurrentUserAnswer, error
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
@@ -9291,6 +9459,13 @@ func ParseVerifyEmailAnswer(rsp *http.Response) (*VerifyEmailAnswer, error) {
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9540,6 +9715,13 @@ func ParseListChatSessionsAnswer(rsp *http.Response) (*ListChatSessionsAnswer, e
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9613,6 +9795,13 @@ func ParseDeleteChatSessionAnswer(rsp *http.Response) (*DeleteChatSessionAnswer,
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9679,6 +9868,13 @@ func ParseGetChatSessionAnswer(rsp *http.Response) (*GetChatSessionAnswer, error
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
@@ -9821,6 +10017,13 @@ func ParseRetryChatReplyAnswer(rsp *http.Response) (*RetryChatReplyAnswer, error
 		}
 		response.JSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9908,6 +10111,13 @@ func ParseStopChatReplyAnswer(rsp *http.Response) (*StopChatReplyAnswer, error) 
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9970,6 +10180,13 @@ func ParseAttachChatReplyAnswer(rsp *http.Response) (*AttachChatReplyAnswer, err
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
@@ -10037,6 +10254,13 @@ func ParseGetChatTakeawayAnswer(rsp *http.Response) (*GetChatTakeawayAnswer, err
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
@@ -10380,6 +10604,13 @@ func ParseListWeeklyReportsAnswer(rsp *http.Response) (*ListWeeklyReportsAnswer,
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10428,6 +10659,13 @@ func ParseDeleteAccountAnswer(rsp *http.Response) (*DeleteAccountAnswer, error) 
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
@@ -10481,6 +10719,13 @@ func ParseGetProfileAnswer(rsp *http.Response) (*GetProfileAnswer, error) {
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
@@ -10595,6 +10840,13 @@ func ParseExportDataAnswer(rsp *http.Response) (*ExportDataAnswer, error) {
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10654,6 +10906,13 @@ func ParseDeleteAllMemoriesAnswer(rsp *http.Response) (*DeleteAllMemoriesAnswer,
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	}
 
 	return response, nil
@@ -10686,6 +10945,13 @@ func ParseListMemoriesAnswer(rsp *http.Response) (*ListMemoriesAnswer, error) {
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	}
 
@@ -10729,6 +10995,13 @@ func ParseDeleteMemoryAnswer(rsp *http.Response) (*DeleteMemoryAnswer, error) {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	}
 
@@ -10908,6 +11181,13 @@ func ParseSearchProfileSessionsAnswer(rsp *http.Response) (*SearchProfileSession
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10984,6 +11264,13 @@ func ParseGetProfileSessionAnswer(rsp *http.Response) (*GetProfileSessionAnswer,
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
@@ -11180,6 +11467,13 @@ func ParseRequestPasswordResetAnswer(rsp *http.Response) (*RequestPasswordResetA
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11317,6 +11611,13 @@ func ParseGetCommunityInviteAnswer(rsp *http.Response) (*GetCommunityInviteAnswe
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11376,6 +11677,13 @@ func ParseCreatePortalSessionAnswer(rsp *http.Response) (*CreatePortalSessionAns
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable

@@ -8,12 +8,10 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -43,8 +41,9 @@ func (p *decodeProblems) add(field, msg string) {
 // checkDecoding reads the request's query (parsed: see parseQuery), path parameters and,
 // when the operation takes one (hasBody), its JSON body, and reports every value that holds
 // U+0000 or invalid UTF-8, and a body that is not exactly one JSON value (trailing bytes
-// included). It leaves r.Body readable again. A body over the size limit is returned as the
-// *http.MaxBytesError it caused.
+// included) or not of the shape every body must have (see checkJSONBody). It leaves r.Body
+// readable again. A body over the size limit is returned as the *http.MaxBytesError it
+// caused.
 func checkDecoding(r *http.Request, query url.Values, pathParams map[string]string, hasBody bool) (decodeProblems, error) {
 	var p decodeProblems
 	for name, values := range query {
@@ -64,20 +63,21 @@ func checkDecoding(r *http.Request, query url.Values, pathParams map[string]stri
 	if !hasBody || r.Body == nil || r.Body == http.NoBody || !isJSON(r.Header.Get("Content-Type")) {
 		return p, nil
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
+	// A declared length is within the body limit (see limitBody): read into one buffer of
+	// that size rather than growing one as io.ReadAll does.
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(r.Body); err != nil {
 		return p, err
 	}
+	body := buf.Bytes()
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	if len(bytes.TrimSpace(body)) == 0 {
 		return p, nil // the schema check says whether a body is required
 	}
-	if !json.Valid(body) {
-		p.add(bodyField, msgMalformedJSON)
-		p.badBody = true
-		return p, nil
-	}
-	checkJSONText(body, &p)
+	checkJSONBody(body, &p)
 	return p, nil
 }
 
@@ -106,90 +106,4 @@ func printable(s string) string {
 func isJSON(contentType string) bool {
 	mt, _, err := mime.ParseMediaType(contentType)
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
-}
-
-// jsonFrame is one open object or array while walking a document.
-type jsonFrame struct {
-	object    bool
-	key       string // the current member's name (objects)
-	index     int    // the current element's index (arrays)
-	expectKey bool
-}
-
-// checkJSONText walks a well-formed JSON document and reports every key or string value
-// that holds U+0000 (written \u0000) or invalid UTF-8, under the field path the schema
-// errors use ("a.b.0").
-//
-// encoding/json replaces invalid UTF-8 with U+FFFD while decoding, so it is found in the raw
-// bytes instead: every byte between two tokens is an ASCII delimiter or space, so invalid
-// UTF-8 between the end of one token and the end of the next belongs to that token.
-func checkJSONText(body []byte, p *decodeProblems) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var stack []jsonFrame
-	prev := int64(0)
-	// next moves the innermost container past the value that just ended.
-	next := func() {
-		if n := len(stack); n > 0 {
-			if stack[n-1].object {
-				stack[n-1].expectKey = true
-			} else {
-				stack[n-1].index++
-			}
-		}
-	}
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return // io.EOF; json.Valid has ruled out anything else
-		}
-		end := dec.InputOffset()
-		raw := body[prev:end]
-		prev = end
-		switch v := tok.(type) {
-		case json.Delim:
-			switch v {
-			case '{':
-				stack = append(stack, jsonFrame{object: true, expectKey: true})
-			case '[':
-				stack = append(stack, jsonFrame{})
-			default:
-				stack = stack[:len(stack)-1]
-				next()
-			}
-		case string:
-			bad := strings.ContainsRune(v, 0) || !utf8.Valid(raw)
-			if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].expectKey {
-				stack[n-1].key = v
-				stack[n-1].expectKey = false
-				if bad {
-					p.add(jsonPath(stack), msgBadText)
-				}
-				continue
-			}
-			if bad {
-				p.add(jsonPath(stack), msgBadText)
-			}
-			next()
-		default:
-			next()
-		}
-	}
-}
-
-// jsonPath names the current value: member names and array indexes joined by dots, or
-// "body" for the document itself.
-func jsonPath(stack []jsonFrame) string {
-	parts := make([]string, 0, len(stack))
-	for _, f := range stack {
-		if f.object {
-			parts = append(parts, printable(f.key))
-		} else {
-			parts = append(parts, strconv.Itoa(f.index))
-		}
-	}
-	if len(parts) == 0 {
-		return bodyField
-	}
-	return strings.Join(parts, ".")
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -70,6 +71,14 @@ var fuzzStrings = []string{
 // lone surrogate, an escaped NUL.
 var fuzzRawStrings = []string{"\"\xff\xfe\"", "\"a\xc3\"", `"\ud800"`, `"\u0000"`, "\"\xed\xa0\x80\""}
 
+// fuzzShapes are JSON values that every body must refuse wherever they stand: nested past
+// the depth cap (just past it, and far past it), arrays and objects past their caps, a
+// member name given twice.
+var fuzzShapes = []string{
+	nested(maxJSONDepth), nested(20_000), items(maxJSONItems + 1), members(maxJSONMembers + 1),
+	`{"a":1,"a":2}`, `[{"b":[{"c":0,"c":0}]}]`, `{"\ud800":1}`,
+}
+
 // fuzzWrongTypes are values of every JSON type.
 var fuzzWrongTypes = []string{"null", "0", "-1", "1.5", "1e309", "true", "[]", "{}", `[""]`, `{"a":1}`, "9999999999999999999999"}
 
@@ -90,6 +99,9 @@ type fuzzEnv struct {
 	fives []string
 	drift []string
 	leaks []string
+	// passed are requests whose body every server must refuse (fuzzRawStrings, fuzzShapes, a
+	// duplicate member name) and that were not refused.
+	passed []string
 	// a is the owner whose ids are valid; b is the other user whose rows must not change.
 	a, b         uuid.UUID
 	aSess, bSess string
@@ -498,6 +510,11 @@ func (e *fuzzEnv) catalogue(c contractOp) {
 			e.send(c.method, e.fill(c, "", nil), "multipart/form-data; boundary=xyz",
 				[]byte("--xyz\r\nContent-Disposition: form-data; name=\"audio\"; filename=\"a.webm\"\r\nContent-Type: audio/webm\r\n\r\n\x00\xff\r\n--xyz--\r\n"), caller...)
 		}
+		if c.jsonBody() != nil {
+			for _, bad := range e.refusedBodies(c) {
+				e.mustRefuse(c, bad, caller)
+			}
+		}
 		body := e.validBody(c)
 		for _, p := range c.params("path") {
 			for _, v := range e.pathValues(p.Name) {
@@ -518,6 +535,55 @@ func (e *fuzzEnv) catalogue(c contractOp) {
 				e.send(c.method, e.fill(c, "", nil), ct, body, append(headers(c, v), caller...)...)
 			}
 		}
+	}
+}
+
+// refusedBodies are an operation's valid body with one field, or an added one, set to a
+// value every body must refuse: a member name twice, invalid text, a shape past the caps.
+func (e *fuzzEnv) refusedBodies(c contractOp) [][]byte {
+	s := c.jsonBody()
+	valid := validBody(s, "", nil)
+	var out [][]byte
+	names := slices.Sorted(maps.Keys(s.Properties))
+	for _, name := range names {
+		js := mustJSON(e.t, validBody(s, name, validValue(s.Properties[name].Value)))
+		out = append(out, []byte(js[:len(js)-1]+fmt.Sprintf(",%q:%s}", name, mustJSON(e.t, validValue(s.Properties[name].Value)))))
+		if !s.Properties[name].Value.Type.Is("string") {
+			continue
+		}
+		for _, raw := range fuzzRawStrings {
+			out = append(out, rawWith(e.t, valid, name, raw))
+		}
+	}
+	field := "x"
+	if len(names) > 0 {
+		field = names[0]
+	}
+	for _, shape := range fuzzShapes {
+		out = append(out, rawWith(e.t, valid, field, shape))
+	}
+	return out
+}
+
+// mustRefuse sends a body every server must refuse and records it when it is not: a caller
+// the operation accepts gets the validation error, any other the 401.
+func (e *fuzzEnv) mustRefuse(c contractOp, body []byte, caller []string) {
+	rec := e.send(c.method, e.fill(c, "", nil), "application/json", body, append(headers(c, ""), caller...)...)
+	// The contract's global requirement is a bearer token; `security: []` clears it.
+	needsAccount := c.op.Security == nil || len(*c.op.Security) > 0
+	signedIn := len(caller) == 2 && caller[1] == "Bearer "+e.aToken
+	want := http.StatusBadRequest
+	switch {
+	case needsAccount && !signedIn:
+		want = http.StatusUnauthorized
+	case needsAccount && rec.Code == http.StatusUnauthorized:
+		// The owner signed out by a concurrent request of the random rounds.
+		return
+	}
+	if rec.Code != want {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		e.passed = append(e.passed, fmt.Sprintf("%s %s %.200q -> %d, want %d: %.200s", c.method, c.path, body, rec.Code, want, rec.Body.String()))
 	}
 }
 
@@ -556,6 +622,11 @@ func (e *fuzzEnv) random(r *rand.Rand, ops []contractOp) {
 				}
 			}
 		})
+		if len(names) > 0 && r.IntN(6) == 0 {
+			bad := e.refusedBodies(c)
+			e.mustRefuse(c, bad[r.IntN(len(bad))], caller)
+			return
+		}
 		if len(names) > 0 {
 			name := names[r.IntN(len(names))]
 			switch r.IntN(4) {
@@ -662,13 +733,13 @@ func TestContractFuzz(t *testing.T) {
 		t.Errorf("user B's rows changed:\nbefore %s\nafter  %s", before, after)
 	}
 	e.checkPreRegistration()
-	t.Logf("contract fuzz: %d operations, %d requests sent (%d random rounds), %d 5xx seen, %d contract violations, %d answers with another user's data",
-		nOps, e.sent, rounds, len(e.fives), len(e.drift), len(e.leaks))
+	t.Logf("contract fuzz: %d operations, %d requests sent (%d random rounds), %d 5xx seen, %d contract violations, %d answers with another user's data, %d bodies not refused",
+		nOps, e.sent, rounds, len(e.fives), len(e.drift), len(e.leaks), len(e.passed))
 	t.Logf("answers by status: %v", e.statuses)
 	if e.statuses[http.StatusOK] == 0 || e.statuses[http.StatusBadRequest] == 0 || e.statuses[http.StatusNotFound] == 0 {
 		t.Errorf("the fuzzing did not reach the handlers: %v", e.statuses)
 	}
-	for name, list := range map[string][]string{"5xx": e.fives, "contract violation": e.drift, "another user's data": e.leaks} {
+	for name, list := range map[string][]string{"5xx": e.fives, "contract violation": e.drift, "another user's data": e.leaks, "body not refused": e.passed} {
 		for i, s := range list {
 			if i == 20 {
 				t.Errorf("... and %d more %s", len(list)-20, name)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -93,16 +94,25 @@ func FuzzReplyEvents(f *testing.F) {
 }
 
 // FuzzCheckDecoding runs the request-decoding step on any JSON body and query: it never
-// panics; a body that is valid UTF-8 with no \u0000 escape and a clean query pass; a body
-// whose decoded strings hold U+0000, or that is valid JSON with invalid UTF-8, is refused;
-// and so is a query whose decoded value holds either. The seed corpus is in
-// testdata/fuzz/FuzzCheckDecoding.
+// panics; a body that is valid UTF-8 with no \u0000 escape, no lone surrogate escape, no
+// member name twice in one object and within the caps on its shape (depth, members, items,
+// values), with a clean query, passes; a body whose decoded strings hold U+0000, that is
+// valid JSON with invalid UTF-8, or that breaks any of those rules (see bodyFlaw, written
+// apart from the decoder) is refused; and so is a query whose decoded value holds U+0000 or
+// invalid UTF-8. The seed corpus is in testdata/fuzz/FuzzCheckDecoding.
 func FuzzCheckDecoding(f *testing.F) {
 	f.Add([]byte(`{"email":"a@example.com","password":"pw"}`), "q=hello")
 	f.Add([]byte(`{"message":"hi\u0000there"}`), "")
 	f.Add([]byte("{\"message\":\"\xff\"}"), "q=%ff")
 	f.Add([]byte(`{"a":[1,{"b\u0000":"c"}],"a":"x"}`), "q=%00&x=1")
 	f.Add([]byte(`{"message":"\\u0000 is fine"}garbage`), "")
+	f.Add([]byte(`{"a":1,"b":{"c":2,"c":3}}`), "")
+	f.Add([]byte(`{"message":"\ud800"}`), "")
+	f.Add([]byte(`{"message":"\udc00\ud800"}`), "")
+	f.Add([]byte(`{"message":"\ud83d\ude00 \\ud800"}`), "")
+	f.Add([]byte(strings.Repeat("[", maxJSONDepth+1)+strings.Repeat("]", maxJSONDepth+1)), "")
+	f.Add([]byte(strings.Repeat(`{"a":`, maxJSONDepth)+"1"+strings.Repeat("}", maxJSONDepth)), "")
+	f.Add([]byte("["+strings.Repeat("0,", maxJSONItems)+"0]"), "")
 	f.Fuzz(func(t *testing.T, body []byte, query string) {
 		r := httptest.NewRequest(http.MethodPost, "/api/chat/send", bytes.NewReader(body))
 		r.URL.RawQuery = query
@@ -128,8 +138,12 @@ func FuzzCheckDecoding(f *testing.F) {
 			}
 			return
 		}
-		if queryClean && utf8.Valid(body) && !bytes.Contains(body, []byte(`\u0000`)) && len(p.fields) != 0 {
+		flaw := bodyFlaw(body)
+		if queryClean && utf8.Valid(body) && !bytes.Contains(body, []byte(`\u0000`)) && flaw == "" && len(p.fields) != 0 {
 			t.Fatalf("clean body %q refused: %v", body, p.fields)
+		}
+		if flaw != "" && (len(p.fields) == 0 || !p.badBody) {
+			t.Fatalf("body %q with %s passed: %v", body, flaw, p.fields)
 		}
 		if !utf8.Valid(body) && len(p.fields) == 0 {
 			t.Fatalf("body %q with invalid UTF-8 passed", body)
@@ -169,4 +183,111 @@ func holdsNUL(v any) bool {
 		}
 	}
 	return false
+}
+
+// bodyFlaw is what is wrong with a well-formed JSON body beyond its text: a member name twice
+// in one object, a lone surrogate escape, or a shape over the caps; "" when nothing is. It
+// walks the document with encoding/json's tokens, apart from the decoder under test.
+func bodyFlaw(body []byte) string {
+	if loneSurrogate(body) {
+		return "a lone surrogate"
+	}
+	type frame struct {
+		object    bool
+		names     map[string]bool
+		n         int
+		expectKey bool
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var stack []*frame
+	values := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 && stack[len(stack)-1].object {
+				stack[len(stack)-1].expectKey = true
+			}
+			continue
+		}
+		if top != nil && top.object && top.expectKey {
+			name := tok.(string)
+			if top.names[name] {
+				return "a member name twice"
+			}
+			top.names[name] = true
+			if top.n++; top.n > maxJSONMembers {
+				return "too many members"
+			}
+			top.expectKey = false
+			continue
+		}
+		if values++; values > maxJSONValues {
+			return "too many values"
+		}
+		if top != nil && !top.object {
+			if top.n++; top.n > maxJSONItems {
+				return "too many items"
+			}
+		}
+		if top != nil && top.object {
+			top.expectKey = true
+		}
+		if d, ok := tok.(json.Delim); ok {
+			stack = append(stack, &frame{object: d == '{', names: map[string]bool{}, expectKey: d == '{'})
+			if len(stack) > maxJSONDepth {
+				return "too deep a nesting"
+			}
+		}
+	}
+}
+
+// loneSurrogate reports whether a well-formed JSON text escapes half of a surrogate pair
+// alone. Outside strings such a text has no backslash, so its escapes are walked in turn.
+func loneSurrogate(body []byte) bool {
+	high := false // the escape just before was a high surrogate
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' {
+			if high {
+				return true
+			}
+			continue
+		}
+		i++
+		if i >= len(body) || body[i] != 'u' || i+4 >= len(body) {
+			if high {
+				return true
+			}
+			continue
+		}
+		v, err := strconv.ParseUint(string(body[i+1:i+5]), 16, 16)
+		i += 4
+		if err != nil {
+			continue
+		}
+		switch {
+		case v >= 0xD800 && v <= 0xDBFF:
+			if high {
+				return true
+			}
+			high = true
+		case v >= 0xDC00 && v <= 0xDFFF:
+			if !high {
+				return true
+			}
+			high = false
+		default:
+			if high {
+				return true
+			}
+		}
+	}
+	return high
 }

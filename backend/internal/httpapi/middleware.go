@@ -16,12 +16,6 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 	"img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; media-src 'self' data: blob:; " +
 	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
-// Body limits: JSON calls are small; recorded audio for transcription may be up to 5 MB.
-const (
-	maxJSONBody  = 1 << 20
-	maxAudioBody = 6 << 20
-)
-
 // requestState is what the middlewares learn about a request, kept in its context as one
 // value rather than one context (and one copy of the request) each: its id, the client's
 // address, its caller and how its operation refuses. The middleware that learns a part
@@ -219,24 +213,6 @@ func securityHeaders(https bool) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
-}
-
-// limitBody caps request bodies; a declared length over the cap is refused before reading.
-func limitBody(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		limit := int64(maxJSONBody)
-		if r.URL.Path == "/api/chat/transcribe" {
-			limit = maxAudioBody
-		}
-		if r.ContentLength > limit {
-			writeError(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", msgTooLarge)
-			return
-		}
-		if r.Body != nil && r.Body != http.NoBody { // no body has nothing to limit
-			r.Body = http.MaxBytesReader(w, r.Body, limit)
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 func isAPIPath(p string) bool {

@@ -147,11 +147,12 @@ func NewHandler(d Deps) (http.Handler, error) {
 	}
 
 	r := chi.NewRouter()
-	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders(d.HSTS), gzipResponses, limitBody, keepRawBody)
+	r.Use(requestID, clientAddress(d.TrustedProxies), recoverer(d.Logger), accessLog(d.Logger), securityHeaders(d.HSTS), gzipResponses)
 	r.Get("/api/openapi.yaml", serveBytes("application/yaml; charset=utf-8", percolate.OpenAPIYAML))
 	r.Get("/api/docs", serveDocs(spec))
 	r.Group(func(g chi.Router) {
-		g.Use(authenticate(d.Verifier), validate.middleware)
+		// The validator applies the body limits, so the webhook's raw body is kept after it.
+		g.Use(authenticate(d.Verifier), validate.middleware, keepRawBody)
 		strict := api.NewStrictHandlerWithOptions(s, []api.StrictMiddlewareFunc{withOIDCCookie}, api.StrictHTTPServerOptions{
 			// The validator has checked the body against the contract, so this is a contract
 			// the generated types cannot hold; the client still learns which part was refused.

@@ -111,6 +111,8 @@ func validationOptions() openapi3filter.Options {
 		SchemaValidationOptions: []openapi3.SchemaValidationOption{
 			openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(uuidFormat)),
 			openapi3.WithStringFormatValidator("email", emailFormat{}),
+			openapi3.WithStringFormatValidator(formatOneLine, textFormat{oneLine: true}),
+			openapi3.WithStringFormatValidator(formatMultiLine, textFormat{}),
 		},
 	}
 }
@@ -128,11 +130,43 @@ func (emailFormat) Validate(v string) error {
 	return nil
 }
 
+// The contract's formats of free text (its description states them).
+const (
+	formatOneLine   = "one-line"
+	formatMultiLine = "multi-line"
+	msgOneLine      = "This must be one line, without control characters."
+	msgControlChar  = "This text contains a control character that isn't allowed."
+)
+
+// textFormat is the contract's one-line or multi-line text. Both refuse the C0 and C1
+// control characters; multi-line text keeps tab, line feed and carriage return, and one-line
+// text refuses them and the Unicode line and paragraph separators too.
+type textFormat struct{ oneLine bool }
+
+func (f textFormat) Validate(v string) error {
+	for _, r := range v {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			if f.oneLine {
+				return errors.New("not one line")
+			}
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+			return errors.New("holds a control character")
+		case f.oneLine && (r == '\u2028' || r == '\u2029'):
+			return errors.New("not one line")
+		}
+	}
+	return nil
+}
+
 func (v *validator) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		route, params, refuseWith, err := v.findRoute(r)
 		if err != nil {
 			writeRequestError(w, r, err)
+			return
+		}
+		if !limitBody(w, r, route) {
 			return
 		}
 		r, st := requestStateOf(r)
@@ -145,6 +179,10 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 		}
 		opts := v.opts
 		opts.ExcludeRequestBody = problems.badBody
+		if problems.badBody {
+			// Refused whatever else is wrong: kin-openapi's security check would copy it again.
+			r.Body = http.NoBody
+		}
 		err = openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
 			Request: r, PathParams: params, QueryParams: query, Route: route, Options: &opts,
 		})
@@ -345,6 +383,10 @@ func schemaErrorText(se *openapi3.SchemaError) (string, string) {
 			return field, "Must be a valid id."
 		case s != nil && s.Format == "email":
 			return field, "Please enter a valid email address."
+		case s != nil && s.Format == formatOneLine:
+			return field, msgOneLine
+		case s != nil && s.Format == formatMultiLine:
+			return field, msgControlChar
 		}
 	case "pattern":
 		if s != nil && s.Pattern == nonBlankPattern {

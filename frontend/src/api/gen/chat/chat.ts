@@ -16,12 +16,35 @@ says a body is text, it is `text/plain`: a refused request then gets the message
 refused field as text. The third-party sign-in paths always redirect.
 
 What every request must be, beyond each operation's schemas:
+- Body limits, the same for every operation: a request with a valid token to an
+  operation that needs one may send 1 MiB (`POST /api/chat/transcribe` 6 MiB); the Stripe
+  webhook, whose events Stripe writes, 1 MiB; every other request 96 KiB, which holds the
+  largest body that an operation needing no account accepts (the contact form, 6,354
+  characters of text: 76.3 KB even with every character written as `\u` escapes). A body
+  whose declared length (`Content-Length`) is over the limit gets 413 from every
+  operation, before anything is read; one that passes the limit while it is read gets
+  413 too.
+- Only an operation with a request body reads one, and only from a caller it accepts. A
+  body within the limit sent to an operation without one is ignored; so is a body sent
+  without a valid token to an operation that needs one, which answers 401.
 - A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
   refused as a validation error naming `body`.
-- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
-  such a value is refused as a validation error naming the field (nested JSON fields are
-  named by their path, `a.b.0`).
-- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- Before anything decodes it, a JSON body is read once and refused as a validation error
+  when it nests deeper than 32 levels, an object has more than 256 members, an array more
+  than 1,000 elements, or the body more than 10,000 values in all. The error names the
+  object or array (`body` for the count of all values).
+- A member name given twice in one object is refused as a validation error naming the
+  member.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8,
+  nor a JSON string a lone surrogate escape (`"\ud800"`); such a value is refused as a
+  validation error naming the field (nested JSON fields are named by their path,
+  `a.b.0`; a bad member name by the object that holds it).
+- Text fields say which text they take. `format: one-line` (names, one-time codes and
+  tokens) refuses every control character (U+0000–U+001F, U+007F–U+009F, tab and line
+  breaks included) and the line and paragraph separators U+2028 and U+2029.
+  `format: multi-line` (messages, notes) keeps tab, line feed and carriage return and
+  refuses the other control characters. Either is a validation error naming the field;
+  nothing is stripped. `format: password` takes any character but U+0000.
 - `format: email` is a plain address (`name@domain`, no display name or angle brackets,
   no white space inside); white space around it is ignored. `format: uuid` is the
   8-4-4-4-12 hexadecimal form.
@@ -126,7 +149,7 @@ export const getListChatSessionsQueryKey = (params?: ListChatSessionsParams,) =>
     }
 
     
-export const getListChatSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(params?: ListChatSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListChatSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(params?: ListChatSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -145,10 +168,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListChatSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listChatSessions>>>
-export type ListChatSessionsQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>
+export type ListChatSessionsQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params: undefined |  ListChatSessionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listChatSessions>>,
@@ -158,7 +181,7 @@ export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: ListChatSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listChatSessions>>,
@@ -168,7 +191,7 @@ export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: ListChatSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -176,7 +199,7 @@ export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSe
  * @summary The caller's sessions.
  */
 
-export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useListChatSessions<TData = Awaited<ReturnType<typeof listChatSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: ListChatSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listChatSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -226,7 +249,7 @@ export const getGetChatSessionQueryKey = (id?: string,) => {
     }
 
     
-export const getGetChatSessionQueryOptions = <TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetChatSessionQueryOptions = <TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -245,10 +268,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetChatSessionQueryResult = NonNullable<Awaited<ReturnType<typeof getChatSession>>>
-export type GetChatSessionQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
+export type GetChatSessionQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getChatSession>>,
@@ -258,7 +281,7 @@ export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSessi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getChatSession>>,
@@ -268,7 +291,7 @@ export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSessi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -276,7 +299,7 @@ export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSessi
  * @summary Session detail with messages.
  */
 
-export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetChatSession<TData = Awaited<ReturnType<typeof getChatSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -318,7 +341,7 @@ export const deleteChatSession = async (id: string, options?: RequestInit): Prom
 
 
 
-export const getDeleteChatSessionMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>,
+export const getDeleteChatSessionMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteChatSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteChatSession>>, TError,{id: string}, TContext> => {
 
@@ -345,12 +368,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteChatSessionMutationResult = NonNullable<Awaited<ReturnType<typeof deleteChatSession>>>
     
-    export type DeleteChatSessionMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
+    export type DeleteChatSessionMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Deletes one of the caller's sessions.
  */
-export const useDeleteChatSession = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>,
+export const useDeleteChatSession = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteChatSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteChatSession>>,
@@ -470,7 +493,7 @@ export const getGetChatTakeawayQueryKey = (id?: string,) => {
     }
 
     
-export const getGetChatTakeawayQueryOptions = <TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetChatTakeawayQueryOptions = <TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -489,10 +512,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetChatTakeawayQueryResult = NonNullable<Awaited<ReturnType<typeof getChatTakeaway>>>
-export type GetChatTakeawayQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
+export type GetChatTakeawayQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getChatTakeaway>>,
@@ -502,7 +525,7 @@ export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTake
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getChatTakeaway>>,
@@ -512,7 +535,7 @@ export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTake
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -520,7 +543,7 @@ export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTake
  * @summary One thing to take from one of the caller's sessions, for the closing moment.
  */
 
-export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetChatTakeaway<TData = Awaited<ReturnType<typeof getChatTakeaway>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getChatTakeaway>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -577,7 +600,7 @@ export const getAttachChatReplyQueryKey = (id?: string,) => {
     }
 
     
-export const getAttachChatReplyQueryOptions = <TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getAttachChatReplyQueryOptions = <TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -596,10 +619,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type AttachChatReplyQueryResult = NonNullable<Awaited<ReturnType<typeof attachChatReply>>>
-export type AttachChatReplyQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
+export type AttachChatReplyQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof attachChatReply>>,
@@ -609,7 +632,7 @@ export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatR
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof attachChatReply>>,
@@ -619,7 +642,7 @@ export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatR
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -627,7 +650,7 @@ export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatR
  * @summary Follows the reply in progress of a session again, as server-sent events.
  */
 
-export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useAttachChatReply<TData = Awaited<ReturnType<typeof attachChatReply>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof attachChatReply>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -675,7 +698,7 @@ export const stopChatReply = async (id: string, options?: RequestInit): Promise<
 
 
 
-export const getStopChatReplyMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>,
+export const getStopChatReplyMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext> => {
 
@@ -702,12 +725,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type StopChatReplyMutationResult = NonNullable<Awaited<ReturnType<typeof stopChatReply>>>
     
-    export type StopChatReplyMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
+    export type StopChatReplyMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Stops the reply in progress of a session, whichever instance is writing it.
  */
-export const useStopChatReply = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>,
+export const useStopChatReply = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof stopChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof stopChatReply>>,
@@ -753,7 +776,7 @@ export const retryChatReply = async (id: string, options?: RequestInit): Promise
 
 
 
-export const getRetryChatReplyMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
+export const getRetryChatReplyMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext> => {
 
@@ -780,12 +803,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RetryChatReplyMutationResult = NonNullable<Awaited<ReturnType<typeof retryChatReply>>>
     
-    export type RetryChatReplyMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
+    export type RetryChatReplyMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Answers the session's last message again, as server-sent events.
  */
-export const useRetryChatReply = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
+export const useRetryChatReply = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof retryChatReply>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof retryChatReply>>,

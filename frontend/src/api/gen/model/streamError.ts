@@ -16,12 +16,35 @@ says a body is text, it is `text/plain`: a refused request then gets the message
 refused field as text. The third-party sign-in paths always redirect.
 
 What every request must be, beyond each operation's schemas:
+- Body limits, the same for every operation: a request with a valid token to an
+  operation that needs one may send 1 MiB (`POST /api/chat/transcribe` 6 MiB); the Stripe
+  webhook, whose events Stripe writes, 1 MiB; every other request 96 KiB, which holds the
+  largest body that an operation needing no account accepts (the contact form, 6,354
+  characters of text: 76.3 KB even with every character written as `\u` escapes). A body
+  whose declared length (`Content-Length`) is over the limit gets 413 from every
+  operation, before anything is read; one that passes the limit while it is read gets
+  413 too.
+- Only an operation with a request body reads one, and only from a caller it accepts. A
+  body within the limit sent to an operation without one is ignored; so is a body sent
+  without a valid token to an operation that needs one, which answers 401.
 - A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
   refused as a validation error naming `body`.
-- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
-  such a value is refused as a validation error naming the field (nested JSON fields are
-  named by their path, `a.b.0`).
-- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- Before anything decodes it, a JSON body is read once and refused as a validation error
+  when it nests deeper than 32 levels, an object has more than 256 members, an array more
+  than 1,000 elements, or the body more than 10,000 values in all. The error names the
+  object or array (`body` for the count of all values).
+- A member name given twice in one object is refused as a validation error naming the
+  member.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8,
+  nor a JSON string a lone surrogate escape (`"\ud800"`); such a value is refused as a
+  validation error naming the field (nested JSON fields are named by their path,
+  `a.b.0`; a bad member name by the object that holds it).
+- Text fields say which text they take. `format: one-line` (names, one-time codes and
+  tokens) refuses every control character (U+0000–U+001F, U+007F–U+009F, tab and line
+  breaks included) and the line and paragraph separators U+2028 and U+2029.
+  `format: multi-line` (messages, notes) keeps tab, line feed and carriage return and
+  refuses the other control characters. Either is a validation error naming the field;
+  nothing is stripped. `format: password` takes any character but U+0000.
 - `format: email` is a plain address (`name@domain`, no display name or angle brackets,
   no white space inside); white space around it is ignored. `format: uuid` is the
   8-4-4-4-12 hexadecimal form.

@@ -16,12 +16,35 @@ says a body is text, it is `text/plain`: a refused request then gets the message
 refused field as text. The third-party sign-in paths always redirect.
 
 What every request must be, beyond each operation's schemas:
+- Body limits, the same for every operation: a request with a valid token to an
+  operation that needs one may send 1 MiB (`POST /api/chat/transcribe` 6 MiB); the Stripe
+  webhook, whose events Stripe writes, 1 MiB; every other request 96 KiB, which holds the
+  largest body that an operation needing no account accepts (the contact form, 6,354
+  characters of text: 76.3 KB even with every character written as `\u` escapes). A body
+  whose declared length (`Content-Length`) is over the limit gets 413 from every
+  operation, before anything is read; one that passes the limit while it is read gets
+  413 too.
+- Only an operation with a request body reads one, and only from a caller it accepts. A
+  body within the limit sent to an operation without one is ignored; so is a body sent
+  without a valid token to an operation that needs one, which answers 401.
 - A JSON body is exactly one JSON value (white space around it aside): trailing bytes are
   refused as a validation error naming `body`.
-- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8;
-  such a value is refused as a validation error naming the field (nested JSON fields are
-  named by their path, `a.b.0`).
-- Bodies are at most 1 MiB (6 MiB for `POST /api/chat/transcribe`); a larger one gets 413.
+- Before anything decodes it, a JSON body is read once and refused as a validation error
+  when it nests deeper than 32 levels, an object has more than 256 members, an array more
+  than 1,000 elements, or the body more than 10,000 values in all. The error names the
+  object or array (`body` for the count of all values).
+- A member name given twice in one object is refused as a validation error naming the
+  member.
+- No text (a parameter, a JSON string or member name) may hold U+0000 or invalid UTF-8,
+  nor a JSON string a lone surrogate escape (`"\ud800"`); such a value is refused as a
+  validation error naming the field (nested JSON fields are named by their path,
+  `a.b.0`; a bad member name by the object that holds it).
+- Text fields say which text they take. `format: one-line` (names, one-time codes and
+  tokens) refuses every control character (U+0000–U+001F, U+007F–U+009F, tab and line
+  breaks included) and the line and paragraph separators U+2028 and U+2029.
+  `format: multi-line` (messages, notes) keeps tab, line feed and carriage return and
+  refuses the other control characters. Either is a validation error naming the field;
+  nothing is stripped. `format: password` takes any character but U+0000.
 - `format: email` is a plain address (`name@domain`, no display name or angle brackets,
   no white space inside); white space around it is ignored. `format: uuid` is the
   8-4-4-4-12 hexadecimal form.
@@ -110,7 +133,7 @@ export const getGetProfileQueryKey = () => {
     }
 
     
-export const getGetProfileQueryOptions = <TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetProfileQueryOptions = <TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -129,10 +152,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProfileQueryResult = NonNullable<Awaited<ReturnType<typeof getProfile>>>
-export type GetProfileQueryError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>
+export type GetProfileQueryError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProfile>>,
@@ -142,7 +165,7 @@ export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TE
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProfile>>,
@@ -152,7 +175,7 @@ export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TE
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -160,7 +183,7 @@ export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TE
  * @summary The caller's profile.
  */
 
-export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfile>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -274,7 +297,7 @@ export const deleteAccount = async ( options?: RequestInit): Promise<void> => {
 
 
 
-export const getDeleteAccountMutationOptions = <TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>,
+export const getDeleteAccountMutationOptions = <TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAccount>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteAccount>>, TError,void, TContext> => {
 
@@ -301,12 +324,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteAccountMutationResult = NonNullable<Awaited<ReturnType<typeof deleteAccount>>>
     
-    export type DeleteAccountMutationError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>
+    export type DeleteAccountMutationError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Deletes the account and everything of it; cancels any subscription.
  */
-export const useDeleteAccount = <TError = ErrorType<UnauthorizedResponse | ServiceUnavailableResponse>,
+export const useDeleteAccount = <TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAccount>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteAccount>>,
@@ -432,7 +455,7 @@ export const getSearchProfileSessionsQueryKey = (params?: SearchProfileSessionsP
     }
 
     
-export const getSearchProfileSessionsQueryOptions = <TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getSearchProfileSessionsQueryOptions = <TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -451,10 +474,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type SearchProfileSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof searchProfileSessions>>>
-export type SearchProfileSessionsQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>
+export type SearchProfileSessionsQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params: undefined |  SearchProfileSessionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof searchProfileSessions>>,
@@ -464,7 +487,7 @@ export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof searchProfileSessions>>,
@@ -474,7 +497,7 @@ export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -482,7 +505,7 @@ export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searc
  * @summary The caller's sessions, searched on the server over title, last message and id.
  */
 
-export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ServiceUnavailableResponse>>(
+export function useSearchProfileSessions<TData = Awaited<ReturnType<typeof searchProfileSessions>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: SearchProfileSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof searchProfileSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -532,7 +555,7 @@ export const getGetProfileSessionQueryKey = (id?: string,) => {
     }
 
     
-export const getGetProfileSessionQueryOptions = <TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetProfileSessionQueryOptions = <TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -551,10 +574,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetProfileSessionQueryResult = NonNullable<Awaited<ReturnType<typeof getProfileSession>>>
-export type GetProfileSessionQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>
+export type GetProfileSessionQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProfileSession>>,
@@ -564,7 +587,7 @@ export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfil
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getProfileSession>>,
@@ -574,7 +597,7 @@ export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfil
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -582,7 +605,7 @@ export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfil
  * @summary One of the caller's sessions, as a list item.
  */
 
-export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | ServiceUnavailableResponse>>(
+export function useGetProfileSession<TData = Awaited<ReturnType<typeof getProfileSession>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getProfileSession>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -632,7 +655,7 @@ export const getListMemoriesQueryKey = () => {
     }
 
     
-export const getListMemoriesQueryOptions = <TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListMemoriesQueryOptions = <TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -651,10 +674,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListMemoriesQueryResult = NonNullable<Awaited<ReturnType<typeof listMemories>>>
-export type ListMemoriesQueryError = ErrorType<UnauthorizedResponse>
+export type ListMemoriesQueryError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse>
 
 
-export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listMemories>>,
@@ -664,7 +687,7 @@ export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listMemories>>,
@@ -674,7 +697,7 @@ export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -682,7 +705,7 @@ export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>
  * @summary What Percolate remembers about the caller, newest first.
  */
 
-export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse>>(
+export function useListMemories<TData = Awaited<ReturnType<typeof listMemories>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMemories>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -724,7 +747,7 @@ export const deleteAllMemories = async ( options?: RequestInit): Promise<void> =
 
 
 
-export const getDeleteAllMemoriesMutationOptions = <TError = ErrorType<UnauthorizedResponse>,
+export const getDeleteAllMemoriesMutationOptions = <TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAllMemories>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteAllMemories>>, TError,void, TContext> => {
 
@@ -751,12 +774,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteAllMemoriesMutationResult = NonNullable<Awaited<ReturnType<typeof deleteAllMemories>>>
     
-    export type DeleteAllMemoriesMutationError = ErrorType<UnauthorizedResponse>
+    export type DeleteAllMemoriesMutationError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse>
 
     /**
  * @summary Forgets everything Percolate remembers about the caller.
  */
-export const useDeleteAllMemories = <TError = ErrorType<UnauthorizedResponse>,
+export const useDeleteAllMemories = <TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteAllMemories>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteAllMemories>>,
@@ -868,7 +891,7 @@ export const deleteMemory = async (memoryId: string, options?: RequestInit): Pro
 
 
 
-export const getDeleteMemoryMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
+export const getDeleteMemoryMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteMemory>>, TError,{memoryId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteMemory>>, TError,{memoryId: string}, TContext> => {
 
@@ -895,12 +918,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteMemoryMutationResult = NonNullable<Awaited<ReturnType<typeof deleteMemory>>>
     
-    export type DeleteMemoryMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>
+    export type DeleteMemoryMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>
 
     /**
  * @summary Deletes one of the caller's memories.
  */
-export const useDeleteMemory = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse>,
+export const useDeleteMemory = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteMemory>>, TError,{memoryId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteMemory>>,
@@ -951,7 +974,7 @@ export const getExportDataQueryKey = () => {
     }
 
     
-export const getExportDataQueryOptions = <TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getExportDataQueryOptions = <TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -970,10 +993,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ExportDataQueryResult = NonNullable<Awaited<ReturnType<typeof exportData>>>
-export type ExportDataQueryError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>
+export type ExportDataQueryError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
 
 
-export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>>(
+export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof exportData>>,
@@ -983,7 +1006,7 @@ export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TE
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>>(
+export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof exportData>>,
@@ -993,7 +1016,7 @@ export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TE
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>>(
+export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -1001,7 +1024,7 @@ export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TE
  * @summary Everything of the caller's account, as a zip archive.
  */
 
-export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | TooManyRequestsResponse>>(
+export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof exportData>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
