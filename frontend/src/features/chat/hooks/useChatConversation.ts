@@ -70,6 +70,7 @@ export interface ConversationTurn {
   sessionId: () => string | null;
   /** Refuses an ended or busy chat or an empty message; else shows the user's line and says true. */
   begin: (message: string, shown: string) => boolean;
+  /** The message is on its way (true) or answered or failed (false). */
   setSending: (on: boolean) => void;
   /** The server's answer, its text shown after `prefix`. */
   reply: (response: SendMessageResponse, prefix: string) => void;
@@ -92,6 +93,8 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     query: { enabled: Boolean(loadId), retry: false, refetchOnWindowFocus: false, staleTime: Infinity, gcTime: 0 },
   });
 
+  // What the screen shows changes only through chatReducer's events (chatState.ts); this hook
+  // makes the requests, reads the streams and tells the reducer what happened.
   const [state, dispatch] = useReducer(chatReducer, loadId, initialChatState);
   const { sessionId, added, dropped, title, tokens, endedHere, sending, streaming, stopping, error } = state;
   const sessionIdRef = useRef(loadId);
