@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { endChatSession, getListChatSessionsQueryKey, stopChatReply, useGetChatSession } from '../../../api/gen/chat/chat';
-import type { ClosingFeeling, Message, SendMessageResponse, SessionDetail } from '../../../api/gen/model';
+import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { endChatSession, stopChatReply, useGetChatSession } from '../../../api/gen/chat/chat';
+import type { ClosingFeeling, Message, SendMessageResponse } from '../../../api/gen/model';
 import {
   attachToReply,
   ReplyFailedError,
@@ -10,58 +10,35 @@ import {
   type StreamHandlers,
 } from '../api/streamChatMessage';
 import { createLiveText } from '../liveText';
+import { invalidateSessions } from '../../dashboard/sessionPages';
 import { isSessionActive, sendErrorText } from '../sessions';
-import type { ChatMessage, ReplyMark } from '../types';
-import { NEW_CHAT_MESSAGE } from './useStartNewChat';
+import type { ChatMessage } from '../types';
+import {
+  chatReducer,
+  DEFAULT_TITLE,
+  DEFAULT_TOKEN_LIMIT,
+  initialChatState,
+  needsRetry,
+  retriedIds,
+  storedMessages,
+  WELCOME_MESSAGE,
+} from './chatState';
 
-export const DEFAULT_TITLE = 'New Chat';
-/** Spec §9: the counter of a new chat before the server answers. */
-export const DEFAULT_TOKEN_LIMIT = 1000;
-export const ENDED_REFUSAL = 'This session has ended. You cannot send new messages.';
-export const TROUBLE_CONNECTING = "I'm having trouble connecting. Please check your connection or try again later.";
-export const WELCOME_MESSAGE = "Welcome. This is a quiet place to think out loud. What's on your mind today?";
-/** The notice of a reply the user stopped before it wrote anything. */
-export const STOPPED_NOTICE = 'You stopped this reply.';
-/** The notice of a stored message whose reply never came (seen when the chat is opened again). */
-export const UNANSWERED_NOTICE = "Your message was saved, but the reply didn't come through.";
+export {
+  DEFAULT_TITLE,
+  DEFAULT_TOKEN_LIMIT,
+  ENDED_REFUSAL,
+  STOPPED_NOTICE,
+  TROUBLE_CONNECTING,
+  UNANSWERED_NOTICE,
+  WELCOME_MESSAGE,
+  storedMessages,
+} from './chatState';
 
 let localIds = 0;
 function localId(prefix: string): string {
   localIds += 1;
   return `${prefix}-${Date.now()}-${localIds}`;
-}
-
-function sessionEndedMessage(endReason: string | null | undefined): string {
-  return `Session ended: ${endReason || 'Session limit reached'}. A summary has been generated for your records.`;
-}
-
-function markOf(status: Message['status']): ReplyMark | undefined {
-  return status === 'stopped' || status === 'interrupted' ? status : undefined;
-}
-
-/**
- * The stored conversation as the screen shows it. The fixed starter message a
- * new chat is opened with (spec §7) is the app's, not the user's: it is never
- * shown, so the chat opens with the companion's welcome. A last message left
- * without a reply (and none being written) gets a notice with Retry.
- */
-export function storedMessages(detail: SessionDetail): ChatMessage[] {
-  // Only the session's first user message can be the starter; the same words later are the user's own.
-  const first = detail.messages.find((m) => m.role === 'user');
-  const starter = first?.content === NEW_CHAT_MESSAGE ? first : undefined;
-  const shown: ChatMessage[] = detail.messages
-    .filter((m) => m !== starter)
-    .map((m) => ({ id: m.id, role: m.role, content: m.content, timestamp: m.timestamp, status: markOf(m.status) }));
-  const last = detail.messages[detail.messages.length - 1];
-  if (last?.role === 'user' && !detail.replyInProgress && isSessionActive(detail)) {
-    shown.push({ id: `unanswered-${last.id}`, role: 'assistant', content: UNANSWERED_NOTICE, notice: 'failed' });
-  }
-  return shown;
-}
-
-/** Whether the last turn can be answered again: its reply failed, was cut off or was stopped. */
-function needsRetry(last: ChatMessage | undefined): boolean {
-  return Boolean(last && (last.notice || (last.role === 'assistant' && last.status)));
 }
 
 interface Options {
@@ -93,6 +70,7 @@ export interface ConversationTurn {
   sessionId: () => string | null;
   /** Refuses an ended or busy chat or an empty message; else shows the user's line and says true. */
   begin: (message: string, shown: string) => boolean;
+  /** The message is on its way (true) or answered or failed (false). */
   setSending: (on: boolean) => void;
   /** The server's answer, its text shown after `prefix`. */
   reply: (response: SendMessageResponse, prefix: string) => void;
@@ -115,17 +93,10 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     query: { enabled: Boolean(loadId), retry: false, refetchOnWindowFocus: false, staleTime: Infinity, gcTime: 0 },
   });
 
-  const [sessionId, setSessionId] = useState(loadId);
-  const [added, setAdded] = useState<ChatMessage[]>([]);
-  // Stored messages replaced by a retry (an interrupted reply, a notice).
-  const [dropped, setDropped] = useState<ReadonlySet<string>>(new Set());
-  const [title, setTitle] = useState<string | null>(null);
-  const [tokens, setTokens] = useState<{ used: number; limit: number } | null>(null);
-  const [endedHere, setEndedHere] = useState(false);
-  const [sending, setSending] = useState(false);
-  const [streaming, setStreaming] = useState(false);
-  const [stopping, setStopping] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // What the screen shows changes only through chatReducer's events (chatState.ts); this hook
+  // makes the requests, reads the streams and tells the reducer what happened.
+  const [state, dispatch] = useReducer(chatReducer, loadId, initialChatState);
+  const { sessionId, added, dropped, title, tokens, endedHere, sending, streaming, stopping, error } = state;
   const sessionIdRef = useRef(loadId);
   const liveRef = useRef<LiveReply | null>(null);
   // The streamed reply's text, shown by its bubble alone (see liveText.ts).
@@ -151,64 +122,27 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     !endedHere && (loadId ? Boolean(loaded) && isSessionActive(loaded!) : true) && !loadError;
   const readOnly = !loading && !active;
 
-  const update = (id: string, change: (message: ChatMessage) => ChatMessage) =>
-    setAdded((list) => list.map((message) => (message.id === id ? change(message) : message)));
-
   const adoptSession = (id: string | undefined) => {
     if (id && !sessionIdRef.current) {
       sessionIdRef.current = id;
-      setSessionId(id);
+      dispatch({ type: 'sessionCreated', sessionId: id });
       onSessionCreated(id);
     }
   };
 
-  /** Ends a reply that will not complete: keeps any text that arrived (marked), drops an empty placeholder. */
-  const settleReply = (replyId: string, mark: ReplyMark, stored?: Message) =>
-    setAdded((list) =>
-      list
-        .map((m) => {
-          if (m.id !== replyId) return m;
-          const content = stored ? stored.content : m.content;
-          const status = stored ? markOf(stored.status) : mark;
-          return { ...m, content, status, streaming: false };
-        })
-        .filter((m) => m.id !== replyId || m.content !== ''),
-    );
-
-  /** The server stored the message and says the companion could not answer: its words, once, with Retry. */
-  const addNotice = (content: string, notice: 'failed' | 'stopped' = 'failed') =>
-    setAdded((list) => [...list, { id: localId('notice'), role: 'assistant', content, notice }]);
-
   const applyResponse = (response: SendMessageResponse, replyId: string, streamed: boolean, prefix = '') => {
     adoptSession(response.sessionId);
-    void queryClient.invalidateQueries({ queryKey: getListChatSessionsQueryKey() });
-
-    if (!response.success) {
-      settleReply(replyId, 'interrupted');
-      addNotice(response.error || 'Unknown error occurred.');
-      return;
-    }
-    setAdded((list) => {
-      const reply: ChatMessage = {
-        id: replyId,
-        role: 'assistant',
-        content: prefix + response.aiResponse,
-        timestamp: new Date().toISOString(),
-        // Streamed text is already on screen; a reply that arrived whole is revealed word by word.
-        reveal: !streamed,
-        status: markOf(response.replyStatus),
-      };
-      const exists = list.some((m) => m.id === replyId);
-      const next = exists ? list.map((m) => (m.id === replyId ? reply : m)) : [...list, reply];
-      if (reply.content === '' && reply.status) return next.filter((m) => m.id !== replyId);
-      if (response.sessionEnded) {
-        next.push({ id: localId('ended'), role: 'assistant', content: sessionEndedMessage(response.endReason) });
-      }
-      return next;
+    void invalidateSessions(queryClient);
+    dispatch({
+      type: 'replyFinished',
+      response,
+      replyId,
+      streamed,
+      prefix,
+      timestamp: new Date().toISOString(),
+      endedId: localId('ended'),
+      noticeId: localId('notice'),
     });
-    setTokens({ used: response.sessionTokensUsed, limit: response.sessionTokenLimit });
-    if (response.title) setTitle(response.title);
-    if (response.sessionEnded) setEndedHere(true);
   };
 
   /**
@@ -216,13 +150,10 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
    * written) into the thread. `onFailure` handles an answer that never came:
    * the request failed or was refused.
    */
-  const streamReply = async (open: Opener, onFailure: (err: unknown) => void, fromTap = false) => {
+  const streamReply = async (open: Opener, onFailure: (replyId: string, err: unknown) => void, fromTap = false) => {
     const live: LiveReply = { replyId: localId('ai'), controller: new AbortController(), stopping: false };
     liveRef.current = live;
-    const showSending = () => {
-      setSending(true);
-      setStreaming(true);
-    };
+    const showSending = () => dispatch({ type: 'replyStarted' });
     // A tap's send shows itself in a transition, rendered in slices, so that the tap is not one
     // long task with a long chat on screen; liveRef refuses a second send meanwhile.
     if (fromTap) startTransition(showSending);
@@ -231,8 +162,7 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     /** The stream has ended, however: every word that arrived is in the reply's message. */
     const keepStreamed = () => {
       if (!streamed) return;
-      const text = liveText.flush();
-      update(live.replyId, (m) => ({ ...m, content: text }));
+      dispatch({ type: 'streamEnded', replyId: live.replyId, text: liveText.flush() });
     };
     try {
       const response = await open({
@@ -242,7 +172,7 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
             // The reply's bubble joins the thread (one render of the screen); later words go to it alone.
             streamed = true;
             liveText.start(live.replyId, delta);
-            setAdded((list) => [...list, { id: live.replyId, role: 'assistant', content: delta, streaming: true }]);
+            dispatch({ type: 'tokenReceived', replyId: live.replyId, text: delta });
           } else {
             liveText.append(delta);
           }
@@ -258,29 +188,29 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     } catch (err) {
       keepStreamed();
       if (live.controller.signal.aborted) {
-        if (live.stopping) settleReply(live.replyId, 'stopped', live.stored);
+        if (live.stopping) dispatch({ type: 'stopped', replyId: live.replyId, stored: live.stored });
         return;
       }
       if (err instanceof ReplyFailedError) {
         // Not a connection problem: the message is stored and the reply can be retried.
         adoptSession(err.sessionId);
         if (err.stopped) {
-          settleReply(live.replyId, 'stopped');
-          if (!streamed) addNotice(STOPPED_NOTICE, 'stopped');
+          dispatch({ type: 'stopped', replyId: live.replyId, noticeId: streamed ? undefined : localId('notice') });
         } else {
-          settleReply(live.replyId, 'interrupted');
-          addNotice(err.serverMessage ?? err.message);
+          dispatch({
+            type: 'replyFailed',
+            replyId: live.replyId,
+            noticeId: localId('notice'),
+            message: err.serverMessage ?? err.message,
+          });
         }
         return;
       }
-      setAdded((list) => list.map((m) => (m.id === live.replyId ? { ...m, streaming: false } : m)));
-      onFailure(err);
+      onFailure(live.replyId, err);
     } finally {
       if (liveRef.current === live) {
         liveRef.current = null;
-        setSending(false);
-        setStreaming(false);
-        setStopping(false);
+        dispatch({ type: 'replyEnded' });
       }
     }
   };
@@ -288,20 +218,20 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   /** Refuses an ended or busy chat or an empty message; else shows the user's line. */
   const begin = (message: string, shown: string): boolean => {
     if (!active) {
-      setError(ENDED_REFUSAL);
+      dispatch({ type: 'sendRefused' });
       return false;
     }
     if (message === '' || sending) return false;
-    setError(null);
-    setAdded((list) => [...list, { id: localId('user'), role: 'user', content: shown, timestamp: new Date().toISOString() }]);
+    dispatch({
+      type: 'messageShown',
+      message: { id: localId('user'), role: 'user', content: shown, timestamp: new Date().toISOString() },
+    });
     return true;
   };
 
   /** Spec §8: a send that failed keeps the message, says why and adds the connection bubble. */
-  const failSend = (why: string) => {
-    setError(why);
-    setAdded((list) => [...list, { id: localId('trouble'), role: 'assistant', content: TROUBLE_CONNECTING }]);
-  };
+  const failSend = (why: string, replyId?: string) =>
+    dispatch({ type: 'sendFailed', replyId, troubleId: localId('trouble'), error: why });
 
   /** Sends a typed message with a streamed reply. */
   const send = async (text: string): Promise<void> => {
@@ -314,7 +244,7 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     if (!begun) return;
     await streamReply(
       (handlers) => streamChatMessage({ message, sessionId: sessionIdRef.current ?? null }, handlers),
-      (err) => failSend(sendErrorText(err)),
+      (replyId, err) => failSend(sendErrorText(err), replyId),
       true,
     );
   };
@@ -322,9 +252,9 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   const turn: ConversationTurn = {
     sessionId: () => sessionIdRef.current ?? null,
     begin,
-    setSending,
+    setSending: (on) => dispatch({ type: on ? 'voiceSendStarted' : 'voiceSendFinished' }),
     reply: (response, prefix) => applyResponse(response, localId('ai'), false, prefix),
-    fail: failSend,
+    fail: (why) => failSend(why),
   };
 
   /**
@@ -336,7 +266,7 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     const live = liveRef.current;
     if (!live || live.stopping) return;
     live.stopping = true;
-    setStopping(true);
+    dispatch({ type: 'stopRequested' });
     const id = sessionIdRef.current;
     if (id) {
       try {
@@ -354,17 +284,10 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   const retry = async () => {
     const id = sessionIdRef.current;
     if (!id || sending || !active) return;
-    setError(null);
-    const trailing: string[] = [];
-    for (let i = messages.length - 1; i >= 0 && messages[i].role === 'assistant'; i -= 1) {
-      if (!needsRetry(messages[i])) break;
-      trailing.push(messages[i].id);
-    }
-    setDropped((set) => new Set([...set, ...trailing]));
-    setAdded((list) => list.filter((m) => !trailing.includes(m.id)));
+    dispatch({ type: 'retried', replacedIds: retriedIds(messages) });
     await streamReply(
       (handlers) => streamRetriedReply(id, handlers),
-      (err) => addNotice(sendErrorText(err)),
+      (replyId, err) => dispatch({ type: 'retryFailed', replyId, noticeId: localId('notice'), error: sendErrorText(err) }),
     );
   };
 
@@ -375,7 +298,7 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     attached.current = true;
     void streamReply(
       (handlers) => attachToReply(loadId, handlers),
-      (err) => setError(sendErrorText(err)),
+      (replyId, err) => dispatch({ type: 'followFailed', replyId, error: sendErrorText(err) }),
     );
     // streamReply is recreated each render; a screen follows a reply in progress once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -387,16 +310,13 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   const end = useMutation({
     mutationFn: (feeling?: ClosingFeeling) => endChatSession(sessionIdRef.current!, feeling ? { feeling } : undefined),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: getListChatSessionsQueryKey() });
+      void invalidateSessions(queryClient);
       onEnded();
     },
-    onError: () => setError('Failed to end session'),
+    onError: () => dispatch({ type: 'endFailed' }),
   });
 
-  const markRevealed = useCallback(
-    (id: string) => setAdded((list) => list.map((m) => (m.id === id && m.reveal ? { ...m, reveal: false } : m))),
-    [],
-  );
+  const markRevealed = useCallback((id: string) => dispatch({ type: 'revealed', id }), []);
 
   const last = messages[messages.length - 1];
   const canRetry = active && !sending && Boolean(sessionId) && needsRetry(last);

@@ -1,14 +1,12 @@
 import { Button, Group, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { memo, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { deleteChatSession, getListChatSessionsQueryKey } from '../../../../api/gen/chat/chat';
 import type { SessionListItem } from '../../../../api/gen/model';
 import { deleteErrorText, formatLastActivity, isActiveStatus } from '../../sessions';
 import classes from './SessionCard.module.css';
 import { SessionGlance } from '../../../dashboard/SessionGlance';
-import type { SessionPage } from '../../../dashboard/sessionPages';
+import { useDeleteSession } from '../../../dashboard/sessionPages';
 import { SessionInsights } from './SessionInsights';
 
 interface SessionCardProps {
@@ -26,23 +24,11 @@ interface SessionCardProps {
  */
 export const SessionCard = memo(function SessionCard({ session, summaries, justEnded = false }: SessionCardProps) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const headingId = useId();
   const title = session.title || 'Untitled Session';
 
-  const remove = useMutation({
-    mutationFn: () => deleteChatSession(session.id),
-    onSuccess: () => {
-      queryClient.setQueriesData<InfiniteData<SessionPage>>({ queryKey: [...getListChatSessionsQueryKey(), 'pages'] }, (data) =>
-        data && {
-          ...data,
-          pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => item.id !== session.id) })),
-        },
-      );
-      void queryClient.invalidateQueries({ queryKey: getListChatSessionsQueryKey() });
-    },
-  });
+  const remove = useDeleteSession();
 
   // Plain elements and a CSS module (SessionCard.module.css), not Mantine components: a dashboard
   // renders many cards at once. The delete confirmation, shown on demand, keeps Mantine's.
@@ -119,7 +105,7 @@ export const SessionCard = memo(function SessionCard({ session, summaries, justE
             <Button variant="default" onClick={() => setConfirming(false)} disabled={remove.isPending}>
               Cancel
             </Button>
-            <Button color="clay" onClick={() => remove.mutate()} loading={remove.isPending}>
+            <Button color="clay" onClick={() => remove.mutate({ id: session.id })} loading={remove.isPending}>
               Delete
             </Button>
           </Group>
