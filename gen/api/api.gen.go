@@ -187,6 +187,33 @@ func (e MessageStatus) Valid() bool {
 	}
 }
 
+// Defines values for OidcSignInError.
+const (
+	OidcSignInErrorCancelled       OidcSignInError = "cancelled"
+	OidcSignInErrorEmailUnverified OidcSignInError = "email_unverified"
+	OidcSignInErrorFailed          OidcSignInError = "failed"
+	OidcSignInErrorNoEmail         OidcSignInError = "no_email"
+	OidcSignInErrorUnavailable     OidcSignInError = "unavailable"
+)
+
+// Valid indicates whether the value is a known member of the OidcSignInError enum.
+func (e OidcSignInError) Valid() bool {
+	switch e {
+	case OidcSignInErrorCancelled:
+		return true
+	case OidcSignInErrorEmailUnverified:
+		return true
+	case OidcSignInErrorFailed:
+		return true
+	case OidcSignInErrorNoEmail:
+		return true
+	case OidcSignInErrorUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Plan.
 const (
 	PlanBASIC   Plan = "BASIC"
@@ -428,6 +455,12 @@ type HealthDatabase string
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
 
+// LoginLinkAccount defines model for LoginLinkAccount.
+type LoginLinkAccount struct {
+	// MaskedEmail The account's e-mail with all of its local part but the first character hidden, e.g. `s•••@example.com`.
+	MaskedEmail string `json:"maskedEmail"`
+}
+
 // LoginLinkRedeemRequest defines model for LoginLinkRedeemRequest.
 type LoginLinkRedeemRequest struct {
 	Token string `json:"token"`
@@ -496,8 +529,13 @@ type MessageStatus string
 
 // OidcExchangeRequest defines model for OidcExchangeRequest.
 type OidcExchangeRequest struct {
-	Code string `json:"code"`
+	// BrowserNonce The nonce the tab passed to the start path (kept in its `sessionStorage`).
+	BrowserNonce string `json:"browserNonce"`
+	Code         string `json:"code"`
 }
+
+// OidcSignInError Why third-party sign-in did not finish, as `/login?oauthError=<code>`. The web app shows a fixed message for each code, and one generic message for anything else: the parameter's text is never shown.
+type OidcSignInError string
 
 // PasswordChangeRequest defines model for PasswordChangeRequest.
 type PasswordChangeRequest struct {
@@ -861,6 +899,12 @@ type StripeWebhookParams struct {
 	StripeSignature string `json:"Stripe-Signature"`
 }
 
+// StartOidcSignInParams defines parameters for StartOidcSignIn.
+type StartOidcSignInParams struct {
+	// BrowserNonce A random value of the tab that begins the sign-in (base64url of 32 random bytes).
+	BrowserNonce string `form:"browserNonce" json:"browserNonce"`
+}
+
 // OidcCallbackParams defines parameters for OidcCallback.
 type OidcCallbackParams struct {
 	Code  *string `form:"code,omitempty" json:"code,omitempty"`
@@ -873,6 +917,9 @@ type LoginJSONRequestBody = LoginRequest
 
 // RequestLoginLinkJSONRequestBody defines body for RequestLoginLink for application/json ContentType.
 type RequestLoginLinkJSONRequestBody = LoginLinkRequest
+
+// LookUpLoginLinkJSONRequestBody defines body for LookUpLoginLink for application/json ContentType.
+type LookUpLoginLinkJSONRequestBody = LoginLinkRedeemRequest
 
 // RedeemLoginLinkJSONRequestBody defines body for RedeemLoginLink for application/json ContentType.
 type RedeemLoginLinkJSONRequestBody = LoginLinkRedeemRequest
@@ -933,6 +980,9 @@ type ServerInterface interface {
 	// RequestLoginLink Mails a one-time sign-in link; the answer is the same whether or not the account exists.
 	// (POST /api/auth/login-link)
 	RequestLoginLink(w http.ResponseWriter, r *http.Request)
+	// LookUpLoginLink Names the account a sign-in link is for, masked, without using the link.
+	// (POST /api/auth/login-link/account)
+	LookUpLoginLink(w http.ResponseWriter, r *http.Request)
 	// RedeemLoginLink Signs in with the token of a sign-in link.
 	// (POST /api/auth/login-link/redeem)
 	RedeemLoginLink(w http.ResponseWriter, r *http.Request)
@@ -1061,7 +1111,7 @@ type ServerInterface interface {
 	StripeWebhook(w http.ResponseWriter, r *http.Request, params StripeWebhookParams)
 	// StartOidcSignIn Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 	// (GET /oauth2/authorization/google)
-	StartOidcSignIn(w http.ResponseWriter, r *http.Request)
+	StartOidcSignIn(w http.ResponseWriter, r *http.Request, params StartOidcSignInParams)
 	// OidcCallback Finishes third-party sign-in.
 	// (GET /oauth2/callback/google)
 	OidcCallback(w http.ResponseWriter, r *http.Request, params OidcCallbackParams)
@@ -1080,6 +1130,12 @@ func (_ Unimplemented) Login(w http.ResponseWriter, r *http.Request) {
 // RequestLoginLink Mails a one-time sign-in link; the answer is the same whether or not the account exists.
 // (POST /api/auth/login-link)
 func (_ Unimplemented) RequestLoginLink(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// LookUpLoginLink Names the account a sign-in link is for, masked, without using the link.
+// (POST /api/auth/login-link/account)
+func (_ Unimplemented) LookUpLoginLink(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1337,7 +1393,7 @@ func (_ Unimplemented) StripeWebhook(w http.ResponseWriter, r *http.Request, par
 
 // StartOidcSignIn Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 // (GET /oauth2/authorization/google)
-func (_ Unimplemented) StartOidcSignIn(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) StartOidcSignIn(w http.ResponseWriter, r *http.Request, params StartOidcSignInParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1375,6 +1431,20 @@ func (siw *ServerInterfaceWrapper) RequestLoginLink(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RequestLoginLink(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// LookUpLoginLink operation middleware
+func (siw *ServerInterfaceWrapper) LookUpLoginLink(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.LookUpLoginLink(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2260,8 +2330,27 @@ func (siw *ServerInterfaceWrapper) StripeWebhook(w http.ResponseWriter, r *http.
 // StartOidcSignIn operation middleware
 func (siw *ServerInterfaceWrapper) StartOidcSignIn(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StartOidcSignInParams
+
+	// ------------- Required query parameter "browserNonce" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "browserNonce", r.URL.Query(), &params.BrowserNonce, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "browserNonce"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "browserNonce", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.StartOidcSignIn(w, r)
+		siw.Handler.StartOidcSignIn(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2478,6 +2567,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/auth/login-link", wrapper.RequestLoginLink)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/auth/login-link/account", wrapper.LookUpLoginLink)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/auth/login-link/redeem", wrapper.RedeemLoginLink)
@@ -2801,6 +2893,104 @@ func (response RequestLoginLink429JSONResponse) VisitRequestLoginLinkResponse(w 
 type RequestLoginLink503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response RequestLoginLink503JSONResponse) VisitRequestLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLinkRequestObject struct {
+	Body *LookUpLoginLinkJSONRequestBody
+}
+
+type LookUpLoginLinkResponseObject interface {
+	VisitLookUpLoginLinkResponse(w http.ResponseWriter) error
+}
+
+type LookUpLoginLink200JSONResponse LoginLinkAccount
+
+func (response LookUpLoginLink200JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLink400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response LookUpLoginLink400JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLink401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response LookUpLoginLink401JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLink413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response LookUpLoginLink413JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLink429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response LookUpLoginLink429JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLink503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response LookUpLoginLink503JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -6126,6 +6316,7 @@ func (response StripeWebhook503JSONResponse) VisitStripeWebhookResponse(w http.R
 }
 
 type StartOidcSignInRequestObject struct {
+	Params StartOidcSignInParams
 }
 
 type StartOidcSignInResponseObject interface {
@@ -6242,6 +6433,9 @@ type StrictServerInterface interface {
 	// RequestLoginLink Mails a one-time sign-in link; the answer is the same whether or not the account exists.
 	// (POST /api/auth/login-link)
 	RequestLoginLink(ctx context.Context, request RequestLoginLinkRequestObject) (RequestLoginLinkResponseObject, error)
+	// LookUpLoginLink Names the account a sign-in link is for, masked, without using the link.
+	// (POST /api/auth/login-link/account)
+	LookUpLoginLink(ctx context.Context, request LookUpLoginLinkRequestObject) (LookUpLoginLinkResponseObject, error)
 	// RedeemLoginLink Signs in with the token of a sign-in link.
 	// (POST /api/auth/login-link/redeem)
 	RedeemLoginLink(ctx context.Context, request RedeemLoginLinkRequestObject) (RedeemLoginLinkResponseObject, error)
@@ -6470,6 +6664,37 @@ func (sh *strictHandler) RequestLoginLink(w http.ResponseWriter, r *http.Request
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(RequestLoginLinkResponseObject); ok {
 		if err := validResponse.VisitRequestLoginLinkResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// LookUpLoginLink operation middleware
+func (sh *strictHandler) LookUpLoginLink(w http.ResponseWriter, r *http.Request) {
+	var request LookUpLoginLinkRequestObject
+
+	var body LookUpLoginLinkJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.LookUpLoginLink(ctx, request.(LookUpLoginLinkRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LookUpLoginLink")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LookUpLoginLinkResponseObject); ok {
+		if err := validResponse.VisitLookUpLoginLinkResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -7640,8 +7865,10 @@ func (sh *strictHandler) StripeWebhook(w http.ResponseWriter, r *http.Request, p
 }
 
 // StartOidcSignIn operation middleware
-func (sh *strictHandler) StartOidcSignIn(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) StartOidcSignIn(w http.ResponseWriter, r *http.Request, params StartOidcSignInParams) {
 	var request StartOidcSignInRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.StartOidcSignIn(ctx, request.(StartOidcSignInRequestObject))
@@ -7694,210 +7921,223 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H2JbhtH2uCrFLgLhMK2KPmazUgY/MvI8kT/L8uCjmSzYWAWu4tkjZpVPVXVojmBgXmHeYd9sHmSH/V9",
-	"Vd3VFw9bsp3EGCBjNbvr/O7z114sF5kUTBjdO/q1N2c0YQr+ecHemUs6Y+dc3Nm/E6ZjxTPDpegd9caj",
-	"/PDwWXx7dU7klJg5I4K9MySjMwa/sGOiWPqXUc8+HvXGpH/16oR8+/Tbb/ciIkW6Iss5E/ZDxQjXhJbf",
-	"D8jNnBE78h1jmYbBFft7zrT5RhNpPyEZVXTBDFOaUJGQmCrFmS7XMY5zpaUaD3pRT8dztqB2C2aVsd5R",
-	"TxvFxaz3/v37qFcOZF94zRZSrc4S+29ut5lRM+9FPUEX9sOF/znq2QVxxZLekVE5CyeZSrWgpnfUy3Nu",
-	"36xPGvXsqZ7A+prn+iMciN2HPQqiDVVGHxEqiMzo33NG7mmaM2LoHRNkquQC31Xsnstcw0ffaDK2lzYm",
-	"eJsDMpxoJgyZSgVvT7nS7qh7Ee7z7zlTq3KjeHqVs1vQd+dMzMy8d/T08DDqLbjwfz/p2uQ5X3DT3OP3",
-	"ckkWVKwIN2xhrx62Opdpogk1ZCG1If0XhwghFNa+17XSFKYIF5qwKc1T0zt6YVdJ3/FFvijXjH+VK+bC",
-	"sBlTsORrpjWXovP6+cdd/Hv7sc6k0AyA7TuaXCFY279iKQwT8E+aZSmPqT2tg79pe2S/BtP8T8WmvaPe",
-	"/zgoMfcAf9UHp0pJdeUmwSmrR39T4hKJqRDSkAlz6JMQmZtB733UO5FimvL4k69Ly1zFQA7swrgg1CKA",
-	"sfhADaFpKpcWx7kmfQvL7B1dZCmzyMFEwhKi8QL3YBOvpJrwJGHi0+3iQrpVssQhm6VscSxzgQd7Ic0r",
-	"mYvk0y5paqckfZpqCctSeIzU3n0qxYwYSbRcMCkYYalmeH6XdJVKmtxIeU7VjH1aWJjIZGXhILVT24Ok",
-	"ojjZ/hPymn93TP5k/w/PWVFRjICrv2bqnsfsVtB7ylM6ST/hBoaWPRm8/ZimKRGMJdqDdSzFlM9yZfFN",
-	"wRPFaDy3SxyQHy3J48a+y95lLDYsIRMa342EllKQviXfCTV0QjUjiWQ4JBV6ydReRMZXzKjV/nBqmBoT",
-	"TVfasVlJjFoROqNcHIUMdSSW1C2rpAER8FRK4pRbtoFcmBtNNJ+JfQ7L4Lgfds8UGfXsD/jtqLc3GIle",
-	"FEoSwaKazOCaxVJYwm9/Jss5j+fhAsmCrojO45ixpJWZlwTcXsSNlK+pWDm6qj/lnStLqKQif8+loQT4",
-	"ErGHC7eLi9/1THJheAqi0ZJQY9giA6q9w3ncCpqbuVT8H+wTEp3XXGsuZhHh4p6mHACdvcss2ySxYgkT",
-	"htNUA6LeCg/oMOxnYoUyTxPiuCHKVhbMKdIhec9QcNL8Hwxvdo84WUozZX+dUp6y5JgIORKKJVyxGJA4",
-	"k1rzSQoSnbCI8T7q/WCPBLb0sDuujbvt3h1Zgos6JuOEGcpTPSYLmmliYZdMOUsTS0MsDciUnKRsMQCJ",
-	"yU1tV3Yyp+ZKIpllwgpZP/eo1lwbKqyAlmumer80pKKodzJn8Z3MTSALZUpmTBmOclKWUrFp75f2HZSw",
-	"vHj2M35YTiknf2OxgSmBsJ0AIW7OJ6fTlAt2IhcZFRxvoHp8VyxLrboRywUrhfBJzlNjyaMbgDAx44JF",
-	"SKJJSsUst4LuQiYsHZQC4kTKlFEADcmT+JrPxFnLpDdzrpJ9y1lWBSG2DKZgJ+1DZnS18NpddUB/8EDt",
-	"M6kMTQlVbOOICPLXGWPxvDnqD5LHFrjcCVFl+U6ecFkeFA7QPniFlTdHv3xzfUMOaMYP4jk1B/7tCeqQ",
-	"ntW3DV2DjeCkgzOKmpdf2299he3gJS35e8VYamG8Vf+x52BRgkxZagjV7mBAfkVpNrLglVFLM5fczMmE",
-	"TaXVlc0xkSAZ48uRVf5Avato1SuiKYcL9Mg4YcYym6inrTYT9ZZSadaOkVIYGncjJFtQnlY0HnwSVZTE",
-	"F89bhl4wrSkKkzXoVnyxsMIO7jLXcInBeC8Om1pnZpmisp+PRte9lulQcds8lyXcFu6NkimJ51TRGGwL",
-	"fSsSW3jYq63myQcsZskmmpuW9ZyzqSGWua/IZEUyJrOUHRNKpjxNWeI0/gVVd1ZXnkhEWG7FsZQJk65I",
-	"omSWIbpW13jYppmHaCAQFor7c9fTCtW5UkyYW90msdwAd7RCoCVLANh9qi0Tte/vwYqXVuMwc8YVMZwp",
-	"wkWc5gnTdtkdANY4Qys5mJQVFG2tBBC++z6y6vtmLT3qcX1t8sRx4yaB8iDV+E455rduScAg63cAy/A3",
-	"4C4EBgvXUtt62wWdLqQnmh7n/yZXvag3U9RwO44VQWVm/y+m6QKOncPTVN4zoAyJYFrDA2GJF/5BxTvO",
-	"jB1JG+UfzYCWTFWujQKhw05kOaB9bY67sJwk1/jblFH7gZWllnMGsxt7AjBHGxVy2zmxynOTBsX+cV3s",
-	"tUdZnMNa8HCv1a/Dfx65OVqPWiTOWBQQSZok3H5J08tgqVOaalYH8GnJGtYtscZI7EpbllLFiLo5kVrZ",
-	"o4pvYF9FrvaNJrEVA0BNSZAJ0YWVgSeWBtk1UyOVBjUsnttrBylQ5IsJUxplG1TapoyaXDHtp5vTFsyO",
-	"5WKRC25W7SSk+NnOZco1cnHPDWuXGLjQfDZv3Txjd+mKuBesTCKV0e2joGm34wAvmYplavU7xRYMdk5o",
-	"rKTWngt3jgr0VF8y9ZKu2kQwaoh/iVCS0BXp396cILvx1srDqAXK3cQ38o4J3X6axv7mNFE5JZaXua+2",
-	"GD5fLKhyt1bTTv1PQNUdumg7Q8UK13Ek91Y+7BIbYynumdJAT9Z933WeOErbgR6TQxCjrLwLQ2w6ghpV",
-	"qN1k/fz9vqrrC48xANQoQIMC8lrJTEWPa6GBSctJ3l5enl69vb4Y/tcpYXYAYt+LCBvMBuT2Ynh78/2b",
-	"q7P/d/oyIhdvbt6+enN78TIiV8Ob07fnZ6/Pbk5fgtSIttXeUa94qY1ZMq/B1q0h83xBhb+JQW8nUdAT",
-	"oU1j1K4IjsMvab0s8z2jqZk3T9Sb1lr9MuB4qhjg0O7GEkJJxsWM9C0RBa4JwvheKH7LO6sEB+bINp6n",
-	"DTW5Djn4Vp9ZnHEcb/0RufHbjuRczrg45+LuiiWMLTqFfyAqH+IQCteBg2xYxkNrHw0+b7/qXMNjaD8Z",
-	"1XopVVI7vidPv93t+PyExXhrdtFFPGgcM61v/G02xVk2VUzPu1/InSKwToABZaG++nDm2jwNM1G5ndcd",
-	"DPqNYMTMLfa1cumJJfhe2Y6sok2JnktlhQthmEBGUKOrilHDkqGp3HJCDds3HATbptKwnW6hQw9jC9Vz",
-	"+r+zHKeMKmEIF8dE5GlKpIidK6x4UZOEpcyg7lef3n6Eng90VTaWY9g72GNJ7L/HAzLUcG14rMmCJ4ap",
-	"BZGC3ORMJ8DV6qjfhI0s2e0E21QiWF14ZlFwM+Ec3eByC+/sKJz7U9nRQLE7EbTztK+94Ix1hl+YiT8U",
-	"ArfRUgtTboUjrfvCrfgaX7aQxRdMG7rItkch4AknXWpdG4D44yjU5XLWynBrzribPgbiyfprXCdnVM+l",
-	"1RBosU1aGUKxLF2hCH1ExvaQLWKPj8nYHoJSeWZYMi4MfGhGdo4HcDjuL+lqJMBFaEHLEgcwuVCl+H0B",
-	"uXvHZKwN2IuCwcBi4x4TbgZkCI++0V78GgmuCU2XdKWDxaGrz8sq/jHIusWSwWwAA7fKLm94Ep++Q9Wy",
-	"k+d6STe0Bz55uhu6wRhtl3TpuOjJpjWIKVeLC7a8DNh4zfGVa0PY33OakrEoXxzXLXOW4TdOIkYD2+WH",
-	"CglRT6xb24VERujiEb7RhO1bOYLQJFFMa/T6oq/C6idSEC9ftC0/WMq3G4++trPqSqO2o229KOcI8vD2",
-	"3fD67KQX9S6vTl+f3b5uBa9LJac8bZN/ELc7eGTFnNRljJzKONdDxdAB1qLgWBZ0KuzwSbdGUYotwO81",
-	"+kmqqjRcTa6Zw2huvGzQd9FOxK5+r11j7rRYZoovqFqdWLlCCf2RVk3LqYXmht+zG5nxWG8mnTXrs6Pi",
-	"9mYqh9tcaXOu+nG3wg/CwpZCQfW2Tt/R2KQrMKIgsUrQLzogwxl4n548+/c///Xk6SFEdeRpekwKSgwv",
-	"anCu+fi2py8OA0fDMamsHgMi3RU65AtX+ATQr/akFbyL+LcnTyvxb8+iLSC/Ct+7ikMvDqOdceImtwiA",
-	"L1mRUyoip9Nj+x8wNYKczwvJGDClgiP+Ha8B4FnmutM72kSBB9lnCyo8wLht9t8r1J862VZdj/sYFloZ",
-	"65d1i3kkrXN7TbJ9dTOuDVObWPx2/D3bibl/hNVgWyfmA7gos43SwyeTGWq8IWtIC2tFhSummUh+YIpP",
-	"XTDNZ7Qn2cUUws/nAL7sSxQKd71RJ4jUjN3Xp1eWwkNYu2IMXU99PZdLQagmr65OTytmWPtBL2qIjlFv",
-	"+PL12UWrCHnNRFKoix2Xt0tcA3keHR6G3N9vAAQDKlY+qMzQO6aPMfYf/XBkYVW8VC6ZAiMRN3Myvjy9",
-	"OnlzPrw5fft6+H/fvj69vh7+9fTtyffDq+sx3l8QqGasxqfYFITJVIoZUyNROExgQIqxYIA1zoMg6MJy",
-	"1bF70el9we0//5DojIo1bEfj1Q5KeOX+SsbUNL/J3EBEl5xCeI1IBmQMWjnq72N7TxBk4yJuwJxYKNMR",
-	"hCJTp8d7pXok3O9HZEy5n3/srlyUMuJScWOYcDGfcGNGZnjQNR7Kw220hEgkV4y6yMGNJsDCgbPxzeAk",
-	"djYHuZs+tUpNe1jFWljoghxg9UWSyQYf6a2uzF3xdYIc0b4w8K5v4VlxY1TtlcFVta2mbSO1w2oHaHjh",
-	"JURqtjC0nQCA62FsBdX23XvKABkxhi22vfpeKapSpeiqAKAzq7bMlDvuRgw14A7XZMIsvfE4wQUG03uz",
-	"d/+vp2EUoNcADn7lyfsDbRSjCzKVkC4yEtzsFRlQC0atgm0VPMSsTkB00SHbb7wIJ2lu/INgG73srQ6P",
-	"dOXSOFLm8+EgQcLyNiT4QKWcu6B0K8ypRrvCYBvnwAPj2FaEw0F2aEfeDvsCnMNPihkDCN8eBQuwX4N+",
-	"51ybM8MWLZJcI/5zlyCfrU35KdUmcBVse6EhZD84ZB1DAhEGM0LK3sOgzudHhocF34fykDlQDyEhHDpA",
-	"gtpBNqFhDaRfN6IShic3Zz+c9qLe6cXL05ftUrOR2ZUl593GAKD2WzOUNuPHNdD6lyw1tF2kS6ihPvZp",
-	"nNj3xoTdQ7T0lNSCyR3SOwbSdAt7v+AHevVwraftATPhWqkgYxDLgqVayLWLtAoaPMNF6iMI7iHjkzev",
-	"L4cXZ28u3t5eDH8Ynp0Pvzs/HY9E4eCJfUB7kOuC3LZvNY6MKsNpWjiOnE8KQngLT85eRKQaifHV6eX5",
-	"T2+vb95cXp6+DJxION6S6sKT5LQeOwMKuVR7pt4m2Xo3T+mPbt3XFxeItLVjH7Q8HMafE5goBek71zaZ",
-	"rILEQdQoBFvC5e+1Ofk/KCYqXHAbrN7QO0aXGGFXQ4Lgl2Ygho+pOHbh7NUcf2+cNZLMJMEoxA3I5Gdr",
-	"XWSR/NFNYj4SZ29V2j12rtLNQ9uXWkd20TPbBr7/poPX2w6gK1ut0/frec8Pw/Ozl8MbSxNOr67eXLVy",
-	"H5fF1u3k+bXtmxCcX0HSm4BgaNmC++VOCtKzjrJ8IJr6fbSeYBlJ6yoe9GiaQsR/kYDn/qZ6DmY2Re01",
-	"sXguLSUBiSfqSbF6Zy9P3lPIAUD6MOeLRUfGHkz81RT2pZjCgpjqtemh8NIuhjN3zyVi0jR9M+0d/bxJ",
-	"Cm7a295HDU9QnnD5krYJbt9Rzf70nLy+fOZFH51BKDsIGMeuJEgpd0yUXEL8yhxEG50xeke4GWxlRazt",
-	"+pf3Ue9HNplLeTeM79pk1pjx+3YrVsNb5l5tO1vMTbiClIQWmrd7BCL7QIMFhki1qF67hTSedOfj6Hw2",
-	"Y9q0ByhHPTNni5qBqflObW1Lxu6uDVXN89lOcSq/r20gOMdiZZUdhDGIzXuF84hzxc3qOi72NWFUMTXM",
-	"MeIc/3rlF/2fP974NH4AJvi13MXcmAwzuLmYSh8ESLE2i6tLU0aQ6DyzABURM1cyn82d6A8fWGFyQfql",
-	"0pPlk5THB+7nvV5rlvjw8oxM2JyLpAxUicDKPU0ZmFXI8AyzdQoVYzASI3F6z5TVK8zcI3GmZJLHxuJn",
-	"/I0m2n4uBfnfJOX3TJNcJEyRsV3aOCJZmiMn8Oxbu2FGgqp4zg2LTa6YlSnZUSFfI7uMnHbEkiIVJIKx",
-	"ro3iGSNLxO+IzCENABjDSJiW/Oo+xQpMuA+sNJWmExrfESfNO16ipCzKZkiBWLpvufpIMBfcRrTE4F2I",
-	"TPS1M4yi9yzFWje3V+d7eHaW02ii51QxYpbS/itjekCGTX7ENfn+5uaSPD88HInxryOQJUa9o1FDUBr1",
-	"ohGKGPDzv//5/+GJD/ALnzmxY9Q7+nXUw0pfEMOCpb3gVXzqP3bP378fH49gYytniykWWVmaKx5WZqr4",
-	"AbZb4fsxVEpxhbIsPI0EFDuhReEYK9JHrpLK2P5xkKWUi/ERwm6uIeISKyCAIDBjRlf0M7QajIR/G6sg",
-	"UBwac+jaQMZCShEp6UtBwK1CKhmeTVHcJNeGTFhEJmwlRYLlFlDC4VJYJEFifTQS+2RI/vP6zUWxQxZE",
-	"JMEPmCfcX1rkIDqjMSNUQekfbgjVPGF7RxbeeGoFmMnKMAhJGglSnAhEf3eKPHZmK+/skwuJ+nyflpXY",
-	"LFWAdSDhJVZEgxgcEKL3IINwLtOE3P6vQyv0WbBw5UFub17tf3tsF6Lz2EldOaiMWy0Ma5rZ2+kLpq0S",
-	"Desoo67syALoAWjXjCu4poiM6WAyOBzvwaa+kwln1SgtqDRE+mWloXFnAYLx3jEUeYB6RfZOAKCeP3kG",
-	"Y4+RSR0RUJXGGOAFEOk97aQ/tkv8P4lcWDiNiJAk4TpL6Qq1EKkIFbPUijs0vmNGR7AtScIL5wLu+Zi0",
-	"QwHXhM+EVCwZlEuynN07JO2Q3+4/h/89eUrm7B1NWMwXFGwRC9gLyrWaQMQAuRUcTFDwn0xyYfSAvMKj",
-	"R6HcCb9HZDS6HiPIAxxouWBoEABSYacGy22wdMAbyziZMDy2HA6HHLqiNgAMR+Q7YJoEqQoGBSGVRbIy",
-	"xkCx4O5obuYHqZxx4eT3lMfMCbmOqV5IAg9jRmaKCsOSY0LTlCjI4SOKAeW3wgTYAYBR66ODg3gupWbU",
-	"DTiI5eJAyP2MqQUHHnUQ2IUDzj28POsFiVy9J4PDwSGUBMmYoBnvHfWeDQ4HzyAUxsxBrqhtBcRIqVty",
-	"FzAOxqIRhnk4N3b/+eEzMj59PTw7f3vx5ubtD6dXZ6/OTl+O8UKWXLPI60EQWkVSLu7IAkLO9wbkRyXF",
-	"rIgHcUGq4k5A7AVCNdMWD8q84ueHT1ylp+LRUqq7Yyvao/1rSnmKacSKQU2lfUhgZQnJmPIbwJIlTPkS",
-	"VQUOAQH1pZK4g9FS54QCNm698POcxXcsiSxvjqVwccp+AO1L5NlPYMFY+8fy4VTaD4O4GbkUdj1UACew",
-	"DN2dHJxZNwDu298hjKeg+1YLxPQtV2+QafOdTFYPVimokuD2viohWz2pXqnw6eHhQ8/dXZvoGmuJcQHl",
-	"oZ7j1G0jFkusVz7C755s/q5SHQs+erb5o7KuoP3iyRZf1Cvp2e+e/nnzd/ViZu+j3ottVthS+y7UTHpH",
-	"P//iM5NX7sB1AbA+/ssiWBDpZehMg0XJajG/2OHa4LibBL1y9bIQTdDL4bHW4ZLMjeXPyxpV6UtFlnOo",
-	"XDiTroCI3jty+CjuIjLGFfwH/Bf8uH9BVhDygAjwEvYJvkC7WS7IkxdkwUVurHQNzsT7Bq20BEwKNiBX",
-	"DWrkNtBOjSKS8jsoa8kMEE3dxHJ3t0XW62MifJhV+4mRvmEOaimgF8csswfbX7rECFcd0SmBcNBzKwcK",
-	"fzV7H0chfgeo+9pCVaByFlqIRQxMQMAcdW9XRY7bcsCOr7J3XLsSGVsh/IGCbPFuvC/rUCALbKLqGEsZ",
-	"WdF2H2zClh5BnL+L+lnSFUn51Klnllh45duvGtTqOt3Icou2kMx25YWLCU28+g3LgWyOqghRFzusVD+T",
-	"0n3ntHbeisr2JD4hJodp+l+ZeMnEf3cs2RQ4hJGpAY5vgakyN93oeSoSV1EZMNIqvpY7RhZz0FTBhTZU",
-	"xOwIhOdQucIyZKALoXbgnloE8jYTX/IPirJ7qwd6fhvirl1oA2aft9SfKYrNDj4YSD7q0oprumL38o75",
-	"CvVwCPuO2NEFT1dF5AZNweYSVN9Zd2noo50x01GOyA65ZBNCs8wV50WVygHGEeFJ5OS4CGwHEYRHwX1p",
-	"dMkSDAyKKoXZfMpvpVoU6YeFx/YiLBRV1nIsqkUF5tCyqpRLS6ne9V+ZCYvJPSKdCqfpKINaq1q3vlDd",
-	"5wW35nI3QZLkSXzgDdDrmTTYbyo8WtohTmTC6iwaDgktd1OJxi6UoZtX7TO73/AkPkEn92NwxbYk8q8s",
-	"8XfFEm8UTRypLaTdEmbNvJR9CxcNlIYHaW8Tnjji3Y0hQ5Cita/FXeeC+LjCB1H6lmlSY4/ayEyD0YuL",
-	"mRVNc4tYhBIlDcio1deVYzGWzy7nlooja2mTP8v0R/1IeFZLNv3EKFbPLm0tw95xP62n+xUTPwQTr+Ao",
-	"NTrSwsPchGOYfbueDaG40mKEIipPnVWYO9crgMWxa5bj3gL3AnS68NXcG0mr4EmpZzOiJDSuZSI6d0Vb",
-	"0mUd+dzmHgvvqpnLWyHek89hvnHFRa1UWFoeZvyeiTJex10HFJSx0uSKeNhwpnjjBLCR8Ftyerdi94ym",
-	"urBglLYgZ7mw2vp9kPVL/EyaCePq7/+RDUYnELwSGtEA7hfOjlQ5um30S0iETPbD79bjdxdkhAYpKkgu",
-	"6nZYsP0FtsAKoJBd4WRAhs7F6yp83xHqhFgPLaG/KfLmYqA1TO17UgLgBZaiVotQPQn90chDV7b7l2vn",
-	"PfauMa6dR5Hw6XZX/xsy+25hu7UCSwPviJEh0AKc+0Yd/nRWzGxCT3h31WlN8FItxHIYSfRcLiHnw07m",
-	"aoAlUdG6RarCvetv7vnhYeC7ndAEftneutpEGoDi1WlR9qFsz/fzr60d4Mzapmy7Fej7ZSNulKFEVaxo",
-	"afbWJH41OYTr4jJDkH6o2fwduSibCG4zaMUzCMD6QeaUEtv6eff54LG4mItnADZWO9PCYFq63e1fDZlg",
-	"DeaEyWDdzOxHV0x6XIRujx0y+2BE7N04ICfoRoTmWxhtRhLK01URaVZU6Pa2QrCggcmu//zpn1FwgsvL",
-	"s73jRrs7xMM/N1HpmonkZE6D1MDHYD4t5TE+MddpDTjvanqUpSvXZq1aRFGHFlB/M5AJx9O0yIdzGQSF",
-	"ADMSY5f5f4Rp5WMXoYQJfB8rcX5YEMPzzR8VjQjhgy04W9ES8rcmCJc+FQZt5vzdHhfl4AsEbsXf4s6L",
-	"2gRofk9juWAhFbFko4OKuJTSNW6Ye7ubCIITVMLUUZGs2h//OgKSHEa/RsBarXyK8BvPc3EXkWma67nL",
-	"2vRlP/VeNBIQ4Mo4iMLjRAo2Jn1KWtAG2pr55FP7SpmzelRPXoTKJqCxlafj26CFRNGy6Up7owhOGWV9",
-	"J8UzF0FOBZnJkZAuaXBvQFwoNLawdFFcWBwFqjy4O+qXoaGRE8ejQlbxXUFHwkofUiVcULXCGFHYqj62",
-	"q0AqSlx269nF28urN3+9Or2+HpPlnKeV7PFvdNFy1+qoDjCQVFRKV0AA44V0Sbteswj2UaE0GJh5EwJb",
-	"WRYmgUQnCDQbiYTRBHqMoU8HiJOdw8rQcJwods2kZZJLujomm0tmjISrmQHQY7lVB6H0xWajZvUaLcmU",
-	"qiCD2CKZJZLgbjoilVK2RT4W3iXgZ0g9jyFDeyS6lq0YNLX0Qmxwmm71w6IYDzVu7X2YQKqR8Ogfpj7v",
-	"lT01nXK8nmlj8GiN68Jufjt8F+Q9gM/9kkyVS5CCbZPzFSTiv48+LD9s8/iOMf7SJV4HmfHODgWfE3x1",
-	"4sjQOKGWssophtvDVyXB9a3E6UgEm4o83Wwlm2g7dGSzQjW/CgBfkAAApifdUfYhCrp5aOfH3gdqDQCi",
-	"N7F6T5o6le3XUhuiWAyd2LnSzqiEygrVpiReIsFaYhldQS1TKG0CvXYqRYGR/Lr9VXrxDMglnbHkqMhj",
-	"GAO1Gpe1UvvGwjgXBPxokxXhyZ7PX6o0j3cEudrLP0jrtyx1IVWL6/eca2Op4LU/mIY233af5SsHZQf5",
-	"LupQe9n11N9Ci19PdbdKn6xXAWpkKTZp1BvhuvrXVb3yRhd1IKm1DT53QbZtK3OvHVywdwbPTtzhMj4p",
-	"+Xm4WIfG+WyLgyAeIAZCPfp1NTlKbU+TmURwhwL4AhPYnEZYyK6QhlPIljyJUHB83kSAlzB5gAI7Y8B1",
-	"kRXeAtMtkVE4o+sXStMU5EW/u8GXz4geBnTwFDToSF2Y1gJJUTvZHlcrJ6HUOq5VTxo7vyTECbmKU51V",
-	"qbYqSvUA8PdXZh4N+B7SeBMWM+wK0vKBc38QEL6u5DMjPpd4vAMRPGAiWRfVUrMkQpkNIiRo6H7CY/sS",
-	"pOkJ134IwvCd6xYH8EoYNyQXrj4+iuA+XVVmWITliMyr7Y9Zqlv6H+uI3LHMFPS4GVmGts2Hgu6H18+a",
-	"PULfO/3scTGplEiauHSKNfpCuRHcb0kRVDGh8d0M8kV/A8j2oXrIwyApxE7vyGTWYCpYM9YnUFFUFABx",
-	"CkvcXOqq+S2C0mKBpcXyjKAqG+Jl2NdHSFNYuGeUC/Ax1AbwJd0Ky5T9B42LnGo06gk2IGjMHAns/7y+",
-	"yB45c5aWzf4RSKaiI6GZSEifNk07MygjwQ3AMBgWqW+PhO9ibABOtzcgV2yaa5q6DPE2u2CnwfEITIVA",
-	"m7D+3vD86nT48qe3w4vrH0+vwqp4I1FV7hzZBBJKfMckXGC0xvhIa7VxR8KZ3CIyPnlz8er87OQmKMXX",
-	"FChaLFVXFuKg2RcUYnxUAeGrlemrlWlXK9NntRYNA7NyqSpWcdlSrOjjzEXeAC+zbtJ/K5D2eas+0LzC",
-	"tE/6pf8FHkqxF2FOD8PsHv+rFCTLVSY1A7gdic2me1JY7ouecVAFx5Fs7enSsf9HUe++UfszZfSeVc30",
-	"uShsbn2O7p+JXaxR3DlboTabgDosjssiaygT8Svlvn01kKKXnncoAFqNRD+s51/uCQqbOq25pfgqkvi2",
-	"qqeuouVIhIVNgSY4D3EsF3AjTs8LXEXg62l1H8jsE9HkjxA1G8V92xIeHCD0JVTom9OE/C3Xhky54HrO",
-	"kr0j115hXGSnBp0Qo0qZt+Kg7SgTxkRYRvZ91G4OuZBBSVouSOYqz9fryf9x1ErIPQgAMTgT1/TCWRmg",
-	"pT+murr8P++MhMxcsyt58xy/PQytSr2qHlS0ShcoE5UyTkgNqb5jmI3EA9I4En1DJyROJcSxuXD1iAhm",
-	"llLdkUTJbM/iq6+3q9g+NYbGc0uoJNgBvWseQGgk1oqzR1bi5Eqbgs+X+ZtNUhth4Sk6Ev5tu36QFqa5",
-	"AuNPxlnMnD8fSIn7xokJpbN+QN4IFNrdbbmSOmB0cjkzxfUVABCFku2ScqMxZ6aGiuhkBmrKDWahgHQf",
-	"FtV21B4XNiBPD597xC2JXgBulhRXLD+DWncIoAkQUbPXRiWHcEtfZdffjey6noDzr/R7BTYAjM/YTMEf",
-	"UDYNK363ku+Xii5FGWoZS3HPlMZQSx9kQTGAZMu64GRYiIiYYzxlZkV0rCzjn6Z0NmOJU/eDb9ushM4G",
-	"XtQz/0LlqWJ9HXjr7+APA+llV38jYfdlRHm389TzLtd/hSzkgomNokpZwm+98a3VlzMgF4wlaMoRUz7L",
-	"LdP0I8LXgH88ZqT/4vBZWVhtz1VnyRMuIQQJ0qGcu/4Fef1dE5bLevdD+9XasKJFnhpuhz2YSrXYT1yd",
-	"5RIaW4oxV2rpTsAYtrGaLn7YUgj3kwYAt3QC6EKk4mq+Vhd7LMtJeRuaKBZLBQ4iAPR+nlmE/tMh0eQA",
-	"wHwPsNZV8NZlTG7GWDyHz2cC6v9uQuOiBvqOGIxVEEu8rKR6obEBhq5G6XcE57fH4EMd9ccNBqyU5P/E",
-	"2FctE78u8N4ZY4rS72PSnxS13vfwKN3NW2ro4es3gapfg+7WRt2XXDZx+FTE4ZfSrNcsXLl/pBkAFQEs",
-	"dJIBrOa9Mdnt6eGhFYtTKWbe75wpCQUDQFTWvk6RjqASDLv31UoNNYX4YTmqhV3Sp8SeOJnQ1CrekMQq",
-	"VTxn2mCfCsWKRIJSPQejBZaCQEuhlVesPOyD8IrxZW5cfDio0lRLQYwE9xVNuHB5ZOMivBtP4QC8TONW",
-	"gfh7PKdHpAhuhs5gDiiZ7kIGBh8O22syxM75PROQlRMUaffXXMxcgpKDnTow4TFuBVJljkBxdbQoGpKB",
-	"QQv5ylOiI+ySZwVCpIjgidsfTg1TY9IHD6eQFmemUx6DCDwHFdhBD/aIxXrO6E4EdW/vmEykmQMarXza",
-	"my841QCDAn6+AEjAOmK1gxs8gIv/E2yiWHWROuCXX4ncDK64paQZiyXQSajjBcZXyADWdy6VoRc1MzGL",
-	"FhsYV9JZrsPfcwUXOs98DU5woaH49cESmpd0osVVXc5yXbZhUuizDTVVnx8+a48aDnujfDR0bhXMW+nG",
-	"skUkr1vb4BMKGI8QVovXSNy1Wh4sIZnKXdceJGoxHUQie9DwkBAAR6bklPsW7e1Rt9dlmHPRlsNNGvmy",
-	"nD4nyA0HcZU4HlQMULmA2qA6n5QaNljvRczSFNo0uLW2BeMOMZ++t0Mw7ecu+uajWcN6pxDrf8/UypXP",
-	"nxJujt0ZaGybFZxPeHH+ljrDXS+wPkdS5FVDNUea7EsBXt4Zc1lfc+i2z96Zos+CSMiCLaRanQq7jwS+",
-	"dbGAyOcub29aWdGlW9UjMiI/RQcRL3DCHdDgSwp/L9bUfo9Z3lFrBUIv59JeTtgsBO7riIzpjI1J/8mz",
-	"f//zX0+eHoILXORpahlPnDKqCDd7ERlPZZzroZU8xxEZZ4rbJZ5IK+sKjT4ozYTmht+zG5nxWI9J31uy",
-	"nr4Iu7tFxGAPOHS4jyvg0iKs3kIn2xA6Hl5zdqPjVJ9add4Ala6Tbw0ofwPlyh4GCU6AdugSaINOUt0I",
-	"UWNIB+yd77HWHt+f+R4c+/jmwF7hGKNq3BiRq4XrnSsuKFkHfCxIwxoJn4cVuWiXhUSHmeNtju861rfn",
-	"8gEYeU3VXSKXggDny5gq/PEjMS6cMj/99NNP+69f7798uQ91WQeLZIxVWaEKK8Tk/E3mStDUhaKoeM7v",
-	"XYqx64sF2gokhpc5YZ7UW30FwpuM1dv5gg3IuSt6byCmki0JHhXotHOZqzYX7Sm8Ah3+dsKgf/CsikCb",
-	"bdKtyPMPnvmtgx+MCoK+/QUTxrUDal7+P3g2rknuJ7jO/ZdcZ1JzX+OqBkbl2Mdwf3aCv4x6bROMeuM2",
-	"eb7czgej6wfXKCqDmitiRcXRUtTCAhALjnc7PPRosE5C9MIOohuyh+o6jgN4FWV/N6INXXVKfWn62k++",
-	"jeT3CjpNmKI+5M43UXPaKmgFFQhsZdsfxbBHliZ0InMTbHQnqe16LpUpui9rYtm3MIFP1t9hNYO05NMv",
-	"DvcG5ML5UnlzgILDEwMsvkaJLTeHd+lmx+2xs3lUmT+R02lUeHPLFUjIgEraFcXuW30EHREmg+6TC/ru",
-	"DL94cbhZV6yIch4J6qrVA8AZlAbfBrK61brNyHvwK17b2fr8ylryGn6ze+6kO/Jdnfav3RJ3y5r84n3r",
-	"Wyc5+svaWWHw3f+dlB6RJ//+57+eVho0NxITd79bFLUf5m4fXh/ACT6POuBJTAcRcao0nvjvNj2rVQUo",
-	"QiixK+eOIF+nZr6QL7iL25ABgzpgBtcSzn9yHOY6kWklIGvGwedjNQRXrDgoKXzBlq1VhbnxjfTqU21T",
-	"LRHPxw/8WCqyG/7kc9bX36LAG67PXZEjT0irKoWqvaZzL+8+C9X/TfpxQ0QsDVMtDeK6sW5jhZQTqtk+",
-	"F4WsWZZoG0PNz3FNDbdSItdQdBrqnWCK4Li90tW4uxrKAxc+uWZWL3Kmne7qJ221TP2f3fVLG+FYX8uo",
-	"LKiJ50F7na9lVDaUUYmIBhCFShWhU1BCqAM3KYsaJYkI3xHNiyIsHa7zByhvUcWxL7zCxbq8/Ddrs8j/",
-	"QDG/3cG9YHSy5J5YurIBFPNJyuMDDMntBMEblqa60kwLHe++UgWE5WrSb+nyHpGMrhaYGORwB+PWomrw",
-	"bwQp+2KWWySCCPg9n7kAH82pDgKH28PXIcvpBLfymK2ywnlaQPQVoyZXjOglN5AfBVdVbOVxwnhcu7Ou",
-	"Ayuqh9rLi6kg7B32VF+6eum5aA0cQ/hoBRhDY7O+g0GjYmfRQQHK9pApBz/0eMkmmhsstTqXgq0yafbs",
-	"V4nCvEjNUyaMj4o01eYILd1mq6XUO8o94w4eN9jUTbKTIvD0UyoCVyxm/P5jhfvfQx/Jas1jjCRjROdZ",
-	"JhU2JZ7Id9ugBnQx3t+oOG/oKFB2g600lKv18NlBq+5SqVt7cZhAT96msYBd6EM3F3ic5h/Fzj6+EuyH",
-	"VP6HJRw77azav8wxdChZA9GKDa37kdodBI0OQKoMIUyHTUoHD4DsD9o+wYcfDx6PKhjfeKTAuY6+CWXz",
-	"8t2JxD6DJh4be+qtoRVBpwyXkQE4GgWB20keQ7pIDLJBO+rDeZYoopnZjgIw14WkmwIUvmn/akgSXjz/",
-	"pB1GhiGZt4f5GFgW3Ag0o7GoNvjNYoLvwYNg/nBN0xsIEsbjHUBv3LVtmcPiM7dX556KzqW2wqD/Hqwg",
-	"AzKs9QmqlpiqR0pCHrCTA6wQYPml0IbRhPSfHx5iGfQWQzM0DjtxM5ca96PIl26Wz2RpvlXppmymtouw",
-	"hyqzalPJh8mvqsqmwdqiD8excfnlmHzzPYPG+GQlc1X49A1god0ZPK6ElH7j0nIQ1EbC/TjBKN2yGwMW",
-	"UoMcv8Csk6VUFDWrfnNhadcunYdcG8UzVkIB7BI3F9CC8Nw6KYJcLHIBBOqjY+qPyfOg+AYX9xx72m2y",
-	"M/glnMEXvc+LYG7Z2ILwC87ie0ArrT9/bIWCB4A57f6qc0iRlQK7/+4CX0joP5Tf4NcWrg6D6jtgogMm",
-	"I2Qj3ryNeVzCMCHr+OwEfMKxMb9jhC0UfP3NfkdLjeuz2vnfZEzg9TmiVN3ZrvCyZJO5lHfdAPNGpKuC",
-	"/lG0o3LovgpB51iUVPOZQKNhkRqFDQld50BfXAm0Mbhu8EjEDMrOHLtqJeDyB7p3x4VT3WhsGUnKklkb",
-	"NcN1/ej20C7po5enFPXxm/1rv+Tt9f7n3z6oqk+ThKP9+TIo0YAr+KxFFtx5DuO7NqS6xNxKq2x7+TMr",
-	"H1nGGFyZVd+cLPDBuPY5RIAufRrxgLlKYUWDzskqQAHnaVN0CSiyASOlJRJPDzypwPuaSTnDDKv2IFBU",
-	"6/VcKrOf8nuwj/OZYAmZpnJJYinvOPryFEu4YrHRXhPgCRPGMp9MyXueYPhpHauoMm94ElscOWsQ8Gdo",
-	"4q1rcu2jH7tcf9exn/uWS0UJFSlCs38EJX2JkSMxPkjljIv/gAMCefgvo/zw8Fns6xnbP9gYA9JDj68s",
-	"uxNviLz+QMhK2JTmqdmGA7B3GYsNS5yteS1ogazZ4oIi/QpwYJFKuGdMtfqvk9PIpaxTSCcWMdvr6Hrp",
-	"oM0ScnvQmwBtmC7pCtVmBCMLRe5ixkeujiaRgu1DdxlYmRTENUp0yc/urbrJggxJQa7L9s6uShla7MD4",
-	"UBQOLRV0uor8qDMmmOKxH70JzBaOT9x2t7MF2V30dmICUftAcCddI7148nTrgUC12mmgX7bE2QqSnciE",
-	"ORyrXKnDtObN/sFQ9BWWM21F0jZ8qw71a2/CqGJqaH89+vkXe0dI9BAUc5X2jnoHEKHgRmp0onWWqe2y",
-	"ux3wuORuC1t1W37pcIlKfzdGzkU+LbTSTxfzmlo372aDvTfnghoAwKEsQXOhIEXOlbcjR9WUD2frCkb3",
-	"AQDNCU6gzEYj7Zj0oYgllrXHjKi9yJUlgc2EPvxgIig40pzlMqUgfCuZz+ZOKsbUr6oUHhEnV5epYKXW",
-	"hwpfMFlFKmhOCq5xAXGqQvpDOSp4qLs/V5DP0BjMEwuYuDD6g9kzPEg0W7ZM1p4pDsqpYgueL1A5DcYq",
-	"UsTf//L+vwMAAP//",
+	"7L37cts4ti/8Kih9X1XLdWjZcZJ9ets1tbfacaa9t2/lS/eZM+oKIRKSMKYADgBa0XSlat5h3uD8cR5s",
+	"nuQU1gJIkCIlObGTdE9q7+qJbV5AYN0vv/VrL5HzXAomjO4d/tqbMZoyBf+8YO/NFZ2yMy7u7c8p04ni",
+	"ueFS9A578ajY33+Z3F2fETkhZsaIYO8NyemUwV/YEVEs+8OoZ3896sWkf/32mHx/8P33OxGRIluSxYwJ",
+	"e6NihGtCq/sH5HbGiH3yPWO5hocr9teCafOdJtLeQnKq6JwZpjShIiUJVYozXa0jTgqlpYoHvainkxmb",
+	"U/sJZpmz3mFPG8XFtPfhw4eoVz3IXnDO5lItT1P7b24/M6dm1ot6gs7tjXP/56hnF8QVS3uHRhUsfMlE",
+	"qjk1vcNeUXB7ZfOlUc/u6jGsb3Vff4YNsd9ht4JoQ5XRh4QKInP614KRB5oVjBh6zwSZKDnHaxV74LLQ",
+	"cNN3msT20GKCpzkgw7FmwpCJVHD1hCvttroX4Xf+tWBqWX0o7l5t7+b0/RkTUzPrHR7s70e9ORf+5xdd",
+	"H3nG59ysfuOPckHmVCwJN2xujx4+dSazVBNqyFxqQ/qv95FCKKx9p2ulGbwiXGjKJrTITO/wtV0lfc/n",
+	"xbxaM/5UrZgLw6ZMwZJvmNZcis7j55928B/szTqXQjMgth9oeo1kbX9KpDBMwD9pnmc8oXa39v6i7Zb9",
+	"Grzm/1ds0jvs/X97Fefu4V/13olSUl27l+Ar61t/W/ESSagQ0pAxc+yTElmYQe9D1DuWYpLx5LOvS8tC",
+	"JSAO7MK4INQygLH8QA2hWSYXlse5Jn1Ly+w9necZs8zBRMpSovEAd+Aj3ko15mnKxOf7igvpVslSx2xW",
+	"siWJLARu7IU0b2Uh0s+7pIl9JenTTEtYlsJtpPbsMymmxEii5ZxJwQjLNMP9u6LLTNL0Vsozqqbs89LC",
+	"WKZLSweZfbXdSCrKne2/IOf8hyPyb/Z/cJ8VFeUTcPU3TD3whN0J+kB5RsfZZ/yAoVVPBk8/oVlGBGOp",
+	"9mSdSDHh00JZflPwG8VoMrNLHJCfrcjjxl7L3ucsMSwlY5rcj4SWUpC+Fd8pNXRMNSOpZPhIKvSCqZ2I",
+	"xNfMqOXucGKYiommS+3UrCRGLQmdUi4OQ4U6EgvqllXJgAh0KiVJxq3aQC3MjSaaT8Uuh2Vw/B72wBQZ",
+	"9ewf8N5Rb2cwEr0otCSCRa0qgxuWSGEFv/0zWcx4MgsXSOZ0SXSRJIylrcq8EuD2IG6lPKdi6eSq/pxn",
+	"rqygkor8tZCGEtBLxG4unC4u/rF7UgjDMzCNFoQaw+Y5SO1H7MedoIWZScX/xj6j0DnnWnMxjQgXDzTj",
+	"QOjsfW7VJkkUS5kwnGYaGPVOeEKHx34hVSiLLCVOG6JtZcmcohySDwwNJ83/xvBkd4izpTRT9q8TyjOW",
+	"HhEhR0KxlCuWABPnUms+zsCiE5YxPkS9n+yWwCc97Rc3nrvttzuxBAd1ROKUGcozHZM5zTWxtEsmnGWp",
+	"lSFWBuRKjjM2H4DF5F5tV3Y8o+ZaophlwhpZf+5Rrbk2VFgDrdBM9X5ZsYqi3vGMJfeyMIEtlCuZM2U4",
+	"2kl5RsWmb7+y16CF5c2zP+ON1Svl+C8sMfBKEGzHIIhX3ycnk4wLdiznORUcT6C+fdcsz6y7kcg5q4zw",
+	"ccEzY8WjewBhYsoFi1BEk4yKaWEN3blMWTaoDMSxlBmjQBqSp8kNn4rTlpfezrhKd61mWZaC2CqYUp20",
+	"PzKny7n37uoP9BsP0j6XytCMUMU2PhFJ/iZnLJmtPvUnyRNLXG6HqLJ6p0i5rDYKH9D+8JoqX3361eXN",
+	"LdmjOd9LZtTs+avH6EN6Vd/26AZtBDsd7FG0eviN722usJ28pBV/bxnLLI23+j92HyxLkAnLDKHabQzY",
+	"r2jNRpa8cmpl5oKbGRmzibS+sjkiEixjvDiyzh+4dzWvekk05XCAnhnHzFhlE/W09Wai3kIqzdo5UgpD",
+	"k26GZHPKs5rHg7+Jak7i61ctj54zrSkakw3qVnw+t8YOfmWh4RCD573eX/U6c6sUlb19NLrptbwOHbfN",
+	"77KC29K9UTIjyYwqmkBsoW9NYksPO43VvPiIxSzYWHPTsp4zNjHEKvclGS9JzmSesSNCyYRnGUudxz+n",
+	"6t76ymOJDMutOZYxYbIlSZXMc2TX+hr32zzzkA0E0kJ5fu54Wqm6UIoJc6fbLJZb0I7WCLRiCQi7T7VV",
+	"ovb6HVjxwnocZsa4IoYzRbhIsiJl2i67g8BW9tBaDiZjpURbawGE136IrPu+2UuPelzfmCJ12nhVQHmS",
+	"WrlPOeW3bkmgIJtnAMvwJ+AOBB4WrqXx6W0HdDKXXmh6nv+LXPai3lRRw+1zrAkqc/s/Cc3msO0cfpvJ",
+	"BwaSIRVMa/iFsMILf6DiPWfGPkkb5X81BVkyUYU2CowO+yKrAe1lM/wKq0kKjX+bMGpvsLbUYsbg7cbu",
+	"ALyjTQq5zzm2zvOqDEr8r5tmr93Kch/Wkoe7rHkc/vbIvaN1q0XqgkWBkKRpyu2dNLsKljqhmWZNAp9U",
+	"qmHdEhuKxK60ZSl1jmiGE6m1Per8BvFV1GrfaZJYMwDclBSVEJ1bG3hsZZBdMzVSaXDDkpk9drACRTEf",
+	"M6XRtkGnbcKoKRTT/nUz2sLZiZzPC8HNsl2ElH+27zLVGrl44Ia1WwxcaD6dtX48Y/fZkrgLrE0ildHt",
+	"T8HQbscGXjGVyMz6d4rNGXw5oYmSWnst3PlUkKf6iqk3dNlmglFD/EWEkpQuSf/u9hjVjY9W7kctVO5e",
+	"fCvvmdDtu2ns35wnKifE6jJ31xaPL+ZzqtypNbxT/yeQ6o5dtH1DLQrXsSUP1j7sMhsTKR6Y0iBP1t3f",
+	"tZ/4lLYNPSL7YEZZexcesWkLGlKhcZLN/fffVV9fuI0BoUYBG5SU1ypman5ciwxMW3by7urq5PrdzcXw",
+	"v08Isw8g9rqIsMF0QO4uhne3P15en/7vkzcRubi8fff28u7iTUSuh7cn785Oz09vT96A1Yix1d5hr7yo",
+	"TVky78E2oyGzYk6FP4lB71GmoBdCm57ROCLYDr+k9bbMj4xmZra6oz601pqXgcRTLQCHcTeWEkpyLqak",
+	"b4UoaE0wxndC81veWyc4CEe26TxtqCl0qMG3us3yjNN467fIPb9tS87klIszLu6HSdKucudU37P0xNtm",
+	"q4fmIt3facJ27VXot9Ass7LBao1MJjTD4Oi4MEEuqjS5yQxC9o5aY/3Pv/8f/P//dAQ5SOQ83kwL4VrX",
+	"fu01Sxmbd7o6IEI/Jv0VLgYfsmEZT+1rrVg1a7fiOXy9nGq9kCptbN+Lg+8ft33+heXz1nxFl6ikScK0",
+	"vvWnuWq8s4lietZ9QeHcnnXmGrhGzdWHb268ZyUoVn3OeYc5cikYMTMra1ptkrF0bGUfHBFqVaCeSWVN",
+	"KWGYQLXX0CKKUcPSoamdckoN2zUczPhVF2k7T0qH+dQWGe+iHS5OnjGqhCFcHBFRWJkhEpf4Ky/UJGUZ",
+	"M+jpNl9vb8I8DyZmV5Zj2Hv4xkq1/YgbZKjh2vBEkzlPDVNzIgW5LZhOQYc3WX+VNvL0cTvY5gDC6sI9",
+	"i4KTCd/RTS53cM0jXRG/K48MxzxeCNr3tK+9tAOa5k0ZFP9YCtzGJy8D1zX9u+4Ot+IbvNhSFp8zbeg8",
+	"356FQCccdzmxbQTit6MMDlRvrT1uzR53y8fAGNugWNdYVfV9aQ17Wm6T1mJSLM+W6DAckthusmXs+IjE",
+	"dhOUKnLD0rgMZ2LQ3KVZwILYXdDlSEBC1JKWFQ4QYKJK8YeScneOSKwNRMeCh0F8yv2acDMgQ/jVd9ob",
+	"myPBNaHZgi51sDhMbHrLzP8aLPtyyRAkgQe3WmqXPE1O3qMj3alzx0ouNFMXVgK2i07hhCM46sQqRgYJ",
+	"GvDfjbWvcmpmpH/PcqijsMZX7ETLjZGKTlm8EtJs6OWDg5b1e5cjDMy+OHicJHB2eu0r28jpsgzRn7R7",
+	"GT/PllYZrmRFUo65vAkXXM9ADcZ7mTUQ/kPSwszgcX/AAja7GCxYizEusmBjQvPcqs2FhiDse5Z6uoBq",
+	"A8iJoU9lHWDrVk+ZYIontcuoWKKmZplmh66kyxWbfadLosUUun2bCN2F0OSPekj3ELcTCcvw32AXvSus",
+	"x8wnHH4l5LumoVed3ZWzn47XUx+kf9T8gi2uAgOukeAttCHsrwXNSCyqC+M2klqlIQwkX32seRj1xLq1",
+	"XUg0gVa8EZqmimmNp4Y5OeuHS0G8ZbmBI77fSNmNL6uvNGrb2jbCv3IJT08LPwxvTo97Ue/q+uT89O68",
+	"/XCVnPCszfJFqd5hHdXCpl1B94lMCj1UDBO9LY68NT5OhH182u05VwYrWHoa84H1kBEcTaGZk+XceKuw",
+	"76r6iF39TntkqDMynys+p2p5bCWNEvoTo/fWRhOaG/7AbmXOE71ZaTayLE5/25Opbe7qSlff1dzuVvpB",
+	"WtjSHKyf1sl7mphsCVIN1VSK+f8BGU4hy/ri5T///o8XB/tQvVRk2REpdTBcqCGJ7Os4D17vBwm1I1Jb",
+	"PRb+uiN0zBeu8AWwX+M3reRd1nm+OKjVeb6MtqD8On0/1hB+vR89miduC8sAeJF1NqQicjI5sv+BkDro",
+	"DV76RMApNR7x13jfD/ey0J1VAKss8CTf2cIKT/DctjzHNXrOnWqr6cF/ioVSe9Yv6xbzTPGG7WMI7aub",
+	"cm2Y2qTit9Pv+aOU+yfEi7ZN1j9BKj7faD18NpuhoRvyFWthralwzTQT6U9gAWLR2BeMJNrFlMbPlyC+",
+	"/Gs0Ch97os4QaSR1bk6urYSHkLliDFOsfXAbrH/z9vrkpJZusDf0ohXTMeoN35yfXrSakDdMpGWgoOPw",
+	"HlO/Q15F+/uh9vcfAIYBFUtfPGnoPdNH2OOC+WYyt859JhdMQXiQmxmJr06ujy/Phrcn786H/+vd+cnN",
+	"zfCPJ++Ofxxe38R4fkFBprG+vmITMCYzKaZMjUSZGMTEBNY8Ate4TJmgc6tVY3eh8/iD03/1MVVItTjo",
+	"I8OWjwi/1M6vUkyr0QNZGKhclBMoIxPpgMQQj8HITWzPCYrJXGUZetA+jBKhd+siOD6cMhLu74ckpty/",
+	"P3ZHLiobcaG4MUy42mYMWMgcN7qhQ3n4GS2lQOk1o65CdmPwt0xUbrwy2IlHBwLdSZ9Yp6a9fGgtLXRR",
+	"Dqj6splqQy3Ana69u5bTBzuifWFQRbJFBtE9ox6pDo6qbTVtH9LYrHaChgveQEVyi0J7FAFwPUysodr+",
+	"9V4yQOeXYfNtj75XmapUKbosCejUui1T5bZ7pVcAeIdrMmZW3nie4AKbRnzCo//Hk7Da1XsAe7/y9MOe",
+	"NorROZlIaIsaCW52yk6/OaPWwbYOHnJWJyG6KqjtP7wsm1r98I+ibawmaU11ZUvXrpQx3/cJjUBWt/nY",
+	"G7iqLhbqt21GNcYVBtukhZ6Yx7YSHDc+FFtlELbjvoDn8JbyjQGFb8+CJdmvYb8zrs2pYfMWS26lzvkx",
+	"xWxbJ3Eyqk2QJNr2QEPKfnLKOoKoLhbtQmvq07DOl2eGpyXfp8qNOlIPKSF8dMAEjY1cpYY1lH6zUn0z",
+	"PL49/emkF/VOLt6cvGm3mo3Mr6047w4GgLTfWqG0BT9uQNa/YZmh7SZdSg31NX5xaq+LCXuAroAJaTRN",
+	"OKZ3CmS1IMBnhD8yn4tr7UjZhGulgsRglgVLtZRrF2kdNPgdLlIfQsKFxMeX51fDi9PLi3d3F8Ofhqdn",
+	"wx/OTuKRKFN7iW/cCHq6UNv2rceRU2U4zcrsi8tGQql6mcPbiYhUIxFfn1yd/endze3l1dXJmyB9iM9b",
+	"UF3mEJ3XY9+ARi7VXqm3WbY+i1ZVIrR+11dXcLd1SQd4eS4X5vYJQpSC9F1RAxkvgwZZ9CgEW8Dh77SV",
+	"d3xU7V+44DZavaX3jC6wkrTBBMFfVktwfDXNkWvbqGNZ+OCskWQqCVbbbmAm/7bWRZZNTt0i5hN59k5l",
+	"3c8uVLb50fai1ie7uqltGzx+000abRvQ1ZXZWc3rdc9Pw7PTN8NbKxNOrq8vr1u1j+vW7E7y/Np2T0jO",
+	"b6G5U0DRv2zh/epLStGzTrJ8JJv672jdwapi3CF79GiWQWdL2WjqfqZ6BmE2Re0xsWQmIXmOSXQplu8h",
+	"R/5AodcF5cOMz+cdnanw4m+hsK8lFBb0Dqxtg4aLHhM4c+dcMSbNsstJ7/DPm6zg1Xjbh2glE1SkXL6h",
+	"bYbbD1Szf3tFzq9eetNH59CyAQbGkYO+qewOVzFD9AxMG50zek+4GWwVRWx89S8fot7PbDyT8n6Y3LfZ",
+	"rAnjD+1RrJVsmbu0bW+xB+caWm9aZN7ja0/ZRwYssDiuxfV6XDHrcXffmS6mU6ZNeyF+1DMzNm8EmFav",
+	"aaxtwdj9jaFqdX+2c5yq+xsfEOxjubLaF4TVp6vnCvuRFIqb5U1SfteYUcXUsMDOCvzprV/0f/186+Eq",
+	"gJjgr9VXzIzJEamAi4n05Z8UMYgc/lJVQaKL3BJURMxMyWI6c6Y/3GCNyTnpV05PXowznuy5P+/0WtEQ",
+	"hlenZMxmXKRVoUoEUe5JxiCsQoan2JVWuhiDkRiJkwemllhu55g4VzItEmP5M/lOE21vl4L8T5LxB6ZJ",
+	"IVKmSGyXFkckzwrUBF59a/eYkaAqmXHDElMoZm1Kdlja16guI+cdVfVpOoJn3RjFcyhls/wdkRm0u4Bi",
+	"GIm2irk+DcsGEVEty8Y0uSfOmne6RElZwsNIgVy6CzV0grmyRqIllm1DTaovcDOKPrAMMZ3urs92cO+s",
+	"ptFEz6hixCyk/VfO9IAMV/UR1+TH29sr8mp/fyTiX0dgS4x6h6MVQ2nUi0ZoYsCf//n3/wu/8aWd4e+c",
+	"2THqHf466mFBINSwYEUgXIq/9Te733/4EB+N4MOWLhZTLrK2NAeSV3Vk+Qdst8IPMSACOUA4S08jAaA+",
+	"tARIsiZ95BCDYvvDXp5RLuJDpN1CQ60tIn2AITBlRtf8M4wajIS/GtE+KD4aayLbSMZSSlkj6yFP4FSh",
+	"ZRL3pgTxKbQhYxaRMVtKkWIJJVo4XArLJCisD0dilwzJf91cXpRfyIKKJPgD9sP3F5Y5iM5pwghVAHHF",
+	"DaGap2zn0NIbz6wBM14aBiVJI0HKHYG6/06Tx77Z2ju75EKiP9+nVe2mlQqwDhS8xJpoUIMDRvQOdMrO",
+	"ZJaSu/+xb40+SxYOBufu9u3u90d2IbpInNVVgMu41cKwX8qeTl8wbZ1oWEdVdWWfLEAegHfNuIJjikhM",
+	"B+PBfrwDH/WDTDmrV2kBohbpV4hacSfQRrxzBGAmgMuFta9Gk1cvXsKzY1RShwRcpRgLvIAifaad9GO7",
+	"xP9M5dzSaUSEJCnXeUaX6IVA6ew0s+YOTe6Z0RF8liThgXMB53xE2qmAa8KnQiqWDqolWc3uE5L2kd/v",
+	"voL/e3FAZuw9TVnC5xRiEXP4FrRrNYGKAXInOISg4D+55MLoAXmLW49GuTN+D8lodBMjyQMdaDlnGBAA",
+	"UWFfDZHbYOnAN1ZxMmF4YjUcPnLowJuAGA7JD6A0CUoVLApCKesqmLFQLDg7WpgZVj47+z3jCXNGrlOq",
+	"F5LALxNGpooKw9IjaNlT0KtKFAPJb40JiAOAotaHe3vJTErNqHvgIJHzPSF3c6bmHHTUXhAXDjT38Oq0",
+	"FzQs9l4M9gf7AH2TM0Fz3jvsvRzsD15CKYyZgV3R+BQwI6Vu6Vr5yVVC+zIPl8buv9p/SeKT8+Hp2buL",
+	"y9t3P51cn749PXkT44EsuGaR94OgtIpkXNyTORRd7wzIz0qKaVkP4opUxb2A2gukaqYtH1T986/2XzhE",
+	"s/JXC6nuj6xpj/GvCeUZtssrBthhu9CozVKSM+U/AKF5mPJQbCUPgQD1kGDc0WjlcwJQk1sv/HnGknuW",
+	"RlY3J1K4OmX/AO2hIO0tsGDEuLJ6OJP2xqBuRi6EXQ8VoAmsQnc7B3vWTYC79u9QxlPKfesFYuOew9Vk",
+	"2vwg0+WTIWLVWhs/1C1k6yc1ETkP9vef+t3dGFw3iJnHBcCgvcJXtz2xXGIT4Qvve7H5vhoKHNz0cvNN",
+	"FX6mvePFFnc0ESPtfQf/vvm+Jmjfh6j3epsVtmA8hp5J7/DPv/gO/KXbcF0SrK//sgwWVHoZOtUQUbJe",
+	"zC/2cW103C2C3jpcOGQTzHJ4rnW8JAtj9fOiIVX6UpHFDBA6p9IB5eidQ8eP4j4qm1jgv5DHdU0soQ6I",
+	"gC/hOyEXaD+WC/LiNZlzURhrXUMy8WFFVloBJgUbkOsVaeQ+oF0aRSTj9wDfygwITb3K5e5sy37n52T4",
+	"sJ/6MzP9SjioBSgySVhuN7a/cI0RDgXUOYGw0TNrBwp/NDufJiF+B6x7bqkqcDlLL8QyBjYgIBaDj6ui",
+	"xm3ZYKdX2XuuHRTMVgy/RwNUhFbGP7NmcAuHAgyrZWxdvd2ztHWBRAPMuAvzYMfr9rKBES0wDei9oSrm",
+	"5rACEEfvWwHKgfZaWgpiT3tALlymyqMxIGxCSYbgmDwwmtnfuaAygspoY92+QkDHAblDYyiCBoQQ7NOF",
+	"AFZNIw3uqV0URhPcvsgFtaKwvDZnaheFzW4pRD2czZj657cZFfL+Lv+M0iYEkfgShkYI3NGB9wknz7UH",
+	"+qxTpN1SS4uRI4EvYJP8DsTUBZ27IQSl/V6TVHb7J1L5TY5KRKJCe//eXvYIsYQ81C2VKhgotMzb5BMg",
+	"CVqPexdSVdZMgvYjV4y4oEuS8YmLGlkbxscEK3FGzYo5kxfWmoDu6mvv81Qsi8uBJrO6Z9P0ho4IJVMp",
+	"3X1OnPFWC8PuxL8Qy3+tvsXvzlOotB4WzAcMvQWnymKN0XAiUjfQADiSUANGe2Q5ByOoXGhDRcIOwacP",
+	"Yz6IAgohGgxauN9aBvKhXI+4CzNRfDAWC1JWvHC70BWafdUC/1ZivQ8+mkg+6dDKY7pmD/Ke+QExsAm7",
+	"TtjROc+WZUEZzSAUHIDfrTs0LB2ZMtOBBmgClADExsdIjyOMQ8LTyLmXEYQ0I6jahPPSWClCsF4xquGi",
+	"egyKGlgj6Ye4nzsR4jRWUMolWGOQpalAHV23XP2s/8hMiOX6jHIqfE2HVdIAjV2PE/tlyW11uZsoSfI0",
+	"2fN5sfVKGsLKNR0NUBXHMmVNFQ2bhAkF6zhYJYqufeREAjQWQCjcQYL4wgFDx37ux5S6vJ4n2trMhUIb",
+	"B91tfx2HUB2xS+6txR1ZZREOOCSrGCRkiJ/uLSEAF3UyULnQosAUmxQsCnMlpXCuuRWiDM0iRIeWTSNs",
+	"TlNmFxOOPPlOl5vkYqHgUoFottfwFpnpcVwueZocY2HTc5gcbZAx3+yN35W9cato6vRYGeGoBELAplVa",
+	"HsbelN7vOiHkNGO3+BlC5ET7OSNNEwN/XTMyMOIis7Rhe2gjcw2JDi6m1u5Hv4YSJQ04APXLldPflucX",
+	"M6siUW+3GfdVy7t+Jj5rAAx8ZhZrIgq0jpjpOJ/W3f3GiR/DidewlRidqm3mJh5DxIX1Oh5twZbEA1FF",
+	"5jKB3KllIIsjF8dzV4FahileflLNClABZM+bHexoF8SN7nOXom5rtG8yn/u45+K7OlrFVoz34kuE7B1w",
+	"urU2qmjzlD8wUdVouuMA+Dhrqi+Jpw2XfjXOuh0J/0lljPaB0UyXUesq/u+i1UeEuqwNfijxb9JMGDdb",
+	"6F85SXAMBYth4gTofu5yB7Wt28Z5h+b3dDe8bz1/d1FGmIQA+7SZe4N8T5D/qREKeSydDMjQlfW46SX3",
+	"hDoPwVNLWGMQ+RQhyBqmykg7kBeE4VrDbU3gkWcTD10IJ19vbu/IJ1q4dlUkhE+2O/rfUKpvi3ydNVhW",
+	"+M46jAHRAp37IWR+d5bMbGJPuHbZGarxVi3U7xkJCIvQ52df5hA/06jMVElV+o3+5F7t7wf1OmOawl+2",
+	"D12vMg1Q8fKkhPqpRg//+dfW6bZm7cDZx8Hx/rKRN6ry0TpXtAyyXRV+DTuE6/IwQ5J+qrf5M3KVlSuZ",
+	"x0FA1k/yTilxZLEvmRo8lxZzNWygxhp7WgY8qlIr+9OKTbCGc8IG4G5l9rMLxsRlu07smNkXoONc6gE5",
+	"xtIRGCyKFcYkpTxbltXFZbrWB2IhPAnx0P6rg39HwwkOr8h3jlZG+SIf/vsqK90wkR7PaNAO/hzKpwUS",
+	"6TNrndYmo66Bjnm2dCNk65DJOgwv+5OB7meeZWUPtEvwlwbMSMQO7eUQoURiV5WKTdufanF+XOHaq803",
+	"lUOW4YYtNFs57vq3ZghXCSsGI3T92R6V4dSSgVv5tzzzEo8GA7dZIucslCJWbHRIEQcjsCbH9WC/JoKC",
+	"NJUydVgCFPTjX0cgksOOhwhUq7VPkX6TWSHuIzLJCj1znfoe5FvvRCMBTQ2Mgykcp1KwmPQpaWEbGNnq",
+	"AQfsJRVOwWGzYR3QrMBjq3bHj3gNhaIoE/7lNEa7y2jrOyueua4hKshUjoR0jeI7A+LaX3A8d1Dd45B9",
+	"3Bn1q3aAyJnjUWmr+InnI2GtD6lSLqhaYl8AfKo+sqtAKUocosHpxbur68s/Xp/c3MRkMeNZDTHkO01y",
+	"xR64LLT1UR1hoKiowRVB0fqFdEAN3rMIvqMmabAY/zYktgoKLIXmViguHomU0RTmp2LCDISTfYe1oWE7",
+	"0eyaSqskF3R5RDbDJI2Ew0kC6rHaqkNQemj5aBWxTEsyoSpAjbBMZoUk5PIOSQ24vuzBxbME/gyl5xGg",
+	"coxE17IVg4Hd3ogNdtOtflgCsFHj1t6HF0g1Ep79Q7iLnWpeuHOO1yttbBhoaF34mt+O3gV7D+hztxJT",
+	"1RKkYNv0+QbgKx+ij+sJ3vx8pxh/6TKvAzQUF4eC2wleOnZiKE6plaxygi1WcFclcHHGuyZ0JIKPirzc",
+	"bBWbGDt0YrMmNb8ZAF+RAQChJ90B9RMFk8q0KxLYBWkNBKI3qXovmjqd7XOpDVEssY+EiV5R4KxQbSrh",
+	"JVLEj8zpEvCrAc4K5gjWgOBR/Lrvq80ZHJArOmXpYdm7FoO0iit87L6xNM4FgTzaeEl4uuN7VuMzLu5j",
+	"goP4nUBWLPvDqCfADolDKBerUudStZRQnHFtrBS88Ruz4s23nWd1yZ79BgRh65IOjYuPC6VBPnyir7FV",
+	"y3wT+W2lM31VRl0KV3DcdPWqE503icTuK54ErOjMNVa0rcxdtnfB3hvcO3GPy/is4ufpCklW9mdbHgTz",
+	"ADkQps+sw2GqvD1NptJXhw/I0FVUOI+wtF2h9bK0LXkaoeH4apUB3sDLAxZ4NAfclEggLTTdUnaGb0yr",
+	"mYLWXvRfN/j6FdHTkA7uAtakdHFaCyVF7WI7rqPlodUaNxDzYpeXhCIshzLYiUS4FRDhE9DfH5l5NuJ7",
+	"yuBNCGDbVQHnqxL/RUj4poZhgfxc8fEjhOAeE+m6qpZGJBGglYiQ4KH7Fx7Zi6A1W7hhg9B65VK3+ADv",
+	"hHFDCuFmoqAJ7iEKZI7AW4dkJhdVg86EsUwTWgsQgCcYERjM5eXxamUZxjafirqf3j9bnX/+wflnz8tJ",
+	"lUWyyksniMsa2o2QfkvLoooxTe6ngBHwG2C2j/VDnoZJoTD9kUpmDadCNGN90yxFRwEYp4zEQY9SGH6L",
+	"AE4yiLRAlWiFxIl8GU7xg1pOF+GeUi4gx9B4gIfxLCNT9h80KXE0MKgn2IBgMHMkYBEbgFXJqYu0bM6P",
+	"QAMtHQnNREr6dDW0MwXoIG6Ahl1RqxuGiNdibQC+bmdArtmk0DRzqCBtccHOgOMhhApBNiHm6vDs+mT4",
+	"5k/vhhc3P59ch0ioI1F37pzYBBFK/HxEXGC0JvhIG3joI+FCbhGJjy8v3p6dHt8G8KurBkVLpOraUhyM",
+	"9gTw3Wc1EL5Fmb5FmR4bZfqi0aJhEFauXMU6L1uJFX1auMgH4GXeLfrvBMo+H9UHmVeG9rGTAKUD/FKK",
+	"nQir8plIdZCdkYLkhcqlZkC3I7E5dE/KyH05IbZsRda+RRmBGPEf5YyTFbznjNEHVg/TF6KMufU5pn/G",
+	"drFGcZdsBTxOAdhbTsuiaqjAV2ojHnyHaDk51ycUgK1Goh/OcKm+aSdspFgF3EYR34Z07VCMRyIEswaZ",
+	"4DLEiZzDiTg/L0gVQa6nNX0g888kkz/B1FwBdG9reHCE0JeAyjqjKflLof3IWZbuHLqROnGJSBDMPY5q",
+	"0J7lRtunjBkTIXT4h6g9HHIhAxhyLkjupo00Z4j867iV0HsQEGKwJ27QkYsyLGY8mWEfsWuu9MlIaHs2",
+	"jxVvXuO3l6HVpVc9g+oatjzLRJWNE0pDxGSYIKWVonEk+oaOSZJJqGNz5eoREcwspLonqZL5juVXj7Gu",
+	"2C41hiYzhIzgxluzEcLfj8Rac/YQZiErbUo9XzXHroraCMEG6Uj4q8vJyZNCQfAn5yxhLp8PosTd48yE",
+	"Klk/IJcCjXZ3Wg5GDYJOrmemPL6SAKLQsl1QbjT2zDRYEZPMIE25wS4UsO7DQQpO2uPCBuRg/5Vn3Ero",
+	"BeRmRXEt8jNoTAQCmQAVNTttUnIIp/TNdv3d2K7rBTj/Jr+XEAPA+ozNEvwJbdNwykOr+H6j6EJUpZaJ",
+	"FA9MaSy19EUWFAtItpwFQYaliYi9qxNmlkQnyir+SUanU5Y6dz+4ty1K6GLg5QyLr9SeKtfXwbf+DP5l",
+	"KP0SQs3uYO3XVxXl3clTr7vczC0yl3MmNpoqFWzr+uBbay5nQC4YSzGUIyZ8WgCik3si3A38xxNG+q/3",
+	"X1ZgmjsOkatIuYQSJGiHcun61+T8h1VarmacDO1da8uK5kVmuH3s3kSq+W7qsPUramwB4K/hp48hGLYR",
+	"QR1vbAE//6wFwC3TX7oYqTyab4iSzxU5qU5DE8USqSBBBITeL3LL0P+2TzTZAzLfAa51uAK6qsnNGUtm",
+	"cPtUAOb7JjYu5148koMR+bbiy1qrFwYb4NH1Kv2O4vz2GnyYnfG8xYC1MSyfmfvqo0HWFd67YEw57iMm",
+	"/XE532MHt9KdvJWGnr5+E6z6rehubdV9pWVTx09lHX5lzXrPwo14QZkBVBHQQqcYwAkOG5vdDvb3rVmc",
+	"STH1eedcSQAMAFNZe4gXHQHMDnvwCNWGmtL8sBrV0i7pU8CJJGOaWccbmlilSmZMG5xNpFjZSFC55xC0",
+	"QCgIjBRae8Xaw74Ir3y+LIyrDwdXmmopiJGQvqIpF66PLC7Lu3EX9iDLFLcaxD/iPj2jRHBv6CzmgDEZ",
+	"rmRg8PG0vaZD7Iw/MAFdOcFgDn/M5ZsrUnK00yQm3MatSKrqESiPjpagITkEtFCvHBAd4WRUaxCiRIRM",
+	"3O5wYpiKSR8ynEJanplMeILgQeACO+rBueAIYoTpRHD3do7IWJpZgErkMORbyaCkn6+AEhCkrbFxgydI",
+	"8X+GjyhXXbYO+OXXKjeDI27Bi2OJBDkJIGkQfIUOYH3vWhl60WonZjlWCetKOuE6/DnXeKFzz9fwBBca",
+	"Bh7sLWBgVSdbXDftrKvrk/PTu3N46fDN+ekFoN2+2n/ZXjUczsP6ZOrcqpi3NoFri0pet7bBZzQwnqGs",
+	"Fo+RuGO1OlhCM5U7rh1o1GI6qET2pOEpISCOXMkJz9i6qtubqsy5HMXkXhp5zFPfE+QeB3WV+DxADFCF",
+	"AOBVXYwrDxui9yJhWQajedxa24pxPfzvI4ppvzSinq9mrSHmihShL93IlAnh5sjtgcZRicH+hAfnT6mz",
+	"3PUC8TnSsq8aoDJpuisFZHmnzHV9zRRzWQ0/W0ekZM7mUi1PhP2OFO51tYCo567ubltV0ZVb1TMqIv+K",
+	"DiFe8oTboMHXVP5erqn9HPOiA2sFSi9n0h5OOCAKzuuQxHTKYtJ/8fKff//Hi4N9SIGLIsus4kkyRhXh",
+	"Zici8UQmhR5ayzOOSJwrbpd4LK2tKzTmoDQTmhv+wG5lzhMdk76PZB28Did6RsTg3E9MuMc1cmkxVu9g",
+	"enlIHU/vObun46s+t+u8gSrd9PYGUf4G4MqehgmOQXboimiD6YHdDNFQSHvsvZ+r2V7fn/u5S7t45cAe",
+	"YYxVNe4ZkQMa9skVV5SsAz0WtGGNhO/Dily1y1xiwszpNqd3nerbcf0AjJxTdZ/KhSCg+XKmynz8SMRl",
+	"UuZPf/rTn3bPz3ffvNkF0NvBPI0R8hYgbqEm5y+yUIJmrhRFJTP+4FqM3SxE8FagMbzqCfOi3vorUN5k",
+	"rN/O52xAztygEwM1lWxBcKvAp53JQrWlaE/gEpjq+igO+hvP6wy0OSbdyjx/47n/9MihnmJuf86EcSPg",
+	"Vg//bzyPG5b7Ma5z9w3XudTcY1w1yKh69hGcn33BH0a9theMenGbPV99zkez60djFFVFzTWzopZoKbGw",
+	"gMSC7d2ODz0brLMQvbGD7Ibqob6Oo4BeRTXTE4ZtdFp9WXbuX76N5fcWpguZEh/y0SfRSNoqGP8XGGzV",
+	"qDfFcC6iJnQs3YAR/NBHWW03M6lMOXFfE6u+hQlysv4M6x2klZ5+vb9TTTrhqw8oNTwxoOIbkthqc7iW",
+	"bk7cHrmYR135EzmZRGU2t1qBhA6otN1R7D7VZ/AR4WUwcXhO35/iHa/3N/uKNVPOM0HTtXoCOgPc9W0o",
+	"q9ut28y8e7/isZ2u769sNK/hPY/vnXRb/tik/blb4uO6Jr/63PrWTY7+sB7tMIA7x7W30iPy4p9//8dB",
+	"bSj/SmPi488WTe2nOdun9wfwBV/GHfAipkOIOFcad/x3257V6gKUJZQ4ifmRJN+UZh7IF9LFbcyARR3w",
+	"BjcG1N9yFPY6kUmtIGvKIedjPQQHVhxACl+wRSuqMDd+eGrzVdugJeL++Ac/l4vsHn/8JfH1twB4w/W5",
+	"I3LiCWVVDajaezoP8tsQr0f74jWuaxsK2s11GxFSjqlmu1yUtmYF0RYD5mfccMOtlcg1gE4D3gm2CMbt",
+	"SFdxNxrKEwOf3DDrF7nQTjf6SRuWqf+xG790pRzrG4zKnJpkFswu+gajsgFGJSIaSBSQKsKkoIRSB24y",
+	"Fq1AEhH+SDYvQVg6UudPAG9R57GvHOFiXV/+5dou8n+hmt/u4l6Kk1m1IVaubCDFYpzxZA9LcjtJ8JZl",
+	"ma5NKsPEu0eqgLJcTfpmxlW6a39Y+hkzEcnpco6NQY53sG4tqhf/RtCyL6aFZSKogN/xnQtw04zqoHC4",
+	"vXwdupyO8VOecw5Z+J4WEn3LqCkUI3rBDfRHwVGVn/I8ZTxullzXhpXoofbwEioIew/A1TgejWtSiNbC",
+	"MaSPVoIxNDHrJxisIHaWExQAtodMOOSh4wUba24QanUmBVvm0uzYu1KFfZGaZ0wYXxVp6sMRWiaM16HU",
+	"O+Ce8Quet9jUveRRjsDB53QErlnC+MOnGve/hyGddczjcgxdkedS4SD6sXy/DWvA5PrdjY7zhokC1ajd",
+	"2rS+xgyfR3jVXS516ywOE/jJ2wwWsAt96uECzzP8o/yyT0eC/Rjkf1jCkfPO6vPLnEIHyBocld70up9p",
+	"3EEw6ACsypDCdDgBdvAEzP6k4xN8+fHg+aSC8YNHSp7rmJsAbL8yMGE7IbHLYIjHxpl6a2RFMCnDdWQA",
+	"j0ZB4XZaJNAukoBt0M76sJ8Vi2hmtpMAzE0h6ZYAZW7aXxqKhNevPuuEkWEo5u1mPgeXBScCw2gsqw1+",
+	"s5zgZ/AgmVvSP6rPd6jMssaMqrAcz42UWscgYT3eHgweXjvzOgSfubs+81J0JrU1Bv39EAUZkGFjTlAd",
+	"YqpZKQl9wM4OsEaA1ZdCG0ZT0n+1v48w6C2BZhgcduzeXHncz2Jfurd8oUjznco2dTO1HYTdVJnXh0o+",
+	"TX9V3TYN1hZ9PI/F1Z0x+e5He/xGkqUsVJnTN8CF9svg17WS0u9cWw6S2ki4P46xSreaxoBAatDjF4R1",
+	"8oyKErPqN1eWduPaeciNUTxnFRXAV+LHBbIg3LdOiSDn80KAgPrkmvoj8ioA3+DigeNMu01xBr+EU7ij",
+	"92UZzC0bRxB+xV18Txil9fuPo1BwA7Cn3R91AS2yUuD038fQFwr6j9U3eLelq/0AfQdCdKBkhFypN29T",
+	"HlfwmFB1fHEBPuZZxsXUK8IWCb7+ZH+glcf1ReP8lzkTeHxOKNW/7LH0smDjmZT33QRzKbJlKf8oxlE5",
+	"TF+FonMEJdV8KjBoWLZG4UBCNznQgyuBNwbHDRmJhAHszJFDK4GUP8i9ey6c60YTq0gylk7bpBmu62f3",
+	"De2WPmZ5KlMf79m98Uve3u9/9f2Tuvo0TTnGn68CiAZcwRcFWXD7OUzu25jqCnsrrbPt7c+8+pVVjMGR",
+	"WffN2QIfzWtfwgTo8qeRD5hDCisHdI6XAQu4TJuiC2CRDRwprZA42POiAs9rKuUUO6zai0DRrdczqcxu",
+	"xh8gPs6ngqVkkskFSaS855jLUyzliiVGe0+Ap0wYq3xyJR94yhT637EDZriwXAmQXJQoKlI5tzZewWrZ",
+	"E4CRtk+/ZyyvQJoMHX+nS8T8GyMVnbL4qGWSv1crMLx/Ri2zwz8TKhAvf8wIe+/LoIycokfmqvFJXzNG",
+	"4gqgDSagSp4me/6muA2gwVpzlzxNLOuftiQRV7Dqwu93itLQMfpeYzblThC7VJGHOChUZq9+eeAfMF4a",
+	"pmFBbaGHcOO3lUUvDr6vxSAPDjbHH15iZL7pgLcTxZGDaHBfxv2krBL5RoowW+PjbiPhhCFGACc4VRaO",
+	"1kgS72VyysV/AMmDh/OHUbG//zKxNAH/ghyKIHF1SnBZ7JDhwry+rGZQb6iv/0j5kbIJLTKzjZ5n73OW",
+	"GJa6jMJaAQIeRUuikfRrIgD5BLgZG+r++/gkcsAEFJrGRcJ2OmabOpniOWyTOBlmC7rE4AgKi+Cw4kOH",
+	"ltrgYCmIG4fpWtw9piq6gXBN+1FWo7wrcZJr13DC37Oy1H9AhqTk0Oouh2OH1AXhqRJatgrh0KWbuRQj",
+	"LnhLy5ld2LHboe2ChPajeo+yDqL2B8Exdj3p9YuDrR8Em/2oB20rFWq8eixT5li1RgWeZ1eIYRtOH4nf",
+	"N6u/RfDbVmZv49v6o37tjRlVTA3tXw///Is9OJS1SJ+FynqHvT2oZ3FPWplb7OKY22EBOIpyUACW4JqZ",
+	"nyo9F1XVEVhnGfkm4tr0ZeyCa/149zb49tV33TqlylIrGF3hUNmh57MOUb1ByEVGg6f7cpHVFxwDKMtK",
+	"kzrpA+QpDkHA/rmdyIHYwMeEFR/BiwCeZvUtVxkFC0HJYjpzPhQ2CtZ9tog4L6xqHKxiBBgeCF5WsyFX",
+	"XwqFFAKqmoX0m3JYqm53fg6+0dAEgllzeHGZIoIgebiRGORueVk7rgCEMhSb82KOoYzgWSWgwIdfPvy/",
+	"AAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
