@@ -38,7 +38,7 @@ export function SignInChoice({ account, signInLabel, onContinue, onCancel, cance
   if (status === 'authenticated' && user) {
     return (
       <Stack gap="sm">
-        <Alert color="yellow" title="You're already signed in" role="region">
+        <Alert color="coffee" title="You're already signed in" role="region">
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
             You&apos;re signed in as <strong>{user.email}</strong>. Sign out and continue as{' '}
             <strong>{account}</strong>?
@@ -59,7 +59,16 @@ export function SignInChoice({ account, signInLabel, onContinue, onCancel, cance
       <Text ta="center" style={{ overflowWrap: 'anywhere' }}>
         This link signs you in as <strong>{account}</strong>.
       </Text>
-      <Button onClick={onContinue} loading={busy} fullWidth h="auto" mih={36} py={6} styles={{ label: { whiteSpace: 'normal' } }}>
+      <Button
+        onClick={onContinue}
+        loading={busy}
+        fullWidth
+        // A long address wraps on a narrow phone rather than being cut off.
+        h="auto"
+        mih={36}
+        py={8}
+        styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.35 } }}
+      >
         {signInLabel}
       </Button>
       <Button variant="subtle" onClick={onCancel} disabled={busy} fullWidth>
