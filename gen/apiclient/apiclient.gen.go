@@ -670,7 +670,7 @@ type ClientInterface interface {
 
 	// OidcCallback Finishes third-party sign-in.
 	//
-	// Always a redirect to `/login`: with a one-time code on success, else with an error code (an `OidcSignInError`) that the web app maps to a fixed message. A parameter that the schema refuses is answered the same way, with `failed`.
+	// Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
 	//
 	// Corresponds with GET /oauth2/callback/google (the `OidcCallback` operationId).
 	OidcCallback(ctx context.Context, params *OidcCallbackParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1905,7 +1905,7 @@ func (c *Client) StartOidcSignIn(ctx context.Context, params *StartOidcSignInPar
 
 // OidcCallback Finishes third-party sign-in.
 //
-// Always a redirect to `/login`: with a one-time code on success, else with an error code (an `OidcSignInError`) that the web app maps to a fixed message. A parameter that the schema refuses is answered the same way, with `failed`.
+// Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
 //
 // Corresponds with GET /oauth2/callback/google (the `OidcCallback` operationId).
 func (c *Client) OidcCallback(ctx context.Context, params *OidcCallbackParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4429,7 +4429,7 @@ type ClientWithResponsesInterface interface {
 
 	// OidcCallbackWithResponse Finishes third-party sign-in.
 	//
-	// Always a redirect to `/login`: with a one-time code on success, else with an error code (an `OidcSignInError`) that the web app maps to a fixed message. A parameter that the schema refuses is answered the same way, with `failed`.
+	// Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8862,7 +8862,7 @@ func (c *ClientWithResponses) StartOidcSignInWithResponse(ctx context.Context, p
 
 // OidcCallbackWithResponse Finishes third-party sign-in.
 //
-// Always a redirect to `/login`: with a one-time code on success, else with an error code (an `OidcSignInError`) that the web app maps to a fixed message. A parameter that the schema refuses is answered the same way, with `failed`.
+// Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -25,28 +25,31 @@ import (
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
+	"github.com/percolate/percolate/gen/limits"
 )
 
 // Why a third-party sign-in did not finish. The callback sends the browser to
 // /login?oauthError=<code> with one of these (the contract's OidcSignInError), never with
-// text: the page shows a fixed message for each code, so nobody can make it show their words.
+// text: the page shows a fixed message for each code (frontend/src/pages/Login/oauthErrors.ts,
+// held to this list by a test), so nobody can make it show their words.
 type OIDCFailure string
 
 // The codes of OIDCFailure.
 const (
-	OIDCUnavailable    OIDCFailure = "unavailable"
-	OIDCFailed         OIDCFailure = "failed"
-	OIDCCancelled      OIDCFailure = "cancelled"
+	OIDCUnavailable     OIDCFailure = "unavailable"
+	OIDCFailed          OIDCFailure = "failed"
+	OIDCCancelled       OIDCFailure = "cancelled"
 	OIDCEmailUnverified OIDCFailure = "email_unverified"
-	OIDCNoEmail        OIDCFailure = "no_email"
+	OIDCNoEmail         OIDCFailure = "no_email"
 )
+
+// OIDCFailures are all the codes of OIDCFailure.
+var OIDCFailures = []OIDCFailure{OIDCUnavailable, OIDCFailed, OIDCCancelled, OIDCEmailUnverified, OIDCNoEmail}
 
 const (
 	MsgLoginCodeBad = "This sign-in link has expired. Please sign in again."
 	oidcFlowTTL     = 10 * time.Minute
 	loginCodeTTL    = time.Minute
-	// MinBrowserNonce is the shortest browser nonce accepted (the contract's minLength).
-	MinBrowserNonce = 22
 )
 
 // OIDCConfig configures third-party sign-in.
@@ -202,12 +205,12 @@ func (o *OIDC) openFlow(ctx context.Context, v string) (flow, bool) {
 
 // Start begins a sign-in: it returns the provider's authorization URL and the flow cookie
 // value to set (HttpOnly) for the callback.
-// browserNonce is the tab's nonce (see browserHash); it must be MinBrowserNonce long at least.
+// browserNonce is the tab's nonce (see browserHash), as long as the contract requires.
 func (o *OIDC) Start(ctx context.Context, browserNonce string) (authURL, cookie string, err error) {
 	if !o.Configured() {
 		return "", "", oidcFail(OIDCUnavailable, nil)
 	}
-	if len(browserNonce) < MinBrowserNonce {
+	if len(browserNonce) < limits.StartOidcSignInBrowserNonceMinLength {
 		return "", "", oidcFail(OIDCFailed, errors.New("no browser nonce"))
 	}
 	oc, _, err := o.setup(ctx)

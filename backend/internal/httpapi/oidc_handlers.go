@@ -69,13 +69,14 @@ func (s *Server) flowCookie(value string, maxAge int) *http.Cookie {
 // oidcFlowSeconds is how long the flow cookie lives.
 const oidcFlowSeconds = 600
 
-// loginError sends the browser to /login with the code of what went wrong (the contract's
-// OidcSignInError), never with text: the page maps each code to a fixed message.
+// loginError sends the browser to /login with the code of what went wrong (an
+// account.OIDCFailure, listed in the contract), never with text: the page maps each code to a
+// fixed message.
 func (s *Server) loginError(err error) oidcRedirect {
-	code := api.OidcSignInErrorFailed
+	code := account.OIDCFailed
 	var oe *account.OIDCError
-	if errors.As(err, &oe) && api.OidcSignInError(oe.Code).Valid() {
-		code = api.OidcSignInError(oe.Code)
+	if errors.As(err, &oe) && oe.Code != "" {
+		code = oe.Code
 	}
 	if oe == nil || oe.Err != nil {
 		s.deps.Logger.Warn("third-party sign-in failed", "error", err.Error())

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,8 +211,8 @@ func TestOIDCLinksOnlyVerifiedEmails(t *testing.T) {
 	if to.Query().Get("oauthCode") != "" {
 		t.Fatalf("unverified e-mail: an oauthCode in %s", to)
 	}
-	if got := to.Query().Get("oauthError"); got != string(api.OidcSignInErrorEmailUnverified) {
-		t.Fatalf("unverified e-mail: oauthError = %q, want %q", got, api.OidcSignInErrorEmailUnverified)
+	if got := to.Query().Get("oauthError"); got != string(account.OIDCEmailUnverified) {
+		t.Fatalf("unverified e-mail: oauthError = %q, want %q", got, account.OIDCEmailUnverified)
 	}
 	if n := e.count(`SELECT count(*) FROM external_identities`); n != 0 {
 		t.Fatal("an unverified e-mail was linked")
@@ -338,8 +339,8 @@ func TestOIDCRefusesForgedFlows(t *testing.T) {
 	e.idp.SetTamper(nil)
 
 	to := e.finish("/oauth2/callback/google?error=access_denied", nil)
-	if got := to.Query().Get("oauthError"); got != string(api.OidcSignInErrorCancelled) {
-		t.Errorf("provider error: oauthError = %q, want %q", got, api.OidcSignInErrorCancelled)
+	if got := to.Query().Get("oauthError"); got != string(account.OIDCCancelled) {
+		t.Errorf("provider error: oauthError = %q, want %q", got, account.OIDCCancelled)
 	}
 	if n := e.count(`SELECT count(*) FROM users`); n != 0 {
 		t.Fatalf("%d accounts made by refused flows", n)
@@ -397,7 +398,7 @@ func TestOIDCCodeIsBoundToTheBrowserThatBeganTheSignIn(t *testing.T) {
 
 func TestOIDCUnconfigured(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
-	const want = string(api.OidcSignInErrorUnavailable)
+	const want = string(account.OIDCUnavailable)
 	check := func(what string, status int, location *string) {
 		t.Helper()
 		if status != http.StatusFound {
@@ -491,5 +492,35 @@ func TestOIDCFlowFinishesOnAnotherInstance(t *testing.T) {
 	}
 	if to.Query().Get("oauthError") == "" {
 		t.Fatalf("callback with an unknown kid: no oauthError in %s", to)
+	}
+}
+
+// TestOAuthErrorCodesHaveMessages holds the login page's messages to the codes the callback
+// sends: each code has its fixed message there, and the page knows no other code.
+func TestOAuthErrorCodesHaveMessages(t *testing.T) {
+	src, err := os.ReadFile("../../../frontend/src/pages/Login/oauthErrors.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	start := strings.Index(text, "const MESSAGES = {")
+	end := strings.Index(text[start:], "} as const;")
+	if start < 0 || end < 0 {
+		t.Fatal("oauthErrors.ts no longer has its MESSAGES table")
+	}
+	var page []string
+	for _, line := range strings.Split(text[start:start+end], "\n")[1:] {
+		if code, _, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
+			page = append(page, code)
+		}
+	}
+	var server []string
+	for _, c := range account.OIDCFailures {
+		server = append(server, string(c))
+	}
+	slices.Sort(page)
+	slices.Sort(server)
+	if !slices.Equal(page, server) {
+		t.Fatalf("the login page has messages for %v; the callback sends %v", page, server)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/gen/api"
 )
 
@@ -192,7 +193,7 @@ func TestTextOperationsRefuseWithText(t *testing.T) {
 // /login with a message, the flow cookie cleared.
 func TestOIDCCallbackRefusesByRedirect(t *testing.T) {
 	h := newGateHandler(t)
-	want := "/login?oauthError=" + string(api.OidcSignInErrorFailed)
+	want := "/login?oauthError=" + string(account.OIDCFailed)
 	for name, query := range map[string]string{
 		"long code":  "code=" + strings.Repeat("c", 2049) + "&state=s",
 		"long state": "code=c&state=" + strings.Repeat("s", 513),

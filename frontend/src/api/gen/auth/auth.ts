@@ -1075,7 +1075,7 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
 
 
 /**
- * Always a redirect to `/login`: with a one-time code on success, else with an error code (an `OidcSignInError`) that the web app maps to a fixed message. A parameter that the schema refuses is answered the same way, with `failed`.
+ * Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
  * @summary Finishes third-party sign-in.
  */
 export const getOidcCallbackUrl = (params?: OidcCallbackParams,) => {

@@ -65,7 +65,6 @@ export * from './messageStatus';
 export * from './notFoundResponse';
 export * from './oidcCallbackParams';
 export * from './oidcExchangeRequest';
-export * from './oidcSignInError';
 export * from './pageCursorParameter';
 export * from './pageLimitParameter';
 export * from './passwordChangeRequest';

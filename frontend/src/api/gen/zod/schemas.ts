@@ -268,7 +268,7 @@ export const startOidcSignInQueryParams = zod.object({
 
 
 /**
- * Always a redirect to `/login`: with a one-time code on success, else with an error code (an `OidcSignInError`) that the web app maps to a fixed message. A parameter that the schema refuses is answered the same way, with `failed`.
+ * Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
  * @summary Finishes third-party sign-in.
  */
 export const oidcCallbackQueryCodeMax = 2048;export const oidcCallbackQueryStateMax = 512;export const oidcCallbackQueryErrorMax = 512;
