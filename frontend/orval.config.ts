@@ -39,6 +39,13 @@ export default defineConfig({
           useMutation: true,
           signal: true,
         },
+        operations: {
+          // Reads a sign-in link's account without using it: a query (cached per token,
+          // never retried by a click), although it is a POST so the token stays out of URLs.
+          lookUpLoginLink: {
+            query: { useQuery: true, useMutation: false, signal: true },
+          },
+        },
       },
     },
   },

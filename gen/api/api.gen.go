@@ -428,6 +428,12 @@ type HealthDatabase string
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
 
+// LoginLinkAccount defines model for LoginLinkAccount.
+type LoginLinkAccount struct {
+	// MaskedEmail The account's e-mail with all of its local part but the first character hidden, e.g. `s•••@example.com`.
+	MaskedEmail string `json:"maskedEmail"`
+}
+
 // LoginLinkRedeemRequest defines model for LoginLinkRedeemRequest.
 type LoginLinkRedeemRequest struct {
 	Token string `json:"token"`
@@ -496,7 +502,9 @@ type MessageStatus string
 
 // OidcExchangeRequest defines model for OidcExchangeRequest.
 type OidcExchangeRequest struct {
-	Code string `json:"code"`
+	// BrowserNonce The nonce the tab passed to the start path (kept in its `sessionStorage`).
+	BrowserNonce string `json:"browserNonce"`
+	Code         string `json:"code"`
 }
 
 // PasswordChangeRequest defines model for PasswordChangeRequest.
@@ -861,6 +869,12 @@ type StripeWebhookParams struct {
 	StripeSignature string `json:"Stripe-Signature"`
 }
 
+// StartOidcSignInParams defines parameters for StartOidcSignIn.
+type StartOidcSignInParams struct {
+	// BrowserNonce A random value of the tab that begins the sign-in (base64url of 32 random bytes).
+	BrowserNonce string `form:"browserNonce" json:"browserNonce"`
+}
+
 // OidcCallbackParams defines parameters for OidcCallback.
 type OidcCallbackParams struct {
 	Code  *string `form:"code,omitempty" json:"code,omitempty"`
@@ -873,6 +887,9 @@ type LoginJSONRequestBody = LoginRequest
 
 // RequestLoginLinkJSONRequestBody defines body for RequestLoginLink for application/json ContentType.
 type RequestLoginLinkJSONRequestBody = LoginLinkRequest
+
+// LookUpLoginLinkJSONRequestBody defines body for LookUpLoginLink for application/json ContentType.
+type LookUpLoginLinkJSONRequestBody = LoginLinkRedeemRequest
 
 // RedeemLoginLinkJSONRequestBody defines body for RedeemLoginLink for application/json ContentType.
 type RedeemLoginLinkJSONRequestBody = LoginLinkRedeemRequest
@@ -933,6 +950,9 @@ type ServerInterface interface {
 	// RequestLoginLink Mails a one-time sign-in link; the answer is the same whether or not the account exists.
 	// (POST /api/auth/login-link)
 	RequestLoginLink(w http.ResponseWriter, r *http.Request)
+	// LookUpLoginLink Names the account a sign-in link is for, masked, without using the link.
+	// (POST /api/auth/login-link/account)
+	LookUpLoginLink(w http.ResponseWriter, r *http.Request)
 	// RedeemLoginLink Signs in with the token of a sign-in link.
 	// (POST /api/auth/login-link/redeem)
 	RedeemLoginLink(w http.ResponseWriter, r *http.Request)
@@ -1061,7 +1081,7 @@ type ServerInterface interface {
 	StripeWebhook(w http.ResponseWriter, r *http.Request, params StripeWebhookParams)
 	// StartOidcSignIn Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 	// (GET /oauth2/authorization/google)
-	StartOidcSignIn(w http.ResponseWriter, r *http.Request)
+	StartOidcSignIn(w http.ResponseWriter, r *http.Request, params StartOidcSignInParams)
 	// OidcCallback Finishes third-party sign-in.
 	// (GET /oauth2/callback/google)
 	OidcCallback(w http.ResponseWriter, r *http.Request, params OidcCallbackParams)
@@ -1080,6 +1100,12 @@ func (_ Unimplemented) Login(w http.ResponseWriter, r *http.Request) {
 // RequestLoginLink Mails a one-time sign-in link; the answer is the same whether or not the account exists.
 // (POST /api/auth/login-link)
 func (_ Unimplemented) RequestLoginLink(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// LookUpLoginLink Names the account a sign-in link is for, masked, without using the link.
+// (POST /api/auth/login-link/account)
+func (_ Unimplemented) LookUpLoginLink(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1337,7 +1363,7 @@ func (_ Unimplemented) StripeWebhook(w http.ResponseWriter, r *http.Request, par
 
 // StartOidcSignIn Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 // (GET /oauth2/authorization/google)
-func (_ Unimplemented) StartOidcSignIn(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) StartOidcSignIn(w http.ResponseWriter, r *http.Request, params StartOidcSignInParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1375,6 +1401,20 @@ func (siw *ServerInterfaceWrapper) RequestLoginLink(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.RequestLoginLink(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// LookUpLoginLink operation middleware
+func (siw *ServerInterfaceWrapper) LookUpLoginLink(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.LookUpLoginLink(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2260,8 +2300,27 @@ func (siw *ServerInterfaceWrapper) StripeWebhook(w http.ResponseWriter, r *http.
 // StartOidcSignIn operation middleware
 func (siw *ServerInterfaceWrapper) StartOidcSignIn(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StartOidcSignInParams
+
+	// ------------- Required query parameter "browserNonce" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "browserNonce", r.URL.Query(), &params.BrowserNonce, runtime.BindQueryParameterOptions{Type: "string", Format: "one-line"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "browserNonce"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "browserNonce", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.StartOidcSignIn(w, r)
+		siw.Handler.StartOidcSignIn(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2478,6 +2537,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/auth/login-link", wrapper.RequestLoginLink)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/auth/login-link/account", wrapper.LookUpLoginLink)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/auth/login-link/redeem", wrapper.RedeemLoginLink)
@@ -2801,6 +2863,104 @@ func (response RequestLoginLink429JSONResponse) VisitRequestLoginLinkResponse(w 
 type RequestLoginLink503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response RequestLoginLink503JSONResponse) VisitRequestLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLinkRequestObject struct {
+	Body *LookUpLoginLinkJSONRequestBody
+}
+
+type LookUpLoginLinkResponseObject interface {
+	VisitLookUpLoginLinkResponse(w http.ResponseWriter) error
+}
+
+type LookUpLoginLink200JSONResponse LoginLinkAccount
+
+func (response LookUpLoginLink200JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLink400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response LookUpLoginLink400JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLink401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response LookUpLoginLink401JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLink413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response LookUpLoginLink413JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLink429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response LookUpLoginLink429JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LookUpLoginLink503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response LookUpLoginLink503JSONResponse) VisitLookUpLoginLinkResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -6434,6 +6594,7 @@ func (response StripeWebhook503JSONResponse) VisitStripeWebhookResponse(w http.R
 }
 
 type StartOidcSignInRequestObject struct {
+	Params StartOidcSignInParams
 }
 
 type StartOidcSignInResponseObject interface {
@@ -6550,6 +6711,9 @@ type StrictServerInterface interface {
 	// RequestLoginLink Mails a one-time sign-in link; the answer is the same whether or not the account exists.
 	// (POST /api/auth/login-link)
 	RequestLoginLink(ctx context.Context, request RequestLoginLinkRequestObject) (RequestLoginLinkResponseObject, error)
+	// LookUpLoginLink Names the account a sign-in link is for, masked, without using the link.
+	// (POST /api/auth/login-link/account)
+	LookUpLoginLink(ctx context.Context, request LookUpLoginLinkRequestObject) (LookUpLoginLinkResponseObject, error)
 	// RedeemLoginLink Signs in with the token of a sign-in link.
 	// (POST /api/auth/login-link/redeem)
 	RedeemLoginLink(ctx context.Context, request RedeemLoginLinkRequestObject) (RedeemLoginLinkResponseObject, error)
@@ -6778,6 +6942,37 @@ func (sh *strictHandler) RequestLoginLink(w http.ResponseWriter, r *http.Request
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(RequestLoginLinkResponseObject); ok {
 		if err := validResponse.VisitRequestLoginLinkResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// LookUpLoginLink operation middleware
+func (sh *strictHandler) LookUpLoginLink(w http.ResponseWriter, r *http.Request) {
+	var request LookUpLoginLinkRequestObject
+
+	var body LookUpLoginLinkJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.LookUpLoginLink(ctx, request.(LookUpLoginLinkRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "LookUpLoginLink")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(LookUpLoginLinkResponseObject); ok {
+		if err := validResponse.VisitLookUpLoginLinkResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -7948,8 +8143,10 @@ func (sh *strictHandler) StripeWebhook(w http.ResponseWriter, r *http.Request, p
 }
 
 // StartOidcSignIn operation middleware
-func (sh *strictHandler) StartOidcSignIn(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) StartOidcSignIn(w http.ResponseWriter, r *http.Request, params StartOidcSignInParams) {
 	var request StartOidcSignInRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.StartOidcSignIn(ctx, request.(StartOidcSignInRequestObject))
@@ -8002,223 +8199,235 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L2Nctu41Td+Kxj9/zMrzUPLztd2157O8yqO0/XT2PH4Y/ftW+0sIRKSUFMAC4BW1J3M9B56D++F9Ure",
-	"wTkACVKkJCd2stlmOrONbRLEx/nGOb/zay+Ri1wKJozuHf7amzOaMgX/PGfvzAWdsTdc3NqfU6YTxXPD",
-	"pegd9uJxcXDwLLm5fEPklJg5I4K9MySnMwZ/YUdEseyP45799bgXk/7l62Py3dPvvhtERIpsRZZzJuyL",
-	"ihGuCa3eH5LrOSN25FvGcg2DK/b3gmnzjSbSvkJyquiCGaY0oSIlCVWKM13NI04KpaWKh72op5M5W1C7",
-	"BLPKWe+wp43iYtZ7//591KsGsg+csYVUq9PU/pvbZebUzHtRT9CFfXHh/xz17IS4Ymnv0KiChR+ZSrWg",
-	"pnfYKwpun2x+NOrZXT2G+a3v60+wIXYddiuINlQZfUioIDKnfy8YuaNZwYiht0yQqZILfFaxOy4LDS99",
-	"o0lsDy0meJpDMppoJgyZSgVPT7nSbqt7Ea7z7wVTq2qhuHu1vVvQd2+YmJl57/DpwUHUW3Dhf37Stcg3",
-	"fMHN+hp/kEuyoGJFuGELe/Sw1LnMUk2oIQupDem/OEAKoTD3QddMM/hEONGUTWmRmd7hCztL+o4vikU1",
-	"Z/ypmjEXhs2YgilfMa25FJ3Hzz/u4N/bl3UuhWZAbC9peolkbX9KpDBMwD9pnmc8oXa39v+m7Zb9Gnzm",
-	"/1ds2jvs/X/7Fefu41/1/olSUl26j+An61t/XfESSagQ0pAJc+yTElmYYe991DuWYprx5JPPS8tCJSAO",
-	"7MS4INQygLH8QA2hWSaXlse5Jn1Ly+wdXeQZs8zBRMpSovEAB7CI11JNeJoy8elWcS7dLFnqmM1KtiSR",
-	"hcCNPZfmtSxE+mmnNLWfJH2aaQnTUriN1J59JsWMGEm0XDApGGGZZrh/F3SVSZpeS/mGqhn7tLQwkenK",
-	"0kFmP203kopQD5AFXRHNRHpInpAz/pIsuZkTaoUjT4mRVjgaiVKTKZglLlgwlmpiF9r/Fl6EY1JUlBMY",
-	"RG5II+GLV0bxnJElm8ylvI3I99+SP/OXqIaWXDPYqyum7njCbgS9ozyjk+wTbtfIKkODtJbQLHNrdEyU",
-	"SDHls0JZ7lbwG8VoMrdTHJKfrIDlxj7L3uUsMSwlE5rcjoWWUpC+XX9KDZ1QzUgqGQ5JhV4yNYhIfMmM",
-	"Wu2NpoapmGi60k6pS2LUitAZ5eIwPLaxWFI3rUriRKDBKUkybpUU6nxuNNF8JvY4TIPjetgdU2Tcs3/A",
-	"d8e9wXAselFotwSTWlc9VyyRwqoZ+2eynPNkvk5XRZIwlraaDpW6sAdxLeUZFSsnxfWnPHNlxaJU5O+F",
-	"NJSAFiR2c+F0cfL33ZNCGJ6BIbYk1Bi2yEFH3GM/bgQtzFwq/g/2CUXcGdeai1lEuED+B9WQWyVNEsVS",
-	"JgynmQZGvRGe0GHYz6R4ZZGlxOletOQsmVOUevKOoZmm+T8YnuyAOMtNM2X/OqU8Y+kREXIsFEu5Ygkw",
-	"cS615pMM7EdhGeN91PvRbgks6WFX3Bh317U7sQQHdUTilBnKMx2TBc01sbRLppxlVoaDDMiVnGRsMQT7",
-	"zH3azux4Ts2lRDHLhDXp/tqjWnNtqLDmYKGZ6v28ZoNFveM5S25lYQLLK1dWSRiOVlmeUbFt7Rf2GbTn",
-	"vDH4V3yx+qSc/I0lBj4Jgu0YBPH69+R0mnHBjuUip4LjCdS375LlmXVuErlglck/KXhmrHh0AxAmZlyw",
-	"CEU0yaiYFdasXsiUZcPKHJ1ImTEKpCF5mlzxmTht+ej1nKt0z2qWVSmIrYIp1Un7kDldLbwvWR/QbzxI",
-	"+1wqQzNCFds6IpL8Vc5YMl8f9UfJE0tcboeosnqnSLmsNgoHaB+8pvnXR794e3VN9mnO95M5Nfv+6Ql6",
-	"rF7Vtw3doI1gp4M9itYPv7He5gzbyUta8feasczSeKu3ZffBsgSZsswQqt3GgLWMtnNkySunVmaCLTVh",
-	"U2k9c3NEJNjh+HBkXU1wJms+/IpoyuEAPTNOmLHKJupp6ztFvaVUmrVzpBSGJt0MyRaUZzX/Cn8T1VzS",
-	"F89bhl4wrSmarg3qVnyxsMYOrrLQcIjlBxZFZviePZn6V14crHu+uVWVyg46Hl/1WiaBzuM9ZyAFa/n+",
-	"kw/4/JJNNDctM3jDpoZYJb8ikxXJmcwzdkQomfIsY6mLMyyourUe+kQi43JrlmVMmGxFUiXzHNl2+7wP",
-	"2mIEIYsIpJPybN3RtVJ8oRQT5ka3WTPXoDmtgWhFFhB9n2qrYO3zA1jF0roCZs64IoYzRbhIsiJl2i6l",
-	"g/jW9tVaFSZjpbTbaB2Ez76PejzdIV4Q9bi+MkXqNPW68PKEtfaecopx05RAeTbPAKbhT8AdCAwWzqWx",
-	"9LYDOllIL1C9PPibXPWi3sz6YnYca57K3P5fQrMFbDuH32byjoHUSAXTGn4hrGDDH6h4x5mxI2mj/K9m",
-	"IGemqtAGXT37Iasd7WNzXIXVMoXGv00ZtS9YO2s5Z/B1Y3cAvtEmodxyjq0bvy6fEv/rpklst7Lch43k",
-	"4R5rHod/PXLfaN1qkbqwVSBAaZpy+ybNLoKpTmmmWZPAp5Xa2DTFhpKxM22ZSp0jmoFNau2SOr9BpBc1",
-	"3jeaJNZEABcmRQVFF9Y+nli5hH68VBpctGRujx0sRFEsJkxptHvQoZsyagrFtP/cnLZwdiIXi0Jws2oX",
-	"IeWf7bdMNUcu7rhh7dYEF5rP5q2LZ+w2WxH3gLVXpDK6fRQMMnds4AVTicys76fYgsHKCU2U1Npr6M5R",
-	"QZ7qC6Ze0VWbeUYN8Q8RSlK6Iv2b62MIvJZx04Oohcrdh6/lLRO6fTcxIoNeqpxC/MW9tcPwxWJBlTu1",
-	"hufq/wRS3bGLtl+oxQM7tuTO2o5dJmUixR1TGuTJpve79hNHadvQI3IAJpa1hWGIbVvQkAqNk2zuv19X",
-	"fX7hNgaEGgVsUFJeq5ip+XgtMjBt2cmbi4uTy1+uzkd/PiHMDkDscxFhw9mQ3JyPbq5/eHt5+n9OXkXk",
-	"/O31L6/f3py/isjl6PrklzenZ6fXJ6/AosQob++wVz7UpiyZ926bkZJ5saDCn8Swdy8z0QuhbWM0jgi2",
-	"w09psy3zA6OZma/vqA+7td4QwRVYLTiHMTmWEkpyLmakb4UoaE0w1AehaS5vrYMchCrbdJ421BQ61OA7",
-	"vWZ5xmm8zVvkxm/bkjdyxsUbLm4vWcrYotMxAKFSM6Tarc+drqvCueHAW6b20N7Kmu63b3XO4TG8pZxq",
-	"vZSqbpuWv6wb9E+/u9+W+kmUw21YWZeQoUnCtL72p75u9rKpYnre/UDhHIZNhg44Fc3Zh19ufGct1FQt",
-	"56xDkb8VjJi55dJWbT6xisE77JF11inRc6msESIME6gwGvJXMWpYOjK1s0upYXuGgwG87lzs5oPo8E60",
-	"RTq6GIKLPmeMKmEIF0dEFFlGpEjc5V35oCYpy5hp+I3u8/YlvD3By9W16Rj2DtZYKYUfcIMMNVwbnmiy",
-	"4KlhakGkINcF0ylov6Y4WKeNPL3fDra5TjC7cM+i4GTCb3STyw08c08j3u/KgwQ57i8u7dfbV1Tq1aa5",
-	"UAagP5Qud/FxyyBxTZ9tesPN+AoftvTGF0wbush3ZyzQHsddTmEb2fjtKJ3t6qu14TbscbfUDIybzce4",
-	"yUqp70triNHyoLQWiGJ5tkID/JDEdpMtu8dHJLaboFSRG5bGZegQA9TuSgOuMveWdDUWcPloScuKDAjY",
-	"UKX4XUnPgyMSawMRqGAwiPe4XxNuhmQEv/pGe+NtLLgmNFvSlQ4mh5eI3tLxvwZLuZwyBB1g4FbL5y1P",
-	"k5N36Jh2amdvJ2+xWF48eXo/FoRx2w7uwunb423zElOuFudseREYAY1rtkIbwv5e0IzEonowrgmVDebC",
-	"2o4lGMa7eEizI+qJTWs4l6haXU7GN5qwPWuZEJqmimmNd9F4g2I9IymIn8muywym993WY2vsQH32Udux",
-	"tB6yu7Ly9PtydHV63It6F5cnZ6c3Z63keqHklGdtVhbKig5NXAtudYVGpzIp9EgxvKprcbesojsRdvi0",
-	"27+pjCOwKjTe6NQdeziuQjMnIbjxFkjfZYERO/tBu//eGT/NFV9QtTq21osS+iNjrNYeEJobfseuZc4T",
-	"vV0UN2LhTivYk6lt7vpM17/V3O5W+kFa2NH0qJ/WyTuamGwFIR0Ufine4A7JaAb3ZE+e/fuf/3ry9ADy",
-	"T4osOyKlZIcHNVwD+ry/py8O7DiKJoYpfURqs8dEUXeEQ2S+cIZPgP0av2kl7zIv8MnTWl7gs2gHyq/T",
-	"98MYXS8OontzynVh2QIfsuauVEROp0f2PxAOBR+Dl1Y58E+Nc/wz3vvAHS505+3uOmM84upb2ObRvtYW",
-	"z75EP69TaTb9zYdW6rXxf940wUfymHf3gttnN+PaMLXN6NjN4sg/2tz4iMjIZ77CzbfaM5/Vimloq3zN",
-	"ftlovFwyzUT6I1N86hKRPmNszU6mNMd+K4Sbfynm7H1P3plQjUuDq5NLq4WgUEExhld4fT2XS0GoJq8v",
-	"T05q4Wz7Qi9aM3qj3ujV2el5q/F7xURaOs4dh3yf3BHyPDo4CO0WvwAwaahY+cQ9Q2+ZPqrykqUiC+vs",
-	"ZnLJFATRuJmT+OLk8vjtm9H1yS9no//9y9nJ1dXoTye/HP8wuryK8UyDZEBjfV/FpmAGZ1LMmBqL8uIp",
-	"TIzGPGi8iRF0YTV/7B50HvBW3fn8QzJgajHEe4b87hGkqJ1qpRLXg5ayMJBLJ6eQ2CTSIYkhaoHxjdie",
-	"HqQ3uVwnCMKWwYYIcsapi3P4oMNYuL8fkphy//3YEYKobN6l4sYw4bJt4RyNzHH7G9qbh8toSUBJLxl1",
-	"OZtbA6fl9djWJ4OduHe4zJ30iXXS2pNWNtJCF+WAkVEWE225gb7RtW/XbpLBgmmfGOQu7HBv5caoR3mD",
-	"o2qbTdtCGpvVTtDwwCvIkW1Rh/ciAK5HiTWm21fv5QVUPhm22PXoe5XhTJWiq5KATq0bNlNuu9ey14F3",
-	"uCYTZqWQ5wkusIzBXxb0/3QS5l9632X/V56+39dGMbogUwllQWPBzaCsdFswKjQBhxU5q5MQXe7N7gsv",
-	"k3XWF/5BtI05DK3XRNnKletkzNc9QiGM1XioBkBKuUuW6jJmTjXGSYa7XKk8MI/tJDgcZYdx9t24L+A5",
-	"fKX8YkDhu7NgSfYb2O8N1+bUsEWLHbiWeXufFKqdrzoyqk1wlbLrgYaU/eCUdQSFYpg+CqWZD8M6n58Z",
-	"HpZ8H+pe0ZF6SAnh0AETNDZynRo2UPrVWs7H6Pj69MeTXtQ7OX918qrdljYyv7TivDsMAdJ+Z4XSFoq5",
-	"Aln/imWGtpt0KTXUZ5bFqX0uJuwO8tSnpJHG75jeKZD1y3R/m/qBt54415P2dKRwrlSQGMyyYKqWcu0k",
-	"rSsHv8NJ6kNInSLx8duzi9H56dvzX27ORz+OTt+MXr45iceivABLfClBUGWE2rZv/ZCcKsNpVl6suTs7",
-	"SJAub7oGEZFqLOLLk4s3f/nl6vrtxcXJq+CSDcdbUl3etDlfyH4BjVyqvVJvs2z9NVh1i9+6rt9cmtfO",
-	"6RDg++Ewfp8guCpI3yUEkMkqKNlEj0KwJRz+oC014oMyzsIJt9HqNb1ldIn5iw0mCP6ynr7iM1GOXAFB",
-	"HcvBh5WNJDNJMMdzCzP5r7VOsiy76RYxH8mzNyrrHrtQ2fah7UOtI7uco13LCr7o0oC2DeiqE+y8G/e6",
-	"58fRm9NXo2srE04uL99etmofVz/YfWn1a9s7ITm/hnJDAanmsoX3q5WUomeTZPlANvXraN3BKk/ZIVv0",
-	"aJZBPUVZ+uh+pnoOwTdF7TGxZC6tJAGLJ+pJsXpnD0/eUaiwQPkw54tFR60kfPhrgOy3HSAL8tg3luvC",
-	"Q/cJp7nTr9iVZtnbae/wr9ts4/Uo3Pto7WaqSLl8RdvMuZdUs2+fk7OLZ94g0jmUD4DZceQAYSprZKLk",
-	"ErJ+5mDw6JzRW8LNcKfYYmPVP7+Pej8h0sMouW2zZBPG79pjW2u3d+7Rtr3FepBLKANpkYT3z+ZkHxjG",
-	"wMSyFofsfumhx901ULqYzZg27UnhUc/M2aIRdlp/pjG3JWO3V4aq9f3ZzZ2q3m8sINjHcma1FYT5nOvn",
-	"CvuRFIqb1VVSrmvCqGJqVGCWP/702k/6f3669rAKQEzw12oVc2NyrKjnYip96iRFZB6HSlTlyegitwQV",
-	"ETNXspjNnUMAL1gTc0H6lSuUF5OMJ/vuz4Nea9X+6OKUTNici7RKx4kg9j3NGARbyOgUK6RKx2M4FmNx",
-	"cseU9TbM3DNxrmRaJMbyZ/KNJtq+LgX5A8n4HdOkEClTJLZTiyOSZwXqB6/UtRtmLKhK5tywxBSKWUuT",
-	"HZZWNyrRyPlMLC3Lb6JWJJc5lF6AuhgL01Lv3qeIv4XrQJyxLJvQ5JY4G99pGCVlCWMiBXLpntX1Y8Fc",
-	"SiDREhOhIZ/TY5kYRe9YhkhHN5dvBrh3Vv9ooudUMWKW0v4rZ3pIRutaimvyw/X1BXl+cDAW8a9jsDDG",
-	"vcPxmvk07kVjNDzgz//+5/+F3/i0yPB3zhgZ9w5/HfcQ5w0ydRDYDR7F3/qX3e/fv4+PxrCwlYvQlJOs",
-	"Tc1Bx1XVQX6A3Wb4PgbkGgeTZulpLAB8hpawQdbQjxyyTWx/2M8zykV8iLRbaMhTRUQKMA9mzOia14ax",
-	"hLHwTyMqBcWhsW6xjWQspZT5pR6aA04Vyvdwb0qwmUIbMmERmbCVFCnCX5SARZZJUFgfjsUeeWmXBhV0",
-	"jpzBYwUYLNxw/x6uEb/QBYs0FqQbGcljKzkcpH7cCYMQEwBRGhwF/GWHLllsOZeaYSRDl/ynuLEsCaMf",
-	"kZBc/LQRYyly5ZwIDAfMTxAQym6b3Q6EBQtBnuwqrNkmpL8Ut//PcqMRzSiUhhH5Nnr24rkdNTBMrZxh",
-	"78wh+cO3w2fkzy9h9riRONXy2fLagmoSj8dFTJhOLKcOLKvaCcJewBakLMkAXCEDs5D042NM+t5DOzEe",
-	"wKWjh37BSkkgyudPnrnMR/v12sFFQdylTPZSjKZHcI6wOznV2gEjOpCgOc+YYw2otLVfscPaDxkph5bY",
-	"INxa21hHSf6EYPvt60AyQfwVpkpBUKLB7rZ/SEb2I/CeHYuLYE5g0DXxunyNpF0K14TPhFQsPbKClJe8",
-	"bt+EXXYP3wcCzNMX1s5p8vzgCSx+RP7n6u15KUtYkOEIf0BkhP7SqiGic5owQhVArNnlap6ywaGV7Dyz",
-	"RzJZGQYpjnaaXppAzUqny2G/HMNUXjbON2VWiGrCrbqpTxPOEqLf9iw2fgjJEqG/BNNGk5Sx3AfUnz0l",
-	"GbtjGWSPELRtIIq+kCByqSBPX3xLXL0SPASWGfzdDg2PPAGHj7ly8MgDGMFsq4GeHMBjsKOA0UCzDIVr",
-	"uSOsZH03Fanc9/q4USWsJbK7nNpB3JADd6A4WfTyZ9wytFnyhNkv2mN1I8Mu7nBAbj44KHzhXGLcs08r",
-	"ZNLyhNAUtfMOpjEAMWtFG7n5rwO7CVZROgCrm+vXe99F9hsCAoPhMNS6sNbWU0rOrNWHQof043FvPC7S",
-	"7w4Oxr14cER0kTjZX7Dm0uzQG1bntF3fEgdL8fNBrq4A4woCmIwr0Hkw2ZgOJ8OD+MgyJ01rm44P+40G",
-	"PkSxzg2e0XWQD6zpykOz2d8Cvoyht2xIYrT2D4lProtJH2gkKu0ughwCRh1x1tagdP+dCJfCKJkForyP",
-	"h/Dvf/7L/uPJ6whO5Q+v3S++fx0RQyfAWvazIMoUo7faYxmkgzLsAGhMgHJEFZ0pms+JZvbfAF9w819P",
-	"D55+B3+Hf34/hK3zC6viCjHpV/arNXT1wAPi0kmEX5kye6AeANfaLYqZQgm/fL9s2HtQsWtL10NywuFP",
-	"fAvN4/EcIVmW+saSJcDAVGsoU94wnAPxnWqrJ4VxJA8HX74FwcUYZwHWms9iI/3YnvH/SuXC2nB2M0jK",
-	"dZ7RFRKX5RExyxiZKJrcMqMd65BQRHMBkvmItMvtSsMEC7Fer0/hsUN+t/cc/vfkKZmzdzRlCV9QiN4v",
-	"YC2oy7WTRDeCw6UN/CeXXFgt+BpJHMNYLjB0SMbjqxjNQZAIWi4YbjAcWilUg6mDTWmdSiYMT6wcwCFH",
-	"DoDPmYIvwaEkaHFjAi/yBJrcMerrwMKjhZnvZ3LGhYt4ZTxhLgDkHM5zSeCXCSMzRYWxStmKXAWYAkQx",
-	"8Iqsow2Rc3Bi9eH+fjKXUjPqBhwmcrEv5F7O1IKD/7Yf3KQGXu3o4rQXFJb3ngwPhgcAX5YzQXPeO+w9",
-	"Gx4Mn0HqqZmDz91YCoRYpG6pkcS8U8tEaC26xK/+84NnJD45G52++eX87fUvP55cnr4+PXkVV7ifkTeJ",
-	"IA3asuMtWUAR22BIflJSzEo+cGUq4lZADiNSNdPW8qos+ecHTxwqZfmrpVS3R0SxHG+MppRnCGuiGOA/",
-	"7oH1xFJidXdp7gr82cFpljwEzoWHdeSORqsoLYDtufnCn+csuWVpZM2tRApXqeQH0B482L5SGXJg+GbS",
-	"vhjkpMqlsPOhArwkq3PdzsGedROglYK3kDZbWnCnae8Qy8QdEjPTxjpGD4ZqWCuuf1+PHhlVsCaG89OD",
-	"g4f+djeO4hXinnIBUJbP8dNtI5ZTbKI04ntPtr9XQ/KEl55tf6lCXLZvPNnhjSbGsH3v6ffb32sCr76P",
-	"ei92mWELTm8Ytesd/vVnj5SychuuS4L1udWg2assakNnGu5gCjPv/WyHa6PjbhH02pmvyCaYF+C51vGS",
-	"9WwmK7JsSJW+VNa9tPpnJh2gmR4ceiPkNiIxzuC/4b+Q+fRHVAWhDoiALzUawwnz7tmTF2TBRWGYHqI/",
-	"eLcmK60Ak4INyeWaNHILaJdG1nq5BcBvZkBo6nUud2dbIm48JsOHiB6fmOnXrkpawH7Bg2apdTmxNNIh",
-	"ObsAKWy0ddAs4eDRDD5OQvwOWPfMUlUQji0jdJYxMF6Ffr+/iUSN27LBTq+yd1w7yK6dGH5fAXpNN99X",
-	"uFioAtdZNUa4RWva7sEtqpVHYHa7PNklXZGMT13o0goLH5j2swZPqyk3coiqQHn8pTcurMPmQtMwHajn",
-	"rJsQTbPD+nkzKX2wBSPavJWV7U58Qk4OYYO+KvFKif/uVLIpeQhrOQIe34FTZWG62fNEpK7XBHAkoQa0",
-	"Y2Q5B6MIXGhDRcIOwXgOnSuESgVfCL0D91vLQP4+wcMTQ7saH1bFXKk1c9dOdI1mn7fg4ZXA+MNPTiQf",
-	"ddjl8V6yO3nLfM8f2Lw9JyTpgmerMkeSZhBdDVAENx02ZkPNmOmAVbRDLtmE0Dx3MRZ0xRxBHRKeRs7+",
-	"iyDmEEEiMpyzxuQngim4UQ1g1oOP1FAvST8EUB1EGLqt8KpL1MvgirFCx3RlpnUa+RMzISjuI8q38DMd",
-	"UO8N9N3NgLtfJpmuL3MbBUqeJvv+MnizUQDxoppNIO0QxzJlTZMANhdjxlOp8PYObPZ1EvHYNG95mhxj",
-	"GtpjaOE2GJyvKvh3pYKvFU19TDkMugcizOnhMl0CrmjAutzGJ07od3PIyN3WuT4lTa2Lv67pXbT2ZZY2",
-	"1LE2MtcQZONiZk3hQuMFi5IGbOL648qpJqvXl3Mr/VEltdm7FTSCfiQ+a4BTfGIWayJPtLao6Tif1t39",
-	"yokfwomXsJUak1rCzdzGY4jMsVkNoZnTEvQiqshcFNrd4iNZHLm2he4puM6AnmO+080aUAXc3DSRCdCC",
-	"ihsIAu56pA1Uocl8bnGPxXd1VJOdGO/J5wgXOXB1a01WkQ68/C5zZ91xACSetUJXxNOGC/0bZ7iNhV+S",
-	"8/MVu2M002XEpIo9uUjJEaEuYogLJf5LmgnjehP9JweojiGRNAzaAd0vXNyqtnW7+LMAVZDuhe9t5u8u",
-	"yggDYFSQQjTjvhBrDGKPNUIh96WTIRk56C9rvcKVEHVGrKeW8H4rCrOHcqb2vCgB8sL8uDah0ASZeTTx",
-	"0IVm89uNKx/5qziu3Q0m4dPdjv4LCjPvECu2Bssa37kkslpA1Tcx87uzYmYbe8Kzq84ohLdqMeFFEj2X",
-	"S6jKtB9zKKZpVLa1k6q8TvYn9/zgILgrnlBIVLndPZq7zjRAxauTEtapapT8119be/Gaje1x7wcx/PNW",
-	"3qjSeutc0dJ2d134NewQrsvDDEn6ob7mz8jld0VwmkGbwuEDsMODzFVKbMzsr/mHj6X9XN4FqL/GWZSB",
-	"3So9wP60Zkts4LiwzLtbCf7kckbjsvwqdkLAFxRg9+0hOcbrTmhoihnjJKU8W5XZ4mVnEx+bhIgdhAj7",
-	"z59+jwYXHHqRD47WGhYj/36/zoJXTKTHcxoU/T+G0mqBw/rE2qq1aKyrkWSerVzr2jp8tA4jrv5kIEON",
-	"Z1lZ6e6S9ErDZyxih+lziIAxscukwtL8j7VUPyzZ4vn2l8pW0vDCDhqxbOr9pRnQ1d0Pg9a9/myPyqzv",
-	"koFb+bc88xJ1CMP9WSIXLJQiVmx0SBEHFrHhuugO85y5IFKlTB2WMBT9+NcxiOSwggXyVcGuRfpN5oW4",
-	"jcg0K/Tc4TF4wHM9iMYCilQY5mnGqYTsUEpa2AZaxXpYCftIhUZx2IQlAMwy8PSq3fGtZUOhWGZhV10g",
-	"7S6jj+Csf+aqwKggMzkW0sEBDIbElTNhE3KXbYawZ4Df5M6oXyWeRmWZi7dxfF/3sbBWi1QpF1StMC8Z",
-	"lqp9WcDzg++Jw604Pf/l4vLtny5Prq5iV/UQLOEbTXLF7rgstPVtHWGgqKiBUkGi5bl0cBzeIwnWUZM0",
-	"mEB6HRJbBfiWQkUEJMSNRcpoWmYKO+EEpSbcaRE012bSKsklXR2R7WBYY+HQsIB6rLbqEJQeZj9ax6XT",
-	"kkypCrBBLJNZIQnXW4ekBuJfVlrjWQJ/htLzCLBXxqJr2opBo3Bv/Aa76WY/KmH2qHFz78MHpBoLz/4h",
-	"qMmg6lPunOrNShuTXBtaF1bz5ehdsPeAPvcqMVVNQQq2S912ALHzPvqwGu/t4zvF+HOXWR5g3rj4FbxO",
-	"8NGJE0NxSq1klVMsmYO3KoGLveWhyiFYVOTlZqvYxJijE5s1qfnVAPgNGQAQstIdgE5R0AVNu3vzPZDW",
-	"WIC4TdV70dTppJ9JbYhiiR1yypV2wSh0Vqg2lfASKaKE5nQF+OoAWgY9CmvtC1whJ66v1sNwSC7ojKWH",
-	"JS5+DNIqrvDb+4ZjyRTcv01WhKcDX4Mcv+HiNiZzRq3KQYGsWPbHcU+AHRKHgD1WpS6karkyfsO1sVLw",
-	"ym/MWhSg7TyrR/btGhBqr0s6NB4+LpQG+fCRvsZOEAhNfL81pIF1GfXWGm2uPLjm6lUnumgSid1XPAmY",
-	"0RuXDNw2M/fY/jl7Z3DvxC1O44u4Gnu43Iq1fd2Vd8GsQM6FDj6bULoqL1GTmUQ2gZZBAkulnCdZ2rxQ",
-	"ZlTapDyN0OB8vs44r+DjAevcm3OuSkSYFl5oyfzCL7re7TTLwM70qxt+AQrss5Ic7h5Wv3dxdgsFRu1q",
-	"Iq5jMKKVHDdwGGN3f4rFg652ugvfcid4yweg2z8x82hE+5DBohAWuSsJzScGfiX9LTGVEDsF5UclN+4h",
-	"dPeZSDdl7TQinlgZKiREEvwHj+xDUPbo4QugrMFdTeMA3lnkhhTCdRxCV8FXwsscYeAOyVwuq65wU8Yy",
-	"TWgtkAEea0RuWW5K+b+eOYcx2Ifiiof3I9d7wL93fuTjcmBlOa3z4AmiBIf2LVwvpmXSyIQmtzOov/3K",
-	"pFuYFHLR76mcNnAqRF02F6RRdGiAccqIISCZhGHCCMBNg4iQ1TUBLizyZdh5UUhTRuJnlAu4C2kM4EFl",
-	"ywia/QdNSsgBDD4KNiQYdB0LmMQWmF9y6iJC2+9xoDiNjgWA4PTpeghqBpBV3AANQwCU+gaW+CzmPuDn",
-	"BkNyyaaFppmDAWmLX3YGRg8hpAmyCRGAR28uT0av/vLL6Pzqp5PLEJd3LOpOqBObIEKJ72mJE4w2BElp",
-	"A51/LFxoMCLx8dvz129Oj68DMOB1Q6QlonZpKQ7asQIU9KMaFl+jYV+jYf8R0bBREDavXNq6DLCSLvq4",
-	"cJi/YJB5t8q4ESgz/a0FyMry6gKht1CqwC+lGERYW8Wwysr/VQqSFyqXmgG9j8X2qwlS3kyU3YABEMWJ",
-	"eu3l2ZH/R9mpZw21PGP0jtWvIQpRxhT7HK+3JgCyori7TAZ8FQFYcU47o0qpABFqjUo8lkrZJdlfmAA7",
-	"jkU/7ERUrQkg2Z133wIbj6qhDa/dIbWMRQjJDrLE3YAncgEn4vzK4CoM7rJar0dk/olk+UeYqGttCdoK",
-	"QRwh9CVAlc1pSv5WaEOmXHA9Z+ng0DWGissq4aDHdVSDoi032o4yYUyEAPjvo/awzbkMwPS5ILnrmdPs",
-	"hPPVQt7mxkItR0DAwV66Nl8uGgLAUliq7Oo3/SUtVFab+4pFb2G0p/XVpV79Zhmj9SWrRZVNFUpRqm8Z",
-	"VnfxQKSORd/QCUkyCXmBLv0/IoKZpVS3JFUyH1g+9x0GFNujxtBkbgWchDinT1kA0huLjebzobVwudKm",
-	"tCuq+tt1ER0hqCYdC/804FRa62RaKAhS5ZwlzOU5gAhy7zizpEpiGJK3Ap0Ed1oOEgmCY64GqTy+kgCi",
-	"0JJeUm50CRNXa1MPl+8ghQEaUWYMvImwjYjTEjixIXl68NwzfCUsA3KzIrwWoRo2+mGBLIFMo0GbdB3B",
-	"KX21lX83tvJmwc+/yv2PkfuvXb7Ldsn/gLZw2BulVey/UnQpqtTVRIo7pnQd1pRiQs6OHVQAwxJNUqwR",
-	"nzKzIjpR1tCYZnQ2Y6kLSwTvtkUzXYy/7PzyG7Xfyvl18Ls/g68csoVD3kIo3RGE3bWqIqD7EruEVMWe",
-	"dWQhF0xsNY0qYOjNwcXWO64hOQdgXkqg8m9WWCXtR4S3gW95wkj/xcGzCojPoU9DRwlIBYNyNpc28YKc",
-	"vVzngaqj0Mi+tTG9CwA57bD7U6kWe6nrWVFRcUtji1pfggkE+7Z2JsAXW5oKfNJE7JZeS10MWB7NVzS6",
-	"x4rwVKehiWKJVHABBoTeL3LL0N8eEE32gcwHwLWuG4qucqNzxpI5vD4T0EthGxuX/WTuycGImlnxZa1U",
-	"D4MiMHS9WqKjSKK9FgJ60jxuUmat6dEn5r56y51NBRAuaFS20YlJf1L2zRngVrqTt9LQ09cXwapfw70b",
-	"qx8qLZs6firrISor2HsyrnUSygygioAWOsUAdkbZWqz49ODAmtOZFDN/r54rCYAPYGJrj2ulI0AAYr69",
-	"gTbUlOaH1aiWdkmfErvjZEIz6+hDEbJUyZxpg53AFCsLOqpwAARJEMoDI5rWXrF2tE+GLMeXhXF5+uC6",
-	"Uy0FMRKu52jKhasDjMs0e9yFfbhFi1sN6R9wnx5RIrgvdCa5QPsZlxLxEVWEGyr13vA7JqA6Kmh444+5",
-	"/HJFSo52msSE27gTSVW1GuXR0RL0JYcAGuqVp0RH2IfYGoQoEeGmcW80NUzFpA83uEJanplOeQIm8Bxc",
-	"bkc92IW/6oaxQjdxcEQm0syBjVa+/NADja2RQUk/vwFKQNy5xsYNH8AN+QSLKGddlnD46dcyaIMjboHA",
-	"Y4kEOQn4ba6LgCRU37qSkl60XhFbtivDvJlOuBV/zjVe6NzzDTzBhQaw9P0lNILrZIvLpp11cXlydnpz",
-	"Bh8dvTo7PQcM3ucHz9qzt8M+cx9NnTslVdc62+2QUe3mNvwCfIFHSG/G4yeOHKzullAM5455AIV2TAeZ",
-	"5J6kPAUFRJUrOeUZ25T9fFWlqZetJdxHIw//6mu63HCQp4rjAVKEKgRg0OpiUnnmcMsgEpZl0CrLzbUt",
-	"KXqEOAq9eyQ1f6kggT6rOMTjhRqPO6ZcPx85Jdwcub3DRhnhvoYH7k+3M+34HPFc0rKeHtBGabonBdx+",
-	"z5ir9psr5m5tfE8XAc1apFqdCLuOFN51uZWoVy9urltV34Wb1SMqPv+JDqVR8pLboOHvoeyhXEv7+edF",
-	"B6YPpMBiY52wbRWc8yGJ6YzFpP/k2b//+a8nTw8gpUAUWWYVZJIxqgg3g4jEU5kUemQt5Dgica64neKx",
-	"tDa50Hg3p5nQ3PA7di1znuiY9H3E7emLsM9vRAx2A8YEhrhGZi1G9U2eUsNCqnp4D9+Njp/61C7+Fmou",
-	"YFJpg5j/Y2p/jkHm6Ipog+6h3QzRUID77J3vq9ten5H73jJ7+OTQHmGMWUpujMhhPPvLI5ccrgO9GZTt",
-	"jYWv24tc9tBC4kWi06VOzztVO3D1HIycUXWbyqUgoGlzpso8hbGIy0unv/zlL3/ZOzvbe/VqD3CDh4s0",
-	"RtRgQAmGHKe/yUIJ6pqnQY/UO1eS7nqhglcFQAJVDaFXEdavgnQxQyjUEw7JG9fMwUBuK1sS3Crwveey",
-	"UG1X1yfwCHR1vhcH/YPndQbaHjtvZZ5/8NwvHe75qCCY87BgwriuZeuH/w+exw0Pw/dmfMV1LjX3WGoN",
-	"MqrGPoLzsx/447jX9oFxL27zO6rlfBkolvWk9JoZU7tIKrHagDSDY9mNfz37bLJkvXGFbIpqpT6Po4DO",
-	"RdULmGhDV53WaZad+Y/vYqG+hs4rpsQv/WQn2LgEV9AqNDAsq/ZZirlOjYROZGGCDbqXdXk1lwobdTKR",
-	"ME2suSBMcMftz75e4VzZBS8OBkNyXvWNaw5QWhTEgEnRkPzWenC9RbdehB+5WFDd2CByOo3CznVuBhIq",
-	"5tJ2B7qbGh7Bd4aPQYfzBX13im+8ONjuQ9dMR888TdfxM9InQOzvQpHd7u52YbH/Kx736eb630aRJL5z",
-	"/9ped1T3TZ44c1O8X1Xv7zbHYeciXH/I93aIwM3l2nshEXny73/+6+nBQa3/5UfTBLoSD0MTD+/v4Ac+",
-	"j7vjRVqH0HIhBtzx/wwy9y5OmTqLnebvSfJNKegBseHavo0ZMLkGvuBaOfpXjsKaOjKtJdTNONy9WQ/I",
-	"gX4H0NznbNmKzs2Nb4DZ/NQuqKO4P37gxwoBuOGPP2efih0AD3F+7oicePKt8gPAd+/J3cnbz6Itvsj7",
-	"9JARq8BbS2PHbq7bihh0TDXb46K0bSvIwhiwc+NGmMFapVwDeDvg/2ApatyO/BZ3owM9MBDQFbP+mwtd",
-	"daMBtWEC+x+7cYDX0uK+wgotqEnmQXurr7BCjwQrFBENpA0ILOGlroRUFW4yFq1BexF+T/FQghJ1pD48",
-	"AGxLnTd/48gtm3Aj3m5EOfia670117s7qRuCcVa9ECvHtpBwMcl4so+p2J2ke82yTNea52HChUdggXRs",
-	"TfpmzlW6Z39Y+d5QEcnpaoEFaI7nMF8xqid9RwBFIWaFZT6omBj4Chl4aU51kDDeXu4A1XTHuJTHbI0X",
-	"fqeFtF8zagrFiF5yA3V4cFTlUh4nfcu1N+zasBK91x5eQgVh7wA4Hjv2cU0K0ZowiPTRSjCGJmZz55E1",
-	"xNyy8wnAWJEphzyCeMkmmhuEOp5LwVa5NAP7VqqwblfzjAnjs2FNvalJS1fqeguEDrh1XMHjJhm7j9zL",
-	"8Xj6KR2PS5YwfvexzsTvod9sHXMcMwgZ0UWeS4XNyyfy3S6sAd3O97Y66ls6gVRdo2uNIBu9t+7hxXe5",
-	"8K09dEzgl+/SEMRO9KGbgjxO055yZR+PxPwhnTdgCkfOG6z3HXQKHaCYIEt1zct/pDYlQYMSsEZDCtNh",
-	"M+PfXPsSn3Y+fDypYHzDoJLnOvqWANuvNSzZTUjsMWi+s7UX5gZZEXS4cZU4wKNRkLCfFgmUCSVgG7Sz",
-	"PuxnxSKamd0kAHPdg7olQHnX7x8NRcKL55+0M9AoFPN2Mx+Dy4ITgSZSltX+8zjI99xC9rAsc1Tvy1KZ",
-	"c42edGE6pWsht4mxwnzKfeihvbHtewiqdHP5xkvfudTWiPTvQ7RmSEaNvmB1yLVmhizUmzv7wRoPVs8K",
-	"bRhNSf/5wQG2L2gJiEOjwGP35crDfxS71H3lM0XEb1S2rfqt7SDspsq83kT2Yerx6jZtMLfow3ksrt6M",
-	"yTc/2OM3kqxkocpcBwNcaFcGv66lBH/jyriQ1MbC/XGC2dlVFxUEFoSa0CCMlGdUlBhuX1wM78qVf5Er",
-	"o3jOKiqAVeLiAlkQ7lunRJCLRSFAQH10DcYReR6Aw3Bxx7GH5bb4hJ/CKbzR+7wM5qaNLUd/y1Wfnz+a",
-	"7M8NWx/hxiF2gieRAkqxpcAu4fehS1QQH6qn8G1LjwcBqhSEBEE5CblWZ9CmdC5gmFDlfHbBP+FZxsXM",
-	"K9AWyb/5ZF/SysP7ImXg25wJPHYnBOs7cl86W7LJXMrbbkJ7K7JVKW8pxns5dHeGYgMEBdZ8JjC4WZbu",
-	"YcNT15nUg42B1whkAjcuCQMYpiOHwgOpECBnb7lwLiZNrOLKWFqH+V7QFZkwgiAIT8gZf0n6bpJLxQ2g",
-	"8w4AUU05xDBSErhGY00wBrWhpQVHbxn5/lvyZ96CGIJj/+Q2q931wWu2yvfBd/au/N7sHgh5/t2Dxj5o",
-	"mnIMyF8EWCU4g8+KNuL2c5TctnH9BRYZszQqDeu8+pXV+AFtWH/WGTkfLAw+B193BRiQlpmD6Cs7DU9W",
-	"Aa+5K0tFl8AUW1hfWin2dN/LMjyvmZQzLBlsz/rFOIeeS2X2Mn4HFwZ8JlhKpplckkTKW46XooqlXLHE",
-	"aO/i8JQJY7VjruQdTzHfuMlVVJm3PE0sj5yuaZhnGPNuuqjtox850Au8XvLedYAlJEV4DxIBdjcxcizi",
-	"/UzOuPhv2CAw9P84Lg4OniUeuNz+wGKseAiv3GXVZn1Lav8HUlbKprTIzC4qir3LWWJY6oLvG0kLjOiW",
-	"OznSrxEHosrCOWMN4J+PTyKH3UChrl4kbNDRhtdRm9UYdqO3EdooW9IVxgOQjCwVuYOJDx3wLZGC7UG7",
-	"K5iZFMR1bnUoAO6pZgyHjEgprqs+9Q4eEEOYEI0pkX6ryANdRX7UGRNM8cSPvk7Mlo6P3XJ3C47ZVfTu",
-	"pQSi9oHgTLpGevHk6c4Dgc94r4F+3pFna0x2LFPmeKx2pI7T1k/2P4xFXyP+cCuTtvFbfahfexNGFVMj",
-	"+9fDv/5szwiFHpJiobLeYW8fUj3cSGutsV3IbTeYA0c8DuXA0lbzcqO6gYqqBABMXYx8vXKtwTcWzrUu",
-	"3n0N1r7+LQDDAA1lBZrLqSmL+nxgParXBjkTMBjdZ0Ssf+AY8GbW6uhJH9BjsX8FltwNIofPA4sJkxqC",
-	"DwHyzvpXLjIKdqqSxWzuzG+sLayb+xFxBnxVa1i5peiRBh+rWQXrH/3Jm8U6sIsPSx3qzs8hWhqaQNxl",
-	"AR8ub0EgnhtuJMZjWz7WDn0A3rNiC14s0HsOxioxD97//P7/BQAA//8=",
+	"7L37cts4ti/8Kih9X1Wk2rR8SdK7266pvRXHmfYe23H50n3mjLpCiIQkjCmAA4BWNF2pmneYNzh/nAeb",
+	"JzmFtQASpKiLEzvp9KT2rp7YJkFc1h1r/davnUTOcimYMLpz+GtnymjKFPzzgr03l3TCzri4sz+nTCeK",
+	"54ZL0TnsxMNib+95cnt1RuSYmCkjgr03JKcTBn9hR0Sx7A/Djv31sBOT7tWbY/L9wfff9yIiRbYg8ykT",
+	"9kXFCNeEVu/3yc2UETvyHWO5hsEV+1vBtHmmibSvkJwqOmOGKU2oSElCleJMV/OIk0JpqeJ+J+roZMpm",
+	"1C7BLHLWOexoo7iYdD58+BB1qoHsA+dsJtXiNLX/5naZOTXTTtQRdGZfnPk/Rx07Ia5Y2jk0qmDhR8ZS",
+	"zajpHHaKgtsnmx+NOnZXj2F+y/v6M2yIXYfdCqINVUYfEiqIzOnfCkbuaVYwYugdE2Ss5AyfVeyey0LD",
+	"S880ie2hxQRPs08GI82EIWOp4OkxV9ptdSfCdf6tYGpRLRR3r7Z3M/r+jImJmXYOD/b2os6MC//z/qpF",
+	"nvEZN8tr/FHOyYyKBeGGzezRw1KnMks1oYbMpDak+3IPKYTC3HurZprBJ8KJpmxMi8x0Dl/aWdL3fFbM",
+	"qjnjT9WMuTBswhRM+ZppzaVYefz80w7+g31Z51JoBsT2iqZXSNb2p0QKwwT8k+Z5xhNqd2v3r9pu2a/B",
+	"Z/5/xcadw87/t1tx7i7+Ve+eKCXVlfsIfrK+9TcVL5GECiENGTHHPimRhel3PkSdYynGGU8++7y0LFQC",
+	"4sBOjAtCLQMYyw/UEJplcm55nGvStbTM3tNZnjHLHEykLCUaD7AHi3gj1YinKROfbxUX0s2SpY7ZrGRL",
+	"ElkI3NgLad7IQqSfd0pj+0nSpZmWMC2F20jt2WdSTIiRRMsZk4IRlmmG+3dJF5mk6Y2UZ1RN2OelhZFM",
+	"F5YOMvtpu5FUhHqAzOiCaCbSQ7JPzvkrMudmSqgVjjwlRlrhaCRKTaZglrhgwViqiV1o9zt4EY5JUVFO",
+	"oBe5IY2EL14bxXNG5mw0lfIuIj98R/7EX6EamnPNYK+umbrnCbsV9J7yjI6yz7hdA6sMDdJaQrPMrdEx",
+	"USLFmE8KZblbwW8Uo8nUTrFPfrYClhv7LHufs8SwlIxocjcUWkpBunb9KTV0RDUjqWQ4JBV6zlQvIvEV",
+	"M2qxMxgbpmKi6UI7pS6JUQtCJ5SLw/DYhmJO3bQqiROBBqckybhVUqjzudFE84nY4TANjuth90yRYcf+",
+	"Ad8ddnr9oehEod0STGpZ9VyzRAqrZuyfyXzKk+kyXRVJwljaajpU6sIexI2U51QsnBTXn/PMlRWLUpG/",
+	"FdJQAlqQ2M2F08XJP3RPCmF4BobYnFBj2CwHHfGA/bgVtDBTqfjf2WcUcedcay4mEeEC+R9UQ26VNEkU",
+	"S5kwnGYaGPVWeEKHYb+Q4pVFlhKne9GSs2ROUerJe4ZmmuZ/Z3iyPeIsN82U/euY8oylR0TIoVAs5Yol",
+	"wMS51JqPMrAfhWWMD1HnJ7slsKTHXXFj3G3X7sQSHNQRiVNmKM90TGY018TSLhlzllkZDjIgV3KUsVkf",
+	"7DP3aTuz4yk1VxLFLBPWpPtLh2rNtaHCmoOFZqrzy5INFnWOpyy5k4UJLK9cWSVhOFpleUbFprVf2mfQ",
+	"nvPG4F/wxeqTcvRXlhj4JAi2YxDEy9+T43HGBTuWs5wKjidQ374rlmfWuUnkjFUm/6jgmbHi0Q1AmJhw",
+	"wSIU0SSjYlJYs3omU5b1K3N0JGXGKJCG5GlyzSfitOWjN1Ou0h2rWRalILYKplQn7UPmdDHzvmR9QL/x",
+	"IO1zqQzNCFVs44hI8tc5Y8l0edSfJE8scbkdosrqnSLlstooHKB98JrmXx798u31DdmlOd9NptTs+qdH",
+	"6LF6Vd82dIM2gp0O9ihaPvzGepszbCcvacXfG8YyS+Ot3pbdB8sSZMwyQ6h2GwPWMtrOkSWvnFqZCbbU",
+	"iI2l9czNEZFgh+PDkXU1wZms+fALoimHA/TMOGLGKpuoo63vFHXmUmnWzpFSGJqsZkg2ozyr+Vf4m6jm",
+	"kr580TL0jGlN0XRtULfis5k1dnCVhYZDLD8wKzLDd+zJ1L/ycm/Z882tqlR20OHwutMyCXQeHzgDKVjL",
+	"9/c/4vNzNtLctMzgjI0NsUp+QUYLkjOZZ+yIUDLmWcZSF2eYUXVnPfSRRMbl1izLmDDZgqRK5jmy7eZ5",
+	"77XFCEIWEUgn5dm6o2ul+EIpJsytbrNmbkBzWgPRiiwg+i7VVsHa53uwirl1BcyUcUUMZ4pwkWRFyrRd",
+	"ygriW9pXa1WYjJXSbq11ED77IerwdIt4QdTh+toUqdPUy8LLE9bSe8opxnVTAuXZPAOYhj8BdyAwWDiX",
+	"xtLbDuhkJr1A9fLgr3LRiToT64vZcax5KnP7PwnNZrDtHH6byXsGUiMVTGv4hbCCDX+g4j1nxo6kjfK/",
+	"moCcGatCG3T17IesdrSPTXEVVssUGv82ZtS+YO2s+ZTB143dAfhGm4Ryyzm2bvyyfEr8r5smsd3Kch/W",
+	"kod7rHkc/vXIfaN1q0XqwlaBAKVpyu2bNLsMpjqmmWZNAh9XamPdFBtKxs60ZSp1jmgGNqm1S+r8BpFe",
+	"1HjPNEmsiQAuTIoKis6sfTyycgn9eKk0uGjJ1B47WIiimI2Y0mj3oEM3ZtQUimn/uSlt4exEzmaF4GbR",
+	"LkLKP9tvmWqOXNxzw9qtCS40n0xbF8/YXbYg7gFrr0hldPsoGGResYGXTCUys76fYjMGKyc0UVJrr6FX",
+	"jgryVF8y9Zou2swzaoh/iFCS0gXp3t4cQ+C1jJvuRS1U7j58I++Y0O27iREZ9FLlGOIv7q0thi9mM6rc",
+	"qTU8V/8nkOqOXbT9Qi0euGJL7q3tuMqkTKS4Z0qDPFn3/qr9xFHaNvSI7IGJZW1hGGLTFjSkQuMkm/vv",
+	"11WfX7iNAaFGARuUlNcqZmo+XosMTFt28vby8uTq3fXF4E8nhNkBiH0uIqw/6ZPbi8HtzY9vr07/98nr",
+	"iFy8vXn35u3txeuIXA1uTt6dnZ6f3py8BosSo7ydw075UJuyZN67bUZKpsWMCn8S/c6DzEQvhDaN0Tgi",
+	"2A4/pfW2zI+MZma6vKM+7NZ6QwRXYLXgHMbkWEooybmYkK4VoqA1wVDvhaa5vLMOchCqbNN52lBT6FCD",
+	"b/Wa5Rmn8dZvkRu/bUvO5ISLMy7uBknSrnJnVN+x9MTbZsuH5mLuzzRhO/YpFx/OMisbrNbIZEIzDJyO",
+	"ChPciiVTqmhirNaAywNHrbH+1z/+D/7/fzuC7CdyFm+mhXCua1d7xVLGZivdIBChNbOx3dbe6nIunCAO",
+	"vGFqj+2bLVk6a7fnKXzDnGo9l6puiZe/rLsvB98/bEv9JMrh1qxslUilScK0vvGnvmzks7Fierr6gcK5",
+	"R+vMOnChmrMPv9z4zlJgrVrO+Qqz5a1gxEytTGq1XUbSsZ8dOCLUqko9lcqaXMIwgeqxoW0Uo4alA1M7",
+	"u5QatmM4mPvLrtR2HpcOb4BbdIGLmLhYe8aoEoZwcUREYWWLSNxVZfmgJinLmGl4ye7z9iW8K8Kr5KXp",
+	"GPYe1lipwB9xgww1XBueaDLjqWFqRqQgNwXTKej6pjhYpo08fdgOtjmKMLtwz6LgZMJvrCaXW3jmgS6L",
+	"35VHCek8XFzar7evqLQimsZRGW7/WLrcxqMvQ+I17b3uDTfja3zY0hufMW3oLN+esUB7HK9ygdvIxm9H",
+	"GVqovlobbs0er5aagSm3QS2vscnq+9IaULU8KK29pVieLdDdOCSx3WTL7vERie0mKFXkhqVxGSjFcLy7",
+	"wAH7Y2dOF0MBV62WtKzIgPAUVYrfl/TcOyKxNhBvCwaD6Jb7NeGmTwbwq2fam6pDwTWh2ZwudDA5vDL1",
+	"dp3/NfgF5ZQhxAIDt9p5b3manLxHN3yldh4pOddMXVi52C5QhROZ4OYTqy5Z6i/eIfWJ5NRMSfeO5ZAP",
+	"Yk232AmcayMVnbC4t00AsqHBDw5a1uSdmA1jvdw/eJjEcN5AbTfayO7SWQvH63cVLkzU7ILNLwMTpnEl",
+	"WmhD2N8KmpFYVA/Gta1aY+ws7w2GXC8f02iKOmLdGi4kGgZLtjxNU8W0xrwBvO2yXqwUxM9k22UG0/t+",
+	"4yk2dqA++6jtWFoP2V0veu57Nbg+Pe5Encurk/PT2/NWZrtUcsyzNhsRJd0KO6IWiFwVxh7LpNADxfBa",
+	"tcU1tmr6RNjh09W+aGXagU2k8fatHoSB4yo0c/KNG28/dV3GHrGz77XHWlbGunPFZ1Qtji1XKaE/MR5u",
+	"rRmhueH37EbmPNGbFUnj3sLpNHsytc1dnunyt5rb3Uo/SAtbGk710zp5TxOTLSD8hqI7xdv2PhlM4E5z",
+	"//m//vHP/YM9yBUqsuyIlHoJHtRwZetzNA9e7lX+sj4itdljUq87wj4yXzjDfWC/xm9aybvM4dw/qOVw",
+	"Po+2oPw6fT+OyfhyL3owp9wUli3wIWusS0XkeHxk/wOha/CQeOlTAP/UOMc/430n3OFCr7yJX2aMJ1x9",
+	"C9s82dfa7h6u0EtdqTSb3vJj6/ja+L+sm+AT+fvb+/Dts5twbZjaZHRsZ3Hkn2xufEJc5wtft+cb7Zkv",
+	"asU0tFW+ZL+sNV6umGYi/YkpPnZJY18wMmgnU5pjvxXCzb8Wc/ahJ+9MqMYFz/XJldVCED5XjOF1a1dP",
+	"5VwQqsmbq5OT2tWDfaETLRm9UWfw+vz0otX4vWYiLd3+FYf8kDwf8iLa2wvtFr8AMGmoWPgkS0PvmD6q",
+	"csilIjPrqmdyzhSEALmZkvjy5Or47dng5uTd+eB/vTs/ub4e/PHk3fGPg6vrGM80SNw01nNXbAxmcCbF",
+	"hKmhKC8JwyR2zFnHWzNBZ1bzx+5B579v1J0vPiZbqRYBfWDA8gEhltqpVipxOUIgCwN5j3IMSWgi7ZMY",
+	"Yi4YnYnt6UEqmstLgxByGSqJIL+fuiiND5kMhfv7IYkp99+PHSGIyuadK24MEy4zGoMSMsftb2hvHi6j",
+	"JVkovWLU5dduDPuWV5kbnwx24sHBPnfSJ9ZJa08wWksLqygHjIyy8GtDtsCtrn27dusPFkz7xCDPZIs7",
+	"RjdGPUYdHFXbbNoW0tisdoKGB15DPnOLOnwQAXA9SKwx3b56Ly+gSs2w2bZH36kMZ6oUXZQEdGrdsIly",
+	"271UaQC8wzUZMSuFPE9wgSUn/qqj+8eTMFfW+y67v/L0w642itEZGUso4RoKbnplVeKMUaEJOKzIWSsJ",
+	"0eVJbb/wMrFqeeEfRduYb9J6yZUtXGlVxnyNKhQtWY2HagCkVBnv9Ns2pRrjJP1tLoQemce2EhzXPtxa",
+	"3RJsx30Bz+Er5RcDCt+eBUuyX8N+Z1ybU8NmLXbgUpb0Q9Ldtr6oyag2wUXQtgcaUvajU9YRFPVhqi+U",
+	"0T4O63x5Znhc8n2sW1FH6iElhEMHTNDYyGVqWEPp10v5OYPjm9OfTjpR5+Ti9cnrdlvayPzKivPVYQiQ",
+	"9lsrlLZQzDXI+tcsM7TdpEupoT4LME7tczFh91BTMCaNkgvH9E6BLKcC+Lvgj7yzxbmetKeOhXOlgsRg",
+	"lgVTtZRrJ2ldOfgdTlIfQpobiY/fnl8OLk7fXry7vRj8NDg9G7w6O4mHory+S3zZR1ARhtq2a/2QnCrD",
+	"aVZeC7obR0hmL+/pehGRaijiq5PLsz+/u755e3l58jq4IsTx5lSX94TOF7JfQCOXaq/U2yxbfytW5SC0",
+	"rus3l5K3dTIH+H44jN8nCK4K0nXpDGS0CMpr0aMQbA6H32tL7Pio7MBwwm20ekPvGJ1jrmmDCYK/LCff",
+	"+DyaI1fsUcfd8GFlI8lEEszH3cBM/mutkyxLpFaLmE/k2VuVrR67UNnmoe1DrSO7jKltS0C+6jKOtg1Y",
+	"VdO5Mt/X656fBmenrwc3ViacXF29vWrVPq7Wc/Wl1a9t74Tk/AZKQwWUBcgW3q9WUoqedZLlI9nUr6N1",
+	"B6uccodC0qFZBrUvZZmq+5nqKQTfFLXHxJKptJIELJ6oI8XivT08eU+hGgblw5TPZivqWuHD3wJkv+0A",
+	"WVBzsLa0Gh56SDjNnX7FrjTL3o47h3/ZZBsvR+E+REs3U0XK5WvaZs69opp994KcXz73BpHOodQDzI4j",
+	"B95TWSMuB4boKRg8Omf0jnDT3yq22Fj1Lx+izs+IyjFI7tos2YTx+/bY1tLtnXu0bW+xducKSnZaJOHD",
+	"c1HZR4YxMC2uxSF7WHLr8ep6NV1MJkyb9gT+qGOmbNYIOy0/05jbnLG7a0PV8v5s505V7zcWEOxjObPa",
+	"CsJs1OVzhf1ICsXN4jop1zViVDE1KLAiA3964yf9Pz/feAgMICb4a7WKqTE5oh9wMZY+8ZMiipJDkKry",
+	"ZHSRW4KKiJkqWUymziGAF6yJOSPdyhXKi1HGk133516nFWFhcHlKRmzKRVql40QQ+x5nDIItZHCK1Wyl",
+	"49EfiqE4uWdqgYl2jolzJdMiMZY/k2eaaPu6FOQ/ScbvmSaFSJkisZ1aHJE8K1A/eKWu3TBDQVUy5YYl",
+	"plDMWprssLS6UYlGzmdiaVkqFbWi7kyhTAbUxVCYFmyCLg0TBhETLstGNLkjzsZ3GkZJWULOSIFcumN1",
+	"/VAwl9BItMQ0bshG9bgzRtF7liEq1e3VWQ/3zuofTfSUKkbMXNp/5Uz3yWBZS3FNfry5uSQv9vaGIv51",
+	"CBbGsHM4XDKfhp1oiIYH/Plf//i/8Buf1Bn+zhkjw87hr8MOYvJBpg6C8MGj+Fv/svv9hw/x0RAWtnAR",
+	"mnKStak5mL+qkssPsN0MP8SAMuQg7Sw9DQUABdES4ska+pFDIYrtD7t5RrmID5F2Cw1ZtogeAubBhBld",
+	"89owljAU/mlEEKE4NNaYtpGMpZQyO9bDqMCpQqkl7k0JDFRoQ0YsIiO2kCJFqJISXMoyCQrrw6HYIa/s",
+	"0qDa0ZEzeKwAWYYb7t/DNeIXVkFYDQVZjWLlcbAcZlU3XglZERMAvOodBfxlhy5ZbD6VmmEkQ5f8p7ix",
+	"LAmjH5GQXPy0EQ8rcqW3COIHzE8QvMtum90OhHALAbnsKqzZJqS/FLf/y3KjEXkqlIYR+S56/vKFHTUw",
+	"TK2cYe/NIfnP7/rPyZ9ewexxI3GqVTWXv7agmsTDYRETphPLqT3LqnaCsBewBSlLMgDCyMAsJN34GFPW",
+	"d9BOjHtw6ehherCqFYjyxf5zl/lov147uCiIu5TJXorR9AjOEXYH8p91MOh8yjPmWAOqou1X7LD2Q0bK",
+	"viU2CLfWNtZRkj8h2H77OpBMEH+FqVIQlGiwu+3vk4H9CLxnx+IimBMYdE1sNV/PapfCNeETIRVLj6wg",
+	"5SWv2zdhl93DD4Fr8/SFdY6avNjbh8UPyP9cv70oZQkLMhzhD4hi0Z1bNUR0ThNGqAI4PLtczVPWO7SS",
+	"nWf2SEYLwyDF0U7TSxOouFnpctgvxzCVV43zTZkVoppwq27q04SzhOi3PYu1H0KyRJg2wbTRJGUs9wH1",
+	"5wckY/csg+wRgrYNRNFnEkQuFeTg5XfEVVvBQ2CZwd/t0PDIPjh8zJXuRx5sCmZbDbS/B4/BjgKeBs0y",
+	"FK7ljrCS9d1UpHLf6+JGlRCkyO5yDDWZOGTPHShOFr38CbcMbeY8YfaL9ljdyLCLWxyQmw8OCl+4kBj3",
+	"7NIKRbY8ITRF7byDafRAzFrRRm7/Y89uglWUDmzs9ubNzveR/YaAwGA4DLUurLX1lJITa/Wh0CHdeNgZ",
+	"Dov0+729YSfuHRFdJE72F6y5NDv0mtU5bde1xMFS/HyQqyvAuIIAJuMKdB5MNqb9UX8vPrLMSdPapuPD",
+	"fqOBD1Gsc4NndBPkA2u68DB69reABWToHeuTGK39Q+KT62LSBRqJSruLIIeAUUectdUr3X8nwqUwSmaB",
+	"KO/iIfzrH/+0/9h/E8Gp/Ocb94sf3kRQTWJZy34WRJli9E573Im0V4YdADkLEKmoohNF8ynRzP4boCZu",
+	"/+Ng7+B7+Dv884c+bJ1fWBVXiEm3sl+toat7HryYjiL8ypjZA/VgxdZuUcwUSvjl+2XD3oOKXVq67pMT",
+	"Dn/iG2gej+cIybLUN5YsAbKnWkOZ8obhHIjvVFs9KowjeTj48i0ILsY4C7DWfBYb6cb2jP87lTNrw9nN",
+	"ICnXeUYXSFyWR8QkY2SkaHLHjHasQ0IRzQVI5iPSLrcrDRMsxHq9PoXHDvn9zgv4v/0DMmXvacoSPqMQ",
+	"vZ/BWlCXayeJbgWHSxv4Ty65sFrwDZI4hrFcYOiQDIfXMZqDIBG0nDHcYDi0UqgGUweb0jqVTBieWDmA",
+	"Qw4cWKIzBV+BQ0nQ4sYEXuQJNLlj1NeBhUcLM93N5IQLF/HKeMJcAMg5nBeSwC8TRiaKCmOVshW5CvAf",
+	"iGLgFVlHGyLn4MTqw93dZCqlZtQN2E/kbFfInZypGQf/bTe4SQ282sHlaScAAejs9/f6ewA1lzNBc945",
+	"7Dzv7/WfQ+qpmYLP3VgKhFikbqnwxLxTy0RoLbrEr+6LveckPjkfnJ69u3h78+6nk6vTN6cnr+MKozXy",
+	"JhGkQVt2vCMzKMHr9cnPSopJyQeuTEXcCchhRKpm2lpelSX/Ym/fIYiWv5pLdXdEFMvxxmhMeYYQNIoB",
+	"VucOWE8sJVZ3l+auwJ8d9GnJQ+BceAhO7mi0itICMKKbL/x5ypI7lkbW3EqkcJVKfgDtgZ7tK5UhB4Zv",
+	"Ju2LQU6qnAs7HyrAS7I61+0c7NlqArRS8A7SZksL7jTtHGKRu0PNZtpYx+jREChr0AAf6tEjowrWxNs+",
+	"2Nt77G+vxry8RoxaLgB29AV+um3EcopNRE18b3/zezXUVXjp+eaXKnRs+8b+Fm808aDtewc/bH6vCZL7",
+	"Ieq83GaGLZjKYdSuc/iXXzyqzcJtuC4J1udWg2avsqgNnWi4gynMtPOLHa6NjleLoDfOfEU2wbwAz7WO",
+	"l6xnM1qQeUOqdKWy7qXVPxPpwOd079AbIXcRiXEG/wX/hcynP6AqCHVABHyp0RhOmHfP9l+SGReFYbqP",
+	"/uD9kqy0AkwK1idXS9LILaBdGlnr5Q7A2ZkBoamXudydbYkX8pQMH+KRfGamX7oqaQFmBg+apdblxNJI",
+	"h7rtAqSw0dZBs4SDR9P7NAnxO2Ddc0tVQTi2jNBZxsB4Ffr9/iYSNW7LBju9yt5z7eDVtmL4XRogDbUy",
+	"/hkzuo1DY+cASV193bM0sUZPo1XBKhyhntftZVk/WmAasPlDVczNYdUeBCPTCpCDtNfSUhB72n1y4Sx/",
+	"j3CEUEQlGYKfec9o5vwSUwK1aUMXmhQCqgvJLRpDERQbhuDaLjy+bBppiD7ZSWG0ye2LnFOVBieYM7WD",
+	"wmanFKIeIs46pTh+m1Eh727zzyhtQmCmL2FohGBYK/C14eS59sDadYq0W2ppMXIk8AVskt+BmLrwAa7K",
+	"fq9JKrv9Y6n8JkdloLPQ3iu3jz1ALCEPrZZKFbQiWuZt8gkQe63HvQPJHdZMgmiAS9+f0wXJ+NjdqFgb",
+	"xt+XVeKMmiVzJodgL2COXHmfp2JZnA6Umdc9m6Y3dEQomUjpY8AoznirhWF34t+I5X+rvsXvzlOotB6W",
+	"mAUMvQWnymKN0XAiUteuCDiSUANGe2Q5B4ObXGhDRcIOwacPYz6Itg0hGgxauN9aBvLXnB7hHjqe+dse",
+	"TOFc8sLtRJdo9kULpGrZW6X/2Ynkkw67PN4rdi/vmG8bB5u344QknfFsUaZu0wwufQIg2nWHjUmaE2ZW",
+	"IPPaIedsRGieu9AvRogcQR0SnkbOLY0gFBpBfQScs8acTIKVAVENo9wjOtWAk0k3xODuRXijVLU8KIGT",
+	"g8yHCmDZVb/XaeSPzIS46k8o38LPrLBmGgDu6zHbv04yXV7mJgqUPE12fY7KeqMAwtg1m0DaIY5lypom",
+	"AWwuXmVZRwWSCiCUEDkRBKV/EHp3wFw+ic/Qke8iNnHtuUpir/VUKrRxrTnsr+MQCCt2iTZr0b+WWYsD",
+	"GtgyEhgZ4NK95QUA4U7mKhfKFHi5ApfKwVVbqQxqbowoQ8EIXaxl0+ib0RTuJsMGas90uUku9gouHKgC",
+	"uCJvkdEeTe0tT5NjTD1+ChOnDbjtm33zu7JvbhRN/T1ieNEa6AdHwGWKHFzLl972OiHkNOpq8TNwGRqu",
+	"j1jTpMFf14wajPDILG3YOtrIXMPFChcT62egH0WJkgYcjvrjyul9y/PzqVWtqO/bnIkKDkc/EZ81AIk+",
+	"M4s10YZaW8itOJ/W3f3GiR/DiVewlRgNq23mJh5DNKb1Oh5tyJaLDqKKzN08uswtJIsjFzd0T4Fahp6g",
+	"vhPdEjgR3NY30WjQLogbqDHuSrwNSKfJfG5xT8V3dSSrrRhv/0tcEbjmJ9baqKLbmPBU1ku44wAQV2vi",
+	"L4inDXfda5xVPBR+SWVM+J7RTJdR8uq+wUXHjwh1t0S4UOK/pJkwrnfgv/OlxDEUD4QXNUD3M3dXUdu6",
+	"bYIFAE+T7oTvrefvVZQRXnqAfdq864P7peC+qUYo5KF00icDB/doLVcweanzEDy1hDkNUZgxmjNVRvaB",
+	"vDAnuk0oNIHFnkw8rEIw++3eJR75ix2uXdYK4ePtjv4rulrc4n7QGixLfOcSh2vRat9k1O/OgplN7AnP",
+	"LlaGeLxVi0mOkuipnEMlvv2Yw91Oo/JmTKrSb/Qn92JvL8gPGlFITrzbPlS+zDRAxYuTEsrP5bJqKPtr",
+	"65Vv1ravfxgo/i8beaMq5ahzRUtb/GXh17BDuC4PMyTpx/qaPyOX07t009l/BHZ4lLlKSWZULMrUrv5T",
+	"aT+Xawfqr3EWZaCkSgmzPy3ZEms4LoT2WK0Ef3ZBnLgsuY2dEPBFZBAk0n1yjCku0HAcq4RISnm2KCuE",
+	"ymtlH/iFcCjEX7svDn5AgwsOvch7UNJcw65G/v1hmQWvmUiPpzQAenkKpdUCgfiZtVVrofCqRs95tnCt",
+	"5esND3QYzvYnA1nJPMtKdBOXiFAaPkMROxy3QwQJi132LMKxfKql+nEJdi82v3QhzRtZCPfCFhrxWIpx",
+	"xrHm+KsyoKuLNQat9f3ZHpVh2JKBW/m3PPMSaQ4DvlkiZyyUIlZsrJAiDiBozV3cPda2cEGkSpk6LKGH",
+	"uvGvQxDJYdUi1CiAXYv0m0wLcReRcVboqcPg8S06dC8aCihMZJibH6cSKgIoaWEbaOXuoYTsIxUC0WET",
+	"igZwKsHTq3bHt34PhWJZeVN1aba7jD6Cs/6Zq/ylgkzkUEgHAdPrE1fCOoYQf5CF5DD73Bl1q2KDqCxt",
+	"9DaO+2xvKKzVIlXKBVULrEWBpWpfCvZi7wfisIpOL95dXr3949XJ9XXsKt2CJTzTJFfsnstCW9/WEQaK",
+	"ihoQISTXX0gHweQ9kmAdNUmDRQM3IbFVIJ8pVMFBEvRQpIymZXWIE05QXsidFkFzbSKtkpzTxRHZDIA4",
+	"FA4BEajHaqsVgtI3homWsUi1JGOqAjwoy2RWSMLd4SGptZ0p0TXwLIE/Q+l5BHhbQ7Fq2ooZtSiL7sLd",
+	"dLMflNCq1Li5d+EDUg2FZ/8QyKpHUrtj1jx3TvV6pY2FDQ2tC6v5evQu2HtAnzuVmKqmIAXbBqsjgFX7",
+	"EH0crsfm8Z1i/GWVWR7gnLn4FbxO8NGRE0NxSq1klWMsk4a3KoEL9U8MKtuCRUVebraKTYw5OrFZk5rf",
+	"DIDfkAEAISu9AsQvCrqUapeUsAPSGovON6l6L5pWOunnUhuiWGKHhG6eUeCsUG0q4SVSRIbO6QJ6agBQ",
+	"JfQQrrWsccX7uL5aj+E+uaQTlh6WvVBikFZx1bOjaziWycL922hBeNrzuBPxGRd3MZkyalUOCmTFsj8M",
+	"OwLskDgEabMqdSZVS8rGGdfGSsFrvzFLUYC286we2bVrQHjVVdKh8fBxoTTIh0/0NbaCvWliui6hyyzL",
+	"qLfCJUY3Xb3qRGdNIrH7iicBMzpzBSBtM3OP7V6w9wb3TtzhNL6Kq7HHS1xZ2tdteRfMCuRc6Dm3Dpmx",
+	"8hI1mUif/d4nA5fB4TzJ0uaF0tLSJuVphAbni2XGeQ0fD1jnwZxzXaKAtfBCS1odfjGt+hBbO9Ovrv8V",
+	"KLAvSnK4e5g7s4qzWygwalcTcR13F63kuIG9G7v7UywYd3gZqzCNt4I0fgS6/SMzT0a0jxksCqHwV2X4",
+	"+azLb6S/IaYS4mWh/KjkxgOE7i4T6bqsnUbEE9EAhIRIgv/gkX0ISt09ZA2UsrmraRzAO4vckEK4LnPo",
+	"Knj0E5kj9Ochmcp5VfA0ZizThNYCGeCxRgTaf3r5v5w5hzHYx+KKx/cjT0TqPhK4kR+engMry2mZB08Q",
+	"GT60b+F6MS2TRkY0uZsA5sI3Jt3ApJDo/0DltIZTIeqyvgiZokMDjFNGDKHmKwwTRgBoHUSEIAu2wgJH",
+	"vgx7BUOuqovETygXcBfSGMADiZcRNPsPmpQwMxh8FKxPMOg6FDCJDdDu5NRFhDbf40BBMh0KAD7r0uUQ",
+	"1ARgCrkBGnZJu67lMj6LuQ/4uV6fXLFxoWnmoJ/a4pcrA6OHENIE2YSo74Ozq5PB6z+/G1xc/3xyFWKx",
+	"D0XdCXViE0Qo8V2YcYLRmiApbXRkGQoXGoxIfPz24s3Z6fFNAAC/bIi0RNSuLMVBA3GA/39Sw+JbNOxb",
+	"NOzfIho2CMLmlUtblwFW0kWfFg7zFwwyX60ybgXKTH9rAbKyvLrACguUKvBLKXoRViswkerg9kkKkhcq",
+	"l5oBvQ/F5qsJUt5MlP3ry5Jw7UvFESwa/1F2Z1vqVJExes/q1xCFKGOKXY7XWyMA1lLcXSYDppYAfFCn",
+	"nVGlVCA4teZUvlK37OvvL0yAHYeiG3afq9bUCwtMlluFoGpo69Hh0LmGImzDAbLE3YAncgYn4vzK4CoM",
+	"7rJar0dk/plk+SeYqEutaNoKQRwhdCXAU05pSv5aaEPGXHA9ZWnv0DUDjEtkCCQ8p0RD+PFyo+0oI8ZE",
+	"2PTkQ9QetrmQQQMVLkju+qQ1u599s5A3ubFQyxEQcLCXrrWji4YAmCDWgbviWH9JC2Xr5qFi0VsY7Wl9",
+	"dalXv1l2BXCe1aLKpgqlKGJqjJFCS5E6FF1DRyTJJOQFuvT/iAhm5lLdkVTJvGf53HeVUWyHGkOTKUJ+",
+	"cOOt5wgb/gzFWvP50Fq4XGlT2hVVcfOyiI4QSJkOhX8aMEqsdTIuFASpcs4S5vIcQAS5d5xZUiUx9Mlb",
+	"gU6COy0HgwfBMVeDVB5fSQBRaEnPKTe6hAYNWRgv30EKAxyuzBh4E2HrKKclcGJ9crD3wjN8JSwDcrMi",
+	"vBah6jd6IIIsgUyjXpt0HcApfbOVfze28nrBz7/J/U+R+29cvstmyf+ItnDYD6tV7L9WdC6q1NVEinum",
+	"dB3KmmJCzpZdswC3GE1SrCEeM7MgOlHW0BhndDJhqQtLBO+2RTNdjL/s9vUbtd/K+a3gd38G3zhkA4e8",
+	"hVC6Iwi7a1VFwOpL7BJGG/uUkpmcMbHRNKqaAawPLrbecfXJBYCxUwKVf5MCEMDciPA28C1PGOm+3Hte",
+	"ga+6jgPQRQhSwaCczaVNvCTnr5Z5oOoiN7BvrU3vAhBmO+zuWKrZTur6FFVU3NLMqNaLZgTBvo3daPDF",
+	"lkYynzURu6W/3ioGLI/mGwLpU0V4qtPQRLFEKrgAA0LvFrll6O/2iCa7QOY94FqHC6Gr3OicsWQKr08E",
+	"9M/ZxMZlD7EHcjAiJVd8WSvVw6AIDF2vllhRJNFeCwF9yJ42KbPW6O4zc1+9zdq6AggXNCpbp8WkOyp7",
+	"pfVwK93JW2no6eurYNVv4d611Q+Vlk0dP5X1EJUV7D0Z1y4PZQZQRUALK8UAdsPaWKx4sLdnzelMiom/",
+	"V8+VBMAHMLG1h+jREcArMd/SRhtqSvPDalRLu6RLAVeUjGhmHX0oQpYqmTJtsPujYmVBRxUOgCAJQnlg",
+	"RNPaK9aO9smQ5fiyMC5PH1x3qqUgRsL1HE25cHWAcZlmj7uwC7docash/SPu0xNKBPeFlUku0HLMpUR8",
+	"QhXhmkq9M37PBFRHBU3O/DGXX65IydFOk5hwG7ciqapWozw6WoK+5BBAQ71yQHSEveetQYgSEW4adwZj",
+	"w1RMunCDK6TlmfGYJwj+BC63o55CGJ4FHZAW6Cb2jshImmmAKuV6DrSSQUk/vwFKQFC/xsb1H8EN+QyL",
+	"KGddlnD46dcyaIMjbsEXZIkEOQngeK5zjCRU37mSkk60XBFbtqjEvJmVcCv+nGu8sHLP1/AEFxoaZOzO",
+	"ofnnSra4atpZl1cn56e35/DRwevz0wtAR36x97w9ezvsLfrJ1LlVUnWtm+kWGdVubv2vwBd4gvRmPH7i",
+	"yMHqbgnFcO6Ye1Box3SQSe5JylNQQFS5kmOesXXZz9dVmnrZTsh9NPLYur6myw0Heao4HiBFqEIAwK8u",
+	"RpVnDrcMImFZBu0R3VzbkqI9zPQDkpq/VgRGn1VcQ3QWKUKzupY+Y8LNkds7bI4U7mt44P50V6YdXyCe",
+	"S1rW0wOUK013pIDb7wlz1X5Txdytje/jJaBBl1SLE2HXkcK7LrcS9erl7U2r6rt0s3pCxec/sUJplLzk",
+	"Nqj/eyh7KNfSfv55sQLTB1JgsZla2KoQzvmQxHTCYtLdf/6vf/xz/2APUgpEkWVWQSYZo4pw04tIPJZJ",
+	"oQfWQo4jEueK2ykeS2uTC413c5oJzQ2/Zzcy54mOSddH3A5ehr3dI2KwAzwmMMQ1Mmsxqm/zlBoWUtXj",
+	"e/hudPzU53bxN1BzAZNKG8T8b1P7cwwyR1dEG3SMXs0QDQW4y977Xurt9Rm57ye2g0/27RHGmKXkxogc",
+	"gLa/PHLJ4TrQm0HZ3lD4ur3IZQ/NJF4kOl3q9LxTtT1Xz8HIOVV3qZwLApo2Z6rMUxiKuLx0+vOf//zn",
+	"nfPzndevdwCUuT9LY4RkBghmyHH6qyyUoK5hJvTFvncl6a7/NXhVACRQ1RB6FWH9KkgXM4RCPWGfnLkG",
+	"PgZyW9mc4FaB7z2VhWq7uj6BR6CT/4M46O88rzPQ5th5K/P8ned+6ZFD18WchxkTxnWqXD78v/M8bngY",
+	"vh/va65zqbnHUmuQUTX2EZyf/cAfhp22Dww7cZvfUS3n60CxrCel18yY2kVSidUGpBkcy3b869lnnSXr",
+	"jStkU1Qr9XkcBXQuqv7v0HxmpXWaZef+49tYqG+g25Yp8Us/2wk2LsEVtIcODMuqZaJirjsvoSPpGvXg",
+	"Bj3IuryeSoXNmZlImCbWXBAmuOP2Z1+vcK7sgpd7vapjEF8eoLQoiAGToiH5rfXg+klvvAg/crGgurFB",
+	"5Hgchd1K3QwkVMyl7Q70amp4At8ZPrawRDGj70/xjZd7m33omunomafpOn5B+oT+BdtQ5Gp3d7Ow2P0V",
+	"j/t0ff1vo0gS33l4ba87qocmT5y7KT6sqvd3m+OwdRGuP+QHO0Tg5nLtvZCI7P/rH/882Nur9Tz+ZJpA",
+	"V+JxaOLx/R38wJdxd7xIWyG0XIgBd/zfg8y9i1OmzsrxR5B8Uwp6QGy4tm9jBkyugS+49r3+laOwpo6M",
+	"awl1Ew53b9YDcqDfATT3BZu3onNz45seNz+1Deoo7o8f+KlCAG744y/Zp2ILwEOcnzsiJ55QVtUA370n",
+	"dy+/Nd97cKyhxnVtzXxXc91GxKBjqtkOF6VtW0EWxoCdGzfCDNYq5RrA2wH/B0tR43bkt3g1OtAjAwFd",
+	"M+u/udDVajSgNkxg/+NqHOCltLhvsEIzapJp0DvsG6zQE8EKRUQDaQMCS3ipKyFVhZuMRUvQXoQ/UDyU",
+	"oEQrUh8eAbalzpu/ceSWdbgRb9eiHHzL9d6Y6706qZtiB2dtiJVjG0i4GGU82cVU7JWke8OyTNc6E2LC",
+	"hUdggXRsTbpmylW6Y39Y+N5QEcnpYoYFaI7nMF8xqid9RwBFISaFZT6omOj5Chl4aUp1kDDeXu4A1XTH",
+	"uJSn7DsYfqeFtN8wagrFiJ5zA3V4cFTlUp4mfcv1jly1YSV6rz28hArC3gNwPLZD5JoUojVhEOmjlWAM",
+	"Tcz6ziNLiLll5xOAsSJjDnkE8ZyNNDcIdTyVgi1yaXr2rVRh3a7mGRPGZ8OaelOTPrkKHA24XKm3QFgB",
+	"t44reNokY/eRBzkeB5/T8bhiCeP3n+pM/B6a+dYxx8v2kUWeS2WAaEfy/TasoZhmZmejo76hE0jVkrvW",
+	"ZbPRe+sBXvwqF761h44J/PJtGoLYiT52U5CnadpTruzTkZg/pvMGTOHIeYP1voNOoQMUE2SpLnn5T9Sm",
+	"JGhQAtZoSGE67BT9m2tf4tPO+08nFYxvGFTy3Iq+JcD2Sw1LthMSOwya72zshblGVgQdblwlDvBoFCTs",
+	"p0UCZUIJ2AbtrA/7WbGIZmY7CcBc96DVEqC86/ePhiLh5YvP2hloEIp5u5lPwWXBiUATKctq/34c5Htu",
+	"IXtYljmq92WpzLlGT7owndK1kFvHWGE+5S40KF/bUz8EVbq9OvPSdyq1NSL9+xCt6ZNBoy9YHXKtmSEL",
+	"9ebOfrDGg9WzQhtGU9J9sbeH7QtaAuLQKPDYfbny8J/ELnVf+UIR8VuVbap+azsIu6kyrzeRfZx6vLpN",
+	"G8wt+ngei6s3Y/LsR3v8RpKFLFSZ62CAC+3K4Ne1lOBnrowLSW0o3B9HmJ1ddVFBYEGoCQ3CSHlGRYnh",
+	"9tXF8K5d+Re5NornrKICWCUuLpAF4b6tlAhyNisECKhPrsE4Ii8CcBgu7jn2sNwUn/BTOIU3Ol+Wwdy0",
+	"seXob7nq88tHk/25Yesj3DjETvAkUkApthTYJfwhdIkK4mP1FL5t6XEvQJWCkCAoJyGX6gzalM4lDBOq",
+	"nC8u+Ec8y7iYeAXaIvnXn+wrWnl4X6UMfJszgcfuhGB9Rx5KZ3M2mkp5t5rQ3opsUcpbivFeDt2dodgA",
+	"QYE1nwgMbpale9jw1HUm9WBj4DUCmcCNS8IAhunIofBAKgTI2TsunItJE6u4MpbWYb5ndEFGjCAIwj45",
+	"569I101yrrgBdN4eIKophxhGSgLXaKwJxqA2tLTg6B0jP3xH/sRbEENw7J/dZrW7PnjNVvk++M7Otd+b",
+	"7QMhL75/1NgHTVOOAfnLAKsEZ/BF0Ubcfg6Suzauv8QiY5ZGpWGdV7+yGj+gDevPOiPno4XBl+DrVQEG",
+	"pGXmIPrKTsOjRcBr7spS0TkwxQbWl1aKHex6WYbnNZFygiWD7Vm/GOfQU6nMTsbv4cKATwRLyTiTc5JI",
+	"ecfxUlSxlCuWGO1dHJ4yYax2zJW85ylTyL6xQyi5sOwPWHiUKCpSObPGa8Fq10mAF29Hv2Msr9DRDB09",
+	"02VLjWsjFZ2w+MjDAe5ASyTARPV6b0STOzKlVqrAPxMqsKHGiBH23uehGTlBV9OVe5CuZozEFTIitHKW",
+	"PE12/UtxG1KJNVPf8jSxrH/achu7BBIZrt9pckNHKKdGbMKdxHd3Zx7ro1CZffr5gR9gtDBMw4TaYjHh",
+	"xm8XkrF7mXHB6lGZ/YPva4Hag4PNQZrneH3RjDa0E8qRwy9xq+W+nV8JCyVFeKXlg5ND4QQkhknH2DIb",
+	"jttIEu9mcsLFfwEbgDv3h2Gxt/c8sXQC/8KLJiCb4BLVvu+AGsN0C1m12N9Q1vGRUiVlY1pkZhvzhL3P",
+	"WWJY6i5e1ooVcKBa7mNJtyYYcBuAx7H+80/HJ5HD7aCAqSAS1lvRgtlJGr97m4TMIJvTBcaCUIQExxUf",
+	"OtDjBl9LQVzXXocA4aGR0et1vE9NQ5rk2hU08fesLAkBZGdE7NdTf2tScuwzDK/2Dn2WZhxcicakWydN",
+	"KJ+Ei8w4InFZE10VlwGBP9M4T/s0hD3fFcKLeNcuSMh38JfGmyTlKZpXskim4GtIO20wlYSPLQLsdLmC",
+	"aiMcJCbyBkQgS3TrKtpGF66tnV/IsoCzsu3Yne52cWB7IJ0H2TtR+0BAgqtGerl/sPVAcAAPGmhbmVaT",
+	"NMcyZU7Q1CjYS5wlQt5GTv1exNEbxNluFUhtsqU+1K+dEaOKqYH96+FffrEHhBoB6bBQWeewswspTW6k",
+	"pRbwLrS8HZyHoxyH5mEJq3mJV920RlWiC6boRr4uv9bIHgtEWxfvvgZrX/7WjTMHWGqFt8sdK4tX/QVS",
+	"VK+Bc65OMLrP/Fn+wDHgKi3hRZAuoCRjnxYsLe1FDocKFhMm7wQfAoSp5a9cZhRsGyWLydS5mVhDW3dr",
+	"I+Ic1aqmtgq/YOQl+FjN+l3+6M/e/dOB/3dYSnF3fg651dAE4osz+HB52wf3FuFG4r1Dy8faIT4gSqTY",
+	"jBczjBIFY5XYHh9++fD/AgAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -127,6 +127,24 @@ type ClientInterface interface {
 	// Corresponds with POST /api/auth/login-link (the `RequestLoginLink` operationId).
 	RequestLoginLink(ctx context.Context, body RequestLoginLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// LookUpLoginLinkWithBody Names the account a sign-in link is for, masked, without using the link.
+	//
+	// Lets `/login?loginToken=` say whose account the link opens (for example `s•••@example.com`) before the user chooses to sign in with it: the page never redeems a link on load. Nothing but the masked address is revealed and the token stays unused. Unknown, used or expired tokens get the same 401 as a redeem, and count towards the same per-client-address limit of bad tokens.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/auth/login-link/account (the `LookUpLoginLink` operationId).
+	LookUpLoginLinkWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LookUpLoginLink Names the account a sign-in link is for, masked, without using the link.
+	//
+	// Lets `/login?loginToken=` say whose account the link opens (for example `s•••@example.com`) before the user chooses to sign in with it: the page never redeems a link on load. Nothing but the masked address is revealed and the token stays unused. Unknown, used or expired tokens get the same 401 as a redeem, and count towards the same per-client-address limit of bad tokens.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/auth/login-link/account (the `LookUpLoginLink` operationId).
+	LookUpLoginLink(ctx context.Context, body LookUpLoginLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// RedeemLoginLinkWithBody Signs in with the token of a sign-in link.
 	//
 	// The token from `/login?loginToken=` is single-use. Signing in this way lifts the lock on the account that wrong passwords put on it. Repeated bad tokens from one client address are rate-limited; a good token never is.
@@ -161,7 +179,7 @@ type ClientInterface interface {
 
 	// ExchangeOidcCodeWithBody Trades the one-time code from the sign-in callback for tokens.
 	//
-	// The code from `/login?oauthCode=` is single-use and valid for one minute.
+	// The code from `/login?oauthCode=` is single-use and valid for one minute, and it is bound to the browser tab that began the sign-in: the request must carry the `browserNonce` that tab passed to the start path (the web app keeps it in `sessionStorage`). A code without its nonce, or with another one, is refused with the same 401 as an unknown code, so a sign-in link made in someone else's browser cannot sign this one in.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -170,7 +188,7 @@ type ClientInterface interface {
 
 	// ExchangeOidcCode Trades the one-time code from the sign-in callback for tokens.
 	//
-	// The code from `/login?oauthCode=` is single-use and valid for one minute.
+	// The code from `/login?oauthCode=` is single-use and valid for one minute, and it is bound to the browser tab that began the sign-in: the request must carry the `browserNonce` that tab passed to the start path (the web app keeps it in `sessionStorage`). A code without its nonce, or with another one, is refused with the same 401 as an unknown code, so a sign-in link made in someone else's browser cannot sign this one in.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -645,14 +663,14 @@ type ClientInterface interface {
 
 	// StartOidcSignIn Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 	//
-	// Sets a short-lived, signed flow cookie and redirects to the identity provider.
+	// Sets a short-lived, signed flow cookie and redirects to the identity provider. The `browserNonce` is a random value the web app made and keeps in this tab's `sessionStorage`; the one-time code the callback hands back can only be exchanged together with it (see `POST /api/auth/oidc/exchange`).
 	//
 	// Corresponds with GET /oauth2/authorization/google (the `StartOidcSignIn` operationId).
-	StartOidcSignIn(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	StartOidcSignIn(ctx context.Context, params *StartOidcSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OidcCallback Finishes third-party sign-in.
 	//
-	// Always a redirect to `/login`: with a one-time code on success, else with a message to show. A parameter that the schema refuses is answered the same way, with a generic message.
+	// Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
 	//
 	// Corresponds with GET /oauth2/callback/google (the `OidcCallback` operationId).
 	OidcCallback(ctx context.Context, params *OidcCallbackParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -724,6 +742,44 @@ func (c *Client) RequestLoginLinkWithBody(ctx context.Context, contentType strin
 // Corresponds with POST /api/auth/login-link (the `RequestLoginLink` operationId).
 func (c *Client) RequestLoginLink(ctx context.Context, body RequestLoginLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRequestLoginLinkRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LookUpLoginLinkWithBody Names the account a sign-in link is for, masked, without using the link.
+//
+// Lets `/login?loginToken=` say whose account the link opens (for example `s•••@example.com`) before the user chooses to sign in with it: the page never redeems a link on load. Nothing but the masked address is revealed and the token stays unused. Unknown, used or expired tokens get the same 401 as a redeem, and count towards the same per-client-address limit of bad tokens.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/auth/login-link/account (the `LookUpLoginLink` operationId).
+func (c *Client) LookUpLoginLinkWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLookUpLoginLinkRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LookUpLoginLink Names the account a sign-in link is for, masked, without using the link.
+//
+// Lets `/login?loginToken=` say whose account the link opens (for example `s•••@example.com`) before the user chooses to sign in with it: the page never redeems a link on load. Nothing but the masked address is revealed and the token stays unused. Unknown, used or expired tokens get the same 401 as a redeem, and count towards the same per-client-address limit of bad tokens.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/auth/login-link/account (the `LookUpLoginLink` operationId).
+func (c *Client) LookUpLoginLink(ctx context.Context, body LookUpLoginLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLookUpLoginLinkRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -808,7 +864,7 @@ func (c *Client) GetCurrentUser(ctx context.Context, reqEditors ...RequestEditor
 
 // ExchangeOidcCodeWithBody Trades the one-time code from the sign-in callback for tokens.
 //
-// The code from `/login?oauthCode=` is single-use and valid for one minute.
+// The code from `/login?oauthCode=` is single-use and valid for one minute, and it is bound to the browser tab that began the sign-in: the request must carry the `browserNonce` that tab passed to the start path (the web app keeps it in `sessionStorage`). A code without its nonce, or with another one, is refused with the same 401 as an unknown code, so a sign-in link made in someone else's browser cannot sign this one in.
 //
 // Takes any type of body and a specified content type.
 //
@@ -827,7 +883,7 @@ func (c *Client) ExchangeOidcCodeWithBody(ctx context.Context, contentType strin
 
 // ExchangeOidcCode Trades the one-time code from the sign-in callback for tokens.
 //
-// The code from `/login?oauthCode=` is single-use and valid for one minute.
+// The code from `/login?oauthCode=` is single-use and valid for one minute, and it is bound to the browser tab that began the sign-in: the request must carry the `browserNonce` that tab passed to the start path (the web app keeps it in `sessionStorage`). A code without its nonce, or with another one, is refused with the same 401 as an unknown code, so a sign-in link made in someone else's browser cannot sign this one in.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1832,11 +1888,11 @@ func (c *Client) StripeWebhook(ctx context.Context, params *StripeWebhookParams,
 
 // StartOidcSignIn Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 //
-// Sets a short-lived, signed flow cookie and redirects to the identity provider.
+// Sets a short-lived, signed flow cookie and redirects to the identity provider. The `browserNonce` is a random value the web app made and keeps in this tab's `sessionStorage`; the one-time code the callback hands back can only be exchanged together with it (see `POST /api/auth/oidc/exchange`).
 //
 // Corresponds with GET /oauth2/authorization/google (the `StartOidcSignIn` operationId).
-func (c *Client) StartOidcSignIn(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewStartOidcSignInRequest(c.Server)
+func (c *Client) StartOidcSignIn(ctx context.Context, params *StartOidcSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStartOidcSignInRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1849,7 +1905,7 @@ func (c *Client) StartOidcSignIn(ctx context.Context, reqEditors ...RequestEdito
 
 // OidcCallback Finishes third-party sign-in.
 //
-// Always a redirect to `/login`: with a one-time code on success, else with a message to show. A parameter that the schema refuses is answered the same way, with a generic message.
+// Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
 //
 // Corresponds with GET /oauth2/callback/google (the `OidcCallback` operationId).
 func (c *Client) OidcCallback(ctx context.Context, params *OidcCallbackParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1925,6 +1981,46 @@ func NewRequestLoginLinkRequestWithBody(server string, contentType string, body 
 	}
 
 	operationPath := fmt.Sprintf("/api/auth/login-link")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewLookUpLoginLinkRequest calls the generic LookUpLoginLink builder with application/json body
+func NewLookUpLoginLinkRequest(server string, body LookUpLoginLinkJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewLookUpLoginLinkRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewLookUpLoginLinkRequestWithBody constructs an http.Request for the LookUpLoginLink method, with any body, and a specified content type
+func NewLookUpLoginLinkRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/login-link/account")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -3531,7 +3627,7 @@ func NewStripeWebhookRequestWithBody(server string, params *StripeWebhookParams,
 }
 
 // NewStartOidcSignInRequest constructs an http.Request for the StartOidcSignIn method
-func NewStartOidcSignInRequest(server string) (*http.Request, error) {
+func NewStartOidcSignInRequest(server string, params *StartOidcSignInParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -3547,6 +3643,29 @@ func NewStartOidcSignInRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "browserNonce", params.BrowserNonce, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "one-line"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -3715,6 +3834,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/auth/login-link (the `RequestLoginLink` operationId).
 	RequestLoginLinkWithResponse(ctx context.Context, body RequestLoginLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*RequestLoginLinkAnswer, error)
 
+	// LookUpLoginLinkWithBodyWithResponse Names the account a sign-in link is for, masked, without using the link.
+	//
+	// Lets `/login?loginToken=` say whose account the link opens (for example `s•••@example.com`) before the user chooses to sign in with it: the page never redeems a link on load. Nothing but the masked address is revealed and the token stays unused. Unknown, used or expired tokens get the same 401 as a redeem, and count towards the same per-client-address limit of bad tokens.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/login-link/account (the `LookUpLoginLink` operationId).
+	LookUpLoginLinkWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LookUpLoginLinkAnswer, error)
+
+	// LookUpLoginLinkWithResponse Names the account a sign-in link is for, masked, without using the link.
+	//
+	// Lets `/login?loginToken=` say whose account the link opens (for example `s•••@example.com`) before the user chooses to sign in with it: the page never redeems a link on load. Nothing but the masked address is revealed and the token stays unused. Unknown, used or expired tokens get the same 401 as a redeem, and count towards the same per-client-address limit of bad tokens.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/login-link/account (the `LookUpLoginLink` operationId).
+	LookUpLoginLinkWithResponse(ctx context.Context, body LookUpLoginLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*LookUpLoginLinkAnswer, error)
+
 	// RedeemLoginLinkWithBodyWithResponse Signs in with the token of a sign-in link.
 	//
 	// The token from `/login?loginToken=` is single-use. Signing in this way lifts the lock on the account that wrong passwords put on it. Repeated bad tokens from one client address are rate-limited; a good token never is.
@@ -3753,7 +3890,7 @@ type ClientWithResponsesInterface interface {
 
 	// ExchangeOidcCodeWithBodyWithResponse Trades the one-time code from the sign-in callback for tokens.
 	//
-	// The code from `/login?oauthCode=` is single-use and valid for one minute.
+	// The code from `/login?oauthCode=` is single-use and valid for one minute, and it is bound to the browser tab that began the sign-in: the request must carry the `browserNonce` that tab passed to the start path (the web app keeps it in `sessionStorage`). A code without its nonce, or with another one, is refused with the same 401 as an unknown code, so a sign-in link made in someone else's browser cannot sign this one in.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3762,7 +3899,7 @@ type ClientWithResponsesInterface interface {
 
 	// ExchangeOidcCodeWithResponse Trades the one-time code from the sign-in callback for tokens.
 	//
-	// The code from `/login?oauthCode=` is single-use and valid for one minute.
+	// The code from `/login?oauthCode=` is single-use and valid for one minute, and it is bound to the browser tab that began the sign-in: the request must carry the `browserNonce` that tab passed to the start path (the web app keeps it in `sessionStorage`). A code without its nonce, or with another one, is refused with the same 401 as an unknown code, so a sign-in link made in someone else's browser cannot sign this one in.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4283,16 +4420,16 @@ type ClientWithResponsesInterface interface {
 
 	// StartOidcSignInWithResponse Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 	//
-	// Sets a short-lived, signed flow cookie and redirects to the identity provider.
+	// Sets a short-lived, signed flow cookie and redirects to the identity provider. The `browserNonce` is a random value the web app made and keeps in this tab's `sessionStorage`; the one-time code the callback hands back can only be exchanged together with it (see `POST /api/auth/oidc/exchange`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /oauth2/authorization/google (the `StartOidcSignIn` operationId).
-	StartOidcSignInWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*StartOidcSignInAnswer, error)
+	StartOidcSignInWithResponse(ctx context.Context, params *StartOidcSignInParams, reqEditors ...RequestEditorFn) (*StartOidcSignInAnswer, error)
 
 	// OidcCallbackWithResponse Finishes third-party sign-in.
 	//
-	// Always a redirect to `/login`: with a one-time code on success, else with a message to show. A parameter that the schema refuses is answered the same way, with a generic message.
+	// Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4474,6 +4611,96 @@ func (r RequestLoginLinkAnswer) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RequestLoginLinkAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LookUpLoginLinkAnswer429Headers the declared response headers of an HTTP 429 response for LookUpLoginLink
+type LookUpLoginLinkAnswer429Headers struct {
+	RetryAfter *int
+}
+
+// LookUpLoginLinkAnswer503Headers the declared response headers of an HTTP 503 response for LookUpLoginLink
+type LookUpLoginLinkAnswer503Headers struct {
+	RetryAfter *int
+}
+
+type LookUpLoginLinkAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LoginLinkAccount
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LookUpLoginLinkAnswer429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LookUpLoginLinkAnswer503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r LookUpLoginLinkAnswer) GetJSON200() *LoginLinkAccount {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r LookUpLoginLinkAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r LookUpLoginLinkAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r LookUpLoginLinkAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r LookUpLoginLinkAnswer) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r LookUpLoginLinkAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r LookUpLoginLinkAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LookUpLoginLinkAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LookUpLoginLinkAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LookUpLoginLinkAnswer) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7828,6 +8055,36 @@ func (c *ClientWithResponses) RequestLoginLinkWithResponse(ctx context.Context, 
 	return ParseRequestLoginLinkAnswer(rsp)
 }
 
+// LookUpLoginLinkWithBodyWithResponse Names the account a sign-in link is for, masked, without using the link.
+//
+// Lets `/login?loginToken=` say whose account the link opens (for example `s•••@example.com`) before the user chooses to sign in with it: the page never redeems a link on load. Nothing but the masked address is revealed and the token stays unused. Unknown, used or expired tokens get the same 401 as a redeem, and count towards the same per-client-address limit of bad tokens.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/login-link/account (the `LookUpLoginLink` operationId).
+func (c *ClientWithResponses) LookUpLoginLinkWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LookUpLoginLinkAnswer, error) {
+	rsp, err := c.LookUpLoginLinkWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLookUpLoginLinkAnswer(rsp)
+}
+
+// LookUpLoginLinkWithResponse Names the account a sign-in link is for, masked, without using the link.
+//
+// Lets `/login?loginToken=` say whose account the link opens (for example `s•••@example.com`) before the user chooses to sign in with it: the page never redeems a link on load. Nothing but the masked address is revealed and the token stays unused. Unknown, used or expired tokens get the same 401 as a redeem, and count towards the same per-client-address limit of bad tokens.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/login-link/account (the `LookUpLoginLink` operationId).
+func (c *ClientWithResponses) LookUpLoginLinkWithResponse(ctx context.Context, body LookUpLoginLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*LookUpLoginLinkAnswer, error) {
+	rsp, err := c.LookUpLoginLink(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLookUpLoginLinkAnswer(rsp)
+}
+
 // RedeemLoginLinkWithBodyWithResponse Signs in with the token of a sign-in link.
 //
 // The token from `/login?loginToken=` is single-use. Signing in this way lifts the lock on the account that wrong passwords put on it. Repeated bad tokens from one client address are rate-limited; a good token never is.
@@ -7890,7 +8147,7 @@ func (c *ClientWithResponses) GetCurrentUserWithResponse(ctx context.Context, re
 
 // ExchangeOidcCodeWithBodyWithResponse Trades the one-time code from the sign-in callback for tokens.
 //
-// The code from `/login?oauthCode=` is single-use and valid for one minute.
+// The code from `/login?oauthCode=` is single-use and valid for one minute, and it is bound to the browser tab that began the sign-in: the request must carry the `browserNonce` that tab passed to the start path (the web app keeps it in `sessionStorage`). A code without its nonce, or with another one, is refused with the same 401 as an unknown code, so a sign-in link made in someone else's browser cannot sign this one in.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -7905,7 +8162,7 @@ func (c *ClientWithResponses) ExchangeOidcCodeWithBodyWithResponse(ctx context.C
 
 // ExchangeOidcCodeWithResponse Trades the one-time code from the sign-in callback for tokens.
 //
-// The code from `/login?oauthCode=` is single-use and valid for one minute.
+// The code from `/login?oauthCode=` is single-use and valid for one minute, and it is bound to the browser tab that began the sign-in: the request must carry the `browserNonce` that tab passed to the start path (the web app keeps it in `sessionStorage`). A code without its nonce, or with another one, is refused with the same 401 as an unknown code, so a sign-in link made in someone else's browser cannot sign this one in.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8744,13 +9001,13 @@ func (c *ClientWithResponses) StripeWebhookWithResponse(ctx context.Context, par
 
 // StartOidcSignInWithResponse Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
 //
-// Sets a short-lived, signed flow cookie and redirects to the identity provider.
+// Sets a short-lived, signed flow cookie and redirects to the identity provider. The `browserNonce` is a random value the web app made and keeps in this tab's `sessionStorage`; the one-time code the callback hands back can only be exchanged together with it (see `POST /api/auth/oidc/exchange`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /oauth2/authorization/google (the `StartOidcSignIn` operationId).
-func (c *ClientWithResponses) StartOidcSignInWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*StartOidcSignInAnswer, error) {
-	rsp, err := c.StartOidcSignIn(ctx, reqEditors...)
+func (c *ClientWithResponses) StartOidcSignInWithResponse(ctx context.Context, params *StartOidcSignInParams, reqEditors ...RequestEditorFn) (*StartOidcSignInAnswer, error) {
+	rsp, err := c.StartOidcSignIn(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -8759,7 +9016,7 @@ func (c *ClientWithResponses) StartOidcSignInWithResponse(ctx context.Context, r
 
 // OidcCallbackWithResponse Finishes third-party sign-in.
 //
-// Always a redirect to `/login`: with a one-time code on success, else with a message to show. A parameter that the schema refuses is answered the same way, with a generic message.
+// Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -8927,6 +9184,90 @@ func ParseRequestLoginLinkAnswer(rsp *http.Response) (*RequestLoginLinkAnswer, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RequestLoginLinkAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLookUpLoginLinkAnswer parses an HTTP response from a LookUpLoginLinkWithResponse call
+func ParseLookUpLoginLinkAnswer(rsp *http.Response) (*LookUpLoginLinkAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LookUpLoginLinkAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LoginLinkAccount
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers LookUpLoginLinkAnswer429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LookUpLoginLinkAnswer503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

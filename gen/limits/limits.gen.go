@@ -40,6 +40,10 @@ const (
 	MemoryUpdateTextMinLength = 1
 	// MemoryUpdateTextMaxLength is the maxLength of MemoryUpdate.text.
 	MemoryUpdateTextMaxLength = 200
+	// OidcExchangeRequestBrowserNonceMinLength is the minLength of OidcExchangeRequest.browserNonce.
+	OidcExchangeRequestBrowserNonceMinLength = 22
+	// OidcExchangeRequestBrowserNonceMaxLength is the maxLength of OidcExchangeRequest.browserNonce.
+	OidcExchangeRequestBrowserNonceMaxLength = 128
 	// OidcExchangeRequestCodeMinLength is the minLength of OidcExchangeRequest.code.
 	OidcExchangeRequestCodeMinLength = 1
 	// OidcExchangeRequestCodeMaxLength is the maxLength of OidcExchangeRequest.code.
@@ -114,6 +118,10 @@ const (
 	ResetPasswordTokenMaxLength = 200
 	// SearchProfileSessionsQueryMaxLength is the maxLength of searchProfileSessions.query.
 	SearchProfileSessionsQueryMaxLength = 200
+	// StartOidcSignInBrowserNonceMinLength is the minLength of startOidcSignIn.browserNonce.
+	StartOidcSignInBrowserNonceMinLength = 22
+	// StartOidcSignInBrowserNonceMaxLength is the maxLength of startOidcSignIn.browserNonce.
+	StartOidcSignInBrowserNonceMaxLength = 128
 	// StripeWebhookStripeSignatureMaxLength is the maxLength of stripeWebhook.Stripe-Signature.
 	StripeWebhookStripeSignatureMaxLength = 2048
 	// VerifyEmailTMinLength is the minLength of verifyEmail.t.

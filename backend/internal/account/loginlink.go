@@ -3,7 +3,11 @@ package account
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/auth"
@@ -84,4 +88,43 @@ func (s *Service) forgetFailedLogins(ctx context.Context, email string) error {
 		return err
 	}
 	return s.limiter.Reset(ctx, lim.LoginFailPerAccountTotal, email)
+}
+
+// LookUpLoginLink names the account a sign-in link opens, masked (MaskEmail), without using
+// the link: /login shows it and signs in only when the user says so, so that opening a link
+// someone sent never switches accounts silently (issue 33, item 2). A token that would not
+// redeem is refused the same way as a redeem, and counts towards the same limit of bad tokens
+// per client address, so the look-up is no cheaper a way to guess tokens.
+func (s *Service) LookUpLoginLink(ctx context.Context, token, clientIP string) (string, error) {
+	q := s.st.Queries()
+	row, err := q.GetValidEmailToken(ctx, dbgen.GetValidEmailTokenParams{TokenHash: auth.HashToken(token), Purpose: purposeLogin})
+	if err == nil {
+		// As RedeemLoginLink: links are only good for verified accounts.
+		var u dbgen.User
+		if u, err = q.GetUserByID(ctx, row.UserID); err == nil && u.EmailVerifiedAt == nil {
+			err = pgx.ErrNoRows
+		}
+	}
+	switch {
+	case store.IsNotFound(err):
+		if err := s.tokenFailed(ctx, clientIP); err != nil {
+			return "", err
+		}
+		return "", apperr.New(apperr.ErrUnauthorized, CodeLoginLinkBad, MsgLoginLinkInvalid)
+	case err != nil:
+		return "", fmt.Errorf("look up sign-in link: %w", err)
+	}
+	return MaskEmail(row.Email), nil
+}
+
+// MaskEmail hides all of an address's local part but its first character: s•••@example.com.
+// The domain stays, so the owner of several addresses can tell which one a link is for; the
+// length of the local part does not show.
+func MaskEmail(email string) string {
+	local, domain, ok := strings.Cut(email, "@")
+	if !ok || local == "" {
+		return "•••"
+	}
+	first, _ := utf8.DecodeRuneInString(local)
+	return string(first) + "•••@" + domain
 }

@@ -25,18 +25,31 @@ import (
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
+	"github.com/percolate/percolate/gen/limits"
 )
 
-// Messages of third-party sign-in, shown on /login.
+// Why a third-party sign-in did not finish. The callback sends the browser to
+// /login?oauthError=<code> with one of these (the contract's OidcSignInError), never with
+// text: the page shows a fixed message for each code (frontend/src/pages/Login/oauthErrors.ts,
+// held to this list by a test), so nobody can make it show their words.
+type OIDCFailure string
+
+// The codes of OIDCFailure.
 const (
-	MsgOIDCUnavailable = "Sign-in with Google is not available on this server."
-	MsgOIDCFailed      = "Sign-in with Google failed. Please try again."
-	MsgOIDCCancelled   = "Sign-in with Google was cancelled."
-	MsgOIDCUnverified  = "Your Google account's email address is not verified, so we can't sign you in with it."
-	MsgOIDCNoEmail     = "Your Google account did not share an email address, so we can't sign you in with it."
-	MsgLoginCodeBad    = "This sign-in link has expired. Please sign in again."
-	oidcFlowTTL        = 10 * time.Minute
-	loginCodeTTL       = time.Minute
+	OIDCUnavailable     OIDCFailure = "unavailable"
+	OIDCFailed          OIDCFailure = "failed"
+	OIDCCancelled       OIDCFailure = "cancelled"
+	OIDCEmailUnverified OIDCFailure = "email_unverified"
+	OIDCNoEmail         OIDCFailure = "no_email"
+)
+
+// OIDCFailures are all the codes of OIDCFailure.
+var OIDCFailures = []OIDCFailure{OIDCUnavailable, OIDCFailed, OIDCCancelled, OIDCEmailUnverified, OIDCNoEmail}
+
+const (
+	MsgLoginCodeBad = "This sign-in link has expired. Please sign in again."
+	oidcFlowTTL     = 10 * time.Minute
+	loginCodeTTL    = time.Minute
 )
 
 // OIDCConfig configures third-party sign-in.
@@ -72,22 +85,22 @@ func (o *OIDC) Configured() bool {
 	return o != nil && o.cfg.ClientID != "" && o.cfg.ClientSecret != "" && o.cfg.Keys != nil
 }
 
-// OIDCError is a refusal whose Message is shown to the user on /login.
+// OIDCError is a refusal whose Code /login turns into a fixed message.
 type OIDCError struct {
-	Message string
-	Err     error
+	Code OIDCFailure
+	Err  error
 }
 
 func (e *OIDCError) Error() string {
 	if e.Err != nil {
-		return e.Message + ": " + e.Err.Error()
+		return "third-party sign-in " + string(e.Code) + ": " + e.Err.Error()
 	}
-	return e.Message
+	return "third-party sign-in " + string(e.Code)
 }
 
 func (e *OIDCError) Unwrap() error { return e.Err }
 
-func oidcFail(msg string, err error) error { return &OIDCError{Message: msg, Err: err} }
+func oidcFail(code OIDCFailure, err error) error { return &OIDCError{Code: code, Err: err} }
 
 func (o *OIDC) client(ctx context.Context) context.Context {
 	if o.cfg.HTTPClient != nil {
@@ -119,7 +132,36 @@ type flow struct {
 	State    string `json:"s"`
 	Nonce    string `json:"n"`
 	Verifier string `json:"v"`
-	Expires  int64  `json:"e"`
+	// Browser is the hash of the browser nonce the tab that began the sign-in holds.
+	Browser string `json:"b"`
+	Expires int64  `json:"e"`
+}
+
+// Binding the one-time code to the browser (issue 33, item 2). Without it, anyone could
+// finish a sign-in to their own account in their own browser, stop at the redirect to
+// /login?oauthCode=<code> and send that link to someone else, whose browser would then be
+// signed in to the sender's account and store what they write there. The web app makes a
+// random nonce when the user clicks the button, keeps it in the tab's sessionStorage (which
+// no other site, and no link, can write) and passes it to the start path; the signed flow
+// cookie carries its hash to the callback, which stores the code under a hash of code and
+// nonce together. So the exchange finds the code only when it brings the same nonce: from
+// another browser or tab it is, as the contract says, an unknown code.
+//
+// A nonce in sessionStorage rather than a second cookie: a cookie could be planted by a
+// sibling subdomain or replaced over plain HTTP, and the flow cookie is scoped to /oauth2/
+// (and is SameSite=None over HTTPS, for providers that answer with a cross-site POST), so it
+// does not reach the API; the nonce needs no new cookie and no new column.
+
+// browserHash is what the flow keeps of a browser nonce.
+func browserHash(nonce string) string {
+	sum := sha256.Sum256([]byte("percolate oidc browser\x00" + nonce))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// loginCodeHash is the stored form of a one-time code: the hash of the code together with
+// the hash of the browser nonce it is bound to.
+func loginCodeHash(code, browser string) []byte {
+	return auth.HashToken(code + "\x00" + browser)
 }
 
 func randomString() string {
@@ -163,15 +205,19 @@ func (o *OIDC) openFlow(ctx context.Context, v string) (flow, bool) {
 
 // Start begins a sign-in: it returns the provider's authorization URL and the flow cookie
 // value to set (HttpOnly) for the callback.
-func (o *OIDC) Start(ctx context.Context) (authURL, cookie string, err error) {
+// browserNonce is the tab's nonce (see browserHash), as long as the contract requires.
+func (o *OIDC) Start(ctx context.Context, browserNonce string) (authURL, cookie string, err error) {
 	if !o.Configured() {
-		return "", "", oidcFail(MsgOIDCUnavailable, nil)
+		return "", "", oidcFail(OIDCUnavailable, nil)
+	}
+	if len(browserNonce) < limits.StartOidcSignInBrowserNonceMinLength {
+		return "", "", oidcFail(OIDCFailed, errors.New("no browser nonce"))
 	}
 	oc, _, err := o.setup(ctx)
 	if err != nil {
-		return "", "", oidcFail(MsgOIDCFailed, err)
+		return "", "", oidcFail(OIDCFailed, err)
 	}
-	f := flow{State: randomString(), Nonce: randomString(), Verifier: oauth2.GenerateVerifier(), Expires: time.Now().Add(oidcFlowTTL).Unix()}
+	f := flow{State: randomString(), Nonce: randomString(), Verifier: oauth2.GenerateVerifier(), Browser: browserHash(browserNonce), Expires: time.Now().Add(oidcFlowTTL).Unix()}
 	u := oc.AuthCodeURL(f.State, oidc.Nonce(f.Nonce), oauth2.S256ChallengeOption(f.Verifier))
 	return u, o.sealFlow(f), nil
 }
@@ -181,30 +227,30 @@ func (o *OIDC) Start(ctx context.Context) (authURL, cookie string, err error) {
 // one-time login code for the SPA to exchange.
 func (o *OIDC) Callback(ctx context.Context, code, state, providerError, cookie string) (string, error) {
 	if !o.Configured() {
-		return "", oidcFail(MsgOIDCUnavailable, nil)
+		return "", oidcFail(OIDCUnavailable, nil)
 	}
 	if providerError != "" {
-		return "", oidcFail(MsgOIDCCancelled, errors.New("provider error"))
+		return "", oidcFail(OIDCCancelled, errors.New("provider error"))
 	}
 	f, ok := o.openFlow(ctx, cookie)
-	if !ok || state == "" || code == "" || subtle.ConstantTimeCompare([]byte(f.State), []byte(state)) != 1 {
-		return "", oidcFail(MsgOIDCFailed, errors.New("state mismatch or expired flow"))
+	if !ok || f.Browser == "" || state == "" || code == "" || subtle.ConstantTimeCompare([]byte(f.State), []byte(state)) != 1 {
+		return "", oidcFail(OIDCFailed, errors.New("state mismatch or expired flow"))
 	}
 	oc, verifier, err := o.setup(ctx)
 	if err != nil {
-		return "", oidcFail(MsgOIDCFailed, err)
+		return "", oidcFail(OIDCFailed, err)
 	}
 	tok, err := oc.Exchange(o.client(ctx), code, oauth2.VerifierOption(f.Verifier))
 	if err != nil {
-		return "", oidcFail(MsgOIDCFailed, fmt.Errorf("code exchange: %w", err))
+		return "", oidcFail(OIDCFailed, fmt.Errorf("code exchange: %w", err))
 	}
 	raw, _ := tok.Extra("id_token").(string)
 	idt, err := verifier.Verify(o.client(ctx), raw)
 	if err != nil {
-		return "", oidcFail(MsgOIDCFailed, fmt.Errorf("id token: %w", err))
+		return "", oidcFail(OIDCFailed, fmt.Errorf("id token: %w", err))
 	}
 	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(f.Nonce)) != 1 {
-		return "", oidcFail(MsgOIDCFailed, errors.New("nonce mismatch"))
+		return "", oidcFail(OIDCFailed, errors.New("nonce mismatch"))
 	}
 	var c struct {
 		Email         string `json:"email"`
@@ -212,18 +258,18 @@ func (o *OIDC) Callback(ctx context.Context, code, state, providerError, cookie 
 		Name          string `json:"name"`
 	}
 	if err := idt.Claims(&c); err != nil {
-		return "", oidcFail(MsgOIDCFailed, err)
+		return "", oidcFail(OIDCFailed, err)
 	}
 	verified := c.EmailVerified == true || c.EmailVerified == "true"
 	userID, err := o.svc.linkIdentity(ctx, providerKey(idt.Issuer), idt.Subject, strings.TrimSpace(c.Email), verified, strings.TrimSpace(c.Name))
 	if err != nil {
 		return "", err
 	}
-	loginCode, hash, err := auth.NewOpaqueToken()
+	loginCode, _, err := auth.NewOpaqueToken()
 	if err != nil {
 		return "", err
 	}
-	if err := o.svc.st.Queries().CreateLoginCode(ctx, dbgen.CreateLoginCodeParams{CodeHash: hash, UserID: userID, ExpiresAt: time.Now().Add(loginCodeTTL)}); err != nil {
+	if err := o.svc.st.Queries().CreateLoginCode(ctx, dbgen.CreateLoginCodeParams{CodeHash: loginCodeHash(loginCode, f.Browser), UserID: userID, ExpiresAt: time.Now().Add(loginCodeTTL)}); err != nil {
 		return "", fmt.Errorf("create login code: %w", err)
 	}
 	return loginCode, nil
@@ -254,10 +300,10 @@ func (s *Service) linkIdentity(ctx context.Context, provider, subject, email str
 			return err
 		}
 		if email == "" || checkEmail(email) != "" {
-			return oidcFail(MsgOIDCNoEmail, nil)
+			return oidcFail(OIDCNoEmail, nil)
 		}
 		if !verified {
-			return oidcFail(MsgOIDCUnverified, nil)
+			return oidcFail(OIDCEmailUnverified, nil)
 		}
 		name = OneLine(name)
 		if name == "" {
@@ -304,10 +350,11 @@ func (s *Service) linkIdentity(ctx context.Context, provider, subject, email str
 	return id, err
 }
 
-// ExchangeLoginCode trades a one-time code from the sign-in callback for a session.
-func (s *Service) ExchangeLoginCode(ctx context.Context, code, clientIP string) (Session, error) {
+// ExchangeLoginCode trades a one-time code from the sign-in callback for a session. The
+// browser nonce must be the one the sign-in began with: the code is found by both.
+func (s *Service) ExchangeLoginCode(ctx context.Context, code, browserNonce, clientIP string) (Session, error) {
 	q := s.st.Queries()
-	uid, err := q.UseLoginCode(ctx, auth.HashToken(code))
+	uid, err := q.UseLoginCode(ctx, loginCodeHash(code, browserHash(browserNonce)))
 	if store.IsNotFound(err) {
 		if err := s.tokenFailed(ctx, clientIP); err != nil {
 			return Session{}, err

@@ -287,6 +287,15 @@ func (s *Server) RequestLoginLink(ctx context.Context, req api.RequestLoginLinkR
 	return api.RequestLoginLink200JSONResponse{Message: account.MsgLoginLinkSent}, nil
 }
 
+// LookUpLoginLink names the account of a sign-in link, masked, without using the link.
+func (s *Server) LookUpLoginLink(ctx context.Context, req api.LookUpLoginLinkRequestObject) (api.LookUpLoginLinkResponseObject, error) {
+	masked, err := s.deps.Accounts.LookUpLoginLink(ctx, req.Body.Token, ClientIP(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return api.LookUpLoginLink200JSONResponse{MaskedEmail: masked}, nil
+}
+
 // RedeemLoginLink signs in with the token of a sign-in link.
 func (s *Server) RedeemLoginLink(ctx context.Context, req api.RedeemLoginLinkRequestObject) (api.RedeemLoginLinkResponseObject, error) {
 	acc := s.deps.Accounts

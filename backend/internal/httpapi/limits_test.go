@@ -71,7 +71,7 @@ func (c contractOp) notRefusedFor(t *testing.T, res response, field string) {
 	t.Helper()
 	switch {
 	case c.redirectsOnly():
-		if strings.Contains(res.Header().Get("Location"), url.QueryEscape(account.MsgOIDCFailed)) {
+		if strings.Contains(res.Header().Get("Location"), "oauthError="+string(account.OIDCFailed)) {
 			t.Fatalf("%s refused: %q", field, res.Header().Get("Location"))
 		}
 	case res.Code != http.StatusBadRequest:

@@ -152,7 +152,10 @@ func TestBadLinksNeverRefuseGoodTokens(t *testing.T) {
 			return from.ResetPasswordWithResponse(ctx, &api.ResetPasswordParams{Token: "not-a-token"}, api.ResetPasswordRequest{Password: "fresh-start-pw-9", ConfirmPassword: "fresh-start-pw-9"})
 		},
 		func() (answer, error) {
-			return from.ExchangeOidcCodeWithResponse(ctx, api.OidcExchangeRequest{Code: "not-a-code"})
+			return from.ExchangeOidcCodeWithResponse(ctx, api.OidcExchangeRequest{Code: "not-a-code", BrowserNonce: testBrowserNonce})
+		},
+		func() (answer, error) {
+			return from.LookUpLoginLinkWithResponse(ctx, api.LoginLinkRedeemRequest{Token: "not-a-token"})
 		},
 	}
 	for i := 0; i < 50; i++ {
@@ -286,4 +289,43 @@ func TestASignInLinkGetsTheOwnerPastALockout(t *testing.T) {
 	// The link lifted the locks: the password works again, on the owner's device and elsewhere.
 	e.login("ada@example.com", "brew-a-fresh-pot")
 	wantStatus(t, e.loginFrom(t, "192.0.2.200", "ada@example.com", "brew-a-fresh-pot"), nil, http.StatusOK)
+}
+
+// Opening a sign-in link must not switch accounts by itself (issue 33, item 2): /login first
+// asks whose account the link is for. The look-up names the account masked, and leaves the
+// token as it was, however often it is asked; a used link looks up as invalid.
+func TestLookingUpASignInLinkNamesItsAccountWithoutUsingIt(t *testing.T) {
+	e := newAccEnv(t, cheapArgon)
+	ctx := t.Context()
+	e.signUp("Sam", "sam.smith@example.com", "brew-a-fresh-pot")
+	r, err := e.api.RequestLoginLinkWithResponse(ctx, api.LoginLinkRequest{Email: openapi_types.Email("sam.smith@example.com")})
+	wantStatus(t, r, err, http.StatusOK)
+	e.drain()
+	token := queryParam(t, e.lastLink("sam.smith@example.com", testPublicURL+"/login?loginToken="), "loginToken")
+
+	for i := 0; i < 3; i++ {
+		look, err := e.api.LookUpLoginLinkWithResponse(ctx, api.LoginLinkRedeemRequest{Token: token})
+		wantStatus(t, look, err, http.StatusOK)
+		if look.JSON200.MaskedEmail != "s•••@example.com" {
+			t.Fatalf("maskedEmail = %q, want s•••@example.com", look.JSON200.MaskedEmail)
+		}
+		if strings.Contains(bodyOf(look), "smith") {
+			t.Fatalf("the look-up tells more than the masked address: %s", bodyOf(look))
+		}
+	}
+	if n := e.count(`SELECT count(*) FROM email_tokens WHERE purpose = 'login' AND used_at IS NULL`); n != 1 {
+		t.Fatalf("%d unused sign-in tokens after the look-ups, want 1", n)
+	}
+	red, err := e.api.RedeemLoginLinkWithResponse(ctx, api.LoginLinkRedeemRequest{Token: token})
+	wantStatus(t, red, err, http.StatusOK)
+	if red.JSON200.User.Email != "sam.smith@example.com" {
+		t.Fatalf("redeem: user email = %q", red.JSON200.User.Email)
+	}
+	for _, tok := range []string{token, "not-a-token"} {
+		look, err := e.api.LookUpLoginLinkWithResponse(ctx, api.LoginLinkRedeemRequest{Token: tok})
+		wantStatus(t, look, err, http.StatusUnauthorized)
+		if look.JSON401.Code != account.CodeLoginLinkBad || look.JSON401.Error != account.MsgLoginLinkInvalid {
+			t.Fatalf("look-up of %s: %+v", tok, look.JSON401)
+		}
+	}
 }

@@ -69,25 +69,27 @@ func (s *Server) flowCookie(value string, maxAge int) *http.Cookie {
 // oidcFlowSeconds is how long the flow cookie lives.
 const oidcFlowSeconds = 600
 
-// loginError sends the browser to /login with a message to show.
+// loginError sends the browser to /login with the code of what went wrong (an
+// account.OIDCFailure, listed in the contract), never with text: the page maps each code to a
+// fixed message.
 func (s *Server) loginError(err error) oidcRedirect {
-	msg := account.MsgOIDCFailed
+	code := account.OIDCFailed
 	var oe *account.OIDCError
-	if errors.As(err, &oe) {
-		msg = oe.Message
+	if errors.As(err, &oe) && oe.Code != "" {
+		code = oe.Code
 	}
 	if oe == nil || oe.Err != nil {
 		s.deps.Logger.Warn("third-party sign-in failed", "error", err.Error())
 	}
-	return oidcRedirect{location: "/login?oauthError=" + url.QueryEscape(msg), cookie: s.flowCookie("", -1)}
+	return oidcRedirect{location: "/login?oauthError=" + url.QueryEscape(string(code)), cookie: s.flowCookie("", -1)}
 }
 
 // StartOidcSignIn sends the browser to the identity provider.
-func (s *Server) StartOidcSignIn(ctx context.Context, _ api.StartOidcSignInRequestObject) (api.StartOidcSignInResponseObject, error) {
+func (s *Server) StartOidcSignIn(ctx context.Context, req api.StartOidcSignInRequestObject) (api.StartOidcSignInResponseObject, error) {
 	if !s.deps.OIDC.Configured() {
-		return s.loginError(&account.OIDCError{Message: account.MsgOIDCUnavailable}), nil
+		return s.loginError(&account.OIDCError{Code: account.OIDCUnavailable}), nil
 	}
-	to, cookie, err := s.deps.OIDC.Start(ctx)
+	to, cookie, err := s.deps.OIDC.Start(ctx, req.Params.BrowserNonce)
 	if err != nil {
 		return s.loginError(err), nil
 	}
@@ -97,7 +99,7 @@ func (s *Server) StartOidcSignIn(ctx context.Context, _ api.StartOidcSignInReque
 // OidcCallback finishes sign-in and hands the SPA a one-time code.
 func (s *Server) OidcCallback(ctx context.Context, req api.OidcCallbackRequestObject) (api.OidcCallbackResponseObject, error) {
 	if !s.deps.OIDC.Configured() {
-		return s.loginError(&account.OIDCError{Message: account.MsgOIDCUnavailable}), nil
+		return s.loginError(&account.OIDCError{Code: account.OIDCUnavailable}), nil
 	}
 	val := func(p *string) string {
 		if p == nil {
@@ -116,7 +118,7 @@ func (s *Server) OidcCallback(ctx context.Context, req api.OidcCallbackRequestOb
 // ExchangeOidcCode trades the one-time code for tokens.
 func (s *Server) ExchangeOidcCode(ctx context.Context, req api.ExchangeOidcCodeRequestObject) (api.ExchangeOidcCodeResponseObject, error) {
 	acc := s.deps.Accounts
-	sess, err := acc.ExchangeLoginCode(ctx, req.Body.Code, ClientIP(ctx))
+	sess, err := acc.ExchangeLoginCode(ctx, req.Body.Code, req.Body.BrowserNonce, ClientIP(ctx))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,11 +46,21 @@ func withCookie(c *http.Cookie) apiclient.RequestEditorFn {
 	}
 }
 
-// start begins a sign-in and lets the provider authorize it; it returns the callback path
-// and the flow cookie.
+// testBrowserNonce is the nonce of the test's browser tab (the web app keeps its own in
+// sessionStorage).
+const testBrowserNonce = "tab-nonce-0123456789abcdefghijkl"
+
+// start begins a sign-in in the test's tab and lets the provider authorize it; it returns the
+// callback path and the flow cookie.
 func (e *oidcEnv) start() (string, *http.Cookie) {
 	e.t.Helper()
-	rec, err := e.api.StartOidcSignInWithResponse(e.t.Context())
+	return e.startIn(testBrowserNonce)
+}
+
+// startIn is start from the tab whose nonce is browserNonce.
+func (e *oidcEnv) startIn(browserNonce string) (string, *http.Cookie) {
+	e.t.Helper()
+	rec, err := e.api.StartOidcSignInWithResponse(e.t.Context(), &api.StartOidcSignInParams{BrowserNonce: browserNonce})
 	wantStatus(e.t, rec, err, http.StatusFound)
 	if rec.Headers302.Location == nil {
 		e.t.Fatal("start: no Location")
@@ -130,9 +141,16 @@ func (e *oidcEnv) finish(callback string, cookie *http.Cookie) *url.URL {
 	return u
 }
 
+// exchange trades code for tokens from the test's tab.
 func (e *oidcEnv) exchange(t testing.TB, code string, want int) *apiclient.ExchangeOidcCodeAnswer {
 	t.Helper()
-	res, err := e.api.ExchangeOidcCodeWithResponse(t.Context(), api.OidcExchangeRequest{Code: code})
+	return e.exchangeIn(t, testBrowserNonce, code, want)
+}
+
+// exchangeIn is exchange from the tab whose nonce is browserNonce.
+func (e *oidcEnv) exchangeIn(t testing.TB, browserNonce, code string, want int) *apiclient.ExchangeOidcCodeAnswer {
+	t.Helper()
+	res, err := e.api.ExchangeOidcCodeWithResponse(t.Context(), api.OidcExchangeRequest{Code: code, BrowserNonce: browserNonce})
 	wantStatus(t, res, err, want)
 	return res
 }
@@ -193,8 +211,8 @@ func TestOIDCLinksOnlyVerifiedEmails(t *testing.T) {
 	if to.Query().Get("oauthCode") != "" {
 		t.Fatalf("unverified e-mail: an oauthCode in %s", to)
 	}
-	if got := to.Query().Get("oauthError"); got != account.MsgOIDCUnverified {
-		t.Fatalf("unverified e-mail: oauthError = %q, want %q", got, account.MsgOIDCUnverified)
+	if got := to.Query().Get("oauthError"); got != string(account.OIDCEmailUnverified) {
+		t.Fatalf("unverified e-mail: oauthError = %q, want %q", got, account.OIDCEmailUnverified)
 	}
 	if n := e.count(`SELECT count(*) FROM external_identities`); n != 0 {
 		t.Fatal("an unverified e-mail was linked")
@@ -321,8 +339,8 @@ func TestOIDCRefusesForgedFlows(t *testing.T) {
 	e.idp.SetTamper(nil)
 
 	to := e.finish("/oauth2/callback/google?error=access_denied", nil)
-	if got := to.Query().Get("oauthError"); got != account.MsgOIDCCancelled {
-		t.Errorf("provider error: oauthError = %q, want %q", got, account.MsgOIDCCancelled)
+	if got := to.Query().Get("oauthError"); got != string(account.OIDCCancelled) {
+		t.Errorf("provider error: oauthError = %q, want %q", got, account.OIDCCancelled)
 	}
 	if n := e.count(`SELECT count(*) FROM users`); n != 0 {
 		t.Fatalf("%d accounts made by refused flows", n)
@@ -335,9 +353,52 @@ func TestOIDCRefusesForgedFlows(t *testing.T) {
 	e.exchange(t, "made-up-code", http.StatusUnauthorized)
 }
 
+// A one-time code works only in the browser tab that began the sign-in (issue 33, item 2):
+// an attacker who finishes a sign-in to their own account and sends the victim
+// /login?oauthCode=<code> gets nothing, because the victim's tab lacks the attacker's nonce.
+func TestOIDCCodeIsBoundToTheBrowserThatBeganTheSignIn(t *testing.T) {
+	e := newOIDCEnv(t)
+	e.idp.SetUser(oidctest.User{Subject: "mallory-1", Email: "mallory@example.com", EmailVerified: true, Name: "Mallory"})
+	const attackerTab, victimTab = "attackers-tab-nonce-0123456789", "victims-tab-nonce-0123456789ab"
+	cb, cookie := e.startIn(attackerTab)
+	code := e.finish(cb, cookie).Query().Get("oauthCode")
+	if code == "" {
+		t.Fatal("no oauthCode")
+	}
+
+	// The victim's tab has another nonce: the same 401 as an unknown code.
+	r := e.exchangeIn(t, victimTab, code, http.StatusUnauthorized)
+	if r.JSON401.Code != "INVALID_LOGIN_CODE" {
+		t.Fatalf("wrong nonce: code = %s, want INVALID_LOGIN_CODE", r.JSON401.Code)
+	}
+	// Without a nonce at all, the contract refuses the request, naming the field.
+	raw, err := e.api.ExchangeOidcCodeWithBodyWithResponse(t.Context(), "application/json", strings.NewReader(`{"code": "`+code+`"}`))
+	wantStatus(t, raw, err, http.StatusBadRequest)
+	if d := accDetails(t, raw.JSON400); d["browserNonce"] == "" {
+		t.Fatalf("no nonce: details[browserNonce] is empty: %v", d)
+	}
+	// A nonce that is a prefix of the right one is no better.
+	e.exchangeIn(t, attackerTab[:len(attackerTab)-1], code, http.StatusUnauthorized)
+	if n := e.count(`SELECT count(*) FROM login_codes WHERE used_at IS NULL`); n != 1 {
+		t.Fatalf("%d unused codes, want the one code the refusals could not find", n)
+	}
+
+	// The tab that began the sign-in exchanges it.
+	m := e.exchangeIn(t, attackerTab, code, http.StatusOK).JSON200
+	if m.User.Email != "mallory@example.com" {
+		t.Fatalf("user email = %q", m.User.Email)
+	}
+
+	// A start without a nonce is sent back to /login, as any refused start.
+	res := do(e.h, http.MethodGet, "/oauth2/authorization/google", "")
+	if loc := res.Header().Get("Location"); res.Code != http.StatusFound || loc != "/login?oauthError=failed" {
+		t.Fatalf("start without a nonce: %d %q, want 302 to /login?oauthError=failed", res.Code, loc)
+	}
+}
+
 func TestOIDCUnconfigured(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
-	const want = "Sign-in with Google is not available on this server."
+	const want = string(account.OIDCUnavailable)
 	check := func(what string, status int, location *string) {
 		t.Helper()
 		if status != http.StatusFound {
@@ -354,7 +415,7 @@ func TestOIDCUnconfigured(t *testing.T) {
 			t.Errorf("%s: oauthError = %q, want %q", what, got, want)
 		}
 	}
-	start, err := e.api.StartOidcSignInWithResponse(t.Context())
+	start, err := e.api.StartOidcSignInWithResponse(t.Context(), &api.StartOidcSignInParams{BrowserNonce: testBrowserNonce})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,5 +492,35 @@ func TestOIDCFlowFinishesOnAnotherInstance(t *testing.T) {
 	}
 	if to.Query().Get("oauthError") == "" {
 		t.Fatalf("callback with an unknown kid: no oauthError in %s", to)
+	}
+}
+
+// TestOAuthErrorCodesHaveMessages holds the login page's messages to the codes the callback
+// sends: each code has its fixed message there, and the page knows no other code.
+func TestOAuthErrorCodesHaveMessages(t *testing.T) {
+	src, err := os.ReadFile("../../../frontend/src/pages/Login/oauthErrors.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	start := strings.Index(text, "const MESSAGES = {")
+	end := strings.Index(text[start:], "} as const;")
+	if start < 0 || end < 0 {
+		t.Fatal("oauthErrors.ts no longer has its MESSAGES table")
+	}
+	var page []string
+	for _, line := range strings.Split(text[start:start+end], "\n")[1:] {
+		if code, _, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
+			page = append(page, code)
+		}
+	}
+	var server []string
+	for _, c := range account.OIDCFailures {
+		server = append(server, string(c))
+	}
+	slices.Sort(page)
+	slices.Sort(server)
+	if !slices.Equal(page, server) {
+		t.Fatalf("the login page has messages for %v; the callback sends %v", page, server)
 	}
 }

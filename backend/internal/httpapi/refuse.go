@@ -67,5 +67,5 @@ func refuseText(w http.ResponseWriter, fields map[string]string) {
 // oidcRefusal sends the browser back to the sign-in page, as the callback does for any
 // failure.
 func (s *Server) oidcRefusal(w http.ResponseWriter) {
-	_ = s.loginError(&account.OIDCError{Message: account.MsgOIDCFailed}).visit(w)
+	_ = s.loginError(&account.OIDCError{Code: account.OIDCFailed}).visit(w)
 }

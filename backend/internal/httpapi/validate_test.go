@@ -3,7 +3,6 @@ package httpapi
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -80,7 +79,7 @@ func TestBadTextInEveryQueryParameterIsRefusedNamingIt(t *testing.T) {
 		}
 	}
 	mustCover(t, covered, "searchProfileSessions.query", "verifyEmail.t", "requestPasswordReset.email",
-		"resetPassword.token", "oidcCallback.code", "oidcCallback.state", "oidcCallback.error")
+		"resetPassword.token", "oidcCallback.code", "oidcCallback.state", "oidcCallback.error", "startOidcSignIn.browserNonce")
 }
 
 // A body that is not exactly one JSON value is a validation error naming "body" on every
@@ -194,7 +193,7 @@ func TestTextOperationsRefuseWithText(t *testing.T) {
 // /login with a message, the flow cookie cleared.
 func TestOIDCCallbackRefusesByRedirect(t *testing.T) {
 	h := newGateHandler(t)
-	want := "/login?oauthError=" + url.QueryEscape(account.MsgOIDCFailed)
+	want := "/login?oauthError=" + string(account.OIDCFailed)
 	for name, query := range map[string]string{
 		"long code":  "code=" + strings.Repeat("c", 2049) + "&state=s",
 		"long state": "code=c&state=" + strings.Repeat("s", 513),

@@ -89,7 +89,8 @@ export class SignedOutError extends Error {
 
 /**
  * Calls that never trigger a refresh: the refresh itself, the calls that
- * create a session (a 401 there means wrong credentials or code), and logout
+ * create a session or look up a sign-in link (a 401 there means wrong
+ * credentials, code or link, not an expired session), and logout
  * (the session is already forgotten locally when it is sent).
  */
 const NO_REFRESH_PATHS = [
@@ -97,6 +98,7 @@ const NO_REFRESH_PATHS = [
   '/api/auth/login',
   '/api/auth/oidc/exchange',
   '/api/auth/login-link',
+  '/api/auth/login-link/account',
   '/api/auth/login-link/redeem',
   '/api/auth/logout',
 ];

@@ -227,6 +227,7 @@ describe('customFetch', () => {
       '/api/auth/refresh',
       '/api/auth/oidc/exchange',
       '/api/auth/login-link',
+      '/api/auth/login-link/account',
       '/api/auth/login-link/redeem',
       '/api/auth/logout',
     ])('never refreshes for %s', async (path) => {

@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation, type InitialEntry } from 'react-router';
 import { getGetClientConfigResponseMock } from '../../api/gen/public/public.msw';
 import { browser } from '../../auth/browser';
-import { getAccessToken, getRefreshToken, getUser } from '../../auth/storage';
+import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth/storage';
 import { aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
 import { LoginPage, OIDC_START_PATH } from './LoginPage';
 
@@ -34,6 +34,20 @@ function withConfig(oidcSignIn = false) {
 }
 
 const session = { accessToken: 'access-1', refreshToken: 'refresh-1', user: aUser({ email: 'ada@example.com' }) };
+
+/** What this tab keeps when it begins a sign-in with Google (as the button does). */
+const TAB_NONCE = 'tab-nonce-0123456789abcdefghijklmnopq';
+function beganGoogleSignIn(destination?: string) {
+  window.sessionStorage.setItem('percolate-oidc-nonce', TAB_NONCE);
+  if (destination) window.sessionStorage.setItem('percolate-after-sign-in', destination);
+}
+
+/** Someone is signed in in this browser: the victim of a sign-in link sent by someone else. */
+const victim = { accessToken: 'victim-access', refreshToken: 'victim-refresh', user: aUser({ email: 'victor@example.com' }) };
+function signedInAsVictim() {
+  setSession(victim);
+  server.use(http.get('/api/auth/me', () => HttpResponse.json(victim.user)));
+}
 
 async function fillAndSubmit(user: ReturnType<typeof renderLogin>['user']) {
   await user.type(screen.getByLabelText('Email Address'), 'ada@example.com');
@@ -186,8 +200,11 @@ describe('LoginPage', () => {
       await waitFor(() => expect(button).toBeEnabled());
       await user.click(button);
 
-      expect(assign).toHaveBeenCalledWith(OIDC_START_PATH);
+      // The start path carries this tab's fresh nonce, which the tab keeps for the exchange.
       expect(OIDC_START_PATH).toBe('/oauth2/authorization/google');
+      const nonce = window.sessionStorage.getItem('percolate-oidc-nonce');
+      expect(nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(assign).toHaveBeenCalledWith(`${OIDC_START_PATH}?browserNonce=${nonce}`);
       expect(screen.queryByText("Sign-in with Google isn't available right now. Use your e-mail and password.")).not.toBeInTheDocument();
     });
 
@@ -198,7 +215,7 @@ describe('LoginPage', () => {
       expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeDisabled();
     });
 
-    it('exchanges the returned one-time code, removes it from the address and signs in', async () => {
+    it("exchanges the returned one-time code with the tab's nonce, removes it from the address and signs in", async () => {
       const codes: unknown[] = [];
       server.use(
         http.post('/api/auth/oidc/exchange', async ({ request }) => {
@@ -206,11 +223,13 @@ describe('LoginPage', () => {
           return HttpResponse.json(session);
         }),
       );
+      beganGoogleSignIn();
 
       renderLogin('/login?oauthCode=one-time-123');
 
       expect(await screen.findByText('Login successful! Redirecting...')).toBeInTheDocument();
-      expect(codes).toEqual([{ code: 'one-time-123' }]);
+      expect(codes).toEqual([{ code: 'one-time-123', browserNonce: TAB_NONCE }]);
+      expect(window.sessionStorage.getItem('percolate-oidc-nonce')).toBeNull();
       expect(screen.getByText('at /login')).toBeInTheDocument();
       expect(getAccessToken()).toBe('access-1');
       expect(await screen.findByText('at /dashboard')).toBeInTheDocument();
@@ -223,18 +242,26 @@ describe('LoginPage', () => {
       const button = screen.getByRole('button', { name: 'Sign in with Google' });
       await waitFor(() => expect(button).toBeEnabled());
       await first.user.click(button);
-      expect(assign).toHaveBeenCalledWith(OIDC_START_PATH);
+      expect(assign).toHaveBeenCalledWith(expect.stringMatching(/^\/oauth2\/authorization\/google\?browserNonce=/));
       first.unmount();
 
       // The provider sends the browser back to /login with a code; the page state is gone.
-      server.use(http.post('/api/auth/oidc/exchange', () => HttpResponse.json(session)));
+      let sent: unknown;
+      server.use(
+        http.post('/api/auth/oidc/exchange', async ({ request }) => {
+          sent = await request.json();
+          return HttpResponse.json(session);
+        }),
+      );
       renderLogin('/login?oauthCode=one-time-456');
       expect(await screen.findByText('at /chat')).toBeInTheDocument();
       expect(window.sessionStorage.getItem('percolate-after-sign-in')).toBeNull();
+      expect(sent).toEqual({ code: 'one-time-456', browserNonce: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+      expect(assign).toHaveBeenCalledWith(`${OIDC_START_PATH}?browserNonce=${(sent as { browserNonce: string }).browserNonce}`);
     });
 
     it('never follows a remembered destination off the site', async () => {
-      window.sessionStorage.setItem('percolate-after-sign-in', '//evil.example/steal');
+      beganGoogleSignIn('//evil.example/steal');
       server.use(http.post('/api/auth/oidc/exchange', () => HttpResponse.json(session)));
       renderLogin('/login?oauthCode=one-time-789');
       expect(await screen.findByText('at /dashboard')).toBeInTheDocument();
@@ -246,6 +273,7 @@ describe('LoginPage', () => {
           HttpResponse.json({ code: 'UNAUTHORIZED', error: 'This sign-in link has expired.', message: 'x' }, { status: 401 }),
         ),
       );
+      beganGoogleSignIn();
 
       renderLogin('/login?oauthCode=stale');
 
@@ -253,10 +281,79 @@ describe('LoginPage', () => {
       expect(getAccessToken()).toBeNull();
     });
 
-    it('shows the error the server sent back', async () => {
-      renderLogin('/login?oauthError=Google%20did%20not%20confirm%20your%20e-mail%20address.');
+    it.each([
+      ['unavailable', 'Sign-in with Google is not available on this server.'],
+      ['failed', 'Sign-in with Google failed. Please try again.'],
+      ['cancelled', 'Sign-in with Google was cancelled.'],
+      ['email_unverified', "Your Google account's email address is not verified, so we can't sign you in with it."],
+      ['no_email', "Your Google account did not share an email address, so we can't sign you in with it."],
+    ])('shows the fixed message of the error code %s', async (code, message) => {
+      renderLogin(`/login?oauthError=${code}`);
 
-      expect(await screen.findByRole('alert')).toHaveTextContent('Google did not confirm your e-mail address.');
+      expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    });
+
+    it.each([
+      ['text of anyone’s choosing', 'Your account is suspended. Call +1 555 0100 to restore it.'],
+      ['markup', '<img src=x onerror=alert(1)>'],
+      ['a name of the prototype', 'constructor'],
+    ])('never shows %s from the address, only the generic message', async (_name, text) => {
+      renderLogin(`/login?oauthError=${encodeURIComponent(text)}`);
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('Sign-in with Google failed. Please try again.');
+      // Nowhere on the page (the address itself is shown by the test's route printer only).
+      expect(document.querySelector('form')?.textContent).not.toContain(text);
+    });
+
+    it("never exchanges a code this tab did not begin (a link someone sent), and says why", async () => {
+      let exchanged = 0;
+      server.use(
+        http.post('/api/auth/oidc/exchange', () => {
+          exchanged += 1;
+          return HttpResponse.json(session);
+        }),
+      );
+
+      renderLogin('/login?oauthCode=attackers-code');
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'This sign-in was started in another browser or tab. Please sign in with Google again.',
+      );
+      expect(screen.getByText('at /login')).toBeInTheDocument();
+      expect(exchanged).toBe(0);
+      expect(getAccessToken()).toBeNull();
+    });
+
+    it('asks someone signed in before the code replaces their session', async () => {
+      signedInAsVictim();
+      const exchanged: unknown[] = [];
+      let loggedOut: string | null = null;
+      server.use(
+        http.post('/api/auth/oidc/exchange', async ({ request }) => {
+          exchanged.push(await request.json());
+          return HttpResponse.json(session);
+        }),
+        http.post('/api/auth/logout', ({ request }) => {
+          loggedOut = request.headers.get('Authorization');
+          return new HttpResponse(null, { status: 204 });
+        }),
+      );
+      beganGoogleSignIn();
+      const { user } = renderLogin('/login?oauthCode=one-time-777');
+
+      const prompt = await screen.findByRole('region', { name: "You're already signed in" });
+      expect(prompt).toHaveTextContent(
+        "You're signed in as victor@example.com. Sign out and continue as the Google account you chose?",
+      );
+      expect(exchanged).toEqual([]);
+      expect(getAccessToken()).toBe('victim-access');
+
+      await user.click(screen.getByRole('button', { name: 'Sign out and continue' }));
+
+      expect(await screen.findByText('Login successful! Redirecting...')).toBeInTheDocument();
+      expect(loggedOut).toBe('Bearer victim-access');
+      expect(exchanged).toEqual([{ code: 'one-time-777', browserNonce: TAB_NONCE }]);
+      expect(getAccessToken()).toBe('access-1');
     });
   });
 
@@ -327,37 +424,122 @@ describe('LoginPage', () => {
       expect(screen.queryByRole('button', { name: 'Email me a sign-in link' })).not.toBeInTheDocument();
     });
 
-    it('signs in with the token of a sign-in link and removes it from the address', async () => {
-      const tokens: unknown[] = [];
+  });
+
+  describe('a sign-in link', () => {
+    const invalid = () =>
+      HttpResponse.json(
+        { code: 'INVALID_LOGIN_LINK', error: 'This sign-in link is invalid, used or expired. Please ask for a new one.', message: 'x' },
+        { status: 401 },
+      );
+
+    /** The link's account (looked up, never used) and the redeems the page makes. */
+    function linkFor(maskedEmail: string) {
+      const looked: unknown[] = [];
+      const redeemed: unknown[] = [];
       server.use(
+        http.post('/api/auth/login-link/account', async ({ request }) => {
+          looked.push(await request.json());
+          return HttpResponse.json({ maskedEmail });
+        }),
         http.post('/api/auth/login-link/redeem', async ({ request }) => {
-          tokens.push(await request.json());
+          redeemed.push(await request.json());
           return HttpResponse.json(session);
         }),
       );
+      return { looked, redeemed };
+    }
 
-      renderLogin('/login?loginToken=link-token-1');
+    it('is not redeemed on load: the page names the account and signs in on a click', async () => {
+      const { looked, redeemed } = linkFor('a•••@example.com');
+      const { user } = renderLogin('/login?loginToken=link-token-1');
+
+      expect(await screen.findByText(/This link signs you in as/)).toHaveTextContent('This link signs you in as a•••@example.com.');
+      expect(looked).toEqual([{ token: 'link-token-1' }]);
+      expect(redeemed).toEqual([]);
+      expect(getAccessToken()).toBeNull();
+      expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+
+      await user.click(screen.getByRole('button', { name: 'Sign in as a•••@example.com' }));
 
       expect(await screen.findByText('Login successful! Redirecting...')).toBeInTheDocument();
-      expect(tokens).toEqual([{ token: 'link-token-1' }]);
-      expect(screen.getByText('at /login')).toBeInTheDocument();
+      expect(redeemed).toEqual([{ token: 'link-token-1' }]);
       expect(getAccessToken()).toBe('access-1');
+      expect(await screen.findByText('at /login')).toBeInTheDocument();
       expect(await screen.findByText('at /dashboard')).toBeInTheDocument();
     });
 
-    it('shows a used or expired link in the banner', async () => {
+    it('can be left unused for the ordinary form', async () => {
+      const { redeemed } = linkFor('a•••@example.com');
+      const { user } = renderLogin('/login?loginToken=link-token-1');
+
+      await user.click(await screen.findByRole('button', { name: 'Use another account' }));
+
+      expect(await screen.findByLabelText('Password')).toBeInTheDocument();
+      expect(screen.getByText('at /login')).toBeInTheDocument();
+      expect(redeemed).toEqual([]);
+    });
+
+    it('asks someone signed in first, and keeps them signed in when they say so', async () => {
+      signedInAsVictim();
+      const { redeemed } = linkFor('m•••@example.com');
+      const { user } = renderLogin('/login?loginToken=attackers-token');
+
+      const prompt = await screen.findByRole('region', { name: "You're already signed in" });
+      expect(prompt).toHaveTextContent("You're signed in as victor@example.com. Sign out and continue as m•••@example.com?");
+      expect(redeemed).toEqual([]);
+
+      await user.click(screen.getByRole('button', { name: 'Stay signed in' }));
+
+      expect(await screen.findByText('at /dashboard')).toBeInTheDocument();
+      expect(redeemed).toEqual([]);
+      expect(getAccessToken()).toBe('victim-access');
+      expect(getUser()).toEqual(victim.user);
+    });
+
+    it('signs whoever is signed in out, then in with the link, when they choose to continue', async () => {
+      signedInAsVictim();
+      const { redeemed } = linkFor('a•••@example.com');
+      let loggedOut: string | null = null;
       server.use(
-        http.post('/api/auth/login-link/redeem', () =>
-          HttpResponse.json(
-            { code: 'INVALID_LOGIN_LINK', error: 'This sign-in link is invalid, used or expired. Please ask for a new one.', message: 'x' },
-            { status: 401 },
-          ),
-        ),
+        http.post('/api/auth/logout', ({ request }) => {
+          loggedOut = request.headers.get('Authorization');
+          return new HttpResponse(null, { status: 204 });
+        }),
       );
+      const { user } = renderLogin('/login?loginToken=link-token-2');
+
+      await screen.findByRole('region', { name: "You're already signed in" });
+      await user.click(screen.getByRole('button', { name: 'Sign out and continue' }));
+
+      expect(await screen.findByText('Login successful! Redirecting...')).toBeInTheDocument();
+      expect(loggedOut).toBe('Bearer victim-access');
+      expect(redeemed).toEqual([{ token: 'link-token-2' }]);
+      expect(getAccessToken()).toBe('access-1');
+      expect(getUser()).toEqual(session.user);
+    });
+
+    it('shows a used or expired link in the banner, with the form', async () => {
+      server.use(http.post('/api/auth/login-link/account', invalid));
 
       renderLogin('/login?loginToken=used');
 
       expect(await screen.findByRole('alert')).toHaveTextContent('This sign-in link is invalid, used or expired.');
+      expect(screen.getByLabelText('Password')).toBeInTheDocument();
+      expect(getAccessToken()).toBeNull();
+    });
+
+    it('shows why the link did not sign in when it is refused on the click', async () => {
+      server.use(
+        http.post('/api/auth/login-link/account', () => HttpResponse.json({ maskedEmail: 'a•••@example.com' })),
+        http.post('/api/auth/login-link/redeem', invalid),
+      );
+      const { user } = renderLogin('/login?loginToken=raced');
+
+      await user.click(await screen.findByRole('button', { name: 'Sign in as a•••@example.com' }));
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('This sign-in link is invalid, used or expired.');
+      expect(await screen.findByText('at /login')).toBeInTheDocument();
       expect(getAccessToken()).toBeNull();
     });
   });

@@ -1,17 +1,20 @@
-import { Alert, Anchor, Button, Container, Divider, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Container, Divider, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconBrandGoogle } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams, type Location } from 'react-router';
-import { useExchangeOidcCode, useLogin, useRedeemLoginLink, useRequestLoginLink, useResendVerification } from '../../api/gen/auth/auth';
+import { useExchangeOidcCode, useLogin, useLookUpLoginLink, useRedeemLoginLink, useRequestLoginLink } from '../../api/gen/auth/auth';
 import type { LoginResponse } from '../../api/gen/model';
 import { useGetClientConfig } from '../../api/gen/public/public';
 import { isApiError } from '../../api/mutator';
 import { useAuth } from '../../auth/AuthContext';
 import { browser } from '../../auth/browser';
+import { MSG_OIDC_OTHER_TAB, oauthErrorMessage } from './oauthErrors';
+import { beginOidcFlow, forgetOidcFlow, peekOidcFlow } from './oidcFlow';
+import { ResendLink } from './ResendLink';
 import { ResetPasswordModal } from './ResetPasswordModal';
+import { SignInChoice } from './SignInChoice';
 
-/** The server's start path of third-party sign-in (spec §7: on the server root). */
-export const OIDC_START_PATH = '/oauth2/authorization/google';
+export { OIDC_START_PATH } from './oidcFlow';
 const REDIRECT_DELAY_MS = 1000;
 
 type FieldErrors = Partial<Record<'email' | 'password', string>>;
@@ -29,66 +32,17 @@ function describeLoginError(error: unknown): { banner: string; fields: FieldErro
   return { banner: message, fields: {} };
 }
 
-/** Where a sign-in with Google returns to: the page is left for the provider, so the
- * destination waits in sessionStorage (this tab only) until the code comes back. */
-const AFTER_OIDC_KEY = 'percolate-after-sign-in';
-
-function rememberDestination(to: string) {
-  try {
-    window.sessionStorage.setItem(AFTER_OIDC_KEY, to);
-  } catch {
-    // Without storage, the sign-in ends on the dashboard.
-  }
-}
-
-function takeRememberedDestination(): string | null {
-  try {
-    const to = window.sessionStorage.getItem(AFTER_OIDC_KEY);
-    window.sessionStorage.removeItem(AFTER_OIDC_KEY);
-    // Only a path of this site: never another origin.
-    return to && to.startsWith('/') && !to.startsWith('//') ? to : null;
-  } catch {
-    return null;
-  }
+/** A code from Google, with what this tab kept when it began the sign-in (no nonce: it did not). */
+interface GoogleSignIn {
+  code: string;
+  nonce: string | null;
+  to: string;
 }
 
 /** The address a registration just mailed, when the login page follows it. */
 function registeredEmailOf(state: unknown): string | null {
   const email = (state as { registeredEmail?: unknown } | null)?.registeredEmail;
   return typeof email === 'string' && email !== '' ? email : null;
-}
-
-/** "Didn't get the e-mail?": mails a new verification link to the address. */
-function ResendLink({ email }: { email: string }) {
-  const resend = useResendVerification();
-  const [said, setSaid] = useState<string | null>(null);
-  async function send() {
-    setSaid(null);
-    try {
-      setSaid((await resend.mutateAsync({ data: { email } })).message);
-    } catch (error) {
-      setSaid(
-        isApiError(error)
-          ? (error.serverError ?? error.serverMessage ?? 'Could not send the link. Please try again.')
-          : 'Could not send the link. Please try again.',
-      );
-    }
-  }
-  return (
-    <Stack gap={4} align="center">
-      <Text size="sm" ta="center">
-        Didn&apos;t get the e-mail for {email}?{' '}
-        <Anchor component="button" type="button" size="sm" onClick={send} disabled={resend.isPending}>
-          {resend.isPending ? 'Sending...' : 'Resend the link'}
-        </Anchor>
-      </Text>
-      {said ? (
-        <Text size="sm" ta="center" role="status">
-          {said}
-        </Text>
-      ) : null}
-    </Stack>
-  );
 }
 
 /** A failed sign-in that the account's lock refused (too many wrong passwords). */
@@ -103,7 +57,7 @@ function originOf(state: unknown): string {
 }
 
 export function LoginPage() {
-  const { signIn } = useAuth();
+  const { signIn, status: authStatus, logout } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const [searchParams, setSearchParams] = useSearchParams();
@@ -117,6 +71,15 @@ export function LoginPage() {
   const [unverified, setUnverified] = useState<string | null>(null);
   const [lockedOut, setLockedOut] = useState(false);
   const [linkNote, setLinkNote] = useState<{ ok: boolean; text: string } | null>(null);
+  // Back from the identity provider (a full page load, so a fresh page) with a one-time code.
+  const [google] = useState<GoogleSignIn | null>(() => {
+    const code = searchParams.get('oauthCode');
+    if (!code) return null;
+    const flow = peekOidcFlow();
+    return { code, nonce: flow.nonce, to: flow.destination ?? originOf(location.state) };
+  });
+  const [googleDone, setGoogleDone] = useState(false);
+  const [switching, setSwitching] = useState(false);
 
   const login = useLogin();
   const exchange = useExchangeOidcCode();
@@ -124,8 +87,7 @@ export function LoginPage() {
   const redeemLink = useRedeemLoginLink();
   const config = useGetClientConfig({ query: { staleTime: 5 * 60 * 1000 } });
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const exchangedCode = useRef<string | null>(null);
-  const redeemedToken = useRef<string | null>(null);
+  const exchanging = useRef(false);
   const destination = originOf(location.state);
 
   useEffect(
@@ -149,40 +111,77 @@ export function LoginPage() {
     setLockedOut(isLockout(error));
   }
 
-  // Back from the identity provider: exchange the one-time code for tokens
-  // (once, also under StrictMode) and take it out of the address bar.
-  const oauthCode = searchParams.get('oauthCode');
-  const oauthError = searchParams.get('oauthError');
-  useEffect(() => {
-    if (!oauthCode || exchangedCode.current === oauthCode) return;
-    exchangedCode.current = oauthCode;
-    setSearchParams(
-      (params) => {
-        params.delete('oauthCode');
-        return params;
-      },
-      { replace: true, state: location.state },
-    );
-    const to = takeRememberedDestination() ?? destination;
-    exchange.mutateAsync({ data: { code: oauthCode } }).then((session) => succeed(session, to), fail);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per code
-  }, [oauthCode]);
+  /**
+   * Signs in with a session from redeem (a sign-in link or a code from Google). Whoever is
+   * signed in in this browser is signed out first: the user has just said so (SignInChoice).
+   */
+  async function continueAs(redeem: () => Promise<LoginResponse>, to: string = destination) {
+    setBanner(null);
+    setFieldErrors({});
+    setSwitching(true);
+    try {
+      if (authStatus !== 'unauthenticated') {
+        // Locally the session is gone even when the server cannot be told; go on.
+        await logout().catch(() => undefined);
+      }
+      succeed(await redeem(), to);
+    } catch (error) {
+      fail(error);
+    } finally {
+      setSwitching(false);
+    }
+  }
 
-  // From a sign-in link: redeem its one-time token, as the code above.
-  const loginToken = searchParams.get('loginToken');
-  useEffect(() => {
-    if (!loginToken || redeemedToken.current === loginToken) return;
-    redeemedToken.current = loginToken;
+  function dropParam(name: string) {
     setSearchParams(
       (params) => {
-        params.delete('loginToken');
+        params.delete(name);
         return params;
       },
       { replace: true, state: location.state },
     );
-    redeemLink.mutateAsync({ data: { token: loginToken } }).then(succeed, fail);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per token
-  }, [loginToken]);
+  }
+
+  // The code leaves the address bar, and the tab's nonce serves once. A code this tab did
+  // not begin (no nonce) came from somewhere else, such as a link someone sent: it is not
+  // even tried (the server would refuse it too).
+  const oauthError = searchParams.get('oauthError');
+  const otherTab = google !== null && google.nonce === null;
+  useEffect(() => {
+    if (!google) return;
+    dropParam('oauthCode');
+    forgetOidcFlow();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the code the page opened with
+  }, [google]);
+
+  function exchangeGoogle(g: GoogleSignIn) {
+    if (exchanging.current || !g.nonce) return;
+    exchanging.current = true;
+    const browserNonce = g.nonce;
+    void continueAs(() => exchange.mutateAsync({ data: { code: g.code, browserNonce } }), g.to).finally(() =>
+      setGoogleDone(true),
+    );
+  }
+  // Nobody signed in: this tab began the sign-in a moment ago, so the code is exchanged at
+  // once. Someone signed in is asked first (below).
+  useEffect(() => {
+    if (google && !googleDone && authStatus === 'unauthenticated') exchangeGoogle(google);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once the auth state is known
+  }, [google, authStatus]);
+
+  // From a sign-in link: nothing is redeemed on load. The page names the link's account
+  // (masked) and signs in only on a click, after asking anyone signed in (issue 33, item 2).
+  const loginToken = success ? null : searchParams.get('loginToken');
+  const linkAccount = useLookUpLoginLink(
+    { token: loginToken ?? '' },
+    { query: { enabled: !!loginToken, retry: false, staleTime: Infinity } },
+  );
+  const linkProblem = loginToken && linkAccount.error ? describeLoginError(linkAccount.error).banner : null;
+
+  // The token leaves the address bar once it is used (or refused).
+  function redeemToken(token: string) {
+    void continueAs(() => redeemLink.mutateAsync({ data: { token } })).finally(() => dropParam('loginToken'));
+  }
 
   async function sendLink() {
     setLinkNote(null);
@@ -209,10 +208,48 @@ export function LoginPage() {
     }
   }
 
-  const busy = login.isPending || exchange.isPending || redeemLink.isPending || success;
+  const busy = login.isPending || exchange.isPending || redeemLink.isPending || switching || success;
   const oidcAvailable = config.data?.oidcSignIn === true;
-  const shownBanner = banner ?? oauthError;
+  const shownBanner =
+    banner ?? linkProblem ?? (otherTab ? MSG_OIDC_OTHER_TAB : null) ?? (oauthError ? oauthErrorMessage(oauthError) : null);
   const resendTo = unverified ?? registeredEmailOf(location.state);
+  const leave = () => navigate('/dashboard', { replace: true });
+
+  // A sign-in that came with a link waits for the user's choice in place of the form.
+  let choice = null;
+  if (!success && loginToken && !linkProblem) {
+    choice = linkAccount.data ? (
+      <SignInChoice
+        account={linkAccount.data.maskedEmail}
+        signInLabel={`Sign in as ${linkAccount.data.maskedEmail}`}
+        onContinue={() => redeemToken(loginToken)}
+        onCancel={() => (authStatus === 'authenticated' ? leave() : dropParam('loginToken'))}
+        cancelLabel="Use another account"
+        busy={busy}
+      />
+    ) : (
+      <Stack align="center" py="md" role="status">
+        <Loader size="sm" aria-hidden />
+        <Text size="sm" c="dimmed">
+          Checking the sign-in link...
+        </Text>
+      </Stack>
+    );
+  } else if (!success && google?.nonce && !googleDone && authStatus !== 'unauthenticated') {
+    choice = (
+      <SignInChoice
+        account="the Google account you chose"
+        signInLabel="Continue with Google"
+        onContinue={() => exchangeGoogle(google)}
+        onCancel={() => {
+          setGoogleDone(true);
+          leave();
+        }}
+        cancelLabel="Stay signed in"
+        busy={busy}
+      />
+    );
+  }
 
   return (
     <Container size={460} py="xl">
@@ -232,81 +269,87 @@ export function LoginPage() {
                 {shownBanner}
               </Alert>
             ) : null}
-            {lockedOut && !success ? (
-              <Stack gap="xs">
-                <Text size="sm">Can&apos;t wait? We can email you a link that signs you in once.</Text>
-                <Button variant="light" onClick={sendLink} loading={requestLink.isPending} disabled={busy} fullWidth>
-                  Email me a sign-in link
-                </Button>
-                {linkNote ? (
-                  <Alert color={linkNote.ok ? 'green' : 'red'} role={linkNote.ok ? 'status' : 'alert'}>
-                    {linkNote.text}
-                  </Alert>
+            {choice}
+            {choice ? null : (
+              <>
+                {lockedOut && !success ? (
+                  <Stack gap="xs">
+                    <Text size="sm">Can&apos;t wait? We can email you a link that signs you in once.</Text>
+                    <Button variant="light" onClick={sendLink} loading={requestLink.isPending} disabled={busy} fullWidth>
+                      Email me a sign-in link
+                    </Button>
+                    {linkNote ? (
+                      <Alert color={linkNote.ok ? 'green' : 'red'} role={linkNote.ok ? 'status' : 'alert'}>
+                        {linkNote.text}
+                      </Alert>
+                    ) : null}
+                  </Stack>
                 ) : null}
-              </Stack>
-            ) : null}
-            <TextInput
-              label="Email Address"
-              type="email"
-              autoComplete="email"
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-              error={fieldErrors.email}
-              disabled={busy}
-            />
-            <PasswordInput
-              label="Password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-              error={fieldErrors.password}
-              disabled={busy}
-            />
-            {resendTo && !success ? <ResendLink email={resendTo} /> : null}
-            <Anchor component="button" type="button" size="sm" ta="right" onClick={() => setResetOpen(true)}>
-              Forgot password
-            </Anchor>
-            <Button type="submit" loading={login.isPending} disabled={busy} fullWidth>
-              Sign In
-            </Button>
-            <Button
-              component={RouterLink}
-              to="/register"
-              state={location.state}
-              variant="subtle"
-              fullWidth
-              // On a narrow phone the label wraps rather than being cut off.
-              h="auto"
-              mih={36}
-              py={6}
-              styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
-            >
-              New here? Create an account
-            </Button>
-            <Divider label="or" labelPosition="center" />
-            <Button
-              variant="default"
-              leftSection={<IconBrandGoogle size={18} aria-hidden />}
-              disabled={!oidcAvailable || busy}
-              onClick={() => {
-                rememberDestination(destination);
-                browser.assign(OIDC_START_PATH);
-              }}
-              fullWidth
-            >
-              Sign in with Google
-            </Button>
-            {config.data && !oidcAvailable ? (
-              <Text size="sm" c="dimmed" ta="center">
-                Sign-in with Google isn't available right now. Use your e-mail and password.
-              </Text>
-            ) : null}
-            <Text size="sm" ta="center">
-              Don&apos;t have an account?{' '}
-              <Anchor component={RouterLink} to="/register">
-                Register
-              </Anchor>
-            </Text>
+                <TextInput
+                  label="Email Address"
+                  type="email"
+                  autoComplete="email"
+                  value={email}
+                  onChange={(event) => setEmail(event.currentTarget.value)}
+                  error={fieldErrors.email}
+                  disabled={busy}
+                />
+                <PasswordInput
+                  label="Password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  error={fieldErrors.password}
+                  disabled={busy}
+                />
+                {resendTo && !success ? <ResendLink email={resendTo} /> : null}
+                <Anchor component="button" type="button" size="sm" ta="right" onClick={() => setResetOpen(true)}>
+                  Forgot password
+                </Anchor>
+                <Button type="submit" loading={login.isPending} disabled={busy} fullWidth>
+                  Sign In
+                </Button>
+                <Button
+                  component={RouterLink}
+                  to="/register"
+                  state={location.state}
+                  variant="subtle"
+                  fullWidth
+                  // On a narrow phone the label wraps rather than being cut off.
+                  h="auto"
+                  mih={36}
+                  py={6}
+                  styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
+                >
+                  New here? Create an account
+                </Button>
+                <Divider label="or" labelPosition="center" />
+                <Button
+                  variant="default"
+                  leftSection={<IconBrandGoogle size={18} aria-hidden />}
+                  disabled={!oidcAvailable || busy}
+                  onClick={() => {
+                    const start = beginOidcFlow(destination);
+                    if (start) browser.assign(start);
+                    else setBanner(oauthErrorMessage('failed'));
+                  }}
+                  fullWidth
+                >
+                  Sign in with Google
+                </Button>
+                {config.data && !oidcAvailable ? (
+                  <Text size="sm" c="dimmed" ta="center">
+                    Sign-in with Google isn't available right now. Use your e-mail and password.
+                  </Text>
+                ) : null}
+                <Text size="sm" ta="center">
+                  Don&apos;t have an account?{' '}
+                  <Anchor component={RouterLink} to="/register">
+                    Register
+                  </Anchor>
+                </Text>
+              </>
+            )}
           </Stack>
         </form>
       </Paper>

@@ -73,7 +73,9 @@ export function PrivacyPage() {
             The only cookie, <Code>{FLOW_COOKIE.name}</Code>, lives for {FLOW_COOKIE.minutes} minutes while you sign in
             with Google, and is removed when you come back. On a secure connection this sign-in session cookie is HTTP-only,
             Secure and SameSite=None: scripts cannot read it, it is only sent over encrypted connections, and it works
-            with our sign-in provider. We do not use advertising or tracking cookies.
+            with our sign-in provider. While that sign-in is under way, the tab&apos;s session storage also holds a random
+            value that ties it to this tab, and the page to return to; both go when you come back. We do not use
+            advertising or tracking cookies.
           </Text>
         </Section>
 

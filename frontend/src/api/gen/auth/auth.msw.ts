@@ -72,6 +72,7 @@ import {
 } from '.././model';
 import type {
   CurrentUser,
+  LoginLinkAccount,
   LoginResponse,
   MessageResponse,
   RefreshResponse,
@@ -94,6 +95,8 @@ export const getVerifyEmailResponseMock = (): string => (faker.word.sample())
 export const getExchangeOidcCodeResponseMock = (overrideResponse: Partial< LoginResponse > = {}): LoginResponse => ({accessToken: faker.string.alpha({length: {min: 10, max: 20}}), refreshToken: faker.string.alpha({length: {min: 10, max: 20}}), user: {id: faker.string.uuid(), email: faker.string.alpha({length: {min: 10, max: 20}}), name: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), isStudent: faker.datatype.boolean()}, ...overrideResponse})
 
 export const getRequestLoginLinkResponseMock = (overrideResponse: Partial< MessageResponse > = {}): MessageResponse => ({message: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
+
+export const getLookUpLoginLinkResponseMock = (overrideResponse: Partial< LoginLinkAccount > = {}): LoginLinkAccount => ({maskedEmail: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
 
 export const getRedeemLoginLinkResponseMock = (overrideResponse: Partial< LoginResponse > = {}): LoginResponse => ({accessToken: faker.string.alpha({length: {min: 10, max: 20}}), refreshToken: faker.string.alpha({length: {min: 10, max: 20}}), user: {id: faker.string.uuid(), email: faker.string.alpha({length: {min: 10, max: 20}}), name: faker.string.alpha({length: {min: 10, max: 20}}), role: faker.helpers.arrayElement(Object.values(Role)), isStudent: faker.datatype.boolean()}, ...overrideResponse})
 
@@ -204,6 +207,18 @@ export const getRequestLoginLinkMockHandler = (overrideResponse?: MessageRespons
   }, options)
 }
 
+export const getLookUpLoginLinkMockHandler = (overrideResponse?: LoginLinkAccount | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<LoginLinkAccount> | LoginLinkAccount), options?: RequestHandlerOptions) => {
+  return http.post('*/api/auth/login-link/account', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getLookUpLoginLinkResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
 export const getRedeemLoginLinkMockHandler = (overrideResponse?: LoginResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<LoginResponse> | LoginResponse), options?: RequestHandlerOptions) => {
   return http.post('*/api/auth/login-link/redeem', async (info) => {
   
@@ -245,6 +260,7 @@ export const getAuthMock = () => [
   getVerifyEmailMockHandler(),
   getExchangeOidcCodeMockHandler(),
   getRequestLoginLinkMockHandler(),
+  getLookUpLoginLinkMockHandler(),
   getRedeemLoginLinkMockHandler(),
   getStartOidcSignInMockHandler(),
   getOidcCallbackMockHandler()

@@ -77,6 +77,7 @@ import type {
 import type {
   CurrentUser,
   ForbiddenResponse,
+  LoginLinkAccount,
   LoginLinkRedeemRequest,
   LoginLinkRequest,
   LoginRequest,
@@ -90,6 +91,7 @@ import type {
   RegisterRequest,
   ResendVerificationRequest,
   ServiceUnavailableResponse,
+  StartOidcSignInParams,
   TooManyRequestsResponse,
   UnauthorizedResponse,
   UnexpectedErrorResponse,
@@ -672,7 +674,7 @@ export function useVerifyEmail<TData = Awaited<ReturnType<typeof verifyEmail>>, 
 
 
 /**
- * The code from `/login?oauthCode=` is single-use and valid for one minute.
+ * The code from `/login?oauthCode=` is single-use and valid for one minute, and it is bound to the browser tab that began the sign-in: the request must carry the `browserNonce` that tab passed to the start path (the web app keeps it in `sessionStorage`). A code without its nonce, or with another one, is refused with the same 401 as an unknown code, so a sign-in link made in someone else's browser cannot sign this one in.
  * @summary Trades the one-time code from the sign-in callback for tokens.
  */
 export const getExchangeOidcCodeUrl = () => {
@@ -816,6 +818,107 @@ export const useRequestLoginLink = <TError = ErrorType<ValidationErrorResponse |
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * Lets `/login?loginToken=` say whose account the link opens (for example `s•••@example.com`) before the user chooses to sign in with it: the page never redeems a link on load. Nothing but the masked address is revealed and the token stays unused. Unknown, used or expired tokens get the same 401 as a redeem, and count towards the same per-client-address limit of bad tokens.
+ * @summary Names the account a sign-in link is for, masked, without using the link.
+ */
+export const getLookUpLoginLinkUrl = () => {
+
+
+  
+
+  return `/api/auth/login-link/account`
+}
+
+export const lookUpLoginLink = async (loginLinkRedeemRequest: LoginLinkRedeemRequest, options?: RequestInit): Promise<LoginLinkAccount> => {
+  
+  return customFetch<LoginLinkAccount>(getLookUpLoginLinkUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      loginLinkRedeemRequest,)
+  }
+);}
+
+
+
+
+
+export const getLookUpLoginLinkQueryKey = (loginLinkRedeemRequest?: LoginLinkRedeemRequest,) => {
+    return [
+    `/api/auth/login-link/account`, loginLinkRedeemRequest
+    ] as const;
+    }
+
+    
+export const getLookUpLoginLinkQueryOptions = <TData = Awaited<ReturnType<typeof lookUpLoginLink>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>>(loginLinkRedeemRequest: LoginLinkRedeemRequest, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof lookUpLoginLink>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getLookUpLoginLinkQueryKey(loginLinkRedeemRequest);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof lookUpLoginLink>>> = ({ signal }) => lookUpLoginLink(loginLinkRedeemRequest, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof lookUpLoginLink>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type LookUpLoginLinkQueryResult = NonNullable<Awaited<ReturnType<typeof lookUpLoginLink>>>
+export type LookUpLoginLinkQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
+
+
+export function useLookUpLoginLink<TData = Awaited<ReturnType<typeof lookUpLoginLink>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>>(
+ loginLinkRedeemRequest: LoginLinkRedeemRequest, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof lookUpLoginLink>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof lookUpLoginLink>>,
+          TError,
+          Awaited<ReturnType<typeof lookUpLoginLink>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useLookUpLoginLink<TData = Awaited<ReturnType<typeof lookUpLoginLink>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>>(
+ loginLinkRedeemRequest: LoginLinkRedeemRequest, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof lookUpLoginLink>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof lookUpLoginLink>>,
+          TError,
+          Awaited<ReturnType<typeof lookUpLoginLink>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useLookUpLoginLink<TData = Awaited<ReturnType<typeof lookUpLoginLink>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>>(
+ loginLinkRedeemRequest: LoginLinkRedeemRequest, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof lookUpLoginLink>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Names the account a sign-in link is for, masked, without using the link.
+ */
+
+export function useLookUpLoginLink<TData = Awaited<ReturnType<typeof lookUpLoginLink>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>>(
+ loginLinkRedeemRequest: LoginLinkRedeemRequest, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof lookUpLoginLink>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getLookUpLoginLinkQueryOptions(loginLinkRedeemRequest,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * The token from `/login?loginToken=` is single-use. Signing in this way lifts the lock on the account that wrong passwords put on it. Repeated bad tokens from one client address are rate-limited; a good token never is.
  * @summary Signs in with the token of a sign-in link.
  */
@@ -888,20 +991,27 @@ export const useRedeemLoginLink = <TError = ErrorType<ValidationErrorResponse | 
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Sets a short-lived, signed flow cookie and redirects to the identity provider.
+ * Sets a short-lived, signed flow cookie and redirects to the identity provider. The `browserNonce` is a random value the web app made and keeps in this tab's `sessionStorage`; the one-time code the callback hands back can only be exchanged together with it (see `POST /api/auth/oidc/exchange`).
  * @summary Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
  */
-export const getStartOidcSignInUrl = () => {
+export const getStartOidcSignInUrl = (params: StartOidcSignInParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
 
-  
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/oauth2/authorization/google`
+  return stringifiedParams.length > 0 ? `/oauth2/authorization/google?${stringifiedParams}` : `/oauth2/authorization/google`
 }
 
-export const startOidcSignIn = async ( options?: RequestInit): Promise<UnexpectedErrorResponse> => {
+export const startOidcSignIn = async (params: StartOidcSignInParams, options?: RequestInit): Promise<UnexpectedErrorResponse> => {
   
-  return customFetch<UnexpectedErrorResponse>(getStartOidcSignInUrl(),
+  return customFetch<UnexpectedErrorResponse>(getStartOidcSignInUrl(params),
   {      
     ...options,
     method: 'GET'
@@ -914,23 +1024,23 @@ export const startOidcSignIn = async ( options?: RequestInit): Promise<Unexpecte
 
 
 
-export const getStartOidcSignInQueryKey = () => {
+export const getStartOidcSignInQueryKey = (params?: StartOidcSignInParams,) => {
     return [
-    `/oauth2/authorization/google`
+    `/oauth2/authorization/google`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getStartOidcSignInQueryOptions = <TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getStartOidcSignInQueryOptions = <TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(params: StartOidcSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getStartOidcSignInQueryKey();
+  const queryKey =  queryOptions?.queryKey ?? getStartOidcSignInQueryKey(params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof startOidcSignIn>>> = ({ signal }) => startOidcSignIn({ signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof startOidcSignIn>>> = ({ signal }) => startOidcSignIn(params, { signal, ...requestOptions });
 
       
 
@@ -944,7 +1054,7 @@ export type StartOidcSignInQueryError = ErrorType<void | PayloadTooLargeResponse
 
 
 export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
-  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>> & Pick<
+ params: StartOidcSignInParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof startOidcSignIn>>,
           TError,
@@ -954,7 +1064,7 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>> & Pick<
+ params: StartOidcSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof startOidcSignIn>>,
           TError,
@@ -964,7 +1074,7 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ params: StartOidcSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -972,11 +1082,11 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
  */
 
 export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSignIn>>, TError = ErrorType<void | PayloadTooLargeResponse | UnexpectedErrorResponse>>(
-  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ params: StartOidcSignInParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof startOidcSignIn>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getStartOidcSignInQueryOptions(options)
+  const queryOptions = getStartOidcSignInQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
@@ -988,7 +1098,7 @@ export function useStartOidcSignIn<TData = Awaited<ReturnType<typeof startOidcSi
 
 
 /**
- * Always a redirect to `/login`: with a one-time code on success, else with a message to show. A parameter that the schema refuses is answered the same way, with a generic message.
+ * Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
  * @summary Finishes third-party sign-in.
  */
 export const getOidcCallbackUrl = (params?: OidcCallbackParams,) => {

@@ -62,4 +62,10 @@ export interface OidcExchangeRequest {
    * @maxLength 512
    */
   code: string;
+  /**
+   * The nonce the tab passed to the start path (kept in its `sessionStorage`).
+   * @minLength 22
+   * @maxLength 128
+   */
+  browserNonce: string;
 }

@@ -201,13 +201,15 @@ export const verifyEmailQueryParams = zod.object({
 
 
 /**
- * The code from `/login?oauthCode=` is single-use and valid for one minute.
+ * The code from `/login?oauthCode=` is single-use and valid for one minute, and it is bound to the browser tab that began the sign-in: the request must carry the `browserNonce` that tab passed to the start path (the web app keeps it in `sessionStorage`). A code without its nonce, or with another one, is refused with the same 401 as an unknown code, so a sign-in link made in someone else's browser cannot sign this one in.
  * @summary Trades the one-time code from the sign-in callback for tokens.
  */
-export const exchangeOidcCodeBodyCodeMax = 512;
+export const exchangeOidcCodeBodyCodeMax = 512;export const exchangeOidcCodeBodyBrowserNonceMin = 22;
+export const exchangeOidcCodeBodyBrowserNonceMax = 128;
 
 export const exchangeOidcCodeBody = zod.object({
-  "code": zod.string().min(1).max(exchangeOidcCodeBodyCodeMax)
+  "code": zod.string().min(1).max(exchangeOidcCodeBodyCodeMax),
+  "browserNonce": zod.string().min(exchangeOidcCodeBodyBrowserNonceMin).max(exchangeOidcCodeBodyBrowserNonceMax).describe('The nonce the tab passed to the start path (kept in its `sessionStorage`).')
 })
 
 export const exchangeOidcCodeResponse = zod.object({
@@ -239,6 +241,21 @@ export const requestLoginLinkResponse = zod.object({
 
 
 /**
+ * Lets `/login?loginToken=` say whose account the link opens (for example `s•••@example.com`) before the user chooses to sign in with it: the page never redeems a link on load. Nothing but the masked address is revealed and the token stays unused. Unknown, used or expired tokens get the same 401 as a redeem, and count towards the same per-client-address limit of bad tokens.
+ * @summary Names the account a sign-in link is for, masked, without using the link.
+ */
+export const lookUpLoginLinkBodyTokenMax = 200;
+
+export const lookUpLoginLinkBody = zod.object({
+  "token": zod.string().min(1).max(lookUpLoginLinkBodyTokenMax)
+})
+
+export const lookUpLoginLinkResponse = zod.object({
+  "maskedEmail": zod.string().describe('The account\'s e-mail with all of its local part but the first character hidden, e.g. `s•••@example.com`.')
+})
+
+
+/**
  * The token from `/login?loginToken=` is single-use. Signing in this way lifts the lock on the account that wrong passwords put on it. Repeated bad tokens from one client address are rate-limited; a good token never is.
  * @summary Signs in with the token of a sign-in link.
  */
@@ -262,7 +279,19 @@ export const redeemLoginLinkResponse = zod.object({
 
 
 /**
- * Always a redirect to `/login`: with a one-time code on success, else with a message to show. A parameter that the schema refuses is answered the same way, with a generic message.
+ * Sets a short-lived, signed flow cookie and redirects to the identity provider. The `browserNonce` is a random value the web app made and keeps in this tab's `sessionStorage`; the one-time code the callback hands back can only be exchanged together with it (see `POST /api/auth/oidc/exchange`).
+ * @summary Starts third-party sign-in (authorization code flow with PKCE, state and nonce).
+ */
+export const startOidcSignInQueryBrowserNonceMin = 22;
+export const startOidcSignInQueryBrowserNonceMax = 128;
+
+export const startOidcSignInQueryParams = zod.object({
+  "browserNonce": zod.string().min(startOidcSignInQueryBrowserNonceMin).max(startOidcSignInQueryBrowserNonceMax).describe('A random value of the tab that begins the sign-in (base64url of 32 random bytes).')
+})
+
+
+/**
+ * Always a redirect to `/login`: with a one-time code on success, else with an error code that the web app maps to a fixed message (it never shows the parameter's text): one of `unavailable` (not configured), `failed`, `cancelled` (the provider's error), `email_unverified` and `no_email` (the provider did not vouch for or share an address). A parameter that the schema refuses is answered the same way, with `failed`.
  * @summary Finishes third-party sign-in.
  */
 export const oidcCallbackQueryCodeMax = 2048;export const oidcCallbackQueryStateMax = 512;export const oidcCallbackQueryErrorMax = 512;
