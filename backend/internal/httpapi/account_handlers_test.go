@@ -129,19 +129,42 @@ func (e *accEnv) mailsTo(addr string) int {
 	return n
 }
 
-// lastMailSubject returns the subject of the newest mail to addr.
-func (e *accEnv) lastMailSubject(addr string) string {
+// lastMail returns the newest mail to addr, and false when there is none.
+func (e *accEnv) lastMail(addr string) (smtptest.Received, bool) {
 	msgs := e.mails()
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if len(msgs[i].To) > 0 && strings.EqualFold(msgs[i].To[0], addr) {
-			m, err := msgs[i].Message()
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			return m.Header.Get("Subject")
+			return msgs[i], true
 		}
 	}
-	return ""
+	return smtptest.Received{}, false
+}
+
+// lastMailSubject returns the subject of the newest mail to addr.
+func (e *accEnv) lastMailSubject(addr string) string {
+	r, ok := e.lastMail(addr)
+	if !ok {
+		return ""
+	}
+	m, err := r.Message()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return m.Header.Get("Subject")
+}
+
+// lastMailText returns the plain text of the newest mail to addr.
+func (e *accEnv) lastMailText(addr string) string {
+	e.t.Helper()
+	r, ok := e.lastMail(addr)
+	if !ok {
+		e.t.Fatalf("no mail to %s", addr)
+	}
+	text, err := r.TextBody()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return text
 }
 
 func queryParam(t *testing.T, link, name string) string {
@@ -224,11 +247,17 @@ func accRetryAfter(t testing.TB, r *http.Response) {
 }
 
 // signUp registers and verifies an account and signs it in.
-func (e *accEnv) signUp(name, email, password string) session {
+// registered registers from e.ip and returns the verification link mailed for it.
+func (e *accEnv) registered(name, email, password string) string {
 	e.t.Helper()
 	res, err := e.typed().RegisterWithResponse(e.t.Context(), accRegistration(name, email, password))
 	wantStatus(e.t, res, err, http.StatusCreated)
-	link := e.lastLink(email, testPublicURL+"/email-verified?t=")
+	return e.lastLink(email, testPublicURL+"/email-verified?t=")
+}
+
+func (e *accEnv) signUp(name, email, password string) session {
+	e.t.Helper()
+	link := e.registered(name, email, password)
 	v, err := e.typed().VerifyEmailWithResponse(e.t.Context(), &api.VerifyEmailParams{T: queryParam(e.t, link, "t")})
 	wantStatus(e.t, v, err, http.StatusOK)
 	return e.login(email, password)

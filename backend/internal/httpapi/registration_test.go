@@ -8,23 +8,6 @@ import (
 	"github.com/percolate/percolate/backend/internal/account"
 )
 
-// lastMailText returns the plain text of the newest mail to addr.
-func (e *accEnv) lastMailText(addr string) string {
-	e.t.Helper()
-	msgs := e.mails()
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if len(msgs[i].To) > 0 && strings.EqualFold(msgs[i].To[0], addr) {
-			text, err := msgs[i].TextBody()
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			return text
-		}
-	}
-	e.t.Fatalf("no mail to %s", addr)
-	return ""
-}
-
 // TestPreRegistrationCannotHijackTheAccount is the outside test's attack: someone registers
 // a student's address with a password they know; later the student registers with their
 // own. The student's link sets the student's password; the pre-registrant's password is
@@ -35,9 +18,7 @@ func TestPreRegistrationCannotHijackTheAccount(t *testing.T) {
 	const addr = "student@example.com"
 
 	// The attacker registers first and, unable to read the mailbox, waits.
-	a, err := e.api.RegisterWithResponse(t.Context(), accRegistration("Mallory visit evil.example", addr, "attackers-pass-1"))
-	wantStatus(t, a, err, http.StatusCreated)
-	attackerLink := e.lastLink(addr, testPublicURL+"/email-verified?t=")
+	attackerLink := e.registered("Mallory visit evil.example", addr, "attackers-pass-1")
 	if text := e.lastMailText(addr); strings.Contains(text, "Mallory") || strings.Contains(text, "evil.example") {
 		t.Fatalf("the verification mail carries the registrant's name:\n%s", text)
 	}
@@ -93,9 +74,7 @@ func TestPreRegistrationCannotHijackTheAccount(t *testing.T) {
 func TestLinkOfAVerifiedAccountSetsNoPassword(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	const addr = "owner@example.com"
-	r, err := e.api.RegisterWithResponse(t.Context(), accRegistration("Mallory", addr, "someones-pass-1"))
-	wantStatus(t, r, err, http.StatusCreated)
-	verifyLink := e.lastLink(addr, testPublicURL+"/email-verified?t=")
+	verifyLink := e.registered("Mallory", addr, "someones-pass-1")
 
 	e.requestReset(addr)
 	resetLink := e.lastLink(addr, testPublicURL+"/reset?token=")
@@ -131,9 +110,7 @@ func TestRegistrationNameIsOneLine(t *testing.T) {
 func TestResendCarriesTheRegistrationsPassword(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	const addr = "ada@example.com"
-	r, err := e.api.RegisterWithResponse(t.Context(), accRegistration("Ada", addr, "brew-a-fresh-pot"))
-	wantStatus(t, r, err, http.StatusCreated)
-	e.lastLink(addr, testPublicURL+"/email-verified?t=")
+	e.registered("Ada", addr, "brew-a-fresh-pot")
 	e.exec(`UPDATE email_tokens SET created_at = created_at - interval '2 minutes'`)
 	// Asking again mails a new link bound to the same registration.
 	e.wantLogin(t, addr, "brew-a-fresh-pot", http.StatusForbidden)

@@ -132,16 +132,16 @@ func TestMigrateConcurrentlyIsSafe(t *testing.T) {
 	}
 }
 
-// TestSummariesWaitingInTheOldQueueMoveToRiver upgrades a database whose hand-written job
-// queue still holds work: the summaries not yet done become River jobs, nothing else does.
-func TestSummariesWaitingInTheOldQueueMoveToRiver(t *testing.T) {
-	url := pgtest.EmptyURL(t)
+// migratedUpTo opens an empty database with River's tables and our migrations up to version,
+// to upgrade with data of that version in it.
+func migratedUpTo(t *testing.T, version int64) *store.Store {
+	t.Helper()
 	ctx := context.Background()
-	s, err := store.Open(ctx, url)
+	s, err := store.Open(ctx, pgtest.EmptyURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(s.Close)
 	river, err := store.RiverMigrator(s.Pool())
 	if err != nil {
 		t.Fatal(err)
@@ -150,14 +150,22 @@ func TestSummariesWaitingInTheOldQueueMoveToRiver(t *testing.T) {
 		t.Fatal(err)
 	}
 	sqlDB := stdlib.OpenDBFromPool(s.Pool())
-	defer sqlDB.Close()
+	t.Cleanup(func() { _ = sqlDB.Close() })
 	p, err := goose.NewProvider(goose.DialectPostgres, sqlDB, store.MigrationsFS())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.UpTo(ctx, 3); err != nil {
-		t.Fatalf("up to the old queue: %v", err)
+	if _, err := p.UpTo(ctx, version); err != nil {
+		t.Fatalf("up to %d: %v", version, err)
 	}
+	return s
+}
+
+// TestSummariesWaitingInTheOldQueueMoveToRiver upgrades a database whose hand-written job
+// queue still holds work: the summaries not yet done become River jobs, nothing else does.
+func TestSummariesWaitingInTheOldQueueMoveToRiver(t *testing.T) {
+	s := migratedUpTo(t, 3)
+	ctx := context.Background()
 	if _, err := s.Pool().Exec(ctx, `INSERT INTO jobs (kind, payload, state) VALUES
 		('chat.summary', '{"sessionId":"00000000-0000-0000-0000-000000000001","userId":"00000000-0000-0000-0000-000000000002"}', 'pending'),
 		('chat.summary', '{"sessionId":"00000000-0000-0000-0000-000000000003","userId":"00000000-0000-0000-0000-000000000002"}', 'done'),
@@ -185,29 +193,8 @@ func TestSummariesWaitingInTheOldQueueMoveToRiver(t *testing.T) {
 // has a password of its own and an open verification link: the password moves to the link
 // and to a registration row, and leaves the account; a verified account keeps its password.
 func TestPendingPasswordsMoveToTheirLinks(t *testing.T) {
-	url := pgtest.EmptyURL(t)
+	s := migratedUpTo(t, 21)
 	ctx := context.Background()
-	s, err := store.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	river, err := store.RiverMigrator(s.Pool())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := river.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
-		t.Fatal(err)
-	}
-	sqlDB := stdlib.OpenDBFromPool(s.Pool())
-	defer sqlDB.Close()
-	p, err := goose.NewProvider(goose.DialectPostgres, sqlDB, store.MigrationsFS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 21); err != nil {
-		t.Fatalf("up to 21: %v", err)
-	}
 	if _, err := s.Pool().Exec(ctx, `
 		INSERT INTO users (id, email, name, password_hash, email_verified_at) VALUES
 			('00000000-0000-0000-0000-00000000000a', 'new@example.com', 'New', 'hash-new', NULL),
