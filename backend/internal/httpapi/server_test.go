@@ -415,3 +415,18 @@ func TestSPANamesTheConfiguredSupportMailbox(t *testing.T) {
 		t.Errorf("page without a configured mailbox changed: %s", plain.Body.String()[:120])
 	}
 }
+
+// The public config carries the payments flag as the server was started with, both ways: the
+// pricing page reads it before anyone clicks an upgrade button.
+func TestClientConfigReportsPayments(t *testing.T) {
+	for _, want := range []bool{false, true} {
+		h := newTestHandler(t, Deps{Features: api.ClientConfig{Payments: want}})
+		res := do(h, http.MethodGet, "/api/public/config", "")
+		if res.Code != http.StatusOK {
+			t.Fatalf("payments %v: status = %d: %s", want, res.Code, res.Body)
+		}
+		if got := decodeAs[api.ClientConfig](t, res.Body.Bytes()).Payments; got != want {
+			t.Errorf("payments = %v, want %v", got, want)
+		}
+	}
+}

@@ -1,8 +1,22 @@
 import { vi } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { aUser, render, screen, server, within } from '../../test-utils';
+import { getGetClientConfigResponseMock } from '../../api/gen/public/public.msw';
 import { setTokens } from '../../auth/storage';
 import { AboutPage } from './AboutPage';
+import { UPGRADES_UNAVAILABLE } from './PricingPlans';
+
+function withPayments(payments: boolean) {
+  return getGetClientConfigResponseMock({ oidcSignIn: false, payments, offlineCompanion: false, serverSpeech: false, transcription: false });
+}
+
+// Payments are configured unless a test says otherwise (the server's answer is read before any click).
+beforeEach(() => {
+  server.use(http.get('/api/public/config', () => HttpResponse.json(withPayments(true))));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('AboutPage', () => {
   it('expands the explanation and the four steps with Learn More', async () => {
@@ -126,6 +140,52 @@ describe('AboutPage', () => {
     await user.click(manage[0]);
     await vi.waitFor(() => expect(tab.location.href).toBe('https://portal.example/p'));
     open.mockRestore();
+  });
+});
+
+describe('AboutPage without payments', () => {
+  beforeEach(() => {
+    server.use(http.get('/api/public/config', () => HttpResponse.json(withPayments(false))));
+  });
+
+  it('says upgrades are unavailable and disables Subscribe for a visitor', async () => {
+    render(<AboutPage />);
+    const boxes = screen.getAllByTestId('pricing-box');
+    for (const box of boxes.slice(1)) {
+      expect(await within(box).findByTestId('upgrades-unavailable')).toHaveTextContent(UPGRADES_UNAVAILABLE);
+      const button = within(box).getByRole('button', { name: 'Subscribe' });
+      expect(button).toBeDisabled();
+      expect(button).toHaveAccessibleDescription(UPGRADES_UNAVAILABLE);
+      expect(within(box).queryByRole('link', { name: 'Subscribe' })).toBeNull();
+    }
+    // The free plan is untouched.
+    expect(within(boxes[0]).getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/register');
+    expect(within(boxes[0]).queryByTestId('upgrades-unavailable')).toBeNull();
+  });
+
+  it('never asks for checkout or opens a tab for a signed-in user', async () => {
+    setTokens('a', 'r');
+    server.use(http.get('/api/auth/me', () => HttpResponse.json(aUser())));
+    const open = vi.spyOn(window, 'open');
+    const { user } = render(<AboutPage />);
+    expect(await screen.findByRole('link', { name: 'Start Chatting' })).toBeInTheDocument();
+    const buttons = await screen.findAllByRole('button', { name: 'Subscribe' });
+    await vi.waitFor(() => expect(buttons[0]).toBeDisabled());
+    for (const b of screen.getAllByRole('button', { name: 'Subscribe' })) {
+      expect(b).toBeDisabled();
+      await user.click(b).catch(() => {}); // pointer-events: none on a disabled button
+    }
+    // No checkout handler is declared: MSW would fail the test had one been sent.
+    expect(open).not.toHaveBeenCalled();
+    expect(screen.getAllByTestId('upgrades-unavailable')).toHaveLength(2);
+  });
+
+  it("disables 'Manage Subscription' for a subscriber too", async () => {
+    setTokens('a', 'r');
+    server.use(http.get('/api/auth/me', () => HttpResponse.json(aUser({ role: 'PREMIUM' }))));
+    render(<AboutPage />);
+    await vi.waitFor(() => expect(screen.getAllByRole('button', { name: 'Manage Subscription' })).toHaveLength(2));
+    for (const b of screen.getAllByRole('button', { name: 'Manage Subscription' })) expect(b).toBeDisabled();
   });
 });
 

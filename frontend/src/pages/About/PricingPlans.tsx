@@ -1,6 +1,8 @@
-import { Alert, Badge, Button, Card, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Alert, Badge, Button, Card, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useGetClientConfig } from '../../api/gen/public/public';
 import { useAuth } from '../../auth/AuthContext';
 import { useSubscription } from '../../features/billing/useSubscription';
 
@@ -38,17 +40,34 @@ const plans: Plan[] = [
   },
 ];
 
+/** Said in place of the upgrade buttons' promise when this server takes no payments (issue 36). */
+export const UPGRADES_UNAVAILABLE = "Upgrades aren't available on this server. You can keep using the free plan.";
+
 /** The pricing boxes of the about page. */
 export function PricingPlans() {
   const { status } = useAuth();
   const signedIn = status === 'authenticated';
   const { subscribed, subscribe, manage, error, busy } = useSubscription();
+  // Only a server that says it takes no payments turns the buttons off: while the answer is
+  // on its way, or if it never comes, the buttons stay and a refusal shows beside them.
+  const config = useGetClientConfig({ query: { staleTime: 5 * 60 * 1000 } });
+  const unavailable = config.data?.payments === false;
+  // The box whose button was pressed last, so a failure shows beside it, not off-screen.
+  const [pressed, setPressed] = useState<PaidPlan | null>(null);
 
   function action(p: Plan): ReactNode {
     if (!p.plan) {
       return (
         <Button component={Link} to={signedIn ? '/chat' : '/register'} variant="outline" fullWidth>
           {signedIn ? 'Start Chatting' : 'Get Started'}
+        </Button>
+      );
+    }
+    const plan = p.plan;
+    if (unavailable) {
+      return (
+        <Button fullWidth disabled variant={subscribed && signedIn ? 'light' : 'filled'} aria-describedby={`upgrades-unavailable-${plan}`}>
+          {subscribed && signedIn ? 'Manage Subscription' : 'Subscribe'}
         </Button>
       );
     }
@@ -61,14 +80,29 @@ export function PricingPlans() {
     }
     if (subscribed) {
       return (
-        <Button fullWidth variant="light" onClick={() => void manage()} loading={busy === 'portal'}>
+        <Button
+          fullWidth
+          variant="light"
+          onClick={() => {
+            setPressed(plan);
+            void manage();
+          }}
+          loading={busy === 'portal'}
+        >
           Manage Subscription
         </Button>
       );
     }
-    const plan = p.plan;
     return (
-      <Button fullWidth onClick={() => void subscribe(plan)} loading={busy === plan} disabled={busy !== null}>
+      <Button
+        fullWidth
+        onClick={() => {
+          setPressed(plan);
+          void subscribe(plan);
+        }}
+        loading={busy === plan}
+        disabled={busy !== null}
+      >
         Subscribe
       </Button>
     );
@@ -76,11 +110,6 @@ export function PricingPlans() {
 
   return (
     <Stack gap="md">
-      {error ? (
-        <Alert color="clay" role="alert">
-          {error}
-        </Alert>
-      ) : null}
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
         {plans.map((p) => (
           <Card key={p.name} component="article" withBorder radius="md" padding="lg" aria-labelledby={`plan-${p.name}`} data-testid="pricing-box">
@@ -106,7 +135,22 @@ export function PricingPlans() {
                   ))}
                 </List>
               </Stack>
-              {action(p)}
+              <Stack gap="xs">
+                {action(p)}
+                {unavailable && p.plan ? (
+                  <Group gap={6} wrap="nowrap" align="flex-start" id={`upgrades-unavailable-${p.plan}`} data-testid="upgrades-unavailable">
+                    <IconInfoCircle size={18} aria-hidden style={{ flexShrink: 0, marginTop: 3 }} />
+                    <Text size="sm" c="dimmed">
+                      {UPGRADES_UNAVAILABLE}
+                    </Text>
+                  </Group>
+                ) : null}
+                {error && p.plan && p.plan === pressed ? (
+                  <Alert color="clay" role="alert">
+                    {error}
+                  </Alert>
+                ) : null}
+              </Stack>
             </Stack>
           </Card>
         ))}
