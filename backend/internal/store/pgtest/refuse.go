@@ -118,7 +118,7 @@ func startRefusalCluster() (*refusalCluster, error) {
 		return nil, fmt.Errorf("create a directory for the private cluster: %w", err)
 	}
 	if os.Geteuid() == 0 { // run as root, the cluster's user must reach its directory
-		if err := os.Chmod(dir, 0o711); err != nil {
+		if err := os.Chmod(dir, 0o711); err != nil { // #nosec G302 -- the directory must be traversable (not listable) by the PostgreSQL user the cluster runs as
 			return nil, err
 		}
 	}
