@@ -270,6 +270,22 @@ func faultSend(c *apiclient.ClientWithResponses, token string, session uuid.UUID
 	})
 }
 
+// recordedSend sends text as one request of the load, under lock's read side (the test takes
+// the write side to hold sends back), and records what its typed answer says.
+func recordedSend(c *apiclient.ClientWithResponses, token string, session uuid.UUID, text string, lock *sync.RWMutex) loadRecord {
+	lock.RLock()
+	res, a := faultSend(c, token, session, text)
+	lock.RUnlock()
+	r := loadRecord{kind: "send", text: text, answer: a}
+	if res != nil {
+		r.reply = res.JSON200
+		if res.Headers503 != nil {
+			r.retryAfter = res.Headers503.RetryAfter
+		}
+	}
+	return r
+}
+
 // faultSession reads session as token's user, through c.
 func faultSession(c *apiclient.ClientWithResponses, token string, session uuid.UUID) (*apiclient.GetChatSessionAnswer, answer) {
 	return exchange(http.MethodGet, "/api/chat/sessions/"+session.String(), func(ctx context.Context) (*apiclient.GetChatSessionAnswer, error) {
@@ -393,17 +409,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 					}
 				} else {
 					lastSend = time.Now()
-					text := fmt.Sprintf("worker %d message %d", w, n)
-					sendMu.RLock()
-					res, a := faultSend(c, u.access, u.session, text)
-					sendMu.RUnlock()
-					r = loadRecord{kind: "send", text: text, answer: a}
-					if res != nil {
-						r.reply = res.JSON200
-						if res.Headers503 != nil {
-							r.retryAfter = res.Headers503.RetryAfter
-						}
-					}
+					r = recordedSend(c, u.access, u.session, fmt.Sprintf("worker %d message %d", w, n), &sendMu)
 				}
 				mu.Lock()
 				records = append(records, r)

@@ -159,17 +159,7 @@ func TestConnectionRefusalsUnderLoad(t *testing.T) {
 				switch {
 				case time.Since(lastSend) > 3500*time.Millisecond: // within 20 sends a minute
 					lastSend = time.Now()
-					text := fmt.Sprintf("worker %d message %d", w, n)
-					sendMu.RLock()
-					res, a := faultSend(c, u.access, u.session, text)
-					sendMu.RUnlock()
-					r = loadRecord{kind: "send", text: text, answer: a}
-					if res != nil {
-						r.reply = res.JSON200
-						if res.Headers503 != nil {
-							r.retryAfter = res.Headers503.RetryAfter
-						}
-					}
+					r = recordedSend(c, u.access, u.session, fmt.Sprintf("worker %d message %d", w, n), &sendMu)
 				case time.Since(lastRefresh) > time.Second:
 					// The client keeps its refresh token unless a new one comes back.
 					lastRefresh = time.Now()

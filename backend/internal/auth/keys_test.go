@@ -59,6 +59,21 @@ func TestInstancesStartingTogetherMakeOneKey(t *testing.T) {
 }
 
 // instance is the token side of one app instance: its own keyring over the shared database.
+// twoInstances opens the keys of st twice, as two app instances on one database do, and
+// returns both keyrings with an instance of each on clock c.
+func twoInstances(t *testing.T, st *store.Store, c *clock) (ka, kb *Keyring, a, b *Tokens) {
+	t.Helper()
+	ctx := context.Background()
+	var err error
+	if ka, err = OpenKeyring(ctx, st, KeyringConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	if kb, err = OpenKeyring(ctx, st, KeyringConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	return ka, kb, instance(t, ka, c), instance(t, kb, c)
+}
+
 func instance(t *testing.T, k *Keyring, c *clock) *Tokens {
 	t.Helper()
 	k.Now = c.Now
@@ -78,15 +93,7 @@ func TestKeyRotationAcrossInstances(t *testing.T) {
 	st := pgtest.New(t)
 	ctx := context.Background()
 	c := newClock()
-	ka, err := OpenKeyring(ctx, st, KeyringConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := OpenKeyring(ctx, st, KeyringConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := instance(t, ka, c), instance(t, kb, c)
+	ka, kb, a, b := twoInstances(t, st, c)
 	p := Principal{UserID: uuid.New(), Role: "USER", Family: uuid.New()}
 
 	kidOf := func(tok string) string {
@@ -255,15 +262,7 @@ func TestAnUnknownKidWhileTheKeysCannotBeReadIsNotAVerdict(t *testing.T) {
 	st := db.Open(t)
 	ctx := context.Background()
 	c := newClock()
-	ka, err := OpenKeyring(ctx, st, KeyringConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := OpenKeyring(ctx, st, KeyringConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := instance(t, ka, c), instance(t, kb, c)
+	ka, _, a, b := twoInstances(t, st, c)
 	if _, err := ka.Rotate(ctx); err != nil {
 		t.Fatal(err)
 	}
