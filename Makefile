@@ -164,7 +164,7 @@ faults: dist-placeholder
 
 ## safety-eval: the crisis screen on the labelled set, per category, on the tuning half (data/full)
 ## and the held-back half (data/fresh, written blind; counts only); then the everyday set's ordinary
-## messages and whole conversations through the send path and the offline engine (data/everyday). SAFETY_EVAL_FLAGS=-v lists the tuning
+## messages and whole conversations through the send path and the offline engine (data/everyday). SAFETY_EVAL_FLAGS=-tuning measures the tuning halves only (for work in progress); -v lists the tuning
 ## half's misses; SAFETY_EVAL_FLAGS=-gate fails below 98% held-back recall or above 3% false positives.
 SAFETY_EVAL_FLAGS ?=
 safety-eval:

@@ -49,6 +49,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	dir := fl.String("data", "backend/internal/companion/safetyeval/data", "the data directory")
 	name := fl.String("screen", "layered", "the screen to measure: "+strings.Join(slices.Sorted(maps.Keys(screens)), ", "))
 	verbose := fl.Bool("v", false, "list the tuning half's misses and false alarms (never the held-back half's)")
+	tuningOnly := fl.Bool("tuning", false, "measure the tuning halves only: for work in progress, which must never read the held-back halves")
 	gate := fl.Bool("gate", false, fmt.Sprintf("exit 1 unless held-back recall ≥ %d%% and false-positive rate ≤ %d%%",
 		safetyeval.GateRecallPercent, safetyeval.GateFPRPercent))
 	if err := fl.Parse(args); err != nil {
@@ -82,10 +83,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		safetyeval.WriteMisses(stdout, tr.Misses)
 	}
 
+	if *tuningOnly {
+		held = nil
+	}
 	hr := safetyeval.Evaluate(held, s.screen)
-	if len(held) == 0 {
+	switch {
+	case *tuningOnly:
+		fmt.Fprintln(stdout, "\nHELD-BACK half: not measured (-tuning)")
+	case len(held) == 0:
 		fmt.Fprintf(stdout, "\nHELD-BACK half: no messages yet (the fresh set, data/%s/, is not written yet)\n", safetyeval.FreshDir)
-	} else {
+	default:
 		fmt.Fprintf(stdout, "\nHELD-BACK half: %d risky, %d harmless (counts only: never read or tune on these messages)\n",
 			hr.Risky.N, hr.Harmless.N)
 		hr.WriteTable(stdout)
@@ -97,6 +104,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		{"TUNING", "tuning", ""},
 		{"HELD-BACK", "heldback", " (counts only: never read or tune on these messages)"},
 	} {
+		if *tuningOnly && half.dir == "heldback" {
+			continue
+		}
 		path := filepath.Join(*dir, safetyeval.EverydayDir, half.dir)
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(stdout, "\nEVERYDAY set, %s half: not written yet (data/%s/%s)\n", half.name, safetyeval.EverydayDir, half.dir)
@@ -113,6 +123,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		safetyeval.EvaluateEveryday(e).Write(stdout)
 	}
 
+	if *tuningOnly {
+		return 0
+	}
 	gateErr := hr.Gate()
 	if len(held) == 0 {
 		gateErr = errors.New("there is no held-back half to measure")
