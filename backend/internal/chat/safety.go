@@ -1,0 +1,116 @@
+package chat
+
+import (
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/safety"
+	dbgen "github.com/percolate/percolate/gen/db"
+)
+
+// replyKind is what answers a message.
+type replyKind int
+
+const (
+	replyModel   replyKind = iota // the companion (a model or the offline engine)
+	replyWelcome                  // the fixed welcome of a new session
+	replyCrisis                   // the fixed crisis reply with resources (clear risk)
+	replyCheckIn                  // the fixed check-in with resources (possible risk)
+)
+
+// screening is the screen of a message on its own, begun with its send so that it runs while
+// the database answers, not after. A message's screen depends on the turns before it only
+// through safety.Context.FollowsRisk, so this is its screen in every context that does not
+// follow a risk; only a message that does is screened again, in its context.
+type screening struct {
+	msg  string
+	done chan struct{}
+	r    safety.Result
+}
+
+func screenAlone(msg string) *screening {
+	s := &screening{msg: msg, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		s.r = safety.Screen(msg, safety.Context{})
+	}()
+	return s
+}
+
+// alone is the message's screen on its own, stored with it (messages.alone_level) as the
+// context of the next message (see safetyContext).
+func (s *screening) alone() safety.Result {
+	<-s.done
+	return s.r
+}
+
+// decide is the safety step of a send: the message's risk, screened with the previous turns
+// as context (see safetyContext), and the kind of reply it gets. A clear risk gets the crisis
+// reply and a possible one the check-in, whatever a model would say; neither is ever mirrored
+// back. It is the one place the send path asks the safety screen (with screening and
+// safetyContext), so the screen can change without touching the rest.
+func decide(s *screening, c safety.Context, newSession bool) (safety.Result, replyKind) {
+	risk := s.alone()
+	if c.FollowsRisk() {
+		risk = safety.Screen(s.msg, c)
+	}
+	switch {
+	case risk.Level == safety.Clear:
+		return risk, replyCrisis
+	case risk.Level == safety.Possible:
+		return risk, replyCheckIn
+	case newSession:
+		return risk, replyWelcome
+	default:
+		return risk, replyModel
+	}
+}
+
+// safetyContext is what the screen needs to know of the turns before a message, from the
+// session's messages, newest first: the level of the user's previous message and whether the
+// companion's latest reply was a check-in or the crisis reply (both stored as the messages'
+// risk_level). With answered set (a retry), that message and what follows it are left out.
+func safetyContext(newestFirst []dbgen.Message, answered uuid.UUID) safety.Context {
+	var c safety.Context
+	seenReply, before := false, answered == uuid.Nil
+	for _, m := range newestFirst {
+		if !before {
+			before = m.ID == answered
+			continue
+		}
+		switch m.Role {
+		case companion.RoleUser:
+			// The previous message's level on its own, not the one its context gave it: a
+			// short message is risky as the answer to a risky one, but what follows that answer
+			// ("ok", "thanks") is not risky because of it, or one risky message would make every
+			// short message after it a crisis. It was stored with the message; a message stored
+			// before it was kept is screened again.
+			if m.AloneLevel != nil {
+				c.Previous = safety.Level(*m.AloneLevel)
+			} else {
+				c.Previous = safety.Screen(m.Content, safety.Context{}).Level
+			}
+			return c
+		case companion.RoleAssistant:
+			// Only a reply after the previous user message counts: the one the new message
+			// answers (none when that reply failed), and only when it asked the check-in
+			// question (the crisis reply asks nothing to answer yes to).
+			if !seenReply {
+				seenReply, c.CheckedIn = true, m.RiskLevel == int16(safety.Possible)
+			}
+		}
+	}
+	return c
+}
+
+// replyLevel is the risk_level stored with the turn's reply: the tier it answered.
+func (t *Turn) replyLevel() int16 {
+	switch {
+	case t.kind == replyCrisis:
+		return int16(safety.Clear)
+	case t.kind == replyCheckIn || t.signalled:
+		return int16(safety.Possible)
+	default:
+		return 0
+	}
+}
