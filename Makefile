@@ -5,6 +5,7 @@
 #               target for FUZZTIME
 #   make faults the database restart under load (also in make test, once), FAULT_RUNS times
 #   make audit  npm audit of the web app's runtime packages (needs the package registry)
+#   make companion-eval  the companion's conversation benchmark (figures per half)
 #   make safety-eval   the crisis screen's recall and false-positive rate on the labelled set
 #   make bench  the load harness: bench/results.md and bench/results.json (make bench-go: Go benchmarks)
 
@@ -22,7 +23,7 @@ GENERATED := gen frontend/src/api/gen backend/internal/companion/safety/scorer.b
 GO_PKGS := . ./backend/... ./db/... ./gen/... ./frontend
 
 .PHONY: run build web go-build deps dist-placeholder generate check-generated vet test-go \
-	typecheck lint lint-go test-web e2e test bench bench-browser bench-go fuzz audit safety-eval clean
+	typecheck lint lint-go test-web e2e test bench bench-browser bench-go fuzz audit safety-eval companion-eval clean
 
 ## run: build the web app and the binary, then serve on the embedded defaults
 run: build
@@ -169,6 +170,14 @@ faults: dist-placeholder
 SAFETY_EVAL_FLAGS ?=
 safety-eval:
 	go run ./backend/cmd/safety-eval $(SAFETY_EVAL_FLAGS)
+
+## companion-eval: the companion's conversation benchmark (issue 34): the blind-written conversations
+## through the send path and the offline engine, figures per half (held-back: figures only).
+## COMPANION_EVAL_FLAGS=-tuning measures the tuning half only (for work in progress);
+## -baseline keywords ablates the sentence encoder; -v prints the tuning half's replies.
+COMPANION_EVAL_FLAGS ?=
+companion-eval:
+	go run ./backend/cmd/companion-eval $(COMPANION_EVAL_FLAGS)
 
 clean:
 	rm -rf bin frontend/dist

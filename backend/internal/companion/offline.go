@@ -17,6 +17,9 @@ import (
 type Offline struct {
 	// WordDelay is waited between streamed words of a paced reply (Prompt.Paced; 0: none).
 	WordDelay time.Duration
+	// Keywords ablates the sentence encoder: the message's act is read from keyword rules
+	// alone (the benchmark's baseline, to show what the encoder adds).
+	Keywords bool
 }
 
 // NewOffline returns the offline engine with a quick word-by-word stream.

@@ -1,0 +1,59 @@
+package companioneval
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// A hand-made run: each figure counts what its reply did.
+func TestFiguresCountWhatTheRepliesDid(t *testing.T) {
+	turn := func(user string, e Expect, reply string) Exchange {
+		return Exchange{Turn: Turn{User: user, Expect: e}, Reply: reply, Engine: true, Elapsed: time.Millisecond}
+	}
+	run := Run{Conv: Conversation{ID: "t"}, Exchanges: []Exchange{
+		{Turn: Turn{User: "hey"}, Reply: "Welcome."},
+		turn("my sister keeps borrowing my car without asking", Expect{Focus: "sister"}, "That sounds like a lot. How are you?"),
+		turn("i'm not angry at her, more at my dad for letting her", Expect{Focus: "dad", NotFeeling: "angry at sister"}, "So your sister makes you angry."),
+		turn("should i say something to him", Expect{Answer: true, Kind: "opinion"}, "What's your own best guess?"),
+		turn("going back to the car thing", Expect{Callback: "car"}, "The car keeps coming up. It sounds like the car matters to you."),
+		turn("i got the job!!", Expect{GoodNews: true}, "That's great news, well done on the job."),
+		turn("ok gotta go", Expect{Goodbye: true}, "Take care, talk soon."),
+	}}
+	var f Figures
+	f.AnsweredByKind = map[string][2]int{}
+	f.add(run)
+	checks := []struct {
+		name      string
+		got, want int
+	}{
+		{"engine replies", f.EngineReplies, 6},
+		{"generic", f.Generic, 2},
+		{"questions answered", f.Answered, 0},
+		{"questions", f.Questions, 1},
+		{"callbacks resolved", f.Resolved, 1},
+		{"negations kept", f.Kept, 0},
+		{"misread", f.Misread, 1},
+		{"good news met", f.MetGood, 1},
+		{"goodbyes", f.SaidBye, 1},
+		{"repeated sentences", f.RepeatedSentences, 0},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// The tuning half loads and every conversation has 10–20 turns.
+func TestTuningHalfLoads(t *testing.T) {
+	convs, err := Load("data", Tuning)
+	if err != nil || len(convs) < 20 {
+		t.Fatalf("Load = %d, %v", len(convs), err)
+	}
+	for _, c := range convs {
+		if n := len(c.Turns); n < 10 || n > 20 || strings.TrimSpace(c.ID) == "" {
+			t.Errorf("%s: %d turns", c.ID, n)
+		}
+	}
+}

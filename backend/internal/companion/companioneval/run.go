@@ -1,0 +1,80 @@
+package companioneval
+
+import (
+	"strings"
+	"time"
+
+	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/safety"
+)
+
+// Exchange is one turn of a run: the student's message, the reply, and whether the engine
+// wrote it (the welcome, the check-in and the crisis reply are fixed texts of the send path).
+type Exchange struct {
+	Turn    Turn
+	Reply   string
+	Engine  bool
+	Elapsed time.Duration
+}
+
+// Run is one conversation as the chat would hold it with no model configured.
+type Run struct {
+	Conv      Conversation
+	Exchanges []Exchange
+	// Memories are what the offline engine kept from the session; Recall is the next
+	// session's opening (the welcome with its thread, as the send path writes it).
+	Memories []string
+	Recall   string
+}
+
+// Converse runs a conversation through the send path's safety decisions (as
+// safetyeval.Converse mirrors chat.decide: the message alone, or in its context after a risky
+// message or a check-in; the first message of a session gets the welcome) and the engine.
+func Converse(c Conversation, engine *companion.Offline) Run {
+	run := Run{Conv: c}
+	var history []companion.Turn
+	var ctx safety.Context
+	var userTexts []string
+	for i, t := range c.Turns {
+		alone := safety.Screen(t.User, safety.Context{})
+		risk := alone
+		if ctx.FollowsRisk() {
+			risk = safety.Screen(t.User, ctx)
+		}
+		ex := Exchange{Turn: t}
+		switch {
+		case risk.Level == safety.Clear:
+			ex.Reply = companion.CrisisReply
+		case risk.Level == safety.Possible:
+			ex.Reply = companion.CheckInReply
+		case i == 0:
+			ex.Reply = companion.Welcome("Sam", false)
+		default:
+			start := time.Now()
+			ex.Reply = engine.Compose(companion.Prompt{History: history, Message: t.User})
+			ex.Elapsed, ex.Engine = time.Since(start), true
+		}
+		if risk.Level == safety.None {
+			userTexts = append(userTexts, t.User)
+		}
+		run.Exchanges = append(run.Exchanges, ex)
+		history = append(history, companion.Turn{Role: companion.RoleUser, Content: t.User},
+			companion.Turn{Role: companion.RoleAssistant, Content: ex.Reply})
+		ctx = safety.Context{Previous: alone.Level, CheckedIn: risk.Level == safety.Possible}
+	}
+	for _, f := range companion.OfflineMemories(userTexts, companion.Profile{}) {
+		run.Memories = append(run.Memories, f.Text)
+	}
+	if c.Followup != nil {
+		run.Recall = companion.WelcomeWithThread("Sam", false, companion.Thread(run.Memories, companion.Profile{}))
+	}
+	return run
+}
+
+// userWords are the lower-case words of a text, apostrophes dropped.
+func userWords(s string) []string {
+	s = strings.NewReplacer("'", "", "’", "").Replace(strings.ToLower(s))
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
+	})
+}
