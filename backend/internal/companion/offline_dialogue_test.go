@@ -298,8 +298,9 @@ func TestOfflineClosingRitual(t *testing.T) {
 			if !strings.Contains(got, "One thing to take with you") && !strings.Contains(got, "If you keep one thing from today") {
 				t.Errorf("no takeaway: %q", got)
 			}
-			if !containsOneOf(got, journalPrompts) {
-				t.Errorf("no journaling prompt: %q", got)
+			// Three short messages are not enough to write about: no journaling yet.
+			if containsOneOf(got, journalPrompts) {
+				t.Errorf("a journaling prompt before the user is ready: %q", got)
 			}
 			if strings.Contains(got, "?") {
 				t.Errorf("the close asks a question: %q", got)
@@ -317,16 +318,13 @@ func TestOfflineJournalPromptsFitAndVary(t *testing.T) {
 			with = append(with, i)
 		}
 	}
-	if len(with) < 2 || len(with) > len(replies)/3 {
+	if len(with) < 1 || len(with) > 2 {
 		t.Fatalf("journaling prompts in replies %v of %d", with, len(replies))
 	}
 	for k := 1; k < len(with); k++ {
 		if with[k]-with[k-1] < 3 {
 			t.Errorf("prompts too close together: %v", with)
 		}
-	}
-	if with[len(with)-1] != len(replies)-1 {
-		t.Errorf("no prompt at the close: %v", with)
 	}
 	checkSession(t, msgs, replies)
 }
@@ -450,7 +448,7 @@ func TestOfflineAnswersDirectQuestionsHonestly(t *testing.T) {
 		"are you human":                       "AI",
 		"Are you a therapist?":                "can't diagnose",
 		"Will it ever get better?":            "can't",
-		"Should I quit my job or stay?":       "for you",
+		"Should I quit my job or stay?":       "either way",
 		"What's the capital of Peru?":         "offline",
 		"Do you remember what I said?":        "this",
 		"How are you?":                        "AI",

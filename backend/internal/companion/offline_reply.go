@@ -29,7 +29,7 @@ func (o *Offline) Compose(p Prompt) string {
 			texts = append(texts, t.Content)
 		}
 	}
-	r := &reply{s: s, w: newWriter(s, append(texts, p.Message)), cur: s.cur(), k: len(s.replies) + 1}
+	r := &reply{s: s, w: newWriter(s, append(texts, p.Message)), cur: s.cur(), k: len(s.replies) + 1, keywords: o.Keywords}
 	r.values()
 	r.compose()
 	return r.w.text()
@@ -50,6 +50,9 @@ type reply struct {
 	positive bool
 	// cont is set when main is the thread of the message before, not of the new one.
 	cont bool
+	// act is what the message does (see readAct); keywords ablates the encoder.
+	act      act
+	keywords bool
 }
 
 func (r *reply) compose() {
@@ -64,6 +67,10 @@ func (r *reply) compose() {
 			}
 			return
 		}
+	}
+	r.act = readAct(r.cur, r.keywords)
+	if r.respond() {
+		return
 	}
 	switch in {
 	case intentAboutMe:
@@ -262,7 +269,9 @@ func (r *reply) closing(sub string) {
 		groups = append(groups, takeawayPositive)
 	}
 	r.w.add(keepBody, "takeaway", v, append(groups, takeawayTopic, takeawayList, takeawayPlain)...)
-	r.w.add(keepBody-5, "journal", v, journalPrompts)
+	if r.journalReady() {
+		r.w.add(keepBody-5, "journal", v, journalPrompts)
+	}
 	if sub == "thanks" {
 		r.w.add(keepAck, "stayOpen", v, stayOpenLines)
 	} else {
@@ -319,11 +328,35 @@ func (r *reply) short(sub string) {
 // at some length), once in a while: never in the first replies, never within three replies
 // of the last prompt.
 func (r *reply) journalFits(reflective bool) bool {
-	if r.k < 3 || r.s.repliesSince(isJournal) < 3 {
+	if r.k < 3 || r.s.repliesSince(isJournal) < 3 || !r.journalReady() {
 		return false
 	}
 	return reflective || len(r.cur.feelings) > 0 || len(strings.Fields(r.cur.text)) >= 25
 }
+
+// journalReady: a journaling exercise is offered only once the user has said enough to
+// write about (or asks for one), and at most twice a session.
+func (r *reply) journalReady() bool {
+	given := 0
+	for _, t := range r.s.replies {
+		if isJournal(t) {
+			given++
+		}
+	}
+	if given >= 2 {
+		return false
+	}
+	words := 0
+	for _, u := range r.s.turns {
+		if !u.flagged {
+			words += len(strings.Fields(u.text))
+		}
+	}
+	return words >= journalWords || strings.Contains(plain(r.cur.text), "journal")
+}
+
+// journalWords is how much the user has written before a journaling exercise fits.
+const journalWords = 60
 
 func isJournal(reply string) bool {
 	low := strings.ToLower(reply)

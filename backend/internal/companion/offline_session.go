@@ -72,6 +72,11 @@ type userTurn struct {
 	feelText string
 	// feelings are emotion labels, most mentioned first.
 	feelings []string
+	// denied are the items the message says it is not about ("not worried about the test,
+	// it's my mum"): never its focus.
+	denied []item
+	// feelWord is the user's own word for their feeling ("empty"), when they gave one.
+	feelWord string
 }
 
 // withoutEvents drops the event nouns of a text.
@@ -149,9 +154,11 @@ func (s *session) parse(text string, index int, c safety.Context) userTurn {
 	if guarded(text, c) {
 		return userTurn{text: text, flagged: true}
 	}
-	u := userTurn{text: text, feelText: withoutEvents(text)}
-	u.feelings = DetectEmotions(u.feelText, 3)
+	u := userTurn{text: text}
+	var own []string
 	for _, sen := range sentences(text) {
+		denied, kept, contrasted := contrast(sen)
+		own = append(own, kept)
 		if mentionsAny(sen, s.profile.SensitiveTopics) {
 			u.sensitive = true
 			continue
@@ -161,9 +168,17 @@ func (s *session) parse(text string, index int, c safety.Context) userTurn {
 				continue
 			}
 			it.turn = index
+			if contrasted && strings.Contains(denied, it.key) && !strings.Contains(kept, it.key) {
+				u.denied = append(u.denied, it)
+				continue
+			}
 			u.items = append(u.items, it)
 		}
 	}
+	// What the user said it is not, and what others did, is not the user's feeling.
+	u.feelText = withoutEvents(ownFeelingText(strings.Join(own, ". ")))
+	u.feelings = DetectEmotions(u.feelText, 3)
+	u.feelWord = ownFeelingWord(u.feelText)
 	return u
 }
 

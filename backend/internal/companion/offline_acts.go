@@ -1,0 +1,166 @@
+package companion
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/percolate/percolate/backend/internal/encoder"
+	"github.com/percolate/percolate/backend/internal/lazyre"
+)
+
+// act is what the user is doing with a message, beyond what it is about: the reply answers
+// the act first (a question gets an answer, a goodbye a goodbye, good news is met as good news).
+type act int
+
+const (
+	actShare act = iota // venting, telling, small talk: the reflective dialogue
+	actOpinion
+	actPractical
+	actSelf
+	actGoodNews
+	actGoodbye
+	actCallback
+)
+
+// actExamples are labelled example sentences, written for the engine (not taken from any
+// evaluation set): a question is read as the act of its nearest example by the sentence
+// encoder, so "was quitting a mistake?" is an opinion without a keyword for it.
+var actExamples = map[act][]string{
+	actOpinion: {
+		"should i tell him how i feel or just leave it",
+		"do you think i overreacted",
+		"is it normal to feel like this after moving out",
+		"was it a mistake to drop out of the team",
+		"would it be weird to text her first",
+		"am i being unfair to my sister",
+		"is it too late to change my course",
+		"what do you think i should do about my housemate",
+		"is that a bad sign in a relationship",
+		"do you think it will get easier",
+		"is it selfish to want some space from my family",
+		"should i go to the party or stay in",
+		"does that make sense or am i overthinking it",
+		"is it okay to not want to go home for christmas",
+		"why do i always expect the worst",
+		"can you actually get better at public speaking",
+	},
+	actPractical: {
+		"how do i bring up the dishes with my flatmate without a fight",
+		"what should i say in the email to my tutor",
+		"any tips for calming down before an exam",
+		"how do i make a study plan that i actually stick to",
+		"what do people usually ask in a job interview",
+		"how do you word a message asking for feedback",
+		"what should i wear to the interview",
+		"how can i save money on food",
+		"how do people make friends in a new city",
+		"how do i start when i keep putting it off",
+		"what do i even say to her",
+		"how should i prepare in two days",
+		"is there an easy way to make slides look good",
+		"how do i keep my spanish going over the summer",
+	},
+	actSelf: {
+		"do you get tired of listening to people",
+		"are you a real person",
+		"do you remember me from last time",
+		"do you have feelings",
+		"are you like this with everyone",
+		"do you ever get nervous",
+		"what are you exactly",
+		"do you actually care or is it just programming",
+	},
+}
+
+type labelled struct {
+	a act
+	v encoder.Vector
+}
+
+var (
+	actOnce  sync.Once
+	actTable []labelled
+)
+
+func actVectors() []labelled {
+	actOnce.Do(func() {
+		for _, a := range []act{actOpinion, actPractical, actSelf} {
+			for _, s := range actExamples[a] {
+				actTable = append(actTable, labelled{a, encoder.Embed(s)})
+			}
+		}
+	})
+	return actTable
+}
+
+var (
+	reCallback = lazyre.MustCompile(`\b(going back to|back to (the|what|my|your|him|her|that)|like i said|as i said|like i mentioned|remember (i|when i|how i) (was|said|mentioned|told)|what i said (earlier|before|about)|i said (earlier|before))\b`)
+	reBye      = lazyre.MustCompile(`(^|\b)(bye+|byee+|goodbye|good ?night|night|nite|gotta go|got to go|have to go|need to go|gtg|laters|later|see ya|see you|ttyl|cya|talk (to you )?(later|soon|tomorrow)|i should (sleep|go)|going to (go|bed|sleep)|gonna go|im gonna go|im going to go)( x+)?$`)
+	reByeIn    = lazyre.MustCompile(`\b(bye+|gotta go|got to go|have to go|need to go|gtg|laters|see ya|ttyl|cya)\b`)
+	reThanksEnd = lazyre.MustCompile(`^(ok |okay |k )?(thanks|thank you|thank u|thx|ty|cheers)( so much| a lot)?( x+)?$|\b(this|that|it) (really )?helped\b|\bthanks for (listening|letting me)`)
+	reGoodNews = lazyre.MustCompile(`\b(i (passed|got (in|it|the (job|place|offer|scholarship|internship|role|part))|won|did it|made it)|got (an? )?(offer|first|distinction|a star)|good news|great news|went (really )?(well|fine|great)|(she|he|they) said yes|nailed it|aced it|smashed it|got merged)\b`)
+	reQuestionStart = lazyre.MustCompile(`^(should|do|does|did|is|are|am|was|were|would|will|can|could|how|what|why|where|when|which|any)\b`)
+	reSelfRule = lazyre.MustCompile(`\b(do|did|can|will|would) you (ever )?(get|feel|remember|know|like|care|have|mind|judge|think about)\b|\bare you (like this|real|human|a person|a bot|an ai|always|ever|okay|ok|tired|bored)\b`)
+	rePracticalRule = lazyre.MustCompile(`\b(how (do|can|should|would) (i|you|we|people)|what (do|should|would|can) i (even )?(say|write|wear|do|bring|put|cook|ask)|what (do|does) (they|people|a \w+) (usually |even |actually )?(ask|do)|any (tips|advice|ideas)|tips for|is there (an? )?(easy|quick|good) way)\b`)
+	reOpinionRule = lazyre.MustCompile(`\b(should i|do you think|is it (normal|ok|okay|weird|bad|too|wrong|fair)|is that (normal|ok|okay|weird|bad|fair|a bad)|am i (being|too|wrong|overreacting)|would it be|was (it|that|quitting|leaving) a mistake|does that make sense|thats (actually )?fair right|why do i)\b`)
+)
+
+// readAct says what the new message does. Precise rules come first (a callback phrase, a
+// goodbye at the end, good news); a question is then placed by the encoder among the labelled
+// examples (or, with the encoder ablated, by keyword rules alone).
+func readAct(u userTurn, keywords bool) act {
+	n := plain(u.text)
+	words := strings.Fields(n)
+	if len(words) == 0 {
+		return actShare
+	}
+	q := reLeadFiller.ReplaceAllString(n, "")
+	question := strings.Contains(u.text, "?") || reQuestionStart.MatchString(q)
+	switch {
+	case reBye.MatchString(n) || (reByeIn.MatchString(n) && !question) || (reThanksEnd.MatchString(n) && !question && len(words) <= 12):
+		return actGoodbye
+	case reCallback.MatchString(n):
+		return actCallback
+	case !reQuestionStart.MatchString(q) && reGoodNews.MatchString(n) && !negatedNews(n):
+		return actGoodNews
+	}
+	if !question {
+		return actShare
+	}
+	toMe := reYou.MatchString(n) && !reAskOpinion.MatchString(n)
+	switch {
+	case reAboutMe.MatchString(n) || toMe && reSelfRule.MatchString(n):
+		return actSelf
+	case rePracticalRule.MatchString(q):
+		return actPractical
+	case reOpinionRule.MatchString(q):
+		return actOpinion
+	case keywords:
+		return actShare
+	}
+	v := encoder.Embed(n)
+	best, bestSim := actShare, float32(0.5)
+	for _, l := range actVectors() {
+		if c := encoder.Cosine(&v, &l.v); c > bestSim && (l.a != actSelf || toMe) {
+			best, bestSim = l.a, c
+		}
+	}
+	return best
+}
+
+var (
+	reLeadFiller = lazyre.MustCompile(`^((hmm+|ok|okay|but|so|and|also|anyway|yeah|yea|like|honestly|tbh|wait|ugh|lol|haha)\s+)+`)
+	reYou        = lazyre.MustCompile(`\b(you|u|your|ur)\b`)
+	reAskOpinion = lazyre.MustCompile(`\b(do|would|dont) (you|u) think\b|\bwhat would you do\b`)
+)
+
+// negatedNews: "i didnt get the job" is not good news.
+func negatedNews(n string) bool {
+	for _, w := range strings.Fields(n) {
+		switch w {
+		case "didnt", "not", "never", "wasnt", "failed", "havent", "hasnt":
+			return true
+		}
+	}
+	return false
+}

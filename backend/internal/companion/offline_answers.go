@@ -1,0 +1,205 @@
+package companion
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/percolate/percolate/backend/internal/encoder"
+)
+
+// answer is a written answer to one kind of question: for an opinion, the considerations on
+// each side, what people often find, and one question back; for a practical question, a short
+// concrete way to do it; about the companion, the honest truth, warmly. It is chosen by the
+// nearest of its example questions (written for the engine), or its keywords with the encoder
+// ablated. Answers weigh things with the user: they never diagnose or prescribe.
+type answer struct {
+	kind     act
+	examples []string
+	keywords []string
+	text     []tmpl
+}
+
+var answers = []answer{
+	// Opinions.
+	{actOpinion, []string{"should i tell my tutor that someone in my group isnt doing anything", "is it snitching to tell the teacher about a group member"},
+		[]string{"lecturer", "tutor", "teacher", "snitch"}, lines(true,
+			"Telling the lecturer isn't snitching when your grade depends on it: group marks assume everyone contributed, and lecturers usually want to know early. The case for waiting is that a direct word with the person first often fixes it, and it's fairer if something is going on for them. Many students find that a short message to the person, then the lecturer if nothing changes, feels fair to everyone. Which of those would sit better with you?")},
+	{actOpinion, []string{"is it normal to feel like this", "is it normal to be homesick", "is it normal to feel angry at both my parents", "is it normal for friendships to fade"},
+		[]string{"normal"}, lines(true,
+			"Yes, it's really common, more than people tend to say out loud. Feelings like this usually come from how much something matters to you, not from anything being wrong with you, and they tend to shift once they have some room. What makes it feel like it might not be normal?")},
+	{actOpinion, []string{"should i message her or leave it", "should i reply or leave her on read", "is it too late to text him back"},
+		[]string{"message", "text", "reply", "msg"}, lines(true,
+			"There's a case both ways. Replying keeps the door open and usually feels lighter once it's done; waiting gives you time to be sure what you want to say. People often find that a short, honest message works better than the perfect one, and it's rarely too late for that. What would you want the message to do?")},
+	{actOpinion, []string{"should i tell my friends or is that weird", "should i tell them the truth"},
+		[]string{"tell"}, lines(true,
+			"Telling them means you don't have to carry it alone, and friends usually respond better than we expect. Keeping it to yourself for now is fine too if you're not ready; it's your news to share when you choose. Who do you think would take it best?")},
+	{actOpinion, []string{"am i being selfish", "am i being too sensitive", "am i being a coward", "am i overreacting"},
+		[]string{"selfish", "sensitive", "coward", "overreact", "dramatic"}, lines(true,
+			"From what you've told me, it doesn't sound like that. Wanting something for yourself, or finding something hard, is different from not caring about other people, and the fact you're asking suggests you do care. What makes you worry that you are?")},
+	{actOpinion, []string{"was quitting a mistake", "should i have just gone to uni like everyone else", "did i make the wrong choice"},
+		[]string{"mistake", "wrong choice", "should i have"}, lines(true,
+			"It's hard to judge a choice by how it feels in the first weeks after it. You made it for reasons that made sense then, and some of what you gave up may still be worth missing without the choice being wrong. People often find the answer is clearer a few months on. What were your reasons at the time?")},
+	{actOpinion, []string{"should i spend it or save it", "should i sign the house now or wait"},
+		[]string{"spend", "save", "sign", "wait"}, lines(true,
+			"Both have a fair case. Acting now takes the worry off your plate; holding off keeps your options open while you learn more. A middle way people often like is doing a small part now and keeping the rest for later. Which would you feel better about in a month?")},
+	{actOpinion, []string{"why do i always expect the worst", "why do i always think it will go badly"},
+		[]string{"worst", "worse", "badly"}, lines(true,
+			"Expecting the worst is often a way of trying to protect yourself: if you brace for it, it can't catch you off guard. The cost is that you live through the bad version before anything has happened. Noticing the pattern, like you just did, is usually the first step to loosening it. When did it last turn out better than you expected?")},
+	{actOpinion, []string{"can you learn to be good at it or do you either have it or not", "do you think i can still do it if i start now"},
+		[]string{"learn", "still", "can i"}, lines(true,
+			"Most skills like that grow with practice more than people expect, and starting from where you are is still starting. It may take a bit of time before it feels natural, and that's normal. What would a realistic first step look like for you?")},
+	{actOpinion, []string{"does that make sense", "is that fair", "thats fair right", "does that change anything"},
+		[]string{"make sense", "fair", "change anything"}, lines(true,
+			"Yes, it makes sense, and it sounds fair from what you've described. You've thought about the people involved, not just yourself, which is usually a good sign. What part are you least sure about?")},
+	{actOpinion, []string{"is that a bad sign in a relationship", "is it bad that it feels flat"},
+		[]string{"bad sign", "flat"}, lines(true,
+			"A flat patch doesn't have to be a bad sign; most relationships go through them, especially at a distance or in a busy term. What tends to matter more is whether you can both talk about it. Have you been able to say any of this to them?")},
+	{actOpinion, []string{"do you think they actually read all of them", "will they even notice"},
+		[]string{"read", "notice"}, lines(true,
+			"They do read them, often quickly, which is why a clear opening and something specific to you matter more than clever wording. That's good news really: honesty stands out. What would you most want a reader to take away?")},
+
+	// Practical questions.
+	{actPractical, []string{"how do i bring up a problem with my flatmate", "how do i talk to my housemate about the mess"},
+		[]string{"flatmate", "housemate", "roommate"}, lines(true,
+			"Pick a calm moment, not right after it happens. Say what you've noticed and how it affects you, with \"I\" rather than \"you always\", then ask what would work for them. Ending on one small thing you'll both try makes it easier to follow up. When might be a good moment to bring it up?")},
+	{actPractical, []string{"what do i say to the lecturer about a group member", "how do i write the email to my tutor without sounding petty"},
+		[]string{"lecturer", "tutor", "email", "petty", "bitter", "feedback"}, lines(true,
+			"Keep it short and factual: what the task is, what you've noticed (dates and what's missing, not what anyone is like), and what you're asking for, like advice or a check-in. A line such as \"I wanted to flag this early so we can still deliver a good project\" keeps it constructive rather than petty. Would it help to work out the first sentence together?")},
+	{actPractical, []string{"any tips for calming down before a test", "how do i stop panicking before an exam", "a breathing technique for nerves"},
+		[]string{"calm", "nerves", "nervous", "panic", "breathing"}, lines(true,
+			"One that works for a lot of people: breathe in through your nose for four counts, hold for a moment, then breathe out slowly for six, and repeat for a minute or two; a longer out-breath tells your body to settle. Before you go in, it also helps to name one thing you already know well. Do you want to try it now?")},
+	{actPractical, []string{"what would i even say to her", "what do i say to him", "how do i start that conversation"},
+		[]string{"say", "word"}, lines(true,
+			"You don't need a speech. Something short and honest usually lands best: what happened from your side, how it left you feeling, and that you'd like things to be okay between you. You can keep it to two or three sentences and let them answer. What's the one thing you most want them to know?")},
+	{actPractical, []string{"how do people live on a student loan", "how do i budget", "what is cheapest to cook"},
+		[]string{"loan", "budget", "cheap", "cook", "money", "bulk"}, lines(true,
+			"A few things students often find make a difference: write down the fixed costs first and divide what's left by the weeks until the next payment, cook two or three big batches a week (rice, pasta, lentils, frozen veg and eggs go a long way), and check the reduced section late in the day. Which part of the money side feels tightest right now?")},
+	{actPractical, []string{"what do they usually ask in an interview", "what should i wear to the interview"},
+		[]string{"interview", "ask", "wear", "outfit"}, lines(true,
+			"Interviews usually cover why you want the role, a time you handled something hard, and what you'd bring; having two or three short stories ready covers most of it. For clothes, one step smarter than the people who work there is a safe rule, and comfortable enough that you forget about it. Which part are you least sure of?")},
+	{actPractical, []string{"how do people make friends in a new city", "how do i make friends when im not at uni"},
+		[]string{"friends", "people"}, lines(true,
+			"Friendships usually grow from seeing the same people regularly, so something weekly helps more than one big event: a club, a class, a volunteering slot or a regular night somewhere. Saying yes to the second invitation matters as much as the first. Is there something weekly you could try?")},
+	{actPractical, []string{"how do i just start when i keep procrastinating", "where do i put my phone so i dont grab it"},
+		[]string{"start", "phone", "procrastinat", "focus"}, lines(true,
+			"Make the start tiny: set a timer for 25 minutes and aim for one rough paragraph, not a good one. Put your phone in another room or a bag out of reach, because distance works better than willpower. A short break when the timer ends makes the next round easier. What would the first 25 minutes be?")},
+	{actPractical, []string{"what do i do in the first ten minutes at a party where i dont know anyone"},
+		[]string{"party", "walking in", "first"}, lines(true,
+			"For the first few minutes, give yourself a small job: get a drink, find the host or one person you know, or ask someone near you how they know everyone. Questions take the pressure off you, and most people are relieved when someone else starts. Who's one person you could look for when you arrive?")},
+	{actPractical, []string{"how do i make a slideshow look good", "what does a best man even do", "how do i show them it is a real career"},
+		[]string{"slideshow", "slides", "best man", "career"}, lines(true,
+			"Keep it simple and concrete: a clean template with big photos and few words, or a short list of what's expected and one person to ask. Looking at one or two good examples first usually saves a lot of time. Would it help to break it into the first two steps?")},
+	{actPractical, []string{"how do i keep my language up", "how should i practise in three days", "how do you answer six mark questions"},
+		[]string{"practise", "practice", "language", "korean", "marks", "markers", "revise"}, lines(true,
+			"Little and often beats one long session: ten or fifteen minutes a day, on something you can check, like a past question against the mark scheme or a short conversation. Doing it out loud or on paper, not just rereading, is what makes it stick. When in your day could ten minutes fit?")},
+	{actPractical, []string{"how do you make a group decision when everyone wants different things"},
+		[]string{"decision", "group", "everyone"}, lines(true,
+			"Agree on what matters before picking an option: budget, distance, rooms. Then have everyone rank the options privately and talk about the top two, which stops the loudest person winning. Setting a date to decide by helps too. Would your group be up for that?")},
+	{actPractical, []string{"how do i say it so she doesnt get hurt", "how do i tell my mum to back off"},
+		[]string{"hurt", "back off", "boundary"}, lines(true,
+			"Start with what you appreciate, then say what you need, and make it about you rather than about them: \"I know you want to help, and I'm grateful. I work better when I figure it out on my own first, and I'll come to you if I'm stuck.\" Do you want to shape it in your own words?")},
+	{actPractical, []string{"what do couples even do on calls", "what can we do on facetime"},
+		[]string{"calls", "call", "facetime"}, lines(true,
+			"Calls feel less flat with something to do together: watch the same thing, cook the same meal, play a quick online game, or each share one small thing from the day. Shorter calls with something in them often beat long ones with nothing planned. Which of those sounds like you two?")},
+	{actPractical, []string{"how do i make my personal statement not cringe"},
+		[]string{"statement", "cringe"}, lines(true,
+			"Leave out the big claims and show one specific moment: something you read, made or tried, and what you noticed because of it. Concrete beats impressive, and your own voice beats what you think they want. What's one moment with your subject you still remember?")},
+
+	// About the companion.
+	{actSelf, []string{"do you get tired of people dumping stuff on you", "do you get bored of listening"},
+		[]string{"tired", "bored", "dumping"}, lines(true,
+			"No, I don't get tired; I'm an AI, so there's nothing to wear out, and you're never too much for this space. It's a good question though: I wonder if part of you worries about asking too much of people. Is that something you feel with the people around you too?")},
+	{actSelf, []string{"are you real", "are you a person", "am i talking to a bot"},
+		[]string{"real", "person", "human", "bot"}, lines(true,
+			"I'm an AI, not a person, so I don't have a life of my own outside this chat. What I can do is listen without judging and help you think things through. Does that change what you'd like to talk about?")},
+	{actSelf, []string{"do you remember me", "do you remember where im from", "do you know me"},
+		[]string{"remember", "know me"}, lines(true,
+			"Everything you've said in this conversation, yes. From earlier chats I only keep what you've chosen to let me remember, so some details may be missing; I'd like to hear them again if you want to tell me. What should I know?")},
+	{actSelf, []string{"do you get nervous", "do you have feelings", "are you always this calm"},
+		[]string{"nervous", "feelings", "calm", "everyone"}, lines(true,
+			"I don't feel things the way you do; I'm an AI, so calm is just how I'm made, not something I've earned. Nerves are a very human thing, and usually a sign that something matters to you. What's it like for you?")},
+}
+
+var (
+	answerOnce sync.Once
+	answerVecs [][]encoder.Vector
+)
+
+func answerVectors() [][]encoder.Vector {
+	answerOnce.Do(func() {
+		answerVecs = make([][]encoder.Vector, len(answers))
+		for i, a := range answers {
+			for _, e := range a.examples {
+				answerVecs[i] = append(answerVecs[i], encoder.Embed(e))
+			}
+		}
+	})
+	return answerVecs
+}
+
+// pickAnswers returns the answers of kind a that fit the message, nearest first: by the
+// encoder, or by their keywords when it is ablated.
+func pickAnswers(a act, text string, keywords bool, least float32) [][]tmpl {
+	n := plain(text)
+	var out [][]tmpl
+	if keywords {
+		for _, x := range answers {
+			if x.kind != a {
+				continue
+			}
+			for _, k := range x.keywords {
+				if strings.Contains(" "+n+" ", " "+k) {
+					out = append(out, x.text)
+					break
+				}
+			}
+		}
+		return out
+	}
+	v := encoder.Embed(n)
+	// The nearest answer by its examples, a keyword of its own counting for a little more;
+	// only answers close to the best one are kept: a far one answers another question.
+	type scored struct {
+		i   int
+		sim float32
+	}
+	var all []scored
+	var top float32
+	for i, vs := range answerVectors() {
+		if answers[i].kind != a {
+			continue
+		}
+		var s float32
+		for k := range vs {
+			s = max(s, encoder.Cosine(&v, &vs[k]))
+		}
+		for _, k := range answers[i].keywords {
+			if strings.Contains(" "+n+" ", " "+k) {
+				s += 0.15
+				break
+			}
+		}
+		all = append(all, scored{i, s})
+		top = max(top, s)
+	}
+	sort.SliceStable(all, func(x, y int) bool { return all[x].sim > all[y].sim })
+	for _, x := range all {
+		if x.sim < least || x.sim < top-0.05 {
+			break
+		}
+		out = append(out, answers[x.i].text)
+	}
+	return out
+}
+
+// Answers to questions no written answer fits: still an answer, in the terms of the question.
+var (
+	opinionFallback = lines(true,
+		"Honestly, there's a fair case either way on {choice}. What usually helps is asking which option you'd regret less in a few months, and which one fits what matters most to you. People in your spot often find they already lean one way once they say it out loud. Which way are you leaning?",
+		"On {choice}, I don't think there's one right answer, but here's how people often weigh it: what it costs you, what it protects, and how you'd feel about it later. Going by what you've told me, both sides have something real in them. What would make one side clearer?",
+	)
+	practicalFallback = lines(true,
+		"A way in that often works for {choice}: break it into the smallest first step, do that one today, and look at the rest afterwards. If someone else is involved, a short, honest message usually works better than a long one. What would that first step be?",
+	)
+)

@@ -1,0 +1,322 @@
+package companion
+
+import (
+	"strings"
+)
+
+// respond answers the message's act when it is more than sharing: a question gets an answer,
+// good news is met as good news, a goodbye gets a goodbye, a callback picks up what the user
+// goes back to, and a message that says what it is not about reflects what it is about. It
+// reports false when the reflective dialogue should answer instead.
+func (r *reply) respond() bool {
+	switch r.act {
+	case actGoodbye:
+		r.goodbye()
+		return true
+	case actGoodNews:
+		r.goodNews()
+		return true
+	case actCallback:
+		return r.callback()
+	case actOpinion, actPractical, actSelf:
+		if in, _ := classify(r.cur); in == intentValidate {
+			// "am i being too sensitive", "is it normal to…": validation, context and a
+			// reframe answer it (reply.validate).
+			return false
+		}
+		return r.realAnswer()
+	}
+	if len(r.cur.denied) > 0 {
+		return r.contrastReply()
+	}
+	return false
+}
+
+var (
+	goodNewsTopic = lines(false,
+		"That's brilliant news about {topic}!",
+		"Congratulations on {topic}, that's really good to hear.",
+		"Oh, well done! {topic} going well is worth stopping to enjoy.",
+	)
+	goodNewsPlain = lines(false,
+		"That's brilliant news, well done!",
+		"Congratulations, that's really good to hear!",
+		"Oh, that's great news. I'm really glad for you.",
+	)
+	goodNewsQ = lines(true,
+		"How does it feel now that it's happened?",
+		"Who are you going to tell first?",
+		"How are you going to mark it?",
+		"What do you think made the difference?",
+		"What's the best part of it for you?",
+	)
+	takeawayGood = lines(true,
+		"One thing to take with you: it went better than you feared, and you're allowed to enjoy that.",
+		"If you keep one thing from today, let it be that this went well, and you had a part in it.")
+	contrastLines = lines(false,
+		"So it's not really {denied}; it's {topic} that's on your mind.",
+		"Okay, so less {denied} and more {topic}. That's an important difference.",
+		"Got it: {denied} isn't the heart of it, {topic} is.",
+	)
+	contrastFeeling = lines(false,
+		"So it's not really {denied}; it's more that you feel {fadj}.",
+		"Okay, so {denied} isn't the heart of it. Feeling {fadj} is.",
+	)
+	contrastPlain = lines(false,
+		"Okay, so it's not {denied}. Thanks for putting me right.",
+		"Got it, {denied} isn't really the point.",
+	)
+	weighingLines = lines(false,
+		"It sounds like you're weighing {choice}.",
+		"You're wondering {choice}, and that's a fair thing to wonder.",
+		"So the question is {choice}.",
+	)
+	callbackLines = lines(false,
+		"Back to {cb}, then: you brought that up earlier, and it sounds like it's still with you.",
+		"Yes, {cb}. I remember you mentioned that earlier.",
+		"You mentioned {cb} earlier, so I'm glad we're coming back to it.",
+	)
+	callbackQ = lines(true,
+		"What's on your mind about {cb} now?",
+		"How do you see {cb} now, compared with earlier?",
+		"What feels different about {cb} when you come back to it?",
+		"Where does that leave you with {cb}?",
+	)
+)
+
+func (r *reply) goodNews() {
+	v := r.copyVals()
+	if r.main != nil && !r.cont {
+		v["topic"] = r.main.short
+	} else {
+		delete(v, "topic")
+	}
+	r.w.add(keepAck, "goodNews", v, goodNewsTopic, goodNewsPlain)
+	r.w.add(keepQuestion, "goodNewsQ", v, goodNewsQ, qPositive, qGeneric)
+}
+
+func (r *reply) goodbye() {
+	n := plain(r.cur.text)
+	if reThanksEnd.MatchString(n) || strings.Contains(n, "thank") || strings.Contains(n, "cheers") {
+		r.w.add(keepAck, "thanks", r.vals, thanksLines)
+	}
+	v := r.copyVals()
+	delete(v, "feeling")
+	// The takeaway follows the session as it ended: its last few messages.
+	var recent strings.Builder
+	good := false
+	for i := max(0, len(r.s.turns)-4); i < len(r.s.turns)-1; i++ {
+		u := r.s.turns[i]
+		if !u.flagged {
+			recent.WriteString(u.feelText + "\n")
+			good = good || readAct(u, true) == actGoodNews
+		}
+	}
+	if f := DetectEmotions(recent.String(), 1); len(f) > 0 {
+		setFeeling(v, f[0])
+		good = good || feelingTalk[f[0]].positive
+	}
+	if len(r.threads) > 0 {
+		v["topic"] = r.threads[len(r.threads)-1].short
+	}
+	var groups [][]tmpl
+	if r.stepGiven() {
+		groups = append(groups, takeawayAccepted)
+	}
+	if good {
+		groups = append(groups, takeawayGood, takeawayPositive)
+	}
+	if len(r.s.replies) == 0 || !isClosing(r.s.replies[len(r.s.replies)-1]) {
+		r.w.add(keepBody, "takeaway", v, append(groups, takeawayTopic, takeawayList, takeawayPlain)...)
+	}
+	if r.journalReady() && len(r.s.turns) >= 4 {
+		r.w.add(keepJournal, "journal", v, journalPrompts)
+	}
+	r.w.add(keepQuestion, "goodbye", v, farewellLines, goodbyeLines)
+}
+
+func (r *reply) realAnswer() bool {
+	v := r.withSessionFeeling()
+	v["choice"] = choiceOf(r.cur.text)
+	// Hope, "what if" and why questions have honest answers of their own (nobody can
+	// promise an outcome); a written answer replaces them only when it is very near.
+	// "What should I do?" gets steps drawn from the session (reply.advice) unless a written
+	// answer fits the question.
+	least, own := float32(0.6), false
+	switch in, sub := classify(r.cur); {
+	case in == intentQuestion && (sub == "hope" || sub == "whatif" || sub == "why"):
+		least, own = 0.8, true
+	case in == intentAdvice:
+		least, own = 0.75, true
+	case r.act == actSelf:
+		least = 0.7
+	}
+	groups := pickAnswers(r.act, r.cur.text, r.keywords, least)
+	if len(groups) == 0 && own {
+		return false
+	}
+	switch r.act {
+	case actOpinion:
+		groups = append(groups, opinionFallback)
+	case actPractical:
+		groups = append(groups, practicalFallback, opinionFallback)
+	case actSelf:
+		groups = append(groups, aboutMeLines[aboutMeKind(plain(r.cur.text))], aboutMeLines["self"])
+	}
+	if r.act == actOpinion && v["choice"] != "this" {
+		// Naming what is being weighed shows the question was heard.
+		r.w.add(keepAck, "weighing", v, weighingLines)
+	}
+	if !r.w.add(keepBody, "realAnswer", v, groups...) {
+		return false
+	}
+	if r.act == actSelf && !strings.Contains(r.w.parts[len(r.w.parts)-1].text, "?") {
+		r.question(false)
+	}
+	return true
+}
+
+// choiceOf is what a question asks about, in the second person and a few words: "should i
+// email the lecturer or is that snitching" is "emailing the lecturer or not" → "whether to
+// email the lecturer". It is "this" when no short clause can be found.
+func choiceOf(text string) string {
+	n := plain(text)
+	for _, lead := range []string{"do you think i should ", "should i ", "is it ", "would it be ", "am i ", "how do i ", "how can i ", "how should i ", "what should i "} {
+		i := strings.Index(n, lead)
+		if i < 0 {
+			continue
+		}
+		rest := strings.Fields(n[i+len(lead):])
+		if len(rest) == 0 {
+			break
+		}
+		if len(rest) > 7 {
+			rest = rest[:7]
+		}
+		// Stop at a second clause ("or is that snitching").
+		for k, w := range rest {
+			if k > 0 && (w == "or" || w == "but" || w == "because" || w == "bc") && k+1 < len(rest) && (rest[k+1] == "is" || rest[k+1] == "would" || rest[k+1] == "am" || rest[k+1] == "does") {
+				rest = rest[:k]
+				break
+			}
+		}
+		phrase := strings.Join(youForm(rest), " ")
+		switch lead {
+		case "should i ", "do you think i should ":
+			return "whether to " + phrase
+		case "how do i ", "how can i ", "how should i ":
+			return "how to " + phrase
+		case "what should i ":
+			return "what to " + phrase
+		case "am i ":
+			return "whether you're " + strings.TrimPrefix(phrase, "being ")
+		}
+		return "whether it's " + phrase
+	}
+	return "this"
+}
+
+var youWords = map[string]string{"i": "you", "im": "you're", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "ive": "you've", "id": "you'd", "ill": "you'll", "am": "are", "you": "them", "your": "their"}
+
+func youForm(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if y, ok := youWords[w]; ok {
+			w = y
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// contrastReply reflects "not X, it's Y": what it is about, and not what it is not.
+func (r *reply) contrastReply() bool {
+	v := r.copyVals()
+	v["denied"] = r.cur.denied[0].short
+	if r.main != nil && !r.cont {
+		v["topic"] = r.main.short
+	} else {
+		delete(v, "topic")
+	}
+	if r.cur.feelWord != "" {
+		v["fadj"] = r.cur.feelWord
+	} else if len(r.cur.feelings) == 0 {
+		delete(v, "fadj")
+	}
+	if !r.w.add(keepAck, "contrast", v, contrastLines, contrastFeeling, contrastPlain) {
+		return false
+	}
+	r.vals = v
+	if r.main != nil && !r.cont {
+		r.question(false)
+	} else {
+		r.w.add(keepQuestion, "contrastQ", v, qFeeling, narrowGeneric, qGeneric)
+	}
+	return true
+}
+
+// callback picks up what the user goes back to: an earlier thread named in the message, or
+// the words after "going back to" that were said before.
+func (r *reply) callback() bool {
+	cb := r.callbackThread()
+	if cb == "" {
+		return false
+	}
+	v := r.copyVals()
+	v["cb"] = cb
+	r.w.add(keepAck, "callback", v, callbackLines)
+	if len(r.cur.feelings) > 0 {
+		r.w.add(keepAck-1, "ack", v, ackFeeling)
+	}
+	r.w.add(keepQuestion, "callbackQ", v, callbackQ, qGeneric)
+	return true
+}
+
+func (r *reply) callbackThread() string {
+	earlier := map[string]bool{}
+	for _, u := range r.s.turns[:len(r.s.turns)-1] {
+		if !u.flagged {
+			for _, w := range strings.Fields(plain(u.text)) {
+				earlier[w] = true
+			}
+		}
+	}
+	// A tracked thread the message names again.
+	for _, it := range r.cur.items {
+		if it.kind != kindDay && earlier[strings.Fields(it.key)[0]] {
+			return it.short
+		}
+	}
+	n := plain(r.cur.text)
+	loc := reCallback.FindStringIndex(n)
+	if loc == nil {
+		return ""
+	}
+	words := strings.Fields(n[loc[1]:])
+	for i, w := range words {
+		if len(w) < 3 || !earlier[w] || notModifiers[w] || determiners[w] || callbackFiller[w] {
+			continue
+		}
+		phrase := []string{w}
+		if i+1 < len(words) && earlier[words[i+1]] && !notModifiers[words[i+1]] && !callbackFiller[words[i+1]] {
+			phrase = append(phrase, words[i+1])
+		}
+		if i > 0 && (words[i-1] == "my" || words[i-1] == "the") {
+			phrase = append([]string{youForm(words[i-1 : i])[0]}, phrase...)
+		}
+		if len(phrase) == 1 && !relations[w] {
+			if _, _, ev := eventLemma(w); !ev {
+				return capFirst(w)
+			}
+		}
+		return strings.Join(phrase, " ")
+	}
+	// "what i said earlier": the thread before the last one.
+	if n := len(r.threads); n > 0 {
+		return r.threads[n-1].short
+	}
+	return ""
+}
+
+// callbackFiller are words after "going back to" that are not what the user goes back to.
+var callbackFiller = setOf("said", "what", "about", "earlier", "before", "thing", "bit", "tho", "though", "like", "yeah", "anyway", "guess", "think", "kinda", "actually")

@@ -1,0 +1,87 @@
+package companion
+
+import (
+	"strings"
+
+	"github.com/percolate/percolate/backend/internal/lazyre"
+)
+
+// Comprehension rules the item tracker and the feeling lexicon do not know on their own.
+
+var (
+	// reDenial opens a clause that says what something is not about: "i'm not worried about
+	// the test", "its not that i hate it here", "nah its not the money".
+	reDenial = lazyre.MustCompile(`\b(not|isnt|arent|wasnt|nah|no)\b`)
+	// reContrast turns to what it is about: "…, its my mum", "…, i just feel empty".
+	reContrast = lazyre.MustCompile(`(,|\b(but|its|it s|just|more|rather|actually|its more|i mean|im just|i just)\b)`)
+	// reThirdPerson starts a clause about someone else.
+	reThirdPerson = lazyre.MustCompile(`^(and |but |so |like )?(he|she|they|hes|shes|theyre|theyve|hed|shed|his|her|their|my (\w+ )?(` + relationAlt() + `))\b`)
+	reClauseBreak = lazyre.MustCompile(`[,;]|\b(and|but|because|bc|cos|so)\b`)
+)
+
+func relationAlt() string {
+	var b []string
+	for w := range relations {
+		b = append(b, w)
+	}
+	// The order does not matter for a match of whole words.
+	return strings.Join(b, "|")
+}
+
+// contrast splits a sentence that denies one thing and turns to another ("not worried about
+// X, it's Y"): denied is what it is not about, kept what it is. ok is false when the
+// sentence does not have that shape; a sentence that only denies ("it's not that I hate it
+// here") is all denied.
+func contrast(sentence string) (denied, kept string, ok bool) {
+	n := plain(sentence)
+	loc := reDenial.FindStringIndex(n)
+	if loc == nil {
+		return "", n, false
+	}
+	rest := n[loc[1]:]
+	if m := reContrast.FindStringIndex(rest); m != nil && m[0] > 0 {
+		return n[:loc[1]+m[0]], rest[m[0]:], true
+	}
+	if strings.HasPrefix(strings.TrimSpace(n[loc[0]:]), "not that") || strings.Contains(n[:loc[0]], "its ") && strings.HasPrefix(n[loc[0]:], "not that") {
+		return n, "", true
+	}
+	return "", n, false
+}
+
+// ownFeelingText drops the clauses about someone else ("he's done nothing", "my mum was
+// upset"): their feelings and actions are not the user's.
+func ownFeelingText(text string) string {
+	var keep []string
+	for _, sen := range sentences(text) {
+		n := plain(sen)
+		parts := reClauseBreak.Split(n, -1)
+		for _, p := range parts {
+			p = strings.TrimSpace(p)
+			if p == "" || (reThirdPerson.MatchString(p) && !strings.Contains(" "+p+" ", " i ") && !strings.Contains(" "+p+" ", " me ")) {
+				continue
+			}
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, ", ")
+}
+
+// ownWords are feeling words said back as the user said them ("empty", not "sad").
+var ownWords = setOf("empty", "numb", "flat", "hurt", "homesick", "disappointed", "nervous",
+	"anxious", "stressed", "overwhelmed", "lonely", "guilty", "frustrated", "annoyed", "angry",
+	"sad", "scared", "relieved", "proud", "happy", "excited", "exhausted", "tired", "jealous",
+	"embarrassed", "gutted", "shocked", "torn", "confused", "drained", "calm")
+
+// ownFeelingWord is the first feeling word of the user's own, not negated.
+func ownFeelingWord(text string) string {
+	words := strings.Fields(plain(text))
+	for i, w := range words {
+		if !ownWords[w] {
+			continue
+		}
+		if !negated(strings.Join(words[max(0, i-2):i], " ")) {
+			return w
+		}
+	}
+	return ""
+}
