@@ -20,6 +20,7 @@ const (
 	actGoodNews
 	actGoodbye
 	actCallback
+	actCorrection
 )
 
 // actExamples are labelled example sentences, written for the engine (not taken from any
@@ -60,6 +61,19 @@ var actExamples = map[act][]string{
 		"is there an easy way to make slides look good",
 		"how do i keep my spanish going over the summer",
 	},
+	actGoodNews: {
+		"i passed my exam!!",
+		"guess what, i got the job",
+		"it went really well actually",
+		"update: i finally finished the essay!!!",
+		"she said yes!",
+		"good news, they offered me the place",
+		"i did it, i actually did it",
+		"that's way more than i managed all week",
+		"my tutor said my essay was really good",
+		"update: finally got some work done!!",
+		"my coach said i was the best one there",
+	},
 	actSelf: {
 		"do you get tired of listening to people",
 		"are you a real person",
@@ -84,7 +98,7 @@ var (
 
 func actVectors() []labelled {
 	actOnce.Do(func() {
-		for _, a := range []act{actOpinion, actPractical, actSelf} {
+		for _, a := range []act{actOpinion, actPractical, actSelf, actGoodNews} {
 			for _, s := range actExamples[a] {
 				actTable = append(actTable, labelled{a, encoder.Embed(s)})
 			}
@@ -96,9 +110,10 @@ func actVectors() []labelled {
 var (
 	reCallback = lazyre.MustCompile(`\b(going back to|back to (the|what|my|your|him|her|that)|like i said|as i said|like i mentioned|remember (i|when i|how i) (was|said|mentioned|told)|what i said (earlier|before|about)|i said (earlier|before))\b`)
 	reBye      = lazyre.MustCompile(`(^|\b)(bye+|byee+|goodbye|good ?night|night|nite|gotta go|got to go|have to go|need to go|gtg|laters|later|see ya|see you|ttyl|cya|talk (to you )?(later|soon|tomorrow)|i should (sleep|go)|going to (go|bed|sleep)|gonna go|im gonna go|im going to go)( x+)?$`)
-	reByeIn    = lazyre.MustCompile(`\b(bye+|gotta go|got to go|have to go|need to go|gtg|laters|see ya|ttyl|cya)\b`)
+	reByeIn    = lazyre.MustCompile(`\b(bye+|gotta go|got to go|have to go|need to go|gtg|laters|see ya|ttyl|cya|gonna go|im going to go|going to go|im off|off to bed)\b|^(ok |okay )?(thanks|thank you|cheers|ty)\b.{0,60}\b(going to|gonna|off to|have to|gotta)\b`)
 	reThanksEnd = lazyre.MustCompile(`^(ok |okay |k )?(thanks|thank you|thank u|thx|ty|cheers)( so much| a lot)?( x+)?$|\b(this|that|it) (really )?helped\b|\bthanks for (listening|letting me)`)
 	reGoodNews = lazyre.MustCompile(`\b(i (passed|got (in|it|the (job|place|offer|scholarship|internship|role|part))|won|did it|made it)|got (an? )?(offer|first|distinction|a star)|good news|great news|went (really )?(well|fine|great)|(she|he|they) said yes|nailed it|aced it|smashed it|got merged)\b`)
+	reCorrection    = lazyre.MustCompile(`^(no|nah|wait|sorry|actually)\b.{0,20}\b(wait|sorry|i mean|i meant|wrong|not|actually|the real)\b|^(actually )?(wait|no) (i|it|its|the)\b`)
 	reQuestionStart = lazyre.MustCompile(`^(should|do|does|did|is|are|am|was|were|would|will|can|could|how|what|why|where|when|which|any)\b`)
 	reSelfRule = lazyre.MustCompile(`\b(do|did|can|will|would) you (ever )?(get|feel|remember|know|like|care|have|mind|judge|think about)\b|\bare you (like this|real|human|a person|a bot|an ai|always|ever|okay|ok|tired|bored)\b`)
 	rePracticalRule = lazyre.MustCompile(`\b(how (do|can|should|would) (i|you|we|people)|what (do|should|would|can) i (even )?(say|write|wear|do|bring|put|cook|ask)|what (do|does) (they|people|a \w+) (usually |even |actually )?(ask|do)|any (tips|advice|ideas)|tips for|is there (an? )?(easy|quick|good) way)\b`)
@@ -123,8 +138,13 @@ func readAct(u userTurn, keywords bool) act {
 		return actCallback
 	case !reQuestionStart.MatchString(q) && reGoodNews.MatchString(n) && !negatedNews(n):
 		return actGoodNews
+	case reCorrection.MatchString(n):
+		return actCorrection
 	}
 	if !question {
+		if !keywords && len(words) >= 3 && !negatedNews(n) && len(u.feelings) == 0 && nearest(n, actGoodNews) >= 0.6 {
+			return actGoodNews
+		}
 		return actShare
 	}
 	toMe := reYou.MatchString(n) && !reAskOpinion.MatchString(n)
@@ -139,9 +159,9 @@ func readAct(u userTurn, keywords bool) act {
 		return actShare
 	}
 	v := encoder.Embed(n)
-	best, bestSim := actShare, float32(0.5)
+	best, bestSim := actShare, float32(0.6)
 	for _, l := range actVectors() {
-		if c := encoder.Cosine(&v, &l.v); c > bestSim && (l.a != actSelf || toMe) {
+		if c := encoder.Cosine(&v, &l.v); c > bestSim && l.a != actGoodNews && (l.a != actSelf || toMe) {
 			best, bestSim = l.a, c
 		}
 	}
@@ -154,11 +174,23 @@ var (
 	reAskOpinion = lazyre.MustCompile(`\b(do|would|dont) (you|u) think\b|\bwhat would you do\b`)
 )
 
+// nearest is the similarity of text to the closest labelled example of a.
+func nearest(text string, a act) float32 {
+	v := encoder.Embed(text)
+	var best float32
+	for _, l := range actVectors() {
+		if l.a == a {
+			best = max(best, encoder.Cosine(&v, &l.v))
+		}
+	}
+	return best
+}
+
 // negatedNews: "i didnt get the job" is not good news.
 func negatedNews(n string) bool {
 	for _, w := range strings.Fields(n) {
 		switch w {
-		case "didnt", "not", "never", "wasnt", "failed", "havent", "hasnt":
+		case "didnt", "not", "never", "wasnt", "failed", "havent", "hasnt", "wrong", "no", "nah":
 			return true
 		}
 	}

@@ -194,8 +194,12 @@ func (r *reply) question(referBackFirst bool, first ...[]tmpl) {
 
 // summaryDue is set every few replies, once there is something to sum up.
 func (r *reply) summaryDue() bool {
-	return r.k >= 4 && r.s.repliesSince(isSummary) >= 3 && len(r.threads)+len(r.s.feelings(2, false)) >= 2
+	return r.k >= 5 && r.s.repliesSince(isSummary) >= summaryGap && len(r.threads)+len(r.s.feelings(2, false)) >= 2
 }
+
+// summaryGap is the fewest replies between two summaries: said more often, "so far I'm
+// hearing" becomes a formula.
+const summaryGap = 7
 
 func isSummary(reply string) bool {
 	return strings.Contains(strings.ToLower(reply), "so far i'm hearing")

@@ -9,7 +9,19 @@ import (
 // goes back to, and a message that says what it is not about reflects what it is about. It
 // reports false when the reflective dialogue should answer instead.
 func (r *reply) respond() bool {
+	in, sub := classify(r.cur)
+	if r.act == actShare && in == intentClosing && (sub != "thanks" || strings.HasSuffix(plain(r.cur.text), "cheers")) {
+		r.act = actGoodbye
+	}
+	if r.act == actShare && len(r.s.turns) > 1 && !strings.Contains(r.cur.text, "?") && !r.negativeNow() {
+		// Good news goes on ("the stats resit!!! 58!!!" after "I PASSED"): stay with it.
+		if prev := r.s.turns[len(r.s.turns)-2]; !prev.flagged && len(strings.Fields(r.cur.text)) >= 3 && readAct(prev, r.keywords) == actGoodNews {
+			r.act = actGoodNews
+		}
+	}
 	switch r.act {
+	case actCorrection:
+		return r.contrastReply()
 	case actGoodbye:
 		r.goodbye()
 		return true
@@ -26,7 +38,7 @@ func (r *reply) respond() bool {
 		}
 		return r.realAnswer()
 	}
-	if len(r.cur.denied) > 0 {
+	if len(r.cur.denied) > 0 || r.cur.kept != "" {
 		return r.contrastReply()
 	}
 	return false
@@ -84,9 +96,19 @@ var (
 	)
 )
 
+// negativeNow: the new message names a hard feeling of the user's own.
+func (r *reply) negativeNow() bool {
+	for _, f := range r.cur.feelings {
+		if !feelingTalk[f].positive {
+			return true
+		}
+	}
+	return false
+}
+
 func (r *reply) goodNews() {
 	v := r.copyVals()
-	if r.main != nil && !r.cont {
+	if r.main != nil {
 		v["topic"] = r.main.short
 	} else {
 		delete(v, "topic")
@@ -142,7 +164,7 @@ func (r *reply) realAnswer() bool {
 	// promise an outcome); a written answer replaces them only when it is very near.
 	// "What should I do?" gets steps drawn from the session (reply.advice) unless a written
 	// answer fits the question.
-	least, own := float32(0.6), false
+	least, own := float32(0.7), false
 	switch in, sub := classify(r.cur); {
 	case in == intentQuestion && (sub == "hope" || sub == "whatif" || sub == "why"):
 		least, own = 0.8, true
@@ -229,32 +251,115 @@ func youForm(words []string) []string {
 	return out
 }
 
-// contrastReply reflects "not X, it's Y": what it is about, and not what it is not.
+// contrastReply reflects "not X, it's Y" and corrections: what it is about, and not what it
+// is not.
 func (r *reply) contrastReply() bool {
 	v := r.copyVals()
-	v["denied"] = r.cur.denied[0].short
+	delete(v, "denied")
+	if len(r.cur.denied) > 0 {
+		v["denied"] = r.cur.denied[0].short
+	}
 	if r.main != nil && !r.cont {
 		v["topic"] = r.main.short
 	} else {
 		delete(v, "topic")
 	}
+	delete(v, "fadj")
 	if r.cur.feelWord != "" {
 		v["fadj"] = r.cur.feelWord
-	} else if len(r.cur.feelings) == 0 {
-		delete(v, "fadj")
+	} else if len(r.cur.feelings) > 0 {
+		v["fadj"] = feelingTalk[r.cur.feelings[0]].adj
 	}
-	if !r.w.add(keepAck, "contrast", v, contrastLines, contrastFeeling, contrastPlain) {
+	if np, clause := keptPhrase(r.cur.kept); np != "" {
+		v["np"] = np
+	} else if clause != "" {
+		v["clause"] = clause
+	}
+	var groups [][]tmpl
+	if r.act == actCorrection {
+		groups = append(groups, correctionLines)
+	}
+	groups = append(groups, contrastLines, contrastFeeling, contrastKept, contrastPlain)
+	if !r.w.add(keepAck, "contrast", v, groups...) {
 		return false
 	}
 	r.vals = v
 	if r.main != nil && !r.cont {
 		r.question(false)
 	} else {
-		r.w.add(keepQuestion, "contrastQ", v, qFeeling, narrowGeneric, qGeneric)
+		r.w.add(keepQuestion, "contrastQ", v, contrastQ, qFeeling, qGeneric)
 	}
 	return true
 }
 
+var (
+	correctionLines = lines(false,
+		"Thanks for putting me straight: it's {topic}, not {denied}.",
+		"Ah, I had that wrong. So it's {np}, not {denied}.",
+		"Thanks for correcting me. So it's {np}.",
+		"Got it, thanks for putting me right: {clause}.",
+		"Ah, okay, I'd misread that. It's {topic}.",
+	)
+	contrastKept = lines(false,
+		"So the heart of it is {np}.",
+		"So it's really about {np}.",
+		"So what's really going on is that {clause}.",
+		"Okay, so underneath it, {clause}.",
+	)
+	contrastQ = lines(true,
+		"What's the hardest part of that for you?",
+		"How long has it felt like that?",
+		"What would help with that part, do you think?",
+		"Can you say a bit more about that?",
+	)
+)
+
+// keptPhrase turns what a contrast turns to into words to say back: a noun phrase ("its my
+// mum" → "your mum") or a clause ("i just feel empty" → "you feel empty"), in the second
+// person and at most seven words.
+func keptPhrase(kept string) (np, clause string) {
+	w := strings.Fields(strings.TrimLeft(kept, ", "))
+	for len(w) > 0 && keptLead[w[0]] {
+		w = w[1:]
+	}
+	if len(w) > 1 && (w[0] == "i" || w[0] == "im") && (w[1] == "just" || w[1] == "mean" || w[1] == "actually") {
+		w = append([]string{w[0]}, w[2:]...)
+	}
+	for len(w) > 0 && keptTail[w[len(w)-1]] {
+		w = w[:len(w)-1]
+	}
+	if len(w) == 0 || len(w) > 9 {
+		return "", ""
+	}
+	for _, x := range w {
+		if x == "not" || x == "no" || x == "dont" || x == "isnt" || x == "like" {
+			return "", ""
+		}
+	}
+	switch w[0] {
+	case "its", "thats":
+		rest := w[1:]
+		if len(rest) > 0 && (rest[0] == "more" || rest[0] == "just") {
+			rest = rest[1:]
+		}
+		if len(rest) > 2 && rest[0] == "that" {
+			return "", strings.Join(youForm(rest[1:]), " ")
+		}
+		if len(rest) > 0 && len(rest) <= 5 {
+			return strings.Join(youForm(rest), " "), ""
+		}
+	case "i", "im", "we", "ive":
+		if len(w) > 2 {
+			return "", strings.Join(youForm(w), " ")
+		}
+	}
+	return "", ""
+}
+
+var (
+	keptLead = setOf("but", "just", "more", "rather", "actually", "mean", "kind", "of", "so", "and", "tbh", "honestly")
+	keptTail = setOf("lol", "tbh", "haha", "idk", "ngl", "tho", "though", "really", "x", "lmao")
+)
 // callback picks up what the user goes back to: an earlier thread named in the message, or
 // the words after "going back to" that were said before.
 func (r *reply) callback() bool {
@@ -320,3 +425,4 @@ func (r *reply) callbackThread() string {
 
 // callbackFiller are words after "going back to" that are not what the user goes back to.
 var callbackFiller = setOf("said", "what", "about", "earlier", "before", "thing", "bit", "tho", "though", "like", "yeah", "anyway", "guess", "think", "kinda", "actually")
+

@@ -77,6 +77,9 @@ type userTurn struct {
 	denied []item
 	// feelWord is the user's own word for their feeling ("empty"), when they gave one.
 	feelWord string
+	// kept is what a "not X, it's Y" sentence turns to ("its my mum"), plain; empty when
+	// the message has no such sentence.
+	kept string
 }
 
 // withoutEvents drops the event nouns of a text.
@@ -159,6 +162,9 @@ func (s *session) parse(text string, index int, c safety.Context) userTurn {
 	for _, sen := range sentences(text) {
 		denied, kept, contrasted := contrast(sen)
 		own = append(own, kept)
+		if contrasted && u.kept == "" {
+			u.kept = strings.TrimSpace(kept)
+		}
 		if mentionsAny(sen, s.profile.SensitiveTopics) {
 			u.sensitive = true
 			continue

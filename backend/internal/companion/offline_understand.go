@@ -34,15 +34,28 @@ func relationAlt() string {
 // here") is all denied.
 func contrast(sentence string) (denied, kept string, ok bool) {
 	n := plain(sentence)
-	loc := reDenial.FindStringIndex(n)
-	if loc == nil {
-		return "", n, false
+	denials := reDenial.FindAllStringIndex(n, -1)
+	for k, d := range denials {
+		rest := n[d[1]:]
+		// The turn comes at least two words after the denial ("no its not that…" is one
+		// denial, not a turn).
+		skip := 0
+		if f := strings.Fields(rest); len(f) >= 2 {
+			skip = strings.Index(rest, f[1]) + len(f[1])
+		} else {
+			break
+		}
+		m := reContrast.FindStringIndex(rest[skip:])
+		if m == nil {
+			continue
+		}
+		at := d[1] + skip + m[0]
+		if k+1 < len(denials) && denials[k+1][0] < at {
+			continue // a later denial is the one the turn answers
+		}
+		return n[:at], n[at:], true
 	}
-	rest := n[loc[1]:]
-	if m := reContrast.FindStringIndex(rest); m != nil && m[0] > 0 {
-		return n[:loc[1]+m[0]], rest[m[0]:], true
-	}
-	if strings.HasPrefix(strings.TrimSpace(n[loc[0]:]), "not that") || strings.Contains(n[:loc[0]], "its ") && strings.HasPrefix(n[loc[0]:], "not that") {
+	if d := reDenial.FindStringIndex(n); d != nil && strings.HasPrefix(n[d[0]:], "not that") {
 		return n, "", true
 	}
 	return "", n, false
