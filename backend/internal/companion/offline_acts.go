@@ -108,16 +108,16 @@ func actVectors() []labelled {
 }
 
 var (
-	reCallback = lazyre.MustCompile(`\b(going back to|back to (the|what|my|your|him|her|that)|like i said|as i said|like i mentioned|remember (i|when i|how i) (was|said|mentioned|told)|what i said (earlier|before|about)|i said (earlier|before))\b`)
-	reBye      = lazyre.MustCompile(`(^|\b)(bye+|byee+|goodbye|good ?night|night|nite|gotta go|got to go|have to go|need to go|gtg|laters|later|see ya|see you|ttyl|cya|talk (to you )?(later|soon|tomorrow)|i should (sleep|go)|going to (go|bed|sleep)|gonna go|im gonna go|im going to go)( x+)?$`)
-	reByeIn    = lazyre.MustCompile(`\b(bye+|gotta go|got to go|have to go|need to go|gtg|laters|see ya|ttyl|cya|gonna go|im going to go|going to go|im off|off to bed)\b|^(ok |okay )?(thanks|thank you|cheers|ty)\b.{0,60}\b(going to|gonna|off to|have to|gotta)\b`)
-	reThanksEnd = lazyre.MustCompile(`^(ok |okay |k )?(thanks|thank you|thank u|thx|ty|cheers)( so much| a lot)?( x+)?$|\b(this|that|it) (really )?helped\b|\bthanks for (listening|letting me)`)
-	reGoodNews = lazyre.MustCompile(`\b(i (passed|got (in|it|the (job|place|offer|scholarship|internship|role|part))|won|did it|made it)|got (an? )?(offer|first|distinction|a star)|good news|great news|went (really )?(well|fine|great)|(she|he|they) said yes|nailed it|aced it|smashed it|got merged)\b`)
+	reCallback      = lazyre.MustCompile(`\b(going back to|back to (the|what|my|your|him|her|that)|like i said|as i said|like i mentioned|remember (i|when i|how i) (was|said|mentioned|told)|what i said (earlier|before|about)|i said (earlier|before))\b`)
+	reBye           = lazyre.MustCompile(`(^|\b)(bye+|byee+|goodbye|good ?night|night|nite|gotta go|got to go|have to go|need to go|gtg|laters|later|see ya|see you|ttyl|cya|talk (to you )?(later|soon|tomorrow)|i should (sleep|go)|going to (go|bed|sleep)|gonna go|im gonna go|im going to go)( x+)?$`)
+	reByeIn         = lazyre.MustCompile(`\b(bye+|gotta go|got to go|have to go|need to go|gtg|laters|see ya|ttyl|cya|gonna go|im going to go|going to go|im off|off to bed)\b|^(ok |okay )?(thanks|thank you|cheers|ty)\b.{0,60}\b(going to|gonna|off to|have to|gotta)\b`)
+	reThanksEnd     = lazyre.MustCompile(`^(ok |okay |k )?(thanks|thank you|thank u|thx|ty|cheers)( so much| a lot)?( x+)?$|\b(this|that|it) (really )?helped\b|\bthanks for (listening|letting me)`)
+	reGoodNews      = lazyre.MustCompile(`\b(i (passed|got (in|it|the (job|place|offer|scholarship|internship|role|part))|won|did it|made it)|got (an? )?(offer|first|distinction|a star)|good news|great news|went (really )?(well|fine|great)|(she|he|they) said yes|nailed it|aced it|smashed it|got merged)\b`)
 	reCorrection    = lazyre.MustCompile(`^(no|nah|wait|sorry|actually)\b.{0,20}\b(wait|sorry|i mean|i meant|wrong|not|actually|the real)\b|^(actually )?(wait|no) (i|it|its|the)\b`)
 	reQuestionStart = lazyre.MustCompile(`^(should|do|does|did|is|are|am|was|were|would|will|can|could|how|what|why|where|when|which|any)\b`)
-	reSelfRule = lazyre.MustCompile(`\b(do|did|can|will|would) you (ever )?(get|feel|remember|know|like|care|have|mind|judge|think about)\b|\bare you (like this|real|human|a person|a bot|an ai|always|ever|okay|ok|tired|bored)\b`)
-	rePracticalRule = lazyre.MustCompile(`\b(how (do|can|should|would) (i|you|we|people)|what (do|should|would|can) i (even )?(say|write|wear|do|bring|put|cook|ask)|what (do|does) (they|people|a \w+) (usually |even |actually )?(ask|do)|any (tips|advice|ideas)|tips for|is there (an? )?(easy|quick|good) way)\b`)
-	reOpinionRule = lazyre.MustCompile(`\b(should i|do you think|is it (normal|ok|okay|weird|bad|too|wrong|fair)|is that (normal|ok|okay|weird|bad|fair|a bad)|am i (being|too|wrong|overreacting)|would it be|was (it|that|quitting|leaving) a mistake|does that make sense|thats (actually )?fair right|why do i)\b`)
+	reSelfRule      = lazyre.MustCompile(`\b(do|did|can|will|would) you (ever )?(get|feel|remember|know|like|care|have|mind|judge|think about)\b|\bare you (like this|real|human|a person|a bot|an ai|always|ever|okay|ok|tired|bored)\b`)
+	rePracticalRule = lazyre.MustCompile(`\b(how (do|can|should|would) (i|you|we|people)|what (do|should|would|can) i (even )?(say|write|wear|do|bring|put|cook|ask)|what (do|does) (they|people|a \w+) (usually |even |actually )?(ask|do)|any (tips|advice|ideas)|tips for|is there (an? )?(easy|quick|good) way|^what (stuff|food|things|is|are)\b.*\b(best|cheapest|easiest|quickest)\b)`)
+	reOpinionRule   = lazyre.MustCompile(`\b(should i|do you think|is it (normal|ok|okay|weird|bad|too|wrong|fair)|is that (normal|ok|okay|weird|bad|fair|a bad)|am i (being|too|wrong|overreacting)|would it be|was (it|that|quitting|leaving) a mistake|does that make sense|does that change|thats (actually )?fair right|why do i)\b`)
 )
 
 // readAct says what the new message does. Precise rules come first (a callback phrase, a
@@ -195,4 +195,17 @@ func negatedNews(n string) bool {
 		}
 	}
 	return false
+}
+
+// actNames name the acts for the benchmark.
+var actNames = map[act]string{actShare: "share", actOpinion: "opinion", actPractical: "practical",
+	actSelf: "self", actGoodNews: "good_news", actGoodbye: "goodbye", actCallback: "callback", actCorrection: "correction"}
+
+// MessageAct is the act the offline engine reads in a message on its own ("opinion",
+// "practical", "self", "good_news", "goodbye", "callback", "correction" or "share");
+// keywords ablates the encoder. The conversation benchmark measures it against its labels.
+func MessageAct(text string, keywords bool) string {
+	u := userTurn{text: text, feelText: withoutEvents(ownFeelingText(text))}
+	u.feelings = DetectEmotions(u.feelText, 3)
+	return actNames[readAct(u, keywords)]
 }

@@ -176,7 +176,7 @@ func pickAnswers(a act, text string, keywords bool, least float32) [][]tmpl {
 		}
 		for _, k := range answers[i].keywords {
 			if strings.Contains(" "+n+" ", " "+k) {
-				s += 0.15
+				s += 0.2
 				break
 			}
 		}

@@ -83,6 +83,10 @@ var (
 		"You're wondering {choice}, and that's a fair thing to wonder.",
 		"So the question is {choice}.",
 	)
+	askingLines = lines(false,
+		"On {choice}, here's what tends to work.",
+		"As for {choice}, a few things help.",
+	)
 	callbackLines = lines(false,
 		"Back to {cb}, then: you brought that up earlier, and it sounds like it's still with you.",
 		"Yes, {cb}. I remember you mentioned that earlier.",
@@ -185,9 +189,14 @@ func (r *reply) realAnswer() bool {
 	case actSelf:
 		groups = append(groups, aboutMeLines[aboutMeKind(plain(r.cur.text))], aboutMeLines["self"])
 	}
-	if r.act == actOpinion && v["choice"] != "this" {
-		// Naming what is being weighed shows the question was heard.
-		r.w.add(keepAck, "weighing", v, weighingLines)
+	if v["choice"] != "this" {
+		// Naming what is being weighed or asked shows the question was heard.
+		switch r.act {
+		case actOpinion:
+			r.w.add(keepAck, "weighing", v, weighingLines)
+		case actPractical:
+			r.w.add(keepAck, "asking", v, askingLines)
+		}
 	}
 	if !r.w.add(keepBody, "realAnswer", v, groups...) {
 		return false
@@ -203,15 +212,14 @@ func (r *reply) realAnswer() bool {
 // email the lecturer". It is "this" when no short clause can be found.
 func choiceOf(text string) string {
 	n := plain(text)
-	for _, lead := range []string{"do you think i should ", "should i ", "is it ", "would it be ", "am i ", "how do i ", "how can i ", "how should i ", "what should i "} {
-		i := strings.Index(n, lead)
-		if i < 0 {
-			continue
+	// The lead that starts first, the longest of those: "how should i" before "should i".
+	lead, i := "", -1
+	for _, l := range []string{"do you think i should ", "what should i ", "should i ", "is it ", "would it be ", "am i ", "how do i ", "how can i ", "how should i ", "any tips for ", "tips for ", "how do people ", "how do you "} {
+		if k := strings.Index(n, l); k >= 0 && (i < 0 || k < i || k == i && len(l) > len(lead)) {
+			lead, i = l, k
 		}
-		rest := strings.Fields(n[i+len(lead):])
-		if len(rest) == 0 {
-			break
-		}
+	}
+	if rest := strings.Fields(n[max(i, 0)+len(lead):]); i >= 0 && len(rest) > 0 {
 		if len(rest) > 7 {
 			rest = rest[:7]
 		}
@@ -232,6 +240,10 @@ func choiceOf(text string) string {
 			return "what to " + phrase
 		case "am i ":
 			return "whether you're " + strings.TrimPrefix(phrase, "being ")
+		case "any tips for ", "tips for ":
+			return phrase
+		case "how do people ", "how do you ":
+			return "how to " + strings.TrimPrefix(strings.TrimPrefix(phrase, "even "), "actually ")
 		}
 		return "whether it's " + phrase
 	}
@@ -360,6 +372,7 @@ var (
 	keptLead = setOf("but", "just", "more", "rather", "actually", "mean", "kind", "of", "so", "and", "tbh", "honestly")
 	keptTail = setOf("lol", "tbh", "haha", "idk", "ngl", "tho", "though", "really", "x", "lmao")
 )
+
 // callback picks up what the user goes back to: an earlier thread named in the message, or
 // the words after "going back to" that were said before.
 func (r *reply) callback() bool {
@@ -425,4 +438,3 @@ func (r *reply) callbackThread() string {
 
 // callbackFiller are words after "going back to" that are not what the user goes back to.
 var callbackFiller = setOf("said", "what", "about", "earlier", "before", "thing", "bit", "tho", "though", "like", "yeah", "anyway", "guess", "think", "kinda", "actually")
-

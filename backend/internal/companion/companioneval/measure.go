@@ -28,14 +28,33 @@ type Figures struct {
 	Goodbyes, SaidBye   int
 	GoodNews, MetGood   int
 	Summaries           int
+	// Acts, ActsRead: turns labelled with an act (a question's kind, good news, a goodbye,
+	// a callback) and those whose act the engine read the same way.
+	Acts, ActsRead      int
 	FactRich, Facts     int
 	Followups, Recalled int
 	Times               []time.Duration
+	keywords            bool
+}
+
+// labelledAct is the act a turn's annotation names, if any.
+func labelledAct(e Expect) string {
+	switch {
+	case e.Answer:
+		return e.Kind
+	case e.Goodbye:
+		return "goodbye"
+	case e.Callback != "":
+		return "callback"
+	case e.GoodNews:
+		return "good_news"
+	}
+	return ""
 }
 
 // Measure runs every conversation through engine and measures the replies.
 func Measure(convs []Conversation, engine *companion.Offline) Figures {
-	f := Figures{AnsweredByKind: map[string][2]int{}}
+	f := Figures{AnsweredByKind: map[string][2]int{}, keywords: engine.Keywords}
 	for _, c := range convs {
 		f.add(Converse(c, engine))
 	}
@@ -46,7 +65,7 @@ var (
 	reSentence = regexp.MustCompile(`[^.!?]+[.!?]*`)
 	reSummary  = regexp.MustCompile(`(?i)so far i'?m hearing|so far you'?ve (told|talked)|to sum up|what i'?m hearing so far`)
 	// Deflections are the ways a reply turns a question back without answering it.
-	reDeflect = regexp.MustCompile(`(?i)what'?s your own best guess|i only know what you'?ve told me|i can'?t tell you what to do|only you can (decide|know)`)
+	reDeflect  = regexp.MustCompile(`(?i)what'?s your own best guess|i only know what you'?ve told me|i can'?t tell you what to do|only you can (decide|know)`)
 	reFarewell = regexp.MustCompile(`(?i)\b(bye|goodbye|take care|see you|talk soon|good luck|go well|come back|here whenever|here when you)\b`)
 	reGoodNews = regexp.MustCompile(`(?i)\b(congrat\w*|well done|brilliant|amazing|great news|good news|so glad|glad|proud|wonderful|fantastic|relief|nice one|that'?s great|celebrat\w*)\b`)
 )
@@ -85,6 +104,12 @@ func (f *Figures) add(run Run) {
 			}
 		}
 		e := ex.Turn.Expect
+		if want := labelledAct(e); want != "" {
+			f.Acts++
+			if companion.MessageAct(ex.Turn.User, f.keywords) == want {
+				f.ActsRead++
+			}
+		}
 		if !e.Goodbye && !mentions(low, topic) {
 			f.Generic++
 		}

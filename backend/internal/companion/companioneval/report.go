@@ -35,6 +35,7 @@ func (f Figures) Write(w io.Writer, title string) {
 		{"repeated sentences (per conversation)", fmt.Sprintf("%d (%.2f)", f.RepeatedSentences, float64(f.RepeatedSentences)/float64(max(1, f.Conversations)))},
 		{"8+-word echoes", fmt.Sprint(f.Echoes)},
 		{"generic replies (no topic word)", ofN(f.Generic, f.EngineReplies)},
+		{"acts read as labelled", ofN(f.ActsRead, f.Acts)},
 		{"questions answered", ofN(f.Answered, f.Questions)},
 	}
 	for _, k := range []string{"opinion", "self", "practical"} {
