@@ -172,8 +172,11 @@ func (r *reply) realAnswer() bool {
 	switch in, sub := classify(r.cur); {
 	case in == intentQuestion && (sub == "hope" || sub == "whatif" || sub == "why"):
 		least, own = 0.8, true
+	case in == intentAdvice && len(strings.Fields(plain(r.cur.text))) <= 5:
+		// "What should I do?" asks about the session, not about a situation of its own.
+		return false
 	case in == intentAdvice:
-		least, own = 0.75, true
+		least, own = 0.7, true
 	case r.act == actSelf:
 		least = 0.7
 	}

@@ -16,7 +16,7 @@ var (
 	reContrast = lazyre.MustCompile(`(,|\b(but|its|it s|just|more|rather|actually|its more|i mean|im just|i just)\b)`)
 	// reThirdPerson starts a clause about someone else.
 	reThirdPerson = lazyre.MustCompile(`^(and |but |so |like )?(he|she|they|hes|shes|theyre|theyve|hed|shed|his|her|their|my (\w+ )?(` + relationAlt() + `))\b`)
-	reClauseBreak = lazyre.MustCompile(`[,;]|\b(and|but|because|bc|cos|so)\b`)
+	reClauseBreak = lazyre.MustCompile(`[,;]|\b(and|but|because|bc|cos)\b`)
 )
 
 func relationAlt() string {
