@@ -45,7 +45,7 @@ var (
 	)
 	ackPerson = lines(false,
 		"Thanks for telling me about {person}.",
-		"It sounds like {person} matters in all this.",
+		"It sounds like a lot is tied up with {person}.",
 		"I'm glad you brought {person} into it.",
 	)
 	ackFeeling = lines(false,

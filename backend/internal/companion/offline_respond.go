@@ -402,42 +402,67 @@ func (r *reply) callbackThread() string {
 			}
 		}
 	}
+	n := plain(r.cur.text)
+	if loc := reCallback.FindStringIndex(n); loc != nil {
+		// "back to the test": the determiner belongs to what follows.
+		for _, d := range []string{" the", " my", " what", " your", " him", " her", " that"} {
+			if strings.HasSuffix(n[:loc[1]], d) {
+				loc[1] -= len(d)
+				break
+			}
+		}
+		if cb := r.namedAfter(strings.Fields(n[loc[1]:]), earlier); cb != "" {
+			return cb
+		}
+	}
 	// A tracked thread the message names again.
 	for _, it := range r.cur.items {
 		if it.kind != kindDay && earlier[strings.Fields(it.key)[0]] {
 			return it.short
 		}
 	}
-	n := plain(r.cur.text)
-	loc := reCallback.FindStringIndex(n)
-	if loc == nil {
-		return ""
-	}
-	words := strings.Fields(n[loc[1]:])
-	for i, w := range words {
-		if len(w) < 3 || !earlier[w] || notModifiers[w] || determiners[w] || callbackFiller[w] {
-			continue
-		}
-		phrase := []string{w}
-		if i+1 < len(words) && earlier[words[i+1]] && !notModifiers[words[i+1]] && !callbackFiller[words[i+1]] {
-			phrase = append(phrase, words[i+1])
-		}
-		if i > 0 && (words[i-1] == "my" || words[i-1] == "the") {
-			phrase = append([]string{youForm(words[i-1 : i])[0]}, phrase...)
-		}
-		if len(phrase) == 1 && !relations[w] {
-			if _, _, ev := eventLemma(w); !ev {
-				return capFirst(w)
-			}
-		}
-		return strings.Join(phrase, " ")
-	}
-	// "what i said earlier": the thread before the last one.
+	// "what i said earlier": the latest thread.
 	if n := len(r.threads); n > 0 {
 		return r.threads[n-1].short
 	}
 	return ""
 }
 
+// namedAfter reads what follows "going back to": the first word said earlier in the session
+// ("marcus", "the navy photos", "tilly's dm"), or a name right after the phrase.
+func (r *reply) namedAfter(words []string, earlier map[string]bool) string {
+	for i, w := range words {
+		if i > 6 {
+			break
+		}
+		base := w
+		possessive := false
+		if strings.HasSuffix(w, "s") && !earlier[w] && earlier[strings.TrimSuffix(w, "s")] {
+			base, possessive = strings.TrimSuffix(w, "s"), true
+		}
+		known := earlier[base] || i == 0 && len(base) >= 3
+		if len(base) < 3 || !known || notModifiers[base] || determiners[base] || callbackFiller[base] ||
+			commonStarters[base] || strings.HasSuffix(base, "ing") || isFeelingWord(base) || isShortWord(base) {
+			continue
+		}
+		_, _, event := eventLemma(base)
+		phrase := []string{base}
+		if possessive {
+			phrase = []string{capFirst(base) + "'s"}
+		}
+		if i+1 < len(words) && earlier[words[i+1]] && !notModifiers[words[i+1]] && !callbackFiller[words[i+1]] && !determiners[words[i+1]] {
+			phrase = append(phrase, words[i+1])
+		}
+		if i > 0 && (words[i-1] == "my" || words[i-1] == "the") {
+			return strings.Join(append([]string{youForm(words[i-1 : i])[0]}, phrase...), " ")
+		}
+		if len(phrase) == 1 && !event && !relations[base] && !subjects[base] {
+			return capFirst(base)
+		}
+		return strings.Join(phrase, " ")
+	}
+	return ""
+}
+
 // callbackFiller are words after "going back to" that are not what the user goes back to.
-var callbackFiller = setOf("said", "what", "about", "earlier", "before", "thing", "bit", "tho", "though", "like", "yeah", "anyway", "guess", "think", "kinda", "actually")
+var callbackFiller = setOf("said", "what", "about", "earlier", "before", "thing", "bit", "tho", "though", "like", "yeah", "anyway", "guess", "think", "kinda", "actually", "care", "its", "lol", "tbh", "that", "this", "him", "her", "them", "was", "were", "bad", "good", "fine", "okay", "sure", "true", "honestly", "last", "month", "week", "year")
