@@ -31,9 +31,9 @@ func (r *reply) respond() bool {
 	case actCallback:
 		return r.callback()
 	case actOpinion, actPractical, actSelf:
-		if in, _ := classify(r.cur); in == intentValidate {
+		if in == intentValidate && len(pickAnswers(r.act, r.cur.text, r.keywords, 0.75)) == 0 {
 			// "am i being too sensitive", "is it normal to…": validation, context and a
-			// reframe answer it (reply.validate).
+			// reframe answer it (reply.validate), unless a written answer fits closely.
 			return false
 		}
 		return r.realAnswer()
@@ -168,7 +168,7 @@ func (r *reply) realAnswer() bool {
 	// promise an outcome); a written answer replaces them only when it is very near.
 	// "What should I do?" gets steps drawn from the session (reply.advice) unless a written
 	// answer fits the question.
-	least, own := float32(0.7), false
+	least, own := float32(0.65), false
 	switch in, sub := classify(r.cur); {
 	case in == intentQuestion && (sub == "hope" || sub == "whatif" || sub == "why"):
 		least, own = 0.8, true
@@ -214,6 +214,9 @@ func (r *reply) realAnswer() bool {
 // email the lecturer or is that snitching" is "emailing the lecturer or not" → "whether to
 // email the lecturer". It is "this" when no short clause can be found.
 func choiceOf(text string) string {
+	if i := strings.Index(text, "?"); i > 0 {
+		text = text[:i] // what follows the question is not part of it
+	}
 	n := plain(text)
 	// The lead that starts first, the longest of those: "how should i" before "should i".
 	lead, i := "", -1
