@@ -153,6 +153,12 @@ func (r *reply) ack() {
 	if r.positive {
 		groups = append(groups, ackPositive)
 	}
+	if len(groups) == 0 {
+		// Nothing the tracker names: the session's situation still is something to hear.
+		if sit := r.situationLines(); sit != nil {
+			groups = append(groups, sit)
+		}
+	}
 	r.w.add(keepAck, "ack", r.vals, append(groups, ackFeeling, ackPlain)...)
 }
 
