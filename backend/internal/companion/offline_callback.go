@@ -1,0 +1,94 @@
+package companion
+
+import "strings"
+
+// callback picks up what the user goes back to: an earlier thread named in the message, or
+// the words after "going back to" that were said before.
+func (r *reply) callback() bool {
+	cb := r.callbackThread()
+	if cb == "" {
+		return false
+	}
+	v := r.copyVals()
+	v["cb"] = cb
+	r.w.add(keepAck, "callback", v, callbackLines)
+	if len(r.cur.feelings) > 0 {
+		r.w.add(keepAck-1, "ack", v, ackFeeling)
+	}
+	r.w.add(keepQuestion, "callbackQ", v, callbackQ, qGeneric)
+	return true
+}
+
+func (r *reply) callbackThread() string {
+	earlier := map[string]bool{}
+	for _, u := range r.s.turns[:len(r.s.turns)-1] {
+		if !u.flagged {
+			for _, w := range strings.Fields(plain(u.text)) {
+				earlier[w] = true
+			}
+		}
+	}
+	n := plain(r.cur.text)
+	if loc := reCallback.FindStringIndex(n); loc != nil {
+		// "back to the test": the determiner belongs to what follows.
+		for _, d := range []string{" the", " my", " what", " your", " him", " her", " that"} {
+			if strings.HasSuffix(n[:loc[1]], d) {
+				loc[1] -= len(d)
+				break
+			}
+		}
+		if cb := r.namedAfter(strings.Fields(n[loc[1]:]), earlier); cb != "" {
+			return cb
+		}
+	}
+	// A tracked thread the message names again.
+	for _, it := range r.cur.items {
+		if it.kind != kindDay && earlier[strings.Fields(it.key)[0]] {
+			return it.short
+		}
+	}
+	// "what i said earlier": the latest thread.
+	if n := len(r.threads); n > 0 {
+		return r.threads[n-1].short
+	}
+	return ""
+}
+
+// namedAfter reads what follows "going back to": the first word said earlier in the session
+// ("marcus", "the navy photos", "tilly's dm"), or a name right after the phrase.
+func (r *reply) namedAfter(words []string, earlier map[string]bool) string {
+	for i, w := range words {
+		if i > 6 {
+			break
+		}
+		base := w
+		possessive := false
+		if strings.HasSuffix(w, "s") && !earlier[w] && earlier[strings.TrimSuffix(w, "s")] {
+			base, possessive = strings.TrimSuffix(w, "s"), true
+		}
+		known := earlier[base] || i == 0 && len(base) >= 3
+		if len(base) < 3 || !known || notModifiers[base] || determiners[base] || callbackFiller[base] ||
+			commonStarters[base] || strings.HasSuffix(base, "ing") || isFeelingWord(base) || isShortWord(base) {
+			continue
+		}
+		_, _, event := eventLemma(base)
+		phrase := []string{base}
+		if possessive {
+			phrase = []string{capFirst(base) + "'s"}
+		}
+		if i+1 < len(words) && earlier[words[i+1]] && !notModifiers[words[i+1]] && !callbackFiller[words[i+1]] && !determiners[words[i+1]] {
+			phrase = append(phrase, words[i+1])
+		}
+		if i > 0 && (words[i-1] == "my" || words[i-1] == "the") {
+			return strings.Join(append([]string{youForm(words[i-1 : i])[0]}, phrase...), " ")
+		}
+		if len(phrase) == 1 && !event && !relations[base] && !subjects[base] {
+			return capFirst(base)
+		}
+		return strings.Join(phrase, " ")
+	}
+	return ""
+}
+
+// callbackFiller are words after "going back to" that are not what the user goes back to.
+var callbackFiller = setOf("said", "what", "about", "earlier", "before", "thing", "bit", "tho", "though", "like", "yeah", "anyway", "guess", "think", "kinda", "actually", "care", "its", "lol", "tbh", "that", "this", "him", "her", "them", "was", "were", "bad", "good", "fine", "okay", "sure", "true", "honestly", "last", "month", "week", "year")
