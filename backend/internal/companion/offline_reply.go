@@ -99,9 +99,14 @@ func (r *reply) share(sub string) {
 	}
 	switch {
 	case r.firstShare():
-		groups := listenLines
+		groups := append([][]tmpl(nil), listenLines...)
 		if r.positive {
 			groups = append([][]tmpl{listenPositive}, listenLines[1:]...)
+		}
+		if sit := r.situationLines(); sit != nil {
+			// Before "a lot is going on": the situation, when the encoder places one.
+			last := len(groups) - 1
+			groups = append(groups[:last:last], sit, groups[last])
 		}
 		r.w.add(keepBody, "listen", r.vals, groups...)
 		r.extras()

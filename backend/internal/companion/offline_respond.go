@@ -100,6 +100,20 @@ var (
 	)
 )
 
+// lastUsed reports whether the engine's last reply used one of the pool's lines: a reply
+// does not open the way the one before it did.
+func (r *reply) lastUsed(pool []tmpl) bool {
+	if n := len(r.s.replies); n > 0 {
+		low := strings.ToLower(r.s.replies[n-1])
+		for _, t := range pool {
+			if t.in(low) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // negativeNow: the new message names a hard feeling of the user's own.
 func (r *reply) negativeNow() bool {
 	for _, f := range r.cur.feelings {
@@ -194,10 +208,11 @@ func (r *reply) realAnswer() bool {
 	}
 	if v["choice"] != "this" {
 		// Naming what is being weighed or asked shows the question was heard.
-		switch r.act {
-		case actOpinion:
+		switch {
+		case r.act == actOpinion && !r.lastUsed(weighingLines):
+			// Not the same opening twice in a row.
 			r.w.add(keepAck, "weighing", v, weighingLines)
-		case actPractical:
+		case r.act == actPractical && !r.lastUsed(askingLines):
 			r.w.add(keepAck, "asking", v, askingLines)
 		}
 	}

@@ -15,7 +15,7 @@ var (
 	// reContrast turns to what it is about: "…, its my mum", "…, i just feel empty".
 	reContrast = lazyre.MustCompile(`(,|\b(but|its|it s|just|more|rather|actually|its more|i mean|im just|i just)\b)`)
 	// reThirdPerson starts a clause about someone else.
-	reThirdPerson = lazyre.MustCompile(`^(and |but |so |like )?(he|she|they|hes|shes|theyre|theyve|hed|shed|his|her|their|my (\w+ )?(` + relationAlt() + `))\b`)
+	reThirdPerson = lazyre.MustCompile(`^(and |but |so |like )?(he|she|they|hes|shes|theyre|theyve|hed|shed|his|her|their|nobody( else)?|no one( else)?|everyone( else)?|everybody( else)?|someone|my (\w+ )?(` + relationAlt() + `))\b`)
 	reClauseBreak = lazyre.MustCompile(`[,;]|\b(and|but|because|bc|cos)\b`)
 )
 

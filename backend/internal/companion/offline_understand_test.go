@@ -185,9 +185,24 @@ func TestMessageActReadsActs(t *testing.T) {
 func TestComprehensionExamplesAreNotScreened(t *testing.T) {
 	for _, m := range []string{"Results day is this week.", "My sister keeps borrowing my charger.", "It's getting a bit annoying.",
 		"My housemate Tom never cleans up.", "And my dissertation deadline is in two weeks.", "I've barely started the literature review.",
-		"going back to tom, he cooked dinner for everyone today", "It's been a rough week.", "I've got a lot going on.", "It's me again."} {
+		"going back to tom, he cooked dinner for everyone today", "It's been a rough week.", "I've got a lot going on.", "It's me again.",
+		"We got put in groups for the marketing module.", "nobody else has even opened the shared doc"} {
 		if Screen(m) != RiskNone {
 			t.Errorf("%q is screened: pick another example", m)
 		}
+	}
+}
+
+func TestOfflineTwoAnswersDoNotOpenAlike(t *testing.T) {
+	replies := converse(t, Profile{}, "It's been a rough week.", "should i go to the society social or stay in", "should i text my cousin back tonight")
+	if containsOneOf(replies[1], weighingLines) && containsOneOf(replies[2], weighingLines) {
+		t.Errorf("two answers in a row open the same way:\n%q\n%q", replies[1], replies[2])
+	}
+}
+
+func TestOfflineHearsTheSituationWithoutATrackedWord(t *testing.T) {
+	got := converse(t, Profile{}, "We got put in groups for the marketing module.", "nobody else has even opened the shared doc")[1]
+	if !containsOneOf(got, situations[0].lines) {
+		t.Errorf("the situation is not heard: %q", got)
 	}
 }
