@@ -56,6 +56,7 @@ func layeredContext(prev []companion.Turn) safety.Context {
 		if t.Role == companion.RoleAssistant {
 			if i == len(prev)-1 && checkInTurn.MatchString(strings.ToLower(t.Content)) {
 				c.CheckedIn = true
+				c.AskedSafe = safeQuestion.MatchString(strings.ToLower(t.Content))
 			}
 			continue
 		}
@@ -70,6 +71,10 @@ func layeredContext(prev []companion.Turn) safety.Context {
 // questions of a risk assessment (how or when, where the user is now, who is hurting them). In the chat, the
 // service knows when it sent a check-in; the labelled set only has the words.
 var checkInTurn = regexp.MustCompile(`hurt(ing)? yourself|harm(ing)? yourself|end(ing)? your life|kill(ing)? yourself|suicid|are you safe|feel safe|safe right now|take something|not wanting to be alive|tried to end|what do you mean|what are you thinking about|hurting you|hurt you|making you do|touching you|threatening you|are you in danger|how you (would|d|will|might|plan to) do it|when you (would|d|will|might|plan to) do it|thought about (how|when)\?$|where are you right now|planning to do with (them|it|those)`)
+
+// safeQuestion recognises the check-in that asks whether the user is safe, to which "no"
+// confirms the risk (safety.Context.AskedSafe).
+var safeQuestion = regexp.MustCompile(`are you safe|feel safe|safe right now`)
 
 // Tally counts messages and what a screen decided about them. Flagged counts both tiers: a
 // possible risk gets the resources too, so it counts towards recall, and on a harmless
