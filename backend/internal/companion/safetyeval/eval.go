@@ -38,7 +38,9 @@ func Today(_ []companion.Turn, text string) Decision {
 
 // Layered adapts the layered screen, safety.Screen: its context is the level the screen gave
 // the user's last earlier message (screened with its own context in turn) and whether the
-// companion's last turn was a check-in or the crisis reply.
+// companion's last turn was a check-in or the crisis reply. An unclear answer to a check-in
+// ("maybe", "idk") is a possible risk: it gets the follow-up, which asks again with the
+// resources pinned, so it counts as flagged (the check-in tier), never as the crisis reply.
 func Layered(prev []companion.Turn, text string) Decision {
 	switch safety.Screen(text, layeredContext(prev)).Level {
 	case safety.Clear:
