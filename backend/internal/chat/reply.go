@@ -162,7 +162,8 @@ func (t *Turn) withSignal(l *liveReply, text string, tokens int, err error) (str
 		return reply, companion.EstimateTokens(reply), nil
 	}
 	extra := "\n\n" + companion.CheckInQuestion
-	if !strings.Contains(text, companion.CrisisResources) {
+	// Resources pinned earlier in the session are not added again.
+	if !strings.Contains(text, companion.CrisisResources) && t.pinned == nil {
 		extra += " " + companion.CrisisResources
 	}
 	l.append(extra)
