@@ -162,12 +162,15 @@ RETURNING *;
 
 -- name: FinishReply :one
 -- FinishReply records a stored reply in the user's session in one statement:
--- its tokens, the preview (kept when empty), a pending check-in, the end of
--- the reply in progress, and the end of an active session whose tokens reach
--- its limit (with @limit_reason).
+-- its tokens, the preview (kept when empty), a pending check-in, the pinned
+-- support lines (kept when NULL) and the crisis replies given, the end of the
+-- reply in progress, and the end of an active session whose tokens reach its
+-- limit (with @limit_reason).
 UPDATE chat_sessions
 SET tokens_used = tokens_used + @tokens::integer,
     checkin_pending = checkin_pending OR @checkin_pending::boolean,
+    safety_pinned = COALESCE(sqlc.narg(safety_pinned)::text, safety_pinned),
+    crisis_replies = crisis_replies + @crisis_replies::integer,
     last_message = CASE WHEN @last_message::text = '' THEN last_message ELSE @last_message::text END,
     reply_until = NULL,
     status = CASE WHEN status = 'ACTIVE' AND tokens_used + @tokens::integer >= token_limit THEN 'ENDED' ELSE status END,

@@ -9,7 +9,8 @@ test('a possible risk gets the check-in, and its answer the crisis resources', a
   const box = page.getByRole('textbox', { name: 'Message' });
   const send = page.getByRole('button', { name: 'Send' });
   const last = page.getByTestId('ai-message').last();
-  const links = page.getByRole('navigation', { name: 'Crisis resources in this reply' });
+  // The links of the replies, in the conversation (the support lines pinned above the composer have their own).
+  const links = page.getByRole('log', { name: 'Conversation' }).getByRole('navigation', { name: 'Crisis resources in this reply' });
 
   await box.fill("I can't do this anymore and I just want to disappear");
   await box.press('Enter');

@@ -22,7 +22,7 @@ SET title = $1,
     reply_until = $6,
     context_rows = $7::integer
 WHERE id = $8 AND user_id = $9
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
 `
 
 type ContinueSessionParams struct {
@@ -78,6 +78,8 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 		&i.SearchText,
 		&i.ContextRows,
 		&i.Version,
+		&i.SafetyPinned,
+		&i.CrisisReplies,
 	)
 	return i, err
 }
@@ -85,7 +87,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 const createSession = `-- name: CreateSession :one
 INSERT INTO chat_sessions (user_id, title, token_limit)
 VALUES ($1, $2, $3)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
 `
 
 type CreateSessionParams struct {
@@ -121,6 +123,8 @@ func (q *Queries) CreateSession(ctx context.Context, arg CreateSessionParams) (C
 		&i.SearchText,
 		&i.ContextRows,
 		&i.Version,
+		&i.SafetyPinned,
+		&i.CrisisReplies,
 	)
 	return i, err
 }
@@ -149,7 +153,7 @@ const endSessionForUser = `-- name: EndSessionForUser :one
 UPDATE chat_sessions
 SET status = 'ENDED', ended_at = now(), end_reason = $1
 WHERE id = $2 AND user_id = $3 AND status = 'ACTIVE'
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
 `
 
 type EndSessionForUserParams struct {
@@ -186,6 +190,8 @@ func (q *Queries) EndSessionForUser(ctx context.Context, arg EndSessionForUserPa
 		&i.SearchText,
 		&i.ContextRows,
 		&i.Version,
+		&i.SafetyPinned,
+		&i.CrisisReplies,
 	)
 	return i, err
 }
@@ -194,18 +200,22 @@ const finishReply = `-- name: FinishReply :one
 UPDATE chat_sessions
 SET tokens_used = tokens_used + $1::integer,
     checkin_pending = checkin_pending OR $2::boolean,
-    last_message = CASE WHEN $3::text = '' THEN last_message ELSE $3::text END,
+    safety_pinned = COALESCE($3::text, safety_pinned),
+    crisis_replies = crisis_replies + $4::integer,
+    last_message = CASE WHEN $5::text = '' THEN last_message ELSE $5::text END,
     reply_until = NULL,
     status = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN 'ENDED' ELSE status END,
     ended_at = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN now() ELSE ended_at END,
-    end_reason = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN $4::text ELSE end_reason END
-WHERE id = $5 AND user_id = $6
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
+    end_reason = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN $6::text ELSE end_reason END
+WHERE id = $7 AND user_id = $8
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
 `
 
 type FinishReplyParams struct {
 	Tokens         int32
 	CheckinPending bool
+	SafetyPinned   *string
+	CrisisReplies  int32
 	LastMessage    string
 	LimitReason    string
 	ID             uuid.UUID
@@ -213,13 +223,16 @@ type FinishReplyParams struct {
 }
 
 // FinishReply records a stored reply in the user's session in one statement:
-// its tokens, the preview (kept when empty), a pending check-in, the end of
-// the reply in progress, and the end of an active session whose tokens reach
-// its limit (with @limit_reason).
+// its tokens, the preview (kept when empty), a pending check-in, the pinned
+// support lines (kept when NULL) and the crisis replies given, the end of the
+// reply in progress, and the end of an active session whose tokens reach its
+// limit (with @limit_reason).
 func (q *Queries) FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error) {
 	row := q.db.QueryRow(ctx, finishReply,
 		arg.Tokens,
 		arg.CheckinPending,
+		arg.SafetyPinned,
+		arg.CrisisReplies,
 		arg.LastMessage,
 		arg.LimitReason,
 		arg.ID,
@@ -249,6 +262,8 @@ func (q *Queries) FinishReply(ctx context.Context, arg FinishReplyParams) (ChatS
 		&i.SearchText,
 		&i.ContextRows,
 		&i.Version,
+		&i.SafetyPinned,
+		&i.CrisisReplies,
 	)
 	return i, err
 }
@@ -278,7 +293,7 @@ func (q *Queries) GetSafetyReferralCount(ctx context.Context, day time.Time) (in
 }
 
 const getSessionForUser = `-- name: GetSessionForUser :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 `
 
@@ -315,12 +330,14 @@ func (q *Queries) GetSessionForUser(ctx context.Context, arg GetSessionForUserPa
 		&i.SearchText,
 		&i.ContextRows,
 		&i.Version,
+		&i.SafetyPinned,
+		&i.CrisisReplies,
 	)
 	return i, err
 }
 
 const getSessionForUserForUpdate = `-- name: GetSessionForUserForUpdate :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 FOR UPDATE
 `
@@ -358,6 +375,8 @@ func (q *Queries) GetSessionForUserForUpdate(ctx context.Context, arg GetSession
 		&i.SearchText,
 		&i.ContextRows,
 		&i.Version,
+		&i.SafetyPinned,
+		&i.CrisisReplies,
 	)
 	return i, err
 }
@@ -389,7 +408,7 @@ func (q *Queries) IncrementSafetyReferrals(ctx context.Context, day time.Time) e
 }
 
 const listSessionsForExport = `-- name: ListSessionsForExport :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies FROM chat_sessions
 WHERE user_id = $1 AND (created_at, id) > ($2::timestamptz, $3::uuid)
 ORDER BY created_at, id
 LIMIT $4
@@ -441,6 +460,8 @@ func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsFor
 			&i.SearchText,
 			&i.ContextRows,
 			&i.Version,
+			&i.SafetyPinned,
+			&i.CrisisReplies,
 		); err != nil {
 			return nil, err
 		}
@@ -528,7 +549,7 @@ func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPagePara
 const openSession = `-- name: OpenSession :one
 INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
 `
 
 type OpenSessionParams struct {
@@ -580,6 +601,8 @@ func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatS
 		&i.SearchText,
 		&i.ContextRows,
 		&i.Version,
+		&i.SafetyPinned,
+		&i.CrisisReplies,
 	)
 	return i, err
 }
@@ -694,7 +717,7 @@ const setClosingFeeling = `-- name: SetClosingFeeling :one
 UPDATE chat_sessions
 SET closing_feeling = $1
 WHERE id = $2 AND user_id = $3
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
 `
 
 type SetClosingFeelingParams struct {
@@ -730,6 +753,8 @@ func (q *Queries) SetClosingFeeling(ctx context.Context, arg SetClosingFeelingPa
 		&i.SearchText,
 		&i.ContextRows,
 		&i.Version,
+		&i.SafetyPinned,
+		&i.CrisisReplies,
 	)
 	return i, err
 }

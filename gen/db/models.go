@@ -34,6 +34,8 @@ type ChatSession struct {
 	SearchText            string
 	ContextRows           int32
 	Version               int64
+	SafetyPinned          *string
+	CrisisReplies         int32
 }
 
 type ContactMessage struct {

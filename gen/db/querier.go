@@ -81,9 +81,10 @@ type Querier interface {
 	// memories are @memories (migration 00020's expect_send_state).
 	ExpectSendState(ctx context.Context, arg ExpectSendStateParams) (bool, error)
 	// FinishReply records a stored reply in the user's session in one statement:
-	// its tokens, the preview (kept when empty), a pending check-in, the end of
-	// the reply in progress, and the end of an active session whose tokens reach
-	// its limit (with @limit_reason).
+	// its tokens, the preview (kept when empty), a pending check-in, the pinned
+	// support lines (kept when NULL) and the crisis replies given, the end of the
+	// reply in progress, and the end of an active session whose tokens reach its
+	// limit (with @limit_reason).
 	FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error)
 	// GetContactMessage returns one stored contact message (for the job that mails it).
 	GetContactMessage(ctx context.Context, id uuid.UUID) (ContactMessage, error)

@@ -190,6 +190,9 @@ type Session struct {
 	// ClosingFeeling is how the user felt as the session ended ("better", "same", "worse"),
 	// when they said; nil otherwise.
 	ClosingFeeling *string
+	// SafetyPinned is the kind of danger the session's resources are pinned for, nil while
+	// nothing is (migration 00025).
+	SafetyPinned *string
 }
 
 // Message is one message of a session. Status says how a reply ended (StatusComplete,
@@ -226,6 +229,7 @@ func view(s dbgen.ChatSession, ent entitlement.Entitlements) Session {
 		ID: s.ID, Title: s.Title, Status: s.Status, Active: s.Status == statusActive,
 		TokensUsed: int(s.TokensUsed), TokenLimit: int(s.TokenLimit), LastMessage: s.LastMessage,
 		UpdatedAt: s.UpdatedAt, EndReason: s.EndReason, Emotions: []string{}, ClosingFeeling: s.ClosingFeeling,
+		SafetyPinned: s.SafetyPinned,
 	}
 	if v.Title == "" {
 		v.Title = DefaultTitle

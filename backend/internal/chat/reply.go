@@ -105,11 +105,12 @@ func (t *Turn) modelReply(l *liveReply) (string, int, error) {
 	if t.notice != "" {
 		text = t.notice + "\n\n" + got
 	}
-	if !t.s.provider.Offline() && companion.Screen(got) != companion.RiskNone {
+	if !t.s.provider.Offline() && t.pinned == nil && companion.Screen(got) != companion.RiskNone {
 		// Whatever the model said, a reply that touches on risk carries the resources. The
 		// offline engine's words are not screened as if the user had written them: its lines
 		// are checked at build time (companion.TestEngineWordingNamesNoHarm), and it never
-		// quotes a flagged message.
+		// quotes a flagged message. Once the session's resources are pinned, they are not
+		// added again.
 		extra := "\n\n" + companion.CrisisResources
 		text += extra
 		l.append(extra)
@@ -161,7 +162,8 @@ func (t *Turn) withSignal(l *liveReply, text string, tokens int, err error) (str
 		return reply, companion.EstimateTokens(reply), nil
 	}
 	extra := "\n\n" + companion.CheckInQuestion
-	if !strings.Contains(text, companion.CrisisResources) {
+	// Resources pinned earlier in the session are not added again.
+	if !strings.Contains(text, companion.CrisisResources) && t.pinned == nil {
 		extra += " " + companion.CrisisResources
 	}
 	l.append(extra)
@@ -174,9 +176,16 @@ func (t *Turn) fixedText() string {
 	if t.kind == replyWelcome {
 		return companion.WelcomeWithThread(t.user.Name, t.checkIn, companion.Thread(t.memories, profileOf(t.user)))
 	}
-	reply := companion.CrisisReply
-	if t.kind == replyCheckIn {
+	var reply string
+	switch t.kind {
+	case replyCheckIn:
 		reply = companion.CheckInReply
+	case replyFollowUp:
+		reply = companion.FollowUpReply
+	case replyAck:
+		reply = companion.CrisisAck(int(t.crises))
+	default:
+		reply = companion.CrisisReply
 	}
 	switch {
 	case t.newSession:
@@ -220,8 +229,15 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	before := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sid, UserID: uid})
 	})
+	var pinned *string
+	if text != "" {
+		pinned = t.pins()
+	}
 	fin := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.FinishReply(ctx, dbgen.FinishReplyParams{Tokens: add, LastMessage: preview(text), CheckinPending: t.signalled, LimitReason: EndReasonTokenLimit, ID: sid, UserID: uid})
+		return q.FinishReply(ctx, dbgen.FinishReplyParams{
+			Tokens: add, LastMessage: preview(text), CheckinPending: t.signalled, LimitReason: EndReasonTokenLimit, ID: sid, UserID: uid,
+			SafetyPinned: pinned, CrisisReplies: t.crisisReplies(),
+		})
 	})
 	if t.signalled {
 		store.QueueExec(b, func(q *dbgen.Queries) error { return q.IncrementSafetyCheckins(ctx, t.counted.day) })
@@ -282,6 +298,7 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 			kept = next.state(s, sess)
 		}
 		res.TokensUsed, res.TokenLimit, res.Title = int(sess.TokensUsed), int(sess.TokenLimit), sess.Title
+		res.SafetyPinned = sess.SafetyPinned
 		if sess.Status == statusEnded && sess.EndReason != nil && *sess.EndReason == EndReasonTokenLimit {
 			res.SessionEnded, res.EndReason = true, EndReasonTokenLimit
 		}
@@ -361,9 +378,14 @@ func (s *Service) queueEnded(ctx context.Context, q store.Tx, sess dbgen.ChatSes
 func (t *Turn) prompt() companion.Prompt {
 	p := profileOf(t.user)
 	kept, older := companion.TrimHistory(t.history, t.s.limits.ContextBudget)
+	system := companion.BuildSystemPrompt(p, t.earlierPart(older), t.memories...)
+	if t.crises > 0 {
+		system += "\n\n" + companion.AfterCrisisGuidance
+	}
 	return companion.Prompt{
-		System: companion.BuildSystemPrompt(p, t.earlierPart(older), t.memories...), History: kept, Message: t.message,
+		System: system, History: kept, Message: t.message,
 		Profile: p, Memories: t.memories, Paced: t.paced,
+		Crises: int(t.crises), AfterCrisis: t.afterCrisis,
 	}
 }
 

@@ -12,10 +12,12 @@ import (
 type replyKind int
 
 const (
-	replyModel   replyKind = iota // the companion (a model or the offline engine)
-	replyWelcome                  // the fixed welcome of a new session
-	replyCrisis                   // the fixed crisis reply with resources (clear risk)
-	replyCheckIn                  // the fixed check-in with resources (possible risk)
+	replyModel    replyKind = iota // the companion (a model or the offline engine)
+	replyWelcome                   // the fixed welcome of a new session
+	replyCrisis                    // the fixed crisis reply with resources (clear risk)
+	replyCheckIn                   // the fixed check-in with resources (possible risk)
+	replyFollowUp                  // the follow-up to an unclear answer to the check-in
+	replyAck                       // a short acknowledgement of a risk after the crisis reply
 )
 
 // screening is the screen of a message on its own, begun with its send so that it runs while
@@ -47,16 +49,23 @@ func (s *screening) alone() safety.Result {
 // decide is the safety step of a send: the message's risk, screened with the previous turns
 // as context (see safetyContext), and the kind of reply it gets. A clear risk gets the crisis
 // reply and a possible one the check-in, whatever a model would say; neither is ever mirrored
-// back. It is the one place the send path asks the safety screen (with screening and
-// safetyContext), so the screen can change without touching the rest.
-func decide(s *screening, c safety.Context, newSession bool) (safety.Result, replyKind) {
+// back. An unclear answer to the check-in gets the follow-up instead, and once the session has
+// had crisis replies (crises), any later risk gets a short acknowledgement that points to the
+// pinned resources rather than the crisis text again. It is the one place the send path asks
+// the safety screen (with screening and safetyContext), so the screen can change without
+// touching the rest.
+func decide(s *screening, c safety.Context, newSession bool, crises int32) (safety.Result, replyKind) {
 	risk := s.alone()
 	if c.FollowsRisk() {
 		risk = safety.Screen(s.msg, c)
 	}
 	switch {
+	case risk.Risky() && crises > 0:
+		return risk, replyAck
 	case risk.Level == safety.Clear:
 		return risk, replyCrisis
+	case risk.Unclear:
+		return risk, replyFollowUp
 	case risk.Level == safety.Possible:
 		return risk, replyCheckIn
 	case newSession:
@@ -64,6 +73,15 @@ func decide(s *screening, c safety.Context, newSession bool) (safety.Result, rep
 	default:
 		return risk, replyModel
 	}
+}
+
+// decide is the turn's safety step (the function decide) with the session's safety state as
+// the send read it (t.session, the zero row for a new session; recent, its messages newest
+// first, without answered and what follows it for a retry).
+func (t *Turn) decide(sc *screening, c safety.Context, recent []dbgen.Message, answered uuid.UUID) {
+	t.crises, t.pinned = t.session.CrisisReplies, t.session.SafetyPinned
+	t.afterCrisis = repliedCrisis(recent, answered)
+	t.risk, t.kind = decide(sc, c, t.newSession, t.crises)
 }
 
 // safetyContext is what the screen needs to know of the turns before a message, from the
@@ -94,23 +112,66 @@ func safetyContext(newestFirst []dbgen.Message, answered uuid.UUID) safety.Conte
 		case companion.RoleAssistant:
 			// Only a reply after the previous user message counts: the one the new message
 			// answers (none when that reply failed), and only when it asked the check-in
-			// question (the crisis reply asks nothing to answer yes to).
+			// question or its follow-up (the crisis reply asks nothing to answer yes to).
 			if !seenReply {
 				seenReply, c.CheckedIn = true, m.RiskLevel == int16(safety.Possible)
+				c.FollowedUp = c.CheckedIn && companion.IsFollowUp(m.Content)
 			}
 		}
 	}
 	return c
 }
 
+// repliedCrisis reports whether the companion's latest reply, in the session's messages newest
+// first, was the crisis reply or an acknowledgement (stored at the clear tier); with answered
+// set (a retry), that message and what follows it are left out.
+func repliedCrisis(newestFirst []dbgen.Message, answered uuid.UUID) bool {
+	before := answered == uuid.Nil
+	for _, m := range newestFirst {
+		if !before {
+			before = m.ID == answered
+			continue
+		}
+		if m.Role == companion.RoleAssistant {
+			return m.RiskLevel == int16(safety.Clear)
+		}
+	}
+	return false
+}
+
 // replyLevel is the risk_level stored with the turn's reply: the tier it answered.
 func (t *Turn) replyLevel() int16 {
 	switch {
-	case t.kind == replyCrisis:
+	case t.kind == replyCrisis || t.kind == replyAck:
 		return int16(safety.Clear)
-	case t.kind == replyCheckIn || t.signalled:
+	case t.kind == replyCheckIn || t.kind == replyFollowUp || t.signalled:
 		return int16(safety.Possible)
 	default:
 		return 0
 	}
+}
+
+// pins reports whether the turn's reply pins the session's resources, and for which kind of
+// danger: a reply that asks about risk or answers it does, and the category of the latest
+// clear risk wins over an earlier one; nil leaves the session as it was.
+func (t *Turn) pins() *string {
+	if t.kind == replyModel && !t.signalled || t.kind == replyWelcome {
+		return nil
+	}
+	cat := string(t.risk.Category)
+	if cat == "" {
+		cat = string(safety.Suicide)
+	}
+	if t.pinned != nil && t.risk.Level != safety.Clear {
+		cat = *t.pinned
+	}
+	return &cat
+}
+
+// crisisReplies is how many crisis replies the turn's reply adds to the session's count.
+func (t *Turn) crisisReplies() int32 {
+	if t.kind == replyCrisis || t.kind == replyAck {
+		return 1
+	}
+	return 0
 }

@@ -130,11 +130,13 @@ func TestShortAnswersAreOnlyRiskyAfterACheckIn(t *testing.T) {
 	if r, c := f.counts(t); r != 0 || c != 0 {
 		t.Fatalf("referrals %d, check-ins %d; want none", r, c)
 	}
-	// A clear risk, then a short answer: still the crisis reply.
+	// A clear risk gets the crisis reply; the crisis reply asks nothing, so a "yes" after it
+	// confirms nothing and gets an ordinary reply, never the crisis text again.
 	if res := f.send(t, uid, sid, clearRisk); res.AIResponse != companion.CrisisReply {
 		t.Fatalf("clear risk got %q", res.AIResponse)
 	}
-	if res := f.send(t, uid, sid, "yes"); res.AIResponse != companion.CrisisReply {
+	f.llm.Enqueue(llmtest.Script{Chunks: []string{"I'm here."}})
+	if res := f.send(t, uid, sid, "yes"); res.AIResponse != "I'm here." {
 		t.Fatalf("\"yes\" after the crisis reply got %q", res.AIResponse)
 	}
 	// A reply to something else in between breaks the chain.
@@ -197,6 +199,7 @@ func TestSafetyContextReadsThePreviousTurns(t *testing.T) {
 		{"a retry", retried, answered.ID, safety.Context{Previous: safety.Possible, CheckedIn: true}},
 		{"a stored level", storedPossible, uuid.Nil, safety.Context{Previous: safety.Possible}},
 		{"a stored level of none", storedNone, uuid.Nil, safety.Context{}},
+		{"after the follow-up", append([]dbgen.Message{msg(a, 1, companion.FollowUpReply), msg(u, 1, "idk")}, checkIn...), uuid.Nil, safety.Context{CheckedIn: true, FollowedUp: true}},
 	}
 	for _, c := range cases {
 		if got := safetyContext(c.rows, c.answered); got != c.want {

@@ -60,6 +60,9 @@ type SendResult struct {
 	// AccountGone says the account was deleted while the reply was written; Send answers
 	// it as a signed-out caller.
 	AccountGone bool
+	// SafetyPinned is the kind of danger the session's resources are pinned for (see
+	// Session.SafetyPinned), nil while nothing is pinned.
+	SafetyPinned *string
 }
 
 // Send stores the message and waits for its reply; onDelta (may be nil) receives the reply's

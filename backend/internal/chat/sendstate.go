@@ -239,7 +239,7 @@ func (s *Service) continueKept(ctx context.Context, st *sendState, userID, sessi
 	c := &counters{day: day(now), now: now}
 	t := &Turn{s: s, user: st.user, session: st.session, memories: st.memories, message: msg, messageID: uuid.New(), paced: in.Paced, counted: c, screen: sc}
 	t.history, t.earlier = turnsBefore(uncovered(st.session, st.recent), uuid.Nil), earlierOf(st.session)
-	t.risk, t.kind = decide(sc, safetyContext(st.recent, uuid.Nil), false)
+	t.decide(sc, safetyContext(st.recent, uuid.Nil), st.recent, uuid.Nil)
 
 	b := &store.Batch{}
 	// The same locks in the same order as a send's first round trip (user, session, counters),

@@ -44,6 +44,14 @@ type Turn struct {
 	risk       safety.Result
 	screen     *screening // the message's screen on its own
 	kind       replyKind
+	// What the reply needs of the session's safety state, read as the send decides (t.session
+	// is set only as the message is committed, while a model reply has already started):
+	// afterCrisis says the reply before the message was the crisis reply or an
+	// acknowledgement (see companion.Prompt.AfterCrisis), crises how many the session has had,
+	// and pinned the kind of danger its resources are pinned for (nil: none).
+	afterCrisis bool
+	crises      int32
+	pinned      *string
 	// signalled is set when a model-side safety signal completed the model's reply with the
 	// check-in and the resources.
 	signalled bool
@@ -90,7 +98,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 		rollback(ctx, tx)
 		return nil, err
 	}
-	t.risk, t.kind = decide(t.screen, safety.Context{}, true)
+	t.decide(t.screen, safety.Context{}, nil, uuid.Nil)
 
 	sessionID := uuid.New()
 	write := &store.Batch{}
@@ -144,7 +152,7 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 		rollback(ctx, tx)
 		return nil, err
 	}
-	t.risk, t.kind = decide(t.screen, safetyContext(r.recent, uuid.Nil), false)
+	t.decide(t.screen, safetyContext(r.recent, uuid.Nil), r.recent, uuid.Nil)
 	write := &store.Batch{}
 	sess := s.queueContinue(ctx, write, t, sessionID, r.needed, c.now)
 	return s.startIn(ctx, tx, t, sessionID, write, sess)
@@ -246,7 +254,7 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 	}
 	// The risk was recorded when the message was sent; only the reply is decided again.
 	t.newSession = len(t.history) == 0
-	t.risk, t.kind = decide(screenAlone(t.message), safetyContext(r.recent, t.messageID), t.newSession)
+	t.decide(screenAlone(t.message), safetyContext(r.recent, t.messageID), r.recent, t.messageID)
 	var disclosed *time.Time
 	if !t.newSession {
 		disclosed = t.dueNotice(c.now)

@@ -55,6 +55,11 @@ type Prompt struct {
 	// Paced says someone watches the reply arrive as a stream: the offline engine may then
 	// pace its words like a model would. Without it a reply comes back at once.
 	Paced bool
+	// Crises is how many crisis replies and acknowledgements of a risk the session has had;
+	// AfterCrisis says the reply just before the message was one of them, and the offline
+	// engine then asks gently how the user is and whether they have reached someone.
+	Crises      int
+	AfterCrisis bool
 }
 
 // Usage is the token accounting of one reply. Reported is false when the provider gave no

@@ -14,12 +14,16 @@ import (
 // Direct questions get direct answers, short replies a narrower question. The same session
 // always gets the same reply.
 func (o *Offline) Compose(p Prompt) string {
-	switch screenIn(p.Message, contextAfter(p.History)).Level {
 	// The chat path answers a risky message before asking the engine; should the engine be
 	// asked anyway, it gives the same fixed reply and mirrors nothing.
-	case safety.Clear:
+	switch r := screenIn(p.Message, contextAfter(p.History)); {
+	case r.Risky() && p.Crises > 0:
+		return CrisisAck(p.Crises)
+	case r.Level == safety.Clear:
 		return CrisisReply
-	case safety.Possible:
+	case r.Unclear:
+		return FollowUpReply
+	case r.Level == safety.Possible:
 		return CheckInReply
 	}
 	s := newSession(p)
@@ -32,6 +36,9 @@ func (o *Offline) Compose(p Prompt) string {
 	r := &reply{s: s, w: newWriter(s, append(texts, p.Message)), cur: s.cur(), k: len(s.replies) + 1, keywords: o.Keywords}
 	r.values()
 	r.compose()
+	if p.AfterCrisis {
+		return AfterCrisisQuestion(p.Crises) + " " + r.w.text()
+	}
 	return r.w.text()
 }
 

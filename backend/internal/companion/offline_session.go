@@ -31,7 +31,8 @@ func contextAfter(turns []Turn) safety.Context {
 		case t.Role == RoleUser:
 			c = safety.Context{Previous: screenIn(t.Content, safety.Context{}).Level}
 		case t.Role == RoleAssistant:
-			c.CheckedIn = strings.Contains(t.Content, CheckInQuestion)
+			c.FollowedUp = IsFollowUp(t.Content)
+			c.CheckedIn = strings.Contains(t.Content, CheckInQuestion) || c.FollowedUp
 		}
 	}
 	return c
@@ -48,7 +49,7 @@ func levelIn(text string, c safety.Context) safety.Level {
 // isCheckIn says whether a reply was the check-in or the crisis reply, or carried the
 // resources after a model-side signal.
 func isCheckIn(reply string) bool {
-	return strings.Contains(reply, CrisisResources) || strings.Contains(reply, CheckInQuestion)
+	return strings.Contains(reply, CrisisResources) || strings.Contains(reply, CheckInQuestion) || IsFollowUp(reply)
 }
 
 // guarded says whether nothing of a message may be tracked or quoted back: it shows a risk,
@@ -126,7 +127,7 @@ func newSession(p Prompt) *session {
 			if r, ok := ownReply(t.Content); ok {
 				s.replies = append(s.replies, r)
 			}
-			c.CheckedIn = isCheckIn(t.Content)
+			c.CheckedIn, c.FollowedUp = isCheckIn(t.Content), IsFollowUp(t.Content)
 		}
 	}
 	_, _ = h.Write([]byte(p.Message))
@@ -146,7 +147,8 @@ func ownReply(text string) (string, bool) {
 		}
 		text = strings.TrimSpace(text[i+2:])
 	}
-	if text == "" || strings.Contains(text, CrisisResources) || strings.Contains(text, "welcome to Percolate") {
+	if text == "" || strings.Contains(text, CrisisResources) || strings.Contains(text, "welcome to Percolate") ||
+		IsFollowUp(text) || isCrisisAck(text) {
 		return "", false
 	}
 	return text, true

@@ -56,7 +56,16 @@ func apiSendResult(r chat.SendResult) api.SendMessageResponse {
 		st := api.MessageStatus(r.Status)
 		out.ReplyStatus = &st
 	}
+	out.SafetyPinned = apiPinned(r.SafetyPinned)
 	return out
+}
+
+// apiPinned is a session's pinned resources, nil (absent) while nothing is pinned.
+func apiPinned(category *string) *api.SafetyPinned {
+	if category == nil {
+		return nil
+	}
+	return &api.SafetyPinned{Category: *category}
 }
 
 func apiMessage(m chat.Message) api.Message {
@@ -320,7 +329,7 @@ func sessionDetailOf(d *chat.Detail) sessionDetailJSON {
 		SessionId: d.ID, Title: d.Title, Status: api.SessionStatus(d.Status), IsActive: d.Active,
 		SessionTokensUsed: d.TokensUsed, SessionTokenLimit: d.TokenLimit, EndReason: d.EndReason,
 		SessionSummary: d.Summary, Messages: apiMessages(d.Messages),
-		ReplyInProgress: &d.ReplyInProgress,
+		ReplyInProgress: &d.ReplyInProgress, SafetyPinned: apiPinned(d.SafetyPinned),
 	}
 	if d.Summary != nil || len(d.Emotions) > 0 {
 		em := apiEmotions(d.Emotions)

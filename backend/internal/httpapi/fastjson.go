@@ -139,6 +139,11 @@ func appendSessionDetail(b []byte, d *api.SessionDetail) ([]byte, bool) {
 		b = append(b, `,"replyInProgress":`...)
 		b = strconv.AppendBool(b, *d.ReplyInProgress)
 	}
+	if d.SafetyPinned != nil {
+		b = append(b, `,"safetyPinned":{"category":`...)
+		b = appendJSONString(b, d.SafetyPinned.Category)
+		b = append(b, '}')
+	}
 	if d.SessionEmotions != nil {
 		b = append(b, `,"sessionEmotions":`...)
 		b = appendEmotions(b, *d.SessionEmotions)

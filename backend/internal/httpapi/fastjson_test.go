@@ -55,6 +55,9 @@ func sampleDetail(r *rand.Rand) api.SessionDetail {
 		s := str(r.IntN(100))
 		d.SessionSummary = &s
 	}
+	if r.IntN(2) == 0 {
+		d.SafetyPinned = &api.SafetyPinned{Category: str(r.IntN(100))}
+	}
 	if r.IntN(8) > 0 {
 		d.Messages = []api.Message{}
 		for range r.IntN(6) {

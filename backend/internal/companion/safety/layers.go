@@ -44,7 +44,8 @@ func (s *screener) screen(raw string, c Context) Result {
 	return r
 }
 
-// screenLayer is screen, also naming the layer that decided: "context", "rules", "denial" (a
+// screenLayer is screen, also naming the layer that decided: "context", "unclear" (an unclear
+// answer to a question about risk), "rules", "denial" (a
 // denial followed by what it denied), "possible" (the check-in phrasings) or "scorer"; "" when
 // the message shows no risk.
 func (s *screener) screenLayer(raw string, c Context) (Result, string) {
@@ -53,14 +54,21 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 	afterRisk := c.FollowsRisk()
 	denies := denial.MatchString(text.Normalize(raw))
 
-	// The context rule: a short answer after a check-in or a risky message confirms the risk,
-	// unless it denies it.
-	if afterRisk && shortReply(raw) && !denies {
-		cat := category(masked)
-		if cat == "" {
-			cat = Suicide
+	// The context rule: after a question about risk, a short answer confirms the risk only if
+	// it says so; an unclear one gets the follow-up once (then the other layers decide), and a
+	// denial is left to them. After a risky message without a question (the crisis reply asks
+	// none), only an answer that tells of a time, a means or an act confirms it.
+	if afterRisk {
+		switch a := ClassifyAnswer(raw, c.AskedSafe); {
+		case a == Confirms && (c.CheckedIn || substantive(strings.TrimSpace(text.Normalize(raw)))):
+			cat := category(masked)
+			if cat == "" {
+				cat = Suicide
+			}
+			return Result{Level: Clear, Category: cat}, "context"
+		case a == Unclear && c.CheckedIn && !c.FollowedUp:
+			return Result{Level: Possible, Category: Suicide, Unclear: true}, "unclear"
 		}
-		return Result{Level: Clear, Category: cat}, "context"
 	}
 	if cat := matchRules(masked); cat != "" {
 		return Result{Level: Clear, Category: cat}, "rules"

@@ -54,8 +54,15 @@ const (
 type Context struct {
 	// Previous is the level of the user's previous message in the session.
 	Previous Level
-	// CheckedIn is true when the companion's previous reply was a check-in or the crisis reply.
+	// CheckedIn is true when the companion's previous reply asked about risk: the check-in or
+	// the follow-up.
 	CheckedIn bool
+	// FollowedUp is true when that reply was the follow-up to an unclear answer: a second
+	// unclear answer is not asked again (see ClassifyAnswer).
+	FollowedUp bool
+	// AskedSafe is true when the question was "are you safe?", to which "no" confirms the
+	// risk. The chat never asks it; a labelled conversation may.
+	AskedSafe bool
 }
 
 // FollowsRisk reports whether the message follows a check-in, the crisis reply or a risky
@@ -68,6 +75,9 @@ func (c Context) FollowsRisk() bool { return c.CheckedIn || c.Previous != None }
 type Result struct {
 	Level    Level
 	Category Category // set when Level is not None
+	// Unclear is set for an unclear answer to a question about risk ("idk", "meh"): a possible
+	// risk that gets the gentle follow-up rather than the check-in.
+	Unclear bool
 }
 
 // Risky reports whether the message gets the resources (either tier).

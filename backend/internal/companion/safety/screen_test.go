@@ -153,18 +153,51 @@ func TestScreenCategoryOfClearRisk(t *testing.T) {
 
 func TestContextRule(t *testing.T) {
 	afterCheckIn := Context{CheckedIn: true}
-	afterRisk := Context{Previous: Possible}
+	// After a question, an answer that confirms is a clear risk, in any context that asked.
 	confirm := []string{"yes", "tonight", "I already have them", "yeah, I've thought about how", "all of them",
-		"a bit. it wont stop bleeding", "👍", "not really", "no"}
+		"a bit. it wont stop bleeding", "kind of", "i think so", "I already did"}
 	for _, m := range confirm {
-		for _, c := range []Context{afterCheckIn, afterRisk, {Previous: Clear}} {
+		for _, c := range []Context{afterCheckIn, {CheckedIn: true, Previous: Possible}, {CheckedIn: true, FollowedUp: true}} {
+			if r := Screen(m, c); r.Level != Clear || r.Unclear {
+				t.Errorf("Screen(%q, %+v) = %+v, want clear", m, c, r)
+			}
+		}
+	}
+	// "no" confirms only a risk asked as "are you safe?"; to the chat's question it denies.
+	for _, m := range []string{"no", "not really"} {
+		if r := Screen(m, Context{CheckedIn: true, AskedSafe: true}); r.Level != Clear {
+			t.Errorf("Screen(%q) after \"are you safe?\" = %v, want clear", m, r.Level)
+		}
+		if r := Screen(m, afterCheckIn); r.Risky() {
+			t.Errorf("Screen(%q) after the check-in = %v, want none", m, r.Level)
+		}
+	}
+	// An unclear answer gets the follow-up (a possible risk, marked unclear), never the crisis
+	// reply; after the follow-up, a second one is not asked again.
+	for _, m := range []string{"idk", "meh", "lol", "k", "maybe?", "not sure", "👍", "hmm idk"} {
+		if r := Screen(m, afterCheckIn); r.Level != Possible || !r.Unclear {
+			t.Errorf("Screen(%q) after the check-in = %+v, want the follow-up", m, r)
+		}
+		if r := Screen(m, Context{CheckedIn: true, FollowedUp: true}); r.Risky() {
+			t.Errorf("Screen(%q) after the follow-up = %+v, want none", m, r)
+		}
+	}
+	// After a risky message that was not asked about (the crisis reply asks nothing), only an
+	// answer that tells of a time, a means or an act is a risk; a yes or a shrug is not.
+	for _, c := range []Context{{Previous: Possible}, {Previous: Clear}} {
+		for _, m := range []string{"tonight", "I already have them", "all of them"} {
 			if r := Screen(m, c); r.Level != Clear {
 				t.Errorf("Screen(%q, %+v) = %v, want clear", m, c, r.Level)
 			}
 		}
+		for _, m := range []string{"yes", "ok", "thanks", "idk", "👍"} {
+			if r := Screen(m, c); r.Risky() {
+				t.Errorf("Screen(%q, %+v) = %v, want none", m, c, r.Level)
+			}
+		}
 	}
 	// The same words with nothing risky before them are nothing.
-	for _, m := range []string{"yes", "tonight", "all of them", "twice", "friday"} {
+	for _, m := range []string{"yes", "tonight", "all of them", "twice", "friday", "idk"} {
 		if r := Screen(m, Context{}); r.Risky() {
 			t.Errorf("Screen(%q) with no context = %v, want none", m, r)
 		}
@@ -342,8 +375,9 @@ func TestAdultContactRule(t *testing.T) {
 
 // TestScreenAsksOnlyWhetherAMessageFollowsRisk holds the promise of Context.FollowsRisk that a
 // send relies on to screen a message before it has read the turns before it: over every
-// message of the tuning half, the screen is the same in every context that follows a risk
-// (Context{} is the only one that does not).
+// message of the tuning half, the screen differs from the message's screen alone only in a
+// context that follows a risk, and there only by whether a question was asked (the level of
+// the previous message does not matter).
 func TestScreenAsksOnlyWhetherAMessageFollowsRisk(t *testing.T) {
 	items, err := corpus.Load(corpus.TuningFile)
 	if err != nil {
@@ -355,18 +389,25 @@ func TestScreenAsksOnlyWhetherAMessageFollowsRisk(t *testing.T) {
 	if (Context{}).FollowsRisk() || !(Context{CheckedIn: true}).FollowsRisk() || !(Context{Previous: Possible}).FollowsRisk() {
 		t.Fatal("FollowsRisk: only the empty context follows no risk")
 	}
-	others := []Context{{Previous: Possible}, {Previous: Clear}, {CheckedIn: true, Previous: Possible}, {CheckedIn: true, Previous: Clear}}
+	if (Context{FollowedUp: true, AskedSafe: true}).FollowsRisk() {
+		t.Fatal("FollowsRisk: a context without a question or a risky message follows no risk")
+	}
+	asked := []Context{{CheckedIn: true, Previous: Possible}, {CheckedIn: true, Previous: Clear}}
+	notAsked := []Context{{Previous: Possible}, {Previous: Clear}}
 	differ := 0
 	for _, it := range items {
 		m := it.Text
-		alone, after := Screen(m, Context{}), Screen(m, Context{CheckedIn: true})
+		alone, after, told := Screen(m, Context{}), Screen(m, Context{CheckedIn: true}), Screen(m, notAsked[0])
 		if alone != after {
 			differ++
 		}
-		for _, c := range others {
+		for _, c := range asked {
 			if got := Screen(m, c); got != after {
 				t.Fatalf("Screen(%q, %+v) = %+v, want %+v as after a check-in", m, c, got, after)
 			}
+		}
+		if got := Screen(m, notAsked[1]); got != told {
+			t.Fatalf("Screen(%q, %+v) = %+v, want %+v as after a possible risk", m, notAsked[1], got, told)
 		}
 	}
 	if differ == 0 {

@@ -38,7 +38,9 @@ func Today(_ []companion.Turn, text string) Decision {
 
 // Layered adapts the layered screen, safety.Screen: its context is the level the screen gave
 // the user's last earlier message (screened with its own context in turn) and whether the
-// companion's last turn was a check-in or the crisis reply.
+// companion's last turn was a check-in or the crisis reply. An unclear answer to a check-in
+// ("maybe", "idk") is a possible risk: it gets the follow-up, which asks again with the
+// resources pinned, so it counts as flagged (the check-in tier), never as the crisis reply.
 func Layered(prev []companion.Turn, text string) Decision {
 	switch safety.Screen(text, layeredContext(prev)).Level {
 	case safety.Clear:
@@ -56,6 +58,7 @@ func layeredContext(prev []companion.Turn) safety.Context {
 		if t.Role == companion.RoleAssistant {
 			if i == len(prev)-1 && checkInTurn.MatchString(strings.ToLower(t.Content)) {
 				c.CheckedIn = true
+				c.AskedSafe = safeQuestion.MatchString(strings.ToLower(t.Content))
 			}
 			continue
 		}
@@ -70,6 +73,10 @@ func layeredContext(prev []companion.Turn) safety.Context {
 // questions of a risk assessment (how or when, where the user is now, who is hurting them). In the chat, the
 // service knows when it sent a check-in; the labelled set only has the words.
 var checkInTurn = regexp.MustCompile(`hurt(ing)? yourself|harm(ing)? yourself|end(ing)? your life|kill(ing)? yourself|suicid|are you safe|feel safe|safe right now|take something|not wanting to be alive|tried to end|what do you mean|what are you thinking about|hurting you|hurt you|making you do|touching you|threatening you|are you in danger|how you (would|d|will|might|plan to) do it|when you (would|d|will|might|plan to) do it|thought about (how|when)\?$|where are you right now|planning to do with (them|it|those)`)
+
+// safeQuestion recognises the check-in that asks whether the user is safe, to which "no"
+// confirms the risk (safety.Context.AskedSafe).
+var safeQuestion = regexp.MustCompile(`are you safe|feel safe|safe right now`)
 
 // Tally counts messages and what a screen decided about them. Flagged counts both tiers: a
 // possible risk gets the resources too, so it counts towards recall, and on a harmless

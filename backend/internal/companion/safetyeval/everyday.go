@@ -92,21 +92,27 @@ type Outcome int
 // whose words screen as risky also gets the resources added; the offline engine's do not.)
 const (
 	Answered  Outcome = iota // the welcome or an ordinary reply
-	CheckedIn                // the check-in question with the resources
+	CheckedIn                // the check-in question with the resources, or its follow-up after an unclear answer
 	Crisis                   // the crisis reply with the resources
+	Ack                      // a short acknowledgement of a later risk, pointing to the pinned resources
 )
 
 // Converse runs the student's turns through the send path's safety decisions and the offline
 // engine, as the chat does with no model configured, and returns each turn's outcome and
 // reply. It mirrors chat.decide (the message alone, or in its context after a risky message
-// or a check-in), chat.safetyContext (the previous message's level on its own, and whether
-// the reply it answers asked the check-in question) and Turn.reply (the first message of a
-// session gets the welcome; the offline engine's replies are not screened).
+// or a question; an unclear answer to the check-in gets the follow-up, counted as CheckedIn,
+// since it asks again and the resources stay pinned; once the session has had the crisis
+// reply, any later risk gets an acknowledgement), chat.safetyContext (the previous message's
+// level on its own, whether the reply it answers asked the check-in question, and whether
+// that was the follow-up), Turn.reply (the first message of a session gets the welcome; the
+// offline engine's replies are not screened) and Turn.prompt (the engine is told how many
+// crisis replies the session has had and whether the last reply was one).
 func Converse(turns []string) ([]Outcome, []string) {
 	engine := companion.NewOffline()
 	var history []companion.Turn
 	out, replies := make([]Outcome, len(turns)), make([]string, len(turns))
 	var c safety.Context
+	crises, afterCrisis := 0, false
 	for i, msg := range turns {
 		alone := safety.Screen(msg, safety.Context{})
 		risk := alone
@@ -115,19 +121,27 @@ func Converse(turns []string) ([]Outcome, []string) {
 		}
 		var reply string
 		switch {
+		case risk.Risky() && crises > 0:
+			out[i], reply = Ack, companion.CrisisAck(crises)
 		case risk.Level == safety.Clear:
 			out[i], reply = Crisis, companion.CrisisReply
+		case risk.Unclear:
+			out[i], reply = CheckedIn, companion.FollowUpReply
 		case risk.Level == safety.Possible:
 			out[i], reply = CheckedIn, companion.CheckInReply
 		case i == 0:
 			reply = companion.Welcome("Sam", false)
 		default:
-			reply = engine.Compose(companion.Prompt{History: history, Message: msg})
+			reply = engine.Compose(companion.Prompt{History: history, Message: msg, Crises: crises, AfterCrisis: afterCrisis})
 		}
 		replies[i] = reply
 		history = append(history, companion.Turn{Role: companion.RoleUser, Content: msg},
 			companion.Turn{Role: companion.RoleAssistant, Content: reply})
-		c = safety.Context{Previous: alone.Level, CheckedIn: risk.Level == safety.Possible}
+		c = safety.Context{Previous: alone.Level, CheckedIn: out[i] == CheckedIn, FollowedUp: risk.Unclear && out[i] == CheckedIn}
+		afterCrisis = out[i] == Crisis || out[i] == Ack
+		if afterCrisis {
+			crises++
+		}
 	}
 	return out, replies
 }

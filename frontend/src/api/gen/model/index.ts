@@ -104,6 +104,7 @@ export * from './resetPasswordParams';
 export * from './resetPasswordRequest';
 export * from './retryChatReply200';
 export * from './role';
+export * from './safetyPinned';
 export * from './searchProfileSessionsParams';
 export * from './sendMessageRequest';
 export * from './sendMessageResponse';

@@ -56,6 +56,7 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
  * OpenAPI spec version: 1.0.0
  */
 import type { MessageStatus } from './messageStatus';
+import type { SafetyPinned } from './safetyPinned';
 
 /**
  * The outcome of a send. `replyStatus` is only present, as `stopped`, for a reply the user
@@ -75,4 +76,5 @@ export interface SendMessageResponse {
   /** @nullable */
   error?: string | null;
   replyStatus?: MessageStatus;
+  safetyPinned?: SafetyPinned;
 }

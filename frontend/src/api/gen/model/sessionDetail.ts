@@ -58,6 +58,7 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
 import type { SessionStatus } from './sessionStatus';
 import type { Message } from './message';
 import type { Emotion } from './emotion';
+import type { SafetyPinned } from './safetyPinned';
 
 export interface SessionDetail {
   sessionId: string;
@@ -79,4 +80,5 @@ export interface SessionDetail {
 it). Absent means false.
  */
   replyInProgress?: boolean;
+  safetyPinned?: SafetyPinned;
 }

@@ -511,7 +511,10 @@ export const getChatSessionResponse = zod.object({
 })),
   "sessionSummary": zod.string().nullish().describe('Only for roles other than USER, and only once the session has ended.'),
   "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).optional(),
-  "replyInProgress": zod.boolean().optional().describe('A reply is being written in this session (GET /api/chat/sessions/{id}/stream follows\nit). Absent means false.\n')
+  "replyInProgress": zod.boolean().optional().describe('A reply is being written in this session (GET /api/chat/sessions/{id}/stream follows\nit). Absent means false.\n'),
+  "safetyPinned": zod.object({
+  "category": zod.string().describe('The kind of danger of the latest risk they were pinned for, as the crisis screen\nnames it (`suicide`, `self_harm`, `abuse`, `danger`; more may come).\n')
+}).optional().describe('The session\'s support lines are pinned above the composer for the rest of the session:\na reply in it has asked about risk (the check-in or its follow-up) or given the crisis\nreply. Absent while nothing is pinned; once present, it stays for the session.\n')
 })
 
 
@@ -642,7 +645,10 @@ export const sendChatMessageResponse = zod.object({
   "sessionEnded": zod.boolean(),
   "endReason": zod.string().nullish(),
   "error": zod.string().nullish(),
-  "replyStatus": zod.enum(['complete', 'interrupted', 'stopped']).optional().describe('How a stored reply ended: `complete`; `interrupted` when the model failed part-way\n(the text is what arrived before); `stopped` when the user stopped it. A user\'s message\nis always `complete`.\n')
+  "replyStatus": zod.enum(['complete', 'interrupted', 'stopped']).optional().describe('How a stored reply ended: `complete`; `interrupted` when the model failed part-way\n(the text is what arrived before); `stopped` when the user stopped it. A user\'s message\nis always `complete`.\n'),
+  "safetyPinned": zod.object({
+  "category": zod.string().describe('The kind of danger of the latest risk they were pinned for, as the crisis screen\nnames it (`suicide`, `self_harm`, `abuse`, `danger`; more may come).\n')
+}).optional().describe('The session\'s support lines are pinned above the composer for the rest of the session:\na reply in it has asked about risk (the check-in or its follow-up) or given the crisis\nreply. Absent while nothing is pinned; once present, it stays for the session.\n')
 }).describe('The outcome of a send. `replyStatus` is only present, as `stopped`, for a reply the user\nstopped: `aiResponse` is then the text written until the stop.\n')
 
 
@@ -697,7 +703,10 @@ export const sendVoiceMessageResponse = zod.object({
   "sessionEnded": zod.boolean(),
   "endReason": zod.string().nullish(),
   "error": zod.string().nullish(),
-  "replyStatus": zod.enum(['complete', 'interrupted', 'stopped']).optional().describe('How a stored reply ended: `complete`; `interrupted` when the model failed part-way\n(the text is what arrived before); `stopped` when the user stopped it. A user\'s message\nis always `complete`.\n')
+  "replyStatus": zod.enum(['complete', 'interrupted', 'stopped']).optional().describe('How a stored reply ended: `complete`; `interrupted` when the model failed part-way\n(the text is what arrived before); `stopped` when the user stopped it. A user\'s message\nis always `complete`.\n'),
+  "safetyPinned": zod.object({
+  "category": zod.string().describe('The kind of danger of the latest risk they were pinned for, as the crisis screen\nnames it (`suicide`, `self_harm`, `abuse`, `danger`; more may come).\n')
+}).optional().describe('The session\'s support lines are pinned above the composer for the rest of the session:\na reply in it has asked about risk (the check-in or its follow-up) or given the crisis\nreply. Absent while nothing is pinned; once present, it stays for the session.\n')
 }).describe('The outcome of a send. `replyStatus` is only present, as `stopped`, for a reply the user\nstopped: `aiResponse` is then the text written until the stop.\n').and(zod.object({
   "audioData": zod.string().nullish().describe('Base64 MP3 of the spoken reply; absent when the browser should speak it.')
 }))

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { endChatSession, stopChatReply, useGetChatSession } from '../../../api/gen/chat/chat';
-import type { ClosingFeeling, Message, SendMessageResponse } from '../../../api/gen/model';
+import type { ClosingFeeling, Message, SafetyPinned, SendMessageResponse } from '../../../api/gen/model';
 import {
   attachToReply,
   ReplyFailedError,
@@ -99,6 +99,9 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   const { sessionId, added, dropped, title, tokens, endedHere, sending, streaming, stopping, error } = state;
   const sessionIdRef = useRef(loadId);
   const liveRef = useRef<LiveReply | null>(null);
+  // The support lines pinned by a reply since the screen opened (the loaded session says
+  // whether they were pinned before); they stay for the rest of the session.
+  const [pinnedHere, setPinnedHere] = useState<SafetyPinned | null>(null);
   // The streamed reply's text, shown by its bubble alone (see liveText.ts).
   const [liveText] = useState(createLiveText);
 
@@ -132,6 +135,7 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
 
   const applyResponse = (response: SendMessageResponse, replyId: string, streamed: boolean, prefix = '') => {
     adoptSession(response.sessionId);
+    if (response.safetyPinned) setPinnedHere(response.safetyPinned);
     void invalidateSessions(queryClient);
     dispatch({
       type: 'replyFinished',
@@ -349,6 +353,8 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     retryId: canRetry ? last!.id : null,
     /** The loaded session had already ended when the chat was opened. */
     endedBefore: Boolean(loaded) && !isSessionActive(loaded!),
+    /** The session's support lines are pinned above the composer (issue 32), or null. */
+    safetyPinned: pinnedHere ?? loaded?.safetyPinned ?? null,
     summary: loaded?.sessionSummary ?? null,
     emotions: loaded?.sessionEmotions ?? [],
     endSession: (feeling?: ClosingFeeling) => end.mutate(feeling),

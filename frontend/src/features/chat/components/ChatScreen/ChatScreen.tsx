@@ -13,6 +13,7 @@ import { Composer } from '../Composer/Composer';
 import { EndSessionDialog } from '../EndSessionDialog/EndSessionDialog';
 import { EndedSummary } from '../EndedSummary/EndedSummary';
 import { MessageList } from '../MessageList/MessageList';
+import { PinnedSupport } from '../PinnedSupport/PinnedSupport';
 import { ThinkingIndicator } from '../ThinkingIndicator/ThinkingIndicator';
 import { TokenCounter } from '../TokenCounter/TokenCounter';
 import classes from './ChatScreen.module.css';
@@ -108,6 +109,8 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
           {voice.error}
         </Alert>
       ) : null}
+
+      {chat.safetyPinned ? <PinnedSupport category={chat.safetyPinned.category} /> : null}
 
       <Composer
         onSend={(text) => void chat.send(text)}

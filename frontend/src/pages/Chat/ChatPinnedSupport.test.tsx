@@ -1,0 +1,127 @@
+import { http } from 'msw';
+import { Route, Routes } from 'react-router';
+import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
+import type { SendMessageResponse, SessionDetail } from '../../api/gen/model';
+import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
+import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
+import { PinnedSupport } from '../../features/chat/components/PinnedSupport/PinnedSupport';
+import { sseEvent, sseResponse } from '../../features/chat/testing/sse';
+import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { ChatPage } from './ChatPage';
+
+// Issue 32: once a reply has asked about risk, the support lines stay pinned above the composer
+// for the rest of the session, foldable but never removed.
+
+const SESSION = '5f0c2a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f';
+const CHECK_IN = 'Thank you for telling me how you are feeling. Are you thinking about hurting yourself or ending your life?';
+
+function aDetail(extra: Partial<SessionDetail> = {}): SessionDetail {
+  return {
+    sessionId: SESSION,
+    title: 'New Chat',
+    status: 'ACTIVE',
+    isActive: true,
+    sessionTokensUsed: 0,
+    sessionTokenLimit: 1000,
+    messages: [],
+    ...extra,
+  };
+}
+
+function aReply(aiResponse: string, extra: Partial<SendMessageResponse> = {}): SendMessageResponse {
+  return { success: true, sessionId: SESSION, title: 'A chat', aiResponse, sessionTokensUsed: 0, sessionTokenLimit: 1000, sessionEnded: false, ...extra };
+}
+
+const descriptors = ['clientHeight', 'offsetHeight'].map((name) => [name, Object.getOwnPropertyDescriptor(HTMLElement.prototype, name)] as const);
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 60 });
+});
+afterAll(() => {
+  for (const [name, d] of descriptors) {
+    if (d) Object.defineProperty(HTMLElement.prototype, name, d);
+    else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
+  }
+});
+
+beforeEach(() => {
+  server.use(
+    getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }),
+    getGetCurrentUserMockHandler(aUser()),
+  );
+});
+
+function renderChat() {
+  return render(
+    <Routes>
+      <Route path="/chat/:sessionId?" element={<ChatPage />} />
+    </Routes>,
+    { route: `/chat/${SESSION}` },
+  );
+}
+
+const toggle = () => screen.getByRole('button', { name: 'Support lines' });
+
+describe('PinnedSupport', () => {
+  it('folds to its one line and unfolds, and offers no way to remove it', async () => {
+    const { user } = render(<PinnedSupport category="suicide" />);
+    expect(toggle()).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('link', { name: 'findahelpline.com' })).toBeVisible();
+
+    await user.click(toggle());
+    expect(toggle()).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('link', { name: 'findahelpline.com' })).toBeNull();
+    expect(screen.getByText('Support lines')).toBeVisible();
+
+    await user.click(toggle());
+    expect(toggle()).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('link', { name: 'findahelpline.com' })).toBeVisible();
+    expect(screen.getAllByRole('button')).toHaveLength(1);
+  });
+});
+
+describe('ChatPage pinned support lines', () => {
+  it('pins the lines after a check-in and keeps them after the next, ordinary reply', async () => {
+    const replies = [aReply(CHECK_IN, { safetyPinned: { category: 'suicide' } }), aReply('That sounds like a lot to carry.', { safetyPinned: { category: 'suicide' } })];
+    let n = 0;
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () => {
+        const r = replies[n++];
+        return sseResponse([sseEvent('delta', { text: r.aiResponse }), sseEvent('done', r)]);
+      }),
+    );
+    const { user } = renderChat();
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    expect(screen.queryByRole('button', { name: 'Support lines' })).toBeNull();
+
+    await user.type(box, 'i cant do this anymore{Enter}');
+    const card = (await screen.findByRole('button', { name: 'Support lines' })).closest('section')!;
+    expect(card).toHaveAttribute('data-category', 'suicide');
+    expect(within(card).getByRole('link', { name: 'findahelpline.com' })).toBeVisible();
+
+    await user.type(box, 'idk, school mostly{Enter}');
+    await waitFor(() => expect(screen.getByText('That sounds like a lot to carry.')).toBeInTheDocument());
+    expect(toggle()).toBeInTheDocument();
+  }, 20_000);
+
+  it('shows the lines of a session that pinned them before, as soon as it loads', async () => {
+    server.use(getGetChatSessionMockHandler(aDetail({ safetyPinned: { category: 'self_harm' } })));
+    renderChat();
+    expect(await screen.findByRole('button', { name: 'Support lines' })).toHaveAttribute('aria-expanded', 'true');
+    expect(toggle().closest('section')).toHaveAttribute('data-category', 'self_harm');
+  });
+
+  it('pins nothing in a session whose replies were ordinary', async () => {
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () =>
+        sseResponse([sseEvent('delta', { text: 'Colds are miserable.' }), sseEvent('done', aReply('Colds are miserable.'))]),
+      ),
+    );
+    const { user } = renderChat();
+    await user.type(await screen.findByRole('textbox', { name: 'Message' }), 'this cold is killing me lol{Enter}');
+    await waitFor(() => expect(screen.getByText('Colds are miserable.')).toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Support lines' })).toBeNull();
+  });
+});
