@@ -254,15 +254,20 @@ func hasLexicon(t string) bool {
 // category guesses the kind of risk from the words of a message the scorer flagged.
 func category(t string) Category {
 	suicide := text.HasAny(t, suicideKeys) && suicideWords.MatchString(t)
+	var c Category
 	switch {
 	case text.HasAny(t, selfHarmKeys) && selfHarmWords.MatchString(t) && !suicide:
-		return SelfHarm
+		c = SelfHarm
+	case text.HasAny(t, sexualKeys) && sexualWords.MatchString(t):
+		c = SexualAssault
 	case text.HasAny(t, abuseKeys) && abuseWords.MatchString(t):
-		return Abuse
+		c = Abuse
 	case text.HasAny(t, dangerKeys) && dangerWords.MatchString(t) && !suicide:
-		return Danger
+		c = Danger
+	case suicide:
+		c = Suicide
 	}
-	return ""
+	return refine(c, t)
 }
 
 // The keys of the category patterns (see text.HasAny).
@@ -272,6 +277,7 @@ var (
 	abuseKeys    = []string{"dad", "father", "mum", "mom", "mother", "step", "brother", "uncle", "cousin", "grandad", "boyfriend", "bf",
 		"girlfriend", "gf", "partner", "ex", "coach", "teacher", "touch", "didnt stop", "wouldnt stop", "said no", "pressured", "spiked"}
 	dangerKeys = []string{"following me", "outside my", "threaten", "gun", "knife", "weapon", "locked me"}
+	sexualKeys = []string{"rape", "raping", "molest", "sexual", "forced", "spiked", "grop", "assault"}
 )
 
 var (
@@ -279,4 +285,5 @@ var (
 	selfHarmWords = rx(`\b(cut|cuts|cutting|blade|razor|burn(ing|ed)? myself|bleed\w*|scratch\w*|self harm\w*|relapse\w*|hurt(ing)? myself|bruises?|scars?)\b`)
 	abuseWords    = rx(`\b(dad|father|mum|mom|mother|stepdad|stepmum|stepmom|brother|uncle|cousin|grandad|boyfriend|bf|girlfriend|gf|partner|ex|coach|teacher)\b.*\b(hits?|hit me|grab\w*|touch\w*|punch\w*|slap\w*|chok\w*|throat|threw|belt|sex\w*|pics|room at night|hurts? me)\b|\b(touch\w* me|didnt stop|wouldnt stop|said no|pressured me|spiked)\b`)
 	dangerWords   = rx(`\b(following me|outside my (house|door)|threaten\w*|gun|knife|weapon|locked me)\b`)
+	sexualWords   = rx(`\b(raped|rape|raping|molest\w*|sexual(ly)? assault\w*|forced (himself|herself|themselves|me)|spiked|groped)\b`)
 )

@@ -1,0 +1,44 @@
+package safety
+
+import "testing"
+
+// Each kind of danger gets its own reply, so each risky message must map to the kind whose
+// answer it needs; an attempt under way above all, whose reply puts the emergency number first.
+func TestCategoryNamesTheDanger(t *testing.T) {
+	cases := map[string]Category{
+		"I want to kill myself":                                                         Suicide,
+		"i already took all my pills":                                                   Attempt,
+		"i swallowed the whole packet of tablets an hour ago":                           Attempt,
+		"the pills are in my hand":                                                      Attempt,
+		"i cut too deep and it wont stop bleeding":                                      Attempt,
+		"i cant keep myself safe tonight":                                               Attempt,
+		"I cut myself last night":                                                       SelfHarm,
+		"i was raped at a party last weekend":                                           SexualAssault,
+		"i think i got spiked last night":                                               SexualAssault,
+		"My boyfriend beats me":                                                         Abuse,
+		"im 15 and my stepdad hits me when mum is out":                                  Child,
+		"a man in his forties i met online wants to meet up and says to keep it secret": Child,
+		"i havent eaten in five days and i want to starve myself until i disappear":     EatingDisorder,
+		"Someone is following me home right now":                                        Danger,
+	}
+	for msg, want := range cases {
+		r := Screen(msg, Context{})
+		if r.Level == None {
+			t.Errorf("%q: not flagged", msg)
+			continue
+		}
+		if r.Category != want {
+			t.Errorf("%q: category %q, want %q", msg, r.Category, want)
+		}
+	}
+}
+
+// A short confirming answer after a check-in that says the attempt is under way is an attempt.
+func TestContextAnswerThatSaysItIsUnderWayIsAnAttempt(t *testing.T) {
+	for _, msg := range []string{"i already took them", "i have them"} {
+		r := Screen(msg, Context{CheckedIn: true})
+		if r.Level != Clear || r.Category != Attempt {
+			t.Errorf("%q after a check-in: %v %q, want clear attempt", msg, r.Level, r.Category)
+		}
+	}
+}
