@@ -166,6 +166,36 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
+// Defines values for HelpLineKind.
+const (
+	Abuse          HelpLineKind = "abuse"
+	Child          HelpLineKind = "child"
+	Crisis         HelpLineKind = "crisis"
+	EatingDisorder HelpLineKind = "eating_disorder"
+	SelfHarm       HelpLineKind = "self_harm"
+	SexualAssault  HelpLineKind = "sexual_assault"
+)
+
+// Valid indicates whether the value is a known member of the HelpLineKind enum.
+func (e HelpLineKind) Valid() bool {
+	switch e {
+	case Abuse:
+		return true
+	case Child:
+		return true
+	case Crisis:
+		return true
+	case EatingDisorder:
+		return true
+	case SelfHarm:
+		return true
+	case SexualAssault:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MessageStatus.
 const (
 	Complete    MessageStatus = "complete"
@@ -428,6 +458,28 @@ type HealthDatabase string
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
 
+// HelpLine defines model for HelpLine.
+type HelpLine struct {
+	// Call The number to call as written in the country.
+	Call *string `json:"call,omitempty"`
+
+	// CallDial Its digits, for a tel: link.
+	CallDial *string      `json:"callDial,omitempty"`
+	Checked  string       `json:"checked"`
+	Kind     HelpLineKind `json:"kind"`
+	Name     string       `json:"name"`
+	Source   string       `json:"source"`
+
+	// Text The number to text, where texting works.
+	Text *string `json:"text,omitempty"`
+
+	// TextDial Its digits, for an sms: link.
+	TextDial *string `json:"textDial,omitempty"`
+}
+
+// HelpLineKind defines model for HelpLine.Kind.
+type HelpLineKind string
+
 // LoginLinkAccount defines model for LoginLinkAccount.
 type LoginLinkAccount struct {
 	// MaskedEmail The account's e-mail with all of its local part but the first character hidden, e.g. `s•••@example.com`.
@@ -522,9 +574,12 @@ type Plan string
 
 // Profile defines model for Profile.
 type Profile struct {
-	Age        *int   `json:"age"`
-	Email      string `json:"email"`
-	FocusAreas string `json:"focusAreas"`
+	Age *int `json:"age"`
+
+	// Country ISO 3166-1 alpha-2 code whose helplines the crisis texts give; null when not set.
+	Country    *string `json:"country,omitempty"`
+	Email      string  `json:"email"`
+	FocusAreas string  `json:"focusAreas"`
 
 	// MemoryEnabled Whether Percolate learns from ended sessions and uses what it learnt (default true).
 	MemoryEnabled   bool   `json:"memoryEnabled"`
@@ -536,9 +591,12 @@ type Profile struct {
 	SensitiveTopics string `json:"sensitiveTopics"`
 }
 
-// ProfileUpdate Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean.
+// ProfileUpdate Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean; country is an ISO 3166-1 alpha-2 code, or empty to clear it.
 type ProfileUpdate struct {
 	Age *int `json:"age,omitempty"`
+
+	// Country An ISO 3166-1 alpha-2 code (any case), or empty to clear it.
+	Country *string `json:"country,omitempty"`
 
 	// FocusAreas Trimmed before use.
 	FocusAreas *string `json:"focusAreas,omitempty"`
@@ -593,6 +651,37 @@ type ResetPasswordRequest struct {
 
 // Role USER is the free tier (shown as FREE).
 type Role string
+
+// SafetyResources defines model for SafetyResources.
+type SafetyResources struct {
+	// Checked The day it was checked (YYYY-MM-DD).
+	Checked *string `json:"checked,omitempty"`
+
+	// Countries Every country the table covers, by name.
+	Countries []struct {
+		Code string `json:"code"`
+		Name string `json:"name"`
+	} `json:"countries"`
+
+	// Country The ISO 3166-1 alpha-2 code asked for, upper case; null when none was.
+	Country *string `json:"country,omitempty"`
+
+	// Covered The table has an entry for the country.
+	Covered bool `json:"covered"`
+
+	// Emergency The emergency number, when covered; empty otherwise (call the local emergency number).
+	Emergency string `json:"emergency"`
+
+	// EmergencySource Where the emergency number was checked.
+	EmergencySource *string `json:"emergencySource,omitempty"`
+
+	// FallbackUrl findahelpline.com, offered everywhere.
+	FallbackUrl string     `json:"fallbackUrl"`
+	Lines       []HelpLine `json:"lines"`
+
+	// Name The country's name, when covered.
+	Name *string `json:"name,omitempty"`
+}
 
 // SendMessageRequest defines model for SendMessageRequest.
 type SendMessageRequest struct {
@@ -861,6 +950,11 @@ type RequestPasswordResetParams struct {
 	Email openapi_types.Email `form:"email" json:"email"`
 }
 
+// GetSafetyResourcesParams defines parameters for GetSafetyResources.
+type GetSafetyResourcesParams struct {
+	Country *string `form:"country,omitempty" json:"country,omitempty"`
+}
+
 // StripeWebhookJSONBody defines parameters for StripeWebhook.
 type StripeWebhookJSONBody map[string]interface{}
 
@@ -1067,6 +1161,9 @@ type ServerInterface interface {
 	// RequestPasswordReset Mails a reset link; the answer is the same whether or not the account exists.
 	// (POST /api/public/reset-password-email)
 	RequestPasswordReset(w http.ResponseWriter, r *http.Request, params RequestPasswordResetParams)
+	// GetSafetyResources The emergency number and helplines for a country, from the vetted table.
+	// (GET /api/public/safety-resources)
+	GetSafetyResources(w http.ResponseWriter, r *http.Request, params GetSafetyResourcesParams)
 	// CreateCheckoutSession Starts a Stripe checkout for a plan.
 	// (POST /api/subscription/checkout)
 	CreateCheckoutSession(w http.ResponseWriter, r *http.Request)
@@ -1334,6 +1431,12 @@ func (_ Unimplemented) ResetPassword(w http.ResponseWriter, r *http.Request, par
 // RequestPasswordReset Mails a reset link; the answer is the same whether or not the account exists.
 // (POST /api/public/reset-password-email)
 func (_ Unimplemented) RequestPasswordReset(w http.ResponseWriter, r *http.Request, params RequestPasswordResetParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetSafetyResources The emergency number and helplines for a country, from the vetted table.
+// (GET /api/public/safety-resources)
+func (_ Unimplemented) GetSafetyResources(w http.ResponseWriter, r *http.Request, params GetSafetyResourcesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2210,6 +2313,39 @@ func (siw *ServerInterfaceWrapper) RequestPasswordReset(w http.ResponseWriter, r
 	handler.ServeHTTP(w, r)
 }
 
+// GetSafetyResources operation middleware
+func (siw *ServerInterfaceWrapper) GetSafetyResources(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSafetyResourcesParams
+
+	// ------------- Optional query parameter "country" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "country", r.URL.Query(), &params.Country, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "country"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "country", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSafetyResources(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // CreateCheckoutSession operation middleware
 func (siw *ServerInterfaceWrapper) CreateCheckoutSession(w http.ResponseWriter, r *http.Request) {
 
@@ -2510,6 +2646,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/public/config", wrapper.GetClientConfig)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/public/safety-resources", wrapper.GetSafetyResources)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/auth/login", wrapper.Login)
@@ -6259,6 +6398,56 @@ func (response RequestPasswordReset503JSONResponse) VisitRequestPasswordResetRes
 	return err
 }
 
+type GetSafetyResourcesRequestObject struct {
+	Params GetSafetyResourcesParams
+}
+
+type GetSafetyResourcesResponseObject interface {
+	VisitGetSafetyResourcesResponse(w http.ResponseWriter) error
+}
+
+type GetSafetyResources200JSONResponse SafetyResources
+
+func (response GetSafetyResources200JSONResponse) VisitGetSafetyResourcesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSafetyResources400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response GetSafetyResources400JSONResponse) VisitGetSafetyResourcesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSafetyResources413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetSafetyResources413JSONResponse) VisitGetSafetyResourcesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateCheckoutSessionRequestObject struct {
 	Body *CreateCheckoutSessionJSONRequestBody
 }
@@ -6828,6 +7017,9 @@ type StrictServerInterface interface {
 	// RequestPasswordReset Mails a reset link; the answer is the same whether or not the account exists.
 	// (POST /api/public/reset-password-email)
 	RequestPasswordReset(ctx context.Context, request RequestPasswordResetRequestObject) (RequestPasswordResetResponseObject, error)
+	// GetSafetyResources The emergency number and helplines for a country, from the vetted table.
+	// (GET /api/public/safety-resources)
+	GetSafetyResources(ctx context.Context, request GetSafetyResourcesRequestObject) (GetSafetyResourcesResponseObject, error)
 	// CreateCheckoutSession Starts a Stripe checkout for a plan.
 	// (POST /api/subscription/checkout)
 	CreateCheckoutSession(ctx context.Context, request CreateCheckoutSessionRequestObject) (CreateCheckoutSessionResponseObject, error)
@@ -8030,6 +8222,32 @@ func (sh *strictHandler) RequestPasswordReset(w http.ResponseWriter, r *http.Req
 	}
 }
 
+// GetSafetyResources operation middleware
+func (sh *strictHandler) GetSafetyResources(w http.ResponseWriter, r *http.Request, params GetSafetyResourcesParams) {
+	var request GetSafetyResourcesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSafetyResources(ctx, request.(GetSafetyResourcesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSafetyResources")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetSafetyResourcesResponseObject); ok {
+		if err := validResponse.VisitGetSafetyResourcesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // CreateCheckoutSession operation middleware
 func (sh *strictHandler) CreateCheckoutSession(w http.ResponseWriter, r *http.Request) {
 	var request CreateCheckoutSessionRequestObject
@@ -8199,235 +8417,249 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37cts4ti/8Kih9X1Wk2rR8SdK7266pvRXHmfYe23H50n3mjLpCiIQkjCmAA4BWNF2pmneYNzh/nAeb",
-	"JzmFtQASpKiLEzvp9KT2rp7YJkFc1h1r/davnUTOcimYMLpz+GtnymjKFPzzgr03l3TCzri4sz+nTCeK",
-	"54ZL0TnsxMNib+95cnt1RuSYmCkjgr03JKcTBn9hR0Sx7A/Djv31sBOT7tWbY/L9wfff9yIiRbYg8ykT",
-	"9kXFCNeEVu/3yc2UETvyHWO5hsEV+1vBtHmmibSvkJwqOmOGKU2oSElCleJMV/OIk0JpqeJ+J+roZMpm",
-	"1C7BLHLWOexoo7iYdD58+BB1qoHsA+dsJtXiNLX/5naZOTXTTtQRdGZfnPk/Rx07Ia5Y2jk0qmDhR8ZS",
-	"zajpHHaKgtsnmx+NOnZXj2F+y/v6M2yIXYfdCqINVUYfEiqIzOnfCkbuaVYwYugdE2Ss5AyfVeyey0LD",
-	"S880ie2hxQRPs08GI82EIWOp4OkxV9ptdSfCdf6tYGpRLRR3r7Z3M/r+jImJmXYOD/b2os6MC//z/qpF",
-	"nvEZN8tr/FHOyYyKBeGGzezRw1KnMks1oYbMpDak+3IPKYTC3HurZprBJ8KJpmxMi8x0Dl/aWdL3fFbM",
-	"qjnjT9WMuTBswhRM+ZppzaVYefz80w7+g31Z51JoBsT2iqZXSNb2p0QKwwT8k+Z5xhNqd2v3r9pu2a/B",
-	"Z/5/xcadw87/t1tx7i7+Ve+eKCXVlfsIfrK+9TcVL5GECiENGTHHPimRhel3PkSdYynGGU8++7y0LFQC",
-	"4sBOjAtCLQMYyw/UEJplcm55nGvStbTM3tNZnjHLHEykLCUaD7AHi3gj1YinKROfbxUX0s2SpY7ZrGRL",
-	"ElkI3NgLad7IQqSfd0pj+0nSpZmWMC2F20jt2WdSTIiRRMsZk4IRlmmG+3dJF5mk6Y2UZ1RN2OelhZFM",
-	"F5YOMvtpu5FUhHqAzOiCaCbSQ7JPzvkrMudmSqgVjjwlRlrhaCRKTaZglrhgwViqiV1o9zt4EY5JUVFO",
-	"oBe5IY2EL14bxXNG5mw0lfIuIj98R/7EX6EamnPNYK+umbrnCbsV9J7yjI6yz7hdA6sMDdJaQrPMrdEx",
-	"USLFmE8KZblbwW8Uo8nUTrFPfrYClhv7LHufs8SwlIxocjcUWkpBunb9KTV0RDUjqWQ4JBV6zlQvIvEV",
-	"M2qxMxgbpmKi6UI7pS6JUQtCJ5SLw/DYhmJO3bQqiROBBqckybhVUqjzudFE84nY4TANjuth90yRYcf+",
-	"Ad8ddnr9oehEod0STGpZ9VyzRAqrZuyfyXzKk+kyXRVJwljaajpU6sIexI2U51QsnBTXn/PMlRWLUpG/",
-	"FdJQAlqQ2M2F08XJP3RPCmF4BobYnFBj2CwHHfGA/bgVtDBTqfjf2WcUcedcay4mEeEC+R9UQ26VNEkU",
-	"S5kwnGYaGPVWeEKHYb+Q4pVFlhKne9GSs2ROUerJe4ZmmuZ/Z3iyPeIsN82U/euY8oylR0TIoVAs5Yol",
-	"wMS51JqPMrAfhWWMD1HnJ7slsKTHXXFj3G3X7sQSHNQRiVNmKM90TGY018TSLhlzllkZDjIgV3KUsVkf",
-	"7DP3aTuz4yk1VxLFLBPWpPtLh2rNtaHCmoOFZqrzy5INFnWOpyy5k4UJLK9cWSVhOFpleUbFprVf2mfQ",
-	"nvPG4F/wxeqTcvRXlhj4JAi2YxDEy9+T43HGBTuWs5wKjidQ374rlmfWuUnkjFUm/6jgmbHi0Q1AmJhw",
-	"wSIU0SSjYlJYs3omU5b1K3N0JGXGKJCG5GlyzSfitOWjN1Ou0h2rWRalILYKplQn7UPmdDHzvmR9QL/x",
-	"IO1zqQzNCFVs44hI8tc5Y8l0edSfJE8scbkdosrqnSLlstooHKB98JrmXx798u31DdmlOd9NptTs+qdH",
-	"6LF6Vd82dIM2gp0O9ihaPvzGepszbCcvacXfG8YyS+Ot3pbdB8sSZMwyQ6h2GwPWMtrOkSWvnFqZCbbU",
-	"iI2l9czNEZFgh+PDkXU1wZms+fALoimHA/TMOGLGKpuoo63vFHXmUmnWzpFSGJqsZkg2ozyr+Vf4m6jm",
-	"kr580TL0jGlN0XRtULfis5k1dnCVhYZDLD8wKzLDd+zJ1L/ycm/Z882tqlR20OHwutMyCXQeHzgDKVjL",
-	"9/c/4vNzNtLctMzgjI0NsUp+QUYLkjOZZ+yIUDLmWcZSF2eYUXVnPfSRRMbl1izLmDDZgqRK5jmy7eZ5",
-	"77XFCEIWEUgn5dm6o2ul+EIpJsytbrNmbkBzWgPRiiwg+i7VVsHa53uwirl1BcyUcUUMZ4pwkWRFyrRd",
-	"ygriW9pXa1WYjJXSbq11ED77IerwdIt4QdTh+toUqdPUy8LLE9bSe8opxnVTAuXZPAOYhj8BdyAwWDiX",
-	"xtLbDuhkJr1A9fLgr3LRiToT64vZcax5KnP7PwnNZrDtHH6byXsGUiMVTGv4hbCCDX+g4j1nxo6kjfK/",
-	"moCcGatCG3T17IesdrSPTXEVVssUGv82ZtS+YO2s+ZTB143dAfhGm4Ryyzm2bvyyfEr8r5smsd3Kch/W",
-	"kod7rHkc/vXIfaN1q0XqwlaBAKVpyu2bNLsMpjqmmWZNAh9XamPdFBtKxs60ZSp1jmgGNqm1S+r8BpFe",
-	"1HjPNEmsiQAuTIoKis6sfTyycgn9eKk0uGjJ1B47WIiimI2Y0mj3oEM3ZtQUimn/uSlt4exEzmaF4GbR",
-	"LkLKP9tvmWqOXNxzw9qtCS40n0xbF8/YXbYg7gFrr0hldPsoGGResYGXTCUys76fYjMGKyc0UVJrr6FX",
-	"jgryVF8y9Zou2swzaoh/iFCS0gXp3t4cQ+C1jJvuRS1U7j58I++Y0O27iREZ9FLlGOIv7q0thi9mM6rc",
-	"qTU8V/8nkOqOXbT9Qi0euGJL7q3tuMqkTKS4Z0qDPFn3/qr9xFHaNvSI7IGJZW1hGGLTFjSkQuMkm/vv",
-	"11WfX7iNAaFGARuUlNcqZmo+XosMTFt28vby8uTq3fXF4E8nhNkBiH0uIqw/6ZPbi8HtzY9vr07/98nr",
-	"iFy8vXn35u3txeuIXA1uTt6dnZ6f3py8BosSo7ydw075UJuyZN67bUZKpsWMCn8S/c6DzEQvhDaN0Tgi",
-	"2A4/pfW2zI+MZma6vKM+7NZ6QwRXYLXgHMbkWEooybmYkK4VoqA1wVDvhaa5vLMOchCqbNN52lBT6FCD",
-	"b/Wa5Rmn8dZvkRu/bUvO5ISLMy7uBknSrnJnVN+x9MTbZsuH5mLuzzRhO/YpFx/OMisbrNbIZEIzDJyO",
-	"ChPciiVTqmhirNaAywNHrbH+1z/+D/7/fzuC7CdyFm+mhXCua1d7xVLGZivdIBChNbOx3dbe6nIunCAO",
-	"vGFqj+2bLVk6a7fnKXzDnGo9l6puiZe/rLsvB98/bEv9JMrh1qxslUilScK0vvGnvmzks7Fierr6gcK5",
-	"R+vMOnChmrMPv9z4zlJgrVrO+Qqz5a1gxEytTGq1XUbSsZ8dOCLUqko9lcqaXMIwgeqxoW0Uo4alA1M7",
-	"u5QatmM4mPvLrtR2HpcOb4BbdIGLmLhYe8aoEoZwcUREYWWLSNxVZfmgJinLmGl4ye7z9iW8K8Kr5KXp",
-	"GPYe1lipwB9xgww1XBueaDLjqWFqRqQgNwXTKej6pjhYpo08fdgOtjmKMLtwz6LgZMJvrCaXW3jmgS6L",
-	"35VHCek8XFzar7evqLQimsZRGW7/WLrcxqMvQ+I17b3uDTfja3zY0hufMW3oLN+esUB7HK9ygdvIxm9H",
-	"GVqovlobbs0er5aagSm3QS2vscnq+9IaULU8KK29pVieLdDdOCSx3WTL7vERie0mKFXkhqVxGSjFcLy7",
-	"wAH7Y2dOF0MBV62WtKzIgPAUVYrfl/TcOyKxNhBvCwaD6Jb7NeGmTwbwq2fam6pDwTWh2ZwudDA5vDL1",
-	"dp3/NfgF5ZQhxAIDt9p5b3manLxHN3yldh4pOddMXVi52C5QhROZ4OYTqy5Z6i/eIfWJ5NRMSfeO5ZAP",
-	"Yk232AmcayMVnbC4t00AsqHBDw5a1uSdmA1jvdw/eJjEcN5AbTfayO7SWQvH63cVLkzU7ILNLwMTpnEl",
-	"WmhD2N8KmpFYVA/Gta1aY+ws7w2GXC8f02iKOmLdGi4kGgZLtjxNU8W0xrwBvO2yXqwUxM9k22UG0/t+",
-	"4yk2dqA++6jtWFoP2V0veu57Nbg+Pe5Encurk/PT2/NWZrtUcsyzNhsRJd0KO6IWiFwVxh7LpNADxfBa",
-	"tcU1tmr6RNjh09W+aGXagU2k8fatHoSB4yo0c/KNG28/dV3GHrGz77XHWlbGunPFZ1Qtji1XKaE/MR5u",
-	"rRmhueH37EbmPNGbFUnj3sLpNHsytc1dnunyt5rb3Uo/SAtbGk710zp5TxOTLSD8hqI7xdv2PhlM4E5z",
-	"//m//vHP/YM9yBUqsuyIlHoJHtRwZetzNA9e7lX+sj4itdljUq87wj4yXzjDfWC/xm9aybvM4dw/qOVw",
-	"Po+2oPw6fT+OyfhyL3owp9wUli3wIWusS0XkeHxk/wOha/CQeOlTAP/UOMc/430n3OFCr7yJX2aMJ1x9",
-	"C9s82dfa7h6u0EtdqTSb3vJj6/ja+L+sm+AT+fvb+/Dts5twbZjaZHRsZ3Hkn2xufEJc5wtft+cb7Zkv",
-	"asU0tFW+ZL+sNV6umGYi/YkpPnZJY18wMmgnU5pjvxXCzb8Wc/ahJ+9MqMYFz/XJldVCED5XjOF1a1dP",
-	"5VwQqsmbq5OT2tWDfaETLRm9UWfw+vz0otX4vWYiLd3+FYf8kDwf8iLa2wvtFr8AMGmoWPgkS0PvmD6q",
-	"csilIjPrqmdyzhSEALmZkvjy5Or47dng5uTd+eB/vTs/ub4e/PHk3fGPg6vrGM80SNw01nNXbAxmcCbF",
-	"hKmhKC8JwyR2zFnHWzNBZ1bzx+5B579v1J0vPiZbqRYBfWDA8gEhltqpVipxOUIgCwN5j3IMSWgi7ZMY",
-	"Yi4YnYnt6UEqmstLgxByGSqJIL+fuiiND5kMhfv7IYkp99+PHSGIyuadK24MEy4zGoMSMsftb2hvHi6j",
-	"JVkovWLU5dduDPuWV5kbnwx24sHBPnfSJ9ZJa08wWksLqygHjIyy8GtDtsCtrn27dusPFkz7xCDPZIs7",
-	"RjdGPUYdHFXbbNoW0tisdoKGB15DPnOLOnwQAXA9SKwx3b56Ly+gSs2w2bZH36kMZ6oUXZQEdGrdsIly",
-	"271UaQC8wzUZMSuFPE9wgSUn/qqj+8eTMFfW+y67v/L0w642itEZGUso4RoKbnplVeKMUaEJOKzIWSsJ",
-	"0eVJbb/wMrFqeeEfRduYb9J6yZUtXGlVxnyNKhQtWY2HagCkVBnv9Ns2pRrjJP1tLoQemce2EhzXPtxa",
-	"3RJsx30Bz+Er5RcDCt+eBUuyX8N+Z1ybU8NmLXbgUpb0Q9Ldtr6oyag2wUXQtgcaUvajU9YRFPVhqi+U",
-	"0T4O63x5Znhc8n2sW1FH6iElhEMHTNDYyGVqWEPp10v5OYPjm9OfTjpR5+Ti9cnrdlvayPzKivPVYQiQ",
-	"9lsrlLZQzDXI+tcsM7TdpEupoT4LME7tczFh91BTMCaNkgvH9E6BLKcC+Lvgj7yzxbmetKeOhXOlgsRg",
-	"lgVTtZRrJ2ldOfgdTlIfQpobiY/fnl8OLk7fXry7vRj8NDg9G7w6O4mHory+S3zZR1ARhtq2a/2QnCrD",
-	"aVZeC7obR0hmL+/pehGRaijiq5PLsz+/u755e3l58jq4IsTx5lSX94TOF7JfQCOXaq/U2yxbfytW5SC0",
-	"rus3l5K3dTIH+H44jN8nCK4K0nXpDGS0CMpr0aMQbA6H32tL7Pio7MBwwm20ekPvGJ1jrmmDCYK/LCff",
-	"+DyaI1fsUcfd8GFlI8lEEszH3cBM/mutkyxLpFaLmE/k2VuVrR67UNnmoe1DrSO7jKltS0C+6jKOtg1Y",
-	"VdO5Mt/X656fBmenrwc3ViacXF29vWrVPq7Wc/Wl1a9t74Tk/AZKQwWUBcgW3q9WUoqedZLlI9nUr6N1",
-	"B6uccodC0qFZBrUvZZmq+5nqKQTfFLXHxJKptJIELJ6oI8XivT08eU+hGgblw5TPZivqWuHD3wJkv+0A",
-	"WVBzsLa0Gh56SDjNnX7FrjTL3o47h3/ZZBsvR+E+REs3U0XK5WvaZs69opp994KcXz73BpHOodQDzI4j",
-	"B95TWSMuB4boKRg8Omf0jnDT3yq22Fj1Lx+izs+IyjFI7tos2YTx+/bY1tLtnXu0bW+xducKSnZaJOHD",
-	"c1HZR4YxMC2uxSF7WHLr8ep6NV1MJkyb9gT+qGOmbNYIOy0/05jbnLG7a0PV8v5s505V7zcWEOxjObPa",
-	"CsJs1OVzhf1ICsXN4jop1zViVDE1KLAiA3964yf9Pz/feAgMICb4a7WKqTE5oh9wMZY+8ZMiipJDkKry",
-	"ZHSRW4KKiJkqWUymziGAF6yJOSPdyhXKi1HGk133516nFWFhcHlKRmzKRVql40QQ+x5nDIItZHCK1Wyl",
-	"49EfiqE4uWdqgYl2jolzJdMiMZY/k2eaaPu6FOQ/ScbvmSaFSJkisZ1aHJE8K1A/eKWu3TBDQVUy5YYl",
-	"plDMWprssLS6UYlGzmdiaVkqFbWi7kyhTAbUxVCYFmyCLg0TBhETLstGNLkjzsZ3GkZJWULOSIFcumN1",
-	"/VAwl9BItMQ0bshG9bgzRtF7liEq1e3VWQ/3zuofTfSUKkbMXNp/5Uz3yWBZS3FNfry5uSQv9vaGIv51",
-	"CBbGsHM4XDKfhp1oiIYH/Plf//i/8Buf1Bn+zhkjw87hr8MOYvJBpg6C8MGj+Fv/svv9hw/x0RAWtnAR",
-	"mnKStak5mL+qkssPsN0MP8SAMuQg7Sw9DQUABdES4ska+pFDIYrtD7t5RrmID5F2Cw1ZtogeAubBhBld",
-	"89owljAU/mlEEKE4NNaYtpGMpZQyO9bDqMCpQqkl7k0JDFRoQ0YsIiO2kCJFqJISXMoyCQrrw6HYIa/s",
-	"0qDa0ZEzeKwAWYYb7t/DNeIXVkFYDQVZjWLlcbAcZlU3XglZERMAvOodBfxlhy5ZbD6VmmEkQ5f8p7ix",
-	"LAmjH5GQXPy0EQ8rcqW3COIHzE8QvMtum90OhHALAbnsKqzZJqS/FLf/y3KjEXkqlIYR+S56/vKFHTUw",
-	"TK2cYe/NIfnP7/rPyZ9ewexxI3GqVTWXv7agmsTDYRETphPLqT3LqnaCsBewBSlLMgDCyMAsJN34GFPW",
-	"d9BOjHtw6ehherCqFYjyxf5zl/lov147uCiIu5TJXorR9AjOEXYH8p91MOh8yjPmWAOqou1X7LD2Q0bK",
-	"viU2CLfWNtZRkj8h2H77OpBMEH+FqVIQlGiwu+3vk4H9CLxnx+IimBMYdE1sNV/PapfCNeETIRVLj6wg",
-	"5SWv2zdhl93DD4Fr8/SFdY6avNjbh8UPyP9cv70oZQkLMhzhD4hi0Z1bNUR0ThNGqAI4PLtczVPWO7SS",
-	"nWf2SEYLwyDF0U7TSxOouFnpctgvxzCVV43zTZkVoppwq27q04SzhOi3PYu1H0KyRJg2wbTRJGUs9wH1",
-	"5wckY/csg+wRgrYNRNFnEkQuFeTg5XfEVVvBQ2CZwd/t0PDIPjh8zJXuRx5sCmZbDbS/B4/BjgKeBs0y",
-	"FK7ljrCS9d1UpHLf6+JGlRCkyO5yDDWZOGTPHShOFr38CbcMbeY8YfaL9ljdyLCLWxyQmw8OCl+4kBj3",
-	"7NIKRbY8ITRF7byDafRAzFrRRm7/Y89uglWUDmzs9ubNzveR/YaAwGA4DLUurLX1lJITa/Wh0CHdeNgZ",
-	"Dov0+729YSfuHRFdJE72F6y5NDv0mtU5bde1xMFS/HyQqyvAuIIAJuMKdB5MNqb9UX8vPrLMSdPapuPD",
-	"fqOBD1Gsc4NndBPkA2u68DB69reABWToHeuTGK39Q+KT62LSBRqJSruLIIeAUUectdUr3X8nwqUwSmaB",
-	"KO/iIfzrH/+0/9h/E8Gp/Ocb94sf3kRQTWJZy34WRJli9E573Im0V4YdADkLEKmoohNF8ynRzP4boCZu",
-	"/+Ng7+B7+Dv884c+bJ1fWBVXiEm3sl+toat7HryYjiL8ypjZA/VgxdZuUcwUSvjl+2XD3oOKXVq67pMT",
-	"Dn/iG2gej+cIybLUN5YsAbKnWkOZ8obhHIjvVFs9KowjeTj48i0ILsY4C7DWfBYb6cb2jP87lTNrw9nN",
-	"ICnXeUYXSFyWR8QkY2SkaHLHjHasQ0IRzQVI5iPSLrcrDRMsxHq9PoXHDvn9zgv4v/0DMmXvacoSPqMQ",
-	"vZ/BWlCXayeJbgWHSxv4Ty65sFrwDZI4hrFcYOiQDIfXMZqDIBG0nDHcYDi0UqgGUweb0jqVTBieWDmA",
-	"Qw4cWKIzBV+BQ0nQ4sYEXuQJNLlj1NeBhUcLM93N5IQLF/HKeMJcAMg5nBeSwC8TRiaKCmOVshW5CvAf",
-	"iGLgFVlHGyLn4MTqw93dZCqlZtQN2E/kbFfInZypGQf/bTe4SQ282sHlaScAAejs9/f6ewA1lzNBc945",
-	"7Dzv7/WfQ+qpmYLP3VgKhFikbqnwxLxTy0RoLbrEr+6LveckPjkfnJ69u3h78+6nk6vTN6cnr+MKozXy",
-	"JhGkQVt2vCMzKMHr9cnPSopJyQeuTEXcCchhRKpm2lpelSX/Ym/fIYiWv5pLdXdEFMvxxmhMeYYQNIoB",
-	"VucOWE8sJVZ3l+auwJ8d9GnJQ+BceAhO7mi0itICMKKbL/x5ypI7lkbW3EqkcJVKfgDtgZ7tK5UhB4Zv",
-	"Ju2LQU6qnAs7HyrAS7I61+0c7NlqArRS8A7SZksL7jTtHGKRu0PNZtpYx+jREChr0AAf6tEjowrWxNs+",
-	"2Nt77G+vxry8RoxaLgB29AV+um3EcopNRE18b3/zezXUVXjp+eaXKnRs+8b+Fm808aDtewc/bH6vCZL7",
-	"Ieq83GaGLZjKYdSuc/iXXzyqzcJtuC4J1udWg2avsqgNnWi4gynMtPOLHa6NjleLoDfOfEU2wbwAz7WO",
-	"l6xnM1qQeUOqdKWy7qXVPxPpwOd079AbIXcRiXEG/wX/hcynP6AqCHVABHyp0RhOmHfP9l+SGReFYbqP",
-	"/uD9kqy0AkwK1idXS9LILaBdGlnr5Q7A2ZkBoamXudydbYkX8pQMH+KRfGamX7oqaQFmBg+apdblxNJI",
-	"h7rtAqSw0dZBs4SDR9P7NAnxO2Ddc0tVQTi2jNBZxsB4Ffr9/iYSNW7LBju9yt5z7eDVtmL4XRogDbUy",
-	"/hkzuo1DY+cASV193bM0sUZPo1XBKhyhntftZVk/WmAasPlDVczNYdUeBCPTCpCDtNfSUhB72n1y4Sx/",
-	"j3CEUEQlGYKfec9o5vwSUwK1aUMXmhQCqgvJLRpDERQbhuDaLjy+bBppiD7ZSWG0ye2LnFOVBieYM7WD",
-	"wmanFKIeIs46pTh+m1Eh727zzyhtQmCmL2FohGBYK/C14eS59sDadYq0W2ppMXIk8AVskt+BmLrwAa7K",
-	"fq9JKrv9Y6n8JkdloLPQ3iu3jz1ALCEPrZZKFbQiWuZt8gkQe63HvQPJHdZMgmiAS9+f0wXJ+NjdqFgb",
-	"xt+XVeKMmiVzJodgL2COXHmfp2JZnA6Umdc9m6Y3dEQomUjpY8AoznirhWF34t+I5X+rvsXvzlOotB6W",
-	"mAUMvQWnymKN0XAiUteuCDiSUANGe2Q5B4ObXGhDRcIOwacPYz6Itg0hGgxauN9aBvLXnB7hHjqe+dse",
-	"TOFc8sLtRJdo9kULpGrZW6X/2Ynkkw67PN4rdi/vmG8bB5u344QknfFsUaZu0wwufQIg2nWHjUmaE2ZW",
-	"IPPaIedsRGieu9AvRogcQR0SnkbOLY0gFBpBfQScs8acTIKVAVENo9wjOtWAk0k3xODuRXijVLU8KIGT",
-	"g8yHCmDZVb/XaeSPzIS46k8o38LPrLBmGgDu6zHbv04yXV7mJgqUPE12fY7KeqMAwtg1m0DaIY5lypom",
-	"AWwuXmVZRwWSCiCUEDkRBKV/EHp3wFw+ic/Qke8iNnHtuUpir/VUKrRxrTnsr+MQCCt2iTZr0b+WWYsD",
-	"GtgyEhgZ4NK95QUA4U7mKhfKFHi5ApfKwVVbqQxqbowoQ8EIXaxl0+ib0RTuJsMGas90uUku9gouHKgC",
-	"uCJvkdEeTe0tT5NjTD1+ChOnDbjtm33zu7JvbhRN/T1ieNEa6AdHwGWKHFzLl972OiHkNOpq8TNwGRqu",
-	"j1jTpMFf14wajPDILG3YOtrIXMPFChcT62egH0WJkgYcjvrjyul9y/PzqVWtqO/bnIkKDkc/EZ81AIk+",
-	"M4s10YZaW8itOJ/W3f3GiR/DiVewlRgNq23mJh5DNKb1Oh5tyJaLDqKKzN08uswtJIsjFzd0T4Fahp6g",
-	"vhPdEjgR3NY30WjQLogbqDHuSrwNSKfJfG5xT8V3dSSrrRhv/0tcEbjmJ9baqKLbmPBU1ku44wAQV2vi",
-	"L4inDXfda5xVPBR+SWVM+J7RTJdR8uq+wUXHjwh1t0S4UOK/pJkwrnfgv/OlxDEUD4QXNUD3M3dXUdu6",
-	"bYIFAE+T7oTvrefvVZQRXnqAfdq864P7peC+qUYo5KF00icDB/doLVcweanzEDy1hDkNUZgxmjNVRvaB",
-	"vDAnuk0oNIHFnkw8rEIw++3eJR75ix2uXdYK4ePtjv4rulrc4n7QGixLfOcSh2vRat9k1O/OgplN7AnP",
-	"LlaGeLxVi0mOkuipnEMlvv2Yw91Oo/JmTKrSb/Qn92JvL8gPGlFITrzbPlS+zDRAxYuTEsrP5bJqKPtr",
-	"65Vv1ravfxgo/i8beaMq5ahzRUtb/GXh17BDuC4PMyTpx/qaPyOX07t009l/BHZ4lLlKSWZULMrUrv5T",
-	"aT+Xawfqr3EWZaCkSgmzPy3ZEms4LoT2WK0Ef3ZBnLgsuY2dEPBFZBAk0n1yjCku0HAcq4RISnm2KCuE",
-	"ymtlH/iFcCjEX7svDn5AgwsOvch7UNJcw65G/v1hmQWvmUiPpzQAenkKpdUCgfiZtVVrofCqRs95tnCt",
-	"5esND3QYzvYnA1nJPMtKdBOXiFAaPkMROxy3QwQJi132LMKxfKql+nEJdi82v3QhzRtZCPfCFhrxWIpx",
-	"xrHm+KsyoKuLNQat9f3ZHpVh2JKBW/m3PPMSaQ4DvlkiZyyUIlZsrJAiDiBozV3cPda2cEGkSpk6LKGH",
-	"uvGvQxDJYdUi1CiAXYv0m0wLcReRcVboqcPg8S06dC8aCihMZJibH6cSKgIoaWEbaOXuoYTsIxUC0WET",
-	"igZwKsHTq3bHt34PhWJZeVN1aba7jD6Cs/6Zq/ylgkzkUEgHAdPrE1fCOoYQf5CF5DD73Bl1q2KDqCxt",
-	"9DaO+2xvKKzVIlXKBVULrEWBpWpfCvZi7wfisIpOL95dXr3949XJ9XXsKt2CJTzTJFfsnstCW9/WEQaK",
-	"ihoQISTXX0gHweQ9kmAdNUmDRQM3IbFVIJ8pVMFBEvRQpIymZXWIE05QXsidFkFzbSKtkpzTxRHZDIA4",
-	"FA4BEajHaqsVgtI3homWsUi1JGOqAjwoy2RWSMLd4SGptZ0p0TXwLIE/Q+l5BHhbQ7Fq2ooZtSiL7sLd",
-	"dLMflNCq1Li5d+EDUg2FZ/8QyKpHUrtj1jx3TvV6pY2FDQ2tC6v5evQu2HtAnzuVmKqmIAXbBqsjgFX7",
-	"EH0crsfm8Z1i/GWVWR7gnLn4FbxO8NGRE0NxSq1klWMsk4a3KoEL9U8MKtuCRUVebraKTYw5OrFZk5rf",
-	"DIDfkAEAISu9AsQvCrqUapeUsAPSGovON6l6L5pWOunnUhuiWGKHhG6eUeCsUG0q4SVSRIbO6QJ6agBQ",
-	"JfQQrrWsccX7uL5aj+E+uaQTlh6WvVBikFZx1bOjaziWycL922hBeNrzuBPxGRd3MZkyalUOCmTFsj8M",
-	"OwLskDgEabMqdSZVS8rGGdfGSsFrvzFLUYC286we2bVrQHjVVdKh8fBxoTTIh0/0NbaCvWliui6hyyzL",
-	"qLfCJUY3Xb3qRGdNIrH7iicBMzpzBSBtM3OP7V6w9wb3TtzhNL6Kq7HHS1xZ2tdteRfMCuRc6Dm3Dpmx",
-	"8hI1mUif/d4nA5fB4TzJ0uaF0tLSJuVphAbni2XGeQ0fD1jnwZxzXaKAtfBCS1odfjGt+hBbO9Ovrv8V",
-	"KLAvSnK4e5g7s4qzWygwalcTcR13F63kuIG9G7v7UywYd3gZqzCNt4I0fgS6/SMzT0a0jxksCqHwV2X4",
-	"+azLb6S/IaYS4mWh/KjkxgOE7i4T6bqsnUbEE9EAhIRIgv/gkX0ISt09ZA2UsrmraRzAO4vckEK4LnPo",
-	"Knj0E5kj9Ochmcp5VfA0ZizThNYCGeCxRgTaf3r5v5w5hzHYx+KKx/cjT0TqPhK4kR+engMry2mZB08Q",
-	"GT60b+F6MS2TRkY0uZsA5sI3Jt3ApJDo/0DltIZTIeqyvgiZokMDjFNGDKHmKwwTRgBoHUSEIAu2wgJH",
-	"vgx7BUOuqovETygXcBfSGMADiZcRNPsPmpQwMxh8FKxPMOg6FDCJDdDu5NRFhDbf40BBMh0KAD7r0uUQ",
-	"1ARgCrkBGnZJu67lMj6LuQ/4uV6fXLFxoWnmoJ/a4pcrA6OHENIE2YSo74Ozq5PB6z+/G1xc/3xyFWKx",
-	"D0XdCXViE0Qo8V2YcYLRmiApbXRkGQoXGoxIfPz24s3Z6fFNAAC/bIi0RNSuLMVBA3GA/39Sw+JbNOxb",
-	"NOzfIho2CMLmlUtblwFW0kWfFg7zFwwyX60ybgXKTH9rAbKyvLrACguUKvBLKXoRViswkerg9kkKkhcq",
-	"l5oBvQ/F5qsJUt5MlP3ry5Jw7UvFESwa/1F2Z1vqVJExes/q1xCFKGOKXY7XWyMA1lLcXSYDppYAfFCn",
-	"nVGlVCA4teZUvlK37OvvL0yAHYeiG3afq9bUCwtMlluFoGpo69Hh0LmGImzDAbLE3YAncgYn4vzK4CoM",
-	"7rJar0dk/plk+SeYqEutaNoKQRwhdCXAU05pSv5aaEPGXHA9ZWnv0DUDjEtkCCQ8p0RD+PFyo+0oI8ZE",
-	"2PTkQ9QetrmQQQMVLkju+qQ1u599s5A3ubFQyxEQcLCXrrWji4YAmCDWgbviWH9JC2Xr5qFi0VsY7Wl9",
-	"dalXv1l2BXCe1aLKpgqlKGJqjJFCS5E6FF1DRyTJJOQFuvT/iAhm5lLdkVTJvGf53HeVUWyHGkOTKUJ+",
-	"cOOt5wgb/gzFWvP50Fq4XGlT2hVVcfOyiI4QSJkOhX8aMEqsdTIuFASpcs4S5vIcQAS5d5xZUiUx9Mlb",
-	"gU6COy0HgwfBMVeDVB5fSQBRaEnPKTe6hAYNWRgv30EKAxyuzBh4E2HrKKclcGJ9crD3wjN8JSwDcrMi",
-	"vBah6jd6IIIsgUyjXpt0HcApfbOVfze28nrBz7/J/U+R+29cvstmyf+ItnDYD6tV7L9WdC6q1NVEinum",
-	"dB3KmmJCzpZdswC3GE1SrCEeM7MgOlHW0BhndDJhqQtLBO+2RTNdjL/s9vUbtd/K+a3gd38G3zhkA4e8",
-	"hVC6Iwi7a1VFwOpL7BJGG/uUkpmcMbHRNKqaAawPLrbecfXJBYCxUwKVf5MCEMDciPA28C1PGOm+3Hte",
-	"ga+6jgPQRQhSwaCczaVNvCTnr5Z5oOoiN7BvrU3vAhBmO+zuWKrZTur6FFVU3NLMqNaLZgTBvo3daPDF",
-	"lkYynzURu6W/3ioGLI/mGwLpU0V4qtPQRLFEKrgAA0LvFrll6O/2iCa7QOY94FqHC6Gr3OicsWQKr08E",
-	"9M/ZxMZlD7EHcjAiJVd8WSvVw6AIDF2vllhRJNFeCwF9yJ42KbPW6O4zc1+9zdq6AggXNCpbp8WkOyp7",
-	"pfVwK93JW2no6eurYNVv4d611Q+Vlk0dP5X1EJUV7D0Z1y4PZQZQRUALK8UAdsPaWKx4sLdnzelMiom/",
-	"V8+VBMAHMLG1h+jREcArMd/SRhtqSvPDalRLu6RLAVeUjGhmHX0oQpYqmTJtsPujYmVBRxUOgCAJQnlg",
-	"RNPaK9aO9smQ5fiyMC5PH1x3qqUgRsL1HE25cHWAcZlmj7uwC7docash/SPu0xNKBPeFlUku0HLMpUR8",
-	"QhXhmkq9M37PBFRHBU3O/DGXX65IydFOk5hwG7ciqapWozw6WoK+5BBAQ71yQHSEveetQYgSEW4adwZj",
-	"w1RMunCDK6TlmfGYJwj+BC63o55CGJ4FHZAW6Cb2jshImmmAKuV6DrSSQUk/vwFKQFC/xsb1H8EN+QyL",
-	"KGddlnD46dcyaIMjbsEXZIkEOQngeK5zjCRU37mSkk60XBFbtqjEvJmVcCv+nGu8sHLP1/AEFxoaZOzO",
-	"ofnnSra4atpZl1cn56e35/DRwevz0wtAR36x97w9ezvsLfrJ1LlVUnWtm+kWGdVubv2vwBd4gvRmPH7i",
-	"yMHqbgnFcO6Ye1Box3SQSe5JylNQQFS5kmOesXXZz9dVmnrZTsh9NPLYur6myw0Heao4HiBFqEIAwK8u",
-	"RpVnDrcMImFZBu0R3VzbkqI9zPQDkpq/VgRGn1VcQ3QWKUKzupY+Y8LNkds7bI4U7mt44P50V6YdXyCe",
-	"S1rW0wOUK013pIDb7wlz1X5Txdytje/jJaBBl1SLE2HXkcK7LrcS9erl7U2r6rt0s3pCxec/sUJplLzk",
-	"Nqj/eyh7KNfSfv55sQLTB1JgsZla2KoQzvmQxHTCYtLdf/6vf/xz/2APUgpEkWVWQSYZo4pw04tIPJZJ",
-	"oQfWQo4jEueK2ykeS2uTC413c5oJzQ2/Zzcy54mOSddH3A5ehr3dI2KwAzwmMMQ1Mmsxqm/zlBoWUtXj",
-	"e/hudPzU53bxN1BzAZNKG8T8b1P7cwwyR1dEG3SMXs0QDQW4y977Xurt9Rm57ye2g0/27RHGmKXkxogc",
-	"gLa/PHLJ4TrQm0HZ3lD4ur3IZQ/NJF4kOl3q9LxTtT1Xz8HIOVV3qZwLApo2Z6rMUxiKuLx0+vOf//zn",
-	"nfPzndevdwCUuT9LY4RkBghmyHH6qyyUoK5hJvTFvncl6a7/NXhVACRQ1RB6FWH9KkgXM4RCPWGfnLkG",
-	"PgZyW9mc4FaB7z2VhWq7uj6BR6CT/4M46O88rzPQ5th5K/P8ned+6ZFD18WchxkTxnWqXD78v/M8bngY",
-	"vh/va65zqbnHUmuQUTX2EZyf/cAfhp22Dww7cZvfUS3n60CxrCel18yY2kVSidUGpBkcy3b869lnnSXr",
-	"jStkU1Qr9XkcBXQuqv7v0HxmpXWaZef+49tYqG+g25Yp8Us/2wk2LsEVtIcODMuqZaJirjsvoSPpGvXg",
-	"Bj3IuryeSoXNmZlImCbWXBAmuOP2Z1+vcK7sgpd7vapjEF8eoLQoiAGToiH5rfXg+klvvAg/crGgurFB",
-	"5Hgchd1K3QwkVMyl7Q70amp4At8ZPrawRDGj70/xjZd7m33omunomafpOn5B+oT+BdtQ5Gp3d7Ow2P0V",
-	"j/t0ff1vo0gS33l4ba87qocmT5y7KT6sqvd3m+OwdRGuP+QHO0Tg5nLtvZCI7P/rH/882Nur9Tz+ZJpA",
-	"V+JxaOLx/R38wJdxd7xIWyG0XIgBd/zfg8y9i1OmzsrxR5B8Uwp6QGy4tm9jBkyugS+49r3+laOwpo6M",
-	"awl1Ew53b9YDcqDfATT3BZu3onNz45seNz+1Deoo7o8f+KlCAG744y/Zp2ILwEOcnzsiJ55QVtUA370n",
-	"dy+/Nd97cKyhxnVtzXxXc91GxKBjqtkOF6VtW0EWxoCdGzfCDNYq5RrA2wH/B0tR43bkt3g1OtAjAwFd",
-	"M+u/udDVajSgNkxg/+NqHOCltLhvsEIzapJp0DvsG6zQE8EKRUQDaQMCS3ipKyFVhZuMRUvQXoQ/UDyU",
-	"oEQrUh8eAbalzpu/ceSWdbgRb9eiHHzL9d6Y6706qZtiB2dtiJVjG0i4GGU82cVU7JWke8OyTNc6E2LC",
-	"hUdggXRsTbpmylW6Y39Y+N5QEcnpYoYFaI7nMF8xqid9RwBFISaFZT6omOj5Chl4aUp1kDDeXu4A1XTH",
-	"uJSn7DsYfqeFtN8wagrFiJ5zA3V4cFTlUp4mfcv1jly1YSV6rz28hArC3gNwPLZD5JoUojVhEOmjlWAM",
-	"Tcz6ziNLiLll5xOAsSJjDnkE8ZyNNDcIdTyVgi1yaXr2rVRh3a7mGRPGZ8OaelOTPrkKHA24XKm3QFgB",
-	"t44reNokY/eRBzkeB5/T8bhiCeP3n+pM/B6a+dYxx8v2kUWeS2WAaEfy/TasoZhmZmejo76hE0jVkrvW",
-	"ZbPRe+sBXvwqF761h44J/PJtGoLYiT52U5CnadpTruzTkZg/pvMGTOHIeYP1voNOoQMUE2SpLnn5T9Sm",
-	"JGhQAtZoSGE67BT9m2tf4tPO+08nFYxvGFTy3Iq+JcD2Sw1LthMSOwya72zshblGVgQdblwlDvBoFCTs",
-	"p0UCZUIJ2AbtrA/7WbGIZmY7CcBc96DVEqC86/ePhiLh5YvP2hloEIp5u5lPwWXBiUATKctq/34c5Htu",
-	"IXtYljmq92WpzLlGT7owndK1kFvHWGE+5S40KF/bUz8EVbq9OvPSdyq1NSL9+xCt6ZNBoy9YHXKtmSEL",
-	"9ebOfrDGg9WzQhtGU9J9sbeH7QtaAuLQKPDYfbny8J/ELnVf+UIR8VuVbap+azsIu6kyrzeRfZx6vLpN",
-	"G8wt+ngei6s3Y/LsR3v8RpKFLFSZ62CAC+3K4Ne1lOBnrowLSW0o3B9HmJ1ddVFBYEGoCQ3CSHlGRYnh",
-	"9tXF8K5d+Re5NornrKICWCUuLpAF4b6tlAhyNisECKhPrsE4Ii8CcBgu7jn2sNwUn/BTOIU3Ol+Wwdy0",
-	"seXob7nq88tHk/25Yesj3DjETvAkUkApthTYJfwhdIkK4mP1FL5t6XEvQJWCkCAoJyGX6gzalM4lDBOq",
-	"nC8u+Ec8y7iYeAXaIvnXn+wrWnl4X6UMfJszgcfuhGB9Rx5KZ3M2mkp5t5rQ3opsUcpbivFeDt2dodgA",
-	"QYE1nwgMbpale9jw1HUm9WBj4DUCmcCNS8IAhunIofBAKgTI2TsunItJE6u4MpbWYb5ndEFGjCAIwj45",
-	"569I101yrrgBdN4eIKophxhGSgLXaKwJxqA2tLTg6B0jP3xH/sRbEENw7J/dZrW7PnjNVvk++M7Otd+b",
-	"7QMhL75/1NgHTVOOAfnLAKsEZ/BF0Ubcfg6Suzauv8QiY5ZGpWGdV7+yGj+gDevPOiPno4XBl+DrVQEG",
-	"pGXmIPrKTsOjRcBr7spS0TkwxQbWl1aKHex6WYbnNZFygiWD7Vm/GOfQU6nMTsbv4cKATwRLyTiTc5JI",
-	"ecfxUlSxlCuWGO1dHJ4yYax2zJW85ylTyL6xQyi5sOwPWHiUKCpSObPGa8Fq10mAF29Hv2Msr9DRDB09",
-	"02VLjWsjFZ2w+MjDAe5ASyTARPV6b0STOzKlVqrAPxMqsKHGiBH23uehGTlBV9OVe5CuZozEFTIitHKW",
-	"PE12/UtxG1KJNVPf8jSxrH/achu7BBIZrt9pckNHKKdGbMKdxHd3Zx7ro1CZffr5gR9gtDBMw4TaYjHh",
-	"xm8XkrF7mXHB6lGZ/YPva4Hag4PNQZrneH3RjDa0E8qRwy9xq+W+nV8JCyVFeKXlg5ND4QQkhknH2DIb",
-	"jttIEu9mcsLFfwEbgDv3h2Gxt/c8sXQC/8KLJiCb4BLVvu+AGsN0C1m12N9Q1vGRUiVlY1pkZhvzhL3P",
-	"WWJY6i5e1ooVcKBa7mNJtyYYcBuAx7H+80/HJ5HD7aCAqSAS1lvRgtlJGr97m4TMIJvTBcaCUIQExxUf",
-	"OtDjBl9LQVzXXocA4aGR0et1vE9NQ5rk2hU08fesLAkBZGdE7NdTf2tScuwzDK/2Dn2WZhxcicakWydN",
-	"KJ+Ei8w4InFZE10VlwGBP9M4T/s0hD3fFcKLeNcuSMh38JfGmyTlKZpXskim4GtIO20wlYSPLQLsdLmC",
-	"aiMcJCbyBkQgS3TrKtpGF66tnV/IsoCzsu3Yne52cWB7IJ0H2TtR+0BAgqtGerl/sPVAcAAPGmhbmVaT",
-	"NMcyZU7Q1CjYS5wlQt5GTv1exNEbxNluFUhtsqU+1K+dEaOKqYH96+FffrEHhBoB6bBQWeewswspTW6k",
-	"pRbwLrS8HZyHoxyH5mEJq3mJV920RlWiC6boRr4uv9bIHgtEWxfvvgZrX/7WjTMHWGqFt8sdK4tX/QVS",
-	"VK+Bc65OMLrP/Fn+wDHgKi3hRZAuoCRjnxYsLe1FDocKFhMm7wQfAoSp5a9cZhRsGyWLydS5mVhDW3dr",
-	"I+Ic1aqmtgq/YOQl+FjN+l3+6M/e/dOB/3dYSnF3fg651dAE4osz+HB52wf3FuFG4r1Dy8faIT4gSqTY",
-	"jBczjBIFY5XYHh9++fD/AgAA//8=",
+	"7L39cts4ljd8Kyi9WxWplpY/kvR22zW1q3acae/Yjssf02/vqDeESEjCmAI4AGhF3ZWquYe5g+eP58Lm",
+	"Sp7COQAJSqQkJ3bS6UntVo9jkyA+zjk4n7/zayeRs1wKJozuHP7amTKaMgU/XrB35pJO2BkXd/bfKdOJ",
+	"4rnhUnQOO/Gw2Nt7ntxenRE5JmbKiGDvDMnphMFf2BFRLPvDsGN/PezEpHv1+ph8e/Dtt72ISJEtyHzK",
+	"hH1RMcI1odX7fXIzZcSOfMdYrmFwxf5WMG2eaSLtKySnis6YYUoTKlKSUKU409U84qRQWqq434k6Opmy",
+	"GbVLMIucdQ472iguJp33799HnWog+8A5m0m1OE3tz9wuM6dm2ok6gs7sizP/56hjJ8QVSzuHRhUs/MhY",
+	"qhk1ncNOUXD75PJHo47d1WOY3+q+/ggbYtdht4JoQ5XRh4QKInP6t4KRe5oVjBh6xwQZKznDZxW757LQ",
+	"8NIzTWJ7aDHB0+yTwUgzYchYKnh6zJV2W92JcJ1/K5haVAvF3avt3Yy+O2NiYqadw4O9vagz48L/e79t",
+	"kWd8xs3qGn+QczKjYkG4YTN79LDUqcxSTaghM6kN6b7cQwqhMPde20wz+EQ40ZSNaZGZzuFLO0v6js+K",
+	"WTVn/Fc1Yy4MmzAFU75mWnMpWo+ff9zBv7cv61wKzYDYvqfpFZK1/VcihWECfqR5nvGE2t3a/au2W/Zr",
+	"8Jl/U2zcOez8f7sV5+7iX/XuiVJSXbmP4CfrW39T8RJJqBDSkBFz7JMSWZh+533UOZZinPHkk89Ly0Il",
+	"IA7sxLgg1DKAsfxADaFZJueWx7kmXUvL7B2d5RmzzMFEylKi8QB7sIjXUo14mjLx6VZxId0sWeqYzUq2",
+	"JJGFwI29kOa1LET6aac0tp8kXZppCdNSuI3Unn0mxYQYSbScMSkYYZlmuH+XdJFJmt5IeUbVhH1aWhjJ",
+	"dGHpILOfthtJRXgPkBldEM1Eekj2yTn/nsy5mRJqhSNPiZFWOBqJUpMpmCUuWDCWamIX2v0GXoRjUlSU",
+	"E+hFbkgj4YvXRvGckTkbTaW8i8h335A/8e/xGppzzWCvrpm65wm7FfSe8oyOsk+4XQN7GRqktYRmmVuj",
+	"Y6JEijGfFMpyt4LfKEaTqZ1in/xoBSw39ln2LmeJYSkZ0eRuKLSUgnTt+lNq6IhqRlLJcEgq9JypXkTi",
+	"K2bUYmcwNkzFRNOFdpe6JEYtCJ1QLg7DYxuKOXXTqiROBDc4JUnG7SWFdz43mmg+ETscpsFxPeyeKTLs",
+	"2D/gu8NOrz8UnSjUW4JJrV491yyRwl4z9s9kPuXJdJWuiiRhLG1UHarrwh7EjZTnVCycFNef8syVFYtS",
+	"kb8V0lACtyCxmwuni5N/6J4UwvAMFLE5ocawWQ53xAP241bQwkyl4r+wTyjizrnWXEwiwgXyP1wNub2k",
+	"SaJYyoThNNPAqLfCEzoM+5kuXllkKXF3L2pylswpSj15z1BN0/wXhifbI05z00zZv44pz1h6RIQcCsVS",
+	"rlgCTJxLrfkoA/1RWMZ4H3X+bLcElvS4K14ad9u1O7EEB3VE4pQZyjMdkxnNNbG0S8acZVaGgwzIlRxl",
+	"bNYH/cx92s7seErNlUQxy4RV6f7SoVpzbaiw6mChmer8vKKDRZ3jKUvuZGECzStX9pIwHLWyPKNi09ov",
+	"7TOoz3ll8C/4YvVJOforSwx8EgTbMQji1e/J8Tjjgh3LWU4FxxOob98VyzNr3CRyxiqVf1TwzFjx6AYg",
+	"TEy4YBGKaJJRMSmsWj2TKcv6lTo6kjJjFEhD8jS55hNx2vDRmylX6Y69WRalILYXTHmdNA+Z08XM25L1",
+	"Af3Gg7TPpTI0I1SxjSMiyV/njCXT1VH/LHliicvtEFX23ilSLquNwgGaB6/d/KujX765viG7NOe7yZSa",
+	"Xf/0CC1Wf9U3Db1EG8FOB3sUrR7+0nqXZ9hMXtKKv9eMZZbGG60tuw+WJciYZYZQ7TYGtGXUnSNLXjm1",
+	"MhN0qREbS2uZmyMiQQ/HhyNraoIxWbPhF0RTDgfomXHEjL1soo62tlPUmUulWTNHSmFo0s6QbEZ5VrOv",
+	"8DdRzSR9+aJh6BnTmqLqukTdis9mVtnBVRYaDrH8wKzIDN+xJ1P/ysu9Vcs3t1elsoMOh9edhkmg8fjA",
+	"GUjBGr6//wGfn7OR5qZhBmdsbIi95BdktCA5k3nGjgglY55lLHV+hhlVd9ZCH0lkXG7VsowJky1IqmSe",
+	"I9tunvdek48gZBGBdFKerTu6RoovlGLC3OombeYGbk6rIFqRBUTfpdpesPb5Hqxibk0BM2VcEcOZIlwk",
+	"WZEybZfSQnwr+2q1CpOxUtqt1Q7CZ99HHZ5u4S+IOlxfmyJ1N/Wq8PKEtfKechfjuinB5bl8BjANfwLu",
+	"QGCwcC5LS286oJOZ9ALVy4O/ykUn6kysLWbHseqpzO3/JDSbwbZz+G0m7xlIjVQwreEXwgo2/AcV7zgz",
+	"diRtlP/VBOTMWBXaoKlnP2RvR/vYFFdhb5lC49/GjNoXrJ41nzL4urE7AN9oklBuOcfWjF+VT4n/9bJK",
+	"bLey3Ie15OEeWz4O/3rkvtG41SJ1bqtAgNI05fZNml0GUx3TTLNlAh9X18a6KS5dMnamDVOpc8SyY5Na",
+	"vaTOb+DpxRvvmSaJVRHAhEnxgqIzqx+PrFxCO14qDSZaMrXHDhqiKGYjpjTqPWjQjRk1hWLaf25KGzg7",
+	"kbNZIbhZNIuQ8s/2W6aaIxf33LBmbYILzSfTxsUzdpctiHvA6itSGd08CjqZWzbwkqlEZtb2U2zGYOWE",
+	"Jkpq7W/o1lFBnupLpl7RRZN6Rg3xDxFKUrog3dubY3C8ln7TvaiByt2Hb+QdE7p5N9Ejg1aqHIP/xb21",
+	"xfDFbEaVO7Uly9X/CaS6Yxdtv1DzB7Zsyb3VHdtUykSKe6Y0yJN177ftJ47StKFHZA9ULKsLwxCbtmBJ",
+	"Kiyd5PL++3XV5xduY0CoUcAGJeU1ipmajdcgA9OGnby9vDy5ent9MfjTCWF2AGKfiwjrT/rk9mJwe/PD",
+	"m6vT/zl5FZGLNzdvX7+5vXgVkavBzcnbs9Pz05uTV6BRope3c9gpH2q6LJm3bpc9JdNiRoU/iX7nQWqi",
+	"F0Kbxlg6ItgOP6X1uswPjGZmurqj3u3WGCGCEFjNOYc+OZYSSnIuJqRrhSjcmqCo90LVXN5ZAzlwVTbd",
+	"edpQU+jwBt/qNcsz7sZbv0Vu/OYtyfIzq0OukhnNsuZTwluAGIkuUKrJXHFj0LNiQJ4XwqhF4/nbV15x",
+	"2jD0qdEk5RNudASeYkoMyw5JxsVd80j2BkPf18rf7jj6/f1+JoprroF/s/HbKVUz+PldQbO3VGuIYUUd",
+	"Oio00BI1XEzeplxLlYLCk0x5ljYeQqtiiPGVxj8Z9s5s2lr7TGRtPsXgZ0toc6nudONe2Ce23FVB9Ey3",
+	"bmuzoQDbWS6p2vomijqTEy7OuLgbJEmzEjej+o6lJ17bX90FF8V5pgnbsU+5iEOW2dvG6iGZTGiGrvhR",
+	"YYI4azKliibG6iEQjnLyL9b//Pv/wf//Lyfi+omcxZs3IJzr2tVesZSxWathDZdyzRBptt62CveGE8SB",
+	"N0ztsa39Fd157fY8hbchp1rPparbduUv6wbxwbcP21I/iXK4NStru6RpkjCtb/ypr5qNbKyYnrY/UDiD",
+	"e52hAEb58uzDLy99Z8VVWy3nvEURfiMYMVMrfBq14ZF07GcHjuxVQImeSmWVeGGYQIVr6WJRjBqWDkzt",
+	"7FJq2I7hIG5WjfPtbHgd5hQ0aBfOB+eiNxmjShjCxRERhZUtInHB7/JBTVKWMbPkd3Gfty9h9BGTE1rF",
+	"fKVU/YAbZKjh2vBEkxlPDVMzIgW5KZhOQXtcFgertJGnD9vBJtcDzC7csyg4mfAb7eRyC8880Ahuufw+",
+	"zEn4cHFpv968olIvXVa3ywDOh9LlNj6iMshS0wfXveFmfI0PW3rjM6YNneXbMxbcHsdtTpUmsvHbUTqr",
+	"qq/Whluzx+1SMzAONlzLa7T8+r40uugtD0qrwSuWZws0YA9JbDfZsnt8RGK7CUoVuWFpXLreMcDjQoKg",
+	"f+zM6WIoIHhvScuKDHB4UqX4fUnPvSMSawMe3GAw8Je6XxNu+mQAv3qmvfEzFFwTms3pQgeTwyB8qdm6",
+	"X4OlWU4ZnHYwcKPS+oanyck7dOy03s4jJeeaqQsrF1u0VScywXFE7HXJUp/KAcl0JKdmSrp3LIcMI6u6",
+	"xU7gXBup6ITFvW1c2ks3+MFBkzngzOINY73cP3iYxHD2ZW03msju0mkLx+t3FUJwanbB5peBCrMUZC+0",
+	"IexvBc1ILKoH49pWrVF2VvcGnfiXj6k0RR2xbg0XEhWDFV2epqliWmMmCsZPEzmbSUH8TLZdZjC9bzee",
+	"4tIO1GcfNR1L4yG7gLXnvu8H16fHnahzeXVyfnp73shsl0qOedakI6Kka9EjAq+cs6cbjLvrN+T5/jff",
+	"7OwTmuVTunMAXh8yn0rNyJRlOXjz0SgHExiklCYTfs+c2gPiyJ6DZqa/jVrTHqYZy6TQA8UwbaDB9WOV",
+	"hhNhR0/bfS2Vogkamsboct3JCMRTaOakLTdem+u6jFRiJ99r9iW2muy54jOqFseWx5XQHxnvsbqV0Nzw",
+	"e3Yjc57ozdfaUlzO3bCWTmqbuzrT1W8tb3cjNSNlbqnG1U/r5B1NTLYA9zJeJClmk/TJYAIx+/3n//z7",
+	"P/YP9iAXrsiyI1LekvCghpQEn4N88HKvst71EanNHpPW3REeef8S/FaQFiaIIDUJQq5GksTSh71kUY6E",
+	"y9sHSbL0m0ZOLROc9w9qCc7Po49h4kHrEkiXigVJqGa99tU03XdVoPp/u38Z7PwP3fnl518P3vf+89+a",
+	"lMA62z6OXv5yL3qwALgpLLfjQ9YikorI8fjI/gciTmCG8tJwA7FQEwj+GW+gIuEUujWBZpXfn3D1DdLg",
+	"yb7WFDK8QldAq2ay7JJ4bEWqNv7P6yb4RE6V7R0lzbObcG2Y2qTZbafW5R+t032E8+wzZ8nkG5XGz6oq",
+	"Ll3C+YqSuFZDvGKaifTPTPGxy/X8jO5XO5lS5/2tEG7+pdgMDz15pxkuxWWvT67sLQQxCsUYZkl09VTO",
+	"BaGavL46OalFDO0LnWjFsog6g1fnpxeNFsY1HTOzuHIlPbrhhKtQ2aoVn9KFd4m650j3p59++mnn/Hzn",
+	"1atec+wNlJnGPIGTe6YWpYrmnAMZI4m8h9SR0YJYDoMaM8Nmuj3AvW2srdlgh4ebzsn9gipFF2sVM7s5",
+	"bZoZhIXIWKqIFHnOFGhpdYtKMLunW5lUsDdt54PbN6Uaa6/srvriwtVAa6DdsBlTEyaSlpWVf3ZBxwjn",
+	"7aZy5JTNsvSGdCHYa7+K0bfl95sJpXzqugyHttVgLg8YUmTj2GOaZSOa3N2qhjjimIuUegu4n8hZZPVI",
+	"0AmZpVCIrDYOCyYzVCV68lxn65UB9AbKarlnq4N7poEX6lu/TcoDkkt4xn7e9W0JObWJF66ZSEuvbMv1",
+	"8JDEXvIi2tsLDTkv+sDGs9aMq6ow9I7po6poTCoyo4uhyOScKRBH3ExJfHlydfzmbHBz8vZ88P+/PT+5",
+	"vh788eTt8Q+Dq+sYb4OgUsPYTVRsDH6BTIoJU0NRZgWFVWtYpIZpMoLOrM0Quwede3Wj1v3iQ9KTawGq",
+	"B8aTHuABr51qpUyvkqEsDBQ6yDFknYu0T2JwiaPzPLanB7nnLhEdInylJ9unaaAT3Xu0h8L9/ZDElPvv",
+	"x44QROUE8EkjWAqFPmOZ4/Yv6f08XEZDdnB6xagrqNnsvvK5SxufDHbiwbEYd9InIq1lqNRqLdbQQhvl",
+	"gHlSVnpvSA+81bVv19L8wPZpnhgklm6RVOTGqIcQg6Nqmk3TQpY2q5mg4YFXUMDUoEg/iAC4HiTWDG9e",
+	"vZcXW18APnDYIP+BgE7FpZIT5bZ7pbQQeIdrMmKQ4RMmUvEyz5R0/3gSFsd4r8furzx9v6uNYnRGxhJq",
+	"toeCm14JQzBjVGgCHjzkrFZCdInR2y+8zKReXfgH0TYmmDbmIGQLV0udMQ9KAVXKVlfGawCkVBmO8ttm",
+	"lSZwHG+lhT0yj20lOK59NKwK4m7HfQHP4SvlFwMK354FS7Jfw35nXJtTw2YNGvtKWdRD8tu3jqNnVJsg",
+	"Tr/tgYaU/eiUdQRV/Kgt12yaj2Odz88Mj0u+j5W04kg9pIRw6IAJljZylRrWUPr1SkLu4Pjm9M8nnahz",
+	"cvHq5FWzFW5kfmXFebsDE6T91hdKkxP3GmT9K5YZ2mbNG+rT/uPUPhdbg0dALcBSjaVjeneBrGZq+VSd",
+	"D0ypwbmeNOeKh3OlgsSglgVTBfN2SsEJBL/DSepDtL/j4zfnl4OL0zcXb28vBn8enJ4Nvj87iYeizK5I",
+	"fJ1nUAKOty1EVXKqDKdZmbXhEkKgeq1Mo4Cwy1DEVyeXZz+9vb55c3l58irI4MDxrJ3q0zicLWS/gEpu",
+	"lR3dpNl6V0eVIta4rt9cDv7WuXZg++Ewfp8gLCNI12WbkdEiwNNAi0KwORx+rynv7oPKAcIJN9HqDb1j",
+	"dI7FJUtMEPxlNTfSpzl6f0kdaMsHpIwkE0mwAGcDM/mvNU6yrIluFzEfybO3Kmsfu1DZ5qHtQ40ju4TW",
+	"bWs+v+i6zaYNaANxaPV/+rvnz4Oz01eDGysTTq6u3lw13j4O3KE9iv9r0zshOb8GLAgBdYCygferlZSi",
+	"Z51k+UA29eto3MGqiMzBjnVolkGxa4lL4f5N9RScX4raY2LJVIJnbATnJMXinT08eU+h/BXlw5TPZi1A",
+	"FvDhrw6y37aDLCgyXIulAg89xJ3mTr9iV5plb8adw79s0o1XvXDvo5WYdpFy+Yo2qXPfU82+eUHOL597",
+	"hUjnUNsJaseRQ+urtBGXokj0FBQenTN655JENvsWl1b98/uo8yPCcA2SuyZNNmH8vtm3tRL3d4827S0W",
+	"615BjW6DJHx4qQD7QDcGZi03GGQPqz04bi9Q18VkwrRprtiLOmbKZktup9VnluY2Z+zu2lC1uj/bmVPV",
+	"+0sLCPaxnFltBWGxwOq5wn4kheJmcZ2U6xoxqpgaFFiCif967Sf93z/eeMwrICb4a7WKqTE5wh1xMZY+",
+	"L58ibKKDjKwSB3WRW4KKiJkqWUymziCAF6yKOSPdyhTKi1HGk133516nEVJpcHlKRmzKRVrlJ0bg+x5n",
+	"DJwtZHCK5eul4dEfiqHAcCjkQTsmzpVMi8RY/kyeaaLt61KQ/yAZv2eaFCJlisR2anFE8qzA+8Ff6toN",
+	"MxRUJVNuWGIKxaymyQ5LrRsv0cjZTCwta6OjRpi9KdTFwnUxFKYBjKhLw3xuBIHFIBNxOr67YZSUJcac",
+	"FMilO/auHwrm8s2JllhlA8UCHmjOKHrPMoShvL066+He2ftHEz2lihEzl/annOk+GazeUlyTH25uLsmL",
+	"vb2hiH8dgoYx7BwOV9SnYScaouIBf/7n3/8v/Mbn3Ie/c8rIsHP467CDILyQuoiou/Ao/ta/7H7//n18",
+	"NISFuQhqNcna1Byub1W67QfYbobvY4AVdPFTS09DAciAtMR0xDJShB2M7T9284xyER8i7RYaiiAQLgzU",
+	"gwkzuma1oS9hKPzTCBlGcWgElWgiGUspZfGCx02DUwVsBdybEgmw0IaMWERGbCFFithkJZqkZRIU1odD",
+	"sUO+t0sDeANHzmCxAkYpbrh/D9eIX2jDrBwK0g5b6YEvHUhlN27FqIoJIFz2jgL+skOXLIYZ2eDJ0CX/",
+	"KW4sS8LoRyQkFz9tBMCMHNYGovYC8xNE67TbZrcDMVtDBE67Cqu2CenTaez/stxohJoMpWFEvomev3xh",
+	"Rw0UUytn2DtzSP7jm/5z8qfvYfa4kTjVqtjWhy2oJvFwWMSE6cRyas+yqp0g7AVsQcqSDJCvMlALSTc+",
+	"xoqiHdQT4x4EHT0uH8JYAFG+2H/uUsHt12sHFwV+lzJNVDGaHsE5wu5AeYoOBp1PecYcawAMiv2KHdZ+",
+	"yEjZt8QG7tbaxjpK8icE229fB5IJ/K8wVQqCEhV2t/19MrAfgffsWK5mHucECt0ymKoHsLBL4ZrwiZCQ",
+	"oaGlz4tOgU4N7LJ7+CH4rJ6+ENhAkxd7+7D4Afnv6zcXpSxhQco3/AFhq7pzew0RndOEEaoA/9YuV/OU",
+	"9Q6tZOeZPZLRwjDI+bbT9NIECiJbTQ775Rim8v3S+abMClFNuL1u6tOEswTvtz2LtR9CskRcVsG00SRl",
+	"LPcO9ecHJGP3LIO8M4K6DXjRZxJELhXk4OU3xBXDwkOgmcHf7dDwyD4YfMxh9UQeXRJmWw20vwePwY4C",
+	"gBbNMhSu5Y6wkvXdVKRy3+viRtXTgsCxmmVuyJ47UJwsWvkTbhnazHnC7BftsbqRYRe3OCA3HxwUvnCB",
+	"yAVWYyjR3ssTQlXUzjuYRg/ErBVt5Pbf9+wm2IvSoYve3rze+Tay3xDgGAyHodaEtbqeUnJitT4UOqQb",
+	"DzvDYZF+u7c37MS9I6KLxMn+gi0vzQ69ZnXututa4mApfj4oXhCgXIEDk3EFdx5MNqb9UX8vPrLMSdPa",
+	"puPDfqOBD1Gsc4NndBMUSGi68Li59rcA/mfoHeuTGLX9Q+LTcmPSBRqJSr2LIIeAUkecttUrzX8nwqUw",
+	"SmaBKO/iIfzz7/+wP+y/juBU/uO1+8V3ryMo9rOsZT8Lokwxeqc90FTaK90OAJUJEJRU0Ymi+ZRoZn8G",
+	"bKnbfz/YO/gW/g4/fteHrfMLq/wKMelW+qtVdHXPdyugowi/Mmb2QH13Aqu3KGYKJfzy/bJh7+GKXVm6",
+	"7pMTDn/iG2gej+cIybK8byxZAkZftYYyWRbdOeDfqbZ6VBhH8nDw5VvgXIxxFqCt+fxX0o3tGf9XKmdW",
+	"h7ObQVKu84xiTiVIBDHJGBkpmtwxox3rkFBEcwGS+Yg0y+3qhgkWYq1en8Jjh/x25wX83/4BmbJ3NGUJ",
+	"n1Hw3s9gLXiXayeJbgWHoA38J5dc2FvwNZI4urGcY+iQDIfXMaqDIBG0nDHcYDi0UqgGUwed0hqVTBie",
+	"WDmAQw4cOrJTBb8Hg5Kgxo2p/8gTqHLHeF8HGh4tzHQ3kxMunMcr4wlzDiBncF5IAr9MGJkoKoy9lK3I",
+	"VQD4RBQDq8ga2uA5ByNWH+7uJlMpNaNuwH4iZ7tC7uRMzTjYb7tBJDWwageXp50A9aez39/r7wG2bM4E",
+	"zXnnsPO8v9d/jgVAU7C5l5YCLhapGwrwMWPdMhFqiy7xq/ti7zmJT84Hp2dvL97cvP3zydXp69OTV3GV",
+	"GRp5lQgKKABYhsygQrrXJz8qKSYlH7i6PXEnIPsZqZppq3lVmvyLvX0HGV7+ai7V3RFRLMeI0ZjyDDHn",
+	"FANw7h3QnlhK7N1dqrsC/+2wzkseAuPCY25zR6OVlxaQkN184c+YgRpZdSuRwhWS+gG07+xgX6kUOVB8",
+	"MwnJ1FU2u5wLyBQWYCXZO9ftHOxZOwFaKXgHCfelBneadg4Rg8S1yWDaWMPo0SCna8gt7+veI6MKttxg",
+	"42Bv77G/3Q5yfY2g9FwAzvgL/HTTiOUUlyG08b39ze/VYNbhpeebX6raYdg39rd4Y7kBhH3v4LvN7y2j",
+	"4r+POi+3mWFDE4XQa9c5/MvPHsZu4TZclwTrqzLgZq/qLwydaIjBFGba+dkO10TH7SLotVNfkU0wL8Bz",
+	"reMla9mMFmS+JFW6Ulnz0t4/E+nQZnXv0CshdxGJcQb/Cf+FzKc/4FUQ3gER8KVGZThh3jzbf0lmXBSG",
+	"6T7ag/crstIKMClYn1ytSCO3gGZpZLWXO+jGwgwITb3K5e5sSzinp2T4EC7qEzP9SqikoRMDWNAstSYn",
+	"1oq7NhvOQQob7Qol3NH0Pk5C/A5Y99xSVeCOLT10ljHQX4V2v49E4o3bsMHuXmXvuHZ4qlsx/C4NgOAa",
+	"Gf+MGd3EobEzgKSuvu5ZmlilZ6k3URvMW8/f7SXqCmpgGprxhFcxN4dVPzD0TCsAdtP+lpaC2NPukwun",
+	"+XsAOkSKK8kQ7Mx7RjNnl5gSmVUbutCkEFCXTG5RGYqgTDnspuHc46uqkQbvk50Uepvcvsg5VWlwgjlT",
+	"Oyhsdkoh6jFhrVGK4zcpFfLuNv+E0ibEzfscikaIVdjSUANOnmvfSaNOkXZLLS1GjgQ+g07yOxBTF97B",
+	"VenvNUlltx/K7XCTo9LRWWhvlZeQltuJJeShdqlUYSmjZt4knwCi31rcO5DcYdUk8Aa49P05XZCMj11E",
+	"xeowPl5WiTNqVtSZHJy9AAl15W2eimVxOoC7Ubdslq2hI0LJRErvA0Zxxhs1DLsT/0Is/1u1LX53lkJ1",
+	"62GJWcDQW3CqLNYoDScidf0JgSMJNaC0R5Zz0LnJhTZUJOwQbPrQ54PtNcBFg04L91vLQD7M6VvaQItT",
+	"H+3BFM4VK9xOdIVmXzRgqJfN1PqfnEg+6rDL471i9/KO+T6xsHk7TkjSGc8WZeo2zSDoEyDPrztsTNKc",
+	"MNMCxW+HnLMRoXnuXL/oIXIEdUh4GjmzNHIltUpm6HzWmJNJsDIgqjUl8YB7tU4JpBs23ehFGFGqehyV",
+	"nRKCzIeqo4LDzajTyB+ZCRupPKF8Cz/Tos0sdWxZ36TlyyTT1WVuokDJ02TX56isVwrAjV3TCaQd4lim",
+	"bFklgM3FUJY1VCCpAFwJkRNBUPoHrneHm+iT+Awd+bahE9ePsyT2WhPFQhvXi8v+Og5xCmOXaLMWnHGV",
+	"tTiANa4CNZKBQ5dzmhd0BHEyVzlXpsDgCgSVg1BbeRnUzBhRuoIRsEvLZaVvRlOITYYdU5/pcpOc7xVM",
+	"OLgKIETeIKM92OUbnibHmHr8FCpOE67mV/3md6Xf3Cia+jhiGGgN7gdHwGWKHITlS2t7nRByN2q7+Bm4",
+	"DA3XOHRZpcFf15Qa9PDILF3SdbSRuYbAChcTa2egHUWJkgYMjvrjyt37lufnU3u14n3fZExUQFr6ifhs",
+	"CcrsE7PYMk5ZY8/YlvNp3N2vnPghnHgFW4nesNpmbuIxxHFbf8ejDtkQ6CCqyFzk0WVuIVkcOb+hewqu",
+	"ZWgC7lvPrsCaQbR+GccK9YJ4CW/KhcSbILiWmc8t7qn4ro6BtxXj7X+OEIHrdma1jcq7jQlPZb2EOw7A",
+	"2LYq/oJ42nDhXuO04qHwSyp9wveMZrr0klfxBucdPyLURYlwocR/STNhXLPgf+WgxDEUD4SBGqD7mYtV",
+	"1LZuG2cBwNOkO+F76/m7jTLCoAfop8uxPogvBfGmGqGQh9JJnwwc/q3VXEHlpc5C8NQS5jREYcZozlTp",
+	"2QfywpzoJqGwDEn4ZOKhDfvwtxtLPPKBHa5d1grh4+2O/gsKLW4RH7QKywrfucThmrfadxX3u7NA3PB1",
+	"7AnPLlpdPF6rxSRHSfRUzqES337MtUVIozIyJlVpN/qTe7G3F+QHjSgkJ95t7ypfZRqg4sVJCQLqclk1",
+	"lP1xO+u/FQxwJVwymOksU3jYwv9hPUt+3sgbVSlHnSuWR2p0AC3pIVyXhxmS9GN9zZ+Ry+ldiXT2H4Ed",
+	"HmWuUpIZFYsytav/VLefy7VDQMf6WZSOkiolzP5rRZdYw3EhtEf7Jfijc+LEZclt7ISALyIDJ5Huk2NM",
+	"caETygVWCZGU8mxRVgiVYWXv+AV3KPhfuy8OvkOFCw69yHtHiGIZgPkj/363yoLXTKTHUxoAvTzFpdUA",
+	"gfiJb6vGQuFmXoLKXyj6Wu5Ho0N3tj8ZyErmWVaim7hEhFLxGYrY4bgdIkhY7LJnEY7lYzXVD0uwe7H5",
+	"pQtpXstCuBe2uBGPpRhnHGuOvygFugqsMZHae9qd7VHphi0ZuJF/yzMvkebQ4ZslEkF4vRSxYqNFijiA",
+	"oDWxuHusbeGCQMfMwxJ6qBv/OgSRHFYtQo0C6LVIv8m0EHcRGWeFnjoMHt9BSfeioYDCRIa5+XEqoSKA",
+	"kga26dlrxUMJ2UcqBKLDZSgawKkES6/aHWzsdFQTimXljd/YCHYZbQSn/TNX+UsFmcihkA4CptcnroR1",
+	"DC7+IAvJYfa5M+pWxQZRWdrodRz32d5QWK1FqpQLqhZYiwJL1b4U7MXed8RhFZ1evL28evPHq5Pr69hV",
+	"ugVLeKZJrtg9l4W2tq0jDBQVNSBCSK6/kA6CyVskwTpqkgaLBm5CYqtAPlOogoMk6KFIGU3L6hAnnKC8",
+	"kLtbBNW1ibSX5JwujshmAMShcAiIQD32tmoRlL5vV7SKRaolGVMV4EFZJrNCEmKHh6TWFaxE18CzBP4M",
+	"pecR4G0NRdu0FTNqURbdhbvpZj8ooVWpcXPvwgekGgrP/iGQVY+kdseseu6M6vWXNhY2LN26sJov594F",
+	"fQ/oc6cSU9UUpGDbYHUEsGrvow/D9dg8vrsYf25TywOcM+e/gtcJPjpyYihOqZWscoxl0vBWJXCh/olB",
+	"ZVuwqMjLzUaxiT5HJzZrUvOrAvAbUgDAZaVbQPyioC25dkkJOyCtseh801XvRVOrkX4utSGKJXZIaLYc",
+	"BcYK1aYSXiJFZOicLqAbDwBVWhKr9/Byxfu4Pvy7wxzpk0s6Yelh2RwqBmkVV91+uoZjmSzE30YLwtOe",
+	"x52Iz7i4i8mUUXvloEBWLPvDsCNAD4lDkDZ7pc6kakjZOOPaWCl47TdmxQvQdJ7VI7t2DQiv2iYdlh4+",
+	"LpQG+fCRtsZWsDfLmK4r6DKrMuqNcInRy6ZedaKzZSKx+4onATM6cwUgTTNzj+1esHcG907c4TS+iNDY",
+	"4yWurOzrtrwLagVyLrQEXYfMWFmJmkykz37vk4HL4HCWZKnzYut4r5PyNEKF88Uq47yCjwes82DOuS5R",
+	"wBp4oSGtDr+YVm3irZ7pV9f/Ai6wz0pyuHuYO9PG2Q0UGDVfE3Eddxe15HgJezd28VMsGHd4GW2YxltB",
+	"Gj8C3f6RmScj2sd0FoVQ+G0Zfj7r8ivpb/CphHhZKD8qufEAobvLRLoua2fJ44loAEKCJ8F/8Mg+BKXu",
+	"HrIGStlcaBoH8MYiN6QQru0mmgoe/UTmCP15SKZyXhU8jRnLNKE1RwZYrBGB7sxe/q9mzqEP9rG44vHt",
+	"yBORuo8EZuT7p+fASnNa5cETRIYP9VsIL6Zl0siIJncTwFz4yqQbmBQS/R94Oa3hVPC6rC9CpmjQAOOU",
+	"HkOo+QrdhBEAWgceIciCrbDAkS/DVu6Qq+o88RPKBcRClgbwQOKlB83+QJMSZgadj4L1CTpdhwImsQHa",
+	"nZw6j9DmOA4UJNOhAOCzLl11QU0AppAboGGXtOs64uOzmPuAn+v1yRUbF5pmDvqpyX/Z6hg9BJcmyCZE",
+	"fR+cXZ0MXv30dnBx/ePJVYjFPhR1I9SJTRChxDfJxwlGa5ykdKkjy1A412BE4uM3F6/PTo9vAgD4VUWk",
+	"waN2ZSnOClHoDvC0isVXb9hXb9i/hDdsELjNK5O2LgOspIs+zh3mAwwyb78ybgXKTB+1AFlZhi6wwgKl",
+	"CvxSil6E1QpMpDqIPklB8kLlUjOg96HYHJogZWTCN2WrSsK1LxVHsGj8oezOttKpImP0ntXDEIUofYpd",
+	"juGtEQBrKe6CyYCpJQAf1N3OeKVUIDi15lS+UhfXGwRMgB2Hoht2n6vW1AsLTFZbheDV0NSjw6FzDUXY",
+	"hgNkiYuAJ3IGJ+LsyiAUBrGsxvCIzD+RLP8IFXWlFU1TIYgjhK4EeMopTclfC23ImAuupyztHbpmgHGJ",
+	"DIGE5y7REH683Gg7yogxETY9eR81u20uZNBAhQuSuz5py93PvmrIm8xYqOUICDjYS9fa0XlDAEwQ68Bd",
+	"cawP0kLZunmoWPQaRnNaX13q1SPLrgDOs1pU6VShFC3b7FoKLUXqUHQNHZEkk5AX6NL/IyKYmUt1R1Il",
+	"857lc99VRrEdagxNpgj5wY3XniNs+DMUa9XnQ6vhcqVNqVdUxc2rIjpCIGU6FP5pwCix2sm4UOCkyjlL",
+	"mMtzABHk3nFqSZXE0CdvBBoJ7rQcDB44x1wNUnl8JQFEoSY9p9zoEho0ZGEMvoMUBjhcmTGwJsLWUe6W",
+	"wIn1ycHeC8/wlbAMyM2K8JqHqr/UAxFkCWQa9Zqk6wBO6auu/LvRldcLfv5V7n+M3H/t8l02S/5H1IXD",
+	"fliNYv+VonNRpa4mUtwzpetQ1hQTcrbsmgW4xaiSYg3xmJkF0YmyisY4o5MJS51bIni3yZvpfPxlt6/f",
+	"qP5Wzq+F3/0ZfOWQDRzyBlzpjiDsrlUVAe1B7BJGG/uUkpmcMbFRNaqaAax3LjbGuPrkAsDYKYHKv0kB",
+	"CGBuRHgb+JYnjHRf7j2vwFddxwHoIgSpYFDO5tImXpLz71d5oOoiN7BvrU3vAhBmO+zuWKrZTur6FFVU",
+	"3NDMqNaLZgTOvo3daPDFhkYynzQRu6G/XhsDlkfzFYH0qTw81WloolgiFQTAgNC7RW4Z+ps9oskukHkP",
+	"uNbhQugqNzpnLJnC6xMB/XM2sXHZQ+yBHIxIyRVf1kr10CkCQ9erJVqKJJprIaAP2dMmZdYa3X1i7qu3",
+	"WVtXAOGcRmXrtJh0R2WvtB5upTt5Kw09fX0RrPrV3bu2+qG6ZVPHT2U9RKUFe0vGtctDmQFUEdBCqxjA",
+	"blgbixUP9vasOp1JMfFx9VxJAHwAFVt7iB4dAbwS8y1ttKGmVD/sjWppl3Qp4IqSEc2soQ9FyFIlU6YN",
+	"dn9UrCzoqNwB4CRBKA/0aFp9xerRPhmyHF8WxuXpg+lOtRTESAjP0ZQLVwcYl2n2uAu7EEWLGxXpH3Cf",
+	"nlAiuC+0JrlAyzGXEvERVYRrKvXO+D0TUB0VNDnzx1x+uSIlRzvLxITbuBVJVbUa5dHREvQlBwca3isH",
+	"REfYe94qhCgRIdK4MxgbpmLShQiukJZnxmOeIPgTmNyOegpheBZ0QFqgmdg7IiNppgGqlOs50EgGJf38",
+	"BigBQf2WNq7/CGbIJ1hEOeuyhMNPv5ZBGxxxA74gSyTISQDHc51jJKH6zpWUdKLVitiyRSXmzbTCrfhz",
+	"rvFC656v4QkuNDTI2J1D889Wtrha1rMur07OT2/P4aODV+enF4CO/GLveXP2dthb9KOpc6uk6lo30y0y",
+	"qt3c+l+ALfAE6c14/MSRg727JRTDuWPuQaEd00EmuScpT0EBUeVKjnnG1mU/X1dp6mU7IffRyGPr+pou",
+	"NxzkqeJ4gBShCgEAv7oYVZY5RBlEwrIM2iO6uTYlRXuY6QckNX+pCIw+q7iG6CxShGZ1LX3GhJsjt3fY",
+	"HCnc1/DA/em2ph1fIJ5LWtbTA5QrTXekgOj3hLlqv6liLmrj+3gJaNAl1eJE2HWk8K7LrcR79fL2pvHq",
+	"u3SzesKLz3+i5dIoecltUP/3UPZQrqX5/POiBdMHUmCxmVrYqhDO+ZDEdMJi0t1//s+//2P/YA9SCkSR",
+	"ZfaCTDJGFeGmF5F4LJNCD6yGHEckzhW3UzyWVicXGmNzmgnNDb9nNzLniY5J13vcDl6Gvd0jYrADPCYw",
+	"xDUya1Cqb/OUGhZS1eNb+G50/NSnNvE3UHMBk0qXiPlfpvbnGGSOrog26BjdzhBLF+Aue+d7qTfXZ+S+",
+	"n9gOPtm3RxhjlpIbI3IA2j545JLDdXBvBmV7Q+Hr9iKXPTSTGEh0d6m7591V23P1HIycU3WXyrkgcNPm",
+	"TJV5CkMRl0Gnn3766aed8/OdV692AJS5P0tjhGQGCGbIcfqrLJSgrmEm9MW+dyXprv81WFUAJFDVEPor",
+	"wtpVkC5mCIV6wj45cw18DOS2sjnBrQLbeyoL1RS6PoFHoJP/gzjoF57XGWiz77yReX7huV965NB1Medh",
+	"xoRxnSpXD/8XnsdLFobvx/uK61xq7rHUlsioGvsIzs9+4A/DTtMHhp24ye6olvNloFjWk9JrakwtkFRi",
+	"tQFpBseyHf969lmnyXrlCtkUr5X6PI4COhdV/3doPtOqnWbZuf/4Nhrqa+i2ZUr80k92gktBcAXtoQPF",
+	"smqZqJjrzkvoSLpGPbhBD9Iur6dSYXNmJhKmiVUXhAli3P7s6xXOlV7wcq9XdQziqwOUGgUxoFIsSX6r",
+	"Pbh+0hsD4UfOF1RXNogcj6OwW6mbgYSKubTZgG6nhiewneFjC0sUM/ruFN94ubfZhq6pjp55lk3Hz0if",
+	"0L9gG4psN3c3C4vdX/G4T9fX/y4VSeI7D6/tdUf10OSJczfFh1X1/m5zHLYuwvWH/GCDCMxcrr0VEpH9",
+	"f/79Hwd7e7Wexx9NE2hKPA5NPL69gx/4POaOF2ktQsu5GHDH/zXI3Js4ZeqsHH8AyS9LQQ+IDWH7JmbA",
+	"5Br4gmvf6185CmvqyLiWUDfhEHuzFpAD/Q6guS/YvBGdmxvf9Hj5U9ugjuL++IGfygXghj/+nH0qtgA8",
+	"xPm5I3LiCWVVDfDdW3L38mvzvQf7Gmpc19TMt53rNiIGHVPNdrgoddsKsjAG7Nx4yc1gtVKuAbwd8H+w",
+	"FDVuRn6L29GBHhkI6JpZ+825rtrRgJowgf0/23GAV9LivsIKzahJpkHvsK+wQk8EKxQRDaQNCCxhUFdC",
+	"qgo3GYtWoL0If6B4KEGJWlIfHgG2pc6bv3HklnW4EW/Wohx8zfXemOvdntRNsYOzNsTKsQ0kXIwynuxi",
+	"KnYr6d6wLNO1zoSYcOERWCAdW5OumXKV7th/LHxvqIjkdDHDAjTHc5ivGNWTviOAohCTwjIfVEz0fIUM",
+	"vDSlOkgYby53gGq6Y1zKU/YdDL/TQNqvGTWFYkTPuYE6PDiqcilPk77leke2bViJ3msPL6GCsHcAHI/t",
+	"ELkmhWhMGET6aCQYQxOzvvPICmJu2fkEYKzImEMeQTxnI80NQh1PpWCLXJqefStVWLerecaE8dmwpt7U",
+	"pE+uAkMDgiv1FggtcOu4gqdNMnYfeZDhcfApDY8rljB+/7HGxO+hmW8dc7xsH1nkuVQGiHYk323DGopp",
+	"ZnY2GuobOoFULblrXTaXem89wIpvM+Ebe+iYwC7fpiGInehjNwV5mqY95co+Hon5QzpvwBSOnDVY7zvo",
+	"LnSAYoIs1RUr/4nalAQNSkAbDSlMh52if3PtS3zaef/ppILxDYNKnmvpWwJsv9KwZDshscOg+c7GXphr",
+	"ZEXQ4cZV4gCPRkHCflokUCaUgG7QzPqwnxWLaGa2kwDMdQ9qlwBlrN8/GoqEly8+aWegQSjm7WY+BZcF",
+	"JwJNpCyr/etxkO+5hexhWeao3pelUueWetKF6ZSuhdwWjIWB4h3FtCxUwtpddpfwfKkXuxfRPTOX6k67",
+	"rtrQwt7eooUwCgFiqCCn12/I8/1vvtnZJzTLp3TnALF5wtyiZ7oUp65aDzP+cqlp1juCClgYFGMEkOMT",
+	"NDW4Zwoz96DDNAT+Y/gtS8sONvaCH3OR0inL8owL1k/krE8GmZZgATqvJ77lPgcxY1/4W061nAukYwFo",
+	"iFoQUcxG0Hwaq4y40QT3tcx4SqlhgKlBXVt4aCqScpqVWDopn3AQo7Fh2aHLK5zpwxglqICIBQgtavw0",
+	"Gg28aziiq/Jot5JMbsCaazKnxjBlH/7fvwx2/ofu/PLzrwfv/63zIULoI7wkS8tpC57hAp5ZlcA9+hm0",
+	"9XV9oqeMsBlTEyaSkmQsfXiiREyWktyjsNmXgeSzjWZnmC29C3QmC7PFhTll5PbqzOtWU6nt5/z7wOx9",
+	"Mljq+lcHVFzOfwc0CWcdWNPAatFCG0ZT0n2xt4fNSRrCXdAG9Nh9ufLfPYnV6b7ymeJdtyrbVNvadBB2",
+	"U2VebxH9ONW2dR4I5hZ9+A0aV2/G5NkP9viNJAtZqDKTycAda1cGv64l/D9zRZpIakPh/jjC2ouqRxLC",
+	"hiL/VE7iPKOiRGj84jz01664k1wbxXNWUQFKCVhcIAvCfWuVCHI2KwTIpo+usDoiLwLoJy7uOXao3eR9",
+	"9FM4hTc6n5fB3LSxofBvuab788eK/LlhYzPcOFSQPIkUALQgRbZ4KF3iBfGh9xS+belxL8CMA4c/XE5C",
+	"rlQRNV06lzBMeOV8dsE/4lnGxcRfoA2Sf/3Jfk8r/80XKQPf5EzgsTshWN+Rh9LZnI2mUt61E9obkS1K",
+	"eUsxmsOhdzuUEiHktzV4MHRRmiHYztj1HfZQguATAjKBeGrCAGTtyGFsQaITyNk7LpwDiSb24spYWgfx",
+	"n9EFGTGCECf75Jx/T7puknPFDVgcPcBLVA4PkJQErlFZs9aDZYRSg6N3jHz3DfkTb8ADwrF/dJvVbD5g",
+	"EL2yH/CdnWu/N9u7OV98+6ieTZqmHMNtlwESEc7gs2IJuf0cJHdNXH+JEAIsjUrFOq9+ZW/8gDYI1V7J",
+	"+WBh8Dn4us19iLTMHABn2Ud8tAh4zSUkKDoHptjA+tJKsYNdL8vwvCZSTrAguDmnH72YeiqV2cn4PYQD",
+	"0bkxzuScJFLecTTpFUu5YonR3sThKRPG3o65kvc8ZQrZN3YejQvL/ugUIYqKVM6s8lqwWrAYukHY0e8Y",
+	"yyvsQ0NHz3TZMOfaSEUnLD7yYJ870PAMvCr+3hvR5I5MqZUq8GNCBbbLGTHC3vksUyMn6EhyxVykqxkj",
+	"cYV7Co3aJU+TXf9S3IRDZNXUNzxNLOufNuRarEDAhut3N7mhI5RTIzbhTuK7yLhH8ilUZp9+fuAHGC0M",
+	"0zChJn9GuPHbOVztXlozvO5z3T/4thaGOTjY7P14jsHJZV9iM6EcOXQit1ru/Vol6JsUYcDa+8qGwglI",
+	"DIKMsSE+HLeRJN7N5ISL/wQ2AHPuD8Nib+95YukEfsIwMpBNkCJh33cwrGEylUSBt8H2+wipkrIxLTKz",
+	"jXrC3uUsMSx1jpq1YgUMqIZsC9KtCQbcBuBxrO7+0/FJ5FB5KCCmiIT1WhqsO0njd2+TkBlkc7pATy+K",
+	"kOC44kMHab7E11IQ15Pb4bt44HO0eh3vU7MkTXLtyhX5O1YWfAFuO/bj0FMfEy059hkGT3qHPgc7DhIe",
+	"YtKtkyYUR0OaQhyRuEQ8qEpHgcCfaZynfRqCGm8L4UW8awYm5Fv4y9KbJOUpqleySKZga0g7bVCVhI8c",
+	"AKh8uYJqIxzgLfKGRoe0w66vfOl04ZpW+oWsCjgr247d6W7rS01Z50H6TtQ8EJBg20gv9w+2HggO4EED",
+	"bSvTapLmWKbMCZoaBXuJs0LI28ip34s4eo0o+o0CqUm21If6tTNiVDE1sH89/MvP9oDwRkA6LFTWOezs",
+	"QsKiG2n5tH50gaPtwHoc5TisHktYyyH6Ko8iqtLYMAE/8qgbyOh4Xi4Y0rh49zVY++q3bpw6wFIrvAsd",
+	"gkJEZcg5qle4OlMnGN3n9a1+4BhQ01bQYEgXMNCxCxMWjvcihzIHiwlT84IPAX7c6lcuMwq6jZLFZOrM",
+	"TKyQr5u1EXGGalUxX7lf0PMSfKym/a5+9Edv/unA/jsspbg7P4fLbGgC/sUZfLiM5UNUMtxIjDs0fKwZ",
+	"wAe8RIrNeDFDL1EwVonc8/7n9/8vAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

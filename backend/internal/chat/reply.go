@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/safety"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -110,7 +111,7 @@ func (t *Turn) modelReply(l *liveReply) (string, int, error) {
 		// offline engine's words are not screened as if the user had written them: its lines
 		// are checked at build time (companion.TestEngineWordingNamesNoHarm), and it never
 		// quotes a flagged message.
-		extra := "\n\n" + companion.CrisisResources
+		extra := "\n\n" + companion.ResourcesFor(t.where().Country)
 		text += extra
 		l.append(extra)
 	}
@@ -153,16 +154,17 @@ func (t *Turn) withSignal(l *liveReply, text string, tokens int, err error) (str
 	}
 	t.signalled = true
 	if text == "" {
-		reply := companion.CheckInReply
+		checkIn := companion.CheckInReplyFor(t.where())
+		reply := checkIn
 		if t.notice != "" {
 			reply = t.notice + "\n\n" + reply // the notice was already written
 		}
-		l.append(companion.CheckInReply)
+		l.append(checkIn)
 		return reply, companion.EstimateTokens(reply), nil
 	}
 	extra := "\n\n" + companion.CheckInQuestion
-	if !strings.Contains(text, companion.CrisisResources) {
-		extra += " " + companion.CrisisResources
+	if !companion.HasResources(text) {
+		extra += " " + companion.ResourcesFor(t.where().Country)
 	}
 	l.append(extra)
 	return text + extra, tokens + companion.EstimateTokens(extra), err
@@ -174,11 +176,20 @@ func (t *Turn) fixedText() string {
 	if t.kind == replyWelcome {
 		return companion.WelcomeWithThread(t.user.Name, t.checkIn, companion.Thread(t.memories, profileOf(t.user)))
 	}
-	reply := companion.CrisisReply
+	reply := companion.CrisisReplyFor(companion.Risk(t.risk.Category), t.where())
 	if t.kind == replyCheckIn {
-		reply = companion.CheckInReply
+		reply = companion.CheckInReplyFor(t.where())
 	}
 	switch {
+	case t.kind == replyCrisis && t.risk.Category == safety.Attempt:
+		// An attempt under way: the emergency number comes first, before any notice.
+		if t.newSession {
+			return reply + "\n\n" + companion.Disclosure
+		}
+		if t.notice != "" {
+			return reply + "\n\n" + t.notice
+		}
+		return reply
 	case t.newSession:
 		return companion.Disclosure + " " + reply
 	case t.notice != "":
@@ -369,8 +380,18 @@ func (t *Turn) prompt() companion.Prompt {
 
 func profileOf(u dbgen.User) companion.Profile {
 	p := companion.Profile{FocusAreas: u.FocusAreas, PrimaryConcerns: u.PrimaryConcerns, SensitiveTopics: u.SensitiveTopics}
+	if u.Country != nil {
+		p.Country = *u.Country
+	}
 	if u.Age != nil {
 		p.Age = int(*u.Age)
 	}
 	return p
+}
+
+// where is what the crisis texts need of the user: the country whose lines they give and the
+// age.
+func (t *Turn) where() companion.Where {
+	p := profileOf(t.user)
+	return companion.Where{Country: p.Country, Age: p.Age}
 }

@@ -14,13 +14,14 @@ import (
 // Direct questions get direct answers, short replies a narrower question. The same session
 // always gets the same reply.
 func (o *Offline) Compose(p Prompt) string {
-	switch screenIn(p.Message, contextAfter(p.History)).Level {
+	where := Where{Country: p.Profile.Country, Age: p.Profile.Age}
+	switch r := screenIn(p.Message, contextAfter(p.History)); r.Level {
 	// The chat path answers a risky message before asking the engine; should the engine be
 	// asked anyway, it gives the same fixed reply and mirrors nothing.
 	case safety.Clear:
-		return CrisisReply
+		return CrisisReplyFor(Risk(r.Category), where)
 	case safety.Possible:
-		return CheckInReply
+		return CheckInReplyFor(where)
 	}
 	s := newSession(p)
 	texts := make([]string, 0, len(p.History)+1)
