@@ -17,7 +17,7 @@ func NormalizeCountry(s string) (string, bool) {
 		return "", false
 	}
 	r, err := language.ParseRegion(code)
-	if err != nil || !r.IsCountry() || r.String() != code {
+	if err != nil || !r.IsCountry() || r.Canonicalize().String() != code {
 		return "", false
 	}
 	return code, true

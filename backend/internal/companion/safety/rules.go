@@ -42,17 +42,17 @@ var riskPatterns = []riskPattern{
 	{Suicide, []string{"wake up"}, rx(`\b(go to sleep|fall asleep|sleep) and (never|not) wake up\b`)},
 	{Suicide, []string{"myself"}, rx(`\b(hang|hanging|shoot|shooting|drown|drowning|poison|poisoning) myself\b`)},
 	{Suicide, []string{"jump", "throw myself"}, rx(`\b(jump|jumping|throw myself) (off|from|in front of) (a|the|my) (bridge|roof|building|cliff|train|balcony|car|bus)\b`)},
-	{Attempt, []string{"overdos", "od"}, rx(`\b(overdose|overdosing|overdosed)\b|\bod(ing|d)? on\b`)},
+	{Suicide, []string{"overdos", "od"}, rx(`\b(overdose|overdosing|overdosed)\b|\bod(ing|d)? on\b`)},
 	{Suicide, []string{"pill", "tablet", "med", "painkiller"}, rx(`\b(take|taking|took|swallow|swallowing|swallowed) (all|every one|a whole bottle|the whole bottle|a bottle) (of )?(my |the |those |these )?(pills|tablets|meds|medication|sleeping pills|painkillers)\b`)},
 	{Suicide, []string{"note", "letter"}, rx(`\b(suicide|goodbye) (note|letter)s?\b|\bwrit(e|ing|ten) (my|a) (goodbye|farewell) (note|letter)`)},
 	{Suicide, []string{"away"}, rx(`\bgiv(e|ing) away (all )?my (stuff|things|belongings|possessions)\b`)},
 	{Suicide, []string{"date", "time", "place"}, rx(`\b(a|the|my) (date|time|place) and (a|the|my) (method|way|plan)\b`)},
 	{Suicide, []string{"deadly", "lethal", "fatal"}, rx(`\b(deadly|lethal|fatal) (amount|dose|doses|amounts)\b`)},
-	{Attempt, []string{"talk me out"}, rx(`\btalk me out of (it|this|doing it)\b`)},
+	{Suicide, []string{"talk me out"}, rx(`\btalk me out of (it|this|doing it)\b`)},
 	{Suicide, []string{"gets my", "get my"}, rx(`\bwho (gets|will get|should get) my (things|stuff|belongings)\b`)},
 	{Attempt, []string{"blood", "bleeding"}, rx(`\b(so much|a lot of|loads of) blood\b|\b(wont|cant|will not|doesnt) stop bleeding\b`)},
 	{Attempt, []string{"gun", "knife", "blade", "razor", "rope", "pills"}, rx(`\b(the |a |my )?(gun|knife|blade|razor|rope|pills) (is|are) (on|in) my (lap|hand|hands)\b`)},
-	{Attempt, []string{"safe", "trust myself", "stop myself"}, rx(`\b(cant|can not|cannot|dont think i can|not sure i can|dont know if i can|unable to) (keep myself safe|stay safe|trust myself|stop myself)\b`)},
+	{Suicide, []string{"safe", "trust myself", "stop myself"}, rx(`\b(cant|can not|cannot|dont think i can|not sure i can|dont know if i can|unable to) (keep myself safe|stay safe|trust myself|stop myself)\b`)},
 	{Attempt, []string{"pill", "tablet", "med", "rope", "blade", "razor", "painkiller", "paracetamol"}, rx(`\b(have|got|ive got|collected|saved|stashed|hid|hidden|bought|ordered|counted)( out)? (\w+ ){0,2}(pills|tablets|meds|rope|blade|razor|painkillers|paracetamol) (ready|stashed|hidden|counted out|lined up)( now| and| to go| tonight)? $`)},
 	{Attempt, []string{"engine"}, rx(`\b(garage|shed|closed room|sealed room) with the engine (running|on)\b`)},
 	{Attempt, []string{"took", "swallowed", "taken", "drank"}, rx(`\b(took|swallowed|taken|drank) (everything in the (medicine|bathroom|pill) (cabinet|cupboard|box)|the whole (packet|box|bottle|strip) of|all (the|my|of my|of the) (pills|tablets|meds|painkillers))\b`)},
@@ -90,9 +90,12 @@ var riskPatterns = []riskPattern{
 // gives an age under 18 (Child).
 func refine(c Category, t string) Category {
 	switch c {
-	case Suicide, SelfHarm, "":
-		if text.HasAny(t, attemptKeys) && attemptWords.MatchString(t) {
+	case Suicide, SelfHarm, Danger, "":
+		if text.HasAny(t, attemptKeys) && attemptWords.MatchString(t) && !pastWords.MatchString(t) && !futureWords.MatchString(t) {
 			return Attempt
+		}
+		if c == Danger {
+			return c
 		}
 		if text.HasAny(t, eatingKeys) && eatingWords.MatchString(t) && (c != SelfHarm || !woundWords.MatchString(t)) {
 			return EatingDisorder
@@ -101,16 +104,23 @@ func refine(c Category, t string) Category {
 		if text.HasAny(t, childKeys) && childWords.MatchString(t) {
 			return Child
 		}
+		if c == Abuse && text.HasAny(t, sexualKeys) && sexualWords.MatchString(t) {
+			return SexualAssault
+		}
 	}
 	return c
 }
 
 var (
-	attemptKeys  = []string{"took", "taken", "swallowed", "drank", "already", "have them", "hand", "lap", "bleeding", "started"}
-	attemptWords = rx(`\b(i (just |already )?(took|swallowed|drank)|i (have|ve) (just |already )?(taken|swallowed)|already (did it|done it|took|taken|started|swallowed)|(in|on) my (hand|hands|lap)|(wont|cant|doesnt|will not) stop bleeding)\b|\bi have them( here| now| with me| ready)? ?$`)
+	attemptKeys  = []string{"took", "taken", "swallow", "drank", "already", "have them", "did it", "too many", "overdose", "hand", "lap", "against my", "round my", "around my", "bleeding", "soaked", "with the"}
+	attemptWords = rx(`\b(i (have|ve) just (taken|swallowed)|(just|already) (took|swallowed|drank|taken)|(took|swallowed|drank|taken) .*\b((a few|\d+|ten|twenty|thirty) (minutes?|mins?)|an hour|(\d|two|three) hours?) ago|already (did it|done it|started)|i (just )?overdosed?|took too many|since i took|(in my (hand|hands)|on my lap|against my (arm|wrist|neck|throat|skin)|(round|around) my (neck|throat))|(wont|cant|doesnt|will not) stop bleeding|bleeding (a lot|heavily|so much)|soaked( through)?|with the pills open)\b|\bwith the (razor|blade|knife|rope)\b|^ ?(just )?(took|swallowed|drank) (a whole|the whole|all|them all|a bunch|a load|too many|my whole|everything)|\bi have them( here| now| with me| ready)? ?$|^ ?i (just )?did it( im sorry| sorry)? ?$`)
 	woundWords   = rx(`\b(cut\w*|blade|razor|burn\w*|bleed\w*|wounds?)\b`)
-	eatingKeys   = []string{"eat", "starv", "purg", "throw", "sick", "vomit", "laxative", "anorexi", "bulimi", "binge", "calorie", "faint", "weight"}
-	eatingWords  = rx(`\b(havent eaten|have not eaten|not eaten|stopped eating|barely eating|starv\w*|purg\w*|(throw|throwing) up after|make myself (sick|throw up|vomit)|laxatives?|anorexi\w*|bulimi\w*|binge\w*|calories|eating disorder|faint\w* (from|because) .*(eat|food))\b`)
-	childKeys    = []string{"im 1", "i am 1", "teen", "year old", "years old", "yo", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "school"}
-	childWords   = rx(`\b(im|i am) (1[0-7]|thirteen|fourteen|fifteen|sixteen|seventeen)\b|\b(1[0-7]|thirteen|fourteen|fifteen|sixteen|seventeen) ?(yo|years? old)\b|\b(im|i am) (a |only a )?(young )?teen(ager)?\b|\b(in|at) (middle|high|secondary) school\b`)
+	// futureWords tell a plan or a wish, not an attempt under way.
+	futureWords = rx(`\b(want to|wanna|going to|gonna|will|planning|plan to|tomorrow|someday|one day|thinking (about|of))\b`)
+	// pastWords date what is told to another day: a past attempt is not one under way.
+	pastWords   = rx(`\b(last (night|week|month|year|time)|yesterday|(on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(days?|weeks?|months?|years?) ago|when i was|in (19|20)\d\d)\b`)
+	eatingKeys  = []string{"eat", "starv", "purg", "throw", "sick", "vomit", "laxative", "anorexi", "bulimi", "binge", "calorie", "faint", "weight"}
+	eatingWords = rx(`\b(havent eaten|have not eaten|not eaten|stopped eating|barely eating|starv\w*|purg\w*|(throw|throwing) up after|make myself (sick|throw up|vomit)|laxatives?|anorexi\w*|bulimi\w*|binge\w*|calories|eating disorder|faint\w* (from|because) .*(eat|food))\b`)
+	childKeys   = []string{"im 1", "i am 1", "teen", "year old", "years old", "yo", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "school"}
+	childWords  = rx(`\b(im|i am) (1[0-7]|thirteen|fourteen|fifteen|sixteen|seventeen)\b|\b(1[0-7]|thirteen|fourteen|fifteen|sixteen|seventeen) ?(yo|years? old)\b|\b(im|i am) (a |only a )?(young )?teen(ager)?\b|\b(in|at) (middle|high|secondary) school\b|\b(my little (sister|brother)|since i was little|when i was ([1-9]|1[0-7])|an? older (guy|man)|sleepover|not to tell anyone)\b`)
 )

@@ -94,7 +94,7 @@ describe('ChatPage safety replies', () => {
     let links = await screen.findAllByRole('navigation', { name: 'Crisis resources in this reply' });
     expect(links).toHaveLength(1);
     expect(await within(links[0]).findByRole('link', { name: 'Call 999' })).toHaveAttribute('href', 'tel:999');
-    expect(within(links[0]).getByRole('link', { name: 'Call Samaritans on 116 123' })).toHaveAttribute('href', 'tel:116123');
+    expect(within(links[0]).getByRole('link', { name: 'Call 116 123 (Samaritans)' })).toHaveAttribute('href', 'tel:116123');
     expect(within(links[0]).getByRole('link', { name: 'findahelpline.com' })).toHaveAttribute('href', 'https://findahelpline.com');
 
     await user.type(box, 'tonight{Enter}');

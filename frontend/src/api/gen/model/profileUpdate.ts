@@ -83,9 +83,6 @@ export interface ProfileUpdate {
   sensitiveTopics?: string;
   /** Turns memory on or off; off, nothing is learnt from sessions and nothing remembered is used. */
   memoryEnabled?: boolean;
-  /**
-   * An ISO 3166-1 alpha-2 code (any case), or empty to clear it.
-   * @pattern ^([A-Za-z]{2})?$
-   */
+  /** An ISO 3166-1 alpha-2 code (any case), or empty to clear it; anything else is a field error. */
   country?: string;
 }

@@ -361,8 +361,7 @@ export const getProfileResponse = zod.object({
  * @summary Changes one field of the profile.
  */
 export const updateProfileBodyAgeMin = 13;
-export const updateProfileBodyAgeMax = 120;export const updateProfileBodyFocusAreasMax = 250;export const updateProfileBodyPrimaryConcernsMax = 250;export const updateProfileBodySensitiveTopicsMax = 250;export const updateProfileBodyCountryRegExp = new RegExp('^([A-Za-z]{2})?$');
-
+export const updateProfileBodyAgeMax = 120;export const updateProfileBodyFocusAreasMax = 250;export const updateProfileBodyPrimaryConcernsMax = 250;export const updateProfileBodySensitiveTopicsMax = 250;
 
 export const updateProfileBody = zod.object({
   "age": zod.number().min(updateProfileBodyAgeMin).max(updateProfileBodyAgeMax).nullish(),
@@ -370,7 +369,7 @@ export const updateProfileBody = zod.object({
   "primaryConcerns": zod.string().max(updateProfileBodyPrimaryConcernsMax).optional().describe('Trimmed before use.'),
   "sensitiveTopics": zod.string().max(updateProfileBodySensitiveTopicsMax).optional().describe('Trimmed before use.'),
   "memoryEnabled": zod.boolean().optional().describe('Turns memory on or off; off, nothing is learnt from sessions and nothing remembered is used.'),
-  "country": zod.string().regex(updateProfileBodyCountryRegExp).optional().describe('An ISO 3166-1 alpha-2 code (any case), or empty to clear it.')
+  "country": zod.string().optional().describe('An ISO 3166-1 alpha-2 code (any case), or empty to clear it; anything else is a field error.')
 }).describe('Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean; country is an ISO 3166-1 alpha-2 code, or empty to clear it.')
 
 export const updateProfileResponse = zod.object({

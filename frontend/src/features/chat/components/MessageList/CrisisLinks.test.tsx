@@ -21,7 +21,7 @@ describe('CrisisLinks', () => {
     render(<CrisisLinks />);
     const nav = screen.getByRole('navigation', { name: 'Crisis resources in this reply' });
     expect(await within(nav).findByRole('link', { name: 'Call 999' })).toHaveAttribute('href', 'tel:999');
-    expect(within(nav).getByRole('link', { name: 'Call Samaritans on 116 123' })).toHaveAttribute('href', 'tel:116123');
+    expect(within(nav).getByRole('link', { name: 'Call 116 123 (Samaritans)' })).toHaveAttribute('href', 'tel:116123');
     expect(within(nav).queryByRole('link', { name: /988/ })).toBeNull();
     expect(within(nav).getByRole('link', { name: 'findahelpline.com' })).toHaveAttribute('href', 'https://findahelpline.com');
   });
@@ -31,8 +31,8 @@ describe('CrisisLinks', () => {
     answerResources();
     render(<CrisisLinks />);
     expect(await screen.findByRole('link', { name: 'Call 911' })).toHaveAttribute('href', 'tel:911');
-    expect(screen.getByRole('link', { name: 'Call 988 Suicide & Crisis Lifeline on 988' })).toHaveAttribute('href', 'tel:988');
-    expect(screen.getByRole('link', { name: 'Text 988 Suicide & Crisis Lifeline on 988' })).toHaveAttribute('href', 'sms:988');
+    expect(screen.getByRole('link', { name: 'Call 988 (988 Suicide & Crisis Lifeline)' })).toHaveAttribute('href', 'tel:988');
+    expect(screen.getByRole('link', { name: 'Text 988 (988 Suicide & Crisis Lifeline)' })).toHaveAttribute('href', 'sms:988');
   });
 
   it('offers only findahelpline.com where the table has no lines', async () => {

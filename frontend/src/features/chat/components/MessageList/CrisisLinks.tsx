@@ -18,12 +18,12 @@ export function CrisisLinks() {
           {data.lines.map((l) => (
             <span key={l.name} style={{ display: 'contents' }}>
               {l.callDial ? (
-                <a href={`tel:${l.callDial}`} aria-label={`Call ${l.name} on ${l.call}`}>
+                <a href={`tel:${l.callDial}`} aria-label={`Call ${l.call} (${l.name})`}>
                   Call {l.call}
                 </a>
               ) : null}
               {l.textDial ? (
-                <a href={`sms:${l.textDial}`} aria-label={`Text ${l.name} on ${l.text}`}>
+                <a href={`sms:${l.textDial}`} aria-label={`Text ${l.text} (${l.name})`}>
                   Text {l.text}
                 </a>
               ) : null}
