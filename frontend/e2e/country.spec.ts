@@ -7,7 +7,7 @@ test.use({ locale: 'en-GB', timezoneId: 'Europe/London', viewport: { width: 390,
 test('a browser in the UK sees the UK lines on /safety, with working tel: links', async ({ page }) => {
   await page.goto('/safety');
   const danger = page.getByRole('alert').filter({ hasText: 'If you are in danger right now' });
-  await expect(danger).toContainText('In United Kingdom, call 999');
+  await expect(danger).toContainText('United Kingdom: call 999');
   await expect(danger.getByRole('link', { name: '999' })).toHaveAttribute('href', 'tel:999');
   await expect(danger.getByRole('link', { name: '116 123' })).toHaveAttribute('href', 'tel:116123');
   await expect(danger).not.toContainText('988');

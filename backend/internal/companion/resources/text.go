@@ -74,8 +74,8 @@ func LinesText(code string, kind Kind) string {
 	return b.String()
 }
 
-// Summary is one line of the country's resources for a model's prompt or a report: "In the
-// United Kingdom: emergency 999; Samaritans: call 116 123."
+// Summary is one line of the country's resources for a model's prompt or a report: "United
+// Kingdom: emergency 999; Samaritans: call 116 123."
 func Summary(code string) string {
 	c, ok := For(code)
 	if !ok {
@@ -85,5 +85,5 @@ func Summary(code string) string {
 	for _, l := range c.Lines {
 		parts = append(parts, l.Name+": "+l.How())
 	}
-	return fmt.Sprintf("In %s: %s. %s", c.Name, strings.Join(parts, "; "), Closing)
+	return fmt.Sprintf("%s: %s. %s", c.Name, strings.Join(parts, "; "), Closing)
 }

@@ -21,7 +21,7 @@ describe('SafetyPage', () => {
     const danger = await screen.findByRole('alert');
     expect(await within(danger).findByRole('link', { name: '999' })).toHaveAttribute('href', 'tel:999');
     expect(within(danger).getByRole('link', { name: '116 123' })).toHaveAttribute('href', 'tel:116123');
-    expect(danger.textContent).toContain('In United Kingdom, call 999');
+    expect(danger.textContent).toContain('United Kingdom: call 999');
     expect(danger.textContent).not.toContain('988');
     expect(within(danger).getAllByRole('link', { name: 'Checked 2026-11-29' })[0]).toHaveAttribute('href', 'https://www.samaritans.org/');
   });

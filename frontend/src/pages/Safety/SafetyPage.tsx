@@ -26,7 +26,7 @@ function CountryResources() {
           {data?.covered ? (
             <>
               <List.Item>
-                In {data.name}, call{' '}
+                {data.name}: call{' '}
                 <Anchor href={`tel:${data.emergency}`} fw={700}>
                   {data.emergency}
                 </Anchor>{' '}
