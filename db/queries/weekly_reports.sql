@@ -29,9 +29,9 @@ ORDER BY week_start DESC
 LIMIT 52;
 
 -- name: GetWeeklyReportForMail :one
--- GetWeeklyReportForMail returns a report with its owner's address and name (for the job
--- that mails it).
-SELECT r.week_start, r.content, u.email, u.name
+-- GetWeeklyReportForMail returns a report with its owner's address, name and country (for
+-- the job that mails it; the country picks the helplines it names).
+SELECT r.week_start, r.content, u.email, u.name, u.country
 FROM weekly_reports r JOIN users u ON u.id = r.user_id
 WHERE r.id = @id;
 

@@ -15,9 +15,9 @@ test('a possible risk gets the check-in, and its answer the crisis resources', a
   await box.fill("I can't do this anymore and I just want to disappear");
   await box.press('Enter');
   await expect(last).toContainText('are you thinking about hurting yourself or ending your life?', { timeout: 20_000 });
-  await expect(last).toContainText('text HOME to 741741');
+  await expect(last).toContainText('findahelpline.com');
   await expect(links).toHaveCount(1);
-  await expect(links.getByRole('link', { name: 'Call 988' })).toHaveAttribute('href', 'tel:988');
+  await expect(links.getByRole('link', { name: 'findahelpline.com' })).toHaveAttribute('href', 'https://findahelpline.com');
   // The risky message is not repeated back, nor made the title.
   await expect(page.getByRole('heading', { name: 'A difficult moment' })).toBeVisible();
   await expect(send).toBeEnabled({ timeout: 20_000 });
@@ -26,7 +26,7 @@ test('a possible risk gets the check-in, and its answer the crisis resources', a
   await box.press('Enter');
   await expect(page.getByTestId('user-message').last()).toHaveText('tonight');
   await expect(last).toContainText('you deserve support from a real person right now', { timeout: 20_000 });
-  for (const want of ['988', 'HOME to 741741', 'local emergency number', 'findahelpline.com']) await expect(last).toContainText(want);
+  for (const want of ['local emergency number', 'findahelpline.com']) await expect(last).toContainText(want);
   await expect(links).toHaveCount(2);
   await expect(last).not.toContainText('tonight');
   // The replies and their resource links meet WCAG A/AA in both colour schemes.

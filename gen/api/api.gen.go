@@ -166,6 +166,36 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
+// Defines values for HelpLineKind.
+const (
+	Abuse          HelpLineKind = "abuse"
+	Child          HelpLineKind = "child"
+	Crisis         HelpLineKind = "crisis"
+	EatingDisorder HelpLineKind = "eating_disorder"
+	SelfHarm       HelpLineKind = "self_harm"
+	SexualAssault  HelpLineKind = "sexual_assault"
+)
+
+// Valid indicates whether the value is a known member of the HelpLineKind enum.
+func (e HelpLineKind) Valid() bool {
+	switch e {
+	case Abuse:
+		return true
+	case Child:
+		return true
+	case Crisis:
+		return true
+	case EatingDisorder:
+		return true
+	case SelfHarm:
+		return true
+	case SexualAssault:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MessageStatus.
 const (
 	Complete    MessageStatus = "complete"
@@ -428,6 +458,28 @@ type HealthDatabase string
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
 
+// HelpLine defines model for HelpLine.
+type HelpLine struct {
+	// Call The number to call as written in the country.
+	Call *string `json:"call,omitempty"`
+
+	// CallDial Its digits, for a tel: link.
+	CallDial *string      `json:"callDial,omitempty"`
+	Checked  string       `json:"checked"`
+	Kind     HelpLineKind `json:"kind"`
+	Name     string       `json:"name"`
+	Source   string       `json:"source"`
+
+	// Text The number to text, where texting works.
+	Text *string `json:"text,omitempty"`
+
+	// TextDial Its digits, for an sms: link.
+	TextDial *string `json:"textDial,omitempty"`
+}
+
+// HelpLineKind defines model for HelpLine.Kind.
+type HelpLineKind string
+
 // LoginLinkAccount defines model for LoginLinkAccount.
 type LoginLinkAccount struct {
 	// MaskedEmail The account's e-mail with all of its local part but the first character hidden, e.g. `s•••@example.com`.
@@ -522,9 +574,12 @@ type Plan string
 
 // Profile defines model for Profile.
 type Profile struct {
-	Age        *int   `json:"age"`
-	Email      string `json:"email"`
-	FocusAreas string `json:"focusAreas"`
+	Age *int `json:"age"`
+
+	// Country ISO 3166-1 alpha-2 code whose helplines the crisis texts give; null when not set.
+	Country    *string `json:"country,omitempty"`
+	Email      string  `json:"email"`
+	FocusAreas string  `json:"focusAreas"`
 
 	// MemoryEnabled Whether Percolate learns from ended sessions and uses what it learnt (default true).
 	MemoryEnabled   bool   `json:"memoryEnabled"`
@@ -536,9 +591,12 @@ type Profile struct {
 	SensitiveTopics string `json:"sensitiveTopics"`
 }
 
-// ProfileUpdate Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean.
+// ProfileUpdate Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean; country is an ISO 3166-1 alpha-2 code, or empty to clear it.
 type ProfileUpdate struct {
 	Age *int `json:"age,omitempty"`
+
+	// Country An ISO 3166-1 alpha-2 code (any case), or empty to clear it; anything else is a field error.
+	Country *string `json:"country,omitempty"`
 
 	// FocusAreas Trimmed before use.
 	FocusAreas *string `json:"focusAreas,omitempty"`
@@ -601,6 +659,37 @@ type SafetyPinned struct {
 	// Category The kind of danger of the latest risk they were pinned for, as the crisis screen
 	// names it (`suicide`, `self_harm`, `abuse`, `danger`; more may come).
 	Category string `json:"category"`
+}
+
+// SafetyResources defines model for SafetyResources.
+type SafetyResources struct {
+	// Checked The day it was checked (YYYY-MM-DD).
+	Checked *string `json:"checked,omitempty"`
+
+	// Countries Every country the table covers, by name.
+	Countries []struct {
+		Code string `json:"code"`
+		Name string `json:"name"`
+	} `json:"countries"`
+
+	// Country The ISO 3166-1 alpha-2 code asked for, upper case; null when none was.
+	Country *string `json:"country,omitempty"`
+
+	// Covered The table has an entry for the country.
+	Covered bool `json:"covered"`
+
+	// Emergency The emergency number, when covered; empty otherwise (call the local emergency number).
+	Emergency string `json:"emergency"`
+
+	// EmergencySource Where the emergency number was checked.
+	EmergencySource *string `json:"emergencySource,omitempty"`
+
+	// FallbackUrl findahelpline.com, offered everywhere.
+	FallbackUrl string     `json:"fallbackUrl"`
+	Lines       []HelpLine `json:"lines"`
+
+	// Name The country's name, when covered.
+	Name *string `json:"name,omitempty"`
 }
 
 // SendMessageRequest defines model for SendMessageRequest.
@@ -885,6 +974,11 @@ type RequestPasswordResetParams struct {
 	Email openapi_types.Email `form:"email" json:"email"`
 }
 
+// GetSafetyResourcesParams defines parameters for GetSafetyResources.
+type GetSafetyResourcesParams struct {
+	Country *string `form:"country,omitempty" json:"country,omitempty"`
+}
+
 // StripeWebhookJSONBody defines parameters for StripeWebhook.
 type StripeWebhookJSONBody map[string]interface{}
 
@@ -1091,6 +1185,9 @@ type ServerInterface interface {
 	// RequestPasswordReset Mails a reset link; the answer is the same whether or not the account exists.
 	// (POST /api/public/reset-password-email)
 	RequestPasswordReset(w http.ResponseWriter, r *http.Request, params RequestPasswordResetParams)
+	// GetSafetyResources The emergency number and helplines for a country, from the vetted table.
+	// (GET /api/public/safety-resources)
+	GetSafetyResources(w http.ResponseWriter, r *http.Request, params GetSafetyResourcesParams)
 	// CreateCheckoutSession Starts a Stripe checkout for a plan.
 	// (POST /api/subscription/checkout)
 	CreateCheckoutSession(w http.ResponseWriter, r *http.Request)
@@ -1358,6 +1455,12 @@ func (_ Unimplemented) ResetPassword(w http.ResponseWriter, r *http.Request, par
 // RequestPasswordReset Mails a reset link; the answer is the same whether or not the account exists.
 // (POST /api/public/reset-password-email)
 func (_ Unimplemented) RequestPasswordReset(w http.ResponseWriter, r *http.Request, params RequestPasswordResetParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetSafetyResources The emergency number and helplines for a country, from the vetted table.
+// (GET /api/public/safety-resources)
+func (_ Unimplemented) GetSafetyResources(w http.ResponseWriter, r *http.Request, params GetSafetyResourcesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2234,6 +2337,39 @@ func (siw *ServerInterfaceWrapper) RequestPasswordReset(w http.ResponseWriter, r
 	handler.ServeHTTP(w, r)
 }
 
+// GetSafetyResources operation middleware
+func (siw *ServerInterfaceWrapper) GetSafetyResources(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSafetyResourcesParams
+
+	// ------------- Optional query parameter "country" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "country", r.URL.Query(), &params.Country, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "country"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "country", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetSafetyResources(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // CreateCheckoutSession operation middleware
 func (siw *ServerInterfaceWrapper) CreateCheckoutSession(w http.ResponseWriter, r *http.Request) {
 
@@ -2534,6 +2670,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/public/config", wrapper.GetClientConfig)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/public/safety-resources", wrapper.GetSafetyResources)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/auth/login", wrapper.Login)
@@ -6283,6 +6422,56 @@ func (response RequestPasswordReset503JSONResponse) VisitRequestPasswordResetRes
 	return err
 }
 
+type GetSafetyResourcesRequestObject struct {
+	Params GetSafetyResourcesParams
+}
+
+type GetSafetyResourcesResponseObject interface {
+	VisitGetSafetyResourcesResponse(w http.ResponseWriter) error
+}
+
+type GetSafetyResources200JSONResponse SafetyResources
+
+func (response GetSafetyResources200JSONResponse) VisitGetSafetyResourcesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSafetyResources400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response GetSafetyResources400JSONResponse) VisitGetSafetyResourcesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSafetyResources413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetSafetyResources413JSONResponse) VisitGetSafetyResourcesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateCheckoutSessionRequestObject struct {
 	Body *CreateCheckoutSessionJSONRequestBody
 }
@@ -6852,6 +7041,9 @@ type StrictServerInterface interface {
 	// RequestPasswordReset Mails a reset link; the answer is the same whether or not the account exists.
 	// (POST /api/public/reset-password-email)
 	RequestPasswordReset(ctx context.Context, request RequestPasswordResetRequestObject) (RequestPasswordResetResponseObject, error)
+	// GetSafetyResources The emergency number and helplines for a country, from the vetted table.
+	// (GET /api/public/safety-resources)
+	GetSafetyResources(ctx context.Context, request GetSafetyResourcesRequestObject) (GetSafetyResourcesResponseObject, error)
 	// CreateCheckoutSession Starts a Stripe checkout for a plan.
 	// (POST /api/subscription/checkout)
 	CreateCheckoutSession(ctx context.Context, request CreateCheckoutSessionRequestObject) (CreateCheckoutSessionResponseObject, error)
@@ -8054,6 +8246,32 @@ func (sh *strictHandler) RequestPasswordReset(w http.ResponseWriter, r *http.Req
 	}
 }
 
+// GetSafetyResources operation middleware
+func (sh *strictHandler) GetSafetyResources(w http.ResponseWriter, r *http.Request, params GetSafetyResourcesParams) {
+	var request GetSafetyResourcesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetSafetyResources(ctx, request.(GetSafetyResourcesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetSafetyResources")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetSafetyResourcesResponseObject); ok {
+		if err := validResponse.VisitGetSafetyResourcesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // CreateCheckoutSession operation middleware
 func (sh *strictHandler) CreateCheckoutSession(w http.ResponseWriter, r *http.Request) {
 	var request CreateCheckoutSessionRequestObject
@@ -8223,239 +8441,252 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37cts4ti/8Kih9X1Wk2rR8SdK7266pvRXHmfYe23H50n3mjLpCiIQkjCmAA4BWNF2pmneYNzh/nAeb",
-	"JzmFtQASpKiLEzvp9KT2rp7YJkFc1lpY19/6tZPIWS4FE0Z3Dn/tTBlNmYJ/XrD35pJO2BkXd/bnlOlE",
-	"8dxwKTqHnXhY7O09T26vzogcEzNlRLD3huR0wuAv7Igolv1h2LG/HnZi0r16c0y+P/j++15EpMgWZD5l",
-	"wr6oGOGa0Or9PrmZMmJHvmMs1zC4Yn8rmDbPNJH2FZJTRWfMMKUJFSlJqFKc6WoecVIoLVXc70QdnUzZ",
-	"jNolmEXOOocdbRQXk86HDx+iTjWQfeCczaRanKb239wuM6dm2ok6gs7sizP/56hjJ8QVSzuHRhUs/MhY",
-	"qhk1ncNOUXD7ZPOjUcfu6jHMb3lff4YNseuwW0G0ocroQ0IFkTn9W8HIPc0KRgy9Y4KMlZzhs4rdc1lo",
-	"eOmZJrE9tJjgafbJYKSZMGQsFTw95kq7re5EuM6/FUwtqoXi7tX2bkbfnzExMdPO4cHeXtSZceF/3l+1",
-	"yDM+42Z5jT/KOZlRsSDcsJk9eljqVGapJtSQmdSGdF/uIYVQmHtv1Uwz+EQ40ZSNaZGZzuFLO0v6ns+K",
-	"WTVn/KmaMReGTZiCKV8zrbkUK4+ff9rBf7Av61wKzYDYXtH0Csna/pRIYZiAf9I8z3hC7W7t/lXbLfs1",
-	"+Mz/r9i4c9j5/3Yrzt3Fv+rdE6WkunIfwU/Wt/6m4iWSUCGkISPm2CclsjD9zoeocyzFOOPJZ5+XloVK",
-	"QBzYiXFBqGUAY/mBGkKzTM4tj3NNupaW2Xs6yzNmmYOJlKVE4wH2YBFvpBrxNGXi863iQrpZstQxm5Vs",
-	"SSILgRt7Ic0bWYj0805pbD9JujTTEqalcBupPftMigkxkmg5Y1IwwjLNcP8u6SKTNL2R8oyqCfu8tDCS",
-	"6cLSQWY/bTeSivAeIDO6IJqJ9JDsk3P+isy5mRJqhSNPiZFWOBqJUpMpmCUuWDCWamIX2v0OXoRjUlSU",
-	"E+hFbkgj4YvXRvGckTkbTaW8i8gP35E/8Vd4Dc25ZrBX10zd84TdCnpPeUZH2WfcroG9DA3SWkKzzK3R",
-	"MVEixZhPCmW5W8FvFKPJ1E6xT362ApYb+yx7n7PEsJSMaHI3FFpKQbp2/Sk1dEQ1I6lkOCQVes5ULyLx",
-	"FTNqsTMYG6ZioulCu0tdEqMWhE4oF4fhsQ3FnLppVRInghuckiTj9pLCO58bTTSfiB0O0+C4HnbPFBl2",
-	"7B/w3WGn1x+KThTqLcGklq+ea5ZIYa8Z+2cyn/JkukxXRZIwlraqDtV1YQ/iRspzKhZOiuvPeebKikWp",
-	"yN8KaSiBW5DYzYXTxck/dE8KYXgGiticUGPYLIc74gH7cStoYaZS8b+zzyjizrnWXEwiwgXyP1wNub2k",
-	"SaJYyoThNNPAqLfCEzoM+4UuXllkKXF3L2pylswpSj15z1BN0/zvDE+2R5zmppmyfx1TnrH0iAg5FIql",
-	"XLEEmDiXWvNRBvqjsIzxIer8ZLcElvS4K26Mu+3anViCgzoiccoM5ZmOyYzmmljaJWPOMivDQQbkSo4y",
-	"NuuDfuY+bWd2PKXmSqKYZcKqdH/pUK25NlRYdbDQTHV+WdLBos7xlCV3sjCB5pUre0kYjlpZnlGxae2X",
-	"9hnU57wy+Bd8sfqkHP2VJQY+CYLtGATx8vfkeJxxwY7lLKeC4wnUt++K5Zk1bhI5Y5XKPyp4Zqx4dAMQ",
-	"JiZcsAhFNMmomBRWrZ7JlGX9Sh0dSZkxCqQheZpc84k4bfnozZSrdMfeLItSENsLprxO2ofM6WLmbcn6",
-	"gH7jQdrnUhmaEarYxhGR5K9zxpLp8qg/SZ5Y4nI7RJW9d4qUy2qjcID2wWs3//Lol2+vb8guzfluMqVm",
-	"1z89QovVX/VtQzdoI9jpYI+i5cNvrLc5w3byklb8vWEsszTeam3ZfbAsQcYsM4RqtzGgLaPuHFnyyqmV",
-	"maBLjdhYWsvcHBEJejg+HFlTE4zJmg2/IJpyOEDPjCNm7GUTdbS1naLOXCrN2jlSCkOT1QzJZpRnNfsK",
-	"fxPVTNKXL1qGnjGtKaquDepWfDazyg6ustBwiOUHZkVm+I49mfpXXu4tW765vSqVHXQ4vO60TAKNxwfO",
-	"QArW8v39j/j8nI00Ny0zOGNjQ+wlvyCjBcmZzDN2RCgZ8yxjqfMzzKi6sxb6SCLjcquWZUyYbEFSJfMc",
-	"2XbzvPfafAQhiwikk/Js3dG1UnyhFBPmVrdpMzdwc1oF0YosIPou1faCtc/3YBVzawqYKeOKGM4U4SLJ",
-	"ipRpu5QVxLe0r1arMBkrpd1a7SB89kPU4ekW/oKow/W1KVJ3Uy8LL09YS+8pdzGumxJcns0zgGn4E3AH",
-	"AoOFc2ksve2ATmbSC1QvD/4qF52oM7G2mB3Hqqcyt/+T0GwG287ht5m8ZyA1UsG0hl8IK9jwByrec2bs",
-	"SNoo/6sJyJmxKrRBU89+yN6O9rEprsLeMoXGv40ZtS9YPWs+ZfB1Y3cAvtEmodxyjq0ZvyyfEv/rpkps",
-	"t7Lch7Xk4R5rHod/PXLfaN1qkTq3VSBAaZpy+ybNLoOpjmmmWZPAx9W1sW6KjUvGzrRlKnWOaDo2qdVL",
-	"6vwGnl688Z5pklgVAUyYFC8oOrP68cjKJbTjpdJgoiVTe+ygIYpiNmJKo96DBt2YUVMopv3nprSFsxM5",
-	"mxWCm0W7CCn/bL9lqjlycc8Na9cmuNB8Mm1dPGN32YK4B6y+IpXR7aOgk3nFBl4ylcjM2n6KzRisnNBE",
-	"Sa39Db1yVJCn+pKp13TRpp5RQ/xDhJKULkj39uYYHK+l33QvaqFy9+EbeceEbt9N9MiglSrH4H9xb20x",
-	"fDGbUeVOrWG5+j+BVHfsou0Xav7AFVtyb3XHVSplIsU9Uxrkybr3V+0njtK2oUdkD1QsqwvDEJu2oCEV",
-	"GifZ3H+/rvr8wm0MCDUK2KCkvFYxU7PxWmRg2rKTt5eXJ1fvri8GfzohzA5A7HMRYf1Jn9xeDG5vfnx7",
-	"dfq/T15H5OLtzbs3b28vXkfkanBz8u7s9Pz05uQ1aJTo5e0cdsqH2i5L5q3bpqdkWsyo8CfR7zxITfRC",
-	"aNMYjSOC7fBTWq/L/MhoZqbLO+rdbq0RIgiB1Zxz6JNjKaEk52JCulaIwq0JinovVM3lnTWQA1dl252n",
-	"DTWFDm/wrV6zPONuvPVb5MZv25IzOeHijIu7QZK0X7kzqu9YeuJ1s+VDcz73Z5qwHfuU8w9nmZUN9tbI",
-	"ZEIzdJyOChNExZIpVTQx9taA4IGj1lj/6x//B///vx1B9hM5izfTQjjXtau9Yiljs5VmEIjQmtrYrmtv",
-	"FZwLJ4gDb5jaY9tmS5rO2u15Ctswp1rPpapr4uUv6+bLwfcP21I/iXK4NStbJVJpkjCtb/ypLyv5bKyY",
-	"nq5+oHDm0Tq1Dkyo5uzDLze+s+RYq5ZzvkJteSsYMVMrk1p1l5F07GcHjgi1V6WeSmVVLmGYwOuxcdso",
-	"Rg1LB6Z2dik1bMdwUPeXTantLC4dRoBb7gLnMXG+9oxRJQzh4oiIwsoWkbhQZfmgJinLmGlYye7z9iWM",
-	"FWEoeWk6hr2HNVZX4I+4QYYarg1PNJnx1DA1I1KQm4LpFO76pjhYpo08fdgOthmKMLtwz6LgZMJvrCaX",
-	"W3jmgSaL35VHcek8XFzar7evqNQimspR6W7/WLrcxqIvXeK123vdG27G1/iwpTc+Y9rQWb49Y8HtcbzK",
-	"BG4jG78dpWuh+mptuDV7vFpqBqrchmt5jU5W35dWh6rlQWn1LcXybIHmxiGJ7SZbdo+PSGw3QakiNyyN",
-	"S0cpuuNdAAf0j505XQwFhFotaVmRAe4pqhS/L+m5d0RibcDfFgwG3i33a8JNnwzgV8+0V1WHgmtCszld",
-	"6GByGDL1ep3/NdgF5ZTBxQIDt+p5b3manLxHM3zl7TxScq6ZurBysV2gCicywcwn9rpkqQ+8Q+oTyamZ",
-	"ku4dyyEfxKpusRM410YqOmFxbxsHZOMGPzhoWZM3YjaM9XL/4GESw1kDtd1oI7tLpy0cr99VCJio2QWb",
-	"XwYqTCMkWmhD2N8KmpFYVA/Gta1ao+ws7w26XC8fU2mKOmLdGi4kKgZLujxNU8W0xrwBjHZZK1YK4mey",
-	"7TKD6X2/8RQbO1CffdR2LK2H7MKLnvteDa5PjztR5/Lq5Pz09ryV2S6VHPOsTUdESbdCj6g5Ile5sccy",
-	"KfRAMQyrtpjG9po+EXb4dLUtWql2oBNpjL7VnTBwXIVmTr5x4/WnrsvYI3b2vXZfy0pfd674jKrFseUq",
-	"JfQn+sOtNiM0N/ye3cicJ3rzRdKIW7g7zZ5MbXOXZ7r8reZ2t9IP0sKWilP9tE7e08RkC3C/oehOMdre",
-	"J4MJxDT3n//rH//cP9iDXKEiy45IeS/BgxpCtj5H8+DlXmUv6yNSmz0m9boj7CPzhTPcB/Zr/KaVvMsc",
-	"zv2DWg7n82gLyq/T9+OojC/3ogdzyk1h2QIfssq6VESOx0f2P+C6BguJlzYF8E+Nc/wz3nbCHS70ykj8",
-	"MmM84epb2ObJvtYWe7hCK3Xlpdm0lh/7jq+N/8u6CT6Rvb+9Dd8+uwnXhqlNSsd2Gkf+yerGJ/h1vnC4",
-	"Pd+oz3xRLaZxW+VL+sta5eWKaSbSn5jiY5c09gU9g3YypTr2WyHc/GtRZx968k6FagR4rk+u7C0E7nPF",
-	"GIZbu3oq54JQTd5cnZzUQg/2hU60pPRGncHr89OLVuX3mo6ZWVxyIdh6r9wzTXSR51IZAvkCoKrk8B6h",
-	"I3mPdiaofpAJ5VIqFdPGlzC5kQ6HgjrDHmxOMqWagBvf+SsV13eYHQ0ha8jCU2CcjmWWyflOkUPK5oTf",
-	"O0s9UVxzPRQwalmQM5/yjIW3P073CD2JLtMqsjPQxprw4zINFGOnYMc36J0aNml1xNqtuuMitYtNIWvC",
-	"L9sq7tqtCpK55qzaurFEt2y1CqITxZgYCitMtJ1dN9YFT3jK4sia59n43ZSqmf2BjgoNv8UvxkdkZuUv",
-	"xPDljLns7TY5vMEa88tsI9ZrJtLSU7RCLjwkNYy8iPb2QlXX0zxowVQsfF6uoXdMH1VlB1LZlQ5FJudM",
-	"gdeYmymJL0+ujt+eDW5O3p0P/te785Pr68EfT94d/zi4uo5RDAS5vmbKBFFsDJZTJu0uDkUZVw7rHrDM",
-	"AQOtgs4sScXuwbixz6vUrRcfk+BWc5o/0Mf9AK9c7VQrLWqZyGVhIFVWjiFvUaR9EgPfoUMvtqcH2Ysl",
-	"g1Fdedci4DLP/97LNhTu74ckptx/P3aEICozaa64MUy4ZHr0Y8m8jVOrYVbkl6VXjLqU7I2RgjL6vfHJ",
-	"YCce7B/WDVm87uWa3K6o5ESk+G5bpu8aOlpFdaDTlnWGG5JTbnXt27UkE1CY2ycGaU1bhLTdGPWQSHDM",
-	"bbNpW0hjs9qZAR54DenzLdrXg4iH60Fibbf21XtZA0WRhs22JZtOZadRpeiiJL5Ta/VPlNvupcIWvHc1",
-	"GTErwTw/cYEVTj6y1v3jSZia7U3l3V95+mFXG8XozF3Geii46ZV37oxRoQn4R5ArWwjxEcjc5SJtvWll",
-	"DuDypn0UX2BqVGs8Nlu4KsCM+XJqqK+zyhlePyAdS9e833KrBYFLr79N7PKR+XMrgXXtIwNVQGs7zg34",
-	"FV8pvxhwx/bsW7LMGtY949qcGjZrMVmWEvofkpm5dUwxo9oEMcttDzSk7EenrCOoP8WsdKj4fhzW+fLM",
-	"8Ljk+1gBfEfqISWEQwdM0NjIZWpYQ+nXS6lkg+Ob059OOlHn5OL1yet2s8/I/MpeBas9ZnBTbH0ZtXkN",
-	"r+GeeM0yQ9tVyZQa6hNW49Q+FxN2D+UvY9KoDnJM7y6f5awVn7bwkekFONeT9izHcK5UkBjUwWCqaKpS",
-	"8DrA73CS+hAyMkl8/Pb8cnBx+vbi3e3F4KfB6dng1dlJPBRlpDnxFUpB8SLe1F1r/+RUGU6zMoLtguNQ",
-	"d1GGlHsRkWoo4quTy7M/v7u+eXt5efI6iGbjeHOqy5C2s8HsF1C5ptorBK22rwvgVukyrev6zWWPbp13",
-	"BDYnDuP3CeIAgnRd5g0ZLYJKcLRkBJvD4ffacpA+KpE1nHAbrd7QO0bnmBbdYILgL8t5Yj7l68jVJdUh",
-	"YryfxEgykQRTxzcwk/9a6yTLar7VIuYTefZWZavHLlS2eWj7UOvILrlv22qlr7riqG0DVpUfr0xN93fP",
-	"T4Oz09eDGysTTq6u3l613j6uLHl1fPXXtndCcn4DVcwCKlhkC+9XKylFzzrJ8pFs6tfRuoNV+YMDzOnQ",
-	"LIMyrbKi2v1M9RT8xIraY2LJVFpJAhpP1JFi8d4enrynULiF8mHKZ7MVJdjw4W+Oud+2Yy4oj1mLAgAP",
-	"PcSN506/YleaZW/HncO/bNKNl71/H6KlIGqRcvmatqlzr6hm370g55fPS29/DlVJoHYcOZypShtx6VpE",
-	"T0Hh0Tmjd4Sb/lY+zcaqf/kQdX5GAJlBctemySaM37f7xZYCze7Rtr3FMrMrqC5rkYQPT5tmH+nGwAzO",
-	"FoPsYXnYx6tLK3UxmTBt2mtNoo6ZslnDZbX8TGNuc8burg1Vy/uznTlVvd9YQLCP5cxqKwgTp5fPFfYj",
-	"KRQ3i+ukXNeIUcXUoMDiIfzpjZ/0//x849FagJjgr9UqpsbkCNTBxVj6HGWKgF8O7KxK6XJRtYiYqZLF",
-	"ZOoMAnjBqpgz0q1MobwYZTzZdX/udVrBQAaXp2TEplykVeZYBD73ccbA2UIGp1h4WRoe/aEYipN7phaY",
-	"E+qYOFcyLRJj+TN5pom2r0tB/pNk/J5pUoiUKRLbqcURybMC7wd/qWs3zFBQlUy5YYkpFETk2GGpdeMl",
-	"GjmbiaVlVV/UChA1hYouuC6GwrTAaHRpmNuK8IVZNqLJHXE6vrthlJQlOpIUyKU79q4fCuZyb4mWWHEA",
-	"idMeIskoes8yBFC7vTrr4d7Z+0cTPaWKETOX9l85030yWL6luCY/3txckhd7e0MR/zoEDWPYORwuqU/D",
-	"TjRExQP+/K9//F/4jc8/Dn/nlJFh5/DXYQfhIyGpDPEi4VH8rX/Z/f7Dh/hoCAtbOA9NOcna1BwiZVV0",
-	"6AfYboYfYgDEcuiLlp6GAjCtaIlGZhX9yAFmxfaH3TyjXMSHSLuFhoRwBLoB9WDCjK5ZbehLGAr/NILd",
-	"UBway6HbSMZSSpnI7RF/4FShKhj3psSwKrQhIxaREVtIkSKqTomDZpkEhfXhUOyQV3ZpUJjryBksVkDX",
-	"ww337+Ea8Qur0NaGgqwGXPOQbQ5erRuvRFeJCWCz9Y4C/rJDlyw2n0rN0JOhS/5T3FiWhNGPSEguftoI",
-	"3Ra5KnHEmwTmJ4gzZ7fNbgeiDYbYcXYVVm0T0udv2P9ludEuDSCQhhH5Lnr+8oUdNVBMrZxh780h+c/v",
-	"+s/Jn17B7HEjcapV4aEPeVBN4uGwiAnTieXUnmVVO0HYC9iClCUZYLZkoBaSbnyM1RU7qCfGPQh2ekQp",
-	"LMAGonyx/9wl6dqv1w4uCvwuZWaCYhTyElyBE6Tq62BQTGVA1oACfvsVO6z9kJGyb4kN3K21jXWU5E8I",
-	"tt++DiQT+F9hqhQEJSrsbvv7ZGA/Au/ZsbgI5gQKXRMG0Jde26VwTfhESMXSIytIecnr9k3YZffwQ5AF",
-	"PX1hSa4mL/b2YfED8j/Xby9KWcKCZFz4AwKudOf2GiI6pwkjVAFyo12u5inrHVrJzjN7JKOFwRQXO00v",
-	"TaA4bKXJYb8cw1ReNc43ZVaIasLtdVOfJpwleL/tWaz9EJIlIgoKpo0mKWO5d6g/PyAZu2cZJDoR1G3A",
-	"iw4JIfDIwcvviCsMhIdAM4O/26HhkX0w+JhDmYg8LhrMthpofw8egx0F6BeaZShcyx1hJeu7qUjlvtfF",
-	"jSqTbZDd5RjKh3HInjtQnCxa+S7XZ84TZr9oj9WNDLu4xQG5+eCg8IULiX7PLq0Aj8sTQlXUzjuYRg/E",
-	"rBVt5PY/9uwm2IvS4eLd3rzZ+T6y3xDgGAyHodaEtbqeUnJitT4UOqQbDzvDYZF+v7c37MS9I6KLxMn+",
-	"gjWXZodeszp323UtcbAUPx+klQtQrsCBybiCOw8mG9P+qL8XH1nmpGlt0/Fhv9HAhyjWucEzuglS1zVd",
-	"eMRH+1vIdDL0jvVJjNr+IfH5RzHpAo1Epd5FkENAqSNO2+qV5r8T4VIYJbNAlHfxEP71j3/af+y/ieBU",
-	"/vON+8UPbyIofLKsZT8Lokwxeqc9REraK90OAPIG4GlU0Ymi+ZRoZv8NqCi3/3Gwd/A9/B3++UMfts4v",
-	"rPIrxKRb6a9W0dU9j7NNRxF+ZczsgXpcbau3KGYKJfzy/bJh7+GKXVq67pMTDn/iG2gej+cIybK8byxZ",
-	"ArpUtYYyOxPdOeDfqbZ6VBhH8nDw5VvgXIxxFqCt+YRL0o3tGf93KmdWh7ObQVKu84wukLgsj4hJxshI",
-	"0eSOGe1Yh4QimguQzEekXW5XN0ywEGv1+tQhO+T3Oy/g//YPyJS9pylL+IyC934Ga8G7XDtJdCs4BG3g",
-	"P7nkwt6Cb5DE0Y3lHEOHZDi8jlEdBImg5YzhBsOhlUI1mDrolNaoZMLwxMoBHHLgcD2dKvgKDEqCGjfm",
-	"miNPoMod430daHi0MNPdTE64cB6vjCfMOYCcwXkhCfwyYWSiqDD2UrYiVwFUCVEMrCJraIPnHIxYfbi7",
-	"m0yl1Iy6AfuJnO0KuZMzNeNgv+0GkdTAqh1cnnYCvIrOfn+vvweoiDkTNOedw87z/l7/OWRJmynY3I2l",
-	"gItF6pZiZEyRtkyE2qJLOOu+2HtO4pPzwenZu4u3N+9+Ork6fXN68jqu4IQjrxJBxr5lxzsyg2rRXp/8",
-	"rKSYlHzgKqrEnYB0W6Rqpq3mVWnyL/b2Hdht+au5VHdHRLEcI0ZjyjNES1IMYGV3QHtiKbF3d6nuCvzZ",
-	"ofSWPATGhUeL5Y5GKy8tYHi6+cKfpyy5Y2lk1a1ECldU5wfQHpPcvlIpcqD4ZjK5qzb0mSZyLux8qAAr",
-	"yd65budgz1YToJWCd5DhXWpwp2nnEPEYHMA708YaRo8GllpDsfhQ9x4ZVbAmNPzB3t5jf3s1POs1wilz",
-	"AQi5L/DTbSOWU2yCv+J7+5vfqwEEw0vPN79UAbnbN/a3eKMJXW7fO/hh83tNPOcPUeflNjNsgf8OvXad",
-	"w7/84gGYFm7DdUmwvgwAbvYq4d/QiYYYTGGmnV/scG10vFoEvXHqK7IJ5gV4rnW8ZC2b0YLMG1KlK5U1",
-	"L+39M5EOJ1H3Dr0ScheRGGfwX/BfyHz6A14F4R0QAV9qVIYT5s2z/ZdkxkVhmO6jPXi/JCutAJOC9cnV",
-	"kjRyC2iXRlZ7uYOMfmZAaOplLndnW0LbPCXDh9A5n5npl0IlLRjiYEGz1JqcWMXrAOKdgxQ2GiofhD+a",
-	"3qdJiN8B655bqgrcsaWHzjIG+qvQ7veRSLxxWzbY3avsPdcOCXArht+lAShWK+OfMaPbODR2BpDU1dc9",
-	"SxOr9DS6aqyCvOr5u71EoEANTEMbifAq5uaw6mSDnmkFIFfa39JSEHvafXLhNH8PxjVz5TaODMHOvGc0",
-	"c3aJKTEFsTCmEFAIS25RGYqgLjbEgXfu8WXVSIP3yU4KvU1uX+ScqjQ4wZypHRQ2O6UQ9WiG1ijF8duU",
-	"Cnl3m39GaRNiiH0JRSPEbVsBBQ8nz7XHgK9TpN1SS4uRI4EvoJP8DsTUhXdwVfp7TVLZ7YfCLtzkqHR0",
-	"Ftpb5faxB4gl5KHVUqlCAUXNvE0+Abi0tbh3ILnDqkngDXCp/3O6IBkfu4iK1WF8vKwSZ9QsqTM5OHsB",
-	"HufK2zwVy+J0ABGhbtk0raEjQslESu8DRnHGWzUMuxP/Riz/W7UtfneWQnXrYWlbwNBbcKos1igNJyJ1",
-	"nbWAIwk1oLRHlnPQucmFNlQk7BBs+tDng8Dw4KJBp4X7rWUgH+b0zRigOZ+P9mAK55IVbie6RLMvWtB/",
-	"yzZA/c9OJJ902OXxXrF7ecd8h0PYvB0nJOmMZ4sydZtmEPQJMJPXHTYmaU6YWQEibYecsxGhee5cv+gh",
-	"cgR1SHgaObM0AldoBPURcM4aczIJVgZENTh9Dz5Ww/gm3RAuvhdhRKnqzlFifAeZDxUWuANqqNPIH5kJ",
-	"WwA8oXwLP7NCm2n0GljfXuDrJNPlZW6iQMnTZNfnqKxXCsCNXdMJpB3iWKasqRLA5mIoyxoqkFQAroTI",
-	"iSAoGwTXu8OQ80l8ho58w7uJ6yRXEnut/VehjesiY38dh5htsUu0WQtUt8xaHIDrlkHryACX7jUvwLJ3",
-	"Mlc5V6bA4AoElYNQW3kZ1MwYUbqCEWVby6bSN6MpxCbDXn/PdLlJzvcKJhxcBRAib5HRHvjvLU+TY0w9",
-	"fgoVpw1j8Jt+87vSb24UTX0cMQy0BveDI+AyRQ7C8qW1vU4IuRt1tfgZuAwN1/KuqdLgr2tKDXp4ZJY2",
-	"dB1tZK4hsMLFxNoZaEdRoqQBg6P+uHL3vuX5+dRerXjftxkTFXKTfiI+a2BnfWYWawJjtXY7XHE+rbv7",
-	"jRM/hhOvYCvRG1bbzE08hsBh6+941CFbAh1EFZmLPLrMLSSLI+c3dE/BtQzta33TxCUcLYjWN4GTUC+I",
-	"GwBHLiTehvnUZD63uKfiuzro2laMt/8lQgSuT4/VNirvNiY8lfUS7jgAb9iq+AviacOFe43TiofCL6n0",
-	"Cd8zmunSS17FG5x3/IhQFyXChRL/Jc2EcW0u/52DEsdQPBAGaoDuZy5WUdu6bZwFAIuT7oTvrefvVZQR",
-	"Bj1AP23G+iC+FMSbaoRCHkonfTJwyKRWcwWVlzoLwVNLmNMQhRmjOVOlZx/IC3Oi24RCEwPvycTDKrC9",
-	"324s8cgHdrh2WSuEj7c7+q8otLhFfNAqLEt85xKHa95q3w/X786CmU3sCc8uVrp4vFaLSY6S6KmcQyW+",
-	"/ZiDiE+jMjImVWk3+pN7sbcX5AeNKCQn3m3vKl9mGqDixUmJOulyWTWU/XE7678VDHAlXDKY6TQpPGw+",
-	"/bD+Db9s5I2qlKPOFc2RWh1ADT2E6/IwQ5J+rK/5M3I5vUuRzv4jsMOjzFVKMqNiUaZ29Z/q9nO5dnD9",
-	"Nc6idJRUKWH2pyVdYg3HhdAeqy/Bn50TJy5LbmMnBHwRGTiJdJ8cY4oL9MbHKiGSUp4tygqhMqzsHb/g",
-	"DgX/a/fFwQ+ocMGhF3kPSpprMOvIvz8ss+A1E+nxlAZAL09xabVAL37m26q1UHhVT3IA4/x5uTeHDt3Z",
-	"/mQgK5lnWYlu4hIRSsVnKGKHAXeIAGOxy55FOJZP1VQ/LsHuxeaXLqR5IwvhXtjiRjyWYpxxrDn+qhTo",
-	"KrDGRGrvaXe2R6UbtmTgVv4tz7xEqUOHb5bIGQuliBUbK6SIAwhaE4u7x9oWQJVNmTosoYe68a9DEMlh",
-	"1SLUKIBei/SbTAtxF5FxVuipw+Dx3WR0LxoKKExkmJsfpxIqAihpYRuAsPVQQvaRCoHosAlFA/iYYOlV",
-	"u4NNbo5qQrGsvKkaittdRhvBaf/MVf5SQSZyKKSDgOn1iSthHYOLP8hCcnh/7oy6VbFBVJY2eh3HfbY3",
-	"FFZrkSrlgqoF1qLAUrUvBXux9wNxWEWnF+8ur97+8erk+jp2lW6mBjycK3bPZeEBfitRUQMxhOT6C+kg",
-	"mLxFEqyjJmmwaOAmJLYKXDRliDcs52IoUkbTsjrECScoL+TuFkF1bSLtJTmniyOyGTxxKBx6IlCPva1W",
-	"CErfwyhaxkDVkoypCvCgLJNZIQmxw0NS65BUomvgWQJ/htLzCPC2hmLVtBUzalEW3YW76WY/KCFdqXFz",
-	"78IHpBoKz/4hkFWPpHbHrHrujOr1lzYWNjRuXVjN13Pvgr4H9LlTialqClKwbbA6Ali1D9HH4XpsHt9d",
-	"jL+sUssDnDPnv4LXCT46cmIoTqmVrHKMZdLwViVwof6JQWVbsKjIy81WsYk+Ryc2a1LzmwLwG1IAwGWl",
-	"V4D4RUFDXe2SEnZAWmPR+aar3oumlUb6udSGKJbYIaHxbBQYK1SbSniJFBGpc7qA9i8AVAntrmvdlVzx",
-	"Pq6v1g67Ty7phKWHZdueGKRVXLWX6RqOZbIQfxstCE97HnciPuPiLiZTRu2VgwJZsewPw44APSQOQdrs",
-	"lTqTqiVl44xrY6Xgtd+YJS9A23lWj+zaNSC86irp0Hj4uFAa5MMn2hpbwd40MV2X0GWWZdRb4RKjm6Ze",
-	"daKzJpHYfcWTgBmduQKQtpm5x3Yv2HuDeyfucBpfRWjs8RJXlvZ1W94FtQI5F9ojbug9USJ/TaTPfu+T",
-	"gcvgcJZkqfNCaWmpk/I0QoXzxTLjvIaPB6zzYM65LlHAWnihJa0Ov5hWLbOtnulX1/8KLrAvSnK4e5g7",
-	"s4qzWygwar8m4jruLmrJcQN7N3bxUywYd3gZqzCNt4I0fgS6/SMzT0a0j+ksCmH0V2X4+azLb6S/wacS",
-	"4mWh/KjkxgOE7i4T6bqsnYbHE9EAhARPgv/gkX0ISt09ZA2UsrnQNA7gjUVuSCFcQ0Q0FTz6icwR+vOQ",
-	"TOW8KngaM5Zp3xTHT8NarBGBTrVe/i9nzqEP9rG44vHtyBORuo8EZuSHp+fASnNa5sETRIYP9VsIL6Zl",
-	"0siIJncTwFz4xqQbmBQS/R94Oa3hVPC6rC9CpmjQAOOUHkOo+QrdhBEAWgceIciCrbDAkS/DttaQq+o8",
-	"8RPKBcRCGgN4IPHSg2b/QZMSZgadj4L1CTpdhwImsQHanZw6j9DmOA4UJNOhAOCzLl12QU0AppAboGGX",
-	"tOu6g+OzmPuAn+v1yRUbF5pmDvqpzX+50jF6CC5NkE2I+j44uzoZvP7zu8HF9c8nVyEW+1DUjVAnNkGE",
-	"Et8wHCcYrXGS0kY3l6FwrsGIxMdvL96cnR7fBADwy4pIi0ftylIc9LoH+P8nVSy+ecO+ecP+Lbxhg8Bt",
-	"Xpm0dRlgJV30ae4wH2CQ+eor41agzPRRC5CVZegCKyxQqsAvpehFWK3ARKqD6JMUJC9ULjUDeh+KzaEJ",
-	"UkYmfDO4qiRc+1JxBIvGf5Rd4ZY6VWSM3rN6GKIQpU+xyzG8NQJgLcVdMBkwtQTgg7rbGa+UCgSn1tjK",
-	"V+rieoOACbDjUHTDrnfVmnphgclyqxC8Gtp6dDh0rqEI23CALHER8ETO4EScXRmEwiCW1RoekflnkuWf",
-	"oKIutaJpKwRxhNCFRqBkSlPy10IbMuaC6ylLe4euCWFcIkMg4blLNIQfLzfajjJiTIRNTz5E7W6bCxk0",
-	"UOGC5K7HWrNz2jcNeZMZC7UcAQEHe+laSjpvCIAJYh24K471QVooWzcPFYtew2hP66tLvXpk2RXAeVaL",
-	"Kp0qlKKIqTFGCi1F6lB0DR2RJJOQF+jS/yMimJlLdUdSJfOe5XPfVUaxHWoMTaYI+cGN154jbPgzFGvV",
-	"50Or4XKlTalXVMXNyyI6QiBlOhT+acAosdrJuFDgpMo5S5jLcwAR5N5xakmVxNAnbwUaCe60HAweOMdc",
-	"DVJ5fCUBRKEmPafY5VctsTAG30EKAxyuzBhYE2HrKHdL4MT65GDvhWf4SlgG5GZFeM1D1W/0TwRZAplG",
-	"vTbpOoBT+qYr/2505fWCn3+T+58i99+4fJfNkv8RdeGwH1ar2H+t6FxUqauJFPdM6TqUNcWEnC27ZgFu",
-	"MaqkWEM8ZmbhenqTcUYnE5Y6t0Twbps30/n4y25fv1H9rZzfCn73Z/CNQzZwyFtwpTuCsLtWVQSsDmKX",
-	"MNrYp5TM5IyJjapR1QxgvXOxNcbVJxcAxk4JVP5NCkAAcyPC28C3PGGk+3LveQW+6joOQBchSAWDcjaX",
-	"NvGSnL9a5oGqi9zAvrU2vQtAmO2wu2OpZjup61NUUXFLM6NaL5oROPs2dqPBF1sayXzWROyW/nqrGLA8",
-	"mm8IpE/l4alOQxPFEqkgAAaE3i1yy9Df7RFNdoHMe8C1DhdCV7nROWPJFF6fCOifs4mNyx5iD+RgREqu",
-	"+LJWqodOERi6Xi2xokiivRYC+pA9bVJmrdHdZ+a+epu1dQUQzmlUtk6LSXdU9krr4Va6k7fS0NPXV8Gq",
-	"39y9a6sfqls2dfxU1kNUWrC3ZFy7PJQZQBUBLawUA9gNa2Ox4sHenlWnMykmPq6eKwmAD6Biaw/RoyOA",
-	"V2K+pY021JTqh71RLe2SLgVcUTKimTX0oQhZqmTKtMHuj4qVBR2VOwCcJAjlgR5Nq69YPdonQ5bjy8K4",
-	"PH0w3amWghgJ4TmacuHqAOMyzR53YReiaHGrIv0j7tMTSgT3hZVJLtByzKVEfEIV4ZpKvTN+zwRURwVN",
-	"zvwxl1+uSMnRTpOYcBu3IqmqVqM8OlqCvuTgQMN75YDoCHvPW4UQJSJEGncGY8NUTLoQwRXS8sx4zBME",
-	"fwKT21FPIQzPgg5ICzQTe0dkJM00QJVyPQdayaCkn98AJSCoX2Pj+o9ghnyGRZSzLks4/PRrGbTBEbfg",
-	"C7JEgpwEcDzXOUYSqu9cSUknWq6ILVtUYt7MSrgVf841Xli552t4ggsNDTJ259D8cyVbXDX1rMurk/PT",
-	"23P46OD1+ekFoCO/2Hvenr0d9hb9ZOrcKqm61s10i4xqN7f+V2ALPEF6Mx4/ceRg724JxXDumHtQaMd0",
-	"kEnuScpTUEBUuZJjnrF12c/XVZp62U7IfTTy2Lq+pssNB3mqOB4gRahCAMCvLkaVZQ5RBpGwLIP2iG6u",
-	"bUnRHmb6AUnNXysCo88qriE6ixShWV1LnzHh5sjtHTZHCvc1PHB/uivTji8QzyUt6+kBypWmO1JA9HvC",
-	"XLXfVDEXtfF9vAQ06JJqcSLsOlJ41+VW4r16eXvTevVdulk94cXnP7Hi0ih5yW1Q//dQ9lCupf3882IF",
-	"pg+kwGIztbBVIZzzIYnphMWku//8X//45/7BHqQUiCLL7AWZZIwqwk0vIvFYJoUeWA05jkicK26neCyt",
-	"Ti40xuY0E5obfs9uZM4THZOu97gdvAx7u0fEYAd4TGCIa2TWolTf5ik1LKSqx7fw3ej4qc9t4m+g5gIm",
-	"lTaI+d+m9ucYZI6uiDboGL2aIRoX4C5773upt9dn5L6f2A4+2bdHGGOWkhsjcgDaPnjkksN1cG8GZXtD",
-	"4ev2Ipc9NJMYSHR3qbvn3VXbc/UcjJxTdZfKuSBw0+ZMlXkKQxGXQac///nPf945P995/XoHQJn7szRG",
-	"SGaAYIYcp7/KQgnqGmZCX+x7V5Lu+l+DVQVAAlUNob8irF0F6WKGUKgn7JMz18DHQG4rmxPcKrC9p7JQ",
-	"baHrE3gEOvk/iIP+zvM6A232nbcyz9957pceOXRdzHmYMWFcp8rlw/87z+OGheH78b7mOpeaeyy1BhlV",
-	"Yx/B+dkP/GHYafvAsBO32R3Vcr4OFMt6UnpNjakFkkqsNiDN4Fi241/PPus0Wa9cIZvitVKfx1FA56Lq",
-	"/w7NZ1Zqp1l27j++jYb6BrptmRK/9LOdYCMIrqA9dKBYVi0TFXPdeQkdSdeoBzfoQdrl9VQqbM7MRMI0",
-	"seqCMEGM2599vcK50gte7vWqjkF8eYBSoyAGVIqG5Lfag+snvTEQfuR8QXVlg8jxOAq7lboZSKiYS9sN",
-	"6NXU8AS2M3xsYYliRt+f4hsv9zbb0DXV0TNP03T8gvQJ/Qu2ocjV5u5mYbH7Kx736fr630aRJL7z8Npe",
-	"d1QPTZ44d1N8WFXv7zbHYesiXH/IDzaIwMzl2lshEdn/1z/+ebC3V+t5/Mk0gabE49DE49s7+IEvY+54",
-	"kbZCaDkXA+74vweZexOnTJ2V448g+aYU9IDYELZvYwZMroEvuPa9/pWjsKaOjGsJdRMOsTdrATnQ7wCa",
-	"+4LNW9G5ufFNj5uf2gZ1FPfHD/xULgA3/PGX7FOxBeAhzs8dkRNPKKtqgO/ekruX35rvPdjXUOO6tma+",
-	"q7luI2LQMdVsh4tSt60gC2PAzo0bbgarlXIN4O2A/4OlqHE78lu8Gh3okYGArpm135zrajUaUBsmsP9x",
-	"NQ7wUlrcN1ihGTXJNOgd9g1W6IlghSKigbQBgSUM6kpIVeEmY9EStBfhDxQPJSjRitSHR4BtqfPmbxy5",
-	"ZR1uxNu1KAffcr035nqvTuqm2MFZG2Ll2AYSLkYZT3YxFXsl6d6wLNO1zoSYcOERWCAdW5OumXKV7tgf",
-	"Fr43VERyuphhAZrjOcxXjOpJ3xFAUYhJYZkPKiZ6vkIGXppSHSSMt5c7QDXdMS7lKfsOht9pIe03jJpC",
-	"MaLn3EAdHhxVuZSnSd9yvSNXbViJ3msPL6GCsPcAHI/tELkmhWhNGET6aCUYQxOzvvPIEmJu2fkEYKzI",
-	"mEMeQTxnI80NQh1PpWCLXJqefStVWLerecaE8dmwpt7UpE+uAkMDgiv1Fggr4NZxBU+bZOw+8iDD4+Bz",
-	"Gh5XLGH8/lONid9DM9865njZPrLIc6kMEO1Ivt+GNRTTzOxsNNQ3dAKpWnLXumw2em89wIpfZcK39tAx",
-	"gV2+TUMQO9HHbgryNE17ypV9OhLzx3TegCkcOWuw3nfQXegAxQRZqktW/hO1KQkalIA2GlKYDjtF/+ba",
-	"l/i08/7TSQXjGwaVPLeibwmw/VLDku2ExA6D5jsbe2GukRVBhxtXiQM8GgUJ+2mRQJlQArpBO+vDflYs",
-	"opnZTgIw1z1otQQoY/3+0VAkvHzxWTsDDUIxbzfzKbgsOBFoImVZ7d+Pg3zPLWQPyzJH9b4slTrX6EkX",
-	"plO6FnLrGCvMp9yFBuVre+qHoEq3V2de+k6ltkqkfx+8NX0yaPQFq0OuNTNkod7c6Q9WebD3rNCG0ZR0",
-	"X+ztYfuCFoc4NAo8dl+uLPwn0UvdV76QR/xWZZuq39oOwm6qzOtNZB+nHq+u0wZziz6ex+LqzZg8+9Ee",
-	"v5FkIQtV5joY4EK7Mvh1LSX4mSvjQlIbCvfHEWZnV11UEFgQakIDN1KeUVFiuH11PrxrV/5Fro3iOauo",
-	"AFaJiwtkQbhvKyWCnM0KAQLqk2swjsiLAByGi3uOPSw3+Sf8FE7hjc6XZTA3bWw5+luu+vzy3mR/btj6",
-	"CDcOsRM8iRRQii0Fdgl/CF3iBfGx9xS+belxL0CVApcgXE5CLtUZtF06lzBMeOV8ccE/4lnGxcRfoC2S",
-	"f/3JvqKVhfdVysC3ORN47E4I1nfkoXQ2Z6OplHerCe2tyBalvKXo7+XQ3RmKDRAUWPOJQOdmWbqHDU9d",
-	"Z1IPNgZWI5AJRFwSBjBMRw6FB1IhQM7eceFMTJrYiytjaR3me0YXZMQIgiDsk3P+inTdJOeKG0Dn7QGi",
-	"mnKIYaQkcI3KmmAMakNLDY7eMfLDd+RPvAUxBMf+2W1Wu+mDYbbK9sF3dq793mzvCHnx/aP6PmiacnTI",
-	"XwZYJTiDL4o24vZzkNy1cf0lFhmzNCoV67z6lb3xA9qw9qxTcj5aGHwJvl7lYEBaZg6ir+w0PFoEvOZC",
-	"lorOgSk2sL60Uuxg18syPK+JlBMsGWzP+kU/h55KZXYyfg8BAz4RLCXjTM5JIuUdx6CoYilXLDHamzg8",
-	"ZcLY2zFX8p6nTCH7xg6h5MKyP2DhUaKoSOXMKq8Fq4WTAC/ejn7HWF6hoxk6eqbLlhrXRio6YfGRhwPc",
-	"gZZIgInq770RTe7IlFqpAv9MqMCGGiNG2Hufh2bkBE1NV+5BupoxElfIiNDKWfI02fUvxW1IJVZNfcvT",
-	"xLL+aUs0dgkkMly/u8kNHaGcGrEJdxLfxc481kehMvv08wM/wGhhmIYJtfliwo3fziVj9zLjgtW9MvsH",
-	"39cctQcHm500zzF80fQ2tBPKkcMvcavlvp1fCQslRRjS8s7JoXACEt2kY2yZDcdtJIl3Mznh4r+ADcCc",
-	"+8Ow2Nt7nlg6gX9hoAnIJgii2vcdUGOYbiGrFvsbyjo+UqqkbEyLzGyjnrD3OUsMS13gZa1YAQOqJR5L",
-	"ujXBgNsAPI71n386PokcbgcFTAWRsN6KFsxO0vjd2yRkBtmcLtAXhCIkOK740IEeN/haCuK69joECA+N",
-	"jFav431qGtIk166gib9nZUkIIDsjYr+e+qhJybHP0L3aO/RZmnEQEo1Jt06aUD4Jgcw4InFZE10VlwGB",
-	"P9M4T/s0uD3fVa32XbsgId/BXxpvkpSnqF7JIpmCrSHttEFVEt63CLDT5QqqjXCQmMgb4IEs0a0rbxtd",
-	"uLZ2fiHLAs7KtmN3utv5ge2BdB6k70TtAwEJrhrp5f7B1gPBATxooG1lWk3SHMuUOUFTo2AvcZYIeRs5",
-	"9XsRR28QZ7tVILXJlvpQv3ZGjCqmBvavh3/5xR4Q3ghIh4XKOoedXUhpciMttYB3ruXt4Dwc5Tg0D0tY",
-	"zSBeFWmNqkQXTNGNfF1+rZE9Foi2Lt59Dda+/K0bpw6w1ApvlztWFq/6AFJUr4Fzpk4wus/8Wf7AMeAq",
-	"LeFFkC6gJGOfFiwt7UUOhwoWEybvBB8ChKnlr1xmFHQbJYvJ1JmZWENbN2sj4gzVqqa2cr+g5yX4WE37",
-	"Xf7oz97804H9d1hKcXd+DrnV0AT8izP4cBntg7hFuJEYd2j5WDvEB3iJFJvxYoZeomCsEtvjwy8f/l8A",
-	"AAD//w==",
+	"7H39cts4lu+roHS3KlItLX8k6e22a2pX7TjT3rEdlz+6b++obwiRkIQxBXAA0IqmK1XzDvMG94/7YPMk",
+	"t3AOQIISKcmJnXR6UrvV49gkiI9zDs7n7/zaSeQsl4IJozuHv3amjKZMwY8X7J25pBN2xsWd/XfKdKJ4",
+	"brgUncNOPCz29p4nt1dnRI6JmTIi2DtDcjph8Bd2RBTL/jDs2F8POzHpXr0+Jt8efPttLyJSZAsynzJh",
+	"X1SMcE1o9X6f3EwZsSPfMZZrGFyxvxZMm2eaSPsKyamiM2aY0oSKlCRUKc50NY84KZSWKu53oo5OpmxG",
+	"7RLMImedw442iotJ5/3791GnGsg+cM5mUi1OU/szt8vMqZl2oo6gM/vizP856tgJccXSzqFRBQs/MpZq",
+	"Rk3nsFMU3D65/NGoY3f1GOa3uq8/wYbYdditINpQZfQhoYLInP61YOSeZgUjht4xQcZKzvBZxe65LDS8",
+	"9EyT2B5aTPA0+2Qw0kwYMpYKnh5zpd1WdyJc518LphbVQnH3ans3o+/OmJiYaefwYG8v6sy48P/eb1vk",
+	"GZ9xs7rGH+SczKhYEG7YzB49LHUqs1QTashMakO6L/eQQijMvdc20ww+EU40ZWNaZKZz+NLOkr7js2JW",
+	"zRn/Vc2YC8MmTMGUr5nWXIrW4+cfd/Dv7cs6l0IzILbvaXqFZG3/lUhhmIAfaZ5nPKF2t3b/ou2W/Rp8",
+	"5t8UG3cOO/9rt+LcXfyr3j1RSqor9xH8ZH3rbypeIgkVQhoyYo59UiIL0++8jzrHUowznnzyeWlZqATE",
+	"gZ0YF4RaBjCWH6ghNMvk3PI416RraZm9o7M8Y5Y5mEhZSjQeYA8W8VqqEU9TJj7dKi6kmyVLHbNZyZYk",
+	"shC4sRfSvJaFSD/tlMb2k6RLMy1hWgq3kdqzz6SYECOJljMmBSMs0wz375IuMknTGynPqJqwT0sLI5ku",
+	"LB1k9tN2I6kI7wEyowuimUgPyT4559+TOTdTQq1w5Ckx0gpHI1FqMgWzxAULxlJN7EK738CLcEyKinIC",
+	"vcgNaSR88doonjMyZ6OplHcR+e4b8if+PV5Dc64Z7NU1U/c8YbeC3lOe0VH2CbdrYC9Dg7SW0Cxza3RM",
+	"lEgx5pNCWe5W8BvFaDK1U+yTn6yA5cY+y97lLDEsJSOa3A2FllKQrl1/Sg0dUc1IKhkOSYWeM9WLSHzF",
+	"jFrsDMaGqZhoutDuUpfEqAWhE8rFYXhsQzGnblqVxIngBqckybi9pPDO50YTzSdih8M0OK6H3TNFhh37",
+	"B3x32On1h6IThXpLMKnVq+eaJVLYa8b+mcynPJmu0lWRJIyljapDdV3Yg7iR8pyKhZPi+lOeubJiUSry",
+	"10IaSuAWJHZz4XRx8g/dk0IYnoEiNifUGDbL4Y54wH7cClqYqVT8b+wTirhzrjUXk4hwgfwPV0NuL2mS",
+	"KJYyYTjNNDDqrfCEDsN+potXFllK3N2Lmpwlc4pST94zVNM0/xvDk+0Rp7lppuxfx5RnLD0iQg6FYilX",
+	"LAEmzqXWfJSB/igsY7yPOj/aLYElPe6Kl8bddu1OLMFBHZE4ZYbyTMdkRnNNLO2SMWeZleEgA3IlRxmb",
+	"9UE/c5+2MzueUnMlUcwyYVW6P3eo1lwbKqw6WGimOr+s6GBR53jKkjtZmEDzypW9JAxHrSzPqNi09kv7",
+	"DOpzXhn8M75YfVKO/sISA58EwXYMgnj1e3I8zrhgx3KWU8HxBOrbd8XyzBo3iZyxSuUfFTwzVjy6AQgT",
+	"Ey5YhCKaZFRMCqtWz2TKsn6ljo6kzBgF0pA8Ta75RJw2fPRmylW6Y2+WRSmI7QVTXifNQ+Z0MfO2ZH1A",
+	"v/Eg7XOpDM0IVWzjiEjy1zljyXR11B8lTyxxuR2iyt47RcpltVE4QPPgtZt/dfTLN9c3ZJfmfDeZUrPr",
+	"nx6hxeqv+qahl2gj2Olgj6LVw19a7/IMm8lLWvH3mrHM0nijtWX3wbIEGbPMEKrdxoC2jLpzZMkrp1Zm",
+	"gi41YmNpLXNzRCTo4fhwZE1NMCZrNvyCaMrhAD0zjpixl03U0dZ2ijpzqTRr5kgpDE3aGZLNKM9q9hX+",
+	"JqqZpC9fNAw9Y1pTVF2XqFvx2cwqO7jKQsMhlh+YFZnhO/Zk6l95ubdq+eb2qlR20OHwutMwCTQeHzgD",
+	"KVjD9/c/4PNzNtLcNMzgjI0NsZf8gowWJGcyz9gRoWTMs4ylzs8wo+rOWugjiYzLrVqWMWGyBUmVzHNk",
+	"283z3mvyEYQsIpBOyrN1R9dI8YVSTJhb3aTN3MDNaRVEK7KA6LtU2wvWPt+DVcytKWCmjCtiOFOEiyQr",
+	"UqbtUlqIb2VfrVZhMlZKu7XaQfjs+6jD0y38BVGH62tTpO6mXhVenrBW3lPuYlw3Jbg8l88ApuFPwB0I",
+	"DBbOZWnpTQd0MpNeoHp58Be56ESdibXF7DhWPZW5/Z+EZjPYdg6/zeQ9A6mRCqY1/EJYwYb/oOIdZ8aO",
+	"pI3yv5qAnBmrQhs09eyH7O1oH5viKuwtU2j825hR+4LVs+ZTBl83dgfgG00Syi3n2Jrxq/Ip8b9eVont",
+	"Vpb7sJY83GPLx+Ffj9w3GrdapM5tFQhQmqbcvkmzy2CqY5pptkzg4+raWDfFpUvGzrRhKnWOWHZsUquX",
+	"1PkNPL144z3TJLEqApgwKV5QdGb145GVS2jHS6XBREum9thBQxTFbMSURr0HDboxo6ZQTPvPTWkDZydy",
+	"NisEN4tmEVL+2X7LVHPk4p4b1qxNcKH5ZNq4eMbusgVxD1h9RSqjm0dBJ3PLBl4ylcjM2n6KzRisnNBE",
+	"Sa39Dd06KshTfcnUK7poUs+oIf4hQklKF6R7e3MMjtfSb7oXNVC5+/CNvGNCN+8memTQSpVj8L+4t7YY",
+	"vpjNqHKntmS5+j+BVHfsou0Xav7Ali25t7pjm0qZSHHPlAZ5su79tv3EUZo29IjsgYpldWEYYtMWLEmF",
+	"pZNc3n+/rvr8wm0MCDUK2KCkvEYxU7PxGmRg2rCTt5eXJ1dvry8GfzohzA5A7HMRYf1Jn9xeDG5vfnhz",
+	"dfo/J68icvHm5u3rN7cXryJyNbg5eXt2en56c/IKNEr08nYOO+VDTZcl89btsqdkWsyo8CfR7zxITfRC",
+	"aNMYS0cE2+GntF6X+YHRzExXd9S73RojRBACqznn0CfHUkJJzsWEdK0QhVsTFPVeqJrLO2sgB67KpjtP",
+	"G2oKHd7gW71mecbdeOu3yI3fvCVZfmZ1yFUyo1nWfEp4CxAj0QVKNZkrbgx6VgzI80IYtWg8f/vKK04b",
+	"hj41mqR8wo2OwFNMiWHZIcm4uGseyd5g6Pta+dsdR7+/389Ecc018G82fjulagY/vyto9pZqDTGsqENH",
+	"hQZaooaLyduUa6lSUHiSKc/SxkNoVQwxvtL4J8PemU1ba5+JrM2nGPxsCW0u1Z1u3Av7xJa7Koie6dZt",
+	"bTYUYDvLJVVb30RRZ3LCxRkXd4MkaVbiZlTfsfTEa/uru+CiOM80YTv2KRdxyDJ721g9JJMJzdAVPypM",
+	"EGdNplTRxFg9BMJRTv7F+p9//7/4///lRFw/kbN48waEc1272iuWMjZrNazhUq4ZIs3W21bh3nCCOPCG",
+	"qT22tb+iO6/dnqfwNuRU67lUdduu/GXdID749mFb6idRDrdmZW2XNE0SpvWNP/VVs5GNFdPT9gcKZ3Cv",
+	"MxTAKF+effjlpe+suGqr5Zy3KMJvBCNmaoVPozY8ko797MCRvQoo0VOprBIvDBOocC1dLIpRw9KBqZ1d",
+	"Sg3bMRzEzapxvp0Nr8OcggbtwvngXPQmY1QJQ7g4IqKwskUkLvhdPqhJyjJmlvwu7vP2JYw+YnJCq5iv",
+	"lKofcIMMNVwbnmgy46lhakakIDcF0yloj8viYJU28vRhO9jkeoDZhXsWBScTfqOdXG7hmQcawS2X34c5",
+	"CR8uLu3Xm1dU6qXL6nYZwPlQutzGR1QGWWr64Lo33Iyv8WFLb3zGtKGzfHvGgtvjuM2p0kQ2fjtKZ1X1",
+	"1dpwa/a4XWoGxsGGa3mNll/fl0YXveVBaTV4xfJsgQbsIYntJlt2j49IbDdBqSI3LI1L1zsGeFxIEPSP",
+	"nTldDAUE7y1pWZEBDk+qFL8v6bl3RGJtwIMbDAb+Uvdrwk2fDOBXz7Q3foaCa0KzOV3oYHIYhC81W/dr",
+	"sDTLKYPTDgZuVFrf8DQ5eYeOndbbeaTkXDN1YeVii7bqRCY4joi9LlnqUzkgmY7k1ExJ947lkGFkVbfY",
+	"CZxrIxWdsLi3jUt76QY/OGgyB5xZvGGsl/sHD5MYzr6s7UYT2V06beF4/a5CCE7NLtj8MlBhloLshTaE",
+	"/bWgGYlF9WBc26o1ys7q3qAT//IxlaaoI9at4UKiYrCiy9M0VUxrzETB+GkiZzMpiJ/JtssMpvftxlNc",
+	"2oH67KOmY2k8ZBew9tz3/eD69LgTdS6vTs5Pb88bme1SyTHPmnRElHQtekTglXP2dINxd/2GPN//5pud",
+	"fUKzfEp3DsDrQ+ZTqRmZsiwHbz4a5WACg5TSZMLvmVN7QBzZc9DM9LdRa9rDNGOZFHqgGKYNNLh+rNJw",
+	"IuzoabuvpVI0QUPTGF2uOxmBeArNnLTlxmtzXZeRSuzke82+xFaTPVd8RtXi2PK4Evoj4z1WtxKaG37P",
+	"bmTOE735WluKy7kb1tJJbXNXZ7r6reXtbqRmpMwt1bj6aZ28o4nJFuBexoskxWySPhlMIGa///yff//H",
+	"/sEe5MIVWXZEylsSHtSQkuBzkA9e7lXWuz4itdlj0ro7wiPvX4LfCtLCBBGkJkHI1UiSWPqwlyzKkXB5",
+	"+yBJln7TyKllgvP+QS3B+Xn0MUw8aF0C6VKxIAnVrNe8miNCxQLNM5Zpl9uPOT3gD227Wzdw7uOo5i/3",
+	"ogfLgJvCMjw+ZI0iqYgcj4/sfyDoBEvlpe0GkqEmE/wz3kZF2il0aw7NKss/4eobBMKTfa0paniF3oBW",
+	"5WTZK/HYulRt/F/WTfCJ/Crb+0qaZzfh2jC1SbnbTrPLP1qt+wj/2WdOlMk36o2fVVtcuofzFT1xrZJ4",
+	"xTQT6Y9M8bFL9/yMHlg7mVLt/a0Qbv6lmA0PPXmnHC6FZq9PruwtBGEKxRgmSnT1VM4FoZq8vjo5qQUN",
+	"7QudaMW4iDqDV+enF41GxjUdM7O45EKw9d7PZ5roIs+lMgRtA6uE5fAeoSN5z1wEb5ZLyGF0ydCKaeOL",
+	"D91Ih0NBnQMFbHsypZpAuMT5hRXXd1jXAPEiyJ9V4AQYyyyT850ih2Rra4yIwEYZChi1LKWbT3nGwtsf",
+	"p3uEHluXIxnZGWhDF7qcs896AH/JcnDTsEmjw9tu1R0XqV1sCvlOftnWJNFuVZCGOWfV1o0lur8DS0sn",
+	"ijExFFaYaDu7bqwLnvCUxRGJy0Ck/QcEHu0P+MX4iMys/IXsGzljru5iC01u2er1y2wiViSZK1cIphuE",
+	"QhVgXd2jlC68I909R7o///zzzzvn5zuvXvWaI7agAjdml5zcM7UoFXvnUsosId5DwtFoQew+QmWiYTPd",
+	"nhaxbYS22c0DDzftlvsFVYou1qrzdnPa9HnkDqCVIs+ZAt2+bocLZvd0K0Mc9qbtfHD7gCUFYbCrni9W",
+	"w/OBQsxmTE2YSFpWVv7ZhaojnLebypEzUcqCLdKFFAFgH4jZLr/fTCjlU9dlEL2tcnd5wJAiG8ce0ywb",
+	"0eTuVjVEn8dcpNT7TfqJnEXW9AAzglkKhXh847AgTKGW1ZPnOg9BmXbRQFktqll1cM808EJ967dJlEFy",
+	"Cc/Yz7u+LSGnNkoOJtLSl9+iUTwkHZy8iPb2QvPf35bgGbA2sKvFMfSO6aOq1FAqKyOHIpNzpkAccTMl",
+	"8eXJ1fGbs8HNydvzwf9+e35yfT3448nb4x8GV9cxKhBBfY+xm6jYGLxJmbTydyjKXLKw1hFLGzG5StCZ",
+	"vYxi92C8JKHbDLUXH5LUXgtrPjAK+YC4Se1UK/trlQxlYaA8Ro6hVkGkfRLDjY0hl9ieHlQslFcz1VX8",
+	"wyf3oObg4yBD4f5+SGLK/fdjRwiich35VCMsoMNIg8yb7vhqmJac8vSKUVeGtdnp6TPeNj4Z7MSDI3h6",
+	"SYtb93JN46uo5ESktZyoWnXPGjpqozqwhktsgQ0Jqbe69u1aYimY2s0Tg1TmLdLY3Bj1oHVwzE2zaVrI",
+	"0mY1MwM88ApK5hrstgcRD9eDxPB71rx6L2u2vjx8qLrh7gDiOxWXSk6U2+6VYlbU2DUZMcgpC1P3eJnZ",
+	"TLp/PAnLsbyTbfdXnr7f1UYxOnNqvB4Kbnqltj5jVGgCPmPkygZCfAQyd/nHW29amfe/umkfxBeYDt2Y",
+	"MZMtXOV/xjyECtTUW7MOrx+QjmXw1G+5VdYgzLGV9vfI/LmVwLr2sdsq5WA7zg34FV8pvxhwx/bsW7LM",
+	"GtY949qcGjZrsBRWivgeUo2xddZHRrUJskq2PdCQsh+dso4wTgBaes2W+jjW+fzM8Ljk+1gpVo7UQ0oI",
+	"hw6YYGkjV6lhDaVfr6SPD45vTn886USdk4tXJ6+aHUZG5lf2Kmj3tcNNsfVl1BRvuIZ74hXLDG3zIhjq",
+	"i1Ti1D4XW0NLgK9pqSLYMb27fFbzCn1i2QcmgOFcT5orG8K5UkFiUAeDqaKTi4K/En6Hk9SHaPfHx2/O",
+	"LwcXp28u3t5eDH4cnJ4Nvj87iYeizAVKfFVyAFiANzXEAHOqDKdZmWPk0peg1rJM+oEg4VDEVyeXZz+/",
+	"vb55c3l58irIN8LxrH3sk46cDWa/gMp1lcvf6DVzLpYqobFxXb+5ipGtM0PB5sRh/D5BBFGQrsuNJKNF",
+	"gP6Cloxgczj8XlOW6AcVr4QTbqLVG3rH6BxLoZaYIPjLaiavT8r1fpo6LJz3sBpJJpJgudgGZvJfa5xk",
+	"WcHfLmI+kmdvVdY+dqGyzUPbhxpHdunX21Yof9FVxk0b0AY50up39XfPj4Oz01eDGysTTq6u3lw13j4O",
+	"iqQ95+TXpndCcn4NWQ4CqlZlA+9XKylFzzrJ8oFs6tfRuINVyaMDyevQLIPS7BJFxf2b6ik43RS1x8SS",
+	"qQSP3AjOSYrFO3t48p5CsTbKhymfzVpgV+DDXx1zv23HXFASuxb5Bx56iBvPnX7FrjTL3ow7h3/epBuv",
+	"ev/eRyvpF0XK5SvapM59TzX75gU5v3xexglzqEQGtePIYUtW2ohLqCV6CgqPzhm9cwlam32aS6v+5X3U",
+	"+QlB4wbJXZMmmzB+3+wXW0lRcY827S2Wll9BRXmDJHx4YQv7QDcG5tg3GGQPq5Q5bodT0MVkwrRpri+N",
+	"OmbKZksuq9VnluY2Z+zu2lC1uj/bmVPV+0sLCPaxnFltBWFpy+q5wn4kheJmcZ2U6xoxqpgaFFgwjP96",
+	"7Sf93z/deIQ2ICb4a7WKqTE5gnNxMZa+ioQiyKcDOK3SXF08PiJmqmQxmTqDAF6wKuaMdCtTKC9GGU92",
+	"3Z97nUYAsMHlKRmxKRdplU0bgc99nDFwtpDBKYItlIZHfyiGAsOwkLXvmDhXMi0SY/kzeaaJtq9LQf6D",
+	"ZPyeaVKIlCkS26nFEcmzAu8Hf6lrN8xQUJVMuWGJKRTE8tlhqXXjJRo5m4mlZSV/1AgKOYUqbrguhsI0",
+	"QGd1aVh9gJDFGNwiTsd3N4ySskRElAK5dMfe9UPBXHUE0RJrwqC0xcMiGkXvWYagqbdXZz3cO3v/aKKn",
+	"VDFi5tL+lDPdJ4PVW4pr8sPNzSV5sbc3FPGvQ9Awhp3D4Yr6NOxEQ1Q84M///Pv/g9/4CpHwd04ZGXYO",
+	"fx12EDIackERIxoexd/6l93v37+Pj4awMBe5rSZZm5pDoa6ABvwA283wfQwgmC5ua+lpKADHkpYIpFj0",
+	"jCCZsf3Hbp5RLuJDpN1CQ8kOgtuBejBhRtesNvQlDIV/GpNhKQ6NEChNJGMppSy18Sh/cKqABIJ7U+JW",
+	"FtqQEYvIiC2kSBFJr8Q+tUyCwvpwKHbI93ZpAMbhyBksVkDUxQ337+Ea8QttCKtDQdpBVj1Mq4NU7cat",
+	"iGoxATzW3lHAX3boksWwfgA8GbrkP8WNZUkY/YiE5OKnjXCtkUOGQYxpYH6C2LJ22+x2IMJwiBdrV2HV",
+	"NiF95pf9X5Yb7RKIAmkYkW+i5y9f2FEDxdTKGfbOHJL/+Kb/nPzpe5g9biROtSoN9yEPqkk8HBYxYTqx",
+	"nNqzrGonCHsBW5CyJAOctgzUQtKNj7H+bQf1xLgHwU6PIomgK0CUL/afu8IF+/XawUWB36XMaVKMQkaT",
+	"K0GFYiodDIpJUMgaANpjv2KHtR8yUvYtsYG7tbaxjpL8CcH229eBZAL/K0yVgqBEhd1tf58M7EfgPTuW",
+	"Q3jAOYFCtwz96+FW7FK4JnwiJGSGaOmz+FOgUwO77B5+CJqwpy+E4dDkxd4+LH5A/vv6zUUpS1hQoAB/",
+	"QJC17txeQ0TnNGGEKkBrtsvVPGW9QyvZeWaPZLQwmBxnp+mlCZTvtpoc9ssxTOX7pfNNmRWimnB73dSn",
+	"CWcJ3m97Fms/hGSJKMKCaaNJyljuHerPD0jG7lkGKZIEdRvwokMqGTxy8PIb4kq34SHQzODvdmh4ZB8M",
+	"PuaQpSKPhQqzrQba34PHYEcB7o1mGQrXckdYyfpuKlK573Vxo+rpSOBYzTI3ZM8dKE4WrXyXJTjnCbNf",
+	"tMfqRoZd3OKA3HxwUPjCBeJsWI2h7E1QnhCqonbewTR6IGataCO3/75nN8FelA4L9/bm9c63kf2GAMdg",
+	"OAy1JqzV9ZSSE6v1odAh3XjYGQ6L9Nu9vWEn7h0RXSRO9hdseWl26DWrc7dd1xIHS/HzQamNAOUKHJiM",
+	"K7jzYLIx7Y/6e/GRZU6a1jYdH/YbDXyIYp0bPKOboJxH04VHeba/hRxJQ+9Yn8So7R8Sn7kYky7QSFTq",
+	"XQQ5BJQ64rStXmn+OxEuhVEyC0R5Fw/hn3//h/1h/3UEp/Ifr90vvnsdQWmqZS37WRBlitE77WHR0l7p",
+	"dgBgVwBMpYpOFM2nRDP7MyCh3f77wd7Bt/B3+PG7PmydX1jlV4hJt9JfraKre763Bh1F+JUxswfqe2lY",
+	"vUUxUyjhl++XDXsPV+zK0nWfnHD4E99A83g8R0iW5X1jyRIQJas1lHnd6M4B/0611aPCOJKHgy/fAudi",
+	"jLMAbc2napNubM/4v1I5szqc3QyScp1nFHM5QSKIScbISNHkjhntWIeEIpoLkMxHpFluVzdMsBBr9frU",
+	"ITvktzsv4P/2D8iUvaMpS/iMgvd+BmvBu1w7SXQrOARt4D+55MLegq+RxNGN5RxDh2Q4vI5RHQSJoOWM",
+	"4QbDoZVCNZg66JTWqGTC8MTKARxy4LC8nSr4PRiUBDVurFJBnkCVO8b7OtDwaGGmu5mccOE8XhlPmHMA",
+	"OYPzQhL4ZcLIRFFh7KVsRa4CeDKiGFhF1tAGzzkYsfpwdzeZSqkZdQP2EznbFXInZ2rGwX7bDSKpgVU7",
+	"uDztBBhVnf3+Xn8PkJBzJmjOO4ed5/29/nOorzBTsLmXlgIuFqkb4CKwuMIyEWqLLuGs+2LvOYlPzgen",
+	"Z28v3ty8/fHk6vT16cmruMpIjbxKBLU+AINEZlDP3+uTn5QUk5IPXJWpuBOQqI9UzbTVvCpN/sXevgO4",
+	"L381l+ruiCiWY8RoTHmGCImKAZT8DmhPLCX27i7VXYH/dsj8JQ+BceER4rmj0cpLC7jdbr7wZ8x8jay6",
+	"lUjhyp79ANr3IbGvVIocKL6ZhCTuqvBCzgVkKAuwkuyd63YO9qydAK0UvIPakFKDO007h4iY45q6MG2s",
+	"YfRoAOk1nKH3de+RUQVbbgdzsLf32N9uh2S/xhYKXAAq/gv8dNOI5RSXAd/xvf3N79WaAsBLzze/VDVv",
+	"sW/sb/HGcrsS+97Bd5vfW+7h8D7qvNxmhg0tP0KvXefwz7940MWF23BdEqwvIIKbvSoVMnSiIQZTmGnn",
+	"FztcEx23i6DXTn1FNsG8AM+1jpesZTNakPmSVOlKZc1Le/9MpMNG1r1Dr4TcRSTGGfwn/Bcyn/6AV0F4",
+	"B0TAlxqV4YR582z/JZlxURim+2gP3q/ISivApGB9crUijdwCmqWR1V7uoBaIGRCaepXL3dmW4GNPyfAh",
+	"uNknZvqVUElD3xCwoFlqTU5ENnBNYZyDFDbaFWi4o+l9nIT4HbDuuaWqwB1beugsY6C/Cu1+H4nEG7dh",
+	"g929yt5x7dB/t2L4XRrAFjYy/hkzuolDY2cASV193bM0sUrPUietNlDCnr/bS4wg1MA0tI4Kr2JuDqvu",
+	"deiZVgBDqP0tLQWxp90nF07z93CJM1eo58gQ7Mx7RjNnl5gSRxhL6goBJfTkFpWhCCrqw94vzj2+qhpp",
+	"8D7ZSaG3ye2LnFOVBieYM7WDwmanFKIewdgapTh+k1Ih727zTyhtQpTHz6FohMiaLe1f4OS59n1f6hRp",
+	"t9TSYuRI4DPoJL8DMXXhHVyV/l6TVHb7ocwPNzkqHZ2F9lZ5CcC6nVhCHmqXShXyN2rmTfIJGkpYi3sH",
+	"kjusmgTeAJf6P6cLkvGxi6hYHcbHyypxRs2KOpODsxcAzK68zVOxLE4HUGLqls2yNXREKJlI6X3AKM54",
+	"o4Zhd+JfiOV/q7bF785SqG49LG0LGHoLTpXFGqXhRKSumyZwJKEGlPbIcg46N7nQhoqEHYJNH/p8sBkM",
+	"uGjQaeF+axnIhzl9AyZoyOujPZjCuWKF24mu0OyLBsT/svVf/5MTyUcddnm8V+xe3jHf1Rg2b8cJSTrj",
+	"2aJM3aYZBH2CPgnrDhuTNCfMtDSOsEPO2YjQPHeuX/QQOYI6JDyNnFkauVJeJTN0PmvMySRYGRDVWuh4",
+	"eMhaXw/SDVvE9CKMKFUducq+HkHmQ9X/w0G81Gnkj8yEbX+eUL6Fn2nRZpb6C61vKfRlkunqMjdRoORp",
+	"sutzVNYrBeDGrukE0g5xLFO2rBLA5mIoyxoqkFQAroTIiSAoGwTXu0P59El8ho58k9uJ6x5bEnut5Weh",
+	"jescZ38dh6iasUu0WQsluspaHKBFV2FFycBhITrNC/rXOJmrnCtTYHAFgspBqK28DGpmjChdwQgvp+Wy",
+	"0jejKcQmw/6+z3S5Sc73CiYcXAUQIm+Q0R6a9Q1Pk2NMPX4KFacJBfarfvO70m9uFE19HDEMtAb3gyPg",
+	"MkUOwvKltb1OCLkbtV38DFyGhmtzu6zS4K9rSg16eGSWLuk62shcQ2CFi4m1M9COokRJAwZH/XHl7n3L",
+	"8/OpvVrxvm8yJirMN/1EfLaEuveJWWwZUq+xw3HL+TTu7ldO/BBOvIKtRG9YbTM38RhCDq6/41GHbAh0",
+	"EFVkLvLoMreQLI6c39A9BdcytKz3jZJXEPggWr8MuYZ6QbwEjeZC4k1occvM5xb3VHxXh2vcivH2P0eI",
+	"wPXms9pG5d3GhKeyXsIdByDCWxV/QTxtuHCvcVrxUPgllT7he0YzXXrJq3iD844fEeqiRLhQ4r+kmTCu",
+	"tfW/clDiGIoHwkAN0P3MxSpqW7eNswBgcdKd8L31/N1GGWHQA/TT5VgfxJeCeFONUMhD6aRPBg6t2Wqu",
+	"oPJSZyF4aglzGqIwYzRnqvTsA3lhTnSTUFhGz3wy8dAG0/nbjSUe+cAO1y5rhfDxdkf/BYUWt4gPWoVl",
+	"he9c4nDNW+174PvdWSDK/Tr2hGcXrS4er9VikqMkeirnUIlvP+aaeKRRGRmTqrQb/cm92NsL8oNGFJIT",
+	"77Z3la8yDVDx4qTEq3W5rBrK/rid9V8LBrgSLhnMdJYpPAqo9WEddn7ZyBtVKUedK5ZHanQALekhXJeH",
+	"GZL0Y33Nn5HL6V2JdPYfgR0eZa5SkhkVizK1q/9Ut5/LtUMgyfpZlI6SKiXM/mtFl1jDcSG0R/sl+JNz",
+	"4sRlyW3shIAvIgMnke6TY0xxoRPKBVYJkZTybFFWCJVhZe/4BXco+F+7Lw6+Q4ULDr3Ie0eInhm0nkD+",
+	"/W6VBa+ZSI+nNAB6eYpLqwF68RPfVo2Fws285GB8f1rtnqRDd7Y/GchK5llWopu4RIRS8RmK2GHAHSLA",
+	"WOyyZxGO5WM11Q9LsHux+aULaV7LQrgXtrgRj6UYZxxrjr8oBboKrDGR2nvane1R6YYtGbiRf8szL1Hq",
+	"0OGbJRLBf70UsWKjRYo4gKA1sbh7rG0BPOqUqcMSeqgb/zoEkRxWLUKNAui1SL/JtBB3ERlnhZ46DB7f",
+	"70v3oqGAwkSGuflxKqEigJIGtgHwaw8lZB+pEIgOl6FoAB8TLL1qd7AN2VFNKJaVN35jI9hltBGc9s9c",
+	"5S8VZCKHQjoImF6fuBLWMbj4gywkh/fnzqhbFRtEZWmj13HcZ3tDYbUWqVIuqFpgLQosVftSsBd73xGH",
+	"VXR68fby6s0fr06ur2NX6WZqkOW5YvdcFh4avBIVNRBDSK6/kA6CyVskwTpqkgaLBm5CYqvARVOGSOVy",
+	"LoYiZTQtq0OccILyQu5uEVTXJtJeknO6OCKbwROHwqEnAvXY26pFUPouc9EqBqqWZExVgAdlmcwKSYgd",
+	"HpJaD7sSXQPPEvgzlJ5HgLc1FG3TVsyoRVl0F+6mm/2ghHSlxs29Cx+Qaig8+4dAVj2S2h2z6rkzqtdf",
+	"2ljYsHTrwmq+nHsX9D2gz51KTFVTkIJtg9URwKq9jz4M12Pz+O5i/KVNLQ9wzpz/Cl4n+OjIiaE4pVay",
+	"yjGWScNblcCF+icGlW3BoiIvNxvFJvocndisSc2vCsBvSAEAl5VuAfGLgib62iUl7IC0xqLzTVe9F02t",
+	"Rvq51IYoltghoTV4FBgrVJtKeIkUEalzuoDGUQBUaUms3nHOFe/j+vDvDnOkTy7phKWHZSuzGKRVXDWm",
+	"6hqOZbIQfxstCE97HnciPuPiLiZTRu2VgwJZsewPw44APSQOQdrslTqTqiFl44xrY6Xgtd+YFS9A03lW",
+	"j+zaNSC8apt0WHr4uFAa5MNH2hpbwd4sY7quoMusyqg3wiVGL5t61YnOlonE7iueBMzozBWANM3MPbZ7",
+	"wd4Z3Dtxh9P4IkJjj5e4srKv2/IuqBXIudDAdkPXmhL5ayJ99nufDFwGh7MkS50XSktLnZSnESqcL1YZ",
+	"5xV8PGCdB3POdYkC1sALDWl1+EWXZUKzDPRMv7r+F3CBfVaSw93D3Jk2zm6gwKj5mojruLuoJcdL2Lux",
+	"i59iwbjDy2jDNN4K0vgR6PaPzDwZ0T6msyiE0W/L8PNZl19Jf4NPJcTLQvlRyY0HCN1dJtJ1WTtLHk9E",
+	"AxASPAn+g0f2ISh195A1UMrmQtM4gDcWuSGFcE1i0VTw6CcyR+jPQzKV86rgacxYpn07LT8Na7FGBHqJ",
+	"e/m/mjmHPtjH4orHtyNPROo+EpiR75+eAyvNaZUHTxAZPtRvIbyYlkkjI5rcTQBz4SuTbmBSSPR/4OW0",
+	"hlPB67K+CJmiQQOMU3oMoeYrdBNGAGgdeIQgC7bCAke+9KBtwoVNvSd+QrmAWMjSAB5IvPSg2R9oUsLM",
+	"oPNRsD5Bp+tQwCQ2QLuTU+cR2hzHgYJkOhQAfNalqy6oCcAUcgM07JJ2cUfcs5j7gJ/r9ckVGxeaZg76",
+	"qcl/2eoYPQSXJsgmRH0fnF2dDF79/HZwcf3TyVWIxT4UdSPUiU0QoQDJaJUcnGC0xklKl7q5DIVzDUYk",
+	"Pn5z8frs9PgmAIBfVUQaPGpXluKsEIXuAE+rWHz1hn31hv1LeMMGgdu8MmnrMsBKuujj3GE+wCDz9ivj",
+	"VqDM9FELkJVl6AIrLFCqwC+l6EVYrcBEqoPokxQkL1QuNQN6H4rNoQlSRiZ8M7iqJFz7UnEEi8Yfyq5w",
+	"K50qMkbvWT0MUYjSp9jlGN4aAbCW4i6YDJhaAvBB3e2MV0oFglNrbOUrdXG9QcAE2HEoumHXu2pNvbDA",
+	"ZLVVCF4NTT06HDrXUIRtOECWuAh4ImdwIs6uDEJhEMtqDI/I/BPJ8o9QUVda0TQVgjhC6EILYTKlKflL",
+	"oQ0Zc8H1lKW9Q9eEMC6RIZDw3CUawo+XG21HGTEmwqYn76Nmt82FDBqocEFy12NtuXPaVw15kxkLtRwB",
+	"AQd76VpKOm8IgAliHbgrjvVBWihbNw8Vi17DaE7rq0u9emTZFcB5VosqnSqUomV7X0uhpUgdiq6hI5Jk",
+	"EvICXfp/RAQzc6nuSKpk3rN87rvKKLZDjaHJFCE/uPHac4QNf4Zirfp8aDVcrrQp9YqquHlVREcIpEyH",
+	"wj8NGCVWOxkXCpxUOWcJc3kOIILcO04tqZIY+uSNQCPBnZaDwQPnmKtBKo+vJIAo1KTnFPuDqxUWxuA7",
+	"SGGAw5UZA2sibB3lbgmcWJ8c7L3wDF8Jy4DcrAiveaj6S/0TQZZAplGvSboO4JS+6sq/G115veDnX+X+",
+	"x8j91y7fZbPkf0RdOOyH1Sj2Xyk6F1XqaiLFPVO6DmVNMSFny65ZgFuMKinWEI+ZWRCdKKtojDM6mbDU",
+	"uSWCd5u8mc7HX3b7+o3qb+X8Wvjdn8FXDtnAIW/Ale4Iwu5aVRHQHsQuYbSxTymZyRkTG1WjqhnAeudi",
+	"Y4yrTy4AjJ0SqPybFIAA5kaEt4FvecJI9+Xe8wp81XUcgC5CkAoG5WwubeIlOf9+lQeqLnID+9ba9C4A",
+	"YbbD7o6lmu2krk9RRcUNzYxqvWhG4Ozb2I0GX2xoJPNJE7Eb+uu1MWB5NF8RSJ/Kw1OdhiaKJVJBAAwI",
+	"vVvklqG/2SOa7AKZ94BrHS6ErnKjc8aSKbw+EdA/ZxMblz3EHsjBiJRc8WWtVA+dIjB0vVqipUiiuRYC",
+	"+pA9bVJmrdHdJ+a+epu1dQUQzmlUtk6LSXdU9krr4Va6k7fS0NPXF8GqX929a6sfqls2dfxU1kNUWrC3",
+	"ZFy7PJQZQBUBLbSKAeyGtbFY8WBvz6rTmRQTH1fPlQTAB1CxtYfo0RHAKzHf0kYbakr1w96olnZJlwKu",
+	"KBnRzBr6UIQsVTJl2mD3R8XKgo7KHQBOEoTyQI+m1VesHu2TIcvxZWFcnj6Y7lRLQYyE8BxNuXB1gHGZ",
+	"Zo+7sAtRtLhRkf4B9+kJJYL7QmuSC7QccykRH1FFuKZS74zfMwHVUUGTM3/M5ZcrUnK0s0xMuI1bkVRV",
+	"q1EeHS1BX3JwoOG9ckB0hL3nrUKIEhEijTuDsWEqJl2I4AppeWY85gmCP4HJ7ainEIZnQQekBZqJvSMy",
+	"kmYaoEq5ngONZFDSz2+AEhDUb2nj+o9ghnyCRZSzLks4/PRrGbTBETfgC7JEgpwEcDzXOUYSqu9cSUkn",
+	"Wq2ILVtUYt5MK9yKP+caL7Tu+Rqe4EJDg4zdOTT/bGWLq2U96/Lq5Pz09hw+Onh1fnoB6Mgv9p43Z2+H",
+	"vUU/mjq3SqqudTPdIqPaza3/BdgCT5DejMdPHDnYu1tCMZw75h4U2jEdZJJ7kvIUFBBVruSYZ2xd9vN1",
+	"laZethNyH408tq6v6XLDQZ4qjgdIEaoQAPCri1FlmUOUQSQsy6A9optrU1K0h5l+QFLzl4rA6LOKa4jO",
+	"IkVoVtfSZ0y4OXJ7h82Rwn0ND9yfbmva8QXiuaRlPT1AudJ0RwqIfk+Yq/abKuaiNr6Pl4AGXVItToRd",
+	"RwrvutxKvFcvb28ar75LN6snvPj8J1oujZKX3Ab1fw9lD+Vams8/L1owfSAFFpupha0K4ZwPSUwnLCbd",
+	"/ef//Ps/9g/2IKVAFFlmL8gkY1QRbnoRiccyKfTAashxROJccTvFY2l1cqExNqeZ0Nzwe3Yjc57omHS9",
+	"x+3gZdjbPSIGO8BjAkNcI7MGpfo2T6lhIVU9voXvRsdPfWoTfwM1FzCpdImY/2Vqf45B5uiKaIOO0e0M",
+	"sXQB7rJ3vpd6c31G7vuJ7eCTfXuEMWYpuTEiB6Dtg0cuOVwH92ZQtjcUvm4vctlDM4mBRHeXunveXbU9",
+	"V8/ByDlVd6mcCwI3bc5UmacwFHEZdPr5559/3jk/33n1agdAmfuzNEZIZoBghhynv8hCCeoaZkJf7HtX",
+	"ku76X4NVBUACVQ2hvyKsXQXpYoZQqCfskzPXwMdAbiubE9wqsL2nslBNoesTeAQ6+T+Ig/7G8zoDbfad",
+	"NzLP33julx45dF3MeZgxYVynytXD/xvP4yULw/fjfcV1LjX3WGpLZFSNfQTnZz/wh2Gn6QPDTtxkd1TL",
+	"+TJQLOtJ6TU1phZIKrHagDSDY9mOfz37rNNkvXKFbIrXSn0eRwGdi6r/OzSfadVOs+zcf3wbDfU1dNsy",
+	"JX7pJzvBpSC4gvbQgWJZtUxUzHXnJXQkXaMe3KAHaZfXU6mwOTMTCdPEqgvCBDFuf/b1CudKL3i516s6",
+	"BvHVAUqNghhQKZYkv9UeXD/pjYHwI+cLqisbRI7HUdit1M1AQsVc2mxAt1PDE9jO8LGFJYoZfXeKb7zc",
+	"22xD11RHzzzLpuNnpE/oX7ANRbabu5uFxe6veNyn6+t/l4ok8Z2H1/a6o3po8sS5m+LDqnp/tzkOWxfh",
+	"+kN+sEEEZi7X3gqJyP4///6Pg729Ws/jj6YJNCUehyYe397BD3wec8eLtBah5VwMuOP/GmTuTZwydVaO",
+	"P4Dkl6WgB8SGsH0TM2ByDXzBte/1rxyFNXVkXEuom3CIvVkLyIF+B9DcF2zeiM7NjW96vPypbVBHcX/8",
+	"wE/lAnDDH3/OPhVbAB7i/NwROfGEsqoG+O4tuXv5tfneg30NNa5raubbznUbEYOOqWY7XJS6bQVZGAN2",
+	"brzkZrBaKdcA3g74P1iKGjcjv8Xt6ECPDAR0zaz95lxX7WhATZjA/p/tOMAraXFfYYVm1CTToHfYV1ih",
+	"J4IViogG0gYEljCoKyFVhZuMRSvQXoQ/UDyUoEQtqQ+PANtS583fOHLLOtyIN2tRDr7mem/M9W5P6qbY",
+	"wVkbYuXYBhIuRhlPdjEVu5V0b1iW6VpnQky48AgskI6tSddMuUp37D8WvjdURHK6mGEBmuM5zFeM6knf",
+	"EUBRiElhmQ8qJnq+QgZemlIdJIw3lztANd0xLuUp+w6G32kg7deMmkIxoufcQB0eHFW5lKdJ33K9I9s2",
+	"rETvtYeXUEHYOwCOx3aIXJNCNCYMIn00EoyhiVnfeWQFMbfsfAIwVmTMIY8gnrOR5gahjqdSsEUuTc++",
+	"lSqs29U8Y8L4bFhTb2rSJ1eBoQHBlXoLhBa4dVzB0yYZu488yPA4+JSGxxVLGL//WGPi99DMt445XraP",
+	"LPJcKgNEO5LvtmENxTQzOxsN9Q2dQKqW3LUum0u9tx5gxbeZ8I09dExgl2/TEMRO9LGbgjxN055yZR+P",
+	"xPwhnTdgCkfOGqz3HXQXOkAxQZbqipX/RG1KggYloI2GFKbDTtG/ufYlPu28/3RSwfiGQSXPtfQtAbZf",
+	"aViynZDYYdB8Z2MvzDWyIuhw4ypxgEejIGE/LRIoE0pAN2hmfdjPikU0M9tJAOa6B7VLgDLW7x8NRcLL",
+	"F5+0M9AgFPN2M5+Cy4ITgSZSltX+9TjI99xC9rAsc1Tvy1Kpc0s96cJ0StdCbgvGwkDxjmJaFiph7S67",
+	"S3i+1Ivdi+iemUt1p11XbWhhb2/RQhiFADFUkNPrN+T5/jff7OwTmuVTunOA2DxhbtEzXYpTV62HGX+5",
+	"1DTrHUEFLAyKMQLI8QmaGtwzhZl70GEaAv8x/JalZQcbe8GPuUjplGV5xgXrJ3LWJ4NMS7AAndcT33Kf",
+	"g5ixL/wtp1rOBdKxADRELYgoZiNoPo1VRtxogvtaZjyl1DDA1KCuLTw0FUk5zUosnZRPOIjR2LDs0OUV",
+	"zvRhjBJUQMQChBY1fhqNBt41HNFVebRbSSY3YM01mVNjmLIP/58/D3b+h+787ZdfD97/W+dDhNBHeEmW",
+	"ltMWPMMFPLMqgXv0M2jr6/pETxlhM6YmTCQlyVj68ESJmCwluUdhsy8DyWcbzc4wW3oX6EwWZosLc8rI",
+	"7dWZ162mUtvP+feB2ftksNT1rw6ouJz/DmgSzjqwpoHVooU2jKak+2JvD5uTNIS7oA3osfty5b97EqvT",
+	"feUzxbtuVbaptrXpIOymyrzeIvpxqm3rPBDMLfrwGzSu3ozJsx/s8RtJFrJQZSaTgTvWrgx+XUv4f+aK",
+	"NJHUhsL9cYS1F1WPJIQNRf6pnMR5RkWJ0PjFeeivXXEnuTaK56yiApQSsLhAFoT71ioR5GxWCJBNH11h",
+	"dUReBNBPXNxz7FC7yfvop3AKb3Q+L4O5aWND4d9yTffnjxX5c8PGZrhxqCB5EikAaEGKbPFQusQL4kPv",
+	"KXzb0uNegBkHDn+4nIRcqSJqunQuYZjwyvnsgn/Es4yLib9AGyT/+pP9nlb+my9SBr7JmcBjd0KwviMP",
+	"pbM5G02lvGsntDciW5TylmI0h0PvdiglQshva/Bg6KI0Q7Cdses77KEEwScEZALx1IQByNqRw9iCRCeQ",
+	"s3dcOAcSTezFlbG0DuI/owsyYgQhTvbJOf+edN0k54obsDh6gJeoHB4gKQlco7JmrQfLCKUGR+8Y+e4b",
+	"8ifegAeEY//kNqvZfMAgemU/4Ds7135vtndzvvj2UT2bNE05htsuAyQinMFnxRJy+zlI7pq4/hIhBFga",
+	"lYp1Xv3K3vgBbRCqvZLzwcLgc/B1m/sQaZk5AM6yj/hoEfCaS0hQdA5MsYH1pZViB7teluF5TaScYEFw",
+	"c04/ejH1VCqzk/F7CAeic2OcyTlJpLzjaNIrlnLFEqO9icNTJoy9HXMl73nKFLJv7DwaF5b90SlCFBWp",
+	"nFnltWC1YDF0g7Cj3zGWV9iHho6e6bJhzrWRik5YfOTBPneg4Rl4Vfy9N6LJHZlSK1Xgx4QKbJczYoS9",
+	"81mmRk7QkeSKuUhXM0biCvcUGrVLnia7/qW4CYfIqqlveJpY1j9tyLVYgYAN1+9uckNHKKdGbMKdxHeR",
+	"cY/kU6jMPv38wA8wWhimYUJN/oxw47dzuNq9tGZ43ee6f/BtLQxzcLDZ+/Ecg5PLvsRmQjly6ERutdz7",
+	"tUrQNynCgLX3lQ2FE5AYBBljQ3w4biNJvJvJCRf/CWwA5twfhsXe3vPE0gn8hGFkIJsgRcK+72BYw2Qq",
+	"iQJvg+33EVIlZWNaZGYb9YS9y1liWOocNWvFChhQDdkWpFsTDLgNwONY3f2n45PIofJQQEwRCeu1NFh3",
+	"ksbv3iYhM8jmdIGeXhQhwXHFhw7SfImvpSCuJ7fDd/HA52j1Ot6nZkma5NqVK/J3rCz4Atx27Mehpz4m",
+	"WnLsMwye9A59DnYcJDzEpFsnTSiOhjSFOCJxiXhQlY4CgT/TOE/7NAQ13hbCi3jXDEzIt/CXpTdJylNU",
+	"r2SRTMHWkHbaoCoJHzkAUPlyBdVGOMBb5A2NDmmHXV/50unCNa30C1kVcFa2HbvT3daXmrLOg/SdqHkg",
+	"IMG2kV7uH2w9EBzAgwbaVqbVJM2xTJkTNDUK9hJnhZC3kVO/F3H0GlH0GwVSk2ypD/VrZ8SoYmpg/3r4",
+	"51/sAeGNgHRYqKxz2NmFhEU30vJp/eQCR9uB9TjKcVg9lrCWQ/RVHkVUpbFhAn7kUTeQ0fG8XDCkcfHu",
+	"a7D21W/dOHWApVZ4FzoEhYjKkHNUr3B1pk4wus/rW/3AMaCmraDBkC5goGMXJiwc70UOZQ4WE6bmBR8C",
+	"/LjVr1xmFHQbJYvJ1JmZWCFfN2sj4gzVqmK+cr+g5yX4WE37Xf3oT97804H9d1hKcXd+DpfZ0AT8izP4",
+	"cBnLh6hkuJEYd2j4WDOAD3iJFJvxYoZeomCsErnn/S/v/38AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

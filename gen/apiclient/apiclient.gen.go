@@ -611,6 +611,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/public/reset-password-email (the `RequestPasswordReset` operationId).
 	RequestPasswordReset(ctx context.Context, params *RequestPasswordResetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetSafetyResources The emergency number and helplines for a country, from the vetted table.
+	//
+	// Public, so the /safety page works signed out. `country` is an ISO 3166-1 alpha-2 code (the profile's, or the browser's proposal); a country the table does not cover, or none, gets `covered: false` and findahelpline.com. Also lists the covered countries, for the profile's country field. Every number carries its source and the date it was checked; `dial` is the digits a `tel:` or `sms:` link needs in that country.
+	//
+	// Corresponds with GET /api/public/safety-resources (the `GetSafetyResources` operationId).
+	GetSafetyResources(ctx context.Context, params *GetSafetyResourcesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateCheckoutSessionWithBody Starts a Stripe checkout for a plan.
 	//
 	// Answers the URL of the hosted checkout page. An account that already has a subscription is sent to the portal instead (400 text).
@@ -1766,6 +1773,23 @@ func (c *Client) ResetPassword(ctx context.Context, params *ResetPasswordParams,
 // Corresponds with POST /api/public/reset-password-email (the `RequestPasswordReset` operationId).
 func (c *Client) RequestPasswordReset(ctx context.Context, params *RequestPasswordResetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRequestPasswordResetRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSafetyResources The emergency number and helplines for a country, from the vetted table.
+//
+// Public, so the /safety page works signed out. `country` is an ISO 3166-1 alpha-2 code (the profile's, or the browser's proposal); a country the table does not cover, or none, gets `covered: false` and findahelpline.com. Also lists the covered countries, for the profile's country field. Every number carries its source and the date it was checked; `dial` is the digits a `tel:` or `sms:` link needs in that country.
+//
+// Corresponds with GET /api/public/safety-resources (the `GetSafetyResources` operationId).
+func (c *Client) GetSafetyResources(ctx context.Context, params *GetSafetyResourcesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSafetyResourcesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3479,6 +3503,60 @@ func NewRequestPasswordResetRequest(server string, params *RequestPasswordResetP
 	return req, nil
 }
 
+// NewGetSafetyResourcesRequest constructs an http.Request for the GetSafetyResources method
+func NewGetSafetyResourcesRequest(server string, params *GetSafetyResourcesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/public/safety-resources")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Country != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "country", *params.Country, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreateCheckoutSessionRequest calls the generic CreateCheckoutSession builder with application/json body
 func NewCreateCheckoutSessionRequest(server string, body CreateCheckoutSessionJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -4363,6 +4441,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/public/reset-password-email (the `RequestPasswordReset` operationId).
 	RequestPasswordResetWithResponse(ctx context.Context, params *RequestPasswordResetParams, reqEditors ...RequestEditorFn) (*RequestPasswordResetAnswer, error)
+
+	// GetSafetyResourcesWithResponse The emergency number and helplines for a country, from the vetted table.
+	//
+	// Public, so the /safety page works signed out. `country` is an ISO 3166-1 alpha-2 code (the profile's, or the browser's proposal); a country the table does not cover, or none, gets `covered: false` and findahelpline.com. Also lists the covered countries, for the profile's country field. Every number carries its source and the date it was checked; `dial` is the digits a `tel:` or `sms:` link needs in that country.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/public/safety-resources (the `GetSafetyResources` operationId).
+	GetSafetyResourcesWithResponse(ctx context.Context, params *GetSafetyResourcesParams, reqEditors ...RequestEditorFn) (*GetSafetyResourcesAnswer, error)
 
 	// CreateCheckoutSessionWithBodyWithResponse Starts a Stripe checkout for a plan.
 	//
@@ -7581,6 +7668,61 @@ func (r RequestPasswordResetAnswer) ContentType() string {
 	return ""
 }
 
+type GetSafetyResourcesAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SafetyResources
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSafetyResourcesAnswer) GetJSON200() *SafetyResources {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetSafetyResourcesAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetSafetyResourcesAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSafetyResourcesAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSafetyResourcesAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSafetyResourcesAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSafetyResourcesAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreateCheckoutSessionAnswer503Headers the declared response headers of an HTTP 503 response for CreateCheckoutSession
 type CreateCheckoutSessionAnswer503Headers struct {
 	RetryAfter *int
@@ -8907,6 +9049,21 @@ func (c *ClientWithResponses) RequestPasswordResetWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseRequestPasswordResetAnswer(rsp)
+}
+
+// GetSafetyResourcesWithResponse The emergency number and helplines for a country, from the vetted table.
+//
+// Public, so the /safety page works signed out. `country` is an ISO 3166-1 alpha-2 code (the profile's, or the browser's proposal); a country the table does not cover, or none, gets `covered: false` and findahelpline.com. Also lists the covered countries, for the profile's country field. Every number carries its source and the date it was checked; `dial` is the digits a `tel:` or `sms:` link needs in that country.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/public/safety-resources (the `GetSafetyResources` operationId).
+func (c *ClientWithResponses) GetSafetyResourcesWithResponse(ctx context.Context, params *GetSafetyResourcesParams, reqEditors ...RequestEditorFn) (*GetSafetyResourcesAnswer, error) {
+	rsp, err := c.GetSafetyResources(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSafetyResourcesAnswer(rsp)
 }
 
 // CreateCheckoutSessionWithBodyWithResponse Starts a Stripe checkout for a plan.
@@ -11835,6 +11992,46 @@ func ParseRequestPasswordResetAnswer(rsp *http.Response) (*RequestPasswordResetA
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSafetyResourcesAnswer parses an HTTP response from a GetSafetyResourcesWithResponse call
+func ParseGetSafetyResourcesAnswer(rsp *http.Response) (*GetSafetyResourcesAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSafetyResourcesAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SafetyResources
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	}
 
 	return response, nil

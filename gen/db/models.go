@@ -181,6 +181,7 @@ type User struct {
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	MemoryEnabled    bool
+	Country          *string
 }
 
 type WeeklyReport struct {

@@ -17,9 +17,10 @@ SET age              = CASE WHEN $1::boolean THEN $2::integer ELSE age END,
     focus_areas      = COALESCE($3::text, focus_areas),
     primary_concerns = COALESCE($4::text, primary_concerns),
     sensitive_topics = COALESCE($5::text, sensitive_topics),
-    memory_enabled   = COALESCE($6::boolean, memory_enabled)
-WHERE id = $7
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled
+    memory_enabled   = COALESCE($6::boolean, memory_enabled),
+    country          = CASE WHEN $7::boolean THEN $8::text ELSE country END
+WHERE id = $9
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country
 `
 
 type UpdateProfileParams struct {
@@ -29,6 +30,8 @@ type UpdateProfileParams struct {
 	PrimaryConcerns *string
 	SensitiveTopics *string
 	MemoryEnabled   *bool
+	SetCountry      bool
+	Country         *string
 	ID              uuid.UUID
 }
 
@@ -41,6 +44,8 @@ func (q *Queries) UpdateProfile(ctx context.Context, arg UpdateProfileParams) (U
 		arg.PrimaryConcerns,
 		arg.SensitiveTopics,
 		arg.MemoryEnabled,
+		arg.SetCountry,
+		arg.Country,
 		arg.ID,
 	)
 	var i User
@@ -60,6 +65,7 @@ func (q *Queries) UpdateProfile(ctx context.Context, arg UpdateProfileParams) (U
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
+		&i.Country,
 	)
 	return i, err
 }

@@ -138,8 +138,8 @@ type Querier interface {
 	// GetValidEmailToken finds an unused, unexpired token by hash (the token identifies its
 	// user) with the owner's e-mail, without using it.
 	GetValidEmailToken(ctx context.Context, arg GetValidEmailTokenParams) (GetValidEmailTokenRow, error)
-	// GetWeeklyReportForMail returns a report with its owner's address and name (for the job
-	// that mails it).
+	// GetWeeklyReportForMail returns a report with its owner's address, name and country (for
+	// the job that mails it; the country picks the helplines it names).
 	GetWeeklyReportForMail(ctx context.Context, id uuid.UUID) (GetWeeklyReportForMailRow, error)
 	// HitRateLimit counts one event in a fixed window and returns the window's count so far.
 	HitRateLimit(ctx context.Context, arg HitRateLimitParams) (int32, error)

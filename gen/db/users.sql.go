@@ -16,7 +16,7 @@ const claimUnverifiedUser = `-- name: ClaimUnverifiedUser :one
 UPDATE users
 SET password_hash = NULL, name = $1, email_verified_at = now()
 WHERE id = $2 AND email_verified_at IS NULL
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country
 `
 
 type ClaimUnverifiedUserParams struct {
@@ -47,6 +47,7 @@ func (q *Queries) ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUs
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
+		&i.Country,
 	)
 	return i, err
 }
@@ -54,7 +55,7 @@ func (q *Queries) ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUs
 const createUser = `-- name: CreateUser :one
 INSERT INTO users (email, name, password_hash, is_student, email_verified_at)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country
 `
 
 type CreateUserParams struct {
@@ -92,6 +93,7 @@ func (q *Queries) CreateUser(ctx context.Context, arg CreateUserParams) (User, e
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
+		&i.Country,
 	)
 	return i, err
 }
@@ -141,7 +143,7 @@ func (q *Queries) ExpectSendState(ctx context.Context, arg ExpectSendStateParams
 }
 
 const getUserByEmail = `-- name: GetUserByEmail :one
-SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled FROM users
+SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country FROM users
 WHERE lower(email) = lower($1)
 `
 
@@ -166,12 +168,13 @@ func (q *Queries) GetUserByEmail(ctx context.Context, email string) (User, error
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
+		&i.Country,
 	)
 	return i, err
 }
 
 const getUserByID = `-- name: GetUserByID :one
-SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled FROM users
+SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country FROM users
 WHERE id = $1
 `
 
@@ -195,12 +198,13 @@ func (q *Queries) GetUserByID(ctx context.Context, id uuid.UUID) (User, error) {
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
+		&i.Country,
 	)
 	return i, err
 }
 
 const getUserForSend = `-- name: GetUserForSend :one
-SELECT users.id, users.email, users.name, users.password_hash, users.role, users.is_student, users.email_verified_at, users.age, users.focus_areas, users.primary_concerns, users.sensitive_topics, users.stripe_customer_id, users.created_at, users.updated_at, users.memory_enabled, md5(users::text)::text AS fingerprint FROM users
+SELECT users.id, users.email, users.name, users.password_hash, users.role, users.is_student, users.email_verified_at, users.age, users.focus_areas, users.primary_concerns, users.sensitive_topics, users.stripe_customer_id, users.created_at, users.updated_at, users.memory_enabled, users.country, md5(users::text)::text AS fingerprint FROM users
 WHERE id = $1
 `
 
@@ -230,6 +234,7 @@ func (q *Queries) GetUserForSend(ctx context.Context, id uuid.UUID) (GetUserForS
 		&i.User.CreatedAt,
 		&i.User.UpdatedAt,
 		&i.User.MemoryEnabled,
+		&i.User.Country,
 		&i.Fingerprint,
 	)
 	return i, err
@@ -326,7 +331,7 @@ const setUserRoleByEmail = `-- name: SetUserRoleByEmail :one
 UPDATE users
 SET role = $1
 WHERE lower(email) = lower($2)
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country
 `
 
 type SetUserRoleByEmailParams struct {
@@ -355,6 +360,7 @@ func (q *Queries) SetUserRoleByEmail(ctx context.Context, arg SetUserRoleByEmail
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
+		&i.Country,
 	)
 	return i, err
 }

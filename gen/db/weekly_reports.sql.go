@@ -14,7 +14,7 @@ import (
 )
 
 const getWeeklyReportForMail = `-- name: GetWeeklyReportForMail :one
-SELECT r.week_start, r.content, u.email, u.name
+SELECT r.week_start, r.content, u.email, u.name, u.country
 FROM weekly_reports r JOIN users u ON u.id = r.user_id
 WHERE r.id = $1
 `
@@ -24,10 +24,11 @@ type GetWeeklyReportForMailRow struct {
 	Content   json.RawMessage
 	Email     string
 	Name      string
+	Country   *string
 }
 
-// GetWeeklyReportForMail returns a report with its owner's address and name (for the job
-// that mails it).
+// GetWeeklyReportForMail returns a report with its owner's address, name and country (for
+// the job that mails it; the country picks the helplines it names).
 func (q *Queries) GetWeeklyReportForMail(ctx context.Context, id uuid.UUID) (GetWeeklyReportForMailRow, error) {
 	row := q.db.QueryRow(ctx, getWeeklyReportForMail, id)
 	var i GetWeeklyReportForMailRow
@@ -36,6 +37,7 @@ func (q *Queries) GetWeeklyReportForMail(ctx context.Context, id uuid.UUID) (Get
 		&i.Content,
 		&i.Email,
 		&i.Name,
+		&i.Country,
 	)
 	return i, err
 }

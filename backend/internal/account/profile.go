@@ -52,6 +52,8 @@ type ProfileChange struct {
 	SensitiveTopics *string
 	// MemoryEnabled turns memory across sessions on or off.
 	MemoryEnabled *bool
+	// Country is an ISO 3166-1 alpha-2 code (any case), or empty to clear it.
+	Country *string
 }
 
 // Profile returns the caller's profile (the account row).
@@ -89,6 +91,16 @@ func (s *Service) UpdateProfile(ctx context.Context, userID uuid.UUID, c Profile
 	p.PrimaryConcerns = text("primaryConcerns", c.PrimaryConcerns)
 	p.SensitiveTopics = text("sensitiveTopics", c.SensitiveTopics)
 	p.MemoryEnabled = c.MemoryEnabled
+	if c.Country != nil {
+		p.SetCountry = true
+		if strings.TrimSpace(*c.Country) != "" {
+			code, ok := NormalizeCountry(*c.Country)
+			if !ok {
+				fields["country"] = msgCountry
+			}
+			p.Country = &code
+		}
+	}
 	if len(fields) > 0 {
 		return User{}, &apperr.ValidationError{Fields: fields}
 	}

@@ -19,13 +19,14 @@ type User struct {
 	PrimaryConcerns string
 	SensitiveTopics string
 	MemoryEnabled   bool
+	Country         *string // ISO 3166-1 alpha-2, nil when not set
 }
 
 func userOf(u dbgen.User) User {
 	v := User{
 		ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, IsStudent: u.IsStudent,
 		FocusAreas: u.FocusAreas, PrimaryConcerns: u.PrimaryConcerns, SensitiveTopics: u.SensitiveTopics,
-		MemoryEnabled: u.MemoryEnabled,
+		MemoryEnabled: u.MemoryEnabled, Country: u.Country,
 	}
 	if u.Age != nil {
 		a := int(*u.Age)

@@ -611,7 +611,7 @@ func TestSafetyScreenGivesCrisisResourcesWithoutTheModel(t *testing.T) {
 	if err != nil || !res.Success {
 		t.Fatal(res, err)
 	}
-	for _, want := range []string{"988", "HOME to 741741", "local emergency number", "findahelpline.com"} {
+	for _, want := range resources {
 		if !strings.Contains(res.AIResponse, want) {
 			t.Errorf("crisis reply lacks %q", want)
 		}

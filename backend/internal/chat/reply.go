@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/safety"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -111,7 +112,7 @@ func (t *Turn) modelReply(l *liveReply) (string, int, error) {
 		// are checked at build time (companion.TestEngineWordingNamesNoHarm), and it never
 		// quotes a flagged message. Once the session's resources are pinned, they are not
 		// added again.
-		extra := "\n\n" + companion.CrisisResources
+		extra := "\n\n" + companion.ResourcesFor(t.where().Country)
 		text += extra
 		l.append(extra)
 	}
@@ -154,17 +155,18 @@ func (t *Turn) withSignal(l *liveReply, text string, tokens int, err error) (str
 	}
 	t.signalled = true
 	if text == "" {
-		reply := companion.CheckInReply
+		checkIn := companion.CheckInReplyFor(t.where())
+		reply := checkIn
 		if t.notice != "" {
 			reply = t.notice + "\n\n" + reply // the notice was already written
 		}
-		l.append(companion.CheckInReply)
+		l.append(checkIn)
 		return reply, companion.EstimateTokens(reply), nil
 	}
 	extra := "\n\n" + companion.CheckInQuestion
 	// Resources pinned earlier in the session are not added again.
-	if !strings.Contains(text, companion.CrisisResources) && t.pinned == nil {
-		extra += " " + companion.CrisisResources
+	if !companion.HasResources(text) && t.pinned == nil {
+		extra += " " + companion.ResourcesFor(t.where().Country)
 	}
 	l.append(extra)
 	return text + extra, tokens + companion.EstimateTokens(extra), err
@@ -179,15 +181,24 @@ func (t *Turn) fixedText() string {
 	var reply string
 	switch t.kind {
 	case replyCheckIn:
-		reply = companion.CheckInReply
+		reply = companion.CheckInReplyFor(t.where())
 	case replyFollowUp:
 		reply = companion.FollowUpReply
 	case replyAck:
 		reply = companion.CrisisAck(int(t.crises))
 	default:
-		reply = companion.CrisisReply
+		reply = companion.CrisisReplyFor(companion.Risk(t.risk.Category), t.where())
 	}
 	switch {
+	case t.kind == replyCrisis && t.risk.Category == safety.Attempt:
+		// An attempt under way: the emergency number comes first, before any notice.
+		if t.newSession {
+			return reply + "\n\n" + companion.Disclosure
+		}
+		if t.notice != "" {
+			return reply + "\n\n" + t.notice
+		}
+		return reply
 	case t.newSession:
 		return companion.Disclosure + " " + reply
 	case t.notice != "":
@@ -391,8 +402,18 @@ func (t *Turn) prompt() companion.Prompt {
 
 func profileOf(u dbgen.User) companion.Profile {
 	p := companion.Profile{FocusAreas: u.FocusAreas, PrimaryConcerns: u.PrimaryConcerns, SensitiveTopics: u.SensitiveTopics}
+	if u.Country != nil {
+		p.Country = *u.Country
+	}
 	if u.Age != nil {
 		p.Age = int(*u.Age)
 	}
 	return p
+}
+
+// where is what the crisis texts need of the user: the country whose lines they give and the
+// age.
+func (t *Turn) where() companion.Where {
+	p := profileOf(t.user)
+	return companion.Where{Country: p.Country, Age: p.Age}
 }

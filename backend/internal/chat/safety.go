@@ -60,7 +60,9 @@ func decide(s *screening, c safety.Context, newSession bool, crises int32) (safe
 		risk = safety.Screen(s.msg, c)
 	}
 	switch {
-	case risk.Risky() && crises > 0:
+	case risk.Risky() && crises > 0 && risk.Category != safety.Attempt:
+		// After the crisis reply a new risk gets a short acknowledgement pointing to the
+		// pinned resources; an attempt under way still gets the emergency number first.
 		return risk, replyAck
 	case risk.Level == safety.Clear:
 		return risk, replyCrisis

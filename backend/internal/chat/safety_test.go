@@ -23,7 +23,8 @@ const (
 	noRisk       = "this exam is killing me"
 )
 
-var resources = []string{"988", "HOME to 741741", "local emergency number", "findahelpline.com"}
+// resources are what every crisis text holds, for a user whose country is not known.
+var resources = []string{"local emergency number", "findahelpline.com"}
 
 func hasResources(t *testing.T, what, reply string) {
 	t.Helper()
@@ -404,5 +405,37 @@ func TestOfflineRepliesAreNotScreenedAsTheUsersWords(t *testing.T) {
 		if strings.Contains(res.AIResponse, companion.CrisisResources) {
 			t.Errorf("%q got the resources: %q", msg, res.AIResponse)
 		}
+	}
+}
+
+// A user's country picks the lines of every crisis text, and an attempt under way is answered
+// with that country's emergency number first, whatever the model would say.
+func TestCrisisRepliesGiveTheLinesOfTheUsersCountry(t *testing.T) {
+	f := newFixture(t, true, nil)
+	uid := f.user(t, "USER")
+	if _, err := f.st.Queries().UpdateProfile(t.Context(), dbgen.UpdateProfileParams{ID: uid, SetCountry: true, Country: new("GB")}); err != nil {
+		t.Fatal(err)
+	}
+	f.llm.SetDefault(llmtest.Script{Chunks: []string{"the model must not be used"}})
+	sid := f.newSession(t, uid)
+	res := f.send(t, uid, sid, clearRisk)
+	if res.AIResponse != companion.CrisisReplyFor(companion.RiskSuicide, companion.Where{Country: "GB"}) {
+		t.Fatalf("GB crisis reply = %q", res.AIResponse)
+	}
+	for _, want := range []string{"999", "116 123", "findahelpline.com"} {
+		if !strings.Contains(res.AIResponse, want) {
+			t.Errorf("GB crisis reply lacks %q", want)
+		}
+	}
+	if strings.Contains(res.AIResponse, "988") {
+		t.Errorf("a UK user got a US line: %q", res.AIResponse)
+	}
+	sid = f.newSession(t, uid)
+	res = f.send(t, uid, sid, "i already took all my pills")
+	if !strings.HasPrefix(res.AIResponse, "Please call 999 now") {
+		t.Fatalf("attempt under way got %q", res.AIResponse)
+	}
+	if strings.Contains(strings.ToLower(res.AIResponse), "pill") {
+		t.Fatalf("the reply mirrors the means: %q", res.AIResponse)
 	}
 }

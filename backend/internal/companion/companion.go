@@ -36,6 +36,9 @@ type Profile struct {
 	FocusAreas      string
 	PrimaryConcerns string
 	SensitiveTopics string
+	// Country is the ISO 3166-1 alpha-2 code whose lines the crisis texts give ("" when
+	// unknown: findahelpline.com).
+	Country string
 }
 
 // Prompt is one request for a reply.

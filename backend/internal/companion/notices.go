@@ -16,27 +16,16 @@ const Disclosure = "Just so you know: I'm an AI, not a person or a therapist."
 // BreakReminder follows a repeated disclosure for users under 18.
 const BreakReminder = "We've been talking for a while. This could be a good moment to take a break, stretch, drink some water or check in with someone you trust."
 
-// CrisisResources is part of every reply to a message that screened positive.
-const CrisisResources = "If you are in immediate danger, please call your local emergency number now (911 in the US). " +
-	"In the US you can call or text 988 to reach the 988 Suicide & Crisis Lifeline, any time, for free. " +
-	"You can also text HOME to 741741 to reach the Crisis Text Line. " +
-	"Outside the US, findahelpline.com lists free, confidential helplines in your country."
-
-// CrisisReply is the caring reply to a message that screened positive, whatever a model says.
-const CrisisReply = "Thank you for telling me. What you're going through sounds really painful, and you deserve support from a real person right now. " +
-	CrisisResources + " " +
-	"I'm an AI, so I can't help in an emergency, but I'm here to keep listening if you want to keep talking."
+// CrisisResources, CrisisReply and CheckInReply are the texts for a user whose country is not
+// known (see ResourcesFor, CrisisReplyFor and CheckInReplyFor, which every reply uses).
+var (
+	CrisisResources = ResourcesFor("")
+	CrisisReply     = CrisisReplyFor(RiskSuicide, Where{})
+	CheckInReply    = CheckInReplyFor(Where{})
+)
 
 // CheckInQuestion is the direct, gentle question asked when a message shows a possible risk.
 const CheckInQuestion = "I want to make sure I understand — are you thinking about hurting yourself or ending your life?"
-
-// CheckInReply answers a message that shows a possible risk: the direct question together
-// with the resources, whatever a model would say. The next message is screened with it as
-// context, so that a short answer ("yes", "tonight") gets the crisis reply.
-const CheckInReply = "Thank you for telling me how you're feeling. " + CheckInQuestion + " " +
-	"It's okay to tell me either way. " +
-	CrisisResources + " " +
-	"I'm an AI, so I can't help in an emergency, but I'm here to keep listening."
 
 // Withheld stands in for a user's message that screened risky wherever the conversation is
 // handed on (a model's prompt, a session summary): the message is never quoted back, so

@@ -16,15 +16,16 @@ import (
 func (o *Offline) Compose(p Prompt) string {
 	// The chat path answers a risky message before asking the engine; should the engine be
 	// asked anyway, it gives the same fixed reply and mirrors nothing.
+	where := Where{Country: p.Profile.Country, Age: p.Profile.Age}
 	switch r := screenIn(p.Message, contextAfter(p.History)); {
-	case r.Risky() && p.Crises > 0:
+	case r.Risky() && p.Crises > 0 && r.Category != safety.Attempt:
 		return CrisisAck(p.Crises)
 	case r.Level == safety.Clear:
-		return CrisisReply
+		return CrisisReplyFor(Risk(r.Category), where)
 	case r.Unclear:
 		return FollowUpReply
 	case r.Level == safety.Possible:
-		return CheckInReply
+		return CheckInReplyFor(where)
 	}
 	s := newSession(p)
 	texts := make([]string, 0, len(p.History)+1)

@@ -49,7 +49,7 @@ func levelIn(text string, c safety.Context) safety.Level {
 // isCheckIn says whether a reply was the check-in or the crisis reply, or carried the
 // resources after a model-side signal.
 func isCheckIn(reply string) bool {
-	return strings.Contains(reply, CrisisResources) || strings.Contains(reply, CheckInQuestion) || IsFollowUp(reply)
+	return HasResources(reply) || strings.Contains(reply, CheckInQuestion) || IsFollowUp(reply)
 }
 
 // guarded says whether nothing of a message may be tracked or quoted back: it shows a risk,
@@ -147,7 +147,7 @@ func ownReply(text string) (string, bool) {
 		}
 		text = strings.TrimSpace(text[i+2:])
 	}
-	if text == "" || strings.Contains(text, CrisisResources) || strings.Contains(text, "welcome to Percolate") ||
+	if text == "" || HasResources(text) || strings.Contains(text, "welcome to Percolate") ||
 		IsFollowUp(text) || isCrisisAck(text) {
 		return "", false
 	}

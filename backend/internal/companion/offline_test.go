@@ -104,7 +104,7 @@ func TestSystemPromptAsksForTheArcAndCarriesMemoriesGently(t *testing.T) {
 	for _, want := range []string{
 		"under 120 words", "So far I'm hearing", "one open question at a time", "refer back", "\"What should I do?\"",
 		"\"Am I overreacting?\"", "narrower question", "journaling prompt only when it fits", "never call this therapy",
-		"Never claim to be human", "988", "What you know from earlier sessions", "never recite",
+		"Never claim to be human", "findahelpline.com", "emergency number now", "What you know from earlier sessions", "never recite",
 		"- Has a statistics midterm on Tuesday", "- Works late shifts at a café",
 	} {
 		if !strings.Contains(sp, want) {

@@ -7,11 +7,15 @@ type Risk string
 
 // The risks the screen looks for.
 const (
-	RiskNone     Risk = ""
-	RiskSuicide  Risk = Risk(safety.Suicide)
-	RiskSelfHarm Risk = Risk(safety.SelfHarm)
-	RiskAbuse    Risk = Risk(safety.Abuse)
-	RiskDanger   Risk = Risk(safety.Danger)
+	RiskNone           Risk = ""
+	RiskSuicide        Risk = Risk(safety.Suicide)
+	RiskAttempt        Risk = Risk(safety.Attempt)
+	RiskSelfHarm       Risk = Risk(safety.SelfHarm)
+	RiskSexualAssault  Risk = Risk(safety.SexualAssault)
+	RiskAbuse          Risk = Risk(safety.Abuse)
+	RiskChild          Risk = Risk(safety.Child)
+	RiskEatingDisorder Risk = Risk(safety.EatingDisorder)
+	RiskDanger         Risk = Risk(safety.Danger)
 )
 
 // Screen reports the risk a message shows on its own, at either tier of the safety screen

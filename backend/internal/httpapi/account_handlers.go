@@ -47,7 +47,7 @@ func apiProfile(u account.User) api.Profile {
 	return api.Profile{
 		Name: u.Name, Email: u.Email, Role: api.Role(u.Role), Age: u.Age,
 		FocusAreas: u.FocusAreas, PrimaryConcerns: u.PrimaryConcerns, SensitiveTopics: u.SensitiveTopics,
-		MemoryEnabled: u.MemoryEnabled,
+		MemoryEnabled: u.MemoryEnabled, Country: u.Country,
 	}
 }
 
@@ -241,10 +241,10 @@ func (s *Server) UpdateProfile(ctx context.Context, req api.UpdateProfileRequest
 		return nil, err
 	}
 	b := req.Body
-	ch := account.ProfileChange{Age: b.Age, FocusAreas: b.FocusAreas, PrimaryConcerns: b.PrimaryConcerns, SensitiveTopics: b.SensitiveTopics, MemoryEnabled: b.MemoryEnabled}
+	ch := account.ProfileChange{Age: b.Age, FocusAreas: b.FocusAreas, PrimaryConcerns: b.PrimaryConcerns, SensitiveTopics: b.SensitiveTopics, MemoryEnabled: b.MemoryEnabled, Country: b.Country}
 	// The body has exactly one property (the contract says so and the validator checks it):
 	// with no other field set, it is the age, possibly null.
-	ch.SetAge = b.Age != nil || (b.FocusAreas == nil && b.PrimaryConcerns == nil && b.SensitiveTopics == nil && b.MemoryEnabled == nil)
+	ch.SetAge = b.Age != nil || (b.FocusAreas == nil && b.PrimaryConcerns == nil && b.SensitiveTopics == nil && b.MemoryEnabled == nil && b.Country == nil)
 	u, err := acc.UpdateProfile(ctx, c.UserID, ch)
 	s.deps.Chat.ForgetUser(c.UserID) // the prompt carries the profile
 	if err != nil {

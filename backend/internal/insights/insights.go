@@ -18,6 +18,7 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
+	"github.com/percolate/percolate/backend/internal/companion/resources"
 	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/queue"
@@ -234,7 +235,7 @@ func suggestion(top string, sessions int) string {
 	return "Take a few minutes this week to look back on your conversations and notice what has shifted."
 }
 
-func mailText(name string, week time.Time, r Report, link string) string {
+func mailText(name, country string, week time.Time, r Report, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Hi %s,\n\nHere is a gentle look back at the week of %s.\n\n", name, week.Format("January 2"))
 	fmt.Fprintf(&b, "Conversations you finished: %d\n", r.SessionCount)
@@ -250,7 +251,7 @@ func mailText(name string, week time.Time, r Report, link string) string {
 	}
 	fmt.Fprintf(&b, "\nOne idea for the week ahead: %s\n\nSee your report in Percolate: %s\n\n", r.Suggestion, link)
 	b.WriteString("Percolate is an AI companion for reflection, not a substitute for professional care. ")
-	b.WriteString("If you are in crisis, call or text 988 in the US, text HOME to 741741, or find a helpline at findahelpline.com.\n")
+	b.WriteString("If you are in crisis: " + resources.Summary(country) + "\n")
 	return b.String()
 }
 

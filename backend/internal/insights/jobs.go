@@ -68,7 +68,11 @@ func (s *Service) composeMail(ctx context.Context, a ReportMailArgs) (mail.Messa
 		return mail.Message{}, river.JobCancel(fmt.Errorf("weekly report %s: %w", a.ReportID, err))
 	}
 	link := s.publicURL + "/insights"
-	return mail.Message{To: row.Email, Subject: "Your week with Percolate", Text: mailText(row.Name, row.WeekStart, r, link)}, nil
+	country := ""
+	if row.Country != nil {
+		country = *row.Country
+	}
+	return mail.Message{To: row.Email, Subject: "Your week with Percolate", Text: mailText(row.Name, country, row.WeekStart, r, link)}, nil
 }
 
 // registerWorkers adds the workers of the reports' jobs to the queue.

@@ -66,7 +66,6 @@ export function AppRoutes() {
         {/* Pages without server state: they never download the query cache. */}
         <Route index element={<LandingPage />} />
         <Route path="privacy" element={<PrivacyPage />} />
-        <Route path="safety" element={<SafetyPage />} />
         <Route path="subscription-success" element={<SubscriptionSuccessPage />} />
         <Route path="error/401" element={<UnauthorizedPage />} />
         <Route path="error/404" element={<NotFoundPage />} />
@@ -74,6 +73,8 @@ export function AppRoutes() {
         <Route element={<QueryScope />}>
           <Route path="about" element={<AboutPage />} />
           <Route path="team" element={<TeamPage />} />
+          {/* The safety page reads the lines of the reader's country from the server. */}
+          <Route path="safety" element={<SafetyPage />} />
           <Route path="login" element={<LoginPage />} />
           <Route path="register" element={<RegisterPage />} />
           <Route path="reset" element={<ResetPage />} />

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/percolate/percolate/backend/internal/companion"
-	"github.com/percolate/percolate/backend/internal/companion/safety"
+	"github.com/percolate/percolate/backend/internal/companion/safetyeval"
 )
 
 // Exchange is one turn of a run: the student's message, the reply, and whether the engine
@@ -32,35 +32,20 @@ type Run struct {
 // message or a check-in; the first message of a session gets the welcome) and the engine.
 func Converse(c Conversation, engine *companion.Offline) Run {
 	run := Run{Conv: c}
-	var history []companion.Turn
-	var ctx safety.Context
+	var s safetyeval.Sender
 	var userTexts []string
-	for i, t := range c.Turns {
-		alone := safety.Screen(t.User, safety.Context{})
-		risk := alone
-		if ctx.FollowsRisk() {
-			risk = safety.Screen(t.User, ctx)
-		}
+	for _, t := range c.Turns {
 		ex := Exchange{Turn: t}
-		switch {
-		case risk.Level == safety.Clear:
-			ex.Reply = companion.CrisisReply
-		case risk.Level == safety.Possible:
-			ex.Reply = companion.CheckInReply
-		case i == 0:
-			ex.Reply = companion.Welcome("Sam", false)
-		default:
+		outcome, reply := s.Send(t.User, func(p companion.Prompt) string {
 			start := time.Now()
-			ex.Reply = engine.Compose(companion.Prompt{History: history, Message: t.User})
-			ex.Elapsed, ex.Engine = time.Since(start), true
-		}
-		if risk.Level == safety.None {
+			defer func() { ex.Elapsed, ex.Engine = time.Since(start), true }()
+			return engine.Compose(p)
+		})
+		ex.Reply = reply
+		if outcome == safetyeval.Answered {
 			userTexts = append(userTexts, t.User)
 		}
 		run.Exchanges = append(run.Exchanges, ex)
-		history = append(history, companion.Turn{Role: companion.RoleUser, Content: t.User},
-			companion.Turn{Role: companion.RoleAssistant, Content: ex.Reply})
-		ctx = safety.Context{Previous: alone.Level, CheckedIn: risk.Level == safety.Possible}
 	}
 	for _, f := range companion.OfflineMemories(userTexts, companion.Profile{}) {
 		run.Memories = append(run.Memories, f.Text)

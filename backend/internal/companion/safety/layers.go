@@ -262,15 +262,22 @@ func hasLexicon(t string) bool {
 // category guesses the kind of risk from the words of a message the scorer flagged.
 func category(t string) Category {
 	suicide := text.HasAny(t, suicideKeys) && suicideWords.MatchString(t)
+	var c Category
 	switch {
+	case text.HasAny(t, homeHarmKeys) && homeHarmWords.MatchString(t):
+		c = Abuse
 	case text.HasAny(t, selfHarmKeys) && selfHarmWords.MatchString(t) && !suicide:
-		return SelfHarm
+		c = SelfHarm
+	case text.HasAny(t, sexualKeys) && sexualWords.MatchString(t):
+		c = SexualAssault
 	case text.HasAny(t, abuseKeys) && abuseWords.MatchString(t):
-		return Abuse
+		c = Abuse
 	case text.HasAny(t, dangerKeys) && dangerWords.MatchString(t) && !suicide:
-		return Danger
+		c = Danger
+	case suicide:
+		c = Suicide
 	}
-	return ""
+	return refine(c, t)
 }
 
 // The keys of the category patterns (see text.HasAny).
@@ -279,7 +286,10 @@ var (
 	selfHarmKeys = []string{"cut", "blade", "razor", "burn", "bleed", "scratch", "self harm", "relapse", "hurt", "bruise", "scar"}
 	abuseKeys    = []string{"dad", "father", "mum", "mom", "mother", "step", "brother", "uncle", "cousin", "grandad", "boyfriend", "bf",
 		"girlfriend", "gf", "partner", "ex", "coach", "teacher", "touch", "didnt stop", "wouldnt stop", "said no", "pressured", "spiked"}
-	dangerKeys = []string{"following me", "outside my", "threaten", "gun", "knife", "weapon", "locked me"}
+	dangerKeys   = []string{"following me", "outside my", "threaten", "gun", "knife", "weapon", "locked me"}
+	homeHarmKeys = []string{"shov", "push", "kick", "smash", "lock", "violent", "squeez", "let me", "regret", "scared", "going for", "started on me", "bites me", "scratches me"}
+	sexualKeys   = []string{"rape", "raping", "molest", "sex", "forced", "spiked", "grop", "assault", "touch", "said no", "stop", "kept going",
+		"made me do", "makes me do", "pics", "photos", "nudes", "clothes", "grabbing my", "stuff i dont", "things to me", "into my room", "not to tell", "lap", "let him"}
 )
 
 var (
@@ -287,4 +297,6 @@ var (
 	selfHarmWords = rx(`\b(cut|cuts|cutting|blade|razor|burn(ing|ed)? myself|bleed\w*|scratch\w*|self harm\w*|relapse\w*|hurt(ing)? myself|bruises?|scars?)\b`)
 	abuseWords    = rx(`\b(dad|father|mum|mom|mother|stepdad|stepmum|stepmom|brother|uncle|cousin|grandad|boyfriend|bf|girlfriend|gf|partner|ex|coach|teacher)\b.*\b(hits?|hit me|grab\w*|touch\w*|punch\w*|slap\w*|chok\w*|throat|threw|belt|sex\w*|pics|room at night|hurts? me)\b|\b(touch\w* me|didnt stop|wouldnt stop|said no|pressured me|spiked)\b`)
 	dangerWords   = rx(`\b(following me|outside my (house|door)|threaten\w*|gun|knife|weapon|locked me)\b`)
+	homeHarmWords = rx(`\b(shov\w* me|push\w* me|kick\w* me|smash\w* my|locks? me (out|in)|violent|squeez\w* my (neck|throat|arm|wrist)|(doesnt|wont|does not|will not) let me (eat|see|go|leave)|make me regret|scared (of my (dad|mum|mom|stepdad|stepmum|partner|boyfriend|bf|husband)|to be at home)|going for (my|me)|started on me|bites me|scratches (and bites )?me)\b`)
+	sexualWords   = rx(`\b(raped|rape|raping|molest\w*|sex|sexual\w*|forced (himself|herself|themselves|me)|spiked|grop\w*|touch(es|ed|ing)? me|(didnt|wouldnt|did not|would not) stop|said no|kept going|(made|makes|make) me do (things|stuff|sexual)|(pics|photos|nudes) of me|send (more|nudes)|under my clothes|my clothes off|grabbing my (bum|ass|chest|boobs)|does stuff i dont like|did things to me|comes into my room at night|not to tell anyone|on his lap|let him do it)\b`)
 )

@@ -10,7 +10,7 @@ import (
 func matchRules(t string) Category {
 	for _, p := range riskPatterns {
 		if text.HasAny(t, p.keys) && p.re.MatchString(t) {
-			return p.risk
+			return refine(p.risk, t)
 		}
 	}
 	return ""
@@ -50,12 +50,12 @@ var riskPatterns = []riskPattern{
 	{Suicide, []string{"deadly", "lethal", "fatal"}, rx(`\b(deadly|lethal|fatal) (amount|dose|doses|amounts)\b`)},
 	{Suicide, []string{"talk me out"}, rx(`\btalk me out of (it|this|doing it)\b`)},
 	{Suicide, []string{"gets my", "get my"}, rx(`\bwho (gets|will get|should get) my (things|stuff|belongings)\b`)},
-	{Suicide, []string{"blood", "bleeding"}, rx(`\b(so much|a lot of|loads of) blood\b|\b(wont|cant|will not|doesnt) stop bleeding\b`)},
-	{Suicide, []string{"gun", "knife", "blade", "razor", "rope", "pills"}, rx(`\b(the |a |my )?(gun|knife|blade|razor|rope|pills) (is|are) (on|in) my (lap|hand|hands)\b`)},
+	{Attempt, []string{"blood", "bleeding"}, rx(`\b(so much|a lot of|loads of) blood\b|\b(wont|cant|will not|doesnt) stop bleeding\b`)},
+	{Attempt, []string{"gun", "knife", "blade", "razor", "rope", "pills"}, rx(`\b(the |a |my )?(gun|knife|blade|razor|rope|pills) (is|are) (on|in) my (lap|hand|hands)\b`)},
 	{Suicide, []string{"safe", "trust myself", "stop myself"}, rx(`\b(cant|can not|cannot|dont think i can|not sure i can|dont know if i can|unable to) (keep myself safe|stay safe|trust myself|stop myself)\b`)},
-	{Suicide, []string{"pill", "tablet", "med", "rope", "blade", "razor", "painkiller", "paracetamol"}, rx(`\b(have|got|ive got|collected|saved|stashed|hid|hidden|bought|ordered|counted)( out)? (\w+ ){0,2}(pills|tablets|meds|rope|blade|razor|painkillers|paracetamol) (ready|stashed|hidden|counted out|lined up)( now| and| to go| tonight)? $`)},
-	{Suicide, []string{"engine"}, rx(`\b(garage|shed|closed room|sealed room) with the engine (running|on)\b`)},
-	{Suicide, []string{"took", "swallowed", "taken", "drank"}, rx(`\b(took|swallowed|taken|drank) (everything in the (medicine|bathroom|pill) (cabinet|cupboard|box)|the whole (packet|box|bottle|strip) of|all (the|my|of my|of the) (pills|tablets|meds|painkillers))\b`)},
+	{Attempt, []string{"pill", "tablet", "med", "rope", "blade", "razor", "painkiller", "paracetamol"}, rx(`\b(have|got|ive got|collected|saved|stashed|hid|hidden|bought|ordered|counted)( out)? (\w+ ){0,2}(pills|tablets|meds|rope|blade|razor|painkillers|paracetamol) (ready|stashed|hidden|counted out|lined up)( now| and| to go| tonight)? $`)},
+	{Attempt, []string{"engine"}, rx(`\b(garage|shed|closed room|sealed room) with the engine (running|on)\b`)},
+	{Attempt, []string{"took", "swallowed", "taken", "drank"}, rx(`\b(took|swallowed|taken|drank) (everything in the (medicine|bathroom|pill) (cabinet|cupboard|box)|the whole (packet|box|bottle|strip) of|all (the|my|of my|of the) (pills|tablets|meds|painkillers))\b`)},
 	{Suicide, []string{"worth living"}, rx(`\b(life is|lifes) not worth living\b|\bnot worth living\b`)},
 	// Self-harm.
 	{SelfHarm, []string{"self"}, rx(`\bself ?harm\w*\b|\bself (injury|injure|injuring|mutilat\w*)\b`)},
@@ -64,15 +64,15 @@ var riskPatterns = []riskPattern{
 	{SelfHarm, []string{"cutting again", "relaps"}, rx(`\b(started|start|been|keep|kept) cutting again\b|\bcutting again\b|\brelapsed? (on|into) (cutting|self harm)\b`)},
 	// Abuse.
 	{Abuse, []string{"abus"}, rx(`\b(abused|abusing me|abuses me|abusive (to me|parent|father|mother|dad|mom|mum|partner|boyfriend|girlfriend|husband|wife|relationship|home))\b|\babuse (at home|me)\b`)},
-	{Abuse, []string{"rape", "raping", "molest", "sexual", "grop", "groom"}, rx(`\b(raped|rape me|raping|molested|molesting|molests|sexually assaulted|sexual abuse|groped|grooming me)\b`)},
+	{SexualAssault, []string{"rape", "raping", "molest", "sexual", "grop", "groom"}, rx(`\b(raped|rape me|raping|molested|molesting|molests|sexually assaulted|sexual abuse|groped|grooming me)\b`)},
 	{Abuse, []string{"hit", "beat", "punch", "kick", "chok", "slap", "strangl", "hurt", "touch"}, rx(`\b(he|she|they|dad|father|mom|mum|mother|stepdad|stepmom|parents?|boyfriend|girlfriend|husband|wife|partner|uncle|aunt|brother|sister|coach|teacher) (keeps |always |often |sometimes |still |has been |have been |would |used to )?(hits?|hitting|beats?|beating|punch(es)?|punching|kicks?|kicking|chokes?|choking|slaps?|slapping|strangles?|hurts?|hurting|touch(es)?|touching) me\b`)},
 	{Abuse, []string{"hit me", "beat me", "choked me", "slapped me", "kicked me", "punched me", "strangled me", "burned me"}, rx(`\b(hit|beat|choked|slapped|kicked|punched|strangled|burned) me (again|until|so hard|with)\b`)},
-	{Abuse, []string{"spiked"}, rx(`\b(got|was|been|get|getting) spiked\b`)},
-	{Abuse, []string{"filmed", "recorded", "shared", "sent", "posted"}, rx(`\b(filmed|recorded) (me|us) without\b|\b(shared|sent|posted) (my|our) (pics|photos|nudes|videos?)\b`)},
-	{Abuse, []string{"secret", "special"}, rx(`\b(its|it is|says its|said its|our) (little |special )?(secret|special thing)\b`)},
+	{SexualAssault, []string{"spiked"}, rx(`\b(got|was|been|get|getting) spiked\b`)},
+	{SexualAssault, []string{"filmed", "recorded", "shared", "sent", "posted"}, rx(`\b(filmed|recorded) (me|us) without\b|\b(shared|sent|posted) (my|our) (pics|photos|nudes|videos?)\b`)},
+	{Child, []string{"secret", "special"}, rx(`\b(its|it is|says its|said its|our) (little |special )?(secret|special thing)\b`)},
 	{Abuse, []string{"touch", "makes me", "make me", "made me", "forced me", "forces me", "pressured me"}, rx(`\btouch(es|ed|ing)? me (where|when|in ways|inappropriately|down there)\b|\b(makes?|made|forced|forces|pressured|pressures) me (do|send|into doing|into sending) (things|stuff|pictures|photos|pics|nudes|sexual)\b`)},
-	{Abuse, []string{"forced", "on top of me"}, rx(`\bforced (himself|herself|themselves|his way|her way) (on|onto|on to) me\b|\b(he|she|they|guy|man|brother|cousin|uncle|boyfriend|bf|dad|stepdad) (was|were|got|climbed) on top of me\b`)},
-	{Abuse, []string{"man", "guy", "adult", "bloke"}, rx(`\b(man|guy|adult|bloke) (in his|in her) (\w+ies|\w+s)\b.*\b(meet up|meet me|to meet|meeting up|pics|photos|nudes|secret|dont tell|not to tell)\b`)},
+	{SexualAssault, []string{"forced", "on top of me"}, rx(`\bforced (himself|herself|themselves|his way|her way) (on|onto|on to) me\b|\b(he|she|they|guy|man|brother|cousin|uncle|boyfriend|bf|dad|stepdad) (was|were|got|climbed) on top of me\b`)},
+	{Child, []string{"man", "guy", "adult", "bloke"}, rx(`\b(man|guy|adult|bloke) (in his|in her) (\w+ies|\w+s)\b.*\b(meet up|meet me|to meet|meeting up|pics|photos|nudes|secret|dont tell|not to tell)\b`)},
 	{Abuse, []string{"black eye", "split lip"}, rx(`\b(black eye|split lip) from (my )?(dad|father|mum|mom|mother|stepdad|stepmum|stepmom|boyfriend|bf|girlfriend|gf|partner|brother|husband|wife)\b`)},
 	{Abuse, []string{"so hard"}, rx(`\b(grabs?|grabbed|squeezes?|squeezed|twists?|twisted|pushes|pushed|shoves?|shoved) (me|my (wrists?|arms?|neck|hair|face)) so hard (it|they|that)( \w+)? (hurt|hurts|bruise\w*|left|leaves|marks?|bled)\b`)},
 	{Abuse, []string{"safe", "go home"}, rx(`\b(not|dont feel|never feel) safe (at home|in my home|in my house|around (him|her|them|my \w+))\b|\bafraid to go home\b|\bscared to go home\b`)},
@@ -83,3 +83,44 @@ var riskPatterns = []riskPattern{
 	{Danger, []string{"gun", "knife", "weapon"}, rx(`\b(has|have|got|pulled|holding|pointing) (a|his|her|their) (gun|knife|weapon)\b`)},
 	{Danger, []string{"danger", "not safe", "being held", "for my life", "lock", "let me leave"}, rx(`\b(im|i am) (in danger|not safe|being held)\b|\b(scared|afraid|fear) for my life\b|\block(s|ed)? me in\b|\bwont let me leave\b`)},
 }
+
+// refine narrows a category by what the message says about where the danger stands: an
+// attempt already under way or the means in hand (Attempt, whose reply puts the emergency
+// number first), eating-disorder danger, and a sexual assault or abuse told by someone who
+// gives an age under 18 (Child).
+func refine(c Category, t string) Category {
+	switch c {
+	case Suicide, SelfHarm, Danger, "":
+		if text.HasAny(t, attemptKeys) && attemptWords.MatchString(t) && !pastWords.MatchString(t) && !futureWords.MatchString(t) {
+			return Attempt
+		}
+		if c == Danger {
+			return c
+		}
+		if text.HasAny(t, eatingKeys) && eatingWords.MatchString(t) && (c != SelfHarm || !woundWords.MatchString(t)) {
+			return EatingDisorder
+		}
+	case Abuse, SexualAssault:
+		if text.HasAny(t, childKeys) && childWords.MatchString(t) {
+			return Child
+		}
+		if c == Abuse && text.HasAny(t, sexualKeys) && sexualWords.MatchString(t) {
+			return SexualAssault
+		}
+	}
+	return c
+}
+
+var (
+	attemptKeys  = []string{"took", "taken", "swallow", "drank", "already", "have them", "did it", "too many", "overdose", "hand", "lap", "against my", "round my", "around my", "bleeding", "soaked", "with the"}
+	attemptWords = rx(`\b(i (have|ve) just (taken|swallowed)|(just|already) (took|swallowed|drank|taken)|(took|swallowed|drank|taken) .*\b((a few|\d+|ten|twenty|thirty) (minutes?|mins?)|an hour|(\d|two|three) hours?) ago|already (did it|done it|started)|i (just )?overdosed?|took too many|since i took|(in my (hand|hands)|on my lap|against my (arm|wrist|neck|throat|skin)|(round|around) my (neck|throat))|(wont|cant|doesnt|will not) stop bleeding|bleeding (a lot|heavily|so much)|soaked( through)?|with the pills open)\b|\bwith the (razor|blade|knife|rope)\b|^ ?(just )?(took|swallowed|drank) (a whole|the whole|all|them all|a bunch|a load|too many|my whole|everything)|\bi have them( here| now| with me| ready)? ?$|^ ?i (just )?did it( im sorry| sorry)? ?$`)
+	woundWords   = rx(`\b(cut\w*|blade|razor|burn\w*|bleed\w*|wounds?)\b`)
+	// futureWords tell a plan or a wish, not an attempt under way.
+	futureWords = rx(`\b(want to|wanna|going to|gonna|will|planning|plan to|tomorrow|someday|one day|thinking (about|of))\b`)
+	// pastWords date what is told to another day: a past attempt is not one under way.
+	pastWords   = rx(`\b(last (night|week|month|year|time)|yesterday|(on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(days?|weeks?|months?|years?) ago|when i was|in (19|20)\d\d)\b`)
+	eatingKeys  = []string{"eat", "starv", "purg", "throw", "sick", "vomit", "laxative", "anorexi", "bulimi", "binge", "calorie", "faint", "weight"}
+	eatingWords = rx(`\b(havent eaten|have not eaten|not eaten|stopped eating|barely eating|starv\w*|purg\w*|(throw|throwing) up after|make myself (sick|throw up|vomit)|laxatives?|anorexi\w*|bulimi\w*|binge\w*|calories|eating disorder|faint\w* (from|because) .*(eat|food))\b`)
+	childKeys   = []string{"im 1", "i am 1", "teen", "year old", "years old", "yo", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "school"}
+	childWords  = rx(`\b(im|i am) (1[0-7]|thirteen|fourteen|fifteen|sixteen|seventeen)\b|\b(1[0-7]|thirteen|fourteen|fifteen|sixteen|seventeen) ?(yo|years? old)\b|\b(im|i am) (a |only a )?(young )?teen(ager)?\b|\b(in|at) (middle|high|secondary) school\b|\b(my little (sister|brother)|since i was little|when i was ([1-9]|1[0-7])|an? older (guy|man)|sleepover|not to tell anyone)\b`)
+)

@@ -42,12 +42,18 @@ func (l Level) String() string {
 // Category is the kind of risk a message shows.
 type Category string
 
-// The categories.
+// The categories. Each gets its own reply (package companion), so a risky message maps to the
+// one whose answer it needs: an attempt under way needs the emergency number first, a sexual
+// assault a line for it, a child at risk at home child-protection lines.
 const (
-	Suicide  Category = "suicide"
-	SelfHarm Category = "self_harm"
-	Abuse    Category = "abuse"
-	Danger   Category = "danger"
+	Suicide        Category = "suicide"
+	Attempt        Category = "attempt" // an attempt in progress, or the means in hand
+	SelfHarm       Category = "self_harm"
+	SexualAssault  Category = "sexual_assault"
+	Abuse          Category = "abuse"
+	Child          Category = "child" // a child or teenager at risk from an adult
+	EatingDisorder Category = "eating_disorder"
+	Danger         Category = "danger"
 )
 
 // Context is what the screen knows about the turns just before the message.

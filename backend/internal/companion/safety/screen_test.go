@@ -365,7 +365,7 @@ func TestOrdinaryPlans(t *testing.T) {
 // TestAdultContactRule: an adult in contact with the user who asks to meet or for secrecy is
 // a clear risk; an adult who only sends a timetable is not.
 func TestAdultContactRule(t *testing.T) {
-	if r := Screen("a man in his forties i met on discord wants to meet up and says to keep it secret", Context{}); r.Level != Clear || r.Category != Abuse {
+	if r := Screen("a man in his forties i met on discord wants to meet up and says to keep it secret", Context{}); r.Level != Clear || r.Category != Child {
 		t.Errorf("adult asking to meet in secret = %v %v, want clear abuse", r.Level, r.Category)
 	}
 	if r := Screen("the guy in his 20s who runs the climbing gym sent me the timetable on snap", Context{}); r.Level != None {

@@ -102,48 +102,62 @@ const (
 // reply. It mirrors chat.decide (the message alone, or in its context after a risky message
 // or a question; an unclear answer to the check-in gets the follow-up, counted as CheckedIn,
 // since it asks again and the resources stay pinned; once the session has had the crisis
-// reply, any later risk gets an acknowledgement), chat.safetyContext (the previous message's
+// reply, any later risk but an attempt under way gets an acknowledgement), chat.safetyContext (the previous message's
 // level on its own, whether the reply it answers asked the check-in question, and whether
 // that was the follow-up), Turn.reply (the first message of a session gets the welcome; the
 // offline engine's replies are not screened) and Turn.prompt (the engine is told how many
 // crisis replies the session has had and whether the last reply was one).
 func Converse(turns []string) ([]Outcome, []string) {
 	engine := companion.NewOffline()
-	var history []companion.Turn
+	var s Sender
 	out, replies := make([]Outcome, len(turns)), make([]string, len(turns))
-	var c safety.Context
-	crises, afterCrisis := 0, false
 	for i, msg := range turns {
-		alone := safety.Screen(msg, safety.Context{})
-		risk := alone
-		if c.FollowsRisk() {
-			risk = safety.Screen(msg, c)
-		}
-		var reply string
-		switch {
-		case risk.Risky() && crises > 0:
-			out[i], reply = Ack, companion.CrisisAck(crises)
-		case risk.Level == safety.Clear:
-			out[i], reply = Crisis, companion.CrisisReply
-		case risk.Unclear:
-			out[i], reply = CheckedIn, companion.FollowUpReply
-		case risk.Level == safety.Possible:
-			out[i], reply = CheckedIn, companion.CheckInReply
-		case i == 0:
-			reply = companion.Welcome("Sam", false)
-		default:
-			reply = engine.Compose(companion.Prompt{History: history, Message: msg, Crises: crises, AfterCrisis: afterCrisis})
-		}
-		replies[i] = reply
-		history = append(history, companion.Turn{Role: companion.RoleUser, Content: msg},
-			companion.Turn{Role: companion.RoleAssistant, Content: reply})
-		c = safety.Context{Previous: alone.Level, CheckedIn: out[i] == CheckedIn, FollowedUp: risk.Unclear && out[i] == CheckedIn}
-		afterCrisis = out[i] == Crisis || out[i] == Ack
-		if afterCrisis {
-			crises++
-		}
+		out[i], replies[i] = s.Send(msg, engine.Compose)
 	}
 	return out, replies
+}
+
+// Sender is one session as the send path sees it with no model configured: it keeps what
+// chat.decide and chat.safetyContext read of the turns before a message (see Converse).
+type Sender struct {
+	History     []companion.Turn
+	c           safety.Context
+	crises      int
+	afterCrisis bool
+}
+
+// Send decides the outcome of the session's next message and writes its reply: a fixed one,
+// the welcome, or compose's (the offline engine's) with the prompt the chat would give it.
+func (s *Sender) Send(msg string, compose func(companion.Prompt) string) (Outcome, string) {
+	alone := safety.Screen(msg, safety.Context{})
+	risk := alone
+	if s.c.FollowsRisk() {
+		risk = safety.Screen(msg, s.c)
+	}
+	var out Outcome
+	var reply string
+	switch {
+	case risk.Risky() && s.crises > 0 && risk.Category != safety.Attempt:
+		out, reply = Ack, companion.CrisisAck(s.crises)
+	case risk.Level == safety.Clear:
+		out, reply = Crisis, companion.CrisisReplyFor(companion.Risk(risk.Category), companion.Where{})
+	case risk.Unclear:
+		out, reply = CheckedIn, companion.FollowUpReply
+	case risk.Level == safety.Possible:
+		out, reply = CheckedIn, companion.CheckInReplyFor(companion.Where{})
+	case len(s.History) == 0:
+		reply = companion.Welcome("Sam", false)
+	default:
+		reply = compose(companion.Prompt{History: s.History, Message: msg, Crises: s.crises, AfterCrisis: s.afterCrisis})
+	}
+	s.History = append(s.History, companion.Turn{Role: companion.RoleUser, Content: msg},
+		companion.Turn{Role: companion.RoleAssistant, Content: reply})
+	s.c = safety.Context{Previous: alone.Level, CheckedIn: out == CheckedIn, FollowedUp: risk.Unclear && out == CheckedIn}
+	s.afterCrisis = out == Crisis || out == Ack
+	if s.afterCrisis {
+		s.crises++
+	}
+	return out, reply
 }
 
 // opener is the first turn of each single message's conversation: the first message of a

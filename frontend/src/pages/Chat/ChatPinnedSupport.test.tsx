@@ -1,4 +1,4 @@
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
 import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
 import type { SendMessageResponse, SessionDetail } from '../../api/gen/model';
@@ -48,6 +48,13 @@ beforeEach(() => {
   server.use(
     getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }),
     getGetCurrentUserMockHandler(aUser()),
+    http.get('*/api/profile', () =>
+      HttpResponse.json({ name: 'Ada', email: 'ada@example.com', role: 'USER', age: null, focusAreas: '', primaryConcerns: '', sensitiveTopics: '', memoryEnabled: true, country: null }),
+    ),
+    // A country the table does not cover: the lines are findahelpline.com alone.
+    http.get('*/api/public/safety-resources', () =>
+      HttpResponse.json({ country: null, covered: false, emergency: '', lines: [], fallbackUrl: 'https://findahelpline.com', countries: [] }),
+    ),
   );
 });
 

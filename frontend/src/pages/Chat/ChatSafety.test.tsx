@@ -1,4 +1,4 @@
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
 import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
 import type { SendMessageResponse, SessionDetail } from '../../api/gen/model';
@@ -7,13 +7,16 @@ import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { sseEvent, sseResponse } from '../../features/chat/testing/sse';
 import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
+import { resourcesFor } from '../../features/safety/fixtures';
 
-// The server's fixed replies (companion.CrisisResources, CheckInReply, CrisisReply).
+const proposal = vi.hoisted(() => ({ country: 'GB' as string | null }));
+vi.mock('../../features/safety/proposeCountry', () => ({ browserCountry: () => proposal.country, proposeCountry: () => proposal.country }));
+
+// The server's fixed replies for a user in the UK (companion.ResourcesFor, CheckInReplyFor, CrisisReplyFor).
 const RESOURCES =
-  'If you are in immediate danger, please call your local emergency number now (911 in the US). ' +
-  'In the US you can call or text 988 to reach the 988 Suicide & Crisis Lifeline, any time, for free. ' +
-  'You can also text HOME to 741741 to reach the Crisis Text Line. ' +
-  'Outside the US, findahelpline.com lists free, confidential helplines in your country.';
+  'If you are in immediate danger, call 999 now. ' +
+  'You can call 116 123 to reach Samaritans, free and confidential. ' +
+  'findahelpline.com lists free, confidential helplines in every country.';
 const QUESTION = 'I want to make sure I understand — are you thinking about hurting yourself or ending your life?';
 const CHECK_IN = `Thank you for telling me how you're feeling. ${QUESTION} It's okay to tell me either way. ${RESOURCES} I'm an AI, so I can't help in an emergency, but I'm here to keep listening.`;
 const CRISIS = `Thank you for telling me. What you're going through sounds really painful, and you deserve support from a real person right now. ${RESOURCES} I'm an AI, so I can't help in an emergency, but I'm here to keep listening if you want to keep talking.`;
@@ -54,6 +57,10 @@ beforeEach(() => {
     getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }),
     // The chat reads what the tier includes (voice, summaries) from /api/auth/me: a FREE user unless a test says otherwise.
     getGetCurrentUserMockHandler(aUser()),
+    http.get('*/api/profile', () => HttpResponse.json({ name: 'Ada', email: 'ada@example.com', role: 'USER', age: null, focusAreas: '', primaryConcerns: '', sensitiveTopics: '', memoryEnabled: true, country: 'GB' })),
+    http.get('*/api/public/safety-resources', ({ request }) =>
+      HttpResponse.json(resourcesFor(new URL(request.url).searchParams.get('country'))),
+    ),
   );
 });
 
@@ -86,14 +93,14 @@ describe('ChatPage safety replies', () => {
     expect(screen.getByText(/are you thinking about hurting yourself or ending your life\?/)).toBeInTheDocument();
     let links = await screen.findAllByRole('navigation', { name: 'Crisis resources in this reply' });
     expect(links).toHaveLength(1);
-    expect(within(links[0]).getByRole('link', { name: 'Call 988' })).toHaveAttribute('href', 'tel:988');
-    expect(within(links[0]).getByRole('link', { name: 'Text HOME to 741741' })).toHaveAttribute('href', 'sms:741741?&body=HOME');
+    expect(await within(links[0]).findByRole('link', { name: 'Call 999' })).toHaveAttribute('href', 'tel:999');
+    expect(within(links[0]).getByRole('link', { name: 'Call 116 123 (Samaritans)' })).toHaveAttribute('href', 'tel:116123');
     expect(within(links[0]).getByRole('link', { name: 'findahelpline.com' })).toHaveAttribute('href', 'https://findahelpline.com');
 
     await user.type(box, 'tonight{Enter}');
     await waitFor(() => expect(aiTexts()).toContain(CRISIS));
     const crisis = screen.getAllByTestId('ai-message').find((el) => el.textContent === CRISIS)!;
-    for (const want of ['988', 'HOME to 741741', 'local emergency number', 'findahelpline.com']) expect(crisis.textContent).toContain(want);
+    for (const want of ['999', '116 123', 'findahelpline.com']) expect(crisis.textContent).toContain(want);
     links = screen.getAllByRole('navigation', { name: 'Crisis resources in this reply' });
     expect(links).toHaveLength(2);
     expect(sent).toEqual(["I can't do this anymore and I just want to disappear", 'tonight']);

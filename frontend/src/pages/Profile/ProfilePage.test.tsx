@@ -8,6 +8,10 @@ import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth
 import { aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
 import { ProfilePage } from './ProfilePage';
 import { parseAge, tierLabel } from './profileFields';
+import { resourcesFor } from '../../features/safety/fixtures';
+
+const proposal = vi.hoisted(() => ({ country: 'GB' as string | null }));
+vi.mock('../../features/safety/proposeCountry', () => ({ browserCountry: () => proposal.country, proposeCountry: () => proposal.country }));
 
 function aProfile(overrides: Partial<Profile> = {}): Profile {
   return getGetProfileResponseMock({
@@ -19,6 +23,7 @@ function aProfile(overrides: Partial<Profile> = {}): Profile {
     primaryConcerns: 'Sleep',
     sensitiveTopics: '',
     memoryEnabled: true,
+    country: null,
     ...overrides,
   });
 }
@@ -33,6 +38,9 @@ function renderProfile(profile: Profile | (() => Response) = aProfile()) {
     http.get('/api/auth/me', () => HttpResponse.json(aUser())),
     http.get('/api/profile', typeof profile === 'function' ? profile : () => HttpResponse.json(profile)),
     http.get('/api/profile/memories', () => HttpResponse.json([])),
+    http.get('/api/public/safety-resources', ({ request }) =>
+      HttpResponse.json(resourcesFor(new URL(request.url).searchParams.get('country'))),
+    ),
   );
   return render(
     <Routes>
@@ -409,6 +417,33 @@ describe('ProfilePage', () => {
       expect(getAccessToken()).toBeNull();
       expect(getRefreshToken()).toBeNull();
       expect(screen.getByRole('button', { name: 'Logout' })).toBeEnabled();
+    });
+  });
+
+  describe('country', () => {
+    it("proposes the browser's country when unset, and saves it on request", async () => {
+      proposal.country = 'GB';
+      const bodies = acceptUpdates();
+      const { user } = renderProfile();
+      const use = await screen.findByRole('button', { name: 'Use United Kingdom' });
+      expect(screen.getByText('Your browser suggests United Kingdom.')).toBeInTheDocument();
+      await user.click(use);
+      await waitFor(() => expect(bodies).toEqual([{ country: 'GB' }]));
+      expect(await screen.findByRole('combobox', { name: 'Country' })).toHaveValue('United Kingdom');
+      expect(screen.queryByRole('button', { name: 'Use United Kingdom' })).toBeNull();
+    });
+
+    it('shows the saved country and changes it from the list', async () => {
+      proposal.country = 'GB';
+      const bodies = acceptUpdates(aProfile({ country: 'GB' }));
+      const { user } = renderProfile(aProfile({ country: 'GB' }));
+      const field = await screen.findByRole('combobox', { name: 'Country' });
+      await waitFor(() => expect(field).toHaveValue('United Kingdom'));
+      expect(screen.queryByText(/Your browser suggests/)).toBeNull();
+      await user.click(field);
+      await user.click(await screen.findByRole('option', { name: 'United States' }));
+      await waitFor(() => expect(bodies).toEqual([{ country: 'US' }]));
+      await waitFor(() => expect(field).toHaveValue('United States'));
     });
   });
 });

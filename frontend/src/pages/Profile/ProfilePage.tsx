@@ -10,6 +10,7 @@ import { browser } from '../../auth/browser';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { ChangePasswordModal } from './ChangePasswordModal';
 import { DeleteAccountModal } from './DeleteAccountModal';
+import { CountryField } from './CountryField';
 import { EditableField } from './EditableField';
 import { tierLabel } from './profileFields';
 import { MemoryPanel } from '../../features/memory/MemoryPanel';
@@ -112,6 +113,7 @@ export function ProfilePage() {
             <EditableField label="Focus Areas" field="focusAreas" profile={data} onSaved={saved} />
             <EditableField label="Primary Concerns" field="primaryConcerns" profile={data} onSaved={saved} />
             <EditableField label="Sensitive Topics" field="sensitiveTopics" profile={data} onSaved={saved} />
+            <CountryField profile={data} onSaved={saved} />
           </Stack>
         </Paper>
 

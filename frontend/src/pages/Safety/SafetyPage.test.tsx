@@ -1,13 +1,47 @@
-import { render, screen } from '../../test-utils';
+import { http, HttpResponse } from 'msw';
+import { resourcesFor } from '../../features/safety/fixtures';
+import { render, screen, server, within } from '../../test-utils';
 import { SafetyPage } from './SafetyPage';
 
+const proposal = vi.hoisted(() => ({ country: 'GB' as string | null }));
+vi.mock('../../features/safety/proposeCountry', () => ({ browserCountry: () => proposal.country, proposeCountry: () => proposal.country }));
+
+beforeEach(() => {
+  proposal.country = 'GB';
+  server.use(
+    http.get('*/api/public/safety-resources', ({ request }) =>
+      HttpResponse.json(resourcesFor(new URL(request.url).searchParams.get('country'))),
+    ),
+  );
+});
+
 describe('SafetyPage', () => {
-  it('publishes the crisis resources and the protocol', () => {
+  it("shows the lines of the reader's country, signed out, with working links", async () => {
+    render(<SafetyPage />);
+    const danger = await screen.findByRole('alert');
+    expect(await within(danger).findByRole('link', { name: '999' })).toHaveAttribute('href', 'tel:999');
+    expect(within(danger).getByRole('link', { name: '116 123' })).toHaveAttribute('href', 'tel:116123');
+    expect(danger.textContent).toContain('United Kingdom: call 999');
+    expect(danger.textContent).not.toContain('988');
+    expect(within(danger).getAllByRole('link', { name: 'Checked 2026-11-29' })[0]).toHaveAttribute('href', 'https://www.samaritans.org/');
+  });
+
+  it('shows another country on request, and findahelpline.com where the table has none', async () => {
+    proposal.country = 'ZZ';
+    const { user } = render(<SafetyPage />);
+    const danger = await screen.findByRole('alert');
+    expect(await within(danger).findByText('Call your local emergency number.')).toBeInTheDocument();
+    await user.click(within(danger).getByRole('combobox', { name: 'Showing lines for' }));
+    await user.click(await screen.findByRole('option', { name: 'United States' }));
+    expect(await within(danger).findByRole('link', { name: '911' })).toHaveAttribute('href', 'tel:911');
+    expect(within(danger).getAllByRole('link', { name: '988' }).map((a) => a.getAttribute('href'))).toEqual(['tel:988', 'sms:988']);
+  });
+
+  it('publishes the crisis resources and the protocol', async () => {
     const { container } = render(<SafetyPage />);
+    await screen.findByRole('link', { name: '999' });
     const text = container.textContent ?? '';
 
-    expect(text).toContain('call or text 988');
-    expect(text).toContain('text HOME to 741741');
     expect(text).toContain('local emergency number');
     expect(screen.getByRole('link', { name: 'findahelpline.com' })).toHaveAttribute('href', 'https://findahelpline.com');
     expect(text).toContain('Percolate is an AI, not a person or a therapist');
@@ -17,8 +51,9 @@ describe('SafetyPage', () => {
     expect(text).not.toMatch(/\btherapy\b/i);
   });
 
-  it('describes the layers, what is stored and the limits', () => {
+  it('describes the layers, what is stored and the limits', async () => {
     const { container } = render(<SafetyPage />);
+    await screen.findByRole('link', { name: '999' });
     const text = container.textContent ?? '';
 
     expect(text).toContain('A check on our own server');

@@ -1,6 +1,91 @@
-import { Alert, Anchor, Container, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Container, List, Select, Stack, Text, Title } from '@mantine/core';
 import { IconHeartHandshake } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { useSafetyResources } from '../../features/safety/useSafetyResources';
+
+/**
+ * The emergency number and helplines for where the reader is (the profile's country, else
+ * the browser's proposal), with a choice of another country; findahelpline.com always.
+ */
+function CountryResources() {
+  const [chosen, setChosen] = useState<string | null>(null);
+  const { country, resources } = useSafetyResources(chosen);
+  const data = resources.data;
+  const options = (data?.countries ?? []).map((c) => ({ value: c.code, label: c.name }));
+  return (
+    <Alert
+      color="clay"
+      variant="light"
+      icon={<IconHeartHandshake aria-hidden />}
+      title="If you are in danger right now"
+      styles={{ root: { backgroundColor: 'var(--percolate-color-warning-surface)' } }}
+    >
+      <Stack gap="sm">
+        <List spacing={4}>
+          {data?.covered ? (
+            <>
+              <List.Item>
+                {data.name}: call{' '}
+                <Anchor href={`tel:${data.emergency}`} fw={700}>
+                  {data.emergency}
+                </Anchor>{' '}
+                for an ambulance or the police.
+              </List.Item>
+              {data.lines.map((l) => (
+                <List.Item key={l.name}>
+                  {l.name}:{' '}
+                  {l.callDial ? (
+                    <>
+                      call{' '}
+                      <Anchor href={`tel:${l.callDial}`} fw={700}>
+                        {l.call}
+                      </Anchor>
+                    </>
+                  ) : null}
+                  {l.callDial && l.textDial ? ' or ' : null}
+                  {l.textDial ? (
+                    <>
+                      text{' '}
+                      <Anchor href={`sms:${l.textDial}`} fw={700}>
+                        {l.text}
+                      </Anchor>
+                    </>
+                  ) : null}
+                  . Free and confidential.{' '}
+                  <Anchor href={l.source} target="_blank" rel="noopener noreferrer" fz="xs" c="dimmed">
+                    Checked {l.checked}
+                  </Anchor>
+                </List.Item>
+              ))}
+            </>
+          ) : (
+            <List.Item>Call your local emergency number.</List.Item>
+          )}
+          <List.Item>
+            In any country, find a free, confidential helpline at{' '}
+            <Anchor href="https://findahelpline.com" target="_blank" rel="noopener noreferrer">
+              findahelpline.com
+            </Anchor>
+            .
+          </List.Item>
+        </List>
+        {options.length > 0 ? (
+          <Select
+            label="Showing lines for"
+            placeholder="Another country"
+            data={options}
+            value={data?.covered ? (country ?? null) : null}
+            onChange={setChosen}
+            searchable
+            allowDeselect={false}
+            maw={320}
+          />
+        ) : null}
+      </Stack>
+    </Alert>
+  );
+}
 
 /** /safety: the published crisis protocol (architecture §5). */
 export function SafetyPage() {
@@ -9,30 +94,7 @@ export function SafetyPage() {
       <Stack gap="lg">
         <Title order={1}>Safety &amp; Crisis Support</Title>
 
-        <Alert
-          color="clay"
-          variant="light"
-          icon={<IconHeartHandshake aria-hidden />}
-          title="If you are in danger right now"
-          styles={{ root: { backgroundColor: 'var(--percolate-color-warning-surface)' } }}
-        >
-          <List spacing={4}>
-            <List.Item>
-              In the US, call or text <strong>988</strong> to reach the 988 Suicide &amp; Crisis Lifeline.
-            </List.Item>
-            <List.Item>
-              Crisis Text Line: text <strong>HOME</strong> to <strong>741741</strong>.
-            </List.Item>
-            <List.Item>Call your local emergency number (911 in the US).</List.Item>
-            <List.Item>
-              In other countries, find a helpline at{' '}
-              <Anchor href="https://findahelpline.com" target="_blank" rel="noopener noreferrer">
-                findahelpline.com
-              </Anchor>
-              .
-            </List.Item>
-          </List>
-        </Alert>
+        <CountryResources />
 
         <Stack component="section" aria-labelledby="safety-ai" gap="xs">
           <Title order={2} id="safety-ai" fz="h3">
@@ -50,7 +112,7 @@ export function SafetyPage() {
             What happens when someone may be at risk
           </Title>
           <Text>
-            Every message you type or speak is checked for signs of suicide, self-harm, abuse or immediate danger. The
+            Every message you type or speak is checked for signs of suicide, self-harm, abuse, eating-disorder danger or immediate danger. The
             check works in layers:
           </Text>
           <List spacing={4}>
@@ -72,8 +134,9 @@ export function SafetyPage() {
               about hurting yourself or ending your life?&rdquo;, together with the crisis resources above.
             </List.Item>
             <List.Item>
-              If a message shows a clear risk, or answers that question with yes, you get a caring reply with the crisis
-              resources above, whatever the AI would have said.
+              If a message shows a clear risk, or answers that question with yes, you get a caring reply for that kind
+              of danger with the lines above for your country, whatever the AI would have said. If someone may already
+              have hurt themselves, the reply starts with the emergency number.
             </List.Item>
             <List.Item>
               These replies are written in advance by people, not by the AI, and never repeat your words back to you.

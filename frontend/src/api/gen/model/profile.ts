@@ -68,4 +68,9 @@ export interface Profile {
   sensitiveTopics: string;
   /** Whether Percolate learns from ended sessions and uses what it learnt (default true). */
   memoryEnabled: boolean;
+  /**
+   * ISO 3166-1 alpha-2 code whose helplines the crisis texts give; null when not set.
+   * @nullable
+   */
+  country?: string | null;
 }

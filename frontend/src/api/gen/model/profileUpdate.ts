@@ -57,7 +57,7 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
  */
 
 /**
- * Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean.
+ * Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean; country is an ISO 3166-1 alpha-2 code, or empty to clear it.
  */
 export interface ProfileUpdate {
   /**
@@ -83,4 +83,6 @@ export interface ProfileUpdate {
   sensitiveTopics?: string;
   /** Turns memory on or off; off, nothing is learnt from sessions and nothing remembered is used. */
   memoryEnabled?: boolean;
+  /** An ISO 3166-1 alpha-2 code (any case), or empty to clear it; anything else is a field error. */
+  country?: string;
 }

@@ -69,11 +69,14 @@ import type {
 
 import type {
   ClientConfig,
-  MessageResponse
+  MessageResponse,
+  SafetyResources
 } from '.././model';
 
 
 export const getGetClientConfigResponseMock = (overrideResponse: Partial< ClientConfig > = {}): ClientConfig => ({oidcSignIn: faker.datatype.boolean(), payments: faker.datatype.boolean(), offlineCompanion: faker.datatype.boolean(), serverSpeech: faker.datatype.boolean(), transcription: faker.datatype.boolean(), ...overrideResponse})
+
+export const getGetSafetyResourcesResponseMock = (overrideResponse: Partial< SafetyResources > = {}): SafetyResources => ({country: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), covered: faker.datatype.boolean(), name: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), emergency: faker.string.alpha({length: {min: 10, max: 20}}), emergencySource: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), checked: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), lines: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({name: faker.string.alpha({length: {min: 10, max: 20}}), kind: faker.helpers.arrayElement(['crisis','self_harm','sexual_assault','abuse','eating_disorder','child'] as const), call: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), callDial: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), text: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), textDial: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), source: faker.string.alpha({length: {min: 10, max: 20}}), checked: faker.string.alpha({length: {min: 10, max: 20}})})), fallbackUrl: faker.string.alpha({length: {min: 10, max: 20}}), countries: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({code: faker.string.alpha({length: {min: 10, max: 20}}), name: faker.string.alpha({length: {min: 10, max: 20}})})), ...overrideResponse})
 
 export const getSendContactMessageResponseMock = (overrideResponse: Partial< MessageResponse > = {}): MessageResponse => ({message: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
 
@@ -88,6 +91,18 @@ export const getGetClientConfigMockHandler = (overrideResponse?: ClientConfig | 
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
     : getGetClientConfigResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getGetSafetyResourcesMockHandler = (overrideResponse?: SafetyResources | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<SafetyResources> | SafetyResources), options?: RequestHandlerOptions) => {
+  return http.get('*/api/public/safety-resources', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetSafetyResourcesResponseMock()),
       { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
@@ -131,6 +146,7 @@ export const getResetPasswordMockHandler = (overrideResponse?: string | ((info: 
 }
 export const getPublicMock = () => [
   getGetClientConfigMockHandler(),
+  getGetSafetyResourcesMockHandler(),
   getSendContactMessageMockHandler(),
   getRequestPasswordResetMockHandler(),
   getResetPasswordMockHandler()

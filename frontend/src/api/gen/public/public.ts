@@ -77,11 +77,13 @@ import type {
 import type {
   ClientConfig,
   ContactRequest,
+  GetSafetyResourcesParams,
   MessageResponse,
   PayloadTooLargeResponse,
   RequestPasswordResetParams,
   ResetPasswordParams,
   ResetPasswordRequest,
+  SafetyResources,
   ServiceUnavailableResponse,
   TooManyRequestsResponse,
   ValidationErrorResponse
@@ -185,6 +187,113 @@ export function useGetClientConfig<TData = Awaited<ReturnType<typeof getClientCo
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetClientConfigQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Public, so the /safety page works signed out. `country` is an ISO 3166-1 alpha-2 code (the profile's, or the browser's proposal); a country the table does not cover, or none, gets `covered: false` and findahelpline.com. Also lists the covered countries, for the profile's country field. Every number carries its source and the date it was checked; `dial` is the digits a `tel:` or `sms:` link needs in that country.
+ * @summary The emergency number and helplines for a country, from the vetted table.
+ */
+export const getGetSafetyResourcesUrl = (params?: GetSafetyResourcesParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/public/safety-resources?${stringifiedParams}` : `/api/public/safety-resources`
+}
+
+export const getSafetyResources = async (params?: GetSafetyResourcesParams, options?: RequestInit): Promise<SafetyResources> => {
+  
+  return customFetch<SafetyResources>(getGetSafetyResourcesUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetSafetyResourcesQueryKey = (params?: GetSafetyResourcesParams,) => {
+    return [
+    `/api/public/safety-resources`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetSafetyResourcesQueryOptions = <TData = Awaited<ReturnType<typeof getSafetyResources>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>>(params?: GetSafetyResourcesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSafetyResources>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetSafetyResourcesQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getSafetyResources>>> = ({ signal }) => getSafetyResources(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getSafetyResources>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetSafetyResourcesQueryResult = NonNullable<Awaited<ReturnType<typeof getSafetyResources>>>
+export type GetSafetyResourcesQueryError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>
+
+
+export function useGetSafetyResources<TData = Awaited<ReturnType<typeof getSafetyResources>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>>(
+ params: undefined |  GetSafetyResourcesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSafetyResources>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getSafetyResources>>,
+          TError,
+          Awaited<ReturnType<typeof getSafetyResources>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetSafetyResources<TData = Awaited<ReturnType<typeof getSafetyResources>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>>(
+ params?: GetSafetyResourcesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSafetyResources>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getSafetyResources>>,
+          TError,
+          Awaited<ReturnType<typeof getSafetyResources>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetSafetyResources<TData = Awaited<ReturnType<typeof getSafetyResources>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>>(
+ params?: GetSafetyResourcesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSafetyResources>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The emergency number and helplines for a country, from the vetted table.
+ */
+
+export function useGetSafetyResources<TData = Awaited<ReturnType<typeof getSafetyResources>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>>(
+ params?: GetSafetyResourcesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getSafetyResources>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetSafetyResourcesQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -93,6 +93,42 @@ export const getClientConfigResponse = zod.object({
 
 
 /**
+ * Public, so the /safety page works signed out. `country` is an ISO 3166-1 alpha-2 code (the profile's, or the browser's proposal); a country the table does not cover, or none, gets `covered: false` and findahelpline.com. Also lists the covered countries, for the profile's country field. Every number carries its source and the date it was checked; `dial` is the digits a `tel:` or `sms:` link needs in that country.
+ * @summary The emergency number and helplines for a country, from the vetted table.
+ */
+export const getSafetyResourcesQueryCountryRegExp = new RegExp('^[A-Za-z]{2}$');
+
+
+export const getSafetyResourcesQueryParams = zod.object({
+  "country": zod.string().regex(getSafetyResourcesQueryCountryRegExp).optional()
+})
+
+export const getSafetyResourcesResponse = zod.object({
+  "country": zod.string().nullish().describe('The ISO 3166-1 alpha-2 code asked for, upper case; null when none was.'),
+  "covered": zod.boolean().describe('The table has an entry for the country.'),
+  "name": zod.string().optional().describe('The country\'s name, when covered.'),
+  "emergency": zod.string().describe('The emergency number, when covered; empty otherwise (call the local emergency number).'),
+  "emergencySource": zod.string().optional().describe('Where the emergency number was checked.'),
+  "checked": zod.string().optional().describe('The day it was checked (YYYY-MM-DD).'),
+  "lines": zod.array(zod.object({
+  "name": zod.string(),
+  "kind": zod.enum(['crisis', 'self_harm', 'sexual_assault', 'abuse', 'eating_disorder', 'child']),
+  "call": zod.string().optional().describe('The number to call as written in the country.'),
+  "callDial": zod.string().optional().describe('Its digits, for a tel: link.'),
+  "text": zod.string().optional().describe('The number to text, where texting works.'),
+  "textDial": zod.string().optional().describe('Its digits, for an sms: link.'),
+  "source": zod.string(),
+  "checked": zod.string()
+})),
+  "fallbackUrl": zod.string().describe('findahelpline.com, offered everywhere.'),
+  "countries": zod.array(zod.object({
+  "code": zod.string(),
+  "name": zod.string()
+})).describe('Every country the table covers, by name.')
+})
+
+
+/**
  * Verified accounts only (403 `EMAIL_NOT_VERIFIED` otherwise, with a fresh link mailed). Wrong passwords and unknown addresses get the same 401 after the same work; repeated failures are rate-limited per account and per client address (each attempt is counted before its password is checked, so concurrent attempts cannot pass the limit). A locked account's owner can sign in with a link from `POST /api/auth/login-link`.
  * @summary Signs in with e-mail and password.
  */
@@ -315,7 +351,8 @@ export const getProfileResponse = zod.object({
   "focusAreas": zod.string(),
   "primaryConcerns": zod.string(),
   "sensitiveTopics": zod.string(),
-  "memoryEnabled": zod.boolean().describe('Whether Percolate learns from ended sessions and uses what it learnt (default true).')
+  "memoryEnabled": zod.boolean().describe('Whether Percolate learns from ended sessions and uses what it learnt (default true).'),
+  "country": zod.string().nullish().describe('ISO 3166-1 alpha-2 code whose helplines the crisis texts give; null when not set.')
 })
 
 
@@ -331,8 +368,9 @@ export const updateProfileBody = zod.object({
   "focusAreas": zod.string().max(updateProfileBodyFocusAreasMax).optional().describe('Trimmed before use.'),
   "primaryConcerns": zod.string().max(updateProfileBodyPrimaryConcernsMax).optional().describe('Trimmed before use.'),
   "sensitiveTopics": zod.string().max(updateProfileBodySensitiveTopicsMax).optional().describe('Trimmed before use.'),
-  "memoryEnabled": zod.boolean().optional().describe('Turns memory on or off; off, nothing is learnt from sessions and nothing remembered is used.')
-}).describe('Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean.')
+  "memoryEnabled": zod.boolean().optional().describe('Turns memory on or off; off, nothing is learnt from sessions and nothing remembered is used.'),
+  "country": zod.string().optional().describe('An ISO 3166-1 alpha-2 code (any case), or empty to clear it; anything else is a field error.')
+}).describe('Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean; country is an ISO 3166-1 alpha-2 code, or empty to clear it.')
 
 export const updateProfileResponse = zod.object({
   "name": zod.string(),
@@ -342,7 +380,8 @@ export const updateProfileResponse = zod.object({
   "focusAreas": zod.string(),
   "primaryConcerns": zod.string(),
   "sensitiveTopics": zod.string(),
-  "memoryEnabled": zod.boolean().describe('Whether Percolate learns from ended sessions and uses what it learnt (default true).')
+  "memoryEnabled": zod.boolean().describe('Whether Percolate learns from ended sessions and uses what it learnt (default true).'),
+  "country": zod.string().nullish().describe('ISO 3166-1 alpha-2 code whose helplines the crisis texts give; null when not set.')
 })
 
 
