@@ -313,10 +313,10 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 	sess := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
 		return q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
 	})
-	msgs := store.QueueRows(b, func(q *dbgen.Queries) error {
-		_, err := q.ListMessagesUnlessVersion(ctx, dbgen.ListMessagesUnlessVersionParams{KnownVersion: known, ID: sessionID, UserID: userID})
-		return err
-	}, decodeVersionedMessages)
+	msgs := store.Queue(b, func(q *dbgen.Queries) (versionedMessages, error) {
+		rows, err := q.ListMessagesUnlessVersion(ctx, dbgen.ListMessagesUnlessVersionParams{KnownVersion: known, ID: sessionID, UserID: userID})
+		return versionedOf(rows), err
+	})
 	var next *stateReads
 	if held == nil && s.states.wantedFor(sessionID) {
 		next = queueStateReads(ctx, b, userID, sessionID)
@@ -365,6 +365,36 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 		Session: view(e.row, s.limits.Tiers.For(r)), Messages: e.msgs, ReplyInProgress: s.replyInProgress(e.row),
 		cache: &s.details, entry: e, role: r,
 	}, nil
+}
+
+// versionedMessages is what ListMessagesUnlessVersion read: the session's version as that
+// statement saw it, and the session's messages (those the caller sees: the user's and the
+// companion's) unless that was the version asked about.
+type versionedMessages struct {
+	version int64
+	found   bool // a row came back: the session is (still) the user's
+	msgs    []Message
+}
+
+// versionedOf reads ListMessagesUnlessVersion's rows: either one row without a message (its
+// id is the nil uuid: the version asked about, or no messages) or one row per message, each
+// carrying the version.
+func versionedOf(rows []dbgen.ListMessagesUnlessVersionRow) versionedMessages {
+	var out versionedMessages
+	for _, r := range rows {
+		out.found, out.version = true, r.Version
+		// Only the user's and the companion's messages are shown.
+		if r.ID == uuid.Nil || (r.Role != companion.RoleUser && r.Role != companion.RoleAssistant) {
+			continue
+		}
+		out.msgs = append(out.msgs, Message{
+			ID: r.ID, Role: r.Role, Content: r.Content, TokenCount: int(r.TokenCount), CreatedAt: r.CreatedAt, Status: r.Status,
+		})
+	}
+	if out.msgs == nil {
+		out.msgs = []Message{}
+	}
+	return out
 }
 
 // Cached reports whether d is kept in the service's cache, so that KeepRendered keeps its
