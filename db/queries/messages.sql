@@ -85,9 +85,14 @@ ORDER BY session_id, created_at, id;
 -- returns one row with NULL message columns when the version is @known_version or the session
 -- has no messages, and no row when the session is not the user's. The version test is the
 -- lateral subquery's one-time filter: with the version unchanged, no message is read.
--- Decoded by hand (chat's decodeVersionedMessages): sqlc does not know that the lateral
--- join's columns may be NULL, so the generated method fails on the NULL row.
-SELECT s.version, m.id, m.role, m.content, m.token_count, m.created_at, m.status
+-- sqlc does not know that the lateral join's columns may be NULL, so the one row without a
+-- message has them zero instead: its id is the nil uuid.
+SELECT s.version,
+       COALESCE(m.id, '00000000-0000-0000-0000-000000000000'::uuid)::uuid AS id,
+       COALESCE(m.role, '')::text AS role, COALESCE(m.content, '')::text AS content,
+       COALESCE(m.token_count, 0)::integer AS token_count,
+       COALESCE(m.created_at, 'epoch'::timestamptz)::timestamptz AS created_at,
+       COALESCE(m.status, '')::text AS status
 FROM chat_sessions AS s
 LEFT JOIN LATERAL (
     SELECT messages.id, messages.role, messages.content, messages.token_count, messages.created_at, messages.status

@@ -198,8 +198,8 @@ type Querier interface {
 	// returns one row with NULL message columns when the version is @known_version or the session
 	// has no messages, and no row when the session is not the user's. The version test is the
 	// lateral subquery's one-time filter: with the version unchanged, no message is read.
-	// Decoded by hand (chat's decodeVersionedMessages): sqlc does not know that the lateral
-	// join's columns may be NULL, so the generated method fails on the NULL row.
+	// sqlc does not know that the lateral join's columns may be NULL, so the one row without a
+	// message has them zero instead: its id is the nil uuid.
 	ListMessagesUnlessVersion(ctx context.Context, arg ListMessagesUnlessVersionParams) ([]ListMessagesUnlessVersionRow, error)
 	// ListRecentMessages lists at most max_rows of the user's session's messages,
 	// newest first, older than the (before_at, before_id) cursor when it is set: a

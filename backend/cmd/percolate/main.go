@@ -65,23 +65,24 @@ func main() {
 }
 
 // defaultMemoryLimit is the soft limit of the Go runtime's memory when GOMEMLIMIT is unset:
-// the live heap under load is about 20 MiB plus 19 MiB per concurrent argon2id hash (at most
-// one per CPU), so 80 MiB leaves room without letting login bursts grow the RSS past 128 MiB.
+// room for the live heap under load and one argon2id hash per CPU (auth.DefaultArgon2's
+// memory each), without letting login bursts grow the RSS past 128 MiB. The live heap
+// measured under load is in bench/findings.md.
 const defaultMemoryLimit = 80 << 20
 
-// defaultGCPercent is GOGC when it is unset. The live heap of a serving instance is small
-// (under 10 MiB), so at Go's default of 100 the collector ran every 60–70 session-list
-// reads, and its marking and the allocation slow paths were a quarter of the server's CPU
-// under reads. At 300 it runs a third as often; the memory limit still bounds the heap (it
-// is the limit, not GOGC, that governs under login bursts), so the peak RSS of 8 logins in
-// parallel stays as it was.
+// defaultGCPercent is GOGC when it is unset. The live heap of a serving instance is small,
+// so at Go's default of 100 the collector ran after a few dozen session-list reads, and its
+// marking and the allocation slow paths were a large share of the server's CPU under reads
+// (bench/findings.md). At 300 it runs a third as often; the memory limit still bounds the
+// heap (it is the limit, not GOGC, that governs under login bursts), so the peak RSS of
+// logins in parallel stays as it was.
 const defaultGCPercent = 300
 
 // tuneGC sets the soft memory limit and the GC's pace of a serving instance, where
 // GOMEMLIMIT and GOGC do not set them.
 func tuneGC(getenv func(string) string) {
 	if getenv("GOMEMLIMIT") == "" {
-		// A soft limit on the Go heap, so the garbage of argon2id (19 MiB a hash, dropped at
+		// A soft limit on the Go heap, so the garbage of argon2id (its memory a hash, dropped at
 		// once) is collected before the heap grows past it, and freed pages go back to the OS
 		// while under it. GOMEMLIMIT overrides it; GOGC paces the GC below it.
 		debug.SetMemoryLimit(defaultMemoryLimit)
@@ -93,7 +94,7 @@ func tuneGC(getenv func(string) string) {
 
 // sampleHeapOnlyForPprof turns the runtime's heap profile off in a serving instance that does
 // not serve pprof (PERCOLATE_PPROF_ADDR unset), where nobody can read it: otherwise every
-// 512 KiB allocated records its call stack, which touches pages of a 1.4 MiB table of stacks
+// 512 KiB allocated records its call stack, which touches pages of the table of stacks
 // and the function tables of every caller it walks, and keeps them resident in an idle
 // server. GODEBUG's memprofilerate still sets the rate when given.
 func sampleHeapOnlyForPprof(pprofAddr string, getenv func(string) string) {

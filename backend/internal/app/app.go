@@ -166,7 +166,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	// What each tier includes, with the configured numbers: chat, voice and /me read it.
 	tiers := tiers(cfg.Limits)
 	// Chat and its background jobs (session summaries).
-	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Queue: jobs, Listener: notes, Logger: logger, Limits: ptr(chatLimits(cfg.Limits, tiers)), ReplyTimeout: cfg.LLM.ReplyTimeout})
+	chatSvc := chat.New(db.Store, companion.New(cfg.LLM), chat.Options{Queue: jobs, Listener: notes, Logger: logger, Limits: new(chatLimits(cfg.Limits, tiers)), ReplyTimeout: cfg.LLM.ReplyTimeout})
 	chatSvc.Start()
 	replyCtx, stopReplies := context.WithCancel(context.Background())
 	defer func() {
@@ -285,5 +285,3 @@ func features(cfg config.Config, v *voice.Service) api.ClientConfig {
 		Transcription:    v.Transcribes(),
 	}
 }
-
-func ptr[T any](v T) *T { return &v }

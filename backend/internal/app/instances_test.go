@@ -186,7 +186,7 @@ func startInstance(t *testing.T, name, databaseURL, secret string) *server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), "test") }()
+	go func() { done <- Serve(ctx, cfg, slog.New(slog.DiscardHandler), "test") }()
 	t.Cleanup(func() {
 		cancel()
 		select {

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -37,7 +36,7 @@ func TestScheduledJobsRunTheirWork(t *testing.T) {
 	lastWeek := insights.WeekStart(time.Now()).AddDate(0, 0, -4)
 	exec(`INSERT INTO chat_sessions (user_id, title, status, summary, emotions, ended_at) VALUES ($1, 'Exams', 'ENDED', 'A summary.', '{stress}', $2)`, user, lastWeek)
 
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logger := slog.New(slog.DiscardHandler)
 	dataDir := t.TempDir()
 	sender, err := mail.New(config.Mail{From: "Percolate <no-reply@localhost>"}, dataDir, logger)
 	if err != nil {

@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"testing"
 	"time"
@@ -31,7 +30,7 @@ func listeningTokens(t *testing.T) (*store.Store, *Tokens) {
 	}
 	lctx, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
-	l := st.NewListener(slog.New(slog.NewTextHandler(io.Discard, nil)), LoginChannel)
+	l := st.NewListener(slog.New(slog.DiscardHandler), LoginChannel)
 	tk.FollowLoginChanges(l)
 	go l.Run(lctx)
 	deadline := time.Now().Add(10 * time.Second)
@@ -122,7 +121,7 @@ func TestLoginCacheOffWhileNotListening(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := st.NewListener(slog.New(slog.NewTextHandler(io.Discard, nil)), "percolate_other", LoginChannel)
+	l := st.NewListener(slog.New(slog.DiscardHandler), "percolate_other", LoginChannel)
 	tk.FollowLoginChanges(l)
 	// Watchers run in the order they were added, so this one sees the cache as the
 	// listener's change left it.

@@ -328,7 +328,7 @@ func (t *Tokens) Refresh(ctx context.Context, token string) (Pair, error) {
 		if row.RotatedAt != nil {
 			if !row.InGrace {
 				t.cache.clear()
-				if _, err := q.RevokeRefreshFamily(ctx, dbgen.RevokeRefreshFamilyParams{Reason: ptr("reuse"), ID: row.FamilyID, UserID: row.UserID}); err != nil {
+				if _, err := q.RevokeRefreshFamily(ctx, dbgen.RevokeRefreshFamilyParams{Reason: new("reuse"), ID: row.FamilyID, UserID: row.UserID}); err != nil {
 					return fmt.Errorf("revoke family: %w", err)
 				}
 				revoked = true
@@ -404,5 +404,3 @@ func (t *Tokens) RevokeAll(ctx context.Context, q *dbgen.Queries, userID, keep u
 	}
 	return nil
 }
-
-func ptr[T any](v T) *T { return &v }

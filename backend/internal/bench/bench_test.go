@@ -3,7 +3,6 @@ package bench_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -40,7 +39,7 @@ func TestSmoke(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		go func() { done <- app.Serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), "bench-test") }()
+		go func() { done <- app.Serve(ctx, cfg, slog.New(slog.DiscardHandler), "bench-test") }()
 		s := &bench.Server{BaseURL: "http://" + addr, PID: os.Getpid(), Stop: func() { cancel(); <-done }}
 		for deadline := time.Now().Add(30 * time.Second); ; {
 			if resp, err := http.Get(s.BaseURL + "/api/health/ready"); err == nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"testing"
 	"time"
@@ -28,7 +27,7 @@ const (
 	publicURL    = "https://percolate.example"
 )
 
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+var quiet = slog.New(slog.DiscardHandler)
 
 func newService(t *testing.T, st *store.Store) (*Service, *stripetest.Server) {
 	t.Helper()

@@ -2,13 +2,27 @@
 // the companion's reply), listing, reading, searching, ending and deleting sessions, and the
 // background job that summarises an ended session. Every call is scoped to the caller's user
 // id: another user's session is not found, and nothing about it changes.
+//
+// What lives where, grouped by what changes together:
+//   - the service and its vocabulary: chat.go (rules' texts and values, limits, Service,
+//     Session, Message, Detail, the views and the errors they share);
+//   - sending and replies: send.go (Send, Begin, the quota and rate checks), turn.go (a
+//     message stored in its transaction, Retry, the session's lock), read.go (the reads a send
+//     needs: the user, memories, the history that fits the prompt), safety.go (the safety step
+//     of a send), reply.go (the companion's reply produced and stored, a session ended by its
+//     token limit), sendstate.go (what this instance keeps of a session for its next send);
+//   - reading and listing: session.go (Get, Detail, Takeaway, End, Delete), pages.go (the
+//     keyset-paged list and search), detailcache.go (the details this instance keeps);
+//   - live replies and re-attach: live.go (a reply in progress, followed here or on another
+//     instance through LISTEN/NOTIFY), attach.go (Attach, Stop);
+//   - background jobs: summary.go (an ended session's summary), context.go (the running
+//     summary of what no longer fits the prompt), memory.go (facts kept from ended sessions).
 package chat
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -277,197 +291,6 @@ func notFound(what string, err error) error {
 		return fmt.Errorf("%s: %w", what, apperr.ErrNotFound)
 	}
 	return fmt.Errorf("%s: %w", what, err)
-}
-
-// Get returns one of the caller's sessions.
-func (s *Service) Get(ctx context.Context, userID, sessionID uuid.UUID) (Session, error) {
-	q := s.store.Queries()
-	u, err := s.user(ctx, q, userID)
-	if err != nil {
-		return Session{}, err
-	}
-	row, err := q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
-	if err != nil {
-		return Session{}, notFound("get session", err)
-	}
-	return view(row, s.limits.Tiers.For(u.Role)), nil
-}
-
-// Detail returns one of the caller's sessions with its messages, oldest first.
-//
-// The caller's role, the session and its messages go out in one round trip; the messages are
-// read only when the session's version is not the one this instance has cached (see
-// detailcache.go). The database says every time whether the session is the caller's: the
-// cache is asked only for what the database has just confirmed.
-//
-// A chat is read as it is opened, before its first message: when this instance holds neither
-// its detail nor a send state of it (sendstate.go), the same round trip also reads what its
-// next send needs, so that the first message after opening a chat is written in one round
-// trip too. Those reads come after the session's row, so the messages are of its version or
-// a later one, which the send's check refuses. Reads of a chat this instance holds add
-// nothing: its own replies keep the state.
-func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Detail, error) {
-	held := s.details.get(sessionID)
-	known := int64(-1) // versions start at 0
-	if held != nil {
-		known = held.version
-	}
-	b := &store.Batch{}
-	role := queueRole(ctx, b, userID)
-	sess := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
-	})
-	msgs := store.QueueRows(b, func(q *dbgen.Queries) error {
-		_, err := q.ListMessagesUnlessVersion(ctx, dbgen.ListMessagesUnlessVersionParams{KnownVersion: known, ID: sessionID, UserID: userID})
-		return err
-	}, decodeVersionedMessages)
-	var next *stateReads
-	if held == nil && s.states.wantedFor(sessionID) {
-		next = queueStateReads(ctx, b, userID, sessionID)
-	}
-	if err := s.store.Send(ctx, b); err != nil {
-		return Detail{}, fmt.Errorf("read session: %w", err)
-	}
-	r, err := roleOf(role)
-	if err != nil {
-		return Detail{}, err
-	}
-	row, err := sess.Get()
-	if err != nil {
-		if store.IsNotFound(err) {
-			s.details.evict(sessionID)
-			s.states.forget(sessionID)
-		}
-		return Detail{}, notFound("get session", err)
-	}
-	if next != nil {
-		if st := next.state(s, row); st != nil {
-			s.states.keep(st)
-		}
-	}
-	read, err := msgs.Get()
-	if err != nil {
-		return Detail{}, fmt.Errorf("list messages: %w", err)
-	}
-	var e *detailEntry
-	switch decideDetail(known, row.Version, read.version, read.found) {
-	case fromCache:
-		e = held
-	case readAndKeep:
-		if e = newDetailEntry(row, read.msgs); !s.details.put(e) {
-			e = nil
-		}
-	case readOnly:
-		if !read.found {
-			s.details.evict(sessionID)
-		}
-	}
-	if e == nil {
-		return Detail{Session: view(row, s.limits.Tiers.For(r)), Messages: read.msgs, ReplyInProgress: s.replyInProgress(row)}, nil
-	}
-	return Detail{
-		Session: view(e.row, s.limits.Tiers.For(r)), Messages: e.msgs, ReplyInProgress: s.replyInProgress(e.row),
-		cache: &s.details, entry: e, role: r,
-	}, nil
-}
-
-// Cached reports whether d is kept in the service's cache, so that KeepRendered keeps its
-// encoding.
-func (d *Detail) Cached() bool { return d.entry != nil }
-
-// Rendered returns what KeepRendered kept for a Detail equal to d: of the same session at the
-// same version, for the same role, with the same ReplyInProgress.
-func (d *Detail) Rendered() (Rendered, bool) {
-	if d.entry == nil {
-		return Rendered{}, false
-	}
-	return d.cache.rendered(d.entry, d.role, d.ReplyInProgress)
-}
-
-// KeepRendered keeps r, an encoding of d, for the next read that gives a Detail equal to d.
-// Nothing is kept for a Detail that is not cached. r's bytes must not change afterwards.
-func (d *Detail) KeepRendered(r Rendered) {
-	if d.entry != nil {
-		d.cache.keepRendered(d.entry, d.role, d.ReplyInProgress, r)
-	}
-}
-
-// Takeaway is one thing to take from one of the caller's sessions (companion.Takeaway): a
-// message the safety screen flagged gives nothing to it.
-func (s *Service) Takeaway(ctx context.Context, userID, sessionID uuid.UUID) (string, error) {
-	q := s.store.Queries()
-	u, err := s.user(ctx, q, userID)
-	if err != nil {
-		return "", err
-	}
-	if _, err := q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID}); err != nil {
-		return "", notFound("takeaway", err)
-	}
-	rows, err := q.ListMessagesBySession(ctx, dbgen.ListMessagesBySessionParams{SessionID: sessionID, UserID: userID})
-	if err != nil {
-		return "", fmt.Errorf("list messages: %w", err)
-	}
-	var turns []companion.Turn
-	for _, m := range rows {
-		if (m.Role == companion.RoleUser || m.Role == companion.RoleAssistant) && m.Content != StarterMessage {
-			turns = append(turns, turnOf(m))
-		}
-	}
-	return companion.Takeaway(turns, profileOf(u)), nil
-}
-
-// Delete deletes one of the caller's sessions with its messages.
-func (s *Service) Delete(ctx context.Context, userID, sessionID uuid.UUID) error {
-	n, err := s.store.Queries().DeleteSessionForUser(ctx, dbgen.DeleteSessionForUserParams{ID: sessionID, UserID: userID})
-	if err != nil {
-		return fmt.Errorf("delete session: %w", err)
-	}
-	if n == 0 {
-		return fmt.Errorf("delete session: %w", apperr.ErrNotFound)
-	}
-	// Its messages are gone: this instance keeps no copy of them either (another instance
-	// drops its copy at its next read of the session, or as the least recently used).
-	s.details.evict(sessionID)
-	s.states.forget(sessionID)
-	return nil
-}
-
-// Closing feelings the user may give as a session ends.
-var closingFeelings = []string{"better", "same", "worse"}
-
-// End ends one of the caller's sessions (a no-op when it has already ended) and queues its
-// summary. feeling, when not empty, is how the user feels as it ends (closingFeelings); it is
-// kept with the session, also when the session had already ended.
-func (s *Service) End(ctx context.Context, userID, sessionID uuid.UUID, feeling string) (Session, error) {
-	if feeling != "" && !slices.Contains(closingFeelings, feeling) {
-		return Session{}, apperr.Invalid("feeling", "Must be better, same or worse.")
-	}
-	var out dbgen.ChatSession
-	s.states.forget(sessionID) // an ended session takes no more messages
-	err := s.store.InTx(ctx, func(q store.Tx) error {
-		row, err := q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sessionID, UserID: userID})
-		if err != nil {
-			return notFound("end session", err)
-		}
-		out = row
-		if row.Status == statusActive {
-			if out, err = s.endSession(ctx, q, row, EndReasonUser); err != nil {
-				return err
-			}
-		}
-		if feeling != "" {
-			out, err = q.SetClosingFeeling(ctx, dbgen.SetClosingFeelingParams{Feeling: &feeling, ID: sessionID, UserID: userID})
-		}
-		return err
-	})
-	if err != nil {
-		return Session{}, err
-	}
-	u, err := s.user(ctx, s.store.Queries(), userID)
-	if err != nil {
-		return Session{}, err
-	}
-	return view(out, s.limits.Tiers.For(u.Role)), nil
 }
 
 // TitleFrom makes a session title from a message: its first sentence, at most 60

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -26,7 +25,7 @@ import (
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+var quiet = slog.New(slog.DiscardHandler)
 
 type fixture struct {
 	st       *store.Store
@@ -120,18 +119,7 @@ func (f *fixture) advance(d time.Duration) {
 
 func (f *fixture) user(t *testing.T, role string) uuid.UUID {
 	t.Helper()
-	ctx := context.Background()
-	email := uuid.NewString()[:8] + "@example.com"
-	u, err := f.st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: email, Name: "Alex Doe"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if role != "USER" {
-		if _, err := f.st.Queries().SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: role, Email: email}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return u.ID
+	return pgtest.User(t, f.st, role).ID
 }
 
 func (f *fixture) setProfile(t *testing.T, id uuid.UUID, age int, focus, concerns, sensitive string) {
@@ -152,8 +140,6 @@ func (f *fixture) newSession(t *testing.T, uid uuid.UUID) uuid.UUID {
 	}
 	return res.SessionID
 }
-
-func ptr[T any](v T) *T { return &v }
 
 func TestNewSessionRepliesWithWelcomeAndDisclosure(t *testing.T) {
 	f := newFixture(t, true, nil)
@@ -331,7 +317,7 @@ func TestValidation(t *testing.T) {
 	if _, err := f.svc.Send(context.Background(), uid, SendInput{Message: strings.Repeat("a", 4000)}, nil); err != nil {
 		t.Errorf("4000 characters refused: %v", err)
 	}
-	if _, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: ptr(uuid.New()), Message: "hi"}, nil); !errors.Is(err, apperr.ErrNotFound) {
+	if _, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: new(uuid.New()), Message: "hi"}, nil); !errors.Is(err, apperr.ErrNotFound) {
 		t.Errorf("unknown session: %v", err)
 	}
 }

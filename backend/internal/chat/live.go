@@ -44,7 +44,7 @@ type liveReply struct {
 // processor: the scheduler queues a goroutine it wakes behind the one that woke it, so a
 // stream waiting for the first piece would otherwise wait until the writer blocks, which,
 // when a model sends its reply in one burst, is once the writer has read and screened all of
-// it (about 0.1 ms on a 2-core machine). Later pieces are not worth a yield each.
+// it (the delay measured is in bench/findings.md). Later pieces are not worth a yield each.
 func (l *liveReply) append(text string) {
 	l.mu.Lock()
 	l.chunks = append(l.chunks, text)

@@ -98,12 +98,11 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	role := queueRole(ctx, b, userID)
 	var page *store.Result[[]dbgen.ListSessionsPageRow]
 	if query = strings.TrimSpace(query); query == "" {
-		page = store.QueueRows(b, func(q *dbgen.Queries) error {
-			_, err := q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
+		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
+			return q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
 				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, MaxRows: maxRows,
 			})
-			return err
-		}, decodeSessionsPage(int(maxRows)))
+		})
 	} else {
 		pattern := likePattern(query)
 		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
@@ -140,7 +139,6 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	for _, row := range rows {
 		p.Items = append(p.Items, view(listed(row), tier))
 	}
-	putSessionRows(rows)
 	return p, nil
 }
 

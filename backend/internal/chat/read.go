@@ -124,13 +124,11 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 }
 
 // queueFirstPage queues the first read of a session's history (ListContextMessages), newest
-// first. Decoded by hand (decodeMessages): the page is at least a hundred rows, and the
-// generated decoding's allocations were most of a long session's read.
+// first.
 func queueFirstPage(ctx context.Context, b *store.Batch, userID, sessionID uuid.UUID) *store.Result[[]dbgen.Message] {
-	return store.QueueRows(b, func(q *dbgen.Queries) error {
-		_, err := q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
-		return err
-	}, decodeMessages)
+	return store.Queue(b, func(q *dbgen.Queries) ([]dbgen.Message, error) {
+		return q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
+	})
 }
 
 // historyPage is how many messages one read of a session's history takes at least, newest

@@ -8,9 +8,9 @@
 //   - gen/embed-pieces.mjs (Node, frontend's npm packages): embeds each of the model's 8,000
 //     vocabulary pieces once, and the reference sentences, into a temporary folder;
 //   - gen/main.go (go generate, so make generate): PCA 512 → 256 dimensions, int8 per dimension,
-//     written to table.bin (about 2.2 MB, committed, checked by make check-generated), and the
-//     test data testdata/tokens.golden (the JS tokenizer's output) and testdata/reference.bin
-//     (the full model's sentence vectors);
+//     written to table.bin (committed, checked by make check-generated; its size is in
+//     bench/findings.md), and the test data testdata/tokens.golden (the JS tokenizer's
+//     output) and testdata/reference.bin (the full model's sentence vectors);
 //   - table.go: the table's format, decoded once on first use (sync.Once; nothing at start-up);
 //   - tokenize.go: the model's tokenizer (NFKC, "▁" word marks, unigram Viterbi) in Go;
 //   - encoder.go: Embed, the weighted mean of the pieces' vectors, and Cosine.

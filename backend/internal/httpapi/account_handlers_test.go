@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -55,9 +54,9 @@ type accEnv struct {
 	api    *apiclient.ClientWithResponses // the typed client, from ip
 }
 
-func newAccEnv(t *testing.T, params auth.Argon2Params) *accEnv {
+// smtpSender is a mail sender to an SMTP server of the test's own, and that server.
+func smtpSender(t *testing.T) (mail.Sender, *smtptest.Server) {
 	t.Helper()
-	st := pgtest.New(t)
 	srv := smtptest.Start(t)
 	host, port, _ := net.SplitHostPort(srv.Addr())
 	p, _ := strconv.Atoi(port)
@@ -65,7 +64,12 @@ func newAccEnv(t *testing.T, params auth.Argon2Params) *accEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The signing keys in the database, as the app keeps them.
+	return sender, srv
+}
+
+// dbTokens are tokens signed with the keys in the database, as the app keeps them.
+func dbTokens(t *testing.T, st *store.Store) (*auth.Keyring, *auth.Tokens) {
+	t.Helper()
 	keys, err := auth.OpenKeyring(context.Background(), st, auth.KeyringConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +78,15 @@ func newAccEnv(t *testing.T, params auth.Argon2Params) *accEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	return keys, tokens
+}
+
+func newAccEnv(t *testing.T, params auth.Argon2Params) *accEnv {
+	t.Helper()
+	st := pgtest.New(t)
+	sender, srv := smtpSender(t)
+	keys, tokens := dbTokens(t, st)
+	logger := slog.New(slog.DiscardHandler)
 	q := queuetest.New(t, st)
 	svc := account.NewService(st, auth.NewHasher(params, 0), tokens, sender, q, account.Config{PublicURL: testPublicURL + "/", Logger: logger})
 	queuetest.Start(t, q)

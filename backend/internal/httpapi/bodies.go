@@ -3,8 +3,8 @@ package httpapi
 // What a request body may be before anything decodes it: how large, by operation and caller,
 // and what shape a JSON body may have. A body of the wrong shape is refused after one pass
 // over its tokens, so that kin-openapi and the handler, which build a Go value of the whole
-// document, only ever see a document of bounded size and shape: before this, a 780 KiB JSON
-// array sent without an account cost about half a second of CPU.
+// document, only ever see a document of bounded size and shape: otherwise a large JSON array
+// sent without an account costs far more CPU than any request should (bench/findings.md).
 
 import (
 	"bytes"

@@ -24,7 +24,6 @@ import (
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	"github.com/percolate/percolate/gen/api"
 	"github.com/percolate/percolate/gen/apiclient"
-	dbgen "github.com/percolate/percolate/gen/db"
 )
 
 // chatTokens accepts a user id as the access token.
@@ -64,7 +63,7 @@ func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
 // (started, and shut down at the end of the test) behind its own handler.
 func (e *chatEnv) instance(t *testing.T, limits *chat.Limits, p companion.Provider) http.Handler {
 	t.Helper()
-	svc := chat.New(e.st, p, chat.Options{Queue: queuetest.New(t, e.st), Limits: limits, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), PollInterval: time.Hour})
+	svc := chat.New(e.st, p, chat.Options{Queue: queuetest.New(t, e.st), Limits: limits, Logger: slog.New(slog.DiscardHandler), PollInterval: time.Hour})
 	svc.Start()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -76,17 +75,7 @@ func (e *chatEnv) instance(t *testing.T, limits *chat.Limits, p companion.Provid
 
 func (e *chatEnv) user(t *testing.T, role string) string {
 	t.Helper()
-	email := uuid.NewString()[:8] + "@example.com"
-	u, err := e.st.Queries().CreateUser(context.Background(), dbgen.CreateUserParams{Email: email, Name: "Sam"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if role != "USER" {
-		if _, err := e.st.Queries().SetUserRoleByEmail(context.Background(), dbgen.SetUserRoleByEmailParams{Role: role, Email: email}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return u.ID.String()
+	return pgtest.User(t, e.st, role).ID.String()
 }
 
 func (e *chatEnv) call(method, target, token string, body any) response {

@@ -23,6 +23,24 @@ type contractOp struct {
 	op               *openapi3.Operation
 }
 
+// eachTextField runs check, as a subtest, on every text field f of every JSON body s of the
+// contract's operations, and returns the fields it ran on (operation.field).
+func eachTextField(t *testing.T, check func(t *testing.T, c contractOp, s *openapi3.Schema, f string)) map[string]bool {
+	t.Helper()
+	covered := map[string]bool{}
+	for _, c := range contractOps(t) {
+		s := c.jsonBody()
+		if s == nil {
+			continue
+		}
+		for _, f := range textFields(s) {
+			covered[c.id+"."+f] = true
+			t.Run(c.id+"/"+f, func(t *testing.T) { check(t, c, s, f) })
+		}
+	}
+	return covered
+}
+
 func contractOps(t testing.TB) []contractOp {
 	t.Helper()
 	spec, err := api.GetSpec()

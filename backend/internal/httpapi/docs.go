@@ -15,9 +15,9 @@ import (
 // nothing fetched from elsewhere, so it works offline and under the strict CSP. writeDocs
 // writes it by hand, not html/template: executing a template looks methods up by a name known
 // only at run time, so the linker must keep every exported method of every type that may sit
-// in an interface, the whole Stripe client's among them. That was a third of the binary
-// (32.8 → 22.4 MB) and 1,100 of its 2,500 itabs, which the runtime registers at start,
-// reading type data from all over the binary: 4.5 MiB of an idle server's RSS.
+// in an interface, the whole Stripe client's among them. That was a large part of the binary
+// and of its itabs, which the runtime registers at start, reading type data from all over
+// the binary: idle RSS (the figures are in bench/findings.md).
 // TestDocsPageIsTheTemplates holds the page equal to the template's; TestNoMethodLookupByName
 // (backend/cmd/percolate) fails when anything reachable looks a method up by name again.
 const docsStyle = `<style>

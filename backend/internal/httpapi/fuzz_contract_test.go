@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -41,7 +40,6 @@ import (
 	"github.com/percolate/percolate/backend/internal/contact"
 	"github.com/percolate/percolate/backend/internal/export"
 	"github.com/percolate/percolate/backend/internal/insights"
-	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/mail/smtptest"
 	"github.com/percolate/percolate/backend/internal/memory"
 	"github.com/percolate/percolate/backend/internal/queue"
@@ -132,24 +130,11 @@ func newFuzzEnv(t *testing.T) *fuzzEnv {
 	t.Helper()
 	e := &fuzzEnv{t: t, st: pgtest.New(t), statuses: map[int]int{}}
 	st := e.st
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	quiet := slog.New(slog.DiscardHandler)
 
 	// Mail for accounts and contact.
-	smtp := smtptest.Start(t)
-	host, port, _ := net.SplitHostPort(smtp.Addr())
-	p, _ := strconv.Atoi(port)
-	sender, err := mail.New(config.Mail{SMTP: config.SMTP{Host: host, Port: p}, From: "Percolate <no-reply@percolate.test>"}, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := auth.OpenKeyring(context.Background(), st, auth.KeyringConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tokens, err := auth.NewTokens(st, auth.Config{Keys: keys, Issuer: testPublicURL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sender, smtp := smtpSender(t)
+	_, tokens := dbTokens(t, st)
 	q := queuetest.New(t, st)
 	e.q, e.smtp = q, smtp
 	accounts := account.NewService(st, auth.NewHasher(cheapArgon, 0), tokens, sender, q, account.Config{PublicURL: testPublicURL + "/", Logger: quiet})

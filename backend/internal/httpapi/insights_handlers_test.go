@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -19,7 +18,7 @@ import (
 func TestWeeklyReportsOverHTTP(t *testing.T) {
 	st := pgtest.New(t)
 	ctx := context.Background()
-	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, slog.New(slog.DiscardHandler))
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Insights: svc})
 	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "p@example.com", Name: "P"})
 	if err != nil {
@@ -64,7 +63,7 @@ func TestWeeklyReportsOverHTTP(t *testing.T) {
 // contract fuzzer.
 func TestWeeklyReportsOfAGoneAccountAre401(t *testing.T) {
 	st := pgtest.New(t)
-	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, slog.New(slog.DiscardHandler))
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Insights: svc})
 	res, err := apiClient(t, h, "192.0.2.1").ListWeeklyReportsWithResponse(context.Background(), bearer("token-3f2b8c1e-7a4d-4e8b-9c1a-2b3c4d5e6f70"))
 	wantStatus(t, res, err, http.StatusUnauthorized)

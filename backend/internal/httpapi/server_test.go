@@ -58,7 +58,7 @@ func buildHandler(t testing.TB, d Deps) http.Handler {
 	return h
 }
 
-func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 type response struct {
 	*httptest.ResponseRecorder

@@ -16,7 +16,7 @@ import (
 
 // asset is one file of the built web app. Its body, type and gzip form are read, found and
 // compressed on its first request, not at start: a server nobody has visited yet holds none
-// of the 2 MB bundle in its heap, nor the pages of the binary it sits in, nor the system's
+// of the bundle in its heap, nor the pages of the binary it sits in, nor the system's
 // table of MIME types (issue 14, idle RSS).
 type asset struct {
 	path      string
@@ -97,7 +97,7 @@ func compressible(ct string) bool {
 	return false
 }
 
-// assetGzipWriters keeps the compressors (about 1 MB each at the best level) between assets.
+// assetGzipWriters keeps the compressors (large at the best level) between assets.
 var assetGzipWriters = sync.Pool{New: func() any {
 	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
 	return zw

@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"io"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"testing"
-
-	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/companion"
@@ -22,7 +19,6 @@ import (
 	"github.com/percolate/percolate/backend/internal/voice"
 	"github.com/percolate/percolate/gen/api"
 	"github.com/percolate/percolate/gen/apiclient"
-	dbgen "github.com/percolate/percolate/gen/db"
 )
 
 func voiceHandler(t *testing.T) (http.Handler, *store.Store) {
@@ -31,7 +27,7 @@ func voiceHandler(t *testing.T) (http.Handler, *store.Store) {
 	llm := llmtest.New(t)
 	llm.SetSpeechAudio([]byte("ID3-reply"))
 	llm.SetTranscript("hello from firefox")
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	quiet := slog.New(slog.DiscardHandler)
 	speechCfg := config.LLM{BaseURL: llm.URL(), Model: "m", SpeechModel: "tts", TranscriptionModel: "stt"}
 	chatSvc := chat.New(st, companion.New(config.LLM{}), chat.Options{Queue: queuetest.New(t, st), Logger: quiet})
 	v := voice.NewService(chatSvc, st, voice.NewSpeaker(speechCfg, quiet), voice.NewTranscriber(speechCfg), nil, quiet)
@@ -40,15 +36,7 @@ func voiceHandler(t *testing.T) (http.Handler, *store.Store) {
 
 func bearerFor(t *testing.T, st *store.Store, role string) apiclient.RequestEditorFn {
 	t.Helper()
-	ctx := context.Background()
-	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: uuid.NewString() + "@example.com", Name: "V"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.Queries().SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: role, Email: u.Email}); err != nil {
-		t.Fatal(err)
-	}
-	return bearer("token-" + u.ID.String())
+	return bearer("token-" + pgtest.User(t, st, role).ID.String())
 }
 
 func TestVoiceMessageOverHTTP(t *testing.T) {

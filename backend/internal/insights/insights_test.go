@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -29,7 +28,7 @@ import (
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+var quiet = slog.New(slog.DiscardHandler)
 
 func TestWeekStartIsMondayUTC(t *testing.T) {
 	cases := map[string]string{
@@ -45,14 +44,12 @@ func TestWeekStartIsMondayUTC(t *testing.T) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func TestBuildCountsEmotionsThemesAndSuggests(t *testing.T) {
 	a, b, c := uuid.New(), uuid.New(), uuid.New()
 	mon := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
 	r := Build([]dbgen.ListEndedSessionsBetweenRow{
-		{Title: "Exam pressure", Summary: ptr("Worried about exams and sleep."), Emotions: []string{"anxiety", "tiredness"}},
-		{Title: "Roommate trouble", Summary: ptr("Exams again, and a roommate argument."), Emotions: []string{"anxiety", "frustration"}},
+		{Title: "Exam pressure", Summary: new("Worried about exams and sleep."), Emotions: []string{"anxiety", "tiredness"}},
+		{Title: "Roommate trouble", Summary: new("Exams again, and a roommate argument."), Emotions: []string{"anxiety", "frustration"}},
 		{Title: "A calmer evening", Emotions: []string{"calm"}},
 	}, []dbgen.ListUserMessagesOfSessionsEndedBetweenRow{
 		{SessionID: a, Content: "My exams start soon and I can't sleep.", CreatedAt: mon},
@@ -105,13 +102,7 @@ func TestWeeklyThemesAreTheUsersTopicsNotTheSummaryTemplate(t *testing.T) {
 	st := pgtest.New(t)
 	ctx := context.Background()
 	q := st.Queries()
-	u, err := q.CreateUser(ctx, dbgen.CreateUserParams{Email: "week@example.com", Name: "W"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := q.SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: "PREMIUM", Email: u.Email}); err != nil {
-		t.Fatal(err)
-	}
+	u := pgtest.User(t, st, "PREMIUM")
 	if _, err := st.Pool().Exec(ctx, `UPDATE users SET sensitive_topics = 'my family' WHERE id = $1`, u.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -237,14 +228,8 @@ func TestRunOnceMakesOneReportPerPremiumUserAcrossInstances(t *testing.T) {
 	q := st.Queries()
 	now := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC) // Wednesday; last week began Nov 16
 	var premium []dbgen.User
-	for i, role := range []string{"PREMIUM", "PREMIUM", "BASIC", "USER"} {
-		u, err := q.CreateUser(ctx, dbgen.CreateUserParams{Email: string(rune('a'+i)) + "@example.com", Name: "N"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := q.SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: role, Email: u.Email}); err != nil {
-			t.Fatal(err)
-		}
+	for _, role := range []string{"PREMIUM", "PREMIUM", "BASIC", "USER"} {
+		u := pgtest.User(t, st, role)
 		endedSession(t, st, u.ID, "Last week", []string{"stress"}, time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC))
 		if role == "PREMIUM" {
 			premium = append(premium, u)
@@ -355,13 +340,7 @@ func TestSuggestionFromTheModelIsCheckedAndFallsBack(t *testing.T) {
 			ctx := context.Background()
 			llm := llmtest.New(t)
 			llm.SetDefault(c.script)
-			u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "m@example.com", Name: "M"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := st.Queries().SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: "PREMIUM", Email: u.Email}); err != nil {
-				t.Fatal(err)
-			}
+			u := pgtest.User(t, st, "PREMIUM")
 			endedSession(t, st, u.ID, "Busy week", []string{"stress"}, time.Date(2026, 11, 18, 10, 0, 0, 0, time.UTC))
 			sender, _ := mail.New(config.Mail{From: "Percolate <no-reply@localhost>"}, t.TempDir(), quiet)
 			svc := New(st, queuetest.New(t, st), sender, "http://app.test", companion.New(config.LLM{BaseURL: llm.URL(), Model: "m"}), quiet)

@@ -1,8 +1,8 @@
 // Package lazyre holds regular expressions that compile on their first use rather than at
-// start. A compiled program takes tens of kilobytes; the crisis screen and the offline
-// engine hold about a hundred of them, over 1 MiB of heap that a server nobody has written to
-// yet does not need (issue 14, idle RSS). The pattern's syntax is still checked at start, so a
-// bad pattern panics there as regexp.MustCompile would.
+// start. The crisis screen and the offline engine hold many of them, heap that a server
+// nobody has written to yet does not need (issue 14, idle RSS; the figures are in
+// bench/findings.md). The pattern's syntax is still checked at start, so a bad pattern
+// panics there as regexp.MustCompile would.
 package lazyre
 
 import (

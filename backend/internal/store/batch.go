@@ -61,29 +61,6 @@ func Queue[T any](b *Batch, fn func(q *dbgen.Queries) (T, error)) *Result[T] {
 	return r
 }
 
-// QueueRows adds fn's one query to b, like Queue, but its rows are decoded by decode rather
-// than by the generated code: for the few hot reads whose decoding is worth doing by hand
-// (in one allocation for the page rather than several a row). fn only names the query and its
-// arguments; its result is not used. decode is given the rows, and they are closed after it.
-func QueueRows[T any](b *Batch, fn func(q *dbgen.Queries) error, decode func(pgx.Rows) (T, error)) *Result[T] {
-	b.record("store.QueueRows", func(q *dbgen.Queries) { _ = fn(q) })
-	r := &Result[T]{}
-	b.replay = append(b.replay, func(_ *dbgen.Queries, br pgx.BatchResults) {
-		r.sent = true
-		rows, err := br.Query()
-		if err != nil {
-			r.err = err
-			return
-		}
-		r.v, r.err = decode(rows)
-		rows.Close()
-		if err := rows.Err(); r.err == nil && err != nil {
-			r.err = err
-		}
-	})
-	return r
-}
-
 // record queues on b the one statement that fn makes, noted by a recorder instead of run.
 func (b *Batch) record(caller string, fn func(q *dbgen.Queries)) {
 	rec := &recorder{}

@@ -25,7 +25,7 @@ func TestVoiceSendWhileTheAccountIsDeleted(t *testing.T) {
 	st := pgtest.New(t)
 	svc, _ := newVoice(t, st, nil)
 	for i := 0; i < 20; i++ {
-		u := userWithRole(t, st, "BASIC")
+		u := pgtest.User(t, st, "BASIC").ID
 		// A first message makes the session and the day's counter rows, so the second one
 		// locks the session before it touches anything that checks the user's row.
 		res, _, err := svc.Send(context.Background(), u, chat.SendInput{Message: "Hello! I'd like to start a new conversation."}, "sage")
@@ -61,7 +61,7 @@ func TestVoiceReplyAfterTheAccountIsDeletedIsSignedOut(t *testing.T) {
 	llm := llmtest.New(t)
 	chatSvc := chat.New(st, companion.New(config.LLM{BaseURL: llm.URL(), Model: "m"}), chat.Options{Queue: queuetest.New(t, st), Logger: quiet})
 	svc := NewService(chatSvc, st, nil, nil, nil, quiet)
-	u := userWithRole(t, st, "BASIC")
+	u := pgtest.User(t, st, "BASIC").ID
 	res, _, err := svc.Send(context.Background(), u, chat.SendInput{Message: "Hello! I'd like to start a new conversation."}, "sage")
 	if err != nil {
 		t.Fatal(err)

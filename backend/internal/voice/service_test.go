@@ -18,21 +18,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
-	dbgen "github.com/percolate/percolate/gen/db"
 )
-
-func userWithRole(t *testing.T, st *store.Store, role string) uuid.UUID {
-	t.Helper()
-	ctx := context.Background()
-	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: uuid.NewString() + "@example.com", Name: "V"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.Queries().SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: role, Email: u.Email}); err != nil {
-		t.Fatal(err)
-	}
-	return u.ID
-}
 
 // newVoice runs voice on the real chat service with the offline companion, and speech through
 // the OpenAI-wire test server so the request can be inspected.
@@ -49,7 +35,7 @@ func newVoice(t *testing.T, st *store.Store, limits map[string]int) (*Service, *
 func TestVoiceIsForPaidTiers(t *testing.T) {
 	st := pgtest.New(t)
 	svc, _ := newVoice(t, st, nil)
-	free := userWithRole(t, st, "USER")
+	free := pgtest.User(t, st, "USER").ID
 	_, _, err := svc.Send(context.Background(), free, chat.SendInput{Message: "Hello"}, "alloy")
 	if !errors.Is(err, apperr.ErrForbidden) {
 		t.Fatalf("USER: %v", err)
@@ -62,7 +48,7 @@ func TestVoiceIsForPaidTiers(t *testing.T) {
 func TestVoiceSendSpeaksTheReplyInTheChosenVoice(t *testing.T) {
 	st := pgtest.New(t)
 	svc, llm := newVoice(t, st, nil)
-	u := userWithRole(t, st, "BASIC")
+	u := pgtest.User(t, st, "BASIC").ID
 	res, audio, err := svc.Send(context.Background(), u, chat.SendInput{Message: "Hello! I'd like to start a new conversation."}, "sage")
 	if err != nil || !res.Success || res.AIResponse == "" {
 		t.Fatalf("send: %+v %v", res, err)
@@ -82,7 +68,7 @@ func TestVoiceSendSpeaksTheReplyInTheChosenVoice(t *testing.T) {
 func TestVoiceDailyLimitAndRefusalsDoNotCount(t *testing.T) {
 	st := pgtest.New(t)
 	svc, _ := newVoice(t, st, map[string]int{"BASIC": 2})
-	u := userWithRole(t, st, "BASIC")
+	u := pgtest.User(t, st, "BASIC").ID
 	ctx := context.Background()
 
 	// A refused message (empty) gives its voice use back.
@@ -107,7 +93,7 @@ func TestVoiceDailyLimitAndRefusalsDoNotCount(t *testing.T) {
 func TestVoiceTranscriptsAreScreenedLikeTypedMessages(t *testing.T) {
 	st := pgtest.New(t)
 	svc, _ := newVoice(t, st, nil)
-	u := userWithRole(t, st, "PREMIUM")
+	u := pgtest.User(t, st, "PREMIUM").ID
 	res, _, err := svc.Send(context.Background(), u, chat.SendInput{Message: "I want to end my life tonight"}, "alloy")
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +107,7 @@ func TestSpeechFailureKeepsTheTextReply(t *testing.T) {
 	st := pgtest.New(t)
 	svc, llm := newVoice(t, st, nil)
 	llm.SetAudioFailure(500)
-	u := userWithRole(t, st, "BASIC")
+	u := pgtest.User(t, st, "BASIC").ID
 	res, audio, err := svc.Send(context.Background(), u, chat.SendInput{Message: "Hello there"}, "alloy")
 	if err != nil || !res.Success || res.AIResponse == "" || audio != nil {
 		t.Fatalf("got %+v audio=%v err=%v", res, audio, err)
@@ -131,7 +117,7 @@ func TestSpeechFailureKeepsTheTextReply(t *testing.T) {
 func TestTranscribe(t *testing.T) {
 	st := pgtest.New(t)
 	svc, _ := newVoice(t, st, nil)
-	u := userWithRole(t, st, "BASIC")
+	u := pgtest.User(t, st, "BASIC").ID
 	text, err := svc.Transcribe(context.Background(), u, strings.NewReader("webm-bytes"), "clip.webm")
 	if err != nil || text != "I feel a bit lighter today" {
 		t.Fatalf("%q %v", text, err)
@@ -164,13 +150,13 @@ func TestVoiceQuotaIsTakenInTheMessagesTransaction(t *testing.T) {
 	errs := make(chan error, 2*pairs)
 	users := make([]uuid.UUID, pairs)
 	for i := range users {
-		users[i] = userWithRole(t, st, "BASIC")
+		users[i] = pgtest.User(t, st, "BASIC").ID
 	}
 	start := make(chan struct{})
 	for _, u := range users {
 		go func() { // refused: the session does not exist
 			<-start
-			_, _, err := svc.Send(ctx, u, chat.SendInput{Message: "Hello", SessionID: ptr(uuid.New())}, "alloy")
+			_, _, err := svc.Send(ctx, u, chat.SendInput{Message: "Hello", SessionID: new(uuid.New())}, "alloy")
 			if !errors.Is(err, apperr.ErrNotFound) {
 				err = fmt.Errorf("send to an unknown session: %v", err)
 			} else {
@@ -205,7 +191,7 @@ func TestAFailedVoiceReplyGivesBackBothQuotas(t *testing.T) {
 	llm := llmtest.New(t)
 	model := companion.NewOpenAIWithConfig(llm.ClientConfig(), "m", companion.OpenAIOptions{})
 	svc := NewService(chat.New(st, model, chat.Options{Queue: queuetest.New(t, st), Logger: quiet}), st, nil, nil, entitlement.Default().With(entitlement.Overrides{VoicePerDay: map[string]int{"BASIC": 5}}), quiet)
-	u := userWithRole(t, st, "BASIC")
+	u := pgtest.User(t, st, "BASIC").ID
 	ctx := context.Background()
 	res, _, err := svc.Send(ctx, u, chat.SendInput{Message: "Hello! I'd like to start a new conversation."}, "alloy")
 	if err != nil || !res.Success {
@@ -221,5 +207,3 @@ func TestAFailedVoiceReplyGivesBackBothQuotas(t *testing.T) {
 		t.Fatalf("voice count %d, message count %d after a failed reply; want 1 and 1", v, m)
 	}
 }
-
-func ptr[T any](v T) *T { return &v }

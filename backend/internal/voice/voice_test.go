@@ -3,7 +3,6 @@ package voice
 import (
 	"bytes"
 	"context"
-	"io"
 	"log/slog"
 	"os/exec"
 	"strings"
@@ -13,7 +12,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/config"
 )
 
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+var quiet = slog.New(slog.DiscardHandler)
 
 func TestCleanForSpeech(t *testing.T) {
 	cases := map[string]string{

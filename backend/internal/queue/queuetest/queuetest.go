@@ -11,7 +11,6 @@ package queuetest
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -45,7 +44,7 @@ func New(t testing.TB, st *store.Store) *queue.Queue {
 func NewWith(t testing.TB, st *store.Store, cfg queue.Config) *queue.Queue {
 	t.Helper()
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.RetryPolicy == nil {
 		cfg.RetryPolicy = RetryAtOnce{}
