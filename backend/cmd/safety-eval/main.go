@@ -123,6 +123,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		safetyeval.EvaluateEveryday(e).Write(stdout)
 	}
 
+	var ext []safetyeval.ExternalSet
+	if _, err := os.Stat(filepath.Join(*dir, safetyeval.ExternalDir)); errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(stdout, "\nEXTERNAL test sets: not present (data/%s)\n", safetyeval.ExternalDir)
+	} else if ext, err = safetyeval.LoadExternal(filepath.Join(*dir, safetyeval.ExternalDir)); err != nil {
+		fmt.Fprintln(stderr, "safety-eval:", err)
+		return 1
+	}
+	for _, set := range ext {
+		fmt.Fprintf(stdout, "\nEXTERNAL test set %s (%s; data/%s, never trained or tuned on: report only)\n",
+			set.Name, set.About, safetyeval.ExternalDir)
+		safetyeval.EvaluateExternal(set, s.screen).Write(stdout)
+	}
+
 	if *tuningOnly {
 		return 0
 	}

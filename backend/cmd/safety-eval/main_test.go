@@ -179,3 +179,33 @@ func TestNoHeldBackHalfYetIsSaidAndFailsTheGate(t *testing.T) {
 		}
 	}
 }
+
+// TestExternalSetsAreReportedAsCounts: the outside test sets get their EXTERNAL sections, with
+// counts only, whatever the screen.
+func TestExternalSetsAreReportedAsCounts(t *testing.T) {
+	sets, err := safetyeval.LoadExternal(filepath.Join(dataDir, safetyeval.ExternalDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sets) != 2 || len(sets[0].Items) != 20 || len(sets[1].Items) != 1447 {
+		t.Fatalf("%d sets", len(sets))
+	}
+	register(t, "everything", func([]companion.Turn, string) safetyeval.Decision { return safetyeval.ClearRisk })
+	var out, errOut strings.Builder
+	if code := run([]string{"-data", dataDir, "-tuning", "-screen", "everything"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"EXTERNAL test set SimpleSafetyTests", "risky flagged:    20 of 20", "EXTERNAL test set OpenAI moderation",
+		"risky flagged:    51 of 51", "harmless flagged: 1396 of 1396"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	for _, s := range sets {
+		for _, it := range s.Items[:5] {
+			if len(it.Text) > 20 && strings.Contains(out.String(), it.Text) {
+				t.Errorf("an external message is printed")
+			}
+		}
+	}
+}
