@@ -90,7 +90,8 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 		rollback(ctx, tx)
 		return nil, err
 	}
-	t.risk, t.kind = decide(t.screen, safety.Context{}, true)
+	t.risk, t.kind = decide(t.screen, safety.Context{}, isStarter(msg))
+	t.openWith(t.checkIn)
 
 	sessionID := uuid.New()
 	write := &store.Batch{}
@@ -246,9 +247,11 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 	}
 	// The risk was recorded when the message was sent; only the reply is decided again.
 	t.newSession = len(t.history) == 0
-	t.risk, t.kind = decide(screenAlone(t.message), safetyContext(r.recent, t.messageID), t.newSession)
+	t.risk, t.kind = decide(screenAlone(t.message), safetyContext(r.recent, t.messageID), t.newSession && isStarter(t.message))
 	var disclosed *time.Time
-	if !t.newSession {
+	if t.newSession {
+		t.openWith(false)
+	} else {
 		disclosed = t.dueNotice(c.now)
 	}
 	write := &store.Batch{}
@@ -281,6 +284,20 @@ func unanswered(rows []dbgen.Message) (dbgen.Message, *dbgen.Message, error) {
 		return rows[1], &rows[0], nil
 	default:
 		return dbgen.Message{}, nil, refuse
+	}
+}
+
+// openWith sets the notice of a new session's reply from the companion: the welcome answers
+// only the app's starter message, so a session opened with the student's own words gets a
+// reply to them, after the AI disclosure every session starts with (and the check-in the
+// welcome would have carried after a positive screen in an earlier session).
+func (t *Turn) openWith(checkIn bool) {
+	if !t.newSession || t.kind != replyModel {
+		return
+	}
+	t.notice = companion.Disclosure
+	if checkIn {
+		t.notice += " " + companion.CheckInOpening
 	}
 }
 
