@@ -7,6 +7,7 @@ import { useEntitlements } from '../../../../auth/useEntitlements';
 import { MicButton, VoiceControls } from '../../../voice/VoiceControls';
 import { useVoiceChat } from '../../../voice/useVoiceChat';
 import { PageLoader } from '../../../../components/PageLoader/PageLoader';
+import { RECONNECTING } from '../../hooks/chatState';
 import { useChatConversation } from '../../hooks/useChatConversation';
 import { useVoiceSend } from '../../hooks/useVoiceSend';
 import { Composer } from '../Composer/Composer';
@@ -100,6 +101,11 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
       {chat.error ? (
         <Alert color="clay" role="alert" py="xs">
           {chat.error}
+          {chat.reconnecting ? (
+            <Text component="span" size="sm" role="status" display="block">
+              {RECONNECTING}
+            </Text>
+          ) : null}
         </Alert>
       ) : null}
 
