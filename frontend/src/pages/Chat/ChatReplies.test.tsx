@@ -409,3 +409,28 @@ describe('a dropped connection', () => {
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 });
+
+describe("today's prompt", () => {
+  it('opens a new chat with the welcome and the prompt as the companion asks it, and sends the answer without a session', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('*/api/chat/message/stream', async ({ request }) => {
+        sent = await request.json();
+        return sseResponse([sseEvent('delta', { text: 'Good to hear.' }), sseEvent('done', aReply({ aiResponse: 'Good to hear.' }))]);
+      }),
+    );
+    const { user } = render(
+      <Routes>
+        <Route path="/chat/:sessionId?" element={<ChatPage />} />
+      </Routes>,
+      { route: { pathname: '/chat', state: { prompt: 'What is one small thing that went well today?' } } },
+    );
+    await waitFor(() => expect(aiTexts()).toHaveLength(2));
+    expect(aiTexts()[1]).toBe("Today's prompt: What is one small thing that went well today?");
+    await user.type(box(), 'I finished my essay.{Enter}');
+    expect(await screen.findByText('Good to hear.')).toBeInTheDocument();
+    expect(sent).toEqual({ message: 'I finished my essay.', sessionId: null });
+    // The address is now the session's; the prompt stays in the thread.
+    expect(aiTexts()).toEqual([expect.any(String), "Today's prompt: What is one small thing that went well today?", 'Good to hear.']);
+  });
+});

@@ -49,6 +49,8 @@ function localId(prefix: string): string {
 interface Options {
   /** The session of the address, or undefined for a new chat. */
   initialSessionId?: string;
+  /** A new chat opened with a journaling prompt: the companion asks it after the welcome. */
+  prompt?: string;
   /** A new chat got its id from the server (the page replaces the address). */
   onSessionCreated: (sessionId: string) => void;
   /** The user ended the session (the page goes to /dashboard). */
@@ -83,9 +85,11 @@ export interface ConversationTurn {
   fail: (why: string) => void;
 }
 
-/** What a new chat shows before the first message: the welcome. */
-function newChatOpening(): ChatMessage[] {
-  return [{ id: 'welcome', role: 'assistant', content: WELCOME_MESSAGE }];
+/** What a new chat shows before the first message: the welcome, and the prompt it was opened with. */
+function newChatOpening(prompt: string | undefined): ChatMessage[] {
+  const welcome: ChatMessage = { id: 'welcome', role: 'assistant', content: WELCOME_MESSAGE };
+  const asked = prompt?.trim();
+  return asked ? [welcome, { id: 'prompt', role: 'assistant', content: `Today's prompt: ${asked}` }] : [welcome];
 }
 
 /**
@@ -94,7 +98,7 @@ function newChatOpening(): ChatMessage[] {
  * still being written when the chat opens, and ending (spec §4, chat session;
  * §8, Chat).
  */
-export function useChatConversation({ initialSessionId, onSessionCreated, onEnded }: Options) {
+export function useChatConversation({ initialSessionId, prompt, onSessionCreated, onEnded }: Options) {
   const queryClient = useQueryClient();
   // Only the session the screen opened with is loaded: when a new chat gets
   // its id, the address changes but the screen keeps what it shows.
@@ -119,7 +123,9 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   // messages mapped) is a transition, rendered in slices between which the browser can paint and
   // take input; until it is ready the screen stays on its loader.
   const loaded = useDeferredValue(detail.data);
-  const opening = useMemo(() => newChatOpening(), []);
+  // The prompt the chat opened with stays when the address changes to the new session's.
+  const [openedWith] = useState(prompt);
+  const opening = useMemo(() => newChatOpening(openedWith), [openedWith]);
   const history = useMemo<ChatMessage[]>(() => {
     if (!loadId) return opening;
     return loaded ? storedMessages(loaded) : [];

@@ -20,6 +20,8 @@ import classes from './ChatScreen.module.css';
 
 interface ChatScreenProps {
   initialSessionId?: string;
+  /** A new chat opened from the dashboard's prompt of the day: the companion asks it. */
+  prompt?: string;
   onSessionCreated: (sessionId: string) => void;
   onEnded: () => void;
 }
@@ -28,8 +30,8 @@ const END_FAILED = 'Failed to end session';
 const OFFLINE_NOTE = "Replies come from Percolate's built-in offline companion, not a language model.";
 
 /** The chat of spec §2: title pill, messages, composer, token counter. Laid out for a phone first. */
-export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: ChatScreenProps) {
-  const chat = useChatConversation({ initialSessionId, onSessionCreated, onEnded });
+export function ChatScreen({ initialSessionId, prompt, onSessionCreated, onEnded }: ChatScreenProps) {
+  const chat = useChatConversation({ initialSessionId, prompt, onSessionCreated, onEnded });
   const config = useGetClientConfig({ query: { staleTime: Infinity, retry: false } });
   // What the tier includes, from the server's entitlement table (spec §6); until it answers, nothing extra.
   const { entitlements, pending: entitlementsPending } = useEntitlements();
