@@ -434,3 +434,22 @@ describe("today's prompt", () => {
     expect(aiTexts()).toEqual([expect.any(String), "Today's prompt: What is one small thing that went well today?", 'Good to hear.']);
   });
 });
+
+describe('messages left', () => {
+  it('says in words how many messages are left before the session limit, beside the counter', async () => {
+    const turns = [1, 2, 3].flatMap((n) => [aMessage(`u${n}`, 'user', `thought ${n}`), aMessage(`a${n}`, 'assistant', `reply ${n}`)]);
+    server.use(getGetChatSessionMockHandler(aDetail({ sessionTokensUsed: 700, messages: [...aDetail().messages, ...turns] })));
+    renderChat();
+    expect(await screen.findByTestId('messages-left')).toHaveTextContent('About 1 message left in this session.');
+    expect(screen.getByLabelText('Tokens used')).toHaveTextContent('700 / 1000');
+  });
+
+  it('says nothing while plenty are left', async () => {
+    const turns = [1, 2, 3].flatMap((n) => [aMessage(`u${n}`, 'user', `thought ${n}`), aMessage(`a${n}`, 'assistant', `reply ${n}`)]);
+    server.use(getGetChatSessionMockHandler(aDetail({ sessionTokensUsed: 240, messages: [...aDetail().messages, ...turns] })));
+    renderChat();
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    await waitFor(() => expect(userTexts()).toHaveLength(3));
+    expect(screen.queryByTestId('messages-left')).toBeNull();
+  });
+});

@@ -16,6 +16,7 @@ import { EndedSummary } from '../EndedSummary/EndedSummary';
 import { MessageList } from '../MessageList/MessageList';
 import { ThinkingIndicator } from '../ThinkingIndicator/ThinkingIndicator';
 import { TokenCounter } from '../TokenCounter/TokenCounter';
+import { messagesLeft, messagesLeftText } from '../TokenCounter/messagesLeft';
 import classes from './ChatScreen.module.css';
 
 interface ChatScreenProps {
@@ -41,6 +42,9 @@ export function ChatScreen({ initialSessionId, prompt, onSessionCreated, onEnded
   const [ending, setEnding] = useState(false);
 
   if (chat.loading) return <PageLoader label="Loading session..." />;
+
+  const answered = chat.messages.filter((m) => m.role === 'user').length;
+  const left = chat.active ? messagesLeft(chat.tokensUsed, chat.tokenLimit, answered) : null;
 
   return (
     <div className={classes.screen}>
@@ -99,6 +103,12 @@ export function ChatScreen({ initialSessionId, prompt, onSessionCreated, onEnded
         onRetry={chat.retry}
         footer={chat.sending && !chat.messages.some((m) => m.streaming) ? <ThinkingIndicator /> : null}
       />
+
+      {left !== null ? (
+        <Text size="sm" c="dimmed" role="status" data-testid="messages-left">
+          {messagesLeftText(left)}
+        </Text>
+      ) : null}
 
       {chat.error ? (
         <Alert color="clay" role="alert" py="xs">
