@@ -83,7 +83,9 @@ func decide(s *screening, c safety.Context, newSession bool, crises int32) (safe
 func (t *Turn) decide(sc *screening, c safety.Context, recent []dbgen.Message, answered uuid.UUID) {
 	t.crises, t.pinned = t.session.CrisisReplies, t.session.SafetyPinned
 	t.afterCrisis = repliedCrisis(recent, answered)
-	t.risk, t.kind = decide(sc, c, t.newSession, t.crises)
+	// Only the starter message of a new session gets the welcome: a session opened with the
+	// student's own words gets a reply to them.
+	t.risk, t.kind = decide(sc, c, t.newSession && isStarter(t.message), t.crises)
 }
 
 // safetyContext is what the screen needs to know of the turns before a message, from the

@@ -99,6 +99,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 		return nil, err
 	}
 	t.decide(t.screen, safety.Context{}, nil, uuid.Nil)
+	t.openWith(t.checkIn)
 
 	sessionID := uuid.New()
 	write := &store.Batch{}
@@ -256,7 +257,9 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 	t.newSession = len(t.history) == 0
 	t.decide(screenAlone(t.message), safetyContext(r.recent, t.messageID), r.recent, t.messageID)
 	var disclosed *time.Time
-	if !t.newSession {
+	if t.newSession {
+		t.openWith(false)
+	} else {
 		disclosed = t.dueNotice(c.now)
 	}
 	write := &store.Batch{}
@@ -289,6 +292,20 @@ func unanswered(rows []dbgen.Message) (dbgen.Message, *dbgen.Message, error) {
 		return rows[1], &rows[0], nil
 	default:
 		return dbgen.Message{}, nil, refuse
+	}
+}
+
+// openWith sets the notice of a new session's reply from the companion: the welcome answers
+// only the app's starter message, so a session opened with the student's own words gets a
+// reply to them, after the AI disclosure every session starts with (and the check-in the
+// welcome would have carried after a positive screen in an earlier session).
+func (t *Turn) openWith(checkIn bool) {
+	if !t.newSession || t.kind != replyModel {
+		return
+	}
+	t.notice = companion.Disclosure
+	if checkIn {
+		t.notice += " " + companion.CheckInOpening
 	}
 }
 

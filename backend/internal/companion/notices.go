@@ -32,8 +32,12 @@ const CheckInQuestion = "I want to make sure I understand — are you thinking a
 // nothing downstream is given the words to mirror (a method, a means, a place).
 const Withheld = "[A message is withheld here: it suggested the user may be at risk, and the companion answered with a check-in and crisis resources. Do not guess at it, quote it or name any method, means or place.]"
 
+// CheckInOpening is the check-in's remembering part, said before the companion's reply when a
+// session after a positive screen is opened with the student's own words.
+const CheckInOpening = "Last time we talked, things sounded really hard. I've been hoping you're doing a bit better."
+
 // CheckIn opens the next session after a positive screen.
-const CheckIn = "Last time we talked, things sounded really hard. I've been hoping you're doing a bit better. How are you feeling today?"
+const CheckIn = CheckInOpening + " How are you feeling today?"
 
 // Welcome is the first reply of a new session. checkIn adds the gentle check-in after a
 // positive safety screen in an earlier session.

@@ -29,7 +29,7 @@ type Run struct {
 
 // Converse runs a conversation through the send path's safety decisions (as
 // safetyeval.Converse mirrors chat.decide: the message alone, or in its context after a risky
-// message or a check-in; the first message of a session gets the welcome) and the engine.
+// message or a check-in; the first message of a session is answered after the AI notice) and the engine.
 func Converse(c Conversation, engine *companion.Offline) Run {
 	run := Run{Conv: c}
 	var s safetyeval.Sender

@@ -91,7 +91,7 @@ type Outcome int
 // The outcomes. Every one but Answered interrupts the conversation. (With a model, a reply
 // whose words screen as risky also gets the resources added; the offline engine's do not.)
 const (
-	Answered  Outcome = iota // the welcome or an ordinary reply
+	Answered  Outcome = iota // an ordinary reply
 	CheckedIn                // the check-in question with the resources, or its follow-up after an unclear answer
 	Crisis                   // the crisis reply with the resources
 	Ack                      // a short acknowledgement of a later risk, pointing to the pinned resources
@@ -104,7 +104,7 @@ const (
 // since it asks again and the resources stay pinned; once the session has had the crisis
 // reply, any later risk but an attempt under way gets an acknowledgement), chat.safetyContext (the previous message's
 // level on its own, whether the reply it answers asked the check-in question, and whether
-// that was the follow-up), Turn.reply (the first message of a session gets the welcome; the
+// that was the follow-up), Turn.reply (the first message of a session is answered after the AI notice; the
 // offline engine's replies are not screened) and Turn.prompt (the engine is told how many
 // crisis replies the session has had and whether the last reply was one).
 func Converse(turns []string) ([]Outcome, []string) {
@@ -127,7 +127,7 @@ type Sender struct {
 }
 
 // Send decides the outcome of the session's next message and writes its reply: a fixed one,
-// the welcome, or compose's (the offline engine's) with the prompt the chat would give it.
+// or compose's (the offline engine's) with the prompt the chat would give it.
 func (s *Sender) Send(msg string, compose func(companion.Prompt) string) (Outcome, string) {
 	alone := safety.Screen(msg, safety.Context{})
 	risk := alone
@@ -145,10 +145,12 @@ func (s *Sender) Send(msg string, compose func(companion.Prompt) string) (Outcom
 		out, reply = CheckedIn, companion.FollowUpReply
 	case risk.Level == safety.Possible:
 		out, reply = CheckedIn, companion.CheckInReplyFor(companion.Where{})
-	case len(s.History) == 0:
-		reply = companion.Welcome("Sam", false)
 	default:
 		reply = compose(companion.Prompt{History: s.History, Message: msg, Crises: s.crises, AfterCrisis: s.afterCrisis})
+		if len(s.History) == 0 {
+			// A session opened with the student's own words: the reply, after the AI notice.
+			reply = companion.Disclosure + "\n\n" + reply
+		}
 	}
 	s.History = append(s.History, companion.Turn{Role: companion.RoleUser, Content: msg},
 		companion.Turn{Role: companion.RoleAssistant, Content: reply})
@@ -160,8 +162,8 @@ func (s *Sender) Send(msg string, compose func(companion.Prompt) string) (Outcom
 	return out, reply
 }
 
-// opener is the first turn of each single message's conversation: the first message of a
-// session gets the welcome, so a message is measured as the second turn.
+// opener is the first turn of each single message's conversation, so that a message is
+// measured where most messages are: after the session's opening.
 const opener = "hey"
 
 // Count is k of n, with its Wilson interval.

@@ -73,7 +73,10 @@ describe('error texts', () => {
 
   it('send: response message, else the error message, else the default', () => {
     expect(sendErrorText(new ApiError(429, { message: 'Slow down', error: 'x' }))).toBe('Slow down');
-    expect(sendErrorText(new TypeError('Failed to fetch'))).toBe('Failed to fetch');
+    expect(sendErrorText(new Error('The voice reply could not be played.'))).toBe('The voice reply could not be played.');
+    // The browser's words for a dropped connection never reach the page (issue 36).
+    expect(sendErrorText(new TypeError('Failed to fetch'))).toBe('Failed to send message');
+    expect(sendErrorText(new TypeError('network error'))).toBe('Failed to send message');
     expect(sendErrorText('weird')).toBe('Failed to send message');
   });
 

@@ -65,11 +65,16 @@ export function newSessionErrorText(error: unknown): string {
   return 'Failed to create new session. Please try again.';
 }
 
-/** The response message, else the error's own message, else a default (spec §8, send failure). */
+/**
+ * The response message, else the error's own message, else a default (spec §8, send failure).
+ * A dropped connection has no message of ours: the browser's words for it ("Failed to fetch",
+ * "network error") give way to the default.
+ */
 export function sendErrorText(error: unknown): string {
   if (isApiError(error)) {
     return error.serverMessage ?? error.text ?? error.serverError ?? error.message ?? 'Failed to send message';
   }
+  if (error instanceof TypeError) return 'Failed to send message';
   if (error instanceof Error && error.message) return error.message;
   return 'Failed to send message';
 }

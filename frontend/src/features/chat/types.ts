@@ -21,4 +21,8 @@ export interface ChatMessage {
    * user stopped the reply before any text (`stopped`).
    */
   notice?: 'failed' | 'stopped';
+  /** The connection bubble (spec §8): the last send or reply never got its answer through. */
+  trouble?: boolean;
+  /** The user's line never reached the server (the connection was down). */
+  unsent?: boolean;
 }

@@ -1,35 +1,18 @@
 import type { SessionListItem } from '../../api/gen/model';
-import { EmotionChips } from '../chat/components/EmotionChips/EmotionChips';
-import { isEndedStatus } from '../chat/sessions';
-import { awaitingSummary, summaryFirstLine } from './glance';
+import { awaitingSummary } from './glance';
 import classes from './SessionGlance.module.css';
 
 /**
- * A card's summary line and emotion chips, for the tiers that include summaries
- * (not USER) and for ended sessions only; 'summarising…' until they arrive.
- * Model output is untrusted: rendered as text, never as HTML. Plain elements: every card has one.
+ * 'summarising…' on the card of an ended session while its summary is being written, for the
+ * tiers that include summaries (not USER). Once written, the summary and the emotions are shown
+ * once each, in the card's 'Session Summary' and 'Session Emotions' dropdowns (issue 36: they
+ * were on the card and again in the dropdowns). Plain elements: every card has one.
  */
 export function SessionGlance({ session, summaries }: { session: SessionListItem; summaries: boolean }) {
-  if (!summaries || !isEndedStatus(session.status)) return null;
-  if (awaitingSummary(session)) {
-    return (
-      <p className={`${classes.text} ${classes.waiting}`} role="status">
-        summarising…
-      </p>
-    );
-  }
-  const line = summaryFirstLine(session.sessionSummary);
-  const emotions = session.sessionEmotions ?? [];
+  if (!summaries || !awaitingSummary(session)) return null;
   return (
-    <div>
-      {line ? (
-        <p className={`${classes.text} ${classes.clamp}`} data-testid="summary-line">
-          {line}
-        </p>
-      ) : null}
-      {emotions.length > 0 ? (
-        <EmotionChips emotions={emotions} size="sm" mt={6} label="Emotions" />
-      ) : null}
-    </div>
+    <p className={`${classes.text} ${classes.waiting}`} role="status">
+      summarising…
+    </p>
   );
 }

@@ -1,4 +1,4 @@
-import { JOURNAL_PROMPTS, firstName, greetingFor, promptOfDay, summaryFirstLine } from './glance';
+import { JOURNAL_PROMPTS, firstName, greetingFor, promptOfDay } from './glance';
 
 describe('dashboard glance helpers', () => {
   it('greets by local time of day', () => {
@@ -19,11 +19,5 @@ describe('dashboard glance helpers', () => {
     expect(promptOfDay(new Date(2026, 10, 24, 9, 0))).not.toBe(morning);
     expect(JOURNAL_PROMPTS).toContain(morning);
     expect(JOURNAL_PROMPTS.length).toBeGreaterThanOrEqual(14);
-  });
-
-  it('takes the first line of a summary', () => {
-    expect(summaryFirstLine('\n## Exams and sleep\nMore text')).toBe('Exams and sleep');
-    expect(summaryFirstLine('- Talked about home')).toBe('Talked about home');
-    expect(summaryFirstLine(null)).toBe('');
   });
 });

@@ -38,12 +38,6 @@ export function promptOfDay(date: Date): string {
   return JOURNAL_PROMPTS[day % JOURNAL_PROMPTS.length]!;
 }
 
-/** The first non-empty line of a summary, without markdown heading or list marks. */
-export function summaryFirstLine(summary: string | null | undefined): string {
-  const line = (summary ?? '').split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
-  return line.replace(/^\s*(#+|[-*•]|\d+[.)])\s+/, '').trim();
-}
-
 /** An ended session whose summary has not been written yet. */
 export function awaitingSummary(session: Pick<SessionListItem, 'status' | 'sessionSummary'>): boolean {
   return isEndedStatus(session.status) && !(session.sessionSummary ?? '').trim();

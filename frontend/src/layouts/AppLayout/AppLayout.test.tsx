@@ -60,6 +60,8 @@ describe('AppLayout', () => {
     expect(drawer).toBeVisible();
     const links = within(drawer);
     expect(links.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    // The weekly reports are one tap away (issue 36).
+    expect(links.getByRole('link', { name: 'Your insights' })).toHaveAttribute('href', '/insights');
 
     await user.click(links.getByRole('link', { name: 'Profile' }));
     expect(screen.getByText('profile content')).toBeInTheDocument();

@@ -7,6 +7,7 @@ import { SiteShell } from '../SiteShell/SiteShell';
 
 const items = [
   { label: 'Dashboard', to: '/dashboard' },
+  { label: 'Your insights', to: '/insights' },
   { label: 'Profile', to: '/profile' },
 ];
 
@@ -55,7 +56,7 @@ function MenuActions() {
 
 /**
  * The signed-in pages' navigation bar (spec §2): the brand links home, and
- * Dashboard and Profile sit in the header on wide screens and behind a menu
+ * Dashboard, Your insights (issue 36) and Profile sit in the header on wide screens and behind a menu
  * button on small ones, the current one highlighted; the small-screen menu
  * also starts a new chat and logs out.
  */

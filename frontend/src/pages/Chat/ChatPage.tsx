@@ -9,7 +9,9 @@ import { ChatScreen } from '../../features/chat/components/ChatScreen/ChatScreen
  */
 export function ChatPage() {
   const { sessionId } = useParams();
-  const { key: locationKey } = useLocation();
+  const { key: locationKey, state } = useLocation();
+  // The dashboard's prompt of the day opens a new chat with it.
+  const prompt = sessionId ? undefined : (state as { prompt?: unknown } | null)?.prompt;
   const navigate = useNavigate();
   const [adopted, setAdopted] = useState<{ id: string; key: string } | null>(null);
 
@@ -20,6 +22,7 @@ export function ChatPage() {
     <ChatScreen
       key={screenKey}
       initialSessionId={sessionId}
+      prompt={typeof prompt === 'string' ? prompt : undefined}
       onSessionCreated={(id) => {
         setAdopted({ id, key: screenKey });
         navigate(`/chat/${id}`, { replace: true });

@@ -327,3 +327,129 @@ describe('a reply still being written', () => {
     expect(attaches).toBe(1);
   });
 });
+
+describe('a dropped connection', () => {
+  it('marks the cut-off reply interrupted with Retry, keeps one connection bubble, and reconnects by itself', async () => {
+    let phase: 'open' | 'down' | 'back' = 'open';
+    let sends = 0;
+    const stored = 'That sounds like a lot to carry this week.';
+    server.use(
+      http.get('*/api/chat/sessions/:id', () => {
+        if (phase === 'down') return HttpResponse.error();
+        if (phase === 'open') return HttpResponse.json(aDetail());
+        return HttpResponse.json(
+          aDetail({
+            sessionTokensUsed: 180,
+            messages: [...aDetail().messages, aMessage('m-2', 'user', 'hello'), aMessage('m-3', 'assistant', stored)],
+          }),
+        );
+      }),
+      http.post('*/api/chat/message/stream', () => {
+        sends += 1;
+        // The first reply is cut off part-way (the server went away); then nothing gets through.
+        if (sends === 1) {
+          phase = 'down';
+          return sseResponse([sseEvent('delta', { text: 'That sounds' })]);
+        }
+        return HttpResponse.error();
+      }),
+    );
+    const { user } = renderChat();
+    await user.type(await screen.findByRole('textbox', { name: 'Message' }), 'hello{Enter}');
+
+    expect(await screen.findByTestId('reply-mark')).toHaveTextContent('Interrupted');
+    expect(aiTexts()).toEqual([WELCOME, 'That sounds', TROUBLE]);
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to send message');
+    expect(screen.getByRole('status')).toHaveTextContent('Reconnecting');
+
+    // Sending again while the server is away: still one connection bubble, and no browser words.
+    await user.type(box(), 'still there?{Enter}');
+    await waitFor(() => expect(sends).toBe(2));
+    await waitFor(() => expect(userTexts()).toEqual(['hello', 'still there?']));
+    expect(aiTexts().filter((t) => t === TROUBLE)).toHaveLength(1);
+    expect(aiTexts()[aiTexts().length - 1]).toBe(TROUBLE);
+    expect(document.body.textContent).not.toMatch(/failed to fetch|network ?error/i);
+
+    // The server is back: the chat shows what it stored, and the line it never had stays.
+    phase = 'back';
+    window.dispatchEvent(new Event('online'));
+    expect(await screen.findByText(stored)).toBeInTheDocument();
+    expect(aiTexts()).toEqual([WELCOME, stored, TROUBLE]);
+    expect(userTexts()).toEqual(['hello', 'still there?']);
+    expect(screen.queryByTestId('reply-mark')).toBeNull();
+    expect(screen.queryByText('Reconnecting', { exact: false })).toBeNull();
+  });
+
+  it('follows a reply the server is still writing once it is reachable again', async () => {
+    let phase: 'open' | 'back' = 'open';
+    server.use(
+      http.get('*/api/chat/sessions/:id', () =>
+        HttpResponse.json(
+          phase === 'open'
+            ? aDetail()
+            : aDetail({ replyInProgress: true, messages: [...aDetail().messages, aMessage('m-2', 'user', 'hello')] }),
+        ),
+      ),
+      http.post('*/api/chat/message/stream', () => {
+        phase = 'back';
+        return sseResponse([sseEvent('delta', { text: 'Half' })]);
+      }),
+      http.get('*/api/chat/sessions/:id/stream', () =>
+        sseResponse([sseEvent('delta', { text: 'Half and whole.' }), sseEvent('done', aReply({ aiResponse: 'Half and whole.' }))]),
+      ),
+    );
+    const { user } = renderChat();
+    await user.type(await screen.findByRole('textbox', { name: 'Message' }), 'hello{Enter}');
+    await screen.findByTestId('reply-mark');
+    window.dispatchEvent(new Event('online'));
+
+    expect(await screen.findByText('Half and whole.')).toBeInTheDocument();
+    await waitFor(() => expect(aiTexts()).toEqual([WELCOME, 'Half and whole.']));
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+});
+
+describe("today's prompt", () => {
+  it('opens a new chat with the welcome and the prompt as the companion asks it, and sends the answer without a session', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('*/api/chat/message/stream', async ({ request }) => {
+        sent = await request.json();
+        return sseResponse([sseEvent('delta', { text: 'Good to hear.' }), sseEvent('done', aReply({ aiResponse: 'Good to hear.' }))]);
+      }),
+    );
+    const { user } = render(
+      <Routes>
+        <Route path="/chat/:sessionId?" element={<ChatPage />} />
+      </Routes>,
+      { route: { pathname: '/chat', state: { prompt: 'What is one small thing that went well today?' } } },
+    );
+    await waitFor(() => expect(aiTexts()).toHaveLength(2));
+    expect(aiTexts()[1]).toBe("Today's prompt: What is one small thing that went well today?");
+    await user.type(box(), 'I finished my essay.{Enter}');
+    expect(await screen.findByText('Good to hear.')).toBeInTheDocument();
+    expect(sent).toEqual({ message: 'I finished my essay.', sessionId: null });
+    // The address is now the session's; the prompt stays in the thread.
+    expect(aiTexts()).toEqual([expect.any(String), "Today's prompt: What is one small thing that went well today?", 'Good to hear.']);
+  });
+});
+
+describe('messages left', () => {
+  it('says in words how many messages are left before the session limit, beside the counter', async () => {
+    const turns = [1, 2, 3].flatMap((n) => [aMessage(`u${n}`, 'user', `thought ${n}`), aMessage(`a${n}`, 'assistant', `reply ${n}`)]);
+    server.use(getGetChatSessionMockHandler(aDetail({ sessionTokensUsed: 700, messages: [...aDetail().messages, ...turns] })));
+    renderChat();
+    expect(await screen.findByTestId('messages-left')).toHaveTextContent('About 1 message left in this session.');
+    expect(screen.getByLabelText('Tokens used')).toHaveTextContent('700 / 1000');
+  });
+
+  it('says nothing while plenty are left', async () => {
+    const turns = [1, 2, 3].flatMap((n) => [aMessage(`u${n}`, 'user', `thought ${n}`), aMessage(`a${n}`, 'assistant', `reply ${n}`)]);
+    server.use(getGetChatSessionMockHandler(aDetail({ sessionTokensUsed: 240, messages: [...aDetail().messages, ...turns] })));
+    renderChat();
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    await waitFor(() => expect(userTexts()).toHaveLength(3));
+    expect(screen.queryByTestId('messages-left')).toBeNull();
+  });
+});

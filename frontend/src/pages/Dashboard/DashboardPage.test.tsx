@@ -40,14 +40,15 @@ const untitled = aSession({ id: 'ffee0000-0000-4000-8000-000000000003', title: '
 
 function Where() {
   const location = useLocation();
-  return <p data-testid="where">{location.pathname}</p>;
+  const prompt = (location.state as { prompt?: string } | null)?.prompt;
+  return <p data-testid="where">{prompt ? `${location.pathname} ${prompt}` : location.pathname}</p>;
 }
 
 function renderDashboard(state?: unknown) {
   return render(
     <Routes>
       <Route path="/dashboard" element={<DashboardPage />} />
-      <Route path="/chat/:sessionId" element={<Where />} />
+      <Route path="/chat/:sessionId?" element={<Where />} />
       <Route path="/about" element={<Where />} />
     </Routes>,
     { route: state ? { pathname: '/dashboard', state } : '/dashboard' },
@@ -214,31 +215,43 @@ describe('DashboardPage', () => {
       expect(prompt.compareDocumentPosition(firstCard) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     });
 
+    it("starts a new chat with today's prompt when it is tapped", async () => {
+      setTokens('access', 'refresh');
+      server.use(getGetCurrentUserMockHandler(aUser({ role: 'USER' })), getListChatSessionsMockHandler([active]));
+      const { user } = renderDashboard();
+      const prompt = promptOfDay(new Date());
+      await user.click(await screen.findByRole('button', { name: `${prompt}: start a chat about it` }));
+      expect(await screen.findByTestId('where')).toHaveTextContent(`/chat ${prompt}`);
+    });
+
     const withSummary = aSession({
       ...ended,
       sessionSummary: 'Talked through exam nerves and a plan for Sunday.\nSecond line that stays in the dropdown.',
       sessionEmotions: ['anxiety', 'hope'],
     });
 
-    it('shows the first line of the summary and the emotion chips on the card of a paid role', async () => {
+    it('shows the summary and the emotions once each, in the dropdowns, and the closing feeling on the card', async () => {
       asRole('BASIC');
-      server.use(getListChatSessionsMockHandler([withSummary, active]));
-      renderDashboard();
+      server.use(
+        getListChatSessionsMockHandler([{ ...withSummary, closingFeeling: 'better' }, active]),
+        http.get('*/api/chat/sessions/:id', () =>
+          HttpResponse.json({ ...getGetChatSessionResponseMock(), sessionSummary: withSummary.sessionSummary, sessionEmotions: ['anxiety', 'hope'] }),
+        ),
+      );
+      const { user } = renderDashboard();
+      const theCard = await waitFor(() => card('Sunday reflections'));
+      expect(within(theCard).getByTestId('closing-feeling')).toHaveTextContent('Left feeling better');
+      // Nothing of the summary or the emotions before a dropdown is opened.
+      expect(within(theCard).queryByText(/exam nerves/)).toBeNull();
+      expect(within(theCard).queryByText('anxiety')).toBeNull();
 
-      const theCard = await waitFor(() => {
-        const found = card('Sunday reflections');
-        expect(within(found).getByTestId('summary-line')).toBeInTheDocument();
-        return found;
-      });
-      expect(within(theCard).getByTestId('summary-line')).toHaveTextContent('Talked through exam nerves and a plan for Sunday.');
-      expect(within(theCard).queryByText(/Second line/)).toBeNull();
-      expect(within(theCard).getByText('anxiety')).toBeInTheDocument();
-      expect(within(theCard).getByText('hope')).toBeInTheDocument();
-      // The spec's dropdowns stay.
-      expect(within(theCard).getByRole('button', { name: 'Session Summary' })).toBeInTheDocument();
-      expect(within(theCard).getByRole('button', { name: 'Session Emotions' })).toBeInTheDocument();
-      // A session still going shows neither.
-      expect(within(card('Exam worries')).queryByTestId('summary-line')).toBeNull();
+      await user.click(within(theCard).getByRole('button', { name: 'Session Summary' }));
+      await user.click(within(theCard).getByRole('button', { name: 'Session Emotions' }));
+      expect(await within(theCard).findAllByText(/Talked through exam nerves/)).toHaveLength(1);
+      expect(within(theCard).getAllByText('anxiety')).toHaveLength(1);
+      expect(within(theCard).getAllByText('hope')).toHaveLength(1);
+      // A session still going has no feeling yet.
+      expect(within(card('Exam worries')).queryByTestId('closing-feeling')).toBeNull();
     });
 
     it('shows a FREE user the same cards without the summary or chips, and the upgrade texts', async () => {
@@ -247,7 +260,7 @@ describe('DashboardPage', () => {
       const { user } = renderDashboard();
       const theCard = await waitFor(() => card('Sunday reflections'));
 
-      expect(within(theCard).queryByTestId('summary-line')).toBeNull();
+      expect(within(theCard).queryByText(/exam nerves/)).toBeNull();
       expect(within(theCard).queryByText('anxiety')).toBeNull();
       expect(screen.queryByText('summarising…')).toBeNull();
       await user.click(within(theCard).getByRole('button', { name: 'Session Summary' }));
@@ -272,8 +285,7 @@ describe('DashboardPage', () => {
       expect(await within(await waitFor(() => card('Sunday reflections'))).findByText('summarising…')).toBeInTheDocument();
       written = true;
       const askedBefore = calls;
-      expect(await screen.findByTestId('summary-line')).toHaveTextContent('Talked through exam nerves');
-      expect(screen.queryByText('summarising…')).toBeNull();
+      await waitFor(() => expect(screen.queryByText('summarising…')).toBeNull());
       expect(calls).toBeGreaterThan(askedBefore);
     });
   });

@@ -113,7 +113,7 @@ export function DashboardPage() {
 
   return (
     <Container size="lg" py="md">
-      <Stack gap="lg">
+      <Stack gap="lg" className={classes.page}>
         <Title order={1} fz="h2">
           Your Sessions
         </Title>
@@ -169,6 +169,8 @@ export function DashboardPage() {
 const ESTIMATED_ROW = 261;
 /** The space between rows, as --mantine-spacing-lg (20 px) is between the columns. */
 const ROW_GAP = 20;
+/** On a phone (one column) the cards sit closer, so that the first screen holds three or more. */
+const PHONE_ROW_GAP = 12;
 
 interface SessionGridProps {
   sessions: SessionListItem[];
@@ -190,6 +192,7 @@ function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore
   const sm = useMediaQuery('(min-width: 48em)', false, { getInitialValueInEffect: false });
   const lg = useMediaQuery('(min-width: 75em)', false, { getInitialValueInEffect: false });
   const cols = lg ? 3 : sm ? 2 : 1;
+  const rowGap = cols === 1 ? PHONE_ROW_GAP : ROW_GAP;
   const rows = useMemo(() => {
     const out: SessionListItem[][] = [];
     for (let i = 0; i < sessions.length; i += cols) out.push(sessions.slice(i, i + cols));
@@ -219,7 +222,7 @@ function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore
     // The window's size from the first render, so the first render has the rows in view.
     initialRect: { width: window.innerWidth, height: window.innerHeight },
     scrollMargin: offset,
-    gap: ROW_GAP,
+    gap: rowGap,
     // A row's size comes from the ResizeObserver, after the browser's own layout.
     measureElement: measureAfterLayout<Window>(),
   });
@@ -245,7 +248,7 @@ function SessionGrid({ sessions, summaries, endedSessionId, hasMore, loadingMore
       <div ref={listRef} style={{ position: 'relative', height: virtualizer.getTotalSize() }} data-testid="session-grid">
         <div
           className={classes.rows}
-          style={{ transform: `translateY(${first ? first.start - virtualizer.options.scrollMargin : 0}px)` }}
+          style={{ gap: rowGap, transform: `translateY(${first ? first.start - virtualizer.options.scrollMargin : 0}px)` }}
         >
           {items.map((item) => (
             <div

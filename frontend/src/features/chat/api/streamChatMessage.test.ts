@@ -5,7 +5,7 @@ import { vi } from 'vitest';
 import { browser } from '../../../auth/browser';
 import { server } from '../../../test-utils';
 import { sseResponse, sseEvent } from '../testing/sse';
-import { streamChatMessage } from './streamChatMessage';
+import { ConnectionLostError, streamChatMessage } from './streamChatMessage';
 
 const done: SendMessageResponse = {
   success: true,
@@ -129,6 +129,15 @@ describe('streamChatMessage', () => {
 
   it('fails when the stream ends without a final event', async () => {
     server.use(http.post('*/api/chat/message/stream', () => sseResponse([sseEvent('delta', { text: 'cut' })])));
-    await expect(streamChatMessage({ message: 'hi' })).rejects.toThrow('The reply stream ended early.');
+    const failure = await streamChatMessage({ message: 'hi' }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ConnectionLostError);
+    expect(failure).toMatchObject({ started: true, message: 'Failed to send message' });
+  });
+
+  it('says whether the connection dropped before the request reached the server or during the stream', async () => {
+    server.use(http.post('*/api/chat/message/stream', () => HttpResponse.error()));
+    const failure = await streamChatMessage({ message: 'hi' }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ConnectionLostError);
+    expect(failure).toMatchObject({ started: false, message: 'Failed to send message' });
   });
 });

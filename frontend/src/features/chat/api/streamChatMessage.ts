@@ -44,6 +44,27 @@ export class ReplyFailedError extends ApiError {
   }
 }
 
+/**
+ * The connection dropped: the request never reached the server (`started` false) or the
+ * stream broke before its last event (`started` true: the server has the message and goes on
+ * writing and storing the reply). The browser's own words for it ("Failed to fetch",
+ * "network error") never reach the page.
+ */
+export class ConnectionLostError extends Error {
+  readonly started: boolean;
+
+  constructor(started: boolean, options?: { cause?: unknown }) {
+    super('Failed to send message', options);
+    this.name = 'ConnectionLostError';
+    this.started = started;
+  }
+}
+
+/** A fetch or a read that failed in the network (not an abort, not an answer). */
+function lost(err: unknown, started: boolean): unknown {
+  return err instanceof TypeError ? new ConnectionLostError(started, { cause: err }) : err;
+}
+
 interface ServerSentEvent {
   event: string;
   data: string;
@@ -100,12 +121,15 @@ async function openReplyStream(
 ): Promise<SendMessageResponse | null> {
   const headers = new Headers(init.headers);
   headers.set('Accept', 'text/event-stream');
-  const response = await authorizedFetch(url, { ...init, headers, signal });
+  let response: Response;
+  try {
+    response = await authorizedFetch(url, { ...init, headers, signal });
+  } catch (err) {
+    throw lost(err, false);
+  }
   if (!response.ok) throw await errorFromResponse(response);
   if (response.status === 204) return null;
-  if (!response.body) {
-    throw new Error('The server sent no reply.');
-  }
+  if (!response.body) throw new ConnectionLostError(true);
   const reader = response.body.getReader();
   // An abort (Stop, leaving the screen) ends the read loop whatever the transport does with it.
   const cancel = () => void reader.cancel().catch(() => {});
@@ -132,7 +156,13 @@ async function openReplyStream(
 
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        throw lost(err, true);
+      }
+      const { value, done } = chunk;
       if (value) buffer += decoder.decode(value, { stream: !done }).replace(/\r\n/g, '\n');
       let boundary = buffer.indexOf('\n\n');
       while (boundary !== -1) {
@@ -145,7 +175,8 @@ async function openReplyStream(
       if (done) {
         const result = buffer.trim() === '' ? undefined : handle(buffer);
         if (result) return result;
-        throw new Error('The reply stream ended early.');
+        // The server went away before its last event (a proxy may end the body cleanly).
+        throw new ConnectionLostError(true);
       }
     }
   } finally {

@@ -7,6 +7,7 @@ import {
   END_FAILED,
   ENDED_REFUSAL,
   initialChatState,
+  needsRetry,
   retriedIds,
   STOPPED_NOTICE,
   TROUBLE_CONNECTING,
@@ -70,6 +71,8 @@ describe('chatReducer', () => {
       streaming: false,
       stopping: false,
       error: null,
+      synced: null,
+      reconnecting: false,
     });
   });
 
@@ -222,6 +225,83 @@ describe('chatReducer', () => {
 
     it('a failed end of the session says so', () => {
       expect(after([{ type: 'endFailed' }]).error).toBe(END_FAILED);
+    });
+  });
+
+  describe('a dropped connection', () => {
+    const cutOff: ChatEvent[] = [
+      userLine('user-1', 'hello'),
+      { type: 'replyStarted' },
+      { type: 'tokenReceived', replyId: 'ai-1', text: 'That' },
+      { type: 'streamEnded', replyId: 'ai-1', text: 'That sounds' },
+      {
+        type: 'sendFailed',
+        replyId: 'ai-1',
+        troubleId: 't-1',
+        error: 'Failed to send message',
+        lost: { userId: 'user-1', reached: true, reconnect: true },
+      },
+      { type: 'replyEnded' },
+    ];
+
+    it('marks the partial reply interrupted, shows one connection bubble that offers Retry, and reconnects', () => {
+      const state = after(cutOff);
+      expect(byId(state, 'ai-1')).toMatchObject({ content: 'That sounds', status: 'interrupted', streaming: false });
+      expect(byId(state, 't-1')).toMatchObject({ content: TROUBLE_CONNECTING, trouble: true });
+      expect(needsRetry(state.added[state.added.length - 1])).toBe(true);
+      expect(byId(state, 'user-1')?.unsent).toBeUndefined();
+      expect(state.reconnecting).toBe(true);
+      expect(state.error).toBe('Failed to send message');
+    });
+
+    it('sending again while it is down never doubles the connection bubble, and marks the line that never left', () => {
+      const state = after(
+        [
+          userLine('user-2', 'still there?'),
+          { type: 'replyStarted' },
+          {
+            type: 'sendFailed',
+            troubleId: 't-2',
+            error: 'Failed to send message',
+            lost: { userId: 'user-2', reached: false, reconnect: true },
+          },
+          { type: 'replyEnded' },
+        ],
+        after(cutOff),
+      );
+      expect(troubles(state).map((m) => m.id)).toEqual(['t-2']);
+      expect(texts(state)).toEqual(['hello', 'That sounds', 'still there?', TROUBLE_CONNECTING]);
+      expect(byId(state, 'user-2')?.unsent).toBe(true);
+      expect(state.reconnecting).toBe(true);
+    });
+
+    it('once the server answers, the thread is what it stored, keeping lines it never had', () => {
+      const stored: ChatMessage[] = [
+        { id: 'm-1', role: 'user', content: 'hello' },
+        { id: 'm-2', role: 'assistant', content: 'That sounds like a lot to carry.' },
+      ];
+      const synced: ChatEvent = { type: 'synced', messages: stored, tokens: { used: 40, limit: 1000 }, title: 'Hello', ended: false };
+      const recovered = after([synced], after(cutOff));
+      expect(recovered.synced).toEqual(stored);
+      expect(recovered.added).toEqual([]);
+      expect([recovered.reconnecting, recovered.error, recovered.tokens]).toEqual([false, null, { used: 40, limit: 1000 }]);
+
+      const withUnsent = after(
+        [
+          userLine('user-2', 'still there?'),
+          { type: 'sendFailed', troubleId: 't-2', error: 'Failed to send message', lost: { userId: 'user-2', reached: false, reconnect: true } },
+          synced,
+        ],
+        after(cutOff),
+      );
+      expect(texts(withUnsent)).toEqual(['still there?', TROUBLE_CONNECTING]);
+    });
+
+    it('a send that comes through stops the reconnecting and leaves no Retry', () => {
+      const state = after([userLine('user-2', 'again'), { type: 'replyStarted' }, finished(aReply(), 'ai-2')], after(cutOff));
+      expect(state.reconnecting).toBe(false);
+      expect(texts(state)).toEqual(['hello', 'That sounds', TROUBLE_CONNECTING, 'again', 'That sounds like a lot to carry.']);
+      expect(needsRetry(state.added[state.added.length - 1])).toBe(false);
     });
   });
 

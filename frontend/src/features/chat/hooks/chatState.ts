@@ -19,6 +19,8 @@ export const WELCOME_MESSAGE = "Welcome. This is a quiet place to think out loud
 export const STOPPED_NOTICE = 'You stopped this reply.';
 /** The notice of a stored message whose reply never came (seen when the chat is opened again). */
 export const UNANSWERED_NOTICE = "Your message was saved, but the reply didn't come through.";
+/** Said while the connection is down and the chat reaches the server again by itself. */
+export const RECONNECTING = 'Reconnecting… your chat will pick up where it left off.';
 /** Spec §8: a reply that failed on the server without saying why. */
 export const UNKNOWN_ERROR = 'Unknown error occurred.';
 /** Spec §8: the end of a session failed. */
@@ -52,9 +54,9 @@ export function storedMessages(detail: SessionDetail): ChatMessage[] {
   return shown;
 }
 
-/** Whether the last turn can be answered again: its reply failed, was cut off or was stopped. */
+/** Whether the last turn can be answered again: its reply failed, was cut off, was stopped or never came through. */
 export function needsRetry(last: ChatMessage | undefined): boolean {
-  return Boolean(last && (last.notice || (last.role === 'assistant' && last.status)));
+  return Boolean(last && (last.notice || last.trouble || (last.role === 'assistant' && last.status)));
 }
 
 /** The messages a retry replaces: the trailing failed, cut-off or stopped replies and notices. */
@@ -88,6 +90,13 @@ export interface ChatState {
   stopping: boolean;
   /** The line under the thread: why a send or the end failed, or that the chat has ended. */
   error: string | null;
+  /**
+   * The server's record of the thread, read again after the connection came back: it stands
+   * in for the loaded messages (and those added before it) until the screen is left.
+   */
+  synced: ChatMessage[] | null;
+  /** The connection dropped in a session the server knows: the screen is trying to reach it again. */
+  reconnecting: boolean;
 }
 
 export type ChatEvent =
@@ -122,8 +131,27 @@ export type ChatEvent =
     }
   /** The message is stored but the companion could not answer: its words, once, as a notice with Retry. */
   | { type: 'replyFailed'; replyId: string; noticeId: string; message: string }
-  /** The request never got an answer (spec §8): the reason under the thread and the connection bubble. */
-  | { type: 'sendFailed'; replyId?: string; troubleId: string; error: string }
+  /**
+   * The request never got an answer (spec §8): the reason under the thread and the connection
+   * bubble, only ever one. With `lost`, the connection dropped: a reply cut off part-way is
+   * marked interrupted, the user's line is marked unsent when the request never reached the
+   * server, and the screen reconnects when `reconnect` (the session is known).
+   */
+  | {
+      type: 'sendFailed';
+      replyId?: string;
+      troubleId: string;
+      error: string;
+      lost?: { userId?: string; reached: boolean; reconnect: boolean };
+    }
+  /** The connection is back: the thread as the server has it, and its counter, title and state. */
+  | {
+      type: 'synced';
+      messages: ChatMessage[];
+      tokens: { used: number; limit: number };
+      title: string | null;
+      ended: boolean;
+    }
   /** A retry never got an answer: the reason as a notice, so it can be retried again. */
   | { type: 'retryFailed'; replyId: string; noticeId: string; error: string }
   /** Following a reply already being written failed: the reason under the thread. */
@@ -156,6 +184,8 @@ export function initialChatState(sessionId: string | undefined): ChatState {
     streaming: false,
     stopping: false,
     error: null,
+    synced: null,
+    reconnecting: false,
   };
 }
 
@@ -222,7 +252,8 @@ export function chatReducer(state: ChatState, event: ChatEvent): ChatState {
     case 'sendRefused':
       return { ...state, error: ENDED_REFUSAL };
     case 'replyStarted':
-      return { ...state, sending: true, streaming: true };
+      // A new send or retry reaches the server by itself, or fails and reconnects again.
+      return { ...state, sending: true, streaming: true, reconnecting: false };
     case 'voiceSendStarted':
       return { ...state, sending: true };
     case 'voiceSendFinished':
@@ -244,15 +275,38 @@ export function chatReducer(state: ChatState, event: ChatEvent): ChatState {
         ...state,
         added: [...settle(state.added, event.replyId, 'interrupted'), notice(event.noticeId, event.message)],
       };
-    case 'sendFailed':
+    case 'sendFailed': {
+      const { lost } = event;
+      // One connection bubble, however often a send fails: an earlier one gives way to this one.
+      let added = state.added.filter((m) => !m.trouble);
+      if (lost && event.replyId) added = settle(added, event.replyId, 'interrupted');
+      else added = unstream(added, event.replyId);
+      if (lost && !lost.reached && lost.userId) {
+        added = added.map((m) => (m.id === lost.userId ? { ...m, unsent: true } : m));
+      }
       return {
         ...state,
         error: event.error,
-        added: [
-          ...unstream(state.added, event.replyId),
-          { id: event.troubleId, role: 'assistant', content: TROUBLE_CONNECTING },
-        ],
+        reconnecting: state.reconnecting || Boolean(lost?.reconnect),
+        added: [...added, { id: event.troubleId, role: 'assistant', content: TROUBLE_CONNECTING, trouble: true }],
       };
+    }
+    case 'synced': {
+      // Lines the server never had stay, after its record, with the connection bubble.
+      const unsent = state.added.filter((m) => m.unsent);
+      const trouble = unsent.length > 0 ? state.added.filter((m) => m.trouble) : [];
+      return {
+        ...state,
+        synced: event.messages,
+        added: [...unsent, ...trouble],
+        dropped: new Set(),
+        tokens: event.tokens,
+        title: event.title ?? state.title,
+        endedHere: state.endedHere || event.ended,
+        error: unsent.length > 0 ? state.error : null,
+        reconnecting: false,
+      };
+    }
     case 'retryFailed':
       return { ...state, added: [...unstream(state.added, event.replyId), notice(event.noticeId, event.error)] };
     case 'followFailed':

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { endChatSession, stopChatReply, useGetChatSession } from '../../../api/gen/chat/chat';
+import { endChatSession, getChatSession, stopChatReply, useGetChatSession } from '../../../api/gen/chat/chat';
 import type { ClosingFeeling, Message, SafetyPinned, SendMessageResponse } from '../../../api/gen/model';
 import {
   attachToReply,
+  ConnectionLostError,
   ReplyFailedError,
   streamChatMessage,
   streamRetriedReply,
@@ -35,6 +36,10 @@ export {
   storedMessages,
 } from './chatState';
 
+/** How soon the screen first tries to reach the server again after the connection dropped, and the longest wait between tries. */
+export const RECONNECT_FIRST_MS = 1000;
+export const RECONNECT_MAX_MS = 8000;
+
 let localIds = 0;
 function localId(prefix: string): string {
   localIds += 1;
@@ -44,6 +49,8 @@ function localId(prefix: string): string {
 interface Options {
   /** The session of the address, or undefined for a new chat. */
   initialSessionId?: string;
+  /** A new chat opened with a journaling prompt: the companion asks it after the welcome. */
+  prompt?: string;
   /** A new chat got its id from the server (the page replaces the address). */
   onSessionCreated: (sessionId: string) => void;
   /** The user ended the session (the page goes to /dashboard). */
@@ -78,13 +85,20 @@ export interface ConversationTurn {
   fail: (why: string) => void;
 }
 
+/** What a new chat shows before the first message: the welcome, and the prompt it was opened with. */
+function newChatOpening(prompt: string | undefined): ChatMessage[] {
+  const welcome: ChatMessage = { id: 'welcome', role: 'assistant', content: WELCOME_MESSAGE };
+  const asked = prompt?.trim();
+  return asked ? [welcome, { id: 'prompt', role: 'assistant', content: `Today's prompt: ${asked}` }] : [welcome];
+}
+
 /**
  * The state of one chat screen: the loaded session, the messages added since,
  * sending with a streamed reply, stopping and retrying it, following a reply
  * still being written when the chat opens, and ending (spec §4, chat session;
  * §8, Chat).
  */
-export function useChatConversation({ initialSessionId, onSessionCreated, onEnded }: Options) {
+export function useChatConversation({ initialSessionId, prompt, onSessionCreated, onEnded }: Options) {
   const queryClient = useQueryClient();
   // Only the session the screen opened with is loaded: when a new chat gets
   // its id, the address changes but the screen keeps what it shows.
@@ -96,8 +110,11 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   // What the screen shows changes only through chatReducer's events (chatState.ts); this hook
   // makes the requests, reads the streams and tells the reducer what happened.
   const [state, dispatch] = useReducer(chatReducer, loadId, initialChatState);
-  const { sessionId, added, dropped, title, tokens, endedHere, sending, streaming, stopping, error } = state;
+  const { sessionId, added, dropped, title, tokens, endedHere, sending, streaming, stopping, error, synced, reconnecting } =
+    state;
   const sessionIdRef = useRef(loadId);
+  // The user's line of the send in flight, marked unsent if the request never reached the server.
+  const userLineRef = useRef<string | undefined>(undefined);
   const liveRef = useRef<LiveReply | null>(null);
   // The support lines pinned by a reply since the screen opened (the loaded session says
   // whether they were pinned before); they stay for the rest of the session.
@@ -109,13 +126,20 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
   // messages mapped) is a transition, rendered in slices between which the browser can paint and
   // take input; until it is ready the screen stays on its loader.
   const loaded = useDeferredValue(detail.data);
+  // The prompt the chat opened with stays when the address changes to the new session's.
+  const [openedWith] = useState(prompt);
+  const opening = useMemo(() => newChatOpening(openedWith), [openedWith]);
   const history = useMemo<ChatMessage[]>(() => {
-    if (!loadId) return [{ id: 'welcome', role: 'assistant', content: WELCOME_MESSAGE }];
+    if (!loadId) return opening;
     return loaded ? storedMessages(loaded) : [];
-  }, [loadId, loaded]);
+  }, [loadId, loaded, opening]);
+  const base = useMemo<ChatMessage[]>(() => {
+    if (!synced) return history;
+    return loadId ? synced : [...opening, ...synced];
+  }, [synced, history, loadId, opening]);
   const messages = useMemo(
-    () => [...history.filter((m) => !dropped.has(m.id)), ...added],
-    [history, dropped, added],
+    () => [...base.filter((m) => !dropped.has(m.id)), ...added],
+    [base, dropped, added],
   );
 
   const loading = Boolean(loadId) && !loaded && !detail.isError;
@@ -226,16 +250,31 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
       return false;
     }
     if (message === '' || sending) return false;
+    const id = localId('user');
+    userLineRef.current = id;
     dispatch({
       type: 'messageShown',
-      message: { id: localId('user'), role: 'user', content: shown, timestamp: new Date().toISOString() },
+      message: { id, role: 'user', content: shown, timestamp: new Date().toISOString() },
     });
     return true;
   };
 
-  /** Spec §8: a send that failed keeps the message, says why and adds the connection bubble. */
-  const failSend = (why: string, replyId?: string) =>
-    dispatch({ type: 'sendFailed', replyId, troubleId: localId('trouble'), error: why });
+  /**
+   * Spec §8: a send that failed keeps the message, says why and adds the connection bubble.
+   * A dropped connection marks what it cut off, and the screen reconnects by itself when the
+   * server knows the session.
+   */
+  const failSend = (why: string, replyId?: string, err?: unknown) => {
+    const dropped = err instanceof ConnectionLostError || err instanceof TypeError;
+    const reached = err instanceof ConnectionLostError && err.started;
+    dispatch({
+      type: 'sendFailed',
+      replyId,
+      troubleId: localId('trouble'),
+      error: why,
+      lost: dropped ? { userId: userLineRef.current, reached, reconnect: Boolean(sessionIdRef.current) } : undefined,
+    });
+  };
 
   /** Sends a typed message with a streamed reply. */
   const send = async (text: string): Promise<void> => {
@@ -248,7 +287,7 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     if (!begun) return;
     await streamReply(
       (handlers) => streamChatMessage({ message, sessionId: sessionIdRef.current ?? null }, handlers),
-      (replyId, err) => failSend(sendErrorText(err), replyId),
+      (replyId, err) => failSend(sendErrorText(err), replyId, err),
       true,
     );
   };
@@ -258,7 +297,10 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     begin,
     setSending: (on) => dispatch({ type: on ? 'voiceSendStarted' : 'voiceSendFinished' }),
     reply: (response, prefix) => applyResponse(response, localId('ai'), false, prefix),
-    fail: (why) => failSend(why),
+    fail: (why) => {
+      userLineRef.current = undefined; // a voice send's line is not marked: it may have been stored
+      failSend(why);
+    },
   };
 
   /**
@@ -289,21 +331,74 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     const id = sessionIdRef.current;
     if (!id || sending || !active) return;
     dispatch({ type: 'retried', replacedIds: retriedIds(messages) });
+    userLineRef.current = undefined;
     await streamReply(
       (handlers) => streamRetriedReply(id, handlers),
-      (replyId, err) => dispatch({ type: 'retryFailed', replyId, noticeId: localId('notice'), error: sendErrorText(err) }),
+      (replyId, err) => {
+        if (err instanceof ConnectionLostError) failSend(sendErrorText(err), replyId, err);
+        else dispatch({ type: 'retryFailed', replyId, noticeId: localId('notice'), error: sendErrorText(err) });
+      },
     );
   };
+
+  /** Follows the reply the server is still writing (opening the chat, or once reconnected). */
+  const follow = (id: string) =>
+    streamReply(
+      (handlers) => attachToReply(id, handlers),
+      (replyId, err) => {
+        userLineRef.current = undefined;
+        if (err instanceof ConnectionLostError) failSend(sendErrorText(err), replyId, err);
+        else dispatch({ type: 'followFailed', replyId, error: sendErrorText(err) });
+      },
+    );
+
+  // After the connection dropped, the server is asked again (sooner when the browser says it
+  // is back online) until it answers; then the thread shows what it stored, and a reply it is
+  // still writing is followed (GET /api/chat/sessions/{id}/stream).
+  useEffect(() => {
+    if (!reconnecting || !sessionId) return;
+    let over = false;
+    let delay = RECONNECT_FIRST_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attempt = async () => {
+      clearTimeout(timer);
+      try {
+        const stored = await getChatSession(sessionId);
+        if (over) return;
+        over = true;
+        dispatch({
+          type: 'synced',
+          messages: storedMessages(stored),
+          tokens: { used: stored.sessionTokensUsed, limit: stored.sessionTokenLimit },
+          title: stored.title || null,
+          ended: !isSessionActive(stored),
+        });
+        void invalidateSessions(queryClient);
+        if (stored.replyInProgress && !liveRef.current) void follow(sessionId);
+      } catch {
+        if (over) return;
+        timer = setTimeout(() => void attempt(), delay);
+        delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+      }
+    };
+    const online = () => void attempt();
+    timer = setTimeout(online, delay);
+    window.addEventListener('online', online);
+    return () => {
+      over = true;
+      clearTimeout(timer);
+      window.removeEventListener('online', online);
+    };
+    // follow is recreated each render; one reconnection runs per drop.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reconnecting, sessionId, queryClient]);
 
   // Opening (or refreshing) a chat whose reply is still being written follows it.
   const attached = useRef(false);
   useEffect(() => {
     if (!loaded?.replyInProgress || !loadId || attached.current) return;
     attached.current = true;
-    void streamReply(
-      (handlers) => attachToReply(loadId, handlers),
-      (replyId, err) => dispatch({ type: 'followFailed', replyId, error: sendErrorText(err) }),
-    );
+    void follow(loadId);
     // streamReply is recreated each render; a screen follows a reply in progress once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [loaded, loadId]);
@@ -344,6 +439,8 @@ export function useChatConversation({ initialSessionId, onSessionCreated, onEnde
     streaming,
     stopping,
     error,
+    /** The connection dropped and the screen is reaching the server again. */
+    reconnecting,
     send,
     /** For sends of another kind (voice: useVoiceSend) into this thread. */
     turn,

@@ -7,6 +7,7 @@ import { useEntitlements } from '../../../../auth/useEntitlements';
 import { MicButton, VoiceControls } from '../../../voice/VoiceControls';
 import { useVoiceChat } from '../../../voice/useVoiceChat';
 import { PageLoader } from '../../../../components/PageLoader/PageLoader';
+import { RECONNECTING } from '../../hooks/chatState';
 import { useChatConversation } from '../../hooks/useChatConversation';
 import { useVoiceSend } from '../../hooks/useVoiceSend';
 import { Composer } from '../Composer/Composer';
@@ -16,10 +17,13 @@ import { MessageList } from '../MessageList/MessageList';
 import { PinnedSupport } from '../PinnedSupport/PinnedSupport';
 import { ThinkingIndicator } from '../ThinkingIndicator/ThinkingIndicator';
 import { TokenCounter } from '../TokenCounter/TokenCounter';
+import { messagesLeft, messagesLeftText } from '../TokenCounter/messagesLeft';
 import classes from './ChatScreen.module.css';
 
 interface ChatScreenProps {
   initialSessionId?: string;
+  /** A new chat opened from the dashboard's prompt of the day: the companion asks it. */
+  prompt?: string;
   onSessionCreated: (sessionId: string) => void;
   onEnded: () => void;
 }
@@ -28,8 +32,8 @@ const END_FAILED = 'Failed to end session';
 const OFFLINE_NOTE = "Replies come from Percolate's built-in offline companion, not a language model.";
 
 /** The chat of spec §2: title pill, messages, composer, token counter. Laid out for a phone first. */
-export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: ChatScreenProps) {
-  const chat = useChatConversation({ initialSessionId, onSessionCreated, onEnded });
+export function ChatScreen({ initialSessionId, prompt, onSessionCreated, onEnded }: ChatScreenProps) {
+  const chat = useChatConversation({ initialSessionId, prompt, onSessionCreated, onEnded });
   const config = useGetClientConfig({ query: { staleTime: Infinity, retry: false } });
   // What the tier includes, from the server's entitlement table (spec §6); until it answers, nothing extra.
   const { entitlements, pending: entitlementsPending } = useEntitlements();
@@ -39,6 +43,9 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
   const [ending, setEnding] = useState(false);
 
   if (chat.loading) return <PageLoader label="Loading session..." />;
+
+  const answered = chat.messages.filter((m) => m.role === 'user').length;
+  const left = chat.active ? messagesLeft(chat.tokensUsed, chat.tokenLimit, answered) : null;
 
   return (
     <div className={classes.screen}>
@@ -98,9 +105,20 @@ export function ChatScreen({ initialSessionId, onSessionCreated, onEnded }: Chat
         footer={chat.sending && !chat.messages.some((m) => m.streaming) ? <ThinkingIndicator /> : null}
       />
 
+      {left !== null ? (
+        <Text size="sm" c="dimmed" role="status" data-testid="messages-left">
+          {messagesLeftText(left)}
+        </Text>
+      ) : null}
+
       {chat.error ? (
         <Alert color="clay" role="alert" py="xs">
           {chat.error}
+          {chat.reconnecting ? (
+            <Text component="span" size="sm" role="status" display="block">
+              {RECONNECTING}
+            </Text>
+          ) : null}
         </Alert>
       ) : null}
 

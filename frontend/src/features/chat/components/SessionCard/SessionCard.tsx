@@ -2,12 +2,19 @@ import { Button, Group, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { memo, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { SessionListItem } from '../../../../api/gen/model';
+import type { ClosingFeeling, SessionListItem } from '../../../../api/gen/model';
 import { deleteErrorText, formatLastActivity, isActiveStatus } from '../../sessions';
 import classes from './SessionCard.module.css';
 import { SessionGlance } from '../../../dashboard/SessionGlance';
 import { useDeleteSession } from '../../../dashboard/sessionPages';
 import { SessionInsights } from './SessionInsights';
+
+/** How the student said they felt when they ended the session (the closing dialog's choices). */
+const FEELINGS: Record<ClosingFeeling, string> = {
+  better: 'Left feeling better',
+  same: 'Left feeling about the same',
+  worse: 'Left feeling worse',
+};
 
 interface SessionCardProps {
   session: SessionListItem;
@@ -67,9 +74,14 @@ export const SessionCard = memo(function SessionCard({ session, summaries, justE
           </button>
         </div>
 
-        <div>
+        <div className={classes.meta}>
           <p className={classes.caption}>Last Activity</p>
           <p className={classes.text}>{formatLastActivity(session.updatedAt)}</p>
+          {session.closingFeeling ? (
+            <p className={classes.feeling} data-testid="closing-feeling">
+              {FEELINGS[session.closingFeeling]}
+            </p>
+          ) : null}
         </div>
 
         <SessionGlance session={session} summaries={summaries} />

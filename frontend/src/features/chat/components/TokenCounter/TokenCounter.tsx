@@ -24,3 +24,4 @@ export function TokenCounter({ used, limit }: { used: number; limit: number }) {
     </Text>
   );
 }
+
