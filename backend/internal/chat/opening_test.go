@@ -67,7 +67,7 @@ func TestNewSessionWithOwnWordsKeepsTheCheckIn(t *testing.T) {
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)
 	res, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: clearRisk}, nil)
-	if err != nil || !strings.Contains(res.AIResponse, "988") {
+	if err != nil || !companion.HasResources(res.AIResponse) {
 		t.Fatalf("crisis: %+v %v", res, err)
 	}
 	res, err = f.svc.Send(context.Background(), uid, SendInput{Message: "I slept a bit better and had lunch with a friend."}, nil)

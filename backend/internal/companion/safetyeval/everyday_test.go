@@ -53,13 +53,13 @@ func TestEverydayHalvesAreWellFormedAndSplitByTheRule(t *testing.T) {
 
 func TestConverseFollowsTheSendPath(t *testing.T) {
 	out, replies := Converse([]string{"hey", "i had pasta for lunch and it was fine", "i want to kill myself tonight"})
-	if out[0] != Answered || !strings.Contains(replies[0], "welcome") {
-		t.Errorf("first turn: %v %.60q, want the welcome", out[0], replies[0])
+	if out[0] != Answered || !strings.HasPrefix(replies[0], companion.Disclosure+"\n\n") || strings.Contains(replies[0], "welcome") {
+		t.Errorf("first turn: %v %.60q, want the engine's reply after the AI notice", out[0], replies[0])
 	}
 	if out[1] != Answered {
 		t.Errorf("an ordinary message: %v, want an ordinary reply", out[1])
 	}
-	if out[2] != Crisis || replies[2] != companion.CrisisReply {
+	if out[2] != Crisis || replies[2] != companion.CrisisReplyFor(companion.RiskSuicide, companion.Where{}) {
 		t.Errorf("a clear risk: %v, want the crisis reply", out[2])
 	}
 }
