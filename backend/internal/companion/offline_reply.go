@@ -13,8 +13,11 @@ import (
 // step; when the user signals the end it closes with a takeaway and a journaling prompt.
 // Direct questions get direct answers, short replies a narrower question. The same session
 // always gets the same reply.
-func (o *Offline) Compose(p Prompt) string {
-	switch screenIn(p.Message, contextAfter(p.History)).Level {
+func (o *Offline) Compose(p Prompt) string { return o.compose(p, screens{}) }
+
+// compose is Compose with the screen's results kept in m (nil: each screened afresh).
+func (o *Offline) compose(p Prompt, m screens) string {
+	switch m.in(p.Message, m.after(p.History)).Level {
 	// The chat path answers a risky message before asking the engine; should the engine be
 	// asked anyway, it gives the same fixed reply and mirrors nothing.
 	case safety.Clear:
@@ -22,7 +25,7 @@ func (o *Offline) Compose(p Prompt) string {
 	case safety.Possible:
 		return CheckInReply
 	}
-	s := newSession(p)
+	s := newSession(p, m)
 	texts := make([]string, 0, len(p.History)+1)
 	for _, t := range p.History {
 		if t.Role == RoleUser {
