@@ -37,6 +37,8 @@ func wordFacts(sen string, at time.Time, last *factState, add func(text, key str
 				p, j = p+" at work", j+2
 			}
 			switch {
+			case j+2 < len(w) && w[j] == "is" && w[j+1] == "called" && isName(w[j+2]):
+				add(fmt.Sprintf("Their %s is %s", p, capFirst(w[j+2])), "person:"+p)
 			case j+1 < len(w) && (w[j] == "is" || w[j] == "called") && isName(w[j+1]) && (j+2 == len(w) || !isName2(w[j+2])):
 				add(fmt.Sprintf("Their %s is %s", p, capFirst(w[j+1])), "person:"+p)
 			case j+1 < len(w) && titles[w[j]] && isName(w[j+1]):
@@ -125,6 +127,8 @@ func situationFacts(w []string, add func(text, key string)) {
 			verb, rest = capFirst(w[i+2]), w[i+3:]
 		case w[i] == "i" && pastFacts[w[i+1]] && (determiners[w[i+2]] || w[i+2] == "to" || w[i+2] == "into"):
 			verb, rest = capFirst(w[i+1]), w[i+2:]
+		case w[i] == "im" && age(w[i+1]) && (i+2 == len(w) || clauseWords[w[i+2]]):
+			verb, rest = "Is", w[i+1:i+2]
 		case w[i] == "im" && (w[i+1] == "from" || w[i+1] == "in" && w[i+2] == "year" || w[i+1] == "going" && w[i+2] == "home"):
 			verb, rest = "Is "+w[i+1], w[i+2:]
 		case w[i] == "ive" && w[i+1] == "been" && strings.HasSuffix(w[i+2], "ing") && ongoing[w[i+2]]:
@@ -142,6 +146,12 @@ func situationFacts(w []string, add func(text, key string)) {
 		}
 		add(verb+" "+clause, "situation:"+strings.ToLower(verb)+" "+keyOf(clause, 2))
 	}
+}
+
+// age says whether a word is an age a student gives ("im 18").
+func age(w string) bool {
+	n, err := strconv.Atoi(w)
+	return err == nil && n >= 11 && n <= 99
 }
 
 func b(v bool) int {
@@ -276,6 +286,16 @@ func dayIn(w []string, i int, at time.Time) (time.Time, bool) {
 				n *= 7
 			}
 			return today.AddDate(0, 0, n), true
+		case dayOfMonth(x) > 0 && j > 0 && (w[j-1] == "the" || w[j-1] == "on"):
+			// "on the 19th": the next such day of a month, this one or the next.
+			d := time.Date(today.Year(), today.Month(), dayOfMonth(x), 0, 0, 0, 0, today.Location())
+			if d.Before(today) {
+				d = d.AddDate(0, 1, 0)
+			}
+			if d.Day() != dayOfMonth(x) {
+				continue
+			}
+			return d, true
 		case x == "next" && j+1 < len(w) && w[j+1] == "week":
 			return today.AddDate(0, 0, 7), true
 		case x == "weekend" && j > 0 && (w[j-1] == "this" || w[j-1] == "the"):
@@ -291,6 +311,16 @@ func saysWeekday(w []string, j int) bool {
 		return false
 	}
 	return len(w[j]) > 3 || j > 0 && (w[j-1] == "on" || w[j-1] == "next" || w[j-1] == "this")
+}
+
+// dayOfMonth is the day of the month "19th" or "1st" names, or 0.
+func dayOfMonth(w string) int {
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		if n, err := strconv.Atoi(strings.TrimSuffix(w, suf)); err == nil && strings.HasSuffix(w, suf) && n >= 1 && n <= 31 {
+			return n
+		}
+	}
+	return 0
 }
 
 func count(w string) (int, bool) {

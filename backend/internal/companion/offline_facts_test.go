@@ -30,6 +30,8 @@ func TestOfflineFactsReadStudentTyping(t *testing.T) {
 		"my mum is a nurse",
 		"i love hiking",
 		"the jazz band auditions are next thursday",
+		"my mentor is called priyanka",
+		"im 18 so everyone at work is older",
 	}, Profile{})
 	for _, want := range []string{
 		"Has a driving test on Tuesday 24 November 2026",
@@ -40,6 +42,8 @@ func TestOfflineFactsReadStudentTyping(t *testing.T) {
 		"Their mum is a nurse",
 		"Loves hiking",
 		"Has jazz band auditions on Thursday 3 December 2026",
+		"Their mentor is Priyanka",
+		"Is 18",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %q in %q", want, got)
