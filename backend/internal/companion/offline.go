@@ -189,19 +189,3 @@ func joinAnd(items []string) string {
 func (o *Offline) Summarize(_ context.Context, transcript []Turn) (Summary, error) {
 	return OfflineSummary(transcript), nil
 }
-
-// endSentence closes a sentence that ends with a quotation: the quote's own full stop,
-// question or exclamation mark ends it, otherwise a full stop is added.
-func endSentence(sentence, quoted string) string {
-	if q := strings.TrimSpace(quoted); q != "" && strings.ContainsAny(q[len(q)-1:], ".!?") {
-		return sentence
-	}
-	return sentence + "."
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
