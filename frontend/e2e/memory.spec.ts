@@ -36,12 +36,13 @@ test('a session is remembered, picked up in the next welcome, edited, deleted an
   }).toPass({ timeout: 30_000 });
   await expect(panel.getByText('Has a friend called Maya')).toBeVisible();
 
-  // The next session opens by picking up the thread.
+  // The next session opens by picking up a thread: Maya, since the midterm is still to come
+  // (how it went is asked once its day has passed; companion.TestThreadAsksAfterTheDayOnce).
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Start New Chat' }).first().click();
   await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId('ai-message').first()).toContainText(
-    'Last time you mentioned that you have a statistics midterm on Tuesday — how did it go?',
+    'Last time you mentioned that you have a friend called Maya.',
     { timeout: 20_000 },
   );
 
@@ -50,7 +51,7 @@ test('a session is remembered, picked up in the next welcome, edited, deleted an
   await page.goto('/profile');
   await expect(panel.getByText('Has a friend called Maya')).toBeVisible();
   expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
-  await panel.getByRole('button', { name: 'Edit “Has a statistics midterm on Tuesday”' }).click();
+  await panel.getByRole('button', { name: /^Edit “Has a statistics midterm on Tuesday/ }).click();
   await panel.getByLabel('Edit memory').fill('Has a statistics midterm on Thursday');
   await panel.getByRole('button', { name: 'Save' }).click();
   await expect(panel.getByText('Has a statistics midterm on Thursday')).toBeVisible();

@@ -581,7 +581,7 @@ func TestSummaryOnlyForPaidRolesOnceEnded(t *testing.T) {
 			t.Fatalf("BASIC sees no summary: %+v", d.Session)
 		}
 		// The summary is of what the user said, not of the app's opening exchange.
-		if !strings.Contains(*d.Summary, `shared 1 message and opened with: "I'm grateful but stressed."`) || strings.Contains(*d.Summary, "new conversation") {
+		if !strings.Contains(*d.Summary, "Stress came through most.") || strings.Contains(*d.Summary, "new conversation") {
 			t.Fatalf("summary = %q", *d.Summary)
 		}
 	}

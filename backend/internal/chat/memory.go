@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/riverqueue/river"
 
@@ -67,7 +68,9 @@ func (s *Service) remember(ctx context.Context, job *river.Job[MemoryArgs]) erro
 		return fmt.Errorf("load messages: %w", err)
 	}
 	var transcript []companion.Turn
+	var sent time.Time // days said relatively resolve against the session's last message
 	for _, m := range msgs {
+		sent = m.CreatedAt
 		if m.Role == companion.RoleUser || m.Role == companion.RoleAssistant {
 			transcript = append(transcript, companion.Turn{Role: m.Role, Content: m.Content})
 		}
@@ -93,10 +96,10 @@ func (s *Service) remember(ctx context.Context, job *river.Job[MemoryArgs]) erro
 				return err
 			}
 			s.log.Warn("memory falls back to the offline extractor", "session_id", p.SessionID, "error", err.Error())
-			facts = companion.OfflineMemories(texts, profile)
+			facts = companion.OfflineMemoriesAt(texts, profile, sent)
 		}
 	} else {
-		facts = companion.OfflineMemories(texts, profile)
+		facts = companion.OfflineMemoriesAt(texts, profile, sent)
 	}
 	return s.store.InTx(ctx, func(tx store.Tx) error {
 		n, err := memory.Save(ctx, tx, p.UserID, p.SessionID, profile, existing, facts)

@@ -176,7 +176,7 @@ func (t *Turn) withSignal(l *liveReply, text string, tokens int, err error) (str
 // (after the AI notice when one is due, and in place of the welcome in a new session).
 func (t *Turn) fixedText() string {
 	if t.kind == replyWelcome {
-		return companion.WelcomeWithThread(t.user.Name, t.checkIn, companion.Thread(t.memories, profileOf(t.user)))
+		return companion.WelcomeWithThread(t.user.Name, t.checkIn, companion.ThreadOn(t.memories, profileOf(t.user), time.Now(), time.Time{}))
 	}
 	var reply string
 	switch t.kind {

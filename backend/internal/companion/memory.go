@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/sashabaranov/go-openai"
@@ -78,6 +79,8 @@ var (
 	worryRe = lazyre.MustCompile(`(?i)\b(?:worried|worrying|worry|anxious|stressed|stressing|nervous|scared|afraid|panicking)\s+(?:about|of|over)\s+(.+)`)
 	// recurring says a worry comes back ("I keep worrying", "always", "again").
 	recurringRe = lazyre.MustCompile(`(?i)\b(keep|keeps|kept|always|constantly|again|every\s+(?:day|time|night|week)|all\s+the\s+time)\b`)
+	// relativeDay is a day that means nothing once the message's time is lost.
+	relativeDay = lazyre.MustCompile(`(?i)\b(?:today|tonight|tomorrow|tmrw|yesterday|next|this)\b`)
 	clauseEnd   = lazyre.MustCompile(`(?i)\s*(?:,|\bbut\b|\bbecause\b|\bcause\b|\bso\b|\bsince\b|\bthough\b|\bwhich\b|\band\s+i\b|\band\s+it\b)`)
 )
 
@@ -90,13 +93,23 @@ var firstPersonWords = setOf("i", "im", "ive", "id", "ill", "me", "you", "youre"
 // start running again") and worries that recur ("Worries about their grades"). Sentences
 // about a sensitive topic are skipped; the caller leaves out flagged messages.
 func OfflineMemories(userTexts []string, p Profile) []Fact {
+	return OfflineMemoriesAt(userTexts, p, time.Time{})
+}
+
+// OfflineMemoriesAt is OfflineMemories for a session whose messages were sent at about
+// sent: a day said relatively ("tomorrow", "next thursday") is kept as the date it names.
+// It also keeps people with who they are, ongoing situations and preferences as students
+// type them, in any case (wordFacts).
+func OfflineMemoriesAt(userTexts []string, p Profile, sent time.Time) []Fact {
 	var facts []Fact
 	at := map[string]int{}
+	texts := map[string]bool{}
 	add := func(text, key string) {
 		text, ok := ValidFact(text, p)
-		if !ok {
+		if !ok || texts[text] {
 			return
 		}
+		texts[text] = true
 		if i, seen := at[key]; seen {
 			facts[i].Text = text // the later mention is the newer fact
 			return
@@ -104,6 +117,7 @@ func OfflineMemories(userTexts []string, p Profile) []Fact {
 		at[key] = len(facts)
 		facts = append(facts, Fact{Text: text, Key: key, Replaces: -1})
 	}
+	var last factState
 	names := map[string][]string{} // key → [name, …] one per message
 	worries := map[string]int{}
 	worryText := map[string]string{}
@@ -113,11 +127,12 @@ func OfflineMemories(userTexts []string, p Profile) []Fact {
 			if mentionsAny(sen, p.SensitiveTopics) || flagged(sen) {
 				continue
 			}
+			wordFacts(sen, sent, &last, add)
 			items := extractItems(sen)
 			for _, it := range items {
 				switch it.kind {
 				case kindEvent:
-					if text, ok := eventFact(it, items); ok {
+					if text, ok := eventFact(it, items); ok && sent.IsZero() && !relativeDay.MatchString(text) {
 						add(text, "event:"+it.key)
 					}
 				case kindPerson:
@@ -252,6 +267,34 @@ func FactKey(text string) string {
 // go?"), from the newest memory of an event with a day, else the newest usable one; empty
 // when none fits.
 func Thread(memories []string, p Profile) string {
+	return ThreadOn(memories, p, time.Time{}, time.Time{})
+}
+
+// ThreadOn is Thread for a session opened at now by a user whose previous session opened at
+// since (zero when unknown). A remembered event with a date (OfflineMemoriesAt) is asked
+// about only once it is past ("How did the driving test go?"), and only in the first session
+// opened after it: a later one, whose previous session already asked, moves on. With since
+// unknown it is asked in the week after the date. An event still to come is not picked up.
+func ThreadOn(memories []string, p Profile, now, since time.Time) string {
+	if !now.IsZero() {
+		var undated []string
+		today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+		for _, m := range memories {
+			d, ok := rememberedDay(m)
+			if !ok {
+				undated = append(undated, m)
+				continue
+			}
+			first := since.IsZero() && today.Sub(d) <= 7*24*time.Hour ||
+				!since.IsZero() && !time.Date(since.Year(), since.Month(), since.Day(), 0, 0, 0, 0, time.UTC).After(d)
+			if d.Before(today) && first {
+				if line, ok := pastEventLine(m, p); ok {
+					return line
+				}
+			}
+		}
+		memories = undated
+	}
 	vals, ok := memoryValues(memories, p.SensitiveTopics)
 	if !ok {
 		return ""
@@ -264,6 +307,22 @@ func Thread(memories []string, p Profile) string {
 		}
 	}
 	return ""
+}
+
+// pastEventLine asks how a remembered event went: "Has a driving test on Tuesday 24 November
+// 2026" → "Last time you mentioned your driving test. How did it go?"
+func pastEventLine(m string, p Profile) (string, bool) {
+	if _, ok := memoryValue(m, p.SensitiveTopics); !ok {
+		return "", false
+	}
+	what := strings.TrimSpace(m[:strings.LastIndex(m, " on ")])
+	what = strings.TrimSuffix(what, " due")
+	for _, pre := range []string{"Has a ", "Has an ", "Has the ", "Has "} {
+		if rest, ok := strings.CutPrefix(what, pre); ok {
+			return "Last time you mentioned your " + rest + ". How did it go?", true
+		}
+	}
+	return "", false
 }
 
 // MemoryInstructionPrefix is how the instruction of a memory request begins (tests route

@@ -2,7 +2,6 @@ package companion
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -189,58 +188,4 @@ func joinAnd(items []string) string {
 // Summarize writes a short summary and the emotions heard, from the user's messages.
 func (o *Offline) Summarize(_ context.Context, transcript []Turn) (Summary, error) {
 	return OfflineSummary(transcript), nil
-}
-
-// OfflineSummary is the summary of the offline engine (also the fallback for labels a
-// model did not give).
-func OfflineSummary(transcript []Turn) Summary {
-	var userText []string
-	var firstTopic, lastTopic string
-	n := 0
-	for _, t := range transcript {
-		if t.Role != RoleUser {
-			continue
-		}
-		n++
-		if t.Content == Withheld || flagged(t.Content) {
-			continue // counted, never quoted
-		}
-		userText = append(userText, t.Content)
-		s := firstSentence(t.Content, 140)
-		if firstTopic == "" {
-			firstTopic = s
-		}
-		lastTopic = s
-	}
-	emotions := DetectEmotions(strings.Join(userText, "\n"), 5)
-	if len(emotions) == 0 {
-		emotions = []string{"calm"}
-	}
-	var sentences []string
-	if n == 0 {
-		sentences = append(sentences, "This was a short session without messages from you.", "There is nothing to summarise yet.")
-	} else {
-		sentences = append(sentences, endSentence(fmt.Sprintf("In this session you shared %d message%s and opened with: %q", n, plural(n), strings.TrimRight(firstTopic, " ")), firstTopic))
-		if lastTopic != firstTopic {
-			sentences = append(sentences, endSentence(fmt.Sprintf("Toward the end you said: %q", lastTopic), lastTopic))
-		}
-		sentences = append(sentences, fmt.Sprintf("The feelings that came through most were %s.", joinAnd(emotions)))
-	}
-	return Summary{Text: strings.Join(sentences, " "), Emotions: emotions}
-}
-
-// endSentence closes a sentence that ends with a quotation: the quote's own full stop,
-// question or exclamation mark ends it, otherwise a full stop is added.
-func endSentence(sentence, quoted string) string {
-	if q := strings.TrimSpace(quoted); q != "" && strings.ContainsAny(q[len(q)-1:], ".!?") {
-		return sentence
-	}
-	return sentence + "."
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

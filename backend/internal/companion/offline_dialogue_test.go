@@ -543,7 +543,7 @@ func TestOfflineSummaryNeverQuotesARiskyMessage(t *testing.T) {
 			t.Errorf("summary quotes %q: %q", w, sum.Text)
 		}
 	}
-	if !strings.Contains(sum.Text, "3 messages") || !strings.Contains(sum.Text, "My exam is on Friday") {
+	if !strings.Contains(sum.Text, "your exam") {
 		t.Errorf("summary = %q", sum.Text)
 	}
 }

@@ -13,11 +13,14 @@ import (
 // step; when the user signals the end it closes with a takeaway and a journaling prompt.
 // Direct questions get direct answers, short replies a narrower question. The same session
 // always gets the same reply.
-func (o *Offline) Compose(p Prompt) string {
+func (o *Offline) Compose(p Prompt) string { return o.compose(p, screens{}) }
+
+// compose is Compose with the screen's results kept in m (nil: each screened afresh).
+func (o *Offline) compose(p Prompt, m screens) string {
 	// The chat path answers a risky message before asking the engine; should the engine be
 	// asked anyway, it gives the same fixed reply and mirrors nothing.
 	where := Where{Country: p.Profile.Country, Age: p.Profile.Age}
-	switch r := screenIn(p.Message, contextAfter(p.History)); {
+	switch r := m.in(p.Message, m.after(p.History)); {
 	case r.Risky() && p.Crises > 0 && r.Category != safety.Attempt:
 		return CrisisAck(p.Crises)
 	case r.Level == safety.Clear:
@@ -27,7 +30,7 @@ func (o *Offline) Compose(p Prompt) string {
 	case r.Level == safety.Possible:
 		return CheckInReplyFor(where)
 	}
-	s := newSession(p)
+	s := newSession(p, m)
 	texts := make([]string, 0, len(p.History)+1)
 	for _, t := range p.History {
 		if t.Role == RoleUser {

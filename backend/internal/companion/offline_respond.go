@@ -144,13 +144,20 @@ func (r *reply) goodbye() {
 	delete(v, "feeling")
 	// The takeaway follows the session as it ended: its last few messages.
 	var recent strings.Builder
+	var said []string
 	good := false
 	for i := max(0, len(r.s.turns)-4); i < len(r.s.turns)-1; i++ {
 		u := r.s.turns[i]
 		if !u.flagged {
 			recent.WriteString(u.feelText + "\n")
+			said = append(said, u.text)
 			good = good || readAct(u, true) == actGoodNews
 		}
+	}
+	// "The midterm went okay actually, better than I feared": the close is good news even
+	// when the stress before it is mentioned more.
+	if _, closing := summaryEmotions(said); len(closing) > 0 && positiveEmotion[closing[0]] {
+		good = true
 	}
 	if f := DetectEmotions(recent.String(), 1); len(f) > 0 {
 		setFeeling(v, f[0])

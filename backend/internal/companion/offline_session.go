@@ -14,7 +14,7 @@ import (
 func flagged(text string) bool { return Screen(text) != RiskNone }
 
 // screenIn screens a message of the conversation with the turns before it as context.
-func screenIn(text string, c safety.Context) safety.Result { return safety.Screen(text, c) }
+func screenIn(text string, c safety.Context) safety.Result { return screens(nil).in(text, c) }
 
 // contextAfter is the safety screen's context for the message that follows the turns, as the
 // send path reads it (chat.safetyContext): the level of the last user message on its own, and
@@ -22,14 +22,16 @@ func screenIn(text string, c safety.Context) safety.Result { return safety.Scree
 // level is unknown here, and the send path, which stored it, has already answered the new
 // message if it was risky in its context. Reading a withheld message, or any reply that
 // carries the resources, as a risk made every short answer after one false alarm a crisis.
-func contextAfter(turns []Turn) safety.Context {
+func contextAfter(turns []Turn) safety.Context { return screens(nil).after(turns) }
+
+func (m screens) after(turns []Turn) safety.Context {
 	var c safety.Context
 	for _, t := range turns {
 		switch {
 		case t.Role == RoleUser && t.Content == Withheld:
 			c = safety.Context{}
 		case t.Role == RoleUser:
-			c = safety.Context{Previous: screenIn(t.Content, safety.Context{}).Level}
+			c = safety.Context{Previous: m.in(t.Content, safety.Context{}).Level}
 		case t.Role == RoleAssistant:
 			c.FollowedUp = IsFollowUp(t.Content)
 			c.CheckedIn = strings.Contains(t.Content, CheckInQuestion) || c.FollowedUp
@@ -39,11 +41,11 @@ func contextAfter(turns []Turn) safety.Context {
 }
 
 // levelIn is the level of a message of the conversation; a withheld one was risky.
-func levelIn(text string, c safety.Context) safety.Level {
+func (m screens) levelIn(text string, c safety.Context) safety.Level {
 	if text == Withheld {
-		return max(safety.Possible, screenIn(text, c).Level)
+		return max(safety.Possible, m.in(text, c).Level)
 	}
-	return screenIn(text, c).Level
+	return m.in(text, c).Level
 }
 
 // isCheckIn says whether a reply was the check-in or the crisis reply, or carried the
@@ -55,8 +57,8 @@ func isCheckIn(reply string) bool {
 // guarded says whether nothing of a message may be tracked or quoted back: it shows a risk,
 // possible or clear, given its context, or it answers a check-in (where a method, a means or
 // a place may be named in words the screen does not know).
-func guarded(text string, c safety.Context) bool {
-	return c.CheckedIn || levelIn(text, c) != safety.None
+func (m screens) guarded(text string, c safety.Context) bool {
+	return c.CheckedIn || m.levelIn(text, c) != safety.None
 }
 
 // userTurn is what the engine keeps of one user message.
@@ -110,10 +112,12 @@ type session struct {
 	said []string
 	// seed makes every choice a function of the session's content.
 	seed uint64
+	// screens is the screen's results for this reply.
+	screens screens
 }
 
-func newSession(p Prompt) *session {
-	s := &session{profile: p.Profile, memories: p.Memories}
+func newSession(p Prompt, m screens) *session {
+	s := &session{profile: p.Profile, memories: p.Memories, screens: m}
 	h := fnv.New64a()
 	var c safety.Context
 	for _, t := range p.History {
@@ -121,7 +125,7 @@ func newSession(p Prompt) *session {
 		switch t.Role {
 		case RoleUser:
 			s.turns = append(s.turns, s.parse(t.Content, len(s.turns), c))
-			c = safety.Context{Previous: levelIn(t.Content, c)}
+			c = safety.Context{Previous: m.levelIn(t.Content, c)}
 		case RoleAssistant:
 			s.said = append(s.said, t.Content)
 			if r, ok := ownReply(t.Content); ok {
@@ -156,7 +160,7 @@ func ownReply(text string) (string, bool) {
 
 // parse reads one user message, with the safety screen's context of the turns before it.
 func (s *session) parse(text string, index int, c safety.Context) userTurn {
-	if guarded(text, c) {
+	if s.screens.guarded(text, c) {
 		return userTurn{text: text, flagged: true}
 	}
 	u := userTurn{text: text}

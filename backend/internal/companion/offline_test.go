@@ -3,6 +3,7 @@ package companion
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,20 +54,35 @@ func TestOfflineStaysAwayFromSensitiveTopics(t *testing.T) {
 	}
 }
 
+// TestOfflineSummary: the summary says in its own words what the session was about, how it
+// felt and how it ended; it quotes nothing, and a rejection is not "calm".
 func TestOfflineSummary(t *testing.T) {
 	s := OfflineSummary([]Turn{
 		{Role: RoleUser, Content: "I'm anxious about the exam."},
 		{Role: RoleAssistant, Content: "It sounds like..."},
 		{Role: RoleUser, Content: "I'm tired and stressed. But I'm hopeful."},
 	})
-	want := `In this session you shared 2 messages and opened with: "I'm anxious about the exam." ` +
-		`Toward the end you said: "I'm tired and stressed." The feelings that came through most were `
-	if !strings.HasPrefix(s.Text, want) || !strings.HasSuffix(s.Text, ".") {
+	want := "You talked about the exam. Stress and hope came through most. It ended on a note of hope."
+	if s.Text != want || strings.Contains(s.Text, "In this session") {
 		t.Fatalf("summary = %q", s.Text)
 	}
-	// A quote without its own full stop gets one after it.
-	if s := OfflineSummary([]Turn{{Role: RoleUser, Content: "exams again"}}); !strings.HasPrefix(s.Text, `In this session you shared 1 message and opened with: "exams again". The feelings`) {
-		t.Fatalf("summary = %q", s.Text)
+	if n := strings.Count(s.Text, "."); n < 2 || n > 3 {
+		t.Fatalf("%d sentences: %q", n, s.Text)
+	}
+	rejected := OfflineSummary([]Turn{
+		{Role: RoleUser, Content: "i got rejected from the deloitte internship after the final round"},
+		{Role: RoleUser, Content: "idk. whatever"},
+	})
+	if slices.Contains(rejected.Emotions, "calm") || !slices.Contains(rejected.Emotions, "sadness") || strings.Contains(rejected.Text, `"`) {
+		t.Fatalf("rejection: %q %v", rejected.Text, rejected.Emotions)
+	}
+	better := OfflineSummary([]Turn{
+		{Role: RoleUser, Content: "my midterm is tomorrow and im so stressed"},
+		{Role: RoleUser, Content: "The midterm went okay actually, better than I feared"},
+		{Role: RoleUser, Content: "thanks, bye"},
+	})
+	if !strings.Contains(better.Text, "It ended on a note of joy.") || better.Emotions[0] != "joy" {
+		t.Fatalf("good news at the end: %q %v", better.Text, better.Emotions)
 	}
 	if len(s.Emotions) < 1 || len(s.Emotions) > 5 {
 		t.Fatalf("emotions = %v", s.Emotions)

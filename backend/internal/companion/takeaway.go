@@ -3,7 +3,7 @@ package companion
 import "strings"
 
 // takeawayCue is the user's side of the closing the takeaway is drawn from.
-const takeawayCue = "Thanks, that's all for today."
+const takeawayCue = "Thanks, that's all for today. Bye."
 
 // Takeaway is one thing to take from a conversation, for the closing moment of End Session:
 // the offline engine's closing takeaway for the session's turns (a withheld or risky message

@@ -47,14 +47,22 @@ func Converse(c Conversation, engine *companion.Offline) Run {
 		}
 		run.Exchanges = append(run.Exchanges, ex)
 	}
-	for _, f := range companion.OfflineMemories(userTexts, companion.Profile{}) {
+	for _, f := range companion.OfflineMemoriesAt(userTexts, companion.Profile{}, sessionAt) {
 		run.Memories = append(run.Memories, f.Text)
 	}
 	if c.Followup != nil {
-		run.Recall = companion.WelcomeWithThread("Sam", false, companion.Thread(run.Memories, companion.Profile{}))
+		run.Recall = companion.WelcomeWithThread("Sam", false,
+			companion.ThreadOn(run.Memories, companion.Profile{}, sessionAt.Add(nextSessionAfter), sessionAt))
 	}
 	return run
 }
+
+// sessionAt is when every scripted session is held (a Monday evening), so that relative days
+// ("tomorrow", "next thursday") resolve the same on every run; the follow-up session opens
+// nextSessionAfter later, when the events of the first have passed.
+var sessionAt = time.Date(2026, time.November, 23, 18, 0, 0, 0, time.UTC)
+
+const nextSessionAfter = 12 * 24 * time.Hour
 
 // userWords are the lower-case words of a text, apostrophes dropped.
 func userWords(s string) []string {
