@@ -64,7 +64,7 @@ func decide(s *screening, c safety.Context, newSession bool, crises int32) (safe
 		// After the crisis reply a new risk gets a short acknowledgement pointing to the
 		// pinned resources; an attempt under way still gets the emergency number first.
 		return risk, replyAck
-	case risk.Level == safety.Clear:
+	case risk.Urgent():
 		return risk, replyCrisis
 	case risk.Unclear:
 		return risk, replyFollowUp

@@ -23,7 +23,7 @@ func (o *Offline) compose(p Prompt, m screens) string {
 	switch r := m.in(p.Message, m.after(p.History)); {
 	case r.Risky() && p.Crises > 0 && r.Category != safety.Attempt:
 		return CrisisAck(p.Crises)
-	case r.Level == safety.Clear:
+	case r.Urgent():
 		return CrisisReplyFor(Risk(r.Category), where)
 	case r.Unclear:
 		return FollowUpReply

@@ -86,3 +86,52 @@ func TestCategoriesOnTheTuningHalf(t *testing.T) {
 		}
 	}
 }
+
+// An attempt under way told in the words people type as it happens: a dose in numbers or
+// packs, a high place or the means "now", a wish in the same breath. Each is an attempt, and
+// each gets the crisis reply (Urgent), whatever its level: asking first would delay the
+// emergency number.
+func TestAttemptsUnderWayAreUrgent(t *testing.T) {
+	for _, msg := range []string{
+		"just took about 40 sleeping pills, everything feels slow",
+		"swallowed 3 boxes of paracetamol an hour or so back and my stomach hurts",
+		"took the whole box of my mums tablets, sorry",
+		"i'm up on the roof of the library rn and it's windy",
+		"standing at the edge of the platform now",
+		"the noose is ready",
+		"got the blade in my hand now and i want to do it",
+	} {
+		r := Screen(msg, Context{})
+		if r.Category != Attempt || !r.Urgent() {
+			t.Errorf("%q: %v %q (urgent %v), want an urgent attempt", msg, r.Level, r.Category, r.Urgent())
+		}
+	}
+	// A dose that is only a dose, a place that is only a place, and recovery told in the past
+	// are not.
+	for msg, want := range map[string]Category{
+		"took 2 paracetamol for this headache, hope it helps": "",
+		"took my meds this morning like a good boy":           "",
+		"on the bridge now, bus is late again lol":            "",
+		"i overdosed two years ago and i'm doing better now":  "",
+	} {
+		if r := Screen(msg, Context{}); r.Category != want || want == "" && r.Risky() {
+			t.Errorf("%q: %v %q, want %q", msg, r.Level, r.Category, want)
+		}
+	}
+}
+
+func TestUrgentIsClearOrAnAttempt(t *testing.T) {
+	for _, c := range []struct {
+		r    Result
+		want bool
+	}{
+		{Result{Level: Clear, Category: Suicide}, true},
+		{Result{Level: Possible, Category: Attempt}, true},
+		{Result{Level: Possible, Category: Suicide}, false},
+		{Result{}, false},
+	} {
+		if got := c.r.Urgent(); got != c.want {
+			t.Errorf("%+v: urgent %v, want %v", c.r, got, c.want)
+		}
+	}
+}

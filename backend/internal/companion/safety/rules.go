@@ -55,6 +55,8 @@ var riskPatterns = []riskPattern{
 	{Suicide, []string{"safe", "trust myself", "stop myself"}, rx(`\b(cant|can not|cannot|dont think i can|not sure i can|dont know if i can|unable to) (keep myself safe|stay safe|trust myself|stop myself)\b`)},
 	{Attempt, []string{"pill", "tablet", "med", "rope", "blade", "razor", "painkiller", "paracetamol"}, rx(`\b(have|got|ive got|collected|saved|stashed|hid|hidden|bought|ordered|counted)( out)? (\w+ ){0,2}(pills|tablets|meds|rope|blade|razor|painkillers|paracetamol) (ready|stashed|hidden|counted out|lined up)( now| and| to go| tonight)? $`)},
 	{Attempt, []string{"engine"}, rx(`\b(garage|shed|closed room|sealed room) with the engine (running|on)\b`)},
+	{Attempt, []string{"took", "swallowed", "taken", "drank", "downed", "take"}, overdoseNow},
+	{Attempt, []string{"rope", "noose"}, rx(`\b(the |a |my )?(rope|noose) is (up|ready|tied|set up)\b`)},
 	{Attempt, []string{"took", "swallowed", "taken", "drank"}, rx(`\b(took|swallowed|taken|drank) (everything in the (medicine|bathroom|pill) (cabinet|cupboard|box)|the whole (packet|box|bottle|strip) of|all (the|my|of my|of the) (pills|tablets|meds|painkillers))\b`)},
 	{Suicide, []string{"worth living"}, rx(`\b(life is|lifes) not worth living\b|\bnot worth living\b`)},
 	// Self-harm.
@@ -91,7 +93,13 @@ var riskPatterns = []riskPattern{
 func refine(c Category, t string) Category {
 	switch c {
 	case Suicide, SelfHarm, Danger, "":
-		if text.HasAny(t, attemptKeys) && attemptWords.MatchString(t) && !pastWords.MatchString(t) && !futureWords.MatchString(t) {
+		// Now ("rn", "right now") outweighs a wish in the same message: "the knife is in my hand
+		// now and i want to" is an attempt under way, not a plan.
+		now := nowWords.MatchString(t)
+		if !pastWords.MatchString(t) && (now || !futureWords.MatchString(t)) &&
+			(text.HasAny(t, attemptKeys) && attemptWords.MatchString(t) ||
+				text.HasAny(t, overdoseKeys) && overdoseNow.MatchString(t) ||
+				now && text.HasAny(t, placeKeys) && placeWords.MatchString(t)) {
 			return Attempt
 		}
 		if c == Danger {
@@ -112,9 +120,16 @@ func refine(c Category, t string) Category {
 }
 
 var (
-	attemptKeys  = []string{"took", "taken", "swallow", "drank", "already", "have them", "did it", "too many", "overdose", "hand", "lap", "against my", "round my", "around my", "bleeding", "soaked", "with the"}
-	attemptWords = rx(`\b(i (have|ve) just (taken|swallowed)|(just|already) (took|swallowed|drank|taken)|(took|swallowed|drank|taken) .*\b((a few|\d+|ten|twenty|thirty) (minutes?|mins?)|an hour|(\d|two|three) hours?) ago|already (did it|done it|started)|i (just )?overdosed?|took too many|since i took|(in my (hand|hands)|on my lap|against my (arm|wrist|neck|throat|skin)|(round|around) my (neck|throat))|(wont|cant|doesnt|will not) stop bleeding|bleeding (a lot|heavily|so much)|soaked( through)?|with the pills open)\b|\bwith the (razor|blade|knife|rope)\b|^ ?(just )?(took|swallowed|drank) (a whole|the whole|all|them all|a bunch|a load|too many|my whole|everything)|\bi have them( here| now| with me| ready)? ?$|^ ?i (just )?did it( im sorry| sorry)? ?$`)
-	woundWords   = rx(`\b(cut\w*|blade|razor|burn\w*|bleed\w*|wounds?)\b`)
+	attemptKeys  = []string{"rope", "noose", "took", "taken", "swallow", "drank", "already", "have them", "did it", "too many", "overdose", "hand", "lap", "against my", "round my", "around my", "bleeding", "soaked", "with the"}
+	attemptWords = rx(`\b(the )?(rope|noose) is (up|ready|tied)\b|\bi already took them\b|\b(i (have|ve) just (taken|swallowed)|(just|already) (took|swallowed|drank|taken)|(took|swallowed|drank|taken) .*\b((a few|\d+|ten|twenty|thirty) (minutes?|mins?)|an hour|(\d|two|three) hours?) ago|already (did it|done it|started)|i (just )?overdosed?|took too many|since i took|(in my (hand|hands)|on my lap|against my (arm|wrist|neck|throat|skin)|(round|around) my (neck|throat))|(wont|cant|doesnt|will not) stop bleeding|bleeding (a lot|heavily|so much)|soaked( through)?|with the pills open)\b|\bwith the (razor|blade|knife|rope)\b|^ ?(just )?(took|swallowed|drank) (a whole|the whole|all|them all|a bunch|a load|too many|my whole|everything)|\bi have them( here| now| with me| ready)? ?$|^ ?i (just )?did it( im sorry| sorry)? ?$`)
+	// overdoseNow is a dose told in numbers or packs, not "took my meds": an overdose taken.
+	overdoseKeys = []string{"took", "swallowed", "taken", "drank", "downed", "take"}
+	overdoseNow  = rx(`\b(took|taken|swallowed|downed|drank|take|taking)( like| about| around| nearly| over| maybe)? (\d\d+|too many|way too many|way too much|(the |a )?whole (pack|packet|box|bottle|strip|tub) of|(\d|two|three|four) (packs|packets|boxes|bottles|strips) of)( my| the| his| her| their| dads| mums| moms)? (pills|tablets|meds|medication|paracetamol|painkillers|insulin|cocodamol|antidepressants|sleeping pills)\b`)
+	// placeWords, with nowWords, tell of someone at a high place or the tracks as they write.
+	placeKeys  = []string{"edge", "ledge", "roof", "top level", "top floor", "bridge", "cliff", "platform", "tracks"}
+	placeWords = rx(`\b(on|at|by|over|off) (the |a |my )?(\w+ )?(edge|ledge|roof|rooftop|top level|top floor|bridge|cliff|platform|tracks)\b`)
+	nowWords   = rx(`\b(now|rn|right now|atm|as i type|as we speak)\b`)
+	woundWords = rx(`\b(cut\w*|blade|razor|burn\w*|bleed\w*|wounds?)\b`)
 	// futureWords tell a plan or a wish, not an attempt under way.
 	futureWords = rx(`\b(want to|wanna|going to|gonna|will|planning|plan to|tomorrow|someday|one day|thinking (about|of))\b`)
 	// pastWords date what is told to another day: a past attempt is not one under way.

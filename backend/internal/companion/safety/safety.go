@@ -89,6 +89,13 @@ type Result struct {
 // Risky reports whether the message gets the resources (either tier).
 func (r Result) Risky() bool { return r.Level != None }
 
+// Urgent reports whether the message gets the crisis reply rather than the check-in: a clear
+// risk, or a possible one that tells of an attempt under way or the means in hand, where
+// asking first would delay the emergency number.
+func (r Result) Urgent() bool {
+	return r.Level == Clear || r.Level == Possible && r.Category == Attempt
+}
+
 // Screen decides the level of risk a message shows, given its context. It errs towards care.
 // The layers, in order: normalisation and the false-alarm layer (text.Mask), the context rule,
 // the high-precision rules, then the learned scorer on the whole message and on its sentence

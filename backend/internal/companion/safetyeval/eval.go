@@ -41,11 +41,13 @@ func Today(_ []companion.Turn, text string) Decision {
 // companion's last turn was a check-in or the crisis reply. An unclear answer to a check-in
 // ("maybe", "idk") is a possible risk: it gets the follow-up, which asks again with the
 // resources pinned, so it counts as flagged (the check-in tier), never as the crisis reply.
+// A possible risk that tells of an attempt under way gets the crisis reply (Result.Urgent).
 func Layered(prev []companion.Turn, text string) Decision {
-	switch safety.Screen(text, layeredContext(prev)).Level {
-	case safety.Clear:
+	r := safety.Screen(text, layeredContext(prev))
+	switch {
+	case r.Urgent():
 		return ClearRisk
-	case safety.Possible:
+	case r.Level == safety.Possible:
 		return PossibleRisk
 	}
 	return NoRisk

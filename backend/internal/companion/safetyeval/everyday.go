@@ -139,7 +139,7 @@ func (s *Sender) Send(msg string, compose func(companion.Prompt) string) (Outcom
 	switch {
 	case risk.Risky() && s.crises > 0 && risk.Category != safety.Attempt:
 		out, reply = Ack, companion.CrisisAck(s.crises)
-	case risk.Level == safety.Clear:
+	case risk.Urgent():
 		out, reply = Crisis, companion.CrisisReplyFor(companion.Risk(risk.Category), companion.Where{})
 	case risk.Unclear:
 		out, reply = CheckedIn, companion.FollowUpReply
