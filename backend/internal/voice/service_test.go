@@ -98,7 +98,7 @@ func TestVoiceTranscriptsAreScreenedLikeTypedMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.AIResponse, "988") {
+	if !companion.HasResources(res.AIResponse) {
 		t.Fatalf("no crisis resources in the reply to a risky transcript: %q", res.AIResponse)
 	}
 }
