@@ -113,9 +113,10 @@ func (s *screening) stop() {
 // reply and a possible one the check-in, unless a configured model, asked about it, sees no
 // risk (modelSaysSafe): then it gets an ordinary reply and is stored as showing none (risk
 // level and alone level 0, no check-in counted or pending), like any message the screen
-// passes. Neither tier is ever mirrored back. An unclear answer to the check-in gets the follow-up instead, and once the session has
-// had crisis replies (crises), any later risk gets a short acknowledgement that points to the
-// pinned resources rather than the crisis text again. It is the one place the send path asks
+// passes. Neither tier is ever mirrored back. An unclear answer to the check-in gets the
+// follow-up instead, and once the session has had crisis replies (crises), any later risk gets
+// a short acknowledgement that points to the pinned resources rather than the crisis text
+// again. It is the one place the send path asks
 // the safety screen (with screening and safetyContext), so the screen can change without
 // touching the rest.
 func decide(s *screening, c safety.Context, newSession bool, crises int32) (safety.Result, replyKind) {
