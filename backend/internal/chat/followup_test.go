@@ -34,9 +34,12 @@ func TestUnclearAnswerToTheCheckInGetsTheFollowUpOnce(t *testing.T) {
 	if got := f.pinnedIn(t, uid, sid); got != "" {
 		t.Fatalf("a new session is pinned for %q", got)
 	}
+	// The model, asked about the possible risk, agrees with the screen.
+	f.llm.SetModeration(llmtest.Moderation{Flagged: []string{"self-harm"}})
 	if res := f.send(t, uid, sid, possibleRisk); res.AIResponse != companion.CheckInReply || res.SafetyPinned == nil || *res.SafetyPinned != "suicide" {
 		t.Fatalf("possible risk got %q, pinned %v", res.AIResponse, res.SafetyPinned)
 	}
+	f.llm.SetModeration(llmtest.Moderation{})
 	res := f.send(t, uid, sid, "idk")
 	if res.AIResponse != companion.FollowUpReply {
 		t.Fatalf("an unclear answer got %q", res.AIResponse)
@@ -74,14 +77,19 @@ func TestAnswersToTheCheckInConfirmOrDeny(t *testing.T) {
 	f := newFixture(t, true, nil)
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)
+	// The model, asked about the possible risk, agrees with the screen.
+	f.llm.SetModeration(llmtest.Moderation{Flagged: []string{"self-harm"}})
 	f.send(t, uid, sid, possibleRisk)
+	f.llm.SetModeration(llmtest.Moderation{})
 	f.send(t, uid, sid, "maybe?")
 	if res := f.send(t, uid, sid, "kind of"); res.AIResponse != companion.CrisisReply {
 		t.Fatalf("\"kind of\" after the follow-up got %q", res.AIResponse)
 	}
 
 	sid = f.newSession(t, uid)
+	f.llm.SetModeration(llmtest.Moderation{Flagged: []string{"self-harm"}})
 	f.send(t, uid, sid, possibleRisk)
+	f.llm.SetModeration(llmtest.Moderation{})
 	f.llm.Enqueue(llmtest.Script{Chunks: []string{"Thanks for saying. How was the exam?"}})
 	if res := f.send(t, uid, sid, "no"); res.AIResponse != "Thanks for saying. How was the exam?" {
 		t.Fatalf("\"no\" to the check-in got %q", res.AIResponse)

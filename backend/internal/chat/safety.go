@@ -1,6 +1,8 @@
 package chat
 
 import (
+	"context"
+
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/companion"
@@ -24,17 +26,57 @@ const (
 // the database answers, not after. A message's screen depends on the turns before it only
 // through safety.Context.FollowsRisk, so this is its screen in every context that does not
 // follow a risk; only a message that does is screened again, in its context.
+//
+// With a model configured, a message the screen finds possibly risky also has the model's
+// classification (companion.Signaller) asked at once, in parallel with the database, so that
+// decide can let it spare the student a check-in the model sees no reason for (modelSaysSafe).
 type screening struct {
 	msg  string
 	done chan struct{}
 	r    safety.Result
+	// asked is closed when the model has answered (safe: it saw no risk), or failed, or ran
+	// out of its signal budget; nil when the model was not asked.
+	asked  chan struct{}
+	safe   bool
+	cancel context.CancelFunc
 }
 
-func screenAlone(msg string) *screening {
+func screenAlone(msg string) *screening { return screenAsking(msg, nil, nil) }
+
+// screen is screenAlone, asking the provider's classification of a possibly risky message
+// when a model is configured (not the offline engine).
+func (s *Service) screen(msg string) *screening {
+	sg, ok := s.provider.(companion.Signaller)
+	if !ok || s.provider.Offline() {
+		return screenAlone(msg)
+	}
+	return screenAsking(msg, sg, func(err error) {
+		s.log.Warn("safety classification failed; the offline verdict stands", "error", err.Error())
+	})
+}
+
+func screenAsking(msg string, sg companion.Signaller, failed func(error)) *screening {
 	s := &screening{msg: msg, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		s.r = safety.Screen(msg, safety.Context{})
+		// Only a possible risk waits for the model: ordinary messages never ask, and a clear
+		// risk or an attempt under way is answered at once.
+		if sg == nil || s.r.Level != safety.Possible || s.r.Category == safety.Attempt {
+			return
+		}
+		var ctx context.Context
+		ctx, s.cancel = context.WithCancel(context.Background())
+		s.asked = make(chan struct{})
+		go func() {
+			defer close(s.asked)
+			// Signal is bounded by the provider's signal budget.
+			risky, err := sg.Signal(ctx, msg)
+			if err != nil && ctx.Err() == nil {
+				failed(err)
+			}
+			s.safe = err == nil && !risky
+		}()
 	}()
 	return s
 }
@@ -46,15 +88,39 @@ func (s *screening) alone() safety.Result {
 	return s.r
 }
 
+// modelSaysSafe reports whether the model, asked about the message (see screenAsking), found
+// no risk in it: only for risk, the message's screen on its own (a risk its context raised
+// is not the model's to judge, as it sees the message alone). A model that failed, was slow
+// past its budget or gave an answer that cannot be read leaves the offline verdict.
+func (s *screening) modelSaysSafe(risk safety.Result) bool {
+	if risk != s.alone() || s.asked == nil {
+		return false
+	}
+	<-s.asked
+	return s.safe
+}
+
+// stop gives up a classification that decide did not need.
+func (s *screening) stop() {
+	<-s.done
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
 // decide is the safety step of a send: the message's risk, screened with the previous turns
 // as context (see safetyContext), and the kind of reply it gets. A clear risk gets the crisis
-// reply and a possible one the check-in, whatever a model would say; neither is ever mirrored
-// back. An unclear answer to the check-in gets the follow-up instead, and once the session has
-// had crisis replies (crises), any later risk gets a short acknowledgement that points to the
-// pinned resources rather than the crisis text again. It is the one place the send path asks
+// reply and a possible one the check-in, unless a configured model, asked about it, sees no
+// risk (modelSaysSafe): then it gets an ordinary reply and is stored as showing none (risk
+// level and alone level 0, no check-in counted or pending), like any message the screen
+// passes. Neither tier is ever mirrored back. An unclear answer to the check-in gets the
+// follow-up instead, and once the session has had crisis replies (crises), any later risk gets
+// a short acknowledgement that points to the pinned resources rather than the crisis text
+// again. It is the one place the send path asks
 // the safety screen (with screening and safetyContext), so the screen can change without
 // touching the rest.
 func decide(s *screening, c safety.Context, newSession bool, crises int32) (safety.Result, replyKind) {
+	defer s.stop()
 	risk := s.alone()
 	if c.FollowsRisk() {
 		risk = safety.Screen(s.msg, c)
@@ -68,8 +134,13 @@ func decide(s *screening, c safety.Context, newSession bool, crises int32) (safe
 		return risk, replyCrisis
 	case risk.Unclear:
 		return risk, replyFollowUp
-	case risk.Level == safety.Possible:
+	case risk.Level == safety.Possible && !s.modelSaysSafe(risk):
 		return risk, replyCheckIn
+	case risk.Level == safety.Possible:
+		// The model saw no risk: the message is stored, and is the next message's context, as
+		// one that showed none, so the levels stored agree with the ordinary reply it gets.
+		s.r = safety.Result{}
+		return s.r, replyModel
 	case newSession:
 		return risk, replyWelcome
 	default:

@@ -73,6 +73,8 @@ func TestPossibleRiskGetsTheCheckInAndItsAnswerTheCrisisReply(t *testing.T) {
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)
 	f.llm.SetDefault(llmtest.Script{Chunks: []string{"the model must not be used"}})
+	// The model, asked about the possible risk, agrees with the screen.
+	f.llm.SetModeration(llmtest.Moderation{Flagged: []string{"self-harm"}})
 
 	res := f.send(t, uid, sid, possibleRisk)
 	if res.AIResponse != companion.CheckInReply || !strings.Contains(res.AIResponse, companion.CheckInQuestion) {
@@ -94,8 +96,11 @@ func TestPossibleRiskGetsTheCheckInAndItsAnswerTheCrisisReply(t *testing.T) {
 	if r, c := f.counts(t); r != 1 || c != 1 {
 		t.Fatalf("after the crisis reply: referrals %d, check-ins %d; want 1, 1", r, c)
 	}
-	if n := len(f.llm.Requests()) + len(f.llm.Moderated()); n != 0 {
-		t.Fatalf("the model was asked %d times about a risky message", n)
+	if n := len(f.llm.Requests()); n != 0 {
+		t.Fatalf("the model was asked %d times to reply to a risky message", n)
+	}
+	if in := f.llm.Moderated(); len(in) != 1 || in[0] != possibleRisk {
+		t.Fatalf("classified %q; want the possible risk only", in)
 	}
 
 	// The stored levels: each user message's, and the tier each reply answered.
@@ -335,10 +340,16 @@ func TestNoModelSignalChangesNothing(t *testing.T) {
 			if res := f.send(t, uid, sid, "My week has been long"); res.AIResponse != "That sounds like a lot." {
 				t.Fatalf("reply = %q", res.AIResponse)
 			}
-			// And the local screen decides alone, whatever the signal.
+			// And the local screen decides alone, whatever the signal, except that a possible
+			// risk the model answers is safe gets an ordinary reply (askmodel_test.go).
+			safe := m.Fail == 0 && !m.Stall && !m.Garbage
+			if safe {
+				f.llm.SetModeration(llmtest.Moderation{Fail: http.StatusServiceUnavailable})
+			}
 			if res := f.send(t, uid, sid, possibleRisk); res.AIResponse != companion.CheckInReply {
 				t.Fatalf("possible risk got %q", res.AIResponse)
 			}
+			f.llm.SetModeration(m)
 			if res := f.send(t, uid, sid, "tonight"); res.AIResponse != companion.CrisisReply {
 				t.Fatalf("the answer got %q", res.AIResponse)
 			}

@@ -93,7 +93,7 @@ func (s *Service) Begin(ctx context.Context, userID uuid.UUID, in SendInput) (*T
 	if n := utf8.RuneCountInString(msg); n > s.limits.MaxMessageChars {
 		return nil, apperr.Invalid("message", fmt.Sprintf("Messages can be at most %d characters (this one has %d).", s.limits.MaxMessageChars, n))
 	}
-	sc := screenAlone(msg)
+	sc := s.screen(msg)
 	if in.SessionID == nil {
 		return s.open(ctx, userID, msg, sc, in)
 	}

@@ -255,7 +255,7 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 	}
 	// The risk was recorded when the message was sent; only the reply is decided again.
 	t.newSession = len(t.history) == 0
-	t.decide(screenAlone(t.message), safetyContext(r.recent, t.messageID), r.recent, t.messageID)
+	t.decide(t.s.screen(t.message), safetyContext(r.recent, t.messageID), r.recent, t.messageID)
 	var disclosed *time.Time
 	if t.newSession {
 		t.openWith(false)
