@@ -30,7 +30,7 @@ const plans: Plan[] = [
  * What a plan includes, in spec §1's words, from the entitlement table the server enforces
  * (issue 36: no copy that disagrees with it). Before the table arrives, the words alone.
  */
-export function planFeatures(row: keyof Plans, e: Entitlements | undefined): string[] {
+function planFeatures(row: keyof Plans, e: Entitlements | undefined): string[] {
   const perDay = (n: number | undefined, what: string) => (n ? `: ${n} ${what} a day` : '');
   if (row === 'free') {
     return ['AI reflection tool', 'Basic journaling prompts', `A message limit${perDay(e?.messagesPerDay, 'messages')}`];

@@ -9,6 +9,8 @@ import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testin
 import { fakeChatLayout } from '../../features/chat/testing/layout';
 import { act, aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
+import { CONTINUE_THREAD } from '../../features/chat/components/ChatScreen/ChatScreen';
+import { threadOpening } from '../../features/chat/hooks/useChatConversation';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { setTokens } from '../../auth/storage';
 
@@ -334,6 +336,27 @@ describe('ChatPage', () => {
     expect(box()).toBeDisabled();
     expect(screen.getByLabelText('Tokens used')).toHaveTextContent('1000 / 1000');
     expect(screen.queryByRole('button', { name: 'End Session' })).toBeNull();
+  });
+
+  it('offers, at the limit, a new session whose welcome picks up the thread (issue 36)', async () => {
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () =>
+        sseResponse([
+          sseEvent('delta', { text: 'Thank you for sharing.' }),
+          sseEvent('done', aReply({ aiResponse: 'Thank you for sharing.', sessionEnded: true, endReason: 'Token limit reached', sessionTokensUsed: 1000 })),
+        ]),
+      ),
+    );
+    const { user } = renderChat(`/chat/${SESSION}`);
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    expect(screen.queryByRole('link', { name: CONTINUE_THREAD })).toBeNull();
+    await user.type(box(), 'one more thing{Enter}');
+
+    await user.click(await screen.findByRole('link', { name: CONTINUE_THREAD }));
+    expect(await screen.findByText(threadOpening('Exam worries'))).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/chat$/);
+    expect(box()).toBeEnabled();
   });
 
   it('shows the load failure and treats the session as inactive', async () => {
