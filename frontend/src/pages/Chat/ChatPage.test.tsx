@@ -374,8 +374,8 @@ describe('ChatPage', () => {
     it.each([
       [
         'the response message',
-        () => HttpResponse.json({ code: 'RATE_LIMITED', error: 'Too many', message: 'You have reached today’s limit. It resets at midnight UTC.' }, { status: 429 }),
-        'You have reached today’s limit. It resets at midnight UTC.',
+        () => HttpResponse.json({ code: 'RATE_LIMITED', error: 'Too many', message: 'You’ve reached today’s limit of 50 messages. It resets in 3 h.' }, { status: 429 }),
+        'You’ve reached today’s limit of 50 messages. It resets in 3 h.',
       ],
       [
         'the server error status',

@@ -34,7 +34,7 @@ const END_FAILED = 'Failed to end session';
 const OFFLINE_NOTE = "Replies come from Percolate's built-in offline companion, not a language model.";
 
 /** Offered when a session ends here, e.g. at its limit: a new session that picks up its thread (issue 36). A session opened later has EndedSummary's Continue. */
-export const CONTINUE_THREAD = 'Start a new session that continues this one';
+export const CONTINUE_THREAD = 'Continue in a new session';
 
 /** The chat of spec §2: title pill, messages, composer, token counter. Laid out for a phone first. */
 export function ChatScreen({ initialSessionId, prompt, thread, onSessionCreated, onEnded }: ChatScreenProps) {
