@@ -455,8 +455,8 @@ func TestStreamChatMessageSendsChunksAsTheyArrive(t *testing.T) {
 	if done.SessionId.String() != sid {
 		t.Errorf("done: sessionId = %s, want %s", done.SessionId, sid)
 	}
-	if done.SessionTokenLimit != 1000 {
-		t.Errorf("done: sessionTokenLimit = %d, want 1000 (USER)", done.SessionTokenLimit)
+	if done.SessionTokenLimit != 4000 {
+		t.Errorf("done: sessionTokenLimit = %d, want 4000 (USER)", done.SessionTokenLimit)
 	}
 }
 
