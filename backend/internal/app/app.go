@@ -21,6 +21,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/contact"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/export"
 	"github.com/percolate/percolate/backend/internal/httpapi"
 	"github.com/percolate/percolate/backend/internal/insights"
@@ -199,7 +200,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		Tiers:    tiers,
 		Accounts: accounts,
 		OIDC:     oidc,
-		Features: features(cfg, voiceSvc),
+		Features: features(cfg, voiceSvc, tiers),
 		Version:  version,
 		WebApp:   frontend.Dist(),
 
@@ -276,12 +277,18 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 }
 
 // features tells the web app what this server has configured.
-func features(cfg config.Config, v *voice.Service) api.ClientConfig {
+func features(cfg config.Config, v *voice.Service, t entitlement.Table) api.ClientConfig {
 	return api.ClientConfig{
 		OidcSignIn:       cfg.OIDC.Configured(),
 		Payments:         cfg.Stripe.Configured(),
 		OfflineCompanion: !cfg.LLM.Configured(),
 		ServerSpeech:     v.Speaks(),
 		Transcription:    v.Transcribes(),
+		// Pricing reads the plans from the table the server enforces (issue 36).
+		Plans: &api.Plans{
+			Free:    httpapi.EntitlementsJSON(t.For(entitlement.RoleFree)),
+			Basic:   httpapi.EntitlementsJSON(t.For(entitlement.RoleBasic)),
+			Premium: httpapi.EntitlementsJSON(t.For(entitlement.RolePremium)),
+		},
 	}
 }

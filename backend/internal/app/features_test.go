@@ -30,8 +30,13 @@ func TestFeaturesReportPaymentsBothWays(t *testing.T) {
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
-			if got := features(cfg, &voice.Service{}).Payments; got != tc.want {
-				t.Errorf("payments = %v, want %v", got, tc.want)
+			f := features(cfg, &voice.Service{}, tiers(cfg.Limits))
+			if f.Payments != tc.want {
+				t.Errorf("payments = %v, want %v", f.Payments, tc.want)
+			}
+			// Pricing reads the plans from the table the server enforces (issue 36).
+			if f.Plans == nil || f.Plans.Free.SessionTokens != tiers(cfg.Limits).For("USER").SessionTokens || f.Plans.Premium.Insights != true || f.Plans.Basic.Insights {
+				t.Errorf("plans = %+v", f.Plans)
 			}
 		})
 	}

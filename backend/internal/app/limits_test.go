@@ -16,7 +16,7 @@ func TestLimitOverrides(t *testing.T) {
 	}
 	tt := tiers(c)
 	cl := chatLimits(c, tt)
-	if tt.For("BASIC").SessionTokens != 5000 || tt.For("USER").SessionTokens != 1000 || tt.For("USER").MessagesPerDay != 10 ||
+	if tt.For("BASIC").SessionTokens != 5000 || tt.For("USER").SessionTokens != 4000 || tt.For("USER").MessagesPerDay != 10 ||
 		tt.For("PREMIUM").MessagesPerDay != 500 || cl.MaxMessageChars != 1200 || cl.Tiers.For("USER").MessagesPerDay != 10 {
 		t.Errorf("chat limits: %+v", cl)
 	}

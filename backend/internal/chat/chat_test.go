@@ -149,7 +149,7 @@ func TestNewSessionRepliesWithWelcomeAndDisclosure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Success || res.SessionID == uuid.Nil || res.Title != DefaultTitle || res.TokensUsed != 0 || res.TokenLimit != 1000 || res.SessionEnded {
+	if !res.Success || res.SessionID == uuid.Nil || res.Title != DefaultTitle || res.TokensUsed != 0 || res.TokenLimit != 4000 || res.SessionEnded {
 		t.Fatalf("result = %+v", res)
 	}
 	if !strings.Contains(res.AIResponse, "I'm an AI, not a person or a therapist") || strings.Join(deltas, "") != res.AIResponse {
@@ -185,8 +185,8 @@ func TestSendStreamsModelReplyAndCountsUsage(t *testing.T) {
 		t.Fatalf("res %+v deltas %q", res, deltas)
 	}
 	userTokens := companion.EstimateTokens(msg)
-	if res.TokensUsed != userTokens+9 || res.TokenLimit != 4000 {
-		t.Fatalf("tokens %d/%d, want %d/4000", res.TokensUsed, res.TokenLimit, userTokens+9)
+	if res.TokensUsed != userTokens+9 || res.TokenLimit != 8000 {
+		t.Fatalf("tokens %d/%d, want %d/8000", res.TokensUsed, res.TokenLimit, userTokens+9)
 	}
 	if res.Title != "Exams are stressing me out" {
 		t.Fatalf("title = %q", res.Title)
@@ -335,7 +335,7 @@ func TestDailyLimitSaysWhenItResets(t *testing.T) {
 	}
 	_, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: "one too many"}, nil)
 	var lerr *apperr.LimitError
-	if !errors.As(err, &lerr) || lerr.RetryAfter != 12*time.Hour || !strings.Contains(lerr.Message, "resets at midnight UTC, in 12 h") {
+	if !errors.As(err, &lerr) || lerr.RetryAfter != 12*time.Hour || !strings.Contains(lerr.Message, "It resets in 12 h.") { // issue 36: no "midnight UTC"
 		t.Fatalf("err = %v", err)
 	}
 	d, _ := f.svc.Detail(context.Background(), uid, sid)

@@ -63,8 +63,9 @@ func (s *Service) produce(t *Turn, committed <-chan bool) {
 		return
 	}
 	if t.kind != replyModel {
+		// The welcome, crisis and check-in replies are Percolate's, not the student's: free.
 		text = t.fixedText()
-		tokens = companion.EstimateTokens(text)
+		tokens = 0
 		l.append(text)
 	}
 	status := StatusComplete
@@ -116,9 +117,10 @@ func (t *Turn) modelReply(l *liveReply) (string, int, error) {
 		text += extra
 		l.append(extra)
 	}
-	tokens := companion.EstimateTokens(text)
+	// Only the model's own words count: the AI notice and the resources are free.
+	tokens := companion.EstimateTokens(got)
 	if err == nil && reply.Usage.Reported {
-		tokens = reply.Usage.CompletionTokens + companion.EstimateTokens(t.notice)
+		tokens = reply.Usage.CompletionTokens
 	}
 	return text, tokens, err
 }
@@ -161,7 +163,7 @@ func (t *Turn) withSignal(l *liveReply, text string, tokens int, err error) (str
 			reply = t.notice + "\n\n" + reply // the notice was already written
 		}
 		l.append(checkIn)
-		return reply, companion.EstimateTokens(reply), nil
+		return reply, 0, nil // a check-in is never charged
 	}
 	extra := "\n\n" + companion.CheckInQuestion
 	// Resources pinned earlier in the session are not added again.
@@ -169,7 +171,7 @@ func (t *Turn) withSignal(l *liveReply, text string, tokens int, err error) (str
 		extra += " " + companion.ResourcesFor(t.where().Country)
 	}
 	l.append(extra)
-	return text + extra, tokens + companion.EstimateTokens(extra), err
+	return text + extra, tokens, err // the check-in question and resources are free
 }
 
 // fixedText is the reply that needs no model: the welcome, the crisis reply or the check-in

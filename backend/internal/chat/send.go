@@ -173,7 +173,7 @@ func (s *Service) check(c *counters, role string) error {
 	}
 	if limit <= 0 || int(n) > limit {
 		return &apperr.LimitError{
-			Message:    fmt.Sprintf("You've reached today's limit of %d messages. It resets at midnight UTC, in %s.", limit, roundDuration(wait)),
+			Message:    fmt.Sprintf("You've reached today's limit of %d messages. It resets in %s.", limit, roundDuration(wait)),
 			RetryAfter: wait,
 		}
 	}

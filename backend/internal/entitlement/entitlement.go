@@ -43,10 +43,12 @@ type Table map[string]Entitlements
 
 // Default is the product's table (spec section 1 and 6).
 func Default() Table {
-	premium := Entitlements{MessagesPerDay: 500, SessionTokens: 8000, VoicePerDay: 100, Summaries: true, Insights: true, Community: true, Memory: true}
+	// A free session holds a real conversation: 40 typical exchanges take about 3,000 tokens
+	// (TestFreeSessionFitsFortyExchanges); each paid tier doubles the one below it.
+	premium := Entitlements{MessagesPerDay: 500, SessionTokens: 16000, VoicePerDay: 100, Summaries: true, Insights: true, Community: true, Memory: true}
 	return Table{
-		RoleFree:    {MessagesPerDay: 30, SessionTokens: 1000, Memory: true},
-		RoleBasic:   {MessagesPerDay: 200, SessionTokens: 4000, VoicePerDay: 30, Summaries: true, Memory: true},
+		RoleFree:    {MessagesPerDay: 50, SessionTokens: 4000, Memory: true},
+		RoleBasic:   {MessagesPerDay: 200, SessionTokens: 8000, VoicePerDay: 30, Summaries: true, Memory: true},
 		RolePremium: premium,
 		RoleAdmin:   premium,
 	}

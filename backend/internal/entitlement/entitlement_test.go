@@ -23,10 +23,10 @@ func TestUnknownRoleGetsTheFreeTier(t *testing.T) {
 func TestOverridesChangeNumbersOnlyAndLeaveTheDefaultAlone(t *testing.T) {
 	d := Default()
 	o := d.With(Overrides{MessagesPerDay: map[string]int{RoleFree: 5}, VoicePerDay: map[string]int{RoleBasic: 0}})
-	if o.For(RoleFree).MessagesPerDay != 5 || o.For(RoleFree).SessionTokens != 1000 || o.For(RoleBasic).Voice() || !o.For(RoleBasic).Summaries {
+	if o.For(RoleFree).MessagesPerDay != 5 || o.For(RoleFree).SessionTokens != 4000 || o.For(RoleBasic).Voice() || !o.For(RoleBasic).Summaries {
 		t.Fatalf("overridden: %+v", o)
 	}
-	if d.For(RoleFree).MessagesPerDay != 30 || !d.For(RoleBasic).Voice() {
+	if d.For(RoleFree).MessagesPerDay != 50 || !d.For(RoleBasic).Voice() {
 		t.Fatalf("the default table changed: %+v", d)
 	}
 }

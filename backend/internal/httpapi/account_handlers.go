@@ -13,6 +13,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/auth"
+	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/gen/api"
 )
 
@@ -109,11 +110,16 @@ func (s *Server) GetCurrentUser(ctx context.Context, _ api.GetCurrentUserRequest
 	e := s.deps.Tiers.For(u.Role)
 	return currentUserJSON{
 		Id: u.ID, Email: u.Email, Name: u.Name, Role: api.Role(u.Role), IsStudent: u.IsStudent,
-		Entitlements: api.Entitlements{
-			MessagesPerDay: e.MessagesPerDay, SessionTokens: e.SessionTokens, Voice: e.Voice(), VoicePerDay: e.VoicePerDay,
-			Summaries: e.Summaries, Insights: e.Insights, Community: e.Community, Memory: e.Memory,
-		},
+		Entitlements: EntitlementsJSON(e),
 	}, nil
+}
+
+// EntitlementsJSON is a tier's row of the entitlement table as the API shows it.
+func EntitlementsJSON(e entitlement.Entitlements) api.Entitlements {
+	return api.Entitlements{
+		MessagesPerDay: e.MessagesPerDay, SessionTokens: e.SessionTokens, Voice: e.Voice(), VoicePerDay: e.VoicePerDay,
+		Summaries: e.Summaries, Insights: e.Insights, Community: e.Community, Memory: e.Memory,
+	}
 }
 
 // RefreshTokens rotates a refresh token.

@@ -321,8 +321,8 @@ func TestChatHTTPRefusals(t *testing.T) {
 	if res.HTTPResponse.Header.Get("Retry-After") == "" {
 		t.Errorf("limit: no Retry-After header")
 	}
-	if !strings.Contains(res.JSON429.Message, "resets at midnight UTC") {
-		t.Errorf("limit: message = %q, want it to say it resets at midnight UTC", res.JSON429.Message)
+	if !strings.Contains(res.JSON429.Message, "It resets in ") {
+		t.Errorf("limit: message = %q, want it to say in how long it resets", res.JSON429.Message)
 	}
 	// The stream refuses the same way, as JSON, before any event.
 	stream, err := e.api.StreamChatMessageWithResponse(ctx, api.SendMessageRequest{Message: "three", SessionId: &id}, bearer(tok))
@@ -455,8 +455,8 @@ func TestStreamChatMessageSendsChunksAsTheyArrive(t *testing.T) {
 	if done.SessionId.String() != sid {
 		t.Errorf("done: sessionId = %s, want %s", done.SessionId, sid)
 	}
-	if done.SessionTokenLimit != 1000 {
-		t.Errorf("done: sessionTokenLimit = %d, want 1000 (USER)", done.SessionTokenLimit)
+	if done.SessionTokenLimit != 4000 {
+		t.Errorf("done: sessionTokenLimit = %d, want 4000 (USER)", done.SessionTokenLimit)
 	}
 }
 

@@ -62,7 +62,7 @@ func (s *Service) Send(ctx context.Context, userID uuid.UUID, in chat.SendInput,
 	// none of it, and a reply that fails gives it back with the message quota.
 	in.Quotas = append(in.Quotas, chat.Quota{
 		Kind: usageKind, Limit: limit,
-		Refusal: fmt.Sprintf("You've reached today's limit of %d voice messages. It resets at midnight UTC; you can keep typing until then.", limit),
+		Refusal: fmt.Sprintf("You've reached today's limit of %d voice messages. It resets tomorrow; you can keep typing until then.", limit),
 	})
 	res, err := s.chat.Send(ctx, userID, in, nil)
 	if err != nil {

@@ -7,6 +7,7 @@ import {
   formatLastActivity,
   isSessionActive,
   newSessionErrorText,
+  resetsAtText,
   sendErrorText,
 } from './sessions';
 
@@ -84,5 +85,16 @@ describe('error texts', () => {
     expect(formatLastActivity(undefined)).toBe('Unknown');
     expect(formatLastActivity('not a date')).toBe('Unknown');
     expect(formatLastActivity('2026-11-20T10:00:00Z')).not.toBe('Unknown');
+  });
+});
+
+describe('the daily limit (issue 36)', () => {
+  it("says when it resets in the student's local time, never midnight UTC", () => {
+    const now = new Date(2026, 10, 29, 21, 30);
+    const err = new ApiError(429, { code: 'RATE_LIMITED', error: 'Too many requests', message: "You've reached today's limit of 50 messages. It resets in 3 h." }, '', 3 * 3600);
+    const text = sendErrorText(err, now);
+    expect(text).toBe("You've reached today's limit of 50 messages. It resets in 3 h. That's at 12:30 AM your time.");
+    expect(text).toBe(`You've reached today's limit of 50 messages. It resets in 3 h. ${resetsAtText(new Date(2026, 10, 30, 0, 30))}`);
+    expect(text).not.toMatch(/UTC/);
   });
 });

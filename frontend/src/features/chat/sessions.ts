@@ -70,11 +70,21 @@ export function newSessionErrorText(error: unknown): string {
  * A dropped connection has no message of ours: the browser's words for it ("Failed to fetch",
  * "network error") give way to the default.
  */
-export function sendErrorText(error: unknown): string {
+export function sendErrorText(error: unknown, now: Date = new Date()): string {
   if (isApiError(error)) {
-    return error.serverMessage ?? error.text ?? error.serverError ?? error.message ?? 'Failed to send message';
+    const text = error.serverMessage ?? error.text ?? error.serverError ?? error.message ?? 'Failed to send message';
+    // A daily limit says when it resets in the student's own time, not the server's (issue 36).
+    if (error.status === 429 && error.retryAfter !== undefined && error.retryAfter > 60) {
+      return `${text} ${resetsAtText(new Date(now.getTime() + error.retryAfter * 1000))}`;
+    }
+    return text;
   }
   if (error instanceof TypeError) return 'Failed to send message';
   if (error instanceof Error && error.message) return error.message;
   return 'Failed to send message';
+}
+
+/** When a daily limit resets, in the browser's local time. */
+export function resetsAtText(at: Date): string {
+  return `That's at ${at.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })} your time.`;
 }

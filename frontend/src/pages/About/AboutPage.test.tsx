@@ -1,13 +1,17 @@
 import { vi } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { aUser, render, screen, server, within } from '../../test-utils';
+import { entitlementsOf } from '../../test-utils/fixtures';
 import { getGetClientConfigResponseMock } from '../../api/gen/public/public.msw';
 import { setTokens } from '../../auth/storage';
 import { AboutPage } from './AboutPage';
 import { UPGRADES_UNAVAILABLE } from './PricingPlans';
 
+/** The server's entitlement table, as GET /api/public/config gives it. */
+const plans = { free: entitlementsOf.USER, basic: entitlementsOf.BASIC, premium: entitlementsOf.PREMIUM };
+
 function withPayments(payments: boolean) {
-  return getGetClientConfigResponseMock({ oidcSignIn: false, payments, offlineCompanion: false, serverSpeech: false, transcription: false });
+  return getGetClientConfigResponseMock({ oidcSignIn: false, payments, offlineCompanion: false, serverSpeech: false, transcription: false, plans });
 }
 
 // Payments are configured unless a test says otherwise (the server's answer is read before any click).
@@ -64,6 +68,19 @@ describe('AboutPage', () => {
     }
     expect(within(boxes[0]).getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/register');
     expect(screen.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/team');
+  });
+
+  it("says what each plan includes from the server's entitlement table, not a copy of its own (issue 36)", async () => {
+    render(<AboutPage />);
+    const boxes = screen.getAllByTestId('pricing-box');
+    expect(await within(boxes[0]).findByText(`A message limit: ${plans.free.messagesPerDay} messages a day`)).toBeInTheDocument();
+    expect(boxes[0]).not.toHaveTextContent(/monthly/i);
+    expect(within(boxes[1]).getByText(`Higher message limit: ${plans.basic.messagesPerDay} messages a day`)).toBeInTheDocument();
+    expect(within(boxes[1]).getByText(`Voice interaction: ${plans.basic.voicePerDay} voice messages a day`)).toBeInTheDocument();
+    // Weekly insight reports are Premium's alone; Basic's "sentiment insights" are its sessions' emotions.
+    expect(boxes[1]).not.toHaveTextContent(/weekly/i);
+    expect(within(boxes[2]).getByText('Weekly coaching: weekly insight reports')).toBeInTheDocument();
+    expect(within(boxes[2]).getByText(`Higher voice limit: ${plans.premium.voicePerDay} voice messages a day`)).toBeInTheDocument();
   });
 
   it('does not send a signed-in user to login from the paid plans', async () => {

@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Card, Group, List, SimpleGrid, Stack, Text, Title
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { Entitlements, Plans } from '../../api/gen/model';
 import { useGetClientConfig } from '../../api/gen/public/public';
 import { useAuth } from '../../auth/AuthContext';
 import { useSubscription } from '../../features/billing/useSubscription';
@@ -12,33 +13,36 @@ interface Plan {
   name: string;
   price: string;
   period?: string;
-  features: string[];
   /** Absent for the free plan. */
   plan?: PaidPlan;
+  /** The plan's row of the server's entitlement table. */
+  row: keyof Plans;
 }
 
 /** The three tiers of spec §1 at the prices of spec §9. */
 const plans: Plan[] = [
-  {
-    name: 'Free Model',
-    price: 'Free',
-    features: ['AI reflection tool', 'Basic journaling prompts', 'A monthly message limit'],
-  },
-  {
-    name: 'Basic Bundle',
-    price: '$6.99',
-    period: '/month',
-    plan: 'BASIC',
-    features: ['Higher message limit', 'Voice interaction', 'Session summaries', 'Sentiment insights'],
-  },
-  {
-    name: 'Premium Bundle',
-    price: '$16.99',
-    period: '/month',
-    plan: 'PREMIUM',
-    features: ['Higher message limit', 'Higher voice limit', 'Weekly coaching', 'Access to the community chat server'],
-  },
+  { name: 'Free Model', price: 'Free', row: 'free' },
+  { name: 'Basic Bundle', price: '$6.99', period: '/month', plan: 'BASIC', row: 'basic' },
+  { name: 'Premium Bundle', price: '$16.99', period: '/month', plan: 'PREMIUM', row: 'premium' },
 ];
+
+/**
+ * What a plan includes, in spec §1's words, from the entitlement table the server enforces
+ * (issue 36: no copy that disagrees with it). Before the table arrives, the words alone.
+ */
+function planFeatures(row: keyof Plans, e: Entitlements | undefined): string[] {
+  const perDay = (n: number | undefined, what: string) => (n ? `: ${n} ${what} a day` : '');
+  if (row === 'free') {
+    return ['AI reflection tool', 'Basic journaling prompts', `A message limit${perDay(e?.messagesPerDay, 'messages')}`];
+  }
+  const out = [`Higher message limit${perDay(e?.messagesPerDay, 'messages')}`];
+  if (row === 'premium') out.push(`Higher voice limit${perDay(e?.voicePerDay, 'voice messages')}`);
+  else if (!e || e.voice) out.push(`Voice interaction${perDay(e?.voicePerDay, 'voice messages')}`);
+  if (!e || e.summaries) out.push('Session summaries and sentiment insights (the emotions of each session)');
+  if (row === 'premium' && (!e || e.insights)) out.push('Weekly coaching: weekly insight reports');
+  if (row === 'premium' && (!e || e.community)) out.push('Access to the community chat server');
+  return out;
+}
 
 /** Said in place of the upgrade buttons' promise when this server takes no payments (issue 36). */
 export const UPGRADES_UNAVAILABLE = "Upgrades aren't available on this server. You can keep using the free plan.";
@@ -130,7 +134,7 @@ export function PricingPlans() {
                   </Badge>
                 ) : null}
                 <List spacing={6}>
-                  {p.features.map((f) => (
+                  {planFeatures(p.row, config.data?.plans?.[p.row]).map((f) => (
                     <List.Item key={f}>{f}</List.Item>
                   ))}
                 </List>

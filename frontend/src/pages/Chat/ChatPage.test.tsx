@@ -9,6 +9,8 @@ import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testin
 import { fakeChatLayout } from '../../features/chat/testing/layout';
 import { act, aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
+import { CONTINUE_THREAD } from '../../features/chat/components/ChatScreen/ChatScreen';
+import { threadOpening } from '../../features/chat/hooks/useChatConversation';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { setTokens } from '../../auth/storage';
 
@@ -336,6 +338,27 @@ describe('ChatPage', () => {
     expect(screen.queryByRole('button', { name: 'End Session' })).toBeNull();
   });
 
+  it('offers, at the limit, a new session whose welcome picks up the thread (issue 36)', async () => {
+    server.use(
+      getGetChatSessionMockHandler(aDetail()),
+      http.post('*/api/chat/message/stream', () =>
+        sseResponse([
+          sseEvent('delta', { text: 'Thank you for sharing.' }),
+          sseEvent('done', aReply({ aiResponse: 'Thank you for sharing.', sessionEnded: true, endReason: 'Token limit reached', sessionTokensUsed: 1000 })),
+        ]),
+      ),
+    );
+    const { user } = renderChat(`/chat/${SESSION}`);
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    expect(screen.queryByRole('link', { name: CONTINUE_THREAD })).toBeNull();
+    await user.type(box(), 'one more thing{Enter}');
+
+    await user.click(await screen.findByRole('link', { name: CONTINUE_THREAD }));
+    expect(await screen.findByText(threadOpening('Exam worries'))).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/chat$/);
+    expect(box()).toBeEnabled();
+  });
+
   it('shows the load failure and treats the session as inactive', async () => {
     server.use(
       http.get('*/api/chat/sessions/:id', () =>
@@ -351,8 +374,8 @@ describe('ChatPage', () => {
     it.each([
       [
         'the response message',
-        () => HttpResponse.json({ code: 'RATE_LIMITED', error: 'Too many', message: 'You have reached today’s limit. It resets at midnight UTC.' }, { status: 429 }),
-        'You have reached today’s limit. It resets at midnight UTC.',
+        () => HttpResponse.json({ code: 'RATE_LIMITED', error: 'Too many', message: 'You’ve reached today’s limit of 50 messages. It resets in 3 h.' }, { status: 429 }),
+        'You’ve reached today’s limit of 50 messages. It resets in 3 h.',
       ],
       [
         'the server error status',

@@ -12,6 +12,8 @@ export function ChatPage() {
   const { key: locationKey, state } = useLocation();
   // The dashboard's prompt of the day opens a new chat with it.
   const prompt = sessionId ? undefined : (state as { prompt?: unknown } | null)?.prompt;
+  // A session that ended opens a new one that continues its thread (issue 36).
+  const thread = sessionId ? undefined : (state as { thread?: unknown } | null)?.thread;
   const navigate = useNavigate();
   const [adopted, setAdopted] = useState<{ id: string; key: string } | null>(null);
 
@@ -23,6 +25,7 @@ export function ChatPage() {
       key={screenKey}
       initialSessionId={sessionId}
       prompt={typeof prompt === 'string' ? prompt : undefined}
+      thread={typeof thread === 'string' ? thread : undefined}
       onSessionCreated={(id) => {
         setAdopted({ id, key: screenKey });
         navigate(`/chat/${id}`, { replace: true });

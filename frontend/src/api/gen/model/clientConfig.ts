@@ -55,6 +55,7 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
 
  * OpenAPI spec version: 1.0.0
  */
+import type { Plans } from './plans';
 
 export interface ClientConfig {
   /** Third-party sign-in is configured. */
@@ -67,4 +68,5 @@ export interface ClientConfig {
   serverSpeech: boolean;
   /** POST /api/chat/transcribe is available. */
   transcription: boolean;
+  plans?: Plans;
 }

@@ -96,6 +96,7 @@ export * from './pageLimitParameter';
 export * from './passwordChangeRequest';
 export * from './payloadTooLargeResponse';
 export * from './plan';
+export * from './plans';
 export * from './profile';
 export * from './profileUpdate';
 export * from './refreshRequest';

@@ -83,12 +83,46 @@ export const getReadinessResponse = zod.object({
  * Tells the web app which optional parts (third-party sign-in, payments, server speech, transcription, a language model) this server has configured.
  * @summary What this server has configured, so the app can explain what is unavailable.
  */
+export const getClientConfigResponsePlansFreeMessagesPerDayMin = 0;export const getClientConfigResponsePlansFreeSessionTokensMin = 0;export const getClientConfigResponsePlansFreeVoicePerDayMin = 0;export const getClientConfigResponsePlansBasicMessagesPerDayMin = 0;export const getClientConfigResponsePlansBasicSessionTokensMin = 0;export const getClientConfigResponsePlansBasicVoicePerDayMin = 0;export const getClientConfigResponsePlansPremiumMessagesPerDayMin = 0;export const getClientConfigResponsePlansPremiumSessionTokensMin = 0;export const getClientConfigResponsePlansPremiumVoicePerDayMin = 0;
+
 export const getClientConfigResponse = zod.object({
   "oidcSignIn": zod.boolean().describe('Third-party sign-in is configured.'),
   "payments": zod.boolean().describe('Checkout and portal are configured.'),
   "offlineCompanion": zod.boolean().describe('Replies come from the built-in offline engine, not a language model.'),
   "serverSpeech": zod.boolean().describe('Voice replies carry audio from the server.'),
-  "transcription": zod.boolean().describe('POST /api/chat/transcribe is available.')
+  "transcription": zod.boolean().describe('POST /api/chat/transcribe is available.'),
+  "plans": zod.object({
+  "free": zod.object({
+  "messagesPerDay": zod.number().min(getClientConfigResponsePlansFreeMessagesPerDayMin).describe('Chat messages a day (UTC).'),
+  "sessionTokens": zod.number().min(getClientConfigResponsePlansFreeSessionTokensMin).describe('The token limit of one session.'),
+  "voice": zod.boolean().describe('Voice conversations.'),
+  "voicePerDay": zod.number().min(getClientConfigResponsePlansFreeVoicePerDayMin).describe('Voice messages a day (UTC); 0 without voice.'),
+  "summaries": zod.boolean().describe('Summaries and emotions of ended sessions.'),
+  "insights": zod.boolean().describe('Weekly insight reports.'),
+  "community": zod.boolean().describe('The community chat server\'s invite.'),
+  "memory": zod.boolean().describe('What Percolate remembers across sessions.')
+}).describe('What a tier includes. The server\'s checks read the same table; operators may change its numbers, not which features a tier has.'),
+  "basic": zod.object({
+  "messagesPerDay": zod.number().min(getClientConfigResponsePlansBasicMessagesPerDayMin).describe('Chat messages a day (UTC).'),
+  "sessionTokens": zod.number().min(getClientConfigResponsePlansBasicSessionTokensMin).describe('The token limit of one session.'),
+  "voice": zod.boolean().describe('Voice conversations.'),
+  "voicePerDay": zod.number().min(getClientConfigResponsePlansBasicVoicePerDayMin).describe('Voice messages a day (UTC); 0 without voice.'),
+  "summaries": zod.boolean().describe('Summaries and emotions of ended sessions.'),
+  "insights": zod.boolean().describe('Weekly insight reports.'),
+  "community": zod.boolean().describe('The community chat server\'s invite.'),
+  "memory": zod.boolean().describe('What Percolate remembers across sessions.')
+}).describe('What a tier includes. The server\'s checks read the same table; operators may change its numbers, not which features a tier has.'),
+  "premium": zod.object({
+  "messagesPerDay": zod.number().min(getClientConfigResponsePlansPremiumMessagesPerDayMin).describe('Chat messages a day (UTC).'),
+  "sessionTokens": zod.number().min(getClientConfigResponsePlansPremiumSessionTokensMin).describe('The token limit of one session.'),
+  "voice": zod.boolean().describe('Voice conversations.'),
+  "voicePerDay": zod.number().min(getClientConfigResponsePlansPremiumVoicePerDayMin).describe('Voice messages a day (UTC); 0 without voice.'),
+  "summaries": zod.boolean().describe('Summaries and emotions of ended sessions.'),
+  "insights": zod.boolean().describe('Weekly insight reports.'),
+  "community": zod.boolean().describe('The community chat server\'s invite.'),
+  "memory": zod.boolean().describe('What Percolate remembers across sessions.')
+}).describe('What a tier includes. The server\'s checks read the same table; operators may change its numbers, not which features a tier has.')
+}).optional().describe('The entitlement table\'s rows for the three plans, so that pricing says what the server enforces (issue 36).')
 })
 
 

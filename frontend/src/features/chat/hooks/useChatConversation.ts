@@ -51,6 +51,8 @@ interface Options {
   initialSessionId?: string;
   /** A new chat opened with a journaling prompt: the companion asks it after the welcome. */
   prompt?: string;
+  /** A new chat that continues an ended session: its title, picked up after the welcome. */
+  thread?: string;
   /** A new chat got its id from the server (the page replaces the address). */
   onSessionCreated: (sessionId: string) => void;
   /** The user ended the session (the page goes to /dashboard). */
@@ -86,10 +88,17 @@ export interface ConversationTurn {
 }
 
 /** What a new chat shows before the first message: the welcome, and the prompt it was opened with. */
-function newChatOpening(prompt: string | undefined): ChatMessage[] {
+function newChatOpening(prompt: string | undefined, thread?: string): ChatMessage[] {
   const welcome: ChatMessage = { id: 'welcome', role: 'assistant', content: WELCOME_MESSAGE };
   const asked = prompt?.trim();
-  return asked ? [welcome, { id: 'prompt', role: 'assistant', content: `Today's prompt: ${asked}` }] : [welcome];
+  if (asked) return [welcome, { id: 'prompt', role: 'assistant', content: `Today's prompt: ${asked}` }];
+  const picked = thread?.trim();
+  return picked ? [welcome, { id: 'thread', role: 'assistant', content: threadOpening(picked) }] : [welcome];
+}
+
+/** How a new session picks up the thread of the one that ended. */
+export function threadOpening(title: string): string {
+  return `Last time we were talking about "${title}". Would you like to pick up where we left off?`;
 }
 
 /**
@@ -98,7 +107,7 @@ function newChatOpening(prompt: string | undefined): ChatMessage[] {
  * still being written when the chat opens, and ending (spec §4, chat session;
  * §8, Chat).
  */
-export function useChatConversation({ initialSessionId, prompt, onSessionCreated, onEnded }: Options) {
+export function useChatConversation({ initialSessionId, prompt, thread, onSessionCreated, onEnded }: Options) {
   const queryClient = useQueryClient();
   // Only the session the screen opened with is loaded: when a new chat gets
   // its id, the address changes but the screen keeps what it shows.
@@ -128,7 +137,8 @@ export function useChatConversation({ initialSessionId, prompt, onSessionCreated
   const loaded = useDeferredValue(detail.data);
   // The prompt the chat opened with stays when the address changes to the new session's.
   const [openedWith] = useState(prompt);
-  const opening = useMemo(() => newChatOpening(openedWith), [openedWith]);
+  const [continued] = useState(thread);
+  const opening = useMemo(() => newChatOpening(openedWith, continued), [openedWith, continued]);
   const history = useMemo<ChatMessage[]>(() => {
     if (!loadId) return opening;
     return loaded ? storedMessages(loaded) : [];

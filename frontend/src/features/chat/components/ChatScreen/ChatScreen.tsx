@@ -24,6 +24,8 @@ interface ChatScreenProps {
   initialSessionId?: string;
   /** A new chat opened from the dashboard's prompt of the day: the companion asks it. */
   prompt?: string;
+  /** A new chat that continues an ended session's thread: its title. */
+  thread?: string;
   onSessionCreated: (sessionId: string) => void;
   onEnded: () => void;
 }
@@ -31,9 +33,12 @@ interface ChatScreenProps {
 const END_FAILED = 'Failed to end session';
 const OFFLINE_NOTE = "Replies come from Percolate's built-in offline companion, not a language model.";
 
+/** Offered when a session ends here, e.g. at its limit: a new session that picks up its thread (issue 36). A session opened later has EndedSummary's Continue. */
+export const CONTINUE_THREAD = 'Continue in a new session';
+
 /** The chat of spec §2: title pill, messages, composer, token counter. Laid out for a phone first. */
-export function ChatScreen({ initialSessionId, prompt, onSessionCreated, onEnded }: ChatScreenProps) {
-  const chat = useChatConversation({ initialSessionId, prompt, onSessionCreated, onEnded });
+export function ChatScreen({ initialSessionId, prompt, thread, onSessionCreated, onEnded }: ChatScreenProps) {
+  const chat = useChatConversation({ initialSessionId, prompt, thread, onSessionCreated, onEnded });
   const config = useGetClientConfig({ query: { staleTime: Infinity, retry: false } });
   // What the tier includes, from the server's entitlement table (spec §6); until it answers, nothing extra.
   const { entitlements, pending: entitlementsPending } = useEntitlements();
@@ -126,6 +131,12 @@ export function ChatScreen({ initialSessionId, prompt, onSessionCreated, onEnded
         <Alert color="clay" role="alert" py="xs">
           {voice.error}
         </Alert>
+      ) : null}
+
+      {chat.sessionId && !chat.active && !chat.loading && !chat.loadError && !chat.endedBefore ? (
+        <Button component={Link} to="/chat" state={{ thread: chat.title }} variant="light" size="md">
+          {CONTINUE_THREAD}
+        </Button>
       ) : null}
 
       {chat.safetyPinned ? <PinnedSupport category={chat.safetyPinned.category} /> : null}
