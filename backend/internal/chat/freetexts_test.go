@@ -7,6 +7,7 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/companion/safety"
 )
 
 // Issue 36: safety and system texts never count against the student's tokens. A check-in, a
@@ -19,7 +20,10 @@ func TestSafetyAndSystemTextsAreNotCharged(t *testing.T) {
 	f.llm.SetDefault(llmtest.Script{Chunks: []string{"the model must not be used"}})
 	before := f.send(t, uid, sid, "hello there").TokensUsed
 
+	// The model, asked about the possible risk, agrees with the screen.
+	f.llm.SetModeration(llmtest.Moderation{Flagged: []string{"self-harm"}})
 	res := f.send(t, uid, sid, possibleRisk)
+	f.llm.SetModeration(llmtest.Moderation{})
 	if !strings.Contains(res.AIResponse, companion.CheckInQuestion) {
 		t.Fatalf("possible risk got %q", res.AIResponse)
 	}
@@ -28,7 +32,7 @@ func TestSafetyAndSystemTextsAreNotCharged(t *testing.T) {
 	}
 	before = res.TokensUsed
 	res = f.send(t, uid, sid, "tonight")
-	if res.AIResponse != companion.CrisisReply {
+	if !strings.Contains(res.AIResponse, companion.CrisisReplyFor(companion.Risk(safety.Suicide), companion.Where{})) {
 		t.Fatalf("the answer to the check-in got %q", res.AIResponse)
 	}
 	if got, want := res.TokensUsed-before, companion.EstimateTokens("tonight"); got != want {

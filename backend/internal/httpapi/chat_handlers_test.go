@@ -204,8 +204,8 @@ func TestChatOverHTTP(t *testing.T) {
 	if !d.IsActive {
 		t.Errorf("detail: isActive = false, want true")
 	}
-	if d.SessionTokenLimit != 4000 {
-		t.Errorf("detail: sessionTokenLimit = %d, want 4000 (BASIC)", d.SessionTokenLimit)
+	if want := entitlement.Default().For("BASIC").SessionTokens; d.SessionTokenLimit != want {
+		t.Errorf("detail: sessionTokenLimit = %d, want %d (BASIC)", d.SessionTokenLimit, want)
 	}
 	if len(d.Messages) != 4 {
 		t.Fatalf("detail: %d messages, want 4: %s", len(d.Messages), got.Body)
