@@ -429,7 +429,8 @@ describe('ProfilePage', () => {
       expect(screen.getByText('Your browser suggests United Kingdom.')).toBeInTheDocument();
       await user.click(use);
       await waitFor(() => expect(bodies).toEqual([{ country: 'GB' }]));
-      expect(await screen.findByRole('combobox', { name: 'Country' })).toHaveValue('United Kingdom');
+      // The saved country shows once the save has answered, not when the request leaves.
+      await waitFor(() => expect(screen.getByRole('combobox', { name: 'Country' })).toHaveValue('United Kingdom'));
       expect(screen.queryByRole('button', { name: 'Use United Kingdom' })).toBeNull();
     });
 
