@@ -150,7 +150,7 @@ export function PricingPlans() {
                   </Group>
                 ) : null}
                 {error && p.plan && p.plan === pressed ? (
-                  <Alert color="clay" role="alert">
+                  <Alert color="clay" role="alert" ref={(el) => el?.scrollIntoView?.({ block: 'nearest' })}>
                     {error}
                   </Alert>
                 ) : null}
