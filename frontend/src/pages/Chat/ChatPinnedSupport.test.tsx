@@ -8,6 +8,7 @@ import { PinnedSupport } from '../../features/chat/components/PinnedSupport/Pinn
 import { sseEvent, sseResponse } from '../../features/chat/testing/sse';
 import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
+import { fakeChatLayout } from '../../features/chat/testing/layout';
 
 // Issue 32: once a reply has asked about risk, the support lines stay pinned above the composer
 // for the rest of the session, foldable but never removed.
@@ -32,17 +33,7 @@ function aReply(aiResponse: string, extra: Partial<SendMessageResponse> = {}): S
   return { success: true, sessionId: SESSION, title: 'A chat', aiResponse, sessionTokensUsed: 0, sessionTokenLimit: 1000, sessionEnded: false, ...extra };
 }
 
-const descriptors = ['clientHeight', 'offsetHeight'].map((name) => [name, Object.getOwnPropertyDescriptor(HTMLElement.prototype, name)] as const);
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 60 });
-});
-afterAll(() => {
-  for (const [name, d] of descriptors) {
-    if (d) Object.defineProperty(HTMLElement.prototype, name, d);
-    else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
-  }
-});
+fakeChatLayout();
 
 beforeEach(() => {
   server.use(

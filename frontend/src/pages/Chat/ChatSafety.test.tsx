@@ -8,6 +8,7 @@ import { sseEvent, sseResponse } from '../../features/chat/testing/sse';
 import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 import { resourcesFor } from '../../features/safety/fixtures';
+import { fakeChatLayout } from '../../features/chat/testing/layout';
 
 const proposal = vi.hoisted(() => ({ country: 'GB' as string | null }));
 vi.mock('../../features/safety/proposeCountry', () => ({ browserCountry: () => proposal.country, proposeCountry: () => proposal.country }));
@@ -40,17 +41,7 @@ function aReply(aiResponse: string): SendMessageResponse {
 }
 
 // jsdom lays nothing out: give the conversation a viewport and each row a height.
-const descriptors = ['clientHeight', 'offsetHeight'].map((name) => [name, Object.getOwnPropertyDescriptor(HTMLElement.prototype, name)] as const);
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 600 });
-  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 60 });
-});
-afterAll(() => {
-  for (const [name, d] of descriptors) {
-    if (d) Object.defineProperty(HTMLElement.prototype, name, d);
-    else delete (HTMLElement.prototype as unknown as Record<string, unknown>)[name];
-  }
-});
+fakeChatLayout();
 
 beforeEach(() => {
   server.use(
