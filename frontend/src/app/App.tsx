@@ -1,6 +1,11 @@
 import { BrowserRouter } from 'react-router';
+import { registerServiceWorker } from '../pwa/serviceWorker';
+import { UpdatePrompt } from '../pwa/UpdatePrompt';
 import { AppRoutes } from './AppRoutes';
 import { Providers } from './Providers';
+
+// Registered once, when the page has loaded (none in development).
+const serviceWorker = registerServiceWorker();
 
 export function App() {
   return (
@@ -8,6 +13,7 @@ export function App() {
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
+      <UpdatePrompt registration={serviceWorker} />
     </Providers>
   );
 }
