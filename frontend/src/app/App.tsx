@@ -1,11 +1,12 @@
 import { BrowserRouter } from 'react-router';
-import { registerServiceWorker } from '../pwa/serviceWorker';
+import { registerServiceWorker, serviceWorkerRegistration } from '../pwa/serviceWorker';
 import { UpdatePrompt } from '../pwa/UpdatePrompt';
 import { AppRoutes } from './AppRoutes';
 import { Providers } from './Providers';
 
-// Registered once, when the page has loaded (none in development).
-const serviceWorker = registerServiceWorker();
+// An installed app (a worker controls this page) looks for a new version on every page;
+// otherwise the signed-in layout installs it (see registerServiceWorker).
+if (typeof navigator !== 'undefined' && navigator.serviceWorker?.controller) registerServiceWorker();
 
 export function App() {
   return (
@@ -13,7 +14,7 @@ export function App() {
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
-      <UpdatePrompt registration={serviceWorker} />
+      <UpdatePrompt registration={serviceWorkerRegistration} />
     </Providers>
   );
 }

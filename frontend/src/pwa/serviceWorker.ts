@@ -15,22 +15,42 @@ export interface WorkerContainer extends EventTarget {
   readonly controller: ServiceWorker | null;
 }
 
+let resolveRegistration: (registration: ServiceWorkerRegistration | undefined) => void = () => undefined;
+
 /**
- * Registers /sw.js once the page has loaded (it then downloads the shell to precache, which
- * must not compete with the page's own first requests). Undefined where there are no
- * service workers, in development, or when registration fails: the app works the same.
+ * The service worker's registration, once registerServiceWorker has been called (it stays
+ * pending on a page that never registers, such as a signed-out visit's first page).
  */
-export function registerServiceWorker(): Promise<ServiceWorkerRegistration | undefined> {
-  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const register = () =>
-      navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(resolve, (err: unknown) => {
-        console.warn('The service worker was not registered; the app works without it.', err);
-        resolve(undefined);
-      });
-    if (document.readyState === 'complete') register();
-    else window.addEventListener('load', register, { once: true });
-  });
+export const serviceWorkerRegistration = new Promise<ServiceWorkerRegistration | undefined>((resolve) => {
+  resolveRegistration = resolve;
+});
+
+let registering = false;
+
+/**
+ * Registers /sw.js, once per page, after the page has loaded (the worker then downloads the
+ * whole shell to precache, which must not compete with the page's own first requests).
+ *
+ * The signed-in layout calls it: the installed app starts at /dashboard, and a signed-out
+ * visitor of the landing page downloads only that page (its JavaScript budget), not the
+ * whole app. A page that a worker already controls calls it at start, so an installed app
+ * looks for a new version on every page. Nothing happens in development, without service
+ * workers, or when registration fails: the app works the same.
+ */
+export function registerServiceWorker(): void {
+  if (registering) return;
+  registering = true;
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) {
+    resolveRegistration(undefined);
+    return;
+  }
+  const register = () =>
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(resolveRegistration, (err: unknown) => {
+      console.warn('The service worker was not registered; the app works without it.', err);
+      resolveRegistration(undefined);
+    });
+  if (document.readyState === 'complete') void register();
+  else window.addEventListener('load', () => void register(), { once: true });
 }
 
 /**

@@ -72,7 +72,8 @@ export async function openFromNotification(clients: AppWindows, origin: string, 
     return u.origin === target.origin && u.pathname === target.pathname && u.search === target.search;
   });
   if (samePage) {
-    await samePage.focus();
+    // Focus is allowed only for a real click; whatever it says, the window still moves.
+    await samePage.focus().catch(() => undefined);
     if (samePage.url !== target.href) await samePage.navigate(target.href);
     return;
   }
