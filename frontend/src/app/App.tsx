@@ -1,12 +1,16 @@
+import { lazy, Suspense } from 'react';
 import { BrowserRouter } from 'react-router';
-import { registerServiceWorker, serviceWorkerRegistration } from '../pwa/serviceWorker';
-import { UpdatePrompt } from '../pwa/UpdatePrompt';
 import { AppRoutes } from './AppRoutes';
 import { Providers } from './Providers';
 
-// An installed app (a worker controls this page) looks for a new version on every page;
-// otherwise the signed-in layout installs it (see registerServiceWorker).
-if (typeof navigator !== 'undefined' && navigator.serviceWorker?.controller) registerServiceWorker();
+// A page that the installed app's service worker serves watches for a new version of the app
+// ("A new version is ready"). Only such a page downloads that code: a first visit, which no
+// worker serves yet, stays within the landing page's budget. The signed-in layout installs
+// the worker (src/pwa/serviceWorker.ts).
+const InstalledAppUpdates = lazy(() =>
+  import('../pwa/UpdatePrompt').then((m) => ({ default: m.InstalledAppUpdates })),
+);
+const installed = typeof navigator !== 'undefined' && !!navigator.serviceWorker?.controller;
 
 export function App() {
   return (
@@ -14,7 +18,11 @@ export function App() {
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
-      <UpdatePrompt registration={serviceWorkerRegistration} />
+      {installed && (
+        <Suspense fallback={null}>
+          <InstalledAppUpdates />
+        </Suspense>
+      )}
     </Providers>
   );
 }

@@ -1,7 +1,14 @@
 import { ActionIcon, Button, Group, Paper, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { applyUpdate, watchForUpdate, type WorkerContainer, type WorkerRegistration } from './serviceWorker';
+import {
+  applyUpdate,
+  registerServiceWorker,
+  serviceWorkerRegistration,
+  watchForUpdate,
+  type WorkerContainer,
+  type WorkerRegistration,
+} from './serviceWorker';
 import classes from './UpdatePrompt.module.css';
 
 /** How often, at most, coming back to the app asks the server for a newer service worker. */
@@ -78,4 +85,13 @@ export function UpdatePrompt({ registration, container, reload }: UpdatePromptPr
       )}
     </div>
   );
+}
+
+/**
+ * The prompt on a page the installed app's worker serves: registering again asks the server
+ * for a newer worker at once, on any page, signed in or not.
+ */
+export function InstalledAppUpdates() {
+  useEffect(registerServiceWorker, []);
+  return <UpdatePrompt registration={serviceWorkerRegistration} />;
 }

@@ -33,8 +33,8 @@ let registering = false;
  *
  * The signed-in layout calls it: the installed app starts at /dashboard, and a signed-out
  * visitor of the landing page downloads only that page (its JavaScript budget), not the
- * whole app. A page that a worker already controls calls it at start, so an installed app
- * looks for a new version on every page. Nothing happens in development, without service
+ * whole app. A page that a worker already serves calls it at start (InstalledAppUpdates), so
+ * an installed app looks for a new version on every page. Nothing happens in development, without service
  * workers, or when registration fails: the app works the same.
  */
 export function registerServiceWorker(): void {
