@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { expect, test, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { signIn, verifiedAccount } from './support';
 
@@ -154,6 +156,85 @@ test('a delivered push shows a notification, and its click opens the check-in ca
   await expect.poll(() => worker.evaluate('self.__opened')).toBe(`${origin}/dashboard#checkin`);
   await expect(page).toHaveURL(/\/profile$/);
 });
+
+test('a new version takes over when the user says so: "A new version is ready", Reload', async ({ browser, request, baseURL }) => {
+  // A new deployment changes the server's sw.js. Here a small proxy in front of the server
+  // stands for the deployment: from `deployed` on it serves the worker with one more line, as
+  // a new build's list of files would change it (neither Playwright's routing nor CDP's Fetch
+  // sees the browser's own fetch of a worker script, so the change has to come from the
+  // server's side).
+  let deployed = false;
+  const upstream = new URL(baseURL!);
+  const proxy = createHttpServer((req, res) => {
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        if (deployed && req.url?.startsWith('/sw.js')) {
+          const parts: Buffer[] = [];
+          answer.on('data', (b: Buffer) => parts.push(b));
+          answer.on('end', () => {
+            const body = Buffer.concat([gunzipIfNeeded(answer.headers, Buffer.concat(parts)), Buffer.from('\n// the next version\n')]);
+            const headers = { ...answer.headers, 'content-length': String(body.length) };
+            delete headers['content-encoding'];
+            res.writeHead(answer.statusCode ?? 502, headers);
+            res.end(body);
+          });
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+  const context = await browser.newContext({ baseURL: base, serviceWorkers: 'allow', viewport: { width: 390, height: 844 } });
+  try {
+    const page = await context.newPage();
+    await signIn(page, await verifiedAccount(request, 'pwa-update'));
+    await workerReady(page);
+    await underControl(page);
+    const prompt = page.getByText('A new version is ready.');
+    await expect(page.getByRole('button', { name: 'Start New Chat' }).first()).toBeVisible();
+    await expect(prompt).toHaveCount(0);
+
+    // The new version is deployed; the app looks for it (as it does when it comes back to the front).
+    deployed = true;
+    await page.evaluate(async () => {
+      await (await navigator.serviceWorker.ready).update();
+    });
+    await expect(prompt).toBeVisible();
+    // Not a dialog; at 390 px the card sits inside the screen.
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    const box = (await page.getByRole('button', { name: 'Reload' }).boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+
+    await page.evaluate(() => Object.assign(window, { oldPage: true }));
+    await page.getByRole('button', { name: 'Reload' }).click();
+    // The page reloads (a new document) under the new worker: nothing waits any more, and no
+    // prompt shows.
+    await expect.poll(() => page.evaluate(() => 'oldPage' in window)).toBe(false);
+    await expect(page.getByRole('button', { name: 'Start New Chat' }).first()).toBeVisible();
+    await expect
+      .poll(() =>
+        page.evaluate(async () => {
+          const r = await navigator.serviceWorker.ready;
+          return { waiting: r.waiting === null, controlled: navigator.serviceWorker.controller !== null };
+        }),
+      )
+      .toEqual({ waiting: true, controlled: true });
+    await expect(prompt).toHaveCount(0);
+  } finally {
+    await context.close();
+    await new Promise((resolve) => proxy.close(resolve));
+  }
+});
+
+/** body as sent, gunzipped when the server compressed it. */
+function gunzipIfNeeded(headers: IncomingHttpHeaders, body: Buffer): Buffer {
+  return headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
+}
 
 /** A free loopback port for the server this spec starts and stops. */
 function freePort(): Promise<number> {

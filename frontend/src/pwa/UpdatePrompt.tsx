@@ -76,7 +76,7 @@ export function UpdatePrompt({ registration, container, reload }: UpdatePromptPr
               >
                 Reload
               </Button>
-              <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Not now" onClick={() => setHidden(true)}>
+              <ActionIcon variant="subtle" size="lg" aria-label="Not now" onClick={() => setHidden(true)}>
                 <IconX size={18} aria-hidden />
               </ActionIcon>
             </Group>
