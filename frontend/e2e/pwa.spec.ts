@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
@@ -209,6 +210,12 @@ test('a new version takes over when the user says so: "A new version is ready", 
     await expect(page.getByRole('dialog')).toHaveCount(0);
     const box = (await page.getByRole('button', { name: 'Reload' }).boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
+    // axe finds nothing in it, in either colour scheme.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const { violations } = await new AxeBuilder({ page }).include('[aria-live="polite"]').analyze();
+      expect(violations, colorScheme).toEqual([]);
+    }
 
     await page.evaluate(() => Object.assign(window, { oldPage: true }));
     await page.getByRole('button', { name: 'Reload' }).click();
