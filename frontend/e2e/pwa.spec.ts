@@ -291,8 +291,18 @@ test('with the server stopped, the installed shell still opens; API answers are 
     await expect(page.getByText('Checking authentication...')).toBeVisible();
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1, name: 'Find Clarity with Percolate' })).toBeVisible();
-    // ...while the API is never answered from a cache.
+    // ...while the API is never answered from a cache, nor stored in one: the caches hold
+    // the shell and nothing the signed-in pages asked the API for.
     expect(await page.evaluate(() => fetch('/api/health').then((r) => r.status, () => 'no answer'))).toBe('no answer');
+    const cached = await page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) {
+        for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname);
+      }
+      return urls;
+    });
+    expect(cached).toContain('/index.html');
+    expect(cached.filter((u) => u.startsWith('/api'))).toEqual([]);
   } finally {
     server.kill('SIGTERM');
     await exited;
