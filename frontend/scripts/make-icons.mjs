@@ -5,7 +5,7 @@
 // "any" icons are the cup on a cream tile with rounded corners (transparent outside it);
 // "maskable" ones fill the whole square with cream and keep the cup inside the central
 // circle of 40% radius that every launcher mask leaves visible. The Apple touch icon is the
-// maskable drawing (iOS rounds the corners itself).
+// maskable drawing (iOS rounds the corners itself). The notification badge is the cup alone.
 import { chromium } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 
@@ -16,10 +16,10 @@ const cup = favicon.replace(/^<svg[^>]*>/, '').replace(/<\/svg>\s*$/, '');
 // The middle of the cup's own extent (x 5 to 28.5, y 3 to 27), so it sits centred.
 const [cx, cy] = [16.75, 15];
 
-/** The icon as SVG in a 100-unit box: tile corner radius and the cup's scale. */
+/** The icon as SVG in a 100-unit box: tile corner radius (no tile: null) and the cup's scale. */
 function svg({ radius, scale }) {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
-<rect width="100" height="100" rx="${radius}" fill="${cream}"/>
+${radius === null ? '' : `<rect width="100" height="100" rx="${radius}" fill="${cream}"/>`}
 <g transform="translate(50 50) scale(${scale}) translate(${-cx} ${-cy})">${cup}</g></svg>`;
 }
 
@@ -33,6 +33,8 @@ const icons = [
   { file: 'maskable-192.png', size: 192, drawing: maskable },
   { file: 'maskable-512.png', size: 512, drawing: maskable },
   { file: 'apple-touch-icon.png', size: 180, drawing: maskable },
+  // A notification's badge: Android draws only its shape (the alpha), so the cup on nothing.
+  { file: 'badge-96.png', size: 96, drawing: svg({ radius: null, scale: 2.9 }) },
 ];
 
 const browser = await chromium.launch({

@@ -34,7 +34,7 @@ self.addEventListener('push', (event) => {
     self.registration.showNotification(notice.title, {
       body: notice.body,
       icon: '/icons/icon-192.png',
-      badge: '/icons/maskable-192.png',
+      badge: '/icons/badge-96.png',
       // One reminder at a time: a newer one replaces an older one that is still showing.
       tag: 'percolate-reminder',
       data: { url: notice.url },
