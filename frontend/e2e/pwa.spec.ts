@@ -39,6 +39,8 @@ function shown(page: Page) {
       title: n.title,
       body: n.body,
       data: n.data as unknown,
+      icon: new URL(n.icon).pathname,
+      badge: new URL(n.badge).pathname,
     })),
   );
 }
@@ -127,7 +129,15 @@ test('a delivered push shows a notification, and its click opens the check-in ca
   });
   await expect
     .poll(() => shown(page))
-    .toEqual([{ title: payload.title, body: payload.body, data: { url: '/dashboard#checkin' } }]);
+    .toEqual([
+      {
+        title: payload.title,
+        body: payload.body,
+        data: { url: '/dashboard#checkin' },
+        icon: '/icons/icon-192.png',
+        badge: '/icons/badge-96.png',
+      },
+    ]);
 
   // A click: headless Chromium has no notification to click, so the worker is handed the
   // same notificationclick event a click dispatches, with the notification it shows. Its
