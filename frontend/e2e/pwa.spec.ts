@@ -318,5 +318,6 @@ test('with the server stopped, the installed shell still opens; API answers are 
     await exited;
     await context.close();
     await request.dispose();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
