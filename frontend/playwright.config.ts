@@ -98,6 +98,10 @@ export default defineConfig({
     baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // The signed-in pages install the app's service worker, which would then answer these
+    // journeys' page loads from its cache and fetch the whole shell in every new context.
+    // Only e2e/pwa.spec.ts, which tests it, lets it run.
+    serviceWorkers: 'block',
   },
   projects: [
     {

@@ -2,6 +2,7 @@
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * Writes dist/content-status.json, saying whether src/content/content.json
@@ -24,13 +25,60 @@ function contentStatus(): Plugin {
   };
 }
 
+/**
+ * The installable app (issue 31 §4): the web app manifest, and the service worker built from
+ * src/sw/sw.ts with the list of files to precache. The page registers the worker itself
+ * (src/pwa/serviceWorker.ts), so nothing is injected into index.html but the manifest link.
+ * The icons are drawn from the logo by scripts/make-icons.mjs.
+ */
+function installableApp() {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src/sw',
+    filename: 'sw.ts',
+    injectRegister: false,
+    registerType: 'prompt',
+    includeManifestIcons: true,
+    manifest: {
+      id: '/',
+      name: 'Percolate',
+      short_name: 'Percolate',
+      description: 'Percolate: a calm AI companion for reflective conversations and journaling.',
+      lang: 'en',
+      start_url: '/dashboard',
+      scope: '/',
+      display: 'standalone',
+      // brand.md: the light background (cream) for both, so the title bar and the splash
+      // screen run into the page; index.html sets espresso for the dark scheme.
+      theme_color: '#FBF6EF',
+      background_color: '#FBF6EF',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    injectManifest: {
+      // A classic script, which every browser with service workers runs.
+      rollupFormat: 'iife',
+      // The shell: the page, every hashed script and style sheet, the logo and the icons.
+      // Of the fonts only the Latin subsets the pages' text needs (the others are many, and a
+      // browser fetches them only for text in those scripts). content-status.json is the
+      // server's, and the team pictures are samples an operator replaces.
+      globPatterns: ['index.html', 'assets/*.{js,css,svg}', 'assets/*-latin-*.woff2', 'favicon.svg', 'icons/apple-touch-icon.png'],
+      globIgnores: ['assets/*-latin-ext-*.woff2'],
+    },
+  });
+}
+
 // The Go binary serves the API and the OIDC endpoints; in development Vite
 // forwards those paths to it so the SPA can use same-origin relative URLs,
 // exactly as it does when the built files are embedded in the binary.
 const backend = process.env.PERCOLATE_BACKEND_URL || 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), contentStatus()],
+  plugins: [react(), contentStatus(), installableApp()],
   server: {
     host: '127.0.0.1',
     port: 5173,

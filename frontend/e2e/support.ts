@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The data dir of the server Playwright started (set in playwright.config.ts); with model, the
- * one of the server that has a model configured.
+ * one of the server that has a model configured; a string is the data dir of a server a
+ * journey started itself.
  */
-function dataDir(model = false): string {
+function dataDir(model: boolean | string = false): string {
+  if (typeof model === 'string') return model;
   const dir = model ? process.env.E2E_MODEL_DATA_DIR : process.env.E2E_DATA_DIR;
   if (!dir) throw new Error('E2E_DATA_DIR is not set: these journeys need the server Playwright starts');
   return dir;
@@ -25,7 +27,7 @@ function decodeQuotedPrintable(s: string): string {
  * Waits for the newest mail to `to` in the dev outbox and returns the first link in it whose
  * path starts with `pathPrefix` (for example '/email-verified').
  */
-export async function mailLink(to: string, pathPrefix: string, after = 0, model = false): Promise<string> {
+export async function mailLink(to: string, pathPrefix: string, after = 0, model: boolean | string = false): Promise<string> {
   const outbox = join(dataDir(model), 'outbox');
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
@@ -101,8 +103,11 @@ export function uniqueEmail(tag: string): string {
 /** The password every journey account uses. */
 export const PASSWORD = 'brew-a-fresh-pot';
 
-/** A verified account, made through the API and the link mailed to the dev outbox. */
-export async function verifiedAccount(request: APIRequestContext, tag: string, model = false): Promise<string> {
+/**
+ * A verified account, made through the API and the link mailed to the dev outbox (model: as
+ * for mailLink; request's base URL is that server's).
+ */
+export async function verifiedAccount(request: APIRequestContext, tag: string, model: boolean | string = false): Promise<string> {
   const email = uniqueEmail(tag);
   const started = Date.now();
   const res = await request.post('/api/auth/register', {

@@ -11,9 +11,11 @@ import (
 )
 
 // contentSecurityPolicy allows only our own origin. Scripts are never inline; Mantine sets
-// style attributes at run time, hence 'unsafe-inline' for styles only.
+// style attributes at run time, hence 'unsafe-inline' for styles only. The service worker
+// (/sw.js) and the web app manifest are named for what they are, same origin only.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
 	"img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; media-src 'self' data: blob:; " +
+	"worker-src 'self'; manifest-src 'self'; " +
 	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 // requestState is what the middlewares learn about a request, kept in its context as one

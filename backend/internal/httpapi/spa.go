@@ -22,6 +22,8 @@ type asset struct {
 	path      string
 	dist      fs.FS
 	immutable bool
+	// revalidate: the browser asks again on every use (see mustRevalidate).
+	revalidate bool
 	// supportEmail, when not empty, replaces the mailbox named in index.html.
 	supportEmail string
 	once         sync.Once
@@ -42,7 +44,10 @@ func (a *asset) load() {
 			tag := `<meta name="percolate-support-email" content="` + html.EscapeString(a.supportEmail) + `" />`
 			body = supportEmailMeta.ReplaceAllLiteral(body, []byte(tag))
 		}
-		a.contentType = mime.TypeByExtension(path.Ext(a.path))
+		a.contentType = ownTypes[path.Ext(a.path)]
+		if a.contentType == "" {
+			a.contentType = mime.TypeByExtension(path.Ext(a.path))
+		}
 		if a.contentType == "" {
 			a.contentType = http.DetectContentType(body)
 		}
@@ -52,6 +57,15 @@ func (a *asset) load() {
 		}
 	})
 }
+
+// ownTypes are the types of files whose extension Go's table (and many a system's) lacks.
+var ownTypes = map[string]string{".webmanifest": "application/manifest+json"}
+
+// mustRevalidate lists the files of the installable app that are not content-hashed yet must
+// be fresh: the service worker (a browser already checks it at most a day old, but an hour
+// of caching on top would keep a new version from users that long) and the web app manifest.
+// index.html is answered the same way wherever it is asked for.
+var mustRevalidate = map[string]bool{"sw.js": true, "manifest.webmanifest": true}
 
 // spaHandler serves the embedded web app: files as they are, and index.html for every other
 // path so that client-side routing (including its redirect to /error/404) works on a deep link.
@@ -74,7 +88,7 @@ func newSPAHandler(dist fs.FS, supportEmail string) (*spaHandler, error) {
 		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
 			return err
 		}
-		a := &asset{path: p, dist: dist, immutable: strings.HasPrefix(p, "assets/")}
+		a := &asset{path: p, dist: dist, immutable: strings.HasPrefix(p, "assets/"), revalidate: mustRevalidate[p]}
 		if p == "index.html" {
 			a.supportEmail = supportEmail
 		}
@@ -125,12 +139,16 @@ func (h *spaHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a, ok := h.assets[r.URL.Path]
 	switch {
 	case ok && r.URL.Path != "/index.html":
-		if a.immutable {
+		switch {
+		case a.immutable:
 			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-		} else {
+		case a.revalidate:
+			w.Header().Set("Cache-Control", "no-cache")
+		default:
 			w.Header().Set("Cache-Control", "public, max-age=3600")
 		}
-	case path.Ext(r.URL.Path) != "":
+	case path.Ext(r.URL.Path) != "" && r.URL.Path != "/index.html":
+		// (/index.html by name is the page the service worker precaches: answered below.)
 		// A missing file (an old hashed asset, say) must not be answered with HTML.
 		http.Error(w, "Not found", http.StatusNotFound)
 		return

@@ -1,8 +1,9 @@
 import { Button, Text } from '@mantine/core';
 import { IconLogout, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/AuthContext';
+import { registerServiceWorker } from '../../pwa/serviceWorker';
 import { SiteShell } from '../SiteShell/SiteShell';
 
 const items = [
@@ -58,8 +59,11 @@ function MenuActions() {
  * The signed-in pages' navigation bar (spec §2): the brand links home, and
  * Dashboard, Your insights (issue 36) and Profile sit in the header on wide screens and behind a menu
  * button on small ones, the current one highlighted; the small-screen menu
- * also starts a new chat and logs out.
+ * also starts a new chat and logs out. The first signed-in page installs the app's service
+ * worker.
  */
 export function AppLayout() {
+  // The installable app: its shell is precached from the first signed-in page on.
+  useEffect(registerServiceWorker, []);
   return <SiteShell label="Account" items={items} menuExtra={<MenuActions />} />;
 }
