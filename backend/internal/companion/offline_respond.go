@@ -54,6 +54,10 @@ var (
 		"That's brilliant news, well done!",
 		"Congratulations, that's really good to hear!",
 		"Oh, that's great news. I'm really glad for you.",
+		"That's really good to hear. You deserve a moment to enjoy it.",
+		"That's lovely news! I'm so glad for you.",
+		"Oh, that's wonderful. Well done, you.",
+		"That's great. Good news is worth slowing down for.",
 	)
 	goodNewsQ = lines(true,
 		"How does it feel now that it's happened?",
@@ -126,7 +130,8 @@ func (r *reply) negativeNow() bool {
 
 func (r *reply) goodNews() {
 	v := r.copyVals()
-	if r.main != nil {
+	if r.main != nil && r.main.kind == kindEvent {
+		// Good news is about what happened, not who told it ("priyanka said my code got merged").
 		v["topic"] = r.main.short
 	} else {
 		delete(v, "topic")
