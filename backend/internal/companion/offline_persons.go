@@ -209,7 +209,7 @@ func saidAbout(clause string) string {
 	}
 	if len(w) > 7 {
 		w = w[:7]
-		for len(w) > 3 && (notModifiers[w[len(w)-1]] || determiners[w[len(w)-1]]) && !strings.HasSuffix(w[len(w)-1], "nt") {
+		for len(w) > 3 && (notModifiers[w[len(w)-1]] || determiners[w[len(w)-1]] || w[len(w)-1] == "since") && !strings.HasSuffix(w[len(w)-1], "nt") {
 			w = w[:len(w)-1]
 		}
 	}

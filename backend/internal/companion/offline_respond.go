@@ -255,6 +255,10 @@ func choiceOf(text string) string {
 	if rest := strings.Fields(n[max(i, 0)+len(lead):]); i >= 0 && len(rest) > 0 {
 		if len(rest) > 7 {
 			rest = rest[:7]
+			// A cut phrase does not end on a word that leads on ("…at dinner or just").
+			for len(rest) > 2 && (notModifiers[rest[len(rest)-1]] || determiners[rest[len(rest)-1]]) {
+				rest = rest[:len(rest)-1]
+			}
 		}
 		// Stop at a second clause ("or is that snitching").
 		for k, w := range rest {
