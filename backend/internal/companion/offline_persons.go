@@ -57,7 +57,8 @@ var (
 // only these make an unknown lower-case word a name.
 var strongNameVerbs = setOf("said", "says", "told", "texted", "messaged", "replied", "asked",
 	"hasnt", "didnt", "doesnt", "came", "thinks", "called", "ignored", "ignores", "posted",
-	"sent", "keeps", "hasnt", "wont", "laughed", "joked", "snapped", "moved", "dumped")
+	"sent", "keeps", "wont", "laughed", "joked", "snapped", "moved", "dumped", "wants", "knew",
+	"blocked", "ghosted", "cheated", "unfollowed", "screenshotted")
 
 // notLowerNames are common words that come before those verbs and are no names.
 var notLowerNames = setOf("everyone", "nobody", "someone", "somebody", "everybody", "anyone",
@@ -65,7 +66,8 @@ var notLowerNames = setOf("everyone", "nobody", "someone", "somebody", "everybod
 	"app", "text", "message", "website", "uni", "school", "nobody", "guy", "girl", "person",
 	"people", "lady", "man", "woman", "group", "team", "one", "literally", "also", "still",
 	"never", "just", "then", "and", "but", "she", "what", "when", "because", "cause",
-	"mine", "hers", "his", "theirs", "yours", "ours", "instructor", "landlady")
+	"mine", "hers", "his", "theirs", "yours", "ours", "instructor", "landlady", "hes", "shes",
+	"theyre", "theyve", "doesnt", "havent", "hadnt", "wouldnt", "couldnt", "shouldnt", "youre")
 
 // find returns the person with the key, or nil.
 func (ps *people) find(key string) *person {
@@ -146,12 +148,22 @@ func (ps *people) read(sentence string, items []item, turn int) []*person {
 	if k := len(words); k > 0 && k <= 2 && (k == 1 || words[0] == "but" || words[0] == "and") && lowerName(words[k-1]) {
 		ps.pending = words[k-1]
 	}
+	listed := namesListed(sentence)
 	for i, w := range words {
 		switch {
 		case ps.find(w) != nil:
 			note(ps.find(w))
-		case i+1 < len(words) && strongNameVerbs[words[i+1]] && lowerName(w) && (i == 0 || !determiners[words[i-1]]):
+		case listed[w]:
 			note(ps.add(w, capFirst(w), ""))
+		case !lowerName(w):
+		case i+1 < len(words) && strongNameVerbs[words[i+1]] && (i == 0 || !determiners[words[i-1]]),
+			i > 0 && nameIntro[words[i-1]],
+			i > 1 && words[i-2] == "name" && words[i-1] == "is":
+			note(ps.add(w, capFirst(w), ""))
+		case i > 1 && (relations[words[i-1]] || words[i-1] == "member") && (words[i-2] == "my" || i > 2 && words[i-3] == "my") &&
+			(i+1 == len(words) || nameVerbs[words[i+1]] || strongNameVerbs[words[i+1]] || afterName[words[i+1]]):
+			// "my best friend jas", "my group member kiran".
+			note(ps.add(w, capFirst(w), words[i-1]))
 		}
 	}
 	for _, clause := range reClauseBreak.Split(n, -1) {
@@ -173,16 +185,84 @@ func (ps *people) read(sentence string, items []item, turn int) []*person {
 			continue
 		}
 		note(who)
+		if strings.Contains(clause, "name") || strings.Contains(clause, "called") {
+			continue // "her name is ines" introduces her, it says nothing about her
+		}
 		if s := saidAbout(clause); s != "" {
-			who.said = append(who.said, saying{s, turn})
+			who.said = append(who.said, saying{ps.named(s), turn})
 		}
 	}
 	return about
 }
 
+// nameIntro words introduce a name: "a woman called claire", "her name is ines".
+var nameIntro = setOf("called", "named")
+
+// afterName are words that follow a name given with a relation ("my best friend jas has been").
+var afterName = setOf("did", "does", "is", "was", "has", "had", "who", "and", "just", "also", "still", "hasnt", "isnt", "wasnt")
+
+// reListWord is a word or a comma of a sentence, for namesListed.
+var reListWord = lazyre.MustCompile(`[a-z0-9]+|,`)
+
+// namesListed are the names of a list that follows "me": "me and sam", "me, jo, aisha, ben and
+// ciaran", "me priya marcus and dev". Words run together without a comma or "and" count only
+// when the list ends with "and" and a name ("me and sam broke up" is Sam alone).
+func namesListed(sentence string) map[string]bool {
+	toks := reListWord.Regexp().FindAllString(noApostrophes.Replace(strings.ToLower(sentence)), -1)
+	out := map[string]bool{}
+	for i, t := range toks {
+		if t != "me" {
+			continue
+		}
+		var run []string
+		// closed: the list's last name follows "and"; loose: two names follow each other
+		// without a comma or "and".
+		closed, loose, sep, and, opened := false, false, true, false, false
+	list:
+		for _, w := range toks[i+1:] {
+			switch {
+			case w == "," || w == "and":
+				sep, and = true, and || w == "and"
+				opened = opened || len(run) == 0
+			case !lowerNameOf(w, 2) || nameIntro[w]:
+				break list
+			default:
+				loose = loose || !sep
+				closed = and
+				run = append(run, w)
+				sep, and = false, false
+			}
+		}
+		if !opened && !closed {
+			continue // "let me rant" is no list
+		}
+		for k, w := range run {
+			if loose && !closed && k > 0 {
+				break
+			}
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// named writes the names of the people known in a clause said back with their capital.
+func (ps *people) named(clause string) string {
+	w := strings.Fields(clause)
+	for i, x := range w {
+		if p := ps.find(x); p != nil && !strings.HasPrefix(p.name, "your ") {
+			w[i] = p.name
+		}
+	}
+	return strings.Join(w, " ")
+}
+
 // lowerName: an unknown word written in lower case that may be a name.
-func lowerName(w string) bool {
-	if len(w) < 3 || len(w) > 14 || notLowerNames[w] || notModifiers[w] || determiners[w] ||
+func lowerName(w string) bool { return lowerNameOf(w, 3) }
+
+// lowerNameOf is lowerName for a name of at least least letters ("jo" in a list of names).
+func lowerNameOf(w string, least int) bool {
+	if len(w) < least || len(w) > 14 || notLowerNames[w] || notModifiers[w] || determiners[w] ||
 		notNames[w] || commonStarters[w] || relations[w] || placeNouns[w] || subjects[w] ||
 		months[w] || isWeekday(w) || isFeelingWord(w) || isShortWord(w) || callbackFiller[w] {
 		return false

@@ -140,3 +140,37 @@ func TestOfflineGoodbyeAfterAPlanGetsAGoodbyeAndATakeaway(t *testing.T) {
 		}
 	}
 }
+
+func TestPeopleFromListsIntroductionsAndRelationsInLowerCase(t *testing.T) {
+	cases := []struct {
+		msg  string
+		want []string
+		not  []string
+	}{
+		{"there's 4 of us, me, jo, tariq and bea", []string{"jo", "tariq", "bea"}, nil},
+		{"so me and noor had a fight", []string{"noor"}, []string{"had", "fight"}},
+		{"its me femi and lola on the poster", []string{"femi", "lola"}, nil},
+		{"thanks for letting me vent", nil, []string{"vent"}},
+		{"my best friend ayo has been amazing", []string{"ayo"}, nil},
+		{"my mum keeps texting me", nil, []string{"keeps", "texting"}},
+		{"there's this girl called freya in my seminar", []string{"freya"}, nil},
+		{"i'm not broke broke, just careful", nil, []string{"broke"}},
+	}
+	for _, c := range cases {
+		s := sessionOf(c.msg)
+		for _, k := range c.want {
+			if s.people.find(k) == nil {
+				t.Errorf("%q: %s is not known (%+v)", c.msg, k, s.people.list)
+			}
+		}
+		for _, k := range c.not {
+			if s.people.find(k) != nil {
+				t.Errorf("%q: %q taken for a name", c.msg, k)
+			}
+		}
+	}
+	s := sessionOf("her name is zara btw", "she told everyone about my grades")
+	if p := s.people.find("zara"); p == nil || !strings.Contains(p.saidBefore(2), "told everyone about your grades") || strings.Contains(p.saidBefore(2), "name") {
+		t.Errorf("zara: %+v", s.people.list)
+	}
+}
