@@ -174,3 +174,13 @@ func TestPeopleFromListsIntroductionsAndRelationsInLowerCase(t *testing.T) {
 		t.Errorf("zara: %+v", s.people.list)
 	}
 }
+
+func TestOfflineGoodbyeWithNothingSaidHasNoTakeaway(t *testing.T) {
+	got := converse(t, Profile{}, "hey", "bye")[1]
+	if strings.Contains(got, "take with you") || strings.Contains(got, "keep one thing") || strings.Contains(got, "?") {
+		t.Errorf("a takeaway from a session with nothing in it: %q", got)
+	}
+	if low := strings.ToLower(got); !strings.Contains(low, "bye") && !strings.Contains(low, "take care") && !strings.Contains(low, "talk soon") && !strings.Contains(low, "come back") {
+		t.Errorf("no goodbye: %q", got)
+	}
+}

@@ -178,7 +178,9 @@ func (r *reply) goodbye() {
 	if good {
 		groups = append(groups, takeawayGood, takeawayPositive)
 	}
-	if len(r.s.replies) == 0 || !isClosing(r.s.replies[len(r.s.replies)-1]) {
+	// One takeaway, when the session had something to take away (a "hi" and a "bye" has not).
+	had := len(r.threads) > 0 || len(r.s.feelings(1, true)) > 0 || r.stepGiven() || r.s.saidSomething()
+	if had && (len(r.s.replies) == 0 || !isClosing(r.s.replies[len(r.s.replies)-1])) {
 		r.w.add(keepBody, "takeaway", v, append(groups, takeawayTopic, takeawayList, takeawayPlain)...)
 	}
 	if r.journalReady() && len(r.s.turns) >= 4 {
