@@ -154,7 +154,8 @@ func (ps *people) read(sentence string, items []item, turn int) []*person {
 		case ps.find(w) != nil:
 			note(ps.find(w))
 		case listed[w]:
-			note(ps.add(w, capFirst(w), ""))
+			// Known from now on, but a list ("me, jo, aisha and ben") is about none of them.
+			ps.add(w, capFirst(w), "")
 		case !lowerName(w):
 		case i+1 < len(words) && strongNameVerbs[words[i+1]] && (i == 0 || !determiners[words[i-1]]),
 			i > 0 && nameIntro[words[i-1]],
