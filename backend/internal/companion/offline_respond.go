@@ -411,3 +411,14 @@ var (
 	keptLead = setOf("but", "just", "more", "rather", "actually", "mean", "kind", "of", "so", "and", "tbh", "honestly")
 	keptTail = setOf("lol", "tbh", "haha", "idk", "ngl", "tho", "though", "really", "x", "lmao")
 )
+
+// saidSomething: an earlier message of the session said more than a few words, and more
+// than a greeting (the chat's opening message is one).
+func (s *session) saidSomething() bool {
+	for _, u := range s.turns[:len(s.turns)-1] {
+		if in, _ := classify(u); !u.flagged && len(strings.Fields(u.text)) > 4 && in != intentGreeting {
+			return true
+		}
+	}
+	return false
+}

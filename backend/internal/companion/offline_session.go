@@ -206,17 +206,6 @@ func (s *session) parse(text string, index int, c safety.Context) userTurn {
 	return u
 }
 
-// saidSomething: an earlier message of the session said more than a few words, and more
-// than a greeting (the chat's opening message is one).
-func (s *session) saidSomething() bool {
-	for _, u := range s.turns[:len(s.turns)-1] {
-		if in, _ := classify(u); !u.flagged && len(strings.Fields(u.text)) > 4 && in != intentGreeting {
-			return true
-		}
-	}
-	return false
-}
-
 // cur is the new message.
 func (s *session) cur() userTurn { return s.turns[len(s.turns)-1] }
 
