@@ -413,10 +413,11 @@ var (
 )
 
 // saidSomething: an earlier message of the session said more than a few words, and more
-// than a greeting (the chat's opening message is one).
+// than a greeting (the chat's opening message is one). A flagged message counts: nothing of
+// it is said back, but the user did put something into words.
 func (s *session) saidSomething() bool {
 	for _, u := range s.turns[:len(s.turns)-1] {
-		if in, _ := classify(u); !u.flagged && len(strings.Fields(u.text)) > 4 && in != intentGreeting {
+		if in, _ := classify(u); len(strings.Fields(u.text)) > 4 && in != intentGreeting {
 			return true
 		}
 	}
