@@ -92,3 +92,7 @@ WHERE id = @id;
 -- @fingerprint (GetUserForSend), the session is the user's at @version, and the prompt's
 -- memories are @memories (migration 00020's expect_send_state).
 SELECT expect_send_state(@user_id, @fingerprint::text, @session_id, @version::bigint, @memories::text[]);
+
+-- name: MarkThreadAsked :exec
+-- MarkThreadAsked records that the welcome asked the user how a remembered event went.
+UPDATE users SET thread_asked_at = @asked_at::timestamptz WHERE id = @id;

@@ -247,6 +247,8 @@ type Querier interface {
 	MarkRefreshTokenRotated(ctx context.Context, arg MarkRefreshTokenRotatedParams) error
 	// MarkSubscriptionPastDue records a failed payment unless a newer event already arrived.
 	MarkSubscriptionPastDue(ctx context.Context, arg MarkSubscriptionPastDueParams) (int64, error)
+	// MarkThreadAsked records that the welcome asked the user how a remembered event went.
+	MarkThreadAsked(ctx context.Context, arg MarkThreadAskedParams) error
 	// Notify sends a PostgreSQL notification to every instance listening on the
 	// channel; inside a transaction it is delivered at commit.
 	Notify(ctx context.Context, arg NotifyParams) error

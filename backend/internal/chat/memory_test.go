@@ -262,3 +262,32 @@ func coming(d time.Weekday) string {
 	}
 	return now.AddDate(0, 0, ahead).Format("Monday 2 January 2006")
 }
+
+// TestTheWelcomeAsksHowAPastEventWentOnce: the welcome asks how a remembered event went
+// after its day, records that it asked, and the next new chat moves on.
+func TestTheWelcomeAsksHowAPastEventWentOnce(t *testing.T) {
+	f := newFixture(t, false, nil)
+	uid := f.user(t, "USER")
+	now := *f.now.Load()
+	key, text := "event:driving test", "Has a driving test on "+now.AddDate(0, 0, 1).Format("Monday 2 January 2006")
+	if err := f.st.Queries().UpsertMemory(context.Background(), dbgen.UpsertMemoryParams{UserID: uid, Text: text, Key: &key}); err != nil {
+		t.Fatal(err)
+	}
+	if w := f.welcome(t, uid); strings.Contains(w, "driving test") {
+		t.Fatalf("asked before the test: %q", w)
+	}
+	later := now.AddDate(0, 0, 3)
+	f.now.Store(&later)
+	if w := f.welcome(t, uid); !strings.Contains(w, "Last time you mentioned your driving test. How did it go?") {
+		t.Fatalf("not asked after the test: %q", w)
+	}
+	u, err := f.st.Queries().GetUserByID(context.Background(), uid)
+	if err != nil || u.ThreadAskedAt == nil || !u.ThreadAskedAt.Equal(later) {
+		t.Fatalf("the question is not recorded: %v %v", u.ThreadAskedAt, err)
+	}
+	next := later.Add(2 * time.Hour)
+	f.now.Store(&next)
+	if w := f.welcome(t, uid); strings.Contains(w, "driving test") {
+		t.Fatalf("asked again at the next new chat: %q", w)
+	}
+}

@@ -178,7 +178,15 @@ func (t *Turn) withSignal(l *liveReply, text string, tokens int, err error) (str
 // (after the AI notice when one is due, and in place of the welcome in a new session).
 func (t *Turn) fixedText() string {
 	if t.kind == replyWelcome {
-		return companion.WelcomeWithThread(t.user.Name, t.checkIn, companion.ThreadOn(t.memories, profileOf(t.user), time.Now(), time.Time{}))
+		// A remembered event is asked about once after its day: since is when the welcome
+		// last asked (migration 00029), and store records this one when it asks.
+		var since time.Time
+		if t.user.ThreadAskedAt != nil {
+			since = *t.user.ThreadAskedAt
+		}
+		thread := companion.ThreadOn(t.memories, profileOf(t.user), t.s.now(), since)
+		t.threadAsked = companion.AsksHowItWent(thread)
+		return companion.WelcomeWithThread(t.user.Name, t.checkIn, thread)
 	}
 	var reply string
 	switch t.kind {
@@ -224,6 +232,11 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	// The user row first, as in a send: an account deletion waits for the reply to be
 	// stored, or the reply finds the account gone.
 	user := queueUserLock(ctx, b, uid)
+	if t.threadAsked && text != "" {
+		store.QueueExec(b, func(q *dbgen.Queries) error {
+			return q.MarkThreadAsked(ctx, dbgen.MarkThreadAskedParams{AskedAt: s.now(), ID: uid})
+		})
+	}
 	if text != "" {
 		store.QueueExec(b, func(q *dbgen.Queries) error {
 			_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{

@@ -40,10 +40,12 @@ type Turn struct {
 	message    string
 	messageID  uuid.UUID
 	newSession bool
-	checkIn    bool
-	risk       safety.Result
-	screen     *screening // the message's screen on its own
-	kind       replyKind
+	// threadAsked is set when the welcome asked how a remembered event went: store records it.
+	threadAsked bool
+	checkIn     bool
+	risk        safety.Result
+	screen      *screening // the message's screen on its own
+	kind        replyKind
 	// What the reply needs of the session's safety state, read as the send decides (t.session
 	// is set only as the message is committed, while a model reply has already started):
 	// afterCrisis says the reply before the message was the crisis reply or an

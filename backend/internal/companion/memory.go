@@ -270,11 +270,12 @@ func Thread(memories []string, p Profile) string {
 	return ThreadOn(memories, p, time.Time{}, time.Time{})
 }
 
-// ThreadOn is Thread for a session opened at now by a user whose previous session opened at
-// since (zero when unknown). A remembered event with a date (OfflineMemoriesAt) is asked
-// about only once it is past ("How did the driving test go?"), and only in the first session
-// opened after it: a later one, whose previous session already asked, moves on. With since
-// unknown it is asked in the week after the date. An event still to come is not picked up.
+// ThreadOn is Thread for a session opened at now, since being when a welcome last asked how a
+// remembered event went (the chat records it, migration 00029; zero: never). A remembered
+// event with a date (OfflineMemoriesAt) is asked about only once it is past ("How did the
+// driving test go?"), and only once: a welcome that already asked after its day moves on.
+// With since zero it is asked in the week after the date. An event still to come is not
+// picked up.
 func ThreadOn(memories []string, p Profile, now, since time.Time) string {
 	if !now.IsZero() {
 		var undated []string
@@ -309,6 +310,17 @@ func ThreadOn(memories []string, p Profile, now, since time.Time) string {
 	return ""
 }
 
+// AsksHowItWent reports whether a thread (ThreadOn) asks how a remembered event went: the
+// chat records that it asked, so that the next welcome does not ask again.
+func AsksHowItWent(thread string) bool {
+	return strings.HasPrefix(thread, pastEventLead) && strings.HasSuffix(thread, pastEventQuestion)
+}
+
+const (
+	pastEventLead     = "Last time you mentioned your "
+	pastEventQuestion = ". How did it go?"
+)
+
 // pastEventLine asks how a remembered event went: "Has a driving test on Tuesday 24 November
 // 2026" → "Last time you mentioned your driving test. How did it go?"
 func pastEventLine(m string, p Profile) (string, bool) {
@@ -319,7 +331,7 @@ func pastEventLine(m string, p Profile) (string, bool) {
 	what = strings.TrimSuffix(what, " due")
 	for _, pre := range []string{"Has a ", "Has an ", "Has the ", "Has "} {
 		if rest, ok := strings.CutPrefix(what, pre); ok {
-			return "Last time you mentioned your " + rest + ". How did it go?", true
+			return pastEventLead + rest + pastEventQuestion, true
 		}
 	}
 	return "", false

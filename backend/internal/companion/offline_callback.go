@@ -5,6 +5,18 @@ import "strings"
 // callback picks up what the user goes back to: an earlier thread named in the message, or
 // the words after "going back to" that were said before.
 func (r *reply) callback() bool {
+	if p := r.personCalledBack(); p != nil {
+		// "going back to what i said about marcus": Marcus, and what was said about him.
+		v := r.copyVals()
+		v["cb"] = p.name
+		v["said"] = p.saidBefore(len(r.s.turns) - 1)
+		r.w.add(keepAck, "callback", v, callbackSaid, callbackLines)
+		if len(r.cur.feelings) > 0 {
+			r.w.add(keepAck-1, "ack", v, ackFeeling)
+		}
+		r.w.add(keepQuestion, "callbackQ", v, callbackQ, qGeneric)
+		return true
+	}
 	cb := r.callbackThread()
 	if cb == "" {
 		return false
@@ -47,12 +59,37 @@ func (r *reply) callbackThread() string {
 			return it.short
 		}
 	}
-	// "what i said earlier": the latest thread.
+	// "what i said earlier": the latest thread before this message, else the latest.
+	now := len(r.s.turns) - 1
+	for i := len(r.threads) - 1; i >= 0; i-- {
+		if r.threads[i].turn < now {
+			return r.threads[i].short
+		}
+	}
 	if n := len(r.threads); n > 0 {
 		return r.threads[n-1].short
 	}
 	return ""
 }
+
+// personCalledBack is the person a callback goes back to: named in the few words after the
+// callback phrase ("going back to what i said about marcus"), or "he" or "she" there for the
+// person mentioned last ("back to what she said"). nil when the callback names no one.
+func (r *reply) personCalledBack() *person {
+	n := plain(r.cur.text)
+	loc := reCallback.FindStringIndex(n)
+	if loc == nil {
+		return nil
+	}
+	words := strings.Fields(n[loc[0]:])
+	return r.s.people.mentioned(words[:min(len(words), 9)])
+}
+
+var callbackSaid = lines(false,
+	"Back to {cb}, then. Earlier you said {said}.",
+	"Yes, {cb}: you told me {said}, and it sounds like that's still with you.",
+	"Coming back to {cb}: earlier you said {said}.",
+)
 
 // namedAfter reads what follows "going back to": the first word said earlier in the session
 // ("marcus", "the navy photos", "tilly's dm"), or a name right after the phrase.

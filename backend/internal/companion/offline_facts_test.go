@@ -93,8 +93,11 @@ func TestThreadAsksAfterTheDayOnce(t *testing.T) {
 		t.Errorf("asked before the test: %q", got)
 	}
 	after := monday.Add(3 * 24 * time.Hour)
-	if got := ThreadOn(mem, Profile{}, after, monday); got != "Last time you mentioned your driving test. How did it go?" {
+	if got := ThreadOn(mem, Profile{}, after, monday); got != "Last time you mentioned your driving test. How did it go?" || !AsksHowItWent(got) {
 		t.Errorf("after the test: %q", got)
+	}
+	if AsksHowItWent(ThreadOn([]string{"Has a friend called Maya"}, Profile{}, after, time.Time{})) {
+		t.Error("a thread about a person is taken for the question about an event")
 	}
 	if got := ThreadOn(mem, Profile{}, after.Add(24*time.Hour), after); strings.Contains(got, "driving test") {
 		t.Errorf("asked again in the next session: %q", got)

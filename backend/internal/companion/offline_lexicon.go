@@ -34,6 +34,7 @@ var eventNouns = map[string]eventNoun{
 	"exam": {catStudy, true, false, false}, "midterm": {catStudy, true, false, false},
 	"final": {catStudy, true, false, true}, "test": {catStudy, true, false, true},
 	"quiz": {catStudy, true, false, false}, "essay": {catStudy, true, false, false},
+	"resit": {catStudy, true, false, true}, "retake": {catStudy, true, false, true},
 	"assignment": {catStudy, true, false, false}, "coursework": {catStudy, true, true, false},
 	"homework": {catStudy, true, true, false}, "project": {catStudy, true, false, false},
 	"thesis": {catStudy, true, false, false}, "dissertation": {catStudy, true, false, false},

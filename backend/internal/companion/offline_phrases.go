@@ -148,7 +148,7 @@ var (
 	referBack = lines(true,
 		"Earlier you mentioned {earlier} — is that part of why {now} {feels} so {weight}?",
 		"You brought up {earlier} a little while ago. How does that fit with what you're feeling now?",
-		"I'm thinking back to {earlier}, which you mentioned before. Is that connected to this, or something separate?",
+		"I'm thinking back to what you said about {earlier} before. Is that connected to this, or something separate?",
 		"Going back to {earlier} for a moment: is that still weighing on you, or has it eased?",
 		"You mentioned {earlier} earlier on. Is that tangled up with {now} at all?",
 	)

@@ -54,6 +54,10 @@ var (
 		"That's brilliant news, well done!",
 		"Congratulations, that's really good to hear!",
 		"Oh, that's great news. I'm really glad for you.",
+		"That's really good to hear. You deserve a moment to enjoy it.",
+		"That's lovely news! I'm so glad for you.",
+		"Oh, that's wonderful. Well done, you.",
+		"That's great. Good news is worth slowing down for.",
 	)
 	goodNewsQ = lines(true,
 		"How does it feel now that it's happened?",
@@ -126,7 +130,8 @@ func (r *reply) negativeNow() bool {
 
 func (r *reply) goodNews() {
 	v := r.copyVals()
-	if r.main != nil {
+	if r.main != nil && r.main.kind == kindEvent {
+		// Good news is about what happened, not who told it ("priyanka said my code got merged").
 		v["topic"] = r.main.short
 	} else {
 		delete(v, "topic")
@@ -173,7 +178,9 @@ func (r *reply) goodbye() {
 	if good {
 		groups = append(groups, takeawayGood, takeawayPositive)
 	}
-	if len(r.s.replies) == 0 || !isClosing(r.s.replies[len(r.s.replies)-1]) {
+	// One takeaway, when the session had something to take away (a "hi" and a "bye" has not).
+	had := len(r.threads) > 0 || len(r.s.feelings(1, true)) > 0 || r.stepGiven() || r.s.saidSomething()
+	if had && (len(r.s.replies) == 0 || !isClosing(r.s.replies[len(r.s.replies)-1])) {
 		r.w.add(keepBody, "takeaway", v, append(groups, takeawayTopic, takeawayList, takeawayPlain)...)
 	}
 	if r.journalReady() && len(r.s.turns) >= 4 {
@@ -250,6 +257,10 @@ func choiceOf(text string) string {
 	if rest := strings.Fields(n[max(i, 0)+len(lead):]); i >= 0 && len(rest) > 0 {
 		if len(rest) > 7 {
 			rest = rest[:7]
+			// A cut phrase does not end on a word that leads on ("…at dinner or just").
+			for len(rest) > 2 && (notModifiers[rest[len(rest)-1]] || determiners[rest[len(rest)-1]]) {
+				rest = rest[:len(rest)-1]
+			}
 		}
 		// Stop at a second clause ("or is that snitching").
 		for k, w := range rest {
@@ -400,3 +411,15 @@ var (
 	keptLead = setOf("but", "just", "more", "rather", "actually", "mean", "kind", "of", "so", "and", "tbh", "honestly")
 	keptTail = setOf("lol", "tbh", "haha", "idk", "ngl", "tho", "though", "really", "x", "lmao")
 )
+
+// saidSomething: an earlier message of the session said more than a few words, and more
+// than a greeting (the chat's opening message is one). A flagged message counts: nothing of
+// it is said back, but the user did put something into words.
+func (s *session) saidSomething() bool {
+	for _, u := range s.turns[:len(s.turns)-1] {
+		if in, _ := classify(u); len(strings.Fields(u.text)) > 4 && in != intentGreeting {
+			return true
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package companion
 
 import (
 	"hash/fnv"
+	"slices"
 	"strings"
 
 	"github.com/percolate/percolate/backend/internal/companion/safety"
@@ -114,6 +115,8 @@ type session struct {
 	seed uint64
 	// screens is the screen's results for this reply.
 	screens screens
+	// people are the people the user has mentioned so far, with what was said about them.
+	people people
 }
 
 func newSession(p Prompt, m screens) *session {
@@ -175,6 +178,7 @@ func (s *session) parse(text string, index int, c safety.Context) userTurn {
 			u.sensitive = true
 			continue
 		}
+		var found []item
 		for _, it := range extractItems(sen) {
 			if mentionsAny(it.full, s.profile.SensitiveTopics) {
 				continue
@@ -184,11 +188,19 @@ func (s *session) parse(text string, index int, c safety.Context) userTurn {
 				u.denied = append(u.denied, it)
 				continue
 			}
-			u.items = append(u.items, it)
+			found = append(found, it)
+		}
+		u.items = append(u.items, found...)
+		// The people the sentence is about, by a name in lower case or by "he" or "she",
+		// are tracked as if named.
+		for _, p := range s.people.read(sen, found, index) {
+			if !slices.ContainsFunc(u.items, func(it item) bool { return it.kind == kindPerson && it.key == p.key }) {
+				u.items = append(u.items, item{kind: kindPerson, key: p.key, short: p.name, full: p.name, turn: index})
+			}
 		}
 	}
 	// What the user said it is not, and what others did, is not the user's feeling.
-	u.feelText = withoutEvents(ownFeelingText(strings.Join(own, ". ")))
+	u.feelText = withoutEvents(ownFeelingTextOf(strings.Join(own, ". "), s.people.keys()))
 	u.feelings = DetectEmotions(u.feelText, 3)
 	u.feelWord = ownFeelingWord(u.feelText)
 	return u

@@ -16,7 +16,7 @@ var (
 	reContrast = lazyre.MustCompile(`(,|\b(but|its|it s|just|more|rather|actually|its more|i mean|im just|i just)\b)`)
 	// reThirdPerson starts a clause about someone else.
 	reThirdPerson = lazyre.MustCompile(`^(and |but |so |like )?(he|she|they|hes|shes|theyre|theyve|hed|shed|his|her|their|nobody( else)?|no one( else)?|everyone( else)?|everybody( else)?|someone|my (\w+ )?(` + relationAlt() + `))\b`)
-	reClauseBreak = lazyre.MustCompile(`[,;]|\b(and|but|because|bc|cos)\b`)
+	reClauseBreak = lazyre.MustCompile(`[,;]|\b(and|but|because|bc|cos|when|while|if)\b`)
 )
 
 func relationAlt() string {
@@ -63,14 +63,18 @@ func contrast(sentence string) (denied, kept string, ok bool) {
 
 // ownFeelingText drops the clauses about someone else ("he's done nothing", "my mum was
 // upset"): their feelings and actions are not the user's.
-func ownFeelingText(text string) string {
+func ownFeelingText(text string) string { return ownFeelingTextOf(text, nil) }
+
+// ownFeelingTextOf is ownFeelingText in a session that knows the people named: a clause
+// that opens with one of them ("marcus hasnt even opened the doc") is about them too.
+func ownFeelingTextOf(text string, names map[string]bool) string {
 	var keep []string
 	for _, sen := range sentences(text) {
 		n := plain(sen)
 		parts := reClauseBreak.Split(n, -1)
 		for _, p := range parts {
 			p = strings.TrimSpace(p)
-			if p == "" || (reThirdPerson.MatchString(p) && !strings.Contains(" "+p+" ", " i ") && !strings.Contains(" "+p+" ", " me ")) {
+			if p == "" || ((reThirdPerson.MatchString(p) || names[strings.Fields(p)[0]]) && !strings.Contains(" "+p+" ", " i ") && !strings.Contains(" "+p+" ", " me ")) {
 				continue
 			}
 			keep = append(keep, p)
