@@ -46,6 +46,7 @@ export function ChatScreen({ initialSessionId, prompt, thread, onSessionCreated,
   const voice = useVoiceChat({ sendVoice, serverTranscription: Boolean(config.data?.transcription) });
   // The closing moment: End Session asks first (one tap on a phone must not end a session).
   const [ending, setEnding] = useState(false);
+  const [offlineNote, setOfflineNote] = useState(false);
 
   if (chat.loading) return <PageLoader label="Loading session..." />;
 
@@ -61,13 +62,24 @@ export function ChatScreen({ initialSessionId, prompt, thread, onSessionCreated,
         {config.data?.offlineCompanion ? (
           // A toggletip rather than a tooltip: a tap opens it and it stays until dismissed, so it
           // can be read on a phone; Escape or a tap elsewhere closes it.
-          <Popover width={240} position="bottom" withArrow shadow="md">
+          <Popover width={240} position="bottom" withArrow shadow="md" opened={offlineNote} onChange={setOfflineNote}>
             <Popover.Target>
-              <ActionIcon variant="subtle" color="sage" size="lg" className={classes.offline} aria-label="Offline companion">
+              <ActionIcon
+                variant="subtle"
+                color="sage"
+                size="lg"
+                className={classes.offline}
+                aria-label="Offline companion"
+                onClick={() => setOfflineNote((o) => !o)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Escape') setOfflineNote(false);
+                }}
+              >
                 <IconCloudOff size={18} stroke={1.7} aria-hidden />
               </ActionIcon>
             </Popover.Target>
-            <Popover.Dropdown aria-label="Offline companion">
+            {/* Named by its button (aria-labelledby). */}
+            <Popover.Dropdown>
               <Text size="sm">{OFFLINE_NOTE}</Text>
             </Popover.Dropdown>
           </Popover>
