@@ -9,7 +9,7 @@ test('a new chat streams replies, ends, and the dashboard gates insights by tier
   await expect(page.getByRole('heading', { name: 'No sessions found' })).toBeVisible();
   await page.getByRole('button', { name: 'Start New Chat' }).first().click();
   await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
-  await expect(page.getByRole('img', { name: 'Offline companion' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Offline companion' })).toBeVisible();
 
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill('I keep worrying about my exams and I feel tired.');

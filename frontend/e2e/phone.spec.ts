@@ -50,7 +50,7 @@ test('the chat fits a phone: a wide composer, a whole header, a clean start, not
 
   // The header: the title may shrink, its controls stay whole.
   await expectWhole(page, page.getByRole('button', { name: 'End Session' }));
-  await expectWhole(page, page.getByRole('img', { name: 'Offline companion' }));
+  await expectWhole(page, page.getByRole('button', { name: 'Offline companion' }));
   const title = page.getByRole('heading', { level: 1 });
   const titleBox = (await title.boundingBox())!;
   expect(titleBox.x + titleBox.width).toBeLessThanOrEqual(390);

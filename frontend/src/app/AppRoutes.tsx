@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { ProtectedRoute } from '../auth/ProtectedRoute/ProtectedRoute';
 import { PageLoader } from '../components/PageLoader/PageLoader';
 import { QueryScope } from './QueryScope';
+import { useRouteFocus } from './useRouteFocus';
 import { PublicLayout } from '../layouts/PublicLayout/PublicLayout';
 
 /**
@@ -60,6 +61,7 @@ const ProfilePage = withMoreStyles(() =>
 
 /** Every route of spec §2. */
 export function AppRoutes() {
+  useRouteFocus();
   return (
     <Routes>
       <Route element={<PublicLayout />}>

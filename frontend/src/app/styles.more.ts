@@ -19,6 +19,7 @@ import '@mantine/core/styles/Image.layer.css';
 import '@mantine/core/styles/List.layer.css';
 import '@mantine/core/styles/Modal.layer.css';
 import '@mantine/core/styles/PasswordInput.layer.css';
+import '@mantine/core/styles/Popover.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';

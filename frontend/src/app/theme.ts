@@ -204,6 +204,10 @@ export const theme = createTheme({
     // A dialog's close (×) button has a name for screen readers. A plain object rather than
     // Modal.extend: importing Modal here would put it in the landing page's JavaScript.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // Tooltips open for a mouse's hover and for keyboard focus (only focus the browser shows, so
+    // not after a tap), never for touch: a tapped control's tooltip would otherwise stay on the
+    // screen until the next tap elsewhere (issue 36). What a tooltip says is also the control's name.
+    Tooltip: { defaultProps: { events: { hover: true, focus: true, touch: false } } },
   },
   cursorType: 'pointer',
   respectReducedMotion: true,

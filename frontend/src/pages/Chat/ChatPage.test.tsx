@@ -494,9 +494,30 @@ describe('ChatPage', () => {
 
   it('labels the offline companion when the server runs it', async () => {
     server.use(getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: true, serverSpeech: false, transcription: false }));
+    const { user } = renderChat('/chat');
+    // A named icon button whose note opens on a tap or click (a toggletip: readable on a phone) and closes with Escape.
+    const button = await screen.findByRole('button', { name: 'Offline companion' });
+    await user.click(button);
+    expect(await screen.findByRole('dialog', { name: 'Offline companion' })).toHaveTextContent(
+      "Replies come from Percolate's built-in offline companion, not a language model.",
+    );
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Offline companion' })).toBeNull());
+  });
+
+  it('opens with the focus in the message box, and labels End Session in words (issue 36)', async () => {
+    server.use(getGetChatSessionMockHandler(aDetail({ messages: [aMessage(0), aMessage(1)] })));
+    renderChat(`/chat/${SESSION}`);
+    await screen.findByRole('heading', { name: 'Exam worries' });
+    expect(box()).toHaveFocus();
+    // A visible word, not only a name on an icon.
+    expect(screen.getByRole('button', { name: 'End Session' })).toHaveTextContent('End Session');
+  });
+
+  it('opens a new chat with the focus in the message box', async () => {
     renderChat('/chat');
-    // An icon with its name, and the explanation as its tooltip.
-    expect(await screen.findByRole('img', { name: 'Offline companion' })).toBeInTheDocument();
+    await screen.findByRole('heading', { name: 'New Chat' });
+    expect(box()).toHaveFocus();
   });
 
   it('keeps a 2,000-message session light: only the rows near the viewport are in the page', async () => {

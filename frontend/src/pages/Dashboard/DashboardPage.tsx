@@ -112,21 +112,14 @@ export function DashboardPage() {
   }
 
   return (
-    <Container size="lg" py="md">
+    // On a phone the shell's own padding is margin enough: the search box keeps its width.
+    <Container size="lg" py="md" px={{ base: 0, xs: 'md' }}>
       <Stack gap="lg" className={classes.page}>
-        <Title order={1} fz="h2">
-          Your Sessions
-        </Title>
-        <DashboardGreeting />
-        <Group wrap="nowrap" gap="sm">
-          <TextInput
-            flex={1}
-            placeholder="Search by session name or date"
-            aria-label="Search sessions"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            value={query}
-            onChange={(event) => setQuery(event.currentTarget.value)}
-          />
+        {/* New chat beside the title, and the search a row of its own: its placeholder is whole at 360 px (issue 36). */}
+        <Group wrap="nowrap" gap="sm" justify="space-between">
+          <Title order={1} fz="h2">
+            Your Sessions
+          </Title>
           <Tooltip label="Start New Chat">
             <ActionIcon
               size={42}
@@ -140,6 +133,14 @@ export function DashboardPage() {
             </ActionIcon>
           </Tooltip>
         </Group>
+        <DashboardGreeting />
+        <TextInput
+          placeholder="Search by session name or date"
+          aria-label="Search sessions"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={query}
+          onChange={(event) => setQuery(event.currentTarget.value)}
+        />
         {newChat.error ? (
           <Alert color="clay" role="alert">
             {newChat.error}

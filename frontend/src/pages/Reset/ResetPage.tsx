@@ -1,4 +1,4 @@
-import { Button, Container, Group, Paper, PasswordInput, Stack, Title } from '@mantine/core';
+import { Button, Container, Paper, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useResetPassword } from '../../api/gen/public/public';
@@ -58,7 +58,7 @@ export function ResetPage() {
 
   return (
     <Container size={460} py="xl">
-      <Paper withBorder radius="md" p="xl">
+      <Paper withBorder radius="md" p={{ base: 'lg', xs: 'xl' }}>
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
             <Title order={1} ta="center">
@@ -79,14 +79,15 @@ export function ResetPage() {
               onChange={(event) => setConfirmPassword(event.currentTarget.value)}
               disabled={busy}
             />
-            <Group grow>
+            {/* Side by side from 576 px; one above the other on a phone, so each label is whole at 360 px. */}
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
               <Button variant="default" onClick={() => navigate('/login')}>
                 Back to Login
               </Button>
               <Button type="submit" disabled={!token || busy} loading={reset.isPending}>
                 Reset Password
               </Button>
-            </Group>
+            </SimpleGrid>
           </Stack>
         </form>
       </Paper>

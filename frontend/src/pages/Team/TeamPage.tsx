@@ -25,7 +25,10 @@ function MemberCard({ member, sample }: { member: TeamMember; sample: boolean })
     <Card component="article" withBorder radius="md" padding="lg" data-testid="team-member">
       <Stack align="center" ta="center" gap="xs">
         <Image src={member.photo} alt={`Photo of ${member.name}`} w={96} h={96} width={96} height={96} radius="50%" />
-        <Title order={3}>{member.name}</Title>
+        {/* h2: the page has no level between its title and the members (heading order, issue 36). */}
+        <Title order={2} fz="h3">
+          {member.name}
+        </Title>
         {sample ? (
           <Badge variant="light" color="clay">
             Sample profile

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Group, Popover, Text } from '@mantine/core';
 import { IconCloudOff, IconDoorExit } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -46,6 +46,7 @@ export function ChatScreen({ initialSessionId, prompt, thread, onSessionCreated,
   const voice = useVoiceChat({ sendVoice, serverTranscription: Boolean(config.data?.transcription) });
   // The closing moment: End Session asks first (one tap on a phone must not end a session).
   const [ending, setEnding] = useState(false);
+  const [offlineNote, setOfflineNote] = useState(false);
 
   if (chat.loading) return <PageLoader label="Loading session..." />;
 
@@ -59,26 +60,42 @@ export function ChatScreen({ initialSessionId, prompt, thread, onSessionCreated,
           {chat.title}
         </Text>
         {config.data?.offlineCompanion ? (
-          <Tooltip label={OFFLINE_NOTE} multiline w={240} events={{ hover: true, focus: true, touch: true }}>
-            <span className={classes.offline} role="img" aria-label="Offline companion" tabIndex={0}>
-              <IconCloudOff size={18} stroke={1.7} aria-hidden />
-            </span>
-          </Tooltip>
+          // A toggletip rather than a tooltip: a tap opens it and it stays until dismissed, so it
+          // can be read on a phone; Escape or a tap elsewhere closes it.
+          <Popover width={240} position="bottom" withArrow shadow="md" opened={offlineNote} onChange={setOfflineNote}>
+            <Popover.Target>
+              <ActionIcon
+                variant="subtle"
+                color="sage"
+                size="lg"
+                className={classes.offline}
+                aria-label="Offline companion"
+                onClick={() => setOfflineNote((o) => !o)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Escape') setOfflineNote(false);
+                }}
+              >
+                <IconCloudOff size={18} stroke={1.7} aria-hidden />
+              </ActionIcon>
+            </Popover.Target>
+            {/* Named by its button (aria-labelledby). */}
+            <Popover.Dropdown>
+              <Text size="sm">{OFFLINE_NOTE}</Text>
+            </Popover.Dropdown>
+          </Popover>
         ) : null}
         <span className={classes.spacer} />
         {chat.active && chat.sessionId ? (
-          <Tooltip label="End Session">
-            <Button
-              variant="default"
-              className={classes.end}
-              aria-label="End Session"
-              onClick={() => setEnding(true)}
-              loading={chat.ending}
-            >
-              <IconDoorExit size={18} aria-hidden />
-              <span className={classes.endLabel}>End Session</span>
-            </Button>
-          </Tooltip>
+          // Labelled in words at every width, not a bare door icon (issue 36).
+          <Button
+            variant="default"
+            className={classes.end}
+            leftSection={<IconDoorExit size={18} aria-hidden />}
+            onClick={() => setEnding(true)}
+            loading={chat.ending}
+          >
+            End Session
+          </Button>
         ) : null}
       </div>
 

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, Textarea, Tooltip } from '@mantine/core';
 import { IconPlayerStopFilled, IconSend } from '@tabler/icons-react';
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import classes from './Composer.module.css';
 
 import { STARTERS } from './starters';
@@ -40,6 +40,11 @@ export function Composer({ onSend, onStop, disabled, busy, streaming, stopping, 
   const [text, setText] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
   const stopMode = Boolean(streaming && onStop);
+  // A chat opens with the focus in the message box, ready to type (issue 36); an ended one does not.
+  const focusOnOpen = useRef(!disabled);
+  useEffect(() => {
+    if (focusOnOpen.current) box.current?.focus({ preventScroll: true });
+  }, []);
 
   const submit = () => {
     // An ended session refuses with its own message, so that goes through

@@ -9,9 +9,11 @@ const STAMP = '2026-11-26T10:00:00Z';
 
 describe('estimateScroller', () => {
   it('is the window less the chat screen around the conversation, at most the screen wide', () => {
-    expect(estimateScroller({ width: 390, height: 844 })).toEqual({ width: 358, height: 571 });
+    // A phone's chrome is taller: its controls are 44 px (issue 36).
+    expect(estimateScroller({ width: 390, height: 844 })).toEqual({ width: 358, height: 548 });
     expect(estimateScroller({ width: 1280, height: 800 })).toEqual({ width: 960, height: 527 });
-    expect(estimateScroller({ width: 300, height: CHAT_CHROME_HEIGHT - 10 })).toEqual({ width: 268, height: 0 });
+    expect(estimateScroller({ width: 700, height: CHAT_CHROME_HEIGHT - 10 })).toEqual({ width: 668, height: 0 });
+    expect(estimateScroller({ width: 300, height: CHAT_CHROME_HEIGHT + 10 })).toEqual({ width: 268, height: 0 });
   });
 });
 

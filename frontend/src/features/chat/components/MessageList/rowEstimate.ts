@@ -23,12 +23,18 @@ const SHELL_PADDING = 16;
  * more than in view, as a window-sized one always did).
  */
 export const CHAT_CHROME_HEIGHT = 273;
+/**
+ * On a phone (600 px and narrower) every control is at least 44 px tall (global.css, issue 36):
+ * End Session in the header, the composer and the voice switch's row add this much.
+ */
+const PHONE_WIDTH = 600;
+const PHONE_TARGETS_EXTRA = 23;
 
 /** The conversation's scroller as the first render assumes it: the window less the screen's chrome. */
 export function estimateScroller(viewport: { width: number; height: number }): { width: number; height: number } {
   return {
     width: Math.max(0, Math.min(SCREEN_MAX_WIDTH, viewport.width - 2 * SHELL_PADDING)),
-    height: Math.max(0, viewport.height - CHAT_CHROME_HEIGHT),
+    height: Math.max(0, viewport.height - CHAT_CHROME_HEIGHT - (viewport.width <= PHONE_WIDTH ? PHONE_TARGETS_EXTRA : 0)),
   };
 }
 

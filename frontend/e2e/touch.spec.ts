@@ -1,0 +1,294 @@
+import { createRequire } from 'node:module';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { AxeResults } from 'axe-core';
+import { signIn, verifiedAccount } from './support';
+
+/**
+ * Touch and keyboard on a phone (issue 36, item 7), at 390 × 844: every visible interactive
+ * element on every route is at least 44 × 44 px; headings are in order and landmarks have
+ * unique names; the composer has the focus when a chat opens, the page's heading after sign-in
+ * and after a route change; a tap leaves no tooltip behind; /reset's buttons and the search
+ * placeholder are whole at 360 px.
+ */
+test.use({ viewport: { width: 390, height: 844 } });
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const MIN = 44;
+
+/** The public routes of spec §2, each with what shows once it has loaded. */
+const publicRoutes: { path: string; ready: (page: Page) => Locator }[] = [
+  { path: '/', ready: (p) => p.getByRole('heading', { level: 1, name: 'Find Clarity with Percolate' }) },
+  { path: '/about', ready: (p) => p.getByTestId('pricing-box').first() },
+  { path: '/team', ready: (p) => p.getByTestId('team-member').first() },
+  { path: '/privacy', ready: (p) => p.locator('main h1') },
+  { path: '/safety', ready: (p) => p.locator('main h1') },
+  { path: '/login', ready: (p) => p.getByRole('button', { name: 'Sign In', exact: true }) },
+  { path: '/register', ready: (p) => p.getByRole('button', { name: 'Create Account' }) },
+  { path: '/reset?token=not-a-real-token', ready: (p) => p.getByRole('button', { name: 'Reset Password' }) },
+  { path: '/email-verified?t=not-a-real-token', ready: (p) => p.getByRole('heading', { name: 'Verification Failed' }) },
+  { path: '/subscription-success', ready: (p) => p.locator('main h1') },
+  { path: '/error/401', ready: (p) => p.locator('main h1') },
+  { path: '/error/404', ready: (p) => p.locator('main h1') },
+];
+
+/**
+ * The visible interactive elements smaller than MIN × MIN px, described. A checkbox, radio or
+ * switch is measured with its label (a tap on either toggles it). Links inside a line of text
+ * are left out: WCAG 2.5.8's inline exception covers a target whose size is set by the line
+ * height of the sentence it sits in.
+ */
+function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate((min) => {
+    const selector = [
+      'a[href]',
+      'button',
+      'input:not([type="hidden"])',
+      'select',
+      'textarea',
+      'summary',
+      '[role="button"]',
+      '[role="link"]',
+      '[role="checkbox"]',
+      '[role="switch"]',
+      '[role="tab"]',
+      '[tabindex]:not([tabindex="-1"])',
+    ].join(',');
+    const blockOf = (el: Element): Element => {
+      let e = el.parentElement;
+      while (e && getComputedStyle(e).display.startsWith('inline')) e = e.parentElement;
+      return e ?? document.body;
+    };
+    const inSentence = (el: Element) =>
+      getComputedStyle(el).display === 'inline' && (blockOf(el).textContent ?? '').trim() !== (el.textContent ?? '').trim();
+    const name = (el: Element) =>
+      (
+        el.getAttribute('aria-label') ||
+        (el as HTMLInputElement).labels?.[0]?.textContent ||
+        el.textContent ||
+        el.getAttribute('placeholder') ||
+        el.getAttribute('title') ||
+        ''
+      )
+        .trim()
+        .replace(/\s+/g, ' ')
+        .slice(0, 40);
+    const out: string[] = [];
+    for (const el of document.querySelectorAll(selector)) {
+      if (!el.checkVisibility({ visibilityProperty: true })) continue;
+      if (el.closest('[aria-hidden="true"], [inert]')) continue;
+      if (el.tagName === 'A' && inSentence(el)) continue;
+      const rects = [el.getBoundingClientRect()];
+      const input = el as HTMLInputElement;
+      if (['checkbox', 'radio'].includes(input.type) && input.labels) {
+        for (const l of input.labels) rects.push(l.getBoundingClientRect());
+      }
+      const left = Math.min(...rects.map((r) => r.left));
+      const right = Math.max(...rects.map((r) => r.right));
+      const top = Math.min(...rects.map((r) => r.top));
+      const bottom = Math.max(...rects.map((r) => r.bottom));
+      const [w, h] = [right - left, bottom - top];
+      if (w === 0 && h === 0) continue;
+      // Half a pixel of rounding is not a smaller target.
+      if (w + 0.5 < min || h + 0.5 < min) {
+        out.push(`${el.tagName.toLowerCase()} "${name(el)}" ${w.toFixed(1)} × ${h.toFixed(1)}`);
+      }
+    }
+    return out;
+  }, MIN);
+}
+
+/** axe's rules for heading order and landmark names, on what the page shows now. */
+async function structureFindings(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResults> } }).axe;
+    const rules = [
+      'heading-order',
+      'landmark-unique',
+      'landmark-no-duplicate-banner',
+      'landmark-no-duplicate-contentinfo',
+      'landmark-no-duplicate-main',
+      'landmark-one-main',
+      'page-has-heading-one',
+    ];
+    const results = await axe.run(document, { runOnly: { type: 'rule', values: rules }, resultTypes: ['violations'] });
+    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
+
+/** Measures what the page shows now; adds each finding, named by where, to found. */
+async function measure(page: Page, where: string, found: string[], structure = true) {
+  for (const s of await smallTargets(page)) found.push(`${where}: ${s}`);
+  if (structure) for (const s of await structureFindings(page)) found.push(`${where}: ${s}`);
+}
+
+async function open(page: Page, path: string, ready: Locator) {
+  await page.goto(path);
+  await expect(ready).toBeVisible({ timeout: 15_000 });
+}
+
+/** The phone menu, open: measured without the structure rules (the page behind it is covered). */
+async function measureMenu(page: Page, where: string, found: string[]) {
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await expect(page.getByRole('button', { name: 'Close navigation' })).toBeVisible();
+  await measure(page, `${where} menu open`, found, false);
+  await page.getByRole('button', { name: 'Close navigation' }).click();
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript({ path: AXE_SOURCE });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+});
+
+test('every route at 390 px: each interactive element is at least 44 × 44 px, headings in order, landmarks named once', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const found: string[] = [];
+  for (const { path, ready } of publicRoutes) {
+    await open(page, path, ready(page));
+    await measure(page, `signed out ${path}`, found);
+  }
+  await measureMenu(page, 'signed out /error/404', found);
+  await open(page, '/login', page.getByRole('button', { name: 'Sign In', exact: true }));
+  await page.getByRole('button', { name: 'Forgot password' }).click();
+  await expect(page.getByRole('dialog', { name: 'Reset Password' })).toBeVisible();
+  await measure(page, 'signed out /login dialog "Reset Password"', found, false);
+
+  await signIn(page, await verifiedAccount(request, 'touch'));
+  await expect(page.getByTestId('session-card').or(page.getByText('Start your first conversation!'))).toBeVisible();
+  await measure(page, '/dashboard (no sessions)', found);
+  await measureMenu(page, '/dashboard', found);
+
+  await open(page, '/chat', page.getByTestId('ai-message').first());
+  await measure(page, '/chat (new)', found);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('My statistics midterm is on Tuesday and I feel nervous.');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('ai-message')).toHaveCount(2);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled({ timeout: 20_000 });
+  await measure(page, '/chat/:id', found);
+  const chatPath = new URL(page.url()).pathname;
+
+  await page.getByRole('button', { name: 'End Session' }).click();
+  const dialog = page.getByRole('dialog', { name: 'End this session?' });
+  await expect(dialog).toBeVisible();
+  await measure(page, '/chat/:id dialog "End this session?"', found, false);
+  await dialog.getByRole('button', { name: 'End Session' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('session-card').first()).toBeVisible();
+  await measure(page, '/dashboard', found);
+  await page.getByTestId('session-card').first().getByRole('button', { name: 'Session Summary' }).click();
+  await measure(page, '/dashboard summary open', found);
+
+  await open(page, chatPath, page.getByTestId('ai-message').first());
+  await measure(page, '/chat/:id ended', found);
+  await open(page, '/insights', page.locator('main h1'));
+  await measure(page, '/insights', found);
+  await open(page, '/profile', page.getByRole('heading', { level: 1, name: 'Your Profile' }));
+  await measure(page, '/profile', found);
+
+  expect(found, `targets under ${MIN} × ${MIN} px or structure findings:\n${found.join('\n')}`).toEqual([]);
+});
+
+test('the focus: on the heading after sign-in and after a route change, on the composer when a chat opens', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const email = await verifiedAccount(request, 'touch-focus');
+  await signIn(page, email);
+  await expect(page.getByRole('heading', { level: 1, name: 'Your Sessions' })).toBeFocused();
+
+  // A route change from the phone menu: the new page's heading.
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await page.getByRole('link', { name: 'Profile' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your Profile' })).toBeFocused();
+
+  // A new chat from the menu: the composer, ready to type.
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await page.getByRole('link', { name: 'New chat' }).click();
+  await expect(page.getByTestId('ai-message').first()).toBeVisible();
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await expect(box).toBeFocused();
+  await page.keyboard.type('Exams next week.');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('ai-message')).toHaveCount(2);
+  const chatPath = new URL(page.url()).pathname;
+
+  // A chat opened from the dashboard's card, and one opened by its address.
+  await page.goto('/dashboard');
+  await page.getByTestId('session-card').first().getByRole('link').click();
+  await expect(page).toHaveURL(chatPath);
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  await page.goto(chatPath);
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+
+  // To the dashboard from the menu, then back with the browser: the heading, then the composer.
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your Sessions' })).toBeFocused();
+  await page.goBack();
+  await expect(page).toHaveURL(chatPath);
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+});
+
+test('a tap leaves no tooltip behind', async ({ browser, request }) => {
+  test.setTimeout(60_000);
+  const email = await verifiedAccount(request, 'touch-tooltip');
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  await signIn(page, email);
+  await page.goto('/chat');
+  await expect(page.getByTestId('ai-message').first()).toBeVisible();
+  // Send with an empty box sends nothing: the tap is all there is.
+  await page.getByRole('button', { name: 'Send' }).tap();
+  await page.getByRole('textbox', { name: 'Message' }).tap();
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+
+  // The offline companion's note opens on a tap and closes on the next tap elsewhere.
+  const offline = page.getByRole('button', { name: 'Offline companion' });
+  await offline.tap();
+  const note = page.getByRole('dialog', { name: 'Offline companion' });
+  await expect(note).toContainText("Replies come from Percolate's built-in offline companion");
+  await page.getByRole('heading', { level: 1 }).tap();
+  await expect(note).toBeHidden();
+
+  await page.goto('/dashboard');
+  await page.getByRole('button', { name: 'Start New Chat' }).first().tap();
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('ai-message').first()).toBeVisible();
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+  await context.close();
+});
+
+/** Whether the element's text (or its placeholder) fits its box, and the box the screen. */
+function whole(locator: Locator) {
+  return locator.evaluate((el) => {
+    const input = el as HTMLInputElement;
+    const style = getComputedStyle(el);
+    const rect = el.getBoundingClientRect();
+    const onScreen = rect.left >= 0 && rect.right <= window.innerWidth;
+    if (input.placeholder !== undefined && el.tagName === 'INPUT') {
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { onScreen, fits: ctx.measureText(input.placeholder).width <= room, room, need: ctx.measureText(input.placeholder).width };
+    }
+    const label = el.querySelector('.mantine-Button-label') ?? el;
+    return { onScreen, fits: label.scrollWidth <= label.clientWidth + 1, room: label.clientWidth, need: label.scrollWidth };
+  });
+}
+
+test("at 360 px /reset's buttons and the dashboard's search placeholder are whole", async ({ page, request }) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 360, height: 780 });
+  await open(page, '/reset?token=not-a-real-token', page.getByRole('button', { name: 'Reset Password' }));
+  for (const name of ['Back to Login', 'Reset Password']) {
+    expect(await whole(page.getByRole('button', { name })), name).toMatchObject({ onScreen: true, fits: true });
+  }
+  await signIn(page, await verifiedAccount(request, 'touch-360'));
+  const search = page.getByRole('textbox', { name: 'Search sessions' });
+  await expect(search).toHaveAttribute('placeholder', 'Search by session name or date');
+  const measured = await whole(search);
+  expect(measured, JSON.stringify(measured)).toMatchObject({ onScreen: true, fits: true });
+});
