@@ -239,6 +239,7 @@ var Idioms = []*lazyre.Regexp{
 	rx(`\b(could|would|will|gonna|going to|id)( literally)? (kill|die|murder) for\b`),
 	rx(`\b(could|would|will|gonna|going to) murder (a|an|some) \w+\b`),
 	rx(`\bdying (to|of|from) (see|try|know|meet|go|hear|laugh\w*|embarrassment|boredom|curiosity|cringe)\b`),
+	rx(`\b(die|died) (of|from) (secondhand |second hand )?(cringe|embarrassment|boredom|old age|laughter|laughing|curiosity|suspense)\b`),
 	rx(`\b(dead|deadly|deadass) (tired|serious|boring|bored|sure|wrong|quiet|on|end|the best|inside)\b|\bdead inside\b`),
 	rx(`\bdied (laughing|of laughter|of embarrassment|a little inside)\b|\bi (literally )?died\b`),
 	rx(`\b(killed|kill|killing|smashed|crushed) (it|that) (at|in|today|on)\b`),
@@ -251,8 +252,8 @@ var Idioms = []*lazyre.Regexp{
 	rx(`\b(phone|battery|laptop|plants?|car|computer|conversation) (is |was |just |is about to |about to )?(dead|died|die)\b`),
 	rx(`\b(is|are|s|will|gonna|going to|would) (going to |gonna )?(kill|murder) me (when|if|for|because|cos|lol|after)\b`),
 	rx(`\b(will|would|is going to|going to|gonna) be the (death|end) of me\b|\b(id|i would) rather die than\b`),
-	rx(`\b(gonna|going to|will|ill) (literally |actually )?die if i (dont get|dont see|miss|cant get|cant go|dont win)\b`),
-	rx(`\b(ugh|just|pls|please|somebody|someone) shoot me\b`),
+	rx(`\b(gonna|going to|will|ill) (literally |actually )?die if i (dont get|dont see|miss|cant get|cant go|dont win|have to (present|sit|do|read|write|watch|listen|explain|redo|hear))\b`),
+	rx(`\b(ugh|just|pls|please|somebody|someone) shoot me\b|\bshoot me now\b`),
 	rx(`\bim so dead if\b|\bim dead lol\b`),
 }
 
