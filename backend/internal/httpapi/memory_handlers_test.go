@@ -233,7 +233,7 @@ func TestExportIsAZipOfEverythingOfTheCaller(t *testing.T) {
 	}
 	for _, c := range []dbgen.InsertCheckinParams{
 		{UserID: a.ID, Mood: 2, Energy: new(int32(1)), Emotions: []string{"tiredness"}, Tags: []string{"sleep", "exams"}, Note: new("Barely slept\nbefore stats"), LocalDate: day.Truncate(24 * time.Hour)},
-		{UserID: a.ID, Mood: 4, Emotions: []string{}, Tags: []string{}, LocalDate: day.Truncate(24 * time.Hour).AddDate(0, 0, 1)},
+		{UserID: a.ID, Mood: 4, Emotions: []string{}, Tags: []string{}, LocalDate: day.Truncate(24*time.Hour).AddDate(0, 0, 1)},
 		{UserID: b.ID, Mood: 5, Emotions: []string{}, Tags: []string{}, Note: new("B's check-in"), LocalDate: day.Truncate(24 * time.Hour)},
 	} {
 		row, err := q.InsertCheckin(ctx, c)
