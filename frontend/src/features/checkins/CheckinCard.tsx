@@ -102,9 +102,9 @@ export function CheckinCard() {
 
   const chosenLabel = saved ? moods.find((m) => m.value === saved.mood)?.label : undefined;
   return (
-    <Paper withBorder radius="md" p="md" component="section" aria-labelledby={`${id}-title`} data-testid="checkin-card">
-      <Stack gap="sm">
-        <Title order={2} fz="h4" id={`${id}-title`}>
+    <Paper withBorder radius="md" p="sm" component="section" aria-labelledby={`${id}-title`} data-testid="checkin-card">
+      <Stack gap={6}>
+        <Title order={2} fz="md" id={`${id}-title`}>
           How are you right now?
         </Title>
         <div className={classes.moods} role="group" aria-label="Your mood">
@@ -120,7 +120,7 @@ export function CheckinCard() {
                 disabled={create.isPending || (saved !== null && !chosen)}
                 onClick={() => void choose(m.value)}
               >
-                <Icon size={26} aria-hidden />
+                <Icon size={22} aria-hidden />
                 {m.label}
               </UnstyledButton>
             );
