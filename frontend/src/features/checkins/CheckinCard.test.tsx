@@ -3,7 +3,8 @@ import { getCreateCheckinResponseMock, getUpdateCheckinResponseMock } from '../.
 import type { CheckinRequest, CheckinUpdate } from '../../api/gen/model';
 import { resourcesFor } from '../safety/fixtures';
 import { render, screen, server, waitFor, within } from '../../test-utils';
-import { CheckinCard, localDate } from './CheckinCard';
+import { CheckinCard } from './CheckinCard';
+import { localDate } from './moods';
 
 vi.mock('../safety/proposeCountry', () => ({ browserCountry: () => 'GB', proposeCountry: () => 'GB' }));
 
@@ -88,6 +89,7 @@ describe('CheckinCard', () => {
     const note = await screen.findByRole('note');
     expect(note).toHaveTextContent('These last few check-ins sound hard');
     expect(within(note).getByRole('link', { name: 'findahelpline.com' })).toBeInTheDocument();
+    expect(within(note).getByRole('button', { name: 'Talk it through with Percolate' })).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByTestId('checkin-card')).toContainElement(note);
   });

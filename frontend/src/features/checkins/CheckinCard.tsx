@@ -1,21 +1,16 @@
 import { Alert, Button, Chip, Group, Paper, Stack, Text, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { IconMoodCry, IconMoodEmpty, IconMoodHappy, IconMoodSad, IconMoodSmile } from '@tabler/icons-react';
 import { useEffect, useId, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { isApiError } from '../../api/errors';
 import { useCreateCheckin, useDeleteCheckin, useUpdateCheckin } from '../../api/gen/checkins/checkins';
 import type { Checkin, CheckinCreated, CheckinTag, Emotion, Mood } from '../../api/gen/model';
 import { CrisisLinks } from '../chat/components/MessageList/CrisisLinks';
 import { PinnedSupport } from '../chat/components/PinnedSupport/PinnedSupport';
-import { capitalise, emotions, MAX_EMOTIONS, MAX_NOTE, MAX_TAGS, moods, tags, UNDO_MS } from './moods';
+import { capitalise, emotions, localDate, MAX_EMOTIONS, MAX_NOTE, MAX_TAGS, moods, tags, UNDO_MS } from './moods';
 import classes from './CheckinCard.module.css';
 
 const icons = [IconMoodCry, IconMoodSad, IconMoodEmpty, IconMoodSmile, IconMoodHappy];
-
-/** Today in the browser's own calendar, as the contract's date. */
-export function localDate(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 /** A failed request as the card says it: the server's message for the field, or a plain retry. */
 function errorText(e: unknown): string {
@@ -34,6 +29,7 @@ function errorText(e: unknown): string {
  */
 export function CheckinCard() {
   const id = useId();
+  const navigate = useNavigate();
   const create = useCreateCheckin();
   const update = useUpdateCheckin();
   const remove = useDeleteCheckin();
@@ -145,6 +141,11 @@ export function CheckinCard() {
                 there any time.
               </Text>
               <CrisisLinks />
+              <Group>
+                <Button size="sm" variant="light" color="clay" onClick={() => navigate('/chat')}>
+                  Talk it through with Percolate
+                </Button>
+              </Group>
             </Stack>
           </Alert>
         ) : null}
