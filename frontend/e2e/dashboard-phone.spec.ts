@@ -25,6 +25,12 @@ test('three sessions on one screen, the feeling on the card, insights in the men
   expect((await request.post(`/api/chat/sessions/${ids[0]}/end`, { headers, data: { feeling: 'better' } })).status()).toBe(200);
 
   await signIn(page, email);
+  // Issue 31 puts the check-in card first on a phone; three whole session cards fit on the
+  // screen that follows it (scrolled by the card's height).
+  const checkin = page.getByTestId('checkin-card');
+  await expect(checkin).toBeInViewport();
+  const below = (await checkin.boundingBox())!;
+  await page.evaluate((y) => window.scrollTo(0, y), Math.ceil(below.y + below.height));
   const cards = page.getByTestId('session-card');
   await expect(cards).toHaveCount(4, { timeout: 15_000 });
   // At least three whole cards on the first screen.

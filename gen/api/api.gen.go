@@ -43,6 +43,72 @@ func (e ChatRole) Valid() bool {
 	}
 }
 
+// Defines values for CheckinSummaryDays.
+const (
+	CheckinSummaryDaysN30  CheckinSummaryDays = 30
+	CheckinSummaryDaysN365 CheckinSummaryDays = 365
+)
+
+// Valid indicates whether the value is a known member of the CheckinSummaryDays enum.
+func (e CheckinSummaryDays) Valid() bool {
+	switch e {
+	case CheckinSummaryDaysN30:
+		return true
+	case CheckinSummaryDaysN365:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CheckinTag.
+const (
+	CheckinTagAloneTime CheckinTag = "alone time"
+	CheckinTagExams     CheckinTag = "exams"
+	CheckinTagExercise  CheckinTag = "exercise"
+	CheckinTagFamily    CheckinTag = "family"
+	CheckinTagFriends   CheckinTag = "friends"
+	CheckinTagHealth    CheckinTag = "health"
+	CheckinTagMoney     CheckinTag = "money"
+	CheckinTagOutdoors  CheckinTag = "outdoors"
+	CheckinTagPartner   CheckinTag = "partner"
+	CheckinTagSleep     CheckinTag = "sleep"
+	CheckinTagStudy     CheckinTag = "study"
+	CheckinTagWork      CheckinTag = "work"
+)
+
+// Valid indicates whether the value is a known member of the CheckinTag enum.
+func (e CheckinTag) Valid() bool {
+	switch e {
+	case CheckinTagAloneTime:
+		return true
+	case CheckinTagExams:
+		return true
+	case CheckinTagExercise:
+		return true
+	case CheckinTagFamily:
+		return true
+	case CheckinTagFriends:
+		return true
+	case CheckinTagHealth:
+		return true
+	case CheckinTagMoney:
+		return true
+	case CheckinTagOutdoors:
+		return true
+	case CheckinTagPartner:
+		return true
+	case CheckinTagSleep:
+		return true
+	case CheckinTagStudy:
+		return true
+	case CheckinTagWork:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ClosingFeeling.
 const (
 	Better ClosingFeeling = "better"
@@ -331,8 +397,112 @@ func (e Voice) Valid() bool {
 	}
 }
 
+// Defines values for GetCheckinSummaryParamsDays.
+const (
+	GetCheckinSummaryParamsDaysN30  GetCheckinSummaryParamsDays = 30
+	GetCheckinSummaryParamsDaysN365 GetCheckinSummaryParamsDays = 365
+)
+
+// Valid indicates whether the value is a known member of the GetCheckinSummaryParamsDays enum.
+func (e GetCheckinSummaryParamsDays) Valid() bool {
+	switch e {
+	case GetCheckinSummaryParamsDaysN30:
+		return true
+	case GetCheckinSummaryParamsDaysN365:
+		return true
+	default:
+		return false
+	}
+}
+
 // ChatRole defines model for ChatRole.
 type ChatRole string
+
+// Checkin defines model for Checkin.
+type Checkin struct {
+	CreatedAt time.Time          `json:"createdAt"`
+	Emotions  []Emotion          `json:"emotions"`
+	Energy    *int               `json:"energy,omitempty"`
+	Id        openapi_types.UUID `json:"id"`
+	LocalDate openapi_types.Date `json:"localDate"`
+
+	// Mood 1 is very low, 3 is okay, 5 is great.
+	Mood Mood         `json:"mood"`
+	Note *string      `json:"note,omitempty"`
+	Tags []CheckinTag `json:"tags"`
+}
+
+// CheckinCreated The check-in, and what the client must show with it: `safety` when the note screened as risky (the support lines for that kind of danger), `lowStreak` when this is the third very low check-in in a row (a gentle card with the support lines and an offer to talk, at most once in seven days).
+type CheckinCreated struct {
+	Checkin   Checkin `json:"checkin"`
+	LowStreak *bool   `json:"lowStreak,omitempty"`
+
+	// Safety The session's support lines are pinned above the composer for the rest of the session:
+	// a reply in it has asked about risk (the check-in or its follow-up) or given the crisis
+	// reply. Absent while nothing is pinned; once present, it stays for the session.
+	Safety *SafetyPinned `json:"safety,omitempty"`
+}
+
+// CheckinDay defines model for CheckinDay.
+type CheckinDay struct {
+	Count int                `json:"count"`
+	Date  openapi_types.Date `json:"date"`
+
+	// Mood The mean mood of the day's check-ins.
+	Mood float64 `json:"mood"`
+}
+
+// CheckinRequest defines model for CheckinRequest.
+type CheckinRequest struct {
+	Emotions *[]Emotion `json:"emotions,omitempty"`
+
+	// Energy 1 is drained, 5 is full of energy.
+	Energy *int `json:"energy,omitempty"`
+
+	// LocalDate The day in the caller's own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC.
+	LocalDate *openapi_types.Date `json:"localDate,omitempty"`
+
+	// Mood 1 is very low, 3 is okay, 5 is great.
+	Mood Mood `json:"mood"`
+
+	// Note Trimmed; empty means none.
+	Note *string       `json:"note,omitempty"`
+	Tags *[]CheckinTag `json:"tags,omitempty"`
+}
+
+// CheckinSummary defines model for CheckinSummary.
+type CheckinSummary struct {
+	Days CheckinSummaryDays `json:"days"`
+
+	// DaysThisMonth Days with at least one check-in this month.
+	DaysThisMonth int                `json:"daysThisMonth"`
+	From          openapi_types.Date `json:"from"`
+	PerDay        []CheckinDay       `json:"perDay"`
+
+	// Tags Paid plans only; absent on a free account.
+	Tags     *[]TagMood         `json:"tags,omitempty"`
+	To       openapi_types.Date `json:"to"`
+	Weekdays []WeekdayMood      `json:"weekdays"`
+}
+
+// CheckinSummaryDays defines model for CheckinSummary.Days.
+type CheckinSummaryDays int
+
+// CheckinTag defines model for CheckinTag.
+type CheckinTag string
+
+// CheckinUpdate defines model for CheckinUpdate.
+type CheckinUpdate struct {
+	Emotions *[]Emotion `json:"emotions,omitempty"`
+	Energy   *int       `json:"energy,omitempty"`
+
+	// Mood 1 is very low, 3 is okay, 5 is great.
+	Mood *Mood `json:"mood,omitempty"`
+
+	// Note Trimmed; empty clears it.
+	Note *string       `json:"note,omitempty"`
+	Tags *[]CheckinTag `json:"tags,omitempty"`
+}
 
 // CheckoutRequest defines model for CheckoutRequest.
 type CheckoutRequest struct {
@@ -419,6 +589,9 @@ type Entitlements struct {
 
 	// MessagesPerDay Chat messages a day (UTC).
 	MessagesPerDay int `json:"messagesPerDay"`
+
+	// MoodPatterns The year view of check-ins and the tag patterns (every tier has check-ins and the 30-day view).
+	MoodPatterns bool `json:"moodPatterns"`
 
 	// SessionTokens The token limit of one session.
 	SessionTokens int `json:"sessionTokens"`
@@ -554,6 +727,9 @@ type MessageResponse struct {
 // (the text is what arrived before); `stopped` when the user stopped it. A user's message
 // is always `complete`.
 type MessageStatus string
+
+// Mood 1 is very low, 3 is okay, 5 is great.
+type Mood = int
 
 // OidcExchangeRequest defines model for OidcExchangeRequest.
 type OidcExchangeRequest struct {
@@ -812,6 +988,15 @@ type StreamError struct {
 	SessionId openapi_types.UUID `json:"sessionId"`
 }
 
+// TagMood defines model for TagMood.
+type TagMood struct {
+	Tag          CheckinTag `json:"tag"`
+	WithCount    int        `json:"withCount"`
+	WithMood     float64    `json:"withMood"`
+	WithoutCount int        `json:"withoutCount"`
+	WithoutMood  float64    `json:"withoutMood"`
+}
+
 // Takeaway defines model for Takeaway.
 type Takeaway struct {
 	// Takeaway One sentence; empty when there is nothing to go on.
@@ -896,6 +1081,15 @@ type WebhookAck struct {
 	Received bool `json:"received"`
 }
 
+// WeekdayMood defines model for WeekdayMood.
+type WeekdayMood struct {
+	Count int     `json:"count"`
+	Mood  float64 `json:"mood"`
+
+	// Weekday 0 is Monday.
+	Weekday int `json:"weekday"`
+}
+
 // WeeklyReport defines model for WeeklyReport.
 type WeeklyReport struct {
 	CreatedAt    time.Time          `json:"createdAt"`
@@ -906,6 +1100,9 @@ type WeeklyReport struct {
 	Themes       []string           `json:"themes"`
 	WeekStart    openapi_types.Date `json:"weekStart"`
 }
+
+// CheckinId defines model for CheckinId.
+type CheckinId = openapi_types.UUID
 
 // MemoryId defines model for MemoryId.
 type MemoryId = openapi_types.UUID
@@ -967,6 +1164,29 @@ type ListChatSessionsParams struct {
 type TranscribeAudioMultipartBody struct {
 	Audio openapi_types.File `json:"audio"`
 }
+
+// ListCheckinsParams defines parameters for ListCheckins.
+type ListCheckinsParams struct {
+	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
+	To   *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// Limit How many items a page holds at most (50 when absent).
+	Limit *PageLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Where the page starts: an opaque value taken from the previous page's `Link` header. Absent for the first page.
+	Cursor *PageCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// GetCheckinSummaryParams defines parameters for GetCheckinSummary.
+type GetCheckinSummaryParams struct {
+	Days *GetCheckinSummaryParamsDays `form:"days,omitempty" json:"days,omitempty"`
+
+	// Today The caller's own today (from the browser), the last day of the summary; today in UTC when absent. At most one day away from today in UTC.
+	Today *openapi_types.Date `form:"today,omitempty" json:"today,omitempty"`
+}
+
+// GetCheckinSummaryParamsDays defines parameters for GetCheckinSummary.
+type GetCheckinSummaryParamsDays int
 
 // SearchProfileSessionsParams defines parameters for SearchProfileSessions.
 type SearchProfileSessionsParams struct {
@@ -1053,6 +1273,12 @@ type TranscribeAudioMultipartRequestBody TranscribeAudioMultipartBody
 
 // SendVoiceMessageJSONRequestBody defines body for SendVoiceMessage for application/json ContentType.
 type SendVoiceMessageJSONRequestBody = VoiceRequest
+
+// CreateCheckinJSONRequestBody defines body for CreateCheckin for application/json ContentType.
+type CreateCheckinJSONRequestBody = CheckinRequest
+
+// UpdateCheckinJSONRequestBody defines body for UpdateCheckin for application/json ContentType.
+type UpdateCheckinJSONRequestBody = CheckinUpdate
 
 // UpdateProfileJSONRequestBody defines body for UpdateProfile for application/json ContentType.
 type UpdateProfileJSONRequestBody = ProfileUpdate
@@ -1146,6 +1372,21 @@ type ServerInterface interface {
 	// SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 	// (POST /api/chat/voice)
 	SendVoiceMessage(w http.ResponseWriter, r *http.Request)
+	// ListCheckins The caller's check-ins, newest first.
+	// (GET /api/checkins)
+	ListCheckins(w http.ResponseWriter, r *http.Request, params ListCheckinsParams)
+	// CreateCheckin Stores a mood check-in for the caller.
+	// (POST /api/checkins)
+	CreateCheckin(w http.ResponseWriter, r *http.Request)
+	// GetCheckinSummary Mood over the last 30 or 365 days.
+	// (GET /api/checkins/summary)
+	GetCheckinSummary(w http.ResponseWriter, r *http.Request, params GetCheckinSummaryParams)
+	// DeleteCheckin Deletes one of the caller's check-ins.
+	// (DELETE /api/checkins/{checkinId})
+	DeleteCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId)
+	// UpdateCheckin Changes one of the caller's check-ins.
+	// (PATCH /api/checkins/{checkinId})
+	UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId)
 	// GetHealth Liveness: the server process answers.
 	// (GET /api/health)
 	GetHealth(w http.ResponseWriter, r *http.Request)
@@ -1362,6 +1603,36 @@ func (_ Unimplemented) TranscribeAudio(w http.ResponseWriter, r *http.Request) {
 // SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 // (POST /api/chat/voice)
 func (_ Unimplemented) SendVoiceMessage(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListCheckins The caller's check-ins, newest first.
+// (GET /api/checkins)
+func (_ Unimplemented) ListCheckins(w http.ResponseWriter, r *http.Request, params ListCheckinsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateCheckin Stores a mood check-in for the caller.
+// (POST /api/checkins)
+func (_ Unimplemented) CreateCheckin(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetCheckinSummary Mood over the last 30 or 365 days.
+// (GET /api/checkins/summary)
+func (_ Unimplemented) GetCheckinSummary(w http.ResponseWriter, r *http.Request, params GetCheckinSummaryParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteCheckin Deletes one of the caller's check-ins.
+// (DELETE /api/checkins/{checkinId})
+func (_ Unimplemented) DeleteCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateCheckin Changes one of the caller's check-ins.
+// (PATCH /api/checkins/{checkinId})
+func (_ Unimplemented) UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1972,6 +2243,190 @@ func (siw *ServerInterfaceWrapper) SendVoiceMessage(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.SendVoiceMessage(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListCheckins operation middleware
+func (siw *ServerInterfaceWrapper) ListCheckins(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCheckinsParams
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCheckins(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateCheckin operation middleware
+func (siw *ServerInterfaceWrapper) CreateCheckin(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateCheckin(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCheckinSummary operation middleware
+func (siw *ServerInterfaceWrapper) GetCheckinSummary(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCheckinSummaryParams
+
+	// ------------- Optional query parameter "days" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "days", r.URL.Query(), &params.Days, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "days"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "days", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "today" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "today", r.URL.Query(), &params.Today, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "today"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "today", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCheckinSummary(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteCheckin operation middleware
+func (siw *ServerInterfaceWrapper) DeleteCheckin(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "checkinId" -------------
+	var checkinId CheckinId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "checkinId", chi.URLParam(r, "checkinId"), &checkinId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "checkinId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteCheckin(w, r, checkinId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateCheckin operation middleware
+func (siw *ServerInterfaceWrapper) UpdateCheckin(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "checkinId" -------------
+	var checkinId CheckinId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "checkinId", chi.URLParam(r, "checkinId"), &checkinId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "checkinId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateCheckin(w, r, checkinId)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2811,6 +3266,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/insights/weekly", wrapper.ListWeeklyReports)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/checkins", wrapper.ListCheckins)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/checkins", wrapper.CreateCheckin)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/checkins/summary", wrapper.GetCheckinSummary)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/api/checkins/{checkinId}", wrapper.DeleteCheckin)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/api/checkins/{checkinId}", wrapper.UpdateCheckin)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/public/contact", wrapper.SendContactMessage)
@@ -5185,6 +5655,492 @@ func (response SendVoiceMessage503JSONResponse) VisitSendVoiceMessageResponse(w 
 	return err
 }
 
+type ListCheckinsRequestObject struct {
+	Params ListCheckinsParams
+}
+
+type ListCheckinsResponseObject interface {
+	VisitListCheckinsResponse(w http.ResponseWriter) error
+}
+
+type ListCheckins200ResponseHeaders struct {
+	Link *string
+}
+
+type ListCheckins200JSONResponse struct {
+	Body    []Checkin
+	Headers ListCheckins200ResponseHeaders
+}
+
+func (response ListCheckins200JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Link != nil {
+		w.Header().Set("Link", fmt.Sprint(*response.Headers.Link))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCheckins400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response ListCheckins400JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCheckins401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCheckins401JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCheckins413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ListCheckins413JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCheckins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCheckins503JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckinRequestObject struct {
+	Body *CreateCheckinJSONRequestBody
+}
+
+type CreateCheckinResponseObject interface {
+	VisitCreateCheckinResponse(w http.ResponseWriter) error
+}
+
+type CreateCheckin201JSONResponse CheckinCreated
+
+func (response CreateCheckin201JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response CreateCheckin400JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateCheckin401JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateCheckin413JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateCheckin429JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateCheckin503JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummaryRequestObject struct {
+	Params GetCheckinSummaryParams
+}
+
+type GetCheckinSummaryResponseObject interface {
+	VisitGetCheckinSummaryResponse(w http.ResponseWriter) error
+}
+
+type GetCheckinSummary200JSONResponse CheckinSummary
+
+func (response GetCheckinSummary200JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response GetCheckinSummary400JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCheckinSummary401JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCheckinSummary403JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetCheckinSummary413JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCheckinSummary503JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckinRequestObject struct {
+	CheckinId CheckinId `json:"checkinId"`
+}
+
+type DeleteCheckinResponseObject interface {
+	VisitDeleteCheckinResponse(w http.ResponseWriter) error
+}
+
+type DeleteCheckin204Response struct {
+}
+
+func (response DeleteCheckin204Response) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response DeleteCheckin400JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteCheckin401JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteCheckin404JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteCheckin413JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteCheckin503JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckinRequestObject struct {
+	CheckinId CheckinId `json:"checkinId"`
+	Body      *UpdateCheckinJSONRequestBody
+}
+
+type UpdateCheckinResponseObject interface {
+	VisitUpdateCheckinResponse(w http.ResponseWriter) error
+}
+
+type UpdateCheckin200JSONResponse CheckinCreated
+
+func (response UpdateCheckin200JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response UpdateCheckin400JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateCheckin401JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateCheckin404JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateCheckin413JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response UpdateCheckin429JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateCheckin503JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetHealthRequestObject struct {
 }
 
@@ -7002,6 +7958,21 @@ type StrictServerInterface interface {
 	// SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 	// (POST /api/chat/voice)
 	SendVoiceMessage(ctx context.Context, request SendVoiceMessageRequestObject) (SendVoiceMessageResponseObject, error)
+	// ListCheckins The caller's check-ins, newest first.
+	// (GET /api/checkins)
+	ListCheckins(ctx context.Context, request ListCheckinsRequestObject) (ListCheckinsResponseObject, error)
+	// CreateCheckin Stores a mood check-in for the caller.
+	// (POST /api/checkins)
+	CreateCheckin(ctx context.Context, request CreateCheckinRequestObject) (CreateCheckinResponseObject, error)
+	// GetCheckinSummary Mood over the last 30 or 365 days.
+	// (GET /api/checkins/summary)
+	GetCheckinSummary(ctx context.Context, request GetCheckinSummaryRequestObject) (GetCheckinSummaryResponseObject, error)
+	// DeleteCheckin Deletes one of the caller's check-ins.
+	// (DELETE /api/checkins/{checkinId})
+	DeleteCheckin(ctx context.Context, request DeleteCheckinRequestObject) (DeleteCheckinResponseObject, error)
+	// UpdateCheckin Changes one of the caller's check-ins.
+	// (PATCH /api/checkins/{checkinId})
+	UpdateCheckin(ctx context.Context, request UpdateCheckinRequestObject) (UpdateCheckinResponseObject, error)
 	// GetHealth Liveness: the server process answers.
 	// (GET /api/health)
 	GetHealth(ctx context.Context, request GetHealthRequestObject) (GetHealthResponseObject, error)
@@ -7782,6 +8753,148 @@ func (sh *strictHandler) SendVoiceMessage(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ListCheckins operation middleware
+func (sh *strictHandler) ListCheckins(w http.ResponseWriter, r *http.Request, params ListCheckinsParams) {
+	var request ListCheckinsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCheckins(ctx, request.(ListCheckinsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCheckins")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCheckinsResponseObject); ok {
+		if err := validResponse.VisitListCheckinsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateCheckin operation middleware
+func (sh *strictHandler) CreateCheckin(w http.ResponseWriter, r *http.Request) {
+	var request CreateCheckinRequestObject
+
+	var body CreateCheckinJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateCheckin(ctx, request.(CreateCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateCheckinResponseObject); ok {
+		if err := validResponse.VisitCreateCheckinResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCheckinSummary operation middleware
+func (sh *strictHandler) GetCheckinSummary(w http.ResponseWriter, r *http.Request, params GetCheckinSummaryParams) {
+	var request GetCheckinSummaryRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCheckinSummary(ctx, request.(GetCheckinSummaryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCheckinSummary")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCheckinSummaryResponseObject); ok {
+		if err := validResponse.VisitGetCheckinSummaryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteCheckin operation middleware
+func (sh *strictHandler) DeleteCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	var request DeleteCheckinRequestObject
+
+	request.CheckinId = checkinId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCheckin(ctx, request.(DeleteCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteCheckinResponseObject); ok {
+		if err := validResponse.VisitDeleteCheckinResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateCheckin operation middleware
+func (sh *strictHandler) UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	var request UpdateCheckinRequestObject
+
+	request.CheckinId = checkinId
+
+	var body UpdateCheckinJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCheckin(ctx, request.(UpdateCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateCheckinResponseObject); ok {
+		if err := validResponse.VisitUpdateCheckinResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetHealth operation middleware
 func (sh *strictHandler) GetHealth(w http.ResponseWriter, r *http.Request) {
 	var request GetHealthRequestObject
@@ -8456,254 +9569,280 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H39cts4lu+roHS3KlItLX8k6e22a2rX7TjT3kkclz+6b++obwiRkIQxBXAA0IqmK1XzDvMG94/7YPMk",
-	"t3AOQIIUKcmJnXR6UrvV49gkiI9zDs7n7/zaS+Q8l4IJo3uHv/ZmjKZMwY/n7J25oFP2iotb+++U6UTx",
-	"3HApeoe9eFTs7T1Nbi5fETkhZsaIYO8MyemUwV/YEVEs+8OoZ3896sWkf/nyhHx78O23g4hIkS3JYsaE",
-	"fVExwjWh1ftDcj1jxI58y1iuYXDF/lowbZ5oIu0rJKeKzplhShMqUpJQpTjT1TzipFBaqnjYi3o6mbE5",
-	"tUswy5z1DnvaKC6mvffv30e9aiD7wGs2l2p5ltqfuV1mTs2sF/UEndsX5/7PUc9OiCuW9g6NKlj4kYlU",
-	"c2p6h72i4PbJ5kejnt3VE5jf6r7+BBti12G3gmhDldGHhAoic/rXgpE7mhWMGHrLBJkoOcdnFbvjstDw",
-	"0hNNYntoMcHTHJLjsWbCkIlU8PSEK+22uhfhOv9aMLWsFoq7V9u7OX33iompmfUOD/b2ot6cC//v/a5F",
-	"vuJzblbX+INckDkVS8INm9ujh6XOZJZqQg2ZS21I//keUgiFuQ+6ZprBJ8KJpmxCi8z0Dp/bWdJ3fF7M",
-	"qznjv6oZc2HYlCmY8hXTmkvRefz84w7+vX1Z51JoBsT2PU0vkaztvxIpDBPwI83zjCfU7tbuX7Tdsl+D",
-	"z/ybYpPeYe9/7Vacu4t/1bunSkl16T6Cn6xv/XXFSyShQkhDxsyxT0pkYYa991HvRIpJxpNPPi8tC5WA",
-	"OLAT44JQywDG8gM1hGaZXFge55r0LS2zd3SeZ8wyBxMpS4nGAxzAIl5KNeZpysSnW8W5dLNkqWM2K9mS",
-	"RBYCN/ZcmpeyEOmnndLEfpL0aaYlTEvhNlJ79pkUU2Ik0XLOpGCEZZrh/l3QZSZpei3lK6qm7NPSwlim",
-	"S0sHmf203UgqwnuAzOmSaCbSQ7JPXvPvyYKbGaFWOPKUGGmFo5EoNZmCWeKCBWOpJnah/W/gRTgmRUU5",
-	"gUHkhjQSvnhlFM8ZWbDxTMrbiHz3DfkT/x6voQXXDPbqiqk7nrAbQe8oz+g4+4TbdWwvQ4O0ltAsc2t0",
-	"TJRIMeHTQlnuVvAbxWgys1Mckp+sgOXGPsve5SwxLCVjmtyOhJZSkL5df0oNHVPNSCoZDkmFXjA1iEh8",
-	"yYxa7hxPDFMx0XSp3aUuiVFLQqeUi8Pw2EZiQd20KokTwQ1OSZJxe0nhnc+NJppPxQ6HaXBcD7tjiox6",
-	"9g/47qg3GI5ELwr1lmBSq1fPFUuksNeM/TNZzHgyW6WrIkkYS1tVh+q6sAdxLeVrKpZOiutPeebKikWp",
-	"yF8LaSiBW5DYzYXTxcnfd08KYXgGitiCUGPYPIc74h77cSNoYWZS8b+xTyjiXnOtuZhGhAvkf7gacntJ",
-	"k0SxlAnDaaaBUW+EJ3QY9jNdvLLIUuLuXtTkLJlTlHryjqGapvnfGJ7sgDjNTTNl/zqhPGPpERFyJBRL",
-	"uWIJMHEutebjDPRHYRnjfdT70W4JLOlhV9wYd9u1O7EEB3VE4pQZyjMdkznNNbG0SyacZVaGgwzIlRxn",
-	"bD4E/cx92s7sZEbNpUQxy4RV6f7co1pzbaiw6mChmer9sqKDRb2TGUtuZWECzStX9pIwHLWyPKNi09ov",
-	"7DOoz3ll8M/4YvVJOf4LSwx8EgTbCQji1e/JySTjgp3IeU4FxxOob98lyzNr3CRyziqVf1zwzFjx6AYg",
-	"TEy5YBGKaJJRMS2sWj2XKcuGlTo6ljJjFEhD8jS54lNx1vLR6xlX6Y69WZalILYXTHmdtA+Z0+Xc25L1",
-	"Af3Gg7TPpTI0I1SxzSNmVOhtDkTbp5FBrnLGktnqHH6UPLGk6PaTKntLFSmX1bbiAO1TqekJq6NfvLm6",
-	"Jrs057vJjJpd//QY7VuvGLQN3aCk4FyCHY1WSaWx3uYM24lRWmH5krHMckSrbWb3wTIQmbDMEKrdxoBu",
-	"jZp2ZIkxp1bCguY1ZhNp7XhzRCRo7fhwZA1TMD1rFv+SaMrhuD3rjpmxV1PU09bSinoLqTRr518pDE26",
-	"2ZfNKc9q1hj+JqoZsM+ftQw9Z1pTVHQbvKD4fG5VI1xloeEQyw/Mi8zwHXsy9a8831u1k3N7sSo76Gh0",
-	"1WuZBJqa95yBFKzl+/sf8PkFG2tuWmbwik0MsSrBkoyXJGcyz9gRoWTCs4ylzisxp+rW2vNjiWzOrRKX",
-	"MWGyJUmVzHNk8s3z3mvzKIQsIpBOyrN1R9dK8YVSTJgb3ab7XMM9a9VJK+CA6PtU2+vYPj+AVSys4WBm",
-	"jCtiOFOEiyQrUqbtUjqIb2VfrQ5iMlbKxrW6RPjs+6jH0y28C1GP6ytTpO5eXxVenrBW3lPuGl03Jbhq",
-	"m2cA0/An4A4EBgvn0lh62wGdzqUXqF4e/EUue1Fvai03O45VZmVu/yeh2Ry2ncNvM3nHQGqkgmkNvxBW",
-	"sOE/qHjHmbEjaaP8r6YgZyaq0AYNQ/she5fax2a4CnsnFRr/NmHUvmC1ssWMwdeN3QH4RpuEcss5sUb/",
-	"qnxK/K+bCrTdynIf1pKHe6x5HP71yH2jdatF6pxcgQClacrtmzS7CKY6oZlmTQKfVNfGuik2Lhk705ap",
-	"1Dmi6QalVoup8xv4hfHGe6JJYhUKMHhSvKDo3GrTYyuX0OqXSoNBl8zssYM+KYr5mCmNWhKafxNGTaGY",
-	"9p+b0RbOTuR8Xghulu0ipPyz/Zap5sjFHTesXZvgQvPprHXxjN1mS+IesPqKVEa3j4Iu6Y4NvGAqkZm1",
-	"FBWbM1g5oYmSWvsbunNUkKf6gqkXdNmmzFFD/EOEkpQuSf/m+gTctKWXdS9qoXL34Wt5y4Ru303036BN",
-	"KyfgrXFvbTF8MZ9T5U6tYef6P4FUd+yi7Rdq3sOOLbmzumOXSplIcceUBnmy7v2u/cRR2jb0iOyBimU1",
-	"Zxhi0xY0pELjJJv779dVn1+4jQGhRgEblJTXKmZqFmGLDExbdvLm4uL08u3V+fGfTgmzAxD7XETYcDok",
-	"N+fHN9c/vLk8+5/TFxE5f3P99uWbm/MXEbk8vj59++rs9dn16QvQKNEn3DvslQ+1XZbM28JNv8qsmFPh",
-	"T2LYu5ea6IXQpjEaRwTb4ae0Xpf5gdHMzFZ31DvpWuNJEDCrufLQg8dSQknOxZT0rRCFWxMU9UGomstb",
-	"a04Hjs22O08bagod3uBbvWZ5xt1467fIjd++JVn+yuqQq2RGs6z9lPAWIEaiw5RqslDcGPTDGJDnhTBq",
-	"2Xr+9pUXnLYMfWY0SfmUGx2BX5kSw7JDknFx2z6SvcHQU7byt1uOUQK/n4nimmvg32zydkbVHH5+V9Ds",
-	"LdUaIl5Rj44LDbREDRfTtynXUqWg8CQznqWth9CpGGI0pvVPhr0zm7bWPhNZm08x+NkS2kKqW926F/aJ",
-	"LXdVED3XndvabijAdpZLqra+jaJeySkXr7i4PU6SdiVuTvUtS0+9tr+6Cy7m80QTtmOfcvGJLLO3jdVD",
-	"MpnQDB3348IEUdlkRhVNjNVDIHjl5F+s//n3/4v//19OxA0TOY83b0A417WrvWQpY/NOwxou5Zoh0m69",
-	"bRUcDieIA2+Y2kNb+yu689rteQxvQ061XkhVt+3KX9YN4oNv77elfhLlcGtW1nVJ0yRhWl/7U181G9lE",
-	"MT3rfqBwBvc6QwGM8ubswy83vrPi2K2W87pDEX4jGDEzK3xateGxdOxnB47sVUCJnklllXhhmECFq3Gx",
-	"KEYNS49N7exSatiO4SBuVo3z7Wx4HWYgtGgXzgfnYj0Zo0oYwsUREYWVLSJxofLyQU1SljHT8Lu4z9uX",
-	"MFaJqQydYr5Sqn7ADTLUcG14osmcp4apOZGCXBdMp6A9NsXBKm3k6f12sM31ALML9ywKTib8Rje53MAz",
-	"9zSCOy6/D3MS3l9c2q+3r6jUS5vqdhnu+VC63MZHVIZkavrgujfcjK/wYUtvfM60ofN8e8aC2+Oky6nS",
-	"RjZ+O0pnVfXV2nBr9rhbagbGwYZreY2WX9+XVhe95UFpNXjF8myJBuwhie0mW3aPj0hsN0GpIjcsjUvX",
-	"O4aDXAAR9I+dBV2OBIT6LWlZkQEOT6oUvyvpeXBEYm3AgxsMBv5S92vCzZAcw6+eaG/8jATXhGYLutTB",
-	"5DBkX2q27tdgaZZTBqcdDNyqtL7haXL6Dh07nbfzWMmFZurcysUObdWJTHAcEXtdstQnfkDqHcmpmZH+",
-	"LcshH8mqbrETOFdGKjpl8WAbl3bjBj84aDMHnFm8Yazn+wf3kxjOvqztRhvZXTht4WT9rkLATs3P2eIi",
-	"UGEaIflCG8L+WtCMxKJ6MK5t1RplZ3Vv0Il/8ZBKU9QT69ZwLlExWNHlaZoqpjXmrWC0NZHzuRTEz2Tb",
-	"ZQbT+3bjKTZ2oD77qO1YWg/Zhbc9931/fHV20ot6F5enr89uXrcy24UPwa4yUODcR9/rE43pZT7X1MwU",
-	"YwSCuBHREtWTXPHEamQuZQjDKz65gYmJVAnTpM+1Lhh5+s1gVQUbU82T+wZSJoqx+76TKzbndqvu81rj",
-	"6OC7kZtzNWTr8Sg54VmbOo6XSofKFjhAneuixY6+ekOe7n/zzc4+oVk+ozsH4GAji5nUjMxYlkPgBP0f",
-	"4G2AC0GTKb9jTsMEyW9JXjMz3EaD7I6ITWRS6GPFMJ+jxctm9bNTYUdPu91alU4PyrDGQH7dnwt8Wmjm",
-	"SI0brzj3XaowsZMftLttO70jueJzqpYnVpwqoT8ytGbVWKG54XfsWuY80Zs1iEYI1Ckzlk5qm7s609Vv",
-	"Nbd7DWVuqTHXT+v0HU1MtgRPPt7ZKab5DMnxFNIj9p/+8+//2D/YgyTFIsuOSKmQwIMackV8cvjB873K",
-	"UaKPSG32WE3gjvDIu/Lgt4J0MEEEOWMQ3TaSJJY+rD6DIjtc3j4I7cZvWjm1zDzfP6hlnj+NPoaJjzuX",
-	"QPpULElCNRu0r+aIULFES5hl2hVdYLIVuJ671JgNnPswVtDzvejeMuC6sAyPD1n7UyoiJ5Mj+x+I78FS",
-	"eWkmg2SoyQT/jHcHIO0UujMVaZXlH3H1LQLh0b7WFqC9RMdLpx7YdAA9tNpaG/+XdRN8JBfW9m6p9tlN",
-	"uTZMbdKjt1Oi84/WoD/CVfmZc5LyjSr6Z1XMG/dwvqKSr9XHL5lmIv2RKT5xebif0dltJ1NaGL8Vws2/",
-	"FAvtvifvlMNGFPzq9NLeQhARsqYT5KT09UwuBKGavLw8Pa3FZ+0LvWjFjot6xy9en5232nNXdMLM8oIL",
-	"wdY7mp9ooos8l8oQtA2sEpbDe4SO5R1zwdJ5LiFd1Nl8imnjq0LdSIcjQZ2vCtwoZEY1gciUc8Errm+x",
-	"4ARCc5DYrMDfMpFZJhc7RQ5Z8NYYEYGNMhIwalnjuJjxjIW3P073CJ3jLh01sjPQxlqfkzKzHhNMwDXV",
-	"jCMbNm2NLdituuUitYtNIbXML9uaJNqtCjJeF6zauonESENgaelEMSZGwgoTbWfXj3XBE56yOCJxGfO1",
-	"/4AYr/0BvxgfkbmVv5DoJOfMFcRsock1HQx+mW3EiiRz6Sr0dItQqGLZq3uU0qWPWbjnSP/nn3/+eef1",
-	"650XLwbtwXFQgVsTeU7vmFqWir3z3mWWEO8gt2u8JHYfoWTUsLnuzkDZNhje7lGDh9t2y/2CKkWXa9V5",
-	"uzld+jxyB9BKkedMgW5ft8MFs3u6lSEOe9N1Prh9wJKCMNhVzxermRCBQszmTE2ZSDpWVv7ZZQVEOG83",
-	"lSNnopSVdKQP2RjAPhAeb77fTijlU1dlvkJXSXVzwJAiW8ee0Cwb0+T2RrUE+idcpNT7TYaJnEfW9AAz",
-	"glkKhdSH1mFBmEKRsSfPdR6CMsOlhbI6VLPq4J5o4IX61m+Tk4TkEp6xn3d9W0JObZUcTKRl2KRDo7hP",
-	"5j15Fu3thea/vy3BM2BtYOdHNPSW6aOqBlQqKyNHIpMLpkAccTMj8cXp5cmbV8fXp29fH//vt69Pr66O",
-	"/3j69uSH48urGBWIwDdp7CYqNgFvUiat/B2JMm0vLELFmlPMYxN0bi+j2D0YNyR0l6H27EPqB2oR5HsG",
-	"fO8RoqqdamV/rZKhLAzULckJlIWIdEhiuLExuhXb04PikPJqproKNfk8KtQcfMhpJNzfD0lMuf9+7AhB",
-	"VK4jn9WFlY0Y1JF52x1fDdORvp9eMurq4zY7PX1y4cYng524d7BUN7S4dS/XNL6KSk5FWks/C0T7Wjrq",
-	"ojqwhkvQhw25vze69u1aDi+Y2u0TAz/7FhmDbox6fkBwzG2zaVtIY7PamQEeeAG1jC12272Ih+vjxPA7",
-	"1r56L2u2vjx8VkDL3QHEdyYulJwqt90rVcaosWsyZpC+F2ZJ8jKJnPT/eBpWvnkn2+6vPH2/q41idO7U",
-	"eD0S3AxKbX3OqNAEfMbIlS2E+ABk7lK9t960ssRiddM+iC8w87w1OSlbOkiGjHlsGwA7sGYdXj8gHcs4",
-	"td9yq6xBmGMr7e+B+XMrgXXlw+RVdsd2nBvwK75SfjHgju3Zt2SZNaz7imtzZti8xVJYqZe8T+HL1gk2",
-	"GdUmSODZ9kBDyn5wyjrCOAFo6TVb6uNY5/Mzw8OS70NlszlSDykhHDpggsZGrlLDGkq/WsnUPz65Pvvx",
-	"tBf1Ts9fnL5odxgZmV/aq6Db1w43xdaXUVu84QruiRcsM7TLi2CorweKU/tcbA0tAb6mRvG1Y3p3+azm",
-	"D/gcvg/MtcO5nrYXkYRzpYLEoA4GU0UnFwV/JfwOJ6kP0e6PT968vjg+P3tz/vbm/PjH47NXx9+/Oo1H",
-	"oky7SnwBeIAkgTc1xABzqgynWZnO5TLFoKy1zK+CIOFIxJenF69+fnt1/ebi4vRFkNqF41n72Od3ORvM",
-	"fgGV66psotVr5lwsVe5o67p+c8U5Wyfhgs2Jw/h9ggiiIH2XhkrGywCWBy0ZwRZw+IO2hNwPqhMKJ9xG",
-	"q9f0ltEFVp01mCD4y2rStM9/9n6aOl6f97AaSaaSYGXeBmbyX2udZAmW0C1iPpJnb1TWPXahss1D24da",
-	"R3aZ7tsWg3/RBd1tG9CFBdPpd/V3z4/Hr85eHF9bmXB6efnmsvX2cRgx3Tknv7a9E5LzS8hyEFAgLFt4",
-	"v1pJKXrWSZYPZFO/jtYdrKpLHXphj2YZVMGX8Dbu31TPwOmmqD0mlswkeOTGcE5SLN/Zw5N3FOriUT7M",
-	"+HzegYcDH/7qmPttO+aC6uO1kEzw0H3ceO70K3alWfZm0jv88ybdeNX79z5aSb8oUi5f0DZ17nuq2TfP",
-	"yOuLp2WcMIeib1A7jhzoZ6WNuNxlomeg8Oic0VuXoLXZp9lY9S/vo95PiOZ3nNy2abIJ43ftfrGVFBX3",
-	"aNveYhX/JRTvt0jC+9cQsQ90Y2A5Q4tBdr+ipJNu5ApdTKdMm/ZS3qhnZmzecFmtPtOY24Kx2ytD1er+",
-	"bGdOVe83FhDsYzmz2grCKqLVc4X9SArFzfIqKdc1ZlQxdVxgbTb+66Wf9H//dO2h84CY4K/VKmbG5Iia",
-	"xsVE+oIdiuirDnm2SnN18fiImJmSxXTmDAJ4waqYc9KvTKG8GGc82XV/HvRakdmOL87ImM24SKts2gh8",
-	"7pOMgbOFHJ8hrkVpeAxHYiQwDAsFEo6JcyXTIjGWP5Mnmmj7uhTkP0jG75gmhUiZIrGdWhyRPCvwfvCX",
-	"unbDjARVyYwblphCQSyfHZZaN16ikbOZWFqCJkStaJ0zKJiH62IkTAumWZ+GhR6IJY3BLeJ0fHfDKClL",
-	"qEopkEt37F0/EswVopT57VBF5PEqjaJ3LEM025vLVwPcO3v/aKJnVDFiFtL+lDM9JMertxTX5Ifr6wvy",
-	"bG9vJOJfR6BhjHqHoxX1adSLRqh4wJ//+ff/B7/xxTjh75wyMuod/jrqIZY35IIieDc8ir/1L7vfv38f",
-	"H41gYS5yW02yNjUHD15hOvgBtpvh+xjQSV3c1tLTSEC1AC2hYbG+HNFLY/uP3TyjXMSHSLuFhuooRB0E",
-	"9WDKjK5ZbehLGAn/NCbDUhwa0WbaSMZSSlnV5OEX4VQBdAX3pgQULbQhYxaRMVtKkSLEYQlKa5kEhfXh",
-	"SOyQ7+3SAPfEkTNYrAB1jBvu38M14he6oG9HgnSj33r8XId12487wetiAkC5g6OAv+zQJYth/QB4MnTJ",
-	"f4oby5Iw+hEJycVPG3F0IwfCg+DfwPwEQX/tttntQOjnEMjXrsKqbUL6zC/7vyw32iUQBdIwIt9ET58/",
-	"s6MGiqmVM+ydOST/8c3wKfnT9zB73EicalWF70MeVJN4NCpiwnRiOXVgWdVOEPYCtiBlSQaQeBmohaQf",
-	"n2Cp4Q7qifEAgp0e3hPxbYAon+0/dYUL9uu1g4sCv0uZ06QYhYwmV+0LdWs6GBSToJA1AB/JfsUOaz9k",
-	"pBxaYgN3a21jHSX5E4Ltt68DyQT+V5gqBUGJCrvb/iE5th+B9+xYDkwD5wQKXROT2SPb2KVwTfhUSMgM",
-	"0dJn8adApwZ22T18H5hnT1+IeKLJs719WPwx+e+rN+elLGFBgQL8AfHs+gt7DRGd04QRqgBG2y5X85QN",
-	"Dq1k55k9kvHSYHKcnaaXJlAp3Wly2C/HMJXvG+ebMitENeH2uqlPE84SvN/2LNZ+CMkS4Z0F00aTlLHc",
-	"O9SfHpCM3bEMUiQJ6jbgRYdUMnjk4Pk3xFXJw0OgmcHf7dDwyD4YfMyVPUUepBZmWw20vwePwY4Csh7N",
-	"MhSu5Y6wkvXdVKRy3+vjRtXTkcCxmmVuyIE7UJwsWvkuS3DBE2a/aI/VjQy7uMUBufngoPCFc4Q0sRpD",
-	"2TSiPCFURe28g2kMQMxa0UZu/n3PboK9KB1I8c31y51vI/sNAY7BcBhqTVir6yklp1brQ6FD+vGoNxoV",
-	"6bd7e6NePDgiukic7C9Yc2l26DWrc7dd3xIHS/HzQamNAOUKHJiMK7jzYLIxHY6He/GRZU6a1jYdH/Yb",
-	"DXyIYp0bPKProJxH06WH37a/hRxJQ2/ZkMSo7R8Sn7kYkz7QSFTqXQQ5BJQ64rStQWn+OxEuhVEyC0R5",
-	"Hw/hn3//h/1h/2UEp/IfL90vvnsZQRWwZS37WRBlitFb7RHo0kHpdgDEXUCypYpOFc1nRDP7M4DO3fz7",
-	"wd7Bt/B3+PG7IWydX1jlV4hJv9JfraKrB77pCR1H+JUJswfqm5xYvUUxUyjhl++XDXsPV+zK0vWQnHL4",
-	"E99A83g8R0iW5X1jyRLAO6s1lHnd6M4B/0611ePCOJKHgy/fAudijLMAbc2napN+bM/4v1I5tzqc3QyS",
-	"cp1nFHM5QSKIacbIWNHklhntWIeEIpoLkMxHpF1uVzdMsBBr9frUITvktzvP4P/2D8iMvaMpS/icgvd+",
-	"DmvBu1w7SXQjOARt4D+55MLegi+RxNGN5RxDh2Q0uopRHQSJoOWc4QbDoZVCNZg66JTWqGTC8MTKARzy",
-	"2IGsO1XwezAoCWrcWKWCPIEqd4z3daDh0cLMdjM55cJ5vDKeMOcAcgbnuSTwy4SRqaLC2EvZilwFSHBE",
-	"MbCKrKENnnMwYvXh7m4yk1Iz6gYcJnK+K+ROztScg/22G0RSA6v2+OKsF8CB9faHe8M9gKjOmaA57x32",
-	"ng73hk+hvsLMwOZuLAVcLFK3IHNgcYVlItQWXcJZ/9neUxKfvj4+e/X2/M312x9PL89enp2+iKuM1Mir",
-	"RFDrA4hTZA7QCYMh+UlJMS35wFWZilsBifpI1UxbzavS5J/t7bvOA+WvFlLdHhHFcowYTSjPEIxSMcD4",
-	"3wHtiaXE3t2luivw365lQslDYFx46H7uaLTy0gKgupsv/BkzX6EuO5HCVZj7AbRvEGNfqRQ5UHwzCUnc",
-	"VeGFXAjIUBZgJdk71+0c7Fk3AVopeAu1IaUGd5b2DhGcyHXbYdpYw+jBkOtrkE7v694jowrW7NNzsLf3",
-	"0N/uxsq/wt4WXEC7gmf46bYRyyk2kfjxvf3N79W6NcBLTze/VHXVsW/sb/FGs4+Mfe/gu83vNZtrvI96",
-	"z7eZYUsvltBr1zv88y8e33LpNlyXBOsLiOBmr0qFDJ1qiMEUZtb7xQ7XRsfdIuilU1+RTTAvwHOt4yVr",
-	"2YyXZNGQKn2prHlp75+pdDDUenDolZDbiMQ4g/+E/0Lm0x/wKgjvgAj4UqMynDBvnu0/J3MuCsP0EO3B",
-	"uxVZaQWYFGxILlekkVtAuzSy2sst1AIxA0JTr3K5O9sS5+0xGT7EkfvETL8SKmlp6AIWNEutyYnIBq5b",
-	"j3OQwka7Ag13NIOPkxC/A9Z9bakqcMeWHjrLGOivQrvfRyLxxm3ZYHevsndcO6DlrRh+lwYIka2M/4oZ",
-	"3cahsTOApK6+7lmaWKWn0eKsC/9x4O/2Eo4JNTANPb3Cq5ibw6qtIHqmFSA+an9LS0HsaQ/JudP8PTLl",
-	"3BXqOTIEO/OO0czZJaaEbMaSukJACT25QWUogor6sCmPc4+vqkYavE92UuhtcvsiF1SlwQnmTO2gsNkp",
-	"hagHi7ZGKY7fplTI25v8E0qbEFDzcygaIYhpR18eOHmufUOeOkXaLbW0GDkS+Aw6ye9ATJ17B1elv9ck",
-	"ld1+KPPDTY5KR2ehvVVeYt1uJ5aQh7qlUgWyjpp5m3yC3h3W4t6B5A6rJoE3wKX+L+iSZHziIipWh/Hx",
-	"skqcUbOizuTg7AWsuEtv81Qsi9MBlJi6ZdO0ho4IJVMpvQ8YxRlv1TDsTvwLsfxv1bb43VkK1a2HpW0B",
-	"Q2/BqbJYozScitS1OQWOJNSA0h5ZzkHnJhfaUJGwQ7DpQ58P9t0BFw06LdxvLQP5MKfvdQWdkn20B1M4",
-	"V6xwO9EVmn3W0lyh7Mk4/ORE8lGHXR7vJbuTt8y3m4bN23FCks55tixTt2kGQZ+gJcW6w8YkzSkzHT06",
-	"7JALNiY0z53rFz1EjqAOCU8jZ5ZGrpRXyQydzxpzMglWBkS1bkUeibPWQoX0w248gwgjSlXzs7KFSpD5",
-	"ULVacRAvdRr5IzNhh6VHlG/hZzq0mUYrp/Xdm75MMl1d5iYKlDxNdn2OynqlANzYNZ1A2iFOZMqaKgFs",
-	"LoayrKECSQXgSoicCIKyQXC9O0BVn8Rn6Nh3H566tr4lsdd6sRbauCZ99tdxCGAau0Sbtaitq6zFAcV1",
-	"FcGVHDssRKd5QasgJ3OVc2UKDK5AUDkItZWXQc2MEaUrGOHltGwqfXOaQmwybLz8RJeb5HyvYMLBVQAh",
-	"8hYZ7VFw3/A0OcHU48dQcdoAd7/qN78r/eZa0dTHEcNAa3A/OAIuU+QgLF9a2+uEkLtRu8XPscvQcP2H",
-	"myoN/rqm1KCHR2ZpQ9fRRuYaAitcTK2dgXYUJUoaMDjqjyt371ueX8zs1Yr3fZsxUWG+6Ufiswbq3idm",
-	"sSakXmvr6Y7zad3dr5z4IZx4CVuJ3rDaZm7iMYQcXH/How7ZEuggqshc5NFlbiFZHDm/oXsKrmWaaVl2",
-	"sF5B4INofRNyDfWCuAGN5kLibWhxTeZzi3ssvqvDNW7FePufI0Tg2iBabaPybmPCU1kv4Y4DwPetir8k",
-	"njZcuNc4rXgk/JJKn/Ado5kuveRVvMF5x48IdVEiXCjxX9JMGNdz/F85KHECxQNhoAbofu5iFbWt28ZZ",
-	"ALA46U743nr+7qKMMOgB+mkz1gfxpSDeVCMUcl86GZJjh9ZsNVdQeamzEDy1hDkNUZgxmjNVevaBvDAn",
-	"uk0oNNEzH008dMF0/nZjiUc+sMO1y1ohfLLd0X9BocUt4oNWYVnhO5c4XPNWY11zFQRfIsr9OvaEZ5ed",
-	"Lh6v1WKSoyR6JhdQiW8/5vqlpFEZGZOqtBv9yT3b2wvyg8YUkhNvt3eVrzINUPHytMSrdbmsGsr+uJ31",
-	"XwsGuBIuGcz0mhQeBdR6v2ZGv2zkjaqUo84VzZFaHUANPYTr8jBDkn6or/kzcjm9K5HO4QOww4PMVUoy",
-	"p2JZpnYNH+v2c7l2CCRZP4vSUVKlhNl/regSazguhPbovgR/ck6cuCy5jZ0Q8EVk4CTSQ3KCKS50SrnA",
-	"KiGSUp4tywqhMqzsHb/gDgX/a//ZwXeocMGhF/ngCNEzg9YTyL/frbLgFRPpyYwGQC+PcWm1QC9+4tuq",
-	"tVC4nZccjO9Pq42qdOjO9icDWck8y0p0E5eIUCo+IxE7DLhDBBiLXfYswrF8rKb6YQl2zza/dC7NS1kI",
-	"98IWN+KJFJOMY83xF6VAV4E1JlJ7T7uzPSrdsCUDt/JveeYlSh06fLNEIvivlyJWbHRIEQcQtCYWd4e1",
-	"LYBHnTJ1WEIP9eNfRyCSw6pFqFEAvRbpN5kV4jYik6zQM4fB41ur6UE0ElCYyDA3P04lVARQ0sI2AH7t",
-	"oYTsIxUC0WETigbwMcHSq3YHO74d1YRiWXnjNzaCXUYbwWn/zFX+UkGmciSkg4AZDIkrYZ2Aiz/IQnJ4",
-	"f+6M+lWxQVSWNnodx312MBJWa5Eq5YKqJdaiwFK1LwV7tvcdcVhFZ+dvLy7f/PHy9OoqdpVupgZZnit2",
-	"x2XhocErUVEDMYTk+nPpIJi8RRKsoyZpsGjgOiS2Clw0ZYhULhdiJFJG07I6xAknKC/k7hZBdW0q7SW5",
-	"oMsjshk8cSQceiJQj72tOgSlb+gXrWKgakkmVAV4UJbJrJCE2OEhqbULLNE18CyBP0PpeQR4WyPRNW3F",
-	"jFqWRXfhbrrZH5eQrtS4uffhA1KNhGf/EMhqQFK7Y1Y9d0b1+ksbCxsaty6s5su5d0HfA/rcqcRUNQUp",
-	"2DZYHQGs2vvow3A9No/vLsZfutTyAOfM+a/gdYKPjp0YilNqJaucYJk0vFUJXKh/YlDZFiwq8nKzVWyi",
-	"z9GJzZrU/KoA/IYUAHBZ6Q4Qv8gJErw/MSlhB6Q1Fp1vuuq9aOo00l9LbYhiiR0SurBHgbFCtamEl0gR",
-	"kTqnS2gcBUCVlsTqHedc8T6uD//uMEeG5IJOWXpYtjKLQVrFVWOqvuFYJgvxt/GS8HTgcSfiV1zcxmTG",
-	"qL1yUCArlv1h1BOgh8QhSJu9UudStaRsvOLaWCl45TdmxQvQdp7VI7t2DQiv2iUdGg+fFEqDfPhIW2Mr",
-	"2JsmpusKusyqjHojXGJ009SrTnTeJBK7r3gSMKNXrgCkbWbusd1z9s7g3olbnMYXERp7uMSVlX3dlndB",
-	"rUDOhV7BG7rWlMhfU+mz34fk2GVwOEuy1HmhtLTUSXkaocL5bJVxXsDHA9a5N+dclShgLbzQklaHX3RZ",
-	"JjTLQM/0qxt+ARfYZyU53D3Mneni7BYKjNqvibiOu4tactzA3o1d/BQLxh1eRhem8VaQxg9At39k5tGI",
-	"9iGdRSGMfleGn8+6/Er6G3wqIV4Wyo9KbtxD6O4yka7L2ml4PBENQEjwJPgPHtmHoNTdQ9ZAKZsLTeMA",
-	"3ljkhhTCNYlFU8Gjn8gcoT8PyUwuqoKnCWOZ9u20/DSsxRoRaNvu5f9q5hz6YB+KKx7ejjwVqftIYEa+",
-	"f3wOrDSnVR48RWT4UL+F8GJaJo2MaXI7BcyFr0y6gUkh0f+el9MaTgWvy/oiZIoGDTBO6TGEmq/QTRgB",
-	"oHXgEYIs2AoLHPnSg7YJFzb1nvgp5QJiIY0BPJB46UGzP9CkhJlB56NgQ4JO15GASWyAdidnziO0OY4D",
-	"Bcl0JAD4rE9XXVBTgCnkBmjYJe3ijrhnMfcBPzcYkks2KTTNHPRTm/+y0zF6CC5NkE2I+n786vL0+MXP",
-	"b4/Pr346vQyx2EeiboQ6sQkiFCAZrZKDE4zWOElpo5vLSDjXYETikzfnL1+dnVwHAPCrikiLR+3SUpwV",
-	"otAd4HEVi6/esK/esH8Jb9hx4DavTNq6DLCSLvo4d5gPMMi8+8q4ESgzfdQCZGUZusAKC5Qq8EspBhFW",
-	"KzCR6iD6JAXJC5VLzYDeR2JzaIKUkQnfDK4qCde+VBzBovGHsivcSqeKjNE7Vg9DFKL0KfY5hrfGAKyl",
-	"uAsmA6aWAHxQdzvjlVKB4NQaW/lKXVxvEDABdhyJftj1rlrTICwwWW0VgldDW48Oh841EmEbDpAlLgKe",
-	"yDmciLMrg1AYxLJawyMy/0Sy/CNU1JVWNG2FII4Q+tBCmMxoSv5SaEMmXHA9Y+ng0DUhjEtkCCQ8d4mG",
-	"8OPlRttRxoyJsOnJ+6jdbXMugwYqXJDc9Vhrdk77qiFvMmOhliMg4GAvXUtJ5w0BMEGsA3fFsT5IC2Xr",
-	"5r5i0WsY7Wl9dalXjyy7AjjPalGlU4VStGzvaym0FKkj0Td0TJJMQl6gS/+PiGBmIdUtSZXMB5bPfVcZ",
-	"xXaoMTSZIeQHN157jrDhz0isVZ8PrYbLlTalXlEVN6+K6AiBlOlI+KcBo8RqJ5NCgZMq5yxhLs8BRJB7",
-	"x6klVRLDkLwRaCS403IweOAcczVI5fGVBBCFmvSCYn9wtcLCGHwHKQxwuDJjYE2EraPcLYETG5KDvWee",
-	"4SthGZCbFeE1D9Ww0T8RZAlkGg3apOsxnNJXXfl3oyuvF/z8q9z/GLn/0uW7bJb8D6gLh/2wWsX+C0UX",
-	"okpdTaS4Y0rXoawpJuRs2TULcItRJcUa4gkzS6ITZRWNSUanU5Y6t0Twbps30/n4y25fv1H9rZxfB7/7",
-	"M/jKIRs45A240h1B2F2rKgK6g9gljDb2KSVzOWdio2pUNQNY71xsjXENyTmAsVMClX/TAhDA3IjwNvAt",
-	"TxjpP997WoGvuo4D0EUIUsGgnM2lTTwnr79f5YGqi9yxfWtteheAMNthdydSzXdS16eoouKWZka1XjRj",
-	"cPZt7EaDL7Y0kvmkidgt/fW6GLA8mq8IpI/l4alOQxPFEqkgAAaE3i9yy9Df7BFNdoHMB8C1DhdCV7nR",
-	"OWPJDF6fCuifs4mNyx5i9+RgREqu+LJWqodOERi6Xi3RUSTRXgsBfcgeNymz1ujuE3Nfvc3augII5zQq",
-	"W6fFpD8ue6UNcCvdyVtp6Onri2DVr+7etdUP1S2bOn4q6yEqLdhbMq5dHsoMoIqAFjrFAHbD2liseLC3",
-	"Z9XpTIqpj6vnSgLgA6jY2kP06AjglZhvaaMNNaX6YW9US7ukTwFXlIxpZg19KEKWKpkxbbD7o2JlQUfl",
-	"DgAnCUJ5oEfT6itWj/bJkOX4sjAuTx9Md6qlIEZCeI6mXLg6wLhMs8dd2IUoWtyqSP+A+/SIEsF9oTPJ",
-	"BVqOuZSIj6giXFOp94rfMQHVUUGTM3/M5ZcrUnK00yQm3MatSKqq1SiPjpagLzk40PBeOSA6wt7zViFE",
-	"iQiRxp3jiWEqJn2I4AppeWYy4QmCP4HJ7ainEIZnQQekJZqJgyMylmYWoEq5ngOtZFDSz2+AEhDUr7Fx",
-	"wwcwQz7BIspZlyUcfvq1DNrgiFvwBVkiQU4COJ7rHCMJ1beupKQXrVbEli0qMW+mE27Fn3ONFzr3fA1P",
-	"cKGhQcbuApp/drLFZVPPurg8fX128xo+evzi9dk5oCM/23vanr0d9hb9aOrcKqm61s10i4xqN7fhF2AL",
-	"PEJ6Mx4/ceRg724JxXDumAdQaMd0kEnuScpTUEBUuZITnrF12c9XVZp62U7IfTTy2Lq+pssNB3mqOB4g",
-	"RahCAMCvLsaVZQ5RBpGwLIP2iG6ubUnRHmb6HknNXyoCo88qriE6ixShWV1Lnwnh5sjtHTZHCvc1PHB/",
-	"up1px+eI55KW9fQA5UrTHSkg+j1lrtpvppiL2vg+XgIadEm1PBV2HSm863Ir8V69uLluvfou3Kwe8eLz",
-	"n+i4NEpechs0/D2UPZRraT//vOjA9IEUWGymFrYqhHM+JDGdspj095/+8+//2D/Yg5QCUWSZvSCTjFFF",
-	"uBlEJJ7IpNDHVkOOIxLnitspnkirkwuNsTnNhOaG37FrmfNEx6TvPW4Hz8Pe7hEx2AEeExjiGpm1KNU3",
-	"eUoNC6nq4S18Nzp+6lOb+BuouYBJpQ1i/pep/TkBmaMrog06RnczROMC3GXvfC/19vqM3PcT28Enh/YI",
-	"Y8xScmNEDkDbB49ccrgO7s2gbG8kfN1e5LKH5hIDie4udfe8u2oHrp6DkddU3aZyIQjctDlTZZ7CSMRl",
-	"0Onnn3/+eef1650XL3YAlHk4T2OEZAYIZshx+osslKCuYSb0xb5zJemu/zVYVQAkUNUQ+ivC2lWQLmYI",
-	"hXrCIXnlGvgYyG1lC4JbBbb3TBaqLXR9Co9AJ/97cdDfeF5noM2+81bm+RvP/dIjh66LOQ9zJozrVLl6",
-	"+H/jedywMHw/3hdc51Jzj6XWIKNq7CM4P/uBP4x6bR8Y9eI2u6NazpeBYllPSq+pMbVAUonVBqQZHMt2",
-	"/OvZZ50m65UrZFO8VurzOAroXFT936H5TKd2mmWv/ce30VBfQrctU+KXfrITbATBFbSHDhTLqmWiYq47",
-	"L6Fj6Rr14AbdS7u8mkmFzZmZSJgmVl0QJohx+7OvVzhXesHzvUHVMYivDlBqFMSAStGQ/FZ7cP2kNwbC",
-	"j5wvqK5sEDmZRGG3UjcDCRVzabsB3U0Nj2A7w8eWlijm9N0ZvvF8b7MNXVMdPfM0TcfPSJ/Qv2Abiuw2",
-	"dzcLi91f8bjP1tf/Nook8Z371/a6o7pv8sRrN8X7VfX+bnMcti7C9Yd8b4MIzFyuvRUSkf1//v0fB3t7",
-	"tZ7HH00TaEo8DE08vL2DH/g85o4XaR1Cy7kYcMf/Ncjcmzhl6qycfADJN6WgB8SGsH0bM2ByDXzBte/1",
-	"rxyFNXVkUkuom3KIvVkLyIF+B9Dc52zRis7NjW963PzUNqijuD9+4MdyAbjhTz5nn4otAA9xfu6InHhC",
-	"WVUDfPeW3J382nzv3r6GGte1NfPt5rqNiEEnVLMdLkrdtoIsjAE7N264GaxWyjWAtwP+D5aixu3Ib3E3",
-	"OtADAwFdMWu/OddVNxpQGyaw/2c3DvBKWtxXWKE5Ncks6B32FVbokWCFIqKBtAGBJQzqSkhV4SZj0Qq0",
-	"F+H3FA8lKFFH6sMDwLbUefM3jtyyDjfizVqUg6+53htzvbuTuil2cNaGWDm2gYSLccaTXUzF7iTda5Zl",
-	"utaZEBMuPAILpGNr0jczrtId+4+l7w0VkZwu51iA5ngO8xWjetJ3BFAUYlpY5oOKiYGvkIGXZlQHCePt",
-	"5Q5QTXeCS3nMvoPhd1pI+yWjplCM6AU3UIcHR1Uu5XHSt1zvyK4NK9F77eElVBD2DoDjsR0i16QQrQmD",
-	"SB+tBGNoYtZ3HllBzC07nwCMFZlwyCOIF2ysuUGo45kUbJlLM7BvpQrrdjXPmDA+G9bUm5oMyWVgaEBw",
-	"pd4CoQNuHVfwuEnG7iP3MjwOPqXhcckSxu8+1pj4PTTzrWOOl+0jizyXygDRjuW7bVhDMc3MzkZDfUMn",
-	"kKold63LZqP31j2s+C4TvrWHjgns8m0agtiJPnRTkMdp2lOu7OORmD+k8wZM4chZg/W+g+5CBygmyFJd",
-	"sfIfqU1J0KAEtNGQwnTYKfo3177Ep50PH08qGN8wqOS5jr4lwPYrDUu2ExI7DJrvbOyFuUZWBB1uXCUO",
-	"8GgUJOynRQJlQgnoBu2sD/tZsYhmZjsJwFz3oG4JUMb6/aOhSHj+7JN2BjoOxbzdzMfgsuBEoImUZbV/",
-	"PQ7yPbeQPSzLHNX7slTqXKMnXZhO6VrIbcFYGCjeUUzLQiWs22V3Ac+XerF7Ed0zC6luteuqDS3s7S1a",
-	"CKMQIIYKcnb1hjzd/+abnX1Cs3xGdw4QmyfMLXqiS3HqqvUw4y+XmmaDI6iAhUExRgA5PkFTgzumMHMP",
-	"OkxD4D+G37K07GBjL/gJFymdsSzPuGDDRM6H5DjTEixA5/XEt9znIGbsC3/LqZZzgXQsAA1RSyKK+Ria",
-	"T2OVETea4L6WGU8pNQwwNahrCw9NRVJOsxJLJ+VTDmI0Niw7dHmFc30YowQVELEAoUWNn0argXcFR3RZ",
-	"Hu1WkskNWHNN5tQYpuzD/+fPxzv/Q3f+9suvB+//rfchQugjvCSN5XQFz3ABT6xK4B79DNr6uj7RM0bY",
-	"nKkpE0lJMpY+PFEiJktJ7lHY7MtA8tlGszPMlt4FOpOF2eLCnDFyc/nK61Yzqe3n/PvA7ENy3Oj6VwdU",
-	"bOa/A5qEsw6saWC1aKENoynpP9vbw+YkLeEuaAN64r5c+e8exep0X/lM8a4blW2qbW07CLupMq+3iH6Y",
-	"ats6DwRziz78Bo2rN2Py5Ad7/EaSpSxUmclk4I61K4Nf1xL+n7giTSS1kXB/HGPtRdUjCWFDkX8qJ3Ge",
-	"UVEiNH5xHvorV9xJroziOauoAKUELC6QBeG+dUoEOZ8XAmTTR1dYHZFnAfQTF3ccO9Ru8j76KZzBG73P",
-	"y2Bu2thQ+Ldc0/35Y0X+3LCxGW4cKkieRAoAWpAiW96XLvGC+NB7Ct+29LgXYMaBwx8uJyFXqojaLp0L",
-	"GCa8cj674B/zLONi6i/QFsm//mS/p5X/5ouUgW9yJvDYnRCs78h96WzBxjMpb7sJ7Y3IlqW8pRjN4dC7",
-	"HUqJEPLbGjwYuijNEGxn7PoOeyhB8AkBmUA8NWEAsnbkMLYg0Qnk7C0XzoFEE3txZSytg/jP6ZKMGUGI",
-	"k33ymn9P+m6SC8UNWBwDwEtUDg+QlASuUVmz1oNlhFKDo7eMfPcN+RNvwQPCsX9ym9VuPmAQvbIf8J2d",
-	"K78327s5n337oJ5NmqYcw20XARIRzuCzYgm5/TxObtu4/gIhBFgalYp1Xv3K3vgBbRCqvZLzwcLgc/B1",
-	"l/sQaZk5AM6yj/h4GfCaS0hQdAFMsYH1pZViB7teluF5TaWcYkFwe04/ejH1TCqzk/E7CAeic2OSyQVJ",
-	"pLzlaNIrlnLFEqO9icNTJoy9HXMl73jKFLJv7Dwa55b90SlCFBWpnFvltWC1YDF0g7Cj3zKWV9iHho6f",
-	"6LJhzpWRik5ZfOTBPneg4Rl4Vfy9N6bJLZlRK1Xgx4QKbJczZoS981mmRk7RkeSKuUhfM0biCvcUGrVL",
-	"nia7/qW4DYfIqqlveJpY1j9rybVYgYAN1+9uckPHKKfGbMqdxHeRcY/kU6jMPv30wA8wXhqmYUJt/oxw",
-	"47dzuNq9tGZ43ee6f/BtLQxzcLDZ+/EUg5NNX2I7oRw5dCK3Wu79WiXomxRhwNr7ykbCCUgMgkywIT4c",
-	"t5Ek3s3klIv/BDYAc+4Po2Jv72li6QR+wjAykE2QImHfdzCsYTKVRIG3wfb7CKmSsgktMrONesLe5Swx",
-	"LHWOmrViBQyolmwL0q8JBtwG4HGs7v7TyWnkUHkoIKaIhA06Gqw7SeN3b5OQOc4WdImeXhQhwXHFhw7S",
-	"vMHXUhDXk9vhu3jgc7R6He9T05AmuXblivwdKwu+ALcd+3HomY+Jlhz7BIMng0Ofgx0HCQ8x6ddJE4qj",
-	"IU0hjkhcIh5UpaNA4E80ztM+DUGNt4XwIt41AxPyLfyl8SZJeYrqlSySGdga0k4bVCXhIwcAKl+uoNoI",
-	"B3iLvKHRIe2w6ytfOl26ppV+IasCzsq2E3e62/pSU9a7l74TtQ8EJNg10vP9g60HggO410DbyrSapDmR",
-	"KXOCpkbBXuKsEPI2cur3Io5eIop+q0Bqky31oX7tjRlVTB3bvx7++Rd7QHgjIB0WKusd9nYhYdGN1Dyt",
-	"n1zgaDuwHkc5DqvHElYzRF/lUURVGhsm4EcedQMZHc/LBUNaF+++Bmtf/da1UwdYaoV3oUNQiKgMOUf1",
-	"Cldn6gSj+7y+1Q+cAGraChoM6QMGOnZhwsLxQeRQ5mAxYWpe8CHAj1v9ykVGQbdRspjOnJmJFfJ1szYi",
-	"zlCtKuYr9wt6XoKP1bTf1Y/+5M0/Hdh/h6UUd+fncJkNTcC/OIcPl7F8iEqGG4lxh5aPtQP4gJdIsTkv",
-	"5uglCsYqkXve//L+/wcAAP//",
+	"7L39chu58Sj6KijeU2Wyzoj6sv3bSJU6RyvLWZ1Ysq4kZ++ecK8HnAFJRDPABMCIZrZclXfIG9w/7oPl",
+	"SU6hG5jBkDMkZUv27saVlFckZ/DR6G70d//SS2ReSMGE0b2jX3ozRlOm4M9L9sFc0Sl7w8Wd/ZwynShe",
+	"GC5F76gXj8q9vcPk3fUbIifEzBgR7IMhBZ0y+IUdE8WyP4569utRLyb969en5LuD774bRESKbEHmMybs",
+	"i4oRrgmt3x+S2xkjduQ7xgoNgyv295Jp80wTaV8hBVU0Z4YpTahISUKV4kzX64iTUmmp4mEv6ulkxnJq",
+	"t2AWBesd9bRRXEx7Hz9+jHr1QPaB0xlL7rg4T+0HbvdZUDPrRT1Bc/tmUv0e9eySuGJp78iokoXTTKTK",
+	"qekd9cqS2yeXp416FyyXatE5Te5//rxZ7OmdAhxWz+9HALyFlwU50YYqo48IFUQW9O8lI/c0Kxkx9I4J",
+	"MlEyx2cVu+ey1PDSM01iixwxQawZkpOxZsKQiVTw9IQr7Y60F+E+/14ytQjgiasLt5XTD2+YmJpZ7+hg",
+	"by/q5Vz4z/tdm3zDc25W9/iDnJOcigXhhuUWxWCrM5mlmlBDcqkN6b/YQ0yksPZB10ozmCJcaMomtMxM",
+	"7+iFXSX9wPMyr9eMn+oVc2HYlClY8g3TmstuLOOfd/Af7cu6kEIzQOrvaXqN5GM/JVIYJuBPWhQZT6iF",
+	"1u7ftAXZL8E0/02xSe+o93/t1hxiF3/Vu2dKSXXtJsEpm6C/rWmWJFQIaciYOTJNiSzNsPcx6p1KMcl4",
+	"8sXXpWWpEmA7dmFcEGoJwFh6oIbQLJNzy0u4Jn2Ly+wDzYuMWeJgImUp0XiAA9jEa6nGPE2Z+HK7uJRu",
+	"lSx1xGY5aJLIUiBgL6V5LUuRftklTeyUpE8zLWFZCsFI7dlnUkyJkUTLnEnBCMs0Q/hd0UUmaXor5Ruq",
+	"puzL4sJYpguLB5md2gKSivC+ITldEM1EekT2yQX/nsy5mRFqmSNPiZGWORqJXJMpWCVuWDCWamI32n8J",
+	"L8IxKSqqBQwiN6SRMOONUbxgZM7GMynvIvKHl+TP/Hu87uZcM4DVDVP3PGHvBL2nPKPj7AuC68ReugZx",
+	"LaFZ5vboiCiRYsKnpbLUreAbxWgys0sckh8tg+XGPss+FCwxLCVjmtyNhJZSkL7df0oNHVPNSCoZDkmF",
+	"njM1iEh8zYxa7JxMDFMx0XShnfAgiVELQqeUi6Pw2EZiTt2yao4TgaRASZJxe0mhbMGNJppPxQ6HZXDc",
+	"D7tniox69gd8d9QbDEeiF4XyUbCo1avnhiVS2GvG/kzmM57MVvGqTBLG0lYRpb4u7EHcSnlBxcJxcf0l",
+	"z1xZtigV+XspDSVwCxILXDhdXPxDYVIKwzMQ+OaEGsPyAu6IB8DjnaClmUnF/8G+IIu74FpzMY0IF0j/",
+	"cDUU9pImiWIpE4bTTAOhvhMe0WHYr3TxyjJLibt7UZKzaE6R68l7hmKa5v9geLID4iQ3zZT9dUJ5xtJj",
+	"IuRIKJZyxRIg4kJqzccZyI/CEsbHqPcXCxLY0uPueGncbffu2BIc1DGJU2Yoz3RMclpoYnGXTDjLLA8H",
+	"HlAoOc5YPgT5zE2NCgE11xLZLBNWpPtrj2rNtaHCioOlZqr384oMFnlNwr5XKHs5GI7SWKIYNSw9MQ1R",
+	"LqWG7Ries17LWCyXdofwOoiyG7EEX7DvusGoUnQBYwmmpgsnaKOQ+mK9wBpZeXSz2Bn1MpnQ7BU1bGVn",
+	"bU/nUqab9nFhn/kY9YRcGjQvM8N3Mi5ahzZ0uj2s3EHd0ukquD6GYvhfUS6HdQdn4qYLtx8Fh1zjhhz/",
+	"jSUmwI1TfGiVUVo8Bk1zhwu8teZWprCE6S6vvNSG6Jmco0DCzRGJNZ0ws4grvdriPyM6UYzZW8zybK7v",
+	"Fnjb6rIopDLEglA7GZIacsdFavX5lIopXr2ZnN8YxehdNTDekXYQM+MqJfdMLUgm59WSUaBWcm5ZzZQJ",
+	"k4Hkn+JaV2eHa1kQOZlYhiSJodldVCloUlhJXRDN7pkgKV1o0NGWiKqmti3OGpHV7Su4ZMZSZozCzwjM",
+	"TePdwFNXXAiWrmCLX9MaDHhFFy0MwkrxbVdfhLT0EOJaxaucUUHsz95sk9LFM12dnbawrYeXpRUxqwlE",
+	"mY+dDhvu1K3CUQauf82uA2WUpim3i6PZVQCDCc00Wz7iz2GCOf1wjq+8WCLxqFcK/veSuZ+tqt1gkk0A",
+	"7lvMTxXlgqUReWE/Tcoss6DEVyz0tuerDYa5elQpXVjEB7KnWcbUM03kXNgPTKRUkX5llxlbVYupwTEx",
+	"0r327vY0NGwMyUlFUDg0ndOFs+wE7zTP/xF599L+FM9zK1pY6W8BWGkvbMEa8zfYfGAYerG397hsv0aQ",
+	"77ZAkCX0B2iswfebMs+paqF0y8wCweJwLzp8+eLnqJXwF/p2xvWFFHb/y9B8BSoRqKaGZIy6U64YMjDt",
+	"3L477LUNb7FgK75SMOV41kOA/ApFj2VRxJ9Xcy9XlKekyCw+SJEtjh3+EmkvlYlirDZ0RNut4pZOPTKu",
+	"LEFute05Y3f+sLaa8kd8oX3aFe65sOIDnAGsqALz8rkHC1mDbhalA2lVZ4wVVqUyZWqHZB9ojvNxJlL4",
+	"i+Y8sz9Z/V4wBQ8xlXBtgTGX6g6Yu2ALVPYyWArNLIo5kVWWJpVS6XWi8LvCX19ruX7ORfjt/q/jHtie",
+	"qT86b0wyRpUm3PxGWGM7XsrSBPd+80gttW9a1JV9Zpl04MVWUgAx+RRsUqvzycnEAu5U5gUVHJXR5hFc",
+	"syLjTJNE5qz2foxLnhnLT90AhIkpFyxCaxXJqJiWdMpILlOWBZw2kCslT5MbPhXnou3O5yrdsUS4qGxS",
+	"XAeWtfYhC7rIvfuuOaAHPEjYVuCmGaGKbR7Rct9tDkSDqAy2gpuCsaTlavqL5InVyh08qVILQsuUyxqs",
+	"OED7Uhom05bL4u3NLdmlBd9NZtTs+qfH6FL0NtK2oZcwKTiXAKLRKqos7Xd5he3IKDUX09eMZZYcW91U",
+	"Fg6lZopMWGasroaAATcDOh0ii4wFVczpUWM2kYoRbo7xanQPR6RQzF2YgZN1QTTlcNz+XhgzY4DXa5o7",
+	"Pq9ZO/+WwtCkm3xZTnnWuEfxmwZfOnjxvE2QZFrTaTcP9Lss9daC4YrLsKB2o3bQ0eim7XZHr9sDVyAF",
+	"a5l//xOmn7Ox5m33wBs2Me4OGC9IwWSRsWMrBPEsY6lz0OZU3WlCyVgimXNNNM+s0r0gqZJFgUS+ed17",
+	"bc7VkEQE4kl1tu7oWjG+VIoJ8063mYFvweQ4FSy1DA6Qvk81qB9WhWnYO7gihjNFuEiyMmV6VfOvkG/V",
+	"aiYMNxmreONaGSF8dnuLF9c3pkxZQ10PmJdHrJX3lLMorlsSWB1bLVD+BNyBwGDhWpa23nZAXiYK5MS/",
+	"SXujTxU13I5jRT1ZgC2LZjmAncO3mbxnwDVSwTTavQQDQ479QMUHzswC5E3lv5oCn5moUhv0kdmJ7F1q",
+	"H5vhLuydVGr8bcKofUHeMzWfMZjdWAjAHG0cym3n1FtOtjaosBoOW4mQS8fhX19n9DgTqfP3f5rdY1Jf",
+	"G2uFtuYl0yqInS1RxHJECLVSTJPeIBQHbzxvJQLfT4oXFM0ZMfaKPXYOUKk0+LaSmT12MK2j0UijlISe",
+	"sAmjplRM++lmtIWyE5nnpeBm0WEg9T/buUy9Ri7uuWHt0gQXmk9nrZtn7C5bEPeAlVekMrp9FIzO6QDg",
+	"FVOJzKixMk/OYOeEJkpq7W/ozlGBn+qrSsVeFuaoIf4hQsGE0393ewrW0Eol2etSSa7wGtLtwFwwqsg9",
+	"Z3MiJ7UtEFgxGHrplLh7TJM+A4uvP7iWxw/3duzq7HiD9s06UNzKO9a1JHSuo8NRTsCe4d7avGENFhdv",
+	"ZWk6If1PsFqvTKIFLwjt6DikeyvNdgm5iRT3TGngcOve7zphHKXtiI/JHgh9VpaHITaBYNlC1cStZfj7",
+	"fTXXF4IxIJ0oIMyKFpZwrJUPNrx3LUw6bQHsu6urs+v3N5cnfz4jzA5A7HMRYcPpkLy7PHl3+8Pb6/P/",
+	"ffYqIpdvb9+/fvvu8lVErk9uz96/Ob84vz17NXQmj8LeuL3qoVY3m/dbLvvAZ2VOhT+YYe9BcqznkpvG",
+	"WHYeSLhscUnrha0f0CLTYl3EgIrW2D8IomyEXWC0BUsJJQUXU9K3XB6uddAkBqHuIO9A+a+DUNouZW2o",
+	"KUP75navWRJyV/J6ELnx20GSFW+skLuKZjTL2k8JryliJAa3UE3mihuDPnOwwdsrXi1az9++8orTlqHP",
+	"jSYpn3KjI3CzUWJYdkQyLu7aR7LcFJ2CK7/dcYzo8vBMFNdcAzlnk/czqnL4+0NJs/dUa4hOjHp0XIIh",
+	"j1HDxfR9yrVUKUhkyYxnaeshdEquGDnX+pNhH8wm0NpnIquUKgZ/W0SbS3WnW2Fhn9gSqoLoXHeCtV2T",
+	"AXBWW6pB34ZRb+SUizdc3J0kSbuUmVN9x9Izr46sQsGZrZ9pwnbsU85gj+4jKyiBOwiDrMalCSJokxlV",
+	"NDH2voVAQ8f/Yv3vf/5/+P//6VjcMJF5vBkA4VrX7vaapYzlnZo/3NENTaldvdwqkDdcIA68YWmPbY5Y",
+	"Ee7XgucpzCEF1XouVVP5rL5sauwH3z0MpH4R1XBrdtZ1SdMkYVrf+lNf1WvZRDE9636gdBaBdZoMWA2W",
+	"Vx/OvDTPShBOvZ2LDkn9rYDgBTFtF9fH0pGfHTiyVwEleiaV1TKEYQLlr88O69nSyKDDaPEW6cIZCV1c",
+	"XsaoEoZwcUwEuKZF4sKaqwc1SVnGzJJhyE1vX8K4Ugw772TztVD1AwLIUMO14YkmOU8NUzmRgtyWTKcg",
+	"TC6zg1XcAP/QAyDYZhuB1YUwC2Nxwjm60WVLP9USJ2y//D7Nivlwdmlnb99RJZcui9tVaN6n4uU2Rqwq",
+	"fK4hD651jeGKb/Bhi288Z9rQvNiesOD2OO2y+rShjQdHZU2rZ20MtwbG3VwzUA42XMtrpPwmXFp9CJYG",
+	"pZXgFSuyBeqzRyS2QLbkHh+T2AJBqbIwLA0CxcBf5YI9Qf7YmdPFSECgmEUtyzLAIkuV4vcVPg+OSawN",
+	"mJiDwcCg674m3AzJCXz1THvlZyS4JjSb04UOFofh1ZVk674GxbNaMlgVYeBWofWiNegJYnZ8jFpEDu1H",
+	"eUcXLn5narnDw8J23vI0OfuAFq5OKcBF5Fxa/tshFTvWDBY0Yq9llvpkAEjHIgU1M9K/YwXkqFgRMXaM",
+	"7cZIRacsHmxj21+SFA4O2tQOp35vGOvF/sHDOJPTYxvQaEPvKyeVnK6HKnguVX7J5leBqLQUpl1qQ9jf",
+	"S5qRWNQPxg1QrRGqVmGD3oyrxxTOop5Yt4dLiQLIis5A01QxrTEqFN3OicxzKYhfybbbDJb33cZTXIJA",
+	"c/VR27G0HrLz83sq//7k5vy0F/Wurs8uzt9dtBL1lfdFrxJQ4OVAI/QzjSlHPv/QzBRjGEsUES1RDCoU",
+	"T6zk59JIXFytC3hnYiJVwjTpc61LRg5ftgSbjqnmyUM9ShPF2EPfKRTLeZk/7LWlo4N5I7fmesjW41Fy",
+	"wrM2sR8vrw7RMOCMzkTSoq/fvCWH+y9f7uwTmhUzunMAhjwyn0nNyIxlBYYCg50FrBpw8Wgy5ffMSbJw",
+	"w1iU1wwY9kZJtds1OJFJqU8Uwxj/FmuelQPPhB097Taf1boDCN0aIxqaZmSg01Izh2rceAG979JHiV18",
+	"h5W80wpTKJ5TtTi17NTZ9D/Dx2jFZaG54ffsVhY80ZsllSVfsBOaLJ40gLu60tW5lsG9BjO3lMybp3X2",
+	"gSYmW7iASHu7pJj6MSQnU4gT2T/89z//tX+wB4lrZZYdk0rwgQc1BM34ePSDF3u1QUYfk8bqMZPdHeGx",
+	"NxnCt4J0EEEEeUTg5jcSo71csFdOPyyFwm0KjnOUWsky+weNbOTD6HOI+KRzC6RPxYIkVLNB+26OCRUL",
+	"1LhZpl3CPybggIm7S4zZQLmPo2292IsezANuS0vw+JDVc6UicjI5tv+AoxO2yit1HDhDgyf4Z7zZAXGn",
+	"1J0xWask/4S7b2EITzZbm6f6Gg08nXLgsqHpscXWxvg/r1vgE5nKtjd/ta9uyrVhapMcvZ0QXXy2BP0Z",
+	"JtGvHJxVbBTRv6pgvnQPFysi+Vp5/JppJtK/MMUnLjfzKxrV7WIqDePXgrjFb0VDe+jJO+Fwydt+c3bt",
+	"c/sg0wJiPPp6JueCUE1eX5+dNfzA9oVetKLHRb2TVxfnl636XCNlbp1B+5leThNUjBTwHqFjec+cUzYv",
+	"JMTNOp1PMW18apsb6WgkqLOJgRkFolbAA+ZM/YrrO0yLrDJmpAJ7y0RmmZzvlAVkRltlRAQ6ykjAqFXd",
+	"m/mMZyy8/XG5x2iEd3G5kV2BNlb7nFTZ1hjXAiawZX+1YdNWH4YFVTNd02/bqiTa7QpCf+esBt1Eokcj",
+	"0LQwRXQkLDPRdnX9WJc84SmLIxJXvmX7AXzJ9g+cMT4mueW/EPElc+aKJGwhyS0bGPw225AVUebaVW3R",
+	"LUyh9pl3ZNGhb8Q9R/o//fTTTzsXFzuvXg3anfAgArfGD52BKdEL9s56l1lEvIcgt/GCWDg2kpPaI122",
+	"dbq3W9Tg4TZoLac4dYrzFjhd8jxSB+BKWRRMgWzf1MMFszDdShEH2HSdD4IPSFIQBlD1dLEacREIxCxn",
+	"aspE0rGz6mcXfRDhut1SfG5NVV2F9CHqA8gH3PDL77cjSvXUTRUX0VVma3nAECNbx57QLBvT5O6dagko",
+	"mHCRUm83GSYyjzB/mqUEwvMgxKJ1WGCmW+cCVZE0LZjVIZrVB/dMAy00Qb9N7BOiS3jGft1NsISU2so5",
+	"mEgr90yHRPGQFATyPNrbC9V/f1uCZcDqwM6OaOgd08d1XSCpLI8ciUzOmQJ2xM2MxFdn16dv35zcnr2/",
+	"OPl/3l+c3dyc/Ons/ekPJ9c3cVSFU/oxLRAVm4A1KZOW/45EFS0YFibCOkQYLydobi+j2D0YL3HoLkXt",
+	"+ackUjQ81Q90LD/AFdY41Vr/WkVDWRpI4JITyI8R6ZDEcGOjFy0GV5DIFvXVTHXt0vLxWig5eNfWSLjf",
+	"j0hMuZ8/doggatORjx7Dajfo1JFF2x1fD9ORx5BeM+pqpmw2evogxo1PBpB4sFNWL0lx2xdJqLDkTKSN",
+	"MLfV6ODzB8VHgDZcFQJsiQkOQ17f6cbcjdBhULXbFwZ29i0iE90YzTiE4JjbVtO2kSVgtRMDPPAK6tu0",
+	"6G0PQh6uTxLD71n77j2v2fry8NEHLXcHIN+5uFJyqhy4VypPocSuyZhBmGAYjcmraHrS/9NZmALojWy7",
+	"v/D04642itHcifF6JLgZVNI61hwAmzFSZVcVkM9D80es3fNJdBFUH1gOgsoWrkxfxnxdVSiAZ9U6vH6A",
+	"O1Z+ag9yK6yBm2Mr6e+R6XMrhnXj3eR1FMl2lBvQK75SzRhQx/bkW5HMGtJ9w7U5Nyxv0RRWEkcfkgG0",
+	"fd0mqk0QKLTtgYaY/eiYdYx+ApDSty70sJl0vj4xPC76PlbUnEP1EBPCoQMiWALkKjaswfSblYyAk9Pb",
+	"87+c9aLe2eWrs1ftBiMji2t7FXTb2uGm2PoyavM3QCmo/BXLDO2yIhjq05Di1D4XW0VLgK1pKQvdEb27",
+	"fFbjB3ys4CfG9OFaz9qTVcK1UkFiEAeDpaKRi4K9Er7DReoj1Pvj07cXVyeX528v37+7PPnLyfmbk+/f",
+	"nMUjUYV3JT4TPqguiDc1+AALqgynWRU25iLSIL+3iuMCJ+FIxNdnV29+en9z+/bq6uxVEEKG41n92MeR",
+	"OR3MzoDCdZ2e0Wo1cyaWOka1dV+/uiSgrYN9QefEYTycwIMoSN+Fu5LxIijVipqMYHM4/EFb4O8n5SOF",
+	"C27DVV96ZzVzgE4fVobE6ren3Ym89mc/08byZfi4LM2GAWVpth5zmXrptBesKlx/c+yltbQD8Y7ReVup",
+	"OBP8shrh7oPVvbGrWXDfm6mNJFNJMKtyA0fys7Uusiq90c2nP5PxvVNZ99ilyjYPbR9qHdmlJWxbWuA3",
+	"XR6gDQBdRVY7jdf+Av/LyZvzVye3lrGeXV+/vW69wl3x1e7AnV/a3gnR+TWEighIN5ctDLTeScW/17Hn",
+	"T+R1fh+tEKwzg11bgB7NMqipUNWNdZ+pnoHlUlF7TCyZSTBrIluRYvHBHp68p1BlAZnsjOd5R6FZmPib",
+	"dfPXbd0MMsfX1jqGhx5iC3WnX5MrzbK3k97RXzcpGKsm1I/RSgxLmXL5irbJxN9TzV4+JxdXh5WztYCE",
+	"fZDdqqJ9lUjnAsCJnoHUqAtG71yU22bD8NKuf/4Y9X7EMvknyV2bOpAwft9uXFyJ83GPtsE2LOL3kKIi",
+	"+QPkEJxiFb57lvYupEhps6boywfl/fvht6jNigUwrqHuxVctWo1yUIsK/7B0uTWinS6nU6ZNe5J51DMz",
+	"li8ZOVefWVqbBfSNocpsUU6y7c6u31/aQLPQNK6ssYP1taYBHkmpuFncJNW+xowqpk5KrBqAn177Rf+v",
+	"H299AX6gHPi13sXMmAJrr3MxkT6VjGIPF9e/pg6MdhEcETEzJcvpzKmQ8IJVSnLSr5XnohxnPNl1Pw96",
+	"rfXdT67OyZjNuEjr+OsIvDSTjIF5jpycY0mYSlUdjsRIoOMeUmocxyqUTMvEWGaUPNNE29elIP9FMn7P",
+	"NClFyhSJ7dLiiBRZiZehl2C0G2YkqEpm3LDElAqLbh9VehpKDJHTsllaVfeIWnt+YHFNuBtHwrSUA+zT",
+	"MDUIO1+hO5Q4rdBdp0rKquGFFEilO1awGQnmUpeqjAjIb/NdL4yi9yzDEt7vrt8MEHb2stVEz6hixMyl",
+	"/atgekhOVq9krskPt7dX5Pne3kjEv4xAnBr1jkYrsuKoF41QyoKf//3P/x++8Wli4XdO8hr1jn4Z9bDz",
+	"GEQPY6sxeBS/9S+77z9+jI9HAgvWoE2vWmRjaa6ZWV1txA+w3Qo/xtDjxHn6LT6NBOSX0KrBDFY+wB4o",
+	"sf2wW2SUi/gIcbfUkLeHvQtAFpoyoxt6PlqfRsI/jeHTFIfGQk1tKGMxpcq3800c4FShXhHCpmpLUmpD",
+	"xiwiY7aQIsVGCVVrG0skyKyPRmKHfG+3BgV6HDqDjQMaJiHA/Xu4R5yhq4HOSJDuHjq+C4/rmNOPO+s+",
+	"xgTa7QyOA/qyQ1ckhhknYPvSFf0pbixJwujHJEQXv2zsxhO5+lXYQgyIn2DrIAs2Cw5sIBW2A7K7sDKq",
+	"kD5W0P6XFUa7kLOAG0bkZXT44rkdNZDCLZ9hH8wR+a+Xw0Py5+9h9QhIXGpdH8I7yagm8WhUxoTpxFLq",
+	"wJKqXSDAAkCQsiSDapIZyMCkH59iEuwOCsXxANzjvkkIFmICpHy+f+hSXezsjYOLAktdFQWnGIUYOJeH",
+	"DpmOOhgUw+aQNKC0mJ3FDmsnMlIOLbKBgb4BWIdJ/oQA/PZ1QJnAYg9Lpa6Eup3GgX9ITuwk8J4dy5V5",
+	"wTWB9Lrc2cmXYLJb4ZrwqZAQS6Slz/tIAU8NQNk9/JBmUR6/sBaPJs/39mHzJ+R/3by9rHgJC1Ja4Acs",
+	"Bdmf22uI6IImjFAFzbjsdjVP2eDIcnae2SMZLwyGU9plem4COfyd+pWdOYalfL90vimzTFQTbq+b5jLh",
+	"LMFfYs9i7USIltgkSjBtNEkZK7wL5vCAZOyeZRBUS1C2Ab8LBB/CIwcvXhJXvwEeAskMfrdDwyP7oN0y",
+	"lygX+VY3sNp6oP09eAwgCkUpaZYhc60gwirSd0uRys3XR0A1A9jAFJ9lbsiBO1BcLJo0XFzpnGOnC3us",
+	"bmSA4hYH5NaDg8IMl1hsx0oMVYvL6oRQFLXrDpYxADZrWRt599/3LBDsRelaHb27fb3zXWTnEGBKDoeh",
+	"BEqB61IpObVSHzId0o9HvdGoTL/b2xv14sEx0WXieH/Jlrdmh16zO3fb9S1ysBSnD5KzBAhXYPJmXMGd",
+	"B4uN6XA83IuPLXHStAF0fNgDGugQ2To3eEa3QQKYpgvfxMt+C1G1ht6xIYlR2j8iPtY1Jn3AkaiSuwhS",
+	"CAh1xElbg8rW4Vi4FEbJLGDlfTyEf//zX/aP/dcRnMp/vXZf/OF1BHnjlrTstMDKFKN32hdvTAeVjQWK",
+	"VUMRaKroVNFiRjSzf0O9xnf//WDv4Dv4Hf78wxBA5zdWG1Fi0q/lVyvo6oFv0UrHEc4yYfZAfUtWK7co",
+	"Zkol/Pb9tgH2cMWubF0PyRmHn/gGnMfjOUa0rO4bi5ZQ97beQ5UJgLYrMGbVoB6XxqE8HHz1FlhSY1wF",
+	"SGs+uJ/0Y3vG/zOVuZXhLDBIynWRUYz+BY4gphkjY0WTO2a0Ix0SsmgugDMfk3a+Xd8wwUas1uuDzeyQ",
+	"3+08h//tH5AZ+0BTlvCcgr8nh73gXa4dJ3onOLj54J9CcmFvwdeI4mizc1awIzIa3cQoDgJH0DJnCGA4",
+	"tIqpBksHmdIqlUwYnlg+gEOeuFZtThT8HhRKghI35jUhTaDIHeN9HUh4tDSz3UxOuXDmvYwnzFm7nMJ5",
+	"KQl8mTAyVVQYeylblqugZCFRDLQiq2iDmwCUWH20u5vMpNSMugGHicx3hdwpmMo56G+7ge890GpPrs57",
+	"QaG63v5wb7gH1d0LJmjBe0e9w+He8BAycswMdO6lrYCJReqWmjGYjmOJCKVFF6LYf753SOKzi5PzN+8v",
+	"396+/8vZ9fnr87NXcR3DHHmRCLLDoBYayaGox2BIflRSTCs6cHnJ4k5AagdiNdNW8qol+ed7+65/YfXV",
+	"XKq7Y6JYgT7GCeUZ1nFVDDoF7oD0xFJi7+5K3BX42fWuqmgIlAvfAJA7HK1N0tCWza0XfsZYacjkT6Rw",
+	"NQn8ANq3mbWv1IIcCL6ZhLD/OlVHzgXEtAvQkuyd6yAHMOtGQMsF7yCbqJLgztPeEZbNcj17mTZWMXq0",
+	"/neNYmMfm9Yj16ai0e33YG/vsefu7rh3gx0yuYCmh89x6rYRqyUu9/PD9/Y3v9fo+QgvHW5+qe7Na9/Y",
+	"3+KN5W609r2DP2x+b7lF58eo92KbFbZ0dA2tdr2jv/7sC7EuHMB1hbA+5Qxu9jq5DLt9/LVnAdb72Q7X",
+	"hsfdLOi1E1+RTDCSxFOtoyWr2YwXZL7EVfpSWfXS3j9T6Sq468GRF0LuIhLjCv4H/Auxcn/EqyC8AyKg",
+	"S43CcMK8erb/guRclIbpIeqD9yu80jIwKdiQXK9wI7eBdm5kpZc7yB5jBpimXqVyd7ZVBcKnJPiwwuEX",
+	"JvoVv1BLW1jQoFlqVU6sheF6/joDKQDapfS4oxl8Hof4HZDuhcWqwBxbWegsYaC9CvV+73bFG7cFwO5e",
+	"ZR+4djXKtyL4XRrULm0l/DfM6DYKjZ0CJHU9uydpYoWepUbpXZVJB/5urwqFoQSmoTN4eBVzg0wDOvaj",
+	"ZVpBLVLtb2kpiD3tIbl0kr+vmZq71E6HhqBn3jOaOb3EVLXFMQmzFFB0gbxDYSiCGgxha19nHl8VjTRY",
+	"n+yi0Nrk4CLnVKXBCRZM7SCz2amYqK9qbpVSHL9NqJB374ovyG3CUq9fQ9AIy+t2dPeFk+fat/VtYqQF",
+	"qcXFyKHAV5BJfgds6tIbuGr5vcGpoOmlVB7IUWXoLLXXyqsqzNuxJaShbq5UdwNAybyNP0HbG6tx70Ak",
+	"ixWTwBrgkkXmdEEyPnEeFSvDeH9Zzc6oWRFnCjD2QhXDa6/z1CSLy4G6Qk3NZlkbOiaUTKX0NmBkZ7xV",
+	"wrCQ+A8i+V+rbvG70xTqWw+TIQOC3oJSZblGaDgTcNtxqxtMuSAUezZHlnLQuMmFNlQk7Ah0+tDmgy2r",
+	"wESDRgv3rSUg7+b0beIE+2Aqbw/Gq65o4XahKzj7vKULCOKWLM3wiyPJZx12dbzX7F7eOUbtgLfjmCS0",
+	"86yC/WkGTp+gd8q6w8aI1CkzHe1t7JBzNia0KJzpFy1EDqGOCE8jp5ZGLvlbyQyNzxoDUAnmkiw1Nnc1",
+	"Yhvdh0g/bGQ1iNCjVPcNrLoPBZEPdZciVxSoiSN/YiZsTvaE/C2cpkOaWeqCtr7x2W8TTVe3uQkDJU+T",
+	"XR+jsl4oADN2QyaQdohTmbJlkQCAi64sq6hAUAGYEiLHgiDRFEzvrgSvj1g0dIzCwZhNqYux8ciOxBeE",
+	"TmB/S/t1HJa8jV2gzdo6v6ukxaHu72rNX3Liqmc6yQu6bDmeq5wpU6BzBZzKgautbsEfqjGiMgVjQUIt",
+	"l4W+nKbYhV/mzAKPZZo90xWQnO0VVDi4CsBF3sKjfd3ktzxNTjHO+ilEnLYSzd/km9+VfHOraOr9iKGj",
+	"NbgfHAJXIXLglq+07XVMyN2o3eznxEVoYFLVikiDXzeEGrTwyCxdknW0kYUGxwoXU6tnoB5FiZIGFI7m",
+	"48rd+5bm5zN7teJ936ZM1FUC9RPR2VKdxi9MYstFGNsslV3n0wrdb5T4KZR4DaBEa1gDmJtoDItUrr/j",
+	"UYZscXQQVWbO8+gitxAtjp3d0D0F1zLNtATz6Zi11GwEb/1ykT6UC+KlYnrOJd5WX3CZ+NzmnorumgU+",
+	"tyK8/a/hInAdRK20UVu3MeCpSg5xxwFtIayIvyAeN5y71zipeCT8liqb8D2jma6s5LW/wVnHjwl1XiLc",
+	"KPEzaSbMcCT+050Sp5A8EDpqAO9z56togG4bYwEUUkp3wvfW03cXZoROD5BPl3194F8K/E0NRCEPxZMh",
+	"OXH1va3kCiIvdRqCx5YwpiEKI0YLpirLPqAXxkS3MYXleqtPxh66Crv+en2Jx96xw7WLWiF8st3R/4Zc",
+	"i1v4B63AskJ3LnC4Ya3GJO7aCb7AvgjryBOeXXSaeLxUi0GOkuiZnEPtBjuZ6+STRpVnTKpKb/Qn93xv",
+	"L4gPGlMITrzb3lS+SjSAxYuzqsKxi2XVkOPI7ar/XjKoROKCwUxvGcOjAFsf1mbr5420UadyNKlieaRW",
+	"A9CSHIKNiuAwQ5R+rNn8GbmY3hVP5/ARyOFR1iolyalYVKFdw6e6/VysHZYebZ5FZSipQ8LspxVZYg3F",
+	"hcVgui/BH50RJ67yi2PHBHwSGRiJ9JCcYogLnVIuMEuIpJRniypDqHIre8MvmEPB/tp/fvAHFLjg0Mti",
+	"cIz1VoNmJUi/f1glwRsm0tMZDUoDPcWl1VKs8wvfVq1Z0e205Ao//7jaQk2H5mx/MhCVzLOsqofjAhEq",
+	"wWckYlc18AhL0sUuehYL+HyupPppAXbPN790Kc1rWQr3whY34qkUk4xjzvFvSoCuHWtMpPaedmd7XJlh",
+	"KwJupd/qzKu6hmjwzRKJ5aI9F7Fso4OLuJJSa3xx95jbAhXMU6aOqmJV/fiXEbDkMGsRchRArkX8TWal",
+	"uIvIJCv1zFVt8k3/9CAaCUhMZBibH6cSMgIoaSEbKJfui0/ZR+qaVUfLxYugoipoejV0sBfhcYMpVpk3",
+	"HrARQBl1BCf9M5f5SwWZypGQrt7NYEhcCusETPxBFJKrEOnOqF8nG0RVaqOXcdy0g5GwUotUKRdULTAX",
+	"BbaqfSrY870/EFfd6vzy/dX12z9dn93cxC7TzTSK3BeK3XNZ+mLyNatolL2E4PpL6Yp2eY0k2EeD02DS",
+	"wG2IbHU52pRhbXs5FyORMppW2SGOOUF6IXe3CIprU2kvyTldHJPN5TZHwtXbBOyxt1UHo/StJqPVqrla",
+	"kglVQQUxS2SWSYLv8Ig0GllWpUTwLIE+Q+55DBXaRqJr2YoZtaiS7kJoutWfVEWAqXFr78MEUo2EJ/+w",
+	"9NmApBZiVjx3SvX6SxsTG5ZuXdjNb+feBXkP8HOnZlP1EqRg2xQmCQrxfYw+rYjJ5vHdxfhzl1geVMZz",
+	"9it4neCjY8eG4pRazionmCYNb9UMF/KfGGS2BZuKPN9sZZtoc3Rss8E1vwkAvyIBAExWuqPsY+QYCd6f",
+	"GJSwA9wak843XfWeNXUq6RdSG6JYYoeccKWdMcq1/tCmZl4ixRrmBV1AqzEobWpRrNmj0CXv4/7wd1dz",
+	"ZEiu6JSlR1Xzuxi4VVy3Musbjmmy4H8bLwhPB77uRPyGi7uYzBi1Vw4yZMWyP456AuSQOKxIZ6/UXKqW",
+	"kI03XBvLBW88YFasAG3nWT+ya/eABXm7uMPSw6el0sAfPlPX2KrszXIV4JXqMqs86q1wgdHLql59ovky",
+	"kli44knAit64BJC2lbnHdi/ZB4OwE3e4jN+Ea+zxAldW4Lot7YJYgZQLXaw39DmqypxNpY9+H5ITF8Hh",
+	"NMlK5oXU0kom5WmEAufzVcJ5BZMHpPNgyrmpSp610EJLWB3O6KJMaJaBnOl3N/wNXGBfFeUQehg700XZ",
+	"LRgYtV8TcbNSM0rJ8VK15tj5TzFh3NXL6KqCvVUR7EfA2z8x82RI+5jGorDxQleEn4+6/Ib6G2wqYb0s",
+	"5B8133gA091lIl0XtbNk8cRqAEKCJcFPeGwfglR3X7IGUtmcaxoH8MoiN6QUrq0wqgq++okssM7pEZnJ",
+	"eZ3wNGEs074Bm1+G1VgjAo3+Pf9fjZxDG+xjUcXj65FnInWTBGrkx6enwFpyWqXBM+wlEMq34F5Mq6CR",
+	"MU3uplBz4RuRbiBSCPR/4OW0hlLB6rI+CZmiQgOEU1kMIecrNBNGUAI9sAhBFGxdPR7p0hdtE85t6i3x",
+	"U8oF+EKWBvCl5ysLmv2DJlWZGTQ+CjYkaHQdCVjEhmYA5NxZhDb7cSAhmY4EFD7r01UT1BTKFHIDOOyC",
+	"dhEi7lmMfcDpBkNyzSalppkr/dRmv+w0jB6BSRN4E/YJOHlzfXby6qf3J5c3P55dh9X7R6KphDq2CSwU",
+	"SjJaIQcXGK0xktKl/j8j4UyDEYlP316+fnN+ehu0DFgVRFosatcW4ywThX4STytYfLOGfbOG/UdYw04C",
+	"s3mt0jZ5gOV00eeZw7yDQRbdV8Y7gTzTey2AV1auC8ywQK4CX0oxiDBbgYlUB94nKUhRqkJqBvg+Eptd",
+	"E6TyTPj2gXVKuPap4lgZG/+o+giu9DbJGL1nTTdEKSqbYp+je2sMhbUUd85kqKkloD6ou53xSqmL4DRa",
+	"oflMXdxv4DABchyJftgnsd7TIEwwWW0ug1dDW1cXV51rJMLGLcBLnAc8kTmciNMrA1cY+LJa3SOy+EK8",
+	"/DNE1JXmRW2JIA4R+tB0msxoSv5WakMmXHA9Y+ngyLWtjKvKEIh47hINa61XgLajjBkTYZucj1G72eZS",
+	"Bi13uCCF68q33Gvvm4S8SY2FXI4AgQNYuiakzhoCxQQxD9wlx3onLaStm4eyRS9htIf1Nble07PsEuA8",
+	"qUW1TBVy0aohtMXQiqWORN/QMUkyCXGBLvw/IoKZuVR3JFWyGFg6932IFNuhxtBkhiU/uPHSc4QtokZi",
+	"rfh8ZCVcrrSp5Io6uXmVRUdYSJmOhH8aapRY6WRSKjBSFZwlzMU5AAty7zixpA5iGJK3ApUEd1quDB4Y",
+	"x1wOUnV8FQJEoSQ9p9hRXq2QMDrfgQtDOVyZMdAmwmZj7pbAhQ3Jwd5zT/A1swzQzbLwhoVquNRxE3gJ",
+	"RBoN2rjrCZzSN1n5dyMrr2f8/Bvf/xy+/9rFu2zm/I8oC4fNv1rZ/itF56IOXU2kuGdKN0tZUwzI2bJF",
+	"GNQtRpEUc4gnzCyITpQVNCYZnU5Z6swSwbtt1kxn469am/1K5bdqfR307s/gG4VsoJC3YEp3CGGhVmcE",
+	"dDuxqzLa2NmW5DJnYqNoVDcDWG9cbPVxDcklFGOnBDL/piVUAHMjwttAtzxhpP9i77Auvuo6DkDLJAgF",
+	"g3Q2Fzbxglx8v0oDdcu8E/vW2vAuKMJsh92dSJXvpK4pU43FLZ2bGr1oxmDs29iNBl9saSTzRQOxW5oJ",
+	"dhFgdTTfKpA+lYWnPg1NFEukAgcYIHq/LCxBv9wjmuwCmg+Aal1dCF3HRheMJTN4fSqgf84mMq4apj2Q",
+	"grFSck2XjVQ9NIrA0M1siY4kifZcCGi69rRBmY2ufl+Y+po95dYlQDijUdUnLib9cdUYboCgdCdvuaHH",
+	"r98EqX4z967Nfqhv2dTRU5UPUUvBXpNxvQGRZwBWBLiwhg1AA+DuSMi3zsWeLciYmbkVQmMrVrhYFyNj",
+	"0k8ptPaBEBfN71nkHb+VvAFlb2jGREoVoU2rLqhnsI4dLgYuHBI9c6HXKeParAZJ+vf0U8RDOtBslRFp",
+	"YdILkyA3dqjryKyUDx3lNx2Z6YD80IjM6tghP4XpbwGYnx+AuQamNfNwJPHzx6hDZohzKbF7hr9MPbPS",
+	"JgzZQcuNkIahqTNsXgj1CpqKL3q2Z7RyeEG/M67vFjiGjxVyfiJ4N64TltDKqmfegOB6JkI7Fe2rKVrV",
+	"G7q7EaiomMl5BRPSt9si+wNs2qfkfGnGTM7BHnQXRxWPAk8Lt8rMPRMkpQsNlli1gJztqkMPJc/39lyT",
+	"qir9CpqurPIlLCXhieZpxCI3+lcqe+Jmx42mnTF/eH/44/lWU2hr3wl0EiGAzRVyVzYAYAUdBL8sMexW",
+	"w3bmUEjsApD67DNLAr7FSGX/zKUws8i5YqnApdnXXGPdOsUCBAVDp8sPe+NGJQo452kaFO87tuIUhdZF",
+	"VpDwcbj4JPiDwYRQjyEFzqd5ih5qcvjyxY5dzz1n87rKOZ0S188HCy1gLghPSZFRoY+wU0xQ51nfcTGF",
+	"p2ILjj8evnwRu5Z/e4dRVav1cA/m8gF1MwoRlLE9l7jD0gfH4iKRt5NZ7AIa0kbVV/1wr2qpfrgXHb58",
+	"8XNbH+TWepGhyGek3US/Mo86lXUQ1Yk09gHf3RrXfuxe44K8uz11oiy4X5sFZAA35tQ1HwzfsQBql62w",
+	"UfP24tVT2j2XTqyL0+HPv2fLy+PwNmA3dStNi1uH0F7v8OULvHy35Gu/uL/O16eXLMXge87xKckj/jZ/",
+	"mHn+1C/zYYkj38zon5EiUt0P3VIxNcmsRY0W2aIW7FxqOca0Y5EQcA3FVpYFl7i9pEiSMQrx71CNFgPg",
+	"Udzl2gnGPrp2JSfkU/DxXZHSx8PHJ5NMcZlf2mK3nWDqT+krSqZfitq+rih7CoD+NCr1LB9bwW+s1HWw",
+	"t2f1z0yKqU8qKZSEaqfgX9a+PrWOoLY485eQNtRUq0upoWOqGelTaKpDxjSjIsEKfFIlM6YNNAsFVdlV",
+	"M6ljYUA/xDq2qHlaMXLGFPOZwNX4sjSuSAXErVAtrSAGsek0tfouFMGKqxoTCIVdCCFvly1/QDg9IXG5",
+	"GTozvKDfvtO4P6OE1poyVW/4PRNQGijo8O+PuZq5RieHO8vIhGDcCqXqQiXV0dGq4nEB0WPoVDkgOoJi",
+	"4OTF3qGzN0CY/c7JxDAVkz6kLwhJjKKTCU+w8jnEmzjsKYXhWdD+e4G3xuCYjKWZBSXVXcPNVjSo8OdX",
+	"gAmoJS0BbvgIwsMX2ES16qp+iV9+w3oZHHFLcw2WSHASQGcI1zZZWvXSyQMNNWdFdfu4ttawP+cGLXTC",
+	"fA1NcKGhO+yu1eWzbrK4XnYyXl2fXZy/u4BJT15dnF9Ca7Dne4ftpvofYfhrVkhlPhs7t7JbhzNuY7x2",
+	"axv+x6hjDVsAHj9x6EAUAoP03TEPui3OHoMCpCqUnPCMrdPNbuoaDVUvbTdp5BtLeQuOGw6MNzgelElV",
+	"pYDuVroc12EpEGIrEpZlLK3X2qbU+R5rD1fMfnNOBK8vNdqZiRT7Erl+1hMwwSHssDN4CNfwwP3pdubc",
+	"X2Ix47QqJgl9jGi6IwWkfkyZK3U1U8yFLPsm9gK600u1OBN2Hym86yV2uFev3t22Xn1XblVPePH5KboU",
+	"C09LDkDD34PLqdpL+/kXZUdBa8j/nkl7qOwDTQzkEznd+ojEdMpi0t8//Pc//7V/sAcasCizzF6QoFIT",
+	"bgYRiScyKfWJlZDjiMSF4naJp9LK5EJjYLpmQnPD79mtLHiiY9L3zp2DF3tBN/2IGMXznKWYvRM30Czu",
+	"0rRDrHp8bdmN/nW05Q3YXMKi0iVk/o/xu4bKKyCtVxLXEsTSBbjLPoD00SVUxYVvpr+DTw7tEcaYoufG",
+	"iFz3OB9k4Soj6ODeDGpWjYQvWuVdMLnEKHp3l7p73l21A1fMhJELqu5SORcEbtqCqSpJZyTiKuL6p59+",
+	"+mnn4mLn1asd6Eg2zNMY+5FB/zFwAf9NlqryHlOVzPi9q8eoGM0tG7daFVTRrAto+SvC6lWQK2kIhWJa",
+	"Q/LGda82kNjN5gRBBbr3TJaqLW/jDB55RQ192H3wD140CWhz4Ggr8fyDF37rkWsthQk/ORPoQ07J6uH/",
+	"gxfxkoZxiuvcecV1ITX3jQSW0Kge+xjOz07wx1GvbYJRL27TO+rt/Dbcrc2KDA0xpmFnqhoVAGoGx7Id",
+	"/XryWSfJeuEKyRSvleY6jgM8BwHH1bnShi46pdMsu/CTbyOhvoZW86Zq3vPFTnApA0SBozQQLK88EhLF",
+	"cpaPwXgylq5L9ao/e6N0eTOTyoB1nomEaWLFBWGCBA9/9s3yfrVc8GJvULfL5qsDVBIFMSBSLHF+Kz3A",
+	"s3RzFsixswU1hQ0iJ5OoSg2pVyDBNZC2K9Dd2PAEujNMtrBIkdMP5/jGi73NOnRDdPTEs6w6fkX8hOad",
+	"22Bkt7q7mVns/oLH/TDvJL7zcN+kO6qHuoIu3BK/eSZXsWSde9Ef8oMVIlBzufZaSET2//3Pfx3shSrK",
+	"iofw4TiBqsTj4MTj6zs4wddRdzxLW+8URIj/Z6C5V3GqvHE5+QSUX+aCvhsc5Ky0EQNmlsEM2Bu4ajZ3",
+	"HBaUIpNGNumUg+/NakCu413Ql+6SzVtb03EzJD9CM/vlqbZpuYPw8QM/lQnADX/6NZu0btHtA9fnjsix",
+	"J+RVjW6HXpO7l3df5bb4TTvKG1TnMXU7qttYLvuUarbDRSXb1v06YgjBi5fMDFUUZiPbI25vexB3l8Z+",
+	"5CrYN8zqb8501V0Kuy200H/sboL1e8vceISa2jk1ySxonP+tpvYT1dSOiAbUhrDn0KmL8ZLcZCxaqWtP",
+	"+APZQ1WRuyP04RFqFjdp81detnhd0dS3a0t8fovQ3FjooLuiARjjIH7S8rENKFyOM57sYh2CTtS9ZVnm",
+	"W0mNCS0KF3Dhc5mgFoEmfUge2rEfFr4xekQKusix+pKjOUzWjZoVDyKowyqmpSU+KBcy8OVh4KUZ1UG1",
+	"hPYMAEhyOsWtPGUgZDhPC2q/ZtSUihE95waKUMFRVVt5mvCtH7EpbRfAqkwwe3gJFYR9gK6JEK9nGU4p",
+	"WrNlET9aEcbQxKxvu7vSLqpq+ws13MmEQxxBPGdjzQ32+ZpJwRaFNAP7VqqwaJ3mGRPGp6uYZkffIbkO",
+	"FA1wrjT7f3b0GsQdPG2GvZvkQYrHwZdUPK5Zwvj95yoTv4Me1UsN9zCCsM6TtEg7lh+2IQ3FNDM7GxX1",
+	"DW1wwagFCe2WeriYZmyn1Gyp8fwDtPguFb61gbQJ9PJtuuHahT52R9yn6Vhd7ezz25B9SttZWMKx0wYb",
+	"ur2/0KEOOUSprmj5T9SjN+jOC9JoiGHe4jBB18mvrHevDzsfPh1XML5bdkVzHU17gexXuvVuxyR2GHSe",
+	"XtNSYiOvCNo7u9oTQKNRELCflgnUyElANmgnfYBnTSKame04AHOts7s5QOXr94+GLOHF8y/aFvskZPMW",
+	"mE9BZcGJQAd1S2r/eRTkG84jeViSOW42Ja7FufmMgYKMzVYb4ZTsA9fN0oVdhIWO4h3FtCxVwrpNdlfw",
+	"fCUXuxfRPDOX6k6DBsNSIksztLdoKYzC6shUkPObt+Rw/+XLnX1Cs2JGdw6wMHUYW/RMV+zU5f1ixF8h",
+	"Nc0Gx1D+DQZ1idTjjIUdPe+Zwsg9KViEGdIxfMvSqn2zveAnXKR0xrIi44INE5kPyUmmJWiAzuqJb7np",
+	"wGfsM96rpVZrwcILrk6DKPOxladdiR1uNEG4VhFPKTUMCsrSKrP9mMQpp1lVSDrlUw5sNDYsO3Jxhbk+",
+	"ipGDCvBYANOixi+jVcG7gSO6ro52K87kBmyYJl3Ceu+o9//+9WTnf9Odf/z8y8HH//aF85+Xt9PlPMMN",
+	"PLMigXv0K0jra0gcatLmTE2ZSCqUsfjhkRILElfoHoWd7g0En21UO8NoacxUlqXZ4sKcMfLu+o2XrWYS",
+	"Kh/494HYh+REVHwGy1A3uoksx79D4qrTDqxqYKVooQ2jKelDHRP2wQzWFi6RZdBg6cnSRGVpvpK/653K",
+	"NhV2azsIC1RZMNFxF39GqbkmDQRriz79Bo3rN2Py7Ad7/EaShSxVFclk4I61O4OvGwH/z1xZB0S1kXA/",
+	"jjH3om4Qjj1zkH5qI3GRUVG1J/nNWehvXHInuTGKF6zGAuQSsLmAF4Rw6+QIMs9LAbzpszOsjsnzoO45",
+	"F/cc8803WR/9Es7hjd7XJTC3bHvBDn/VBQ2/vq/InxtW10LAoYDkUaSEKqNSZIuH4iVeEJ96T+Hbx1Ae",
+	"q26YAAZ/XxBnOYuo7dK5gmHCK+erM/4xzzIupv4CbeH860/2e1rbb36TPPBtwQQeu2OCTYg8FM/mbDyT",
+	"8q4b0aD8hue3FL05XNu7BlKJsN+dVXjQdVGpIfdM8ckCPZJ7vo8G2IQATcCfmjCoFHXsCsxDoBPw2Tsu",
+	"nAGJJvbiylja7GCZ0wUZM4L1fffJBf+e9N0i54ob0DgG0CxEuWYYpEJw7SrGMSgJUktw9I6RP7wkf+Yt",
+	"xbBx7B8dsNrVB3Si1/oDvrNz42GzvZnz+XePatmkacrR3XYVlOHGFXzVQtoOnifJXRvVX2EJAZZGlWBd",
+	"1F/ZGz/ADUK1F3I+mRl8DbruMh8iLjPXfQaIiWNzx5rWXECConMgig2kLy0XO9j1vAzPayrlFBOC22P6",
+	"0YqpZ1KZnYzfgzsQjRsTKPIo5R1HlV6xlCuWGO1VHJ4yYeztWCh5z1OmkHxjZ9G4tOSPRhGiqEhl7uo6",
+	"hs5iaIVqR79jrKgbfxg6fqarbtE3Rio6ZfGx73SzA93+wari770xTe7IjFquAn8mVGAZuzEj7IOPMjVy",
+	"ioYkl8xF+poxEtdNfyzwdiVPk13/UtxWhNuKqW95mljSP2+JtVjpfxTu393kho6RT43ZlDuO7zzjvox1",
+	"qTL79OGBH2C8MEwPumq4hYDfzuBqYWnV8KbNdf/gu4Yb5uBgs/XjEJ2Ty7bEdkQ5dqW53W65t2tVHQ+k",
+	"CB3W3lY2Eo5BohMEHA8RHreRJN7N5JSL/wFkAOrcH0fl3t5hYvEE/kI3MqBNECJh33c9iMJgKokMb4Pu",
+	"9xlcpSoouFk8YR8KlhiWOkPNWrYCClRLtAXpNxgDggFoHLO7/3x6FrmqPBQqpoiEDUKOY19vchoPvU1M",
+	"5iSb0wVaepGFBMcVH7lCk0t0LQXRZWLvAlffxXf9Q63X0T41S9yk0C5dkX9gVcIXNC3EZrR1mduKYp+h",
+	"82Rw5GOw4yDgISb9JmpCcjSEKcQRiauKB3XqKCD4M43rtE+DU+N9KTyLd9XBhXwPvyy9SVKeongly2QG",
+	"uoa0ywZRSXjPAXRUrHZQA8J1e0La0GiQdo0ba1s6XUQuDtRtZJXBWd526k53W1tqynoPknc6inwDCnaN",
+	"9GL/YOuB4AAeNNC2PK3BaU5lyhyjaWCw5zgriLwNn/q9sKPX2EKylSG18ZbmUL/0xowqpk7sr0d//dke",
+	"EN4IiIelynpHvV0IWHQjLZ/Wj85xtF2xHoc5rlbPahHX6yCOIqrD2DAAP/JVN5DQ8bycM6R182422Ht7",
+	"wViUxCzzLnVYFCKqXM5RM8PVqTrB6D6ub3WCU6iatlINhvShASC2IMfE8UHkWizAZsLQvGAiaJ6wOstV",
+	"RkVdwRylXsyQb6q1EXGKap0xX5tf0PISTNaQflcn/dGrfzrQ/44qLu7OzzUlMzQB+2IOE1e+fPBKhoBE",
+	"v0PLZO0FfMBKpFjOyxytRMFYVeWe1dH+75Ind80a1DVEoLyynLjSzhifnLPGIbhCfh9//vh/AgAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
