@@ -18,12 +18,12 @@ export function MoodSection({ id, title, children }: { id: string; title: string
 }
 
 /** What a free account sees in place of a paid view: one calm line, no error. */
-export function UpgradeLine({ what }: { what: string }) {
+export function UpgradeLine({ line }: { line: string }) {
   return (
     <Group gap={8} wrap="nowrap" align="flex-start">
       <IconLock size={16} aria-hidden style={{ flex: 'none', marginTop: 4 }} />
       <Text size="sm">
-        {what} come with a paid plan.{' '}
+        {line}{' '}
         <Anchor component={Link} to="/about">
           See the plans
         </Anchor>

@@ -63,13 +63,13 @@ export function MoodPage() {
           <WeekdayChart weekdays={m.weekdays} />
         </MoodSection>
         <MoodSection id="tags-title" title="What goes with your better days">
-          {data.tags.status === 'locked' ? <UpgradeLine what="The patterns in your tags" /> : null}
+          {data.tags.status === 'locked' ? <UpgradeLine line="The tags that go with your better and harder days come with a paid plan." /> : null}
           {data.tags.status === 'pending' ? <Loading label="Loading your tags..." /> : null}
           {data.tags.status === 'error' ? <Text size="sm">Your tags could not be loaded just now.</Text> : null}
           {data.tags.status === 'ready' ? <TagPatterns tags={data.tags.value} /> : null}
         </MoodSection>
         <MoodSection id="year-title" title="Your year">
-          {data.year.status === 'locked' ? <UpgradeLine what="The year view" /> : null}
+          {data.year.status === 'locked' ? <UpgradeLine line="Your whole year, day by day, comes with a paid plan." /> : null}
           {data.year.status === 'pending' ? <Loading label="Loading your year..." /> : null}
           {data.year.status === 'error' ? <Text size="sm">Your year could not be loaded just now.</Text> : null}
           {data.year.status === 'ready' ? <YearPixels end={today} days={data.year.value} /> : null}
