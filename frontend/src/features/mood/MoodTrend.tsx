@@ -10,9 +10,9 @@ interface Props {
   days: DayMood[];
 }
 
-const LEFT = 62;
+const LEFT = 64;
 const STEP = 11;
-const ROW = 22;
+const ROW = 28;
 const TOP = 10;
 const BOTTOM = 20;
 
@@ -62,7 +62,7 @@ export function MoodTrend({ end, days }: Props) {
         {MOODS.map((m) => (
           <g key={m}>
             <line x1={LEFT - 4} x2={width} y1={y(m)} y2={y(m)} stroke="currentColor" strokeOpacity={0.15} />
-            <text x={LEFT - 8} y={y(m) + 3.5} fontSize={10} textAnchor="end" fill="currentColor">
+            <text x={LEFT - 8} y={y(m) + 3.5} fontSize={11} textAnchor="end" fill="currentColor">
               {MOOD_LABELS[m]}
             </text>
           </g>
@@ -91,7 +91,7 @@ export function MoodTrend({ end, days }: Props) {
             key={i}
             x={x(i)}
             y={height - 5}
-            fontSize={10}
+            fontSize={11}
             textAnchor={i === 0 ? 'start' : i === 29 ? 'end' : 'middle'}
             fill="currentColor"
           >

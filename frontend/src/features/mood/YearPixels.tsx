@@ -49,12 +49,12 @@ export function YearPixels({ end, days }: Props) {
     >
       <svg aria-hidden viewBox={`0 0 ${width} ${height}`} className={classes.chart} style={{ maxWidth: 460 }} data-testid="year-pixels">
         {cols.map((month, c) => (
-          <text key={month} x={LEFT + c * COL + COL / 2} y={10} fontSize={8} textAnchor="middle" fill="currentColor">
+          <text key={month} x={LEFT + c * COL + COL / 2} y={10} fontSize={9} textAnchor="middle" fill="currentColor">
             {monthShortLabel(month).slice(0, 3)}
           </text>
         ))}
         {[1, 10, 20, 31].map((d) => (
-          <text key={d} x={LEFT - 4} y={HEAD + (d - 1) * ROW + 8} fontSize={7} textAnchor="end" fill="currentColor">
+          <text key={d} x={LEFT - 4} y={HEAD + (d - 1) * ROW + 8} fontSize={8} textAnchor="end" fill="currentColor">
             {d}
           </text>
         ))}
