@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { PASSWORD, signIn, verifiedAccount } from './support';
+import { moodYear, PASSWORD, signIn, verifiedAccount } from './support';
 
 /** Today in the browser's time zone, as the calendar names its days. */
 function today(page: Page): Promise<string> {
@@ -37,28 +37,6 @@ test('a check-in made through the API shows on the month calendar at 390 px', as
   expect(await sidewaysOverflow(page)).toBe(0);
 });
 
-/** A year of check-ins as the summary answers for a paid account, so every chart is drawn. */
-function yearOf(end: string, tags: boolean) {
-  const days = Array.from({ length: 365 }, (_, i) => {
-    const d = new Date(`${end}T00:00:00Z`);
-    d.setUTCDate(d.getUTCDate() - i);
-    return { date: d.toISOString().slice(0, 10), mood: 1 + ((i * 7) % 5), count: 1 };
-  }).filter((_, i) => i % 3 !== 1);
-  return {
-    days,
-    daysThisMonth: days.filter((d) => d.date.slice(0, 7) === end.slice(0, 7)).length,
-    weekdays: Array.from({ length: 7 }, (_, weekday) => ({ weekday, mean: 2 + (weekday % 4) * 0.7, count: 30 + weekday })),
-    ...(tags
-      ? {
-          tags: [
-            { tag: 'exercise', withMean: 4.1, withCount: 40, withoutMean: 2.9, withoutCount: 200 },
-            { tag: 'exams', withMean: 2.2, withCount: 30, withoutMean: 3.3, withoutCount: 210 },
-          ],
-        }
-      : {}),
-  };
-}
-
 for (const width of [390, 1280]) {
   test(`the mood page has no WCAG A/AA findings at ${width} px, light and dark`, async ({ page, request }) => {
     test.setTimeout(90_000);
@@ -69,7 +47,7 @@ for (const width of [390, 1280]) {
     const end = await today(page);
     // Every chart drawn: the year and the tags as a paid account gets them.
     await page.route('**/api/checkins/summary?*', (route) =>
-      route.fulfill({ json: yearOf(end, new URL(route.request().url()).searchParams.get('days') === '365') }),
+      route.fulfill({ json: moodYear(end, new URL(route.request().url()).searchParams.get('days') === '365') }),
     );
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
