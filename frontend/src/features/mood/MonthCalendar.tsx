@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { daysInMonth, longDay, monthLabel, weekdayIndex, WEEKDAYS } from './dates';
 import { ChartFrame } from './ChartFrame';
 import { MOOD_COLORS, moodText, nearestMood } from './moodScale';
@@ -21,7 +22,7 @@ const HEAD = 20;
  * A month of moods, Monday first: a day with a check-in is filled in its mood's colour and carries
  * the mood's number, so colour is never the only sign; a day without one is an outline.
  */
-export function MonthCalendar({ month, days, today }: Props) {
+export const MonthCalendar = memo(function MonthCalendar({ month, days, today }: Props) {
   const [year, m] = month.split('-').map(Number);
   const length = daysInMonth(year, m - 1);
   const offset = weekdayIndex(`${month}-01`);
@@ -85,4 +86,4 @@ export function MonthCalendar({ month, days, today }: Props) {
       </svg>
     </ChartFrame>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { addDays, longDay, shortDay } from './dates';
 import { ChartFrame } from './ChartFrame';
 import { formatMean, MOOD_COLORS, MOOD_LABELS, MOODS, moodText, nearestMood } from './moodScale';
@@ -20,7 +21,7 @@ const BOTTOM = 20;
  * The last 30 days as dots on five mood lines (each line named by its word), joined where days
  * follow each other. Each dot is drawn in its mood's colour, but its height says the mood too.
  */
-export function MoodTrend({ end, days }: Props) {
+export const MoodTrend = memo(function MoodTrend({ end, days }: Props) {
   const start = addDays(end, -29);
   const all = Array.from({ length: 30 }, (_, i) => addDays(start, i));
   const byDay = new Map(days.filter((d) => d.date >= start && d.date <= end).map((d) => [d.date, d.mood]));
@@ -101,4 +102,4 @@ export function MoodTrend({ end, days }: Props) {
       </svg>
     </ChartFrame>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Stack, Text, Title } from '@mantine/core';
 import { formatMean } from './moodScale';
 import type { TagPattern } from './types';
@@ -22,7 +23,7 @@ function line(t: TagPattern): string {
  * with and without it and how many check-ins each side holds. Words and numbers only: nothing
  * here rests on colour.
  */
-export function TagPatterns({ tags }: Props) {
+export const TagPatterns = memo(function TagPatterns({ tags }: Props) {
   const gap = (t: TagPattern) => t.withMean - t.withoutMean;
   const better = tags.filter((t) => gap(t) > 0).sort((a, b) => gap(b) - gap(a));
   const harder = tags.filter((t) => gap(t) < 0).sort((a, b) => gap(a) - gap(b));
@@ -56,4 +57,4 @@ export function TagPatterns({ tags }: Props) {
       )}
     </Stack>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { WEEKDAYS } from './dates';
 import { ChartFrame } from './ChartFrame';
 import { formatMean, MOOD_COLORS, nearestMood } from './moodScale';
@@ -20,7 +21,7 @@ const round = (n: number) => formatMean(Math.round(n * 10) / 10);
  * Mean mood per day of the week, Monday first: a bar up to the mean (1 to 5) in the nearest
  * mood's colour, with the mean written above it.
  */
-export function WeekdayChart({ weekdays }: Props) {
+export const WeekdayChart = memo(function WeekdayChart({ weekdays }: Props) {
   const byDay = new Map(weekdays.map((w) => [w.weekday, w]));
   const known = weekdays.filter((w): w is WeekdayMood & { mean: number } => w.mean !== null && w.count > 0);
   const best = [...known].sort((a, b) => b.mean - a.mean)[0];
@@ -79,4 +80,4 @@ export function WeekdayChart({ weekdays }: Props) {
       </svg>
     </ChartFrame>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { addDays, daysInMonth, monthLabel, monthShortLabel } from './dates';
 import { ChartFrame } from './ChartFrame';
 import { formatMean, MOOD_COLORS, MOOD_LABELS, nearestMood } from './moodScale';
@@ -29,7 +30,7 @@ function months(end: string): string[] {
  * check-in filled in its mood's colour. Too small for numbers, so each pixel names its day and
  * mood on hover, and the table under it gives each month's days and mean mood.
  */
-export function YearPixels({ end, days }: Props) {
+export const YearPixels = memo(function YearPixels({ end, days }: Props) {
   const start = addDays(end, -364);
   const byDay = new Map(days.filter((d) => d.date >= start && d.date <= end).map((d) => [d.date, d.mood]));
   const cols = months(end);
@@ -88,4 +89,4 @@ export function YearPixels({ end, days }: Props) {
       </svg>
     </ChartFrame>
   );
-}
+});

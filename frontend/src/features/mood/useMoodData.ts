@@ -1,4 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
+import { useDeferredValue } from 'react';
 import { customFetch, isApiError } from '../../api/mutator';
 import type { PastCheckIn } from './MoodSections';
 import { addDays } from './dates';
@@ -39,20 +40,27 @@ function load<T, R>(q: { isPending: boolean; isError: boolean; error: unknown; d
 
 const summary = (days: 30 | 365) => () => customFetch<CheckinSummary>(`/api/checkins/summary?days=${days}`);
 
+// Module-level selects: React Query keeps their results while the answer is the same, so the
+// charts (memoised) draw again only when their data changes.
+const toMonth = (s: CheckinSummary): MonthData => ({
+  empty: s.days.length === 0 && s.daysThisMonth === 0,
+  days: s.days.map((d) => ({ date: d.date, mood: d.mood })),
+  daysThisMonth: s.daysThisMonth,
+  weekdays: s.weekdays,
+});
+const toYear = (s: CheckinSummary) => ({ days: s.days.map((d) => ({ date: d.date, mood: d.mood })), tags: s.tags ?? [] });
+
 /** The mood page's data: the 30-day summary, and the year and the tag patterns where the tier allows. */
-export function useMoodData(today: string) {
-  void today;
-  const month = useQuery({ queryKey: ['checkins', 'summary', 30], queryFn: summary(30) });
-  const year = useQuery({ queryKey: ['checkins', 'summary', 365], queryFn: summary(365), retry: false });
+export function useMoodData() {
+  const month = useQuery({ queryKey: ['checkins', 'summary', 30], queryFn: summary(30), select: toMonth });
+  const year = useQuery({ queryKey: ['checkins', 'summary', 365], queryFn: summary(365), select: toYear, retry: false });
+  // The year (365 pixels) is drawn after the month, in a transition, so the first screen is not held up by it.
+  const yearData = useDeferredValue(year.data);
+  const yearState = { ...year, isPending: year.isPending || (year.isSuccess && yearData === undefined), data: yearData };
   return {
-    month: load(month, (s): MonthData => ({
-      empty: s.days.length === 0 && s.daysThisMonth === 0,
-      days: s.days.map((d) => ({ date: d.date, mood: d.mood })),
-      daysThisMonth: s.daysThisMonth,
-      weekdays: s.weekdays,
-    })),
-    year: load(year, (s) => s.days.map((d) => ({ date: d.date, mood: d.mood }))),
-    tags: load(year, (s) => s.tags ?? []),
+    month: load(month, (m) => m),
+    year: load(yearState, (y) => y.days),
+    tags: load(yearState, (y) => y.tags),
     retry: () => void month.refetch(),
   };
 }
