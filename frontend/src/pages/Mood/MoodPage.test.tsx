@@ -1,5 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
+import { getListChatSessionsResponseMock } from '../../api/gen/chat/chat.msw';
+import type { SessionListItem } from '../../api/gen/model';
 import { render, screen, server, within } from '../../test-utils';
 import { MoodPage } from './MoodPage';
 
@@ -26,7 +28,7 @@ function answers({ month, year = 'forbidden', checkinsOn = {}, sessions = [] }: 
   month: ReturnType<typeof summary>;
   year?: ReturnType<typeof summary> | 'forbidden';
   checkinsOn?: Record<string, object[]>;
-  sessions?: object[];
+  sessions?: SessionListItem[];
 }) {
   server.use(
     http.get('*/api/checkins/summary', ({ request }) => {
@@ -135,13 +137,9 @@ describe('MoodPage', () => {
       },
       sessions: [
         {
-          id: '5b1f0c7e-1111-4c1e-9a44-000000000001',
+          ...getListChatSessionsResponseMock()[0],
           title: 'Before the statistics exam',
-          lastMessage: null,
-          updatedAt: '2026-10-29T20:00:00',
-          status: 'ENDED',
-          sessionSummary: null,
-          sessionEmotions: [],
+          updatedAt: new Date('2026-10-29T20:00:00').toISOString(),
         },
       ],
     });
