@@ -43,6 +43,72 @@ func (e ChatRole) Valid() bool {
 	}
 }
 
+// Defines values for CheckinSummaryDays.
+const (
+	CheckinSummaryDaysN30  CheckinSummaryDays = 30
+	CheckinSummaryDaysN365 CheckinSummaryDays = 365
+)
+
+// Valid indicates whether the value is a known member of the CheckinSummaryDays enum.
+func (e CheckinSummaryDays) Valid() bool {
+	switch e {
+	case CheckinSummaryDaysN30:
+		return true
+	case CheckinSummaryDaysN365:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CheckinTag.
+const (
+	CheckinTagAloneTime CheckinTag = "alone time"
+	CheckinTagExams     CheckinTag = "exams"
+	CheckinTagExercise  CheckinTag = "exercise"
+	CheckinTagFamily    CheckinTag = "family"
+	CheckinTagFriends   CheckinTag = "friends"
+	CheckinTagHealth    CheckinTag = "health"
+	CheckinTagMoney     CheckinTag = "money"
+	CheckinTagOutdoors  CheckinTag = "outdoors"
+	CheckinTagPartner   CheckinTag = "partner"
+	CheckinTagSleep     CheckinTag = "sleep"
+	CheckinTagStudy     CheckinTag = "study"
+	CheckinTagWork      CheckinTag = "work"
+)
+
+// Valid indicates whether the value is a known member of the CheckinTag enum.
+func (e CheckinTag) Valid() bool {
+	switch e {
+	case CheckinTagAloneTime:
+		return true
+	case CheckinTagExams:
+		return true
+	case CheckinTagExercise:
+		return true
+	case CheckinTagFamily:
+		return true
+	case CheckinTagFriends:
+		return true
+	case CheckinTagHealth:
+		return true
+	case CheckinTagMoney:
+		return true
+	case CheckinTagOutdoors:
+		return true
+	case CheckinTagPartner:
+		return true
+	case CheckinTagSleep:
+		return true
+	case CheckinTagStudy:
+		return true
+	case CheckinTagWork:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ClosingFeeling.
 const (
 	Better ClosingFeeling = "better"
@@ -331,8 +397,115 @@ func (e Voice) Valid() bool {
 	}
 }
 
+// Defines values for GetCheckinSummaryParamsDays.
+const (
+	GetCheckinSummaryParamsDaysN30  GetCheckinSummaryParamsDays = 30
+	GetCheckinSummaryParamsDaysN365 GetCheckinSummaryParamsDays = 365
+)
+
+// Valid indicates whether the value is a known member of the GetCheckinSummaryParamsDays enum.
+func (e GetCheckinSummaryParamsDays) Valid() bool {
+	switch e {
+	case GetCheckinSummaryParamsDaysN30:
+		return true
+	case GetCheckinSummaryParamsDaysN365:
+		return true
+	default:
+		return false
+	}
+}
+
 // ChatRole defines model for ChatRole.
 type ChatRole string
+
+// Checkin defines model for Checkin.
+type Checkin struct {
+	CreatedAt time.Time          `json:"createdAt"`
+	Emotions  []Emotion          `json:"emotions"`
+	Energy    *int               `json:"energy,omitempty"`
+	Id        openapi_types.UUID `json:"id"`
+	LocalDate openapi_types.Date `json:"localDate"`
+
+	// Mood 1 is very low, 3 is okay, 5 is great.
+	Mood Mood         `json:"mood"`
+	Note *string      `json:"note,omitempty"`
+	Tags []CheckinTag `json:"tags"`
+}
+
+// CheckinCreated The check-in, and what the client must show with it: `safety` when the note screened as risky (the support lines for that kind of danger), `lowStreak` when this is the third very low check-in in a row (a gentle card with the support lines and an offer to talk, at most once in seven days).
+type CheckinCreated struct {
+	Checkin   Checkin `json:"checkin"`
+	LowStreak *bool   `json:"lowStreak,omitempty"`
+
+	// Safety The session's support lines are pinned above the composer for the rest of the session:
+	// a reply in it has asked about risk (the check-in or its follow-up) or given the crisis
+	// reply. Absent while nothing is pinned; once present, it stays for the session.
+	Safety *SafetyPinned `json:"safety,omitempty"`
+}
+
+// CheckinDay defines model for CheckinDay.
+type CheckinDay struct {
+	Count int                `json:"count"`
+	Date  openapi_types.Date `json:"date"`
+
+	// Mood The mean mood of the day's check-ins.
+	Mood float64 `json:"mood"`
+}
+
+// CheckinRequest defines model for CheckinRequest.
+type CheckinRequest struct {
+	Emotions *[]Emotion `json:"emotions,omitempty"`
+
+	// Energy 1 is drained, 5 is full of energy.
+	Energy *int `json:"energy,omitempty"`
+
+	// LocalDate The day in the caller's own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC.
+	LocalDate *openapi_types.Date `json:"localDate,omitempty"`
+
+	// Mood 1 is very low, 3 is okay, 5 is great.
+	Mood Mood `json:"mood"`
+
+	// Note Trimmed; empty means none.
+	Note *string       `json:"note,omitempty"`
+	Tags *[]CheckinTag `json:"tags,omitempty"`
+}
+
+// CheckinSummary defines model for CheckinSummary.
+type CheckinSummary struct {
+	Days CheckinSummaryDays `json:"days"`
+
+	// DaysThisMonth Days with at least one check-in this month.
+	DaysThisMonth int                `json:"daysThisMonth"`
+	From          openapi_types.Date `json:"from"`
+	PerDay        []CheckinDay       `json:"perDay"`
+
+	// Tags Paid plans only; absent on a free account.
+	Tags     *[]TagMood         `json:"tags,omitempty"`
+	To       openapi_types.Date `json:"to"`
+	Weekdays []WeekdayMood      `json:"weekdays"`
+}
+
+// CheckinSummaryDays defines model for CheckinSummary.Days.
+type CheckinSummaryDays int
+
+// CheckinTag defines model for CheckinTag.
+type CheckinTag string
+
+// CheckinTalk defines model for CheckinTalk.
+type CheckinTalk struct {
+	SessionId openapi_types.UUID `json:"sessionId"`
+}
+
+// CheckinUpdate defines model for CheckinUpdate.
+type CheckinUpdate struct {
+	Emotions *[]Emotion `json:"emotions,omitempty"`
+	Energy   *int       `json:"energy,omitempty"`
+
+	// Mood 1 is very low, 3 is okay, 5 is great.
+	Mood *Mood         `json:"mood,omitempty"`
+	Note *string       `json:"note,omitempty"`
+	Tags *[]CheckinTag `json:"tags,omitempty"`
+}
 
 // CheckoutRequest defines model for CheckoutRequest.
 type CheckoutRequest struct {
@@ -419,6 +592,9 @@ type Entitlements struct {
 
 	// MessagesPerDay Chat messages a day (UTC).
 	MessagesPerDay int `json:"messagesPerDay"`
+
+	// MoodPatterns The year view of check-ins and the tag patterns (every tier has check-ins and the 30-day view).
+	MoodPatterns bool `json:"moodPatterns"`
 
 	// SessionTokens The token limit of one session.
 	SessionTokens int `json:"sessionTokens"`
@@ -554,6 +730,9 @@ type MessageResponse struct {
 // (the text is what arrived before); `stopped` when the user stopped it. A user's message
 // is always `complete`.
 type MessageStatus string
+
+// Mood 1 is very low, 3 is okay, 5 is great.
+type Mood = int
 
 // OidcExchangeRequest defines model for OidcExchangeRequest.
 type OidcExchangeRequest struct {
@@ -812,6 +991,15 @@ type StreamError struct {
 	SessionId openapi_types.UUID `json:"sessionId"`
 }
 
+// TagMood defines model for TagMood.
+type TagMood struct {
+	Tag          CheckinTag `json:"tag"`
+	WithCount    int        `json:"withCount"`
+	WithMood     float64    `json:"withMood"`
+	WithoutCount int        `json:"withoutCount"`
+	WithoutMood  float64    `json:"withoutMood"`
+}
+
 // Takeaway defines model for Takeaway.
 type Takeaway struct {
 	// Takeaway One sentence; empty when there is nothing to go on.
@@ -896,6 +1084,15 @@ type WebhookAck struct {
 	Received bool `json:"received"`
 }
 
+// WeekdayMood defines model for WeekdayMood.
+type WeekdayMood struct {
+	Count int     `json:"count"`
+	Mood  float64 `json:"mood"`
+
+	// Weekday 0 is Monday.
+	Weekday int `json:"weekday"`
+}
+
 // WeeklyReport defines model for WeeklyReport.
 type WeeklyReport struct {
 	CreatedAt    time.Time          `json:"createdAt"`
@@ -906,6 +1103,9 @@ type WeeklyReport struct {
 	Themes       []string           `json:"themes"`
 	WeekStart    openapi_types.Date `json:"weekStart"`
 }
+
+// CheckinId defines model for CheckinId.
+type CheckinId = openapi_types.UUID
 
 // MemoryId defines model for MemoryId.
 type MemoryId = openapi_types.UUID
@@ -967,6 +1167,26 @@ type ListChatSessionsParams struct {
 type TranscribeAudioMultipartBody struct {
 	Audio openapi_types.File `json:"audio"`
 }
+
+// ListCheckinsParams defines parameters for ListCheckins.
+type ListCheckinsParams struct {
+	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
+	To   *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// Limit How many items a page holds at most (50 when absent).
+	Limit *PageLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Where the page starts: an opaque value taken from the previous page's `Link` header. Absent for the first page.
+	Cursor *PageCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// GetCheckinSummaryParams defines parameters for GetCheckinSummary.
+type GetCheckinSummaryParams struct {
+	Days *GetCheckinSummaryParamsDays `form:"days,omitempty" json:"days,omitempty"`
+}
+
+// GetCheckinSummaryParamsDays defines parameters for GetCheckinSummary.
+type GetCheckinSummaryParamsDays int
 
 // SearchProfileSessionsParams defines parameters for SearchProfileSessions.
 type SearchProfileSessionsParams struct {
@@ -1053,6 +1273,12 @@ type TranscribeAudioMultipartRequestBody TranscribeAudioMultipartBody
 
 // SendVoiceMessageJSONRequestBody defines body for SendVoiceMessage for application/json ContentType.
 type SendVoiceMessageJSONRequestBody = VoiceRequest
+
+// CreateCheckinJSONRequestBody defines body for CreateCheckin for application/json ContentType.
+type CreateCheckinJSONRequestBody = CheckinRequest
+
+// UpdateCheckinJSONRequestBody defines body for UpdateCheckin for application/json ContentType.
+type UpdateCheckinJSONRequestBody = CheckinUpdate
 
 // UpdateProfileJSONRequestBody defines body for UpdateProfile for application/json ContentType.
 type UpdateProfileJSONRequestBody = ProfileUpdate
@@ -1146,6 +1372,24 @@ type ServerInterface interface {
 	// SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 	// (POST /api/chat/voice)
 	SendVoiceMessage(w http.ResponseWriter, r *http.Request)
+	// ListCheckins The caller's check-ins, newest first.
+	// (GET /api/checkins)
+	ListCheckins(w http.ResponseWriter, r *http.Request, params ListCheckinsParams)
+	// CreateCheckin Stores a mood check-in for the caller.
+	// (POST /api/checkins)
+	CreateCheckin(w http.ResponseWriter, r *http.Request)
+	// GetCheckinSummary Mood over the last 30 or 365 days.
+	// (GET /api/checkins/summary)
+	GetCheckinSummary(w http.ResponseWriter, r *http.Request, params GetCheckinSummaryParams)
+	// DeleteCheckin Deletes one of the caller's check-ins.
+	// (DELETE /api/checkins/{checkinId})
+	DeleteCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId)
+	// UpdateCheckin Changes one of the caller's check-ins.
+	// (PATCH /api/checkins/{checkinId})
+	UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId)
+	// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
+	// (POST /api/checkins/{checkinId}/talk)
+	TalkAboutCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId)
 	// GetHealth Liveness: the server process answers.
 	// (GET /api/health)
 	GetHealth(w http.ResponseWriter, r *http.Request)
@@ -1362,6 +1606,42 @@ func (_ Unimplemented) TranscribeAudio(w http.ResponseWriter, r *http.Request) {
 // SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 // (POST /api/chat/voice)
 func (_ Unimplemented) SendVoiceMessage(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListCheckins The caller's check-ins, newest first.
+// (GET /api/checkins)
+func (_ Unimplemented) ListCheckins(w http.ResponseWriter, r *http.Request, params ListCheckinsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateCheckin Stores a mood check-in for the caller.
+// (POST /api/checkins)
+func (_ Unimplemented) CreateCheckin(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetCheckinSummary Mood over the last 30 or 365 days.
+// (GET /api/checkins/summary)
+func (_ Unimplemented) GetCheckinSummary(w http.ResponseWriter, r *http.Request, params GetCheckinSummaryParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteCheckin Deletes one of the caller's check-ins.
+// (DELETE /api/checkins/{checkinId})
+func (_ Unimplemented) DeleteCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateCheckin Changes one of the caller's check-ins.
+// (PATCH /api/checkins/{checkinId})
+func (_ Unimplemented) UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
+// (POST /api/checkins/{checkinId}/talk)
+func (_ Unimplemented) TalkAboutCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -1972,6 +2252,203 @@ func (siw *ServerInterfaceWrapper) SendVoiceMessage(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.SendVoiceMessage(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListCheckins operation middleware
+func (siw *ServerInterfaceWrapper) ListCheckins(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCheckinsParams
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCheckins(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateCheckin operation middleware
+func (siw *ServerInterfaceWrapper) CreateCheckin(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateCheckin(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCheckinSummary operation middleware
+func (siw *ServerInterfaceWrapper) GetCheckinSummary(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCheckinSummaryParams
+
+	// ------------- Optional query parameter "days" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "days", r.URL.Query(), &params.Days, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "days"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "days", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCheckinSummary(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteCheckin operation middleware
+func (siw *ServerInterfaceWrapper) DeleteCheckin(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "checkinId" -------------
+	var checkinId CheckinId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "checkinId", chi.URLParam(r, "checkinId"), &checkinId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "checkinId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteCheckin(w, r, checkinId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateCheckin operation middleware
+func (siw *ServerInterfaceWrapper) UpdateCheckin(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "checkinId" -------------
+	var checkinId CheckinId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "checkinId", chi.URLParam(r, "checkinId"), &checkinId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "checkinId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateCheckin(w, r, checkinId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// TalkAboutCheckin operation middleware
+func (siw *ServerInterfaceWrapper) TalkAboutCheckin(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "checkinId" -------------
+	var checkinId CheckinId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "checkinId", chi.URLParam(r, "checkinId"), &checkinId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "checkinId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.TalkAboutCheckin(w, r, checkinId)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2811,6 +3288,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/insights/weekly", wrapper.ListWeeklyReports)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/checkins", wrapper.ListCheckins)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/checkins", wrapper.CreateCheckin)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/checkins/summary", wrapper.GetCheckinSummary)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/api/checkins/{checkinId}", wrapper.DeleteCheckin)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/api/checkins/{checkinId}", wrapper.UpdateCheckin)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/checkins/{checkinId}/talk", wrapper.TalkAboutCheckin)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/public/contact", wrapper.SendContactMessage)
@@ -5185,6 +5680,485 @@ func (response SendVoiceMessage503JSONResponse) VisitSendVoiceMessageResponse(w 
 	return err
 }
 
+type ListCheckinsRequestObject struct {
+	Params ListCheckinsParams
+}
+
+type ListCheckinsResponseObject interface {
+	VisitListCheckinsResponse(w http.ResponseWriter) error
+}
+
+type ListCheckins200ResponseHeaders struct {
+	Link *string
+}
+
+type ListCheckins200JSONResponse struct {
+	Body    []Checkin
+	Headers ListCheckins200ResponseHeaders
+}
+
+func (response ListCheckins200JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Link != nil {
+		w.Header().Set("Link", fmt.Sprint(*response.Headers.Link))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCheckins400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response ListCheckins400JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCheckins401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCheckins401JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCheckins413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ListCheckins413JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckinRequestObject struct {
+	Body *CreateCheckinJSONRequestBody
+}
+
+type CreateCheckinResponseObject interface {
+	VisitCreateCheckinResponse(w http.ResponseWriter) error
+}
+
+type CreateCheckin201JSONResponse CheckinCreated
+
+func (response CreateCheckin201JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response CreateCheckin400JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateCheckin401JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateCheckin413JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateCheckin429JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummaryRequestObject struct {
+	Params GetCheckinSummaryParams
+}
+
+type GetCheckinSummaryResponseObject interface {
+	VisitGetCheckinSummaryResponse(w http.ResponseWriter) error
+}
+
+type GetCheckinSummary200JSONResponse CheckinSummary
+
+func (response GetCheckinSummary200JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response GetCheckinSummary400JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCheckinSummary401JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCheckinSummary403JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetCheckinSummary413JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckinRequestObject struct {
+	CheckinId CheckinId `json:"checkinId"`
+}
+
+type DeleteCheckinResponseObject interface {
+	VisitDeleteCheckinResponse(w http.ResponseWriter) error
+}
+
+type DeleteCheckin204Response struct {
+}
+
+func (response DeleteCheckin204Response) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response DeleteCheckin400JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteCheckin401JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteCheckin404JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteCheckin413JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckinRequestObject struct {
+	CheckinId CheckinId `json:"checkinId"`
+	Body      *UpdateCheckinJSONRequestBody
+}
+
+type UpdateCheckinResponseObject interface {
+	VisitUpdateCheckinResponse(w http.ResponseWriter) error
+}
+
+type UpdateCheckin200JSONResponse CheckinCreated
+
+func (response UpdateCheckin200JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response UpdateCheckin400JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateCheckin401JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateCheckin404JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateCheckin413JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckinRequestObject struct {
+	CheckinId CheckinId `json:"checkinId"`
+}
+
+type TalkAboutCheckinResponseObject interface {
+	VisitTalkAboutCheckinResponse(w http.ResponseWriter) error
+}
+
+type TalkAboutCheckin201JSONResponse CheckinTalk
+
+func (response TalkAboutCheckin201JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response TalkAboutCheckin400JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response TalkAboutCheckin401JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response TalkAboutCheckin404JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response TalkAboutCheckin413JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckin429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response TalkAboutCheckin429JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetHealthRequestObject struct {
 }
 
@@ -7002,6 +7976,24 @@ type StrictServerInterface interface {
 	// SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 	// (POST /api/chat/voice)
 	SendVoiceMessage(ctx context.Context, request SendVoiceMessageRequestObject) (SendVoiceMessageResponseObject, error)
+	// ListCheckins The caller's check-ins, newest first.
+	// (GET /api/checkins)
+	ListCheckins(ctx context.Context, request ListCheckinsRequestObject) (ListCheckinsResponseObject, error)
+	// CreateCheckin Stores a mood check-in for the caller.
+	// (POST /api/checkins)
+	CreateCheckin(ctx context.Context, request CreateCheckinRequestObject) (CreateCheckinResponseObject, error)
+	// GetCheckinSummary Mood over the last 30 or 365 days.
+	// (GET /api/checkins/summary)
+	GetCheckinSummary(ctx context.Context, request GetCheckinSummaryRequestObject) (GetCheckinSummaryResponseObject, error)
+	// DeleteCheckin Deletes one of the caller's check-ins.
+	// (DELETE /api/checkins/{checkinId})
+	DeleteCheckin(ctx context.Context, request DeleteCheckinRequestObject) (DeleteCheckinResponseObject, error)
+	// UpdateCheckin Changes one of the caller's check-ins.
+	// (PATCH /api/checkins/{checkinId})
+	UpdateCheckin(ctx context.Context, request UpdateCheckinRequestObject) (UpdateCheckinResponseObject, error)
+	// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
+	// (POST /api/checkins/{checkinId}/talk)
+	TalkAboutCheckin(ctx context.Context, request TalkAboutCheckinRequestObject) (TalkAboutCheckinResponseObject, error)
 	// GetHealth Liveness: the server process answers.
 	// (GET /api/health)
 	GetHealth(ctx context.Context, request GetHealthRequestObject) (GetHealthResponseObject, error)
@@ -7782,6 +8774,174 @@ func (sh *strictHandler) SendVoiceMessage(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ListCheckins operation middleware
+func (sh *strictHandler) ListCheckins(w http.ResponseWriter, r *http.Request, params ListCheckinsParams) {
+	var request ListCheckinsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCheckins(ctx, request.(ListCheckinsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCheckins")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCheckinsResponseObject); ok {
+		if err := validResponse.VisitListCheckinsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateCheckin operation middleware
+func (sh *strictHandler) CreateCheckin(w http.ResponseWriter, r *http.Request) {
+	var request CreateCheckinRequestObject
+
+	var body CreateCheckinJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateCheckin(ctx, request.(CreateCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateCheckinResponseObject); ok {
+		if err := validResponse.VisitCreateCheckinResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCheckinSummary operation middleware
+func (sh *strictHandler) GetCheckinSummary(w http.ResponseWriter, r *http.Request, params GetCheckinSummaryParams) {
+	var request GetCheckinSummaryRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCheckinSummary(ctx, request.(GetCheckinSummaryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCheckinSummary")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCheckinSummaryResponseObject); ok {
+		if err := validResponse.VisitGetCheckinSummaryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteCheckin operation middleware
+func (sh *strictHandler) DeleteCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	var request DeleteCheckinRequestObject
+
+	request.CheckinId = checkinId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCheckin(ctx, request.(DeleteCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteCheckinResponseObject); ok {
+		if err := validResponse.VisitDeleteCheckinResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateCheckin operation middleware
+func (sh *strictHandler) UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	var request UpdateCheckinRequestObject
+
+	request.CheckinId = checkinId
+
+	var body UpdateCheckinJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCheckin(ctx, request.(UpdateCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateCheckinResponseObject); ok {
+		if err := validResponse.VisitUpdateCheckinResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// TalkAboutCheckin operation middleware
+func (sh *strictHandler) TalkAboutCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	var request TalkAboutCheckinRequestObject
+
+	request.CheckinId = checkinId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.TalkAboutCheckin(ctx, request.(TalkAboutCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "TalkAboutCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(TalkAboutCheckinResponseObject); ok {
+		if err := validResponse.VisitTalkAboutCheckinResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetHealth operation middleware
 func (sh *strictHandler) GetHealth(w http.ResponseWriter, r *http.Request) {
 	var request GetHealthRequestObject
@@ -8456,254 +9616,282 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H39cts4lu+roHS3KlItLX8k6e22a2rX7TjT3kkclz+6b++obwiRkIQxBXAA0IqmK1XzDvMG94/7YPMk",
-	"t3AOQIIUKcmJnXR6UrvV49gkiI9zDs7n7/zaS+Q8l4IJo3uHv/ZmjKZMwY/n7J25oFP2iotb+++U6UTx",
-	"3HApeoe9eFTs7T1Nbi5fETkhZsaIYO8MyemUwV/YEVEs+8OoZ3896sWkf/nyhHx78O23g4hIkS3JYsaE",
-	"fVExwjWh1ftDcj1jxI58y1iuYXDF/lowbZ5oIu0rJKeKzplhShMqUpJQpTjT1TzipFBaqnjYi3o6mbE5",
-	"tUswy5z1DnvaKC6mvffv30e9aiD7wGs2l2p5ltqfuV1mTs2sF/UEndsX5/7PUc9OiCuW9g6NKlj4kYlU",
-	"c2p6h72i4PbJ5kejnt3VE5jf6r7+BBti12G3gmhDldGHhAoic/rXgpE7mhWMGHrLBJkoOcdnFbvjstDw",
-	"0hNNYntoMcHTHJLjsWbCkIlU8PSEK+22uhfhOv9aMLWsFoq7V9u7OX33iompmfUOD/b2ot6cC//v/a5F",
-	"vuJzblbX+INckDkVS8INm9ujh6XOZJZqQg2ZS21I//keUgiFuQ+6ZprBJ8KJpmxCi8z0Dp/bWdJ3fF7M",
-	"qznjv6oZc2HYlCmY8hXTmkvRefz84w7+vX1Z51JoBsT2PU0vkaztvxIpDBPwI83zjCfU7tbuX7Tdsl+D",
-	"z/ybYpPeYe9/7Vacu4t/1bunSkl16T6Cn6xv/XXFSyShQkhDxsyxT0pkYYa991HvRIpJxpNPPi8tC5WA",
-	"OLAT44JQywDG8gM1hGaZXFge55r0LS2zd3SeZ8wyBxMpS4nGAxzAIl5KNeZpysSnW8W5dLNkqWM2K9mS",
-	"RBYCN/ZcmpeyEOmnndLEfpL0aaYlTEvhNlJ79pkUU2Ik0XLOpGCEZZrh/l3QZSZpei3lK6qm7NPSwlim",
-	"S0sHmf203UgqwnuAzOmSaCbSQ7JPXvPvyYKbGaFWOPKUGGmFo5EoNZmCWeKCBWOpJnah/W/gRTgmRUU5",
-	"gUHkhjQSvnhlFM8ZWbDxTMrbiHz3DfkT/x6voQXXDPbqiqk7nrAbQe8oz+g4+4TbdWwvQ4O0ltAsc2t0",
-	"TJRIMeHTQlnuVvAbxWgys1Mckp+sgOXGPsve5SwxLCVjmtyOhJZSkL5df0oNHVPNSCoZDkmFXjA1iEh8",
-	"yYxa7hxPDFMx0XSp3aUuiVFLQqeUi8Pw2EZiQd20KokTwQ1OSZJxe0nhnc+NJppPxQ6HaXBcD7tjiox6",
-	"9g/47qg3GI5ELwr1lmBSq1fPFUuksNeM/TNZzHgyW6WrIkkYS1tVh+q6sAdxLeVrKpZOiutPeebKikWp",
-	"yF8LaSiBW5DYzYXTxcnfd08KYXgGitiCUGPYPIc74h77cSNoYWZS8b+xTyjiXnOtuZhGhAvkf7gacntJ",
-	"k0SxlAnDaaaBUW+EJ3QY9jNdvLLIUuLuXtTkLJlTlHryjqGapvnfGJ7sgDjNTTNl/zqhPGPpERFyJBRL",
-	"uWIJMHEutebjDPRHYRnjfdT70W4JLOlhV9wYd9u1O7EEB3VE4pQZyjMdkznNNbG0SyacZVaGgwzIlRxn",
-	"bD4E/cx92s7sZEbNpUQxy4RV6f7co1pzbaiw6mChmer9sqKDRb2TGUtuZWECzStX9pIwHLWyPKNi09ov",
-	"7DOoz3ll8M/4YvVJOf4LSwx8EgTbCQji1e/JySTjgp3IeU4FxxOob98lyzNr3CRyziqVf1zwzFjx6AYg",
-	"TEy5YBGKaJJRMS2sWj2XKcuGlTo6ljJjFEhD8jS54lNx1vLR6xlX6Y69WZalILYXTHmdtA+Z0+Xc25L1",
-	"Af3Gg7TPpTI0I1SxzSNmVOhtDkTbp5FBrnLGktnqHH6UPLGk6PaTKntLFSmX1bbiAO1TqekJq6NfvLm6",
-	"Jrs057vJjJpd//QY7VuvGLQN3aCk4FyCHY1WSaWx3uYM24lRWmH5krHMckSrbWb3wTIQmbDMEKrdxoBu",
-	"jZp2ZIkxp1bCguY1ZhNp7XhzRCRo7fhwZA1TMD1rFv+SaMrhuD3rjpmxV1PU09bSinoLqTRr518pDE26",
-	"2ZfNKc9q1hj+JqoZsM+ftQw9Z1pTVHQbvKD4fG5VI1xloeEQyw/Mi8zwHXsy9a8831u1k3N7sSo76Gh0",
-	"1WuZBJqa95yBFKzl+/sf8PkFG2tuWmbwik0MsSrBkoyXJGcyz9gRoWTCs4ylzisxp+rW2vNjiWzOrRKX",
-	"MWGyJUmVzHNk8s3z3mvzKIQsIpBOyrN1R9dK8YVSTJgb3ab7XMM9a9VJK+CA6PtU2+vYPj+AVSys4WBm",
-	"jCtiOFOEiyQrUqbtUjqIb2VfrQ5iMlbKxrW6RPjs+6jH0y28C1GP6ytTpO5eXxVenrBW3lPuGl03Jbhq",
-	"m2cA0/An4A4EBgvn0lh62wGdzqUXqF4e/EUue1Fvai03O45VZmVu/yeh2Ry2ncNvM3nHQGqkgmkNvxBW",
-	"sOE/qHjHmbEjaaP8r6YgZyaq0AYNQ/she5fax2a4CnsnFRr/NmHUvmC1ssWMwdeN3QH4RpuEcss5sUb/",
-	"qnxK/K+bCrTdynIf1pKHe6x5HP71yH2jdatF6pxcgQClacrtmzS7CKY6oZlmTQKfVNfGuik2Lhk705ap",
-	"1Dmi6QalVoup8xv4hfHGe6JJYhUKMHhSvKDo3GrTYyuX0OqXSoNBl8zssYM+KYr5mCmNWhKafxNGTaGY",
-	"9p+b0RbOTuR8Xghulu0ipPyz/Zap5sjFHTesXZvgQvPprHXxjN1mS+IesPqKVEa3j4Iu6Y4NvGAqkZm1",
-	"FBWbM1g5oYmSWvsbunNUkKf6gqkXdNmmzFFD/EOEkpQuSf/m+gTctKWXdS9qoXL34Wt5y4Ru303036BN",
-	"KyfgrXFvbTF8MZ9T5U6tYef6P4FUd+yi7Rdq3sOOLbmzumOXSplIcceUBnmy7v2u/cRR2jb0iOyBimU1",
-	"Zxhi0xY0pELjJJv779dVn1+4jQGhRgEblJTXKmZqFmGLDExbdvLm4uL08u3V+fGfTgmzAxD7XETYcDok",
-	"N+fHN9c/vLk8+5/TFxE5f3P99uWbm/MXEbk8vj59++rs9dn16QvQKNEn3DvslQ+1XZbM28JNv8qsmFPh",
-	"T2LYu5ea6IXQpjEaRwTb4ae0Xpf5gdHMzFZ31DvpWuNJEDCrufLQg8dSQknOxZT0rRCFWxMU9UGomstb",
-	"a04Hjs22O08bagod3uBbvWZ5xt1467fIjd++JVn+yuqQq2RGs6z9lPAWIEaiw5RqslDcGPTDGJDnhTBq",
-	"2Xr+9pUXnLYMfWY0SfmUGx2BX5kSw7JDknFx2z6SvcHQU7byt1uOUQK/n4nimmvg32zydkbVHH5+V9Ds",
-	"LdUaIl5Rj44LDbREDRfTtynXUqWg8CQznqWth9CpGGI0pvVPhr0zm7bWPhNZm08x+NkS2kKqW926F/aJ",
-	"LXdVED3XndvabijAdpZLqra+jaJeySkXr7i4PU6SdiVuTvUtS0+9tr+6Cy7m80QTtmOfcvGJLLO3jdVD",
-	"MpnQDB3348IEUdlkRhVNjNVDIHjl5F+s//n3/4v//19OxA0TOY83b0A417WrvWQpY/NOwxou5Zoh0m69",
-	"bRUcDieIA2+Y2kNb+yu689rteQxvQ061XkhVt+3KX9YN4oNv77elfhLlcGtW1nVJ0yRhWl/7U181G9lE",
-	"MT3rfqBwBvc6QwGM8ubswy83vrPi2K2W87pDEX4jGDEzK3xateGxdOxnB47sVUCJnklllXhhmECFq3Gx",
-	"KEYNS49N7exSatiO4SBuVo3z7Wx4HWYgtGgXzgfnYj0Zo0oYwsUREYWVLSJxofLyQU1SljHT8Lu4z9uX",
-	"MFaJqQydYr5Sqn7ADTLUcG14osmcp4apOZGCXBdMp6A9NsXBKm3k6f12sM31ALML9ywKTib8Rje53MAz",
-	"9zSCOy6/D3MS3l9c2q+3r6jUS5vqdhnu+VC63MZHVIZkavrgujfcjK/wYUtvfM60ofN8e8aC2+Oky6nS",
-	"RjZ+O0pnVfXV2nBr9rhbagbGwYZreY2WX9+XVhe95UFpNXjF8myJBuwhie0mW3aPj0hsN0GpIjcsjUvX",
-	"O4aDXAAR9I+dBV2OBIT6LWlZkQEOT6oUvyvpeXBEYm3AgxsMBv5S92vCzZAcw6+eaG/8jATXhGYLutTB",
-	"5DBkX2q27tdgaZZTBqcdDNyqtL7haXL6Dh07nbfzWMmFZurcysUObdWJTHAcEXtdstQnfkDqHcmpmZH+",
-	"LcshH8mqbrETOFdGKjpl8WAbl3bjBj84aDMHnFm8Yazn+wf3kxjOvqztRhvZXTht4WT9rkLATs3P2eIi",
-	"UGEaIflCG8L+WtCMxKJ6MK5t1RplZ3Vv0Il/8ZBKU9QT69ZwLlExWNHlaZoqpjXmrWC0NZHzuRTEz2Tb",
-	"ZQbT+3bjKTZ2oD77qO1YWg/Zhbc9931/fHV20ot6F5enr89uXrcy24UPwa4yUODcR9/rE43pZT7X1MwU",
-	"YwSCuBHREtWTXPHEamQuZQjDKz65gYmJVAnTpM+1Lhh5+s1gVQUbU82T+wZSJoqx+76TKzbndqvu81rj",
-	"6OC7kZtzNWTr8Sg54VmbOo6XSofKFjhAneuixY6+ekOe7n/zzc4+oVk+ozsH4GAji5nUjMxYlkPgBP0f",
-	"4G2AC0GTKb9jTsMEyW9JXjMz3EaD7I6ITWRS6GPFMJ+jxctm9bNTYUdPu91alU4PyrDGQH7dnwt8Wmjm",
-	"SI0brzj3XaowsZMftLttO70jueJzqpYnVpwqoT8ytGbVWKG54XfsWuY80Zs1iEYI1Ckzlk5qm7s609Vv",
-	"Nbd7DWVuqTHXT+v0HU1MtgRPPt7ZKab5DMnxFNIj9p/+8+//2D/YgyTFIsuOSKmQwIMackV8cvjB873K",
-	"UaKPSG32WE3gjvDIu/Lgt4J0MEEEOWMQ3TaSJJY+rD6DIjtc3j4I7cZvWjm1zDzfP6hlnj+NPoaJjzuX",
-	"QPpULElCNRu0r+aIULFES5hl2hVdYLIVuJ671JgNnPswVtDzvejeMuC6sAyPD1n7UyoiJ5Mj+x+I78FS",
-	"eWkmg2SoyQT/jHcHIO0UujMVaZXlH3H1LQLh0b7WFqC9RMdLpx7YdAA9tNpaG/+XdRN8JBfW9m6p9tlN",
-	"uTZMbdKjt1Oi84/WoD/CVfmZc5LyjSr6Z1XMG/dwvqKSr9XHL5lmIv2RKT5xebif0dltJ1NaGL8Vws2/",
-	"FAvtvifvlMNGFPzq9NLeQhARsqYT5KT09UwuBKGavLw8Pa3FZ+0LvWjFjot6xy9en5232nNXdMLM8oIL",
-	"wdY7mp9ooos8l8oQtA2sEpbDe4SO5R1zwdJ5LiFd1Nl8imnjq0LdSIcjQZ2vCtwoZEY1gciUc8Errm+x",
-	"4ARCc5DYrMDfMpFZJhc7RQ5Z8NYYEYGNMhIwalnjuJjxjIW3P073CJ3jLh01sjPQxlqfkzKzHhNMwDXV",
-	"jCMbNm2NLdituuUitYtNIbXML9uaJNqtCjJeF6zauonESENgaelEMSZGwgoTbWfXj3XBE56yOCJxGfO1",
-	"/4AYr/0BvxgfkbmVv5DoJOfMFcRsock1HQx+mW3EiiRz6Sr0dItQqGLZq3uU0qWPWbjnSP/nn3/+eef1",
-	"650XLwbtwXFQgVsTeU7vmFqWir3z3mWWEO8gt2u8JHYfoWTUsLnuzkDZNhje7lGDh9t2y/2CKkWXa9V5",
-	"uzld+jxyB9BKkedMgW5ft8MFs3u6lSEOe9N1Prh9wJKCMNhVzxermRCBQszmTE2ZSDpWVv7ZZQVEOG83",
-	"lSNnopSVdKQP2RjAPhAeb77fTijlU1dlvkJXSXVzwJAiW8ee0Cwb0+T2RrUE+idcpNT7TYaJnEfW9AAz",
-	"glkKhdSH1mFBmEKRsSfPdR6CMsOlhbI6VLPq4J5o4IX61m+Tk4TkEp6xn3d9W0JObZUcTKRl2KRDo7hP",
-	"5j15Fu3thea/vy3BM2BtYOdHNPSW6aOqBlQqKyNHIpMLpkAccTMj8cXp5cmbV8fXp29fH//vt69Pr66O",
-	"/3j69uSH48urGBWIwDdp7CYqNgFvUiat/B2JMm0vLELFmlPMYxN0bi+j2D0YNyR0l6H27EPqB2oR5HsG",
-	"fO8RoqqdamV/rZKhLAzULckJlIWIdEhiuLExuhXb04PikPJqproKNfk8KtQcfMhpJNzfD0lMuf9+7AhB",
-	"VK4jn9WFlY0Y1JF52x1fDdORvp9eMurq4zY7PX1y4cYng524d7BUN7S4dS/XNL6KSk5FWks/C0T7Wjrq",
-	"ojqwhkvQhw25vze69u1aDi+Y2u0TAz/7FhmDbox6fkBwzG2zaVtIY7PamQEeeAG1jC12272Ih+vjxPA7",
-	"1r56L2u2vjx8VkDL3QHEdyYulJwqt90rVcaosWsyZpC+F2ZJ8jKJnPT/eBpWvnkn2+6vPH2/q41idO7U",
-	"eD0S3AxKbX3OqNAEfMbIlS2E+ABk7lK9t960ssRiddM+iC8w87w1OSlbOkiGjHlsGwA7sGYdXj8gHcs4",
-	"td9yq6xBmGMr7e+B+XMrgXXlw+RVdsd2nBvwK75SfjHgju3Zt2SZNaz7imtzZti8xVJYqZe8T+HL1gk2",
-	"GdUmSODZ9kBDyn5wyjrCOAFo6TVb6uNY5/Mzw8OS70NlszlSDykhHDpggsZGrlLDGkq/WsnUPz65Pvvx",
-	"tBf1Ts9fnL5odxgZmV/aq6Db1w43xdaXUVu84QruiRcsM7TLi2CorweKU/tcbA0tAb6mRvG1Y3p3+azm",
-	"D/gcvg/MtcO5nrYXkYRzpYLEoA4GU0UnFwV/JfwOJ6kP0e6PT968vjg+P3tz/vbm/PjH47NXx9+/Oo1H",
-	"oky7SnwBeIAkgTc1xABzqgynWZnO5TLFoKy1zK+CIOFIxJenF69+fnt1/ebi4vRFkNqF41n72Od3ORvM",
-	"fgGV66psotVr5lwsVe5o67p+c8U5Wyfhgs2Jw/h9ggiiIH2XhkrGywCWBy0ZwRZw+IO2hNwPqhMKJ9xG",
-	"q9f0ltEFVp01mCD4y2rStM9/9n6aOl6f97AaSaaSYGXeBmbyX2udZAmW0C1iPpJnb1TWPXahss1D24da",
-	"R3aZ7tsWg3/RBd1tG9CFBdPpd/V3z4/Hr85eHF9bmXB6efnmsvX2cRgx3Tknv7a9E5LzS8hyEFAgLFt4",
-	"v1pJKXrWSZYPZFO/jtYdrKpLHXphj2YZVMGX8Dbu31TPwOmmqD0mlswkeOTGcE5SLN/Zw5N3FOriUT7M",
-	"+HzegYcDH/7qmPttO+aC6uO1kEzw0H3ceO70K3alWfZm0jv88ybdeNX79z5aSb8oUi5f0DZ17nuq2TfP",
-	"yOuLp2WcMIeib1A7jhzoZ6WNuNxlomeg8Oic0VuXoLXZp9lY9S/vo95PiOZ3nNy2abIJ43ftfrGVFBX3",
-	"aNveYhX/JRTvt0jC+9cQsQ90Y2A5Q4tBdr+ipJNu5ApdTKdMm/ZS3qhnZmzecFmtPtOY24Kx2ytD1er+",
-	"bGdOVe83FhDsYzmz2grCKqLVc4X9SArFzfIqKdc1ZlQxdVxgbTb+66Wf9H//dO2h84CY4K/VKmbG5Iia",
-	"xsVE+oIdiuirDnm2SnN18fiImJmSxXTmDAJ4waqYc9KvTKG8GGc82XV/HvRakdmOL87ImM24SKts2gh8",
-	"7pOMgbOFHJ8hrkVpeAxHYiQwDAsFEo6JcyXTIjGWP5Mnmmj7uhTkP0jG75gmhUiZIrGdWhyRPCvwfvCX",
-	"unbDjARVyYwblphCQSyfHZZaN16ikbOZWFqCJkStaJ0zKJiH62IkTAumWZ+GhR6IJY3BLeJ0fHfDKClL",
-	"qEopkEt37F0/EswVopT57VBF5PEqjaJ3LEM025vLVwPcO3v/aKJnVDFiFtL+lDM9JMertxTX5Ifr6wvy",
-	"bG9vJOJfR6BhjHqHoxX1adSLRqh4wJ//+ff/B7/xxTjh75wyMuod/jrqIZY35IIieDc8ir/1L7vfv38f",
-	"H41gYS5yW02yNjUHD15hOvgBtpvh+xjQSV3c1tLTSEC1AC2hYbG+HNFLY/uP3TyjXMSHSLuFhuooRB0E",
-	"9WDKjK5ZbehLGAn/NCbDUhwa0WbaSMZSSlnV5OEX4VQBdAX3pgQULbQhYxaRMVtKkSLEYQlKa5kEhfXh",
-	"SOyQ7+3SAPfEkTNYrAB1jBvu38M14he6oG9HgnSj33r8XId12487wetiAkC5g6OAv+zQJYth/QB4MnTJ",
-	"f4oby5Iw+hEJycVPG3F0IwfCg+DfwPwEQX/tttntQOjnEMjXrsKqbUL6zC/7vyw32iUQBdIwIt9ET58/",
-	"s6MGiqmVM+ydOST/8c3wKfnT9zB73EicalWF70MeVJN4NCpiwnRiOXVgWdVOEPYCtiBlSQaQeBmohaQf",
-	"n2Cp4Q7qifEAgp0e3hPxbYAon+0/dYUL9uu1g4sCv0uZ06QYhYwmV+0LdWs6GBSToJA1AB/JfsUOaz9k",
-	"pBxaYgN3a21jHSX5E4Ltt68DyQT+V5gqBUGJCrvb/iE5th+B9+xYDkwD5wQKXROT2SPb2KVwTfhUSMgM",
-	"0dJn8adApwZ22T18H5hnT1+IeKLJs719WPwx+e+rN+elLGFBgQL8AfHs+gt7DRGd04QRqgBG2y5X85QN",
-	"Dq1k55k9kvHSYHKcnaaXJlAp3Wly2C/HMJXvG+ebMitENeH2uqlPE84SvN/2LNZ+CMkS4Z0F00aTlLHc",
-	"O9SfHpCM3bEMUiQJ6jbgRYdUMnjk4Pk3xFXJw0OgmcHf7dDwyD4YfMyVPUUepBZmWw20vwePwY4Csh7N",
-	"MhSu5Y6wkvXdVKRy3+vjRtXTkcCxmmVuyIE7UJwsWvkuS3DBE2a/aI/VjQy7uMUBufngoPCFc4Q0sRpD",
-	"2TSiPCFURe28g2kMQMxa0UZu/n3PboK9KB1I8c31y51vI/sNAY7BcBhqTVir6yklp1brQ6FD+vGoNxoV",
-	"6bd7e6NePDgiukic7C9Yc2l26DWrc7dd3xIHS/HzQamNAOUKHJiMK7jzYLIxHY6He/GRZU6a1jYdH/Yb",
-	"DXyIYp0bPKProJxH06WH37a/hRxJQ2/ZkMSo7R8Sn7kYkz7QSFTqXQQ5BJQ64rStQWn+OxEuhVEyC0R5",
-	"Hw/hn3//h/1h/2UEp/IfL90vvnsZQRWwZS37WRBlitFb7RHo0kHpdgDEXUCypYpOFc1nRDP7M4DO3fz7",
-	"wd7Bt/B3+PG7IWydX1jlV4hJv9JfraKrB77pCR1H+JUJswfqm5xYvUUxUyjhl++XDXsPV+zK0vWQnHL4",
-	"E99A83g8R0iW5X1jyRLAO6s1lHnd6M4B/0611ePCOJKHgy/fAudijLMAbc2napN+bM/4v1I5tzqc3QyS",
-	"cp1nFHM5QSKIacbIWNHklhntWIeEIpoLkMxHpF1uVzdMsBBr9frUITvktzvP4P/2D8iMvaMpS/icgvd+",
-	"DmvBu1w7SXQjOARt4D+55MLegi+RxNGN5RxDh2Q0uopRHQSJoOWc4QbDoZVCNZg66JTWqGTC8MTKARzy",
-	"2IGsO1XwezAoCWrcWKWCPIEqd4z3daDh0cLMdjM55cJ5vDKeMOcAcgbnuSTwy4SRqaLC2EvZilwFSHBE",
-	"MbCKrKENnnMwYvXh7m4yk1Iz6gYcJnK+K+ROztScg/22G0RSA6v2+OKsF8CB9faHe8M9gKjOmaA57x32",
-	"ng73hk+hvsLMwOZuLAVcLFK3IHNgcYVlItQWXcJZ/9neUxKfvj4+e/X2/M312x9PL89enp2+iKuM1Mir",
-	"RFDrA4hTZA7QCYMh+UlJMS35wFWZilsBifpI1UxbzavS5J/t7bvOA+WvFlLdHhHFcowYTSjPEIxSMcD4",
-	"3wHtiaXE3t2luivw365lQslDYFx46H7uaLTy0gKgupsv/BkzX6EuO5HCVZj7AbRvEGNfqRQ5UHwzCUnc",
-	"VeGFXAjIUBZgJdk71+0c7Fk3AVopeAu1IaUGd5b2DhGcyHXbYdpYw+jBkOtrkE7v694jowrW7NNzsLf3",
-	"0N/uxsq/wt4WXEC7gmf46bYRyyk2kfjxvf3N79W6NcBLTze/VHXVsW/sb/FGs4+Mfe/gu83vNZtrvI96",
-	"z7eZYUsvltBr1zv88y8e33LpNlyXBOsLiOBmr0qFDJ1qiMEUZtb7xQ7XRsfdIuilU1+RTTAvwHOt4yVr",
-	"2YyXZNGQKn2prHlp75+pdDDUenDolZDbiMQ4g/+E/0Lm0x/wKgjvgAj4UqMynDBvnu0/J3MuCsP0EO3B",
-	"uxVZaQWYFGxILlekkVtAuzSy2sst1AIxA0JTr3K5O9sS5+0xGT7EkfvETL8SKmlp6AIWNEutyYnIBq5b",
-	"j3OQwka7Ag13NIOPkxC/A9Z9bakqcMeWHjrLGOivQrvfRyLxxm3ZYHevsndcO6DlrRh+lwYIka2M/4oZ",
-	"3cahsTOApK6+7lmaWKWn0eKsC/9x4O/2Eo4JNTANPb3Cq5ibw6qtIHqmFSA+an9LS0HsaQ/JudP8PTLl",
-	"3BXqOTIEO/OO0czZJaaEbMaSukJACT25QWUogor6sCmPc4+vqkYavE92UuhtcvsiF1SlwQnmTO2gsNkp",
-	"hagHi7ZGKY7fplTI25v8E0qbEFDzcygaIYhpR18eOHmufUOeOkXaLbW0GDkS+Aw6ye9ATJ17B1elv9ck",
-	"ld1+KPPDTY5KR2ehvVVeYt1uJ5aQh7qlUgWyjpp5m3yC3h3W4t6B5A6rJoE3wKX+L+iSZHziIipWh/Hx",
-	"skqcUbOizuTg7AWsuEtv81Qsi9MBlJi6ZdO0ho4IJVMpvQ8YxRlv1TDsTvwLsfxv1bb43VkK1a2HpW0B",
-	"Q2/BqbJYozScitS1OQWOJNSA0h5ZzkHnJhfaUJGwQ7DpQ58P9t0BFw06LdxvLQP5MKfvdQWdkn20B1M4",
-	"V6xwO9EVmn3W0lyh7Mk4/ORE8lGHXR7vJbuTt8y3m4bN23FCks55tixTt2kGQZ+gJcW6w8YkzSkzHT06",
-	"7JALNiY0z53rFz1EjqAOCU8jZ5ZGrpRXyQydzxpzMglWBkS1bkUeibPWQoX0w248gwgjSlXzs7KFSpD5",
-	"ULVacRAvdRr5IzNhh6VHlG/hZzq0mUYrp/Xdm75MMl1d5iYKlDxNdn2OynqlANzYNZ1A2iFOZMqaKgFs",
-	"LoayrKECSQXgSoicCIKyQXC9O0BVn8Rn6Nh3H566tr4lsdd6sRbauCZ99tdxCGAau0Sbtaitq6zFAcV1",
-	"FcGVHDssRKd5QasgJ3OVc2UKDK5AUDkItZWXQc2MEaUrGOHltGwqfXOaQmwybLz8RJeb5HyvYMLBVQAh",
-	"8hYZ7VFw3/A0OcHU48dQcdoAd7/qN78r/eZa0dTHEcNAa3A/OAIuU+QgLF9a2+uEkLtRu8XPscvQcP2H",
-	"myoN/rqm1KCHR2ZpQ9fRRuYaAitcTK2dgXYUJUoaMDjqjyt371ueX8zs1Yr3fZsxUWG+6Ufiswbq3idm",
-	"sSakXmvr6Y7zad3dr5z4IZx4CVuJ3rDaZm7iMYQcXH/How7ZEuggqshc5NFlbiFZHDm/oXsKrmWaaVl2",
-	"sF5B4INofRNyDfWCuAGN5kLibWhxTeZzi3ssvqvDNW7FePufI0Tg2iBabaPybmPCU1kv4Y4DwPetir8k",
-	"njZcuNc4rXgk/JJKn/Ado5kuveRVvMF5x48IdVEiXCjxX9JMGNdz/F85KHECxQNhoAbofu5iFbWt28ZZ",
-	"ALA46U743nr+7qKMMOgB+mkz1gfxpSDeVCMUcl86GZJjh9ZsNVdQeamzEDy1hDkNUZgxmjNVevaBvDAn",
-	"uk0oNNEzH008dMF0/nZjiUc+sMO1y1ohfLLd0X9BocUt4oNWYVnhO5c4XPNWY11zFQRfIsr9OvaEZ5ed",
-	"Lh6v1WKSoyR6JhdQiW8/5vqlpFEZGZOqtBv9yT3b2wvyg8YUkhNvt3eVrzINUPHytMSrdbmsGsr+uJ31",
-	"XwsGuBIuGcz0mhQeBdR6v2ZGv2zkjaqUo84VzZFaHUANPYTr8jBDkn6or/kzcjm9K5HO4QOww4PMVUoy",
-	"p2JZpnYNH+v2c7l2CCRZP4vSUVKlhNl/regSazguhPbovgR/ck6cuCy5jZ0Q8EVk4CTSQ3KCKS50SrnA",
-	"KiGSUp4tywqhMqzsHb/gDgX/a//ZwXeocMGhF/ngCNEzg9YTyL/frbLgFRPpyYwGQC+PcWm1QC9+4tuq",
-	"tVC4nZccjO9Pq42qdOjO9icDWck8y0p0E5eIUCo+IxE7DLhDBBiLXfYswrF8rKb6YQl2zza/dC7NS1kI",
-	"98IWN+KJFJOMY83xF6VAV4E1JlJ7T7uzPSrdsCUDt/JveeYlSh06fLNEIvivlyJWbHRIEQcQtCYWd4e1",
-	"LYBHnTJ1WEIP9eNfRyCSw6pFqFEAvRbpN5kV4jYik6zQM4fB41ur6UE0ElCYyDA3P04lVARQ0sI2AH7t",
-	"oYTsIxUC0WETigbwMcHSq3YHO74d1YRiWXnjNzaCXUYbwWn/zFX+UkGmciSkg4AZDIkrYZ2Aiz/IQnJ4",
-	"f+6M+lWxQVSWNnodx312MBJWa5Eq5YKqJdaiwFK1LwV7tvcdcVhFZ+dvLy7f/PHy9OoqdpVupgZZnit2",
-	"x2XhocErUVEDMYTk+nPpIJi8RRKsoyZpsGjgOiS2Clw0ZYhULhdiJFJG07I6xAknKC/k7hZBdW0q7SW5",
-	"oMsjshk8cSQceiJQj72tOgSlb+gXrWKgakkmVAV4UJbJrJCE2OEhqbULLNE18CyBP0PpeQR4WyPRNW3F",
-	"jFqWRXfhbrrZH5eQrtS4uffhA1KNhGf/EMhqQFK7Y1Y9d0b1+ksbCxsaty6s5su5d0HfA/rcqcRUNQUp",
-	"2DZYHQGs2vvow3A9No/vLsZfutTyAOfM+a/gdYKPjp0YilNqJaucYJk0vFUJXKh/YlDZFiwq8nKzVWyi",
-	"z9GJzZrU/KoA/IYUAHBZ6Q4Qv8gJErw/MSlhB6Q1Fp1vuuq9aOo00l9LbYhiiR0SurBHgbFCtamEl0gR",
-	"kTqnS2gcBUCVlsTqHedc8T6uD//uMEeG5IJOWXpYtjKLQVrFVWOqvuFYJgvxt/GS8HTgcSfiV1zcxmTG",
-	"qL1yUCArlv1h1BOgh8QhSJu9UudStaRsvOLaWCl45TdmxQvQdp7VI7t2DQiv2iUdGg+fFEqDfPhIW2Mr",
-	"2JsmpusKusyqjHojXGJ009SrTnTeJBK7r3gSMKNXrgCkbWbusd1z9s7g3olbnMYXERp7uMSVlX3dlndB",
-	"rUDOhV7BG7rWlMhfU+mz34fk2GVwOEuy1HmhtLTUSXkaocL5bJVxXsDHA9a5N+dclShgLbzQklaHX3RZ",
-	"JjTLQM/0qxt+ARfYZyU53D3Mneni7BYKjNqvibiOu4tactzA3o1d/BQLxh1eRhem8VaQxg9At39k5tGI",
-	"9iGdRSGMfleGn8+6/Er6G3wqIV4Wyo9KbtxD6O4yka7L2ml4PBENQEjwJPgPHtmHoNTdQ9ZAKZsLTeMA",
-	"3ljkhhTCNYlFU8Gjn8gcoT8PyUwuqoKnCWOZ9u20/DSsxRoRaNvu5f9q5hz6YB+KKx7ejjwVqftIYEa+",
-	"f3wOrDSnVR48RWT4UL+F8GJaJo2MaXI7BcyFr0y6gUkh0f+el9MaTgWvy/oiZIoGDTBO6TGEmq/QTRgB",
-	"oHXgEYIs2AoLHPnSg7YJFzb1nvgp5QJiIY0BPJB46UGzP9CkhJlB56NgQ4JO15GASWyAdidnziO0OY4D",
-	"Bcl0JAD4rE9XXVBTgCnkBmjYJe3ijrhnMfcBPzcYkks2KTTNHPRTm/+y0zF6CC5NkE2I+n786vL0+MXP",
-	"b4/Pr346vQyx2EeiboQ6sQkiFCAZrZKDE4zWOElpo5vLSDjXYETikzfnL1+dnVwHAPCrikiLR+3SUpwV",
-	"otAd4HEVi6/esK/esH8Jb9hx4DavTNq6DLCSLvo4d5gPMMi8+8q4ESgzfdQCZGUZusAKC5Qq8EspBhFW",
-	"KzCR6iD6JAXJC5VLzYDeR2JzaIKUkQnfDK4qCde+VBzBovGHsivcSqeKjNE7Vg9DFKL0KfY5hrfGAKyl",
-	"uAsmA6aWAHxQdzvjlVKB4NQaW/lKXVxvEDABdhyJftj1rlrTICwwWW0VgldDW48Oh841EmEbDpAlLgKe",
-	"yDmciLMrg1AYxLJawyMy/0Sy/CNU1JVWNG2FII4Q+tBCmMxoSv5SaEMmXHA9Y+ng0DUhjEtkCCQ8d4mG",
-	"8OPlRttRxoyJsOnJ+6jdbXMugwYqXJDc9Vhrdk77qiFvMmOhliMg4GAvXUtJ5w0BMEGsA3fFsT5IC2Xr",
-	"5r5i0WsY7Wl9dalXjyy7AjjPalGlU4VStGzvaym0FKkj0Td0TJJMQl6gS/+PiGBmIdUtSZXMB5bPfVcZ",
-	"xXaoMTSZIeQHN157jrDhz0isVZ8PrYbLlTalXlEVN6+K6AiBlOlI+KcBo8RqJ5NCgZMq5yxhLs8BRJB7",
-	"x6klVRLDkLwRaCS403IweOAcczVI5fGVBBCFmvSCYn9wtcLCGHwHKQxwuDJjYE2EraPcLYETG5KDvWee",
-	"4SthGZCbFeE1D9Ww0T8RZAlkGg3apOsxnNJXXfl3oyuvF/z8q9z/GLn/0uW7bJb8D6gLh/2wWsX+C0UX",
-	"okpdTaS4Y0rXoawpJuRs2TULcItRJcUa4gkzS6ITZRWNSUanU5Y6t0Twbps30/n4y25fv1H9rZxfB7/7",
-	"M/jKIRs45A240h1B2F2rKgK6g9gljDb2KSVzOWdio2pUNQNY71xsjXENyTmAsVMClX/TAhDA3IjwNvAt",
-	"TxjpP997WoGvuo4D0EUIUsGgnM2lTTwnr79f5YGqi9yxfWtteheAMNthdydSzXdS16eoouKWZka1XjRj",
-	"cPZt7EaDL7Y0kvmkidgt/fW6GLA8mq8IpI/l4alOQxPFEqkgAAaE3i9yy9Df7BFNdoHMB8C1DhdCV7nR",
-	"OWPJDF6fCuifs4mNyx5i9+RgREqu+LJWqodOERi6Xi3RUSTRXgsBfcgeNymz1ujuE3Nfvc3augII5zQq",
-	"W6fFpD8ue6UNcCvdyVtp6Onri2DVr+7etdUP1S2bOn4q6yEqLdhbMq5dHsoMoIqAFjrFAHbD2liseLC3",
-	"Z9XpTIqpj6vnSgLgA6jY2kP06AjglZhvaaMNNaX6YW9US7ukTwFXlIxpZg19KEKWKpkxbbD7o2JlQUfl",
-	"DgAnCUJ5oEfT6itWj/bJkOX4sjAuTx9Md6qlIEZCeI6mXLg6wLhMs8dd2IUoWtyqSP+A+/SIEsF9oTPJ",
-	"BVqOuZSIj6giXFOp94rfMQHVUUGTM3/M5ZcrUnK00yQm3MatSKqq1SiPjpagLzk40PBeOSA6wt7zViFE",
-	"iQiRxp3jiWEqJn2I4AppeWYy4QmCP4HJ7ainEIZnQQekJZqJgyMylmYWoEq5ngOtZFDSz2+AEhDUr7Fx",
-	"wwcwQz7BIspZlyUcfvq1DNrgiFvwBVkiQU4COJ7rHCMJ1beupKQXrVbEli0qMW+mE27Fn3ONFzr3fA1P",
-	"cKGhQcbuApp/drLFZVPPurg8fX128xo+evzi9dk5oCM/23vanr0d9hb9aOrcKqm61s10i4xqN7fhF2AL",
-	"PEJ6Mx4/ceRg724JxXDumAdQaMd0kEnuScpTUEBUuZITnrF12c9XVZp62U7IfTTy2Lq+pssNB3mqOB4g",
-	"RahCAMCvLsaVZQ5RBpGwLIP2iG6ubUnRHmb6HknNXyoCo88qriE6ixShWV1Lnwnh5sjtHTZHCvc1PHB/",
-	"up1px+eI55KW9fQA5UrTHSkg+j1lrtpvppiL2vg+XgIadEm1PBV2HSm863Ir8V69uLluvfou3Kwe8eLz",
-	"n+i4NEpechs0/D2UPZRraT//vOjA9IEUWGymFrYqhHM+JDGdspj095/+8+//2D/Yg5QCUWSZvSCTjFFF",
-	"uBlEJJ7IpNDHVkOOIxLnitspnkirkwuNsTnNhOaG37FrmfNEx6TvPW4Hz8Pe7hEx2AEeExjiGpm1KNU3",
-	"eUoNC6nq4S18Nzp+6lOb+BuouYBJpQ1i/pep/TkBmaMrog06RnczROMC3GXvfC/19vqM3PcT28Enh/YI",
-	"Y8xScmNEDkDbB49ccrgO7s2gbG8kfN1e5LKH5hIDie4udfe8u2oHrp6DkddU3aZyIQjctDlTZZ7CSMRl",
-	"0Onnn3/+eef1650XL3YAlHk4T2OEZAYIZshx+osslKCuYSb0xb5zJemu/zVYVQAkUNUQ+ivC2lWQLmYI",
-	"hXrCIXnlGvgYyG1lC4JbBbb3TBaqLXR9Co9AJ/97cdDfeF5noM2+81bm+RvP/dIjh66LOQ9zJozrVLl6",
-	"+H/jedywMHw/3hdc51Jzj6XWIKNq7CM4P/uBP4x6bR8Y9eI2u6NazpeBYllPSq+pMbVAUonVBqQZHMt2",
-	"/OvZZ50m65UrZFO8VurzOAroXFT936H5TKd2mmWv/ce30VBfQrctU+KXfrITbATBFbSHDhTLqmWiYq47",
-	"L6Fj6Rr14AbdS7u8mkmFzZmZSJgmVl0QJohx+7OvVzhXesHzvUHVMYivDlBqFMSAStGQ/FZ7cP2kNwbC",
-	"j5wvqK5sEDmZRGG3UjcDCRVzabsB3U0Nj2A7w8eWlijm9N0ZvvF8b7MNXVMdPfM0TcfPSJ/Qv2Abiuw2",
-	"dzcLi91f8bjP1tf/Nook8Z371/a6o7pv8sRrN8X7VfX+bnMcti7C9Yd8b4MIzFyuvRUSkf1//v0fB3t7",
-	"tZ7HH00TaEo8DE08vL2DH/g85o4XaR1Cy7kYcMf/Ncjcmzhl6qycfADJN6WgB8SGsH0bM2ByDXzBte/1",
-	"rxyFNXVkUkuom3KIvVkLyIF+B9Dc52zRis7NjW963PzUNqijuD9+4MdyAbjhTz5nn4otAA9xfu6InHhC",
-	"WVUDfPeW3J382nzv3r6GGte1NfPt5rqNiEEnVLMdLkrdtoIsjAE7N264GaxWyjWAtwP+D5aixu3Ib3E3",
-	"OtADAwFdMWu/OddVNxpQGyaw/2c3DvBKWtxXWKE5Ncks6B32FVbokWCFIqKBtAGBJQzqSkhV4SZj0Qq0",
-	"F+H3FA8lKFFH6sMDwLbUefM3jtyyDjfizVqUg6+53htzvbuTuil2cNaGWDm2gYSLccaTXUzF7iTda5Zl",
-	"utaZEBMuPAILpGNr0jczrtId+4+l7w0VkZwu51iA5ngO8xWjetJ3BFAUYlpY5oOKiYGvkIGXZlQHCePt",
-	"5Q5QTXeCS3nMvoPhd1pI+yWjplCM6AU3UIcHR1Uu5XHSt1zvyK4NK9F77eElVBD2DoDjsR0i16QQrQmD",
-	"SB+tBGNoYtZ3HllBzC07nwCMFZlwyCOIF2ysuUGo45kUbJlLM7BvpQrrdjXPmDA+G9bUm5oMyWVgaEBw",
-	"pd4CoQNuHVfwuEnG7iP3MjwOPqXhcckSxu8+1pj4PTTzrWOOl+0jizyXygDRjuW7bVhDMc3MzkZDfUMn",
-	"kKold63LZqP31j2s+C4TvrWHjgns8m0agtiJPnRTkMdp2lOu7OORmD+k8wZM4chZg/W+g+5CBygmyFJd",
-	"sfIfqU1J0KAEtNGQwnTYKfo3177Ep50PH08qGN8wqOS5jr4lwPYrDUu2ExI7DJrvbOyFuUZWBB1uXCUO",
-	"8GgUJOynRQJlQgnoBu2sD/tZsYhmZjsJwFz3oG4JUMb6/aOhSHj+7JN2BjoOxbzdzMfgsuBEoImUZbV/",
-	"PQ7yPbeQPSzLHNX7slTqXKMnXZhO6VrIbcFYGCjeUUzLQiWs22V3Ac+XerF7Ed0zC6luteuqDS3s7S1a",
-	"CKMQIIYKcnb1hjzd/+abnX1Cs3xGdw4QmyfMLXqiS3HqqvUw4y+XmmaDI6iAhUExRgA5PkFTgzumMHMP",
-	"OkxD4D+G37K07GBjL/gJFymdsSzPuGDDRM6H5DjTEixA5/XEt9znIGbsC3/LqZZzgXQsAA1RSyKK+Ria",
-	"T2OVETea4L6WGU8pNQwwNahrCw9NRVJOsxJLJ+VTDmI0Niw7dHmFc30YowQVELEAoUWNn0argXcFR3RZ",
-	"Hu1WkskNWHNN5tQYpuzD/+fPxzv/Q3f+9suvB+//rfchQugjvCSN5XQFz3ABT6xK4B79DNr6uj7RM0bY",
-	"nKkpE0lJMpY+PFEiJktJ7lHY7MtA8tlGszPMlt4FOpOF2eLCnDFyc/nK61Yzqe3n/PvA7ENy3Oj6VwdU",
-	"bOa/A5qEsw6saWC1aKENoynpP9vbw+YkLeEuaAN64r5c+e8exep0X/lM8a4blW2qbW07CLupMq+3iH6Y",
-	"ats6DwRziz78Bo2rN2Py5Ad7/EaSpSxUmclk4I61K4Nf1xL+n7giTSS1kXB/HGPtRdUjCWFDkX8qJ3Ge",
-	"UVEiNH5xHvorV9xJroziOauoAKUELC6QBeG+dUoEOZ8XAmTTR1dYHZFnAfQTF3ccO9Ru8j76KZzBG73P",
-	"y2Bu2thQ+Ldc0/35Y0X+3LCxGW4cKkieRAoAWpAiW96XLvGC+NB7Ct+29LgXYMaBwx8uJyFXqojaLp0L",
-	"GCa8cj674B/zLONi6i/QFsm//mS/p5X/5ouUgW9yJvDYnRCs78h96WzBxjMpb7sJ7Y3IlqW8pRjN4dC7",
-	"HUqJEPLbGjwYuijNEGxn7PoOeyhB8AkBmUA8NWEAsnbkMLYg0Qnk7C0XzoFEE3txZSytg/jP6ZKMGUGI",
-	"k33ymn9P+m6SC8UNWBwDwEtUDg+QlASuUVmz1oNlhFKDo7eMfPcN+RNvwQPCsX9ym9VuPmAQvbIf8J2d",
-	"K78327s5n337oJ5NmqYcw20XARIRzuCzYgm5/TxObtu4/gIhBFgalYp1Xv3K3vgBbRCqvZLzwcLgc/B1",
-	"l/sQaZk5AM6yj/h4GfCaS0hQdAFMsYH1pZViB7teluF5TaWcYkFwe04/ejH1TCqzk/E7CAeic2OSyQVJ",
-	"pLzlaNIrlnLFEqO9icNTJoy9HXMl73jKFLJv7Dwa55b90SlCFBWpnFvltWC1YDF0g7Cj3zKWV9iHho6f",
-	"6LJhzpWRik5ZfOTBPneg4Rl4Vfy9N6bJLZlRK1Xgx4QKbJczZoS981mmRk7RkeSKuUhfM0biCvcUGrVL",
-	"nia7/qW4DYfIqqlveJpY1j9rybVYgYAN1+9uckPHKKfGbMqdxHeRcY/kU6jMPv30wA8wXhqmYUJt/oxw",
-	"47dzuNq9tGZ43ee6f/BtLQxzcLDZ+/EUg5NNX2I7oRw5dCK3Wu79WiXomxRhwNr7ykbCCUgMgkywIT4c",
-	"t5Ek3s3klIv/BDYAc+4Po2Jv72li6QR+wjAykE2QImHfdzCsYTKVRIG3wfb7CKmSsgktMrONesLe5Swx",
-	"LHWOmrViBQyolmwL0q8JBtwG4HGs7v7TyWnkUHkoIKaIhA06Gqw7SeN3b5OQOc4WdImeXhQhwXHFhw7S",
-	"vMHXUhDXk9vhu3jgc7R6He9T05AmuXblivwdKwu+ALcd+3HomY+Jlhz7BIMng0Ofgx0HCQ8x6ddJE4qj",
-	"IU0hjkhcIh5UpaNA4E80ztM+DUGNt4XwIt41AxPyLfyl8SZJeYrqlSySGdga0k4bVCXhIwcAKl+uoNoI",
-	"B3iLvKHRIe2w6ytfOl26ppV+IasCzsq2E3e62/pSU9a7l74TtQ8EJNg10vP9g60HggO410DbyrSapDmR",
-	"KXOCpkbBXuKsEPI2cur3Io5eIop+q0Bqky31oX7tjRlVTB3bvx7++Rd7QHgjIB0WKusd9nYhYdGN1Dyt",
-	"n1zgaDuwHkc5DqvHElYzRF/lUURVGhsm4EcedQMZHc/LBUNaF+++Bmtf/da1UwdYaoV3oUNQiKgMOUf1",
-	"Cldn6gSj+7y+1Q+cAGraChoM6QMGOnZhwsLxQeRQ5mAxYWpe8CHAj1v9ykVGQbdRspjOnJmJFfJ1szYi",
-	"zlCtKuYr9wt6XoKP1bTf1Y/+5M0/Hdh/h6UUd+fncJkNTcC/OIcPl7F8iEqGG4lxh5aPtQP4gJdIsTkv",
-	"5uglCsYqkXve//L+/wcAAP//",
+	"7L37chvJ0Sf6KhU4GyEytgneJH1jMhy7HIrycC1SPCTlObPGHHWhOwGU2ahqV1UTgicU4XfwG5w/zoP5",
+	"STYqs6ovQDcASqQ0M1Z8X4xFsru6LplZef3lL71ETXMlQVrTO/qlNwGegsZ/XsIHe8XH8EbIO/dzCibR",
+	"IrdCyd5RLx4Ue3uHybvrN0yNmJ0Ak/DBspyPAf8Cx0xD9sdBz/160IvZ1vXrU/bdwXffbUdMyWzOZhOQ",
+	"7kUNTBjGq/f77HYCzI18B5AbHFzD3wsw9plhyr3Ccq75FCxow7hMWcK1FmCqecRJoY3Scb8X9UwygSl3",
+	"S7DzHHpHPWO1kOPex48fo141kHvgdALJnZDnqftBuHXm3E56UU/yqXszKf8e9dyUhIa0d2R1AfXPjJSe",
+	"cts76hWFcE8ufjbqXcBU6XnnZ6bhz5/3FXd6p7gPy+f3I2682y+35cxYrq05YlwylfO/F8DueVYAs/wO",
+	"JBtpNaVnNdwLVRh86ZlhsSOOmBHV9NnJ0IC0bKQ0Pj0S2vgj7UW0zr8XoOe1/aTZ1Zc15R/egBzbSe/o",
+	"YG8v6k2FDD/vdy3yjZgKu7zGH9SMTbmcM2Fh6kgMlzpRWWoYt2yqjGVbL/aIEjnOfbtrphl+oj7RFEa8",
+	"yGzv6IWbJf8gpsW0mjP9VM1YSAtj0DjlGzBGqG4qE5938B/dyyZX0gAS9fc8vSb2cT8lSlqQ+E+e55lI",
+	"uNut3b8Zt2W/1D7z3zSMeke9/2u3khC79Feze6a10tf+I/TJ5tbfVjzLEi6lsmwInk1Tpgrb732MeqdK",
+	"jjKRfPF5GVXoBMWOm5iQjDsGsI4fuGU8y9TMyRJh2JajZfjAp3kGjjlAppAyQwe4jYt4rfRQpCnIL7eK",
+	"S+VnCalnNidBk0QVkjb2UtnXqpDpl53SyH2SbfHMKJyWpm3k7uwzJcfMKmbUFJQEBpkB2r8rPs8UT2+V",
+	"esP1GL4sLQxVOnd0kLlPu43ksn7fsCmfMwMyPWL77EJ8z2bCThh3wlGkzConHK0iqQkaZ0kLlgCpYW6h",
+	"Wy/xRTwmzWU5ge3ID2kVfvHGapEDm8FwotRdxP7wkv1ZfE/X3UwYwL26AX0vEngn+T0XGR9mX3C7Ttyl",
+	"a4nWEp5lfo2eiRIlR2JcaMfdGn+jgScTN8U++9EJWGHds/Ahh8RCyoY8uRtIo5RkW279Kbd8yA2wVAEN",
+	"yaWZgd6OWHwNVs93TkYWdMwMnxuvPChm9ZzxMRfyqH5sAznjflqVxIlQU+AsyYS7pEi3ENYwI8ZyR+A0",
+	"BK0H7kGzQc/9gd4d9Lb7A9mL6vpRbVLLV88NJEq6a8b9mc0mIpks01WRJABpq4pSXRfuIG6VuuBy7qW4",
+	"+ZJnrp1YVJr9vVCWM7wFmdtcPF2a/EP3pJBWZKjwzRi3FqY53hEP2I93khd2orT4B3xBEXchjBFyHDEh",
+	"if/xasjdJc0SDSlIK3hmkFHfyUDoOOxXunhVkaXM372kyTky5yT11D2QmmbEP4BOdpt5zc2Adn8dcZFB",
+	"esykGkgNqdCQIBPnyhgxzFB/lI4xPka9v7gtwSU97ooXxt107V4s4UEdszgFy0VmYjbluWGOdtlIQOZk",
+	"OMqAXKthBtM+6mf+02QQcHutSMyCdCrdX3vcGGEsl04dLAzo3s9LOlgULAn3Xq7d5WAFaWOJBm4hPbEN",
+	"VS7lFnasmEKvZSyYKrdCfB1V2bVUQi+4d/1gXGs+x7Ek6PHcK9qkpL5YrbBGTh9dr3ZGvUwlPHvFLSyt",
+	"rO3pqVLpunVcuGc+Rj2pFgadFpkVO5mQrUNbPt58r/xB3fLx8nZ9rKvhfyW9HOddOxP/ufryo9ohV7Sh",
+	"hn+DxNZo45QeWhaUjo7R0twRkm6tmdMpHGP6y2taGMvMRM1IIRH2iMWGj8DO49KudvQPzCQawN1iTmYL",
+	"czen29YUea60ZW4LjdchuWV3QqbOnk+5HNPVm6nZjdXA78qB6Y50g9iJ0Cm7Bz1nmZqVUyaFWquZEzVj",
+	"kDZDzT+luS5/Ha9lydRo5ASSYpZnd1FpoCnpNHXJDNyDZCmfG7TRFpiq4rYNzpqI1a+rdskMlcqA459p",
+	"M9eNd4NPXQkpIV2iljCnFRTwis9bBITT4tuuvoh46SHMtUxXU+CSuT8Ht03K589MeXbG7W01vCqcill+",
+	"QBbTobdh6yv1s/CcQfNfseqaMcrTVLjJ8eyqtgcjnhlYPOLPEYJT/uGcXnmxwOJRr5Di7wX4PztTuyEk",
+	"mxu47yg/1VxISCP2wv00KrLMbSW94nZvc7naEJjLR5XyuSN8ZHueZaCfGaZm0v0AMuWabZV+maEztUBv",
+	"HzOr/Gvvbk/rjo0+OykZiobmMz73np3aO83zf0TZvbA+LaZTp1o47W+OVOkubAmN7zfEfM0x9GJv73HF",
+	"fkUg321AIAvkj7uxgt5viumU6xZOd8Ksplgc7kWHL1/8HLUy/tzcToS5UNKtf3E3X6FJhKapZRlwf8ql",
+	"QEahPXXv9nttwzsq2Eiu5KC9zHrIJr8i1WNRFQnn1VzLFRcpyzNHD0pm82NPv0y5S2WkASpHR7TZLG75",
+	"OBDj0hTURsueAdyFw9rokz/SC+2fXZKec6c+4BngjMptXjz32kRWkJsj6Zq2ajKA3JlUtkjdkPCBT+l7",
+	"AmSK/+JTkbk/OftegsaHQCfCuM2YKX2Hwl3CnIy9DKfCM0diXmVVhU2V0maVKnzLs7tlHjB1X+h6l3Z9",
+	"46pXV+zGuzxcmivvmqmQ9d/u/zpun66rRBaZd/6Qb3iZox9Pu14Uux3f/jpiuP3UVWFrOkbzIJ1kWTep",
+	"K/fMIrXhi62Ehir5Kfq/lr+nRiO3kadqmnMpyPBtCrxryDMBhiVqClWkZViIzDrZ7QdgIMdCQkSeMZZx",
+	"OS74GNhUpZDVpHpNh1UiTW7EWJ7LNv1C6HTHMfy89H8JU/PitQ+Z8/k0hAqbA4aNR23eKfc8Y1zD+hGd",
+	"pN/kQAyq5eiXuMkBkpZr8C9KJMB02E+u9ZzxIhWq2lYaoH0qDfdsy8X09uaW7fJc7CYTbnfD00MKXwZ/",
+	"bNvQC5RUO5fajkbLpLKw3sUZthOjMkKOXwNkjh1bQ2JuHwoDmo0gs84upI1BYUoBjsgRY841eJttCCOl",
+	"gQl7TNewfzhiuQZ/OdcCunNmuMDjDnfQEKzFe8Xwqb9TDLTfFUpannSzL0y5yBrCin7TkFMHL563Ka1g",
+	"DB9366JhlYXZWAldCk/m3C3UDToY3LRpEhThe+AMlISW7+9/wudnMDSiTR9/AyPrdfHhnOWg8gyOncIl",
+	"sgxSHwyecn1nGGdDRWwuDDMicwb+nKVa5Tkx+fp576272iXRSXm2/uhaKb7QGqR9Z9pczrfo3hxLSJ2A",
+	"Q6Lf4gZNHWcuNXwrQjMrQDMhk6xIwSx7GUriW/bQSStsBqVsXKkZ1J/d3LsmzI0tUmi4BmrCKxDW0nva",
+	"ey9XTQk9nK3ernAC/kBwsPpcFpbedkBBE6rppH9T7kYfa26FG8eplSpHvxnPprjtAn+bqXtAqZFKMORj",
+	"k4BOI/cDlx8E2Dnqtjr8aoxyZqQLYyke5z7k7lL32IRW4e6kwtDfRsDdC+oe9GwC+HXrdgC/0Sah/HJO",
+	"g5dmY+cNVPuwkeK4cBzh9VUOljOZ+tyCT/OxjKprY6XS1rxkWhWxswWOWMw+4U6LafIbpv3QjRc8Uhhn",
+	"SumC4lNg1l2xxz7YqrTBOFoycceObnxyUBnSkijqNgJuCw0mfG7CWzg7UdNpIYWddzhjw5/dt2w1RyHv",
+	"hYV2bUJII8aT1sUD3GVz5h9w+orS1rSPQplAHRt4BTpRGbdO55kCrpzxRCtjwg3dOSrKU3NVmvOLyhy3",
+	"LDzEOLqLtt7dnqLntTRE9roMjyu6hkz7Zs6Ba3YvYMbUqPI7oihGpzIfM3+PGbYF6F0OB9fy+OHejpud",
+	"G2+7fbF+K27VHXRNiQL5FNxUI/Sd+LfWL9igdyd4dJoBz/AnnG0wIclbWEsj6Tike6fNdim5iZL3oA1K",
+	"uFXvd50wjdJ2xMdsD5U+p8vjEOu2YNEb1qStxf0P62rOr76NNdaJaoxZ8sICjbXKwUaksEVIpy0b++7q",
+	"6uz6/c3lyZ/PGLgBmHsuYtAf99m7y5N3tz+8vT7/32evInb59vb967fvLl9F7Prk9uz9m/OL89uzV33v",
+	"XsndjdsrH2oN6YUY6WK8fVJMuQwH0+89SI8NUnLdGIuBCoWXLU1ptbL1A3l/WjyZlLzRmmeICZuNFA/K",
+	"7ICUcZYLOWZbTsrjtY6WxHbddlB3aPxXCS9tl7Kx3BZ1X+pmrzkW8lfyGlcTjd++JVn+xim5y2TGs6z9",
+	"lOiaYlZRIg03bKaFtRSfR3+/u+L1vPX83SuvBG8Z+twaloqxsCbCkB5nFrIjlgl51z6Sk6YUgFz6252g",
+	"7LGwn4kWRhhk52z0fsL1FP/9oeDZe24MZkJGPT4s0GkI3Ao5fp8Ko3SKGlkyEVnaegidmitl6bX+ycIH",
+	"u25r3TORM0o14L8doc2UvjOte+Ge2HBXJTNT07mt7ZYMbme5pGrr2yjqjRoL+UbIu5Mkadcyp9zcQXoW",
+	"zJHlXfAu8meGwY57ygcHKFTlFCUMPVFC17CwtWzdZMI1T6y7bzGp0cu/2Pz7n/8f/f//9CKun6hpvH4D",
+	"6nNdudprSAGmnZY/3tENS6ndvNwoabg+QRp4zdQe2x2xpNyv3J6ncIfk3JiZ0k3js/xl02I/+O5hWxom",
+	"UQ63YmVdlzRPEjDmNpz6sl0LIw1m0v1A4T0CqywZ9Boszr7+5YXvLCX8VMu56NDU30pMlJDjdnV9qDz7",
+	"uYEjdxVwZiZKOytDWpCkf312CtGGToZGNKZFu/BOQp8DmAHX0jIhj5nEMLhMfAp1+aBhKWRgFxxD/vPr",
+	"QwlezFdK1Q+0QZZbYaxIDJuK1IKeMiXZbQEmRWVyURws0wZGhR6wg22+EZxdfc/qeT/1b3STy4bRqQVJ",
+	"2H75fZoX8+Hi0n29fUWlXrqobpdpgJ9Kl5s4scpUvYY+uDIARjO+oYcdvYkpGMun+eaMhbfHaZfXp41s",
+	"wnaU3rTqq43hVuxxt9SsGQdrruUVWn5zX1pjCI4HldPgNeTZnOzZIxa7TXbsHh+z2G2C1kVuIa0lpWG8",
+	"yieWov6xM+PzgcSkNEdaTmSgR5ZrLe5Let4+ZrGx6GKuDYYOXf9rJmyfneCvnplg/AykMIxnMz43tclR",
+	"Knep2fpfo+FZThm9ijhwq9J60ZpghflBIR8uYofuR3XH5z5XaOykw8NShN6KNDn7QB6uTi3AZ/9cOvnb",
+	"oRV70YweNOauZUhD4QGWfrGc2wnbuoMc62Gcihh7wXZjleZjiLc38e0vaAoHB21mhze/14z1Yv/gYZLJ",
+	"27GN3Wgj7yuvlZyu3lWMXOrpJcyuaqrSQkp4YSyDvxc8Y7GsHowbW7VCqVreG4pmXD2mchb15Ko1XCpS",
+	"QJZsBp6mGoyhDFQKOydqOlWShZlsusza9L5be4oLO9CcfdR2LK2H7OP8gcu/P7k5P+1Fvavrs4vzdxet",
+	"TH0VYtHLDFSLcpAT+pmh8qZQ62gnGoDyliJmFKlBuRaJ0/x8yYrP4fXJ9SBHSidg2JYwpgB2+LIlsXXI",
+	"jUgeGlEaaYCHvpNrmIpi+rDXFo4Ovxv5OVdDth6PViORtan9dHmtz3DxLpIWe/3mLTvcf/lyZ5/xLJ/w",
+	"nQN05LHZRBlgE8hySjtGPwt6NfDiMWws7sFrsnjDOJI3gAJ7rabaHRocqaQwJxqonqDFm+f0wDPpRk+7",
+	"3WeV7YBKt6GMhqYbGfm0MOBJTdigoG/5UlXmJt/hJe/0wuRaTLmenzpx6n36nxFjdOqyNMKKe7hVuUjM",
+	"ek1lIRbslSZHJ43NXZ7p8rcWt3sFZW6omTdP6+wDT2w298mX7nZJqcykz07GmCeyf/jvf/5r/2APi+SK",
+	"LDtmpeKDDxpMmgm57wcv9iqHjDlmjdlT1bw/wuPgMsTfStbBBBHWLGGY3yqWOPpwehOJ7IUEuHUpcZ5T",
+	"S11m/6BR+XwYfQ4Tn3QugW1xOWcJN7DdvppjxuWcLG7IjAcXoGIfdHF3qTFrOPdxrK0Xe9GDZcBt4Rie",
+	"HnJ2rtJMjUbH7j8Y6MSlitIcR8nQkAnhmeB2INopTGdO1jLLP+HqWwTCk32tLVJ9TQ6eTj1w0dH02Gpr",
+	"Y/yfV03wiVxlm7u/2mc3FsaCXqdHb6ZE55+tQX+GS/QrJ2fla1X0r6qYL9zD+ZJKvlIfvwYDMv0LaDHy",
+	"daBf0anuJlNaGL8Wws1/KxbaQ0/eK4cL0fabs+tQR4hVHZjjsWUmaiYZN+z19dlZIw7sXuhFS3Zc1Dt5",
+	"dXF+2WrPNcrzVjm0n5nFkkQNLMf3GB+qe/BB2WmuMG/W23wajA1ldH6ko4Hk3ieGbhTMWsEImHf1a2Hu",
+	"qASzrM5RGv0tI5VlarZT5FiF7YwRWbNRBhJHLTF2ZhORQf32p+kekxPe5+VGbgbGOutzVFZ2U14LusAW",
+	"49UWxq0xDLdVzdLQsGxnkhi/Kkz9nUG1dSNFEY2apUXlqAPphIlxs9uKTSESkUIcsbiMLbsfMJbs/kFf",
+	"jI/Z1MlfzPhSU/CADBtocosOhrDMNmIlkrn2CDGmRShUMfOOij2Kjfjn2NZPP/30087Fxc6rV9vtQXhU",
+	"gVvzh87QlRgUe++9yxwh3mOS23DO3D42CqHaM102Dbq3e9Tw4bbdWiyn6lTn3eZ06fPEHUgrRZ6DRt2+",
+	"aYdLcHu6kSGOe9N1PrR9yJKSAe5q4IvljIuaQgxT0GOQScfKyj/77IOI5u2nEmocSyQXtoVZH8g+GIZf",
+	"fL+dUMqnbsq8iC5Ir8UB6xTZOvaIZ9mQJ3fvdEtCwUjIlAe/ST9R04hqtSFlmJ6HKRatw6Iw3bgWqMyk",
+	"aaGsDtWsOrhnBnmhufWb5D4RudTPOMy7uS11Tm2VHCDTMjzToVE8pASBPY/29urmf7gt0TPgbGDvR7T8",
+	"DsxxhUGktJORA5mpGWgUR8JOWHx1dn369s3J7dn7i5P/5/3F2c3NyZ/O3p/+cHJ9E0dlOmUY022ihhF6",
+	"kzLl5O9AltmCdRAkwjyifDnJp+4yiv2D8YKE7jLUnn9KIcXKusE1UuIBobDGqVb21zIZqsJiAZcaYX2M",
+	"TPssxhubomgxhoJkNq+uZm6qkFbI1yLNIYS2BtL//YjFXITvx54QZOU6CtljhKxDQR2Vt93x1TAddQzp",
+	"NXCPz7Le6RmSGNc+WduJBwdlzYIWtzkgQ0klZzJtpLktZwefPyg/Aq3hEnSwJSe4nvL6zjS+3UgdRlO7",
+	"fWLoZ98gM9GP0cxDqB1z22zaFrKwWe3MgA+8QiydFrvtQcQjzElixT20rz7Imo0vj5B90HJ3IPGdyyut",
+	"xtpv9xLKFWnshg0B0wTr2ZiizKZnW386q5cABifb7i8i/bhrrAY+9Wq8GUhht0ttnfAN0GdMXNmFOPJ5",
+	"ZP6IOEGfxBc1pIPFJKhs7iEBMwgYrgi258w6un5QOpZx6rDlTlnDMMdG2t8j8+dGAusmhMmrLJLNOLfG",
+	"r/RK+cUad2zOviXLrGDdN8LYcwvTFkthqXD0IRVAm2NEcWNriUKbHmidsh+dso4pToBa+sagEutZ5+sz",
+	"w+OS72NlzXlSr1NCfegaEyxs5DI1rKD0m6WKgJPT2/O/nPWi3tnlq7NX7Q4jq/JrdxV0+9rxptj4MmqL",
+	"NyDs1PQVZJZ3eREsD2VIceqei52hJdHXtFCF7pneXz7L+QMhV/ATc/pormftxSr1uXLJYlQHa1MlJxdH",
+	"fyX+jiZpjsjuj0/fXlydXJ6/vXz/7vLkLyfnb06+f3MWD2SZ3pWESvgakiHd1BgDzLm2gmdl2pjPSMP6",
+	"3jKPC4OEAxlfn129+en9ze3bq6uzV7UUMhrP2cchj8zbYO4LpFxX5RmtXjPvYqlyVFvX9asrAto42Rdt",
+	"Thom7BNGECXb8umubDivwcKSJSNhhoe/3Zb4+0n1SNEawJcA87NcOcDHD4MhcfbtaXchr/tz+NJaqDR6",
+	"XBV2zYCqsBuPuci9fNyrzao+/+bYC3Np38Q74LM2WDpb+8tyhntIVg/Oria4f3BTW8XGilFV5RqJFL7W",
+	"OskSeqNbTn+m4Huns+6xC52tH9o91DqyL0vYFFrgNw0P0LYBXYCunc7rcIH/5eTN+auTWydYz66v3163",
+	"XuEe6LU7ceeXtnfq5PwaU0UklpurFgFaraSU36vE8yfKurCO1h2sKoN9C4IezzLEVCgxav3P3EzQc6m5",
+	"OyZIJgrdmiRWlJx/cIen7jmiLJCQnYjptAPUFj/8zbv56/Zu1irHV+Iq40MP8YX606/YlWfZ21Hv6K/r",
+	"DIxlF+rHaCmHpUiFesXbdOLvuYGXz9nF1WEZbM2xYB91txIgsFTpfAI4MxPUGk0O/M5nua13DC+s+ueP",
+	"Ue9HguQ/Se7azIEExH27c3Epz8c/2ra3dcDAh4CKTB+gh9Anlvd3z/HehZIpb+KXvnxQ3X8YfgMcWALA",
+	"uEbci68KkE16UIsJ/7ByuRWqnSnGYzC2vcg86tkJTBecnMvPLMzNbfSN5dpuAF3ZdmdX7y8soAlqTTNr",
+	"rGA1rjXuR1JoYec3SbmuIXAN+qQg1AD66XWY9P/68TaA/SPn4F+rVUyszQnnXciRCqVknPrF+F45VWK0",
+	"z+CImJ1oVYwn3oTEF5xRMmVblfGcF8NMJLv+z9u9Viz5k6tzNoSJkGmVfx1hlGaUAbrn2Mk5QcKUpmp/",
+	"IAeSAvdYUuMlVq5VWiTWCaPkmWHGva4k+y+WiXswrJApaBa7qcURy7OCLsOgwRg/zEBynUyEhcQWmgC+",
+	"j0o7jTSGyFvZkJboHlFrfxEC8sS7cSBtCxzgFq+XBlGXLQqHMm8V+utUK1U211CSuHTHKTYDCb50qayI",
+	"wPq20GHDan4PGcGFv7t+s0175y5bw8yEa2B2pty/cjB9drJ8JQvDfri9vWLP9/YGMv5lgOrUoHc0WNIV",
+	"B71oQFoW/vnf//z/8TehTKz+O695DXpHvwx61OUMs4eprRk+Sr8NL/vff/wYHw8kAdaQT6+cZGNqvnFa",
+	"hTYSBthshh9j7KfiI/2OngYS60t42cyGkA+o30rsftjNMy5kfES0Wxis26M+CagLjcGahp1P3qeBDE9T",
+	"+jSnoQmoqY1kHKWU9XahYQSeKuIV0d6ULVAKY9kQIjaEuZIpNWUo2+g4JiFhfTSQO+x7tzQE6PHkjD4O",
+	"bM5EGx7eozXSF7qa9Qwk6+7XEzr++O48W3En7mPMsLXP9nGNv9zQJYtRxQn6vkzJf1pYx5I4+jGrk0uY",
+	"NnX+iTx+FbUrQ+Zn1KbIbZvbDmpWVW895FbhdFSpQq6g+1/IrfEpZzVpGLGX0eGL527Umhbu5Ax8sEfs",
+	"v172D9mfv8fZ00bSVCt8iBAk44bFg0ERMzCJ49Rtx6pugrgXuAUpJBmiSWaoA7Ot+JSKYHdIKY63MTwe",
+	"GpIQEBMS5fP9Q1/q4r7eOLio5qkrs+A0cMyB83XoWOloaoNS2hyxBkKLua+4Yd2HrFJ9R2zooG9srKek",
+	"cEK4/e51JJmaxx6nyj1cu/uM3/4+O3EfwffcWB7mheaE2utiF6kAweSWIgwTY6kwl8ioUPeRIp1a3GX/",
+	"8EMaUwX6Iiwew57v7ePiT9j/unl7WcoSqJW04B8ICnJr5q4hZnKeAOMaG3+55RqRwvaRk+wic0cynFtK",
+	"p3TTDNIEa/g77Sv35Rin8v3C+abghKhhwl03zWniWWK8xJ3Fyg8RWVJDKgnGGpYC5CEEc3jAMriHDJNq",
+	"Gek2GHfB5EN85ODFS+bxG/Ah1Mzw725ofGQfrVvwhXJRaKuDs60G2t/Dx3BHEZSSZxkJ13JHoGR9PxWl",
+	"/fe2aKOaCWzois8yP+S2P1CaLLk0fF7pTFBXDXesfmTcxQ0OyM+HBsUvXBLYjtMYynaa5QmRKurmXZvG",
+	"NopZJ9rYu/++5zbBXZS+rdK729c730XuGxJdyfVhOEPYcVNorcZO6yOhw7biQW8wKNLv9vYGvXj7mJki",
+	"8bK/gMWluaFXrM7fdluOOCClz9eKsyQqV+jyBqHxzsPJxrw/7O/Fx445edrYdHo4bDTyIYl1YemMbmsF",
+	"YIbPQ8Mw91vMqrX8DvosJm3/iIVc15htIY1Epd7FiENQqWNe29oufR1ehCtptcpqonyLDuHf//yX+8f+",
+	"6whP5b9e+1/84XWEdeOOtdxnUZRp4HcmgDem26WPBcGqEQSaaz7WPJ8wA+7fiNf47r8f7B18h3/Hf/6h",
+	"j1sXFlY5UWK2VemvTtE126EdLB9G9JURuAMN7V+d3qLBFlqG5Ydl497jFbu0dNNnZwL/JNbQPB3PMZFl",
+	"ed84skTc22oNZSUA+a7QmVVt9bCwnuTx4Mu30JMa0yxQWwvJ/Wwrdmf8P1M1dTqc2wyWCpNnnLJ/USLI",
+	"cQZsqHlyB9Z41mF1ES0kSuZj1i63qxumthBn9YZkMzfkdzvP8f/2D9gEPvAUEjHlGO+Z4lroLjdeEr2T",
+	"AsN8+J9cCeluwddE4uSz816wIzYY3MSkDqJEMGoKtMF4aKVQrU0ddUpnVIK0InFygIY88W3hvCr4PRqU",
+	"jDRuqmsiniCVO6b7uqbh8cJOdjM1FtK79zKRgPd2eYPzUjH8ZQJsrLm07lJ2IlcjZCHTgFaRM7QxTIBG",
+	"rDna3U0mShngfsB+oqa7Uu3koKcC7bfdWuy9ZtWeXJ33akB1vf3+Xn8P0d1zkDwXvaPeYX+vf4gVOXaC",
+	"NvfCUtDFokwLZgyV4zgmIm3RpyhuPd87ZPHZxcn5m/eXb2/f/+Xs+vz1+dmruMphjoJKhNVhiIXGpgjq",
+	"sd1nP2olxyUf+LpkeSextIOoGozTvCpN/vnevu+VWP5qpvTdMdOQU4xxxEVGOK4asCvhDmpPkDJ3d5fq",
+	"rqSffZ+skofQuAjNBoWn0coljS3g/Hzxz5QrjZX8iZIekyAMYEJLW/dKpcih4pspTPuvSnXUTGJOu0Qr",
+	"yd25fudwz7oJ0EnBO6wmKjW487R3RLBZvj8wGOsMo0frtdcAG/vY9B755hSNzsIHe3uP/e3u7n431I1T",
+	"SGyw+Jw+3TZiOcXF3oH03v769xr9JfGlw/UvVX2A3Rv7G7yx2PnWvXfwh/XvLbYD/Rj1Xmwyw5busXWv",
+	"Xe/orz8HINa533BTEmwoOcObvSouo24ff+25Dev97IZro+NuEfTaq6/EJpRJErjW85KzbIZzNluQKltK",
+	"O/PS3T9j5RHczfZRUELuIhbTDP4H/hdz5f5IV0H9DoiQLw0pwwkE82z/BZsKWVgwfbIH75dkpRNgSkKf",
+	"XS9JI7+AdmnktJc7rB4Di0LTLHO5P9sSgfApGb6OcPiFmX4pLtTSghYtaEidyUlYGL6/sHeQ4kb7kh5/",
+	"NNufJyF+B6x74aiq5o4tPXSOMchfRXZ/CLvSjduywf5ehQ/CeIzyjRh+l9ewS1sZ/w1Y08ahsTeAlKm+",
+	"HliaOaVnoSl7FzLpdrjbS6Aw0sAMdiGvX8XCktDInQVBnmmNWKQm3NJKMnfafXbpNf+AmTr1pZ2eDNHO",
+	"vAeeebvEltjiVIRZSARdYO9IGYoQg6HeRti7x5dVI4PeJzcp8jb5fVEzrtPaCeagd0jY7JRCNKCaO6OU",
+	"xm9TKtTdu/wLSps61OvXUDTq8LodnYTx5IUJLYSbFOm21NFi5EngK+gkvwMxdRkcXJX+3pBU2GBT6bDJ",
+	"UenoLEywyksU5s3EEvFQt1SqugGQZt4mn7DtjbO4dzCTxalJ6A3wxSIzPmeZGPmIitNhQrysEmfcLqkz",
+	"OTp7EcXwOtg8FcvSdBBXqGnZLFpDx4yzsVLBB0ziTLRqGG4n/oNY/tdqW/zuLIXq1qNiyBpDb8Cpqlih",
+	"NJxJvO2Esw3GQjJO/aEjxznk3BTSWC4TOEKbvu7zoZZV6KIhp4X/rWOgEOYMbeIkfLBltIfyVZescDfR",
+	"JZp93tIFhGhLFbb/xYnksw67PN5ruFd3XlD7zdvxQhJbh5bJ/jzDoE+td8qqw6aM1DHYjvY2bsgZDBnP",
+	"c+/6JQ+RJ6gjJtLIm6WRL/7WKiPns6EEVEa1JAtN1D1GbKP7ENuqN7LajiiiVPUNLLsP1TIfqi5FHhSo",
+	"SSN/AltvTvaE8q3+mQ5tZqEL2urGZ79NMl1e5joKVCJNdkOOymqlAN3YDZ1AuSFOVQqLKgFuLoWynKGC",
+	"SQXoSoi8CMJCU3S9ewjekLFo+ZCUgyGMuc+xCcROzFdLnaD+lu7XcR3yNvaJNitxfpdZSyDu7zLmLzvx",
+	"6Jle88IuW17mau/KlBRcwaByLdRWtfuvmzGydAUTIKFRi0rflKfU8V9NwW0eZAaemXKTvO8VTTi8CjBE",
+	"3iKjA27yW5Emp5Rn/RQqThtE8zf95nel39xqnoY4Yj3QWrsfPAGXKXIYli+t7VVCyN+o3eLnxGdoUFHV",
+	"kkpDv24oNeThUVm6oOsYq3KDgRUhx87OIDuKM60sGhzNx7W/9x3PzybuaqX7vs2YqFACzRPx2QJO4xdm",
+	"sUUQxjZPZdf5tO7uN078FE68xq0kb1hjM9fxGIFUrr7jSYdsCXQwXWQ+8ugzt4gsjr3f0D+F1zLPjEL3",
+	"6RBaMBsxWr8I0kd6QbwApudD4m34govM5xf3VHzXBPjciPH2v0aIwHcQddpG5d2mhKeyOMQfB7aFcCr+",
+	"nAXa8OFe67XigQxLKn3C98AzU3rJq3iD944fM+6jRLRQFr5kQNr+QP6nByVOsXigHqhBup/6WEVj6zZx",
+	"FiCQUrpTf281f3dRRj3ogfrpYqwP40u1eFODUNhD6aTPTjy+t9NcUeXl3kII1FLPaYjqGaM56NKzj+RF",
+	"OdFtQmERb/XJxEMXsOuvN5Z4HAI7wvisFSZGmx39byi0uEF80CksS3znE4cb3moq4q6C4HPqi7CKPfHZ",
+	"eaeLJ2i1lOSomJmoGWI3uI/5Tj5pVEbGlC7txnByz/f2avlBQ47JiXebu8qXmQapeH5WIhz7XFaDNY7C",
+	"zfrvBSASiU8Gs71FCo9q1PqwNls/r+WNqpSjyRWLI7U6gBb0EGpUhIdZJ+nH+lo4I5/TuxTp7D8COzzK",
+	"XJViUy7nZWpX/6luP59rR9CjzbMoHSVVSpj7aUmXWMFxdTCY7kvwR+/Eicv64tgLgVBEhk4i02enlOLC",
+	"x1xIqhJiKRfZvKwQKsPKwfGL7lD0v249P/gDKVx46EW+fUx4q7VmJcS/f1hmwRuQ6emE16CBnuLSagHr",
+	"/MK3VWtVdDsveeDnH5dbqJm6OzucDGYliywr8XB8IkKp+Axk7FEDjwiSLvbZswTg87ma6qcl2D1f/9Kl",
+	"sq9VIf0LG9yIp0qOMkE1x78pBboKrIFM3T3tz/a4dMOWDNzKv+WZl7iG5PDNEkVw0UGKOLHRIUU8pNSK",
+	"WNw91bYggnkK+qgEq9qKfxmgSK5XLWKNAuq1RL/JpJB3ERtlhZl41KbQ9M9sRwOJhYlAuflxqrAigLMW",
+	"tkG49AA+5R6pMKuOFsGLEFEVLb1qd6gX4XFDKJaVN2FjI9xlshG89g++8pdLNlYDqTzezXaf+RLWEbr4",
+	"a1lIHiHSn9FWVWwQlaWNQcfxn90eSKe1KJ0KyfWcalFwqSaUgj3f+wPz6Fbnl++vrt/+6frs5ib2lW62",
+	"AXKfa7gXqghg8pWoaMBeYnL9pfKgXcEiqa2jIWmoaOC2TmwVHG0KhG2vZnIgU+BpWR3ihROWFwp/i5C6",
+	"Nlbukpzx+TFbD7c5kB5vE6nH3VYdgjK0moyWUXONYiOuawhijsmckMTY4RFrNLIsoUToLJE/69LzGBHa",
+	"BrJr2hqsnpdFd/Xd9LM/KUGAufVz38IPKD2Qgf3r0GfbLHU75tRzb1SvvrSpsGHh1sXV/HbuXdT3kD53",
+	"KjFVTUFJ2ASYpAbE9zH6NBCT9eP7i/HnLrW8hozn/Vf4OqNHh14MxSl3klWNqEwa36oELtY/AVa21RYV",
+	"BbnZKjbJ5+jFZkNqflMAfkUKALqsTAfsY+QFCd2flJSwg9Kais7XXfVBNHUa6RfKWKYhcUOOhDbeGeVb",
+	"fxhbCS+ZEoZ5zufYagyhTR2JNXsU+uJ9Wh/93WOO9NkVH0N6VDa/i1FaxVUrsy0rqEwW42/DORPpdsCd",
+	"iN8IeRezCXB35ZBA1pD9cdCTqIfEdUQ6d6VOlW5J2XgjjHVS8CZszJIXoO08q0d23RoIkLdLOiw8fFpo",
+	"g/LhM22NjWBvFlGAl9BllmXUW+kToxdNvepEp4tE4vaVTgJn9MYXgLTNzD+2ewkfLO2dvKNp/CZCY4+X",
+	"uLK0r5vyLqoVxLnYxXpNn6MS5mysQvZ7n534DA5vSZY6L5aWljqpSCNSOJ8vM84r/HiNdR7MOTcl5FkL",
+	"L7Sk1dEXfZYJzzLUM8Pq+r+BC+yrkhztHuXOdHF2CwVG7ddE3ERqJi05XkBrjn38lArGPV5GFwr2RiDY",
+	"j0C3fwL7ZET7mM6ieuOFrgy/kHX5jfTX+FTqeFkkPyq58QChuwsyXZW1s+DxJDQAqdCTED547B7CUvcA",
+	"WYOlbD40TQMEY1FYVkjfVphMhYB+onLCOT1iEzWrCp5GAJkJDdjCNJzFGjFs9B/k/3LmHPlgH4srHt+O",
+	"PJOp/0jNjPz49BxYaU7LPHhGvQTq+i2GF9MyaWTIk7sxYi58Y9I1TIqJ/g+8nFZwKnpdVhchczJokHFK",
+	"jyHWfNXdhBFCoNc8QpgFW6HHE18G0Dbpw6bBEz/mQmIsZGGAAD1fetDcP3hSwsyQ81FCn5HTdSBxEmua",
+	"AbBz7xFaH8fBgmQ+kAh8tsWXXVBjhCkUFmnYJ+3SjvhnKfeBPrfdZ9cwKgzPPPRTm/+y0zF6hC5NlE3U",
+	"J+DkzfXZyauf3p9c3vx4dl1H7x/IphHqxSaKUIRkdEoOTTBa4STlC/1/BtK7BiMWn769fP3m/PS21jJg",
+	"WRFp8ahdO4pzQhT7STytYvHNG/bNG/Yf4Q07qbnNK5O2KQOcpIs+zx0WAgwq774y3kmSmSFqgbKyDF1Q",
+	"hQVJFfylktsRVSuATE0t+qQkywudKwNI7wO5PjTByshEaB9YlYSbUCpOyNj0j7KP4FJvkwz4PTTDEIUs",
+	"fYpbgsJbQwTW0sIHkxFTSyI+qL+d6UqpQHAardBCpS6ttxYwQXYcyK16n8RqTdv1ApPl5jJ0NbR1dfHo",
+	"XANZb9yCssRHwBM1xRPxdmUtFIaxrNbwiMq/kCz/DBV1qXlRWyGIJ4QtbDrNJjxlfyuMZSMhhZlAun3k",
+	"21bGJTIEEZ6/ROtY6+VGu1GGALLeJudj1O62uVS1ljtCstx35VvstfdNQ15nxmItR42Aa3vpm5B6bwiC",
+	"CVIduC+ODUFaLFu3DxWLQcNoT+trSr1mZNkXwAVWiyqdqi5Fy4bQjkJLkTqQW5YPWZIpzAv06f8Rk2Bn",
+	"St+xVKt82/F56EOkYYdby5MJQX4IG7TniFpEDeRK9fnIabhCG1vqFVVx87KIjghImQ9keBoxSpx2Mio0",
+	"OqlyAQn4PAcUQf4dr5ZUSQx99laSkeBPy8PgoXPM1yCVx1cSQFTXpGecOsrrJRam4DtKYYTDVRmgNVFv",
+	"NuZvCZpYnx3sPQ8MXwnLGrk5Ed7wUPUXOm6iLMFMo+026XqCp/RNV/7d6MqrBb/4Jvc/R+6/9vku6yX/",
+	"I+rC9eZfrWL/leYzWaWuJkregzZNKGtOCTkbtghD3GJSSamGeAR2zkyinaIxyvh4DKl3S9TebfNmeh9/",
+	"2drsV6q/lfPr4PdwBt84ZA2HvEVXuicIt2tVRUB3ELuE0abOtmyqpiDXqkZVM4DVzsXWGFefXSIYO2dY",
+	"+TcuEAHMj4hvI9+KBNjWi73DCnzVdxzAlkmYCoblbD5t4gW7+H6ZB6qWeSfurZXpXQjC7IbdHSk93Ul9",
+	"U6aKils6NzV60QzR2be2Gw292NJI5osmYrc0E+xiwPJoviGQPpWHpzoNwzQkSmMADAl9q8gdQ7/cY4bt",
+	"IplvI9d6XAhT5UbnAMkEXx9L7J+zjo3LhmkP5GBCSq74slGqR04RHLpZLdFRJNFeC4FN1542KbPR1e8L",
+	"c1+zp9yqAgjvNCr7xMVsa1g2htumrfQn76RhoK/fBKt+c/eurH6obtnU81NZD1FpwcGS8b0BSWYgVdRo",
+	"YYUYwAbA3ZmQb32IPZuzIdiZU0Jjp1b4XBerYraVcmztgykuRtxDFAK/pb6BsDc8A5lyzXjTq4vmGc5j",
+	"R8htnw5Jkbl61CkTxi4nSYb3zFPkQ/qt2agi0u1Jr14EubZDXUdlpXroKL/pzEy/yQ/NyCyPHetTwPyH",
+	"JWB2Z1Gu2JhKAni6/vlj1HHxx1OlqAVGuBGDxDG2nndD7hepLJC/st6BEEEHmtYrhacnvIxaYdMyYe7m",
+	"NEZI+PHBHnw3rqqOyFVqJsEL4BsfYk8UEyARnf2MLdoYwiJmalbuCdtyy2L729R5T6vZwhczNUOnzl0c",
+	"lYIGwyXCWST3IFnK5wbdqXqOhddlmx3Onu/t+U5TZQ0Vdk5ZFi6EBxEo/2l0Gz/6V8Iu8V+nhaadiXt0",
+	"CYTj+b0DAy1GMbCnB0OSLCm0tMaRnzu4dvHu3i2H7axmUITHn4Y6MEfHodlH6YmcKmknkQ+KcklTc6/5",
+	"FrdVsQNe2ZaPFx8ObobyUvZhzLQGo3fsFBuOTYTclR4yYulJjMyiMV+NoSR9z4iUYsXs8OWLHTefewGz",
+	"Cm+cj5nvrEOQB1SVIVKWZ1yaI+rZUkNcNndCjvGp2G3HHw9fvoh98729w6hETT3cw2+F1LYJx1zG2J1L",
+	"3OFzw2PxOcGbaQ9uAo17v+xwfrhXNjc/3IsOX774uaUj8VO65xaW08XL9Offr4Ogwb3IUFXbRkexh9jK",
+	"7fDlC7ojNuTcX/y/zleXMizkewfe+JRChXDpPMwVfBqm+bAihd+ty3bjmoJSjHVrYNwmkxa7S2bzSonw",
+	"tciUBH3MYllkWcySDLg21OySFDJKljzxD6akVgnjFbCQirlUQPApBPUuT/njEdSTaUA0zS/t3tlMAQqn",
+	"9BU1oK/ALqe46k9jl1UCdNfy7G4N0GENMYJaqpS5DWUj82cmJAwkjgkySMch36AyJLDmSqk0YiBBj+dR",
+	"Wc5J+ggfm2OfGsyJCQk8sR7E267aqjgDIk2pmnUZ2eRR2PWWZ3cnQ1XYJ7kCHt10cNPtYpvaKf6OY4KP",
+	"YmQQKAruGNrdfBh6K38q51H7/LXoZgd7e46YMyXHgahzrRAhFmPyJmB6mwjx2CEoU8ZyW84u5ZYPuQG2",
+	"xbERERvyjMuEUAuVTiZgLDZYRc+ER4Cp8ofQHCfsXzL0Ha9NQEOoni7HV4X1wB6Y68ONkswqzOfnqZAe",
+	"OCwucTloF3Yx7b7dCviB9ukJ7xj/hc6qOI3Sh86j/3myuwPa6424B4lwSlVvgPKYyy9X5ORpZ5GYaBs3",
+	"IqkK3KU8Ol6iROeYcUeBqANmIgRQZy/2Dr17B0sTdk5GFnTMtrDkQypmNR+NREJo8Zij46mnkFZktZbp",
+	"c1Keto/ZUNlJDYbeNyltJYOSfn4FlED27MLG9R8hb+ELLKKcdYn5Eqbf8PjWjrilIQkkCgMr2E3Dt5pW",
+	"jJs7rxY3LPAlI/vjSnzmcM4NXujc8xU8IaTBjrq7M4C7rJstrhcDs1fXZxfn7y7woyevLs4vsZ3a873D",
+	"9vDGjzj8NeRK28+mzo18/fUvbuLw93Pr/waSB54AD4GOn3lycDqpQvQsf8zb3Q7+QEE1osq1GokMVvkY",
+	"bipci7L/uP9oFJpxBV+bHw7dbDQeQsvqQmJHMFMMq1QeTEuWCWQZpNVc25wToS/dwx0Mvznki+AyaLSA",
+	"kyn1cvI9wEfoLKW9o27q9X2tH3g43U6cgksCgE5LAE7s/cTTHSWxXGYMHh5sosGneYfG/xI7+is9P5Nu",
+	"HSm+GwxXvFev3t22Xn1XflZPePGFT3TZ14GX/Ab1fw84KeVa2s8/LzpsX6yZnyh3qPCBJxZrsLx76YjF",
+	"fAwx29o//Pc//7V/sIeWpSyyzF2Q6GZiwm5HLB6ppDAnTkOOIxbnWrgpniqnk0tDyfwGpBFW3MOtykVi",
+	"YrYVYmkHL/Yc6WieOIsyYlaL6RRSqniKG2QWdzmc6lT1+E4jP/rXcRqtoeYCJ5UuEPN/DFhQ3W2ERBuM",
+	"xJUMsXAB7sIH1D66lKo4B52ojFvYoSf77ghjKmv0Y0S+415wJHk0CVO7N2s4XwMZPEMhWDZVVHng71J/",
+	"z/urdtsDwAC74PouVTPJ8KbNQZeFTQMZl1nqP/300087Fxc7r17tYBe3/jSNqYcb9mzDiPvfVKHLYD3X",
+	"yUTcewxLDXzqxLizqhB5tAIdC1eEs6uwvtQyjgBkffbGd/y2WAwPM0Zbhbb3RBW6rdblDB95xS1/2H3w",
+	"D5E3GWh9sm0r8/xD5GHpkW/HRUVSU5AUsk/Z8uH/Q+TxgoVxSvPceSVMrowIzRcWyKga+xjPz33gj4Ne",
+	"2wcGvbjN7qiW8xuMbp811JiGn6ls7oCkWTuWzfg3sM8qTTYoV8SmdK0053Fco3NUcDw2mLF83qmdZtlF",
+	"+PgmGuprbM9vy4ZHXyc5yM0CrKkrlleBCJmGKUyH6DxBv2B75sFa7fJmorTFABXIBAxz6oK0taKYcPZN",
+	"SMRKL3ix1/SFLw5QahTMokqxIPmd9oDP8vWVM8feF9RUNpgajaKynKaagUKXe9puQHdTwxPYzvixuSOK",
+	"Kf9wTm+82FtvQzdUx8A8i6bjV6RPbHi6CUV2m7vrhcXuL3TcD4uy0zsPj7H7o3pofOXCT/FbhP1hEfZw",
+	"yA82iNDMFSZYIRHb//c//3WwVzdRliJvD6cJMiUehyYe396hD3wdcyeItNWxcdrx/6zIeFlrr0afQPKL",
+	"UjB00MPQeBszUDUefoH6KZcN+o7rIFxs1KjAHQuMvTkLyHcJrPXyu4RZazs/YfvsR63keOlTm7Qpov0J",
+	"Az+VC8APf/o1G9tu0CGF5uePyIsnklWNDpHBkrtXd1/ltvhNFuDUGbFyvHnC2Izr1kKMn3IDO0KWum3V",
+	"4yTG5NB4wc1Q5ss2KmTi9lYRcTec+CMjh9+As9+866obPrwt6TX82N047PdW7fIIOORTbhO0Ur7hkD8t",
+	"DnnEDJI2JqjXg7qU9ytsBtFSLwAmHigeShTzjtSHR8B5bvLmrxzqeRXQ7NuVsKjfwCHWgkN0o0CgM85d",
+	"L8zJsTUkXAwzkewSdkMn6d5CloX2W0PG89wnXJSZyjk1g8JarR33wzw0k49YzudTQqzyPEcFzlETJSJC",
+	"7Fo5LhzzIcTKdoDUwZcm3NQQJtprNbCm7JSW8pT5wPXvtJD2a+C20MDMTFgE7sKjKpfyNOlbP1Ij364N",
+	"Kwvv3OElXDL4gJ0mMV/PCZxCtlYYE320EozliV2dobvUYqtslYy492wkMI8gnsHQCEu90SZKwjxXdtu9",
+	"lWoC+jMiA2lDYZFtdkHus+uaoYHBlWbP1I7+jLSCp0Ul8B95kOFx8CUNj2tIQNx/rjHxO+jrvdCkkDII",
+	"q7JUR7RD9WET1tBgwO6sNdTXtA5GpxaCADjuEXKcwU5hYKFZ/wOs+C4TvrXptq3Z5Zt0EHYTfewuwk/T",
+	"5btc2ee3bvuUVr04hWNvDTZs+3ChI3Y7ZqkuWflP1Ne41tEYtdE6hQWPw4hCJ7+yfsch7bz/dFKhTLkv",
+	"ea6j0TGy/VKH482ExA5gt+4VbTjWyopaS2yP14E8GtUS9tMiQVyhBHWDdtbH/axYxIDdTAKAbzfeLQHK",
+	"WH94tC4SXjz/oq3ET+pi3m3mU3BZ7USw67xjtf88DgpN+ok9HMscNxs5V+rcbAJoIFOD2kY6JXwQpgn3",
+	"2MVYFCje0WBUoRPodtld4fOlXuxfJPfMTOk7gxYMpEwVtu9u0UJaTYjSXLLzm7fscP/ly519xrN8wncO",
+	"CMy7nlv0zJTi1MN7UcZfrgzPto8RMg8H9SXvwwzqXVDvQVPmnpIQUS17jL+FtGx57S74kZApn0CWZ0JC",
+	"P1HTPjvJjEIL0Hs96S3/OYwZB2yCcqrlXAjnwsNiyGI6dPq0hyUS1jDa1zLjKeUWEISXlxgExyxOBc9K",
+	"8O1UjAWK0dhCduTzCqfmKCYJKjFigUKL2zCNVgPvBo/oujzajSSTH7DhmvTQAr2j3v/715Od/813/vHz",
+	"Lwcf/1vvU4TQZ3hJFpbTFTyjBWApo3/0K2jrK1gccXynoMcgk5JkHH0EoiQQ55Lco+rSvAeLyWdrzc56",
+	"tjQVjKrCbnBhToC9u34TdKuJQoyK8D4ye5+dyFLOEHR3owPLYv471m5768CZBk6LlsYCT9kWwsbAB7u9",
+	"EidGFbWmVE9WLa0K+5XiXe90tg4Mr+0g3KaqHGTHXfwZ8HxNHqjNLfr0GzSu3ozZsx/c8VvF5qrQZSaT",
+	"xTvWrQx/3Uj4f+ZR3YjUBtL/cUi1F1VTdeozRPxTOYnzjMuypctvzkNfVrLeWC1yqKiApAQuriYL6vvW",
+	"KRHUdFpIlE2fXWF1zJ7XsOKFvBcEu7DO+ximcI5v9L4ug/lpuwu2/6sGgfz6saJwblRUTRtHClIgkQKR",
+	"WZXM5g+lS7ogPvWeorePEY2sajKBDv8AXbRYRdR26VzhMPUr56sL/qHIMiHH4QJtkfyrT/Z7XvlvfpMy",
+	"8C0CVrjz9EKwuSMPpbMZDCdKrQDMQASaIG85RXOEcXcNlhJRj0Bn8FDoojRD7kGL0Zwiknuh9wj6hJBM",
+	"MJ6aAGJ6HXtQfkx0Qjl7J6R3IFXwG42un1M+Z0NghIm8zy7E92zLT3KmhUWLYxsbrGjfQISVBG48QB8g",
+	"Mk6lwfE7YH94yf4sWgDEaewf/Wa1mw8URK/sB3pn5ybszeZuzuffPapnk6epoHDbVQ26nGbwVcHH/X6e",
+	"JK0gH1cEIQBpVCrWefUrd+PXaINxE5ScTxYGX4Ovu9yHRMvgO/YgMwlqiFnxmk9I0HyGTLGG9ZWTYge7",
+	"QZbReY2VGlNBcHtOP3kxzURpu5OJewwHknNjhJiaSt0JMuk1pEJDYk0wcUQK0rrbMdfqXqSgiX1j79G4",
+	"dOxPThGmuUzV1MNo1oPF2D7WjX4HkFfNUiwfPjNlh+0bqzQfQ3wcugPtWDEF8qqEe2/Ikzs24U6q4D8T",
+	"LglwcAgMPoQsU6vG5EjyxVxsywCwuGqU5DZvV4k02Q0vxW3A5U5NfSvSxLH+eUuuxVLPqPr6/U1u+ZDk",
+	"1BDGwkt8HxkP0N+FztzThwdhgOHcgsEJtfkz6hu/mcPV7aUzw5s+1/2D7xphmIOD9d6PQwpOLvoS2wnl",
+	"2MOZ+9WK4Ncqu0QoWQ9YB1/ZQHoBSUEQDDxEdNxWsXg3U2Mh/weyAZpzfxwUe3uHiaMT/BeFkZFsaikS",
+	"7n3ft6meTKVI4K2x/T5DqpTQj+vVE/iQQ2Ih9Y6alWIFDaiWbAu21RAMtA3I41Td/efTs8ij8nBETJEJ",
+	"bNcljnu9KWnC7q0TMifZjM/J00sipHZc8ZGHBF3gayWZKRJ3F3h8l9Apkaxez/vcLkiT3PhyRfEByoIv",
+	"bPRIKF0VqnDJsc8oeLJ9FHKw41rCQ8y2mqSJxdGYphBHLC4RD6rSUSTwZ4bm6Z7GoMb7QgYR7xHVpXqP",
+	"f1l4k6UiJfVKFckEbQ3lpo2qkgyRA+xCWa6g2gjfIYt4w5BD2je7rHzpfB75PFC/kGUB52TbqT/dTX2p",
+	"KfQepO90AKMjCXaN9GL/YOOB8AAeNNCmMq0haU5VCl7QNCg4SJwlQt5ETv1exNFrarvZKpDaZEtzqF96",
+	"Q+Aa9In769Fff3YHRDcC0WGhs95RbxcTFv1Ii6f1ow8cbQbW4ynHY/U4wloM0Vd5FFGVxkYJ+FFA3SBG",
+	"p/PywZDWxfuv4dqXv3Xr1QFInfAuTB0UIipDzlGzwtWbOrXRQ17f8gdOETVtCQ2GbWHTRGrbToXj25Fv",
+	"S4GLqafm1T6EDSeWv3KVcVkBxpPWSxXyTbM2Yt5QrSrmK/cLeV5qH2tov8sf/TGYf6Zm/x2VUtyfn2/k",
+	"ZnmC/sUpfriM5WNUsr6RFHdo+Vg7gA96iTRMRTElL1FtrBK5Z3m0/7sQyV0TLbzaEQTCViMPwk35yVNo",
+	"HIIH8vv488f/EwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
