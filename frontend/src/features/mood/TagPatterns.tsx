@@ -13,7 +13,7 @@ const checkIns = (n: number) => `${n} ${n === 1 ? 'check-in' : 'check-ins'}`;
 /** "Exercise: 4.1 with it (12 check-ins), 3.2 without (20 check-ins)" */
 function line(t: TagPattern): string {
   const name = t.tag.charAt(0).toUpperCase() + t.tag.slice(1);
-  return `${name}: ${round(t.withMean)} with it (${checkIns(t.withCount)}), ${round(t.withoutMean)} without (${checkIns(
+  return `${name}: ${round(t.withMood)} with it (${checkIns(t.withCount)}), ${round(t.withoutMood)} without (${checkIns(
     t.withoutCount,
   )})`;
 }
@@ -24,7 +24,7 @@ function line(t: TagPattern): string {
  * here rests on colour.
  */
 export const TagPatterns = memo(function TagPatterns({ tags }: Props) {
-  const gap = (t: TagPattern) => t.withMean - t.withoutMean;
+  const gap = (t: TagPattern) => t.withMood - t.withoutMood;
   const better = tags.filter((t) => gap(t) > 0).sort((a, b) => gap(b) - gap(a));
   const harder = tags.filter((t) => gap(t) < 0).sort((a, b) => gap(a) - gap(b));
   if (better.length === 0 && harder.length === 0) {

@@ -23,15 +23,15 @@ const round = (n: number) => formatMean(Math.round(n * 10) / 10);
  */
 export const WeekdayChart = memo(function WeekdayChart({ weekdays }: Props) {
   const byDay = new Map(weekdays.map((w) => [w.weekday, w]));
-  const known = weekdays.filter((w): w is WeekdayMood & { mean: number } => w.mean !== null && w.count > 0);
-  const best = [...known].sort((a, b) => b.mean - a.mean)[0];
-  const worst = [...known].sort((a, b) => a.mean - b.mean)[0];
+  const known = weekdays.filter((w) => w.count > 0);
+  const best = [...known].sort((a, b) => b.mood - a.mood)[0];
+  const worst = [...known].sort((a, b) => a.mood - b.mood)[0];
   const summary =
     known.length < 2
       ? 'Check in on a few different days of the week to see how they compare.'
-      : `On average your best day is ${WEEKDAYS[best.weekday]} (${round(best.mean)}) and your hardest is ${
+      : `On average your best day is ${WEEKDAYS[best.weekday]} (${round(best.mood)}) and your hardest is ${
           WEEKDAYS[worst.weekday]
-        } (${round(worst.mean)}).`;
+        } (${round(worst.mood)}).`;
   const width = 7 * COL;
   const height = TOP + PLOT + LABEL;
 
@@ -43,7 +43,7 @@ export const WeekdayChart = memo(function WeekdayChart({ weekdays }: Props) {
         head: ['Day', 'Mean mood', 'Check-ins'],
         rows: WEEKDAYS.map((name, i) => {
           const w = byDay.get(i);
-          return [name, w && w.mean !== null ? round(w.mean) : '—', String(w?.count ?? 0)];
+          return [name, w && w.count > 0 ? round(w.mood) : '—', String(w?.count ?? 0)];
         }),
       }}
     >
@@ -51,7 +51,7 @@ export const WeekdayChart = memo(function WeekdayChart({ weekdays }: Props) {
         <line x1={0} x2={width} y1={TOP + PLOT + 0.5} y2={TOP + PLOT + 0.5} stroke="currentColor" strokeOpacity={0.35} />
         {WEEKDAYS.map((name, i) => {
           const w = byDay.get(i);
-          const mean = w && w.count > 0 ? w.mean : null;
+          const mean = w && w.count > 0 ? w.mood : null;
           const h = mean === null ? 0 : (PLOT * mean) / 5;
           const cx = i * COL + COL / 2;
           return (

@@ -8,7 +8,7 @@ import { YearPixels } from './YearPixels';
 describe('the mood charts', () => {
   it('draws a check-in on its day of the month, with its number as well as its colour, and lists it in the table', async () => {
     const { user, container } = render(
-      <MonthCalendar month="2026-11" days={[{ date: '2026-11-14', mood: 4 }, { date: '2026-10-30', mood: 1 }]} />,
+      <MonthCalendar month="2026-11" days={[{ date: '2026-11-14', mood: 4, count: 1 }, { date: '2026-10-30', mood: 1, count: 1 }]} />,
     );
     const day = container.querySelector('[data-date="2026-11-14"]')!;
     expect(day).toHaveAttribute('data-mood', '4');
@@ -29,10 +29,10 @@ describe('the mood charts', () => {
       <MoodTrend
         end="2026-11-29"
         days={[
-          { date: '2026-10-30', mood: 1 },
-          { date: '2026-10-31', mood: 2 },
-          { date: '2026-11-28', mood: 5 },
-          { date: '2026-11-29', mood: 3.5 },
+          { date: '2026-10-30', mood: 1, count: 1 },
+          { date: '2026-10-31', mood: 2, count: 1 },
+          { date: '2026-11-28', mood: 5, count: 1 },
+          { date: '2026-11-29', mood: 3.5, count: 1 },
         ]}
       />,
     );
@@ -43,9 +43,9 @@ describe('the mood charts', () => {
     const { user } = render(
       <WeekdayChart
         weekdays={[
-          { weekday: 0, mean: 2.25, count: 4 },
-          { weekday: 5, mean: 4.5, count: 2 },
-          { weekday: 6, mean: null, count: 0 },
+          { weekday: 0, mood: 2.25, count: 4 },
+          { weekday: 5, mood: 4.5, count: 2 },
+          { weekday: 6, mood: 0, count: 0 },
         ]}
       />,
     );
@@ -60,9 +60,9 @@ describe('the mood charts', () => {
     render(
       <TagPatterns
         tags={[
-          { tag: 'sleep', withMean: 4, withCount: 6, withoutMean: 3.5, withoutCount: 9 },
-          { tag: 'exercise', withMean: 4.2, withCount: 5, withoutMean: 3, withoutCount: 10 },
-          { tag: 'exams', withMean: 2, withCount: 7, withoutMean: 3.8, withoutCount: 8 },
+          { tag: 'sleep', withMood: 4, withCount: 6, withoutMood: 3.5, withoutCount: 9 },
+          { tag: 'exercise', withMood: 4.2, withCount: 5, withoutMood: 3, withoutCount: 10 },
+          { tag: 'exams', withMood: 2, withCount: 7, withoutMood: 3.8, withoutCount: 8 },
         ]}
       />,
     );
@@ -77,7 +77,7 @@ describe('the mood charts', () => {
 
   it('draws a year in pixels with each month in the table', async () => {
     const { user, container } = render(
-      <YearPixels end="2026-11-29" days={[{ date: '2025-12-01', mood: 2 }, { date: '2026-11-29', mood: 5 }, { date: '2025-11-29', mood: 3 }]} />,
+      <YearPixels end="2026-11-29" days={[{ date: '2025-12-01', mood: 2, count: 1 }, { date: '2026-11-29', mood: 5, count: 1 }, { date: '2025-11-29', mood: 3, count: 1 }]} />,
     );
     expect(container.querySelector('[data-date="2026-11-29"]')).toHaveAttribute('data-mood', '5');
     expect(container.querySelector('[data-date="2025-12-01"]')).toHaveAttribute('data-mood', '2');

@@ -1,25 +1,7 @@
-/** The mood page's own shapes, which the charts draw (page data maps the API's answers onto them). */
-
-/** One day's mood: the mean of that day's check-ins. */
-export interface DayMood {
-  /** 'YYYY-MM-DD' */
-  date: string;
-  mood: number;
-}
-
-/** The mean mood on one day of the week, 0 for Monday … 6 for Sunday. */
-export interface WeekdayMood {
-  weekday: number;
-  /** null when no check-in fell on that weekday */
-  mean: number | null;
-  count: number;
-}
-
-/** A tag's mean mood on check-ins with it and without it, and how many of each. */
-export interface TagPattern {
-  tag: string;
-  withMean: number;
-  withCount: number;
-  withoutMean: number;
-  withoutCount: number;
-}
+/**
+ * The shapes the charts draw: the check-ins contract's own (GET /api/checkins/summary).
+ * - a day's mood: the mean of that day's check-ins, and how many;
+ * - the mean mood per day of the week, 0 for Monday (count 0 when none fell on it);
+ * - a tag's mean mood with and without it, and how many check-ins each side holds.
+ */
+export type { CheckinDay as DayMood, TagMood as TagPattern, WeekdayMood } from '../../api/gen/model';

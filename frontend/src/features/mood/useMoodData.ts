@@ -1,26 +1,10 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
-import { customFetch, isApiError } from '../../api/mutator';
+import { useGetCheckinSummary, useListCheckins } from '../../api/gen/checkins/checkins';
+import type { CheckinSummary } from '../../api/gen/model';
+import { isApiError } from '../../api/mutator';
 import type { PastCheckIn } from './MoodSections';
-import { addDays } from './dates';
 import { onThisDayDates, useSessionTitlesOn } from './onThisDay';
 import type { DayMood, TagPattern, WeekdayMood } from './types';
-
-// TODO(contract): replaced by the generated check-ins hooks once the contract lands.
-interface CheckinSummary {
-  days: { date: string; mood: number; count: number }[];
-  daysThisMonth: number;
-  weekdays: { weekday: number; mean: number | null; count: number }[];
-  tags?: TagPattern[];
-}
-interface Checkin {
-  id: string;
-  mood: number;
-  tags: string[];
-  emotions: string[];
-  note?: string | null;
-  createdAt: string;
-}
 
 export type Load<T> = { status: 'pending' } | { status: 'error' } | { status: 'locked' } | { status: 'ready'; value: T };
 
@@ -30,36 +14,43 @@ export interface MonthData {
   days: DayMood[];
   daysThisMonth: number;
   weekdays: WeekdayMood[];
+  /** Absent for a free account. */
+  tags?: TagPattern[];
 }
 
+/** A query's state as the page shows it: a 403 is a view the tier does not include, not an error. */
 function load<T, R>(q: { isPending: boolean; isError: boolean; error: unknown; data?: T }, map: (t: T) => R): Load<R> {
   if (q.isPending) return { status: 'pending' };
   if (q.isError) return isApiError(q.error) && q.error.status === 403 ? { status: 'locked' } : { status: 'error' };
   return { status: 'ready', value: map(q.data as T) };
 }
 
-const summary = (days: 30 | 365) => () => customFetch<CheckinSummary>(`/api/checkins/summary?days=${days}`);
-
 // Module-level selects: React Query keeps their results while the answer is the same, so the
 // charts (memoised) draw again only when their data changes.
 const toMonth = (s: CheckinSummary): MonthData => ({
-  empty: s.days.length === 0 && s.daysThisMonth === 0,
-  days: s.days.map((d) => ({ date: d.date, mood: d.mood })),
+  empty: s.perDay.length === 0 && s.daysThisMonth === 0,
+  days: s.perDay,
   daysThisMonth: s.daysThisMonth,
   weekdays: s.weekdays,
+  tags: s.tags,
 });
-const toYear = (s: CheckinSummary) => ({ days: s.days.map((d) => ({ date: d.date, mood: d.mood })), tags: s.tags ?? [] });
+const toYear = (s: CheckinSummary) => ({ days: s.perDay, tags: s.tags ?? [] });
 
-/** The mood page's data: the 30-day summary, and the year and the tag patterns where the tier allows. */
+/**
+ * The mood page's data: the 30-day summary for everyone; the year and the tag patterns where
+ * the tier allows (days=365 answers 403 for a free account: the page says so calmly).
+ */
 export function useMoodData() {
-  const month = useQuery({ queryKey: ['checkins', 'summary', 30], queryFn: summary(30), select: toMonth });
-  const year = useQuery({ queryKey: ['checkins', 'summary', 365], queryFn: summary(365), select: toYear, retry: false });
+  const month = useGetCheckinSummary({ days: 30 }, { query: { select: toMonth } });
+  const year = useGetCheckinSummary({ days: 365 }, { query: { select: toYear, retry: false } });
   // The year (365 pixels) is drawn after the month, in a transition, so the first screen is not held up by it.
   const yearData = useDeferredValue(year.data);
   const yearState = { ...year, isPending: year.isPending || (year.isSuccess && yearData === undefined), data: yearData };
+  const yearLoad = load(yearState, (y) => y.days);
   return {
     month: load(month, (m) => m),
-    year: load(yearState, (y) => y.days),
+    year: yearLoad,
+    // The patterns over the year where there is one; a free account's 30-day summary has none.
     tags: load(yearState, (y) => y.tags),
     retry: () => void month.refetch(),
   };
@@ -71,21 +62,21 @@ const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digi
 export function useOnThisDay(today: string) {
   const { monthAgo, yearAgo } = onThisDayDates(today);
   const titles = useSessionTitlesOn([monthAgo, yearAgo]);
-  const [month, year] = useQueries({
-    queries: [monthAgo, yearAgo].map((day) => ({
-      queryKey: ['checkins', 'day', day],
-      queryFn: () =>
-        customFetch<Checkin[]>(
-          `/api/checkins?from=${new Date(`${day}T00:00:00`).toISOString()}&to=${new Date(`${addDays(day, 1)}T00:00:00`).toISOString()}&limit=50`,
-        ),
-    })),
-  });
+  const month = useListCheckins({ from: monthAgo, to: monthAgo, limit: 50 });
+  const year = useListCheckins({ from: yearAgo, to: yearAgo, limit: 50 });
   const past = (label: string, day: string, q: typeof month) => ({
     label,
     day,
     pending: q.isPending || titles.isPending,
     checkIns: (q.data ?? []).map(
-      (c): PastCheckIn => ({ ...c, time: time.format(new Date(c.createdAt)) }),
+      (c): PastCheckIn => ({
+        id: c.id,
+        mood: c.mood,
+        time: time.format(new Date(c.createdAt)),
+        emotions: c.emotions,
+        tags: c.tags,
+        note: c.note,
+      }),
     ),
     sessionTitles: titles.data?.[day] ?? [],
   });

@@ -1,33 +1,49 @@
 import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
 import { getListChatSessionsResponseMock } from '../../api/gen/chat/chat.msw';
-import type { SessionListItem } from '../../api/gen/model';
+import { getGetCheckinSummaryResponseMock, getListCheckinsResponseMock } from '../../api/gen/checkins/checkins.msw';
+import type { Checkin, CheckinSummary, SessionListItem } from '../../api/gen/model';
 import { render, screen, server, within } from '../../test-utils';
 import { MoodPage } from './MoodPage';
 
-// TODO(contract): build these on the generated check-ins mocks once the contract lands.
 const today = '2026-11-29';
 
-function summary(days: { date: string; mood: number; count: number }[], extra: object = {}) {
-  return {
-    days,
-    daysThisMonth: days.filter((d) => d.date.startsWith('2026-11')).length,
+type Day = { date: string; mood: number; count: number };
+
+/** A summary from the generated mock with the days given; a free account's (no tags) unless tags are given. */
+function summary(perDay: Day[], overrides: Partial<CheckinSummary> = {}): CheckinSummary {
+  return getGetCheckinSummaryResponseMock({
+    days: 30,
+    perDay,
+    daysThisMonth: perDay.filter((d) => d.date.startsWith('2026-11')).length,
     weekdays: [
-      { weekday: 5, mean: 4, count: 1 },
-      { weekday: 6, mean: 2, count: 1 },
+      { weekday: 5, mood: 4, count: 1 },
+      { weekday: 6, mood: 2, count: 1 },
     ],
-    ...extra,
-  };
+    tags: undefined,
+    ...overrides,
+  });
+}
+
+/** A check-in from the generated mock, made on `localDate` at `time` (local). */
+function aCheckin(overrides: Partial<Checkin> & { localDate: string; time: string }): Checkin {
+  const { time, ...rest } = overrides;
+  return { ...getListCheckinsResponseMock()[0], createdAt: new Date(`${overrides.localDate}T${time}`).toISOString(), ...rest };
 }
 
 const forbidden = () =>
   HttpResponse.json({ code: 'FORBIDDEN', error: 'Forbidden', message: 'Part of a paid plan.' }, { status: 403 });
 
-/** The answers of a free account: the 30-day summary, and 403 for the year and the tag patterns. */
-function answers({ month, year = 'forbidden', checkinsOn = {}, sessions = [] }: {
-  month: ReturnType<typeof summary>;
-  year?: ReturnType<typeof summary> | 'forbidden';
-  checkinsOn?: Record<string, object[]>;
+/** The answers the page asks for; a free account's by default (403 for the year and its tag patterns). */
+function answers({
+  month,
+  year = 'forbidden',
+  checkinsOn = {},
+  sessions = [],
+}: {
+  month: CheckinSummary;
+  year?: CheckinSummary | 'forbidden';
+  checkinsOn?: Record<string, Checkin[]>;
   sessions?: SessionListItem[];
 }) {
   server.use(
@@ -37,9 +53,9 @@ function answers({ month, year = 'forbidden', checkinsOn = {}, sessions = [] }: 
       return year === 'forbidden' ? forbidden() : HttpResponse.json(year);
     }),
     http.get('*/api/checkins', ({ request }) => {
-      const from = new Date(new URL(request.url).searchParams.get('from')!);
-      const day = `${from.getFullYear()}-${String(from.getMonth() + 1).padStart(2, '0')}-${String(from.getDate()).padStart(2, '0')}`;
-      return HttpResponse.json(checkinsOn[day] ?? []);
+      const params = new URL(request.url).searchParams;
+      expect(params.get('to')).toBe(params.get('from'));
+      return HttpResponse.json(checkinsOn[params.get('from')!] ?? []);
     }),
     http.get('*/api/chat/sessions', () => HttpResponse.json(sessions)),
   );
@@ -103,9 +119,10 @@ describe('MoodPage', () => {
     answers({
       month: summary([{ date: today, mood: 3, count: 1 }]),
       year: summary(days, {
+        days: 365,
         tags: [
-          { tag: 'exercise', withMean: 4.2, withCount: 5, withoutMean: 3, withoutCount: 10 },
-          { tag: 'exams', withMean: 2, withCount: 7, withoutMean: 3.8, withoutCount: 8 },
+          { tag: 'exercise', withMood: 4.2, withCount: 5, withoutMood: 3, withoutCount: 10 },
+          { tag: 'exams', withMood: 2, withCount: 7, withoutMood: 3.8, withoutCount: 8 },
         ],
       }),
     });
@@ -124,15 +141,14 @@ describe('MoodPage', () => {
       month: summary([{ date: today, mood: 3, count: 1 }]),
       checkinsOn: {
         '2026-10-29': [
-          {
-            id: '7c1f0c7e-1111-4c1e-9a44-000000000001',
+          aCheckin({
+            localDate: '2026-10-29',
+            time: '09:15:00',
             mood: 2,
-            energy: null,
             emotions: ['anxiety'],
             tags: ['exams'],
             note: 'Statistics tomorrow.',
-            createdAt: '2026-10-29T09:15:00',
-          },
+          }),
         ],
       },
       sessions: [

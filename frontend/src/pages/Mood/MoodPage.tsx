@@ -47,13 +47,15 @@ export function MoodPage() {
     );
   } else {
     const m = data.month.value;
+    // The year's days, where the tier has them, reach the start of a 31-day month.
+    const calendarDays = data.year.status === 'ready' ? data.year.value : m.days;
     body = (
       <>
         <MoodSection id="month-title" title="This month">
           <Text size="sm" mb="xs">
             Days you checked in this month: {m.daysThisMonth}
           </Text>
-          <MonthCalendar month={today.slice(0, 7)} days={m.days} today={today} />
+          <MonthCalendar month={today.slice(0, 7)} days={calendarDays} today={today} />
           <MoodKey />
         </MoodSection>
         <MoodSection id="trend-title" title="The last 30 days">
