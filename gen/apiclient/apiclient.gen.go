@@ -468,7 +468,7 @@ type ClientInterface interface {
 
 	// UpdateCheckinWithBody Changes one of the caller's check-ins.
 	//
-	// Only the fields sent change; `null` clears an optional one. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+	// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -477,7 +477,7 @@ type ClientInterface interface {
 
 	// UpdateCheckin Changes one of the caller's check-ins.
 	//
-	// Only the fields sent change; `null` clears an optional one. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+	// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1524,7 +1524,7 @@ func (c *Client) DeleteCheckin(ctx context.Context, checkinId CheckinId, reqEdit
 
 // UpdateCheckinWithBody Changes one of the caller's check-ins.
 //
-// Only the fields sent change; `null` clears an optional one. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1543,7 +1543,7 @@ func (c *Client) UpdateCheckinWithBody(ctx context.Context, checkinId CheckinId,
 
 // UpdateCheckin Changes one of the caller's check-ins.
 //
-// Only the fields sent change; `null` clears an optional one. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3212,6 +3212,18 @@ func NewGetCheckinSummaryRequest(server string, params *GetCheckinSummaryParams)
 
 		}
 
+		if params.Today != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "today", *params.Today, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -4786,7 +4798,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateCheckinWithBodyWithResponse Changes one of the caller's check-ins.
 	//
-	// Only the fields sent change; `null` clears an optional one. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+	// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4795,7 +4807,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateCheckinWithResponse Changes one of the caller's check-ins.
 	//
-	// Only the fields sent change; `null` clears an optional one. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+	// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9787,7 +9799,7 @@ func (c *ClientWithResponses) DeleteCheckinWithResponse(ctx context.Context, che
 
 // UpdateCheckinWithBodyWithResponse Changes one of the caller's check-ins.
 //
-// Only the fields sent change; `null` clears an optional one. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9802,7 +9814,7 @@ func (c *ClientWithResponses) UpdateCheckinWithBodyWithResponse(ctx context.Cont
 
 // UpdateCheckinWithResponse Changes one of the caller's check-ins.
 //
-// Only the fields sent change; `null` clears an optional one. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -386,7 +386,7 @@ export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getChecki
 
 
 /**
- * Only the fields sent change; `null` clears an optional one. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+ * Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
  * @summary Changes one of the caller's check-ins.
  */
 export const getUpdateCheckinUrl = (checkinId: string,) => {

@@ -64,16 +64,15 @@ export interface CheckinUpdate {
   /**
    * @minimum 1
    * @maximum 5
-   * @nullable
    */
-  energy?: number | null;
+  energy?: number;
   /** @maxItems 5 */
   emotions?: Emotion[];
   /** @maxItems 8 */
   tags?: CheckinTag[];
   /**
+   * Trimmed; empty clears it.
    * @maxLength 500
-   * @nullable
    */
-  note?: string | null;
+  note?: string;
 }

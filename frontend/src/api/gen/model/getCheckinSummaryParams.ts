@@ -59,4 +59,8 @@ import type { GetCheckinSummaryDays } from './getCheckinSummaryDays';
 
 export type GetCheckinSummaryParams = {
 days?: GetCheckinSummaryDays;
+/**
+ * The caller's own today (from the browser), the last day of the summary; today in UTC when absent. At most one day away from today in UTC.
+ */
+today?: string;
 };

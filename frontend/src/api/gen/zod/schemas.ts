@@ -921,7 +921,8 @@ export const listCheckinsResponse = zod.array(listCheckinsResponseItem)
 export const getCheckinSummaryQueryDaysDefault = 30;
 
 export const getCheckinSummaryQueryParams = zod.object({
-  "days": zod.union([zod.literal(30),zod.literal(365)]).default(getCheckinSummaryQueryDaysDefault)
+  "days": zod.union([zod.literal(30),zod.literal(365)]).default(getCheckinSummaryQueryDaysDefault),
+  "today": zod.iso.date().optional().describe('The caller\'s own today (from the browser), the last day of the summary; today in UTC when absent. At most one day away from today in UTC.')
 })
 
 export const getCheckinSummaryResponseWeekdaysItemWeekdayMin = 0;
@@ -953,7 +954,7 @@ export const getCheckinSummaryResponse = zod.object({
 
 
 /**
- * Only the fields sent change; `null` clears an optional one. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+ * Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
  * @summary Changes one of the caller's check-ins.
  */
 export const updateCheckinParams = zod.object({
@@ -964,10 +965,10 @@ export const updateCheckinBodyMoodMax = 5;export const updateCheckinBodyEnergyMa
 
 export const updateCheckinBody = zod.object({
   "mood": zod.number().min(1).max(updateCheckinBodyMoodMax).optional().describe('1 is very low, 3 is okay, 5 is great.'),
-  "energy": zod.number().min(1).max(updateCheckinBodyEnergyMax).nullish(),
+  "energy": zod.number().min(1).max(updateCheckinBodyEnergyMax).optional(),
   "emotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).max(updateCheckinBodyEmotionsMax).optional(),
   "tags": zod.array(zod.enum(['sleep', 'study', 'exams', 'friends', 'family', 'partner', 'exercise', 'work', 'money', 'health', 'alone time', 'outdoors'])).max(updateCheckinBodyTagsMax).optional(),
-  "note": zod.string().max(updateCheckinBodyNoteMax).nullish()
+  "note": zod.string().max(updateCheckinBodyNoteMax).optional().describe('Trimmed; empty clears it.')
 })
 
 export const updateCheckinResponseCheckinMoodMax = 5;export const updateCheckinResponseCheckinEnergyMax = 5;
