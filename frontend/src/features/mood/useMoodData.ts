@@ -40,9 +40,10 @@ const toYear = (s: CheckinSummary) => ({ days: s.perDay, tags: s.tags ?? [] });
  * The mood page's data: the 30-day summary for everyone; the year and the tag patterns where
  * the tier allows (days=365 answers 403 for a free account: the page says so calmly).
  */
-export function useMoodData() {
-  const month = useGetCheckinSummary({ days: 30 }, { query: { select: toMonth } });
-  const year = useGetCheckinSummary({ days: 365 }, { query: { select: toYear, retry: false } });
+export function useMoodData(today: string) {
+  // The summary ends on the reader's own today, not the server's.
+  const month = useGetCheckinSummary({ days: 30, today }, { query: { select: toMonth } });
+  const year = useGetCheckinSummary({ days: 365, today }, { query: { select: toYear, retry: false } });
   // The year (365 pixels) is drawn after the month, in a transition, so the first screen is not held up by it.
   const yearData = useDeferredValue(year.data);
   const yearState = { ...year, isPending: year.isPending || (year.isSuccess && yearData === undefined), data: yearData };

@@ -48,8 +48,10 @@ function answers({
 }) {
   server.use(
     http.get('*/api/checkins/summary', ({ request }) => {
-      const days = new URL(request.url).searchParams.get('days');
-      if (days === '30') return HttpResponse.json(month);
+      const params = new URL(request.url).searchParams;
+      // The summary ends on the reader's own today.
+      expect(params.get('today')).toBe(today);
+      if (params.get('days') === '30') return HttpResponse.json(month);
       return year === 'forbidden' ? forbidden() : HttpResponse.json(year);
     }),
     http.get('*/api/checkins', ({ request }) => {

@@ -26,7 +26,7 @@ function OnThisDay({ today }: { today: string }) {
 /** /mood: the user's check-ins over time (issue 31 §2). */
 export function MoodPage() {
   const today = localToday();
-  const data = useMoodData();
+  const data = useMoodData(today);
 
   let body;
   if (data.month.status === 'pending') body = <Loading label="Loading your moods..." />;
