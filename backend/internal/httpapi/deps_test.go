@@ -15,6 +15,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/backend/internal/chat"
+	"github.com/percolate/percolate/backend/internal/checkin"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/contact"
@@ -59,6 +60,7 @@ var offline = sync.OnceValues(func() (Deps, error) {
 		Contact:  contact.New(st, jobs, sender, "support@percolate.test", quiet),
 		Chat:     chatSvc,
 		Memory:   memory.New(st),
+		Checkins: checkin.New(st, nil),
 		Export:   export.New(st),
 	}, nil
 })
@@ -90,6 +92,7 @@ func withOffline(t testing.TB, d Deps) Deps {
 	fill(d.Contact != nil, func() { d.Contact = o.Contact })
 	fill(d.Chat != nil, func() { d.Chat = o.Chat })
 	fill(d.Memory != nil, func() { d.Memory = o.Memory })
+	fill(d.Checkins != nil, func() { d.Checkins = o.Checkins })
 	fill(d.Export != nil, func() { d.Export = o.Export })
 	return d
 }
@@ -108,6 +111,7 @@ func TestNewHandlerRequiresEveryService(t *testing.T) {
 		"OIDC":     func(d *Deps) { d.OIDC = nil },
 		"Billing":  func(d *Deps) { d.Billing = nil },
 		"Insights": func(d *Deps) { d.Insights = nil },
+		"Checkins": func(d *Deps) { d.Checkins = nil },
 		"Voice":    func(d *Deps) { d.Voice = nil },
 		"Contact":  func(d *Deps) { d.Contact = nil },
 		"Chat":     func(d *Deps) { d.Chat = nil },
