@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { moodYear, seedLongChat, signIn, sql, verifiedAccount } from '../e2e/support';
+import { seedLongChat, setRole, signIn, sql, verifiedAccount } from '../e2e/support';
 
 /**
  * The browser figures of `make bench` (issue 14): a dashboard of 10,000 sessions (and, for its
@@ -105,6 +105,17 @@ const results: {
 let email = '';
 let smallEmail = '';
 let longSession = '';
+let moodEmail = '';
+
+/** Gives the account of `address` one check-in a day for the last 365 days, with tags that make patterns. */
+function seedCheckins(address: string) {
+  sql(`INSERT INTO checkins (user_id, mood, energy, tags, local_date, created_at)
+       SELECT u.id, 1 + (i * 7) % 5, 1 + i % 5,
+              CASE WHEN i % 3 = 0 THEN '{exercise,sleep}'::text[] ELSE '{exams}'::text[] END,
+              current_date - i, now() - i * interval '1 day'
+       FROM generate_series(0, 364) AS i, users u
+       WHERE u.email = '${address}'`);
+}
 
 /** Gives the account of `address` n ended sessions, the newest first named "Evening check-in 1". */
 function seedSessions(address: string, n: number) {
@@ -121,6 +132,9 @@ test.beforeAll(async ({ request }) => {
   smallEmail = await verifiedAccount(request, 'bench-browser-small');
   seedSessions(smallEmail, 10);
   longSession = seedLongChat(email, 2000, "now() - interval '1 second'");
+  moodEmail = await verifiedAccount(request, 'bench-browser-mood');
+  setRole(moodEmail, 'PREMIUM');
+  seedCheckins(moodEmail);
   sql('ANALYZE');
 });
 
@@ -157,20 +171,11 @@ for (const vp of VIEWPORTS) {
 }
 
 for (const vp of VIEWPORTS) {
-  // The mood page of a paid account with a check-in every day of the year: its summary answers
-  // (30 and 365 days) are served by the test, the same shape the server gives, so the figure is
-  // the page's own rendering of them.
+  // The mood page of a Premium account with a check-in every day of the year (seeded).
   test(`mood page of 365 check-ins, ${vp.name}`, async ({ page }, testInfo) => {
     await page.setViewportSize({ width: vp.width, height: vp.height });
     await page.addInitScript(instrument, '[data-testid="month-calendar"]');
-    await signIn(page, email);
-    const end = await page.evaluate(() => {
-      const d = new Date();
-      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-    });
-    await page.route('**/api/checkins/summary?*', (route) =>
-      route.fulfill({ json: moodYear(end, new URL(route.request().url()).searchParams.get('days') === '365', true) }),
-    );
+    await signIn(page, moodEmail);
     for (let i = 0; i < RUNS; i++) {
       const load = await measureLoad(page, '/mood', /^\/api\/checkins\/summary$/, vp.name);
       results.mood.push(load);
@@ -180,6 +185,8 @@ for (const vp of VIEWPORTS) {
       });
     }
     await expect(page.getByTestId('year-pixels')).toBeVisible();
+    await expect(page.getByText('The last 365 days: you checked in on 365 days.')).toBeVisible();
+    await expect(page.getByText('With better days')).toBeVisible();
   });
 }
 

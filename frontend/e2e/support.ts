@@ -141,16 +141,16 @@ export async function openNewChat(page: Page, request: APIRequestContext, tag: s
 }
 
 /**
- * A year of check-ins (two days in three, or every day) as GET /api/checkins/summary answers a paid account,
+ * A year of check-ins (two days in three) as GET /api/checkins/summary answers a paid account,
  * so that every chart of /mood is drawn; with tags, the tag patterns too (days=365).
  */
-export function moodYear(end: string, tags: boolean, everyDay = false) {
+export function moodYear(end: string, tags: boolean) {
   const perDay = Array.from({ length: 365 }, (_, i) => {
     const d = new Date(`${end}T00:00:00Z`);
     d.setUTCDate(d.getUTCDate() - i);
     return { date: d.toISOString().slice(0, 10), mood: 1 + ((i * 7) % 5), count: 1 };
   })
-    .filter((_, i) => everyDay || i % 3 !== 1)
+    .filter((_, i) => i % 3 !== 1)
     .reverse();
   return {
     days: tags ? 365 : 30,
