@@ -4,7 +4,7 @@ import type { CheckinSummary } from '../../api/gen/model';
 import { isApiError } from '../../api/mutator';
 import type { PastCheckIn } from './MoodSections';
 import { onThisDayDates, useSessionTitlesOn } from './onThisDay';
-import type { DayMood, TagPattern, WeekdayMood } from './types';
+import type { DayMood, WeekdayMood } from './types';
 
 export type Load<T> = { status: 'pending' } | { status: 'error' } | { status: 'locked' } | { status: 'ready'; value: T };
 
@@ -14,8 +14,6 @@ export interface MonthData {
   days: DayMood[];
   daysThisMonth: number;
   weekdays: WeekdayMood[];
-  /** Absent for a free account. */
-  tags?: TagPattern[];
 }
 
 /** A query's state as the page shows it: a 403 is a view the tier does not include, not an error. */
@@ -32,7 +30,6 @@ const toMonth = (s: CheckinSummary): MonthData => ({
   days: s.perDay,
   daysThisMonth: s.daysThisMonth,
   weekdays: s.weekdays,
-  tags: s.tags,
 });
 const toYear = (s: CheckinSummary) => ({ days: s.perDay, tags: s.tags ?? [] });
 
