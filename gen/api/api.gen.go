@@ -491,11 +491,6 @@ type CheckinSummaryDays int
 // CheckinTag defines model for CheckinTag.
 type CheckinTag string
 
-// CheckinTalk defines model for CheckinTalk.
-type CheckinTalk struct {
-	SessionId openapi_types.UUID `json:"sessionId"`
-}
-
 // CheckinUpdate defines model for CheckinUpdate.
 type CheckinUpdate struct {
 	Emotions *[]Emotion `json:"emotions,omitempty"`
@@ -1392,9 +1387,6 @@ type ServerInterface interface {
 	// UpdateCheckin Changes one of the caller's check-ins.
 	// (PATCH /api/checkins/{checkinId})
 	UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId)
-	// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
-	// (POST /api/checkins/{checkinId}/talk)
-	TalkAboutCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId)
 	// GetHealth Liveness: the server process answers.
 	// (GET /api/health)
 	GetHealth(w http.ResponseWriter, r *http.Request)
@@ -1641,12 +1633,6 @@ func (_ Unimplemented) DeleteCheckin(w http.ResponseWriter, r *http.Request, che
 // UpdateCheckin Changes one of the caller's check-ins.
 // (PATCH /api/checkins/{checkinId})
 func (_ Unimplemented) UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
-	w.WriteHeader(http.StatusNotImplemented)
-}
-
-// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
-// (POST /api/checkins/{checkinId}/talk)
-func (_ Unimplemented) TalkAboutCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2441,32 +2427,6 @@ func (siw *ServerInterfaceWrapper) UpdateCheckin(w http.ResponseWriter, r *http.
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateCheckin(w, r, checkinId)
-	}))
-
-	for _, middleware := range siw.HandlerMiddlewares {
-		handler = middleware(handler)
-	}
-
-	handler.ServeHTTP(w, r)
-}
-
-// TalkAboutCheckin operation middleware
-func (siw *ServerInterfaceWrapper) TalkAboutCheckin(w http.ResponseWriter, r *http.Request) {
-
-	var err error
-	_ = err
-
-	// ------------- Path parameter "checkinId" -------------
-	var checkinId CheckinId
-
-	err = runtime.BindStyledParameterWithOptions("simple", "checkinId", chi.URLParam(r, "checkinId"), &checkinId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
-	if err != nil {
-		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "checkinId", Err: err})
-		return
-	}
-
-	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.TalkAboutCheckin(w, r, checkinId)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3321,9 +3281,6 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Patch(options.BaseURL+"/api/checkins/{checkinId}", wrapper.UpdateCheckin)
-	})
-	r.Group(func(r chi.Router) {
-		r.Post(options.BaseURL+"/api/checkins/{checkinId}/talk", wrapper.TalkAboutCheckin)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/public/contact", wrapper.SendContactMessage)
@@ -5772,6 +5729,23 @@ func (response ListCheckins413JSONResponse) VisitListCheckinsResponse(w http.Res
 	return err
 }
 
+type ListCheckins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCheckins503JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateCheckinRequestObject struct {
 	Body *CreateCheckinJSONRequestBody
 }
@@ -5849,6 +5823,23 @@ func (response CreateCheckin429JSONResponse) VisitCreateCheckinResponse(w http.R
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
 	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateCheckin503JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5931,6 +5922,23 @@ func (response GetCheckinSummary413JSONResponse) VisitGetCheckinSummaryResponse(
 	return err
 }
 
+type GetCheckinSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCheckinSummary503JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteCheckinRequestObject struct {
 	CheckinId CheckinId `json:"checkinId"`
 }
@@ -5999,6 +6007,23 @@ func (response DeleteCheckin413JSONResponse) VisitDeleteCheckinResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteCheckin503JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6082,87 +6107,9 @@ func (response UpdateCheckin413JSONResponse) VisitUpdateCheckinResponse(w http.R
 	return err
 }
 
-type TalkAboutCheckinRequestObject struct {
-	CheckinId CheckinId `json:"checkinId"`
-}
+type UpdateCheckin429JSONResponse struct{ TooManyRequestsJSONResponse }
 
-type TalkAboutCheckinResponseObject interface {
-	VisitTalkAboutCheckinResponse(w http.ResponseWriter) error
-}
-
-type TalkAboutCheckin201JSONResponse CheckinTalk
-
-func (response TalkAboutCheckin201JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(201)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type TalkAboutCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
-
-func (response TalkAboutCheckin400JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type TalkAboutCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
-
-func (response TalkAboutCheckin401JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(401)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type TalkAboutCheckin404JSONResponse struct{ NotFoundJSONResponse }
-
-func (response TalkAboutCheckin404JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(404)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type TalkAboutCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
-
-func (response TalkAboutCheckin413JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(413)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type TalkAboutCheckin429JSONResponse struct{ TooManyRequestsJSONResponse }
-
-func (response TalkAboutCheckin429JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+func (response UpdateCheckin429JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -6173,6 +6120,23 @@ func (response TalkAboutCheckin429JSONResponse) VisitTalkAboutCheckinResponse(w 
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
 	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateCheckin503JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8009,9 +7973,6 @@ type StrictServerInterface interface {
 	// UpdateCheckin Changes one of the caller's check-ins.
 	// (PATCH /api/checkins/{checkinId})
 	UpdateCheckin(ctx context.Context, request UpdateCheckinRequestObject) (UpdateCheckinResponseObject, error)
-	// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
-	// (POST /api/checkins/{checkinId}/talk)
-	TalkAboutCheckin(ctx context.Context, request TalkAboutCheckinRequestObject) (TalkAboutCheckinResponseObject, error)
 	// GetHealth Liveness: the server process answers.
 	// (GET /api/health)
 	GetHealth(ctx context.Context, request GetHealthRequestObject) (GetHealthResponseObject, error)
@@ -8934,32 +8895,6 @@ func (sh *strictHandler) UpdateCheckin(w http.ResponseWriter, r *http.Request, c
 	}
 }
 
-// TalkAboutCheckin operation middleware
-func (sh *strictHandler) TalkAboutCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
-	var request TalkAboutCheckinRequestObject
-
-	request.CheckinId = checkinId
-
-	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
-		return sh.ssi.TalkAboutCheckin(ctx, request.(TalkAboutCheckinRequestObject))
-	}
-	for _, middleware := range sh.middlewares {
-		handler = middleware(handler, "TalkAboutCheckin")
-	}
-
-	response, err := handler(r.Context(), w, r, request)
-
-	if err != nil {
-		sh.options.ResponseErrorHandlerFunc(w, r, err)
-	} else if validResponse, ok := response.(TalkAboutCheckinResponseObject); ok {
-		if err := validResponse.VisitTalkAboutCheckinResponse(w); err != nil {
-			sh.options.ResponseErrorHandlerFunc(w, r, err)
-		}
-	} else if response != nil {
-		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
-	}
-}
-
 // GetHealth operation middleware
 func (sh *strictHandler) GetHealth(w http.ResponseWriter, r *http.Request) {
 	var request GetHealthRequestObject
@@ -9634,283 +9569,280 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chs5kjf6KgieL8JSfCVKlmxvtxQTu2pZntaOJetI8vTpHfZxgVVJEqMiUAOgRHM6HDHvMG9w/jgP",
-	"Nk/yBTKBupBVJGVLdrvHsRs9llSFwiUzkddf/tpL1DRXEqQ1vcNfexPgKWj85wW8t5d8DK+FvHU/p2AS",
-	"LXIrlOwd9uJBsbd3kLy9es3UiNkJMAnvLcv5GPAvcMQ0ZH8Y9NyvB72YbV29OmHf7X/33XbElMzmbDYB",
-	"6V7UwIRhvHq/z24mwNzItwC5wcE1/K0AY58YptwrLOeaT8GCNozLlCVcawGmmkecFNooHfd7Uc8kE5hy",
-	"twQ7z6F32DNWCznuffjwIepVA7kHTiaQ3Ap5lrofhFtnzu2kF/Ukn7o3k/LvUc9NSWhIe4dWF1D/zEjp",
-	"Kbe9w15RCPfk4mej3jlMlZ53fmYa/vxpX3Gnd4L7sHx+P+HGu/1yW86M5dqaQ8YlUzn/WwHsjmcFMMtv",
-	"QbKRVlN6VsOdUIXBl54YFjviiBlRTZ8dDw1Iy0ZK49MjoY0/0l5E6/xbAXpe20+aXX1ZU/7+NcixnfQO",
-	"9/f2ot5UyPDz065FvhZTYZfX+KOasSmXcyYsTB2J4VInKksN45ZNlbFs6/keUSLHuW93zTTDT9QnmsKI",
-	"F5ntHT53s+TvxbSYVnOmn6oZC2lhDBqnfA3GCNVNZeLTDv6De9nkShpAov6Bp1fEPu6nREkLEv/J8zwT",
-	"CXe7tftX47bs19pn/peGUe+w93/tVhJil/5qdk+1VvrKf4Q+2dz6m4pnWcKlVJYNwbNpylRh+70PUe9E",
-	"yVEmks8+L6MKnaDYcRMTknHHANbxA7eMZ5maOVkiDNtytAzv+TTPwDEHyBRSZugAt3ERr5QeijQF+flW",
-	"caH8LCH1zOYkaJKoQtLGXij7ShUy/bxTGrlPsi2eGYXT0rSN3J19puSYWcWMmoKSwCAzQPt3yeeZ4umN",
-	"Uq+5HsPnpYWhSueODjL3abeRXNbvGzblc2ZApofsKTsXP7CZsBPGnXAUKbPKCUerSGqCxlnSgiVAaphb",
-	"6NYLfBGPSXNZTmA78kNahV+8tlrkwGYwnCh1G7HvX7A/iR/oupsJA7hX16DvRAJvJb/jIuPD7DNu17G7",
-	"dC3RWsKzzK/RM1Gi5EiMC+24W+NvNPBk4qbYZz85ASusexbe55BYSNmQJ7cDaZSSbMutP+WWD7kBliqg",
-	"Ibk0M9DbEYuvwOr5zvHIgo6Z4XPjlQfFrJ4zPuZCHtaPbSBn3E+rkjgRagqcJZlwlxTpFsIaZsRY7gic",
-	"hqD1wB1oNui5P9C7g952fyB7UV0/qk1q+eq5hkRJd824P7PZRCSTZboqkgQgbVVRquvCHcSNUudczr0U",
-	"N5/zzLUTi0qzvxXKcoa3IHObi6dLk7/vnhTSigwVvhnj1sI0xzviHvvxVvLCTpQWf4fPKOLOhTFCjiMm",
-	"JPE/Xg25u6RZoiEFaQXPDDLqWxkIHYf9QhevKrKU+buXNDlH5pyknroDUtOM+DvQyW4zr7kZ0O6vIy4y",
-	"SI+YVAOpIRUaEmTiXBkjhhnqj9Ixxoeo92e3Jbikh13xwribrt2LJTyoIxanYLnITMymPDfM0S4bCcic",
-	"DEcZkGs1zGDaR/3Mf5oMAm6vFIlZkE6l+0uPGyOM5dKpg4UB3ftlSQeLgiXh3su1uxysIG0s0cAtpMe2",
-	"ocql3MKOFVPotYwFU+VWiK+jKruWSugF964fjGvN5ziWBD2ee0WblNTnqxXWyOmj69XOqJephGcvuYWl",
-	"lbU9PVUqXbeOc/fMh6gn1cKg0yKzYicTsnVoy8eb75U/qBs+Xt6uD3U1/C+kl+O8a2fiP1dfflQ75Io2",
-	"1PCvkNgabZzQQ8uC0tExWpo7QtKtNXM6hWNMf3lNC2OZmagZKSTCHrLY8BHYeVza1Y7+gZlEA7hbzMls",
-	"YW7ndNuaIs+VtsxtofE6JLfsVsjU2fMpl2O6ejM1u7Ya+G05MN2RbhA7ETpld6DnLFOzcsqkUGs1c6Jm",
-	"DNJmqPmnNNflr+O1LJkajZxAUszy7DYqDTQlnaYumYE7kCzlc4M22gJTVdy2wVkTsfp11S6ZoVIZcPwz",
-	"bea68a7xqUshJaRL1BLmtIICXvJ5i4BwWnzb1RcRL92HuZbpagpcMvfn4LZJ+fyJKc/OuL2thleFUzHL",
-	"D8hiOvQ2bH2lfhaeM2j+K1ZdM0Z5mgo3OZ5d1vZgxDMDi0f8KUJwyt+f0SvPF1g86hVS/K0A/2dnajeE",
-	"ZHMDnzrKTzUXEtKIPXc/jYosc1tJr7jd21yuNgTm8lGlfO4IH9meZxnoJ4apmXQ/gEy5ZlulX2boTC3Q",
-	"20fMKv/a25uTumOjz45LhqKh+YzPvWen9k7z/B9Qdi+sT4vp1KkWTvubI1W6C1tC4/sNMV9zDD3f23tY",
-	"sV8RyHcbEMgC+eNurKD362I65bqF050wqykWB3vRwYvnv0StjD83NxNhzpV061/czZdoEqFpalkG3J9y",
-	"KZBRaE/du/1e2/COCjaSKzloL7Pus8kvSfVYVEXCeTXXcslFyvLM0YOS2fzI0y9T7lIZaYDK0RFtNosb",
-	"Pg7EuDQFtdGyZwC34bA2+uRP9EL7Z5ek59ypD3gGOKNymxfPvTaRFeTmSLqmrZoMIHcmlS1SNyS851P6",
-	"ngCZ4r/4VGTuT86+l6DxIdCJMG4zZkrfonCXMCdjL8Op8MyRmFdZVWFTpbRZpQrf8Ox2mQdM3Re63qVd",
-	"37jq1RW78TYPl+bKu2YqZP23T38bt8/mV8mDS+QkA64NE/YrEcjt568KW9M2mkfqZMy6SV26ZxbpDl9s",
-	"JTlUzk/QE7b8PTUauY07UdOcS0EmcPMIriDPBBiWqClUMZdhITLrpLgfgIEcCwkR+chYxuW44GNgU5VC",
-	"VpPvNW1WiTS5FmN5Jts0DaHTHcf689ITJkzNn9c+ZM7n0xA0bA4YNh71eqfm84xxDetHdDJ/kwMxqKCj",
-	"h+I6B0haLsQ/K5EA02E/udZzxotUqGpbaYD2qTQctS1X1JvrG7bLc7GbTLjdDU8PKZAZPLNtQy9QUu1c",
-	"ajsaLZPKwnoXZ9hOjMoIOX4FkDl2bA2OuX0oDGg2gsw6C5E2BsUqhToiR4w51+CttyGMlAYm7BFdyP7h",
-	"iOUa/DVdC+3OmeECjzvcRkOwFm8Yw6f+djHQfmsoaXnSzb4w5SJrXBr0m4Zc2n/+rE19BWP4uFsGhlUW",
-	"ZmN1dClQmXO3UDfoYHDdplNQrO+eM1ASWr7/9CM+P4OhEW33wGsYWX8HDOcsB5VncORUL5FlkPqw8JTr",
-	"W8M4Gypic2GYEZkz9ecs1SrPicnXz3tv3SUviU7Ks/VH10rxhdYg7VvT5ny+QUfnWELqBBwS/RY3aPQ4",
-	"w6nhZRGaWQGaCZlkRQpm2d9QEt+yr05aYTMoZeNKHaH+7OZ+NmGubZFCw0lQE16BsJbe096PuWpK6Ots",
-	"9XuFE/AHgoPV57Kw9LYDCjpRTTv9q3I3+lhzK9w4TsFUOXrQeDbFbRf420zdAUqNVIIhb5sEdB+5H7h8",
-	"L8DOUcvV4VdjlDMjXRhLkTn3IXeXuscmtAp3JxWG/jYC7l5Qd6BnE8CvW7cD+I02CeWXcxL8NRu7caDa",
-	"h41UyIXjCK+vcrWcytRnGXyct2VUXRsrlbbmJdOqiJ0ucMRiHgp3WkyT3zABiG684JvCiFNKFxSfArPu",
-	"ij3yYVelDUbUkok7dnTok6vKkJZE8bcRcFtoMOFzE97C2YmaTgsp7LzDLRv+7L5lqzkKeScstGsTQhox",
-	"nrQuHuA2mzP/gNNXlLamfRTKCerYwEvQicq4dTrPFHDljCdaGRNu6M5RUZ6ay9KwX1TmuGXhIcbRcbT1",
-	"9uYEfbClSbLXZZJc0jVk2jdzDlyzOwEzpkaVBxJFMbqX+Zj5e8ywLUA/czi4lscP9nbc7Nx42+2L9Vtx",
-	"o26ha0oU0qcwpxqhF8W/tX7BBv08wbfTDH2GP+FsgzFJfsNaQknHId05bbZLyU2UvANtUMKter/rhGmU",
-	"tiM+Ynuo9DldHodYtwWLfrEmbS3uf1hXc371bayxTlRjzJIXFmisVQ42YoYtQjpt2di3l5enV++uL47/",
-	"dMrADcDccxGD/rjP3l4cv7358c3V2f+cvozYxZubd6/evL14GbGr45vTd6/Pzs9uTl/2vaMldzdur3yo",
-	"NbgXoqWLkfdJMeUyHEy/dy89NkjJdWMshiwUXrY0pdXK1o/kB2rxaVIaR2vGIaZuNpI9KMcDUsZZLuSY",
-	"bTkpj9c6WhLbddtB3aLxX6W+tF3KxnJb1L2qm73mWMhfyWucTjR++5Zk+Wun5C6TGc+y9lOia4pZRSk1",
-	"3LCZFtZSpB49/+6K1/PW83evvBS8Zegza1gqxsKaCIN7nFnIDlkm5G37SE6aUihy6W+3gvLIwn4mWhhh",
-	"kJ2z0bsJ11P89/uCZ++4MZgTGfX4sED3IXAr5PhdKozSKWpkyURkaeshdGqulK/X+icL7+26rXXPRM4o",
-	"1YD/doQ2U/rWtO6Fe2LDXZXMTE3ntrZbMrid5ZKqrW+jqNdqLORrIW+Pk6Rdy5xycwvpaTBHlnfBO8uf",
-	"GAY77ikfJqCglVOUMAhFqV3DwtbydpMJ1zyx7r7F9EYv/2Lzr3/8f/T//+VFXD9R03j9BtTnunK1V5AC",
-	"TDstf7yjG5ZSu3m5UfpwfYI08JqpPbQ7Ykm5X7k9j+EOybkxM6Wbxmf5y6bFvv/d/bY0TKIcbsXKui5p",
-	"niRgzE049WW7FkYazKT7gcJ7BFZZMug1WJx9/csL31lK/amWc96hqb+RmDIhx+3q+lB59nMDR+4q4MxM",
-	"lHZWhrQgSf/65GSiDZ0MjbhMi3bhnYQ+GzADrqVlQh4xiQFxmfhk6vJBw1LIwC44hvzn3UuUzUrJ7p1i",
-	"vlKqfqQNstwKY0Vi2FSkFvSUKcluCjApKpOL4mCZNjA+dI8dbPON4Ozqe1bPAKp/o5tcNoxTLUjC9svv",
-	"47yY9xeX7uvtKyr10kV1u0wI/Fi63MSJVSbtNfTBlaExmvE1PezoTUzBWD7NN2csvD1Ourw+bWQTtqP0",
-	"plVfbQy3Yo+7pWbNOFhzLa/Q8pv70hpDcDyonAavIc/mZM8esthtsmP3+IjFbhO0LnILaS09DeNVPsUU",
-	"9Y+dGZ8PJKanOdJyIgM9slxrcVfS8/YRi41FF3NtMHTo+l8zYfvsGH/1xATjZyCFYTyb8bmpTY6SukvN",
-	"1v8aDc9yyuhVxIFbldbz1lQrzBQKmXERO3A/qls+91lDYycd7pcs9Eakyel78nB1agE+D+jCyd8OrdiL",
-	"ZvSgMXctQxpKELAIjOXcTtjWLeRYGeNUxNgLtmurNB9DvL2Jb39BU9jfbzM7vPm9ZqznT/fvJ5m8HdvY",
-	"jTbyvvRaycnqXcXIpZ5ewOyypiotJIcXxjL4W8EzFsvqwbixVSuUquW9oWjG5UMqZ1FPrlrDhSIFZMlm",
-	"4GmqwRjKRaWwc6KmUyVZmMmmy6xN77u1p7iwA83ZR23H0nrIPs4fuPyH4+uzk17Uu7w6PT97e97K1Jch",
-	"Fr3MQLUoBzmhnxgqdApVj3aiASiDKWJGkRqUa5E4zc8Xr/hsXp9mD3KkdAKGbQljCmAHL1pSXIfciOS+",
-	"EaWRBrjvO7mGqSim93tt4ejwu5GfczVk6/FoNRJZm9pPl1eHaliTjN5F0mKvX79hB09fvNh5yniWT/jO",
-	"Pjry2GyiDLAJZDklIKOfBb0aePEYNhZ34DVZvGEcyRtAgb1WU+0ODY5UUphjDVRZ0OLNc3rgqXSjp93u",
-	"s8p2QKXbUEZD042MfFoY8KQmbFDQt3zRKnOT7/CSd3phci2mXM9PnDj1Pv1PiDE6dVkaYcUd3KhcJGa9",
-	"prIQC/ZKk6OTxuYuz3T5W4vbvYIyN9TMm6d1+p4nNpv7NEx3u6RUcNJnx2PME3l68K9//PPp/h6WyxVZ",
-	"dsRKxQcfNJg0E7Lg95/vVQ4Zc8Qas6f6eX+ER8FliL+VrIMJIqxewjC/VZTt5ZO9pvz9QircuuQ4z6ml",
-	"LvN0v1EDfRB9ChMfdy6BbXE5Zwk3sN2+miPG5ZwsbsiMhxmgsh90cXepMWs492Gsred70b1lwE3hGJ4e",
-	"cnau0kyNRkfuPxjoxKWK0hxHydCQCeGZ4HYg2ilMZ07WMss/4upbBMKjfa0tUn1FDp5OPXDR0fTQamtj",
-	"/F9WTfCRXGWbu7/aZzcWxoJep0dvpkTnn6xBf4JL9AsnZ+VrVfQvqpgv3MP5kkq+Uh+/AgMy/TNoMfIV",
-	"oV/Qqe4mU1oYvxXCzb8WC+2+J++Vw4Vo+/XpVagoxPoOzPHYMhM1k4wb9urq9LQRB3Yv9KIlOy7qHb88",
-	"P7totecahXqrHNpPzGJxogaW43uMD9Ud+KDsNFeYN+ttPg3GhoI6P9LhQHLvE0M3CmatYATMu/q1MLdU",
-	"jFnW6SiN/paRyjI12ylyrMd2xois2SgDiaOWaDuzicigfvvTdI/ICe/zciM3A2Od9Tkqa7wprwVdYIvx",
-	"agvj1hiG26pmkWhYtjNJjF8Vpv7OoNq6kaKIRs3SosLUgXTCxLjZbcWmEIlIIY5YXMaW3Q8YS3b/oC/G",
-	"R2zq5C9mfKkpeGiGDTS5RQdDWGYbsRLJXHmsGNMiFKqYeUftHsVG/HNs6+eff/555/x85+XL7fYgPKrA",
-	"rflDp+hKDIq9995ljhDvMMltOGduHxslUe2ZLpsG3ds9avhw224tFlZ1qvNuc7r0eeIOpJUiz0Gjbt+0",
-	"wyW4Pd3IEMe96Tof2j5kSckAdzXwxXLGRU0hhinoMcikY2Xln332QUTz9lMJtTUlpgvbwqwPZB8Mwy++",
-	"304o5VPXZV5EF7jX4oB1imwde8SzbMiT27e6JaFgJGTKg9+kn6hpRFXbkDJMz8MUi9ZhUZhuXAtUZtK0",
-	"UFaHalYd3BODvNDc+k1yn4hc6mcc5t3cljqntkoOkGkZnunQKO5TgsCeRXt7dfM/3JboGXA2sPcjWn4L",
-	"5qhCI1LayciBzNQMNIojYScsvjy9Onnz+vjm9N358f/z7vz0+vr4j6fvTn48vrqOozKdMozpNlHDCL1J",
-	"mXLydyDLbME6HBKhH1G+nORTdxnF/sF4QUJ3GWrPPqaQYmUF4RopcY9QWONUK/trmQxVYbGAS42wPkam",
-	"fRbjjU1RtBhDQTKbV1czN1VIK+RrkeYQQlsD6f9+yGIuwvdjTwiych2F7DHC2KGgjsrb7vhqmI46hvQK",
-	"uEdqWe/0DEmMa5+s7cS9g7JmQYvbHJqhpJJTmTbS3Jazg8/ulR+B1nAJP9iSE1xPeX1rGt9upA6jqd0+",
-	"MfSzb5CZ6Mdo5iHUjrltNm0LWdisdmbAB14iqk6L3XYv4hHmOLHiDtpXH2TNxpdHyD5ouTuQ+M7kpVZj",
-	"7bd7Ce+KNHbDhoBpgvVsTFFm07OtP57WSwCDk233V5F+2DVWA596Nd4MpLDbpbZOSAfoMyau7MIe+TQy",
-	"f0DEoI/iixrmwWISVDb34IAZBDRXhN1zZh1dPygdyzh12HKnrGGYYyPt74H5cyOBdR3C5FUWyWacW+NX",
-	"eqX8Yo07NmffkmVWsO5rYeyZhWmLpbBUOHqfCqDN0aK4sbVEoU0PtE7ZD05ZRxQnQC19Y3iJ9azz5Znh",
-	"Ycn3obLmPKnXKaE+dI0JFjZymRpWUPr1UkXA8cnN2Z9Pe1Hv9OLl6ct2h5FV+ZW7Crp97XhTbHwZtcUb",
-	"EIBq+hIyy7u8CJaHMqQ4dc/FztCS6GtaqEL3TO8vn+X8gZAr+JE5fTTX0/ZilfpcuWQxqoO1qZKTi6O/",
-	"En9HkzSHZPfHJ2/OL48vzt5cvHt7cfzn47PXxz+8Po0HskzvSkIlfA3TkG5qjAHmXFvBszJtzGekYX1v",
-	"mceFQcKBjK9OL1///O765s3l5enLWgoZjefs45BH5m0w9wVSrqvyjFavmXexVDmqrev6zRUBbZzsizYn",
-	"DRP2CSOIkm35dFc2nNcAYsmSkTDDw99uS/z9qHqkaA30SwD8Wa4c4OP7wZA4+/aku5DX/Tl8aS1oGj2u",
-	"CrtmQFXYjcdc5F4+7tVmVZ9/c+yFubRv4i3wWRtAna39ZTnDPSSrB2dXE+Y/uKmtYmPFqKpyjUQKX2ud",
-	"ZAm90S2nP1HwvdVZ99iFztYP7R5qHdmXJWwKLfBVwwO0bUAXtGun8zpc4H8+fn328vjGCdbTq6s3V61X",
-	"uId87U7c+bXtnTo5v8JUEYnl5qpFgFYrKeX3KvH8kbIurKN1B6vKYN+MoMezDDEVSrRa/zM3E/Rcau6O",
-	"CZKJQrcmiRUl5+/d4ak7jigLJGQnYjrtgLfFD3/zbv62vZu1yvGVCMv40H18of70K3blWfZm1Dv8yzoD",
-	"Y9mF+iFaymEpUqFe8jad+Adu4MUzdn55UAZbcyzYR92thAosVTqfAM7MBLVGkwO/9Vlu6x3DC6v+5UPU",
-	"+4nA+Y+T2zZzIAFx1+5cXMrz8Y+27W0dOvA+oCLTe+gh9Inl/d1zvHeuZMqbSKYv7lX3H4bfABGWADCu",
-	"EPfii0Jlkx7UYsLfr1xuhWpnivEYjG0vMo96dgLTBSfn8jMLc3MbfW25thuAWLbd2dX7CwtowlvTzBor",
-	"WI1wjfuRFFrY+XVSrmsIXIM+Lgg1gH56FSb93z/dBNh/5Bz8a7WKibU5Ib4LOVKhlIxT5xjfNadKjPYZ",
-	"HBGzE62K8cSbkPiCM0qmbKsynvNimIlk1/95u9eKKn98ecaGMBEyrfKvI4zSjDJA9xw7PiNImNJU7Q/k",
-	"QFLgHktqvMTKtUqLxDphlDwxzLjXlWT/wTJxB4YVMgXNYje1OGJ5VtBlGDQY44cZSK6TibCQ2EIT1Pdh",
-	"aaeRxhB5KxvSEt0jau00QpCeeDcOpG2BA9zi9dIg6rdF4VDmrUJ/nWqlyjYbShKX7jjFZiDBly6VFRFY",
-	"3xZ6bVjN7yAj4PC3V6+3ae/cZWuYmXANzM6U+1cOps+Ol69kYdiPNzeX7Nne3kDGvw5QnRr0DgdLuuKg",
-	"Fw1Iy8I//+sf/z/+JpSJ1X/nNa9B7/DXQY/6nWH2MDU4w0fpt+Fl//sPH+KjgSTAGvLplZNsTM23UKvQ",
-	"RsIAm83wQ4ydVXyk39HTQGJ9CS/b2hDyAXVeid0Pu3nGhYwPiXYLg3V71DEBdaExWNOw88n7NJDhaUqf",
-	"5jQ0ATW1kYyjlLLeLrSOwFNFvCLam7IZSmEsG0LEhjBXMqX2DGVDHcckJKwPB3KH/eCWhgA9npzRx4Ft",
-	"mmjDw3u0RvpCV9uegWTdnXtC7x/fp2cr7sR9jBk2+dk+qvGXG7pkMao4Qd+XKflPC+tYEkc/YnVyCdOm",
-	"HkCRx6+ixmXI/IwaFrltc9tBbavqTYjcKpyOKlXIFXT/C7k1PuWsJg0j9iI6eP7MjVrTwp2cgff2kP3H",
-	"i/4B+9MPOHvaSJpqhQ8RgmTcsHgwKGIGJnGcuu1Y1U0Q9wK3IIUkQzTJDHVgthWfUBHsDinF8TaGx0Nr",
-	"EgJiQqJ89vTAl7q4rzcOLqp56sosOA0cc+B8HTpWOpraoJQ2R6yB0GLuK25Y9yGrVN8RGzroGxvrKSmc",
-	"EG6/ex1Jpuaxx6lyD9zuPuO3v8+O3UfwPTeWh3mhOaH2uthPKkAwuaUIw8RYKswlMirUfaRIpxZ32T98",
-	"nxZVgb4Ii8ewZ3tPcfHH7L+v31yUsgRqJS34B4KC3Jq5a4iZnCfAuMYWYG65RqSwfegku8jckQznltIp",
-	"3TSDNMEa/k77yn05xqn8sHC+KTghaphw101zmniWGC9xZ7HyQ0SW1JpKgrGGpQB5CMEc7LMM7iDDpFpG",
-	"ug3GXTD5EB/Zf/6CefwGfAg1M/y7GxofeYrWLfhCuSg02MHZVgM93cPHcEcRlJJnGQnXckegZH0/FaX9",
-	"97Zoo5oJbOiKzzI/5LY/UJosuTR8XulMUH8Nd6x+ZNzFDQ7Iz4cGxS9cENiO0xjKxprlCZEq6uZdm8Y2",
-	"ilkn2tjb/73nNsFdlL7B0tubVzvfRe4bEl3J9WE4QwByU2itxk7rI6HDtuJBbzAo0u/29ga9ePuImSLx",
-	"sr+AxaW5oVeszt92W444IKXP14qzJCpX6PIGofHOw8nGvD/s78VHjjl52th0ejhsNPIhiXVh6YxuagVg",
-	"hs9D6zD3W8yqtfwW+iwmbf+QhVzXmG0hjUSl3sWIQ1CpY17b2i59HV6EK2m1ymqifIsO4V//+Kf7x9NX",
-	"EZ7Kf7zyv/j+VYR144613GdRlGngtyaAN6bbpY8FwaoRBJprPtY8nzAD7t+I1/j2f+/v7X+Hf8d/ft/H",
-	"rQsLq5woMduq9Fen6Jrt0BiWDyP6ygjcgYZGsE5v0WALLcPyw7Jx7/GKXVq66bNTgX8Sa2iejueIyLK8",
-	"bxxZIu5ttYayEoB8V+jMqrZ6WFhP8njw5VvoSY1pFqitheR+thW7M/6vVE2dDuc2g6XC5Bmn7F+UCHKc",
-	"ARtqntyCNZ51WF1EC4mS+Yi1y+3qhqktxFm9IdnMDfndzjP8v6f7bALveQqJmHKM90xxLXSXGy+J3kqB",
-	"YT78T66EdLfgKyJx8tl5L9ghGwyuY1IHUSIYNQXaYDy0UqjWpo46pTMqQVqRODlAQx77BnFeFfwBDUpG",
-	"GjfVNRFPkMod031d0/B4YSe7mRoL6d17mUjAe7u8wXmhGP4yATbWXFp3KTuRqxGykGlAq8gZ2hgmQCPW",
-	"HO7uJhOlDHA/YD9R012pdnLQU4H2224t9l6zao8vz3o1oLre0/5efw/R3XOQPBe9w95Bf69/gBU5doI2",
-	"98JS0MWiTAtmDJXjOCYibdGnKG492ztg8en58dnrdxdvbt79+fTq7NXZ6cu4ymGOgkqE1WGIhcamCOqx",
-	"3Wc/aSXHJR/4umR5K7G0g6gajNO8Kk3+2d5T3zWx/NVM6dsjpiGnGOOIi4xwXDVgf8Id1J4gZe7uLtVd",
-	"ST/7jlklD6FxEdoOCk+jlUsam8H5+eKfKVcaK/kTJT0mQRjAhOa27pVKkUPFN1OY9l+V6qiZxJx2iVaS",
-	"u3P9zuGedROgk4K3WE1UanBnae+QYLN8p2Aw1hlGD9Z1rwE29qHpPfJtKho9hvf39h762919/q6pL6eQ",
-	"2GrxGX26bcRyiotdBOm9p+vfa3SaxJcO1r9UdQR2bzzd4I3FHrjuvf3v17+32Bj0Q9R7vskMW/rI1r12",
-	"vcO//BKAWOd+w01JsKHkDG/2qriMun38pec2rPeLG66NjrtF0CuvvhKbUCZJ4FrPS86yGc7ZbEGqbCnt",
-	"zEt3/4yVR3A324dBCbmNWEwz+E/8L+bK/YGugvodECFfGlKGEwjm2dPnbCpkYcH0yR68W5KVToApCX12",
-	"tSSN/ALapZHTXm6xegwsCk2zzOX+bEsEwsdk+DrC4Wdm+qW4UEszWrSgIXUmJ2Fh+E7D3kGKG+1LevzR",
-	"bH+ahPgdsO65o6qaO7b00DnGIH8V2f0h7Eo3bssG+3sV3gvjMco3YvhdXsMubWX812BNG4fG3gBSpvp6",
-	"YGnmlJ6F9uxdyKTb4W4vgcJIAzPYj7x+FQtLQiN3FgR5pjVikZpwSyvJ3Gn32YXX/ANm6tSXdnoyRDvz",
-	"Dnjm7RJbYotTEWYhEXSBvSVlKEIMhnpDYe8eX1aNDHqf3KTI2+T3Rc24TmsnmIPeIWGzUwrRgGrujFIa",
-	"v02pULdv888obepQr19C0ajD63b0FMaTFyY0E25SpNtSR4uRJ4EvoJP8DsTURXBwVfp7Q1Jhq02lwyZH",
-	"paOzMMEqL1GYNxNLxEPdUqnqBkCaeZt8wrY3zuLewUwWpyahN8AXi8z4nGVi5CMqTocJ8bJKnHG7pM7k",
-	"6OxFFMOrYPNULEvTQVyhpmWzaA0dMc7GSgUfMIkz0aphuJ34N2L536pt8buzFKpbj4ohawy9AaeqYoXS",
-	"cCrxthPONhgLyTh1io4c55BzU0hjuUzgEG36us+HWlahi4acFv63joFCmDO0iZPw3pbRHspXXbLC3USX",
-	"aPZZSxcQoi1V2P5nJ5JPOuzyeK/gTt16Qe03b8cLSWwiWib78wyDPrXeKasOmzJSx2A72tu4IWcwZDzP",
-	"veuXPESeoA6ZSCNvlka++FurjJzPhhJQGdWSLLRT9xixje5DbKveyGo7oohS1Tew7D5Uy3youhR5UKAm",
-	"jfwRbL052SPKt/pnOrSZhS5oqxuffZ1kurzMdRSoRJrshhyV1UoBurEbOoFyQ5yoFBZVAtxcCmU5QwWT",
-	"CtCVEHkRhIWm6Hr3ELwhY9HyISkHQxhzn2MTiJ2Yr5Y6Qf0t3a/jOuRt7BNtVuL8LrOWQNzfZcxfduzR",
-	"M73mhV22vMzV3pUpKbiCQeVaqK1q/F83Y2TpCiZAQqMWlb4pT6n3v5qC2zzIDDwx5SZ53yuacHgVYIi8",
-	"RUYH3OQ3Ik1OKM/6MVScNojmb/rN70q/udE8DXHEeqC1dj94Ai5T5DAsX1rbq4SQv1G7xc+xz9Cgoqol",
-	"lYZ+3VBqyMOjsnRB1zFW5QYDK0KOnZ1BdhRnWlk0OJqPa3/vO56fTdzVSvd9mzFRoQSaR+KzBZzGz8xi",
-	"iyCMbZ7KrvNp3d1vnPgxnHiFW0nesMZmruMxAqlcfceTDtkS6GC6yHzk0WduEVkceb+hfwqvZZ4Zhe7T",
-	"IbRgNmK0fhGkj/SCeAFMz4fE2/AFF5nPL+6x+K4J8LkR4z39EiEC30HUaRuVd5sSnsriEH8c2BbCqfhz",
-	"FmjDh3ut14oHMiyp9AnfAc9M6SWv4g3eO37EuI8S0UJZ+JIBafsD+e8elDjB4oF6oAbpfupjFY2t28RZ",
-	"gEBK6U79vdX83UUZ9aAH6qeLsT6ML9XiTQ1CYfelkz479vjeTnNFlZd7CyFQSz2nIapnjOagS88+khfl",
-	"RLcJhUW81UcTD13Arr/dWOJRCOwI47NWmBhtdvRfUWhxg/igU1iW+M4nDje81VTEXQXB59QXYRV74rPz",
-	"ThdP0GopyVExM1EzxG5wH/OdfNKojIwpXdqN4eSe7e3V8oOGHJMTbzd3lS8zDVLx/LREOPa5rAZrHIWb",
-	"9d8KQCQSnwxme4sUHtWo9X5ttn5ZyxtVKUeTKxZHanUALegh1KgID7NO0g/1tXBGPqd3KdLZfwB2eJC5",
-	"KsWmXM7L1K7+Y91+PteOoEebZ1E6SqqUMPfTki6xguPqYDDdl+BP3okTl/XFsRcCoYgMnUSmz04oxYWP",
-	"uZBUJcRSLrJ5WSFUhpWD4xfdoeh/3Xq2/z0pXHjoRb59RHirtWYlxL/fL7PgNcj0ZMJr0ECPcWm1gHV+",
-	"5tuqtSq6nZc88PNPyy3UTN2dHU4Gs5JFlpV4OD4RoVR8BjL2qIGHBEkX++xZAvD5VE314xLsnq1/6ULZ",
-	"V6qQ/oUNbsQTJUeZoJrjr0qBrgJrIFN3T/uzPSrdsCUDt/JveeYlriE5fLNEEVx0kCJObHRIEQ8ptSIW",
-	"d0e1LYhgnoI+LMGqtuJfByiS61WLWKOAei3RbzIp5G3ERllhJh61KTT9M9vRQGJhIlBufpwqrAjgrIVt",
-	"EC49gE+5RyrMqsNF8CJEVEVLr9od6kV41BCKZeVN2NgId5lsBK/9g6/85ZKN1UAqj3ez3We+hHWELv5a",
-	"FpJHiPRntFUVG0RlaWPQcfxntwfSaS1Kp0JyPadaFFyqCaVgz/a+Zx7d6uzi3eXVmz9enV5fx77SzTZA",
-	"7nMNd0IVAUy+EhUN2EtMrr9QHrQrWCS1dTQkDRUN3NSJrYKjTYGw7dVMDmQKPC2rQ7xwwvJC4W8RUtfG",
-	"yl2SMz4/YuvhNgfS420i9bjbqkNQhlaT0TJqrlFsxHUNQcwxmROSGDs8ZI1GliWUCJ0l8mddeh4hQttA",
-	"dk1bg9Xzsuiuvpt+9sclCDC3fu5b+AGlBzKwfx36bJulbseceu6N6tWXNhU2LNy6uJqv595FfQ/pc6cS",
-	"U9UUlIRNgElqQHwfoo8DMVk/vr8Yf+lSy2vIeN5/ha8zenToxVCccidZ1YjKpPGtSuBi/RNgZVttUVGQ",
-	"m61ik3yOXmw2pOY3BeA3pACgy8p0wD5GXpDQ/UlJCTsoranofN1VH0RTp5F+roxlGhI35Eho451RvvWH",
-	"sZXwkilhmOd8jq3GENrUkVizR6Ev3qf10d895kifXfIxpIdl87sYpVVctTLbsoLKZDH+NpwzkW4H3In4",
-	"tZC3MZsAd1cOCWQN2R8GPYl6SFxHpHNX6lTplpSN18JYJwWvw8YseQHazrN6ZNetgQB5u6TDwsMnhTYo",
-	"Hz7R1tgI9mYRBXgJXWZZRr2RPjF60dSrTnS6SCRuX+kkcEavfQFI28z8Y7sX8N7S3slbmsZXERp7uMSV",
-	"pX3dlHdRrSDOxS7Wa/oclTBnYxWy3/vs2GdweEuy1HmxtLTUSUUakcL5bJlxXuLHa6xzb865LiHPWnih",
-	"Ja2OvuizTHiWoZ4ZVtf/Ci6wL0pytHuUO9PF2S0UGLVfE3ETqZm05HgBrTn28VMqGPd4GV0o2BuBYD8A",
-	"3f4R7KMR7UM6i+qNF7oy/ELW5TfSX+NTqeNlkfyo5MY9hO4uyHRV1s6Cx5PQAKRCT0L44JF7CEvdA2QN",
-	"lrL50DQNEIxFYVkhfVthMhUC+onKCef0kE3UrCp4GgFkJjRgC9NwFmvEsNF/kP/LmXPkg30ornh4O/JU",
-	"pv4jNTPyw+NzYKU5LfPgKfUSqOu3GF5My6SRIU9ux4i58I1J1zApJvrf83JawanodVldhMzJoEHGKT2G",
-	"WPNVdxNGCIFe8whhFmyFHk98GUDbpA+bBk/8mAuJsZCFAQL0fOlBc//gSQkzQ85HCX1GTteBxEmsaQbA",
-	"zrxHaH0cBwuS+UAi8NkWX3ZBjRGmUFikYZ+0Szvin6XcB/rcdp9dwagwPPPQT23+y07H6CG6NFE2UZ+A",
-	"49dXp8cvf353fHH90+lVHb1/IJtGqBebKEIRktEpOTTBaIWTlC/0/xlI7xqMWHzy5uLV67OTm1rLgGVF",
-	"pMWjduUozglR7CfxuIrFN2/YN2/Yv4U37LjmNq9M2qYMcJIu+jR3WAgwqLz7yngrSWaGqAXKyjJ0QRUW",
-	"JFXwl0puR1StADI1teiTkiwvdK4MIL0P5PrQBCsjE6F9YFUSbkKpOCFj0z/KPoJLvU0y4HfQDEMUsvQp",
-	"bgkKbw0RWEsLH0xGTC2J+KD+dqYrpQLBabRCC5W6tN5awATZcSC36n0SqzVt1wtMlpvL0NXQ1tXFo3MN",
-	"ZL1xC8oSHwFP1BRPxNuVtVAYxrJawyMq/0yy/BNU1KXmRW2FIJ4QtrDpNJvwlP21MJaNhBRmAun2oW9b",
-	"GZfIEER4/hKtY62XG+1GGQLIepucD1G72+ZC1VruCMly35VvsdfeNw15nRmLtRw1Aq7tpW9C6r0hCCZI",
-	"deC+ODYEabFs3d5XLAYNoz2tryn1mpFlXwAXWC2qdKq6FC0bQjsKLUXqQG5ZPmRJpjAv0Kf/R0yCnSl9",
-	"y1Kt8m3H56EPkYYdbi1PJgT5IWzQniNqETWQK9XnQ6fhCm1sqVdUxc3LIjoiIGU+kOFpxChx2smo0Oik",
-	"ygUk4PMcUAT5d7xaUiUx9NkbSUaCPy0Pg4fOMV+DVB5fSQBRXZOeceoor5dYmILvKIURDldlgNZEvdmY",
-	"vyVoYn22v/csMHwlLGvk5kR4w0PVX+i4ibIEM42226TrMZ7SN135d6Mrrxb84pvc/xS5/8rnu6yX/A+o",
-	"C9ebf7WK/Zeaz2SVupooeQfaNKGsOSXkbNgiDHGLSSWlGuIR2DkziXaKxijj4zGk3i1Re7fNm+l9/GVr",
-	"s9+o/lbOr4Pfwxl845A1HPIGXemeINyuVRUB3UHsEkabOtuyqZqCXKsaVc0AVjsXW2NcfXaBYOycYeXf",
-	"uEAEMD8ivo18KxJgW8/3DirwVd9xAFsmYSoYlrP5tInn7PyHZR6oWuYdu7dWpnchCLMbdnek9HQn9U2Z",
-	"Kipu6dzU6EUzRGff2m409GJLI5nPmojd0kywiwHLo/mGQPpYHp7qNAzTkCiNATAk9K0idwz9Yo8Ztotk",
-	"vo1c63EhTJUbnQMkE3x9LLF/zjo2Lhum3ZODCSm54stGqR45RXDoZrVER5FEey0ENl173KTMRle/z8x9",
-	"zZ5yqwogvNOo7BMXs61h2Rhum7bSn7yThoG+vgpW/ebuXVn9UN2yqeensh6i0oKDJeN7A5LMQKqo0cIK",
-	"MYANgLszId/4EHs2Z0OwM6eExk6t8LkuVsVsK+XY2gdTXIy4gygEfkt9A2FveAYy5ZrxplcXzTOcx46Q",
-	"2z4dkiJz9ahTJoxdTpIM75nHyIf0W7NRRaTbk169CHJth7qOykp131G+6sxMv8n3zcgsjx3rU8D8myVg",
-	"dmdRrtiYSgJ4uv7lQ9Rx8cdTpagFRrgRg8Qxtp53Q+4XqSyQv7LegRBBB5rWK4WnJ7yMWmHTMmFu5zRG",
-	"SPjxwR58N66qjshVaibBC+AbH2JPFBMgEZ39jC3aGMIiZmpW7gnbcstiT7ep855Ws4UvZmqGTp3bOCoF",
-	"DYZLhLNI7kCylM8NulP1HAuvyzY7nD3b2/OdpsoaKuycsixcCA8iUP7j6DZ+9C+EXeK/TgtNOxP36BII",
-	"x/N7BwZajGJgTw+GJFlSaGmNIz93cO3i3b1bDttZzaAIjz8NdWCOjkOzj9ITOVXSTiIfFOWSpuZe8y1u",
-	"q2IHvLItHy8+HNwM5aXsw5hpDUbvyCk2HJsIuSs9ZMTSkxiZRWO+GkNJ+p4RKcWK2cGL5ztuPncCZhXe",
-	"OB8z31mHIA+oKkOkLM+4NIfUs6WGuGxuhRzjU7Hbjj8cvHge++Z7ewdRiZp6sIffCqltE465jLE7l7jD",
-	"54bH4nOCN9Me3AQa937Z4fxgr2xufrAXHbx4/ktbR+JW5Ma68mWVW8RW6aj0xuN2VJW0uAdCn2ma+5F/",
-	"TUj29ubEK5UYCG1CuSBtzLhvA1h/x21Qu5ZDLZM3V3Qe0wO5cGJd4or+/Pv1gTQEFMqMqjOlI5AD7FZ3",
-	"8OI5XYMbCqdf/b/OVldrLKS0B/b/mFqMcK/ez9t9EqZ5vzqM361XeuOyiVJSdyuZ3CaTFtNSZvNKT/Ll",
-	"1pTnTcAZGC6JnWqIYWJ3XbAkA4454YjQSknhpD0K4/XMkHG6VCfxMUT1Nk/5wxHVoyl6NM3P7cXaTM8L",
-	"p/QFFb0vwDInuOqPY5lVQnTX8ux2DZ5jDRiDOseUKRxlv/YnJuRFJI4JMkjHIa2ispewtEypNGIgQY/n",
-	"UVm1SmoXH5sjnwHNiQkJI7Ieq9yuusc4OylNqWh3GcDlQdj1hme3x0NV2Ee5Bh7cQnLT7WKb2in+jkOf",
-	"D2JLEfYL7hi6F/gwtJD+WM6bAM/sZC2I2/7eniPmTMlxIOpcKwTCxdQDE6DLTYSw8xAUKmO5LWeXcsuH",
-	"3ADb4thviQ15xmVC4IxKJxMwFvvIogPGA91UaVLodSCIY/JnOF6bgIZQJF6Orwrr8UswpYkb5SwDLFvg",
-	"qZAeHy0u4UdoF3axuqDd2PmR9ukR7xj/hc7iP43Sh86j/2myuwPB7LW4A4moUVULhPKYyy9X5ORpZ5GY",
-	"aBs3IqkKw6Y8Ol6CYeeYWEjxtn1mIsSJZ8/3DrwXCyswdo5HFnTMtrCyRSpmNR+NREKg+JiK5KmnkFZk",
-	"tc7wc1Keto/YUNlJDW3f92JtJYOSfn4DlEBm+8LG9R8gPeMzLKKcdQltE6bfcGzXjril7wokCuNH2DTE",
-	"d9RWjJtbrxY37O4lX8KHlTDU4ZwbvNC55yt4QkiDjYN3ZwC3WTdbXC3Gny+vTs/P3p7jR49fnp9dYNe4",
-	"Z3sH7VGcn3D4K8iVtp9MnRuFNOpf3CSu4efW/wpyJB4B9oGOn3lycDqpQpAwf8zb3XGMQEE1osq1GokM",
-	"VvkZriv4jrLNuv9oFHqOBZeiHw69iTQeIujqQmLjM1MMq4wlzL6WCWQZpNVc2xwUof3e/Z0MXx3AR3Ab",
-	"NDrdyZRaVvlW5yP0CdPeUdP4+r7WDzycbiccwwXhXKclzii2uOLpjpJYFTQGj4I20eCz2b3rAfG4Yar0",
-	"/FS6daT4bjBc8V69fHvTevVd+lk94sUXPtFlXwde8hvU/z3AwZRraT//vOiwfREaYKLcocJ7nlgsNfMu",
-	"pkMW8zHEbOvpwb/+8c+n+3toWcoiy9wFiZ4lJux2xOKRSgpz7DTkOGJxroWb4olyOrk0VLNgQBphxR3c",
-	"qFwkJmZbIWS4/3zPkY7mibMoI2a1mE4hpcKuuEFmcZfDqU5VD+808qN/GafRGmoucFLpAjH/22Ai1d1G",
-	"SLTBSFzJEAsX4C68R+2jS6mKc9CJyriFHXqy744wpupNP0bkGwsGR5IHzTC1e7MGZzaQwTMUYoJTRQUW",
-	"/i7197y/arc9zg2wc65vUzWTDG/aHHRZvzWQcZmM//PPP/+8c36+8/LlDjar60/TmFrVYWs6TCz4qyp0",
-	"mZPAdTIRdx6qUwOfOjHurCoEWK2w1cIV4ewqLKO1jCPOWp+99o3NLdb8w4zRVqHtPVGFbivpOcVHXnLL",
-	"73cf/F3kTQZan1Pcyjx/F3lYeuS7jlEt2BQkZSakbPnw/y7yeMHCOKF57rwUJldGhB4TC2RUjX2E5+c+",
-	"8IdBr+0Dg17cZndUy/kKg/inDTWm4Wcqe1ggadaOZTP+DeyzSpMNyhWxKV0rzXkc1egcFRwPgWYsn3dq",
-	"p1l2Hj6+iYb6SumxwuLXL5kD5WYB1tQVy8tAhEzDFKZDdJ6gX7A9wWKtdnk9UdpikApkAoY5dUHaWu1P",
-	"OPsm8mOlFzzfa/rCFwcoNQpmUaVYkPxOe8Bn+foCoSPvC2oqG0yNRlFZNVTNQKHLPW03oLup4RFsZ/zY",
-	"3BHFlL8/ozee7623oRuqY2CeRdPxC9In9nXdhCK7zd31wmL3Vzru+0Xa6Z37x9n9Ud03vnLup/gtyn6/",
-	"KHs45HsbRGjmChOskIg9/dc//rm/VzdRliJv96cJMiUehiYe3t6hD3wZcyeItNWxcdrxf6/IeAkpoEYf",
-	"QfKLUjA0CsTQeBszUNEhfoHaRpd9CI/qWGNs1Cg0HguMvTkLyDdDrLUsvIBZa9dCYfvsJ63keOlTm3Rj",
-	"ov0JAz+WC8APf/Il+/du0AiG5uePyIsnklWNRpjBkrtTt1/ktvgq64zqjFg53jxhbMZ1a5HUT7iBHSFL",
-	"3bZq5RJjTmi84GYo04IbhUBxe0eMuBs1/YEB0q/B2W/eddWNkt6W6xp+7O6P9nsr6nkAuPUptwlaKd/g",
-	"1h8Xbj1iBkkb8/DrQV3K/RU2g2ip5QET9xQPJVh7R+rDA8BZN3nzN45ovQpP981K9NdvGBhrMTC6wS7Q",
-	"GYdpxE6OrSHhYpiJZJcgKjpJ9wayLHQZGzKe5z7hIlTIIUyFYVtYkrbjfpiHnvkRy/l8SsBcnueojjtq",
-	"gmFECNErx4VjPkSS2Q7IQfjShJsakEZ7SQqWzp3QUh4zH7j+nRbSfgXcFhqYmQmL+GR4VOVSHid96yfq",
-	"V9y1YWV9oTu8hEsG77GhJubrOYFTyNZCaqKPVoKxPLGrM3SXOomVHaER3p+NBOYRxDMYGmGpBdxESZjn",
-	"ym67t1JNeIZGZCBtqJ+yzWbPfXZVMzQwuNJsDdvRhpJW8LjgC/4j9zI89j+n4XEFCYi7TzUmfgftyxd6",
-	"MVIGYVV964h2qN5vwhoaDNidtYb6mg7J6NRCrAPHPUKOM9gpjMdECIPfx4rvMuFbe4vbml2+SaNkN9GH",
-	"bpb8OM3My5V9eoe6j+lIjFM48tZgw7YPFzpC1GOW6pKV/0jtm2uNm1EbrVNY8DiMKHTyG2vrHNLO+48n",
-	"FcqU+5LnOvo5I9svNXLeTEjsADYlX9FtZK2sqHX+9rAkyKNRLWE/LRKET0pQN2hnfdzPikUM2M0kAPiu",
-	"6t0SoIz1h0frIuH5s8/aMf24LubdZj4Gl9VOBJvrO1b79+Ogc2wwwT17OJY5avarrtS52QTQQKY+vI10",
-	"SngvTBPVsouxKFC8o8GoQifQ7bK7xOdLvdi/SO6ZmdK3Bi0YSJkqbN/dooW0moCzuWRn12/YwdMXL3ae",
-	"Mp7lE76zT5jl9dyiJ6YUp74QnTL+cmV4tn2EyIA4qK/sH2ZQb/Z6B5oy95SEiEr2Y/wtpGVnb3fBj4RM",
-	"+QSyPBMS+oma9tlxZhRagN7rSW/5z2HMOEAwlFMt50JwHh79QxbTodOnPfqSsIbRvpYZTym3gFjDvIRa",
-	"OGJxKnhWYoynYixQjMYWskOfVzg1hzFJUIkRCxRa3IZptBp413hEV+XRbiSZ/IAN16RHUOgd9v7fvxzv",
-	"/A/f+fsvv+5/+F+fuSB/cTldwTNaAJYy+ke/gLa+gsURrngKegwyKUnG0UcgSsKqLsk9qi7NO7CYfLbW",
-	"7KxnS1PBqCrsBhfmBNjbq9dBt5oohOII7yOz99mxLOUMIZQ3Gs0s5r9j/ba3Dpxp4LRoaSzwlG0hOg68",
-	"t9sr4XBUUeu99WjV0qqwXyje9VZn6zD/2g7CbarKQXbcxZ+AQtjkgdrcoo+/QePqzZg9+dEdv1Vsrgpd",
-	"ZjJZvGPdyvDXjYT/Jx5nhEhtIP0fh1R7UfWOp3ZKxD+VkzjPuCw713x1HvqykvXaapFDRQUkJXBxNVlQ",
-	"37dOiaCm00KibPrkCqsj9qwGiS/knSDYhXXexzCFM3yj92UZzE/bXbD93zTW5ZePFYVzo6Jq2jhSkAKJ",
-	"FAhAq2Q2vy9d0gXxsfcUvX2EoGtVLw10+AeEpsUqorZL5xKHqV85X1zwD0WWCTkOF2iL5F99sj/wyn/z",
-	"VcrANwhY4c7TC8HmjtyXzmYwnCi1AjADUWiCvOUUzRHG3TVYSkStEJ3BQ6GL0gy5Ay1Gc4pI7oUWK+gT",
-	"QjLBeGoCCF125HsPYKITytlbIb0DqYLfaDQ3nfI5GwIj6Oen7Fz8wLb8JGdaWLQ4trGPjPZ9UlhJ4Mbj",
-	"EAIi41QaHL8F9v0L9ifRgpNOY//kN6vdfKAgemU/0Ds712FvNndzPvvuQT2bPE0FhdsuawjtNIMvirHu",
-	"9/M4aQX5uCQIAUijUrHOq1+5G79GG4yboOR8tDD4Enzd5T4kWgbfmAiZSVDfz4rXfEKC5jNkijWsr5wU",
-	"298NsozOa6zUmAqC23P6yYtpJkrbnUzcYTiQnBsjhA5V6laQSa8hFRoSa4KJI1KQ1t2OuVZ3IgVN7Bt7",
-	"j8aFY39yijDNZaqmHi20HizGLrlu9FuAvOoJY/nwiSkbiV9bpfkY4qPQBGnHiimQVyXce0Oe3LIJd1IF",
-	"/5lwSbiKQ2DwPmSZWjUmR5Iv5mJbBoDFVT8ot3m7SqTJbngpbsNnd2rqG5EmjvXPWnItllpj1dfvb3LL",
-	"hySnhjAWXuL7yHhAOC905p4+2A8DDOcWzHYXqGB94zdzuLq9dGZ40+f6dP+7Rhhmf3+99+OAgpOLvsR2",
-	"QjnyqO1+tSL4tcpmGErWA9bBVzaQXkBSEAQDDxEdt1Us3s3UWMj/RDZAc+4Pg2Jv7yBxdIL/ojAykk0t",
-	"RcK979tT1ZOpFAm8NbbfJ0iVEuFyvXoC73NILKTeUbNSrKAB1ZJtwbYagoG2AXmcqrv/dHIaeVQejogp",
-	"MoHtusRxrzclTdi9dULmOJvxOXl6SYTUjis+9MinC3ytJDNF4u4Cj+8SGkKS1et5n9sFaZIbX64o3kNZ",
-	"8IX9LAmlqwJPLjn2CQVPtg9DDnZcS3iI2VaTNLE4GtMU4ojFJeJBVTqKBP7E0Dzd0xjUeFfIIOI9cLxU",
-	"7/AvC2+yVKSkXqkimaCtody0UVWSIXKAzTbLFVQb4RuBEW8Yckj7np6VL53PI58H6heyLOCcbDvxp7up",
-	"LzWF3r30nQ78dyTBrpGeP93feCA8gHsNtKlMa0iaE5WCFzQNCg4SZ4mQN5FTvxdx9Iq6i7YKpDbZ0hzq",
-	"194QuAZ97P56+Jdf3AHRjUB0WOisd9jbxYRFP9Liaf3kA0ebgfV4yvFYPcuowle1PIqoSmOjBPwooG4Q",
-	"o9N5+WBI6+L913Dt7QjGpIk54V2YOihEVIaco2aFqzd1aqOHvL7lD5wgatoSGgzbwt6Q1J2eCse3I999",
-	"AxdTT82rfQj7aix/5TLjssLFJ62XKuSbZm3EvKFaVcxX7hfyvNQ+1tB+lz/6UzD/TM3+OyyluD8/36/O",
-	"8gT9i1P8cBnLx6hkfSMp7tDysXYAH/QSaZiKYkpeotpYJXLP8mj/dyGS2yYoerUjiPetRh5rnPKTp9A4",
-	"BA/k9+GXD/8nAAD//w==",
+	"7L39chu58Sj6KijeU2Wyzoj6sv3bSJU6RyvLWZ1Ysq4kZ++ecK8HnAFJRDPABMCIZrZclXfIG9w/7oPl",
+	"SU6hG5jBkDMkZUv27saVlFckZ/DR6G70d//SS2ReSMGE0b2jX3ozRlOm4M9L9sFc0Sl7w8Wd/ZwynShe",
+	"GC5F76gXj8q9vcPk3fUbIifEzBgR7IMhBZ0y+IUdE8WyP4569utRLyb969en5LuD774bRESKbEHmMybs",
+	"i4oRrgmt3x+S2xkjduQ7xgoNgyv295Jp80wTaV8hBVU0Z4YpTahISUKV4kzX64iTUmmp4mEv6ulkxnJq",
+	"t2AWBesd9bRRXEx7Hz9+jHr1QPaB0xlL7rg4T+0HbvdZUDPrRT1Bc/tmUv0e9eySuGJp78iokoXTTKTK",
+	"qekd9cqS2yeXp416FyyXatE5Te5//rxZ7OmdAhxWz+9HALyFlwU50YYqo48IFUQW9O8lI/c0Kxkx9I4J",
+	"MlEyx2cVu+ey1PDSM01iixwxQawZkpOxZsKQiVTw9IQr7Y60F+E+/14ytQjgiasLt5XTD2+YmJpZ7+hg",
+	"by/q5Vz4z/tdm3zDc25W9/iDnJOcigXhhuUWxWCrM5mlmlBDcqkN6b/YQ0yksPZB10ozmCJcaMomtMxM",
+	"7+iFXSX9wPMyr9eMn+oVc2HYlClY8g3TmstuLOOfd/Af7cu6kEIzQOrvaXqN5GM/JVIYJuBPWhQZT6iF",
+	"1u7ftAXZL8E0/02xSe+o93/t1hxiF3/Vu2dKSXXtJsEpm6C/rWmWJFQIaciYOTJNiSzNsPcx6p1KMcl4",
+	"8sXXpWWpEmA7dmFcEGoJwFh6oIbQLJNzy0u4Jn2Ly+wDzYuMWeJgImUp0XiAA9jEa6nGPE2Z+HK7uJRu",
+	"lSx1xGY5aJLIUiBgL6V5LUuRftklTeyUpE8zLWFZCsFI7dlnUkyJkUTLnEnBCMs0Q/hd0UUmaXor5Ruq",
+	"puzL4sJYpguLB5md2gKSivC+ITldEM1EekT2yQX/nsy5mRFqmSNPiZGWORqJXJMpWCVuWDCWamI32n8J",
+	"L8IxKSqqBQwiN6SRMOONUbxgZM7GMynvIvKHl+TP/Hu87uZcM4DVDVP3PGHvBL2nPKPj7AuC68ReugZx",
+	"LaFZ5vboiCiRYsKnpbLUreAbxWgys0sckh8tg+XGPss+FCwxLCVjmtyNhJZSkL7df0oNHVPNSCoZDkmF",
+	"njM1iEh8zYxa7JxMDFMx0XShnfAgiVELQqeUi6Pw2EZiTt2yao4TgaRASZJxe0mhbMGNJppPxQ6HZXDc",
+	"D7tniox69gd8d9QbDEeiF4XyUbCo1avnhiVS2GvG/kzmM57MVvGqTBLG0lYRpb4u7EHcSnlBxcJxcf0l",
+	"z1xZtigV+XspDSVwCxILXDhdXPxDYVIKwzMQ+OaEGsPyAu6IB8DjnaClmUnF/8G+IIu74FpzMY0IF0j/",
+	"cDUU9pImiWIpE4bTTAOhvhMe0WHYr3TxyjJLibt7UZKzaE6R68l7hmKa5v9geLID4iQ3zZT9dUJ5xtJj",
+	"IuRIKJZyxRIg4kJqzccZyI/CEsbHqPcXCxLY0uPueGncbffu2BIc1DGJU2Yoz3RMclpoYnGXTDjLLA8H",
+	"HlAoOc5YPgT5zE2NCgE11xLZLBNWpPtrj2rNtaHCioOlZqr384oMFnlNwr5XKHs5GI7SWKIYNSw9MQ1R",
+	"LqWG7Ries17LWCyXdofwOoiyG7EEX7DvusGoUnQBYwmmpgsnaKOQ+mK9wBpZeXSz2Bn1MpnQ7BU1bGVn",
+	"bU/nUqab9nFhn/kY9YRcGjQvM8N3Mi5ahzZ0uj2s3EHd0ukquD6GYvhfUS6HdQdn4qYLtx8Fh1zjhhz/",
+	"jSUmwI1TfGiVUVo8Bk1zhwu8teZWprCE6S6vvNSG6Jmco0DCzRGJNZ0ws4grvdriPyM6UYzZW8zybK7v",
+	"Fnjb6rIopDLEglA7GZIacsdFavX5lIopXr2ZnN8YxehdNTDekXYQM+MqJfdMLUgm59WSUaBWcm5ZzZQJ",
+	"k4Hkn+JaV2eHa1kQOZlYhiSJodldVCloUlhJXRDN7pkgKV1o0NGWiKqmti3OGpHV7Su4ZMZSZozCzwjM",
+	"TePdwFNXXAiWrmCLX9MaDHhFFy0MwkrxbVdfhLT0EOJaxaucUUHsz95sk9LFM12dnbawrYeXpRUxqwlE",
+	"mY+dDhvu1K3CUQauf82uA2WUpim3i6PZVQCDCc00Wz7iz2GCOf1wjq+8WCLxqFcK/veSuZ+tqt1gkk0A",
+	"7lvMTxXlgqUReWE/Tcoss6DEVyz0tuerDYa5elQpXVjEB7KnWcbUM03kXNgPTKRUkX5llxlbVYupwTEx",
+	"0r327vY0NGwMyUlFUDg0ndOFs+wE7zTP/xF599L+FM9zK1pY6W8BWGkvbMEa8zfYfGAYerG397hsv0aQ",
+	"77ZAkCX0B2iswfebMs+paqF0y8wCweJwLzp8+eLnqJXwF/p2xvWFFHb/y9B8BSoRqKaGZIy6U64YMjDt",
+	"3L477LUNb7FgK75SMOV41kOA/ApFj2VRxJ9Xcy9XlKekyCw+SJEtjh3+EmkvlYlirDZ0RNut4pZOPTKu",
+	"LEFute05Y3f+sLaa8kd8oX3aFe65sOIDnAGsqALz8rkHC1mDbhalA2lVZ4wVVqUyZWqHZB9ojvNxJlL4",
+	"i+Y8sz9Z/V4wBQ8xlXBtgTGX6g6Yu2ALVPYyWArNLIo5kVWWJpVS6XWi8LvCX19ruX7ORfjt/q/jHtie",
+	"qT86b0wyRpUm3PxGWGM7XsrSBPd+80gttW9a1JV9Zpl04MVWUgAx+RRsUqvzycnEAu5U5gUVHJXR5hFc",
+	"syLjTJNE5qz2foxLnhnLT90AhIkpFyxCaxXJqJiWdMpILlOWBZw2kCslT5MbPhXnou3O5yrdsUS4qGxS",
+	"XAeWtfYhC7rIvfuuOaAHPEjYVuCmGaGKbR7Rct9tDkSDqAy2gpuCsaTlavqL5InVyh08qVILQsuUyxqs",
+	"OED7Uhom05bL4u3NLdmlBd9NZtTs+qfH6FL0NtK2oZcwKTiXAKLRKqos7Xd5he3IKDUX09eMZZYcW91U",
+	"Fg6lZopMWGasroaAATcDOh0ii4wFVczpUWM2kYoRbo7xanQPR6RQzF2YgZN1QTTlcNz+XhgzY4DXa5o7",
+	"Pq9ZO/+WwtCkm3xZTnnWuEfxmwZfOnjxvE2QZFrTaTcP9Lss9daC4YrLsKB2o3bQ0eim7XZHr9sDVyAF",
+	"a5l//xOmn7Ox5m33wBs2Me4OGC9IwWSRsWMrBPEsY6lz0OZU3WlCyVgimXNNNM+s0r0gqZJFgUS+ed17",
+	"bc7VkEQE4kl1tu7oWjG+VIoJ8063mYFvweQ4FSy1DA6Qvk81qB9WhWnYO7gihjNFuEiyMmV6VfOvkG/V",
+	"aiYMNxmreONaGSF8dnuLF9c3pkxZQ10PmJdHrJX3lLMorlsSWB1bLVD+BNyBwGDhWpa23nZAXiYK5MS/",
+	"SXujTxU13I5jRT1ZgC2LZjmAncO3mbxnwDVSwTTavQQDQ479QMUHzswC5E3lv5oCn5moUhv0kdmJ7F1q",
+	"H5vhLuydVGr8bcKofUHeMzWfMZjdWAjAHG0cym3n1FtOtjaosBoOW4mQS8fhX19n9DgTqfP3f5rdY1Jf",
+	"G2uFtuYl0yqInS1RxHJECLVSTJPeIBQHbzxvJQLfT4oXFM0ZMfaKPXYOUKk0+LaSmT12MK2j0UijlISe",
+	"sAmjplRM++lmtIWyE5nnpeBm0WEg9T/buUy9Ri7uuWHt0gQXmk9nrZtn7C5bEPeAlVekMrp9FIzO6QDg",
+	"FVOJzKixMk/OYOeEJkpq7W/ozlGBn+qrSsVeFuaoIf4hQsGE0393ewrW0Eol2etSSa7wGtLtwFwwqsg9",
+	"Z3MiJ7UtEFgxGHrplLh7TJM+A4uvP7iWxw/3duzq7HiD9s06UNzKO9a1JHSuo8NRTsCe4d7avGENFhdv",
+	"ZWk6If1PsFqvTKIFLwjt6DikeyvNdgm5iRT3TGngcOve7zphHKXtiI/JHgh9VpaHITaBYNlC1cStZfj7",
+	"fTXXF4IxIJ0oIMyKFpZwrJUPNrx3LUw6bQHsu6urs+v3N5cnfz4jzA5A7HMRYcPpkLy7PHl3+8Pb6/P/",
+	"ffYqIpdvb9+/fvvu8lVErk9uz96/Ob84vz17NXQmj8LeuL3qoVY3m/dbLvvAZ2VOhT+YYe9BcqznkpvG",
+	"WHYeSLhscUnrha0f0CLTYl3EgIrW2D8IomyEXWC0BUsJJQUXU9K3XB6uddAkBqHuIO9A+a+DUNouZW2o",
+	"KUP75navWRJyV/J6ELnx20GSFW+skLuKZjTL2k8JryliJAa3UE3mihuDPnOwwdsrXi1az9++8orTlqHP",
+	"jSYpn3KjI3CzUWJYdkQyLu7aR7LcFJ2CK7/dcYzo8vBMFNdcAzlnk/czqnL4+0NJs/dUa4hOjHp0XIIh",
+	"j1HDxfR9yrVUKUhkyYxnaeshdEquGDnX+pNhH8wm0NpnIquUKgZ/W0SbS3WnW2Fhn9gSqoLoXHeCtV2T",
+	"AXBWW6pB34ZRb+SUizdc3J0kSbuUmVN9x9Izr46sQsGZrZ9pwnbsU85gj+4jKyiBOwiDrMalCSJokxlV",
+	"NDH2voVAQ8f/Yv3vf/5/+P//6VjcMJF5vBkA4VrX7vaapYzlnZo/3NENTaldvdwqkDdcIA68YWmPbY5Y",
+	"Ee7XgucpzCEF1XouVVP5rL5sauwH3z0MpH4R1XBrdtZ1SdMkYVrf+lNf1WvZRDE9636gdBaBdZoMWA2W",
+	"Vx/OvDTPShBOvZ2LDkn9rYDgBTFtF9fH0pGfHTiyVwEleiaV1TKEYQLlr88O69nSyKDDaPEW6cIZCV1c",
+	"XsaoEoZwcUwEuKZF4sKaqwc1SVnGzJJhyE1vX8K4Ugw772TztVD1AwLIUMO14YkmOU8NUzmRgtyWTKcg",
+	"TC6zg1XcAP/QAyDYZhuB1YUwC2Nxwjm60WVLP9USJ2y//D7Nivlwdmlnb99RJZcui9tVaN6n4uU2Rqwq",
+	"fK4hD651jeGKb/Bhi288Z9rQvNiesOD2OO2y+rShjQdHZU2rZ20MtwbG3VwzUA42XMtrpPwmXFp9CJYG",
+	"pZXgFSuyBeqzRyS2QLbkHh+T2AJBqbIwLA0CxcBf5YI9Qf7YmdPFSECgmEUtyzLAIkuV4vcVPg+OSawN",
+	"mJiDwcCg674m3AzJCXz1THvlZyS4JjSb04UOFofh1ZVk674GxbNaMlgVYeBWofWiNegJYnZ8jFpEDu1H",
+	"eUcXLn5narnDw8J23vI0OfuAFq5OKcBF5Fxa/tshFTvWDBY0Yq9llvpkAEjHIgU1M9K/YwXkqFgRMXaM",
+	"7cZIRacsHmxj21+SFA4O2tQOp35vGOvF/sHDOJPTYxvQaEPvKyeVnK6HKnguVX7J5leBqLQUpl1qQ9jf",
+	"S5qRWNQPxg1QrRGqVmGD3oyrxxTOop5Yt4dLiQLIis5A01QxrTEqFN3OicxzKYhfybbbDJb33cZTXIJA",
+	"c/VR27G0HrLz83sq//7k5vy0F/Wurs8uzt9dtBL1lfdFrxJQ4OVAI/QzjSlHPv/QzBRjGEsUES1RDCoU",
+	"T6zk59JIXFytC3hnYiJVwjTpc61LRg5ftgSbjqnmyUM9ShPF2EPfKRTLeZk/7LWlo4N5I7fmesjW41Fy",
+	"wrM2sR8vrw7RMOCMzkTSoq/fvCWH+y9f7uwTmhUzunMAhjwyn0nNyIxlBYYCg50FrBpw8Wgy5ffMSbJw",
+	"w1iU1wwY9kZJtds1OJFJqU8Uwxj/FmuelQPPhB097Taf1boDCN0aIxqaZmSg01Izh2rceAG979JHiV18",
+	"h5W80wpTKJ5TtTi17NTZ9D/Dx2jFZaG54ffsVhY80ZsllSVfsBOaLJ40gLu60tW5lsG9BjO3lMybp3X2",
+	"gSYmW7iASHu7pJj6MSQnU4gT2T/89z//tX+wB4lrZZYdk0rwgQc1BM34ePSDF3u1QUYfk8bqMZPdHeGx",
+	"NxnCt4J0EEEEeUTg5jcSo71csFdOPyyFwm0KjnOUWsky+weNbOTD6HOI+KRzC6RPxYIkVLNB+26OCRUL",
+	"1LhZpl3CPybggIm7S4zZQLmPo2292IsezANuS0vw+JDVc6UicjI5tv+AoxO2yit1HDhDgyf4Z7zZAXGn",
+	"1J0xWask/4S7b2EITzZbm6f6Gg08nXLgsqHpscXWxvg/r1vgE5nKtjd/ta9uyrVhapMcvZ0QXXy2BP0Z",
+	"JtGvHJxVbBTRv6pgvnQPFysi+Vp5/JppJtK/MMUnLjfzKxrV7WIqDePXgrjFb0VDe+jJO+Fwydt+c3bt",
+	"c/sg0wJiPPp6JueCUE1eX5+dNfzA9oVetKLHRb2TVxfnl636XCNlbp1B+5leThNUjBTwHqFjec+cUzYv",
+	"JMTNOp1PMW18apsb6WgkqLOJgRkFolbAA+ZM/YrrO0yLrDJmpAJ7y0RmmZzvlAVkRltlRAQ6ykjAqFXd",
+	"m/mMZyy8/XG5x2iEd3G5kV2BNlb7nFTZ1hjXAiawZX+1YdNWH4YFVTNd02/bqiTa7QpCf+esBt1Eokcj",
+	"0LQwRXQkLDPRdnX9WJc84SmLIxJXvmX7AXzJ9g+cMT4mueW/EPElc+aKJGwhyS0bGPw225AVUebaVW3R",
+	"LUyh9pl3ZNGhb8Q9R/o//fTTTzsXFzuvXg3anfAgArfGD52BKdEL9s56l1lEvIcgt/GCWDg2kpPaI122",
+	"dbq3W9Tg4TZoLac4dYrzFjhd8jxSB+BKWRRMgWzf1MMFszDdShEH2HSdD4IPSFIQBlD1dLEacREIxCxn",
+	"aspE0rGz6mcXfRDhut1SfG5NVV2F9CHqA8gH3PDL77cjSvXUTRUX0VVma3nAECNbx57QLBvT5O6dagko",
+	"mHCRUm83GSYyjzB/mqUEwvMgxKJ1WGCmW+cCVZE0LZjVIZrVB/dMAy00Qb9N7BOiS3jGft1NsISU2so5",
+	"mEgr90yHRPGQFATyPNrbC9V/f1uCZcDqwM6OaOgd08d1XSCpLI8ciUzOmQJ2xM2MxFdn16dv35zcnr2/",
+	"OPl/3l+c3dyc/Ons/ekPJ9c3cVSFU/oxLRAVm4A1KZOW/45EFS0YFibCOkQYLydobi+j2D0YL3HoLkXt",
+	"+ackUjQ81Q90LD/AFdY41Vr/WkVDWRpI4JITyI8R6ZDEcGOjFy0GV5DIFvXVTHXt0vLxWig5eNfWSLjf",
+	"j0hMuZ8/doggatORjx7Dajfo1JFF2x1fD9ORx5BeM+pqpmw2evogxo1PBpB4sFNWL0lx2xdJqLDkTKSN",
+	"MLfV6ODzB8VHgDZcFQJsiQkOQ17f6cbcjdBhULXbFwZ29i0iE90YzTiE4JjbVtO2kSVgtRMDPPAK6tu0",
+	"6G0PQh6uTxLD71n77j2v2fry8NEHLXcHIN+5uFJyqhy4VypPocSuyZhBmGAYjcmraHrS/9NZmALojWy7",
+	"v/D04642itHcifF6JLgZVNI61hwAmzFSZVcVkM9D80es3fNJdBFUH1gOgsoWrkxfxnxdVSiAZ9U6vH6A",
+	"O1Z+ag9yK6yBm2Mr6e+R6XMrhnXj3eR1FMl2lBvQK75SzRhQx/bkW5HMGtJ9w7U5Nyxv0RRWEkcfkgG0",
+	"fd0mqk0QKLTtgYaY/eiYdYx+ApDSty70sJl0vj4xPC76PlbUnEP1EBPCoQMiWALkKjaswfSblYyAk9Pb",
+	"87+c9aLe2eWrs1ftBiMji2t7FXTb2uGm2PoyavM3QCmo/BXLDO2yIhjq05Di1D4XW0VLgK1pKQvdEb27",
+	"fFbjB3ys4CfG9OFaz9qTVcK1UkFiEAeDpaKRi4K9Er7DReoj1Pvj07cXVyeX528v37+7PPnLyfmbk+/f",
+	"nMUjUYV3JT4TPqguiDc1+AALqgynWRU25iLSIL+3iuMCJ+FIxNdnV29+en9z+/bq6uxVEEKG41n92MeR",
+	"OR3MzoDCdZ2e0Wo1cyaWOka1dV+/uiSgrYN9QefEYTycwIMoSN+Fu5LxIijVipqMYHM4/EFb4O8n5SOF",
+	"C27DVV96ZzVzgE4fVobE6ren3Ym89mc/08byZfi4LM2GAWVpth5zmXrptBesKlx/c+yltbQD8Y7ReVup",
+	"OBP8shrh7oPVvbGrWXDfm6mNJFNJMKtyA0fys7Uusiq90c2nP5PxvVNZ99ilyjYPbR9qHdmlJWxbWuA3",
+	"XR6gDQBdRVY7jdf+Av/LyZvzVye3lrGeXV+/vW69wl3x1e7AnV/a3gnR+TWEighIN5ctDLTeScW/17Hn",
+	"T+R1fh+tEKwzg11bgB7NMqipUNWNdZ+pnoHlUlF7TCyZSTBrIluRYvHBHp68p1BlAZnsjOd5R6FZmPib",
+	"dfPXbd0MMsfX1jqGhx5iC3WnX5MrzbK3k97RXzcpGKsm1I/RSgxLmXL5irbJxN9TzV4+JxdXh5WztYCE",
+	"fZDdqqJ9lUjnAsCJnoHUqAtG71yU22bD8NKuf/4Y9X7EMvknyV2bOpAwft9uXFyJ83GPtsE2LOL3kKIi",
+	"+QPkEJxiFb57lvYupEhps6boywfl/fvht6jNigUwrqHuxVctWo1yUIsK/7B0uTWinS6nU6ZNe5J51DMz",
+	"li8ZOVefWVqbBfSNocpsUU6y7c6u31/aQLPQNK6ssYP1taYBHkmpuFncJNW+xowqpk5KrBqAn177Rf+v",
+	"H299AX6gHPi13sXMmAJrr3MxkT6VjGIPF9e/pg6MdhEcETEzJcvpzKmQ8IJVSnLSr5XnohxnPNl1Pw96",
+	"rfXdT67OyZjNuEjr+OsIvDSTjIF5jpycY0mYSlUdjsRIoOMeUmocxyqUTMvEWGaUPNNE29elIP9FMn7P",
+	"NClFyhSJ7dLiiBRZiZehl2C0G2YkqEpm3LDElAqLbh9VehpKDJHTsllaVfeIWnt+YHFNuBtHwrSUA+zT",
+	"MDUIO1+hO5Q4rdBdp0rKquGFFEilO1awGQnmUpeqjAjIb/NdL4yi9yzDEt7vrt8MEHb2stVEz6hixMyl",
+	"/atgekhOVq9krskPt7dX5Pne3kjEv4xAnBr1jkYrsuKoF41QyoKf//3P/x++8Wli4XdO8hr1jn4Z9bDz",
+	"GEQPY6sxeBS/9S+77z9+jI9HAgvWoE2vWmRjaa6ZWV1txA+w3Qo/xtDjxHn6LT6NBOSX0KrBDFY+wB4o",
+	"sf2wW2SUi/gIcbfUkLeHvQtAFpoyoxt6PlqfRsI/jeHTFIfGQk1tKGMxpcq3800c4FShXhHCpmpLUmpD",
+	"xiwiY7aQIsVGCVVrG0skyKyPRmKHfG+3BgV6HDqDjQMaJiHA/Xu4R5yhq4HOSJDuHjq+C4/rmNOPO+s+",
+	"xgTa7QyOA/qyQ1ckhhknYPvSFf0pbixJwujHJEQXv2zsxhO5+lXYQgyIn2DrIAs2Cw5sIBW2A7K7sDKq",
+	"kD5W0P6XFUa7kLOAG0bkZXT44rkdNZDCLZ9hH8wR+a+Xw0Py5+9h9QhIXGpdH8I7yagm8WhUxoTpxFLq",
+	"wJKqXSDAAkCQsiSDapIZyMCkH59iEuwOCsXxANzjvkkIFmICpHy+f+hSXezsjYOLAktdFQWnGIUYOJeH",
+	"DpmOOhgUw+aQNKC0mJ3FDmsnMlIOLbKBgb4BWIdJ/oQA/PZ1QJnAYg9Lpa6Eup3GgX9ITuwk8J4dy5V5",
+	"wTWB9Lrc2cmXYLJb4ZrwqZAQS6Slz/tIAU8NQNk9/JBmUR6/sBaPJs/39mHzJ+R/3by9rHgJC1Ja4Acs",
+	"Bdmf22uI6IImjFAFzbjsdjVP2eDIcnae2SMZLwyGU9plem4COfyd+pWdOYalfL90vimzTFQTbq+b5jLh",
+	"LMFfYs9i7USIltgkSjBtNEkZK7wL5vCAZOyeZRBUS1C2Ab8LBB/CIwcvXhJXvwEeAskMfrdDwyP7oN0y",
+	"lygX+VY3sNp6oP09eAwgCkUpaZYhc60gwirSd0uRys3XR0A1A9jAFJ9lbsiBO1BcLJo0XFzpnGOnC3us",
+	"bmSA4hYH5NaDg8IMl1hsx0oMVYvL6oRQFLXrDpYxADZrWRt599/3LBDsRelaHb27fb3zXWTnEGBKDoeh",
+	"BEqB61IpObVSHzId0o9HvdGoTL/b2xv14sEx0WXieH/Jlrdmh16zO3fb9S1ysBSnD5KzBAhXYPJmXMGd",
+	"B4uN6XA83IuPLXHStAF0fNgDGugQ2To3eEa3QQKYpgvfxMt+C1G1ht6xIYlR2j8iPtY1Jn3AkaiSuwhS",
+	"CAh1xElbg8rW4Vi4FEbJLGDlfTyEf//zX/aP/dcRnMp/vXZf/OF1BHnjlrTstMDKFKN32hdvTAeVjQWK",
+	"VUMRaKroVNFiRjSzf0O9xnf//WDv4Dv4Hf78wxBA5zdWG1Fi0q/lVyvo6oFv0UrHEc4yYfZAfUtWK7co",
+	"Zkol/Pb9tgH2cMWubF0PyRmHn/gGnMfjOUa0rO4bi5ZQ97beQ5UJgLYrMGbVoB6XxqE8HHz1FlhSY1wF",
+	"SGs+uJ/0Y3vG/zOVuZXhLDBIynWRUYz+BY4gphkjY0WTO2a0Ix0SsmgugDMfk3a+Xd8wwUas1uuDzeyQ",
+	"3+08h//tH5AZ+0BTlvCcgr8nh73gXa4dJ3onOLj54J9CcmFvwdeI4mizc1awIzIa3cQoDgJH0DJnCGA4",
+	"tIqpBksHmdIqlUwYnlg+gEOeuFZtThT8HhRKghI35jUhTaDIHeN9HUh4tDSz3UxOuXDmvYwnzFm7nMJ5",
+	"KQl8mTAyVVQYeylblqugZCFRDLQiq2iDmwCUWH20u5vMpNSMugGHicx3hdwpmMo56G+7ge890GpPrs57",
+	"QaG63v5wb7gH1d0LJmjBe0e9w+He8BAycswMdO6lrYCJReqWmjGYjmOJCKVFF6LYf753SOKzi5PzN+8v",
+	"396+/8vZ9fnr87NXcR3DHHmRCLLDoBYayaGox2BIflRSTCs6cHnJ4k5AagdiNdNW8qol+ed7+65/YfXV",
+	"XKq7Y6JYgT7GCeUZ1nFVDDoF7oD0xFJi7+5K3BX42fWuqmgIlAvfAJA7HK1N0tCWza0XfsZYacjkT6Rw",
+	"NQn8ANq3mbWv1IIcCL6ZhLD/OlVHzgXEtAvQkuyd6yAHMOtGQMsF7yCbqJLgztPeEZbNcj17mTZWMXq0",
+	"/neNYmMfm9Yj16ai0e33YG/vsefu7rh3gx0yuYCmh89x6rYRqyUu9/PD9/Y3v9fo+QgvHW5+qe7Na9/Y",
+	"3+KN5W609r2DP2x+b7lF58eo92KbFbZ0dA2tdr2jv/7sC7EuHMB1hbA+5Qxu9jq5DLt9/LVnAdb72Q7X",
+	"hsfdLOi1E1+RTDCSxFOtoyWr2YwXZL7EVfpSWfXS3j9T6Sq468GRF0LuIhLjCv4H/Auxcn/EqyC8AyKg",
+	"S43CcMK8erb/guRclIbpIeqD9yu80jIwKdiQXK9wI7eBdm5kpZc7yB5jBpimXqVyd7ZVBcKnJPiwwuEX",
+	"JvoVv1BLW1jQoFlqVU6sheF6/joDKQDapfS4oxl8Hof4HZDuhcWqwBxbWegsYaC9CvV+73bFG7cFwO5e",
+	"ZR+4djXKtyL4XRrULm0l/DfM6DYKjZ0CJHU9uydpYoWepUbpXZVJB/5urwqFoQSmoTN4eBVzg0wDOvaj",
+	"ZVpBLVLtb2kpiD3tIbl0kr+vmZq71E6HhqBn3jOaOb3EVLXFMQmzFFB0gbxDYSiCGgxha19nHl8VjTRY",
+	"n+yi0Nrk4CLnVKXBCRZM7SCz2amYqK9qbpVSHL9NqJB374ovyG3CUq9fQ9AIy+t2dPeFk+fat/VtYqQF",
+	"qcXFyKHAV5BJfgds6tIbuGr5vcGpoOmlVB7IUWXoLLXXyqsqzNuxJaShbq5UdwNAybyNP0HbG6tx70Ak",
+	"ixWTwBrgkkXmdEEyPnEeFSvDeH9Zzc6oWRFnCjD2QhXDa6/z1CSLy4G6Qk3NZlkbOiaUTKX0NmBkZ7xV",
+	"wrCQ+A8i+V+rbvG70xTqWw+TIQOC3oJSZblGaDgTcNtxqxtMuSAUezZHlnLQuMmFNlQk7Ah0+tDmgy2r",
+	"wESDRgv3rSUg7+b0beIE+2Aqbw/Gq65o4XahKzj7vKULCOKWLM3wiyPJZx12dbzX7F7eOUbtgLfjmCS0",
+	"86yC/WkGTp+gd8q6w8aI1CkzHe1t7JBzNia0KJzpFy1EDqGOCE8jp5ZGLvlbyQyNzxoDUAnmkiw1Nnc1",
+	"Yhvdh0g/bGQ1iNCjVPcNrLoPBZEPdZciVxSoiSN/YiZsTvaE/C2cpkOaWeqCtr7x2W8TTVe3uQkDJU+T",
+	"XR+jsl4oADN2QyaQdohTmbJlkQCAi64sq6hAUAGYEiLHgiDRFEzvrgSvj1g0dIzCwZhNqYux8ciOxBeE",
+	"TmB/S/t1HJa8jV2gzdo6v6ukxaHu72rNX3Liqmc6yQu6bDmeq5wpU6BzBZzKgautbsEfqjGiMgVjQUIt",
+	"l4W+nKbYhV/mzAKPZZo90xWQnO0VVDi4CsBF3sKjfd3ktzxNTjHO+ilEnLYSzd/km9+VfHOraOr9iKGj",
+	"NbgfHAJXIXLglq+07XVMyN2o3eznxEVoYFLVikiDXzeEGrTwyCxdknW0kYUGxwoXU6tnoB5FiZIGFI7m",
+	"48rd+5bm5zN7teJ936ZM1FUC9RPR2VKdxi9MYstFGNsslV3n0wrdb5T4KZR4DaBEa1gDmJtoDItUrr/j",
+	"UYZscXQQVWbO8+gitxAtjp3d0D0F1zLNtATz6Zi11GwEb/1ykT6UC+KlYnrOJd5WX3CZ+NzmnorumgU+",
+	"tyK8/a/hInAdRK20UVu3MeCpSg5xxwFtIayIvyAeN5y71zipeCT8liqb8D2jma6s5LW/wVnHjwl1XiLc",
+	"KPEzaSbMcCT+050Sp5A8EDpqAO9z56togG4bYwEUUkp3wvfW03cXZoROD5BPl3194F8K/E0NRCEPxZMh",
+	"OXH1va3kCiIvdRqCx5YwpiEKI0YLpirLPqAXxkS3MYXleqtPxh66Crv+en2Jx96xw7WLWiF8st3R/4Zc",
+	"i1v4B63AskJ3LnC4Ya3GJO7aCb7AvgjryBOeXXSaeLxUi0GOkuiZnEPtBjuZ6+STRpVnTKpKb/Qn93xv",
+	"L4gPGlMITrzb3lS+SjSAxYuzqsKxi2XVkOPI7ar/XjKoROKCwUxvGcOjAFsf1mbr5420UadyNKlieaRW",
+	"A9CSHIKNiuAwQ5R+rNn8GbmY3hVP5/ARyOFR1iolyalYVKFdw6e6/VysHZYebZ5FZSipQ8LspxVZYg3F",
+	"hcVgui/BH50RJ67yi2PHBHwSGRiJ9JCcYogLnVIuMEuIpJRniypDqHIre8MvmEPB/tp/fvAHFLjg0Mti",
+	"cIz1VoNmJUi/f1glwRsm0tMZDUoDPcWl1VKs8wvfVq1Z0e205Ao//7jaQk2H5mx/MhCVzLOsqofjAhEq",
+	"wWckYlc18AhL0sUuehYL+HyupPppAXbPN790Kc1rWQr3whY34qkUk4xjzvFvSoCuHWtMpPaedmd7XJlh",
+	"KwJupd/qzKu6hmjwzRKJ5aI9F7Fso4OLuJJSa3xx95jbAhXMU6aOqmJV/fiXEbDkMGsRchRArkX8TWal",
+	"uIvIJCv1zFVt8k3/9CAaCUhMZBibH6cSMgIoaSEbKJfui0/ZR+qaVUfLxYugoipoejV0sBfhcYMpVpk3",
+	"HrARQBl1BCf9M5f5SwWZypGQrt7NYEhcCusETPxBFJKrEOnOqF8nG0RVaqOXcdy0g5GwUotUKRdULTAX",
+	"BbaqfSrY870/EFfd6vzy/dX12z9dn93cxC7TzTSK3BeK3XNZ+mLyNatolL2E4PpL6Yp2eY0k2EeD02DS",
+	"wG2IbHU52pRhbXs5FyORMppW2SGOOUF6IXe3CIprU2kvyTldHJPN5TZHwtXbBOyxt1UHo/StJqPVqrla",
+	"kglVQQUxS2SWSYLv8Ig0GllWpUTwLIE+Q+55DBXaRqJr2YoZtaiS7kJoutWfVEWAqXFr78MEUo2EJ/+w",
+	"9NmApBZiVjx3SvX6SxsTG5ZuXdjNb+feBXkP8HOnZlP1EqRg2xQmCQrxfYw+rYjJ5vHdxfhzl1geVMZz",
+	"9it4neCjY8eG4pRazionmCYNb9UMF/KfGGS2BZuKPN9sZZtoc3Rss8E1vwkAvyIBAExWuqPsY+QYCd6f",
+	"GJSwA9wak843XfWeNXUq6RdSG6JYYoeccKWdMcq1/tCmZl4ixRrmBV1AqzEobWpRrNmj0CXv4/7wd1dz",
+	"ZEiu6JSlR1Xzuxi4VVy3Musbjmmy4H8bLwhPB77uRPyGi7uYzBi1Vw4yZMWyP456AuSQOKxIZ6/UXKqW",
+	"kI03XBvLBW88YFasAG3nWT+ya/eABXm7uMPSw6el0sAfPlPX2KrszXIV4JXqMqs86q1wgdHLql59ovky",
+	"kli44knAit64BJC2lbnHdi/ZB4OwE3e4jN+Ea+zxAldW4Lot7YJYgZQLXaw39DmqypxNpY9+H5ITF8Hh",
+	"NMlK5oXU0kom5WmEAufzVcJ5BZMHpPNgyrmpSp610EJLWB3O6KJMaJaBnOl3N/wNXGBfFeUQehg700XZ",
+	"LRgYtV8TcbNSM0rJ8VK15tj5TzFh3NXL6KqCvVUR7EfA2z8x82RI+5jGorDxQleEn4+6/Ib6G2wqYb0s",
+	"5B8133gA091lIl0XtbNk8cRqAEKCJcFPeGwfglR3X7IGUtmcaxoH8MoiN6QUrq0wqgq++okssM7pEZnJ",
+	"eZ3wNGEs074Bm1+G1VgjAo3+Pf9fjZxDG+xjUcXj65FnInWTBGrkx6enwFpyWqXBM+wlEMq34F5Mq6CR",
+	"MU3uplBz4RuRbiBSCPR/4OW0hlLB6rI+CZmiQgOEU1kMIecrNBNGUAI9sAhBFGxdPR7p0hdtE85t6i3x",
+	"U8oF+EKWBvCl5ysLmv2DJlWZGTQ+CjYkaHQdCVjEhmYA5NxZhDb7cSAhmY4EFD7r01UT1BTKFHIDOOyC",
+	"dhEi7lmMfcDpBkNyzSalppkr/dRmv+w0jB6BSRN4E/YJOHlzfXby6qf3J5c3P55dh9X7R6KphDq2CSwU",
+	"SjJaIQcXGK0xktKl/j8j4UyDEYlP316+fnN+ehu0DFgVRFosatcW4ywThX4STytYfLOGfbOG/UdYw04C",
+	"s3mt0jZ5gOV00eeZw7yDQRbdV8Y7gTzTey2AV1auC8ywQK4CX0oxiDBbgYlUB94nKUhRqkJqBvg+Eptd",
+	"E6TyTPj2gXVKuPap4lgZG/+o+giu9DbJGL1nTTdEKSqbYp+je2sMhbUUd85kqKkloD6ou53xSqmL4DRa",
+	"oflMXdxv4DABchyJftgnsd7TIEwwWW0ug1dDW1cXV51rJMLGLcBLnAc8kTmciNMrA1cY+LJa3SOy+EK8",
+	"/DNE1JXmRW2JIA4R+tB0msxoSv5WakMmXHA9Y+ngyLWtjKvKEIh47hINa61XgLajjBkTYZucj1G72eZS",
+	"Bi13uCCF68q33Gvvm4S8SY2FXI4AgQNYuiakzhoCxQQxD9wlx3onLaStm4eyRS9htIf1Nble07PsEuA8",
+	"qUW1TBVy0aohtMXQiqWORN/QMUkyCXGBLvw/IoKZuVR3JFWyGFg6932IFNuhxtBkhiU/uPHSc4QtokZi",
+	"rfh8ZCVcrrSp5Io6uXmVRUdYSJmOhH8aapRY6WRSKjBSFZwlzMU5AAty7zixpA5iGJK3ApUEd1quDB4Y",
+	"x1wOUnV8FQJEoSQ9p9hRXq2QMDrfgQtDOVyZMdAmwmZj7pbAhQ3Jwd5zT/A1swzQzbLwhoVquNRxE3gJ",
+	"RBoN2rjrCZzSN1n5dyMrr2f8/Bvf/xy+/9rFu2zm/I8oC4fNv1rZ/itF56IOXU2kuGdKN0tZUwzI2bJF",
+	"GNQtRpEUc4gnzCyITpQVNCYZnU5Z6swSwbtt1kxn469am/1K5bdqfR307s/gG4VsoJC3YEp3CGGhVmcE",
+	"dDuxqzLa2NmW5DJnYqNoVDcDWG9cbPVxDcklFGOnBDL/piVUAHMjwttAtzxhpP9i77Auvuo6DkDLJAgF",
+	"g3Q2Fzbxglx8v0oDdcu8E/vW2vAuKMJsh92dSJXvpK4pU43FLZ2bGr1oxmDs29iNBl9saSTzRQOxW5oJ",
+	"dhFgdTTfKpA+lYWnPg1NFEukAgcYIHq/LCxBv9wjmuwCmg+Aal1dCF3HRheMJTN4fSqgf84mMq4apj2Q",
+	"grFSck2XjVQ9NIrA0M1siY4kifZcCGi69rRBmY2ufl+Y+po95dYlQDijUdUnLib9cdUYboCgdCdvuaHH",
+	"r98EqX4z967Nfqhv2dTRU5UPUUvBXpNxvQGRZwBWBLiwhg1AA+DuSMi3zsWeLciYmbkVQmMrVrhYFyNj",
+	"0k8ptPaBEBfN71nkHb+VvAFlb2jGREoVoU2rLqhnsI4dLgYuHBI9c6HXKeParAZJ+vf0U8RDOtBslRFp",
+	"YdILkyA3dqjryKyUDx3lNx2Z6YD80IjM6tghP4XpbwGYnx+AuQamNfNwJPHzx6hDZohzKbF7hr9MPbPS",
+	"JgzZQcuNkIahqTNsXgj1CpqKL3q2Z7RyeEG/M67vFjiGjxVyfiJ4N64TltDKqmfegOB6JkI7Fe2rKVrV",
+	"G7q7EaiomMl5BRPSt9si+wNs2qfkfGnGTM7BHnQXRxWPAk8Lt8rMPRMkpQsNlli1gJztqkMPJc/39lyT",
+	"qir9CpqurPIlLCXhieZpxCI3+lcqe+Jmx42mnTF/eH/44/lWU2hr3wl0EiGAzRVyVzYAYAUdBL8sMexW",
+	"w3bmUEjsApD67DNLAr7FSGX/zKUws8i5YqnApdnXXGPdOsUCBAVDp8sPe+NGJQo452kaFO87tuIUhdZF",
+	"VpDwcbj4JPiDwYRQjyEFzqd5ih5qcvjyxY5dzz1n87rKOZ0S188HCy1gLghPSZFRoY+wU0xQ51nfcTGF",
+	"p2ILjj8evnwRu5Z/e4dRVav1cA/m8gF1MwoRlLE9l7jD0gfH4iKRt5NZ7AIa0kbVV/1wr2qpfrgXHb58",
+	"8XNbH+TWepGhyGek3US/Mo86lXUQ1Yk09gHf3RrXfuxe44K8uz11oiy4X5sFZAA35tQ1HwzfsQBql62w",
+	"UfP24tVT2j2XTqyL0+HPv2fLy+PwNmA3dStNi1uH0F7v8OULvHy35Gu/uL/O16eXLMXge87xKckj/jZ/",
+	"mHn+1C/zYYkj38zon5EiUt0P3VIxNcmsRY0W2aIW7FxqOca0Y5EQcA3FVpYFl7i9pEiSMQrx71CNFgPg",
+	"Udzl2gnGPrp2JSfkU/DxXZHSx8PHJ5NMcZlf2mK3nWDqT+krSqZfitq+rih7CoD+NCr1LB9bwW+s1HWw",
+	"t2f1z0yKqU8qKZSEaqfgX9a+PrWOoLY485eQNtRUq0upoWOqGelTaKpDxjSjIsEKfFIlM6YNNAsFVdlV",
+	"M6ljYUA/xDq2qHlaMXLGFPOZwNX4sjSuSAXErVAtrSAGsek0tfouFMGKqxoTCIVdCCFvly1/QDg9IXG5",
+	"GTozvKDfvtO4P6OE1poyVW/4PRNQGijo8O+PuZq5RieHO8vIhGDcCqXqQiXV0dGq4nEB0WPoVDkgOoJi",
+	"4OTF3qGzN0CY/c7JxDAVkz6kLwhJjKKTCU+w8jnEmzjsKYXhWdD+e4G3xuCYjKWZBSXVXcPNVjSo8OdX",
+	"gAmoJS0BbvgIwsMX2ES16qp+iV9+w3oZHHFLcw2WSHASQGcI1zZZWvXSyQMNNWdFdfu4ttawP+cGLXTC",
+	"fA1NcKGhO+yu1eWzbrK4XnYyXl2fXZy/u4BJT15dnF9Ca7Dne4ftpvofYfhrVkhlPhs7t7JbhzNuY7x2",
+	"axv+x6hjDVsAHj9x6EAUAoP03TEPui3OHoMCpCqUnPCMrdPNbuoaDVUvbTdp5BtLeQuOGw6MNzgelElV",
+	"pYDuVroc12EpEGIrEpZlLK3X2qbU+R5rD1fMfnNOBK8vNdqZiRT7Erl+1hMwwSHssDN4CNfwwP3pdubc",
+	"X2Ix47QqJgl9jGi6IwWkfkyZK3U1U8yFLPsm9gK600u1OBN2Hym86yV2uFev3t22Xn1XblVPePH5KboU",
+	"C09LDkDD34PLqdpL+/kXZUdBa8j/nkl7qOwDTQzkEznd+ojEdMpi0t8//Pc//7V/sAcasCizzF6QoFIT",
+	"bgYRiScyKfWJlZDjiMSF4naJp9LK5EJjYLpmQnPD79mtLHiiY9L3zp2DF3tBN/2IGMXznKWYvRM30Czu",
+	"0rRDrHp8bdmN/nW05Q3YXMKi0iVk/o/xu4bKKyCtVxLXEsTSBbjLPoD00SVUxYVvpr+DTw7tEcaYoufG",
+	"iFz3OB9k4Soj6ODeDGpWjYQvWuVdMLnEKHp3l7p73l21A1fMhJELqu5SORcEbtqCqSpJZyTiKuL6p59+",
+	"+mnn4mLn1asd6Eg2zNMY+5FB/zFwAf9NlqryHlOVzPi9q8eoGM0tG7daFVTRrAto+SvC6lWQK2kIhWJa",
+	"Q/LGda82kNjN5gRBBbr3TJaqLW/jDB55RQ192H3wD140CWhz4Ggr8fyDF37rkWsthQk/ORPoQ07J6uH/",
+	"gxfxkoZxiuvcecV1ITX3jQSW0Kge+xjOz07wx1GvbYJRL27TO+rt/Dbcrc2KDA0xpmFnqhoVAGoGx7Id",
+	"/XryWSfJeuEKyRSvleY6jgM8BwHH1bnShi46pdMsu/CTbyOhvoZW86Zq3vPFTnApA0SBozQQLK88EhLF",
+	"cpaPwXgylq5L9ao/e6N0eTOTyoB1nomEaWLFBWGCBA9/9s3yfrVc8GJvULfL5qsDVBIFMSBSLHF+Kz3A",
+	"s3RzFsixswU1hQ0iJ5OoSg2pVyDBNZC2K9Dd2PAEujNMtrBIkdMP5/jGi73NOnRDdPTEs6w6fkX8hOad",
+	"22Bkt7q7mVns/oLH/TDvJL7zcN+kO6qHuoIu3BK/eSZXsWSde9Ef8oMVIlBzufZaSET2//3Pfx3shSrK",
+	"iofw4TiBqsTj4MTj6zs4wddRdzxLW+8URIj/Z6C5V3GqvHE5+QSUX+aCvhsc5Ky0EQNmlsEM2Bu4ajZ3",
+	"HBaUIpNGNumUg+/NakCu413Ql+6SzVtb03EzJD9CM/vlqbZpuYPw8QM/lQnADX/6NZu0btHtA9fnjsix",
+	"J+RVjW6HXpO7l3df5bb4TTvKG1TnMXU7qttYLvuUarbDRSXb1v06YgjBi5fMDFUUZiPbI25vexB3l8Z+",
+	"5CrYN8zqb8501V0Kuy200H/sboL1e8vceISa2jk1ySxonP+tpvYT1dSOiAbUhrDn0KmL8ZLcZCxaqWtP",
+	"+APZQ1WRuyP04RFqFjdp81detnhd0dS3a0t8fovQ3FjooLuiARjjIH7S8rENKFyOM57sYh2CTtS9ZVnm",
+	"W0mNCS0KF3Dhc5mgFoEmfUge2rEfFr4xekQKusix+pKjOUzWjZoVDyKowyqmpSU+KBcy8OVh4KUZ1UG1",
+	"hPYMAEhyOsWtPGUgZDhPC2q/ZtSUihE95waKUMFRVVt5mvCtH7EpbRfAqkwwe3gJFYR9gK6JEK9nGU4p",
+	"WrNlET9aEcbQxKxvu7vSLqpq+ws13MmEQxxBPGdjzQ32+ZpJwRaFNAP7VqqwaJ3mGRPGp6uYZkffIbkO",
+	"FA1wrjT7f3b0GsQdPG2GvZvkQYrHwZdUPK5Zwvj95yoTv4Me1UsN9zCCsM6TtEg7lh+2IQ3FNDM7GxX1",
+	"DW1wwagFCe2WeriYZmyn1Gyp8fwDtPguFb61gbQJ9PJtuuHahT52R9yn6Vhd7ezz25B9SttZWMKx0wYb",
+	"ur2/0KEOOUSprmj5T9SjN+jOC9JoiGHe4jBB18mvrHevDzsfPh1XML5bdkVzHU17gexXuvVuxyR2GHSe",
+	"XtNSYiOvCNo7u9oTQKNRELCflgnUyElANmgnfYBnTSKame04AHOts7s5QOXr94+GLOHF8y/aFvskZPMW",
+	"mE9BZcGJQAd1S2r/eRTkG84jeViSOW42Ja7FufmMgYKMzVYb4ZTsA9fN0oVdhIWO4h3FtCxVwrpNdlfw",
+	"fCUXuxfRPDOX6k6DBsNSIksztLdoKYzC6shUkPObt+Rw/+XLnX1Cs2JGdw6wMHUYW/RMV+zU5f1ixF8h",
+	"Nc0Gx1D+DQZ1idTjjIUdPe+Zwsg9KViEGdIxfMvSqn2zveAnXKR0xrIi44INE5kPyUmmJWiAzuqJb7np",
+	"wGfsM96rpVZrwcILrk6DKPOxladdiR1uNEG4VhFPKTUMCsrSKrP9mMQpp1lVSDrlUw5sNDYsO3Jxhbk+",
+	"ipGDCvBYANOixi+jVcG7gSO6ro52K87kBmyYJl3Ceu+o9//+9WTnf9Odf/z8y8HH//aF85+Xt9PlPMMN",
+	"PLMigXv0K0jra0gcatLmTE2ZSCqUsfjhkRILElfoHoWd7g0En21UO8NoacxUlqXZ4sKcMfLu+o2XrWYS",
+	"Kh/494HYh+REVHwGy1A3uoksx79D4qrTDqxqYKVooQ2jKelDHRP2wQzWFi6RZdBg6cnSRGVpvpK/653K",
+	"NhV2azsIC1RZMNFxF39GqbkmDQRriz79Bo3rN2Py7Ad7/EaShSxVFclk4I61O4OvGwH/z1xZB0S1kXA/",
+	"jjH3om4Qjj1zkH5qI3GRUVG1J/nNWehvXHInuTGKF6zGAuQSsLmAF4Rw6+QIMs9LAbzpszOsjsnzoO45",
+	"F/cc8803WR/9Es7hjd7XJTC3bHvBDn/VBQ2/vq/InxtW10LAoYDkUaSEKqNSZIuH4iVeEJ96T+Hbx1Ae",
+	"q26YAAZ/XxBnOYuo7dK5gmHCK+erM/4xzzIupv4CbeH860/2e1rbb36TPPBtwQQeu2OCTYg8FM/mbDyT",
+	"8q4b0aD8hue3FL05XNu7BlKJsN+dVXjQdVGpIfdM8ckCPZJ7vo8G2IQATcCfmjCoFHXsCsxDoBPw2Tsu",
+	"nAGJJvbiylja7GCZ0wUZM4L1fffJBf+e9N0i54ob0DgG0CxEuWYYpEJw7SrGMSgJUktw9I6RP7wkf+Yt",
+	"xbBx7B8dsNrVB3Si1/oDvrNz42GzvZnz+XePatmkacrR3XYVlOHGFXzVQtoOnifJXRvVX2EJAZZGlWBd",
+	"1F/ZGz/ADUK1F3I+mRl8DbruMh8iLjPXfQaIiWNzx5rWXECConMgig2kLy0XO9j1vAzPayrlFBOC22P6",
+	"0YqpZ1KZnYzfgzsQjRsTKPIo5R1HlV6xlCuWGO1VHJ4yYeztWCh5z1OmkHxjZ9G4tOSPRhGiqEhl7uo6",
+	"hs5iaIVqR79jrKgbfxg6fqarbtE3Rio6ZfGx73SzA93+wari770xTe7IjFquAn8mVGAZuzEj7IOPMjVy",
+	"ioYkl8xF+poxEtdNfyzwdiVPk13/UtxWhNuKqW95mljSP2+JtVjpfxTu393kho6RT43ZlDuO7zzjvox1",
+	"qTL79OGBH2C8MEwPumq4hYDfzuBqYWnV8KbNdf/gu4Yb5uBgs/XjEJ2Ty7bEdkQ5dqW53W65t2tVHQ+k",
+	"CB3W3lY2Eo5BohMEHA8RHreRJN7N5JSL/wFkAOrcH0fl3t5hYvEE/kI3MqBNECJh33c9iMJgKokMb4Pu",
+	"9xlcpSoouFk8YR8KlhiWOkPNWrYCClRLtAXpNxgDggFoHLO7/3x6FrmqPBQqpoiEDUKOY19vchoPvU1M",
+	"5iSb0wVaepGFBMcVH7lCk0t0LQXRZWLvAlffxXf9Q63X0T41S9yk0C5dkX9gVcIXNC3EZrR1mduKYp+h",
+	"82Rw5GOw4yDgISb9JmpCcjSEKcQRiauKB3XqKCD4M43rtE+DU+N9KTyLd9XBhXwPvyy9SVKeongly2QG",
+	"uoa0ywZRSXjPAXRUrHZQA8J1e0La0GiQdo0ba1s6XUQuDtRtZJXBWd526k53W1tqynoPknc6inwDCnaN",
+	"9GL/YOuB4AAeNNC2PK3BaU5lyhyjaWCw5zgriLwNn/q9sKPX2EKylSG18ZbmUL/0xowqpk7sr0d//dke",
+	"EN4IiIelynpHvV0IWHQjLZ/Wj85xtF2xHoc5rlbPahHX6yCOIqrD2DAAP/JVN5DQ8bycM6R182422Ht7",
+	"wViUxCzzLnVYFCKqXM5RM8PVqTrB6D6ub3WCU6iatlINhvShASC2IMfE8UHkWizAZsLQvGAiaJ6wOstV",
+	"RkVdwRylXsyQb6q1EXGKap0xX5tf0PISTNaQflcn/dGrfzrQ/44qLu7OzzUlMzQB+2IOE1e+fPBKhoBE",
+	"v0PLZO0FfMBKpFjOyxytRMFYVeWe1dH+75Ind80a1DVEoLyynLjSzhifnLPGIbhCfh9//vh/AgAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

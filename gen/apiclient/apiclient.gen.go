@@ -484,13 +484,6 @@ type ClientInterface interface {
 	// Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
 	UpdateCheckin(ctx context.Context, checkinId CheckinId, body UpdateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
-	//
-	// The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
-	//
-	// Corresponds with POST /api/checkins/{checkinId}/talk (the `TalkAboutCheckin` operationId).
-	TalkAboutCheckin(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*http.Response, error)
-
 	// GetHealth Liveness: the server process answers.
 	//
 	// Answers 200 as long as the process serves requests, whatever the state of the database (a load balancer or orchestrator restarts an instance that stops answering here, and a database outage is no reason to). Readiness is `GET /api/health/ready`.
@@ -1550,23 +1543,6 @@ func (c *Client) UpdateCheckinWithBody(ctx context.Context, checkinId CheckinId,
 // Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
 func (c *Client) UpdateCheckin(ctx context.Context, checkinId CheckinId, body UpdateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateCheckinRequest(c.Server, checkinId, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
-//
-// The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
-//
-// Corresponds with POST /api/checkins/{checkinId}/talk (the `TalkAboutCheckin` operationId).
-func (c *Client) TalkAboutCheckin(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewTalkAboutCheckinRequest(c.Server, checkinId)
 	if err != nil {
 		return nil, err
 	}
@@ -3319,40 +3295,6 @@ func NewUpdateCheckinRequestWithBody(server string, checkinId CheckinId, content
 	return req, nil
 }
 
-// NewTalkAboutCheckinRequest constructs an http.Request for the TalkAboutCheckin method
-func NewTalkAboutCheckinRequest(server string, checkinId CheckinId) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "checkinId", checkinId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/api/checkins/%s/talk", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
 // NewGetHealthRequest constructs an http.Request for the GetHealth method
 func NewGetHealthRequest(server string) (*http.Request, error) {
 	var err error
@@ -4813,15 +4755,6 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
 	UpdateCheckinWithResponse(ctx context.Context, checkinId CheckinId, body UpdateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCheckinAnswer, error)
-
-	// TalkAboutCheckinWithResponse Starts a new chat about one of the caller's check-ins.
-	//
-	// The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with POST /api/checkins/{checkinId}/talk (the `TalkAboutCheckin` operationId).
-	TalkAboutCheckinWithResponse(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*TalkAboutCheckinAnswer, error)
 
 	// GetHealthWithResponse Liveness: the server process answers.
 	//
@@ -7071,6 +7004,11 @@ type ListCheckinsAnswer200Headers struct {
 	Link *string
 }
 
+// ListCheckinsAnswer503Headers the declared response headers of an HTTP 503 response for ListCheckins
+type ListCheckinsAnswer503Headers struct {
+	RetryAfter *int
+}
+
 type ListCheckinsAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7082,8 +7020,12 @@ type ListCheckinsAnswer struct {
 	JSON401 *Unauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListCheckinsAnswer200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCheckinsAnswer503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7104,6 +7046,11 @@ func (r ListCheckinsAnswer) GetJSON401() *Unauthorized {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r ListCheckinsAnswer) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCheckinsAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7140,6 +7087,11 @@ type CreateCheckinAnswer429Headers struct {
 	RetryAfter *int
 }
 
+// CreateCheckinAnswer503Headers the declared response headers of an HTTP 503 response for CreateCheckin
+type CreateCheckinAnswer503Headers struct {
+	RetryAfter *int
+}
+
 type CreateCheckinAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7153,8 +7105,12 @@ type CreateCheckinAnswer struct {
 	JSON413 *PayloadTooLarge
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateCheckinAnswer429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCheckinAnswer503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -7180,6 +7136,11 @@ func (r CreateCheckinAnswer) GetJSON413() *PayloadTooLarge {
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r CreateCheckinAnswer) GetJSON429() *TooManyRequests {
 	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateCheckinAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7211,6 +7172,11 @@ func (r CreateCheckinAnswer) ContentType() string {
 	return ""
 }
 
+// GetCheckinSummaryAnswer503Headers the declared response headers of an HTTP 503 response for GetCheckinSummary
+type GetCheckinSummaryAnswer503Headers struct {
+	RetryAfter *int
+}
+
 type GetCheckinSummaryAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7224,6 +7190,10 @@ type GetCheckinSummaryAnswer struct {
 	JSON403 *Forbidden
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCheckinSummaryAnswer503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7249,6 +7219,11 @@ func (r GetCheckinSummaryAnswer) GetJSON403() *Forbidden {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r GetCheckinSummaryAnswer) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetCheckinSummaryAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7280,6 +7255,11 @@ func (r GetCheckinSummaryAnswer) ContentType() string {
 	return ""
 }
 
+// DeleteCheckinAnswer503Headers the declared response headers of an HTTP 503 response for DeleteCheckin
+type DeleteCheckinAnswer503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteCheckinAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7291,6 +7271,10 @@ type DeleteCheckinAnswer struct {
 	JSON404 *NotFound
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteCheckinAnswer503Headers
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -7311,6 +7295,11 @@ func (r DeleteCheckinAnswer) GetJSON404() *NotFound {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r DeleteCheckinAnswer) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteCheckinAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -7342,6 +7331,16 @@ func (r DeleteCheckinAnswer) ContentType() string {
 	return ""
 }
 
+// UpdateCheckinAnswer429Headers the declared response headers of an HTTP 429 response for UpdateCheckin
+type UpdateCheckinAnswer429Headers struct {
+	RetryAfter *int
+}
+
+// UpdateCheckinAnswer503Headers the declared response headers of an HTTP 503 response for UpdateCheckin
+type UpdateCheckinAnswer503Headers struct {
+	RetryAfter *int
+}
+
 type UpdateCheckinAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7355,6 +7354,14 @@ type UpdateCheckinAnswer struct {
 	JSON404 *NotFound
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UpdateCheckinAnswer429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateCheckinAnswer503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -7382,6 +7389,16 @@ func (r UpdateCheckinAnswer) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
 }
 
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdateCheckinAnswer) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateCheckinAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateCheckinAnswer) GetBody() []byte {
 	return r.Body
@@ -7405,89 +7422,6 @@ func (r UpdateCheckinAnswer) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateCheckinAnswer) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-// TalkAboutCheckinAnswer429Headers the declared response headers of an HTTP 429 response for TalkAboutCheckin
-type TalkAboutCheckinAnswer429Headers struct {
-	RetryAfter *int
-}
-
-type TalkAboutCheckinAnswer struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON201 the response for an HTTP 201 `application/json` response
-	JSON201 *CheckinTalk
-	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *ValidationError
-	// JSON401 the response for an HTTP 401 `application/json` response
-	JSON401 *Unauthorized
-	// JSON404 the response for an HTTP 404 `application/json` response
-	JSON404 *NotFound
-	// JSON413 the response for an HTTP 413 `application/json` response
-	JSON413 *PayloadTooLarge
-	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *TooManyRequests
-	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *TalkAboutCheckinAnswer429Headers
-}
-
-// GetJSON201 returns the response for an HTTP 201 `application/json` response
-func (r TalkAboutCheckinAnswer) GetJSON201() *CheckinTalk {
-	return r.JSON201
-}
-
-// GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r TalkAboutCheckinAnswer) GetJSON400() *ValidationError {
-	return r.JSON400
-}
-
-// GetJSON401 returns the response for an HTTP 401 `application/json` response
-func (r TalkAboutCheckinAnswer) GetJSON401() *Unauthorized {
-	return r.JSON401
-}
-
-// GetJSON404 returns the response for an HTTP 404 `application/json` response
-func (r TalkAboutCheckinAnswer) GetJSON404() *NotFound {
-	return r.JSON404
-}
-
-// GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r TalkAboutCheckinAnswer) GetJSON413() *PayloadTooLarge {
-	return r.JSON413
-}
-
-// GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r TalkAboutCheckinAnswer) GetJSON429() *TooManyRequests {
-	return r.JSON429
-}
-
-// GetBody returns the raw response body bytes
-func (r TalkAboutCheckinAnswer) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r TalkAboutCheckinAnswer) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r TalkAboutCheckinAnswer) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r TalkAboutCheckinAnswer) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9827,21 +9761,6 @@ func (c *ClientWithResponses) UpdateCheckinWithResponse(ctx context.Context, che
 	return ParseUpdateCheckinAnswer(rsp)
 }
 
-// TalkAboutCheckinWithResponse Starts a new chat about one of the caller's check-ins.
-//
-// The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /api/checkins/{checkinId}/talk (the `TalkAboutCheckin` operationId).
-func (c *ClientWithResponses) TalkAboutCheckinWithResponse(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*TalkAboutCheckinAnswer, error) {
-	rsp, err := c.TalkAboutCheckin(ctx, checkinId, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTalkAboutCheckinAnswer(rsp)
-}
-
 // GetHealthWithResponse Liveness: the server process answers.
 //
 // Answers 200 as long as the process serves requests, whatever the state of the database (a load balancer or orchestrator restarts an instance that stops answering here, and a database outage is no reason to). Readiness is `GET /api/health/ready`.
@@ -12162,6 +12081,13 @@ func ParseListCheckinsAnswer(rsp *http.Response) (*ListCheckinsAnswer, error) {
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -12175,6 +12101,16 @@ func ParseListCheckinsAnswer(rsp *http.Response) (*ListCheckinsAnswer, error) {
 			headers.Link = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCheckinsAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12229,6 +12165,13 @@ func ParseCreateCheckinAnswer(rsp *http.Response) (*CreateCheckinAnswer, error) 
 		}
 		response.JSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -12242,6 +12185,16 @@ func ParseCreateCheckinAnswer(rsp *http.Response) (*CreateCheckinAnswer, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateCheckinAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12296,6 +12249,26 @@ func ParseGetCheckinSummaryAnswer(rsp *http.Response) (*GetCheckinSummaryAnswer,
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetCheckinSummaryAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12346,6 +12319,26 @@ func ParseDeleteCheckinAnswer(rsp *http.Response) (*DeleteCheckinAnswer, error) 
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteCheckinAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -12400,60 +12393,6 @@ func ParseUpdateCheckinAnswer(rsp *http.Response) (*UpdateCheckinAnswer, error) 
 		}
 		response.JSON413 = &dest
 
-	}
-
-	return response, nil
-}
-
-// ParseTalkAboutCheckinAnswer parses an HTTP response from a TalkAboutCheckinWithResponse call
-func ParseTalkAboutCheckinAnswer(rsp *http.Response) (*TalkAboutCheckinAnswer, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &TalkAboutCheckinAnswer{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
-		var dest CheckinTalk
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON201 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest ValidationError
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON400 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
-		var dest Unauthorized
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON401 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
-		var dest NotFound
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON404 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest PayloadTooLarge
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON413 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12461,11 +12400,18 @@ func ParseTalkAboutCheckinAnswer(rsp *http.Response) (*TalkAboutCheckinAnswer, e
 		}
 		response.JSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
 	case rsp.StatusCode == 429:
-		var headers TalkAboutCheckinAnswer429Headers
+		var headers UpdateCheckinAnswer429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12474,6 +12420,16 @@ func ParseTalkAboutCheckinAnswer(rsp *http.Response) (*TalkAboutCheckinAnswer, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateCheckinAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

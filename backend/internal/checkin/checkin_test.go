@@ -29,9 +29,9 @@ func TestSummarizeByHand(t *testing.T) {
 	// (4,5,4,3,5,4 → 25/6 = 4.1666… → 4.17). Exams has 5 with it but only... see below.
 	rows := []dbgen.ListCheckinMoodsBetweenRow{
 		row("2026-11-23", 1, "sleep", "exams"), row("2026-11-23", 4), // Monday: 5/2 = 2.5
-		row("2026-11-24", 2, "sleep", "exams"), // Tuesday 2
+		row("2026-11-24", 2, "sleep", "exams"),                                             // Tuesday 2
 		row("2026-11-25", 2, "sleep", "exams"), row("2026-11-25", 5), row("2026-11-25", 4), // Wednesday 11/3 = 3.67
-		row("2026-11-27", 1, "sleep", "exams"), // Friday 1
+		row("2026-11-27", 1, "sleep", "exams"),                                    // Friday 1
 		row("2026-11-29", 3, "sleep"), row("2026-11-29", 3), row("2026-11-29", 5), // Sunday 11/3
 		row("2026-11-30", 4, "friends"), // Monday again: Monday is 1,4,4 → 3
 	}

@@ -296,7 +296,7 @@ func TestControlCharactersInTextFieldsFollowTheirFormat(t *testing.T) {
 		for _, f := range textFields(s) {
 			format := s.Properties[f].Value.Format
 			kinds[format] = append(kinds[format], c.id+"."+f)
-			if format == "uuid" {
+			if format == "uuid" || format == "date" { // checked as a uuid or a date
 				continue
 			}
 			t.Run(c.id+"/"+f, func(t *testing.T) {

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"strconv"
 	"time"
@@ -185,12 +184,4 @@ func (s *Server) DeleteCheckin(ctx context.Context, req api.DeleteCheckinRequest
 		return nil, err
 	}
 	return api.DeleteCheckin204Response{}, nil
-}
-
-// errCheckinTalkPending: "Talk about it" is in the contract but not built on this branch.
-var errCheckinTalkPending = errors.New("check-ins: talk about it is not built yet")
-
-// TalkAboutCheckin is not built yet (see errCheckinTalkPending).
-func (s *Server) TalkAboutCheckin(context.Context, api.TalkAboutCheckinRequestObject) (api.TalkAboutCheckinResponseObject, error) {
-	return nil, errCheckinTalkPending
 }

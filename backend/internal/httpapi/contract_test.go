@@ -105,6 +105,8 @@ func validValue(s *openapi3.Schema) any {
 		return 20
 	case s.Type.Is("boolean"):
 		return true
+	case s.Type.Is("array"):
+		return []any{}
 	case s.Type.Is("object"):
 		return validBody(s, "", nil)
 	case s.Format == "uuid":

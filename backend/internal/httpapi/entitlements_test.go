@@ -13,10 +13,10 @@ import (
 func TestMeShowsWhatTheTierIncludes(t *testing.T) {
 	e := newAccEnv(t, cheapArgon)
 	s := e.signUp("Ada", "ada@example.com", "brew-a-fresh-pot")
-	paid := api.Entitlements{MessagesPerDay: 500, SessionTokens: 16000, Voice: true, VoicePerDay: 100, Summaries: true, Insights: true, Community: true, Memory: true}
+	paid := api.Entitlements{MessagesPerDay: 500, SessionTokens: 16000, Voice: true, VoicePerDay: 100, Summaries: true, Insights: true, Community: true, Memory: true, MoodPatterns: true}
 	want := map[api.Role]api.Entitlements{
 		api.RoleUSER:    {MessagesPerDay: 50, SessionTokens: 4000, Memory: true},
-		api.RoleBASIC:   {MessagesPerDay: 200, SessionTokens: 8000, Voice: true, VoicePerDay: 30, Summaries: true, Memory: true},
+		api.RoleBASIC:   {MessagesPerDay: 200, SessionTokens: 8000, Voice: true, VoicePerDay: 30, Summaries: true, Memory: true, MoodPatterns: true},
 		api.RolePREMIUM: paid,
 		api.RoleADMIN:   paid,
 	}

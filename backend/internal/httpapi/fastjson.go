@@ -82,6 +82,8 @@ func appendCurrentUser(b []byte, u *api.CurrentUser) []byte {
 	b = strconv.AppendBool(b, e.Memory)
 	b = append(b, `,"messagesPerDay":`...)
 	b = strconv.AppendInt(b, int64(e.MessagesPerDay), 10)
+	b = append(b, `,"moodPatterns":`...)
+	b = strconv.AppendBool(b, e.MoodPatterns)
 	b = append(b, `,"sessionTokens":`...)
 	b = strconv.AppendInt(b, int64(e.SessionTokens), 10)
 	b = append(b, `,"summaries":`...)

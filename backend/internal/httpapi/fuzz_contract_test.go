@@ -34,6 +34,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/backend/internal/billing/stripetest"
 	"github.com/percolate/percolate/backend/internal/chat"
+	"github.com/percolate/percolate/backend/internal/checkin"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/config"
@@ -172,6 +173,7 @@ func newFuzzEnv(t *testing.T) *fuzzEnv {
 		Contact:  contact.New(st, q, sender, "support@percolate.test", quiet),
 		Insights: insights.New(st, q, nil, "http://app.test", nil, quiet),
 		Memory:   memory.New(st),
+		Checkins: checkin.New(st, nil),
 		Export:   export.New(st),
 	})
 	e.h = contractChecked(fuzzTB{TB: t, e: e}, inner, false)

@@ -74,8 +74,7 @@ import {
 import type {
   Checkin,
   CheckinCreated,
-  CheckinSummary,
-  CheckinTalk
+  CheckinSummary
 } from '.././model';
 
 
@@ -86,8 +85,6 @@ export const getListCheckinsResponseMock = (): Checkin[] => (Array.from({ length
 export const getGetCheckinSummaryResponseMock = (overrideResponse: Partial< CheckinSummary > = {}): CheckinSummary => ({days: faker.helpers.arrayElement([30,365] as const), from: faker.date.past().toISOString().split('T')[0], to: faker.date.past().toISOString().split('T')[0], perDay: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({date: faker.date.past().toISOString().split('T')[0], mood: faker.number.float({min: undefined, max: undefined, fractionDigits: 2}), count: faker.number.int({min: undefined, max: undefined})})), daysThisMonth: faker.number.int({min: undefined, max: undefined}), weekdays: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({weekday: faker.number.int({min: 0, max: 6}), mood: faker.number.float({min: undefined, max: undefined, fractionDigits: 2}), count: faker.number.int({min: undefined, max: undefined})})), tags: faker.helpers.arrayElement([Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({tag: faker.helpers.arrayElement(Object.values(CheckinTag)), withMood: faker.number.float({min: undefined, max: undefined, fractionDigits: 2}), withCount: faker.number.int({min: undefined, max: undefined}), withoutMood: faker.number.float({min: undefined, max: undefined, fractionDigits: 2}), withoutCount: faker.number.int({min: undefined, max: undefined})})), undefined]), ...overrideResponse})
 
 export const getUpdateCheckinResponseMock = (overrideResponse: Partial< CheckinCreated > = {}): CheckinCreated => ({checkin: {id: faker.string.uuid(), mood: faker.number.int({min: 1, max: 5}), energy: faker.helpers.arrayElement([faker.number.int({min: 1, max: 5}), undefined]), emotions: faker.helpers.arrayElements(Object.values(Emotion)), tags: faker.helpers.arrayElements(Object.values(CheckinTag)), note: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), localDate: faker.date.past().toISOString().split('T')[0], createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`}, safety: faker.helpers.arrayElement([{category: faker.string.alpha({length: {min: 10, max: 20}})}, undefined]), lowStreak: faker.helpers.arrayElement([faker.datatype.boolean(), undefined]), ...overrideResponse})
-
-export const getTalkAboutCheckinResponseMock = (overrideResponse: Partial< CheckinTalk > = {}): CheckinTalk => ({sessionId: faker.string.uuid(), ...overrideResponse})
 
 
 export const getCreateCheckinMockHandler = (overrideResponse?: CheckinCreated | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<CheckinCreated> | CheckinCreated), options?: RequestHandlerOptions) => {
@@ -147,23 +144,10 @@ export const getDeleteCheckinMockHandler = (overrideResponse?: void | ((info: Pa
       })
   }, options)
 }
-
-export const getTalkAboutCheckinMockHandler = (overrideResponse?: CheckinTalk | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<CheckinTalk> | CheckinTalk), options?: RequestHandlerOptions) => {
-  return http.post('*/api/checkins/:checkinId/talk', async (info) => {
-  
-    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
-    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
-    : getTalkAboutCheckinResponseMock()),
-      { status: 201,
-        headers: { 'Content-Type': 'application/json' }
-      })
-  }, options)
-}
 export const getCheckinsMock = () => [
   getCreateCheckinMockHandler(),
   getListCheckinsMockHandler(),
   getGetCheckinSummaryMockHandler(),
   getUpdateCheckinMockHandler(),
-  getDeleteCheckinMockHandler(),
-  getTalkAboutCheckinMockHandler()
+  getDeleteCheckinMockHandler()
 ]

@@ -79,13 +79,13 @@ import type {
   CheckinCreated,
   CheckinRequest,
   CheckinSummary,
-  CheckinTalk,
   CheckinUpdate,
   ForbiddenResponse,
   GetCheckinSummaryParams,
   ListCheckinsParams,
   NotFoundResponse,
   PayloadTooLargeResponse,
+  ServiceUnavailableResponse,
   TooManyRequestsResponse,
   UnauthorizedResponse,
   ValidationErrorResponse
@@ -126,7 +126,7 @@ export const createCheckin = async (checkinRequest: CheckinRequest, options?: Re
 
 
 
-export const getCreateCheckinMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const getCreateCheckinMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCheckin>>, TError,{data: BodyType<CheckinRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createCheckin>>, TError,{data: BodyType<CheckinRequest>}, TContext> => {
 
@@ -153,12 +153,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateCheckinMutationResult = NonNullable<Awaited<ReturnType<typeof createCheckin>>>
     export type CreateCheckinMutationBody = BodyType<CheckinRequest>
-    export type CreateCheckinMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
+    export type CreateCheckinMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Stores a mood check-in for the caller.
  */
-export const useCreateCheckin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
+export const useCreateCheckin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCheckin>>, TError,{data: BodyType<CheckinRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createCheckin>>,
@@ -212,7 +212,7 @@ export const getListCheckinsQueryKey = (params?: ListCheckinsParams,) => {
     }
 
     
-export const getListCheckinsQueryOptions = <TData = Awaited<ReturnType<typeof listCheckins>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>>(params?: ListCheckinsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCheckins>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListCheckinsQueryOptions = <TData = Awaited<ReturnType<typeof listCheckins>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(params?: ListCheckinsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCheckins>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -231,10 +231,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListCheckinsQueryResult = NonNullable<Awaited<ReturnType<typeof listCheckins>>>
-export type ListCheckinsQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>
+export type ListCheckinsQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>>(
+export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params: undefined |  ListCheckinsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCheckins>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCheckins>>,
@@ -244,7 +244,7 @@ export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>>(
+export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: ListCheckinsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCheckins>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCheckins>>,
@@ -254,7 +254,7 @@ export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>>(
+export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: ListCheckinsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCheckins>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -262,7 +262,7 @@ export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>
  * @summary The caller's check-ins, newest first.
  */
 
-export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse>>(
+export function useListCheckins<TData = Awaited<ReturnType<typeof listCheckins>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: ListCheckinsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCheckins>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -319,7 +319,7 @@ export const getGetCheckinSummaryQueryKey = (params?: GetCheckinSummaryParams,) 
     }
 
     
-export const getGetCheckinSummaryQueryOptions = <TData = Awaited<ReturnType<typeof getCheckinSummary>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse>>(params?: GetCheckinSummaryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCheckinSummary>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetCheckinSummaryQueryOptions = <TData = Awaited<ReturnType<typeof getCheckinSummary>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(params?: GetCheckinSummaryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCheckinSummary>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -338,10 +338,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCheckinSummaryQueryResult = NonNullable<Awaited<ReturnType<typeof getCheckinSummary>>>
-export type GetCheckinSummaryQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse>
+export type GetCheckinSummaryQueryError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getCheckinSummary>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse>>(
+export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getCheckinSummary>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params: undefined |  GetCheckinSummaryParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCheckinSummary>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCheckinSummary>>,
@@ -351,7 +351,7 @@ export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getChecki
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getCheckinSummary>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse>>(
+export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getCheckinSummary>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: GetCheckinSummaryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCheckinSummary>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCheckinSummary>>,
@@ -361,7 +361,7 @@ export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getChecki
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getCheckinSummary>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse>>(
+export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getCheckinSummary>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: GetCheckinSummaryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCheckinSummary>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -369,7 +369,7 @@ export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getChecki
  * @summary Mood over the last 30 or 365 days.
  */
 
-export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getCheckinSummary>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse>>(
+export function useGetCheckinSummary<TData = Awaited<ReturnType<typeof getCheckinSummary>>, TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params?: GetCheckinSummaryParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCheckinSummary>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -413,7 +413,7 @@ export const updateCheckin = async (checkinId: string,
 
 
 
-export const getUpdateCheckinMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>,
+export const getUpdateCheckinMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCheckin>>, TError,{checkinId: string;data: BodyType<CheckinUpdate>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateCheckin>>, TError,{checkinId: string;data: BodyType<CheckinUpdate>}, TContext> => {
 
@@ -440,12 +440,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateCheckinMutationResult = NonNullable<Awaited<ReturnType<typeof updateCheckin>>>
     export type UpdateCheckinMutationBody = BodyType<CheckinUpdate>
-    export type UpdateCheckinMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>
+    export type UpdateCheckinMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Changes one of the caller's check-ins.
  */
-export const useUpdateCheckin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>,
+export const useUpdateCheckin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateCheckin>>, TError,{checkinId: string;data: BodyType<CheckinUpdate>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateCheckin>>,
@@ -484,7 +484,7 @@ export const deleteCheckin = async (checkinId: string, options?: RequestInit): P
 
 
 
-export const getDeleteCheckinMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>,
+export const getDeleteCheckinMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCheckin>>, TError,{checkinId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteCheckin>>, TError,{checkinId: string}, TContext> => {
 
@@ -511,12 +511,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteCheckinMutationResult = NonNullable<Awaited<ReturnType<typeof deleteCheckin>>>
     
-    export type DeleteCheckinMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>
+    export type DeleteCheckinMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Deletes one of the caller's check-ins.
  */
-export const useDeleteCheckin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse>,
+export const useDeleteCheckin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteCheckin>>, TError,{checkinId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteCheckin>>,
@@ -526,77 +526,6 @@ export const useDeleteCheckin = <TError = ErrorType<ValidationErrorResponse | Un
       > => {
 
       const mutationOptions = getDeleteCheckinMutationOptions(options);
-
-      return useMutation(mutationOptions, queryClient);
-    }
-    /**
- * The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
- * @summary Starts a new chat about one of the caller's check-ins.
- */
-export const getTalkAboutCheckinUrl = (checkinId: string,) => {
-
-
-  
-
-  return `/api/checkins/${checkinId}/talk`
-}
-
-export const talkAboutCheckin = async (checkinId: string, options?: RequestInit): Promise<CheckinTalk> => {
-  
-  return customFetch<CheckinTalk>(getTalkAboutCheckinUrl(checkinId),
-  {      
-    ...options,
-    method: 'POST'
-    
-    
-  }
-);}
-
-
-
-
-export const getTalkAboutCheckinMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof talkAboutCheckin>>, TError,{checkinId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof talkAboutCheckin>>, TError,{checkinId: string}, TContext> => {
-
-const mutationKey = ['talkAboutCheckin'];
-const {mutation: mutationOptions, request: requestOptions} = options ?
-      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
-      options
-      : {...options, mutation: {...options.mutation, mutationKey}}
-      : {mutation: { mutationKey, }, request: undefined};
-
-      
-
-
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof talkAboutCheckin>>, {checkinId: string}> = (props) => {
-          const {checkinId} = props ?? {};
-
-          return  talkAboutCheckin(checkinId,requestOptions)
-        }
-
-        
-
-
-  return  { mutationFn, ...mutationOptions }}
-
-    export type TalkAboutCheckinMutationResult = NonNullable<Awaited<ReturnType<typeof talkAboutCheckin>>>
-    
-    export type TalkAboutCheckinMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | TooManyRequestsResponse>
-
-    /**
- * @summary Starts a new chat about one of the caller's check-ins.
- */
-export const useTalkAboutCheckin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | TooManyRequestsResponse>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof talkAboutCheckin>>, TError,{checkinId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
- , queryClient?: QueryClient): UseMutationResult<
-        Awaited<ReturnType<typeof talkAboutCheckin>>,
-        TError,
-        {checkinId: string},
-        TContext
-      > => {
-
-      const mutationOptions = getTalkAboutCheckinMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

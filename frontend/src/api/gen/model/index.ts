@@ -66,7 +66,6 @@ export * from './checkinRequest';
 export * from './checkinSummary';
 export * from './checkinSummaryDays';
 export * from './checkinTag';
-export * from './checkinTalk';
 export * from './checkinUpdate';
 export * from './checkoutRequest';
 export * from './clientConfig';

@@ -1001,15 +1001,6 @@ export const deleteCheckinParams = zod.object({
 
 
 /**
- * The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
- * @summary Starts a new chat about one of the caller's check-ins.
- */
-export const talkAboutCheckinParams = zod.object({
-  "checkinId": zod.uuid()
-})
-
-
-/**
  * The message is stored and mailed. A filled `website` (a honeypot) is dropped silently with the same answer. Rate-limited per client address.
  * @summary Sends a message to the support mailbox.
  */
