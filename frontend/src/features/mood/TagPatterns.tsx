@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { Stack, Text, Title } from '@mantine/core';
+import { capitalise } from '../checkins/moods';
 import { formatMean } from './moodScale';
 import type { TagPattern } from './types';
 
@@ -12,8 +13,7 @@ const checkIns = (n: number) => `${n} ${n === 1 ? 'check-in' : 'check-ins'}`;
 
 /** "Exercise: 4.1 with it (12 check-ins), 3.2 without (20 check-ins)" */
 function line(t: TagPattern): string {
-  const name = t.tag.charAt(0).toUpperCase() + t.tag.slice(1);
-  return `${name}: ${round(t.withMood)} with it (${checkIns(t.withCount)}), ${round(t.withoutMood)} without (${checkIns(
+  return `${capitalise(t.tag)}: ${round(t.withMood)} with it (${checkIns(t.withCount)}), ${round(t.withoutMood)} without (${checkIns(
     t.withoutCount,
   )})`;
 }

@@ -1,3 +1,5 @@
+import { moods } from '../checkins/moods';
+
 /**
  * The five moods of a check-in and the colours the mood page draws them in.
  *
@@ -10,14 +12,8 @@ export type Mood = 1 | 2 | 3 | 4 | 5;
 
 export const MOODS: readonly Mood[] = [1, 2, 3, 4, 5];
 
-/** The words for each mood, lowest first. */
-export const MOOD_LABELS: Record<Mood, string> = {
-  1: 'Very low',
-  2: 'Low',
-  3: 'Okay',
-  4: 'Good',
-  5: 'Great',
-};
+/** The words for each mood, as the check-in card names them. */
+export const MOOD_LABELS = Object.fromEntries(moods.map((m) => [m.value, m.label])) as Record<Mood, string>;
 
 /** Fill and the text drawn on it, per mood; the same on both themes (each cell has its own outline). */
 export const MOOD_COLORS: Record<Mood, { fill: string; ink: string }> = {
