@@ -2,11 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { seedLongChat, signIn, sql, verifiedAccount } from '../e2e/support';
+import { seedLongChat, setRole, signIn, sql, verifiedAccount } from '../e2e/support';
 
 /**
  * The browser figures of `make bench` (issue 14): a dashboard of 10,000 sessions (and, for its
- * growth, one of 10) and a chat of 2,000 messages, each opened RUNS times at a phone's and a
+ * growth, one of 10), a chat of 2,000 messages and the mood page of 365 check-ins, each opened RUNS times at a phone's and a
  * desktop's width, and 100 tokens streamed into that long chat. Measured in the page: when the data's response ended (resource
  * timing), when the first card or message was in the page and painted, the elements in the page,
  * and every long task (PerformanceObserver 'longtask', which reports tasks over 50 ms). The
@@ -93,16 +93,29 @@ const results: {
   dashboard: Load[];
   dashboardSmall: Load[];
   chat: Load[];
+  mood: Load[];
   stream: { tokens: number; ms: number; longTasks: number[]; nodes: number }[];
 } = {
   dashboard: [],
   dashboardSmall: [],
   chat: [],
+  mood: [],
   stream: [],
 };
 let email = '';
 let smallEmail = '';
 let longSession = '';
+let moodEmail = '';
+
+/** Gives the account of `address` one check-in a day for the last 365 days, with tags that make patterns. */
+function seedCheckins(address: string) {
+  sql(`INSERT INTO checkins (user_id, mood, energy, tags, local_date, created_at)
+       SELECT u.id, 1 + (i * 7) % 5, 1 + i % 5,
+              CASE WHEN i % 3 = 0 THEN '{exercise,sleep}'::text[] ELSE '{exams}'::text[] END,
+              current_date - i, now() - i * interval '1 day'
+       FROM generate_series(0, 364) AS i, users u
+       WHERE u.email = '${address}'`);
+}
 
 /** Gives the account of `address` n ended sessions, the newest first named "Evening check-in 1". */
 function seedSessions(address: string, n: number) {
@@ -119,6 +132,9 @@ test.beforeAll(async ({ request }) => {
   smallEmail = await verifiedAccount(request, 'bench-browser-small');
   seedSessions(smallEmail, 10);
   longSession = seedLongChat(email, 2000, "now() - interval '1 second'");
+  moodEmail = await verifiedAccount(request, 'bench-browser-mood');
+  setRole(moodEmail, 'PREMIUM');
+  seedCheckins(moodEmail);
   sql('ANALYZE');
 });
 
@@ -151,6 +167,26 @@ for (const vp of VIEWPORTS) {
       );
     }
     await expect(page.getByRole('log', { name: 'Conversation' })).toContainText('Message 2000:');
+  });
+}
+
+for (const vp of VIEWPORTS) {
+  // The mood page of a Premium account with a check-in every day of the year (seeded).
+  test(`mood page of 365 check-ins, ${vp.name}`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    await page.addInitScript(instrument, '[data-testid="month-calendar"]');
+    await signIn(page, moodEmail);
+    for (let i = 0; i < RUNS; i++) {
+      const load = await measureLoad(page, '/mood', /^\/api\/checkins\/summary$/, vp.name);
+      results.mood.push(load);
+      testInfo.annotations.push({
+        type: 'mood page',
+        description: `after data ${ms(load.afterDataMs)} ms, long tasks ${JSON.stringify(load.longTasksInWindow)}, ${load.nodes} elements`,
+      });
+    }
+    await expect(page.getByTestId('year-pixels')).toBeVisible();
+    await expect(page.getByText('The last 365 days: you checked in on 365 days.')).toBeVisible();
+    await expect(page.getByText('With better days')).toBeVisible();
   });
 }
 
@@ -244,6 +280,7 @@ test.afterAll(() => {
   const chromium = execFileSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
   const dash = verdict(results.dashboard);
   const chat = verdict(results.chat);
+  const mood = results.mood.length ? verdict(results.mood) : undefined;
   const streamWorst = worstTask(results.stream.flatMap((s) => s.longTasks));
   const growth = growthRows();
   const worstGrowth = growth.length ? Math.max(...growth.map((g) => g.ratio)) : NaN;
@@ -259,6 +296,7 @@ test.afterAll(() => {
     ...loadRows('dashboard, 10000 sessions', results.dashboard),
     ...loadRows('dashboard, 10 sessions', results.dashboardSmall),
     ...loadRows('chat, 2000 messages', results.chat),
+    ...loadRows('mood page, 365 check-ins', results.mood),
     '',
     '| streaming into the chat of 2000 messages | runs | tokens | ms to the last | long tasks | longest ms | DOM elements max |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -279,6 +317,12 @@ test.afterAll(() => {
     `| browser: chat, first content after data | ≤ ${TARGET_FIRST_CONTENT_MS} ms | ${ms(chat.firstContent)} ms | ${yes(chat.firstContent <= TARGET_FIRST_CONTENT_MS)} |`,
     `| browser: chat, DOM elements | ≤ ${TARGET_NODES} | ${chat.nodes} | ${yes(chat.nodes <= TARGET_NODES)} |`,
     `| browser: chat, longest task | none over ${TARGET_LONG_TASK_MS} ms | ${chat.longTask ? `${chat.longTask} ms` : 'none'} | ${yes(chat.longTask === 0)} |`,
+    ...(mood
+      ? [
+          `| browser: mood page of 365 check-ins, first content after data | ≤ ${TARGET_FIRST_CONTENT_MS} ms | ${ms(mood.firstContent)} ms | ${yes(mood.firstContent <= TARGET_FIRST_CONTENT_MS)} |`,
+          `| browser: mood page of 365 check-ins, longest task | none over ${TARGET_LONG_TASK_MS} ms | ${mood.longTask ? `${mood.longTask} ms` : 'none'} | ${yes(mood.longTask === 0)} |`,
+        ]
+      : []),
     `| browser: streaming 100 tokens, longest task | none over ${TARGET_LONG_TASK_MS} ms | ${streamWorst ? `${streamWorst} ms` : 'none'} | ${yes(streamWorst === 0)} |`,
     '',
     FINDINGS,

@@ -144,3 +144,33 @@ export async function openNewChat(page: Page, request: APIRequestContext, tag: s
   await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId('ai-message').first()).toBeVisible();
 }
+
+/**
+ * A year of check-ins (two days in three) as GET /api/checkins/summary answers a paid account,
+ * so that every chart of /mood is drawn; with tags, the tag patterns too (days=365).
+ */
+export function moodYear(end: string, tags: boolean) {
+  const perDay = Array.from({ length: 365 }, (_, i) => {
+    const d = new Date(`${end}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() - i);
+    return { date: d.toISOString().slice(0, 10), mood: 1 + ((i * 7) % 5), count: 1 };
+  })
+    .filter((_, i) => i % 3 !== 1)
+    .reverse();
+  return {
+    days: tags ? 365 : 30,
+    from: perDay[0].date,
+    to: end,
+    perDay: tags ? perDay : perDay.slice(-20),
+    daysThisMonth: perDay.filter((d) => d.date.slice(0, 7) === end.slice(0, 7)).length,
+    weekdays: Array.from({ length: 7 }, (_, weekday) => ({ weekday, mood: 2 + (weekday % 4) * 0.7, count: 30 + weekday })),
+    ...(tags
+      ? {
+          tags: [
+            { tag: 'exercise', withMood: 4.1, withCount: 40, withoutMood: 2.9, withoutCount: 200 },
+            { tag: 'exams', withMood: 2.2, withCount: 30, withoutMood: 3.3, withoutCount: 210 },
+          ],
+        }
+      : {}),
+  };
+}

@@ -55,6 +55,8 @@ const ChatPage = withMoreStyles(() => import('../pages/Chat/ChatPage').then((m) 
 const InsightsPage = withMoreStyles(() =>
   import('../pages/Insights/InsightsPage').then((m) => ({ default: m.InsightsPage })),
 );
+// The mood page's charts come with it, in its own chunk.
+const MoodPage = withMoreStyles(() => import('../pages/Mood/MoodPage').then((m) => ({ default: m.MoodPage })));
 const ProfilePage = withMoreStyles(() =>
   import('../pages/Profile/ProfilePage').then((m) => ({ default: m.ProfilePage })),
 );
@@ -99,6 +101,7 @@ export function AppRoutes() {
         <Route path="chat/:sessionId?" element={<ChatPage />} />
         <Route path="profile" element={<ProfilePage />} />
         <Route path="insights" element={<InsightsPage />} />
+        <Route path="mood" element={<MoodPage />} />
       </Route>
 
       <Route path="*" element={<Navigate to="/error/404" replace />} />

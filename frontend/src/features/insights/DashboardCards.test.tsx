@@ -13,6 +13,7 @@ function renderCards() {
     <Routes>
       <Route path="/dashboard" element={<DashboardCards />} />
       <Route path="/insights" element={<Where />} />
+      <Route path="/mood" element={<Where />} />
     </Routes>,
     { route: '/dashboard' },
   );
@@ -76,5 +77,14 @@ describe('DashboardCards', () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Open your insights' })).toHaveAttribute('href', '/insights');
     expect(screen.queryByRole('heading', { name: 'Join the Percolate community' })).toBeNull();
+  });
+
+  it('gives every role a card that leads to the mood page', async () => {
+    server.use(getGetCurrentUserMockHandler(aUser({ role: 'USER' })));
+    const { user } = renderCards();
+
+    const card = await screen.findByRole('region', { name: 'Your moods' });
+    await user.click(within(card).getByRole('link', { name: 'See your moods' }));
+    expect(screen.getByTestId('where')).toHaveTextContent('/mood');
   });
 });

@@ -120,5 +120,7 @@ describe('InsightsPage', () => {
     renderPage();
     expect(await screen.findByText('Weekly insight reports are part of the Premium plan.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Upgrade Now' })).toHaveAttribute('href', '/about');
+    // The mood page is for every role.
+    expect(screen.getByRole('link', { name: 'See your moods over time' })).toHaveAttribute('href', '/mood');
   });
 });

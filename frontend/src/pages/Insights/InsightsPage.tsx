@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
@@ -106,6 +106,9 @@ export function InsightsPage() {
             Your insights
           </Title>
           <Text c="dimmed">How your weeks have felt, and what kept coming up.</Text>
+          <Anchor component={Link} to="/mood" size="sm">
+            See your moods over time
+          </Anchor>
         </div>
         {body}
       </Stack>

@@ -1,0 +1,94 @@
+import { render, screen, within } from '../../test-utils';
+import { MonthCalendar } from './MonthCalendar';
+import { MoodTrend } from './MoodTrend';
+import { TagPatterns } from './TagPatterns';
+import { WeekdayChart } from './WeekdayChart';
+import { YearPixels } from './YearPixels';
+
+describe('the mood charts', () => {
+  it('draws a check-in on its day of the month, with its number as well as its colour, and lists it in the table', async () => {
+    const { user, container } = render(
+      <MonthCalendar month="2026-11" days={[{ date: '2026-11-14', mood: 4, count: 1 }, { date: '2026-10-30', mood: 1, count: 1 }]} />,
+    );
+    const day = container.querySelector('[data-date="2026-11-14"]')!;
+    expect(day).toHaveAttribute('data-mood', '4');
+    expect(day.querySelector('rect')).toHaveAttribute('fill', '#9CC8DD');
+    expect(within(day as HTMLElement).getByText('4')).toBeInTheDocument();
+    expect(container.querySelector('[data-date="2026-11-15"]')).not.toHaveAttribute('data-mood');
+    // 1 November 2026 is a Sunday: the seventh column.
+    expect(container.querySelectorAll('[data-date^="2026-11-"]')).toHaveLength(30);
+    expect(screen.getByText('November 2026: you checked in on 1 day.')).toBeInTheDocument();
+
+    await user.click(screen.getByText('Show as a table'));
+    const table = screen.getByRole('table', { name: 'Moods in November 2026' });
+    expect(within(table).getAllByRole('row').map((r) => r.textContent)).toEqual(['DayMood', 'Saturday 14 November4 (Good)']);
+  });
+
+  it('says the last 30 days in a sentence: how many days, the mean and the range', () => {
+    render(
+      <MoodTrend
+        end="2026-11-29"
+        days={[
+          { date: '2026-10-30', mood: 1, count: 1 },
+          { date: '2026-10-31', mood: 2, count: 1 },
+          { date: '2026-11-28', mood: 5, count: 1 },
+          { date: '2026-11-29', mood: 3.5, count: 1 },
+        ]}
+      />,
+    );
+    expect(screen.getByText('The last 30 days: 3 days checked in, a mean mood of 3.5, from 2 to 5.')).toBeInTheDocument();
+  });
+
+  it('names the best and the hardest day of the week, and leaves a weekday without check-ins blank', async () => {
+    const { user } = render(
+      <WeekdayChart
+        weekdays={[
+          { weekday: 0, mood: 2.25, count: 4 },
+          { weekday: 5, mood: 4.5, count: 2 },
+          { weekday: 6, mood: 0, count: 0 },
+        ]}
+      />,
+    );
+    expect(screen.getByText('On average your best day is Saturday (4.5) and your hardest is Monday (2.3).')).toBeInTheDocument();
+    await user.click(screen.getByText('Show as a table'));
+    const rows = within(screen.getByRole('table', { name: 'Mean mood per day of the week' })).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('Monday2.34');
+    expect(rows[7]).toHaveTextContent('Sunday—0');
+  });
+
+  it('sorts tags into better and harder days, most telling first, with their counts', () => {
+    render(
+      <TagPatterns
+        tags={[
+          { tag: 'sleep', withMood: 4, withCount: 6, withoutMood: 3.5, withoutCount: 9 },
+          { tag: 'exercise', withMood: 4.2, withCount: 5, withoutMood: 3, withoutCount: 10 },
+          { tag: 'exams', withMood: 2, withCount: 7, withoutMood: 3.8, withoutCount: 8 },
+        ]}
+      />,
+    );
+    const better = screen.getByRole('heading', { name: 'With better days' }).nextElementSibling as HTMLElement;
+    expect(within(better).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Exercise: 4.2 with it (5 check-ins), 3 without (10 check-ins)',
+      'Sleep: 4 with it (6 check-ins), 3.5 without (9 check-ins)',
+    ]);
+    const harder = screen.getByRole('heading', { name: 'With harder days' }).nextElementSibling as HTMLElement;
+    expect(within(harder).getByRole('listitem')).toHaveTextContent('Exams: 2 with it (7 check-ins), 3.8 without (8 check-ins)');
+  });
+
+  it('draws a year in pixels with each month in the table', async () => {
+    const { user, container } = render(
+      <YearPixels end="2026-11-29" days={[{ date: '2025-12-01', mood: 2, count: 1 }, { date: '2026-11-29', mood: 5, count: 1 }, { date: '2025-11-29', mood: 3, count: 1 }]} />,
+    );
+    expect(container.querySelector('[data-date="2026-11-29"]')).toHaveAttribute('data-mood', '5');
+    expect(container.querySelector('[data-date="2025-12-01"]')).toHaveAttribute('data-mood', '2');
+    expect(container.querySelector('[data-date="2026-11-28"]')).not.toHaveAttribute('data-mood');
+    // Twelve columns, December to November: nothing after the last day.
+    expect(container.querySelector('[data-date="2026-11-30"]')).toBeNull();
+    expect(screen.getByText('The last 365 days: you checked in on 2 days.')).toBeInTheDocument();
+    await user.click(screen.getByText('Show as a table'));
+    const rows = within(screen.getByRole('table', { name: 'Your year, month by month' })).getAllByRole('row');
+    expect(rows).toHaveLength(13);
+    expect(rows[1]).toHaveTextContent('December 202512');
+    expect(rows[12]).toHaveTextContent('November 202615');
+  });
+});
