@@ -331,6 +331,39 @@ func (e Voice) Valid() bool {
 	}
 }
 
+// Defines values for Weekday.
+const (
+	Fri Weekday = "fri"
+	Mon Weekday = "mon"
+	Sat Weekday = "sat"
+	Sun Weekday = "sun"
+	Thu Weekday = "thu"
+	Tue Weekday = "tue"
+	Wed Weekday = "wed"
+)
+
+// Valid indicates whether the value is a known member of the Weekday enum.
+func (e Weekday) Valid() bool {
+	switch e {
+	case Fri:
+		return true
+	case Mon:
+		return true
+	case Sat:
+		return true
+	case Sun:
+		return true
+	case Thu:
+		return true
+	case Tue:
+		return true
+	case Wed:
+		return true
+	default:
+		return false
+	}
+}
+
 // ChatRole defines model for ChatRole.
 type ChatRole string
 
@@ -626,6 +659,26 @@ type ProfileUpdate struct {
 	SensitiveTopics *string `json:"sensitiveTopics,omitempty"`
 }
 
+// PushDevice A device that gets push reminders (its keys are never shown).
+type PushDevice struct {
+	CreatedAt time.Time          `json:"createdAt"`
+	Device    string             `json:"device"`
+	Id        openapi_types.UUID `json:"id"`
+}
+
+// PushSubscriptionRequest defines model for PushSubscriptionRequest.
+type PushSubscriptionRequest struct {
+	// Device A short name of the device, such as Chrome on Android.
+	Device *string `json:"device,omitempty"`
+
+	// Endpoint The push service's https URL.
+	Endpoint string `json:"endpoint"`
+	Keys     struct {
+		Auth   string `json:"auth"`
+		P256dh string `json:"p256dh"`
+	} `json:"keys"`
+}
+
 // RefreshRequest defines model for RefreshRequest.
 type RefreshRequest struct {
 	RefreshToken string `json:"refreshToken"`
@@ -648,6 +701,47 @@ type RegisterRequest struct {
 
 	// Password Not the e-mail address, and not a common password.
 	Password string `json:"password"`
+}
+
+// ReminderSettings When and how the caller is reminded.
+type ReminderSettings struct {
+	Days []Weekday `json:"days"`
+
+	// Email Reminders by e-mail.
+	Email bool `json:"email"`
+
+	// Push Reminders as push notifications on the devices listed.
+	Push bool `json:"push"`
+
+	// Time Local time, HH:MM (24-hour).
+	//
+	// Example: 19:30
+	Time string `json:"time"`
+
+	// TimeZone An IANA time zone name.
+	//
+	// Example: Europe/London
+	TimeZone string `json:"timeZone"`
+}
+
+// Reminders defines model for Reminders.
+type Reminders struct {
+	Days    []Weekday    `json:"days"`
+	Devices []PushDevice `json:"devices"`
+	Email   bool         `json:"email"`
+
+	// NextDue When the next reminder goes (null while reminders are off).
+	NextDue *time.Time `json:"nextDue"`
+	Push    bool       `json:"push"`
+
+	// Time Example: 19:30
+	Time string `json:"time"`
+
+	// TimeZone Empty until the caller saves settings.
+	TimeZone string `json:"timeZone"`
+
+	// VapidPublicKey The VAPID public key (base64url), the applicationServerKey of a browser.
+	VapidPublicKey string `json:"vapidPublicKey"`
 }
 
 // ResendVerificationRequest defines model for ResendVerificationRequest.
@@ -896,6 +990,9 @@ type WebhookAck struct {
 	Received bool `json:"received"`
 }
 
+// Weekday defines model for Weekday.
+type Weekday string
+
 // WeeklyReport defines model for WeeklyReport.
 type WeeklyReport struct {
 	CreatedAt    time.Time          `json:"createdAt"`
@@ -918,6 +1015,9 @@ type PageLimit = int
 
 // SessionId defines model for SessionId.
 type SessionId = openapi_types.UUID
+
+// UnsubscribeToken defines model for UnsubscribeToken.
+type UnsubscribeToken = string
 
 // BadRequest defines model for BadRequest.
 type BadRequest = ErrorResponse
@@ -977,6 +1077,23 @@ type SearchProfileSessionsParams struct {
 
 	// Cursor Where the page starts: an opaque value taken from the previous page's `Link` header. Absent for the first page.
 	Cursor *PageCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// UnsubscribePageParams defines parameters for UnsubscribePage.
+type UnsubscribePageParams struct {
+	// Token The signed token of a reminder e-mail's unsubscribe link.
+	Token UnsubscribeToken `form:"token" json:"token"`
+}
+
+// UnsubscribeRemindersFormdataBody defines parameters for UnsubscribeReminders.
+type UnsubscribeRemindersFormdataBody struct {
+	ListUnsubscribe *string `form:"List-Unsubscribe,omitempty" json:"List-Unsubscribe,omitempty"`
+}
+
+// UnsubscribeRemindersParams defines parameters for UnsubscribeReminders.
+type UnsubscribeRemindersParams struct {
+	// Token The signed token of a reminder e-mail's unsubscribe link.
+	Token UnsubscribeToken `form:"token" json:"token"`
 }
 
 // ResetPasswordParams defines parameters for ResetPassword.
@@ -1063,8 +1180,17 @@ type UpdateMemoryJSONRequestBody = MemoryUpdate
 // ChangePasswordJSONRequestBody defines body for ChangePassword for application/json ContentType.
 type ChangePasswordJSONRequestBody = PasswordChangeRequest
 
+// AddPushSubscriptionJSONRequestBody defines body for AddPushSubscription for application/json ContentType.
+type AddPushSubscriptionJSONRequestBody = PushSubscriptionRequest
+
+// UpdateRemindersJSONRequestBody defines body for UpdateReminders for application/json ContentType.
+type UpdateRemindersJSONRequestBody = ReminderSettings
+
 // SendContactMessageJSONRequestBody defines body for SendContactMessage for application/json ContentType.
 type SendContactMessageJSONRequestBody = ContactRequest
+
+// UnsubscribeRemindersFormdataRequestBody defines body for UnsubscribeReminders for application/x-www-form-urlencoded ContentType.
+type UnsubscribeRemindersFormdataRequestBody UnsubscribeRemindersFormdataBody
 
 // ResetPasswordJSONRequestBody defines body for ResetPassword for application/json ContentType.
 type ResetPasswordJSONRequestBody = ResetPasswordRequest
@@ -1182,6 +1308,18 @@ type ServerInterface interface {
 	// ChangePassword Changes the caller's password.
 	// (PUT /api/profile/password)
 	ChangePassword(w http.ResponseWriter, r *http.Request)
+	// AddPushSubscription Stores this device's Web Push subscription for reminders.
+	// (POST /api/profile/push-subscriptions)
+	AddPushSubscription(w http.ResponseWriter, r *http.Request)
+	// DeletePushSubscription Removes one of the caller's devices from push reminders.
+	// (DELETE /api/profile/push-subscriptions/{subscriptionId})
+	DeletePushSubscription(w http.ResponseWriter, r *http.Request, subscriptionId openapi_types.UUID)
+	// GetReminders The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+	// (GET /api/profile/reminders)
+	GetReminders(w http.ResponseWriter, r *http.Request)
+	// UpdateReminders Saves the caller's reminder settings.
+	// (PUT /api/profile/reminders)
+	UpdateReminders(w http.ResponseWriter, r *http.Request)
 	// SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 	// (GET /api/profile/sessions)
 	SearchProfileSessions(w http.ResponseWriter, r *http.Request, params SearchProfileSessionsParams)
@@ -1194,6 +1332,12 @@ type ServerInterface interface {
 	// SendContactMessage Sends a message to the support mailbox.
 	// (POST /api/public/contact)
 	SendContactMessage(w http.ResponseWriter, r *http.Request)
+	// UnsubscribePage The page a reminder e-mail's unsubscribe link opens.
+	// (GET /api/public/reminders/unsubscribe)
+	UnsubscribePage(w http.ResponseWriter, r *http.Request, params UnsubscribePageParams)
+	// UnsubscribeReminders One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+	// (POST /api/public/reminders/unsubscribe)
+	UnsubscribeReminders(w http.ResponseWriter, r *http.Request, params UnsubscribeRemindersParams)
 	// ResetPassword Sets a new password with the link from the reset mail.
 	// (PUT /api/public/reset-password)
 	ResetPassword(w http.ResponseWriter, r *http.Request, params ResetPasswordParams)
@@ -1437,6 +1581,30 @@ func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// AddPushSubscription Stores this device's Web Push subscription for reminders.
+// (POST /api/profile/push-subscriptions)
+func (_ Unimplemented) AddPushSubscription(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeletePushSubscription Removes one of the caller's devices from push reminders.
+// (DELETE /api/profile/push-subscriptions/{subscriptionId})
+func (_ Unimplemented) DeletePushSubscription(w http.ResponseWriter, r *http.Request, subscriptionId openapi_types.UUID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetReminders The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+// (GET /api/profile/reminders)
+func (_ Unimplemented) GetReminders(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateReminders Saves the caller's reminder settings.
+// (PUT /api/profile/reminders)
+func (_ Unimplemented) UpdateReminders(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 // (GET /api/profile/sessions)
 func (_ Unimplemented) SearchProfileSessions(w http.ResponseWriter, r *http.Request, params SearchProfileSessionsParams) {
@@ -1458,6 +1626,18 @@ func (_ Unimplemented) GetClientConfig(w http.ResponseWriter, r *http.Request) {
 // SendContactMessage Sends a message to the support mailbox.
 // (POST /api/public/contact)
 func (_ Unimplemented) SendContactMessage(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UnsubscribePage The page a reminder e-mail's unsubscribe link opens.
+// (GET /api/public/reminders/unsubscribe)
+func (_ Unimplemented) UnsubscribePage(w http.ResponseWriter, r *http.Request, params UnsubscribePageParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UnsubscribeReminders One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+// (POST /api/public/reminders/unsubscribe)
+func (_ Unimplemented) UnsubscribeReminders(w http.ResponseWriter, r *http.Request, params UnsubscribeRemindersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2173,6 +2353,74 @@ func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// AddPushSubscription operation middleware
+func (siw *ServerInterfaceWrapper) AddPushSubscription(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AddPushSubscription(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeletePushSubscription operation middleware
+func (siw *ServerInterfaceWrapper) DeletePushSubscription(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "subscriptionId" -------------
+	var subscriptionId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "subscriptionId", chi.URLParam(r, "subscriptionId"), &subscriptionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "subscriptionId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeletePushSubscription(w, r, subscriptionId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetReminders operation middleware
+func (siw *ServerInterfaceWrapper) GetReminders(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetReminders(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateReminders operation middleware
+func (siw *ServerInterfaceWrapper) UpdateReminders(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateReminders(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // SearchProfileSessions operation middleware
 func (siw *ServerInterfaceWrapper) SearchProfileSessions(w http.ResponseWriter, r *http.Request) {
 
@@ -2277,6 +2525,72 @@ func (siw *ServerInterfaceWrapper) SendContactMessage(w http.ResponseWriter, r *
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.SendContactMessage(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UnsubscribePage operation middleware
+func (siw *ServerInterfaceWrapper) UnsubscribePage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UnsubscribePageParams
+
+	// ------------- Required query parameter "token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "token", r.URL.Query(), &params.Token, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "token"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "token", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UnsubscribePage(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UnsubscribeReminders operation middleware
+func (siw *ServerInterfaceWrapper) UnsubscribeReminders(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UnsubscribeRemindersParams
+
+	// ------------- Required query parameter "token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "token", r.URL.Query(), &params.Token, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "token"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "token", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UnsubscribeReminders(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -2760,6 +3074,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/profile/export", wrapper.ExportData)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/profile/reminders", wrapper.GetReminders)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/api/profile/reminders", wrapper.UpdateReminders)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/profile/push-subscriptions", wrapper.AddPushSubscription)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/api/profile/push-subscriptions/{subscriptionId}", wrapper.DeletePushSubscription)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/public/reminders/unsubscribe", wrapper.UnsubscribePage)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/public/reminders/unsubscribe", wrapper.UnsubscribeReminders)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/chat/sessions", wrapper.ListChatSessions)
@@ -5987,6 +6319,323 @@ func (response ChangePassword503JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type AddPushSubscriptionRequestObject struct {
+	Body *AddPushSubscriptionJSONRequestBody
+}
+
+type AddPushSubscriptionResponseObject interface {
+	VisitAddPushSubscriptionResponse(w http.ResponseWriter) error
+}
+
+type AddPushSubscription201JSONResponse PushDevice
+
+func (response AddPushSubscription201JSONResponse) VisitAddPushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddPushSubscription400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response AddPushSubscription400JSONResponse) VisitAddPushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddPushSubscription401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddPushSubscription401JSONResponse) VisitAddPushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddPushSubscription413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddPushSubscription413JSONResponse) VisitAddPushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddPushSubscription503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AddPushSubscription503JSONResponse) VisitAddPushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePushSubscriptionRequestObject struct {
+	SubscriptionId openapi_types.UUID `json:"subscriptionId"`
+}
+
+type DeletePushSubscriptionResponseObject interface {
+	VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error
+}
+
+type DeletePushSubscription204Response struct {
+}
+
+func (response DeletePushSubscription204Response) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeletePushSubscription400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response DeletePushSubscription400JSONResponse) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePushSubscription401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeletePushSubscription401JSONResponse) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePushSubscription404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeletePushSubscription404JSONResponse) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePushSubscription413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeletePushSubscription413JSONResponse) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePushSubscription503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeletePushSubscription503JSONResponse) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRemindersRequestObject struct {
+}
+
+type GetRemindersResponseObject interface {
+	VisitGetRemindersResponse(w http.ResponseWriter) error
+}
+
+type GetReminders200JSONResponse Reminders
+
+func (response GetReminders200JSONResponse) VisitGetRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReminders401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetReminders401JSONResponse) VisitGetRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReminders413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetReminders413JSONResponse) VisitGetRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReminders503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetReminders503JSONResponse) VisitGetRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRemindersRequestObject struct {
+	Body *UpdateRemindersJSONRequestBody
+}
+
+type UpdateRemindersResponseObject interface {
+	VisitUpdateRemindersResponse(w http.ResponseWriter) error
+}
+
+type UpdateReminders200JSONResponse Reminders
+
+func (response UpdateReminders200JSONResponse) VisitUpdateRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateReminders400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response UpdateReminders400JSONResponse) VisitUpdateRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateReminders401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateReminders401JSONResponse) VisitUpdateRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateReminders413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateReminders413JSONResponse) VisitUpdateRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateReminders503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateReminders503JSONResponse) VisitUpdateRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchProfileSessionsRequestObject struct {
 	Params SearchProfileSessionsParams
 }
@@ -6278,6 +6927,136 @@ func (response SendContactMessage429JSONResponse) VisitSendContactMessageRespons
 type SendContactMessage503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response SendContactMessage503JSONResponse) VisitSendContactMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribePageRequestObject struct {
+	Params UnsubscribePageParams
+}
+
+type UnsubscribePageResponseObject interface {
+	VisitUnsubscribePageResponse(w http.ResponseWriter) error
+}
+
+type UnsubscribePage200TexthtmlResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response UnsubscribePage200TexthtmlResponse) VisitUnsubscribePageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type UnsubscribePage400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response UnsubscribePage400JSONResponse) VisitUnsubscribePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribePage413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UnsubscribePage413JSONResponse) VisitUnsubscribePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribeRemindersRequestObject struct {
+	Params UnsubscribeRemindersParams
+	Body   *UnsubscribeRemindersFormdataRequestBody
+}
+
+type UnsubscribeRemindersResponseObject interface {
+	VisitUnsubscribeRemindersResponse(w http.ResponseWriter) error
+}
+
+type UnsubscribeReminders200TexthtmlResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response UnsubscribeReminders200TexthtmlResponse) VisitUnsubscribeRemindersResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type UnsubscribeReminders400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response UnsubscribeReminders400JSONResponse) VisitUnsubscribeRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribeReminders413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UnsubscribeReminders413JSONResponse) VisitUnsubscribeRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribeReminders503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UnsubscribeReminders503JSONResponse) VisitUnsubscribeRemindersResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -7038,6 +7817,18 @@ type StrictServerInterface interface {
 	// ChangePassword Changes the caller's password.
 	// (PUT /api/profile/password)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
+	// AddPushSubscription Stores this device's Web Push subscription for reminders.
+	// (POST /api/profile/push-subscriptions)
+	AddPushSubscription(ctx context.Context, request AddPushSubscriptionRequestObject) (AddPushSubscriptionResponseObject, error)
+	// DeletePushSubscription Removes one of the caller's devices from push reminders.
+	// (DELETE /api/profile/push-subscriptions/{subscriptionId})
+	DeletePushSubscription(ctx context.Context, request DeletePushSubscriptionRequestObject) (DeletePushSubscriptionResponseObject, error)
+	// GetReminders The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+	// (GET /api/profile/reminders)
+	GetReminders(ctx context.Context, request GetRemindersRequestObject) (GetRemindersResponseObject, error)
+	// UpdateReminders Saves the caller's reminder settings.
+	// (PUT /api/profile/reminders)
+	UpdateReminders(ctx context.Context, request UpdateRemindersRequestObject) (UpdateRemindersResponseObject, error)
 	// SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 	// (GET /api/profile/sessions)
 	SearchProfileSessions(ctx context.Context, request SearchProfileSessionsRequestObject) (SearchProfileSessionsResponseObject, error)
@@ -7050,6 +7841,12 @@ type StrictServerInterface interface {
 	// SendContactMessage Sends a message to the support mailbox.
 	// (POST /api/public/contact)
 	SendContactMessage(ctx context.Context, request SendContactMessageRequestObject) (SendContactMessageResponseObject, error)
+	// UnsubscribePage The page a reminder e-mail's unsubscribe link opens.
+	// (GET /api/public/reminders/unsubscribe)
+	UnsubscribePage(ctx context.Context, request UnsubscribePageRequestObject) (UnsubscribePageResponseObject, error)
+	// UnsubscribeReminders One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+	// (POST /api/public/reminders/unsubscribe)
+	UnsubscribeReminders(ctx context.Context, request UnsubscribeRemindersRequestObject) (UnsubscribeRemindersResponseObject, error)
 	// ResetPassword Sets a new password with the link from the reset mail.
 	// (PUT /api/public/reset-password)
 	ResetPassword(ctx context.Context, request ResetPasswordRequestObject) (ResetPasswordResponseObject, error)
@@ -8095,6 +8892,118 @@ func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request) 
 	}
 }
 
+// AddPushSubscription operation middleware
+func (sh *strictHandler) AddPushSubscription(w http.ResponseWriter, r *http.Request) {
+	var request AddPushSubscriptionRequestObject
+
+	var body AddPushSubscriptionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AddPushSubscription(ctx, request.(AddPushSubscriptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddPushSubscription")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AddPushSubscriptionResponseObject); ok {
+		if err := validResponse.VisitAddPushSubscriptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeletePushSubscription operation middleware
+func (sh *strictHandler) DeletePushSubscription(w http.ResponseWriter, r *http.Request, subscriptionId openapi_types.UUID) {
+	var request DeletePushSubscriptionRequestObject
+
+	request.SubscriptionId = subscriptionId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeletePushSubscription(ctx, request.(DeletePushSubscriptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeletePushSubscription")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeletePushSubscriptionResponseObject); ok {
+		if err := validResponse.VisitDeletePushSubscriptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetReminders operation middleware
+func (sh *strictHandler) GetReminders(w http.ResponseWriter, r *http.Request) {
+	var request GetRemindersRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReminders(ctx, request.(GetRemindersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReminders")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetRemindersResponseObject); ok {
+		if err := validResponse.VisitGetRemindersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateReminders operation middleware
+func (sh *strictHandler) UpdateReminders(w http.ResponseWriter, r *http.Request) {
+	var request UpdateRemindersRequestObject
+
+	var body UpdateRemindersJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateReminders(ctx, request.(UpdateRemindersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateReminders")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateRemindersResponseObject); ok {
+		if err := validResponse.VisitUpdateRemindersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // SearchProfileSessions operation middleware
 func (sh *strictHandler) SearchProfileSessions(w http.ResponseWriter, r *http.Request, params SearchProfileSessionsParams) {
 	var request SearchProfileSessionsRequestObject
@@ -8195,6 +9104,69 @@ func (sh *strictHandler) SendContactMessage(w http.ResponseWriter, r *http.Reque
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(SendContactMessageResponseObject); ok {
 		if err := validResponse.VisitSendContactMessageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UnsubscribePage operation middleware
+func (sh *strictHandler) UnsubscribePage(w http.ResponseWriter, r *http.Request, params UnsubscribePageParams) {
+	var request UnsubscribePageRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UnsubscribePage(ctx, request.(UnsubscribePageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UnsubscribePage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UnsubscribePageResponseObject); ok {
+		if err := validResponse.VisitUnsubscribePageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UnsubscribeReminders operation middleware
+func (sh *strictHandler) UnsubscribeReminders(w http.ResponseWriter, r *http.Request, params UnsubscribeRemindersParams) {
+	var request UnsubscribeRemindersRequestObject
+
+	request.Params = params
+
+	if err := r.ParseForm(); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode formdata: %w", err))
+		return
+	}
+	var body UnsubscribeRemindersFormdataRequestBody
+	if err := runtime.BindForm(&body, r.Form, nil, nil); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't bind formdata: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UnsubscribeReminders(ctx, request.(UnsubscribeRemindersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UnsubscribeReminders")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UnsubscribeRemindersResponseObject); ok {
+		if err := validResponse.VisitUnsubscribeRemindersResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -8456,254 +9428,279 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7H39cts4lu+roHS3KlItLX8k6e22a2rX7TjT3kkclz+6b++obwiRkIQxBXAA0IqmK1XzDvMG94/7YPMk",
-	"t3AOQIIUKcmJnXR6UrvV49gkiI9zDs7n7/zaS+Q8l4IJo3uHv/ZmjKZMwY/n7J25oFP2iotb+++U6UTx",
-	"3HApeoe9eFTs7T1Nbi5fETkhZsaIYO8MyemUwV/YEVEs+8OoZ3896sWkf/nyhHx78O23g4hIkS3JYsaE",
-	"fVExwjWh1ftDcj1jxI58y1iuYXDF/lowbZ5oIu0rJKeKzplhShMqUpJQpTjT1TzipFBaqnjYi3o6mbE5",
-	"tUswy5z1DnvaKC6mvffv30e9aiD7wGs2l2p5ltqfuV1mTs2sF/UEndsX5/7PUc9OiCuW9g6NKlj4kYlU",
-	"c2p6h72i4PbJ5kejnt3VE5jf6r7+BBti12G3gmhDldGHhAoic/rXgpE7mhWMGHrLBJkoOcdnFbvjstDw",
-	"0hNNYntoMcHTHJLjsWbCkIlU8PSEK+22uhfhOv9aMLWsFoq7V9u7OX33iompmfUOD/b2ot6cC//v/a5F",
-	"vuJzblbX+INckDkVS8INm9ujh6XOZJZqQg2ZS21I//keUgiFuQ+6ZprBJ8KJpmxCi8z0Dp/bWdJ3fF7M",
-	"qznjv6oZc2HYlCmY8hXTmkvRefz84w7+vX1Z51JoBsT2PU0vkaztvxIpDBPwI83zjCfU7tbuX7Tdsl+D",
-	"z/ybYpPeYe9/7Vacu4t/1bunSkl16T6Cn6xv/XXFSyShQkhDxsyxT0pkYYa991HvRIpJxpNPPi8tC5WA",
-	"OLAT44JQywDG8gM1hGaZXFge55r0LS2zd3SeZ8wyBxMpS4nGAxzAIl5KNeZpysSnW8W5dLNkqWM2K9mS",
-	"RBYCN/ZcmpeyEOmnndLEfpL0aaYlTEvhNlJ79pkUU2Ik0XLOpGCEZZrh/l3QZSZpei3lK6qm7NPSwlim",
-	"S0sHmf203UgqwnuAzOmSaCbSQ7JPXvPvyYKbGaFWOPKUGGmFo5EoNZmCWeKCBWOpJnah/W/gRTgmRUU5",
-	"gUHkhjQSvnhlFM8ZWbDxTMrbiHz3DfkT/x6voQXXDPbqiqk7nrAbQe8oz+g4+4TbdWwvQ4O0ltAsc2t0",
-	"TJRIMeHTQlnuVvAbxWgys1Mckp+sgOXGPsve5SwxLCVjmtyOhJZSkL5df0oNHVPNSCoZDkmFXjA1iEh8",
-	"yYxa7hxPDFMx0XSp3aUuiVFLQqeUi8Pw2EZiQd20KokTwQ1OSZJxe0nhnc+NJppPxQ6HaXBcD7tjiox6",
-	"9g/47qg3GI5ELwr1lmBSq1fPFUuksNeM/TNZzHgyW6WrIkkYS1tVh+q6sAdxLeVrKpZOiutPeebKikWp",
-	"yF8LaSiBW5DYzYXTxcnfd08KYXgGitiCUGPYPIc74h77cSNoYWZS8b+xTyjiXnOtuZhGhAvkf7gacntJ",
-	"k0SxlAnDaaaBUW+EJ3QY9jNdvLLIUuLuXtTkLJlTlHryjqGapvnfGJ7sgDjNTTNl/zqhPGPpERFyJBRL",
-	"uWIJMHEutebjDPRHYRnjfdT70W4JLOlhV9wYd9u1O7EEB3VE4pQZyjMdkznNNbG0SyacZVaGgwzIlRxn",
-	"bD4E/cx92s7sZEbNpUQxy4RV6f7co1pzbaiw6mChmer9sqKDRb2TGUtuZWECzStX9pIwHLWyPKNi09ov",
-	"7DOoz3ll8M/4YvVJOf4LSwx8EgTbCQji1e/JySTjgp3IeU4FxxOob98lyzNr3CRyziqVf1zwzFjx6AYg",
-	"TEy5YBGKaJJRMS2sWj2XKcuGlTo6ljJjFEhD8jS54lNx1vLR6xlX6Y69WZalILYXTHmdtA+Z0+Xc25L1",
-	"Af3Gg7TPpTI0I1SxzSNmVOhtDkTbp5FBrnLGktnqHH6UPLGk6PaTKntLFSmX1bbiAO1TqekJq6NfvLm6",
-	"Jrs057vJjJpd//QY7VuvGLQN3aCk4FyCHY1WSaWx3uYM24lRWmH5krHMckSrbWb3wTIQmbDMEKrdxoBu",
-	"jZp2ZIkxp1bCguY1ZhNp7XhzRCRo7fhwZA1TMD1rFv+SaMrhuD3rjpmxV1PU09bSinoLqTRr518pDE26",
-	"2ZfNKc9q1hj+JqoZsM+ftQw9Z1pTVHQbvKD4fG5VI1xloeEQyw/Mi8zwHXsy9a8831u1k3N7sSo76Gh0",
-	"1WuZBJqa95yBFKzl+/sf8PkFG2tuWmbwik0MsSrBkoyXJGcyz9gRoWTCs4ylzisxp+rW2vNjiWzOrRKX",
-	"MWGyJUmVzHNk8s3z3mvzKIQsIpBOyrN1R9dK8YVSTJgb3ab7XMM9a9VJK+CA6PtU2+vYPj+AVSys4WBm",
-	"jCtiOFOEiyQrUqbtUjqIb2VfrQ5iMlbKxrW6RPjs+6jH0y28C1GP6ytTpO5eXxVenrBW3lPuGl03Jbhq",
-	"m2cA0/An4A4EBgvn0lh62wGdzqUXqF4e/EUue1Fvai03O45VZmVu/yeh2Ry2ncNvM3nHQGqkgmkNvxBW",
-	"sOE/qHjHmbEjaaP8r6YgZyaq0AYNQ/she5fax2a4CnsnFRr/NmHUvmC1ssWMwdeN3QH4RpuEcss5sUb/",
-	"qnxK/K+bCrTdynIf1pKHe6x5HP71yH2jdatF6pxcgQClacrtmzS7CKY6oZlmTQKfVNfGuik2Lhk705ap",
-	"1Dmi6QalVoup8xv4hfHGe6JJYhUKMHhSvKDo3GrTYyuX0OqXSoNBl8zssYM+KYr5mCmNWhKafxNGTaGY",
-	"9p+b0RbOTuR8Xghulu0ipPyz/Zap5sjFHTesXZvgQvPprHXxjN1mS+IesPqKVEa3j4Iu6Y4NvGAqkZm1",
-	"FBWbM1g5oYmSWvsbunNUkKf6gqkXdNmmzFFD/EOEkpQuSf/m+gTctKWXdS9qoXL34Wt5y4Ru303036BN",
-	"KyfgrXFvbTF8MZ9T5U6tYef6P4FUd+yi7Rdq3sOOLbmzumOXSplIcceUBnmy7v2u/cRR2jb0iOyBimU1",
-	"Zxhi0xY0pELjJJv779dVn1+4jQGhRgEblJTXKmZqFmGLDExbdvLm4uL08u3V+fGfTgmzAxD7XETYcDok",
-	"N+fHN9c/vLk8+5/TFxE5f3P99uWbm/MXEbk8vj59++rs9dn16QvQKNEn3DvslQ+1XZbM28JNv8qsmFPh",
-	"T2LYu5ea6IXQpjEaRwTb4ae0Xpf5gdHMzFZ31DvpWuNJEDCrufLQg8dSQknOxZT0rRCFWxMU9UGomstb",
-	"a04Hjs22O08bagod3uBbvWZ5xt1467fIjd++JVn+yuqQq2RGs6z9lPAWIEaiw5RqslDcGPTDGJDnhTBq",
-	"2Xr+9pUXnLYMfWY0SfmUGx2BX5kSw7JDknFx2z6SvcHQU7byt1uOUQK/n4nimmvg32zydkbVHH5+V9Ds",
-	"LdUaIl5Rj44LDbREDRfTtynXUqWg8CQznqWth9CpGGI0pvVPhr0zm7bWPhNZm08x+NkS2kKqW926F/aJ",
-	"LXdVED3XndvabijAdpZLqra+jaJeySkXr7i4PU6SdiVuTvUtS0+9tr+6Cy7m80QTtmOfcvGJLLO3jdVD",
-	"MpnQDB3348IEUdlkRhVNjNVDIHjl5F+s//n3/4v//19OxA0TOY83b0A417WrvWQpY/NOwxou5Zoh0m69",
-	"bRUcDieIA2+Y2kNb+yu689rteQxvQ061XkhVt+3KX9YN4oNv77elfhLlcGtW1nVJ0yRhWl/7U181G9lE",
-	"MT3rfqBwBvc6QwGM8ubswy83vrPi2K2W87pDEX4jGDEzK3xateGxdOxnB47sVUCJnklllXhhmECFq3Gx",
-	"KEYNS49N7exSatiO4SBuVo3z7Wx4HWYgtGgXzgfnYj0Zo0oYwsUREYWVLSJxofLyQU1SljHT8Lu4z9uX",
-	"MFaJqQydYr5Sqn7ADTLUcG14osmcp4apOZGCXBdMp6A9NsXBKm3k6f12sM31ALML9ywKTib8Rje53MAz",
-	"9zSCOy6/D3MS3l9c2q+3r6jUS5vqdhnu+VC63MZHVIZkavrgujfcjK/wYUtvfM60ofN8e8aC2+Oky6nS",
-	"RjZ+O0pnVfXV2nBr9rhbagbGwYZreY2WX9+XVhe95UFpNXjF8myJBuwhie0mW3aPj0hsN0GpIjcsjUvX",
-	"O4aDXAAR9I+dBV2OBIT6LWlZkQEOT6oUvyvpeXBEYm3AgxsMBv5S92vCzZAcw6+eaG/8jATXhGYLutTB",
-	"5DBkX2q27tdgaZZTBqcdDNyqtL7haXL6Dh07nbfzWMmFZurcysUObdWJTHAcEXtdstQnfkDqHcmpmZH+",
-	"LcshH8mqbrETOFdGKjpl8WAbl3bjBj84aDMHnFm8Yazn+wf3kxjOvqztRhvZXTht4WT9rkLATs3P2eIi",
-	"UGEaIflCG8L+WtCMxKJ6MK5t1RplZ3Vv0Il/8ZBKU9QT69ZwLlExWNHlaZoqpjXmrWC0NZHzuRTEz2Tb",
-	"ZQbT+3bjKTZ2oD77qO1YWg/Zhbc9931/fHV20ot6F5enr89uXrcy24UPwa4yUODcR9/rE43pZT7X1MwU",
-	"YwSCuBHREtWTXPHEamQuZQjDKz65gYmJVAnTpM+1Lhh5+s1gVQUbU82T+wZSJoqx+76TKzbndqvu81rj",
-	"6OC7kZtzNWTr8Sg54VmbOo6XSofKFjhAneuixY6+ekOe7n/zzc4+oVk+ozsH4GAji5nUjMxYlkPgBP0f",
-	"4G2AC0GTKb9jTsMEyW9JXjMz3EaD7I6ITWRS6GPFMJ+jxctm9bNTYUdPu91alU4PyrDGQH7dnwt8Wmjm",
-	"SI0brzj3XaowsZMftLttO70jueJzqpYnVpwqoT8ytGbVWKG54XfsWuY80Zs1iEYI1Ckzlk5qm7s609Vv",
-	"Nbd7DWVuqTHXT+v0HU1MtgRPPt7ZKab5DMnxFNIj9p/+8+//2D/YgyTFIsuOSKmQwIMackV8cvjB873K",
-	"UaKPSG32WE3gjvDIu/Lgt4J0MEEEOWMQ3TaSJJY+rD6DIjtc3j4I7cZvWjm1zDzfP6hlnj+NPoaJjzuX",
-	"QPpULElCNRu0r+aIULFES5hl2hVdYLIVuJ671JgNnPswVtDzvejeMuC6sAyPD1n7UyoiJ5Mj+x+I78FS",
-	"eWkmg2SoyQT/jHcHIO0UujMVaZXlH3H1LQLh0b7WFqC9RMdLpx7YdAA9tNpaG/+XdRN8JBfW9m6p9tlN",
-	"uTZMbdKjt1Oi84/WoD/CVfmZc5LyjSr6Z1XMG/dwvqKSr9XHL5lmIv2RKT5xebif0dltJ1NaGL8Vws2/",
-	"FAvtvifvlMNGFPzq9NLeQhARsqYT5KT09UwuBKGavLw8Pa3FZ+0LvWjFjot6xy9en5232nNXdMLM8oIL",
-	"wdY7mp9ooos8l8oQtA2sEpbDe4SO5R1zwdJ5LiFd1Nl8imnjq0LdSIcjQZ2vCtwoZEY1gciUc8Errm+x",
-	"4ARCc5DYrMDfMpFZJhc7RQ5Z8NYYEYGNMhIwalnjuJjxjIW3P073CJ3jLh01sjPQxlqfkzKzHhNMwDXV",
-	"jCMbNm2NLdituuUitYtNIbXML9uaJNqtCjJeF6zauonESENgaelEMSZGwgoTbWfXj3XBE56yOCJxGfO1",
-	"/4AYr/0BvxgfkbmVv5DoJOfMFcRsock1HQx+mW3EiiRz6Sr0dItQqGLZq3uU0qWPWbjnSP/nn3/+eef1",
-	"650XLwbtwXFQgVsTeU7vmFqWir3z3mWWEO8gt2u8JHYfoWTUsLnuzkDZNhje7lGDh9t2y/2CKkWXa9V5",
-	"uzld+jxyB9BKkedMgW5ft8MFs3u6lSEOe9N1Prh9wJKCMNhVzxermRCBQszmTE2ZSDpWVv7ZZQVEOG83",
-	"lSNnopSVdKQP2RjAPhAeb77fTijlU1dlvkJXSXVzwJAiW8ee0Cwb0+T2RrUE+idcpNT7TYaJnEfW9AAz",
-	"glkKhdSH1mFBmEKRsSfPdR6CMsOlhbI6VLPq4J5o4IX61m+Tk4TkEp6xn3d9W0JObZUcTKRl2KRDo7hP",
-	"5j15Fu3thea/vy3BM2BtYOdHNPSW6aOqBlQqKyNHIpMLpkAccTMj8cXp5cmbV8fXp29fH//vt69Pr66O",
-	"/3j69uSH48urGBWIwDdp7CYqNgFvUiat/B2JMm0vLELFmlPMYxN0bi+j2D0YNyR0l6H27EPqB2oR5HsG",
-	"fO8RoqqdamV/rZKhLAzULckJlIWIdEhiuLExuhXb04PikPJqproKNfk8KtQcfMhpJNzfD0lMuf9+7AhB",
-	"VK4jn9WFlY0Y1JF52x1fDdORvp9eMurq4zY7PX1y4cYng524d7BUN7S4dS/XNL6KSk5FWks/C0T7Wjrq",
-	"ojqwhkvQhw25vze69u1aDi+Y2u0TAz/7FhmDbox6fkBwzG2zaVtIY7PamQEeeAG1jC12272Ih+vjxPA7",
-	"1r56L2u2vjx8VkDL3QHEdyYulJwqt90rVcaosWsyZpC+F2ZJ8jKJnPT/eBpWvnkn2+6vPH2/q41idO7U",
-	"eD0S3AxKbX3OqNAEfMbIlS2E+ABk7lK9t960ssRiddM+iC8w87w1OSlbOkiGjHlsGwA7sGYdXj8gHcs4",
-	"td9yq6xBmGMr7e+B+XMrgXXlw+RVdsd2nBvwK75SfjHgju3Zt2SZNaz7imtzZti8xVJYqZe8T+HL1gk2",
-	"GdUmSODZ9kBDyn5wyjrCOAFo6TVb6uNY5/Mzw8OS70NlszlSDykhHDpggsZGrlLDGkq/WsnUPz65Pvvx",
-	"tBf1Ts9fnL5odxgZmV/aq6Db1w43xdaXUVu84QruiRcsM7TLi2CorweKU/tcbA0tAb6mRvG1Y3p3+azm",
-	"D/gcvg/MtcO5nrYXkYRzpYLEoA4GU0UnFwV/JfwOJ6kP0e6PT968vjg+P3tz/vbm/PjH47NXx9+/Oo1H",
-	"oky7SnwBeIAkgTc1xABzqgynWZnO5TLFoKy1zK+CIOFIxJenF69+fnt1/ebi4vRFkNqF41n72Od3ORvM",
-	"fgGV66psotVr5lwsVe5o67p+c8U5Wyfhgs2Jw/h9ggiiIH2XhkrGywCWBy0ZwRZw+IO2hNwPqhMKJ9xG",
-	"q9f0ltEFVp01mCD4y2rStM9/9n6aOl6f97AaSaaSYGXeBmbyX2udZAmW0C1iPpJnb1TWPXahss1D24da",
-	"R3aZ7tsWg3/RBd1tG9CFBdPpd/V3z4/Hr85eHF9bmXB6efnmsvX2cRgx3Tknv7a9E5LzS8hyEFAgLFt4",
-	"v1pJKXrWSZYPZFO/jtYdrKpLHXphj2YZVMGX8Dbu31TPwOmmqD0mlswkeOTGcE5SLN/Zw5N3FOriUT7M",
-	"+HzegYcDH/7qmPttO+aC6uO1kEzw0H3ceO70K3alWfZm0jv88ybdeNX79z5aSb8oUi5f0DZ17nuq2TfP",
-	"yOuLp2WcMIeib1A7jhzoZ6WNuNxlomeg8Oic0VuXoLXZp9lY9S/vo95PiOZ3nNy2abIJ43ftfrGVFBX3",
-	"aNveYhX/JRTvt0jC+9cQsQ90Y2A5Q4tBdr+ipJNu5ApdTKdMm/ZS3qhnZmzecFmtPtOY24Kx2ytD1er+",
-	"bGdOVe83FhDsYzmz2grCKqLVc4X9SArFzfIqKdc1ZlQxdVxgbTb+66Wf9H//dO2h84CY4K/VKmbG5Iia",
-	"xsVE+oIdiuirDnm2SnN18fiImJmSxXTmDAJ4waqYc9KvTKG8GGc82XV/HvRakdmOL87ImM24SKts2gh8",
-	"7pOMgbOFHJ8hrkVpeAxHYiQwDAsFEo6JcyXTIjGWP5Mnmmj7uhTkP0jG75gmhUiZIrGdWhyRPCvwfvCX",
-	"unbDjARVyYwblphCQSyfHZZaN16ikbOZWFqCJkStaJ0zKJiH62IkTAumWZ+GhR6IJY3BLeJ0fHfDKClL",
-	"qEopkEt37F0/EswVopT57VBF5PEqjaJ3LEM025vLVwPcO3v/aKJnVDFiFtL+lDM9JMertxTX5Ifr6wvy",
-	"bG9vJOJfR6BhjHqHoxX1adSLRqh4wJ//+ff/B7/xxTjh75wyMuod/jrqIZY35IIieDc8ir/1L7vfv38f",
-	"H41gYS5yW02yNjUHD15hOvgBtpvh+xjQSV3c1tLTSEC1AC2hYbG+HNFLY/uP3TyjXMSHSLuFhuooRB0E",
-	"9WDKjK5ZbehLGAn/NCbDUhwa0WbaSMZSSlnV5OEX4VQBdAX3pgQULbQhYxaRMVtKkSLEYQlKa5kEhfXh",
-	"SOyQ7+3SAPfEkTNYrAB1jBvu38M14he6oG9HgnSj33r8XId12487wetiAkC5g6OAv+zQJYth/QB4MnTJ",
-	"f4oby5Iw+hEJycVPG3F0IwfCg+DfwPwEQX/tttntQOjnEMjXrsKqbUL6zC/7vyw32iUQBdIwIt9ET58/",
-	"s6MGiqmVM+ydOST/8c3wKfnT9zB73EicalWF70MeVJN4NCpiwnRiOXVgWdVOEPYCtiBlSQaQeBmohaQf",
-	"n2Cp4Q7qifEAgp0e3hPxbYAon+0/dYUL9uu1g4sCv0uZ06QYhYwmV+0LdWs6GBSToJA1AB/JfsUOaz9k",
-	"pBxaYgN3a21jHSX5E4Ltt68DyQT+V5gqBUGJCrvb/iE5th+B9+xYDkwD5wQKXROT2SPb2KVwTfhUSMgM",
-	"0dJn8adApwZ22T18H5hnT1+IeKLJs719WPwx+e+rN+elLGFBgQL8AfHs+gt7DRGd04QRqgBG2y5X85QN",
-	"Dq1k55k9kvHSYHKcnaaXJlAp3Wly2C/HMJXvG+ebMitENeH2uqlPE84SvN/2LNZ+CMkS4Z0F00aTlLHc",
-	"O9SfHpCM3bEMUiQJ6jbgRYdUMnjk4Pk3xFXJw0OgmcHf7dDwyD4YfMyVPUUepBZmWw20vwePwY4Csh7N",
-	"MhSu5Y6wkvXdVKRy3+vjRtXTkcCxmmVuyIE7UJwsWvkuS3DBE2a/aI/VjQy7uMUBufngoPCFc4Q0sRpD",
-	"2TSiPCFURe28g2kMQMxa0UZu/n3PboK9KB1I8c31y51vI/sNAY7BcBhqTVir6yklp1brQ6FD+vGoNxoV",
-	"6bd7e6NePDgiukic7C9Yc2l26DWrc7dd3xIHS/HzQamNAOUKHJiMK7jzYLIxHY6He/GRZU6a1jYdH/Yb",
-	"DXyIYp0bPKProJxH06WH37a/hRxJQ2/ZkMSo7R8Sn7kYkz7QSFTqXQQ5BJQ64rStQWn+OxEuhVEyC0R5",
-	"Hw/hn3//h/1h/2UEp/IfL90vvnsZQRWwZS37WRBlitFb7RHo0kHpdgDEXUCypYpOFc1nRDP7M4DO3fz7",
-	"wd7Bt/B3+PG7IWydX1jlV4hJv9JfraKrB77pCR1H+JUJswfqm5xYvUUxUyjhl++XDXsPV+zK0vWQnHL4",
-	"E99A83g8R0iW5X1jyRLAO6s1lHnd6M4B/0611ePCOJKHgy/fAudijLMAbc2napN+bM/4v1I5tzqc3QyS",
-	"cp1nFHM5QSKIacbIWNHklhntWIeEIpoLkMxHpF1uVzdMsBBr9frUITvktzvP4P/2D8iMvaMpS/icgvd+",
-	"DmvBu1w7SXQjOARt4D+55MLegi+RxNGN5RxDh2Q0uopRHQSJoOWc4QbDoZVCNZg66JTWqGTC8MTKARzy",
-	"2IGsO1XwezAoCWrcWKWCPIEqd4z3daDh0cLMdjM55cJ5vDKeMOcAcgbnuSTwy4SRqaLC2EvZilwFSHBE",
-	"MbCKrKENnnMwYvXh7m4yk1Iz6gYcJnK+K+ROztScg/22G0RSA6v2+OKsF8CB9faHe8M9gKjOmaA57x32",
-	"ng73hk+hvsLMwOZuLAVcLFK3IHNgcYVlItQWXcJZ/9neUxKfvj4+e/X2/M312x9PL89enp2+iKuM1Mir",
-	"RFDrA4hTZA7QCYMh+UlJMS35wFWZilsBifpI1UxbzavS5J/t7bvOA+WvFlLdHhHFcowYTSjPEIxSMcD4",
-	"3wHtiaXE3t2luivw365lQslDYFx46H7uaLTy0gKgupsv/BkzX6EuO5HCVZj7AbRvEGNfqRQ5UHwzCUnc",
-	"VeGFXAjIUBZgJdk71+0c7Fk3AVopeAu1IaUGd5b2DhGcyHXbYdpYw+jBkOtrkE7v694jowrW7NNzsLf3",
-	"0N/uxsq/wt4WXEC7gmf46bYRyyk2kfjxvf3N79W6NcBLTze/VHXVsW/sb/FGs4+Mfe/gu83vNZtrvI96",
-	"z7eZYUsvltBr1zv88y8e33LpNlyXBOsLiOBmr0qFDJ1qiMEUZtb7xQ7XRsfdIuilU1+RTTAvwHOt4yVr",
-	"2YyXZNGQKn2prHlp75+pdDDUenDolZDbiMQ4g/+E/0Lm0x/wKgjvgAj4UqMynDBvnu0/J3MuCsP0EO3B",
-	"uxVZaQWYFGxILlekkVtAuzSy2sst1AIxA0JTr3K5O9sS5+0xGT7EkfvETL8SKmlp6AIWNEutyYnIBq5b",
-	"j3OQwka7Ag13NIOPkxC/A9Z9bakqcMeWHjrLGOivQrvfRyLxxm3ZYHevsndcO6DlrRh+lwYIka2M/4oZ",
-	"3cahsTOApK6+7lmaWKWn0eKsC/9x4O/2Eo4JNTANPb3Cq5ibw6qtIHqmFSA+an9LS0HsaQ/JudP8PTLl",
-	"3BXqOTIEO/OO0czZJaaEbMaSukJACT25QWUogor6sCmPc4+vqkYavE92UuhtcvsiF1SlwQnmTO2gsNkp",
-	"hagHi7ZGKY7fplTI25v8E0qbEFDzcygaIYhpR18eOHmufUOeOkXaLbW0GDkS+Aw6ye9ATJ17B1elv9ck",
-	"ld1+KPPDTY5KR2ehvVVeYt1uJ5aQh7qlUgWyjpp5m3yC3h3W4t6B5A6rJoE3wKX+L+iSZHziIipWh/Hx",
-	"skqcUbOizuTg7AWsuEtv81Qsi9MBlJi6ZdO0ho4IJVMpvQ8YxRlv1TDsTvwLsfxv1bb43VkK1a2HpW0B",
-	"Q2/BqbJYozScitS1OQWOJNSA0h5ZzkHnJhfaUJGwQ7DpQ58P9t0BFw06LdxvLQP5MKfvdQWdkn20B1M4",
-	"V6xwO9EVmn3W0lyh7Mk4/ORE8lGHXR7vJbuTt8y3m4bN23FCks55tixTt2kGQZ+gJcW6w8YkzSkzHT06",
-	"7JALNiY0z53rFz1EjqAOCU8jZ5ZGrpRXyQydzxpzMglWBkS1bkUeibPWQoX0w248gwgjSlXzs7KFSpD5",
-	"ULVacRAvdRr5IzNhh6VHlG/hZzq0mUYrp/Xdm75MMl1d5iYKlDxNdn2OynqlANzYNZ1A2iFOZMqaKgFs",
-	"LoayrKECSQXgSoicCIKyQXC9O0BVn8Rn6Nh3H566tr4lsdd6sRbauCZ99tdxCGAau0Sbtaitq6zFAcV1",
-	"FcGVHDssRKd5QasgJ3OVc2UKDK5AUDkItZWXQc2MEaUrGOHltGwqfXOaQmwybLz8RJeb5HyvYMLBVQAh",
-	"8hYZ7VFw3/A0OcHU48dQcdoAd7/qN78r/eZa0dTHEcNAa3A/OAIuU+QgLF9a2+uEkLtRu8XPscvQcP2H",
-	"myoN/rqm1KCHR2ZpQ9fRRuYaAitcTK2dgXYUJUoaMDjqjyt371ueX8zs1Yr3fZsxUWG+6Ufiswbq3idm",
-	"sSakXmvr6Y7zad3dr5z4IZx4CVuJ3rDaZm7iMYQcXH/How7ZEuggqshc5NFlbiFZHDm/oXsKrmWaaVl2",
-	"sF5B4INofRNyDfWCuAGN5kLibWhxTeZzi3ssvqvDNW7FePufI0Tg2iBabaPybmPCU1kv4Y4DwPetir8k",
-	"njZcuNc4rXgk/JJKn/Ado5kuveRVvMF5x48IdVEiXCjxX9JMGNdz/F85KHECxQNhoAbofu5iFbWt28ZZ",
-	"ALA46U743nr+7qKMMOgB+mkz1gfxpSDeVCMUcl86GZJjh9ZsNVdQeamzEDy1hDkNUZgxmjNVevaBvDAn",
-	"uk0oNNEzH008dMF0/nZjiUc+sMO1y1ohfLLd0X9BocUt4oNWYVnhO5c4XPNWY11zFQRfIsr9OvaEZ5ed",
-	"Lh6v1WKSoyR6JhdQiW8/5vqlpFEZGZOqtBv9yT3b2wvyg8YUkhNvt3eVrzINUPHytMSrdbmsGsr+uJ31",
-	"XwsGuBIuGcz0mhQeBdR6v2ZGv2zkjaqUo84VzZFaHUANPYTr8jBDkn6or/kzcjm9K5HO4QOww4PMVUoy",
-	"p2JZpnYNH+v2c7l2CCRZP4vSUVKlhNl/regSazguhPbovgR/ck6cuCy5jZ0Q8EVk4CTSQ3KCKS50SrnA",
-	"KiGSUp4tywqhMqzsHb/gDgX/a//ZwXeocMGhF/ngCNEzg9YTyL/frbLgFRPpyYwGQC+PcWm1QC9+4tuq",
-	"tVC4nZccjO9Pq42qdOjO9icDWck8y0p0E5eIUCo+IxE7DLhDBBiLXfYswrF8rKb6YQl2zza/dC7NS1kI",
-	"98IWN+KJFJOMY83xF6VAV4E1JlJ7T7uzPSrdsCUDt/JveeYlSh06fLNEIvivlyJWbHRIEQcQtCYWd4e1",
-	"LYBHnTJ1WEIP9eNfRyCSw6pFqFEAvRbpN5kV4jYik6zQM4fB41ur6UE0ElCYyDA3P04lVARQ0sI2AH7t",
-	"oYTsIxUC0WETigbwMcHSq3YHO74d1YRiWXnjNzaCXUYbwWn/zFX+UkGmciSkg4AZDIkrYZ2Aiz/IQnJ4",
-	"f+6M+lWxQVSWNnodx312MBJWa5Eq5YKqJdaiwFK1LwV7tvcdcVhFZ+dvLy7f/PHy9OoqdpVupgZZnit2",
-	"x2XhocErUVEDMYTk+nPpIJi8RRKsoyZpsGjgOiS2Clw0ZYhULhdiJFJG07I6xAknKC/k7hZBdW0q7SW5",
-	"oMsjshk8cSQceiJQj72tOgSlb+gXrWKgakkmVAV4UJbJrJCE2OEhqbULLNE18CyBP0PpeQR4WyPRNW3F",
-	"jFqWRXfhbrrZH5eQrtS4uffhA1KNhGf/EMhqQFK7Y1Y9d0b1+ksbCxsaty6s5su5d0HfA/rcqcRUNQUp",
-	"2DZYHQGs2vvow3A9No/vLsZfutTyAOfM+a/gdYKPjp0YilNqJaucYJk0vFUJXKh/YlDZFiwq8nKzVWyi",
-	"z9GJzZrU/KoA/IYUAHBZ6Q4Qv8gJErw/MSlhB6Q1Fp1vuuq9aOo00l9LbYhiiR0SurBHgbFCtamEl0gR",
-	"kTqnS2gcBUCVlsTqHedc8T6uD//uMEeG5IJOWXpYtjKLQVrFVWOqvuFYJgvxt/GS8HTgcSfiV1zcxmTG",
-	"qL1yUCArlv1h1BOgh8QhSJu9UudStaRsvOLaWCl45TdmxQvQdp7VI7t2DQiv2iUdGg+fFEqDfPhIW2Mr",
-	"2JsmpusKusyqjHojXGJ009SrTnTeJBK7r3gSMKNXrgCkbWbusd1z9s7g3olbnMYXERp7uMSVlX3dlndB",
-	"rUDOhV7BG7rWlMhfU+mz34fk2GVwOEuy1HmhtLTUSXkaocL5bJVxXsDHA9a5N+dclShgLbzQklaHX3RZ",
-	"JjTLQM/0qxt+ARfYZyU53D3Mneni7BYKjNqvibiOu4tactzA3o1d/BQLxh1eRhem8VaQxg9At39k5tGI",
-	"9iGdRSGMfleGn8+6/Er6G3wqIV4Wyo9KbtxD6O4yka7L2ml4PBENQEjwJPgPHtmHoNTdQ9ZAKZsLTeMA",
-	"3ljkhhTCNYlFU8Gjn8gcoT8PyUwuqoKnCWOZ9u20/DSsxRoRaNvu5f9q5hz6YB+KKx7ejjwVqftIYEa+",
-	"f3wOrDSnVR48RWT4UL+F8GJaJo2MaXI7BcyFr0y6gUkh0f+el9MaTgWvy/oiZIoGDTBO6TGEmq/QTRgB",
-	"oHXgEYIs2AoLHPnSg7YJFzb1nvgp5QJiIY0BPJB46UGzP9CkhJlB56NgQ4JO15GASWyAdidnziO0OY4D",
-	"Bcl0JAD4rE9XXVBTgCnkBmjYJe3ijrhnMfcBPzcYkks2KTTNHPRTm/+y0zF6CC5NkE2I+n786vL0+MXP",
-	"b4/Pr346vQyx2EeiboQ6sQkiFCAZrZKDE4zWOElpo5vLSDjXYETikzfnL1+dnVwHAPCrikiLR+3SUpwV",
-	"otAd4HEVi6/esK/esH8Jb9hx4DavTNq6DLCSLvo4d5gPMMi8+8q4ESgzfdQCZGUZusAKC5Qq8EspBhFW",
-	"KzCR6iD6JAXJC5VLzYDeR2JzaIKUkQnfDK4qCde+VBzBovGHsivcSqeKjNE7Vg9DFKL0KfY5hrfGAKyl",
-	"uAsmA6aWAHxQdzvjlVKB4NQaW/lKXVxvEDABdhyJftj1rlrTICwwWW0VgldDW48Oh841EmEbDpAlLgKe",
-	"yDmciLMrg1AYxLJawyMy/0Sy/CNU1JVWNG2FII4Q+tBCmMxoSv5SaEMmXHA9Y+ng0DUhjEtkCCQ8d4mG",
-	"8OPlRttRxoyJsOnJ+6jdbXMugwYqXJDc9Vhrdk77qiFvMmOhliMg4GAvXUtJ5w0BMEGsA3fFsT5IC2Xr",
-	"5r5i0WsY7Wl9dalXjyy7AjjPalGlU4VStGzvaym0FKkj0Td0TJJMQl6gS/+PiGBmIdUtSZXMB5bPfVcZ",
-	"xXaoMTSZIeQHN157jrDhz0isVZ8PrYbLlTalXlEVN6+K6AiBlOlI+KcBo8RqJ5NCgZMq5yxhLs8BRJB7",
-	"x6klVRLDkLwRaCS403IweOAcczVI5fGVBBCFmvSCYn9wtcLCGHwHKQxwuDJjYE2EraPcLYETG5KDvWee",
-	"4SthGZCbFeE1D9Ww0T8RZAlkGg3apOsxnNJXXfl3oyuvF/z8q9z/GLn/0uW7bJb8D6gLh/2wWsX+C0UX",
-	"okpdTaS4Y0rXoawpJuRs2TULcItRJcUa4gkzS6ITZRWNSUanU5Y6t0Twbps30/n4y25fv1H9rZxfB7/7",
-	"M/jKIRs45A240h1B2F2rKgK6g9gljDb2KSVzOWdio2pUNQNY71xsjXENyTmAsVMClX/TAhDA3IjwNvAt",
-	"TxjpP997WoGvuo4D0EUIUsGgnM2lTTwnr79f5YGqi9yxfWtteheAMNthdydSzXdS16eoouKWZka1XjRj",
-	"cPZt7EaDL7Y0kvmkidgt/fW6GLA8mq8IpI/l4alOQxPFEqkgAAaE3i9yy9Df7BFNdoHMB8C1DhdCV7nR",
-	"OWPJDF6fCuifs4mNyx5i9+RgREqu+LJWqodOERi6Xi3RUSTRXgsBfcgeNymz1ujuE3Nfvc3augII5zQq",
-	"W6fFpD8ue6UNcCvdyVtp6Onri2DVr+7etdUP1S2bOn4q6yEqLdhbMq5dHsoMoIqAFjrFAHbD2liseLC3",
-	"Z9XpTIqpj6vnSgLgA6jY2kP06AjglZhvaaMNNaX6YW9US7ukTwFXlIxpZg19KEKWKpkxbbD7o2JlQUfl",
-	"DgAnCUJ5oEfT6itWj/bJkOX4sjAuTx9Md6qlIEZCeI6mXLg6wLhMs8dd2IUoWtyqSP+A+/SIEsF9oTPJ",
-	"BVqOuZSIj6giXFOp94rfMQHVUUGTM3/M5ZcrUnK00yQm3MatSKqq1SiPjpagLzk40PBeOSA6wt7zViFE",
-	"iQiRxp3jiWEqJn2I4AppeWYy4QmCP4HJ7ainEIZnQQekJZqJgyMylmYWoEq5ngOtZFDSz2+AEhDUr7Fx",
-	"wwcwQz7BIspZlyUcfvq1DNrgiFvwBVkiQU4COJ7rHCMJ1beupKQXrVbEli0qMW+mE27Fn3ONFzr3fA1P",
-	"cKGhQcbuApp/drLFZVPPurg8fX128xo+evzi9dk5oCM/23vanr0d9hb9aOrcKqm61s10i4xqN7fhF2AL",
-	"PEJ6Mx4/ceRg724JxXDumAdQaMd0kEnuScpTUEBUuZITnrF12c9XVZp62U7IfTTy2Lq+pssNB3mqOB4g",
-	"RahCAMCvLsaVZQ5RBpGwLIP2iG6ubUnRHmb6HknNXyoCo88qriE6ixShWV1Lnwnh5sjtHTZHCvc1PHB/",
-	"up1px+eI55KW9fQA5UrTHSkg+j1lrtpvppiL2vg+XgIadEm1PBV2HSm863Ir8V69uLluvfou3Kwe8eLz",
-	"n+i4NEpechs0/D2UPZRraT//vOjA9IEUWGymFrYqhHM+JDGdspj095/+8+//2D/Yg5QCUWSZvSCTjFFF",
-	"uBlEJJ7IpNDHVkOOIxLnitspnkirkwuNsTnNhOaG37FrmfNEx6TvPW4Hz8Pe7hEx2AEeExjiGpm1KNU3",
-	"eUoNC6nq4S18Nzp+6lOb+BuouYBJpQ1i/pep/TkBmaMrog06RnczROMC3GXvfC/19vqM3PcT28Enh/YI",
-	"Y8xScmNEDkDbB49ccrgO7s2gbG8kfN1e5LKH5hIDie4udfe8u2oHrp6DkddU3aZyIQjctDlTZZ7CSMRl",
-	"0Onnn3/+eef1650XL3YAlHk4T2OEZAYIZshx+osslKCuYSb0xb5zJemu/zVYVQAkUNUQ+ivC2lWQLmYI",
-	"hXrCIXnlGvgYyG1lC4JbBbb3TBaqLXR9Co9AJ/97cdDfeF5noM2+81bm+RvP/dIjh66LOQ9zJozrVLl6",
-	"+H/jedywMHw/3hdc51Jzj6XWIKNq7CM4P/uBP4x6bR8Y9eI2u6NazpeBYllPSq+pMbVAUonVBqQZHMt2",
-	"/OvZZ50m65UrZFO8VurzOAroXFT936H5TKd2mmWv/ce30VBfQrctU+KXfrITbATBFbSHDhTLqmWiYq47",
-	"L6Fj6Rr14AbdS7u8mkmFzZmZSJgmVl0QJohx+7OvVzhXesHzvUHVMYivDlBqFMSAStGQ/FZ7cP2kNwbC",
-	"j5wvqK5sEDmZRGG3UjcDCRVzabsB3U0Nj2A7w8eWlijm9N0ZvvF8b7MNXVMdPfM0TcfPSJ/Qv2Abiuw2",
-	"dzcLi91f8bjP1tf/Nook8Z371/a6o7pv8sRrN8X7VfX+bnMcti7C9Yd8b4MIzFyuvRUSkf1//v0fB3t7",
-	"tZ7HH00TaEo8DE08vL2DH/g85o4XaR1Cy7kYcMf/Ncjcmzhl6qycfADJN6WgB8SGsH0bM2ByDXzBte/1",
-	"rxyFNXVkUkuom3KIvVkLyIF+B9Dc52zRis7NjW963PzUNqijuD9+4MdyAbjhTz5nn4otAA9xfu6InHhC",
-	"WVUDfPeW3J382nzv3r6GGte1NfPt5rqNiEEnVLMdLkrdtoIsjAE7N264GaxWyjWAtwP+D5aixu3Ib3E3",
-	"OtADAwFdMWu/OddVNxpQGyaw/2c3DvBKWtxXWKE5Ncks6B32FVbokWCFIqKBtAGBJQzqSkhV4SZj0Qq0",
-	"F+H3FA8lKFFH6sMDwLbUefM3jtyyDjfizVqUg6+53htzvbuTuil2cNaGWDm2gYSLccaTXUzF7iTda5Zl",
-	"utaZEBMuPAILpGNr0jczrtId+4+l7w0VkZwu51iA5ngO8xWjetJ3BFAUYlpY5oOKiYGvkIGXZlQHCePt",
-	"5Q5QTXeCS3nMvoPhd1pI+yWjplCM6AU3UIcHR1Uu5XHSt1zvyK4NK9F77eElVBD2DoDjsR0i16QQrQmD",
-	"SB+tBGNoYtZ3HllBzC07nwCMFZlwyCOIF2ysuUGo45kUbJlLM7BvpQrrdjXPmDA+G9bUm5oMyWVgaEBw",
-	"pd4CoQNuHVfwuEnG7iP3MjwOPqXhcckSxu8+1pj4PTTzrWOOl+0jizyXygDRjuW7bVhDMc3MzkZDfUMn",
-	"kKold63LZqP31j2s+C4TvrWHjgns8m0agtiJPnRTkMdp2lOu7OORmD+k8wZM4chZg/W+g+5CBygmyFJd",
-	"sfIfqU1J0KAEtNGQwnTYKfo3177Ep50PH08qGN8wqOS5jr4lwPYrDUu2ExI7DJrvbOyFuUZWBB1uXCUO",
-	"8GgUJOynRQJlQgnoBu2sD/tZsYhmZjsJwFz3oG4JUMb6/aOhSHj+7JN2BjoOxbzdzMfgsuBEoImUZbV/",
-	"PQ7yPbeQPSzLHNX7slTqXKMnXZhO6VrIbcFYGCjeUUzLQiWs22V3Ac+XerF7Ed0zC6luteuqDS3s7S1a",
-	"CKMQIIYKcnb1hjzd/+abnX1Cs3xGdw4QmyfMLXqiS3HqqvUw4y+XmmaDI6iAhUExRgA5PkFTgzumMHMP",
-	"OkxD4D+G37K07GBjL/gJFymdsSzPuGDDRM6H5DjTEixA5/XEt9znIGbsC3/LqZZzgXQsAA1RSyKK+Ria",
-	"T2OVETea4L6WGU8pNQwwNahrCw9NRVJOsxJLJ+VTDmI0Niw7dHmFc30YowQVELEAoUWNn0argXcFR3RZ",
-	"Hu1WkskNWHNN5tQYpuzD/+fPxzv/Q3f+9suvB+//rfchQugjvCSN5XQFz3ABT6xK4B79DNr6uj7RM0bY",
-	"nKkpE0lJMpY+PFEiJktJ7lHY7MtA8tlGszPMlt4FOpOF2eLCnDFyc/nK61Yzqe3n/PvA7ENy3Oj6VwdU",
-	"bOa/A5qEsw6saWC1aKENoynpP9vbw+YkLeEuaAN64r5c+e8exep0X/lM8a4blW2qbW07CLupMq+3iH6Y",
-	"ats6DwRziz78Bo2rN2Py5Ad7/EaSpSxUmclk4I61K4Nf1xL+n7giTSS1kXB/HGPtRdUjCWFDkX8qJ3Ge",
-	"UVEiNH5xHvorV9xJroziOauoAKUELC6QBeG+dUoEOZ8XAmTTR1dYHZFnAfQTF3ccO9Ru8j76KZzBG73P",
-	"y2Bu2thQ+Ldc0/35Y0X+3LCxGW4cKkieRAoAWpAiW96XLvGC+NB7Ct+29LgXYMaBwx8uJyFXqojaLp0L",
-	"GCa8cj674B/zLONi6i/QFsm//mS/p5X/5ouUgW9yJvDYnRCs78h96WzBxjMpb7sJ7Y3IlqW8pRjN4dC7",
-	"HUqJEPLbGjwYuijNEGxn7PoOeyhB8AkBmUA8NWEAsnbkMLYg0Qnk7C0XzoFEE3txZSytg/jP6ZKMGUGI",
-	"k33ymn9P+m6SC8UNWBwDwEtUDg+QlASuUVmz1oNlhFKDo7eMfPcN+RNvwQPCsX9ym9VuPmAQvbIf8J2d",
-	"K78327s5n337oJ5NmqYcw20XARIRzuCzYgm5/TxObtu4/gIhBFgalYp1Xv3K3vgBbRCqvZLzwcLgc/B1",
-	"l/sQaZk5AM6yj/h4GfCaS0hQdAFMsYH1pZViB7teluF5TaWcYkFwe04/ejH1TCqzk/E7CAeic2OSyQVJ",
-	"pLzlaNIrlnLFEqO9icNTJoy9HXMl73jKFLJv7Dwa55b90SlCFBWpnFvltWC1YDF0g7Cj3zKWV9iHho6f",
-	"6LJhzpWRik5ZfOTBPneg4Rl4Vfy9N6bJLZlRK1Xgx4QKbJczZoS981mmRk7RkeSKuUhfM0biCvcUGrVL",
-	"nia7/qW4DYfIqqlveJpY1j9rybVYgYAN1+9uckPHKKfGbMqdxHeRcY/kU6jMPv30wA8wXhqmYUJt/oxw",
-	"47dzuNq9tGZ43ee6f/BtLQxzcLDZ+/EUg5NNX2I7oRw5dCK3Wu79WiXomxRhwNr7ykbCCUgMgkywIT4c",
-	"t5Ek3s3klIv/BDYAc+4Po2Jv72li6QR+wjAykE2QImHfdzCsYTKVRIG3wfb7CKmSsgktMrONesLe5Swx",
-	"LHWOmrViBQyolmwL0q8JBtwG4HGs7v7TyWnkUHkoIKaIhA06Gqw7SeN3b5OQOc4WdImeXhQhwXHFhw7S",
-	"vMHXUhDXk9vhu3jgc7R6He9T05AmuXblivwdKwu+ALcd+3HomY+Jlhz7BIMng0Ofgx0HCQ8x6ddJE4qj",
-	"IU0hjkhcIh5UpaNA4E80ztM+DUGNt4XwIt41AxPyLfyl8SZJeYrqlSySGdga0k4bVCXhIwcAKl+uoNoI",
-	"B3iLvKHRIe2w6ytfOl26ppV+IasCzsq2E3e62/pSU9a7l74TtQ8EJNg10vP9g60HggO410DbyrSapDmR",
-	"KXOCpkbBXuKsEPI2cur3Io5eIop+q0Bqky31oX7tjRlVTB3bvx7++Rd7QHgjIB0WKusd9nYhYdGN1Dyt",
-	"n1zgaDuwHkc5DqvHElYzRF/lUURVGhsm4EcedQMZHc/LBUNaF+++Bmtf/da1UwdYaoV3oUNQiKgMOUf1",
-	"Cldn6gSj+7y+1Q+cAGraChoM6QMGOnZhwsLxQeRQ5mAxYWpe8CHAj1v9ykVGQbdRspjOnJmJFfJ1szYi",
-	"zlCtKuYr9wt6XoKP1bTf1Y/+5M0/Hdh/h6UUd+fncJkNTcC/OIcPl7F8iEqGG4lxh5aPtQP4gJdIsTkv",
-	"5uglCsYqkXve//L+/wcAAP//",
+	"7L37chs38jD6Kiier8pkfSPq4ssvkWrr+xhZ3uiLJKt0SU5+yxwPOAOSWA2BWQAjmkm5at9h3+D8cR5s",
+	"n+QUuoEZDDlDUrZkJ1nXbsUUOYNLo7vR9/6tk8hZLgUTRncOf+tMGU2Zgo8X7L25pBN2xsWd/TtlOlE8",
+	"N1yKzmEnHhZ7e8+T26szIsfETBkR7L0hOZ0w+IUdEcWyvww79uthJybdqzfH5JuDb77pRUSKbEHmUybs",
+	"i4oRrgmt3u+TmykjduQ7xnINgyv2j4Jp80wTaV8hOVV0xgxTmlCRkoQqxZmu1hEnhdJSxf1O1NHJlM2o",
+	"3YJZ5Kxz2NFGcTHpfPjwIepUA9kHztlMqsVpaj9zu82cmmkn6gg6sy/O/M9Rxy6IK5Z2Do0qWDjJWKoZ",
+	"NZ3DTlFw++TypFHHQvUY1rcK158AIHYfFhREG6qMPiRUEJnTfxSM3NOsYMTQOybIWMkZPqvYPZeFhpee",
+	"aRLbQ4sJnmafDEaaCUPGUsHTY660A3Unwn3+o2BqUW0UoVeD3Yy+P2NiYqadw4O9vagz48L/vd+2yTM+",
+	"42Z1j9/LOZlRsSDcsJk9etjqVGapJtSQmdSGdF/uIYZQWHuvbaUZTBEuNGVjWmSmc/jSrpK+57NiVq0Z",
+	"/6pWzIVhE6ZgyddMay5F6/HzTz34W6GLkYXEiN3IOyZWQWMxX/OJYCkx9glLXJQoNuMiZYqwnRnl2TNN",
+	"imokknFx1wYeGGTtqh92rh/sUDqXQjMgmO9oeoWkaf9KpDBMwEea5xlPqN3W7t+1hK1Wk/4Pxcadw87/",
+	"tVtxn138Ve+eKCXVlZsEp1yFkeMHJKFCSENGzLGAlMjC9Dsfos6xFOOMJ599XVoWKgGWZhfGBaGWiI2l",
+	"aWoIzTI5t3yKa9K19Mje01meMUvgTKQsJRqRsAebeCPViKcpYsrn2cWFdKtkqWMYljsniSwEAvZCmjey",
+	"EOnnXdLYTkm6NNMSlqUQjNSefSbFhBhJtJwxKRhhmWYIv0u6yCRNb6Q8o2rCPi8ujGS6sHiQ2aktIKkI",
+	"7zIyowuimUgPyT4559+ROTdTQi2D5576jUTOzxSsEjcsGEs1sRvtvoIX4ZgUFeUCepEb0kiY8doonjMy",
+	"Z6OplHcR+fYV+YF/h1fpnGsGsLpm6p4n7FbQe8ozOso+I7gG9kI3iGsJzTK3R0dEiRRjPimUpW4F3yhG",
+	"k6ldYp/8ZC8Jbuyz7H3OEsNSMqLJ3VBoKQXp2v2n1NAR1YykkuGQVOg5U72IxFfMqMXOYGyYiommC+0E",
+	"E0mMWhA6oVwchsc2FHPqllVxnAikEEqSjNuLFuUWbjTw8h0Oy+C4H3bPFBl2HJOXhRl2ev2h5dGB7BUs",
+	"avWOuGaJFPaqtD+T+ZQn01W8KpKEsbRR/KmuPHsQN1KeU7FwXFx/zjNXli1KRf5RSEMJ3OTEAhdOFxf/",
+	"UJgUwvAMhMk5ocawWQ53xAPgcStoYaZS8V/ZZ2Rx51xrLiYR4QLpH66G3F7ZJFEsZcJwmmkg1FvhER2G",
+	"/UIXryyylLi7F6VRi+YUuZ68Zyhqav4rw5PtESd9aqbsr2PKM5YeESGHQrGUK5YAEedSaz7KQAYWljA+",
+	"RJ0fLUhgS4+746Vxt927Y0twUEckTpmhPNMxmdFcE4u7ZMxZZnk48IBcyVHGZn0QAd3UdmXHU2quJLJZ",
+	"JqxY+rcO1ZprQ4UVaQvNVOeXFRks6hxPWXInCxNIXrmyl4ThKJXlGRWb9n5pn0F5zouGf8MXqynl6O8s",
+	"MTAlMLZjYMSr88nxOOOCHctZTgWXDXLtFcszq6AlcsYqtWVU8MxY9ugGIExMuGARsmiSUTEprGowkynL",
+	"+pVIPZIyYxRQQ/I0ueYTcdooTHOV7tibZVEyYnvBlNdJ85A5Xcy8Plwf0AMeuH0ulaEZoYptHjGjQm9z",
+	"INo+jQRynTOWTFfX8KPkiUVFB0+q7C1VpFxWYMUBmpdSkxNWR798e31DdmnOd5MpNbv+6RHq6F4waBp6",
+	"CZOCcwkgGq2iytJ+l1fYjIzSMss3jGWWIhr1SwsHS0BkzDJDqHaAAdkaJe3IImNOLYcFyWvExlIxws0R",
+	"kSC148ORVa5Bfa5ZLRZEUw7H7Ul3xIy9mqKOtqpX1JlLpVkz/UphaNJOvswqeTWNEr+JasrayxcNQ8+Y",
+	"1hQF3SVaUHw2s6IR7rLQcIjlBLMiM3zHnkx9lpd7qzphbi9WZQcdDq87DYtA3fOBK5CCNcy//xHTz9lI",
+	"c9OwgjM2NsSKBAsyWpCcyTxjR4SSMc8yljrLyoyqO03sPYZkzq0QlzFhsgVJlcxzJPLN695rsgCEJCIQ",
+	"T8qzdUfXiPGFUkyYW90k+1Q2A8vgAOm7VNvr2D7fg13MreJgpowrYjhThIskK1Km7VZakG8FrlYGMRkr",
+	"eeNaWSJ89kPU4ekWFpKow/W1KVJ3r68yL49YK+8pd42uWxJctctnAMvwJ+AOBAYL17K09aYDOplJz1A9",
+	"P/i7XHSizsRqbnYcK8zK3P6T0GwGYOfwbSbvGXCNVDCt4QthGRv+QcV7zowdSRvlv5oAnxmrQhtUDO1E",
+	"9i61j01xF/ZOKjT+NmbUvmClsvmUwezGQgDmaOJQbjvHVulf5U+J/3pZgLagLOGwFj3cY8vH4V+P3ByN",
+	"oBapM9QFDJSmKbdv0uwyWOqYZpotI/i4ujbWLXHpkrErbVhKnSKWTbnUSjF1egPbNt54zzRJrEABCk+K",
+	"FxSdWWl6ZPkSav1SaVDokqk9dpAnRTEbMaVRSkL1b8yoKRTTfropbaDsRM5mheBm0cxCyp/tXKZaIxf3",
+	"3LBmaYILzSfTxs0zdpctiHvAyitSGd08CprVWwB4yVQiM6spKjZjsHNCEyW19jd066jAT/UlU6/pokmY",
+	"o4b4hwglKV2Q7u3NMZiaS0vxXtSA5W5isOHqZmii/QZ1WjkGa417a4vhi9mMKndqS3qu/wm4uiMXbWeo",
+	"WQ9bQHJvZcc2kTKR4p4pDfxk3ftt8MRRmgB6RPZAxLKSMwyxCQRLXGHpJJfh7/dVX18IxgBRo4AMSsxr",
+	"ZDM1jbCBB6YNkLy9vDy5end9MfjhhDA7ALHPRYT1J31yezG4vfn+7dXpf5+8jsjF25t3b97eXryOyNXg",
+	"5uTd2en56c3Ja5Ao0SbcOeyUDzVdlszrwst2lWkxo8KfRL/zIDHRM6FNYywdEYDDL2m9LPM9o5mZrkLU",
+	"G+kafWLg9KuZ8tCCx1JCSc7FhHQtE4VbEwT1XiiayzurTgeGzaY7TxtqCh3e4Fu9ZmnG3XjrQeTGbwZJ",
+	"lp9ZGXIVzWiWNZ8S3gLESDSYUk3mihuDdhgD/LwQRi0az9++8prThqFPjSYpn3CjI7ArU2JYdlj6mFZH",
+	"sjcYWspWfrvj6CXw8EwU11wD/Wbjd1OqZvD5fUGzd1Rr8NpFHToqNOASNVxM3qVcS5WCwJNMeZY2HkKr",
+	"YIjemMafDHtvNoHWPhNZnU8x+GwRbS7VnW6EhX1iS6gKome6FazNigKAs9xSBfomjDqTEy7OuLgbJEmz",
+	"EDej+o6lJ17aX4WC8/k8087r6PwTWWZvGyuHZDKhGRruR4UJPMvJlCqaGCuHgPPK8b9Y//uf/y/+/387",
+	"FtdP5CzeDIBwrWt3e8VSxmatirXxTtcN2ttWDu5wgTjwhqU9tra/IjuvBc9TWBtyqvVcqrpuV35ZV4gP",
+	"vnkYSP0iyuHW7KztkqZJwrQuXe2raiMbK6an7Q8UTuFepyiAUr68+nDmpXlWDLvVds5bBOG3ghEztcyn",
+	"URoeSUd+duDIXgWU6KlUVogXhgkUuJYuFsWoYenA1M4upYbtGA7sZlU5306H12EURYN04WxwzteTMaqE",
+	"IVwcEVFY3iIS5yovH9QkZRkzS3YXN719CX2VGNjQyuYroep7BJChhmvDE01mPDVMzYgU5KZgOgXpcZkd",
+	"rOJGnj4Mgk2mB1hdCLMoOJlwjnZ0uYVnHqgEt1x+H2ckfDi7tLM376iUS5fF7dLd87F4uY2NqHTJ1OTB",
+	"dW+4FV/jwxbf+IxpQ2f59oQFt8dxm1GlCW08OEpjVTVrbbg1MG7nmoFysOFaXiPl1+HSaKK3NCitBK9Y",
+	"ni1QgT0ksQWyJff4iMQWCEoVuWFpXJre0R3kHIggf+zM6WIowNVvUcuyDDB4UqX4fYnPvSMSawMW3GAw",
+	"sJe6rwk3fTKAr55pr/wMBdeEZnO60MHi0GVfSrbua9A0yyWD0Q4GbhRa3/I0OXmPhp3W23mk5FwzdWH5",
+	"You06lgmGI6IvS4heAztScZKZzk1U9K9YznEI1nRLXYM59pIRScs7m1j0l66wQ8OmtQBpxZvGOvl/sHD",
+	"OIbTL2vQaEK7SyctHK+HKjjs1OyCzS8DEWbJJV9oQ9g/CpqRWFQPxjVQrRF2VmGDRvzLxxSaoo5Yt4cL",
+	"iYLBiixP01QxrTFuBb2tiZzNpCB+JdtuM1jeNxtPcQkC9dVHTcfSeMjOve2p77vB9elxJ+pcXp2cn96e",
+	"NxLbpXfBrhJQYNxH2+szjeFlPl7WTBVjBJy4EdESxZNc8cRKZC5kCN0rPriBibFUCdOky7UuGHn+qrcq",
+	"go2o5slDHSljxdhD38kVm3ELqoe8tnR0MG/k1lwN2Xg8So551iSO46XSIrIFBlBnumjQo6/fkuf7r17t",
+	"7BOa5VO6cwAGNjKfSs3IlGU5OE7Q/gHWBrgQNJnwe+YkTOD8FuU1M/1tJMh2j9hYJoUeKIbxHA1WNiuf",
+	"nQg7etpu1qpkehCGNTry6/ZcoNNCM4dq3HjBuevCnYldfK/ZbNtqHckVn1G1OLbsVAn9ia41K8YKzQ2/",
+	"Zzcy54neLEEsuUCdMGPxpAbc1ZWuzrUM7jWYuaXEXD+tk/c0MdkCLPl4Z6cY5tMngwmER+w///c//7V/",
+	"sAdBikWWHZFSIIEHNcSK+AD3g5d7laFEH5Ha6jEjwh3hkTflwbeCtBBBBDFj4N02kiQWP6w8gyw73N4+",
+	"MO2lbxoptYye3z+oRc8/jz6FiAetWyBdKhYkoZr1mndzRKhYoCbMMu0SRzDYCkzPbWLMBsp9HC3o5V70",
+	"YB5wU1iCx4es/ikVkePxkf0P+Pdgq7xUk4Ez1HiCf8abAxB3Ct0airRK8k+4+waG8GSzNTloLws9fc3u",
+	"G71eA5LCL3idT5jRJC/0tEy2sJe30eSOLZBwMXJXT+Vc9B7FnpKWC/s4lbZJMXRjhlaEX1rgco0JJACO",
+	"j/Okp62QReuT5e4+OwyfjYgukimhmhxPlbS/CjIQqZJ8m6Cab5pQjIk0l1y0mPLhRDVGtj/TZGpMrsnt",
+	"1dkWsx3sbTRrRB2LHQ+EGi3Q+/XwyKfV+/vg5at0+hQGbTdyhKtdRaFlY60/BAeRJpy7QiNoq062bIx9",
+	"bBWyNv7aBT6ROXl7E3Hz6iZcG6Y26bTbKbT5J2uzn+A2+MLxgflGdfmLKslLMnG+oh6v1Y2v3O11zYzh",
+	"YqIfKOVCNo3d7tTF0CY0y5iyMoW7F9PVuy+lyAQhnXOTrvATY3cpXYBsRN+f4iv/Ve6EKgXm90LwfxTM",
+	"/WxFzBDllmPL/YU9Wrija5F9Cj1d9zp1EoCQho9dRoEmUgQXmCaZpcIW4Qpu+tWwU/CT2t8i8v33h+fn",
+	"pHvwYmcqC9WrR3vsf3v4fG8zzr9sMiHzGftvKViztD24GMD85FervVgEq098Utjz3D2TIsV4wfULeLXR",
+	"FwkY4eARLC7AansU6/BXNwWIfBya1TCrlLu2HyoQIhtGW7YOhHo3e29eF80BLaLKVS+zeyeSadJ1Rgqe",
+	"sUAUtQKoHI/rdtpQutxoxfDI3461q4j4ADQ7AVUN068CvqHpPdNEO2bUGDVxT3OeXhajjCc/sJbYxB8H",
+	"l6evSQ4PWYmcdEdUs1cvCpX1IrRwVklA12CD+4EtMHna2Yw3Rxlsh7TVsVaYtLKJZszWTKQ/MlXyli8Y",
+	"EmAXU9phfy8iRf5HsWM/9E52JrSlWMHrkyt7r0LcjGIMI3e7oGDaq+jN1clJLYrNvtCJVqzdUWfw+vz0",
+	"otHqfU3HzCwuuRBsvTv+mSa6yHOrtaEF1TKcHN4jdCTvmQspm+USkmqcZVwxbbyG50Y6HArqPHrgbCJT",
+	"am/WOxyoMERxfYdpuRDABOlfCrxSY5llcr5T5JArOOH3jkuiJXcoYNSymgWyyMBGgss9whACl7QT2RVo",
+	"QxeVNd+H4YIDbznazrBJYwSGBdUdF6ndbAoB+H7bGTUWCLAryAuaswp0Y4nxGIE9WieKMTEU9hbWdnXd",
+	"WBc84SmLIxKXkXH2D4iEsx9wxviIzKxkDOHgcsZc2vAW9q5lN4zfZhOyIspcuToGDddwEPG3CqOULnxk",
+	"h3uOdH/++eefd87Pd16/7jWHEIKhsDHc+eSeqUVp/nQ+zswi4j1EwI8WpTRTXuXNcbrbhgw2+x3h4SZo",
+	"LUsDrUZPC5w2qydSB+BKkedMgQW07q0QzMJ0K3cFwKbtfBB8QJKCMICqp4vVeNFARmAzpiZMJC07K392",
+	"sZMRrtst5cgZcst6A6QLMatAPiAcL7/fjCjlU9dlVGdb8ZzlAUOMbBx7TLNsRJO7W9WgYYy5SKn3LvUT",
+	"OYusMAbGVmYxFAJEG4cFZrq1pFnGATdgVovSXB3cMw20UAf9NpHbiC7hGft118ESUmoj52AiLYNLWiSK",
+	"h+QnkhfR3l7oJPG3JfhPqFh4b6uhd0wfVZUypLI8cigyObeqq8HI1fjy5Or47dng5uTd+eD/fnd+cn09",
+	"+OvJu+PvB1fXMQoQgQfXWCAqNgafWyYt/x2KMrkhLNWBlTkw2l/Qmb2MYvdgvMSh28zZLz4my7IWZ/fA",
+	"sLgHBPLUTrWyjK2ioSwMZHeD0G1F3T6J4cbGGKDYnh6k0JZXM9VVQI6PNkfJwQfmDIX7/ZDElPv5Y4cI",
+	"onKw+dj3SgGxLzbd8dUwLUmO6RWjrorAZtewT8HY+GQAiQeHlOklKW7dyzWJr8KSE5HWgvQD1r4Wj9qw",
+	"DuyUZXmvDRlSt7o2dy3TCYygbXqpyba4ov0Y9SjK4JibVtO0kSVgNRMDPPAaKj406G0PQh6uB4nh96x5",
+	"957XbH15+NjJhrsDkO9UXCo5UQ7cK7VYUGLXZMQgySHMJeFlqh3p/vUkrA/gXZG7v/H0w642itGZE+P1",
+	"UHDTK6X1GaNCE7A5IlU2IOIjoLlLiNsaaGUi6irQPoouMD+vMYQ7W7jCVRnzVQyhJJRV6/D6Ae5YRvN5",
+	"kFthjXnD60akemT63IphXftgwioGdjvKDegVXylnDKhje/ItSWYN6Z5xbU4NmzVoCitVJR6SHrx1GHJG",
+	"tQnCnLc90BCzHx2zjjCaAqT0mi71aaTz5YnhcdH3sWL+HaqHmBAOHRDBEiBXsWENpl+v5DMOjm9Ofzzp",
+	"RJ2Ti9cnr5sNRkbmV/YqaPeCwk2x9WXUFJVxDffEa5YZ2mZFMNRnTcepfS62ipYAW9NSiRpH9O7yWXVO",
+	"+UyHj8xIwLWeNKfahmulgsQgDgZLRSMXBXslfIeL1Ieo98fHb88vBxenby/e3V4Mfhycng2+OzuJh6IM",
+	"Tk98mZyg3hbe1BAplVNlOM3KoHcXTw/FP8oodAilGor46uTy7Od31zdvLy9PXgcB8Die1Y99FLzTwewM",
+	"KFxXyaWNVjNnYqn8B437+t2lMG+dqgQ6Jw7j4QRxVoJ0XZgNGS2C4oWoyQg2h8PvNaUtfVQ2dbjgJly9",
+	"oXeMzjE3f4kIgl9WU8t8lpi309QrM3sLq5FkIgnWL9hATH62xkWWJaXaWcwn0uytytrHLlS2eWj7UOPI",
+	"Lh9w25I5f+iyN00AaKuY12p39XfPj4Oz09eDG8sTTq6u3l413j6ukl57zMJvTe+E6PwGYkEh8MzIBtqv",
+	"dlKynnWc5SPJ1O+jEYJVDQ5Xp7pDswxqBZVFAN3fFNyNiVTUHhNLphIsciM4JykW7+3hyXsK1YOQP0z5",
+	"bNZSNRAm/mqY+30b5oIaLWsLV8JDDzHjudOvyJVm2dtx5/Bvm2TjVevfh2glMK5IuXxNm8S578BPT84v",
+	"n5d+whxK44DYceTKu1fSiPPWEz0FgUfnjN65MPbNNs2lXf/yIer8hDWPB8ldkySbMH7fbBdbCR50jzbB",
+	"1seaBOxuBnE0BqIE5qCwmmkBNbs4UCtI+YVoJFQsnXQFFZMaGOvDA43ZR1pFMIe0Qb97WCb4cXu5MF1M",
+	"Jkyb5vopFmZstmQBW31maW1zxu6uDVWr8NlOO6veX9pAAMdyZbUdrA+6BngkheJmcZ2U+xoxqpgauJBg",
+	"/OuNX/T/+enG1ysG3IRfq11MjcmxVC0XY+mzpCmWvHf1/6vcIufej4iZKllMpk6/gBesxDoj3Uqzwkib",
+	"Xfdzr9NYDndweUpGbMpFWqUwRWDCH2cMbDdkcIrFxEo9pj8UQ4FeXchKdTwhVzItEmPJPXmmibavS0H+",
+	"i2T8nmlSQHhUbJcWRyTPCrxuvIyg3TBDQVUy5YYlplAQGsAOSyEe7+TIqWAsLStVRY0l0qdQpQhun6Ew",
+	"DYVkuzTMrsUmJOgr8xGD7sJSUpb1waVAKt2xosNQMJf9WyYVQuq2LxJuFL1nGbYQuL066yHs7HWmiZ5S",
+	"xYiZS/spZ7pPBquXHtfk+5ubS/Jib28o4t+GILAMO4fDFWls2ImGKMfAz//+5/8H3/gM6PA7J9sMO4e/",
+	"DTvYBAYScLDrCzyK3/qX3fcfPsRHQ9iYcwRXi6wtzfWVqQpp+QG2W+GHGErCOzewxaehgBRNWtbjx6I+",
+	"WDI+tn/s5hnlIj5E3C00pKRjqWeQNiA3JFQC0TQxFP5pzECiODSW+GtCGYspZSq5r3kNpwqV7hA2ZRX3",
+	"QhsyYhEZsYUUKdaVLjsBWCJBZn04FDvkO7s1KDbn0BkUYOgvgQD37+EecYa2fgNDQdpbDvimBa7BQDdu",
+	"rRgcE+hO0DsK6MsOXZIYJm2CYUSX9Ke4sSQJox+REF38srF5QeQqH2LXGCB+gp0WLNgsOLDfRtg9we7C",
+	"SoFC+kAy+y/LjXbxSAE3jMir6PnLF3bUQM61fIa9N4fkv171n5MfvoPVIyBxqVXpI+9BoZrEw2ERE6YT",
+	"S6k9S6p2gQALAEHKkgzqEGcgZZJufIz1HXZQ7Ix74Dv1NdWxqCAg5Yv95y5b1M5eO7goMOOUIVKKUQiQ",
+	"cklPUCxAB4NiTBWSBhSltLPYYe1ERsq+RTaw3tYA6zDJnxCA374OKBOYc2GptIwpL8HfJwM7Cbxnx3IV",
+	"zHBNIB8uN8Lw5QTtVrgmfCIkBJpo6VMnU8BTA1B2Dz+kt4bHLywzp8mLvX3Y/ID8n+u3FyUvYUFWKPyA",
+	"RYS7c3sNEZ3ThBGqoHeJ3a7mKesdWs7OM3sko4XBWDu7TM9NoDxNqwZjZ45hKd8tnW/KLBPVhNvrpr5M",
+	"OEswptuzWDsRoiX21BBMG01SxnJvn39+QDJ2zzKIuCQo24BRHiLT4JGDl6+IK00ED4FkBr/boeGRfdAf",
+	"mcs1j3xnAFhtNdD+HjwGEIVyxjTLkLmWEGEl6bulSOXm6yKg6tFNYKfNMjdkzx0oLhaNBi7ocM4TZme0",
+	"x+pGBihucUBuPTgozHCBdeSsxFB2GytPCEVRu+5gGT1gs5a1kdv/uWeBYC9K1xni9ubNzjeRnUOAnTEc",
+	"hlqN2Mp6SsmJlfqQ6ZBuPOwMh0X6zd7esBP3jlwansPWpa3Zodfszt12XYscLMXpg/xmAcIV2EMZV3Dn",
+	"wWJj2h/19+IjS5w0rQEdH/aABjpEts4NntFNkEOt6cL3PLHfQsiloXesT2KU9g+JD4SMSRdwJCrlLoIU",
+	"AkIdcdJWr7QmOBYuhVEyC1h5Fw/h3//8l/2w/yaCU/mvN+6Lb99EUHrFkpadFliZYvRO+7K/aa+0YkCb",
+	"A2gfQBWdKJpPiWb2M1T6vf2fB3sH38Dv8PHbPoDOb6wyU8SkW8mvVtDVPd8tj44inGXM7IH67nhWblHM",
+	"FEr47fttA+zhil3Zuu6TEw4/8Q04j8dzhGhZ3jcWLaFierWHMkwcrUNgLqpAPSqMQ3k4+PItsFXGuAqQ",
+	"1nzkN+nG9oz/dypnVoazwCAp13lGFy7/VBEqJhkjI0WTO2a0Ix0SsmgugDMfkWa+Xd0wwUas1usjkeyQ",
+	"3+y8gP/tH5Ape09TlvAZBWfADPaCd7l2nOhWcPABwX8gd1L3yRtEcbSKOTvTIRkOr2MUB4EjaDljCGA4",
+	"tJKpBksHmdIqlUwYnlg+gEMOXGcbJwp+BwolQYkb0xGRJlDkjvG+DiQ8WpjpbiYnXDgDWsYT5uxJTuG8",
+	"kAS+TBiZKCqMvZQty1VQfpcoBlqRVbTBEA9KrD7c3U2mUmpG3YD9RM52hdzJmZpx0N92A8dsoNUOLk87",
+	"QQ3Wzn5/r78HfUFyJmjOO4ed5/29/nNIpDNT0LmXtgImFqkbEogxV8MSEUqLLn6t+2LvOYlPzgenZ+8u",
+	"3t68+/Hk6vTN6cnruApwjbxIBEmdUOaTzKBeVa9PflJSTEo6cKU9xJ2AuH/Eaqat5FVJ8i/29l27p/Kr",
+	"uVR3R0SxHB1QY8ozrACuGDRW2gHpiaXE3t2luCvwb9enqqQhUC58vyTucLQy+kIXG7de+BkDaaEYTiKF",
+	"K+vjB9C+K599pRLkQPDNJMSEV3kcci4g4FmAlmTvXAc5gFk7AloueAepJqUEd5pCsp09UrTrMG2sYvRo",
+	"7YJqdTQ/1K1HLkWx1hzxYG/vsedub1B0jQ3FuIAeUS9w6qYRyyUutz/C9/Y3v1drkQUvPd/8UtXK0L6x",
+	"v8Uby8377HsH325+b7mj2Yeo83KbFTY0wAutdp3Dv/3ii4ovHMB1ibA+Hwlu9irzyNCJBpcOpNHb4Zrw",
+	"uJ0FvXHiK5IJhhl4qnW0ZDWb0YLMl7hKVyqrXtr7ZyJd7w/dO/RCyF1EYlzB/4L/QiDVX/AqCO+ACOhS",
+	"ozCcMK+e7b8kMy4Kw3Qf9cH7FV5pGZgUrE+uVriR20AzN7LSyx2kFjEDTFOvUrk727K47lMSfFi89zMT",
+	"/YrnpaGLHmjQLLUqJ5aTci0SnYEUAO3yPdzR9D6NQ/wJSPfcYlVgji0tdJYw0F6Fer93bOKN2wBgd6+y",
+	"91y77hZbEfwuDcpyNxL+GTO6iUJjpwBJXc3uSZpYoWepr2xb0e2ev9vLGpgogWlopBpexdwcVv2o0TKt",
+	"oMy29re0FMSedp9cOMnflwOfubw/h4agZ94zmjm9xJR9MjBDrxBQt4jcojAUQRmjsBOiM4+vikYarE92",
+	"UWhtcnCRc6rS4ARzpnaQ2eyUTNR36LBKKY7fJFTIu9v8M3KbsIr5lxA0wsrxLc0Q4eS59l0Q6xhpQWpx",
+	"MXIo8AVkkj8Bm7rwBq5Kfq9xKgt+yBpEIEelobPQXisvGwxsx5aQhtq5UtXZBiXzJv4EDdOsxr0DsSJW",
+	"TAJrgMskmNMFyfjYeVSsDOP9ZRU7o2ZFnMnB2AsFeq+8zlORLC4HSvPVNZtlbeiIUDKR0tuAkZ3xRgnD",
+	"QuI/iOR/r7rFn05TqG49zJQLCHoLSpXFGqHhRKSutzxQJKEGhPbIUg4aN7nQhoqEHYJOH9p8sNkhmGjQ",
+	"aOG+tQTk3Zy+wagrW4LeHowIXdHC7UJXcPZFQ0ershF2/7MjyScddnm8V+xe3jlG7YC345gknfFsUUaC",
+	"0wycPkEfsHWHjTGfE2ZaGqPZIedsRGieO9MvWogcQh0SnkZOLY1cZrCSGRqfNYZ4Ekw0iGotIn3581rf",
+	"OtINWyD2IvQoVR1ny751QeRD1d/O1fKq48hfmQnbWj4hfwunaZFmlvpnrm+Z+cdE09VtbsJAydNk18eo",
+	"rBcKwIxdkwmkHeJYpmxZJADgoivLKioQVACmhMixIMhCBNO7q2LvYwINHaFwMGIT6mJsPLLXGuAX2rjO",
+	"yPbrOKwaH7tAm7Wl8ldJi0Pp/NWy+WTgClA7yQv6Mzqeq5wpU6BzBZzKgautvAxqaowoTcFY01fLZaFv",
+	"RlPwTWo5YxZ4LNPsmS6B5GyvoMLBVQAu8gYe7VsPvOVpcoyRzE8h4jR1Ofgq3/yp5JsbRVPvRwwdrcH9",
+	"4BC4DJEDt3ypba9jQu5GbWc/AxehgRk3KyINfl0TatDCI7N0SdbRRuYaHCtcTKyegXoUJUoaUDjqjyt3",
+	"71uan0/t1Yr3fZMyURX31E9EZ0vlVT8ziS3XTm2yVLadTyN0v1Lix1DiFYASrWE1YG6iMawtu/6ORxmy",
+	"wdFBVJE5z6OL3EK0OHJ2Q/cUXMs00xLMpyPWUGoVvPXLFdxQLoiXKq05l3hT8bll4nObeyq6q9fl3Yrw",
+	"9r+Ei8D1nrbSRmXdxoCnMv3CHQd0PLIi/oJ43HDuXuOk4qHwWyptwveMZrq0klf+BmcdPyLUeYlwo8TP",
+	"pJkw/aH4T3dKHEPyQOioAbyfOV9FDXTbGAugyk66E763nr7bMCN0eoB8uuzrA/9S4G+qIQp5KJ70ycC1",
+	"yLCSK4i81GkIHlvCmIYojBjNmSot+4BeGBPdxBSWi3E+GXtoq/r5+/UlHnnHDtcuaoXw8XZH/wdyLW7h",
+	"H7QCywrducDhmrUa06QrJ/gCWwutI094dtFq4vFSLQY5Sug7AYn9djLXpC6NSs+YVKXe6E/uxd5eEB80",
+	"ohCceLe9qXyVaACLFydlYXIXy6ohi5DbVf+jYFCmwgWDmc4yhkcBtj6sP8EvG2mjSuWoU8XySI0GoCU5",
+	"hOvyMEOUfqzZ/Bm5mN4VT2f/EcjhUdYqJZlRsShDu/pPdfu5WDusS1k/i9JQUoWE2b9WZIk1FBdWCmm/",
+	"BH9yRpy4zOCNHRPwSWRgJNJ9cowhLnRCucAsIZJSni3KDKHSrVzVwoauchkj3RcH36LABYde5L0jLMYZ",
+	"9PtC+v12lQSvmUiPpzSoG/MUl1ZDJcfPfFs15h0305KrCvzTandQHZqz/clAVDLPsrJYigtEKAWfoYhd",
+	"SblDrFcWu+hZrO7yqZLqxwXYvdj80oU0b2Qh3Atb3IjHUowzjinMfygBunKsMZHae9qd7VFphi0JuJF+",
+	"yzMvi96hwTdLJNYS9lzEso0WLuLqDa3xxd1jbguUt06ZOiwrGXXj34bAksOsRchRALkW8TeZFuIuIuOs",
+	"0FNX0sf3s9W9aCggMZFhbH6cSsgIoKSBbKCWtq9MZB+pChodLle2gXKboOlV0ME2u0c1plhm3njARgBl",
+	"1BGc9M9c5i8VZCKHQrqKMr0+cSmsYzDxB1FIrnygO6NulWwQlamNXsZx0/aGAhojqJQLqhaYiwJb1T4V",
+	"7MXet8SVPjq9eHd59favVyfX17HLdDO1Cui5YvdcFr7SeMUqajURIbj+QrqKTl4jCfZR4zSYNHATIltV",
+	"qzRlWPhczsVQpIymZXaIY06QXsjdLYLiGjSJoHO6OCKbazEOhSvGCNhjb6sWRum7KEerJVW1JGOqgvJS",
+	"lsgskwTf4SGp9Wgui3XgWQJ9htzzCMp3DUXbshUzalEm3YXQdKsflBViqXFr78IEUg2FJ/+wLlaPpBZi",
+	"Vjx3SvX6SxsTG5ZuXdjNH+feBXkP8HOnYlPVEqRg25T+CKq0fYg+rkzI5vHdxfhLm1gelE1z9it4neCj",
+	"I8eG4pRazirHmCYNb1UMF/KfGGS2BZuKPN9sZJtoc3Rss8Y1vwoAvyMBAExWuqUmYOQYCd6fGJSwA9wa",
+	"k843XfWeNbUq6edSG6JYYoccc6WdMcr1hdCmYl4ixQLXOV1At06oe2lRrN7m1yXv4/7wd1dzpE8u6YSl",
+	"h2X/2Bi4VVx1A+0ajmmy4H8bLQhPe77uRHzGxV1MpozaKwcZsmLZX4bQzGbYicOab/ZKnUnVELJxxrWx",
+	"XPDaA2bFCtB0ntUju3YPWK21jTssPXxcKA384RN1ja3K3iyXiF2pLrPKo94KFxi9rOpVJzpbRhILVzwJ",
+	"WNGZSwBpWpl7bPeCvTcIO3GHy/hDuMYeL3BlBa7b0i6IFUi5GTNsUxOcspDYRPro9z4ZuAgOp0mWMi+k",
+	"lpYyKU8jFDhfrBLOa5g8IJ0HU851WVSsgRYawupwRhdlQrMM5Ey/u/4f4AL7oiiH0MPYmTbKbsDAqPma",
+	"iOtlfFFKjpdK+cbOf4oJ465eRluJ5K0qJD8C3v6VmSdD2sc0FoVV+dsi/HzU5VfU32BTCetlIf+o+MYD",
+	"mO4uE+m6qJ0liydWAxASLAl+wiP7EKS6+5I1kMrmXNM4gFcWuSGFcJ35UVXw1U9kjpVED8uuphDkOWYs",
+	"0747l1+G1VgjcsdyU/L/1cg5tME+FlU8vh55IlI3SaBGfnh6Cqwkp1UaPMFC86F8C+7FtAwaGdHkbgI1",
+	"F74S6QYihUD/B15OaygVrC7rk5ApKjRAOKXFEHK+QjNhBPWxA4sQRMFWpcWRLn3RNuHcpt4SP6FcgC9k",
+	"aQBfl7y0oNkPNCnLzKDxUbA+QaPrUMAiNlSKJ6fOIrTZjwMJyXQooPBZl66aoCZQppAbwGEXtIsQcc9i",
+	"7ANO1+uTKzYuNM1c6acm+2WrYfQQTJrAm7CI/ODs6mTw+ud3g4vrn06uwtLuQ1FXQh3bBBYKJRmtkIML",
+	"jNYYSelSc5ihcKbBiMTHby/enJ0e3wT15FcFkQaL2pXFOMtEodnA0woWX61hX61h/xHWsEFgNq9U2joP",
+	"sJwu+jRzmHcwyLz9yrgVyDO91wJ4Zem6wAwL5CrwpRTQxplr9BhUv0pB8kLlUjPA96HY7JogpWfC95ar",
+	"UsK1TxXH2tP4oWwyt9L4ImPQvjp0QxSitCl2Obq3RlBYS3HnTIaaWgLqg7rbGa+UqghOrU+Wz9TF/QYO",
+	"EyDHoeiGTfSqPfXCBJPVziN4NTS1/HDVuYYi7OoBvMR5wBM5gxNxemXgCgNfVqN7ROafiZd/goi60tmm",
+	"KRHEIUIXOhKTKU3J3wttyJgLrqcs7R26noZxWRkCEc9domE18xLQdpQRYyLsofIhajbbXMigHwsXJHct",
+	"25YbsX2VkDepsZDLESBwAEvXodJZQ6CYIOaBu+RY76SFtHXzULboJYzmsL4616t7ll0CnCe1qJKpQi5a",
+	"dgu2GFqy1KHoGjoiSSYhLtCF/0dEMDOX6o6kSuY9S+e+SY1iO9QYmkyx5Ac3XnqOsH/QUKwVnw+thMuV",
+	"NqVcUSU3r7LoCAsp06HwT0ONEiudjAsFRqqcs4S5OAdgQe4dJ5ZUQQx98lagkuBOy5XBA+OYy0Eqj69E",
+	"gCiUpOcU242rFRJG5ztwYSiHKzMG2kTYicrdEriwPjnYe+EJvmKWAbpZFl6zUPWX2jECL4FIo14Tdx3A",
+	"KX2Vlf80svJ6xs+/8v1P4ftvXLzLZs7/iLJw2F6rke2/VnQuqtDVRIp7pnS9lDXFgJwtm3BB3WIUSTGH",
+	"eMzMguhEWUFjnNHJhKXOLBG822TNdDb+snnY71R+K9fXQu/+DL5SyAYKeQumdIcQFmpVRkC7E7sso41t",
+	"T8lMzpjYKBpVzQDWGxcbfVx9cgHF2CmBzL9JARXA3IjwNtAtTxjpvtx7XhVfdR0HoCkRhIJBOpsLm3hJ",
+	"zr9bpYGqKd3AvrU2vAuKMNthd8dSzXZS1/aowuKG3ki1XjQjMPZt7EaDLzY0kvmsgdgN7fraCLA8mq8V",
+	"SJ/KwlOdhiaKJVKBAwwQvVvklqBf7RFNdgHNe0C1ri6ErmKjc8aSKbw+EdA/ZxMZly3JHkjBWCm5osta",
+	"qh4aRWDoerZES5JEcy4EtDV72qDMWt+8z0x99a5t6xIgnNGo7MQWk+6obL3WQ1C6k7fc0OPXH4JUv5p7",
+	"12Y/VLds6uipzIeopGCvybjue8gzACsCXGhlA9gNa2Oy4sHenhWnMykm3q+eKwkFH0DE1r5Ej46gvBLz",
+	"LW20oaYUP+yNanGXdCnUFSUjmllFH5KQpUqmTBtsJqlYmdBRmQPASIKlPNCiaeUVK0f7YMhyfFkYF6cP",
+	"qjvVUhAjwT1HUy5cHmBchtkjFHbBixY3CtLfI5yekCO4GVqDXKDlmAuJ+IQswjWZemf8ngnIjgqanPlj",
+	"LmeuUMnhzjIyIRi3QqkqV6M8OloWfcnBgIb3ygHREbaytwIhckTwNO4MxoapmHTBgyukpZnxmCdY/AlU",
+	"boc9hTA8CzogLVBN7B2RkTTToKqU6znQiAYl/vwOMAGL+i0Brv8Iashn2ES56jKFwy+/FkEbHHFDfUGW",
+	"SOCTUBzPdY6RhOo7l1LSiVYzYssWlRg301puxZ9zjRZaYb6GJrjQ0CBjdw7NP1vJ4mpZzrq8Ojk/vT2H",
+	"SQevz08voDryi73nzdHbYW/RT8bOrYKqa91Mt4iodmvr/wF0gScIb8bjJw4d7N0tIRnOHXMPEu2YDiLJ",
+	"PUp5DAqQKldyzDO2Lvr5ugpTL9sJuUkjX1vX53S54SBOFceDShGqEFDgVxejSjMHL4NIWJZBe0S31qag",
+	"aF9m+gFBzX/UCow+qrhW0VmkWJrVtfQZE26OHOywOVII1/DA/em2hh1fYD2XtMynh1KuNN2RArzfE+ay",
+	"/aaKOa+N7+MloEGXVIsTYfeRwrsuthLv1cvbm8ar79Kt6gkvPj9Fy6VR0pIDUP/PkPZQ7qX5/POipaYP",
+	"hMBiM7WwVSGc8yGJ6YTFpLv//N///Nf+wR6EFIgiy+wFmWSMKsJNLyLxWCaFHlgJOY5InCtul3gsrUwu",
+	"NPrmNBOaG37PbmTOEx2Trre4HbwMW8VHxGBDeQxgiGto1iBU3+YpNSzEqsfX8N3oONXnVvE3YHMBi0qX",
+	"kPk/JvfnGHiOrpA26BjdThBLF+Aue+97qTfnZ+S+n9gOPtm3RxhjlJIbI3IFtL3zyAWH6+DeDNL2hsLn",
+	"7UUuemgm0ZHo7lJ3z7urtufyORg5p+oulXNB4KbNmSrjFIYiLp1OP//888875+c7r1/vQFHm/iyNsSQz",
+	"lGCGGKe/y0IJ6hpmQl/se5eS7vpfg1YFhQSqHEJ/RVi9CsLFDKGQT9gnZ66Bj4HYVjYnCCrQvaeyUE2u",
+	"6xN45DU19GH3wa88rxPQZtt5I/H8ynO/9chV18WYhxkTxnWqXD38X3keL2kYvh/va65zqbmvpbaERtXY",
+	"R3B+doK/DDtNEww7cZPeUW3nj1HFsh6UXhNjao6kslYboGZwLNvRryefdZKsF66QTPFaqa/jKMBzUfV/",
+	"h+YzrdJplp37ybeRUN9Aty1T1i/9bCe45ARX0B46ECyrlomKue68hI6ka9SDAHqQdHk9lQqbMzORME2s",
+	"uCBM4OP2Z1/PcK7kgpd7vapjEF8doJQoiAGRYonzW+nB9ZPe6Ag/cragurBB5Hgchd1K3QokZMylzQp0",
+	"OzY8ge4Mky0sUszo+1N84+XeZh26Jjp64llWHb8gfkL/gm0wsl3d3cwsdn/D4z5dn/+7lCSJ7zw8t9cd",
+	"1UODJ87dEh+W1funjXHYOgnXH/KDFSJQc7n2WkhE9v/9z38d7O3Veh5/Mk6gKvE4OPH4+g5O8GXUHc/S",
+	"WpiWMzEgxP8z0NyrOGXorBx/BMovc0FfEBvc9k3EgME1MINr3+tfOQpz6si4FlA34eB7sxqQK/odlOa+",
+	"YPPG6tzc+KbHy1NtU3UU4eMHfioTgBv++Ev2qdii4CGuzx2RY0/Iq2oF370mdy+/Nt97sK2hRnVNzXzX",
+	"UF2hpzuhwVavL7nt7K2O1F2ozjNNLgs9vQ7t6d2YiRTaxMcRaNzG5JrcXp1Fpbspzg9evkqnrrqEPZCY",
+	"3LGFMy5QokFgx574ztHOLECCsvB+DvSM+TRb3Rg2OkjT5VU+FW0uTfOFKu3bZbwGiLVkDqk/Eqk9WpaN",
+	"Yq7lHGLTM01+YiNA4LpHCGqZsBkX6VJ8wEOoafe38M+HSfbhmw+X7xtwvakAdk4h/MPVv64vdm0x7NLC",
+	"VRQ87WxT/rpBPbhiM3nPvpZP2Nyxz8KpWbNANHZl0i0GPhRry8db7c1vx2MXZ1LNTDSkmmpmDBcTfUiE",
+	"JCldRPZfKxULlkVV02Q+Y+RXaP4FuQK1hmW5kjk2cg6vlF6fxPc05+llMcp48gOrUhgDluhDGO7YgtCy",
+	"pZhD4xFmigFM5txMW0Jf/O6ftNuQn2ST8cMfRgnYP4U3cGVXkWtU6JEX062ZWULgCoN+HFyevrbH/CAF",
+	"Ok7pQsekO2fszn6MXM4bo9ATMrZ4GZNuJhOake+/Pzw/j8jBi52pLJT/+b9dqWJBTgcXAxRHdJFMCdXk",
+	"pFAyZ7tnUqSQEB6zGeWZE2jsTmKs/+o2j7mPLisS5wTCgFLDUjOCS0zpIoNgCk3vsRGxK7HVRdeGz2tI",
+	"7jTRdzwPxmUuxdF1H8EQIm4iUr25cPv3GZ0J60WkEBk0uaqo29femCtpoOANxfLIsPaULiD5Ui2gTcM9",
+	"zQpw1VDyYm/PgggTUTWKi23WhjrlPUUnExz/2uHc528xtoHoLQdNlwn9P0cUK0sVrGN+21xgG8ueHlPN",
+	"drgoDfRV3fUYGoDES75SrknGNXSggiKmWE8nbi5fHbeXOH3kaqbXjKpk6vzv7SVNmxqb+D/bm5ms5PZ8",
+	"rY06oyaZBg2Qv9ZGfaLaqBHRgNpQRjKMTJUQb89NxqKV+sSEpw9jD2Vl1Zb47UeoPVmnzd95+cl1xe/e",
+	"ri3V9lVb25iw2p6ZChEF9nohlo9tQGHQfXYxn7QVdW9Ylulae3WMGvdlJCGnVFuli6t0x/6x8A1uI5LT",
+	"xQyraDiaw6SrqJ65GkE9PTEpLPFB2nfPp/nDS1Oqg6zX5pxtKAlyjFt5yubp4TwNqP2GUVMoRvScGygm",
+	"AkdVbuVpclBcA/w2gJUtSOzhJVQQ9h66X2FPd65JIRqznhA/GhHG0MSst+WutP0o2zdCLV4y5hAMHc/Z",
+	"SHOD/VqmUrBFLk3PvpUqLD6kecaE8Sl9pt6ZsU+uAm8JRIjV+7i19IzCHTxtpqSb5EH22YPP6T25Ygnj",
+	"n2wg+xP0Gl1qnFT2wC/yXCoDSDuS77chjdK2sFuI0k7Urjk4F4sPuulCSzedUCGY0kTmDPsX6t4h4Qaa",
+	"HqKVblQYA7IMNcSSoK7oouxwvKQUV8u5RJR/mPAQvA99u7eunjM1s+yBbfYGRM9olpHvb87PUGQuST+A",
+	"qgPCF0Dedb3fp07Ip5W6ifkGz3Rt8XDS9oB1I1pFLZwV3dRC+hsWM63gzCP4rqoCi1dBFHSnssIn1Hk1",
+	"hRLa50GUKEvkeEy6YCLThi502V8TqvSNpZpg/dmUzkBtxablpWFGChLDV3GfnNuBkRFrQFCrpGqzE2DR",
+	"X94KtnOc8eQuRqFlLNXsCFI8fKFqPhGy8b4PhgnNPI+C0dvcA+935vP5DtS7KFTGRCJTlq6rerG8+ZqL",
+	"Qwp7gQlLk4Ha/PygqSLGSvGLD09GhSfL6AG9xcbjL3JbPAXXtwiYWASsESY4OpZoV5Pu1Ztj8s3ey296",
+	"QU8bR9aO7FZay7ffEZqZnY0RKRta3t54ugcJi4tJxnYKzZaazD8gXKUtVqWxWbQJAlC26XwLBPbI3W+f",
+	"pjt1ubNPbzn2MS1mYQlHzmJYC2LxSh/UHId07JVwlifqxxt04gWLRYhhPrRmjDHCv7M+vb6+Qv/pJEfj",
+	"O2OXNNfSoBfIfqUz73ZMYgdcP+vaR2zkFUErZ1dyBmg0CipTpEUC9XAS0B+bSR/gWZGIZmY7DsBcm+wt",
+	"XP7+0ZAlvHzxWVtgD0JVwALzKagsOBHolm5J7T+PgnxzeSQPSzJH9QbElWoznzIwomJj1VreMHvPtdHb",
+	"EBZmROwopmWhEtbu1sHIgNJ24l50+ohUd+XFLwvTt7doIYzCMAIqyOn1W/J8/9WrnX1Cs3xKdw6wCHWY",
+	"RPdMl+y0inXDeAWa9Y6g1BsMikI+JLMF3TtBugdYCBYRyHCJ4VuWlq2a7QU/5iKlU5blVsjsJ3LWJ4NM",
+	"S7ASOhcZvuWmg+QIX+GuXGq5FvS6OgetKGYjpspyOtxognAtXespNQyKx1JNkilL7qB7bsppVkZcpHzC",
+	"gY3GhmWHLoF2pg9j5KACdB7u1F23jEYj4DUc0VV5tFtxJjdgzX2VU2OYsg//P38b7Pw33fn1l98OPvyP",
+	"zscwoU+wpC9tpy26AzcAHk736O9PKWYzpiZMJCXKWPzwSInFh0t0j8Ku9gayLDeaJsPYsl3AM1mYLS7M",
+	"KSO3V2detppKbafz7wOx98lAlHwGS07XOocsF3qAsqnOgpRLZawULbRhNCVdqydDF96GuG7FqGHHbubK",
+	"x/Mklkk3yxcK7L5V2aYibk0HYYEqcyZa7uJPKCtXp4FgbdHH36Bx9WZMnn1vj99IspCFKlP2DNyxdmfw",
+	"da2yxTNXjQxRbVgpqFBkpGoGjv1xkH4qR2KeUVG2IvkDhtFiFTNybRTPWYUFyCVgcwEvCOHWyhHkbFYI",
+	"4E2fXEroiLwIapxzcc8NuDk2eaj8Ek7hjc6XJTC3bHvB9n/XxQu/fDyBPzcMUUPAoYDkUaSAiqJSZIuH",
+	"4iVeEB97T+HbR2B+rZojYIidvZyEXCmX03TpXMIw4ZXzxRn/iGcZFxN/gTZw/vUn+x2t7Dd/SB74NmcC",
+	"j90xwTpEHopnczaaSnnXjmhvRbYo+S1Fjz/X9q4Bazz2trMKD7q3SzXknik+XmDUyp7vmQE2IUATiLlJ",
+	"GHQTOHLF5CGjD/jsHRfOgEQTe3FlLK13q5zRBRkxgrV898k5/4503SLnihvQOHrQGES5xhekRHAX9mu1",
+	"B0sIpQRH7xj59hX5gTcUvsaxf3LAalYfMNCq0h/wnZ1rD5vtzZwvvnlUyyZNU44hGZeB8wFX8EWLZjt4",
+	"DpK7Jqq/xFqZLI1KwTqvvrI3foAbhGov5Hw0M/gduSAcLjPXaQaIiaMLr6I1F7Sm6ByIYgPpS8vFDnY9",
+	"L8Pzmkg5ydr90M6KCSlxOxm/h5ARNG6MMzkniZR3HFV6xVKuWGK0V3F4yoSxt2Ou5D1PmULyjZ1F48KS",
+	"PxpFiKIilTMX0B0GFEHbUzv6HWN51eTD0NEzXXaGvjZS0QmLj3xXmx0IOgerir/3RjS5I1NquQp8TKjA",
+	"vtAjRth7n05t5AQNSa5qEelqxkhcNfixwNuVPE12/UtxU8FtK6a+5WliSf+0IR5vpddRuH93kxs6Qj41",
+	"YhPuOL7z7fqS1YXK7NPPD/wAo4VhGhbUZM8IAb+dwbXZAbl/8E3NDXNwsNn68RwDWJZtic2IcuTKcLvd",
+	"cm/XKrsbSBEGNXlb2VA4BolOEHA8RHjcRpJ4N5MTLv4XkAGoc38ZFnt7zxOLJ/AJQ40AbYIwOvu+6zcU",
+	"BtxKZHgbdL9P4CopG9MiM9uIJ+x9zhLDUmeoWctWQIFqiMgj3RpjQDAAjWMZwx+OTyJXfppCaWCRsF7I",
+	"cezrdU7jobeJyQyyOQQVlCwkOK740PXuW6JrKYguEnsXuELGvsMfar2O9l1ySsVNcu3qcvH3rKxsBA0K",
+	"sfEsBtKgG8tR7DN0nvQOfRZcHATFxaRbR02oAgihbHFE4rK0Z1UjDRD8mcZ1lrk77wrhWbxL4xHyncvq",
+	"qb1JUp6ieCWLZAq6hrTLBlFJeM8BxGWUO6gA4To7IW1oNEi7Jo2VLZ0unCfbb2SVwVneduxOd1tbaso6",
+	"D5J3ouaBAAXbRnq5f7D1QHAADxpoW55W4zTHMmWO0dQw2HOcFUTehk/9WdjRG2wX2ciQmnhLfajfOiNG",
+	"FVMD++vh336xB4Q3AuJhobLOYWcXwnfcSMun9ZNzHG1XldphjitKbRFr2UVfxVFEVagzVpqIfFgVErrL",
+	"I0VnSOPm3Wyw99W5bpw4wFLLvAsdVj+NSpdzVC/l5lSdYHQf+706wTG0B1gpe0y60OwP241jhcRe5Nop",
+	"wGbC8O1gImiUsDrLZUZBtlGymEydmomlIOtqbUScolqVhqzML2h56TfnkzdM+pNX/3Sg/x2WXNydn2tA",
+	"ZmgC9sUZTFz68sErGQIS/Q4NkzVXqgYrkWIzXszQShSMVZao/vDLh/8/AAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
