@@ -26,6 +26,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/export"
 	"github.com/percolate/percolate/backend/internal/insights"
 	"github.com/percolate/percolate/backend/internal/memory"
+	"github.com/percolate/percolate/backend/internal/reminders"
 	"github.com/percolate/percolate/backend/internal/voice"
 	"github.com/percolate/percolate/gen/api"
 )
@@ -73,6 +74,8 @@ type Deps struct {
 	Memory *memory.Service
 	// Export writes a user's data as a zip archive.
 	Export Exporter
+	// Reminders keeps reminder settings and push subscriptions.
+	Reminders *reminders.Service
 	// Tiers is what each role includes, shown on /api/auth/me (nil: the product's defaults).
 	Tiers entitlement.Table
 }
@@ -112,6 +115,7 @@ func (d Deps) missing() []string {
 		{"Chat", d.Chat == nil},
 		{"Memory", d.Memory == nil},
 		{"Export", d.Export == nil},
+		{"Reminders", d.Reminders == nil},
 	} {
 		if dep.nil {
 			out = append(out, dep.name)
