@@ -8431,6 +8431,11 @@ func (r SendContactMessageAnswer) ContentType() string {
 	return ""
 }
 
+// UnsubscribePageAnswer503Headers the declared response headers of an HTTP 503 response for UnsubscribePage
+type UnsubscribePageAnswer503Headers struct {
+	RetryAfter *int
+}
+
 type UnsubscribePageAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8438,6 +8443,10 @@ type UnsubscribePageAnswer struct {
 	JSON400 *ValidationError
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UnsubscribePageAnswer503Headers
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -8448,6 +8457,11 @@ func (r UnsubscribePageAnswer) GetJSON400() *ValidationError {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r UnsubscribePageAnswer) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UnsubscribePageAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -13315,6 +13329,26 @@ func ParseUnsubscribePageAnswer(rsp *http.Response) (*UnsubscribePageAnswer, err
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UnsubscribePageAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

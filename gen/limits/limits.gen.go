@@ -91,7 +91,7 @@ const (
 	// RegisterRequestPasswordMaxLength is the maxLength of RegisterRequest.password.
 	RegisterRequestPasswordMaxLength = 128
 	// ReminderSettingsTimeMaxLength is the maxLength of ReminderSettings.time.
-	ReminderSettingsTimeMaxLength = 5
+	ReminderSettingsTimeMaxLength = 16
 	// ReminderSettingsTimeZoneMaxLength is the maxLength of ReminderSettings.timeZone.
 	ReminderSettingsTimeZoneMaxLength = 64
 	// ResendVerificationRequestEmailMaxLength is the maxLength of ResendVerificationRequest.email.

@@ -32,6 +32,25 @@ import (
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
+// The refusals of values the contract lets through but that mean nothing here.
+const (
+	MsgBadTime     = "Enter a time as HH:MM, for example 19:30."
+	MsgBadZone     = "Choose a time zone such as Europe/London."
+	MsgBadEndpoint = "The push endpoint must be an https URL."
+	MsgBadP256dh   = "The p256dh key must be a base64url P-256 public key."
+	MsgBadAuth     = "The auth secret must be 16 bytes in base64url."
+)
+
+// IsMeaningRefusal tells whether msg is one of the refusals above (for the contract's tests,
+// which judge the gate's limits, not what a value means).
+func IsMeaningRefusal(msg string) bool {
+	switch msg {
+	case MsgBadTime, MsgBadZone, MsgBadEndpoint, MsgBadP256dh, MsgBadAuth:
+		return true
+	}
+	return false
+}
+
 // Settings are a user's reminder settings.
 type Settings struct {
 	Days     Days
@@ -170,11 +189,11 @@ func (s *Service) Save(ctx context.Context, userID uuid.UUID, in Settings) (Sett
 	fields := map[string]string{}
 	hh, mm, err := parseClock(in.Time)
 	if err != nil {
-		fields["time"] = "Enter a time as HH:MM, for example 19:30."
+		fields["time"] = MsgBadTime
 	}
 	loc, err := loadZone(in.TimeZone)
 	if err != nil {
-		fields["timeZone"] = "Choose a time zone such as Europe/London."
+		fields["timeZone"] = MsgBadZone
 	}
 	if len(fields) > 0 {
 		return Settings{}, &apperr.ValidationError{Fields: fields}
@@ -220,13 +239,13 @@ func (s *Service) Devices(ctx context.Context, userID uuid.UUID) ([]Device, erro
 // Subscribe stores a device's push subscription.
 func (s *Service) Subscribe(ctx context.Context, userID uuid.UUID, sub Subscription) (Device, error) {
 	if !strings.HasPrefix(sub.Endpoint, "https://") {
-		return Device{}, apperr.Invalid("endpoint", "The push endpoint must be an https URL.")
+		return Device{}, apperr.Invalid("endpoint", MsgBadEndpoint)
 	}
 	if b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(sub.P256dh, "=")); err != nil || len(b) != 65 {
-		return Device{}, apperr.Invalid("keys.p256dh", "The p256dh key must be a base64url P-256 public key.")
+		return Device{}, apperr.Invalid("keys.p256dh", MsgBadP256dh)
 	}
 	if b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(sub.Auth, "=")); err != nil || len(b) != 16 {
-		return Device{}, apperr.Invalid("keys.auth", "The auth secret must be 16 bytes in base64url.")
+		return Device{}, apperr.Invalid("keys.auth", MsgBadAuth)
 	}
 	r, err := s.st.Queries().AddPushSubscription(ctx, dbgen.AddPushSubscriptionParams{
 		UserID: userID, Endpoint: sub.Endpoint, P256dh: sub.P256dh, Auth: sub.Auth, Device: strings.TrimSpace(sub.Device),

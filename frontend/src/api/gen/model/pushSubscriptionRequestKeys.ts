@@ -58,11 +58,13 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
 
 export type PushSubscriptionRequestKeys = {
   /**
+   * The browser's P-256 public key, base64url.
    * @minLength 1
    * @maxLength 200
    */
   p256dh: string;
   /**
+   * The 16-byte auth secret, base64url.
    * @minLength 1
    * @maxLength 100
    */

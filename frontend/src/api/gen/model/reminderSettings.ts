@@ -65,7 +65,7 @@ export interface ReminderSettings {
   days: Weekday[];
   /**
    * Local time, HH:MM (24-hour).
-   * @maxLength 5
+   * @maxLength 16
    */
   time: string;
   /**

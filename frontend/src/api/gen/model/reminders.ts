@@ -71,6 +71,6 @@ export interface Reminders {
    */
   nextDue: string | null;
   devices: PushDevice[];
-  /** The VAPID public key (base64url) */
+  /** The VAPID public key (base64url), the applicationServerKey of a browser. */
   vapidPublicKey: string;
 }

@@ -348,7 +348,7 @@ export const getUnsubscribePageQueryKey = (params?: UnsubscribePageParams,) => {
     }
 
     
-export const getUnsubscribePageQueryOptions = <TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>>(params: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getUnsubscribePageQueryOptions = <TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(params: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -367,10 +367,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type UnsubscribePageQueryResult = NonNullable<Awaited<ReturnType<typeof unsubscribePage>>>
-export type UnsubscribePageQueryError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>
+export type UnsubscribePageQueryError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
 
 
-export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>>(
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params: UnsubscribePageParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof unsubscribePage>>,
@@ -380,7 +380,7 @@ export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>>(
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof unsubscribePage>>,
@@ -390,7 +390,7 @@ export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribe
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>>(
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -398,7 +398,7 @@ export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribe
  * @summary The page a reminder e-mail's unsubscribe link opens.
  */
 
-export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse>>(
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
  params: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

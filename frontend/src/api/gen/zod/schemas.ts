@@ -549,7 +549,7 @@ export const getRemindersResponse = zod.object({
   "device": zod.string(),
   "createdAt": zod.iso.datetime({})
 }).describe('A device that gets push reminders (its keys are never shown).')),
-  "vapidPublicKey": zod.string().describe('The VAPID public key (base64url)')
+  "vapidPublicKey": zod.string().describe('The VAPID public key (base64url), the applicationServerKey of a browser.')
 })
 
 
@@ -557,7 +557,7 @@ export const getRemindersResponse = zod.object({
  * `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
  * @summary Saves the caller's reminder settings.
  */
-export const updateRemindersBodyDaysMax = 7;export const updateRemindersBodyTimeMax = 5;export const updateRemindersBodyTimeZoneMax = 64;
+export const updateRemindersBodyDaysMax = 7;export const updateRemindersBodyTimeMax = 16;export const updateRemindersBodyTimeZoneMax = 64;
 
 export const updateRemindersBody = zod.object({
   "days": zod.array(zod.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'])).max(updateRemindersBodyDaysMax),
@@ -579,7 +579,7 @@ export const updateRemindersResponse = zod.object({
   "device": zod.string(),
   "createdAt": zod.iso.datetime({})
 }).describe('A device that gets push reminders (its keys are never shown).')),
-  "vapidPublicKey": zod.string().describe('The VAPID public key (base64url)')
+  "vapidPublicKey": zod.string().describe('The VAPID public key (base64url), the applicationServerKey of a browser.')
 })
 
 
@@ -592,8 +592,8 @@ export const addPushSubscriptionBodyEndpointMax = 2000;export const addPushSubsc
 export const addPushSubscriptionBody = zod.object({
   "endpoint": zod.string().min(1).max(addPushSubscriptionBodyEndpointMax).describe('The push service\'s https URL.'),
   "keys": zod.object({
-  "p256dh": zod.string().min(1).max(addPushSubscriptionBodyKeysP256dhMax),
-  "auth": zod.string().min(1).max(addPushSubscriptionBodyKeysAuthMax)
+  "p256dh": zod.string().min(1).max(addPushSubscriptionBodyKeysP256dhMax).describe('The browser\'s P-256 public key, base64url.'),
+  "auth": zod.string().min(1).max(addPushSubscriptionBodyKeysAuthMax).describe('The 16-byte auth secret, base64url.')
 }),
   "device": zod.string().max(addPushSubscriptionBodyDeviceMax).optional().describe('A short name of the device, such as Chrome on Android.')
 })
