@@ -11,6 +11,7 @@ import {
 } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
 import { subscribeThisDevice } from './push';
+import { browserTimeZone, zoneOptions } from './zones';
 
 const DAYS: { value: Weekday; label: string }[] = [
   { value: 'mon', label: 'Mon' },
@@ -21,16 +22,6 @@ const DAYS: { value: Weekday; label: string }[] = [
   { value: 'sat', label: 'Sat' },
   { value: 'sun', label: 'Sun' },
 ];
-
-/** The browser's IANA time zone, or UTC where it says none. */
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
-function zoneOptions(current: string): string[] {
-  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return all.includes(current) ? all : [current, ...all];
-}
 
 function nextDueText(r: Reminders): string {
   if (!r.nextDue) return 'Reminders are off.';
