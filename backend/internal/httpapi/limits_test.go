@@ -14,9 +14,9 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/chat"
-	"github.com/percolate/percolate/backend/internal/reminders"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/contact"
+	"github.com/percolate/percolate/backend/internal/reminders"
 	"github.com/percolate/percolate/gen/api"
 	"github.com/percolate/percolate/gen/limits"
 )
