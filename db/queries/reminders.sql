@@ -34,11 +34,11 @@ WHERE user_id = @user_id
 RETURNING *;
 
 -- name: ActivitySince :one
--- ActivitySince tells whether the user wrote in a chat since @since (a day's local midnight).
--- TODO(check-ins): once the check-ins branch lands, also count a check-in since @since.
-SELECT EXISTS (
-    SELECT 1 FROM messages
-    WHERE user_id = @user_id AND role = 'user' AND created_at >= @since
+-- ActivitySince tells whether the user checked in or wrote in a chat since @since (the local
+-- midnight of the reminder's day): such a day gets no reminder.
+SELECT (
+    EXISTS (SELECT 1 FROM checkins c WHERE c.user_id = @user_id::uuid AND c.created_at >= @since::timestamptz)
+    OR EXISTS (SELECT 1 FROM messages m WHERE m.user_id = @user_id::uuid AND m.role = 'user' AND m.created_at >= @since::timestamptz)
 )::boolean;
 
 -- name: AddPushSubscription :one

@@ -43,6 +43,72 @@ func (e ChatRole) Valid() bool {
 	}
 }
 
+// Defines values for CheckinSummaryDays.
+const (
+	CheckinSummaryDaysN30  CheckinSummaryDays = 30
+	CheckinSummaryDaysN365 CheckinSummaryDays = 365
+)
+
+// Valid indicates whether the value is a known member of the CheckinSummaryDays enum.
+func (e CheckinSummaryDays) Valid() bool {
+	switch e {
+	case CheckinSummaryDaysN30:
+		return true
+	case CheckinSummaryDaysN365:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CheckinTag.
+const (
+	CheckinTagAloneTime CheckinTag = "alone time"
+	CheckinTagExams     CheckinTag = "exams"
+	CheckinTagExercise  CheckinTag = "exercise"
+	CheckinTagFamily    CheckinTag = "family"
+	CheckinTagFriends   CheckinTag = "friends"
+	CheckinTagHealth    CheckinTag = "health"
+	CheckinTagMoney     CheckinTag = "money"
+	CheckinTagOutdoors  CheckinTag = "outdoors"
+	CheckinTagPartner   CheckinTag = "partner"
+	CheckinTagSleep     CheckinTag = "sleep"
+	CheckinTagStudy     CheckinTag = "study"
+	CheckinTagWork      CheckinTag = "work"
+)
+
+// Valid indicates whether the value is a known member of the CheckinTag enum.
+func (e CheckinTag) Valid() bool {
+	switch e {
+	case CheckinTagAloneTime:
+		return true
+	case CheckinTagExams:
+		return true
+	case CheckinTagExercise:
+		return true
+	case CheckinTagFamily:
+		return true
+	case CheckinTagFriends:
+		return true
+	case CheckinTagHealth:
+		return true
+	case CheckinTagMoney:
+		return true
+	case CheckinTagOutdoors:
+		return true
+	case CheckinTagPartner:
+		return true
+	case CheckinTagSleep:
+		return true
+	case CheckinTagStudy:
+		return true
+	case CheckinTagWork:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ClosingFeeling.
 const (
 	Better ClosingFeeling = "better"
@@ -364,8 +430,117 @@ func (e Weekday) Valid() bool {
 	}
 }
 
+// Defines values for GetCheckinSummaryParamsDays.
+const (
+	GetCheckinSummaryParamsDaysN30  GetCheckinSummaryParamsDays = 30
+	GetCheckinSummaryParamsDaysN365 GetCheckinSummaryParamsDays = 365
+)
+
+// Valid indicates whether the value is a known member of the GetCheckinSummaryParamsDays enum.
+func (e GetCheckinSummaryParamsDays) Valid() bool {
+	switch e {
+	case GetCheckinSummaryParamsDaysN30:
+		return true
+	case GetCheckinSummaryParamsDaysN365:
+		return true
+	default:
+		return false
+	}
+}
+
 // ChatRole defines model for ChatRole.
 type ChatRole string
+
+// Checkin defines model for Checkin.
+type Checkin struct {
+	CreatedAt time.Time          `json:"createdAt"`
+	Emotions  []Emotion          `json:"emotions"`
+	Energy    *int               `json:"energy,omitempty"`
+	Id        openapi_types.UUID `json:"id"`
+	LocalDate openapi_types.Date `json:"localDate"`
+
+	// Mood 1 is very low, 3 is okay, 5 is great.
+	Mood Mood         `json:"mood"`
+	Note *string      `json:"note,omitempty"`
+	Tags []CheckinTag `json:"tags"`
+}
+
+// CheckinCreated The check-in, and what the client must show with it: `safety` when the note screened as risky (the support lines for that kind of danger), `lowStreak` when this is the third very low check-in in a row (a gentle card with the support lines and an offer to talk, at most once in seven days).
+type CheckinCreated struct {
+	Checkin   Checkin `json:"checkin"`
+	LowStreak *bool   `json:"lowStreak,omitempty"`
+
+	// Safety The session's support lines are pinned above the composer for the rest of the session:
+	// a reply in it has asked about risk (the check-in or its follow-up) or given the crisis
+	// reply. Absent while nothing is pinned; once present, it stays for the session.
+	Safety *SafetyPinned `json:"safety,omitempty"`
+}
+
+// CheckinDay defines model for CheckinDay.
+type CheckinDay struct {
+	Count int                `json:"count"`
+	Date  openapi_types.Date `json:"date"`
+
+	// Mood The mean mood of the day's check-ins.
+	Mood float64 `json:"mood"`
+}
+
+// CheckinRequest defines model for CheckinRequest.
+type CheckinRequest struct {
+	Emotions *[]Emotion `json:"emotions,omitempty"`
+
+	// Energy 1 is drained, 5 is full of energy.
+	Energy *int `json:"energy,omitempty"`
+
+	// LocalDate The day in the caller's own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC.
+	LocalDate *openapi_types.Date `json:"localDate,omitempty"`
+
+	// Mood 1 is very low, 3 is okay, 5 is great.
+	Mood Mood `json:"mood"`
+
+	// Note Trimmed; empty means none.
+	Note *string       `json:"note,omitempty"`
+	Tags *[]CheckinTag `json:"tags,omitempty"`
+}
+
+// CheckinSummary defines model for CheckinSummary.
+type CheckinSummary struct {
+	Days CheckinSummaryDays `json:"days"`
+
+	// DaysThisMonth Days with at least one check-in this month.
+	DaysThisMonth int                `json:"daysThisMonth"`
+	From          openapi_types.Date `json:"from"`
+	PerDay        []CheckinDay       `json:"perDay"`
+
+	// Tags Paid plans only; absent on a free account.
+	Tags     *[]TagMood         `json:"tags,omitempty"`
+	To       openapi_types.Date `json:"to"`
+	Weekdays []WeekdayMood      `json:"weekdays"`
+}
+
+// CheckinSummaryDays defines model for CheckinSummary.Days.
+type CheckinSummaryDays int
+
+// CheckinTag defines model for CheckinTag.
+type CheckinTag string
+
+// CheckinTalk defines model for CheckinTalk.
+type CheckinTalk struct {
+	SessionId openapi_types.UUID `json:"sessionId"`
+}
+
+// CheckinUpdate defines model for CheckinUpdate.
+type CheckinUpdate struct {
+	Emotions *[]Emotion `json:"emotions,omitempty"`
+	Energy   *int       `json:"energy,omitempty"`
+
+	// Mood 1 is very low, 3 is okay, 5 is great.
+	Mood *Mood `json:"mood,omitempty"`
+
+	// Note Trimmed; empty clears it.
+	Note *string       `json:"note,omitempty"`
+	Tags *[]CheckinTag `json:"tags,omitempty"`
+}
 
 // CheckoutRequest defines model for CheckoutRequest.
 type CheckoutRequest struct {
@@ -452,6 +627,9 @@ type Entitlements struct {
 
 	// MessagesPerDay Chat messages a day (UTC).
 	MessagesPerDay int `json:"messagesPerDay"`
+
+	// MoodPatterns The year view of check-ins and the tag patterns (every tier has check-ins and the 30-day view).
+	MoodPatterns bool `json:"moodPatterns"`
 
 	// SessionTokens The token limit of one session.
 	SessionTokens int `json:"sessionTokens"`
@@ -587,6 +765,9 @@ type MessageResponse struct {
 // (the text is what arrived before); `stopped` when the user stopped it. A user's message
 // is always `complete`.
 type MessageStatus string
+
+// Mood 1 is very low, 3 is okay, 5 is great.
+type Mood = int
 
 // OidcExchangeRequest defines model for OidcExchangeRequest.
 type OidcExchangeRequest struct {
@@ -915,6 +1096,15 @@ type StreamError struct {
 	SessionId openapi_types.UUID `json:"sessionId"`
 }
 
+// TagMood defines model for TagMood.
+type TagMood struct {
+	Tag          CheckinTag `json:"tag"`
+	WithCount    int        `json:"withCount"`
+	WithMood     float64    `json:"withMood"`
+	WithoutCount int        `json:"withoutCount"`
+	WithoutMood  float64    `json:"withoutMood"`
+}
+
 // Takeaway defines model for Takeaway.
 type Takeaway struct {
 	// Takeaway One sentence; empty when there is nothing to go on.
@@ -1002,6 +1192,15 @@ type WebhookAck struct {
 // Weekday defines model for Weekday.
 type Weekday string
 
+// WeekdayMood defines model for WeekdayMood.
+type WeekdayMood struct {
+	Count int     `json:"count"`
+	Mood  float64 `json:"mood"`
+
+	// Weekday 0 is Monday.
+	Weekday int `json:"weekday"`
+}
+
 // WeeklyReport defines model for WeeklyReport.
 type WeeklyReport struct {
 	CreatedAt    time.Time          `json:"createdAt"`
@@ -1012,6 +1211,9 @@ type WeeklyReport struct {
 	Themes       []string           `json:"themes"`
 	WeekStart    openapi_types.Date `json:"weekStart"`
 }
+
+// CheckinId defines model for CheckinId.
+type CheckinId = openapi_types.UUID
 
 // MemoryId defines model for MemoryId.
 type MemoryId = openapi_types.UUID
@@ -1076,6 +1278,29 @@ type ListChatSessionsParams struct {
 type TranscribeAudioMultipartBody struct {
 	Audio openapi_types.File `json:"audio"`
 }
+
+// ListCheckinsParams defines parameters for ListCheckins.
+type ListCheckinsParams struct {
+	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
+	To   *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// Limit How many items a page holds at most (50 when absent).
+	Limit *PageLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Where the page starts: an opaque value taken from the previous page's `Link` header. Absent for the first page.
+	Cursor *PageCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// GetCheckinSummaryParams defines parameters for GetCheckinSummary.
+type GetCheckinSummaryParams struct {
+	Days *GetCheckinSummaryParamsDays `form:"days,omitempty" json:"days,omitempty"`
+
+	// Today The caller's own today (from the browser), the last day of the summary; today in UTC when absent. At most one day away from today in UTC.
+	Today *openapi_types.Date `form:"today,omitempty" json:"today,omitempty"`
+}
+
+// GetCheckinSummaryParamsDays defines parameters for GetCheckinSummary.
+type GetCheckinSummaryParamsDays int
 
 // SearchProfileSessionsParams defines parameters for SearchProfileSessions.
 type SearchProfileSessionsParams struct {
@@ -1180,6 +1405,12 @@ type TranscribeAudioMultipartRequestBody TranscribeAudioMultipartBody
 // SendVoiceMessageJSONRequestBody defines body for SendVoiceMessage for application/json ContentType.
 type SendVoiceMessageJSONRequestBody = VoiceRequest
 
+// CreateCheckinJSONRequestBody defines body for CreateCheckin for application/json ContentType.
+type CreateCheckinJSONRequestBody = CheckinRequest
+
+// UpdateCheckinJSONRequestBody defines body for UpdateCheckin for application/json ContentType.
+type UpdateCheckinJSONRequestBody = CheckinUpdate
+
 // UpdateProfileJSONRequestBody defines body for UpdateProfile for application/json ContentType.
 type UpdateProfileJSONRequestBody = ProfileUpdate
 
@@ -1281,6 +1512,24 @@ type ServerInterface interface {
 	// SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 	// (POST /api/chat/voice)
 	SendVoiceMessage(w http.ResponseWriter, r *http.Request)
+	// ListCheckins The caller's check-ins, newest first.
+	// (GET /api/checkins)
+	ListCheckins(w http.ResponseWriter, r *http.Request, params ListCheckinsParams)
+	// CreateCheckin Stores a mood check-in for the caller.
+	// (POST /api/checkins)
+	CreateCheckin(w http.ResponseWriter, r *http.Request)
+	// GetCheckinSummary Mood over the last 30 or 365 days.
+	// (GET /api/checkins/summary)
+	GetCheckinSummary(w http.ResponseWriter, r *http.Request, params GetCheckinSummaryParams)
+	// DeleteCheckin Deletes one of the caller's check-ins.
+	// (DELETE /api/checkins/{checkinId})
+	DeleteCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId)
+	// UpdateCheckin Changes one of the caller's check-ins.
+	// (PATCH /api/checkins/{checkinId})
+	UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId)
+	// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
+	// (POST /api/checkins/{checkinId}/talk)
+	TalkAboutCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId)
 	// GetHealth Liveness: the server process answers.
 	// (GET /api/health)
 	GetHealth(w http.ResponseWriter, r *http.Request)
@@ -1515,6 +1764,42 @@ func (_ Unimplemented) TranscribeAudio(w http.ResponseWriter, r *http.Request) {
 // SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 // (POST /api/chat/voice)
 func (_ Unimplemented) SendVoiceMessage(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListCheckins The caller's check-ins, newest first.
+// (GET /api/checkins)
+func (_ Unimplemented) ListCheckins(w http.ResponseWriter, r *http.Request, params ListCheckinsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateCheckin Stores a mood check-in for the caller.
+// (POST /api/checkins)
+func (_ Unimplemented) CreateCheckin(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetCheckinSummary Mood over the last 30 or 365 days.
+// (GET /api/checkins/summary)
+func (_ Unimplemented) GetCheckinSummary(w http.ResponseWriter, r *http.Request, params GetCheckinSummaryParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteCheckin Deletes one of the caller's check-ins.
+// (DELETE /api/checkins/{checkinId})
+func (_ Unimplemented) DeleteCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateCheckin Changes one of the caller's check-ins.
+// (PATCH /api/checkins/{checkinId})
+func (_ Unimplemented) UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
+// (POST /api/checkins/{checkinId}/talk)
+func (_ Unimplemented) TalkAboutCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2161,6 +2446,216 @@ func (siw *ServerInterfaceWrapper) SendVoiceMessage(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.SendVoiceMessage(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListCheckins operation middleware
+func (siw *ServerInterfaceWrapper) ListCheckins(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCheckinsParams
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCheckins(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateCheckin operation middleware
+func (siw *ServerInterfaceWrapper) CreateCheckin(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateCheckin(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCheckinSummary operation middleware
+func (siw *ServerInterfaceWrapper) GetCheckinSummary(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCheckinSummaryParams
+
+	// ------------- Optional query parameter "days" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "days", r.URL.Query(), &params.Days, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "days"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "days", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "today" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "today", r.URL.Query(), &params.Today, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "today"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "today", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCheckinSummary(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteCheckin operation middleware
+func (siw *ServerInterfaceWrapper) DeleteCheckin(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "checkinId" -------------
+	var checkinId CheckinId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "checkinId", chi.URLParam(r, "checkinId"), &checkinId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "checkinId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteCheckin(w, r, checkinId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateCheckin operation middleware
+func (siw *ServerInterfaceWrapper) UpdateCheckin(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "checkinId" -------------
+	var checkinId CheckinId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "checkinId", chi.URLParam(r, "checkinId"), &checkinId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "checkinId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateCheckin(w, r, checkinId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// TalkAboutCheckin operation middleware
+func (siw *ServerInterfaceWrapper) TalkAboutCheckin(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "checkinId" -------------
+	var checkinId CheckinId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "checkinId", chi.URLParam(r, "checkinId"), &checkinId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "checkinId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.TalkAboutCheckin(w, r, checkinId)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3152,6 +3647,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/insights/weekly", wrapper.ListWeeklyReports)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/checkins", wrapper.ListCheckins)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/checkins", wrapper.CreateCheckin)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/checkins/summary", wrapper.GetCheckinSummary)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/api/checkins/{checkinId}", wrapper.DeleteCheckin)
+	})
+	r.Group(func(r chi.Router) {
+		r.Patch(options.BaseURL+"/api/checkins/{checkinId}", wrapper.UpdateCheckin)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/checkins/{checkinId}/talk", wrapper.TalkAboutCheckin)
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/api/public/contact", wrapper.SendContactMessage)
@@ -5526,6 +6039,485 @@ func (response SendVoiceMessage503JSONResponse) VisitSendVoiceMessageResponse(w 
 	return err
 }
 
+type ListCheckinsRequestObject struct {
+	Params ListCheckinsParams
+}
+
+type ListCheckinsResponseObject interface {
+	VisitListCheckinsResponse(w http.ResponseWriter) error
+}
+
+type ListCheckins200ResponseHeaders struct {
+	Link *string
+}
+
+type ListCheckins200JSONResponse struct {
+	Body    []Checkin
+	Headers ListCheckins200ResponseHeaders
+}
+
+func (response ListCheckins200JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.Link != nil {
+		w.Header().Set("Link", fmt.Sprint(*response.Headers.Link))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCheckins400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response ListCheckins400JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCheckins401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCheckins401JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCheckins413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ListCheckins413JSONResponse) VisitListCheckinsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckinRequestObject struct {
+	Body *CreateCheckinJSONRequestBody
+}
+
+type CreateCheckinResponseObject interface {
+	VisitCreateCheckinResponse(w http.ResponseWriter) error
+}
+
+type CreateCheckin201JSONResponse CheckinCreated
+
+func (response CreateCheckin201JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response CreateCheckin400JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateCheckin401JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateCheckin413JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCheckin429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateCheckin429JSONResponse) VisitCreateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummaryRequestObject struct {
+	Params GetCheckinSummaryParams
+}
+
+type GetCheckinSummaryResponseObject interface {
+	VisitGetCheckinSummaryResponse(w http.ResponseWriter) error
+}
+
+type GetCheckinSummary200JSONResponse CheckinSummary
+
+func (response GetCheckinSummary200JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response GetCheckinSummary400JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCheckinSummary401JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCheckinSummary403JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCheckinSummary413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetCheckinSummary413JSONResponse) VisitGetCheckinSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckinRequestObject struct {
+	CheckinId CheckinId `json:"checkinId"`
+}
+
+type DeleteCheckinResponseObject interface {
+	VisitDeleteCheckinResponse(w http.ResponseWriter) error
+}
+
+type DeleteCheckin204Response struct {
+}
+
+func (response DeleteCheckin204Response) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response DeleteCheckin400JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteCheckin401JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteCheckin404JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeleteCheckin413JSONResponse) VisitDeleteCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckinRequestObject struct {
+	CheckinId CheckinId `json:"checkinId"`
+	Body      *UpdateCheckinJSONRequestBody
+}
+
+type UpdateCheckinResponseObject interface {
+	VisitUpdateCheckinResponse(w http.ResponseWriter) error
+}
+
+type UpdateCheckin200JSONResponse CheckinCreated
+
+func (response UpdateCheckin200JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response UpdateCheckin400JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateCheckin401JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateCheckin404JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateCheckin413JSONResponse) VisitUpdateCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckinRequestObject struct {
+	CheckinId CheckinId `json:"checkinId"`
+}
+
+type TalkAboutCheckinResponseObject interface {
+	VisitTalkAboutCheckinResponse(w http.ResponseWriter) error
+}
+
+type TalkAboutCheckin201JSONResponse CheckinTalk
+
+func (response TalkAboutCheckin201JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckin400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response TalkAboutCheckin400JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response TalkAboutCheckin401JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response TalkAboutCheckin404JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response TalkAboutCheckin413JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TalkAboutCheckin429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response TalkAboutCheckin429JSONResponse) VisitTalkAboutCheckinResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetHealthRequestObject struct {
 }
 
@@ -7807,6 +8799,24 @@ type StrictServerInterface interface {
 	// SendVoiceMessage Sends a transcribed voice message; the reply carries spoken audio when available.
 	// (POST /api/chat/voice)
 	SendVoiceMessage(ctx context.Context, request SendVoiceMessageRequestObject) (SendVoiceMessageResponseObject, error)
+	// ListCheckins The caller's check-ins, newest first.
+	// (GET /api/checkins)
+	ListCheckins(ctx context.Context, request ListCheckinsRequestObject) (ListCheckinsResponseObject, error)
+	// CreateCheckin Stores a mood check-in for the caller.
+	// (POST /api/checkins)
+	CreateCheckin(ctx context.Context, request CreateCheckinRequestObject) (CreateCheckinResponseObject, error)
+	// GetCheckinSummary Mood over the last 30 or 365 days.
+	// (GET /api/checkins/summary)
+	GetCheckinSummary(ctx context.Context, request GetCheckinSummaryRequestObject) (GetCheckinSummaryResponseObject, error)
+	// DeleteCheckin Deletes one of the caller's check-ins.
+	// (DELETE /api/checkins/{checkinId})
+	DeleteCheckin(ctx context.Context, request DeleteCheckinRequestObject) (DeleteCheckinResponseObject, error)
+	// UpdateCheckin Changes one of the caller's check-ins.
+	// (PATCH /api/checkins/{checkinId})
+	UpdateCheckin(ctx context.Context, request UpdateCheckinRequestObject) (UpdateCheckinResponseObject, error)
+	// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
+	// (POST /api/checkins/{checkinId}/talk)
+	TalkAboutCheckin(ctx context.Context, request TalkAboutCheckinRequestObject) (TalkAboutCheckinResponseObject, error)
 	// GetHealth Liveness: the server process answers.
 	// (GET /api/health)
 	GetHealth(ctx context.Context, request GetHealthRequestObject) (GetHealthResponseObject, error)
@@ -8598,6 +9608,174 @@ func (sh *strictHandler) SendVoiceMessage(w http.ResponseWriter, r *http.Request
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(SendVoiceMessageResponseObject); ok {
 		if err := validResponse.VisitSendVoiceMessageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListCheckins operation middleware
+func (sh *strictHandler) ListCheckins(w http.ResponseWriter, r *http.Request, params ListCheckinsParams) {
+	var request ListCheckinsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCheckins(ctx, request.(ListCheckinsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCheckins")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCheckinsResponseObject); ok {
+		if err := validResponse.VisitListCheckinsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateCheckin operation middleware
+func (sh *strictHandler) CreateCheckin(w http.ResponseWriter, r *http.Request) {
+	var request CreateCheckinRequestObject
+
+	var body CreateCheckinJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateCheckin(ctx, request.(CreateCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateCheckinResponseObject); ok {
+		if err := validResponse.VisitCreateCheckinResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCheckinSummary operation middleware
+func (sh *strictHandler) GetCheckinSummary(w http.ResponseWriter, r *http.Request, params GetCheckinSummaryParams) {
+	var request GetCheckinSummaryRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCheckinSummary(ctx, request.(GetCheckinSummaryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCheckinSummary")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCheckinSummaryResponseObject); ok {
+		if err := validResponse.VisitGetCheckinSummaryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteCheckin operation middleware
+func (sh *strictHandler) DeleteCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	var request DeleteCheckinRequestObject
+
+	request.CheckinId = checkinId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCheckin(ctx, request.(DeleteCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteCheckinResponseObject); ok {
+		if err := validResponse.VisitDeleteCheckinResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateCheckin operation middleware
+func (sh *strictHandler) UpdateCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	var request UpdateCheckinRequestObject
+
+	request.CheckinId = checkinId
+
+	var body UpdateCheckinJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateCheckin(ctx, request.(UpdateCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateCheckinResponseObject); ok {
+		if err := validResponse.VisitUpdateCheckinResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// TalkAboutCheckin operation middleware
+func (sh *strictHandler) TalkAboutCheckin(w http.ResponseWriter, r *http.Request, checkinId CheckinId) {
+	var request TalkAboutCheckinRequestObject
+
+	request.CheckinId = checkinId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.TalkAboutCheckin(ctx, request.(TalkAboutCheckinRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "TalkAboutCheckin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(TalkAboutCheckinResponseObject); ok {
+		if err := validResponse.VisitTalkAboutCheckinResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -9454,281 +10632,310 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchs31ij6KiieXWWydou6+PIlUk3tTcvyRN9Iso4uyck3zHGD3SCJURPoAdCiOSlXzTt8b3B+nAeb",
-	"J9mFtYBuNNlNUrZkJxnXTBKK7MZlYa2FdV+/dhI5y6VgwujO4a+dKaMpU/Dxgn0wl3TCzri4s3+nTCeK",
-	"54ZL0TnsxMNib+95cnt1RuSYmCkjgn0wJKcTBr+wI6JY9qdhx3497MSke/X2mHx38N13vYhIkS3IfMqE",
-	"fVExwjWh1ft9cjNlxI58x1iuYXDF/l4wbZ5pIu0rJKeKzphhShMqUpJQpTjT1TripFBaqrjfiTo6mbIZ",
-	"tVswi5x1DjvaKC4mnY8fP0adaiD7wDmbSbU4Te1nbreZUzPtRB1BZ/bFmf856tgFccXSzqFRBQsnGUs1",
-	"o6Zz2CkKbp9cnjTqWKgew/pW4foTAMTuw4KCaEOV0YeECiJz+veCkXuaFYwYescEGSs5w2cVu+ey0PDS",
-	"M01ie2gxwdPsk8FIM2HIWCp4esyVdqDuRLjPvxdMLaqNIvRqsJvRD2dMTMy0c3iwtxd1Zlz4v/fbNnnG",
-	"Z9ys7vEHOSczKhaEGzazRw9bncos1YQaMpPakO7LPcQQCmvvta00gynChaZsTIvMdA5f2lXSD3xWzKo1",
-	"41/VirkwbMIULPmaac2laD1+/rkHfyt0MbKQGLEbecfEKmgs5ms+ESwlxj5hiYsSxWZcpEwRtjOjPHum",
-	"SVGNRDIu7trAA4OsXfXDzvWjHUrnUmgGBPOapldImvavRArDBHykeZ7xhNpt7f5NS9hqNen/UGzcOez8",
-	"X7sV99nFX/XuiVJSXblJcMpVGDl+QBIqhDRkxBwLSIksTL/zMeocSzHOePLF16VloRJgaXZhXBBqidhY",
-	"mqaG0CyTc8unuCZdS4/sA53lGbMEzkTKUqIRCXuwibdSjXiaIqZ8mV1cSLdKljqGYblzkshCIGAvpHkr",
-	"C5F+2SWN7ZSkSzMtYVkKwUjt2WdSTIiRRMsZk4IRlmmG8Luki0zS9EbKM6om7MviwkimC4sHmZ3aApKK",
-	"8C4jM7ogmon0kOyTc/6azLmZEmoZPPfUbyRyfqZglbhhwViqid1o9xW8CMekqCgX0IvckEbCjNdG8ZyR",
-	"ORtNpbyLyPevyF/4a7xK51wzgNU1U/c8YbeC3lOe0VH2BcE1sBe6QVxLaJa5PToiSqQY80mhLHUr+EYx",
-	"mkztEvvkJ3tJcGOfZR9ylhiWkhFN7oZCSylI1+4/pYaOqGYklQyHpELPmepFJL5iRi12BmPDVEw0XWgn",
-	"mEhi1ILQCeXiMDy2oZhTt6yK40QghVCSZNxetCi3cKOBl+9wWAbH/bB7psiw45i8LMyw0+sPLY8OZK9g",
-	"Uat3xDVLpLBXpf2ZzKc8ma7iVZEkjKWN4k915dmDuJHynIqF4+L6S565smxRKvL3QhpK4CYnFrhwurj4",
-	"h8KkEIZnIEzOCTWGzXK4Ix4Aj1tBCzOViv+DfUEWd8615mISES6Q/uFqyO2VTRLFUiYMp5kGQr0VHtFh",
-	"2K908coiS4m7e1EatWhOkevJe4aipub/YHiyPeKkT82U/XVMecbSIyLkUCiWcsUSIOJcas1HGcjAwhLG",
-	"x6jzowUJbOlxd7w07rZ7d2wJDuqIxCkzlGc6JjOaa2Jxl4w5yywPBx6QKznK2KwPIqCb2q7seErNlUQ2",
-	"y4QVS//aoVpzbaiwIm2hmer8siKDRZ3jKUvuZGECyStX9pIwHKWyPKNi094v7TMoz3nR8K/4YjWlHP2N",
-	"JQamBMZ2DIx4dT45HmdcsGM5y6ngskGuvWJ5ZhW0RM5YpbaMCp4Zyx7dAISJCRcsQhZNMiomhVUNZjJl",
-	"Wb8SqUdSZowCakieJtd8Ik4bhWmu0h17syxKRmwvmPI6aR4yp4uZ14frA3rAA7fPpTI0I1SxzSNmVOht",
-	"DkTbp5FArnPGkunqGn6UPLGo6OBJlb2lipTLCqw4QPNSanLC6uiX765vyC7N+W4ypWbXPz1CHd0LBk1D",
-	"L2FScC4BRKNVVFna7/IKm5FRWmb5lrHMUkSjfmnhYAmIjFlmCNUOMCBbo6QdWWTMqeWwIHmN2FgqRrg5",
-	"IhKkdnw4sso1qM81q8WCaMrhuD3pjpixV1PU0Vb1ijpzqTRrpl8pDE3ayZdZJa+mUeI3UU1Ze/miYegZ",
-	"05qioLtEC4rPZlY0wl0WGg6xnGBWZIbv2JOpz/Jyb1UnzO3Fquygw+F1p2ERqHs+cAVSsIb59z9h+jkb",
-	"aW4aVnDGxoZYkWBBRguSM5ln7IhQMuZZxlJnWZlRdaeJvceQzLkV4jImTLYgqZJ5jkS+ed17TRaAkEQE",
-	"4kl5tu7oGjG+UIoJc6ubZJ/KZmAZHCB9l2p7Hdvne7CLuVUczJRxRQxninCRZEXKtN1KC/KtwNXKICZj",
-	"JW9cK0uEz36MOjzdwkISdbi+NkXq7vVV5uURa+U95a7RdUuCq3b5DGAZ/gTcgcBg4VqWtt50QCcz6Rmq",
-	"5wd/k4tO1JlYzc2OY4VZmdv/JDSbAdg5fJvJewZcIxVMa/hCWMaGf1DxgTNjR9JG+a8mwGfGqtAGFUM7",
-	"kb1L7WNT3IW9kwqNv40ZtS9YqWw+ZTC7sRCAOZo4lNvOsVX6V/lT4r9eFqAtKEs4rEUP99jycfjXIzdH",
-	"I6hF6gx1AQOlacrtmzS7DJY6pplmywg+rq6NdUtcumTsShuWUqeIZVMutVJMnd7Ato033jNNEitQgMKT",
-	"4gVFZ1aaHlm+hFq/VBoUumRqjx3kSVHMRkxplJJQ/RszagrFtJ9uShsoO5GzWSG4WTSzkPJnO5ep1sjF",
-	"PTesWZrgQvPJtHHzjN1lC+IesPKKVEY3j4Jm9RYAXjKVyMxqiorNGOyc0ERJrf0N3Toq8FN9ydQbumgS",
-	"5qgh/iFCSUoXpHt7cwym5tJSvBc1YLmbGGy4uhmaaL9BnVaOwVrj3tpi+GI2o8qd2pKe638Cru7IRdsZ",
-	"atbDFpDcW9mxTaRMpLhnSgM/Wfd+GzxxlCaAHpE9ELGs5AxDbALBEldYOsll+Pt91dcXgjFA1CgggxLz",
-	"GtlMTSNs4IFpAyRvLy9Prt5fXwz+ckKYHYDY5yLC+pM+ub0Y3N788O7q9L9O3kTk4t3N+7fvbi/eRORq",
-	"cHPy/uz0/PTm5A1IlGgT7hx2yoeaLkvmdeFlu8q0mFHhT6LfeZCY6JnQpjGWjgjA4Ze0Xpb5gdHMTFch",
-	"6o10jT4xcPrVTHlowWMpoSTnYkK6lonCrQmCei8UzeWdVacDw2bTnacNNYUOb/CtXrM042689SBy4zeD",
-	"JMvPrAy5imY0y5pPCW8BYiQaTKkmc8WNQTuMAX5eCKMWjedvX3nDacPQp0aTlE+40RHYlSkxLDssfUyr",
-	"I9kbDC1lK7/dcfQSeHgmimuugX6z8fspVTP4/KGg2XuqNXjtog4dFRpwiRouJu9TrqVKQeBJpjxLGw+h",
-	"VTBEb0zjT4Z9MJtAa5+JrM6nGHy2iDaX6k43wsI+sSVUBdEz3QrWZkUBwFluqQJ9E0adyQkXZ1zcDZKk",
-	"WYibUX3H0hMv7a9Cwfl8nmnndXT+iSyzt42VQzKZ0AwN96PCBJ7lZEoVTYyVQ8B55fhfrP/1z/8P//+/",
-	"HYvrJ3IWbwZAuNa1u71iKWOzVsXaeKfrBu1tKwd3uEAceMPSHlvbX5Gd14LnKawNOdV6LlVdtyu/rCvE",
-	"B989DKR+EeVwa3bWdknTJGFal672VbWRjRXT0/YHCqdwr1MUQClfXn0489I8K4bdajvnLYLwO8GImVrm",
-	"0ygNj6QjPztwZK8CSvRUKivEC8MEClxLF4ti1LB0YGpnl1LDdgwHdrOqnG+nw+swiqJBunA2OOfryRhV",
-	"whAujogoLG8RiXOVlw9qkrKMmSW7i5vevoS+SgxsaGXzlVD1AwLIUMO14YkmM54apmZECnJTMJ2C9LjM",
-	"DlZxI08fBsEm0wOsLoRZFJxMOEc7utzCMw9Uglsuv08zEj6cXdrZm3dUyqXL4nbp7vlUvNzGRlS6ZGry",
-	"4Lo33Iqv8WGLb3zGtKGzfHvCgtvjuM2o0oQ2HhylsaqatTbcGhi3c81AOdhwLa+R8utwaTTRWxqUVoJX",
-	"LM8WqMAektgC2ZJ7fERiCwSlitywNC5N7+gOcg5EkD925nQxFODqt6hlWQYYPKlS/L7E594RibUBC24w",
-	"GNhL3deEmz4ZwFfPtFd+hoJrQrM5XehgceiyLyVb9zVomuWSwWgHAzcKre94mpx8QMNO6+08UnKumbqw",
-	"fLFFWnUsEwxHxF6XEDyG9iRjpbOcminp3rEc4pGs6BY7hnNtpKITFve2MWkv3eAHB03qgFOLN4z1cv/g",
-	"YRzD6Zc1aDSh3aWTFo7XQxUcdmp2weaXgQiz5JIvtCHs7wXNSCyqB+MaqNYIO6uwQSP+5WMKTVFHrNvD",
-	"hUTBYEWWp2mqmNYYt4Le1kTOZlIQv5Jttxks77uNp7gEgfrqo6ZjaTxk59721Pd6cH163Ik6l1cn56e3",
-	"543EduldsKsEFBj30fb6TGN4mY+XNVPFGAEnbkS0RPEkVzyxEpkLGUL3ig9uYGIsVcI06XKtC0aev+qt",
-	"imAjqnnyUEfKWDH20HdyxWbcguohry0dHcwbuTVXQzYej5JjnjWJ43iptIhsgQHUmS4a9Ojrd+T5/qtX",
-	"O/uEZvmU7hyAgY3Mp1IzMmVZDo4TtH+AtQEuBE0m/J45CRM4v0V5zUx/Gwmy3SM2lkmhB4phPEeDlc3K",
-	"ZyfCjp62m7UqmR6EYY2O/Lo9F+i00MyhGjdecO66cGdiF99rNtu2WkdyxWdULY4tO1VCf6ZrzYqxQnPD",
-	"79mNzHmiN0sQSy5QJ8xYPKkBd3Wlq3Mtg3sNZm4pMddP6+QDTUy2AEs+3tkphvn0yWAC4RH7z//1z//e",
-	"P9iDIMUiy45IKZDAgxpiRXyA+8HLvcpQoo9IbfWYEeGO8Mib8uBbQVqIIIKYMfBuG0kSix9WnkGWHW5v",
-	"H5j20jeNlFpGz+8f1KLnn0efQ8SD1i2QLhULklDNes27OSJULFATZpl2iSMYbAWm5zYxZgPlPo4W9HIv",
-	"ejAPuCksweNDVv+Uisjx+Mj+C/x7sFVeqsnAGWo8wT/jzQGIO4VuDUVaJfkn3H0DQ3iy2ZoctJeFnr5h",
-	"941erwFJ4Re8zifMaJIXelomW9jL22hyxxZIuBi5q6dyLnqPYk9Jy4V9mkrbpBi6MUMrwi8tcLnGBBIA",
-	"x6d50tNWyKL1yXJ3nx2Gz0ZEF8mUUE2Op0raXwUZiFRJvk1QzXdNKMZEmksuWkz5cKIaI9ufaTI1Jtfk",
-	"9uqs7maDrw93d+3Tfff1rmYi3aWjZPO6DvY2GkCijsWjB8KXFmbavK39VzujhWHEPkE0SxQzERlRzV69",
-	"KFRW39zg/z55vfrPJ4VerQoQBy9fpS1rdLraM00udw5eviJ5Mcp4YumpdamvB8kPr+eP/s9WJ/gwfdRt",
-	"PMIzWiWxZWO2R1KHB000eYVG4ladddlY/dgqdm38tQt8InP79ib05tVNuDZMbdL5t1P488/W9j/DrfKV",
-	"4yfzjeaEr2pEWNIZ8hXzwVrbwZW73a+ZMVxM9AO1AMg2studuhjjhGYZU1bmcnJDuiobpBRZP6S7btKl",
-	"fmLsLqULkB3ph1N85T/KnVClwD1RCP73grmfrQgeotxy7L0XaEYLd3QtsmGhp+tep05CEtLwscu40ESK",
-	"4ILXJLNU2CJ8giS0GpYLfmT7W0R++OHw/Jx0D17sTGWhevXrYf/7w+d7W+D8qyYbO5+x/5KCNasjg4sB",
-	"LID8w6p3FsPqM58U9kB3z6RIMaBy/QpebXTWAko4gASLC9DansU6BNZNETSfhmc11CoF0+2HCqTshtGW",
-	"zSehYYJ9MG+K5ogfUSXzl+nPE8k06TorDs9YIKtbCV2Ox3VDdih+bzTzeOxvR9tVTHwAmp2ALov5aQHj",
-	"0PSeaaIdN2oMK7mnOU8vQXr6C2sJ3vxxcHn6JhCxSLcUsXoRmoCrLKlrMFL+hS0wu9wJapvDMLZD2upY",
-	"K0xa2UQzZluR+0emSubyFWMm7GJKQ/VvRabIfy+G/odeys7GuBRMeX1yZS9WCCxSjGFocxc0cHsXvb06",
-	"OamF+dkXOtGKOyDqDN6cn140ugWu6ZiZxSUXgq2PV3imiS7y3Kq1aGK2DCeH9wgdyXvmYu5muYSsI+c6",
-	"UEwbrwK7kQ6HgjqXJ3jjyJTaq/UOByoMUVzfYd4yRHhBfpwCt91YZpmc7xQ5JFNO+L3jkmjqHgoYtSz3",
-	"gSwyMCLhco8wxsJlNUV2BdrQReXu8HHK4OFcDkc0bNIYomJBdcdFajebQoaC33ZGjQUC7AoSp+asAt1Y",
-	"YsBKYLDXiWJMDIW9hbVdXTfWBU94yuKIxGXooP0DQgXtB5wxPiIzKxpDvLycMZdXvYVBcNlP5bfZhKyI",
-	"Mleu0EPDNRyERK7CKKULH/riniPdn3/++eed8/OdN296zTGWYEltjAc/uWdqUdqHnRM4s4h4DykCo0Up",
-	"zZRXeXMg87Yxlc2OWXi4CVrL0kCrVdgCp80sjNQBuFLkOVNgIq67cwSzMN3KnwOwaTsfBB+QpCAMoOrp",
-	"YjWgNpAR2IypCRNJy87Kn11waYTrdks5cpbusiAD6UJQL5APSMfL7zcjSvnUdRn22lZdaHnAECMbxx7T",
-	"LBvR5O5WNagYYy5S6t1v/UTOIiuMgTWaWQyFCNrGYYGZbi1ploHSDZjVojVXB/dMAy3UQb9NaDuiS3jG",
-	"ft11sISU2sg5mEjL6JsWieIhCZzkRbS3F3qR/G0JDiYqFt4dbegd00dVKRGpLI8cikzOre5qMLQ3vjy5",
-	"On53Nrg5eX8++H/en59cXw/+fPL++IfB1XWMAkTg4jYWiIqNwSmZSct/h6LM/ghrmWDpEkyHEHRmL6PY",
-	"PRgvceg2e/+LT0lDrQUiPjBu8AGRTrVTrUxjq2goCwPp7yB0W1G3T2K4sTFIKranBznG5dVMdRWx5MPx",
-	"UXLwkUtD4X4/JDHlfv7YIYKoPJA+OaBSQOyLTXd8NUxLFmh6xagrs7DZd+5zVDY+GUDiwTF3ekmKW/dy",
-	"TeKrsOREpLUshoC1r8WjNqwDQ2VZ/2xDCtmtrs1dSwUDK2ibXmqyLa5oP0Y9zDQ45qbVNG1kCVjNxAAP",
-	"vIGSGA1624OQh+tBYvg9a9695zVbXx4+uLTh7gDkOxWXSk6UA/dKsRqU2DUZMcgCCZNteJmLSLp/PgkL",
-	"KHhf7e6vPP24q41idObEeD0U3PRKaX3GqNAEjI5IlQ2I+Aho7jIGtwZamam7CrRPogtMYGyMcc8WrrJX",
-	"xnyZR6iZZdU6vH6AO5bhjh7kVlhj3vK6EakemT63YljXPtqyChLejnIDesVXyhkD6tiefEuSWUO6Z1yb",
-	"U8NmDZrCStmNh+RPbx2nnVFtgjjwbQ80xOxHx6wjDDcBKb2mS30e6Xx9Ynhc9H2spAiH6iEmhEMHRLAE",
-	"yFVsWIPp1ysJn4Pjm9MfTzpR5+TizcmbZoORkfmVvQra3aBwU2x9GTWFrVzDPfGGZYa2WREM9WnlcWqf",
-	"i62iJcDWtFTDxxG9u3xWvVM+FeQTUzZwrSfNucjhWqkgMYiDwVLRyEXBXgnf4SL1Ier98fG788vBxem7",
-	"i/e3F4MfB6dng9dnJ/FQlNH7ia8jFBQkw5saQslyqgynWZkV4BIOoDpKGaYPsWZDEV+dXJ79/P765t3l",
-	"5cmbIEMAx7P6sU8TcDqYnQGF6yr7ttFq5kwslf+gcV+/uRzvrXO5QOfEYTycIBBNkK6LQyKjRVDdETUZ",
-	"weZw+L2mvK5PSjcPF9yEqzf0jtE5Fi9YIoLgl9XcO59G5+009dLV3sJqJJlIggUeNhCTn61xkWXNrXYW",
-	"85k0e6uy9rELlW0e2j7UOLJLmNy2ptDvui5QEwDaSgq22l393fPj4Oz0zeDG8oSTq6t3V423jys12B60",
-	"8GvTOyE6v4VgWYjMM7KB9qudlKxnHWf5RDL1+2iEYFWkxBXy7tAsg2JKZZVE9zcFd2MiFbXHxJKpBIvc",
-	"CM5JisUHe3jynkJ5JeQPUz6btZRVhIm/GeZ+24a5oIjN2sqe8NBDzHju9CtypVn2btw5/Osm2XjV+vcx",
-	"WomMK1Iu39Amce41+OnJ+eXz0k+YQ+0gEDuOXP37Shpx3nqipyDw6JzROxfnv9mmubTrXz5GnZ+wKPQg",
-	"uWuSZBPG75vtYivRg+7RJtj6WJOA3c0gjsZAlMAcFFYzLaCoGQdqBSm/EI2EirWlrqCkVANjfXgkNvtE",
-	"qwgm2Tbodw9LlT9ur6emi8mEadNcYMbCjM2WLGCrzyytbc7Y3bWhahU+22ln1ftLGwjgWK6stoP1UekA",
-	"j6RQ3Cyuk3JfI0YVUwMXCY1/vfWL/s+fbnxBZ8BN+LXaxdSYHGv5cjGWPo2cYk8A1yChSr5y7v2ImKmS",
-	"xWTq9At4wUqsM9KtNCuMtNl1P/c6jfWCB5enZMSmXKRVjlcEJvxxxsB2QwanWG2t1GP6QzEU6NWFtF3H",
-	"E3Il0yIxltyTZ5po+7oU5D9Ixu+ZJgWER8V2aXFE8qzA68bLCNoNMxRUJVNuWGIKBaEB7LAU4vFOjpwK",
-	"xtKylFfUWEN+CmWc4PYZCtNQabdLw/Rj7NKCvjIfMuguLCVlWUBdCqTSHSs6DAVz6dFl1iXktvsq6kbR",
-	"e5Zhj4Xbq7Mews5eZ5roKVWMmLm0n3Km+2SweulxTX64ubkkL/b2hiL+dQgCy7BzOFyRxoadaIhyDPz8",
-	"r3/+//CNTxEPv3OyzbBz+Ouwg11yIEMJ2+LAo/itf9l9//FjfDSEjTlHcLXI2tJc452q0pgfYLsVfoyh",
-	"Zr5zA1t8GgrIYaVlwwKseoQ19WP7x26eUS7iQ8TdQkPOPtbCBmkDkmdCJRBNE0Phn8YULYpDYw3EJpSx",
-	"mFLm2vui4HCqUAoQYVOWuS+0ISMWkRFbSJFi4e2yVYIlEmTWh0OxQ17brUE1PofOoABDAw4EuH8P94gz",
-	"tDVkGArS3pPBd3VwHRi6cWtJ5ZhA+4beUUBfduiSxDCrFQwjuqQ/xY0lSRj9iITo4peN3R0iVxoS2+oA",
-	"8RNsRWHBZsGBDUnC9hJ2F1YKFNIHktn/stxoF48UcMOIvIqev3xhRw3kXMtn2AdzSP7jVf85+ctrWD0C",
-	"Epda1YbyHhSqSTwcFjFhOrGU2rOkahcIsAAQpCzJoFBzBlIm6cbHWABjB8XOuAe+U190HqsuAlK+2H/u",
-	"0mnt7LWDiwIzThkipRiFACmXFQbVFHQwKMZUIWlA1U47ix3WTmSk7FtkA+ttDbAOk/wJAfjt64AygTkX",
-	"lkrLoPIS/H0ysJPAe3YsV+IN1wTy4XKnEF9v0W6Fa8InQkKgiZY+tzQFPDUAZffwQ5qPePzCOnyavNjb",
-	"h80PyH9ev7soeQkL0mbhB6yy3J3ba4jonCaMUAXNXex2NU9Z79Bydp7ZIxktDMba2WV6bgL1e1o1GDtz",
-	"DEt5vXS+KbNMVBNur5v6MuEswZhuz2LtRIiW2HREMG00SRnLvX3++QHJ2D3LIOKSoGwDRnmITINHDl6+",
-	"Iq52EzwEkhn8boeGR/ZBf2QuGT/yrRNgtdVA+3vwGEAU6j3TLEPmWkKElaTvliKVm6+LgKpHN4GdNsvc",
-	"kD13oLhYNBq4oMM5T5id0R6rGxmguMUBufXgoDDDBRbasxJD2Y6tPCEURe26g2X0gM1a1kZu/+eeBYK9",
-	"KF3rjNubtzvfRXYOAXbGcBhqNWIr6yklJ1bqQ6ZDuvGwMxwW6Xd7e8NO3DtyeYoOW5e2Zodeszt323Ut",
-	"crAUpw8SwAUIV2APZVzBnQeLjWl/1N+Ljyxx0rQGdHzYAxroENk6N3hGN0GSuaYL3xTGfgshl4besT6J",
-	"Udo/JD4QMiZdwJGolLsIUggIdcRJW73SmuBYuBRGySxg5V08hH/987/th/23EZzKf7x1X3z/NoLaNJa0",
-	"7LTAyhSjd9rXRU57pRUD+kBAfwWq6ETRfEo0s5+hFPLt/zzYO/gOfoeP3/cBdH5jlZkiJt1KfrWCru75",
-	"doJ0FOEsY2YP1LcPtHKLYqZQwm/fbxtgD1fsytZ1n5xw+IlvwHk8niNEy/K+sWgJJeWrPZRh4mgdAnNR",
-	"BepRYRzKw8GXb4GtMsZVgLTmI79JN7Zn/L9TObMynAUGSbnOM7pwCbqKUDHJGBkpmtwxox3pkJBFcwGc",
-	"+Yg08+3qhgk2YrVeH4lkh/xu5wX8b/+ATNkHmrKEzyg4A2awF7zLteNEt4KDDwj+BcmTuk/eIoqjVczZ",
-	"mQ7JcHgdozgIHEHLGUMAw6GVTDVYOsiUVqlkwvDE8gEccuBa/zhR8DUolAQlbsxHRJpAkTvG+zqQ8Ghh",
-	"pruZnHDhDGgZT5izJzmF80IS+DJhZKKoMPZStixXQX1iohhoRVbRBkN8mZucTKXUjLoB+4mc7Qq5kzM1",
-	"46C/7QaO2UCrHVyedoIitZ39/l5/Dxqn5EzQnHcOO8/7e/3nkElnpqBzL20FTCxSN2RYY66GJSKUFl38",
-	"WvfF3nMSn5wPTs/eX7y7ef/jydXp29OTN3EV4Bp5kQiyOqEOKplBQa9en/ykpJiUdOBqn4g7AXH/iNVM",
-	"W8mrkuRf7O27fljlV3Op7o6IYjk6oMaUZ1giXTHoPLUD0hNLib27S3FX4N+ukVdJQ6Bc+IZS3OFoZfSF",
-	"Nj9uvfAzBtJCtaBEClf3yA+gfdtC+0olyIHgm0mICa/yOORcQMCzAC3J3rkOcgCzdgS0XPAOUk1KCe40",
-	"hWw7e6Ro12HaWMXo0fop1QqNfqxbj1yOYq175MHe3mPP3d7B6Ro7rnEBTbRe4NRNI5ZLXO4Phe/tb36v",
-	"1kMMXnq++aWq16N9Y3+LN5a7G9r3Dr7f/N5yy7ePUeflNits6BAYWu06h3/9xVddXziA6xJhfT4S3OxV",
-	"5pGhEw0uHcijt8M14XE7C3rrxFckEwwz8FTraMlqNqMFmS9xla5UVr20989EuuYounfohZC7iMS4gv8F",
-	"/4ZAqj/hVRDeARHQpUZhOGFePdt/SWZcFIbpPuqD9yu80jIwKVifXK1wI7eBZm5kpZc7SC1iBpimXqVy",
-	"d7Zl9eGnJPiwuvEXJvoVz0tDm0HQoFlqVU6st+V6SDoDKQDa5Xu4o+l9Hof4A5DuucWqwBxbWugsYaC9",
-	"CvV+79jEG7cBwO5eZR+4du0/tiL4XRrULW8k/DNmdBOFxk4Bkrqa3ZM0sULPUuPdtqrkPX+3l0VCUQLT",
-	"0Gk2vIq5OawadqNlWkEdcu1vaSmIPe0+uXCSv6+XPnN5fw4NQc+8ZzRzeokpG4lghl4hoLATuUVhKII6",
-	"T2GrSGceXxWNNFif7KLQ2uTgIudUpcEJ5kztILPZKZmob2FilVIcv0mokHe3+RfkNmGZ968haISl9Vu6",
-	"RcLJc+3bRNYx0oLU4mLkUOAryCR/ADZ14Q1clfxe41QW/JA1iECOSkNnob1WXnZg2I4tIQ21c6Wq9Q9K",
-	"5k38CTrKWY17B2JFrJgE1gCXSTCnC5LxsfOoWBnG+8sqdkbNijiTg7EXKhhfeZ2nIllcDtQurGs2y9rQ",
-	"EaFkIqW3ASM7440ShoXEvxHJ/1Z1iz+cplDdepgpFxD0FpQqizVCw4lIXfN9oEhCDQjtkaUcNG5yoQ0V",
-	"CTsEnT60+WA3SDDRoNHCfWsJyLs5fQdWV7YEvT0YEbqihduFruDsi4aWX2Wn8P4XR5LPOuzyeK/Yvbxz",
-	"jNoBb8cxSTrj2aKMBKcZOH2CRmnrDhtjPifMtHSOs0PO2YjQPHemX7QQOYQ6JDyNnFoaucxgJTM0PmsM",
-	"8SSYaBDVemj6+vC1xn6kG/aI7EXoUapa8paN/YLIh6oBoCvmVceRPzMT9v18Qv4WTtMizSw1GF3fU/T3",
-	"iaar29yEgZKnya6PUVkvFIAZuyYTSDvEsUzZskgAwEVXllVUIKgATAmRY0GQhQimd1fm38cEGjpC4WDE",
-	"JtTF2HhkN0EDc7CVY+to+3UcltWPXaDN2l4Cq6TFobfAal8BMnAVup3kBQ0sHc9VzpQp0LkCTuXA1VZe",
-	"BjU1RpSmYCx6rOWy0DejKfgmtZwxCzyWafZMl0BytldQ4eAqABd5A4/2vRne8TQ5xkjmpxBxmtpAfJNv",
-	"/lDyzY2iqfcjho7W4H5wCFyGyIFbvtS21zEhd6O2s5+Bi9DAjJsVkQa/rgk1aOGRWbok62gjcw2OFS4m",
-	"Vs9APYoSJQ0oHPXHlbv3Lc3Pp/Zqxfu+SZmoqnvqJ6KzpfqqX5jElounNlkq286nEbrfKPFTKPEKQInW",
-	"sBowN9EYFpddf8ejDNng6CCqyJzn0UVuIVocObuhewquZZppCebTEWuotQre+uUKbigXxEuV1pxLvKn4",
-	"3DLxuc09Fd3VC/NuRXj7X8NF4JpzW2mjsm5jwFOZfuGOA1pCWRF/QTxuOHevcVLxUPgtlTbhe0YzXVrJ",
-	"K3+Ds44fEeq8RLhR4mfSTJj+UPy7OyWOIXkgdNQA3s+cr6IGum2MBVBlJ90J31tP322YETo9QD5d9vWB",
-	"fynwN9UQhTwUT/pk4HqIWMkVRF7qNASPLWFMQxRGjOZMlZZ9QC+MiW5iCsvFOJ+MPbRV/fzt+hKPvGOH",
-	"axe1Qvh4u6P/HbkWt/APWoFlhe5c4HDNWo1p0pUTfIG9l9aRJzy7aDXxeKkWgxwlNOaAxH47mevil0al",
-	"Z0yqUm/0J/diby+IDxpRCE68295Uvko0gMWLk7IyuYtl1ZBFyO2q/14wKFPhgsFMZxnDowBbH9ag4JeN",
-	"tFGlctSpYnmkRgPQkhzCdXmYIUo/1mz+jFxM74qns/8I5PAoa5WSzKhYlKFd/ae6/VysHdalrJ9FaSip",
-	"QsLsXyuyxBqKCyuFtF+CPzkjTlxm8MaOCfgkMjAS6T45xhAXOqFcYJYQSSnPFmWGUOlWrmphQ9u9jJHu",
-	"i4PvUeCCQy/y3hEW4wwaoiH9fr9KgtdMpMdTGtSNeYpLq6GS4xe+rRrzjptpyVUF/mm1faoOzdn+ZCAq",
-	"mWdZWSzFBSKUgs9QxK6k3CHWK4td9CxWd/lcSfXTAuxebH7pQpq3shDuhS1uxGMpxhnHFObflQBdOdaY",
-	"SO097c72qDTDlgTcSL/lmZdF79DgmyUSawl7LmLZRgsXcfWG1vji7jG3Bcpbp0wdlpWMuvGvQ2DJYdYi",
-	"5CiAXIv4m0wLcReRcVboqSvp4xv+6l40FJCYyDA2P04lZARQ0kA2UEvbVyayj1QFjQ6XK9tAuU3Q9Cro",
-	"YB/ioxpTLDNvPGAjgDLqCE76Zy7zlwoykUMhXUWZXp+4FNYxmPiDKCRXPtCdUbdKNojK1EYv47hpe0MB",
-	"jRFUygVVC8xFga1qnwr2Yu974kofnV68v7x69+erk+vr2GW6mVoF9Fyxey4LX2m8YhW1mogQXH8hXUUn",
-	"r5EE+6hxGkwauAmRrapVmjIsfC7nYihSRtMyO8QxJ0gv5O4WQXENmkTQOV0ckc21GIfCFWME7LG3VQuj",
-	"9G2mo9WSqlqSMVVBeSlLZJZJgu/wkNSaWJfFOvAsgT5D7nkE5buGom3Zihm1KJPuQmi61Q/KCrHUuLV3",
-	"YQKphsKTf1gXq0dSCzErnjulev2ljYkNS7cu7Ob3c++CvAf4uVOxqWoJUrBtSn8EVdo+Rp9WJmTz+O5i",
-	"/KVNLA/Kpjn7FbxO8NGRY0NxSi1nlWNMk4a3KoYL+U8MMtuCTUWebzayTbQ5OrZZ45rfBIDfkAAAJivd",
-	"UhMwcowE708MStgBbo1J55uues+aWpX0c6kNUSyxQ4650s4Y5fpCaFMxL5FigeucLqCdKdS9tChW74Ps",
-	"kvdxf/i7qznSJ5d0wtLDssFuDNwqrtqldg3HNFnwv40WhKc9X3ciPuPiLiZTRu2VgwxZsexPQ2hmM+zE",
-	"Yc03e6XOpGoI2Tjj2lgueO0Bs2IFaDrP6pFduwes1trGHZYePi6UBv7wmbrGVmVvlkvErlSXWeVR74QL",
-	"jF5W9aoTnS0jiYUrngSs6MwlgDStzD22e8E+GISduMNl/C5cY48XuLIC121pF8QKpNyMGbapCU5ZSGwi",
-	"ffR7nwxcBIfTJEuZF1JLS5mUpxEKnC9WCecNTB6QzoMp57osKtZACw1hdTijizKhWQZypt9d/3dwgX1V",
-	"lEPoYexMG2U3YGDUfE3E9TK+KCXHS6V8Y+c/xYRxVy+jrUTyVhWSHwFv/8zMkyHtYxqLwqr8bRF+Pury",
-	"G+pvsKmE9bKQf1R84wFMd5eJdF3UzpLFE6sBCAmWBD/hkX0IUt19yRpIZXOuaRzAK4vckEJgnJnTuH31",
-	"E5ljJdHDsq0pBHmOGcu0787ll2E11ojcsdyU/H81cg5tsI9FFY+vR56I1E0SqJEfn54CK8lplQZPsNB8",
-	"KN+CezEtg0ZGNLmbQM2Fb0S6gUgh0P+Bl9MaSgWry/okZIoKDRBOaTGEnK/QTBhBfezAIgRRsFVpcaRL",
-	"X7RNOLept8RPKBfgC1kawNclLy1o9gNNyjIzaHwUrE/Q6DoUsIgNleLJqbMIbfbjQEIyHQoofNalqyao",
-	"CZQp5AZw2AXtIkTcsxj7gNP1+uSKjQtNM1f6qcl+2WoYPQSTJvAmLCI/OLs6Gbz5+f3g4vqnk6uwtPtQ",
-	"1JVQxzaBhUJJRivk4AKjNUZSutQcZiicaTAi8fG7i7dnp8c3QT35VUGkwaJ2ZTHOMlFoNvC0gsU3a9g3",
-	"a9i/hTVsEJjNK5W2zgMsp4s+zxzmHQwyb78ybgXyTO+1AF5Zui4wwwK5CnwpBbRx5ho9BtWvUpC8ULnU",
-	"DPB9KDa7JkjpmfC95aqUcO1TxbH2NH4om8ytNL7IGLSvDt0QhShtil2O7q0RFNZS3DmToaaWgPqg7nbG",
-	"K6UqglPrk+UzdXG/gcMEyHEoumETvWpPvTDBZLXzCF4NTS0/XHWuoQi7egAvcR7wRM7gRJxeGbjCwJfV",
-	"6B6R+Rfi5Z8hoq50tmlKBHGI0IWOxGRKU/K3Qhsy5oLrKUt7h66nYVxWhkDEc5doWM28BLQdZcSYCHuo",
-	"fIyazTYXMujHwgXJXcu25UZs3yTkTWos5HIECBzA0nWodNYQKCaIeeAuOdY7aSFt3TyULXoJozmsr871",
-	"6p5llwDnSS2qZKqQi5bdgi2Glix1KLqGjkiSSYgLdOH/ERHMzKW6I6mSec/SuW9So9gONYYmUyz5wY2X",
-	"niPsHzQUa8XnQyvhcqVNKVdUyc2rLDrCQsp0KPzTUKPESifjQoGRKucsYS7OAViQe8eJJVUQQ5+8E6gk",
-	"uNNyZfDAOOZykMrjKxEgCiXpOcV242qFhNH5DlwYyuHKjIE2EXaicrcELqxPDvZeeIKvmGWAbpaF1yxU",
-	"/aV2jMBLINKo18RdB3BK32TlP4ysvJ7x8298/3P4/lsX77KZ8z+iLBy212pk+28UnYsqdDWR4p4pXS9l",
-	"TTEgZ8smXFC3GEVSzCEeM7MgOlFW0BhndDJhqTNLBO82WTOdjb9sHvYbld/K9bXQuz+DbxSygULegSnd",
-	"IYSFWpUR0O7ELstoY9tTMpMzJjaKRlUzgPXGxUYfV59cQDF2SiDzb1JABTA3IrwNdMsTRrov955XxVdd",
-	"xwFoSgShYJDO5sImXpLz16s0UDWlG9i31oZ3QRFmO+zuWKrZTuraHlVY3NAbqdaLZgTGvo3daPDFhkYy",
-	"XzQQu6FdXxsBlkfzrQLpU1l4qtPQRLFEKnCAAaJ3i9wS9Ks9oskuoHkPqNbVhdBVbHTOWDKF1ycC+uds",
-	"IuOyJdkDKRgrJVd0WUvVQ6MIDF3PlmhJkmjOhYC2Zk8blFnrm/eFqa/etW1dAoQzGpWd2GLSHZWt13oI",
-	"Snfylht6/PpdkOo3c+/a7Ifqlk0dPZX5EJUU7DUZ130PeQZgRYALrWwAu2FtTFY82Nuz4nQmxcT71XMl",
-	"oeADiNjal+jREZRXYr6ljTbUlOKHvVEt7pIuhbqiZEQzq+hDErJUyZRpg80kFSsTOipzABhJsJQHWjSt",
-	"vGLlaB8MWY4vC+Pi9EF1p1oKYiS452jKhcsDjMswe4TCLnjR4kZB+geE0xNyBDdDa5ALtBxzIRGfkUW4",
-	"JlPvjN8zAdlRQZMzf8zlzBUqOdxZRiYE41YoVeVqlEdHy6IvORjQ8F45IDrCVvZWIESOCJ7GncHYMBWT",
-	"LnhwhbQ0Mx7zBIs/gcrtsKcQhmdBB6QFqom9IzKSZhpUlXI9BxrRoMSf3wAmYFG/JcD1H0EN+QKbKFdd",
-	"pnD45dciaIMjbqgvyBIJfBKK47nOMZJQfedSSjrRakZs2aIS42Zay634c67RQivM19AEFxoaZOzOofln",
-	"K1lcLctZl1cn56e35zDp4M356QVUR36x97w5ejvsLfrZ2LlVUHWtm+kWEdVubf3fgS7wBOHNePzEoYO9",
-	"uyUkw7lj7kGiHdNBJLlHKY9BAVLlSo55xtZFP19XYeplOyE3aeRr6/qcLjccxKnieFApQhUCCvzqYlRp",
-	"5uBlEAnLMmiP6NbaFBTty0w/IKj591qB0UcV1yo6ixRLs7qWPmPCzZGDHTZHCuEaHrg/3daw4wus55KW",
-	"+fRQypWmO1KA93vCXLbfVDHntfF9vAQ06JJqcSLsPlJ418VW4r16eXvTePVdulU94cXnp2i5NEpacgDq",
-	"/xHSHsq9NJ9/XrTU9IEQWGymFrYqhHM+JDGdsJh095//65//vX+wByEFosgye0EmGaOKcNOLSDyWSaEH",
-	"VkKOIxLnitslHksrkwuNvjnNhOaG37MbmfNEx6TrLW4HL8NW8REx2FAeAxjiGpo1CNW3eUoNC7Hq8TV8",
-	"NzpO9aVV/A3YXMCi0iVk/rfJ/TkGnqMrpA06RrcTxNIFuMs++F7qzfkZue8ntoNP9u0Rxhil5MaIXAFt",
-	"7zxyweE6uDeDtL2h8Hl7kYsemkl0JLq71N3z7qrtuXwORs6pukvlXBC4aXOmyjiFoYhLp9PPP//88875",
-	"+c6bNztQlLk/S2MsyQwlmCHG6W+yUIK6hpnQF/vepaS7/tegVUEhgSqH0F8RVq+CcDFDKOQT9smZa+Bj",
-	"ILaVzQmCCnTvqSxUk+v6BB55Qw192H3wD57XCWiz7byReP7Bc7/1yFXXxZiHGRPGdapcPfx/8Dxe0jB8",
-	"P943XOdSc19LbQmNqrGP4PzsBH8adpomGHbiJr2j2s7vo4plPSi9JsbUHEllrTZAzeBYtqNfTz7rJFkv",
-	"XCGZ4rVSX8dRgOei6v8OzWdapdMsO/eTbyOhvoVuW6asX/rFTnDJCa6gPXQgWFYtExVz3XkJHUnXqAcB",
-	"9CDp8noqFTZnZiJhmlhxQZjAx+3Pvp7hXMkFL/d6VccgvjpAKVEQAyLFEue30oPrJ73REX7kbEF1YYPI",
-	"8TgKu5W6FUjImEubFeh2bHgC3RkmW1ikmNEPp/jGy73NOnRNdPTEs6w6fkX8hP4F22Bku7q7mVns/orH",
-	"fbo+/3cpSRLfeXhurzuqhwZPnLslPiyr9w8b47B1Eq4/5AcrRKDmcu21kIjs/+uf/32wt1frefzZOIGq",
-	"xOPgxOPrOzjB11F3PEtrYVrOxIAQ//dAc6/ilKGzcvwJKL/MBX1BbHDbNxEDBtfADK59r3/lKMypI+Na",
-	"QN2Eg+/NakCu6HdQmvuCzRurc3Pjmx4vT7VN1VGEjx/4qUwAbvjjr9mnYouCh7g+d0SOPSGvqhV895rc",
-	"vfzWfO/BtoYa1TU1811DdYWe7oQGW72+5LaztzpSd6E6zzS5LPT0OrSnd2MmUmgTH0egcRuTa3J7dRaV",
-	"7qY4P3j5Kp266hL2QGJyxxbOuECJBoEde+I7RzuzAAnKwvs50DPm02x1Y9joIE2XV/lUtLk0zVeqtG+X",
-	"8QYg1pI5pH5PpPZoWTaKuZZziE3PNPmJjQCB6x4hqGXCZlykS/EBD6Gm3V/DPx8m2YdvPly+b8D1pgLY",
-	"OYXwD1f/ur7YtcWwSwtXUfC0s0356wb14IrN5D37Vj5hc8c+C6dmzQLR2JVJtxj4UKwtH2+1N78bj12c",
-	"STUz0ZBqqpkxXEz0IRGSpHQR2f9aqViwLKqaJvMZI/+A5l+QK1BrWJYrmWMj5/BK6fVJfE9znl4Wo4wn",
-	"f2FVCmPAEn0Iwx1bEFq2FHNoPMJMMYDJnJtpS+iL3/2Tdhvyk2wyfvjDKAH7h/AGruwqco0KPfJiujUz",
-	"SwhcYdCPg8vTN/aYH6RAxyld6Jh054zd2Y+Ry3ljFHpCxhYvY9LNZEIz8sMPh+fnETl4sTOVhfI//5cr",
-	"VSzI6eBigOKILpIpoZqcFErmbPdMihQSwmM2ozxzAo3dSYz1X93mMffRZUXinEAYUGpYakZwiSldZBBM",
-	"oek9NiJ2Jba66NrweQ3JnSb6jufBuMylOLruIxhCxE1EqjcXbv8+ozNhvYgUIoMmVxV1+9obcyUNFLyh",
-	"WB4Z1p7SBSRfqgW0abinWQGuGkpe7O1ZEGEiqkZxsc3aUKe8p+hkguNfO5z78i3GNhC95aDpMqH/+4hi",
-	"ZamCdcxvmwtsY9nTY6rZDhelgb6qux5DA5B4yVfKNcm4hg5UUMQU6+nEzeWr4/YSp49czfSaUZVMnf+9",
-	"vaRpU2MT/2d7M5OV3J5vtVFn1CTToAHyt9qoT1QbNSIaUBvKSIaRqRLi7bnJWLRSn5jw9GHsoays2hK/",
-	"/Qi1J+u0+RsvP7mu+N27taXavmlrGxNW2zNTIaLAXi/E8rENKAy6zy7mk7ai7g3LMl1rr45R476MJOSU",
-	"aqt0cZXu2D8WvsFtRHK6mGEVDUdzmHQV1TNXI6inJyaFJT5I++75NH94aUp1kPXanLMNJUGOcStP2Tw9",
-	"nKcBtd8yagrFiJ5zA8VE4KjKrTxNDoprgN8GsLIFiT28hArCPkD3K+zpzjUpRGPWE+JHI8IYmpj1ttyV",
-	"th9l+0aoxUvGHIKh4zkbaW6wX8tUCrbIpenZt1KFxYc0z5gwPqXP1Dsz9slV4C2BCLF6H7eWnlG4g6fN",
-	"lHSTPMg+e/AlvSdXLGH8sw1kf4Beo0uNk8oe+EWeS2UAaUfywzakUdoWdgtR2onaNQfnYvFBN11o6aYT",
-	"KgRTmsicYf9C3Tsk3EDTQ7TSjQpjQJahhlgS1BVdlB2Ol5TiajmXiPIPEx6C96Fv99bVc6Zmlj2wzd6A",
-	"6BnNMvLDzfkZiswl6QdQdUD4Ksj7JG3jp04/oJWmiqkKz3Rt34AkFjd0I0ZGLUwZPdxC+ssZk7QAXSL4",
-	"riogi7dIFDS2snIrlIg1hRLap1CU2E7keEy6YF3Thi502ZoTCvyNpZpg6dqUzkDjxX7npU1HChLDV3Gf",
-	"nNuBkYdrwG2r32qzEyDgn94JtnOc8eQuRnlnLNXsCLJDfI1rPhGyUVQIhgktRI9CDNtcIR925vP5DpTK",
-	"KFTGRCJTlq4rmLG8+Zp3RAp79wlLzoHG/fygqZjGSt2Mj09GwCfL6AFtycbjPwytWgRMLALWCBN8JEu0",
-	"q0n36u0x+W7v5Xe9oB2OI2tHditd6duvF83MzsZglg3dcm883YNwxsUkYzuFZkv96R8Q6dIW5tLYZ9oE",
-	"sSvbNM0FAnvkxrlP09i63Nnndyv7lO60sIQjZ2ysxb94fRHKlUMm90okzBO18g2a+IKxI8QwH5UzxvDi",
-	"31iLX1+aof90QqfxTbVLmmvp7Qtkv9LUdzsmsQNeo3WdJzbyiqALtKtWAzQaBUUt0iKBUjoJqJ7NpA/w",
-	"rEhEM7MdB2Cuw/YW0QL+0ZAlvHzxRbtnD0ItwgLzKagsOBFotG5J7d+PgnxfeiQPSzJH9d7FlVY0nzKw",
-	"v2JP1lrKMfvAtdHbEBYmU+wopmWhEtbuEcKggtLs4l50qoxUd+XFLwvTt7doIYzCCAQqyOn1O/J8/9Wr",
-	"nX1Cs3xKdw6wfnWYf/dMl+y0CpPDUAea9Y6gShwMikI+5MEFjT9BugdYCBYRSI6J4VuWll2e7QU/5iKl",
-	"U5blVsjsJ3LWJ4NMSzAwOu8avuWmg7wKXxyvXGq5FnTYOt+uKGYjpspKPNxognAtvfIpNQzqzlJNkilL",
-	"7qDxbsppVgZrpHzCgY3GhmWHLvd2pg9j5KACdB7uNGW3jEb74TUc0VV5tFtxJjdgzfOVU2OYsg//v38d",
-	"7PwX3fnHL78efPwfnU9hQp9hhF/aTltgCG4AnKPu0a8go29QitmMqQkTSYkyFj88UmLd4hLdo7AhvoEE",
-	"zY1WzTAsbRfwTBZmiwtzysjt1ZmXraZS2+n8+0DsfTIQJZ/BatW1piPLNSKg4qozPuVSGStFC20YTUnX",
-	"6snQwLchJFwxatixm7lyDz2JUdPN8pViwm9Vtqn+W9NBWKDKnImWu/gzKtLVaSBYW/TpN2hcvRmTZz/Y",
-	"4zeSLGShymw/A3es3Rl8XSuK8cwVMkNUG1YKKtQnqfqIY2sdpJ/KB5lnVJRdTH6HEbhYAI1cG8VzVmEB",
-	"cgnYXMALQri1cgQ5mxUCeNNnVyE6Ii+C8uhc3HMDHpJNzi2/hFN4o/N1Ccwt216w/d903cOvH4rgzw2j",
-	"2xBwKCB5FCmgGKkU2eKheIkXxKfeU/j2EZhfq74KGJ1nLychVyrtNF06lzBMeOV8dcY/4lnGxcRfoA2c",
-	"f/3JvqaV/eZ3yQPf5UzgsTsmWIfIQ/FszkZTKe/aEe2dyBYlv6UYLMC1vWvAGo9t8azCg57xUg25Z4qP",
-	"FxjwsufbbYBNCNAEwnUSBo0IjlwdekgGBD57x4UzINHEXlwZS+uNLmd0QUaMYBngfXLOX5OuW+RccQMa",
-	"Rw96iijXM4OUCO4ihq32YAmhlODoHSPfvyJ/4Q01s3HsnxywmtUHjNGq9Ad8Z+faw2Z7M+eL7x7VsknT",
-	"lGM0x2XgfMAVfNV62w6eg+SuieovscwmS6NSsM6rr+yNH+AGodoLOZ/MDH5DLgiHy8w1qQFi4ujCq2jN",
-	"xbspOgei2ED60nKxg13Py/C8JlJOsnYXtrNiQjbdTsbvIdoEjRvjTM5JIuUdR5VesZQrlhjtVRyeMmHs",
-	"7Zgrec9TppB8Y2fRuLDkj0YRoqhI5czFgoexSNAx1Y5+x1he9QcxdPRMl02lr41UdMLiI98QZwfi1cGq",
-	"4u+9EU3uyJRargIfEyqwpfSIEfbBZ2IbOUFDkit4RLqaMRJXvYEs8HYlT5Nd/1LcVKvbiqnveJpY0j9t",
-	"COVbaZMU7t/d5IaOkE+N2IQ7ju98u77adaEy+/TzAz/AaGGYhgU12TNCwG9ncG12QO4ffFdzwxwcbLZ+",
-	"PMfYl2VbYjOiHLkK3m633Nu1ysYIUoTxUN5WNhSOQaITBBwPER63kSTezeSEi/8FZADq3J+Gxd7e88Ti",
-	"CXzCKCVAmyACz77vWhWFsboSGd4G3e8zuErKxrTIzDbiCfuQs8Sw1Blq1rIVUKAagvlIt8YYEAxA41gB",
-	"8S/HJ5GrXE2hqrBIWC/kOPb1Oqfx0NvEZAbZHIIKShYSHFd86Nr+LdG1FEQXib0LXA1k3xwQtV5H+y6v",
-	"peImuXYlvfgHVhZFgt6G2LMWY3DQjeUo9hk6T3qHPoEuDuLpYtKtoyYUEIQouDgicVkVtCqvBgj+TOM6",
-	"y7Sf94XwLN5lAAn53iUE1d4kKU9RvJJFMgVdQ9plg6gkvOcA4jLKHVSAcE2hkDY0GqRdf8fKlk4XzpPt",
-	"N7LK4CxvO3anu60tNWWdB8k7UfNAgIJtI73cP9h6IDiABw20LU+rcZpjmTLHaGoY7DnOCiJvw6f+KOzo",
-	"LXaabGRITbylPtSvnRGjiqmB/fXwr7/YA8IbAfGwUFnnsLML4TtupOXT+sk5jrYraO0wx9Wztoi17KKv",
-	"4iiiKkoai1REPqwKCd2loKIzpHHzbjbY++pcN04cYKll3oUOC6dGpcs5qleBc6pOMLoPG1+d4Bg6C6xU",
-	"TCZd6BOIncqxuGIvcp0YYDNh5HcwEfRYWJ3lMqMg2yhZTKZOzcQqknW1NiJOUa2qSlbmF7S89JtT0Rsm",
-	"/cmrfzrQ/w5LLu7Oz/UuMzQB++IMJi59+eCVDAGJfoeGyZqLXIOVSLEZL2ZoJQrGKqtbf/zl4/8JAAD/",
-	"/w==",
+	"7L3rcts4uij6KiidXRWpNi07dpLVY9fU3mrHmfaeOPGynenTa9SnCZGQhDEJcADQiqYrVfMO6w3Oj/Ng",
+	"8ySn8H0ACUqkJCd20ulJrdUZSyJx/e7XX3uJzAspmDC6d/xrb85oyhT8+Ya9N5d0xl5zcWs/p0wniheG",
+	"S9E77sXj8uDgKHl39ZrIKTFzRgR7b0hBZwx+YSdEseyP4579etyLSf/q1Sn57vC77wYRkSJbksWcCfui",
+	"YoRrQuv3h+Rmzogd+ZaxQsPgiv29ZNo80UTaV0hBFc2ZYUoTKlKSUKU40/U64qRUWqp42It6OpmznNot",
+	"mGXBesc9bRQXs96HDx+iXj2QfeB0zpJbLs5T+4HbfRbUzHtRT9DcvplUv0c9uySuWNo7Nqpk4TRTqXJq",
+	"ese9suT2ydVpo94Fy6Vadk6T+58/bRZ7e6dwDuv39yMcvD0ve+REG6qMPiZUEFnQv5eM3NGsZMTQWybI",
+	"VMkcn1XsjstSw0tPNIktcMQEoWZIRhPNhCFTqeDpKVfaXWkvwn3+vWRqGZwnri7cVk7fv2ZiZua948OD",
+	"g6iXc+E/P+3a5Guec7O+xx/kguRULAk3LLcgBludyyzVhBqSS21I//kBQiKFtQ+6VprBFOFCUzalZWZ6",
+	"x8/tKul7npd5vWb8VK+YC8NmTMGSr5nWXHZDGf/Ui38ndDmxJzFhN/KWifWjsRim+UywlBj7hEViShTL",
+	"uUiZImwvpzx7oklZj0QyLm67jgcG2bjq+93rBzuULqTQDBDze5peIQmwnxIpDBPwJy2KjCfUbmv/b1rC",
+	"VutJ/4di095x7//ar6ncPv6q98+UkurKTYJTrp+RozskoUJIQybMkZqUyNIMex+i3qkU04wnn31dWpYq",
+	"AdJpF8YFoRaJjcVpagjNMrmw9JBr0rf4yN7TvMiYRXAmUpYSjUA4gE28kmrC0xQh5fPs4o10q2SpIxiW",
+	"CySJLAUe7BtpXslSpJ93SVM7JenTTEtYlsJjpPbuMylmxEiiZc6kYIRlmuH5XdJlJml6I+Vrqmbs88LC",
+	"RKZLCweZndoeJBUhzyQ5XRLNRHpMnpIL/j1ZcDMn1BJ47rHfSKT8TMEqccOCsVQTu9H+C3gRrklRUS1g",
+	"ELkhjYQZr43iBSMLNplLeRuRP7wgf+bfI8tecM3grK6ZuuMJeyfoHeUZnWSf8bhGVnAwCGsJzTK3R4dE",
+	"iRRTPiuVxW4F3yhGk7ld4pD8aJkEN/ZZ9r5giWEpmdDkdiy0lIL07f5TauiEakZSyXBIKvSCqUFE4itm",
+	"1HJvNDVMxUTTpXYCkCRGLQmdUS6Ow2sbiwV1y6opTgTSDiVJxi2jRfmIGw20fI/DMjjuh90xRcY9R+Rl",
+	"aca9wXBsaXQg4wWLWucR1yyRwrJK+zNZzHkyX4erMkkYS1vFrJrl2Yu4kfKCiqWj4vpz3rmyZFEq8vdS",
+	"GkqAkxN7uHC7uPj7nkkpDM9AaF0QagzLC+AR9ziPd4KWZi4V/wf7jCTugmvNxSwiXCD+A2soLMsmiWIp",
+	"E4bTTAOivhMe0GHYL8R4ZZmlxPFelEYtmFOkevKOoaip+T8Y3uyAOOlTM2V/nVKesfSECDkWiqVcsQSQ",
+	"uJBa80kGMrCwiPEh6v3FHgls6WF3vDLurnt3ZAku6oTEKTOUZzomOS00sbBLppxlloYDDSiUnGQsH4II",
+	"6KZGpYaaK4lklgkrlv61R7Xm2lBhRdpSM9X7eU0Gi7w2ZN8rlGUOhqM0lihGDUtHpiGOptSwPcNz1msZ",
+	"i+XS7hBeB3F8K5TgC/ZdNxhVii5hLMHUbOmEShS0n28WuiMrU28XnaNeJhOavaSGre2s7elcynTbPi7s",
+	"Mx+inpArg+ZlZvhexkXr0IbOdj8rd1E3dLZ+XB9CofyvqFvAuoM7cdOF24+CS65hQ07+xhITwMYpPtSu",
+	"YIC2vMcFcq2FlSksYjrmlZfaED2XCxRIuDkmsaZTZpZxZRuw8M+IThRjlotZms317RK5rS6LQipj9RKm",
+	"nQxJDbnlIrXqTErFDFlvJhfXRjF6Ww2MPNIOYuZcpeSOqSXJ5KJaMgrUSi4sqZkxYTKQ/FNc6/rswJat",
+	"FjW1BEkSQ7PbqFIypbCSuiCa3TFBUrrUoGeuIFWNbTvcNQKr21fAZCZSZozCz3iY28a7hqcuuRAsXYMW",
+	"v6YNEPCSLlsIhJXi21hfhLh0H+Rah6ucUUHsz970lNLlE13dnbZnWw8vSytiVhOIMp84PTzcqVuFwwxc",
+	"/4ZdB8ooTVNuF0ezy+AMpjTTbPWKP4UI5vT9Ob7yfAXFo14p+N9L5n62ineDSDYP8KmF/FRRLlgakef2",
+	"07TMMnuU+Io9vd3paoNgrl9VSpcW8AHtaZYx9UQTuRD2AxMpVaRf2ZYmVtVianBCjHSvvbs5DY0zQzKq",
+	"EAqHpgu6dNap4J3m/T8g7V7Zn+J5bkULK/0tASotwxasMX+DzAdGkOcHBw9L9msA+W4HAFkBfziNDfB+",
+	"XeY5VS2YbolZIFgcHURHL57/HLUi/lLfzLm+kMLuf/U0X4JKBKqpIRmj7pYrggxEO7fvDnttw1so2Imu",
+	"FEw5mnWfQ36JoseqKOLvq7mXS8pTUmQWHqTIlicOfom0TGWqGKsNHdFuq7ihMw+Ma0uQO217wditv6yd",
+	"pvwRX2ifdo16Lq34AHcAK6qOefXeg4VsADcL0oG0qjPGCqtSmTK1Q7L3NMf5OBMp/EVzntmfrH4vmIKH",
+	"mEq4toexkOoWiLtgS1T2MlgKzSyIOZFVliaVUulNovANzW7XcUCH9tzt1tnw4OpXN5zGu8IzzY28Juci",
+	"/Pbpb4P77M5KHpwiJxmjShNuvhKC3H7/sjSBtNG8Uktjti3q0j6zCnfwYivIgXB+Cpaw9fnkdGoP7lTm",
+	"BRVctjgWrliRcaZJInNW+40mJc+MpeJuAMLEjAsWoY2MZFTMSjpjJJcpywL6HkizkqfJNZ+J81ZvBlfp",
+	"nkX9ZWUJ4zqw57UPWdBl7h2fzQH9wYNcb8V8mhGq2PYRLc3f5UI0COhgobguGEtaGOJfJE8YUf48qVJL",
+	"QsuUy/pYcYD2pTQMtS0s6u31DdmnBd9P5tTs+6cn6Iz1ltm2oVcgKbiX4ESjdVBZ2e/qCtuBUWouZq8Y",
+	"yyw6tjr47DmUmikyZZmxGiIeDJBVdHVEFhgLqpjT3iZsKhUj3JwgQ3YPR6RQzLHpwD29JJpyuG7PjSbM",
+	"GOAwmuaOu2jWzjWkMDTpRl+WU541mAZ+06BLh8+ftYmvTGs666aBfpel3lkcXXPKFdRu1A46Hl+3yRTo",
+	"/LvnCqRgLfM//YjpF2yieRsfeM2mxvGAyZIUTBYZO7GiF88yljrXdk7VrSaUTCSiOddE88yq+kuSKlkU",
+	"iOTb132wjckLhJPqbt3VtUJ8qRQT5p1uMz7XTltL4ADo+1SD0mMVp4aVhStiOFOEiyQrU6bX7Q0V8K3b",
+	"6oThJmMVbdwoI4TP7m5n4/ralClrGAkC4uUBa+095eyYm5YEts5Wu5e/AXchMFi4lpWtt12Ql4kC6fRv",
+	"0nL0maKG23GsgCkLsKDRLIdj5/BtJu8YUI1UMI3WNsHAfGQ/UPGeM7MEKVf5r2ZAZ6aq1AY9c3Yiy0vt",
+	"Y3PcheVJpcbfpozaF+QdU4s5g9mNPQGYo41Cue2cenvNzmYcVp/DTiLkynX41zeZWs5E6iIlPs7aMq3Z",
+	"xkahrclkWgWxsxWMWI2loVaKaeIbBDEhx/O2KfA4pcigaM6IsSz2xLldpdLgUUvm9trBoI+mKo1SEvrf",
+	"poyaUjHtp5vTFsxOZJ6Xgptlh1nW/2znMvUaubjjhrVLE1xoPpu3bp6x22xJ3ANWXpHK6PZRMK6p4wAv",
+	"mUpkRo2VeXIGOyc0UVJrz6E7RwV6qi8rxX5VmKOG+IcIBcNR/93NKdhgK5XkoEsluUQ2pNsPc8moInec",
+	"LYic1hZIIMVgXqYz4viYJn0GdmZ/cS2PHx3s2dXZ8Qbtm3VHAWE9HUtClz66OeUUrCjure0b1mDn8bad",
+	"puvT/wSr9cok2g2DgJKOS7qz0myXkJtIcceUBgq36f2uG8ZR2q74hByA0GdleRhi2xGs2sWasLV6/n5f",
+	"zfWFxxigThQgZoULKzDWSgcbPsMWIp22HOy7y8uzq1+u34z+fEaYHYDY5yLChrMhefdm9O7mh7dX5/91",
+	"9jIib97e/PLq7bs3LyNyNbo5++X1+cX5zdnLoTO0FJbj9qqHWp173lu66nmflzkV/mKGvXvJsZ5Kbhtj",
+	"1WUhgdnikjYLWz+gHajFpolhHK1RkxB+2gj2wBgPlhJKCi5mpG+pPLB10CQGoe4gb0H5r0Nf2piyNtSU",
+	"oVV1t9csCjmWvMXohOO3H0lWvLZC7jqY0SxrvyVkU8RIDKmhmiwUNwY99WD5tyxeLVvv377yktOWoc+N",
+	"JimfcaMjcO5RYlh2XEUhro9kqSm6Itd+u+UYR+bPM1Fccw3onE1/mVOVw9/vS5r9QrWGuM6oRyclmA8Z",
+	"NVzMfkm5lioFiSyZ8yxtvYROyRXj9Vp/Muy92Xa09pnIKqWKwd8W0BZS3erWs7BP7Hiqguhcdx5ruyYD",
+	"x1ltqT76Noh6LWdcvObidpQk7VJmTvUtS8+8OrJ+Cs5Y/kS7uFTnJkCnlRWUwAmFoV2T0gSxx8mcKpoY",
+	"y28hvNHRv1j/65//L/7//3YkbpjIPN5+AOFaN+72iqWM5Z2av/FhuVvUy51CoMMF4sBblvbQ5og14X7j",
+	"8TyGOaSgWi+kaiqf1ZdNjf3wu/sdqV9ENdyGnXUxaZokTOsqGHtdr2VTxfS8+4HSWQQ2aTJgNVhdfTjz",
+	"yjxroT/1di46JPW3AkImxKxdXJ9Ih3524MiyAkr0XCqrZQjDBMpfnxxMtKORoeGXaZEunJHQRQNmjCph",
+	"CBcnRIBDXCQumLp6UJOUZcysGIbc9PYljGbF0PdOMl8LVT/gARlquDY80STnqWEqJ1KQm5LpFITJVXKw",
+	"DhvgH7rHCbbZRmB14ZmFEUDhHN3gsqOfaoUStjO/j7Ni3p9c2tnbd1TJpavidhUQ+LFwuYsRqwraa8iD",
+	"G11juOJrfNjCG8+ZNjQvdkcs4B6nXVafNrDxx1FZ0+pZG8NtOONuqhkoB1vY8gYpv3kurT4Ei4PSSvCK",
+	"FdkS9dljEttDtugen5DYHoJSZWFYGoSngb/KhZiC/LG3oMuxgPA0C1qWZIBFlirF7yp4HpyQWBswMQeD",
+	"gUHXfU24GZIRfPVEe+VnLLgmNFvQpQ4Wh0HdlWTrvgbFs1oyWBVh4Fah9aI11AoihXxkXESO7Ed5S5cu",
+	"amhmqcP9goXe8jQ5e48Wrk4pwMUBvbH0t0MqdqQZLGjEsmVIY0LDmrFSYEHNnPRvWQGZMVZEjB1huzZS",
+	"0RmLB7vY9lckhcPDNrXDqd9bxnr+9PB+lMnpsY3TaAPvSyeVnG4+VfBcqvwNW1wGotJKcHipDWF/L2lG",
+	"YlE/GDeOaoNQtX426M24fEjhLOqJTXt4I1EAWdMZaJoqpjXGoqLbOZF5LgXxK9l1m8Hyvtt6iysn0Fx9",
+	"1HYtrZfs/Pwey78fXZ+f9qLe5dXZxfm7i1akvvS+6HUECrwcaIR+ojHRyWdumrliDCOYIqIlikGF4omV",
+	"/FzyiovmdWH2TEylSpgmfa51ycjRi5YQ1wnVPLmvR2mqGLvvO4ViOS/z+722cnUwb+TWXA/Zej1KTnnW",
+	"JvYj8+oQDQPK6EwkLfr69Vty9PTFi72nhGbFnO4dgiGPLOZSMzJnWYEByGBnAasGMB5NZvyOOUkWOIwF",
+	"ec2AYG+VVLtdg1OZlHqkGGYWtFjzrBx4Juzoabf5rNYdQOjWGNHQNCMDnpaaOVDjxgvofZd4S+ziO6zk",
+	"nVaYQvGcquWpJafOpv8JPkYrLgvNDb9jN7Lgid4uqaz4gp3QZOGkcbjrK12fa/W4N0DmjpJ587bO3tPE",
+	"ZEsXhmm5S4oJJ0MymkGcyNOjf/3zv58eHkC6XJllJ6QSfOBBDUEzPgr+8PlBbZDRJ6SxeqwB4K7wxJsM",
+	"4VtBOpAgguwlcPMbidFeLtgrp+9XQuG2Bcc5TK1kmaeHjTzuo+hTkHjUuQXSp2JJEqrZoH03J4SKJWrc",
+	"LNOuVAKm/YCJu0uM2YK5D6NtPT+I7k0DbkqL8PiQ1XOlInI6PbH/gKMTtsordRwoQ4Mm+Ge82QFhp9Sd",
+	"MVnrKP+Iu28hCI82W5un+rLU85fsrtXZNiIp/ILsfMaMJkWp51Xav2XeRpNbtkTExRxSPZcLMXgQu01a",
+	"LezjVOc2BdSNuS1fyZ7LNZYygOP4uJCCtPNk0cplqXuVlALPRkSXyZxQTU7nStpfBRmJVEm+S3TRd20g",
+	"xkRaSC46XAZwoxpzrJ9oMjem0OTd1eumOw++Pt7ft08P3df7mol0n06S7es6PNhqaIl6Fo7ueb60bEsN",
+	"sNt6+mJvsjSM2CeIZoliJiITqtmLZ6XKmpsb/efZ9+v/fVQM2roAcfj8RdqxRqerPdHkcu/w+QtSlJOM",
+	"JxafOpf6/Sj54fvFg/+30w3eTx91G4/wjtZRbNVo7oHUwUEbTl6hMbpTZ101ij+0it0Yf+MCH8msv7up",
+	"vn11M64NU9t0/t0U/uKTtf1PcN984UDSYqs54YsaEVZ0hmLNfLDRdnDluPs1M4aLmb6nFgB1L+x25y7Y",
+	"GvP4rMzl5IZ0XTb4mESjZsrEf+yWZtLuNL6qBJrJ0l1dh2xY6vmm16mTkIQ0fOpy/zWRImDwmmQWCzuE",
+	"T5CE1uOTwV9tf4vIDz8cX1yQ/uGzvbks1aDJHp7+4fjoYAeYf9Fmy+c5+y8pWLs6MnozggWQf1j1zkJY",
+	"c+az0l7o/mspUows3byCF1udwi5FzIuGfnEBWNu72ATAujv78L5wtppD565y56ECKbutPsGK+SQ0TLD3",
+	"5mXZHlkk6vJ1VSGumWSa9J0Vh2cskNWthC6n08FatqsXv7eaeTz0d4PtOiTeA8zOQJfFSikB4dD0jmmi",
+	"HTVqDV+5owVPL0F6+jPriGL9y+jy/GUgYpF+JWINIjQB1/U6rsFI+We2xDpnTlDbHu6xG9DW11pD0tom",
+	"2iHbitx/YaoiLl8wNsMupjJU/1ZkiuJrMfTflyk7G+NK0Ob12ZUvTAFpwhAq3AcN3PKiV1dnZ41wQvtC",
+	"L1pzB0S90cuL8zetboFGvYdNcRFP9GqNC8VIAe8ROpF3zMX25YWE9CvnOlBMG68Cu5GOx4I61yp44yD4",
+	"GQKpXMSI4voWa3pU6d5SgdtuKrNMLvbKAsr6zPido5Jo6h4LGLUqPIkkMjAi4XJPMJbDpXdFdgXa0GXt",
+	"7vDh0eBJXQ17NGzWGgpjj6pZa8RvO6PGHgLsCjLIFqw+uqnEwJjAYI/1TcbCcmFtV9ePdckTnrI4InEV",
+	"omg/QEii/QNnjE9IbkVjSByQOXMVvnYwCK76qfw224AVQebKlRxsYcNB6GVHCQgMsXHPkf5PP/30097F",
+	"xd7Ll4P2WE6wpLaGoZ+BR9rbh50TOLOAeAe5EpNlJc1UrLw9YHrX2M12xyw83HZaq9JAp1XYHk6XWRix",
+	"A2ClLAqmwETcdOcIZs90J38OnE3X/eDxAUoKwuBUPV6sB+4GMgLLmZoxkXTsrPrZBbFGuG63FJ+iXZUG",
+	"JH0IHgb0Ael49f12QKmeuq7Ca7vq3K4OGEJk69hTmmUTmty+Uy0qxpSLlHr32zCReYTFf1hKIMsDInVb",
+	"hwViurOkWQVkt0BWh9ZcX9wTDbjQPPpdQugRXMI79utuHkuIqa2Ug4m0ivLpkCjuk8lKnkUHB6EXyXNL",
+	"cDBRsfTuaENvmT6pi1pKZWnkWGRyYXVXgyHE8eXZ1enb16Obs18uRv/3Lxdn19ejP539cvrD6Oo6jqqs",
+	"HD+mPUTFpuCUzKSlv2NRJZ2EVTWxiCamXQiaW2YUuwfjFQrdZe9/9jH5uBsLUWyhEveIqGrcam0aWwdD",
+	"WRqoAwBCtxV1hyQGjo3BWDFEFIlsWbNmquvIKB/2j5KDj5AaC/f7MYkp9/PHDhBE7YH0SQi1AmJfbOPx",
+	"9TAd6bDpFaOu4N9237nPhdn6ZHAS947t0ytS3O4VviooORNpI1tiPcns/F5htmCorCpxt6SWhZlT73Rj",
+	"7kYGGlhBu/RSk+3Aov0YzXDW4JrbVtO2kZXDakcGeOAlFGds0dvuBTxcjxLD71j77j2t2Zl5+CDWFt4B",
+	"wHcuLpWcKXfca2VTUWLXZMIg2yRM6uFVUibp/+ksrCThfbX7v/L0w742itHcifF6LLgZVNI6FswCoyNi",
+	"ZVcJu08D8wcsPPlReBGUzlqNpc+WrsZ0xnxjA6jebNU6ZD9AHatwR3/kVlhj3vK6FageGD93IljXPtqy",
+	"DkbeDXMDfMVXqhkD7NgdfSuU2YC6r7k254blLZrCWv2R+ySS7150lGoTxJvveqEhZD84ZJ1guAlI6TtX",
+	"KduOOl8eGR4WfB8q+cKBeggJ4dABEqwc5Do0bID067XE0tHpzflfznpR7+zNy7OX7QYjI4srywq63aDA",
+	"KXZmRm1hK1DHNH/JMkO7rAiG+mz2OLXPxVbREmBrWilm5JDeMZ9175RPOfnI1BBc61l7znO4VipIDOJg",
+	"sFQ0clGwV8J3uEh9jHp/fPr24nL05vztm1/evRn9ZXT+evT967N4LKosgcQXVApKYyOnhlCygirDaVZl",
+	"H7jEBigTU6UDQKzZWMRXZ5evf/rl+ubt5eXZyyATAcez+rFPR3A6mJ0Bhes6y7fVauZMLLX/oHVfv7lc",
+	"8p1zxkDnxGH8OUEgmiB9F4dEJsugzwBqMoIt4PIHbfljH5XWHm2pIOjrRq4noNLZ/arZWf32tLsejP3Z",
+	"z7S19i4+LkuzZUBZmp3HXMVeOusFqwrX3xx7ZS3th3jL6KKtzrEJfllPlPQ5j97Y1ex45c3URpKZJFic",
+	"YwtF8rO1LrKq4NZNpz+R8L1TWffYpcq2D20fah3ZZbfuWqHqq64y1XYAXR0COo3XnoH/ZfT6/OXoxhLW",
+	"s6urt1etLNx1DuiO/Pi17Z0QnF9BxDGENxrZQkDrnVT0exN5/kha5/fReoJ1gRnXl6tHswxKc1VND9xn",
+	"Cj7bRCpqr4klcwlmTSQrUizf28uTdxSKdSGRnfM87+iSABN/s27+tq2bQQGijY064KH72ELd7dfoSrPs",
+	"7bR3/NdtCsa6CfVDtBZeWKZcvqRtMvH3EOxALi6PKmdrAXWfQHarKk5XIp0LeSB6DlKjLhi9dckS2w3D",
+	"K7v++UPU+xF7PI2S2zZ1IGH8rt24uBaC6R5tO1sfsBOQuxyCkQyEWixA6zfzEitBA7aCqlSKVkQNC1rf",
+	"p9Rdfg+xpl5x87oOLCpfSJHSZn39F/eqRuWH36FPAZZlu4JqbF+0gQuKVS0WgfsVcdggKepyNmPatJc+",
+	"sgDC8hWb6fozK2uzB31tqDI7lFZvEwHq91c20Gy6gitr7GBzHgOcR1IqbpbXSbWvCaOKqZGLncdPr/yi",
+	"/8+PN74ZFSAi/FrvYm5MgX2IuJhKX+CAYj9D19yxTtdzASERMXMly9ncaaTwgtVxctKvdXGMzdp3Pw96",
+	"rb2ORpfnZMLmXKR1VmAETp9pxsDaR0bnWKiw0nyHYzEWGAcAid6OABZKpmViLG1Lnmii7etSkP8gGb9j",
+	"mpQQUBfbpcURKbISeasXiLQbZiyoSubcsMSUChvQHFdqHwogkVPaWVrVnIta+99hoXlgtWNhWopU92mY",
+	"sI6dbNG76oNMHXdWUlbN36RALN2zctJYMJdQX+XpQtUF3wHOKHrHMmxn8+7q9QDPzvJuTfScKkbMQtq/",
+	"CqaHZLTO4bkmP9zcXJJnBwdjEf86Buls3Dser4me4140RqENfv7XP/8/+MYXLwi/c4LcuHf867iHnYQh",
+	"pw1bB8Oj+K1/2X3/4UN8MhZYRhFNhNUiG0tzzYnrGnh+gN1W+CGGfn8ucMDC01hA1jOtmi1iPS7sBxjb",
+	"D/tFRrmIjxF2Sw3VJLCPF4hWkG4Vmg3QmDUW/mlM6qM4NJYPbQMZCylVFQjf0AxuFapo4tlULfpKbciE",
+	"RWTCllKk2DSsavNokQSJ9fFY7JHv7dagbKQDZzCZQPNQPHD/Hu4RZ+hqJjkWpLufpO9I6bpH9uPOauQx",
+	"gdaTg5MAv+zQFYphHjSY0nSFf4obi5Iw+gkJwcUvGztTRq6qKrYEBuQn2EbTHps9DmymGrbGtLuwIq+Q",
+	"PvTQ/i8rjHYRbAE1jMiL6Oj5MztqINRbOsPem2PyHy+GR+TP38Pq8SBxqXXVMu9zo5rE43EZE6YTi6kD",
+	"i6p2gXAWcAQpSzKocZ6BSE368SmWZtlDGTsegLfdN8zD8qAAlM+eHrkEbDt74+KiwPBXBdUpRiGkzuUR",
+	"Qv0NHQyKUXiIGlDw1s5ih7UTGSmHFtjA3t84WAdJ/obg+O3rADKBAwCWSqs0hOr4h2RkJ4H37Fiu+CCu",
+	"CYTh1S6nvjCo3QrXhM+EhNAkLX02cgpwauCU3cP3aZzq4QsrRGry7OApbH5E/s/12zcVLWFBojX8gAXK",
+	"+wvLhoguaMIIVdCY1m5X85QNji1l55m9ksnSYHSmXaanJlBZqlNdszPHsJTvV+43ZZaIasItu2kuE+4S",
+	"3C/2LjZOhGCJDVMF00aTlLHCe3SODknG7lgGMboEZRtw40AsIzxy+PwFcVXF4CGQzOB3OzQ88hSUZebK",
+	"N0S+7SOsth7o6QE8BicKpdJpliFxrU6EVajvliKVm6+PB9WMhwPLfpa5IQfuQnGxaCFxYaoLjl3f7LW6",
+	"keEUd7ggtx4cFGZ4gyUgrcRQtayvbghFUbvuYBkDILOWtJF3//PAHoJllK7t57ubV3vfRXYOAZbpcBhK",
+	"oC2OLpWSMyv1IdEh/XjcG4/L9LuDg3EvHpy4zFYHrStbs0Nv2J3jdn0LHCzF6YOSAQKEK7CgM66A58Fi",
+	"YzqcDA/iE4ucNG0cOj7sDxrwEMk6N3hHN0FZAk2XvqGt/RaCdA29ZUMSo7R/THzobEz6ACNRJXcRxBAQ",
+	"6oiTtgaV6cSRcCmMkllAyvt4Cf/653/bP56+iuBW/uOV++IPryKoZmRRy04LpEwxeqt9SfF0UJlsoIUK",
+	"tCahis4ULeZEM/s3VBF/9z8PDw6/g9/hzz8M4ej8xmqbTEz6tfxqBV09cC2FDZ1EOMuU2QsFwVQpbuUW",
+	"xUyphN++3zacPbDYta3rITnj8BPfAvN4PScIlhW/sWAJ3RjqPVSJBWgKA9tYfdST0jiQh4uv3gLDbIyr",
+	"AGnN5wqQfmzv+H+nMrcynD0MknJdZHTpUroVoWKWMTJRNLllRjvUISGJ5gIo8wlpp9s1hwk2YrVeH7tm",
+	"h/xu7xn839NDMmfvacoSnlNwH+WwF+Tl2lGid4KD1xD+gXRbPSSvEMTRBOiMasdkPL6OURwEiqBlzvCA",
+	"4dIqohosHWRKq1QyYXhi6QAOOXJti50o+D0olAQlbsxgRZxAkTtGfh1IeLQ08/1Mzrhw1sKMJ8wZz5zC",
+	"+UYS+DJhZKaoMJYpW5KroJA2UQy0Iqtog9ehymZP5lJqRt2Aw0Tm+0LuFUzlHPS3/cCVH2i1o8vzXlA+",
+	"ufd0eDA8gJ5DBRO04L3j3tHwYHgEuZdmDjr3ylbAxCJ1S04+ZvdYJEJp0UU89p8dHJH47GJ0/vqXN29v",
+	"fvnL2dX5q/Ozl3EdEh15kQjygKFCL8mh1NxgSH5UUswqPHDVcsStgEwRhGqmreRVS/LPDp66Xt7VVwup",
+	"bk+IYgW6LKeUZ9hdQDHomr0H0hNLieXdlbgr8LPr41rhECgXvhk2dzBaW7ihRbFbL/yModdQXyqRwlXK",
+	"8gNoklAhJIqXtSAHgm8mIYugzvyRCwEh8gK0JMtz3cnBmXUDoKWCt5CcVElw5ynkZ9orRbsO08YqRg/W",
+	"C7pRAvdD03rkslqVswgDoB0eHDz03N3dp6+xWzwX0AD8GU7dNmK1xNXe1vje0+3vNfqfw0tH2196JdUE",
+	"CjnDG093eOOSLjNJ0xspX1u9Dt47/MP291bb1X+Ies93WeE1Vt54F9RqD612veO//uzbAyzdgesKYH0G",
+	"G3D2OlcNe9D91VVesMO1wXE3CXrlxFdEEwxM8VjrcMlqNpMlWaxQlb5UVr20/GcmXV8hbXUPFEJuIxLj",
+	"Cv4X/Auhd39EVhDygAjwUqMwnDCvnj19TnIuSsP0EPXBuzVaaQmYFGxIrtaokdtAOzWy0sstJKMxA0RT",
+	"r2O5u9uqLvZjInxYd/szI/2am2kd7UegQbPUqpxYoc2KZT7B0h20yxByVzP4NArxO0DdCwtVgTm2stBZ",
+	"xEB7Fer93ouLHLflgB1fZe+5dp1zdkL4fRpU1G9F/NfM6DYMjZ0CJHU9u0dpYoUeTfpg98Pwrc56+QPP",
+	"26vytSiBWQmwyYq5QaJRWA0CLdMKKuRrz6WlIPa2h+SNk/x9Jf/cZYo6MAQ9847RzOklpup4gzmdpYBS",
+	"YOQdCkMRVAaD0mrvC4tw3jy+LhppsD7ZRaG1yZ2LXFCVBjdYMLWHxGavIqK+145VSnH8NqFC3r4rPiO1",
+	"CRsQfAlBI2z60EJ0bjzAcY064ckKRNojtbAYORD4AjLJ74BMvfEGrlp+b1AqaAAvlT/kqDJ0ltpr5VVv",
+	"kN3IEuJQN1Wqe1ShZN5Gn6AZo9W49yAwxopJYA1wuScLuiQZnzqPipVhvL+sJmfUrIkzBRh7obb2ldd5",
+	"apTF5UC1y6Zms6oNnRBKZlJ6GzCSM94qYdiT+DdC+d+qbvG70xRqroe5lQFC74CpstwgNJwJ4Hbc6gYz",
+	"Lgg1ILRHFnPQuMmFNlQk7Bh0+tDmg41UwUSDRgv3rUUg7+b0zYtdoRv09mD465oWbhe6BrPPWnrTIWzJ",
+	"0gw/O5B80mVX13vF7uStI9Tu8PYckYTW9lXuAM3A6RN09Nt02RjgOmOmo+miHXLBJoQWhTP9ooXIAdQx",
+	"4Wnk1NLI5ZIrmaHxWWM8K8HUlKjRftZ3Lmj0xCT9sL3qIEKPUt3NuuqJGUQ+1L0zXfm3Joz8iZmwZe4j",
+	"0rdwmg5pZqU37+Z2vF8nmK5vcxsESp4m+z5GZbNQAGbshkwg7RCnMmWrIgEcLrqyrKICQQVgSogcCYK8",
+	"VTC9u8YQPgDS0AkKBxM2oy7GxgM7Il8QOoFd1+3XcdiIIXaBNhu7T6yjFoduFOudKMjI1XR3khf0fnU0",
+	"VzlTpkDnCjiVA1dbxQwaaoyoTMFYJlvLVaEvpyn4JrXMmT08lmn2RFeH5GyvoMIBKwAXeQuN9t083vI0",
+	"OcWw7ccQcdoah3yTb35X8s2Noqn3I4aO1oA/OACuQuTALV9p25uIkOOo3eRn5CI0MEdrTaTBrxtCDVp4",
+	"ZJauyDrayEKDY4WLmdUzUI+iREkDCkfzceX4vsX5xdyyVuT3bcpEXQ9WPxKerVTk/cwotlput81S2XU/",
+	"raf7DRM/BhOv4CjRGtY4zG04huWIN/N4lCFbHB1ElZnzPLrILQSLE2c3dE8BW6aZlmA+nbCW6rzgrV+t",
+	"+YdyQbxSm8+5xNvKFa4in9vcY+Fds5TzToj39Eu4CFxfeytt1NZtDHiqck3cdUCzMiviL4mHDefuNU4q",
+	"Hgu/pcomfMdopisree1vcNbxE0Kdlwg3SvxMmgkzHIt/d6fEKSQPhI4agPvc+SoaR7eLsQDqMqV74Xub",
+	"8bsLMkKnB8inq74+8C8F/qYGoJD7wsmQjFzXGSu5gshLnYbgoSWMaYjCiNGCqcqyD+CFMdFtRGG1fOuj",
+	"kYeuOrG/XV/iiXfscO2iVgif7nb1X5FrcQf/oBVY1vDOBQ43rNWYE147wZfYrWsTesKzy04Tj5dqMchR",
+	"QisXKAVhJ3P9JdOo8oxJVemN/uaeHRwE8UETCsGJt7ubyteRBqB4eVbVsnexrBpSJrld9d9LBoVNXDCY",
+	"6a1CeBRA6/1aWvy8FTfqVI4mVqyO1GoAWpFDsH0mXGYI0g81m78jF9O75ukcPgA6PMhapSQ5FcsqtGv4",
+	"WNzPxdphJdPmXVSGkjokzH5akyU2YFxYW6abCf7ojDhxla4cOyLgk8jASKSH5BRDXOiMcoFZQiSlPFtW",
+	"GUKVW7mung6NGjNG+s8O/4ACF1x6WQxOsHxr0EIP8fcP6yh4zUR6OqdBpaHHYFottT8/M7dqTbJuxyVX",
+	"R/rH9ca+OjRn+5uBqGSeZVV5HReIUAk+YxG7IoTHWOEudtGzWA/oUyXVjwuwe7b9pTfSvJKlcC/swBFP",
+	"pZhmHHOOvyoBunasMZFaPu3u9qQyw1YI3Iq/1Z1XZRLR4JslEqtPeypiyUYHFXEVqjb44u4wtwUKoqdM",
+	"HVe1r/rxr2MgyWHWIuQogFyL8JvMS3EbkWlW6rkrAuVbUetBNBaQmMgwNj9OJWQEUNKCNlB93deyso/U",
+	"JbCOV2shQYFW0PTq08EO2ScNolhl3viDjeCUUUdw0j9zmb9UkJkcC+nK5wyGxKWwTsHEH0QhuYKT7o76",
+	"dbJBVKU2ehnHTTsYC2iloVIuqFpiLgpsVftUsGcHfyCuWNb5m18ur97+6ers+jp2mW6mUTO/UOyOy9LX",
+	"pq9JRaOKJgTXv5GuBpjXSIJ9NCgNJg3chMBWV7dNGZbKlwsxFimjaZUd4ogTpBdyx0VQXIO2InRBlydk",
+	"e/XOsXDlOwF6LLfqIJS+AXq0XoRXSzKlKihIZpHMEknwHR6TRnv1qjIJ3iXgZ0g9T6Dg21h0LVsxo5ZV",
+	"0l14mm71o6qmMDVu7X2YQKqx8OgfVlIbkNSemBXPnVK9mWljYsMK14XdfD18F+Q9gM+9mkzVS5CC7VLn",
+	"JKjr9yH6uJoo28d3jPHnLrE8KLTn7FfwOsFHJ44MxSm1lFVOMU0a3qoJLuQ/MchsCzYVebrZSjbR5ujI",
+	"ZoNqfhMAfkMCAJisdEcVycgREuSfGJSwB9Qak863sXpPmjqV9AupDVEssUNOudLOGOU6iWhTEy+RYkn0",
+	"gi6hAS5USrUg1uyc7ZL3cX/4u6s5MiSXdMbS46olcwzUKq4b7PYNxzRZ8L9NloSnA193In7NxW1M5oxa",
+	"loMEWbHsj2NofzTuxWGBO8tSc6laQjZec20sFbz2B7NmBWi7z/qRfbsHrO/bRR1WHj4tlQb68Im6xk5l",
+	"b1aLCq9Vl1mnUW+FC4xeVfXqG81XgcSeK94ErOi1SwBpW5l7bP8Ne2/w7MQtLuOrcI09XODK2rnuirsg",
+	"ViDmZsywbW2TqqppM+mj34dk5CI4nCZZybyQWlrJpDyNUOB8to44L2HyAHXujTnXVQW1FlxoCavDGV2U",
+	"Cc0ykDP97oZfAQP7oiCHp4exM12Y3QKBUTubiJuFn1FKjleKP8fOf4oJ465eRldR7Z1qaj8A3P6JmUcD",
+	"2oc0FoV9HLoi/HzU5TfQ32JTCetlIf2o6cY9iO4+E+mmqJ0ViydWAxASLAl+whP7EKS6+5I1kMrmXNM4",
+	"gFcWuSGlwDgzp3H76ieywLKpx1UjXAjynDKWad/PzS/DaqwRuWWFqej/euQc2mAfCiseXo88E6mbJFAj",
+	"Pzw+BtaS0zoOnmFrglC+BfdiWgWNTGhyO4OaC9+QdAuSQqD/PZnTBkwFq8vmJGSKCg0gTmUxhJyv0EwY",
+	"QUX1wCIEUbB1MXrES1+0TTi3qbfEzygX4AtZGcBXsq8saPYPmlRlZtD4KNiQoNF1LGARW3oLkHNnEdru",
+	"x4GEZDoWUPisT9dNUDMoU8gNwLAL2sUTcc9i7ANONxiSKzYtNc1c6ac2+2WnYfQYTJpAm7DtwOj11dno",
+	"5U+/jN5c/3h2FTYDGIumEurIJpBQKMlohRxcYLTBSEpX2gmNhTMNRiQ+ffvm1evz05ugA8G6INJiUbuy",
+	"EGeJKLSneFzB4ps17Js17N/CGjYKzOa1StukAZbSRZ9mDvMOBll0s4x3Ammm91oAraxcF5hhgVQFvpQC",
+	"Gn9zjR6D+lcpSFGqQmoG8D4W210TpPJM+G6EdUq49qniWGgb/6jaEq61SskYNDwP3RClqGyKfY7urQkU",
+	"1lLcOZOhppaA+qCOOyNLqYvgNDqr+Uxd3G/gMAF0HIt+2Hax3tMgTDBZ71WDrKGtSYyrzjUWYR8YoCXO",
+	"A57IHG7E6ZWBKwx8Wa3uEVl8Jlr+CSLqWi+ktkQQBwh96GFN5jQlfyu1IVMuuJ6zdHDsumDGVWUIBDzH",
+	"RMPS7dVB21EmjImw686HqN1s80YGHXy4IIVr8rfauu+bhLxNjYVcjgCAg7N0PU2dNQSKCWIeuEuO9U5a",
+	"SFs39yWLXsJoD+trUr2mZ9klwHlUi2qZKqSiVX9pC6EVSR2LvqETkmQS4gJd+H9EBDMLqW5JqmQxsHju",
+	"2xoptkeNockcS35w46XnCDtOjcVG8fnYSrhcaVPJFXVy8zqJjrCQMh0L/zTUKLHSybRUYKQqOEuYi3MA",
+	"EuTecWJJHcQwJG8FKgnutlwZPDCOuRyk6voqAIhCSXpBsUG9WkNhdL4DFYZyuDJjoE2Evcscl8CFDcnh",
+	"wTOP8DWxDMDNkvCGhWq40sATaAlEGg3aqOsIbumbrPy7kZU3E37+je5/Ct1/5eJdtlP+B5SFw15irWT/",
+	"paILUYeuJlLcMaWbpawpBuTs2HEM6hajSIo5xFNmlkQnygoa04zOZix1Zong3TZrprPxV53SfqPyW7W+",
+	"Dnz3d/ANQ7ZgyFswpTuAsKdWZwR0O7GrMtrYKJfkMmdiq2hUNwPYbFxs9XENyRsoxk4JZP7NSqgA5kaE",
+	"twFvecJI//nBUV181XUcgA5MEAoG6WwubOI5ufh+HQfqDnwj+9bG8C4owmyH3Z9Kle+lrsdTDcUtjaAa",
+	"vWgmYOzb2o0GX2xpJPNZA7FbehN2IWB1Nd8qkD6Whae+DU0US6QCBxgAer8sLEK/OCCa7AOYDwBrXV0I",
+	"XcdGF4wlc3h9JqB/zjY0rvqv3RODsVJyjZeNVD00isDQzWyJjiSJ9lwI6OH2uEGZjSaBnxn7mi3qNiVA",
+	"OKNR1XYuJv1J1WdugEfpbt5SQw9fXwWqfjP3bsx+qLls6vCpyoeopWCvybhWg0gzACoCWNhABqCfcHck",
+	"5FvnYs+WZMLMwgqhsRUrXKyLkTHppxRa+0CIi+Z3LPKO30regLI3NGMipYrQplUX1DNYxx4XAxcOiZ65",
+	"0OuUcW3WgyT9e/ox4iHd0eyUEWnPpBcmQW7tUNeRWSnvO8pXHZnpDvm+EZnVtUN+CtP/ZgGY3VGUGw6m",
+	"pgAOrn/+EHUw/jiXEltgeI7oKY42YdwNml+ENAztlWEHQig60NRe0T09p5XXCpqWcX27xDF8wI9z9sC7",
+	"cZ11hKZSPfdWANf4EHqiaF8S0erP0KKNQFnETC6qMyF9uy3ydICd95RcrMyYyQUYdW7jqCI04C7hViO5",
+	"Y4KkdKnBnKqWkHhdtdmh5NnBges0VeVQQeeUdeKC9SA85D+ObONG/0K1S9zsuNG0M3APmYC/nt97YaBV",
+	"Lwb09CAAkhWEVto44HMH1q7y7v1q2M5sBon1+FOfB2bh2Df7qCyRuRRmHjmnKBW4NPuaa3FbJzsAyzZ0",
+	"tvqwNzNUTNm5MdOgjN6JFWwoNBGyLN1HxOKT4JkFZb4eQwqcT/MUfcXk6MXzPbueO84Wdb1xOiOusw6W",
+	"PMCsDJ6SIqNCH2PPlqDisr7lYgZPxfY4/nj04nnsmu8dHEVV1dSjA5jLh7bNKcQyxvZe4g6bG1yLiwne",
+	"TXqwC2jw/aph+tFB1Sv96CA6evH857aOxK2VG0Phy0i7iX5lqHTK4yCqU1rsA75tNa79xL3GBXl3c+qE",
+	"SnCENku5AGwsqGsDGL5jD6hdysGWybsLOo9pgVy5sS5yhT//fm0gDQIFNKPuTGkB5Ai61R29eI5scEfi",
+	"9Kv763xztsZKSLtH/4/JxfB89X7W7lO/zPvlYfxurdI7p01UlLpbyKQmmbeoliJb1nKSS7fGOG8snAHu",
+	"ktiKhuAmtuyCJBmjEBMOFVoxKBylR66dnOkjTtfyJD4GqN4VKX04oHo0QQ+X+bmtWLvJef6WvqCg9wVQ",
+	"5hR2/XEos4mI7hua3W6p5xgUxsDOMVUIR9Wv/Yn2cRGJRYKMpTMfVlHrS5BaJmUaESaYmi2jKmsVxS46",
+	"0ycuApoiEmKNyNBXOai7x1g9KU0xaXe9gMuDoOsNzW5HE1maR2EDD64h2eV2oU1wi79j1+eD6FJY+wVO",
+	"DMwLdOJbSH8s5s0Zzcx8axG3w4MDC8yZFDMP1IWSUAgXQg+0L12uIyg7z7xApQ011epSauiEakb6FPot",
+	"kQnNqEiwOKNUyZxpA31kwQDjCt3UYVJgdcASx2jPsLg2Z4r5JPFqfFkaV78EQpqollYzgLQFmnLh6qPF",
+	"VfkRPIV9yC5oV3Z+wHN6RB7jZuhM/lNAffA+hp9GuzsqmL3md0xA1ai6BUJ1zdXMNTg52FkFJjzGnUCq",
+	"rmFTXR2timEXEFiI/rZDoiOoE0+eHxw5KxZkYOyNpoapmPQhs0VIYhSdTnmCRfEhFMlBTykMz4LO8EsU",
+	"ngYnZCLNPKi273qxtoJBBT+/AUhAtX3l4IYPEJ7xGTZRrboqbeOX3zBsB1fc0neFJRL8R9A0xHXUloTq",
+	"WycWN/TuNVvCh41lqP09N3Ch88w34AQXGhoH7y8Yu8260eJq1f98eXV2cf7uAiYdvbw4fwNd454dHLV7",
+	"cX6E4a9YIZX5ZOjcyaURzriLX8OtbfgVxEg8QtkHvH7iwMHKpBKKhLlrHnT7MTwEBUBVKDnlGdtkZ7iu",
+	"y3dUbdbdpJHvOeZNim44sCbieFBBV5UCGp/pclJHLEH0tUhYlrG0XmubgcK337u/keGrK/DhzQaNTnci",
+	"xZZVrtX5FGzCeHbYND481/DC/e12lmN4g3Wu06rOKLS4oumeFJAVNGOuCtpcMRfN7kwPUI+b5VItz4Td",
+	"RwrvesUV+Orlu5tW1nfpVvWIjM9P0aVfe1xyBzT8PZSDqfbSfv9F2aH7QmmAubSXyt7TxECqmTMxHZOY",
+	"zlhM+k+P/vXP/356eACapSizzDJIsCwRbgYRiacyKfXISshxROJCcbvEU2llcqExZ0Ezobnhd+xGFjzR",
+	"Mel7l+Hh8wMLOoomVqOMiFE8z1mKiV1xA8ziLoNTCFUPbzRyo38Zo9EWaC5hUekKMP/b1EQKzUYAtF5J",
+	"3IgQKwxwn70H6aNLqIoLphKZUcP28MmhvcIYszfdGJFrLOgNSa5ohg74ZlDObCy8Zcj7BHOJCRaOlzo+",
+	"71jtwNW5YeSCqttULgQBTlswVeVvjUVcBeP/9NNPP+1dXOy9fLkHzeqGeRpjqzpoTQeBBX+TpapiEqhK",
+	"5vzOlepUjOaWjFutCgqs1rXVPIuwehWk0RpCoc7akLx2jc0N5PyzBcGjAt17LkvVltJzBo+8pIbejx/8",
+	"gxdNBNoeU9yKPP/ghd965LqOYS5YzgRGJqRk/fL/wYt4RcM4xXXuveS6kJr7HhMrYFSPfQL3Zyf447jX",
+	"NsG4F7fpHfV2vkIn/llDjGnYmaoeFgCawbXshr8efTZJsl64QjRFttJcx0kA5yDguBJo2tBlp3SaZRd+",
+	"8l0k1FdSzSQkv37JGCi7CmZ0KFheeiAkiuUsn4DxBOyC7QEWW6XL67lUBpxUTCRMEysuCBPk/vi7b1Z+",
+	"rOWC5wdNW/jqAJVEQQyIFCuU30oP8CzdniB04mxBTWGDyOk0qrKG6hVIMLmn7Qp0NzQ8gu4Mky0tUOT0",
+	"/Tm+8fxguw7dEB098qyqjl8QPqGv6y4Q2a3ubicW+7/idd/P047v3N/P7q7qvv6VC7fEb172+3nZ/SXf",
+	"WyECNZdrr4VE5Om//vnfhwehirLmebs/TKAq8TAw8fD6Dk7wZdQdT9I2+8bxxP+9PONVSQE5/QiQX6WC",
+	"vlEguMbbkAGTDmEGbBtd9SE8CWuNkWkj0XjGwfdmNSDXDDFoWfiGLVq7FnIzJD8qKWZrU+3SjQnPxw/8",
+	"WCYAN/zpl+zfu0MjGFyfuyJHnpBWNRphek3uTt5+EW7xVeYZhYhYG94cYOyIdaWe74UGW705NMXZWx2q",
+	"uyjUJ5pclnp+HdrT+zETaSG5MHEEGrcxhSbvrl7Xkblxcfj8RTp3mUj2QmJyy5bOuECJBoHd6qSVo53Z",
+	"AwnaZfo50DPmyw/q1nT6UZqurvKxcHNlmi8UxW+X8RJOrKOikvqaUO3Bqg8pwBiuHTQ90eRHNgEAbnqE",
+	"oMYzy7lIV+ID7oNN+7+GH+8n2Ydv3l++b4H1tkD2gkL4h4vrbi52Y5PAysJVljzdKeC7RT24Yrm8Y9/K",
+	"ym4DWzynds0Cwdi1j7QQeF+orR7vTiKdTl2cST0z0VCCTzNjuJjpYyIk5qcICVKxYFlUJ3fwnJF/2NVj",
+	"UHAfTcoTQouCFEoWUjs+VrGUwZDEd7Tg6WU5yXjyZ1aXdgtIog9huGVLQv3LHnMmWEELzmTBzbwj9MXv",
+	"/lG7sPtJthk//GVUB/u78Aau7Qq8DFxVwItlKJlZAeAagv4yujx/aa/5Xgo0ZAbFpO8yoHTkaoExavQg",
+	"IrGFy5j0M5nQjPzww/HFRUQOn+3NZan8z//lWrgJcj56M0JxRJfJnFBNzkolC7b/WooUCmXGLKc8cwKN",
+	"3UmMfbHc5rEmnKsWh3MCYkALNqkxrSuy/2YQTKHpHRj6fOuBPro2fL2X5FYTfcuLYFzmSr+5rswYQsRN",
+	"ROo3l27/vtJdwgYRKUUGzf9r7PY1iYMkM6nIQkGkvvB5oLCTlC435FQKmmO5Pt2VT4l6fRMPH6PfM45/",
+	"7SDwc+tKW0mApafpKtr/+whmVUHXTaRwF3a2tTnUKdVsj4vKXF93p4whzS1e8ZxWmY6N2gZxe5O/uLsR",
+	"1AP3fLpmVCVz543vbvzUlr7nP3a3fP691Sl4gA5SOTUJOF6+dZB63A5SEdEA2pBaHMapYjojNxmL1rq4",
+	"EZ7ejzxU/ac6orkfoENPEzd/4016NrUIebuxocU33W1rWb/u+n0QXwCZkZaObQFh0IT2sepeJ+jesCzz",
+	"jZNRwcIYcl/0AyrvaauCcZXu2Q9LovlMQKZWQZc51hp2OIelqaJmfb8Iuo6IWWmRD4pjDnwxVHhpTnVQ",
+	"G7A9yx6qgZziVh4zxTGcpwW0XzFqSsWIXnADJZfhqqqtPE5Gyo8oO3cdWFUyxV5eQgVh74uMcgEpSJbg",
+	"lKK1NhTCRyvAGJqYzZbdtebIGHMCvVKsFjPlEBodL9hEc4NdredSsGUhzcC+lSos0a55xoTxJSGqUjIu",
+	"p4BcBb4TiBdzdWFomiqmdUdnfdzB49aTc5Pcy1p7+Dl9KVcsYfyTzWVfk6ujA39W2stjUlRdUMgC7US+",
+	"3wU1KkvDfikqq1G35uAcLj4Ep59xcUt0QoVgSkOuLrFf6cEx4b7UkRSMTEpjQJahhlgU1DVegPurRSmu",
+	"l3OJIH8/4SF4/8bOsHON8bnJsybUbo1cHBGd0ywjP9xcvEaRuUL94FTdIXwR4H0MILREE2NOa00VExee",
+	"6Ma+AUggj7sVIruKeKG/W0jPnDFlC8Algu/qNlvIRaKgdJWVW6GRlimV0D6hooJ2IqdT0gdbmzZ0qV15",
+	"f66hDcpUqhk2+EppDhovzFrbdKQgMXwVD8mFHRhpuAbYtvqtNnsBAP7xrWB7pxlPbmOUd6ZS5SeQK+I7",
+	"AfKZkK2iQjBMaCF6EGTYhYW831ssFntQULhUGROJTFm6qazw6uYbvhIpLO8TFp0DjfvosK3k8Fp14Q+P",
+	"hsBnq+BBlZVZp78bXLUAmFgAbCAmeExWcFeT/tWrU/LdwfPvBkHTcIfWDu0qmr2dvWhm9raGtlT9odh7",
+	"Y5mZZRwVSqK7u8JAzcUsY3uldlVE/eD3iXvpCnpp6QanmQkiWXawLcFCN3oOV21NORf+89MOP+JjmIOD",
+	"nX1S+AwgHcjn98Q6WMKJMzY2omG8vghNHSGvey0u5iEWYOEKmBPkk99ZFLZEn70vOGghrpjdSuwTm2Kw",
+	"8afLkg+yBylJbjmJL9QwfDyhsypSUeFcRR/gGKtIcEB7oBn3JxJ74EPa1J93K61wqpTrWGIXBDgaBSUu",
+	"0jKBguMJqJ7tqA/nWaOIZmY3CoAb2Cl2wD8akoTnzz6metxHA9Ao1CLsYT4GlgU3IqQhgGr/fhh0AfyV",
+	"OvSwKOMaQmB/Ox5oRYs5A/urVHBgYQIye8+10bsgFqZW7CmmZakS1u0RwhCDyuziXnSqjFS3FeOXpRla",
+	"LloKozAegQpyfv2WHD198WLvKaFZMad7h9jlL8zGe6IrcloHzWHgA80GJ9BLAwZ1tTAnWVBDIpEg3cNZ",
+	"CBZhkcsYvmXpMXaoQqfzlIuUzllWWCFzmMh8SEaZlmBgdN41fMtNB1kWvmhptdRqLeiwdb5dUeYTpqp6",
+	"5dxoguda+ehTahh056JVcdITEqecZlXoRspnHMhobFh27DJxc30cIwUVoPNwpym7ZbTaD6/hiq6qq92J",
+	"MrkBG54vV3O0d9z7f/462vsvuvePn389/PA/PnMJy9XtdIWJ4AbAOeoe/QIy+halmOVMzZhIKpCx8OGB",
+	"Eru7VeAe1UzzjhlI19xq1QyD1LDEmizNDgxzzsi7q9detppLKF7r3wdkH5KRqOgM9vRrtGZerRgBFQ+d",
+	"8amQylgpWmjDaEr6UE+avTeDjQWkZRl0q3+0+oKyNF8oQvydyrZ1yWi7CHuosmCigxd/Qt+OJg4Ea4s+",
+	"noPG9ZsxefKDvX4jyVKWqsr9M8Bj7c7g60aJjCeuMi+C2rhWUKFayV21YmxAjvhT+yCLjIqq1/NXGI/r",
+	"ar9dG8ULVkMBUgnYXEALwnPrpAgyz0sBtOmTaxKdkGdBE0ku7jgWKt3m3PJLOIc3el8WwdyyLYMd/qa7",
+	"w3z5UAR/bxjdhgeHApIHkRJaNkmRLe8Ll8ggPpZP4dsnYH6tu89irJ6rab5ad6eN6VzCMCHL+eKEf8Kz",
+	"jIuZZ6AtlH/zzX5Pa/vNV0kD30KJV3ufjgg2T+S+cLZgk7mUG0rMQt1mT28pBgtwbXkNWOMXEIpqFR70",
+	"jFdqyB1TfLrEgJcD35QYbEIAJhCukzAo9n/iunVCaiDQ2VsunAGpLljLUrRXwLQ5XZIJI9gs7Sm54N+T",
+	"vlvkQnEDGscAOi8r11mYVADu4oet9mARoZLg6C0jf3hB/sxbOgvi2D+6w2pXHzBGq9Yf8J29a382u5s5",
+	"n333oJZNmqYcozkuA+cDruCLdiV05zlKWsviXmLRTZZGlWBd1F9Zjh/ABqHaCzkfTQx+Qy4IB8vMtfIG",
+	"ZOLowqtxzcW7KboApNiC+tJSscN9T8vwvmZSzrJuF7azYkJu3V7G7yDaBI0bU2i2I+UtR5VesZQrlhjt",
+	"VRyeMmEsdyyUvOMpU4i+sbNovLHoj0YRoqhIZe5iwcNYpJymOPotY0XdRdnQyRNNfMGgayMVnbH4xLcN",
+	"34PodbCqeL43ocktmVNLVeDPhArsRDJhhL33edlGztCQ5Mofkb5mjMR1B3V7ePuSp8m+fylu62hoxdS3",
+	"PE0s6p+3hPKtNZMP9+84uaETpFMTNuOO4jvfru8JWKrMPn106AeYLA3Tg642HOHB72ZwbXdAPj38ruGG",
+	"OTzcbv04wtiXVVtiO6CcuD6Hbrfc27Wq9rFShPFQ3lY2Fo5AohMEHA8RXreRJN7P5IyL/wVoAOrcH8fl",
+	"wcFRYuEE/sIoJQCbIALPvu8auoexuhIJ3hbd7xOoStUTZrt4wt4XLDEsdYaajWQFFKiWYD7SbxAGPAbA",
+	"cayH+OfTs8jVsaZQY1gkbBBSHPt6k9L409tGZEbZAoIKKhISXFd87HoFreC1FESXieUFriKy6z3ktF6H",
+	"+y7LpaYmhXYFvvh7VpVIIn1uXF37ut1YhbFP0HkyOPbpdHEQTxeTfhM0oZwgRMHFEYmrGqF1sTUA8Cca",
+	"11klAf1SCk/iXT6QkL+49KDGmyTlKYpXskzmoGtIu2wQlYT3HEBcRrWD+iBc63zEDY0GaatGsDSwpdOl",
+	"82T7jawTOEvbTt3t7mpLTVnvXvJOR8dEAMGukZ4/Pdx5ILiAew20K01rUJpTmTJHaBoQ7CnOGiDvQqd+",
+	"L+ToFRdcz1krQWqjLc2hfu1NGFVMjeyvx3/92V4QcgSEw1JlvePePoTvuJFWb+tH5zjarby1gxxX3Xq9",
+	"D9dVEEcR1VHSWLIi8mFViOguIRWdIa2bd7PB3tt7fqEkZol3qcMyqlHlco6aNeGcqhOM7sPG1yc4hT4D",
+	"a/WTSX8xl1iezJdaHESuXy1sJoz8DiaCTrTrs1xmVNSdJFHqxZqSTbU2Ik5RrWtM1uYXtLwM2xPTWyb9",
+	"0at/OtD/jisq7u4P54AgXwhBg4krXz54JcODRL9Dy2TtJa/BSqRYzsscrUTBWFWt6/XR/rPkyW2zjWB9",
+	"ItAhT05ddz5Mf8lZ4xJc64sPP3/4/wMAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -428,6 +428,70 @@ type ClientInterface interface {
 	// Corresponds with POST /api/chat/voice (the `SendVoiceMessage` operationId).
 	SendVoiceMessage(ctx context.Context, body SendVoiceMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListCheckins The caller's check-ins, newest first.
+	//
+	// Optionally between `from` and `to` (dates, inclusive, in the caller's own calendar as stored with each check-in). Paged like the session list: at most `limit` check-ins and a `Link` header with `rel="next"` when there are more.
+	//
+	// Corresponds with GET /api/checkins (the `ListCheckins` operationId).
+	ListCheckins(ctx context.Context, params *ListCheckinsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCheckinWithBody Stores a mood check-in for the caller.
+	//
+	// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/checkins (the `CreateCheckin` operationId).
+	CreateCheckinWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCheckin Stores a mood check-in for the caller.
+	//
+	// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/checkins (the `CreateCheckin` operationId).
+	CreateCheckin(ctx context.Context, body CreateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCheckinSummary Mood over the last 30 or 365 days.
+	//
+	// Mood per day, the days checked in this month, the mean mood per weekday and, for each tag, the mean mood of the check-ins with and without it; a tag is listed only with at least 5 check-ins on each side. The 365-day view and the tag patterns are for paid plans: a free account asking for `days=365` gets 403, and its 30-day summary has no `tags`.
+	//
+	// Corresponds with GET /api/checkins/summary (the `GetCheckinSummary` operationId).
+	GetCheckinSummary(ctx context.Context, params *GetCheckinSummaryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteCheckin Deletes one of the caller's check-ins.
+	//
+	// Another user's check-in, or an unknown id, is 404.
+	//
+	// Corresponds with DELETE /api/checkins/{checkinId} (the `DeleteCheckin` operationId).
+	DeleteCheckin(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCheckinWithBody Changes one of the caller's check-ins.
+	//
+	// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
+	UpdateCheckinWithBody(ctx context.Context, checkinId CheckinId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCheckin Changes one of the caller's check-ins.
+	//
+	// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
+	UpdateCheckin(ctx context.Context, checkinId CheckinId, body UpdateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
+	//
+	// The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
+	//
+	// Corresponds with POST /api/checkins/{checkinId}/talk (the `TalkAboutCheckin` operationId).
+	TalkAboutCheckin(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetHealth Liveness: the server process answers.
 	//
 	// Answers 200 as long as the process serves requests, whatever the state of the database (a load balancer or orchestrator restarts an instance that stops answering here, and a database outage is no reason to). Readiness is `GET /api/health/ready`.
@@ -582,7 +646,7 @@ type ClientInterface interface {
 
 	// UpdateRemindersWithBody Saves the caller's reminder settings.
 	//
-	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
+	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -591,7 +655,7 @@ type ClientInterface interface {
 
 	// UpdateReminders Saves the caller's reminder settings.
 	//
-	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
+	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1445,6 +1509,150 @@ func (c *Client) SendVoiceMessage(ctx context.Context, body SendVoiceMessageJSON
 	return c.Client.Do(req)
 }
 
+// ListCheckins The caller's check-ins, newest first.
+//
+// Optionally between `from` and `to` (dates, inclusive, in the caller's own calendar as stored with each check-in). Paged like the session list: at most `limit` check-ins and a `Link` header with `rel="next"` when there are more.
+//
+// Corresponds with GET /api/checkins (the `ListCheckins` operationId).
+func (c *Client) ListCheckins(ctx context.Context, params *ListCheckinsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCheckinsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCheckinWithBody Stores a mood check-in for the caller.
+//
+// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/checkins (the `CreateCheckin` operationId).
+func (c *Client) CreateCheckinWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCheckinRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCheckin Stores a mood check-in for the caller.
+//
+// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/checkins (the `CreateCheckin` operationId).
+func (c *Client) CreateCheckin(ctx context.Context, body CreateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCheckinRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCheckinSummary Mood over the last 30 or 365 days.
+//
+// Mood per day, the days checked in this month, the mean mood per weekday and, for each tag, the mean mood of the check-ins with and without it; a tag is listed only with at least 5 check-ins on each side. The 365-day view and the tag patterns are for paid plans: a free account asking for `days=365` gets 403, and its 30-day summary has no `tags`.
+//
+// Corresponds with GET /api/checkins/summary (the `GetCheckinSummary` operationId).
+func (c *Client) GetCheckinSummary(ctx context.Context, params *GetCheckinSummaryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCheckinSummaryRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteCheckin Deletes one of the caller's check-ins.
+//
+// Another user's check-in, or an unknown id, is 404.
+//
+// Corresponds with DELETE /api/checkins/{checkinId} (the `DeleteCheckin` operationId).
+func (c *Client) DeleteCheckin(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCheckinRequest(c.Server, checkinId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCheckinWithBody Changes one of the caller's check-ins.
+//
+// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
+func (c *Client) UpdateCheckinWithBody(ctx context.Context, checkinId CheckinId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCheckinRequestWithBody(c.Server, checkinId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCheckin Changes one of the caller's check-ins.
+//
+// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
+func (c *Client) UpdateCheckin(ctx context.Context, checkinId CheckinId, body UpdateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCheckinRequest(c.Server, checkinId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TalkAboutCheckin Starts a new chat about one of the caller's check-ins.
+//
+// The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
+//
+// Corresponds with POST /api/checkins/{checkinId}/talk (the `TalkAboutCheckin` operationId).
+func (c *Client) TalkAboutCheckin(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTalkAboutCheckinRequest(c.Server, checkinId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetHealth Liveness: the server process answers.
 //
 // Answers 200 as long as the process serves requests, whatever the state of the database (a load balancer or orchestrator restarts an instance that stops answering here, and a database outage is no reason to). Readiness is `GET /api/health/ready`.
@@ -1789,7 +1997,7 @@ func (c *Client) GetReminders(ctx context.Context, reqEditors ...RequestEditorFn
 
 // UpdateRemindersWithBody Saves the caller's reminder settings.
 //
-// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
+// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1808,7 +2016,7 @@ func (c *Client) UpdateRemindersWithBody(ctx context.Context, contentType string
 
 // UpdateReminders Saves the caller's reminder settings.
 //
-// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
+// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3071,6 +3279,317 @@ func NewSendVoiceMessageRequestWithBody(server string, contentType string, body 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCheckinsRequest constructs an http.Request for the ListCheckins method
+func NewListCheckinsRequest(server string, params *ListCheckinsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/checkins")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateCheckinRequest calls the generic CreateCheckin builder with application/json body
+func NewCreateCheckinRequest(server string, body CreateCheckinJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateCheckinRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateCheckinRequestWithBody constructs an http.Request for the CreateCheckin method, with any body, and a specified content type
+func NewCreateCheckinRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/checkins")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetCheckinSummaryRequest constructs an http.Request for the GetCheckinSummary method
+func NewGetCheckinSummaryRequest(server string, params *GetCheckinSummaryParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/checkins/summary")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Days != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "days", *params.Days, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Today != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "today", *params.Today, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteCheckinRequest constructs an http.Request for the DeleteCheckin method
+func NewDeleteCheckinRequest(server string, checkinId CheckinId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "checkinId", checkinId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/checkins/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateCheckinRequest calls the generic UpdateCheckin builder with application/json body
+func NewUpdateCheckinRequest(server string, checkinId CheckinId, body UpdateCheckinJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateCheckinRequestWithBody(server, checkinId, "application/json", bodyReader)
+}
+
+// NewUpdateCheckinRequestWithBody constructs an http.Request for the UpdateCheckin method, with any body, and a specified content type
+func NewUpdateCheckinRequestWithBody(server string, checkinId CheckinId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "checkinId", checkinId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/checkins/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewTalkAboutCheckinRequest constructs an http.Request for the TalkAboutCheckin method
+func NewTalkAboutCheckinRequest(server string, checkinId CheckinId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "checkinId", checkinId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/checkins/%s/talk", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -4727,6 +5246,78 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/chat/voice (the `SendVoiceMessage` operationId).
 	SendVoiceMessageWithResponse(ctx context.Context, body SendVoiceMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*SendVoiceMessageAnswer, error)
 
+	// ListCheckinsWithResponse The caller's check-ins, newest first.
+	//
+	// Optionally between `from` and `to` (dates, inclusive, in the caller's own calendar as stored with each check-in). Paged like the session list: at most `limit` check-ins and a `Link` header with `rel="next"` when there are more.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/checkins (the `ListCheckins` operationId).
+	ListCheckinsWithResponse(ctx context.Context, params *ListCheckinsParams, reqEditors ...RequestEditorFn) (*ListCheckinsAnswer, error)
+
+	// CreateCheckinWithBodyWithResponse Stores a mood check-in for the caller.
+	//
+	// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/checkins (the `CreateCheckin` operationId).
+	CreateCheckinWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCheckinAnswer, error)
+
+	// CreateCheckinWithResponse Stores a mood check-in for the caller.
+	//
+	// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/checkins (the `CreateCheckin` operationId).
+	CreateCheckinWithResponse(ctx context.Context, body CreateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCheckinAnswer, error)
+
+	// GetCheckinSummaryWithResponse Mood over the last 30 or 365 days.
+	//
+	// Mood per day, the days checked in this month, the mean mood per weekday and, for each tag, the mean mood of the check-ins with and without it; a tag is listed only with at least 5 check-ins on each side. The 365-day view and the tag patterns are for paid plans: a free account asking for `days=365` gets 403, and its 30-day summary has no `tags`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/checkins/summary (the `GetCheckinSummary` operationId).
+	GetCheckinSummaryWithResponse(ctx context.Context, params *GetCheckinSummaryParams, reqEditors ...RequestEditorFn) (*GetCheckinSummaryAnswer, error)
+
+	// DeleteCheckinWithResponse Deletes one of the caller's check-ins.
+	//
+	// Another user's check-in, or an unknown id, is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/checkins/{checkinId} (the `DeleteCheckin` operationId).
+	DeleteCheckinWithResponse(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*DeleteCheckinAnswer, error)
+
+	// UpdateCheckinWithBodyWithResponse Changes one of the caller's check-ins.
+	//
+	// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
+	UpdateCheckinWithBodyWithResponse(ctx context.Context, checkinId CheckinId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCheckinAnswer, error)
+
+	// UpdateCheckinWithResponse Changes one of the caller's check-ins.
+	//
+	// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
+	UpdateCheckinWithResponse(ctx context.Context, checkinId CheckinId, body UpdateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCheckinAnswer, error)
+
+	// TalkAboutCheckinWithResponse Starts a new chat about one of the caller's check-ins.
+	//
+	// The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/checkins/{checkinId}/talk (the `TalkAboutCheckin` operationId).
+	TalkAboutCheckinWithResponse(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*TalkAboutCheckinAnswer, error)
+
 	// GetHealthWithResponse Liveness: the server process answers.
 	//
 	// Answers 200 as long as the process serves requests, whatever the state of the database (a load balancer or orchestrator restarts an instance that stops answering here, and a database outage is no reason to). Readiness is `GET /api/health/ready`.
@@ -4903,7 +5494,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateRemindersWithBodyWithResponse Saves the caller's reminder settings.
 	//
-	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
+	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4912,7 +5503,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateRemindersWithResponse Saves the caller's reminder settings.
 	//
-	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
+	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7045,6 +7636,434 @@ func (r SendVoiceMessageAnswer) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r SendVoiceMessageAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCheckinsAnswer200Headers the declared response headers of an HTTP 200 response for ListCheckins
+type ListCheckinsAnswer200Headers struct {
+	Link *string
+}
+
+type ListCheckinsAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *[]Checkin
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListCheckinsAnswer200Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCheckinsAnswer) GetJSON200() *[]Checkin {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCheckinsAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCheckinsAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ListCheckinsAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCheckinsAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCheckinsAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCheckinsAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCheckinsAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateCheckinAnswer429Headers the declared response headers of an HTTP 429 response for CreateCheckin
+type CreateCheckinAnswer429Headers struct {
+	RetryAfter *int
+}
+
+type CreateCheckinAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *CheckinCreated
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateCheckinAnswer429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateCheckinAnswer) GetJSON201() *CheckinCreated {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateCheckinAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateCheckinAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateCheckinAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateCheckinAnswer) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateCheckinAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateCheckinAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateCheckinAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateCheckinAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetCheckinSummaryAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CheckinSummary
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCheckinSummaryAnswer) GetJSON200() *CheckinSummary {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCheckinSummaryAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCheckinSummaryAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetCheckinSummaryAnswer) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetCheckinSummaryAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCheckinSummaryAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCheckinSummaryAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCheckinSummaryAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCheckinSummaryAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteCheckinAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteCheckinAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteCheckinAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteCheckinAnswer) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteCheckinAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteCheckinAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteCheckinAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteCheckinAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteCheckinAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateCheckinAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CheckinCreated
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateCheckinAnswer) GetJSON200() *CheckinCreated {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateCheckinAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateCheckinAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateCheckinAnswer) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateCheckinAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateCheckinAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateCheckinAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateCheckinAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateCheckinAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// TalkAboutCheckinAnswer429Headers the declared response headers of an HTTP 429 response for TalkAboutCheckin
+type TalkAboutCheckinAnswer429Headers struct {
+	RetryAfter *int
+}
+
+type TalkAboutCheckinAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *CheckinTalk
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TalkAboutCheckinAnswer429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r TalkAboutCheckinAnswer) GetJSON201() *CheckinTalk {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r TalkAboutCheckinAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r TalkAboutCheckinAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r TalkAboutCheckinAnswer) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r TalkAboutCheckinAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r TalkAboutCheckinAnswer) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r TalkAboutCheckinAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TalkAboutCheckinAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TalkAboutCheckinAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TalkAboutCheckinAnswer) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9700,6 +10719,126 @@ func (c *ClientWithResponses) SendVoiceMessageWithResponse(ctx context.Context, 
 	return ParseSendVoiceMessageAnswer(rsp)
 }
 
+// ListCheckinsWithResponse The caller's check-ins, newest first.
+//
+// Optionally between `from` and `to` (dates, inclusive, in the caller's own calendar as stored with each check-in). Paged like the session list: at most `limit` check-ins and a `Link` header with `rel="next"` when there are more.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/checkins (the `ListCheckins` operationId).
+func (c *ClientWithResponses) ListCheckinsWithResponse(ctx context.Context, params *ListCheckinsParams, reqEditors ...RequestEditorFn) (*ListCheckinsAnswer, error) {
+	rsp, err := c.ListCheckins(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCheckinsAnswer(rsp)
+}
+
+// CreateCheckinWithBodyWithResponse Stores a mood check-in for the caller.
+//
+// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/checkins (the `CreateCheckin` operationId).
+func (c *ClientWithResponses) CreateCheckinWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCheckinAnswer, error) {
+	rsp, err := c.CreateCheckinWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCheckinAnswer(rsp)
+}
+
+// CreateCheckinWithResponse Stores a mood check-in for the caller.
+//
+// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/checkins (the `CreateCheckin` operationId).
+func (c *ClientWithResponses) CreateCheckinWithResponse(ctx context.Context, body CreateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCheckinAnswer, error) {
+	rsp, err := c.CreateCheckin(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCheckinAnswer(rsp)
+}
+
+// GetCheckinSummaryWithResponse Mood over the last 30 or 365 days.
+//
+// Mood per day, the days checked in this month, the mean mood per weekday and, for each tag, the mean mood of the check-ins with and without it; a tag is listed only with at least 5 check-ins on each side. The 365-day view and the tag patterns are for paid plans: a free account asking for `days=365` gets 403, and its 30-day summary has no `tags`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/checkins/summary (the `GetCheckinSummary` operationId).
+func (c *ClientWithResponses) GetCheckinSummaryWithResponse(ctx context.Context, params *GetCheckinSummaryParams, reqEditors ...RequestEditorFn) (*GetCheckinSummaryAnswer, error) {
+	rsp, err := c.GetCheckinSummary(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCheckinSummaryAnswer(rsp)
+}
+
+// DeleteCheckinWithResponse Deletes one of the caller's check-ins.
+//
+// Another user's check-in, or an unknown id, is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/checkins/{checkinId} (the `DeleteCheckin` operationId).
+func (c *ClientWithResponses) DeleteCheckinWithResponse(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*DeleteCheckinAnswer, error) {
+	rsp, err := c.DeleteCheckin(ctx, checkinId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteCheckinAnswer(rsp)
+}
+
+// UpdateCheckinWithBodyWithResponse Changes one of the caller's check-ins.
+//
+// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
+func (c *ClientWithResponses) UpdateCheckinWithBodyWithResponse(ctx context.Context, checkinId CheckinId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCheckinAnswer, error) {
+	rsp, err := c.UpdateCheckinWithBody(ctx, checkinId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCheckinAnswer(rsp)
+}
+
+// UpdateCheckinWithResponse Changes one of the caller's check-ins.
+//
+// Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/checkins/{checkinId} (the `UpdateCheckin` operationId).
+func (c *ClientWithResponses) UpdateCheckinWithResponse(ctx context.Context, checkinId CheckinId, body UpdateCheckinJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCheckinAnswer, error) {
+	rsp, err := c.UpdateCheckin(ctx, checkinId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateCheckinAnswer(rsp)
+}
+
+// TalkAboutCheckinWithResponse Starts a new chat about one of the caller's check-ins.
+//
+// The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/checkins/{checkinId}/talk (the `TalkAboutCheckin` operationId).
+func (c *ClientWithResponses) TalkAboutCheckinWithResponse(ctx context.Context, checkinId CheckinId, reqEditors ...RequestEditorFn) (*TalkAboutCheckinAnswer, error) {
+	rsp, err := c.TalkAboutCheckin(ctx, checkinId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTalkAboutCheckinAnswer(rsp)
+}
+
 // GetHealthWithResponse Liveness: the server process answers.
 //
 // Answers 200 as long as the process serves requests, whatever the state of the database (a load balancer or orchestrator restarts an instance that stops answering here, and a database outage is no reason to). Readiness is `GET /api/health/ready`.
@@ -9990,7 +11129,7 @@ func (c *ClientWithResponses) GetRemindersWithResponse(ctx context.Context, reqE
 
 // UpdateRemindersWithBodyWithResponse Saves the caller's reminder settings.
 //
-// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
+// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10005,7 +11144,7 @@ func (c *ClientWithResponses) UpdateRemindersWithBodyWithResponse(ctx context.Co
 
 // UpdateRemindersWithResponse Saves the caller's reminder settings.
 //
-// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
+// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12108,6 +13247,365 @@ func ParseSendVoiceMessageAnswer(rsp *http.Response) (*SendVoiceMessageAnswer, e
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCheckinsAnswer parses an HTTP response from a ListCheckinsWithResponse call
+func ParseListCheckinsAnswer(rsp *http.Response) (*ListCheckinsAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCheckinsAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest []Checkin
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListCheckinsAnswer200Headers
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateCheckinAnswer parses an HTTP response from a CreateCheckinWithResponse call
+func ParseCreateCheckinAnswer(rsp *http.Response) (*CreateCheckinAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateCheckinAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CheckinCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CreateCheckinAnswer429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetCheckinSummaryAnswer parses an HTTP response from a GetCheckinSummaryWithResponse call
+func ParseGetCheckinSummaryAnswer(rsp *http.Response) (*GetCheckinSummaryAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCheckinSummaryAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CheckinSummary
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteCheckinAnswer parses an HTTP response from a DeleteCheckinWithResponse call
+func ParseDeleteCheckinAnswer(rsp *http.Response) (*DeleteCheckinAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteCheckinAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateCheckinAnswer parses an HTTP response from a UpdateCheckinWithResponse call
+func ParseUpdateCheckinAnswer(rsp *http.Response) (*UpdateCheckinAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateCheckinAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CheckinCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseTalkAboutCheckinAnswer parses an HTTP response from a TalkAboutCheckinWithResponse call
+func ParseTalkAboutCheckinAnswer(rsp *http.Response) (*TalkAboutCheckinAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TalkAboutCheckinAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CheckinTalk
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers TalkAboutCheckinAnswer429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -38,6 +38,20 @@ type ChatSession struct {
 	CrisisReplies         int32
 }
 
+type Checkin struct {
+	ID        uuid.UUID
+	UserID    uuid.UUID
+	Mood      int32
+	Energy    *int32
+	Emotions  []string
+	Tags      []string
+	Note      *string
+	Safety    *string
+	LocalDate time.Time
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
 type ContactMessage struct {
 	ID        uuid.UUID
 	Name      string
@@ -195,22 +209,23 @@ type UsageCounter struct {
 }
 
 type User struct {
-	ID               uuid.UUID
-	Email            string
-	Name             string
-	PasswordHash     *string
-	Role             string
-	IsStudent        bool
-	EmailVerifiedAt  *time.Time
-	Age              *int32
-	FocusAreas       string
-	PrimaryConcerns  string
-	SensitiveTopics  string
-	StripeCustomerID *string
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	MemoryEnabled    bool
-	Country          *string
+	ID                 uuid.UUID
+	Email              string
+	Name               string
+	PasswordHash       *string
+	Role               string
+	IsStudent          bool
+	EmailVerifiedAt    *time.Time
+	Age                *int32
+	FocusAreas         string
+	PrimaryConcerns    string
+	SensitiveTopics    string
+	StripeCustomerID   *string
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	MemoryEnabled      bool
+	Country            *string
+	CheckinLowStreakAt *time.Time
 }
 
 type WeeklyReport struct {

@@ -20,7 +20,7 @@ SET age              = CASE WHEN $1::boolean THEN $2::integer ELSE age END,
     memory_enabled   = COALESCE($6::boolean, memory_enabled),
     country          = CASE WHEN $7::boolean THEN $8::text ELSE country END
 WHERE id = $9
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at
 `
 
 type UpdateProfileParams struct {
@@ -66,6 +66,7 @@ func (q *Queries) UpdateProfile(ctx context.Context, arg UpdateProfileParams) (U
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
 		&i.Country,
+		&i.CheckinLowStreakAt,
 	)
 	return i, err
 }

@@ -12,13 +12,16 @@ import (
 )
 
 type Querier interface {
-	// ActivitySince tells whether the user wrote in a chat since @since (a day's local midnight).
-	// TODO(check-ins): once the check-ins branch lands, also count a check-in since @since.
+	// ActivitySince tells whether the user checked in or wrote in a chat since @since (the local
+	// midnight of the reminder's day): such a day gets no reminder.
 	ActivitySince(ctx context.Context, arg ActivitySinceParams) (bool, error)
 	// AddPushSubscription stores a device's subscription; the same endpoint again (a browser that
 	// subscribed anew) moves to this user with its new keys.
 	AddPushSubscription(ctx context.Context, arg AddPushSubscriptionParams) (PushSubscription, error)
 	AdvanceReminder(ctx context.Context, arg AdvanceReminderParams) error
+	// ClaimCheckinLowStreak records that the low-streak card is shown now, unless it was shown in
+	// the last seven days; one row means this call may show it.
+	ClaimCheckinLowStreak(ctx context.Context, userID uuid.UUID) (int64, error)
 	// ClaimDueReminders locks up to `lim` reminders due at @now, skipping rows another instance holds;
 	// the caller advances each in the same transaction (AdvanceReminder).
 	ClaimDueReminders(ctx context.Context, arg ClaimDueRemindersParams) ([]ClaimDueRemindersRow, error)
@@ -33,6 +36,8 @@ type Querier interface {
 	// reply in progress until reply_until, and how many newest messages the next
 	// send should read (context_rows).
 	ContinueSession(ctx context.Context, arg ContinueSessionParams) (ChatSession, error)
+	// CountCheckinDaysBetween counts the days in [from_date, to_date] with at least one check-in.
+	CountCheckinDaysBetween(ctx context.Context, arg CountCheckinDaysBetweenParams) (int32, error)
 	// CountContactMessages counts the stored contact messages (for operators and tests).
 	CountContactMessages(ctx context.Context) (int64, error)
 	// CountDueReminders is the benchmark's and the tests' view of what the job would select.
@@ -67,6 +72,8 @@ type Querier interface {
 	// CreateVerifyLink stores the hash of a new verification link bound to the account's newest
 	// open registration (its password and name). pgx.ErrNoRows when there is none.
 	CreateVerifyLink(ctx context.Context, arg CreateVerifyLinkParams) (uuid.UUID, error)
+	// DeleteCheckin deletes one of the user's check-ins.
+	DeleteCheckin(ctx context.Context, arg DeleteCheckinParams) (int64, error)
 	// DeleteMemoriesForUser deletes every memory of the user.
 	DeleteMemoriesForUser(ctx context.Context, userID uuid.UUID) error
 	// DeleteMemoryForUser deletes the user's memory; no rows when it is not the user's.
@@ -102,6 +109,8 @@ type Querier interface {
 	// reply in progress, and the end of an active session whose tokens reach its
 	// limit (with @limit_reason).
 	FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error)
+	// GetCheckin returns one of the user's check-ins.
+	GetCheckin(ctx context.Context, arg GetCheckinParams) (Checkin, error)
 	// GetContactMessage returns one stored contact message (for the job that mails it).
 	GetContactMessage(ctx context.Context, id uuid.UUID) (ContactMessage, error)
 	// GetExternalIdentityUser returns the account linked to a provider's subject.
@@ -170,6 +179,8 @@ type Querier interface {
 	// IncrementSafetyReferrals counts one crisis-resource referral for the day
 	// (no user, no content).
 	IncrementSafetyReferrals(ctx context.Context, day time.Time) error
+	// InsertCheckin stores one check-in for the user.
+	InsertCheckin(ctx context.Context, arg InsertCheckinParams) (Checkin, error)
 	// InsertMessage stores a message with an id chosen by the caller (so that the
 	// statements of one send can be sent together); user_id is the session
 	// owner's id. risk_level is the message's tier of risk (see the messages table),
@@ -182,6 +193,18 @@ type Querier interface {
 	InvalidateAllEmailTokens(ctx context.Context, userID uuid.UUID) error
 	// InvalidateEmailTokens uses up every open token of a user for one purpose.
 	InvalidateEmailTokens(ctx context.Context, arg InvalidateEmailTokensParams) error
+	// LatestCheckinMoods returns the moods of the user's latest check-ins, newest first.
+	LatestCheckinMoods(ctx context.Context, arg LatestCheckinMoodsParams) ([]int32, error)
+	// ListCheckinMoodsBetween returns the mood, tags and day of the user's check-ins with
+	// local_date in [from_date, to_date], oldest first, for the summary.
+	ListCheckinMoodsBetween(ctx context.Context, arg ListCheckinMoodsBetweenParams) ([]ListCheckinMoodsBetweenRow, error)
+	// ListCheckinsForExport pages through the user's check-ins, oldest first, after the cursor
+	// (created_at, id); the first page starts from the zero cursor.
+	ListCheckinsForExport(ctx context.Context, arg ListCheckinsForExportParams) ([]Checkin, error)
+	// ListCheckinsPage pages through the user's check-ins with local_date in [from_date, to_date],
+	// newest first (ties by id, descending), after the keyset cursor (after_created, after_id); the
+	// first page passes a cursor past every row (a far-future time).
+	ListCheckinsPage(ctx context.Context, arg ListCheckinsPageParams) ([]Checkin, error)
 	// ListContextMessages lists the user's session's newest messages, newest first: at least
 	// min_rows, or as many as the session's last send needed for its prompt
 	// (chat_sessions.context_rows), whichever is more. Those the session's stored summary covers
@@ -358,6 +381,8 @@ type Querier interface {
 	TrimMemoriesForUser(ctx context.Context, arg TrimMemoriesForUserParams) error
 	// UnsubscribeReminderEmail turns e-mail reminders off; the caller recomputes next_due.
 	UnsubscribeReminderEmail(ctx context.Context, userID uuid.UUID) (Reminder, error)
+	// UpdateCheckin replaces the changeable fields of one of the user's check-ins.
+	UpdateCheckin(ctx context.Context, arg UpdateCheckinParams) (Checkin, error)
 	// UpdateMemoryForUser changes the text of the user's memory; pgx.ErrNoRows when it is not
 	// the user's.
 	UpdateMemoryForUser(ctx context.Context, arg UpdateMemoryForUserParams) (Memory, error)

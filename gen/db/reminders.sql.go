@@ -13,9 +13,9 @@ import (
 )
 
 const activitySince = `-- name: ActivitySince :one
-SELECT EXISTS (
-    SELECT 1 FROM messages
-    WHERE user_id = $1 AND role = 'user' AND created_at >= $2
+SELECT (
+    EXISTS (SELECT 1 FROM checkins c WHERE c.user_id = $1::uuid AND c.created_at >= $2::timestamptz)
+    OR EXISTS (SELECT 1 FROM messages m WHERE m.user_id = $1::uuid AND m.role = 'user' AND m.created_at >= $2::timestamptz)
 )::boolean
 `
 
@@ -24,8 +24,8 @@ type ActivitySinceParams struct {
 	Since  time.Time
 }
 
-// ActivitySince tells whether the user wrote in a chat since @since (a day's local midnight).
-// TODO(check-ins): once the check-ins branch lands, also count a check-in since @since.
+// ActivitySince tells whether the user checked in or wrote in a chat since @since (the local
+// midnight of the reminder's day): such a day gets no reminder.
 func (q *Queries) ActivitySince(ctx context.Context, arg ActivitySinceParams) (bool, error) {
 	row := q.db.QueryRow(ctx, activitySince, arg.UserID, arg.Since)
 	var column_1 bool

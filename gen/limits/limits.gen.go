@@ -4,6 +4,34 @@ package limits
 
 // Limits of the properties of the contract's schemas (components/schemas).
 const (
+	// CheckinEnergyMinimum is the minimum of Checkin.energy.
+	CheckinEnergyMinimum = 1
+	// CheckinEnergyMaximum is the maximum of Checkin.energy.
+	CheckinEnergyMaximum = 5
+	// CheckinMoodMinimum is the minimum of Checkin.mood.
+	CheckinMoodMinimum = 1
+	// CheckinMoodMaximum is the maximum of Checkin.mood.
+	CheckinMoodMaximum = 5
+	// CheckinRequestEnergyMinimum is the minimum of CheckinRequest.energy.
+	CheckinRequestEnergyMinimum = 1
+	// CheckinRequestEnergyMaximum is the maximum of CheckinRequest.energy.
+	CheckinRequestEnergyMaximum = 5
+	// CheckinRequestMoodMinimum is the minimum of CheckinRequest.mood.
+	CheckinRequestMoodMinimum = 1
+	// CheckinRequestMoodMaximum is the maximum of CheckinRequest.mood.
+	CheckinRequestMoodMaximum = 5
+	// CheckinRequestNoteMaxLength is the maxLength of CheckinRequest.note.
+	CheckinRequestNoteMaxLength = 500
+	// CheckinUpdateEnergyMinimum is the minimum of CheckinUpdate.energy.
+	CheckinUpdateEnergyMinimum = 1
+	// CheckinUpdateEnergyMaximum is the maximum of CheckinUpdate.energy.
+	CheckinUpdateEnergyMaximum = 5
+	// CheckinUpdateMoodMinimum is the minimum of CheckinUpdate.mood.
+	CheckinUpdateMoodMinimum = 1
+	// CheckinUpdateMoodMaximum is the maximum of CheckinUpdate.mood.
+	CheckinUpdateMoodMaximum = 5
+	// CheckinUpdateNoteMaxLength is the maxLength of CheckinUpdate.note.
+	CheckinUpdateNoteMaxLength = 500
 	// ContactRequestEmailMaxLength is the maxLength of ContactRequest.email.
 	ContactRequestEmailMaxLength = 254
 	// ContactRequestMessageMinLength is the minLength of ContactRequest.message.
@@ -110,6 +138,10 @@ const (
 	VoiceRequestMessageMinLength = 1
 	// VoiceRequestMessageMaxLength is the maxLength of VoiceRequest.message.
 	VoiceRequestMessageMaxLength = 4000
+	// WeekdayMoodWeekdayMinimum is the minimum of WeekdayMood.weekday.
+	WeekdayMoodWeekdayMinimum = 0
+	// WeekdayMoodWeekdayMaximum is the maximum of WeekdayMood.weekday.
+	WeekdayMoodWeekdayMaximum = 6
 )
 
 // Limits of the operations' own parameters.

@@ -33,6 +33,9 @@ type Entitlements struct {
 	Community bool
 	// Memory: what Percolate remembers across sessions.
 	Memory bool
+	// MoodPatterns: the year view of check-ins and the tag patterns. Every tier has check-ins
+	// and the 30-day view.
+	MoodPatterns bool
 }
 
 // Voice reports whether the tier includes voice conversations.
@@ -45,10 +48,10 @@ type Table map[string]Entitlements
 func Default() Table {
 	// A free session holds a real conversation: 40 typical exchanges take about 3,000 tokens
 	// (TestFreeSessionFitsFortyExchanges); each paid tier doubles the one below it.
-	premium := Entitlements{MessagesPerDay: 500, SessionTokens: 16000, VoicePerDay: 100, Summaries: true, Insights: true, Community: true, Memory: true}
+	premium := Entitlements{MessagesPerDay: 500, SessionTokens: 16000, VoicePerDay: 100, Summaries: true, Insights: true, Community: true, Memory: true, MoodPatterns: true}
 	return Table{
 		RoleFree:    {MessagesPerDay: 50, SessionTokens: 4000, Memory: true},
-		RoleBasic:   {MessagesPerDay: 200, SessionTokens: 8000, VoicePerDay: 30, Summaries: true, Memory: true},
+		RoleBasic:   {MessagesPerDay: 200, SessionTokens: 8000, VoicePerDay: 30, Summaries: true, Memory: true, MoodPatterns: true},
 		RolePremium: premium,
 		RoleAdmin:   premium,
 	}

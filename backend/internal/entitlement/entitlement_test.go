@@ -47,6 +47,7 @@ func TestWebFixturesMatchTheTable(t *testing.T) {
 		want := map[string]any{
 			"messagesPerDay": float64(e.MessagesPerDay), "sessionTokens": float64(e.SessionTokens), "voice": e.Voice(),
 			"voicePerDay": float64(e.VoicePerDay), "summaries": e.Summaries, "insights": e.Insights, "community": e.Community, "memory": e.Memory,
+			"moodPatterns": e.MoodPatterns,
 		}
 		if !reflect.DeepEqual(fixture[role], want) {
 			t.Errorf("%s: fixture %v, table %v", role, fixture[role], want)

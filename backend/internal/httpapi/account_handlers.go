@@ -118,7 +118,7 @@ func (s *Server) GetCurrentUser(ctx context.Context, _ api.GetCurrentUserRequest
 func EntitlementsJSON(e entitlement.Entitlements) api.Entitlements {
 	return api.Entitlements{
 		MessagesPerDay: e.MessagesPerDay, SessionTokens: e.SessionTokens, Voice: e.Voice(), VoicePerDay: e.VoicePerDay,
-		Summaries: e.Summaries, Insights: e.Insights, Community: e.Community, Memory: e.Memory,
+		Summaries: e.Summaries, Insights: e.Insights, Community: e.Community, Memory: e.Memory, MoodPatterns: e.MoodPatterns,
 	}
 }
 

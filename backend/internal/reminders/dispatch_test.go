@@ -119,15 +119,15 @@ func TestExactlyOnceAcrossTwoInstances(t *testing.T) {
 	}
 }
 
-// A day on which the user already wrote in a chat gets no reminder, and the next slot is set.
-// TODO(check-ins): a check-in that day skips it too, once the check-ins branch lands.
+// A day on which the user already wrote in a chat, or checked in, gets no reminder, and the
+// next slot is set.
 func TestNoReminderOnADayTheUserWrote(t *testing.T) {
 	st := pgtest.New(t)
 	ctx := context.Background()
 	box := &outbox{}
 	q := queuetest.New(t, st)
 	s := newService(t, st, q, box, Config{})
-	wrote, quiet := pgtest.User(t, st, "USER"), pgtest.User(t, st, "USER")
+	wrote, checkedIn, quiet := pgtest.User(t, st, "USER"), pgtest.User(t, st, "USER"), pgtest.User(t, st, "USER")
 	sess, err := st.Queries().CreateSession(ctx, dbgen.CreateSessionParams{UserID: wrote.ID, Title: "Today", TokenLimit: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -135,13 +135,16 @@ func TestNoReminderOnADayTheUserWrote(t *testing.T) {
 	if _, err := st.Queries().CreateMessage(ctx, dbgen.CreateMessageParams{SessionID: sess.ID, UserID: wrote.ID, Role: "user", Content: "hello"}); err != nil {
 		t.Fatal(err)
 	}
-	// Both are due a minute ago, in UTC, so "today" has begun for both.
+	if _, err := st.Queries().InsertCheckin(ctx, dbgen.InsertCheckinParams{UserID: checkedIn.ID, Mood: 3, Emotions: []string{}, Tags: []string{}, LocalDate: time.Now().UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	// All are due a minute ago, in UTC, so "today" has begun for each.
 	now := time.Now().UTC()
 	if now.Hour() == 0 && now.Minute() < 2 {
 		t.Skip("too close to midnight UTC for a same-day check")
 	}
 	slot := now.Add(-time.Minute).Truncate(time.Minute)
-	for _, u := range []dbgen.User{wrote, quiet} {
+	for _, u := range []dbgen.User{wrote, checkedIn, quiet} {
 		if _, err := st.Pool().Exec(ctx, `INSERT INTO reminders (user_id, days, local_time, time_zone, email, next_due)
 			VALUES ($1, 127, $2, 'UTC', true, $3)`, u.ID, slot.Format("15:04"), slot); err != nil {
 			t.Fatal(err)
@@ -156,9 +159,11 @@ func TestNoReminderOnADayTheUserWrote(t *testing.T) {
 	if len(sent) != 1 || sent[0].To != quiet.Email {
 		t.Fatalf("sent %v, want one mail to the user who has not written today", sent)
 	}
-	r, err := st.Queries().GetReminder(ctx, wrote.ID)
-	if err != nil || r.NextDue == nil || !r.NextDue.After(now) {
-		t.Fatalf("next_due of the skipped reminder: %v (%v)", r.NextDue, err)
+	for _, u := range []dbgen.User{wrote, checkedIn} {
+		r, err := st.Queries().GetReminder(ctx, u.ID)
+		if err != nil || r.NextDue == nil || !r.NextDue.After(now) {
+			t.Fatalf("next_due of the skipped reminder: %v (%v)", r.NextDue, err)
+		}
 	}
 }
 

@@ -91,7 +91,7 @@ func (s *Service) registerWorkers(q *queue.Queue) {
 
 // Dispatch claims the reminders due now, a batch per transaction: each claimed row's
 // next_due moves to its next slot and its sending jobs are queued in the same transaction,
-// unless the user already wrote that local day (or the slot is stale). It returns how many
+// unless the user already checked in or wrote in a chat that local day (or the slot is stale). It returns how many
 // reminders it queued.
 func (s *Service) Dispatch(ctx context.Context) (int, error) {
 	queued := 0
@@ -143,8 +143,6 @@ func (s *Service) dispatchOne(ctx context.Context, tx store.Tx, r dbgen.ClaimDue
 	}
 	local := slot.In(loc)
 	midnight := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
-	// TODO(check-ins): ActivitySince counts chat messages only; once the check-ins branch
-	// lands it counts a check-in that day as well (the query's own TODO).
 	active, err := tx.ActivitySince(ctx, dbgen.ActivitySinceParams{UserID: r.UserID, Since: midnight})
 	if err != nil {
 		return false, fmt.Errorf("reminder activity: %w", err)

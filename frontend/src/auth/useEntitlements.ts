@@ -11,6 +11,7 @@ const NOTHING_EXTRA: Entitlements = {
   insights: false,
   community: false,
   memory: false,
+  moodPatterns: false,
 };
 
 /**

@@ -121,7 +121,7 @@ function RemindersForm({ reminders }: { reminders: Reminders }) {
           Reminders
         </Title>
         <Text size="sm" c="dimmed">
-          A gentle nudge at a time you choose, with the prompt of the day. No streaks, and no reminder on a day you already
+          A gentle nudge at a time you choose, with the prompt of the day. No streaks, and no reminder on a day you already checked in or
           wrote.
         </Text>
         <Stack gap={6} role="group" aria-labelledby="reminder-days-label">

@@ -85,4 +85,6 @@ export interface Entitlements {
   community: boolean;
   /** What Percolate remembers across sessions. */
   memory: boolean;
+  /** The year view of check-ins and the tag patterns (every tier has check-ins and the 30-day view). */
+  moodPatterns: boolean;
 }

@@ -1145,7 +1145,7 @@ export function useGetReminders<TData = Awaited<ReturnType<typeof getReminders>>
 
 
 /**
- * `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
+ * `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
  * @summary Saves the caller's reminder settings.
  */
 export const getUpdateRemindersUrl = () => {

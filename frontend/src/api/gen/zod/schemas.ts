@@ -100,7 +100,8 @@ export const getClientConfigResponse = zod.object({
   "summaries": zod.boolean().describe('Summaries and emotions of ended sessions.'),
   "insights": zod.boolean().describe('Weekly insight reports.'),
   "community": zod.boolean().describe('The community chat server\'s invite.'),
-  "memory": zod.boolean().describe('What Percolate remembers across sessions.')
+  "memory": zod.boolean().describe('What Percolate remembers across sessions.'),
+  "moodPatterns": zod.boolean().describe('The year view of check-ins and the tag patterns (every tier has check-ins and the 30-day view).')
 }).describe('What a tier includes. The server\'s checks read the same table; operators may change its numbers, not which features a tier has.'),
   "basic": zod.object({
   "messagesPerDay": zod.number().min(getClientConfigResponsePlansBasicMessagesPerDayMin).describe('Chat messages a day (UTC).'),
@@ -110,7 +111,8 @@ export const getClientConfigResponse = zod.object({
   "summaries": zod.boolean().describe('Summaries and emotions of ended sessions.'),
   "insights": zod.boolean().describe('Weekly insight reports.'),
   "community": zod.boolean().describe('The community chat server\'s invite.'),
-  "memory": zod.boolean().describe('What Percolate remembers across sessions.')
+  "memory": zod.boolean().describe('What Percolate remembers across sessions.'),
+  "moodPatterns": zod.boolean().describe('The year view of check-ins and the tag patterns (every tier has check-ins and the 30-day view).')
 }).describe('What a tier includes. The server\'s checks read the same table; operators may change its numbers, not which features a tier has.'),
   "premium": zod.object({
   "messagesPerDay": zod.number().min(getClientConfigResponsePlansPremiumMessagesPerDayMin).describe('Chat messages a day (UTC).'),
@@ -120,7 +122,8 @@ export const getClientConfigResponse = zod.object({
   "summaries": zod.boolean().describe('Summaries and emotions of ended sessions.'),
   "insights": zod.boolean().describe('Weekly insight reports.'),
   "community": zod.boolean().describe('The community chat server\'s invite.'),
-  "memory": zod.boolean().describe('What Percolate remembers across sessions.')
+  "memory": zod.boolean().describe('What Percolate remembers across sessions.'),
+  "moodPatterns": zod.boolean().describe('The year view of check-ins and the tag patterns (every tier has check-ins and the 30-day view).')
 }).describe('What a tier includes. The server\'s checks read the same table; operators may change its numbers, not which features a tier has.')
 }).optional().describe('The entitlement table\'s rows for the three plans, so that pricing says what the server enforces (issue 36).')
 })
@@ -238,7 +241,8 @@ export const getCurrentUserResponse = zod.object({
   "summaries": zod.boolean().describe('Summaries and emotions of ended sessions.'),
   "insights": zod.boolean().describe('Weekly insight reports.'),
   "community": zod.boolean().describe('The community chat server\'s invite.'),
-  "memory": zod.boolean().describe('What Percolate remembers across sessions.')
+  "memory": zod.boolean().describe('What Percolate remembers across sessions.'),
+  "moodPatterns": zod.boolean().describe('The year view of check-ins and the tag patterns (every tier has check-ins and the 30-day view).')
 }).describe('What a tier includes. The server\'s checks read the same table; operators may change its numbers, not which features a tier has.')
 }).describe('The signed-in user (as in User) and what their tier includes.')
 
@@ -554,7 +558,7 @@ export const getRemindersResponse = zod.object({
 
 
 /**
- * `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already wrote in a chat that day. Every bad value is a 400 naming its field.
+ * `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
  * @summary Saves the caller's reminder settings.
  */
 export const updateRemindersBodyDaysMax = 7;export const updateRemindersBodyTimeMax = 16;export const updateRemindersBodyTimeZoneMax = 64;
@@ -960,6 +964,146 @@ export const listWeeklyReportsResponseItem = zod.object({
   "createdAt": zod.iso.datetime({})
 })
 export const listWeeklyReportsResponse = zod.array(listWeeklyReportsResponseItem)
+
+
+/**
+ * `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+ * @summary Stores a mood check-in for the caller.
+ */
+export const createCheckinBodyMoodMax = 5;export const createCheckinBodyEnergyMax = 5;export const createCheckinBodyEmotionsMax = 5;export const createCheckinBodyTagsMax = 8;export const createCheckinBodyNoteMax = 500;
+
+export const createCheckinBody = zod.object({
+  "mood": zod.number().min(1).max(createCheckinBodyMoodMax).describe('1 is very low, 3 is okay, 5 is great.'),
+  "energy": zod.number().min(1).max(createCheckinBodyEnergyMax).optional().describe('1 is drained, 5 is full of energy.'),
+  "emotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).max(createCheckinBodyEmotionsMax).optional(),
+  "tags": zod.array(zod.enum(['sleep', 'study', 'exams', 'friends', 'family', 'partner', 'exercise', 'work', 'money', 'health', 'alone time', 'outdoors'])).max(createCheckinBodyTagsMax).optional(),
+  "note": zod.string().max(createCheckinBodyNoteMax).optional().describe('Trimmed; empty means none.'),
+  "localDate": zod.iso.date().optional().describe('The day in the caller\'s own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC.')
+})
+
+
+/**
+ * Optionally between `from` and `to` (dates, inclusive, in the caller's own calendar as stored with each check-in). Paged like the session list: at most `limit` check-ins and a `Link` header with `rel="next"` when there are more.
+ * @summary The caller's check-ins, newest first.
+ */
+export const listCheckinsQueryLimitDefault = 50;
+export const listCheckinsQueryLimitMax = 200;export const listCheckinsQueryCursorMax = 200;
+
+export const listCheckinsQueryParams = zod.object({
+  "from": zod.iso.date().optional(),
+  "to": zod.iso.date().optional(),
+  "limit": zod.number().min(1).max(listCheckinsQueryLimitMax).default(listCheckinsQueryLimitDefault).describe('How many items a page holds at most (50 when absent).'),
+  "cursor": zod.string().min(1).max(listCheckinsQueryCursorMax).optional().describe('Where the page starts: an opaque value taken from the previous page\'s `Link` header. Absent for the first page.')
+})
+
+export const listCheckinsResponseMoodMax = 5;export const listCheckinsResponseEnergyMax = 5;
+
+export const listCheckinsResponseItem = zod.object({
+  "id": zod.uuid(),
+  "mood": zod.number().min(1).max(listCheckinsResponseMoodMax).describe('1 is very low, 3 is okay, 5 is great.'),
+  "energy": zod.number().min(1).max(listCheckinsResponseEnergyMax).optional(),
+  "emotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])),
+  "tags": zod.array(zod.enum(['sleep', 'study', 'exams', 'friends', 'family', 'partner', 'exercise', 'work', 'money', 'health', 'alone time', 'outdoors'])),
+  "note": zod.string().optional(),
+  "localDate": zod.iso.date(),
+  "createdAt": zod.iso.datetime({})
+})
+export const listCheckinsResponse = zod.array(listCheckinsResponseItem)
+
+
+/**
+ * Mood per day, the days checked in this month, the mean mood per weekday and, for each tag, the mean mood of the check-ins with and without it; a tag is listed only with at least 5 check-ins on each side. The 365-day view and the tag patterns are for paid plans: a free account asking for `days=365` gets 403, and its 30-day summary has no `tags`.
+ * @summary Mood over the last 30 or 365 days.
+ */
+export const getCheckinSummaryQueryDaysDefault = 30;
+
+export const getCheckinSummaryQueryParams = zod.object({
+  "days": zod.union([zod.literal(30),zod.literal(365)]).default(getCheckinSummaryQueryDaysDefault),
+  "today": zod.iso.date().optional().describe('The caller\'s own today (from the browser), the last day of the summary; today in UTC when absent. At most one day away from today in UTC.')
+})
+
+export const getCheckinSummaryResponseWeekdaysItemWeekdayMin = 0;
+export const getCheckinSummaryResponseWeekdaysItemWeekdayMax = 6;
+
+export const getCheckinSummaryResponse = zod.object({
+  "days": zod.union([zod.literal(30),zod.literal(365)]),
+  "from": zod.iso.date(),
+  "to": zod.iso.date(),
+  "perDay": zod.array(zod.object({
+  "date": zod.iso.date(),
+  "mood": zod.number().describe('The mean mood of the day\'s check-ins.'),
+  "count": zod.number()
+})),
+  "daysThisMonth": zod.number().describe('Days with at least one check-in this month.'),
+  "weekdays": zod.array(zod.object({
+  "weekday": zod.number().min(getCheckinSummaryResponseWeekdaysItemWeekdayMin).max(getCheckinSummaryResponseWeekdaysItemWeekdayMax).describe('0 is Monday.'),
+  "mood": zod.number(),
+  "count": zod.number()
+})),
+  "tags": zod.array(zod.object({
+  "tag": zod.enum(['sleep', 'study', 'exams', 'friends', 'family', 'partner', 'exercise', 'work', 'money', 'health', 'alone time', 'outdoors']),
+  "withMood": zod.number(),
+  "withCount": zod.number(),
+  "withoutMood": zod.number(),
+  "withoutCount": zod.number()
+})).optional().describe('Paid plans only; absent on a free account.')
+})
+
+
+/**
+ * Only the fields sent change; an empty `note` or list clears it. A changed note is screened again. Another user's check-in, or an unknown id, is 404.
+ * @summary Changes one of the caller's check-ins.
+ */
+export const updateCheckinParams = zod.object({
+  "checkinId": zod.uuid()
+})
+
+export const updateCheckinBodyMoodMax = 5;export const updateCheckinBodyEnergyMax = 5;export const updateCheckinBodyEmotionsMax = 5;export const updateCheckinBodyTagsMax = 8;export const updateCheckinBodyNoteMax = 500;
+
+export const updateCheckinBody = zod.object({
+  "mood": zod.number().min(1).max(updateCheckinBodyMoodMax).optional().describe('1 is very low, 3 is okay, 5 is great.'),
+  "energy": zod.number().min(1).max(updateCheckinBodyEnergyMax).optional(),
+  "emotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).max(updateCheckinBodyEmotionsMax).optional(),
+  "tags": zod.array(zod.enum(['sleep', 'study', 'exams', 'friends', 'family', 'partner', 'exercise', 'work', 'money', 'health', 'alone time', 'outdoors'])).max(updateCheckinBodyTagsMax).optional(),
+  "note": zod.string().max(updateCheckinBodyNoteMax).optional().describe('Trimmed; empty clears it.')
+})
+
+export const updateCheckinResponseCheckinMoodMax = 5;export const updateCheckinResponseCheckinEnergyMax = 5;
+
+export const updateCheckinResponse = zod.object({
+  "checkin": zod.object({
+  "id": zod.uuid(),
+  "mood": zod.number().min(1).max(updateCheckinResponseCheckinMoodMax).describe('1 is very low, 3 is okay, 5 is great.'),
+  "energy": zod.number().min(1).max(updateCheckinResponseCheckinEnergyMax).optional(),
+  "emotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])),
+  "tags": zod.array(zod.enum(['sleep', 'study', 'exams', 'friends', 'family', 'partner', 'exercise', 'work', 'money', 'health', 'alone time', 'outdoors'])),
+  "note": zod.string().optional(),
+  "localDate": zod.iso.date(),
+  "createdAt": zod.iso.datetime({})
+}),
+  "safety": zod.object({
+  "category": zod.string().describe('The kind of danger of the latest risk they were pinned for, as the crisis screen\nnames it (`suicide`, `self_harm`, `abuse`, `danger`; more may come).\n')
+}).optional().describe('The session\'s support lines are pinned above the composer for the rest of the session:\na reply in it has asked about risk (the check-in or its follow-up) or given the crisis\nreply. Absent while nothing is pinned; once present, it stays for the session.\n'),
+  "lowStreak": zod.boolean().optional()
+}).describe('The check-in, and what the client must show with it: `safety` when the note screened as risky (the support lines for that kind of danger), `lowStreak` when this is the third very low check-in in a row (a gentle card with the support lines and an offer to talk, at most once in seven days).')
+
+
+/**
+ * Another user's check-in, or an unknown id, is 404.
+ * @summary Deletes one of the caller's check-ins.
+ */
+export const deleteCheckinParams = zod.object({
+  "checkinId": zod.uuid()
+})
+
+
+/**
+ * The new session opens with the companion's reply acknowledging the check-in (its mood, energy, emotions and tags; never a note the screen flagged). Nothing is added as the user's message. Another user's check-in, or an unknown id, is 404.
+ * @summary Starts a new chat about one of the caller's check-ins.
+ */
+export const talkAboutCheckinParams = zod.object({
+  "checkinId": zod.uuid()
+})
 
 
 /**
