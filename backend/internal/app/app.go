@@ -18,6 +18,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/backend/internal/chat"
+	"github.com/percolate/percolate/backend/internal/checkin"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/contact"
@@ -220,6 +221,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		Contact:        contactSvc,
 		Chat:           chatSvc,
 		Memory:         memory.New(db.Store),
+		Checkins:       checkin.New(db.Store, tiers),
 		Export:         export.New(db.Store),
 		Reminders:      remindSvc,
 	})

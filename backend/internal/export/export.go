@@ -1,10 +1,10 @@
 // Package export writes everything of a user's account as a zip archive: percolate-export.json
 // (the profile, every session with its messages, summary and emotions, the memories, the
-// weekly reports, and the reminder settings with the push devices, without their keys) and
-// one Markdown file per session, sessions/YYYY-MM-DD-title.md, readable as a journal. The
-// archive is written to the response as it is made: sessions are read a page at a time (twice:
-// once for the JSON, once for the journal), so an account with thousands of sessions never
-// sits in memory at once.
+// weekly reports, the check-ins, and the reminder settings with the push devices, without
+// their keys) and one Markdown file per session, sessions/YYYY-MM-DD-title.md, readable as a
+// journal, with checkins.md, one line per check-in. The archive is written to the response as
+// it is made: sessions are read a page at a time (twice: once for the JSON, once for the
+// journal), so an account with thousands of sessions never sits in memory at once.
 package export
 
 import (
@@ -133,6 +133,12 @@ func (s *Service) Write(ctx context.Context, userID uuid.UUID, w io.Writer) erro
 	if err := s.writeJSON(ctx, q, userID, now, f); err != nil {
 		return err
 	}
+	if f, err = create(CheckinsFile); err != nil {
+		return err
+	}
+	if err := writeCheckinsJournal(ctx, q, userID, f); err != nil {
+		return err
+	}
 	names := map[string]bool{}
 	err = s.eachSession(ctx, q, userID, func(sess dbgen.ChatSession, msgs []dbgen.Message) error {
 		f, err := create("sessions/" + fileName(sess, names))
@@ -204,6 +210,9 @@ func (s *Service) writeJSON(ctx context.Context, q *dbgen.Queries, userID uuid.U
 		return err
 	}
 	if err := part(fr); err != nil {
+		return err
+	}
+	if err := writeCheckinsJSON(ctx, q, userID, raw, part); err != nil {
 		return err
 	}
 	rem, err := reminders(ctx, q, userID)

@@ -15,6 +15,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/backend/internal/chat"
+	"github.com/percolate/percolate/backend/internal/checkin"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/config"
 	"github.com/percolate/percolate/backend/internal/contact"
@@ -60,6 +61,7 @@ var offline = sync.OnceValues(func() (Deps, error) {
 		Contact:   contact.New(st, jobs, sender, "support@percolate.test", quiet),
 		Chat:      chatSvc,
 		Memory:    memory.New(st),
+		Checkins:  checkin.New(st, nil),
 		Export:    export.New(st),
 		Reminders: reminders.New(st, jobs, sender, reminders.Config{PublicURL: testPublicURL, Logger: quiet}),
 	}, nil
@@ -92,6 +94,7 @@ func withOffline(t testing.TB, d Deps) Deps {
 	fill(d.Contact != nil, func() { d.Contact = o.Contact })
 	fill(d.Chat != nil, func() { d.Chat = o.Chat })
 	fill(d.Memory != nil, func() { d.Memory = o.Memory })
+	fill(d.Checkins != nil, func() { d.Checkins = o.Checkins })
 	fill(d.Export != nil, func() { d.Export = o.Export })
 	fill(d.Reminders != nil, func() { d.Reminders = o.Reminders })
 	return d
@@ -115,6 +118,7 @@ func TestNewHandlerRequiresEveryService(t *testing.T) {
 		"Contact":   func(d *Deps) { d.Contact = nil },
 		"Chat":      func(d *Deps) { d.Chat = nil },
 		"Memory":    func(d *Deps) { d.Memory = nil },
+		"Checkins":  func(d *Deps) { d.Checkins = nil },
 		"Export":    func(d *Deps) { d.Export = nil },
 		"Reminders": func(d *Deps) { d.Reminders = nil },
 	} {

@@ -231,6 +231,17 @@ func TestExportIsAZipOfEverythingOfTheCaller(t *testing.T) {
 	if _, err := q.InsertWeeklyReport(ctx, dbgen.InsertWeeklyReportParams{UserID: a.ID, WeekStart: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC), Content: []byte(`{"sessionCount":3}`)}); err != nil {
 		t.Fatal(err)
 	}
+	for _, c := range []dbgen.InsertCheckinParams{
+		{UserID: a.ID, Mood: 2, Energy: new(int32(1)), Emotions: []string{"tiredness"}, Tags: []string{"sleep", "exams"}, Note: new("Barely slept\nbefore stats"), LocalDate: day.Truncate(24 * time.Hour)},
+		{UserID: a.ID, Mood: 4, Emotions: []string{}, Tags: []string{}, LocalDate: day.Truncate(24*time.Hour).AddDate(0, 0, 1)},
+		{UserID: b.ID, Mood: 5, Emotions: []string{}, Tags: []string{}, Note: new("B's check-in"), LocalDate: day.Truncate(24 * time.Hour)},
+	} {
+		row, err := q.InsertCheckin(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.exec(`UPDATE checkins SET created_at = $1 WHERE id = $2`, c.LocalDate.Add(14*time.Hour+2*time.Minute), row.ID)
+	}
 
 	res := e.export(authA)
 	if ct := res.HTTPResponse.Header.Get("Content-Type"); ct != "application/zip" {
@@ -255,7 +266,7 @@ func TestExportIsAZipOfEverythingOfTheCaller(t *testing.T) {
 		files[f.Name] = string(b)
 		names = append(names, f.Name)
 	}
-	want := "percolate-export.json|sessions/2026-03-03-midterm-nerves-stats.md|sessions/2026-03-03-midterm-nerves-stats-2.md|sessions/2026-03-05-session.md"
+	want := "percolate-export.json|checkins.md|sessions/2026-03-03-midterm-nerves-stats.md|sessions/2026-03-03-midterm-nerves-stats-2.md|sessions/2026-03-05-session.md"
 	if strings.Join(names, "|") != want {
 		t.Fatalf("files: %q", names)
 	}
@@ -272,6 +283,13 @@ func TestExportIsAZipOfEverythingOfTheCaller(t *testing.T) {
 			WeekStart string          `json:"weekStart"`
 			Report    json.RawMessage `json:"report"`
 		} `json:"weeklyReports"`
+		Checkins []struct {
+			Mood      int      `json:"mood"`
+			Energy    *int     `json:"energy"`
+			Tags      []string `json:"tags"`
+			Note      *string  `json:"note"`
+			LocalDate string   `json:"localDate"`
+		} `json:"checkins"`
 		Sessions []struct {
 			Title    string   `json:"title"`
 			Summary  *string  `json:"summary"`
@@ -311,6 +329,15 @@ func TestExportIsAZipOfEverythingOfTheCaller(t *testing.T) {
 			t.Errorf("weeklyReports[0].report = %s, want the stored report", r.Report)
 		}
 	}
+	if len(doc.Checkins) != 2 || doc.Checkins[0].Mood != 2 || *doc.Checkins[0].Energy != 1 || *doc.Checkins[0].Note != "Barely slept\nbefore stats" ||
+		doc.Checkins[0].LocalDate != "2026-03-03" || len(doc.Checkins[0].Tags) != 2 || doc.Checkins[1].Note != nil || doc.Checkins[1].Tags == nil {
+		t.Errorf("checkins: %+v", doc.Checkins)
+	}
+	wantLines := "# Check-ins\n\n- 2026-03-03 (14:02 UTC): mood 2/5, low · energy 1/5 · tiredness · sleep, exams · “Barely slept before stats”\n" +
+		"- 2026-03-04 (14:02 UTC): mood 4/5, good\n"
+	if files["checkins.md"] != wantLines {
+		t.Errorf("checkins.md:\n%s\nwant:\n%s", files["checkins.md"], wantLines)
+	}
 	if len(doc.Sessions) != 3 {
 		t.Fatalf("%d sessions, want 3: %+v", len(doc.Sessions), doc.Sessions)
 	}
@@ -345,13 +372,22 @@ func TestExportPagesThroughManySessions(t *testing.T) {
 	a, authA := e.user("a@example.com")
 	// 250 sessions: more than two pages of the export's reads.
 	e.exec(`INSERT INTO chat_sessions (user_id, title, created_at) SELECT $1, 'Day ' || g, now() - g * interval '1 hour' FROM generate_series(1, 250) g`, a.ID)
+	e.exec(`INSERT INTO checkins (user_id, mood, local_date, created_at) SELECT $1, 1 + g % 5, current_date, now() - g * interval '1 minute' FROM generate_series(1, 250) g`, a.ID)
 	res := e.export(authA)
 	zr, err := zip.NewReader(bytes.NewReader(res.Body), int64(len(res.Body)))
 	if err != nil {
 		t.Fatalf("not a zip: %v", err)
 	}
-	if len(zr.File) != 251 {
+	if len(zr.File) != 252 || zr.File[1].Name != "checkins.md" {
 		t.Fatalf("files: %d", len(zr.File))
+	}
+	rc, err := zr.File[1].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, _ := io.ReadAll(rc)
+	if n := strings.Count(string(lines), "\n- "); n != 250 {
+		t.Fatalf("checkins.md: %d lines of check-ins, want 250", n)
 	}
 }
 

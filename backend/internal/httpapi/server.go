@@ -21,6 +21,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/account"
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/backend/internal/chat"
+	"github.com/percolate/percolate/backend/internal/checkin"
 	"github.com/percolate/percolate/backend/internal/contact"
 	"github.com/percolate/percolate/backend/internal/entitlement"
 	"github.com/percolate/percolate/backend/internal/export"
@@ -72,6 +73,8 @@ type Deps struct {
 	Chat *chat.Service
 	// Memory lists and changes what is remembered about users.
 	Memory *memory.Service
+	// Checkins stores and reads mood check-ins.
+	Checkins *checkin.Service
 	// Export writes a user's data as a zip archive.
 	Export Exporter
 	// Reminders keeps reminder settings and push subscriptions.
@@ -114,6 +117,7 @@ func (d Deps) missing() []string {
 		{"Contact", d.Contact == nil},
 		{"Chat", d.Chat == nil},
 		{"Memory", d.Memory == nil},
+		{"Checkins", d.Checkins == nil},
 		{"Export", d.Export == nil},
 		{"Reminders", d.Reminders == nil},
 	} {

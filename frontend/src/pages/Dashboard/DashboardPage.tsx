@@ -19,6 +19,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { SessionListItem } from '../../api/gen/model';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
+import { CheckinCard } from '../../features/checkins/CheckinCard';
 import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
 import { awaitingSummary, summaryPolling } from '../../features/dashboard/glance';
 import { allSessions, useSessionPages } from '../../features/dashboard/sessionPages';
@@ -117,6 +118,7 @@ export function DashboardPage() {
         <Title order={1} fz="h2">
           Your Sessions
         </Title>
+        <CheckinCard />
         <DashboardGreeting />
         <Group wrap="nowrap" gap="sm">
           <TextInput

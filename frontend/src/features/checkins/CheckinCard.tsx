@@ -1,0 +1,196 @@
+import { Alert, Button, Chip, Group, Paper, Stack, Text, Textarea, Title, UnstyledButton } from '@mantine/core';
+import { IconMoodCry, IconMoodEmpty, IconMoodHappy, IconMoodSad, IconMoodSmile } from '@tabler/icons-react';
+import { useEffect, useId, useState } from 'react';
+import { isApiError } from '../../api/errors';
+import { useCreateCheckin, useDeleteCheckin, useUpdateCheckin } from '../../api/gen/checkins/checkins';
+import type { Checkin, CheckinCreated, CheckinTag, Emotion, Mood } from '../../api/gen/model';
+import { CrisisLinks } from '../chat/components/MessageList/CrisisLinks';
+import { PinnedSupport } from '../chat/components/PinnedSupport/PinnedSupport';
+import { capitalise, emotions, MAX_EMOTIONS, MAX_NOTE, MAX_TAGS, moods, tags, UNDO_MS } from './moods';
+import classes from './CheckinCard.module.css';
+
+const icons = [IconMoodCry, IconMoodSad, IconMoodEmpty, IconMoodSmile, IconMoodHappy];
+
+/** Today in the browser's own calendar, as the contract's date. */
+export function localDate(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** A failed request as the card says it: the server's message for the field, or a plain retry. */
+function errorText(e: unknown): string {
+  if (isApiError(e)) {
+    const details = e.details ? Object.values(e.details).join(' ') : '';
+    return details || e.serverMessage || e.serverError || 'That did not save. Please try again.';
+  }
+  return 'That did not save. Please try again.';
+}
+
+/**
+ * The dashboard's check-in (issue 31): "How are you right now?" with five moods. One tap stores
+ * the check-in; Undo deletes it for a few seconds after. Emotions, tags and a note can be added
+ * on the same card. A note the crisis screen flags shows the support lines at once; a third very
+ * low check-in in a row brings a gentle card with them (never a pop-up).
+ */
+export function CheckinCard() {
+  const id = useId();
+  const create = useCreateCheckin();
+  const update = useUpdateCheckin();
+  const remove = useDeleteCheckin();
+  const [saved, setSaved] = useState<Checkin | null>(null);
+  const [safety, setSafety] = useState<string | null>(null);
+  const [lowStreak, setLowStreak] = useState(false);
+  const [canUndo, setCanUndo] = useState(false);
+  const [chosenEmotions, setEmotions] = useState<string[]>([]);
+  const [chosenTags, setTags] = useState<string[]>([]);
+  const [note, setNote] = useState('');
+  const [detailsSaved, setDetailsSaved] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!canUndo) return;
+    const timer = setTimeout(() => setCanUndo(false), UNDO_MS);
+    return () => clearTimeout(timer);
+  }, [canUndo]);
+
+  function took(res: CheckinCreated) {
+    setSaved(res.checkin);
+    if (res.safety) setSafety(res.safety.category);
+    if (res.lowStreak) setLowStreak(true);
+  }
+
+  async function choose(mood: Mood) {
+    if (create.isPending || saved) return;
+    setError(null);
+    try {
+      took(await create.mutateAsync({ data: { mood, localDate: localDate() } }));
+      setCanUndo(true);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  async function undo() {
+    if (!saved) return;
+    setError(null);
+    try {
+      await remove.mutateAsync({ checkinId: saved.id });
+      setSaved(null);
+      setCanUndo(false);
+      setSafety(null);
+      setLowStreak(false);
+      setDetailsSaved(false);
+    } catch {
+      setError('Undo did not work. Please try again.');
+    }
+  }
+
+  async function saveDetails() {
+    if (!saved) return;
+    setError(null);
+    try {
+      const res = await update.mutateAsync({
+        checkinId: saved.id,
+        data: { emotions: chosenEmotions as Emotion[], tags: chosenTags as CheckinTag[], note },
+      });
+      took(res);
+      setDetailsSaved(true);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  const chosenLabel = saved ? moods.find((m) => m.value === saved.mood)?.label : undefined;
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby={`${id}-title`} data-testid="checkin-card">
+      <Stack gap="sm">
+        <Title order={2} fz="h4" id={`${id}-title`}>
+          How are you right now?
+        </Title>
+        <div className={classes.moods} role="group" aria-label="Your mood">
+          {moods.map((m, i) => {
+            const Icon = icons[i]!;
+            const chosen = saved?.mood === m.value;
+            return (
+              <UnstyledButton
+                key={m.value}
+                className={classes.mood}
+                data-chosen={chosen || undefined}
+                aria-pressed={chosen}
+                disabled={create.isPending || (saved !== null && !chosen)}
+                onClick={() => void choose(m.value)}
+              >
+                <Icon size={26} aria-hidden />
+                {m.label}
+              </UnstyledButton>
+            );
+          })}
+        </div>
+        {saved ? (
+          <Group gap="xs" role="status">
+            <Text size="sm">Saved: {chosenLabel?.toLowerCase()}. Thanks for checking in.</Text>
+            {canUndo ? (
+              <Button size="compact-sm" variant="subtle" onClick={() => void undo()} loading={remove.isPending}>
+                Undo
+              </Button>
+            ) : null}
+          </Group>
+        ) : null}
+        {safety ? <PinnedSupport category={safety} /> : null}
+        {lowStreak ? (
+          <Alert color="clay" title="These last few check-ins sound hard" role="note">
+            <Stack gap="xs">
+              <Text size="sm">
+                You don't have to carry this on your own. Talking it through can help, and these lines are free and
+                there any time.
+              </Text>
+              <CrisisLinks />
+            </Stack>
+          </Alert>
+        ) : null}
+        {saved && !detailsSaved ? (
+          <Stack gap="xs">
+            <Chip.Group multiple value={chosenEmotions} onChange={(v) => setEmotions(v.slice(0, MAX_EMOTIONS))}>
+              <Group gap={6} role="group" aria-label={`Emotions (up to ${MAX_EMOTIONS})`}>
+                {emotions.map((e) => (
+                  <Chip key={e} value={e} size="xs" disabled={!chosenEmotions.includes(e) && chosenEmotions.length >= MAX_EMOTIONS}>
+                    {capitalise(e)}
+                  </Chip>
+                ))}
+              </Group>
+            </Chip.Group>
+            <Chip.Group multiple value={chosenTags} onChange={(v) => setTags(v.slice(0, MAX_TAGS))}>
+              <Group gap={6} role="group" aria-label={`What it's about (up to ${MAX_TAGS})`}>
+                {tags.map((t) => (
+                  <Chip key={t} value={t} size="xs" disabled={!chosenTags.includes(t) && chosenTags.length >= MAX_TAGS}>
+                    {capitalise(t)}
+                  </Chip>
+                ))}
+              </Group>
+            </Chip.Group>
+            <Textarea
+              label="A note, if you like"
+              autosize
+              minRows={2}
+              maxLength={MAX_NOTE}
+              value={note}
+              onChange={(e) => setNote(e.currentTarget.value)}
+              description={`${note.length}/${MAX_NOTE}`}
+            />
+            <Group>
+              <Button size="sm" onClick={() => void saveDetails()} loading={update.isPending}>
+                Add to check-in
+              </Button>
+            </Group>
+          </Stack>
+        ) : null}
+        {detailsSaved ? <Text size="sm">Added to your check-in.</Text> : null}
+        {error ? (
+          <Alert color="clay" role="alert">
+            {error}
+          </Alert>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}
