@@ -397,6 +397,39 @@ func (e Voice) Valid() bool {
 	}
 }
 
+// Defines values for Weekday.
+const (
+	Fri Weekday = "fri"
+	Mon Weekday = "mon"
+	Sat Weekday = "sat"
+	Sun Weekday = "sun"
+	Thu Weekday = "thu"
+	Tue Weekday = "tue"
+	Wed Weekday = "wed"
+)
+
+// Valid indicates whether the value is a known member of the Weekday enum.
+func (e Weekday) Valid() bool {
+	switch e {
+	case Fri:
+		return true
+	case Mon:
+		return true
+	case Sat:
+		return true
+	case Sun:
+		return true
+	case Thu:
+		return true
+	case Tue:
+		return true
+	case Wed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetCheckinSummaryParamsDays.
 const (
 	GetCheckinSummaryParamsDaysN30  GetCheckinSummaryParamsDays = 30
@@ -802,6 +835,35 @@ type ProfileUpdate struct {
 	SensitiveTopics *string `json:"sensitiveTopics,omitempty"`
 }
 
+// PushDevice A device that gets push reminders (its keys are never shown).
+type PushDevice struct {
+	CreatedAt time.Time          `json:"createdAt"`
+	Device    string             `json:"device"`
+	Id        openapi_types.UUID `json:"id"`
+}
+
+// PushSubscriptionRequest defines model for PushSubscriptionRequest.
+type PushSubscriptionRequest struct {
+	// Device A short name of the device, such as Chrome on Android.
+	Device *string `json:"device,omitempty"`
+
+	// Endpoint The push service's https URL.
+	//
+	// Example: https://push.example/send/abc
+	Endpoint string `json:"endpoint"`
+	Keys     struct {
+		// Auth The 16-byte auth secret, base64url.
+		//
+		// Example: AQEBAQEBAQEBAQEBAQEBAQ
+		Auth string `json:"auth"`
+
+		// P256dh The browser's P-256 public key, base64url.
+		//
+		// Example: BAcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc
+		P256dh string `json:"p256dh"`
+	} `json:"keys"`
+}
+
 // RefreshRequest defines model for RefreshRequest.
 type RefreshRequest struct {
 	RefreshToken string `json:"refreshToken"`
@@ -824,6 +886,47 @@ type RegisterRequest struct {
 
 	// Password Not the e-mail address, and not a common password.
 	Password string `json:"password"`
+}
+
+// ReminderSettings When and how the caller is reminded.
+type ReminderSettings struct {
+	Days []Weekday `json:"days"`
+
+	// Email Reminders by e-mail.
+	Email bool `json:"email"`
+
+	// Push Reminders as push notifications on the devices listed.
+	Push bool `json:"push"`
+
+	// Time Local time, HH:MM (24-hour).
+	//
+	// Example: 19:30
+	Time string `json:"time"`
+
+	// TimeZone An IANA time zone name.
+	//
+	// Example: Europe/London
+	TimeZone string `json:"timeZone"`
+}
+
+// Reminders defines model for Reminders.
+type Reminders struct {
+	Days    []Weekday    `json:"days"`
+	Devices []PushDevice `json:"devices"`
+	Email   bool         `json:"email"`
+
+	// NextDue When the next reminder goes (null while reminders are off).
+	NextDue *time.Time `json:"nextDue"`
+	Push    bool       `json:"push"`
+
+	// Time Example: 19:30
+	Time string `json:"time"`
+
+	// TimeZone Empty until the caller saves settings.
+	TimeZone string `json:"timeZone"`
+
+	// VapidPublicKey The VAPID public key (base64url), the applicationServerKey of a browser.
+	VapidPublicKey string `json:"vapidPublicKey"`
 }
 
 // ResendVerificationRequest defines model for ResendVerificationRequest.
@@ -1081,6 +1184,9 @@ type WebhookAck struct {
 	Received bool `json:"received"`
 }
 
+// Weekday defines model for Weekday.
+type Weekday string
+
 // WeekdayMood defines model for WeekdayMood.
 type WeekdayMood struct {
 	Count int     `json:"count"`
@@ -1115,6 +1221,9 @@ type PageLimit = int
 
 // SessionId defines model for SessionId.
 type SessionId = openapi_types.UUID
+
+// UnsubscribeToken defines model for UnsubscribeToken.
+type UnsubscribeToken = string
 
 // BadRequest defines model for BadRequest.
 type BadRequest = ErrorResponse
@@ -1197,6 +1306,23 @@ type SearchProfileSessionsParams struct {
 
 	// Cursor Where the page starts: an opaque value taken from the previous page's `Link` header. Absent for the first page.
 	Cursor *PageCursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// UnsubscribePageParams defines parameters for UnsubscribePage.
+type UnsubscribePageParams struct {
+	// Token The signed token of a reminder e-mail's unsubscribe link.
+	Token UnsubscribeToken `form:"token" json:"token"`
+}
+
+// UnsubscribeRemindersFormdataBody defines parameters for UnsubscribeReminders.
+type UnsubscribeRemindersFormdataBody struct {
+	ListUnsubscribe *string `form:"List-Unsubscribe,omitempty" json:"List-Unsubscribe,omitempty"`
+}
+
+// UnsubscribeRemindersParams defines parameters for UnsubscribeReminders.
+type UnsubscribeRemindersParams struct {
+	// Token The signed token of a reminder e-mail's unsubscribe link.
+	Token UnsubscribeToken `form:"token" json:"token"`
 }
 
 // ResetPasswordParams defines parameters for ResetPassword.
@@ -1289,8 +1415,17 @@ type UpdateMemoryJSONRequestBody = MemoryUpdate
 // ChangePasswordJSONRequestBody defines body for ChangePassword for application/json ContentType.
 type ChangePasswordJSONRequestBody = PasswordChangeRequest
 
+// AddPushSubscriptionJSONRequestBody defines body for AddPushSubscription for application/json ContentType.
+type AddPushSubscriptionJSONRequestBody = PushSubscriptionRequest
+
+// UpdateRemindersJSONRequestBody defines body for UpdateReminders for application/json ContentType.
+type UpdateRemindersJSONRequestBody = ReminderSettings
+
 // SendContactMessageJSONRequestBody defines body for SendContactMessage for application/json ContentType.
 type SendContactMessageJSONRequestBody = ContactRequest
+
+// UnsubscribeRemindersFormdataRequestBody defines body for UnsubscribeReminders for application/x-www-form-urlencoded ContentType.
+type UnsubscribeRemindersFormdataRequestBody UnsubscribeRemindersFormdataBody
 
 // ResetPasswordJSONRequestBody defines body for ResetPassword for application/json ContentType.
 type ResetPasswordJSONRequestBody = ResetPasswordRequest
@@ -1423,6 +1558,18 @@ type ServerInterface interface {
 	// ChangePassword Changes the caller's password.
 	// (PUT /api/profile/password)
 	ChangePassword(w http.ResponseWriter, r *http.Request)
+	// AddPushSubscription Stores this device's Web Push subscription for reminders.
+	// (POST /api/profile/push-subscriptions)
+	AddPushSubscription(w http.ResponseWriter, r *http.Request)
+	// DeletePushSubscription Removes one of the caller's devices from push reminders.
+	// (DELETE /api/profile/push-subscriptions/{subscriptionId})
+	DeletePushSubscription(w http.ResponseWriter, r *http.Request, subscriptionId openapi_types.UUID)
+	// GetReminders The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+	// (GET /api/profile/reminders)
+	GetReminders(w http.ResponseWriter, r *http.Request)
+	// UpdateReminders Saves the caller's reminder settings.
+	// (PUT /api/profile/reminders)
+	UpdateReminders(w http.ResponseWriter, r *http.Request)
 	// SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 	// (GET /api/profile/sessions)
 	SearchProfileSessions(w http.ResponseWriter, r *http.Request, params SearchProfileSessionsParams)
@@ -1435,6 +1582,12 @@ type ServerInterface interface {
 	// SendContactMessage Sends a message to the support mailbox.
 	// (POST /api/public/contact)
 	SendContactMessage(w http.ResponseWriter, r *http.Request)
+	// UnsubscribePage The page a reminder e-mail's unsubscribe link opens.
+	// (GET /api/public/reminders/unsubscribe)
+	UnsubscribePage(w http.ResponseWriter, r *http.Request, params UnsubscribePageParams)
+	// UnsubscribeReminders One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+	// (POST /api/public/reminders/unsubscribe)
+	UnsubscribeReminders(w http.ResponseWriter, r *http.Request, params UnsubscribeRemindersParams)
 	// ResetPassword Sets a new password with the link from the reset mail.
 	// (PUT /api/public/reset-password)
 	ResetPassword(w http.ResponseWriter, r *http.Request, params ResetPasswordParams)
@@ -1708,6 +1861,30 @@ func (_ Unimplemented) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// AddPushSubscription Stores this device's Web Push subscription for reminders.
+// (POST /api/profile/push-subscriptions)
+func (_ Unimplemented) AddPushSubscription(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeletePushSubscription Removes one of the caller's devices from push reminders.
+// (DELETE /api/profile/push-subscriptions/{subscriptionId})
+func (_ Unimplemented) DeletePushSubscription(w http.ResponseWriter, r *http.Request, subscriptionId openapi_types.UUID) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetReminders The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+// (GET /api/profile/reminders)
+func (_ Unimplemented) GetReminders(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateReminders Saves the caller's reminder settings.
+// (PUT /api/profile/reminders)
+func (_ Unimplemented) UpdateReminders(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 // (GET /api/profile/sessions)
 func (_ Unimplemented) SearchProfileSessions(w http.ResponseWriter, r *http.Request, params SearchProfileSessionsParams) {
@@ -1729,6 +1906,18 @@ func (_ Unimplemented) GetClientConfig(w http.ResponseWriter, r *http.Request) {
 // SendContactMessage Sends a message to the support mailbox.
 // (POST /api/public/contact)
 func (_ Unimplemented) SendContactMessage(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UnsubscribePage The page a reminder e-mail's unsubscribe link opens.
+// (GET /api/public/reminders/unsubscribe)
+func (_ Unimplemented) UnsubscribePage(w http.ResponseWriter, r *http.Request, params UnsubscribePageParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UnsubscribeReminders One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+// (POST /api/public/reminders/unsubscribe)
+func (_ Unimplemented) UnsubscribeReminders(w http.ResponseWriter, r *http.Request, params UnsubscribeRemindersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2628,6 +2817,74 @@ func (siw *ServerInterfaceWrapper) ChangePassword(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// AddPushSubscription operation middleware
+func (siw *ServerInterfaceWrapper) AddPushSubscription(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AddPushSubscription(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeletePushSubscription operation middleware
+func (siw *ServerInterfaceWrapper) DeletePushSubscription(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "subscriptionId" -------------
+	var subscriptionId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "subscriptionId", chi.URLParam(r, "subscriptionId"), &subscriptionId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "subscriptionId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeletePushSubscription(w, r, subscriptionId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetReminders operation middleware
+func (siw *ServerInterfaceWrapper) GetReminders(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetReminders(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateReminders operation middleware
+func (siw *ServerInterfaceWrapper) UpdateReminders(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateReminders(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // SearchProfileSessions operation middleware
 func (siw *ServerInterfaceWrapper) SearchProfileSessions(w http.ResponseWriter, r *http.Request) {
 
@@ -2732,6 +2989,72 @@ func (siw *ServerInterfaceWrapper) SendContactMessage(w http.ResponseWriter, r *
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.SendContactMessage(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UnsubscribePage operation middleware
+func (siw *ServerInterfaceWrapper) UnsubscribePage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UnsubscribePageParams
+
+	// ------------- Required query parameter "token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "token", r.URL.Query(), &params.Token, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "token"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "token", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UnsubscribePage(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UnsubscribeReminders operation middleware
+func (siw *ServerInterfaceWrapper) UnsubscribeReminders(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UnsubscribeRemindersParams
+
+	// ------------- Required query parameter "token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "token", r.URL.Query(), &params.Token, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "token"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "token", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UnsubscribeReminders(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3215,6 +3538,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/profile/export", wrapper.ExportData)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/profile/reminders", wrapper.GetReminders)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/api/profile/reminders", wrapper.UpdateReminders)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/profile/push-subscriptions", wrapper.AddPushSubscription)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/api/profile/push-subscriptions/{subscriptionId}", wrapper.DeletePushSubscription)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/api/public/reminders/unsubscribe", wrapper.UnsubscribePage)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/api/public/reminders/unsubscribe", wrapper.UnsubscribeReminders)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/api/chat/sessions", wrapper.ListChatSessions)
@@ -6943,6 +7284,323 @@ func (response ChangePassword503JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type AddPushSubscriptionRequestObject struct {
+	Body *AddPushSubscriptionJSONRequestBody
+}
+
+type AddPushSubscriptionResponseObject interface {
+	VisitAddPushSubscriptionResponse(w http.ResponseWriter) error
+}
+
+type AddPushSubscription201JSONResponse PushDevice
+
+func (response AddPushSubscription201JSONResponse) VisitAddPushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddPushSubscription400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response AddPushSubscription400JSONResponse) VisitAddPushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddPushSubscription401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddPushSubscription401JSONResponse) VisitAddPushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddPushSubscription413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddPushSubscription413JSONResponse) VisitAddPushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddPushSubscription503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AddPushSubscription503JSONResponse) VisitAddPushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePushSubscriptionRequestObject struct {
+	SubscriptionId openapi_types.UUID `json:"subscriptionId"`
+}
+
+type DeletePushSubscriptionResponseObject interface {
+	VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error
+}
+
+type DeletePushSubscription204Response struct {
+}
+
+func (response DeletePushSubscription204Response) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeletePushSubscription400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response DeletePushSubscription400JSONResponse) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePushSubscription401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeletePushSubscription401JSONResponse) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePushSubscription404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeletePushSubscription404JSONResponse) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePushSubscription413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response DeletePushSubscription413JSONResponse) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeletePushSubscription503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeletePushSubscription503JSONResponse) VisitDeletePushSubscriptionResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetRemindersRequestObject struct {
+}
+
+type GetRemindersResponseObject interface {
+	VisitGetRemindersResponse(w http.ResponseWriter) error
+}
+
+type GetReminders200JSONResponse Reminders
+
+func (response GetReminders200JSONResponse) VisitGetRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReminders401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetReminders401JSONResponse) VisitGetRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReminders413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response GetReminders413JSONResponse) VisitGetRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetReminders503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetReminders503JSONResponse) VisitGetRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRemindersRequestObject struct {
+	Body *UpdateRemindersJSONRequestBody
+}
+
+type UpdateRemindersResponseObject interface {
+	VisitUpdateRemindersResponse(w http.ResponseWriter) error
+}
+
+type UpdateReminders200JSONResponse Reminders
+
+func (response UpdateReminders200JSONResponse) VisitUpdateRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateReminders400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response UpdateReminders400JSONResponse) VisitUpdateRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateReminders401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateReminders401JSONResponse) VisitUpdateRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateReminders413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateReminders413JSONResponse) VisitUpdateRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateReminders503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateReminders503JSONResponse) VisitUpdateRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SearchProfileSessionsRequestObject struct {
 	Params SearchProfileSessionsParams
 }
@@ -7234,6 +7892,153 @@ func (response SendContactMessage429JSONResponse) VisitSendContactMessageRespons
 type SendContactMessage503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response SendContactMessage503JSONResponse) VisitSendContactMessageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribePageRequestObject struct {
+	Params UnsubscribePageParams
+}
+
+type UnsubscribePageResponseObject interface {
+	VisitUnsubscribePageResponse(w http.ResponseWriter) error
+}
+
+type UnsubscribePage200TexthtmlResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response UnsubscribePage200TexthtmlResponse) VisitUnsubscribePageResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type UnsubscribePage400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response UnsubscribePage400JSONResponse) VisitUnsubscribePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribePage413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UnsubscribePage413JSONResponse) VisitUnsubscribePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribePage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UnsubscribePage503JSONResponse) VisitUnsubscribePageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribeRemindersRequestObject struct {
+	Params UnsubscribeRemindersParams
+	Body   *UnsubscribeRemindersFormdataRequestBody
+}
+
+type UnsubscribeRemindersResponseObject interface {
+	VisitUnsubscribeRemindersResponse(w http.ResponseWriter) error
+}
+
+type UnsubscribeReminders200TexthtmlResponse struct {
+	Body          io.Reader
+	ContentLength int64
+}
+
+func (response UnsubscribeReminders200TexthtmlResponse) VisitUnsubscribeRemindersResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/html")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type UnsubscribeReminders400JSONResponse struct{ ValidationErrorJSONResponse }
+
+func (response UnsubscribeReminders400JSONResponse) VisitUnsubscribeRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribeReminders413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UnsubscribeReminders413JSONResponse) VisitUnsubscribeRemindersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsubscribeReminders503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UnsubscribeReminders503JSONResponse) VisitUnsubscribeRemindersResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -8009,6 +8814,18 @@ type StrictServerInterface interface {
 	// ChangePassword Changes the caller's password.
 	// (PUT /api/profile/password)
 	ChangePassword(ctx context.Context, request ChangePasswordRequestObject) (ChangePasswordResponseObject, error)
+	// AddPushSubscription Stores this device's Web Push subscription for reminders.
+	// (POST /api/profile/push-subscriptions)
+	AddPushSubscription(ctx context.Context, request AddPushSubscriptionRequestObject) (AddPushSubscriptionResponseObject, error)
+	// DeletePushSubscription Removes one of the caller's devices from push reminders.
+	// (DELETE /api/profile/push-subscriptions/{subscriptionId})
+	DeletePushSubscription(ctx context.Context, request DeletePushSubscriptionRequestObject) (DeletePushSubscriptionResponseObject, error)
+	// GetReminders The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+	// (GET /api/profile/reminders)
+	GetReminders(ctx context.Context, request GetRemindersRequestObject) (GetRemindersResponseObject, error)
+	// UpdateReminders Saves the caller's reminder settings.
+	// (PUT /api/profile/reminders)
+	UpdateReminders(ctx context.Context, request UpdateRemindersRequestObject) (UpdateRemindersResponseObject, error)
 	// SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 	// (GET /api/profile/sessions)
 	SearchProfileSessions(ctx context.Context, request SearchProfileSessionsRequestObject) (SearchProfileSessionsResponseObject, error)
@@ -8021,6 +8838,12 @@ type StrictServerInterface interface {
 	// SendContactMessage Sends a message to the support mailbox.
 	// (POST /api/public/contact)
 	SendContactMessage(ctx context.Context, request SendContactMessageRequestObject) (SendContactMessageResponseObject, error)
+	// UnsubscribePage The page a reminder e-mail's unsubscribe link opens.
+	// (GET /api/public/reminders/unsubscribe)
+	UnsubscribePage(ctx context.Context, request UnsubscribePageRequestObject) (UnsubscribePageResponseObject, error)
+	// UnsubscribeReminders One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+	// (POST /api/public/reminders/unsubscribe)
+	UnsubscribeReminders(ctx context.Context, request UnsubscribeRemindersRequestObject) (UnsubscribeRemindersResponseObject, error)
 	// ResetPassword Sets a new password with the link from the reset mail.
 	// (PUT /api/public/reset-password)
 	ResetPassword(ctx context.Context, request ResetPasswordRequestObject) (ResetPasswordResponseObject, error)
@@ -9208,6 +10031,118 @@ func (sh *strictHandler) ChangePassword(w http.ResponseWriter, r *http.Request) 
 	}
 }
 
+// AddPushSubscription operation middleware
+func (sh *strictHandler) AddPushSubscription(w http.ResponseWriter, r *http.Request) {
+	var request AddPushSubscriptionRequestObject
+
+	var body AddPushSubscriptionJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AddPushSubscription(ctx, request.(AddPushSubscriptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddPushSubscription")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AddPushSubscriptionResponseObject); ok {
+		if err := validResponse.VisitAddPushSubscriptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeletePushSubscription operation middleware
+func (sh *strictHandler) DeletePushSubscription(w http.ResponseWriter, r *http.Request, subscriptionId openapi_types.UUID) {
+	var request DeletePushSubscriptionRequestObject
+
+	request.SubscriptionId = subscriptionId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeletePushSubscription(ctx, request.(DeletePushSubscriptionRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeletePushSubscription")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeletePushSubscriptionResponseObject); ok {
+		if err := validResponse.VisitDeletePushSubscriptionResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetReminders operation middleware
+func (sh *strictHandler) GetReminders(w http.ResponseWriter, r *http.Request) {
+	var request GetRemindersRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetReminders(ctx, request.(GetRemindersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetReminders")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetRemindersResponseObject); ok {
+		if err := validResponse.VisitGetRemindersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateReminders operation middleware
+func (sh *strictHandler) UpdateReminders(w http.ResponseWriter, r *http.Request) {
+	var request UpdateRemindersRequestObject
+
+	var body UpdateRemindersJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateReminders(ctx, request.(UpdateRemindersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateReminders")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateRemindersResponseObject); ok {
+		if err := validResponse.VisitUpdateRemindersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // SearchProfileSessions operation middleware
 func (sh *strictHandler) SearchProfileSessions(w http.ResponseWriter, r *http.Request, params SearchProfileSessionsParams) {
 	var request SearchProfileSessionsRequestObject
@@ -9308,6 +10243,69 @@ func (sh *strictHandler) SendContactMessage(w http.ResponseWriter, r *http.Reque
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(SendContactMessageResponseObject); ok {
 		if err := validResponse.VisitSendContactMessageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UnsubscribePage operation middleware
+func (sh *strictHandler) UnsubscribePage(w http.ResponseWriter, r *http.Request, params UnsubscribePageParams) {
+	var request UnsubscribePageRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UnsubscribePage(ctx, request.(UnsubscribePageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UnsubscribePage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UnsubscribePageResponseObject); ok {
+		if err := validResponse.VisitUnsubscribePageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UnsubscribeReminders operation middleware
+func (sh *strictHandler) UnsubscribeReminders(w http.ResponseWriter, r *http.Request, params UnsubscribeRemindersParams) {
+	var request UnsubscribeRemindersRequestObject
+
+	request.Params = params
+
+	if err := r.ParseForm(); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode formdata: %w", err))
+		return
+	}
+	var body UnsubscribeRemindersFormdataRequestBody
+	if err := runtime.BindForm(&body, r.Form, nil, nil); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't bind formdata: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UnsubscribeReminders(ctx, request.(UnsubscribeRemindersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UnsubscribeReminders")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UnsubscribeRemindersResponseObject); ok {
+		if err := validResponse.VisitUnsubscribeRemindersResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -9569,280 +10567,308 @@ func (sh *strictHandler) OidcCallback(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L39chu58Sj6KijeU2Wyzoj6sv3bSJU6RyvLWZ1Ysq4kZ++ecK8HnAFJRDPABMCIZrZclXfIG9w/7oPl",
-	"SU6hG5jBkDMkZUv27saVlFckZ/DR6G70d//SS2ReSMGE0b2jX3ozRlOm4M9L9sFc0Sl7w8Wd/ZwynShe",
-	"GC5F76gXj8q9vcPk3fUbIifEzBgR7IMhBZ0y+IUdE8WyP4569utRLyb969en5LuD774bRESKbEHmMybs",
-	"i4oRrgmt3x+S2xkjduQ7xgoNgyv295Jp80wTaV8hBVU0Z4YpTahISUKV4kzX64iTUmmp4mEv6ulkxnJq",
-	"t2AWBesd9bRRXEx7Hz9+jHr1QPaB0xlL7rg4T+0HbvdZUDPrRT1Bc/tmUv0e9eySuGJp78iokoXTTKTK",
-	"qekd9cqS2yeXp416FyyXatE5Te5//rxZ7OmdAhxWz+9HALyFlwU50YYqo48IFUQW9O8lI/c0Kxkx9I4J",
-	"MlEyx2cVu+ey1PDSM01iixwxQawZkpOxZsKQiVTw9IQr7Y60F+E+/14ytQjgiasLt5XTD2+YmJpZ7+hg",
-	"by/q5Vz4z/tdm3zDc25W9/iDnJOcigXhhuUWxWCrM5mlmlBDcqkN6b/YQ0yksPZB10ozmCJcaMomtMxM",
-	"7+iFXSX9wPMyr9eMn+oVc2HYlClY8g3TmstuLOOfd/Af7cu6kEIzQOrvaXqN5GM/JVIYJuBPWhQZT6iF",
-	"1u7ftAXZL8E0/02xSe+o93/t1hxiF3/Vu2dKSXXtJsEpm6C/rWmWJFQIaciYOTJNiSzNsPcx6p1KMcl4",
-	"8sXXpWWpEmA7dmFcEGoJwFh6oIbQLJNzy0u4Jn2Ly+wDzYuMWeJgImUp0XiAA9jEa6nGPE2Z+HK7uJRu",
-	"lSx1xGY5aJLIUiBgL6V5LUuRftklTeyUpE8zLWFZCsFI7dlnUkyJkUTLnEnBCMs0Q/hd0UUmaXor5Ruq",
-	"puzL4sJYpguLB5md2gKSivC+ITldEM1EekT2yQX/nsy5mRFqmSNPiZGWORqJXJMpWCVuWDCWamI32n8J",
-	"L8IxKSqqBQwiN6SRMOONUbxgZM7GMynvIvKHl+TP/Hu87uZcM4DVDVP3PGHvBL2nPKPj7AuC68ReugZx",
-	"LaFZ5vboiCiRYsKnpbLUreAbxWgys0sckh8tg+XGPss+FCwxLCVjmtyNhJZSkL7df0oNHVPNSCoZDkmF",
-	"njM1iEh8zYxa7JxMDFMx0XShnfAgiVELQqeUi6Pw2EZiTt2yao4TgaRASZJxe0mhbMGNJppPxQ6HZXDc",
-	"D7tniox69gd8d9QbDEeiF4XyUbCo1avnhiVS2GvG/kzmM57MVvGqTBLG0lYRpb4u7EHcSnlBxcJxcf0l",
-	"z1xZtigV+XspDSVwCxILXDhdXPxDYVIKwzMQ+OaEGsPyAu6IB8DjnaClmUnF/8G+IIu74FpzMY0IF0j/",
-	"cDUU9pImiWIpE4bTTAOhvhMe0WHYr3TxyjJLibt7UZKzaE6R68l7hmKa5v9geLID4iQ3zZT9dUJ5xtJj",
-	"IuRIKJZyxRIg4kJqzccZyI/CEsbHqPcXCxLY0uPueGncbffu2BIc1DGJU2Yoz3RMclpoYnGXTDjLLA8H",
-	"HlAoOc5YPgT5zE2NCgE11xLZLBNWpPtrj2rNtaHCioOlZqr384oMFnlNwr5XKHs5GI7SWKIYNSw9MQ1R",
-	"LqWG7Ries17LWCyXdofwOoiyG7EEX7DvusGoUnQBYwmmpgsnaKOQ+mK9wBpZeXSz2Bn1MpnQ7BU1bGVn",
-	"bU/nUqab9nFhn/kY9YRcGjQvM8N3Mi5ahzZ0uj2s3EHd0ukquD6GYvhfUS6HdQdn4qYLtx8Fh1zjhhz/",
-	"jSUmwI1TfGiVUVo8Bk1zhwu8teZWprCE6S6vvNSG6Jmco0DCzRGJNZ0ws4grvdriPyM6UYzZW8zybK7v",
-	"Fnjb6rIopDLEglA7GZIacsdFavX5lIopXr2ZnN8YxehdNTDekXYQM+MqJfdMLUgm59WSUaBWcm5ZzZQJ",
-	"k4Hkn+JaV2eHa1kQOZlYhiSJodldVCloUlhJXRDN7pkgKV1o0NGWiKqmti3OGpHV7Su4ZMZSZozCzwjM",
-	"TePdwFNXXAiWrmCLX9MaDHhFFy0MwkrxbVdfhLT0EOJaxaucUUHsz95sk9LFM12dnbawrYeXpRUxqwlE",
-	"mY+dDhvu1K3CUQauf82uA2WUpim3i6PZVQCDCc00Wz7iz2GCOf1wjq+8WCLxqFcK/veSuZ+tqt1gkk0A",
-	"7lvMTxXlgqUReWE/Tcoss6DEVyz0tuerDYa5elQpXVjEB7KnWcbUM03kXNgPTKRUkX5llxlbVYupwTEx",
-	"0r327vY0NGwMyUlFUDg0ndOFs+wE7zTP/xF599L+FM9zK1pY6W8BWGkvbMEa8zfYfGAYerG397hsv0aQ",
-	"77ZAkCX0B2iswfebMs+paqF0y8wCweJwLzp8+eLnqJXwF/p2xvWFFHb/y9B8BSoRqKaGZIy6U64YMjDt",
-	"3L477LUNb7FgK75SMOV41kOA/ApFj2VRxJ9Xcy9XlKekyCw+SJEtjh3+EmkvlYlirDZ0RNut4pZOPTKu",
-	"LEFute05Y3f+sLaa8kd8oX3aFe65sOIDnAGsqALz8rkHC1mDbhalA2lVZ4wVVqUyZWqHZB9ojvNxJlL4",
-	"i+Y8sz9Z/V4wBQ8xlXBtgTGX6g6Yu2ALVPYyWArNLIo5kVWWJpVS6XWi8LvCX19ruX7ORfjt/q/jHtie",
-	"qT86b0wyRpUm3PxGWGM7XsrSBPd+80gttW9a1JV9Zpl04MVWUgAx+RRsUqvzycnEAu5U5gUVHJXR5hFc",
-	"syLjTJNE5qz2foxLnhnLT90AhIkpFyxCaxXJqJiWdMpILlOWBZw2kCslT5MbPhXnou3O5yrdsUS4qGxS",
-	"XAeWtfYhC7rIvfuuOaAHPEjYVuCmGaGKbR7Rct9tDkSDqAy2gpuCsaTlavqL5InVyh08qVILQsuUyxqs",
-	"OED7Uhom05bL4u3NLdmlBd9NZtTs+qfH6FL0NtK2oZcwKTiXAKLRKqos7Xd5he3IKDUX09eMZZYcW91U",
-	"Fg6lZopMWGasroaAATcDOh0ii4wFVczpUWM2kYoRbo7xanQPR6RQzF2YgZN1QTTlcNz+XhgzY4DXa5o7",
-	"Pq9ZO/+WwtCkm3xZTnnWuEfxmwZfOnjxvE2QZFrTaTcP9Lss9daC4YrLsKB2o3bQ0eim7XZHr9sDVyAF",
-	"a5l//xOmn7Ox5m33wBs2Me4OGC9IwWSRsWMrBPEsY6lz0OZU3WlCyVgimXNNNM+s0r0gqZJFgUS+ed17",
-	"bc7VkEQE4kl1tu7oWjG+VIoJ8063mYFvweQ4FSy1DA6Qvk81qB9WhWnYO7gihjNFuEiyMmV6VfOvkG/V",
-	"aiYMNxmreONaGSF8dnuLF9c3pkxZQ10PmJdHrJX3lLMorlsSWB1bLVD+BNyBwGDhWpa23nZAXiYK5MS/",
-	"SXujTxU13I5jRT1ZgC2LZjmAncO3mbxnwDVSwTTavQQDQ479QMUHzswC5E3lv5oCn5moUhv0kdmJ7F1q",
-	"H5vhLuydVGr8bcKofUHeMzWfMZjdWAjAHG0cym3n1FtOtjaosBoOW4mQS8fhX19n9DgTqfP3f5rdY1Jf",
-	"G2uFtuYl0yqInS1RxHJECLVSTJPeIBQHbzxvJQLfT4oXFM0ZMfaKPXYOUKk0+LaSmT12MK2j0UijlISe",
-	"sAmjplRM++lmtIWyE5nnpeBm0WEg9T/buUy9Ri7uuWHt0gQXmk9nrZtn7C5bEPeAlVekMrp9FIzO6QDg",
-	"FVOJzKixMk/OYOeEJkpq7W/ozlGBn+qrSsVeFuaoIf4hQsGE0393ewrW0Eol2etSSa7wGtLtwFwwqsg9",
-	"Z3MiJ7UtEFgxGHrplLh7TJM+A4uvP7iWxw/3duzq7HiD9s06UNzKO9a1JHSuo8NRTsCe4d7avGENFhdv",
-	"ZWk6If1PsFqvTKIFLwjt6DikeyvNdgm5iRT3TGngcOve7zphHKXtiI/JHgh9VpaHITaBYNlC1cStZfj7",
-	"fTXXF4IxIJ0oIMyKFpZwrJUPNrx3LUw6bQHsu6urs+v3N5cnfz4jzA5A7HMRYcPpkLy7PHl3+8Pb6/P/",
-	"ffYqIpdvb9+/fvvu8lVErk9uz96/Ob84vz17NXQmj8LeuL3qoVY3m/dbLvvAZ2VOhT+YYe9BcqznkpvG",
-	"WHYeSLhscUnrha0f0CLTYl3EgIrW2D8IomyEXWC0BUsJJQUXU9K3XB6uddAkBqHuIO9A+a+DUNouZW2o",
-	"KUP75navWRJyV/J6ELnx20GSFW+skLuKZjTL2k8JryliJAa3UE3mihuDPnOwwdsrXi1az9++8orTlqHP",
-	"jSYpn3KjI3CzUWJYdkQyLu7aR7LcFJ2CK7/dcYzo8vBMFNdcAzlnk/czqnL4+0NJs/dUa4hOjHp0XIIh",
-	"j1HDxfR9yrVUKUhkyYxnaeshdEquGDnX+pNhH8wm0NpnIquUKgZ/W0SbS3WnW2Fhn9gSqoLoXHeCtV2T",
-	"AXBWW6pB34ZRb+SUizdc3J0kSbuUmVN9x9Izr46sQsGZrZ9pwnbsU85gj+4jKyiBOwiDrMalCSJokxlV",
-	"NDH2voVAQ8f/Yv3vf/5/+P//6VjcMJF5vBkA4VrX7vaapYzlnZo/3NENTaldvdwqkDdcIA68YWmPbY5Y",
-	"Ee7XgucpzCEF1XouVVP5rL5sauwH3z0MpH4R1XBrdtZ1SdMkYVrf+lNf1WvZRDE9636gdBaBdZoMWA2W",
-	"Vx/OvDTPShBOvZ2LDkn9rYDgBTFtF9fH0pGfHTiyVwEleiaV1TKEYQLlr88O69nSyKDDaPEW6cIZCV1c",
-	"XsaoEoZwcUwEuKZF4sKaqwc1SVnGzJJhyE1vX8K4Ugw772TztVD1AwLIUMO14YkmOU8NUzmRgtyWTKcg",
-	"TC6zg1XcAP/QAyDYZhuB1YUwC2Nxwjm60WVLP9USJ2y//D7Nivlwdmlnb99RJZcui9tVaN6n4uU2Rqwq",
-	"fK4hD651jeGKb/Bhi288Z9rQvNiesOD2OO2y+rShjQdHZU2rZ20MtwbG3VwzUA42XMtrpPwmXFp9CJYG",
-	"pZXgFSuyBeqzRyS2QLbkHh+T2AJBqbIwLA0CxcBf5YI9Qf7YmdPFSECgmEUtyzLAIkuV4vcVPg+OSawN",
-	"mJiDwcCg674m3AzJCXz1THvlZyS4JjSb04UOFofh1ZVk674GxbNaMlgVYeBWofWiNegJYnZ8jFpEDu1H",
-	"eUcXLn5narnDw8J23vI0OfuAFq5OKcBF5Fxa/tshFTvWDBY0Yq9llvpkAEjHIgU1M9K/YwXkqFgRMXaM",
-	"7cZIRacsHmxj21+SFA4O2tQOp35vGOvF/sHDOJPTYxvQaEPvKyeVnK6HKnguVX7J5leBqLQUpl1qQ9jf",
-	"S5qRWNQPxg1QrRGqVmGD3oyrxxTOop5Yt4dLiQLIis5A01QxrTEqFN3OicxzKYhfybbbDJb33cZTXIJA",
-	"c/VR27G0HrLz83sq//7k5vy0F/Wurs8uzt9dtBL1lfdFrxJQ4OVAI/QzjSlHPv/QzBRjGEsUES1RDCoU",
-	"T6zk59JIXFytC3hnYiJVwjTpc61LRg5ftgSbjqnmyUM9ShPF2EPfKRTLeZk/7LWlo4N5I7fmesjW41Fy",
-	"wrM2sR8vrw7RMOCMzkTSoq/fvCWH+y9f7uwTmhUzunMAhjwyn0nNyIxlBYYCg50FrBpw8Wgy5ffMSbJw",
-	"w1iU1wwY9kZJtds1OJFJqU8Uwxj/FmuelQPPhB097Taf1boDCN0aIxqaZmSg01Izh2rceAG979JHiV18",
-	"h5W80wpTKJ5TtTi17NTZ9D/Dx2jFZaG54ffsVhY80ZsllSVfsBOaLJ40gLu60tW5lsG9BjO3lMybp3X2",
-	"gSYmW7iASHu7pJj6MSQnU4gT2T/89z//tX+wB4lrZZYdk0rwgQc1BM34ePSDF3u1QUYfk8bqMZPdHeGx",
-	"NxnCt4J0EEEEeUTg5jcSo71csFdOPyyFwm0KjnOUWsky+weNbOTD6HOI+KRzC6RPxYIkVLNB+26OCRUL",
-	"1LhZpl3CPybggIm7S4zZQLmPo2292IsezANuS0vw+JDVc6UicjI5tv+AoxO2yit1HDhDgyf4Z7zZAXGn",
-	"1J0xWask/4S7b2EITzZbm6f6Gg08nXLgsqHpscXWxvg/r1vgE5nKtjd/ta9uyrVhapMcvZ0QXXy2BP0Z",
-	"JtGvHJxVbBTRv6pgvnQPFysi+Vp5/JppJtK/MMUnLjfzKxrV7WIqDePXgrjFb0VDe+jJO+Fwydt+c3bt",
-	"c/sg0wJiPPp6JueCUE1eX5+dNfzA9oVetKLHRb2TVxfnl636XCNlbp1B+5leThNUjBTwHqFjec+cUzYv",
-	"JMTNOp1PMW18apsb6WgkqLOJgRkFolbAA+ZM/YrrO0yLrDJmpAJ7y0RmmZzvlAVkRltlRAQ6ykjAqFXd",
-	"m/mMZyy8/XG5x2iEd3G5kV2BNlb7nFTZ1hjXAiawZX+1YdNWH4YFVTNd02/bqiTa7QpCf+esBt1Eokcj",
-	"0LQwRXQkLDPRdnX9WJc84SmLIxJXvmX7AXzJ9g+cMT4mueW/EPElc+aKJGwhyS0bGPw225AVUebaVW3R",
-	"LUyh9pl3ZNGhb8Q9R/o//fTTTzsXFzuvXg3anfAgArfGD52BKdEL9s56l1lEvIcgt/GCWDg2kpPaI122",
-	"dbq3W9Tg4TZoLac4dYrzFjhd8jxSB+BKWRRMgWzf1MMFszDdShEH2HSdD4IPSFIQBlD1dLEacREIxCxn",
-	"aspE0rGz6mcXfRDhut1SfG5NVV2F9CHqA8gH3PDL77cjSvXUTRUX0VVma3nAECNbx57QLBvT5O6dagko",
-	"mHCRUm83GSYyjzB/mqUEwvMgxKJ1WGCmW+cCVZE0LZjVIZrVB/dMAy00Qb9N7BOiS3jGft1NsISU2so5",
-	"mEgr90yHRPGQFATyPNrbC9V/f1uCZcDqwM6OaOgd08d1XSCpLI8ciUzOmQJ2xM2MxFdn16dv35zcnr2/",
-	"OPl/3l+c3dyc/Ons/ekPJ9c3cVSFU/oxLRAVm4A1KZOW/45EFS0YFibCOkQYLydobi+j2D0YL3HoLkXt",
-	"+ackUjQ81Q90LD/AFdY41Vr/WkVDWRpI4JITyI8R6ZDEcGOjFy0GV5DIFvXVTHXt0vLxWig5eNfWSLjf",
-	"j0hMuZ8/doggatORjx7Dajfo1JFF2x1fD9ORx5BeM+pqpmw2evogxo1PBpB4sFNWL0lx2xdJqLDkTKSN",
-	"MLfV6ODzB8VHgDZcFQJsiQkOQ17f6cbcjdBhULXbFwZ29i0iE90YzTiE4JjbVtO2kSVgtRMDPPAK6tu0",
-	"6G0PQh6uTxLD71n77j2v2fry8NEHLXcHIN+5uFJyqhy4VypPocSuyZhBmGAYjcmraHrS/9NZmALojWy7",
-	"v/D04642itHcifF6JLgZVNI61hwAmzFSZVcVkM9D80es3fNJdBFUH1gOgsoWrkxfxnxdVSiAZ9U6vH6A",
-	"O1Z+ag9yK6yBm2Mr6e+R6XMrhnXj3eR1FMl2lBvQK75SzRhQx/bkW5HMGtJ9w7U5Nyxv0RRWEkcfkgG0",
-	"fd0mqk0QKLTtgYaY/eiYdYx+ApDSty70sJl0vj4xPC76PlbUnEP1EBPCoQMiWALkKjaswfSblYyAk9Pb",
-	"87+c9aLe2eWrs1ftBiMji2t7FXTb2uGm2PoyavM3QCmo/BXLDO2yIhjq05Di1D4XW0VLgK1pKQvdEb27",
-	"fFbjB3ys4CfG9OFaz9qTVcK1UkFiEAeDpaKRi4K9Er7DReoj1Pvj07cXVyeX528v37+7PPnLyfmbk+/f",
-	"nMUjUYV3JT4TPqguiDc1+AALqgynWRU25iLSIL+3iuMCJ+FIxNdnV29+en9z+/bq6uxVEEKG41n92MeR",
-	"OR3MzoDCdZ2e0Wo1cyaWOka1dV+/uiSgrYN9QefEYTycwIMoSN+Fu5LxIijVipqMYHM4/EFb4O8n5SOF",
-	"C27DVV96ZzVzgE4fVobE6ren3Ym89mc/08byZfi4LM2GAWVpth5zmXrptBesKlx/c+yltbQD8Y7ReVup",
-	"OBP8shrh7oPVvbGrWXDfm6mNJFNJMKtyA0fys7Uusiq90c2nP5PxvVNZ99ilyjYPbR9qHdmlJWxbWuA3",
-	"XR6gDQBdRVY7jdf+Av/LyZvzVye3lrGeXV+/vW69wl3x1e7AnV/a3gnR+TWEighIN5ctDLTeScW/17Hn",
-	"T+R1fh+tEKwzg11bgB7NMqipUNWNdZ+pnoHlUlF7TCyZSTBrIluRYvHBHp68p1BlAZnsjOd5R6FZmPib",
-	"dfPXbd0MMsfX1jqGhx5iC3WnX5MrzbK3k97RXzcpGKsm1I/RSgxLmXL5irbJxN9TzV4+JxdXh5WztYCE",
-	"fZDdqqJ9lUjnAsCJnoHUqAtG71yU22bD8NKuf/4Y9X7EMvknyV2bOpAwft9uXFyJ83GPtsE2LOL3kKIi",
-	"+QPkEJxiFb57lvYupEhps6boywfl/fvht6jNigUwrqHuxVctWo1yUIsK/7B0uTWinS6nU6ZNe5J51DMz",
-	"li8ZOVefWVqbBfSNocpsUU6y7c6u31/aQLPQNK6ssYP1taYBHkmpuFncJNW+xowqpk5KrBqAn177Rf+v",
-	"H299AX6gHPi13sXMmAJrr3MxkT6VjGIPF9e/pg6MdhEcETEzJcvpzKmQ8IJVSnLSr5XnohxnPNl1Pw96",
-	"rfXdT67OyZjNuEjr+OsIvDSTjIF5jpycY0mYSlUdjsRIoOMeUmocxyqUTMvEWGaUPNNE29elIP9FMn7P",
-	"NClFyhSJ7dLiiBRZiZehl2C0G2YkqEpm3LDElAqLbh9VehpKDJHTsllaVfeIWnt+YHFNuBtHwrSUA+zT",
-	"MDUIO1+hO5Q4rdBdp0rKquGFFEilO1awGQnmUpeqjAjIb/NdL4yi9yzDEt7vrt8MEHb2stVEz6hixMyl",
-	"/atgekhOVq9krskPt7dX5Pne3kjEv4xAnBr1jkYrsuKoF41QyoKf//3P/x++8Wli4XdO8hr1jn4Z9bDz",
-	"GEQPY6sxeBS/9S+77z9+jI9HAgvWoE2vWmRjaa6ZWV1txA+w3Qo/xtDjxHn6LT6NBOSX0KrBDFY+wB4o",
-	"sf2wW2SUi/gIcbfUkLeHvQtAFpoyoxt6PlqfRsI/jeHTFIfGQk1tKGMxpcq3800c4FShXhHCpmpLUmpD",
-	"xiwiY7aQIsVGCVVrG0skyKyPRmKHfG+3BgV6HDqDjQMaJiHA/Xu4R5yhq4HOSJDuHjq+C4/rmNOPO+s+",
-	"xgTa7QyOA/qyQ1ckhhknYPvSFf0pbixJwujHJEQXv2zsxhO5+lXYQgyIn2DrIAs2Cw5sIBW2A7K7sDKq",
-	"kD5W0P6XFUa7kLOAG0bkZXT44rkdNZDCLZ9hH8wR+a+Xw0Py5+9h9QhIXGpdH8I7yagm8WhUxoTpxFLq",
-	"wJKqXSDAAkCQsiSDapIZyMCkH59iEuwOCsXxANzjvkkIFmICpHy+f+hSXezsjYOLAktdFQWnGIUYOJeH",
-	"DpmOOhgUw+aQNKC0mJ3FDmsnMlIOLbKBgb4BWIdJ/oQA/PZ1QJnAYg9Lpa6Eup3GgX9ITuwk8J4dy5V5",
-	"wTWB9Lrc2cmXYLJb4ZrwqZAQS6Slz/tIAU8NQNk9/JBmUR6/sBaPJs/39mHzJ+R/3by9rHgJC1Ja4Acs",
-	"Bdmf22uI6IImjFAFzbjsdjVP2eDIcnae2SMZLwyGU9plem4COfyd+pWdOYalfL90vimzTFQTbq+b5jLh",
-	"LMFfYs9i7USIltgkSjBtNEkZK7wL5vCAZOyeZRBUS1C2Ab8LBB/CIwcvXhJXvwEeAskMfrdDwyP7oN0y",
-	"lygX+VY3sNp6oP09eAwgCkUpaZYhc60gwirSd0uRys3XR0A1A9jAFJ9lbsiBO1BcLJo0XFzpnGOnC3us",
-	"bmSA4hYH5NaDg8IMl1hsx0oMVYvL6oRQFLXrDpYxADZrWRt599/3LBDsRelaHb27fb3zXWTnEGBKDoeh",
-	"BEqB61IpObVSHzId0o9HvdGoTL/b2xv14sEx0WXieH/Jlrdmh16zO3fb9S1ysBSnD5KzBAhXYPJmXMGd",
-	"B4uN6XA83IuPLXHStAF0fNgDGugQ2To3eEa3QQKYpgvfxMt+C1G1ht6xIYlR2j8iPtY1Jn3AkaiSuwhS",
-	"CAh1xElbg8rW4Vi4FEbJLGDlfTyEf//zX/aP/dcRnMp/vXZf/OF1BHnjlrTstMDKFKN32hdvTAeVjQWK",
-	"VUMRaKroVNFiRjSzf0O9xnf//WDv4Dv4Hf78wxBA5zdWG1Fi0q/lVyvo6oFv0UrHEc4yYfZAfUtWK7co",
-	"Zkol/Pb9tgH2cMWubF0PyRmHn/gGnMfjOUa0rO4bi5ZQ97beQ5UJgLYrMGbVoB6XxqE8HHz1FlhSY1wF",
-	"SGs+uJ/0Y3vG/zOVuZXhLDBIynWRUYz+BY4gphkjY0WTO2a0Ix0SsmgugDMfk3a+Xd8wwUas1uuDzeyQ",
-	"3+08h//tH5AZ+0BTlvCcgr8nh73gXa4dJ3onOLj54J9CcmFvwdeI4mizc1awIzIa3cQoDgJH0DJnCGA4",
-	"tIqpBksHmdIqlUwYnlg+gEOeuFZtThT8HhRKghI35jUhTaDIHeN9HUh4tDSz3UxOuXDmvYwnzFm7nMJ5",
-	"KQl8mTAyVVQYeylblqugZCFRDLQiq2iDmwCUWH20u5vMpNSMugGHicx3hdwpmMo56G+7ge890GpPrs57",
-	"QaG63v5wb7gH1d0LJmjBe0e9w+He8BAycswMdO6lrYCJReqWmjGYjmOJCKVFF6LYf753SOKzi5PzN+8v",
-	"396+/8vZ9fnr87NXcR3DHHmRCLLDoBYayaGox2BIflRSTCs6cHnJ4k5AagdiNdNW8qol+ed7+65/YfXV",
-	"XKq7Y6JYgT7GCeUZ1nFVDDoF7oD0xFJi7+5K3BX42fWuqmgIlAvfAJA7HK1N0tCWza0XfsZYacjkT6Rw",
-	"NQn8ANq3mbWv1IIcCL6ZhLD/OlVHzgXEtAvQkuyd6yAHMOtGQMsF7yCbqJLgztPeEZbNcj17mTZWMXq0",
-	"/neNYmMfm9Yj16ai0e33YG/vsefu7rh3gx0yuYCmh89x6rYRqyUu9/PD9/Y3v9fo+QgvHW5+qe7Na9/Y",
-	"3+KN5W609r2DP2x+b7lF58eo92KbFbZ0dA2tdr2jv/7sC7EuHMB1hbA+5Qxu9jq5DLt9/LVnAdb72Q7X",
-	"hsfdLOi1E1+RTDCSxFOtoyWr2YwXZL7EVfpSWfXS3j9T6Sq468GRF0LuIhLjCv4H/Auxcn/EqyC8AyKg",
-	"S43CcMK8erb/guRclIbpIeqD9yu80jIwKdiQXK9wI7eBdm5kpZc7yB5jBpimXqVyd7ZVBcKnJPiwwuEX",
-	"JvoVv1BLW1jQoFlqVU6sheF6/joDKQDapfS4oxl8Hof4HZDuhcWqwBxbWegsYaC9CvV+73bFG7cFwO5e",
-	"ZR+4djXKtyL4XRrULm0l/DfM6DYKjZ0CJHU9uydpYoWepUbpXZVJB/5urwqFoQSmoTN4eBVzg0wDOvaj",
-	"ZVpBLVLtb2kpiD3tIbl0kr+vmZq71E6HhqBn3jOaOb3EVLXFMQmzFFB0gbxDYSiCGgxha19nHl8VjTRY",
-	"n+yi0Nrk4CLnVKXBCRZM7SCz2amYqK9qbpVSHL9NqJB374ovyG3CUq9fQ9AIy+t2dPeFk+fat/VtYqQF",
-	"qcXFyKHAV5BJfgds6tIbuGr5vcGpoOmlVB7IUWXoLLXXyqsqzNuxJaShbq5UdwNAybyNP0HbG6tx70Ak",
-	"ixWTwBrgkkXmdEEyPnEeFSvDeH9Zzc6oWRFnCjD2QhXDa6/z1CSLy4G6Qk3NZlkbOiaUTKX0NmBkZ7xV",
-	"wrCQ+A8i+V+rbvG70xTqWw+TIQOC3oJSZblGaDgTcNtxqxtMuSAUezZHlnLQuMmFNlQk7Ah0+tDmgy2r",
-	"wESDRgv3rSUg7+b0beIE+2Aqbw/Gq65o4XahKzj7vKULCOKWLM3wiyPJZx12dbzX7F7eOUbtgLfjmCS0",
-	"86yC/WkGTp+gd8q6w8aI1CkzHe1t7JBzNia0KJzpFy1EDqGOCE8jp5ZGLvlbyQyNzxoDUAnmkiw1Nnc1",
-	"Yhvdh0g/bGQ1iNCjVPcNrLoPBZEPdZciVxSoiSN/YiZsTvaE/C2cpkOaWeqCtr7x2W8TTVe3uQkDJU+T",
-	"XR+jsl4oADN2QyaQdohTmbJlkQCAi64sq6hAUAGYEiLHgiDRFEzvrgSvj1g0dIzCwZhNqYux8ciOxBeE",
-	"TmB/S/t1HJa8jV2gzdo6v6ukxaHu72rNX3Liqmc6yQu6bDmeq5wpU6BzBZzKgautbsEfqjGiMgVjQUIt",
-	"l4W+nKbYhV/mzAKPZZo90xWQnO0VVDi4CsBF3sKjfd3ktzxNTjHO+ilEnLYSzd/km9+VfHOraOr9iKGj",
-	"NbgfHAJXIXLglq+07XVMyN2o3eznxEVoYFLVikiDXzeEGrTwyCxdknW0kYUGxwoXU6tnoB5FiZIGFI7m",
-	"48rd+5bm5zN7teJ936ZM1FUC9RPR2VKdxi9MYstFGNsslV3n0wrdb5T4KZR4DaBEa1gDmJtoDItUrr/j",
-	"UYZscXQQVWbO8+gitxAtjp3d0D0F1zLNtATz6Zi11GwEb/1ykT6UC+KlYnrOJd5WX3CZ+NzmnorumgU+",
-	"tyK8/a/hInAdRK20UVu3MeCpSg5xxwFtIayIvyAeN5y71zipeCT8liqb8D2jma6s5LW/wVnHjwl1XiLc",
-	"KPEzaSbMcCT+050Sp5A8EDpqAO9z56togG4bYwEUUkp3wvfW03cXZoROD5BPl3194F8K/E0NRCEPxZMh",
-	"OXH1va3kCiIvdRqCx5YwpiEKI0YLpirLPqAXxkS3MYXleqtPxh66Crv+en2Jx96xw7WLWiF8st3R/4Zc",
-	"i1v4B63AskJ3LnC4Ya3GJO7aCb7AvgjryBOeXXSaeLxUi0GOkuiZnEPtBjuZ6+STRpVnTKpKb/Qn93xv",
-	"L4gPGlMITrzb3lS+SjSAxYuzqsKxi2XVkOPI7ar/XjKoROKCwUxvGcOjAFsf1mbr5420UadyNKlieaRW",
-	"A9CSHIKNiuAwQ5R+rNn8GbmY3hVP5/ARyOFR1iolyalYVKFdw6e6/VysHZYebZ5FZSipQ8LspxVZYg3F",
-	"hcVgui/BH50RJ67yi2PHBHwSGRiJ9JCcYogLnVIuMEuIpJRniypDqHIre8MvmEPB/tp/fvAHFLjg0Mti",
-	"cIz1VoNmJUi/f1glwRsm0tMZDUoDPcWl1VKs8wvfVq1Z0e205Ao//7jaQk2H5mx/MhCVzLOsqofjAhEq",
-	"wWckYlc18AhL0sUuehYL+HyupPppAXbPN790Kc1rWQr3whY34qkUk4xjzvFvSoCuHWtMpPaedmd7XJlh",
-	"KwJupd/qzKu6hmjwzRKJ5aI9F7Fso4OLuJJSa3xx95jbAhXMU6aOqmJV/fiXEbDkMGsRchRArkX8TWal",
-	"uIvIJCv1zFVt8k3/9CAaCUhMZBibH6cSMgIoaSEbKJfui0/ZR+qaVUfLxYugoipoejV0sBfhcYMpVpk3",
-	"HrARQBl1BCf9M5f5SwWZypGQrt7NYEhcCusETPxBFJKrEOnOqF8nG0RVaqOXcdy0g5GwUotUKRdULTAX",
-	"BbaqfSrY870/EFfd6vzy/dX12z9dn93cxC7TzTSK3BeK3XNZ+mLyNatolL2E4PpL6Yp2eY0k2EeD02DS",
-	"wG2IbHU52pRhbXs5FyORMppW2SGOOUF6IXe3CIprU2kvyTldHJPN5TZHwtXbBOyxt1UHo/StJqPVqrla",
-	"kglVQQUxS2SWSYLv8Ig0GllWpUTwLIE+Q+55DBXaRqJr2YoZtaiS7kJoutWfVEWAqXFr78MEUo2EJ/+w",
-	"9NmApBZiVjx3SvX6SxsTG5ZuXdjNb+feBXkP8HOnZlP1EqRg2xQmCQrxfYw+rYjJ5vHdxfhzl1geVMZz",
-	"9it4neCjY8eG4pRazionmCYNb9UMF/KfGGS2BZuKPN9sZZtoc3Rss8E1vwkAvyIBAExWuqPsY+QYCd6f",
-	"GJSwA9wak843XfWeNXUq6RdSG6JYYoeccKWdMcq1/tCmZl4ixRrmBV1AqzEobWpRrNmj0CXv4/7wd1dz",
-	"ZEiu6JSlR1Xzuxi4VVy3Musbjmmy4H8bLwhPB77uRPyGi7uYzBi1Vw4yZMWyP456AuSQOKxIZ6/UXKqW",
-	"kI03XBvLBW88YFasAG3nWT+ya/eABXm7uMPSw6el0sAfPlPX2KrszXIV4JXqMqs86q1wgdHLql59ovky",
-	"kli44knAit64BJC2lbnHdi/ZB4OwE3e4jN+Ea+zxAldW4Lot7YJYgZQLXaw39DmqypxNpY9+H5ITF8Hh",
-	"NMlK5oXU0kom5WmEAufzVcJ5BZMHpPNgyrmpSp610EJLWB3O6KJMaJaBnOl3N/wNXGBfFeUQehg700XZ",
-	"LRgYtV8TcbNSM0rJ8VK15tj5TzFh3NXL6KqCvVUR7EfA2z8x82RI+5jGorDxQleEn4+6/Ib6G2wqYb0s",
-	"5B8133gA091lIl0XtbNk8cRqAEKCJcFPeGwfglR3X7IGUtmcaxoH8MoiN6QUrq0wqgq++okssM7pEZnJ",
-	"eZ3wNGEs074Bm1+G1VgjAo3+Pf9fjZxDG+xjUcXj65FnInWTBGrkx6enwFpyWqXBM+wlEMq34F5Mq6CR",
-	"MU3uplBz4RuRbiBSCPR/4OW0hlLB6rI+CZmiQgOEU1kMIecrNBNGUAI9sAhBFGxdPR7p0hdtE85t6i3x",
-	"U8oF+EKWBvCl5ysLmv2DJlWZGTQ+CjYkaHQdCVjEhmYA5NxZhDb7cSAhmY4EFD7r01UT1BTKFHIDOOyC",
-	"dhEi7lmMfcDpBkNyzSalppkr/dRmv+w0jB6BSRN4E/YJOHlzfXby6qf3J5c3P55dh9X7R6KphDq2CSwU",
-	"SjJaIQcXGK0xktKl/j8j4UyDEYlP316+fnN+ehu0DFgVRFosatcW4ywThX4STytYfLOGfbOG/UdYw04C",
-	"s3mt0jZ5gOV00eeZw7yDQRbdV8Y7gTzTey2AV1auC8ywQK4CX0oxiDBbgYlUB94nKUhRqkJqBvg+Eptd",
-	"E6TyTPj2gXVKuPap4lgZG/+o+giu9DbJGL1nTTdEKSqbYp+je2sMhbUUd85kqKkloD6ou53xSqmL4DRa",
-	"oflMXdxv4DABchyJftgnsd7TIEwwWW0ug1dDW1cXV51rJMLGLcBLnAc8kTmciNMrA1cY+LJa3SOy+EK8",
-	"/DNE1JXmRW2JIA4R+tB0msxoSv5WakMmXHA9Y+ngyLWtjKvKEIh47hINa61XgLajjBkTYZucj1G72eZS",
-	"Bi13uCCF68q33Gvvm4S8SY2FXI4AgQNYuiakzhoCxQQxD9wlx3onLaStm4eyRS9htIf1Nble07PsEuA8",
-	"qUW1TBVy0aohtMXQiqWORN/QMUkyCXGBLvw/IoKZuVR3JFWyGFg6932IFNuhxtBkhiU/uPHSc4QtokZi",
-	"rfh8ZCVcrrSp5Io6uXmVRUdYSJmOhH8aapRY6WRSKjBSFZwlzMU5AAty7zixpA5iGJK3ApUEd1quDB4Y",
-	"x1wOUnV8FQJEoSQ9p9hRXq2QMDrfgQtDOVyZMdAmwmZj7pbAhQ3Jwd5zT/A1swzQzbLwhoVquNRxE3gJ",
-	"RBoN2rjrCZzSN1n5dyMrr2f8/Bvf/xy+/9rFu2zm/I8oC4fNv1rZ/itF56IOXU2kuGdKN0tZUwzI2bJF",
-	"GNQtRpEUc4gnzCyITpQVNCYZnU5Z6swSwbtt1kxn469am/1K5bdqfR307s/gG4VsoJC3YEp3CGGhVmcE",
-	"dDuxqzLa2NmW5DJnYqNoVDcDWG9cbPVxDcklFGOnBDL/piVUAHMjwttAtzxhpP9i77Auvuo6DkDLJAgF",
-	"g3Q2Fzbxglx8v0oDdcu8E/vW2vAuKMJsh92dSJXvpK4pU43FLZ2bGr1oxmDs29iNBl9saSTzRQOxW5oJ",
-	"dhFgdTTfKpA+lYWnPg1NFEukAgcYIHq/LCxBv9wjmuwCmg+Aal1dCF3HRheMJTN4fSqgf84mMq4apj2Q",
-	"grFSck2XjVQ9NIrA0M1siY4kifZcCGi69rRBmY2ufl+Y+po95dYlQDijUdUnLib9cdUYboCgdCdvuaHH",
-	"r98EqX4z967Nfqhv2dTRU5UPUUvBXpNxvQGRZwBWBLiwhg1AA+DuSMi3zsWeLciYmbkVQmMrVrhYFyNj",
-	"0k8ptPaBEBfN71nkHb+VvAFlb2jGREoVoU2rLqhnsI4dLgYuHBI9c6HXKeParAZJ+vf0U8RDOtBslRFp",
-	"YdILkyA3dqjryKyUDx3lNx2Z6YD80IjM6tghP4XpbwGYnx+AuQamNfNwJPHzx6hDZohzKbF7hr9MPbPS",
-	"JgzZQcuNkIahqTNsXgj1CpqKL3q2Z7RyeEG/M67vFjiGjxVyfiJ4N64TltDKqmfegOB6JkI7Fe2rKVrV",
-	"G7q7EaiomMl5BRPSt9si+wNs2qfkfGnGTM7BHnQXRxWPAk8Lt8rMPRMkpQsNlli1gJztqkMPJc/39lyT",
-	"qir9CpqurPIlLCXhieZpxCI3+lcqe+Jmx42mnTF/eH/44/lWU2hr3wl0EiGAzRVyVzYAYAUdBL8sMexW",
-	"w3bmUEjsApD67DNLAr7FSGX/zKUws8i5YqnApdnXXGPdOsUCBAVDp8sPe+NGJQo452kaFO87tuIUhdZF",
-	"VpDwcbj4JPiDwYRQjyEFzqd5ih5qcvjyxY5dzz1n87rKOZ0S188HCy1gLghPSZFRoY+wU0xQ51nfcTGF",
-	"p2ILjj8evnwRu5Z/e4dRVav1cA/m8gF1MwoRlLE9l7jD0gfH4iKRt5NZ7AIa0kbVV/1wr2qpfrgXHb58",
-	"8XNbH+TWepGhyGek3US/Mo86lXUQ1Yk09gHf3RrXfuxe44K8uz11oiy4X5sFZAA35tQ1HwzfsQBql62w",
-	"UfP24tVT2j2XTqyL0+HPv2fLy+PwNmA3dStNi1uH0F7v8OULvHy35Gu/uL/O16eXLMXge87xKckj/jZ/",
-	"mHn+1C/zYYkj38zon5EiUt0P3VIxNcmsRY0W2aIW7FxqOca0Y5EQcA3FVpYFl7i9pEiSMQrx71CNFgPg",
-	"Udzl2gnGPrp2JSfkU/DxXZHSx8PHJ5NMcZlf2mK3nWDqT+krSqZfitq+rih7CoD+NCr1LB9bwW+s1HWw",
-	"t2f1z0yKqU8qKZSEaqfgX9a+PrWOoLY485eQNtRUq0upoWOqGelTaKpDxjSjIsEKfFIlM6YNNAsFVdlV",
-	"M6ljYUA/xDq2qHlaMXLGFPOZwNX4sjSuSAXErVAtrSAGsek0tfouFMGKqxoTCIVdCCFvly1/QDg9IXG5",
-	"GTozvKDfvtO4P6OE1poyVW/4PRNQGijo8O+PuZq5RieHO8vIhGDcCqXqQiXV0dGq4nEB0WPoVDkgOoJi",
-	"4OTF3qGzN0CY/c7JxDAVkz6kLwhJjKKTCU+w8jnEmzjsKYXhWdD+e4G3xuCYjKWZBSXVXcPNVjSo8OdX",
-	"gAmoJS0BbvgIwsMX2ES16qp+iV9+w3oZHHFLcw2WSHASQGcI1zZZWvXSyQMNNWdFdfu4ttawP+cGLXTC",
-	"fA1NcKGhO+yu1eWzbrK4XnYyXl2fXZy/u4BJT15dnF9Ca7Dne4ftpvofYfhrVkhlPhs7t7JbhzNuY7x2",
-	"axv+x6hjDVsAHj9x6EAUAoP03TEPui3OHoMCpCqUnPCMrdPNbuoaDVUvbTdp5BtLeQuOGw6MNzgelElV",
-	"pYDuVroc12EpEGIrEpZlLK3X2qbU+R5rD1fMfnNOBK8vNdqZiRT7Erl+1hMwwSHssDN4CNfwwP3pdubc",
-	"X2Ix47QqJgl9jGi6IwWkfkyZK3U1U8yFLPsm9gK600u1OBN2Hym86yV2uFev3t22Xn1XblVPePH5KboU",
-	"C09LDkDD34PLqdpL+/kXZUdBa8j/nkl7qOwDTQzkEznd+ojEdMpi0t8//Pc//7V/sAcasCizzF6QoFIT",
-	"bgYRiScyKfWJlZDjiMSF4naJp9LK5EJjYLpmQnPD79mtLHiiY9L3zp2DF3tBN/2IGMXznKWYvRM30Czu",
-	"0rRDrHp8bdmN/nW05Q3YXMKi0iVk/o/xu4bKKyCtVxLXEsTSBbjLPoD00SVUxYVvpr+DTw7tEcaYoufG",
-	"iFz3OB9k4Soj6ODeDGpWjYQvWuVdMLnEKHp3l7p73l21A1fMhJELqu5SORcEbtqCqSpJZyTiKuL6p59+",
-	"+mnn4mLn1asd6Eg2zNMY+5FB/zFwAf9NlqryHlOVzPi9q8eoGM0tG7daFVTRrAto+SvC6lWQK2kIhWJa",
-	"Q/LGda82kNjN5gRBBbr3TJaqLW/jDB55RQ192H3wD140CWhz4Ggr8fyDF37rkWsthQk/ORPoQ07J6uH/",
-	"gxfxkoZxiuvcecV1ITX3jQSW0Kge+xjOz07wx1GvbYJRL27TO+rt/Dbcrc2KDA0xpmFnqhoVAGoGx7Id",
-	"/XryWSfJeuEKyRSvleY6jgM8BwHH1bnShi46pdMsu/CTbyOhvoZW86Zq3vPFTnApA0SBozQQLK88EhLF",
-	"cpaPwXgylq5L9ao/e6N0eTOTyoB1nomEaWLFBWGCBA9/9s3yfrVc8GJvULfL5qsDVBIFMSBSLHF+Kz3A",
-	"s3RzFsixswU1hQ0iJ5OoSg2pVyDBNZC2K9Dd2PAEujNMtrBIkdMP5/jGi73NOnRDdPTEs6w6fkX8hOad",
-	"22Bkt7q7mVns/oLH/TDvJL7zcN+kO6qHuoIu3BK/eSZXsWSde9Ef8oMVIlBzufZaSET2//3Pfx3shSrK",
-	"iofw4TiBqsTj4MTj6zs4wddRdzxLW+8URIj/Z6C5V3GqvHE5+QSUX+aCvhsc5Ky0EQNmlsEM2Bu4ajZ3",
-	"HBaUIpNGNumUg+/NakCu413Ql+6SzVtb03EzJD9CM/vlqbZpuYPw8QM/lQnADX/6NZu0btHtA9fnjsix",
-	"J+RVjW6HXpO7l3df5bb4TTvKG1TnMXU7qttYLvuUarbDRSXb1v06YgjBi5fMDFUUZiPbI25vexB3l8Z+",
-	"5CrYN8zqb8501V0Kuy200H/sboL1e8vceISa2jk1ySxonP+tpvYT1dSOiAbUhrDn0KmL8ZLcZCxaqWtP",
-	"+APZQ1WRuyP04RFqFjdp81detnhd0dS3a0t8fovQ3FjooLuiARjjIH7S8rENKFyOM57sYh2CTtS9ZVnm",
-	"W0mNCS0KF3Dhc5mgFoEmfUge2rEfFr4xekQKusix+pKjOUzWjZoVDyKowyqmpSU+KBcy8OVh4KUZ1UG1",
-	"hPYMAEhyOsWtPGUgZDhPC2q/ZtSUihE95waKUMFRVVt5mvCtH7EpbRfAqkwwe3gJFYR9gK6JEK9nGU4p",
-	"WrNlET9aEcbQxKxvu7vSLqpq+ws13MmEQxxBPGdjzQ32+ZpJwRaFNAP7VqqwaJ3mGRPGp6uYZkffIbkO",
-	"FA1wrjT7f3b0GsQdPG2GvZvkQYrHwZdUPK5Zwvj95yoTv4Me1UsN9zCCsM6TtEg7lh+2IQ3FNDM7GxX1",
-	"DW1wwagFCe2WeriYZmyn1Gyp8fwDtPguFb61gbQJ9PJtuuHahT52R9yn6Vhd7ezz25B9SttZWMKx0wYb",
-	"ur2/0KEOOUSprmj5T9SjN+jOC9JoiGHe4jBB18mvrHevDzsfPh1XML5bdkVzHU17gexXuvVuxyR2GHSe",
-	"XtNSYiOvCNo7u9oTQKNRELCflgnUyElANmgnfYBnTSKame04AHOts7s5QOXr94+GLOHF8y/aFvskZPMW",
-	"mE9BZcGJQAd1S2r/eRTkG84jeViSOW42Ja7FufmMgYKMzVYb4ZTsA9fN0oVdhIWO4h3FtCxVwrpNdlfw",
-	"fCUXuxfRPDOX6k6DBsNSIksztLdoKYzC6shUkPObt+Rw/+XLnX1Cs2JGdw6wMHUYW/RMV+zU5f1ixF8h",
-	"Nc0Gx1D+DQZ1idTjjIUdPe+Zwsg9KViEGdIxfMvSqn2zveAnXKR0xrIi44INE5kPyUmmJWiAzuqJb7np",
-	"wGfsM96rpVZrwcILrk6DKPOxladdiR1uNEG4VhFPKTUMCsrSKrP9mMQpp1lVSDrlUw5sNDYsO3Jxhbk+",
-	"ipGDCvBYANOixi+jVcG7gSO6ro52K87kBmyYJl3Ceu+o9//+9WTnf9Odf/z8y8HH//aF85+Xt9PlPMMN",
-	"PLMigXv0K0jra0gcatLmTE2ZSCqUsfjhkRILElfoHoWd7g0En21UO8NoacxUlqXZ4sKcMfLu+o2XrWYS",
-	"Kh/494HYh+REVHwGy1A3uoksx79D4qrTDqxqYKVooQ2jKelDHRP2wQzWFi6RZdBg6cnSRGVpvpK/653K",
-	"NhV2azsIC1RZMNFxF39GqbkmDQRriz79Bo3rN2Py7Ad7/EaShSxVFclk4I61O4OvGwH/z1xZB0S1kXA/",
-	"jjH3om4Qjj1zkH5qI3GRUVG1J/nNWehvXHInuTGKF6zGAuQSsLmAF4Rw6+QIMs9LAbzpszOsjsnzoO45",
-	"F/cc8803WR/9Es7hjd7XJTC3bHvBDn/VBQ2/vq/InxtW10LAoYDkUaSEKqNSZIuH4iVeEJ96T+Hbx1Ae",
-	"q26YAAZ/XxBnOYuo7dK5gmHCK+erM/4xzzIupv4CbeH860/2e1rbb36TPPBtwQQeu2OCTYg8FM/mbDyT",
-	"8q4b0aD8hue3FL05XNu7BlKJsN+dVXjQdVGpIfdM8ckCPZJ7vo8G2IQATcCfmjCoFHXsCsxDoBPw2Tsu",
-	"nAGJJvbiylja7GCZ0wUZM4L1fffJBf+e9N0i54ob0DgG0CxEuWYYpEJw7SrGMSgJUktw9I6RP7wkf+Yt",
-	"xbBx7B8dsNrVB3Si1/oDvrNz42GzvZnz+XePatmkacrR3XYVlOHGFXzVQtoOnifJXRvVX2EJAZZGlWBd",
-	"1F/ZGz/ADUK1F3I+mRl8DbruMh8iLjPXfQaIiWNzx5rWXECConMgig2kLy0XO9j1vAzPayrlFBOC22P6",
-	"0YqpZ1KZnYzfgzsQjRsTKPIo5R1HlV6xlCuWGO1VHJ4yYeztWCh5z1OmkHxjZ9G4tOSPRhGiqEhl7uo6",
-	"hs5iaIVqR79jrKgbfxg6fqarbtE3Rio6ZfGx73SzA93+wari770xTe7IjFquAn8mVGAZuzEj7IOPMjVy",
-	"ioYkl8xF+poxEtdNfyzwdiVPk13/UtxWhNuKqW95mljSP2+JtVjpfxTu393kho6RT43ZlDuO7zzjvox1",
-	"qTL79OGBH2C8MEwPumq4hYDfzuBqYWnV8KbNdf/gu4Yb5uBgs/XjEJ2Ty7bEdkQ5dqW53W65t2tVHQ+k",
-	"CB3W3lY2Eo5BohMEHA8RHreRJN7N5JSL/wFkAOrcH0fl3t5hYvEE/kI3MqBNECJh33c9iMJgKokMb4Pu",
-	"9xlcpSoouFk8YR8KlhiWOkPNWrYCClRLtAXpNxgDggFoHLO7/3x6FrmqPBQqpoiEDUKOY19vchoPvU1M",
-	"5iSb0wVaepGFBMcVH7lCk0t0LQXRZWLvAlffxXf9Q63X0T41S9yk0C5dkX9gVcIXNC3EZrR1mduKYp+h",
-	"82Rw5GOw4yDgISb9JmpCcjSEKcQRiauKB3XqKCD4M43rtE+DU+N9KTyLd9XBhXwPvyy9SVKeongly2QG",
-	"uoa0ywZRSXjPAXRUrHZQA8J1e0La0GiQdo0ba1s6XUQuDtRtZJXBWd526k53W1tqynoPknc6inwDCnaN",
-	"9GL/YOuB4AAeNNC2PK3BaU5lyhyjaWCw5zgriLwNn/q9sKPX2EKylSG18ZbmUL/0xowqpk7sr0d//dke",
-	"EN4IiIelynpHvV0IWHQjLZ/Wj85xtF2xHoc5rlbPahHX6yCOIqrD2DAAP/JVN5DQ8bycM6R182422Ht7",
-	"wViUxCzzLnVYFCKqXM5RM8PVqTrB6D6ub3WCU6iatlINhvShASC2IMfE8UHkWizAZsLQvGAiaJ6wOstV",
-	"RkVdwRylXsyQb6q1EXGKap0xX5tf0PISTNaQflcn/dGrfzrQ/44qLu7OzzUlMzQB+2IOE1e+fPBKhoBE",
-	"v0PLZO0FfMBKpFjOyxytRMFYVeWe1dH+75Ind80a1DVEoLyynLjSzhifnLPGIbhCfh9//vh/AgAA//8=",
+	"7L3rcts4uij6KiidXRWpNi07dpLVY9fU3mrHmfaeOPGynenTa9SnCZGQhDEJcADQiqYrVfMO6w3Oj/Ng",
+	"8ySn8H0ACUqkJCd20ulJrdUZSyJx/e7XX3uJzAspmDC6d/xrb85oyhT8+Ya9N5d0xl5zcWs/p0wniheG",
+	"S9E77sXj8uDgKHl39ZrIKTFzRgR7b0hBZwx+YSdEseyP4579etyLSf/q1Sn57vC77wYRkSJbksWcCfui",
+	"YoRrQuv3h+Rmzogd+ZaxQsPgiv29ZNo80UTaV0hBFc2ZYUoTKlKSUKU40/U64qRUWqp42It6OpmznNot",
+	"mGXBesc9bRQXs96HDx+iXj2QfeB0zpJbLs5T+4HbfRbUzHtRT9DcvplUv0c9uySuWNo7Nqpk4TRTqXJq",
+	"ese9suT2ydVpo94Fy6Vadk6T+58/bRZ7e6dwDuv39yMcvD0ve+REG6qMPiZUEFnQv5eM3NGsZMTQWybI",
+	"VMkcn1XsjstSw0tPNIktcMQEoWZIRhPNhCFTqeDpKVfaXWkvwn3+vWRqGZwnri7cVk7fv2ZiZua948OD",
+	"g6iXc+E/P+3a5Guec7O+xx/kguRULAk3LLcgBludyyzVhBqSS21I//kBQiKFtQ+6VprBFOFCUzalZWZ6",
+	"x8/tKul7npd5vWb8VK+YC8NmTMGSr5nWXHZDGf/Ui38ndDmxJzFhN/KWifWjsRim+UywlBj7hEViShTL",
+	"uUiZImwvpzx7oklZj0QyLm67jgcG2bjq+93rBzuULqTQDBDze5peIQmwnxIpDBPwJy2KjCfUbmv/b1rC",
+	"VutJ/4di095x7//ar6ncPv6q98+UkurKTYJTrp+RozskoUJIQybMkZqUyNIMex+i3qkU04wnn31dWpYq",
+	"AdJpF8YFoRaJjcVpagjNMrmw9JBr0rf4yN7TvMiYRXAmUpYSjUA4gE28kmrC0xQh5fPs4o10q2SpIxiW",
+	"CySJLAUe7BtpXslSpJ93SVM7JenTTEtYlsJjpPbuMylmxEiiZc6kYIRlmuH5XdJlJml6I+Vrqmbs88LC",
+	"RKZLCweZndoeJBUhzyQ5XRLNRHpMnpIL/j1ZcDMn1BJ47rHfSKT8TMEqccOCsVQTu9H+C3gRrklRUS1g",
+	"ELkhjYQZr43iBSMLNplLeRuRP7wgf+bfI8tecM3grK6ZuuMJeyfoHeUZnWSf8bhGVnAwCGsJzTK3R4dE",
+	"iRRTPiuVxW4F3yhGk7ld4pD8aJkEN/ZZ9r5giWEpmdDkdiy0lIL07f5TauiEakZSyXBIKvSCqUFE4itm",
+	"1HJvNDVMxUTTpXYCkCRGLQmdUS6Ow2sbiwV1y6opTgTSDiVJxi2jRfmIGw20fI/DMjjuh90xRcY9R+Rl",
+	"aca9wXBsaXQg4wWLWucR1yyRwrJK+zNZzHkyX4erMkkYS1vFrJrl2Yu4kfKCiqWj4vpz3rmyZFEq8vdS",
+	"GkqAkxN7uHC7uPj7nkkpDM9AaF0QagzLC+AR9ziPd4KWZi4V/wf7jCTugmvNxSwiXCD+A2soLMsmiWIp",
+	"E4bTTAOivhMe0GHYL8R4ZZmlxPFelEYtmFOkevKOoaip+T8Y3uyAOOlTM2V/nVKesfSECDkWiqVcsQSQ",
+	"uJBa80kGMrCwiPEh6v3FHgls6WF3vDLurnt3ZAku6oTEKTOUZzomOS00sbBLppxlloYDDSiUnGQsH4II",
+	"6KZGpYaaK4lklgkrlv61R7Xm2lBhRdpSM9X7eU0Gi7w2ZN8rlGUOhqM0lihGDUtHpiGOptSwPcNz1msZ",
+	"i+XS7hBeB3F8K5TgC/ZdNxhVii5hLMHUbOmEShS0n28WuiMrU28XnaNeJhOavaSGre2s7elcynTbPi7s",
+	"Mx+inpArg+ZlZvhexkXr0IbOdj8rd1E3dLZ+XB9CofyvqFvAuoM7cdOF24+CS65hQ07+xhITwMYpPtSu",
+	"YIC2vMcFcq2FlSksYjrmlZfaED2XCxRIuDkmsaZTZpZxZRuw8M+IThRjlotZms317RK5rS6LQipj9RKm",
+	"nQxJDbnlIrXqTErFDFlvJhfXRjF6Ww2MPNIOYuZcpeSOqSXJ5KJaMgrUSi4sqZkxYTKQ/FNc6/rswJat",
+	"FjW1BEkSQ7PbqFIypbCSuiCa3TFBUrrUoGeuIFWNbTvcNQKr21fAZCZSZozCz3iY28a7hqcuuRAsXYMW",
+	"v6YNEPCSLlsIhJXi21hfhLh0H+Rah6ucUUHsz970lNLlE13dnbZnWw8vSytiVhOIMp84PTzcqVuFwwxc",
+	"/4ZdB8ooTVNuF0ezy+AMpjTTbPWKP4UI5vT9Ob7yfAXFo14p+N9L5n62ineDSDYP8KmF/FRRLlgakef2",
+	"07TMMnuU+Io9vd3paoNgrl9VSpcW8AHtaZYx9UQTuRD2AxMpVaRf2ZYmVtVianBCjHSvvbs5DY0zQzKq",
+	"EAqHpgu6dNap4J3m/T8g7V7Zn+J5bkULK/0tASotwxasMX+DzAdGkOcHBw9L9msA+W4HAFkBfziNDfB+",
+	"XeY5VS2YbolZIFgcHURHL57/HLUi/lLfzLm+kMLuf/U0X4JKBKqpIRmj7pYrggxEO7fvDnttw1so2Imu",
+	"FEw5mnWfQ36JoseqKOLvq7mXS8pTUmQWHqTIlicOfom0TGWqGKsNHdFuq7ihMw+Ma0uQO217wditv6yd",
+	"pvwRX2ifdo16Lq34AHcAK6qOefXeg4VsADcL0oG0qjPGCqtSmTK1Q7L3NMf5OBMp/EVzntmfrH4vmIKH",
+	"mEq4toexkOoWiLtgS1T2MlgKzSyIOZFVliaVUulNovC7wrOvjVQ/5yL89ulvgw/sTtQfnDYmGaNKE26+",
+	"EtLYDpeyNAHfb16pxfZti7q0z6yiDrzYigogJp+CTWp9Pjmd2oM7lXlBBZctJv4rVmScaZLInNUenEnJ",
+	"M2PpqRuAMDHjgkVorSIZFbOSzhjJZcqygNIGcqXkaXLNZ+K81a/AVbpnkXBZ2aS4Dixr7UMWdJl7F2Rz",
+	"QH/wIGFbgZtmhCq2fURLfXe5EA2iMtgKrgvGkhbW9BfJE6uVu/OkSi0JLVMu62PFAdqX0jCZtjCLt9c3",
+	"ZJ8WfD+ZU7Pvn56gW9TbSNuGXoGk4F6CE43WQWVlv6srbAdGqbmYvWIss+jY6mqz51BqpsiUZcbqangw",
+	"4GZAp0NkgbGgijk9asKmUjHCzQmyRvdwRArFHMMMHMVLoimH6/Z8YcKMAVqvae7ovGbt9FsKQ5Nu9GU5",
+	"5VmDj+I3Dbp0+PxZmyDJtKazbhrod1nqnQXDNfdYQe1G7aDj8XUbd0c33D1XIAVrmf/pR0y/YBPN2/jA",
+	"azY1jgdMlqRgssjYiRWCeJax1DmZc6puNaFkIhHNuSaaZ1bpXpJUyaJAJN++7oM2Z2iIIgLhpLpbd3Wt",
+	"EF8qxYR5p9vMwLX71BI4APo+1aB+WBWmYe/gihjOFOEiycqU6XXNvwK+dauZMNxkrKKNG2WE8NndLV5c",
+	"X5syZQ11PSBeHrDW3lPOorhpSWB1bLVA+RtwFwKDhWtZ2XrbBXmZKJAT/yYtR58pargdx4p6sgBbFs1y",
+	"OHYO32byjgHVSAXTaPcSDAw59gMV7zkzS5A3lf9qBnRmqkpt0EdmJ7K81D42x11YnlRq/G3KqH1B3jG1",
+	"mDOY3dgTgDnaKJTbzqm3nOxsUGH1OewkQq5ch399k9HjTKQuZuHj7B7Tmm1sFNqaTKZVEDtbwYjVqBZq",
+	"pZgmvkE4EXI8byUC30+KDIrmjBjLYk+cA1QqDb6tZG6vHUzraDTSKCWhJ2zKqCkV0366OW3B7ETmeSm4",
+	"WXYYSP3Pdi5Tr5GLO25YuzTBheazeevmGbvNlsQ9YOUVqYxuHwUjjDoO8JKpRGbUWJknZ7BzQhMltfYc",
+	"unNUoKf6slKxV4U5aoh/iFAw4fTf3ZyCNbRSSQ66VJJLZEO6/TCXjCpyx9mCyGltCwRSDIZeOiOOj2nS",
+	"Z2Dx9RfX8vjRwZ5dnR1v0L5ZdxQQYNOxJHSuo8NRTsGe4d7avmENFhdvZWk6If1PsFqvTKIFLwjt6Lik",
+	"OyvNdgm5iRR3TGmgcJve77phHKXtik/IAQh9VpaHIbYdwaqFqglbq+fv99VcX3iMAepEAWJWuLACY610",
+	"sOG9ayHSacvBvru8PLv65frN6M9nhNkBiH0uImw4G5J3b0bvbn54e3X+X2cvI/Lm7c0vr96+e/MyIlej",
+	"m7NfXp9fnN+cvRw6k0dhOW6veqjVzeb9lqs+8HmZU+EvZti7lxzrqeS2MVadBxKYLS5ps7D1A1pkWqyL",
+	"GFDRGr8IgaCNsAuMtmApoaTgYkb6lsoDWwdNYhDqDvIWlP86CKWNKWtDTRnaN3d7zaKQY8mbj8iN334k",
+	"WfHaCrnrYEazrP2WkE0RIzG4hWqyUNwY9JmDDd6yeLVsvX/7yktOW4Y+N5qkfMaNjsDNRolh2XEVD7g+",
+	"kqWm6BRc++2WY0SXP89Ecc01oHM2/WVOVQ5/vy9p9gvVGiIsox6dlGDIY9RwMfsl5VqqFCSyZM6ztPUS",
+	"OiVXjJxr/cmw92bb0dpnIquUKgZ/W0BbSHWrW8/CPrHjqQqic915rO2aDBxntaX66Nsg6rWccfGai9tR",
+	"krRLmTnVtyw98+rI+ik4s/UT7SJEncEe3UdWUAJ3EAZZTUoTRAEnc6poYiy/hUBDR/9i/a9//r/4///b",
+	"kbhhIvN4+wGEa9242yuWMpZ3av7GB8huUS93CkYOF4gDb1naQ5sj1oT7jcfzGOaQgmq9kKqpfFZfNjX2",
+	"w+/ud6R+EdVwG3bWxaRpkjCtq7Dodb2WTRXT8+4HSmcR2KTJgNVgdfXhzCvzrAXh1Nu56JDU3woIXhCz",
+	"dnF9Ih362YEjywoo0XOprJYhDBMof31yWM+ORgYdRry3SBfOSOji8jJGlTCEixMiwDUtEhfWXD2oScoy",
+	"ZlYMQ256+xLGlWIQeieZr4WqH/CADDVcG55okvPUMJUTKchNyXQKwuQqOViHDfAP3eME22wjsLrwzMJY",
+	"nHCObnDZ0U+1Qgnbmd/HWTHvTy7t7O07quTSVXG7Cs37WLjcxYhVhc815MGNrjFc8TU+bOGN50wbmhe7",
+	"IxZwj9Muq08b2PjjqKxp9ayN4TaccTfVDJSDLWx5g5TfPJdWH4LFQWkleMWKbIn67DGJ7SFbdI9PSGwP",
+	"QamyMCwNAsXAX+WCPUH+2FvQ5VhAoJgFLUsywCJLleJ3FTwPTkisDZiYg8HAoOu+JtwMyQi+eqK98jMW",
+	"XBOaLehSB4vD8OpKsnVfg+JZLRmsijBwq9B60Rr0BDE7PkYtIkf2o7ylSxe/M7PU4X5hO295mpy9RwtX",
+	"pxTgInLeWPrbIRU70gwWNGLZMiQUoWHNWCmwoGZO+resgBwVKyLGjrBdG6nojMWDXWz7K5LC4WGb2uHU",
+	"7y1jPX96eD/K5PTYxmm0gfelk0pON58qeC5V/oYtLgNRaSVMu9SGsL+XNCOxqB+MG0e1QahaPxv0Zlw+",
+	"pHAW9cSmPbyRKICs6Qw0TRXTGqNC0e2cyDyXgviV7LrNYHnfbb3FlRNorj5qu5bWS3Z+fo/l34+uz097",
+	"Ue/y6uzi/N1FK1Jfel/0OgIFXg40Qj/RmHLkcyjNXDGGsUQR0RLFoELxxEp+Lo3ExdW6gHcmplIlTJM+",
+	"17pk5OhFS7DphGqe3NejNFWM3fedQrGcl/n9Xlu5Opg3cmuuh2y9HiWnPGsT+5F5dYiGAWV0JpIWff36",
+	"LTl6+uLF3lNCs2JO9w7BkEcWc6kZmbOswFBgsLOAVQMYjyYzfsecJAscxoK8ZkCwt0qq3a7BqUxKPVIM",
+	"Y/xbrHlWDjwTdvS023xW6w4gdGuMaGiakQFPS80cqHHjBfS+S4EldvEdVvJOK0yheE7V8tSSU2fT/wQf",
+	"oxWXheaG37EbWfBEb5dUVnzBTmiycNI43PWVrs+1etwbIHNHybx5W2fvaWKypQuItNwlxdSPIRnNIE7k",
+	"6dG//vnfTw8PIHGtzLITUgk+8KCGoBkfj374/KA2yOgT0lg9ZuO7KzzxJkP4VpAOJIggjwjc/EZitJcL",
+	"9srp+5VQuG3BcQ5TK1nm6WEjo/oo+hQkHnVugfSpWJKEajZo380JoWKJGjfLtCtagAk4YOLuEmO2YO7D",
+	"aFvPD6J704Cb0iI8PmT1XKmInE5P7D/g6ISt8kodB8rQoAn+GW92QNgpdWdM1jrKP+LuWwjCo83W5qm+",
+	"LPX8JbtrdbaNSAq/IDufMaNJUep5lYBvmbfR5JYtEXExm1PP5UIMHsRuk1YL+zjVuU0BdWNuyxyy53KN",
+	"RQXgOD4upCDtPFm0clnqXqWHwLMR0WUyJ1ST07mS9ldBRiJVku8SXfRdG4gxkRaSiw6XAdyoxmznJ5rM",
+	"jSk0eXf1uunOg6+P9/ft00P39b5mIt2nk2T7ug4Pthpaop6Fo3ueLy3bgvTttp6+2JssDSP2CaJZopiJ",
+	"yIRq9uJZqbLm5kb/efb9+n8fFYO2LkAcPn+RdqzR6WpPNLncO3z+ghTlJOOJxafOpX4/Sn74fvHg/+10",
+	"g/fTR93GI7yjdRRbNZp7IHVw0IaTV2iM7tRZV43iD61iN8bfuMBHMuvvbqpvX92Ma8PUNp1/N4W/+GRt",
+	"/xPcN184kLTYak74okaEFZ2hWDMfbLQdXDnufs2M4WKm76kFQAUKu925C7bGjDorczm5IV2XDT4m5aeZ",
+	"MvEfu6WZtDuNryqBZrJ0V9chG5Z6vul16iQkIQ2fuix8TaQIGLwmmcXCDuETJKH1+GTwV9vfIvLDD8cX",
+	"F6R/+GxvLks1aLKHp384PjrYAeZftNnyec7+SwrWro6M3oxgAeQfVr2zENac+ay0F7r/WooUI0s3r+DF",
+	"VqewS9byoqFfXADW9i42AbDuzgO8L5ytZrO5q9x5qEDKbqsUsGI+CQ0T7L15WbZHFom6kFxVEmsmmSZ9",
+	"Z8XhGQtkdSuhy+l0sJZ36sXvrWYeD/3dYLsOifcAszPQZbFmSUA4NL1jmmhHjVrDV+5owdNLkJ7+zDqi",
+	"WP8yujx/GYhYpF+JWIMITcB15YxrMFL+mS2x4pgT1LaHe+wGtPW11pC0tol2yLYi91+YqojLF4zNsIup",
+	"DNW/FZmi+FoM/fdlys7GuBK0eX125UtEQMIuhAr3QQO3vOjV1dlZI5zQvtCL1twBUW/08uL8TatboFF5",
+	"YVNcxBO9Wm1CMVLAe4RO5B1zsX15ISH9yrkOFNPGq8BupOOxoM61Ct44CH6GQCoXMaK4vsXqGlXitVTg",
+	"tpvKLJOLvbKAAjszfueoJJq6xwJGrUpAIokMjEi43BOM5XDpXZFdgTZ0Wbs7fHg0eFJXwx4Nm7WGwtij",
+	"alb98NvOqLGHALuCDLIFq49uKjEwJjDYY6WRsbBcWNvV9WNd8oSnLI5IXIUo2g8Qkmj/wBnjE5Jb0RgS",
+	"B2TOXK2tHQyCq34qv802YEWQuXLF/1rYcBB62VGMAUNs3HOk/9NPP/20d3Gx9/LloD2WEyyprWHoZ+CR",
+	"9vZh5wTOLCDeQa7EZFlJMxUrbw+Y3jV2s90xCw+3ndaqNNBpFbaH02UWRuwAWCmLgikwETfdOYLZM93J",
+	"nwNn03U/eHyAkoIwOFWPF+uBu4GMwHKmZkwkHTurfnZBrBGu2y3Fp2hXRfpIH4KHAX1AOl59vx1Qqqeu",
+	"q/DaroqzqwOGENk69pRm2YQmt+9Ui4ox5SKl3v02TGQeYRkelhLI8oBI3dZhgZjuLGlWAdktkNWhNdcX",
+	"90QDLjSPfpcQegSX8I79upvHEmJqK+VgIq2ifDokivtkspJn0cFB6EXy3BIcTFQsvTva0FumT+ryklJZ",
+	"GjkWmVxY3dVgCHF8eXZ1+vb16Obsl4vR//3Lxdn19ehPZ7+c/jC6uo6jKivHj2kPUbEpOCUzaenvWFRJ",
+	"J2F9SyxniWkXguaWGcXuwXiFQnfZ+599TD5uI+DxnvGJ94ioatxqbRpbB0NZGqgDAEK3FXWHJAaOjcFY",
+	"MUQUiWxZs2aq68goH/aPkoOPkBoL9/sxiSn388cOEETtgfRJCLUCYl9s4/H1MB3psOkVo6703nbfuc+F",
+	"2fpkcBL3ju3TK1Lc7rW2Kig5E2kjW2I9yez8XmG2YKisamK3pJaFmVPvdGPuRgYaWEG79FKT7cCi/RjN",
+	"cNbgmttW07aRlcNqRwZ44CWUSWzR2+4FPFyPEsPvWPvuPa3ZmXn4INYW3gHAdy4ulZwpd9xrBUxRYtdk",
+	"wiDbJEzq4VVSJun/6SysJOF9tfu/8vTDvjaK0dyJ8XosuBlU0jqWrgKjI2JlVzG5TwPzBywB+VF4ERSx",
+	"Wo2lz5au2nPGfIsBqKNs1TpkP0Adq3BHf+RWWGPe8roVqB4YP3ciWNc+2rIORt4NcwN8xVeqGQPs2B19",
+	"K5TZgLqvuTbnhuUtmsJa/ZH7JJLvXv6TahPEm+96oSFkPzhknWC4CUjpO9cL2446Xx4ZHhZ8Hyr5woF6",
+	"CAnh0AESrBzkOjRsgPTrtcTS0enN+V/OelHv7M3Ls5ftBiMjiyvLCrrdoMApdmZGbWErUFE0f8kyQ7us",
+	"CIb6bPY4tc/FVtESYGtaKWbkkN4xn3XvlE85+cjUEFzrWXvOc7hWKkgM4mCwVDRyUbBXwne4SH2Men98",
+	"+vbicvTm/O2bX969Gf1ldP569P3rs3gsqiyBxBdUCopUI6eGULKCKsNpVmUfuMQGKBNTpQNArNlYxFdn",
+	"l69/+uX65u3l5dnLIBMBx7P6sU9HcDqYnQGF6zrLt9Vq5kwstf+gdV+/uVzynXPGQOfEYfw5QSCaIH0X",
+	"h0Qmy6DiP2oygi3g8gdt+WMfldYeLrgNVn0Fx/UEVDq7XzU7q9+edteDsT/7mbZWwcXHZWm2DChLs/OY",
+	"q9hLZ71gVeH6m2OvrKX9EG8ZXbRVHDbBL+uJkj7n0Ru7mr2nvJnaSDKTBItzbKFIfrbWRVYV3Lrp9CcS",
+	"vncq6x67VNn2oe1DrSO77NZdK1R91VWm2g6gq1Z/p/HaM/C/jF6fvxzdWMJ6dnX19qqVhbsa/t2RH7+2",
+	"vROC8yuIOIbwRiNbCGi9k4p+byLPH0nr/D5aT7AuMOM6ZPVolkFprqr9gPtMwWebSEXtNbFkLsGsiWRF",
+	"iuV7e3nyjkKxLiSyc57nHf0KYOJv1s3ftnUzKEC0sWUGPHQfW6i7/RpdaZa9nfaO/7pNwVg3oX6I1sIL",
+	"y5TLl7RNJv4egh3IxeVR5WwtoO4TyG5V7edKpHMhD0TPQWrUBaO3Llliu2F4Zdc/f4h6P2K3pVFy26YO",
+	"JIzftRsX10Iw3aNtZ+sDdgJyl0MwkoFQiwVo/WZeYk1mwFZQlUrRiqhhaen7lLrL7yHW1CtuXteBReUL",
+	"KVLarHT/4l7VqPzwO3QMwLJsV1CN7Yu2UkGxqsUicL8iDhskRV3OZkyb9tJHFkBYvmIzXX9mZW32oK8N",
+	"VWaHIudtIkD9/soGmu1PcGWNHWzOY4DzSErFzfI6qfY1YVQxNXKx8/jplV/0//nxxreFAkSEX+tdzI0p",
+	"sCMQF1PpCxxQ7Czo2izW6XouICQiZq5kOZs7jRResDpOTvq1Lo6xWfvu50GvtevQ6PKcTNici7TOCozA",
+	"6TPNGFj7yOgcCxVWmu9wLMYC4wAg0dsRwELJtEyMpW3JE020fV0K8h8k43dMkxIC6mK7tDgiRVYib/UC",
+	"kXbDjAVVyZwblphSYSuY40rtQwEkcko7S6uac1FrJzos+Q6sdixMS5HqPg0T1rGnLHpXfZCp485KyqoN",
+	"mxSIpXtWThoL5hLqqzxdqLrge7EZRe9Yho1l3l29HuDZWd6tiZ5TxYhZSPtXwfSQjNY5PNfkh5ubS/Ls",
+	"4GAs4l/HIJ2Ne8fjNdFz3IvGKLTBz//65/8H3/jiBeF3TpAb945/Hfewpy/ktGETX3gUv/Uvu+8/fIhP",
+	"xgLLKKKJsFpkY2muTXBdA88PsNsKP8TQec8FDlh4GgvIeqZV20Osx4Wd+WL7Yb/IKBfxMcJuqaGaBHbU",
+	"AtEK0q1CswEas8bCP41JfRSHxvKhbSBjIaWqAuFbi8GtQhVNPJuqWV6pDZmwiEzYUooU23dVDRctkiCx",
+	"Ph6LPfK93RqUjXTgDCYTaOOJB+7fwz3iDF1tHceCdHd29L0hXR/HftxZjTwm0ARycBLglx26QjHMgwZT",
+	"mq7wT3FjURJGPyEhuPhlY4/IyFVVxea8gPwEG1raY7PHgW1NwyaVdhdW5BXShx7a/2WF0S6CLaCGEXkR",
+	"HT1/ZkcNhHpLZ9h7c0z+48XwiPz5e1g9HiQuta5a5n1uVJN4PC5jwnRiMXVgUdUuEM4CjiBlSQY1zjMQ",
+	"qUk/PsXSLHsoY8cD8Lb71nVYHhSA8tnTI5eAbWdvXFwUGP6qoDrFKITUuTxCqL+hg0ExCg9RAwre2lns",
+	"sHYiI+XQAhvY+xsH6yDJ3xAcv30dQCZwAMBSaZWGUB3/kIzsJPCeHcsVH8Q1gTC82m/UFwa1W+Ga8JmQ",
+	"EJqkpc9GTgFODZyye/g+LUw9fGGFSE2eHTyFzY/I/7l++6aiJSxItIYfsEB5f2HZENEFTRihClrE2u1q",
+	"nrLBsaXsPLNXMlkajM60y/TUBCpLdaprduYYlvL9yv2mzBJRTbhlN81lwl2C+8XexcaJECyxdalg2miS",
+	"MlZ4j87RIcnYHcsgRpegbANuHIhlhEcOn78grqoYPASSGfxuh4ZHnoKyzFz5hsg3YITV1gM9PYDH4ESh",
+	"VDrNMiSu1YmwCvXdUqRy8/XxoJrxcGDZzzI35MBdKC4WLSQuTHXBsf+avVY3MpziDhfk1oODwgxvsASk",
+	"lRiq5vHVDaEoatcdLGMAZNaSNvLufx7YQ7CM0jXgfHfzau+7yM4hwDIdDkMJNKjRpVJyZqU+JDqkH497",
+	"43GZfndwMO7FgxOX2eqgdWVrdugNu3Pcrm+Bg6U4fVAyQIBwBRZ0xhXwPFhsTIeT4UF8YpGTpo1Dx4f9",
+	"QQMeIlnnBu/oJihLoOnSt5a130KQrqG3bEhilPaPiQ+djUkfYCSq5C6CGAJCHXHS1qAynTgSLoVRMgtI",
+	"eR8v4V///G/7x9NXEdzKf7xyX/zhVQTVjCxq2WmBlClGb7UvKZ4OKpMNtFCB1iRU0ZmixZxoZv+GKuLv",
+	"/ufhweF38Dv8+YchHJ3fWG2TiUm/ll+toKsHrrmvoZMIZ5kye6EgmCrFrdyimCmV8Nv324azBxa7tnU9",
+	"JGccfuJbYB6v5wTBsuI3FiyhG0O9hyqxAE1hYBurj3pSGgfycPHVW2CYjXEVIK35XAHSj+0d/+9U5laG",
+	"s4dBUq6LjC5dSrciVMwyRiaKJrfMaIc6JCTRXABlPiHtdLvmMMFGrNbrY9fskN/tPYP/e3pI5uw9TVnC",
+	"cwruoxz2grxcO0r0TnDwGsI/kG6rh+QVgjiaAJ1R7ZiMx9cxioNAEbTMGR4wXFpFVIOlg0xplUomDE8s",
+	"HcAhR66BsBMFvweFkqDEjRmsiBMocsfIrwMJj5Zmvp/JGRfOWpjxhDnjmVM430gCXyaMzBQVxjJlS3IV",
+	"FNImioFWZBVt8DpU2ezJXErNqBtwmMh8X8i9gqmcg/62H7jyA612dHneC8on954OD4YH0HOoYIIWvHfc",
+	"OxoeDI8g99LMQede2QqYWKRuycnH7B6LRCgtuojH/rODIxKfXYzOX//y5u3NL385uzp/dX72Mq5DoiMv",
+	"EkEeMFToJTmUmhsMyY9KilmFB65ajrgVkCmCUM20lbxqSf7ZwVPXVbv6aiHV7QlRrECX5ZTyDLsLKAb9",
+	"q/dAemIpsby7EncFfnYdVSscAuXCt6XmDkZrCzc0C3brhZ8x9BrqSyVSuEpZfgBNEiqERPGyFuRA8M0k",
+	"ZBHUmT9yISBEXoCWZHmuOzk4s24AtFTwFpKTKgnuPIX8THulaNdh2ljF6MG6MjdK4H5oWo9cVqtyFmEA",
+	"tMODg4eeu7sP9DX2becCWnE/w6nbRqyWuNplGt97uv29RidyeOlo+0uvpJpAIWd44+kOb1zSZSZpeiPl",
+	"a6vXwXuHf9j+3mrj+A9R7/kuK7zGyhvvglrtodWud/zXn317gKU7cF0BrM9gA85e56phD7q/usoLdrg2",
+	"OO4mQa+c+IpogoEpHmsdLlnNZrIkixWq0pfKqpeW/8yk6yukre6BQshtRGJcwf+CfyH07o/ICkIeEAFe",
+	"ahSGE+bVs6fPSc5FaZgeoj54t0YrLQGTgg3J1Ro1chtop0ZWermFZDRmgGjqdSx3d1vVxX5MhA/rbn9m",
+	"pF9zM62j/Qg0aJZalRMrtFmxzCdYuoN2GULuagafRiF+B6h7YaEqMMdWFjqLGGivQr3fe3GR47YcsOOr",
+	"7D3XrnPOTgi/T4OK+q2I/5oZ3YahsVOApK5n9yhNrNCjSR/sfhi+1Vkvf+B5e1W+FiUwKwE2WTE3SDQK",
+	"q0GgZVpBhXztubQUxN72kLxxkr+v5J+7TFEHhqBn3jGaOb3EVB1vMKezFFAKjLxDYSiCymBQWu19YRHO",
+	"m8fXRSMN1ie7KLQ2uXORC6rS4AYLpvaQ2OxVRNT32rFKKY7fJlTI23fFZ6Q2YQOCLyFohE0fWojOjQc4",
+	"rlEnPFmBSHukFhYjBwJfQCb5HZCpN97AVcvvDUoFrdil8occVYbOUnutvOoNshtZQhzqpkp1jyqUzNvo",
+	"EzRjtBr3HgTGWDEJrAEu92RBlyTjU+dRsTKM95fV5IyaNXGmAGMv1Na+8jpPjbK4HKh22dRsVrWhE0LJ",
+	"TEpvA0ZyxlslDHsS/0Yo/1vVLX53mkLN9TC3MkDoHTBVlhuEhjMB3I5b3WDGBaEGhPbIYg4aN7nQhoqE",
+	"HYNOH9p8sJEqmGjQaOG+tQjk3Zy+ebErdIPeHgx/XdPC7ULXYPZZS286hC1ZmuFnB5JPuuzqeq/Ynbx1",
+	"hNod3p4jktBkvsodoBk4fYKOfpsuGwNcZ8x0NF20Qy7YhNCicKZftBA5gDomPI2cWhq5XHIlMzQ+a4xn",
+	"JZiaEjXaz/rOBY2emKQftlcdROhRqrtZVz0xg8iHunemK//WhJE/MRO2zH1E+hZO0yHNrPTm3dyO9+sE",
+	"0/VtboNAydNk38eobBYKwIzdkAmkHeJUpmxVJIDDRVeWVVQgqABMCZEjQZC3CqZ31xjCB0AaOkHhYMJm",
+	"1MXYeGBH5AtCJ7Druv06DhsxxC7QZmP3iXXU4tCNYr0TBRm5mu5O8oLer47mKmfKFOhcAady4GqrmEFD",
+	"jRGVKRjLZGu5KvTlNAXfpJY5s4fHMs2e6OqQnO0VVDhgBeAib6HRvpvHW54mpxi2/RgiTlvjkG/yze9K",
+	"vrlRNPV+xNDRGvAHB8BViBy45SttexMRchy1m/yMXIQG5mitiTT4dUOoQQuPzNIVWUcbWWhwrHAxs3oG",
+	"6lGUKGlA4Wg+rhzftzi/mFvWivy+TZmo68HqR8KzlYq8nxnFVsvttlkqu+6n9XS/YeLHYOIVHCVawxqH",
+	"uQ3HsBzxZh6PMmSLo4OoMnOeRxe5hWBx4uyG7ilgyzTTEsynE9ZSnRe89as1/1AuiFdq8zmXeFu5wlXk",
+	"c5t7LLxrlnLeCfGefgkXgetrb6WN2rqNAU9Vrom7DmhWZkX8JfGw4dy9xknFY+G3VNmE7xjNdGUlr/0N",
+	"zjp+QqjzEuFGiZ9JM2GGY/Hv7pQ4heSB0FEDcJ87X0Xj6HYxFkBdpnQvfG8zfndBRuj0APl01dcH/qXA",
+	"39QAFHJfOBmSkes6YyVXEHmp0xA8tIQxDVEYMVowVVn2AbwwJrqNKKyWb3008tBVJ/a360s88Y4drl3U",
+	"CuHT3a7+K3It7uAftALLGt65wOGGtRpzwmsn+BK7dW1CT3h22Wni8VItBjlKaOUCpSDsZK6/ZBpVnjGp",
+	"Kr3R39yzg4MgPmhCITjxdndT+TrSABQvz6pa9i6WVUPKJLer/nvJoLCJCwYzvVUIjwJovV9Li5+34kad",
+	"ytHEitWRWg1AK3IIts+EywxB+qFm83fkYnrXPJ3DB0CHB1mrlCSnYlmFdg0fi/u5WDusZNq8i8pQUoeE",
+	"2U9rssQGjAtry3QzwR+dESeu0pVjRwR8EhkYifSQnGKIC51RLjBLiKSUZ8sqQ6hyK9fV06FRY8ZI/9nh",
+	"H1Dggksvi8EJlm8NWugh/v5hHQWvmUhP5zSoNPQYTKul9udn5latSdbtuOTqSP+43thXh+ZsfzMQlcyz",
+	"rCqv4wIRKsFnLGJXhPAYK9zFLnoW6wF9qqT6cQF2z7a/9EaaV7IU7oUdOOKpFNOMY87xVyVA1441JlLL",
+	"p93dnlRm2AqBW/G3uvOqTCIafLNEYvVpT0Us2eigIq5C1QZf3B3mtkBB9JSp46r2VT/+dQwkOcxahBwF",
+	"kGsRfpN5KW4jMs1KPXdFoHwraj2IxgISExnG5sephIwASlrQBqqv+1pW9pG6BNbxai0kKNAKml59Otgh",
+	"+6RBFKvMG3+wEZwy6ghO+mcu85cKMpNjIV35nMGQuBTWKZj4gygkV3DS3VG/TjaIqtRGL+O4aQdjAa00",
+	"VMoFVUvMRYGtap8K9uzgD8QVyzp/88vl1ds/XZ1dX8cu0800auYXit1xWfra9DWpaFTRhOD6N9LVAPMa",
+	"SbCPBqXBpIGbENjq6rYpw1L5ciHGImU0rbJDHHGC9ELuuAiKa9BWhC7o8oRsr945Fq58J0CP5VYdhNI3",
+	"QI/Wi/BqSaZUBQXJLJJZIgm+w2PSaK9eVSbBuwT8DKnnCRR8G4uuZStm1LJKugtP061+VNUUpsatvQ8T",
+	"SDUWHv3DSmoDktoTs+K5U6o3M21MbFjhurCbr4fvgrwH8LlXk6l6CVKwXeqcBHX9PkQfVxNl+/iOMf7c",
+	"JZYHhfac/QpeJ/joxJGhOKWWssoppknDWzXBhfwnBpltwaYiTzdbySbaHB3ZbFDNbwLAb0gAAJOV7qgi",
+	"GTlCgvwTgxL2gFpj0vk2Vu9JU6eSfiG1IYoldsgpV9oZo1wnEW1q4iVSLIle0CU0wIVKqRbEmp2zXfI+",
+	"7g9/dzVHhuSSzlh6XLVkjoFaxXWD3b7hmCYL/rfJkvB04OtOxK+5uI3JnFHLcpAgK5b9cQztj8a9OCxw",
+	"Z1lqLlVLyMZrro2lgtf+YNasAG33WT+yb/eA9X27qMPKw6el0kAfPlHX2KnszWpR4bXqMus06q1wgdGr",
+	"ql59o/kqkNhzxZuAFb12CSBtK3OP7b9h7w2enbjFZXwVrrGHC1xZO9ddcRfECsTcjBm2rW1SVTVtJn30",
+	"+5CMXASH0yQrmRdSSyuZlKcRCpzP1hHnJUweoM69Mee6qqDWggstYXU4o4syoVkGcqbf3fArYGBfFOTw",
+	"9DB2pguzWyAwamcTcbPwM0rJ8Urx59j5TzFh3NXL6CqqvVNN7QeA2z8x82hA+5DGorCPQ1eEn4+6/Ab6",
+	"W2wqYb0spB813bgH0d1nIt0UtbNi8cRqAEKCJcFPeGIfglR3X7IGUtmcaxoH8MoiN6QUGGfmNG5f/UQW",
+	"WDb1uGqEC0GeU8Yy7fu5+WVYjTUit6wwFf1fj5xDG+xDYcXD65FnInWTBGrkh8fHwFpyWsfBM2xNEMq3",
+	"4F5Mq6CRCU1uZ1Bz4RuSbkFSCPS/J3PagKlgddmchExRoQHEqSyGkPMVmgkjqKgeWIQgCrYuRo946Yu2",
+	"Cec29Zb4GeUCfCErA/hK9pUFzf5Bk6rMDBofBRsSNLqOBSxiS28Bcu4sQtv9OJCQTMcCCp/16boJagZl",
+	"CrkBGHZBu3gi7lmMfcDpBkNyxaalppkr/dRmv+w0jB6DSRNoE7YdGL2+Ohu9/OmX0ZvrH8+uwmYAY9FU",
+	"Qh3ZBBIKJRmtkIMLjDYYSelKO6GxcKbBiMSnb9+8en1+ehN0IFgXRFosalcW4iwRhfYUjytYfLOGfbOG",
+	"/VtYw0aB2bxWaZs0wFK66NPMYd7BIItulvFOIM30XguglZXrAjMskKrAl1JA42+u0WNQ/yoFKUpVSM0A",
+	"3sdiu2uCVJ4J342wTgnXPlUcC23jH1VbwrVWKRmDhuehG6IUlU2xz9G9NYHCWoo7ZzLU1BJQH9RxZ2Qp",
+	"dRGcRmc1n6mL+w0cJoCOY9EP2y7WexqECSbrvWqQNbQ1iXHVucYi7AMDtMR5wBOZw404vTJwhYEvq9U9",
+	"IovPRMs/QURd64XUlgjiAKEPPazJnKbkb6U2ZMoF13OWDo5dF8y4qgyBgOeYaFi6vTpoO8qEMRF23fkQ",
+	"tZtt3siggw8XpHBN/lZb932TkLepsZDLEQBwcJaup6mzhkAxQcwDd8mx3kkLaevmvmTRSxjtYX1Nqtf0",
+	"LLsEOI9qUS1ThVS06i9tIbQiqWPRN3RCkkxCXKAL/4+IYGYh1S1JlSwGFs99WyPF9qgxNJljyQ9uvPQc",
+	"YcepsdgoPh9bCZcrbSq5ok5uXifRERZSpmPhn4YaJVY6mZYKjFQFZwlzcQ5Agtw7TiypgxiG5K1AJcHd",
+	"liuDB8Yxl4NUXV8FAFEoSS8oNqhXayiMznegwlAOV2YMtImwd5njEriwITk8eOYRviaWAbhZEt6wUA1X",
+	"GngCLYFIo0EbdR3BLX2TlX83svJmws+/0f1PofuvXLzLdsr/gLJw2Eusley/VHQh6tDVRIo7pnSzlDXF",
+	"gJwdO45B3WIUSTGHeMrMkuhEWUFjmtHZjKXOLBG822bNdDb+qlPab1R+q9bXge/+Dr5hyBYMeQumdAcQ",
+	"9tTqjIBuJ3ZVRhsb5ZJc5kxsFY3qZgCbjYutPq4heQPF2CmBzL9ZCRXA3IjwNuAtTxjpPz84qouvuo4D",
+	"0IEJQsEgnc2FTTwnF9+v40DdgW9k39oY3gVFmO2w+1Op8r3U9XiqobilEVSjF80EjH1bu9Hgiy2NZD5r",
+	"IHZLb8IuBKyu5lsF0sey8NS3oYliiVTgAANA75eFRegXB0STfQDzAWCtqwuh69jogrFkDq/PBPTP2YbG",
+	"Vf+1e2IwVkqu8bKRqodGERi6mS3RkSTRngsBPdweNyiz0STwM2Nfs0XdpgQIZzSq2s7FpD+p+swN8Cjd",
+	"zVtq6OHrq0DVb+bejdkPNZdNHT5V+RC1FOw1GddqEGkGQEUACxvIAPQT7o6EfOtc7NmSTJhZWCE0tmKF",
+	"i3UxMib9lEJrHwhx0fyORd7xW8kbUPaGZkykVBHatOqCegbr2ONi4MIh0TMXep0yrs16kKR/Tz9GPKQ7",
+	"mp0yIu2Z9MIkyK0d6joyK+V9R/mqIzPdId83IrO6dshPYfpbAOanB2BuONOaeDiU+PlD1CEzxLmU2D3D",
+	"M1NPrLQJQ3bQciOkYWjqDJsXQr2CpuKLnu05rRxe0O+M69sljuFjhZyfCN6N64QltLLquTcguJ6J0E5F",
+	"+2qKVvWG7m4EKipmclGdCenbbZGnA2zap+RiZcZMLsAedBtHFY0CTwu3yswdEySlSw2WWLWEnO2qQw8l",
+	"zw4OXJOqKv0Kmq6s0yUsJeGR5nHEIjf6Fyp74mbHjaadMX/IP/z1fKsptLPvBDqJEIDmCrgrGwCQgg6E",
+	"X5UY9qthO3MoJHYBSH32mUUB32Kksn/mUph55FyxVODS7GuusW6dYgGCgqGz1Ye9caMSBZzzNA2K951Y",
+	"cYpC6yIrSPg4XHwS/MFgQqjHkALn0zxFDzU5evF8z67njrNFXeWczojr54OFFjAXhKekyKjQx9gpJqjz",
+	"rG+5mMFTsT2OPx69eB67ln8HR1FVq/XoAObyAXVzChGUsb2XuMPSB9fiIpF3k1nsAhrSRtWm/eig6tB+",
+	"dBAdvXj+c1sf5NZ6kaHIZ6TdRL8yjzqVdRDViTT2Ad8sG9d+4l7jgry7OXWiLLhfmwVkADYW1DUfDN+x",
+	"B9QuW2Gj5t3Fq8e0e67cWBelw59/z5aXh6FtQG7qVpoWto6gvd7Ri+fIfHeka7+6v843p5esxOB7yvEx",
+	"ySOem9/PPH/ql3m/xJFvZvRPSBGp+EO3VExNMm9Ro0W2rAU7l1qOMe1YJARcQ7GVZcElbpkUSTJGIf4d",
+	"qtFiADyKu1w7wdhH167lhHwMPL4rUvpw8Phokiku83Nb7HYTTP0tfUHJ9HNh25cVZU/hoD8OSz3Jx1bw",
+	"Wyt1HR4cWP0zk2Lmk0oKJaHaKfiXta9PrSOoLc48E9KGmmp1KTV0QjUjfQpNdciEZlQkWIFPqmTOtIFm",
+	"oaAqu2omdSwM6IdYxxY1TytGzpliPhO4Gl+WxhWpgLgVqqUVxCA2naZW34UiWHFVYwJPYR9CyNtlyx/w",
+	"nB4RudwMnRle0G/fadyfUEJrQ5mq1/yOCSgNFHT499dczVyDk4OdVWDCY9wJpOpCJdXV0aricQHRY+hU",
+	"OSQ6gmLg5PnBkbM3QJj93mhqmIpJH9IXhCRG0emUJ1j5HOJNHPSUwvAsaP+9RK4xOCETaeZBSXXXcLMV",
+	"DCr4+Q1AAmpJKwc3fADh4TNsolp1Vb/EL79hvQyuuKW5BkskOAmgM4RrmyyteunkgYaas6a6fdhYa9jf",
+	"cwMXOs98A05woaE77L7V5bNutLhadTJeXp1dnL+7gElHLy/O30BrsGcHR+2m+h9h+CtWSGU+GTp3sluH",
+	"M+5ivHZrG/7bqGMNWwBeP3HgQBQeBum7ax50W5w9BAVAVSg55RnbpJtd1zUaql7abtLIN5byFhw3HBhv",
+	"cDwok6pKAd2tdDmpw1IgxFYkLMtYWq+1TanzPdbur5h9dU4Ery812pmJFPsSuX7WUzDB4dlhZ/DwXMML",
+	"97fbmXP/BosZp1UxSehjRNM9KSD1Y8Zcqau5Yi5k2TexF9CdXqrlmbD7SOFdL7EDX718d9PK+i7dqh6R",
+	"8fkpuhQLj0vugIa/B5dTtZf2+y/KjoLWkP89l/ZS2XuaGMgncrr1MYnpjMWk//ToX//876eHB6ABizLL",
+	"LIMElZpwM4hIPJVJqUdWQo4jEheK2yWeSiuTC42B6ZoJzQ2/Yzey4ImOSd87dw6fHwTd9CNiFM9zlmL2",
+	"TtwAs7hL0w6h6uG1ZTf6l9GWt0BzCYtKV4D538bvGiqvALReSdyIECsMcJ+9B+mjS6iKC99Mfw+fHNor",
+	"jDFFz40Rue5xPsjCVUbQAd8MalaNhS9a5V0wucQoesdLHZ93rHbgipkwckHVbSoXggCnLZiqknTGIq4i",
+	"rn/66aef9i4u9l6+3IOOZMM8jbEfGfQfAxfw32SpKu8xVcmc37l6jIrR3JJxq1VBFc26gJZnEVavglxJ",
+	"QygU0xqS1657tYHEbrYgeFSge89lqdryNs7gkZfU0Pvxg3/woolA2wNHW5HnH7zwW49caylM+MmZQB9y",
+	"StYv/x+8iFc0jFNc595LrgupuW8ksAJG9dgncH92gj+Oe20TjHtxm95Rb+frcLc2KzI0xJiGnalqVACg",
+	"GVzLbvjr0WeTJOuFK0RTZCvNdZwEcA4CjqtzpQ1ddkqnWXbhJ99FQn0FreZN1bzns93gSgaIAkdpIFhe",
+	"eiAkiuUsn4DxZCJdl+p1f/ZW6fJ6LpUB6zwTCdPEigvCBAke/u6b5f1queD5waBul83XB6gkCmJApFih",
+	"/FZ6gGfp9iyQE2cLagobRE6nUZUaUq9AgmsgbVegu6HhEXRnmGxpgSKn78/xjecH23XohujokWdVdfyC",
+	"8AnNO3eByG51dzux2P8Vr/t+3kl85/6+SXdV93UFXbglfvNMrkPJJveiv+R7K0Sg5nLttZCIPP3XP//7",
+	"8CBUUdY8hPeHCVQlHgYmHl7fwQm+jLrjSdpmpyCe+L8HmHsVp8obl9OPAPlVKui7wUHOShsyYGYZzIC9",
+	"gatmcydhQSkybWSTzjj43qwG5DreBX3p3rBFa2s6bobkR2hmvzrVLi138Hz8wI9lAnDDn37JJq07dPvA",
+	"9bkrcuQJaVWj26HX5O7k7RfhFl+1o7yBdR5Sd8S6Us/3QoOt3txvztlbHaq7oL8nmlyWen4d2tP7MRNp",
+	"IbkwcQQatzGFJu+uXteBkHFx+PxFOnfpJvZCYnLLls64QIkGgd3qpJWjndkDCXoi+jnQM+ZrzOnWnOlR",
+	"mq6u8rFwc2WaLxRvbZfxEk6so2yO+ppQ7UHDpMGFjtD0RJMf2QQAuOkRgkK+LOciXYkPuA827f8afryf",
+	"ZB++eX/5vgXW2+KGCwrhHy6MtrnYjZ3gKgtXWfJ0p/jaFvXgiuXy7lvg4lawxXNq1ywQjF2PQAuB94Xa",
+	"6vHuTMHp1MWZ1DMTDXXWNDOGi5k+JkJiOoCQIBULlkV1LD3PGfkHdL6HaMhGt/5CyUJqx8cqljIYkviO",
+	"Fjy9LCcZT/7M6vpdAUn0IQy3bElo1U/fgfEEyyTBmSy4mXeEvvjdP2qrbT/JNuOHv4zqYH8X3sC1XYGX",
+	"gasKeLHWIDMrAFxD0F9Gl+cv7TXfS4GGRIyY9F3CiY5cwSdGjR5EJLZwGZN+JhOakR9+OL64iMjhs725",
+	"LJX/+b9cny5BzkdvRiiO6DKZE6rJWalkwfZfS5FCNcSY5ZRnTqCxO4mx+ZHbPBb+ciXBcE5ADOizJTVm",
+	"0UT23wyCKTS9A0Ofry/fR9eGL+qR3Gqib3kRjMtcfS/XehdDiLiJSP3m0u3flzNL2CAipcigw3uN3b7w",
+	"bJDTIxVZKAhRFj5jD3aS0uWG7DdBc6zJprsy31Cvb+LhYzT1xfGvHQR+/m77W0iApafpKtr/+whmVdXO",
+	"TaRwF3a2tQPQKdVsj4vKXF+3IIwhqyhe8ZxWiWWNBPa4vZNb3N3t54Eb+1wzqpK588Z3d/dpy5byH7v7",
+	"+v7ektEfoE1QTk0CjpdvbYIet01QRDSANmRyhnGqmALGTcaitVZdhKf3Iw9Vk6GOaO4HaMPSxM3feCeW",
+	"TX0g3m7sWvBNd9tau627SBvEF0BKmKVjW0AYNKF9LK3WCbo3LMt8d1xUsDCG3JdngPJq2qpgXKV79sOS",
+	"aD4TkFFW0GWOBWUdzmH9oahZxC2C1hJiVlrkgwqIA1/xEl6aUx0UgGtPaoa6Dae4lcfM7QrnaQHtV4ya",
+	"UjGiF9xAXV24qmorj5OR8iPKzl0HVhW3sJeXUEHYe2gEDylIluCUorUAEMJHK8AYmpjNlt21DrgYcwIN",
+	"MawWM+UQGh0v2ERzg62L51KwZSHNwL6VKqzDrXnGhPEZ+FXRD5dTQK4C3wnEi7kKHq5zfEf7dNzB4xYN",
+	"c5Pcy1p7+Dl9KVcsYfyTzWVfk6ujA39WeohjUlRd+sUC7US+3wU1KkvDfikqq1G35uAcLj4Ep59xcUt0",
+	"QoVgShNZMEHsV3pwTLgvSiMFI5PSGJBlqCEWBXWNF+D+alGK6+VcIsjfT3gI3r+xM+xcSHpu8qwJtVsj",
+	"F0dE5zTLyA83F69RZK5QPzhVdwhfBHgfAwgt0cSY01pTxcSFJ7qxbwASCxu6FSK7yi2hv1tIz5wxZQvA",
+	"JYLv6l5KyEWioMiQlVuhW5IpldA+oaKCdiKnU9IHW5s2dKldDXeuodfFVKoZdnFKaQ4aL8xa23SkIDF8",
+	"FQ/JhR0YabgG2Lb6rTZ7AQD+8a1ge6cZT25jlHemUuUnkCvi273xmZCtokIwTGghehBk2IWFvN9bLBZ7",
+	"UDW2VBkTiUxZuql27OrmG74SKSzvExadA4376LCtruxaCdkPj4bAZ6vgAR36p9PfDa5aAEwsADYQEzwm",
+	"K7irSf/q1Sn57uD5d4OgM7RDa4d2Fc3ezl40M3tbQ1uqJkDsvbHMzDKOCiXR3V1hoOZilrG9UrtSkX7w",
+	"+8S9dAW9tLT80swEkSw72JZgoRs9h6u2ppwL//lphx/xMczBwc4+vXE/yOf3xDpYwokzNjaiYby+CJ37",
+	"IK97LS7mIRZg4QqYE+ST31kUtkSfvS84aCGudthK7BObYrDxp8uSD7IHKUluOYkv1DB8PKHTWN4l2KLG",
+	"ubpzvD3GKhIc0B5oxv2JxB74kDY1Yd1KK5wq5dpS2AUBjkZBiYu0TKCqdAKqZzvqw3nWKKKZ2Y0C4AZ2",
+	"ih3wj4Yk4fmzjynW9dEANAq1CHuYj4FlwY0IaQig2r8fBl0Af6UOPSzKuKr/2MSMB1rRYs7A/ioVHFiY",
+	"gMzec230LoiFqRV7imlZqoR1e4QwxKAyu7gXnSoj1W3F+GVphpaLlsIojEeggpxfvyVHT1+82HtKaFbM",
+	"6d4htnILs/Ge6Iqc1kFzGPhAs8EJNEyAQV3pwUkW1JBIJEj3cBaCRVhTMIZvWXqMbYjQ6TzlIqVzlhVW",
+	"yBwmMh+SUaYlGBiddw3fctNBloWvEVkttVoLOmydb1eU+YSpqig1N5rguVY++pQaBi2YaFUL8oTEKadZ",
+	"FbqR8hkHMhoblh27TNxcH8dIQQXoPNxpym4ZrfbDa7iiq+pqd6JMbsCG58uVeOwd9/6fv472/ovu/ePn",
+	"Xw8//I/PXDFwdTtdYSK4AXCOuke/gIy+RSlmOVMzJpIKZCx8eKDEFl4VuEc107xjBtI1t1o1wyA1rO0n",
+	"S7MDw5wz8u7qtZet5hJqhfr3AdmHZCQqOoON2xr9d1crRkCpN2d8KqQyVooW2jCakj5U/mXvzWBjqV9Z",
+	"Bi3JH62wmizNF4oQf6eyba0Q2i7CHqosmOjgxZ/QnKGJA8Haoo/noHH9Zkye/GCv30iylKWqcv8M8Fi7",
+	"M/i6USLjiSuEiqA2rhVUqFZyV60Yu0wj/tQ+yCKjomro+xXG42I5NHJtFC9YDQVIJWBzAS0Iz62TIsg8",
+	"LwXQpk+uSXRCngWdArm441ihcZtzyy/hHN7ofVkEc8u2DHb4m24B8uVDEfy9YXQbHhwKSB5ESujLI0W2",
+	"vC9cIoP4WD6Fb5+A+bVuMYqxeq6E9GrdnTamcwnDhCznixP+Cc8yLmaegbZQ/s03+z2t7TdfJQ18WzCB",
+	"1+6IYPNE7gtnCzaZS3nbDWhQsNbTW4rBAlxbXgPW+AWEolqFBz3jlRpyxxSfLjHg5cB3ngWbEIAJhOsk",
+	"DGqrn7iWjJAaCHT2lgtnQKKJZVwZS2csRXsFTJvTJZkwgh2xnpIL/j3pu0UuFDegcQygva5y7WNJBeAu",
+	"fthqDxYRKgmO3jLyhxfkz7ylfRyO/aM7rHb1AWO0av0B39m79mezu5nz2XcPatmkacoxmuMycD7gCr5o",
+	"6zl3nqPktg3rL7HoJkujSrAu6q8sxw9gg1DthZyPJga/IReEg2Xm+jUDMnF04dW45uLdFF0AUmxBfWmp",
+	"2OG+p2V4XzMpZ1m3C9tZMSG3bi/jdxBtgsaNKbRFkfKWo0qvWMoVS4z2Kg5PmTCWOxZK3vGUKUTf2Fk0",
+	"3lj0R6MIUVSkMnex4GEsUk5THP2WsaJulWvo5IkmvmDQtZGKzlh84ntD70H0OlhVPN+b0OSWzKmlKvBn",
+	"QgU2fpgwwt77vGwjZ2hIcuWPSF8zRuK6TbY9vH3J02TfvxS3ta2zYupbniYW9c9bQvnWOoaH+3ec3NAJ",
+	"0qkJm3FH8Z1v1zd+K1Vmnz469ANMlobpQVfXg/DgdzO4tjsgnx5+13DDHB5ut34cYezLqi2xHVBOXDM7",
+	"t1vu7VpVj1ApwngobysbC0cg0QkCjocIr9tIEu9ncsbF/wI0AHXuj+Py4OAosXACf2GUEoBNEIFn33dd",
+	"u8NYXYkEb4vu9wlUpWrBsV08Ye8LlhiWOkPNRrICClRLMB/pNwgDHgPgONZD/PPpWeTqWFOoMSwSNggp",
+	"jn29SWn86W0jMqNsAUEFFQkJris+dq1ZVvBaCqLLxPICVxHZtXpxWq/DfZflUlOTQrsCX/w9q0okkT63",
+	"0gDEL1aNoSqMfYLOk8GxT6eLg3i6mPSboAnlBCEKLo5IXNUIrYutAYA/0bjOKgnol1J4Eu/ygYT8xaUH",
+	"Nd4kKU9RvJJlMgddQ9plg6gkvOcA4jKqHdQH4fqjI25oNEhbNYKlgS2dLp0n229kncBZ2nbqbndXW2rK",
+	"eveSdzra4gEIdo30/OnhzgPBBdxroF1pWoPSnMqUOULTgGBPcdYAeRc69XshR6+44HrOWglSG21pDvVr",
+	"b8KoYmpkfz3+68/2gpAjIByWKusd9/YhfMeNtHpbPzrH0W7lrR3kuOrW622ProI4iqiOksaSFZEPq0JE",
+	"dwmp6Axp3bybDfbe3mIJJTFLvEsdllGNKpdz1KwJ51SdYHQfNr4+wSn0GVirn0z6i7nE8mS+1OIgck1J",
+	"YTNh5HcwEbQbXZ/lMqOi7vmHUi/WlGyqtRFximpdY7I2v6DlZdiemN4y6Y9e/dOB/ndcUXF3f66Nv6EJ",
+	"2BdzmLjy5YNXMjxI9Du0TNZe8hqsRIrlvMzRShSMVdW6Xh/tP0ue3Da7ttUnAg3J5NQ1Q8P0l5w1LsG1",
+	"vvjw84f/PwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

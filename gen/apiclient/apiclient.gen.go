@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 	. "github.com/percolate/percolate/gen/api"
 )
 
@@ -604,6 +605,56 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/profile/password (the `ChangePassword` operationId).
 	ChangePassword(ctx context.Context, body ChangePasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// AddPushSubscriptionWithBody Stores this device's Web Push subscription for reminders.
+	//
+	// The fields of the browser's PushSubscription (`endpoint`, an https URL, and its `p256dh` and `auth` keys) and a short name of the device. The same endpoint again replaces it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/profile/push-subscriptions (the `AddPushSubscription` operationId).
+	AddPushSubscriptionWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddPushSubscription Stores this device's Web Push subscription for reminders.
+	//
+	// The fields of the browser's PushSubscription (`endpoint`, an https URL, and its `p256dh` and `auth` keys) and a short name of the device. The same endpoint again replaces it.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/profile/push-subscriptions (the `AddPushSubscription` operationId).
+	AddPushSubscription(ctx context.Context, body AddPushSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeletePushSubscription Removes one of the caller's devices from push reminders.
+	//
+	// Another user's subscription, or an unknown id, is 404.
+	//
+	// Corresponds with DELETE /api/profile/push-subscriptions/{subscriptionId} (the `DeletePushSubscription` operationId).
+	DeletePushSubscription(ctx context.Context, subscriptionId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetReminders The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+	//
+	// Off until the caller saves settings: no day, no channel, and the time zone empty (the web app proposes the browser's). `vapidPublicKey` is the application server key a browser subscribes to push with.
+	//
+	// Corresponds with GET /api/profile/reminders (the `GetReminders` operationId).
+	GetReminders(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateRemindersWithBody Saves the caller's reminder settings.
+	//
+	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/profile/reminders (the `UpdateReminders` operationId).
+	UpdateRemindersWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateReminders Saves the caller's reminder settings.
+	//
+	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/profile/reminders (the `UpdateReminders` operationId).
+	UpdateReminders(ctx context.Context, body UpdateRemindersJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 	//
 	// Case-insensitive; without `query` every session is listed. Paged like `GET /api/chat/sessions`: at most `limit` sessions, and a `Link` header with `rel="next"` when there are more.
@@ -642,6 +693,31 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/public/contact (the `SendContactMessage` operationId).
 	SendContactMessage(ctx context.Context, body SendContactMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnsubscribePage The page a reminder e-mail's unsubscribe link opens.
+	//
+	// Changes nothing (link scanners open links): it shows one button that posts the same token.
+	//
+	// Corresponds with GET /api/public/reminders/unsubscribe (the `UnsubscribePage` operationId).
+	UnsubscribePage(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnsubscribeRemindersWithBody One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+	//
+	// Needs no sign-in: the token, signed by the server, names the user. It turns e-mail reminders off (push stays as it is). A forged or damaged token is a 400 on `token`. Mail clients post `List-Unsubscribe=One-Click` as a form; any body is ignored.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/public/reminders/unsubscribe (the `UnsubscribeReminders` operationId).
+	UnsubscribeRemindersWithBody(ctx context.Context, params *UnsubscribeRemindersParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnsubscribeRemindersWithFormdataBody One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+	//
+	// Needs no sign-in: the token, signed by the server, names the user. It turns e-mail reminders off (push stays as it is). A forged or damaged token is a 400 on `token`. Mail clients post `List-Unsubscribe=One-Click` as a form; any body is ignored.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /api/public/reminders/unsubscribe (the `UnsubscribeReminders` operationId).
+	UnsubscribeRemindersWithFormdataBody(ctx context.Context, params *UnsubscribeRemindersParams, body UnsubscribeRemindersFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ResetPasswordWithBody Sets a new password with the link from the reset mail.
 	//
@@ -1823,6 +1899,116 @@ func (c *Client) ChangePassword(ctx context.Context, body ChangePasswordJSONRequ
 	return c.Client.Do(req)
 }
 
+// AddPushSubscriptionWithBody Stores this device's Web Push subscription for reminders.
+//
+// The fields of the browser's PushSubscription (`endpoint`, an https URL, and its `p256dh` and `auth` keys) and a short name of the device. The same endpoint again replaces it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/profile/push-subscriptions (the `AddPushSubscription` operationId).
+func (c *Client) AddPushSubscriptionWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddPushSubscriptionRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddPushSubscription Stores this device's Web Push subscription for reminders.
+//
+// The fields of the browser's PushSubscription (`endpoint`, an https URL, and its `p256dh` and `auth` keys) and a short name of the device. The same endpoint again replaces it.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/profile/push-subscriptions (the `AddPushSubscription` operationId).
+func (c *Client) AddPushSubscription(ctx context.Context, body AddPushSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddPushSubscriptionRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeletePushSubscription Removes one of the caller's devices from push reminders.
+//
+// Another user's subscription, or an unknown id, is 404.
+//
+// Corresponds with DELETE /api/profile/push-subscriptions/{subscriptionId} (the `DeletePushSubscription` operationId).
+func (c *Client) DeletePushSubscription(ctx context.Context, subscriptionId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeletePushSubscriptionRequest(c.Server, subscriptionId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReminders The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+//
+// Off until the caller saves settings: no day, no channel, and the time zone empty (the web app proposes the browser's). `vapidPublicKey` is the application server key a browser subscribes to push with.
+//
+// Corresponds with GET /api/profile/reminders (the `GetReminders` operationId).
+func (c *Client) GetReminders(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRemindersRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateRemindersWithBody Saves the caller's reminder settings.
+//
+// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/profile/reminders (the `UpdateReminders` operationId).
+func (c *Client) UpdateRemindersWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateRemindersRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateReminders Saves the caller's reminder settings.
+//
+// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/profile/reminders (the `UpdateReminders` operationId).
+func (c *Client) UpdateReminders(ctx context.Context, body UpdateRemindersJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateRemindersRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // SearchProfileSessions The caller's sessions, searched on the server over title, last message and id.
 //
 // Case-insensitive; without `query` every session is listed. Paged like `GET /api/chat/sessions`: at most `limit` sessions, and a `Link` header with `rel="next"` when there are more.
@@ -1902,6 +2088,61 @@ func (c *Client) SendContactMessageWithBody(ctx context.Context, contentType str
 // Corresponds with POST /api/public/contact (the `SendContactMessage` operationId).
 func (c *Client) SendContactMessage(ctx context.Context, body SendContactMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSendContactMessageRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnsubscribePage The page a reminder e-mail's unsubscribe link opens.
+//
+// Changes nothing (link scanners open links): it shows one button that posts the same token.
+//
+// Corresponds with GET /api/public/reminders/unsubscribe (the `UnsubscribePage` operationId).
+func (c *Client) UnsubscribePage(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsubscribePageRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnsubscribeRemindersWithBody One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+//
+// Needs no sign-in: the token, signed by the server, names the user. It turns e-mail reminders off (push stays as it is). A forged or damaged token is a 400 on `token`. Mail clients post `List-Unsubscribe=One-Click` as a form; any body is ignored.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/public/reminders/unsubscribe (the `UnsubscribeReminders` operationId).
+func (c *Client) UnsubscribeRemindersWithBody(ctx context.Context, params *UnsubscribeRemindersParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsubscribeRemindersRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnsubscribeRemindersWithFormdataBody One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+//
+// Needs no sign-in: the token, signed by the server, names the user. It turns e-mail reminders off (push stays as it is). A forged or damaged token is a 400 on `token`. Mail clients post `List-Unsubscribe=One-Click` as a form; any body is ignored.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /api/public/reminders/unsubscribe (the `UnsubscribeReminders` operationId).
+func (c *Client) UnsubscribeRemindersWithFormdataBody(ctx context.Context, params *UnsubscribeRemindersParams, body UnsubscribeRemindersFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsubscribeRemindersRequestWithFormdataBody(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3672,6 +3913,147 @@ func NewChangePasswordRequestWithBody(server string, contentType string, body io
 	return req, nil
 }
 
+// NewAddPushSubscriptionRequest calls the generic AddPushSubscription builder with application/json body
+func NewAddPushSubscriptionRequest(server string, body AddPushSubscriptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddPushSubscriptionRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewAddPushSubscriptionRequestWithBody constructs an http.Request for the AddPushSubscription method, with any body, and a specified content type
+func NewAddPushSubscriptionRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/profile/push-subscriptions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeletePushSubscriptionRequest constructs an http.Request for the DeletePushSubscription method
+func NewDeletePushSubscriptionRequest(server string, subscriptionId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "subscriptionId", subscriptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/profile/push-subscriptions/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetRemindersRequest constructs an http.Request for the GetReminders method
+func NewGetRemindersRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/profile/reminders")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateRemindersRequest calls the generic UpdateReminders builder with application/json body
+func NewUpdateRemindersRequest(server string, body UpdateRemindersJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateRemindersRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewUpdateRemindersRequestWithBody constructs an http.Request for the UpdateReminders method, with any body, and a specified content type
+func NewUpdateRemindersRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/profile/reminders")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewSearchProfileSessionsRequest constructs an http.Request for the SearchProfileSessions method
 func NewSearchProfileSessionsRequest(server string, params *SearchProfileSessionsParams) (*http.Request, error) {
 	var err error
@@ -3839,6 +4221,119 @@ func NewSendContactMessageRequestWithBody(server string, contentType string, bod
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewUnsubscribePageRequest constructs an http.Request for the UnsubscribePage method
+func NewUnsubscribePageRequest(server string, params *UnsubscribePageParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/public/reminders/unsubscribe")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUnsubscribeRemindersRequestWithFormdataBody calls the generic UnsubscribeReminders builder with application/x-www-form-urlencoded body
+func NewUnsubscribeRemindersRequestWithFormdataBody(server string, params *UnsubscribeRemindersParams, body UnsubscribeRemindersFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewUnsubscribeRemindersRequestWithBody(server, params, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewUnsubscribeRemindersRequestWithBody constructs an http.Request for the UnsubscribeReminders method, with any body, and a specified content type
+func NewUnsubscribeRemindersRequestWithBody(server string, params *UnsubscribeRemindersParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/public/reminders/unsubscribe")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
@@ -4894,6 +5389,60 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/profile/password (the `ChangePassword` operationId).
 	ChangePasswordWithResponse(ctx context.Context, body ChangePasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangePasswordAnswer, error)
 
+	// AddPushSubscriptionWithBodyWithResponse Stores this device's Web Push subscription for reminders.
+	//
+	// The fields of the browser's PushSubscription (`endpoint`, an https URL, and its `p256dh` and `auth` keys) and a short name of the device. The same endpoint again replaces it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/profile/push-subscriptions (the `AddPushSubscription` operationId).
+	AddPushSubscriptionWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddPushSubscriptionAnswer, error)
+
+	// AddPushSubscriptionWithResponse Stores this device's Web Push subscription for reminders.
+	//
+	// The fields of the browser's PushSubscription (`endpoint`, an https URL, and its `p256dh` and `auth` keys) and a short name of the device. The same endpoint again replaces it.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/profile/push-subscriptions (the `AddPushSubscription` operationId).
+	AddPushSubscriptionWithResponse(ctx context.Context, body AddPushSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*AddPushSubscriptionAnswer, error)
+
+	// DeletePushSubscriptionWithResponse Removes one of the caller's devices from push reminders.
+	//
+	// Another user's subscription, or an unknown id, is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/profile/push-subscriptions/{subscriptionId} (the `DeletePushSubscription` operationId).
+	DeletePushSubscriptionWithResponse(ctx context.Context, subscriptionId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeletePushSubscriptionAnswer, error)
+
+	// GetRemindersWithResponse The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+	//
+	// Off until the caller saves settings: no day, no channel, and the time zone empty (the web app proposes the browser's). `vapidPublicKey` is the application server key a browser subscribes to push with.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/profile/reminders (the `GetReminders` operationId).
+	GetRemindersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetRemindersAnswer, error)
+
+	// UpdateRemindersWithBodyWithResponse Saves the caller's reminder settings.
+	//
+	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/profile/reminders (the `UpdateReminders` operationId).
+	UpdateRemindersWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRemindersAnswer, error)
+
+	// UpdateRemindersWithResponse Saves the caller's reminder settings.
+	//
+	// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/profile/reminders (the `UpdateReminders` operationId).
+	UpdateRemindersWithResponse(ctx context.Context, body UpdateRemindersJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRemindersAnswer, error)
+
 	// SearchProfileSessionsWithResponse The caller's sessions, searched on the server over title, last message and id.
 	//
 	// Case-insensitive; without `query` every session is listed. Paged like `GET /api/chat/sessions`: at most `limit` sessions, and a `Link` header with `rel="next"` when there are more.
@@ -4938,6 +5487,33 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/public/contact (the `SendContactMessage` operationId).
 	SendContactMessageWithResponse(ctx context.Context, body SendContactMessageJSONRequestBody, reqEditors ...RequestEditorFn) (*SendContactMessageAnswer, error)
+
+	// UnsubscribePageWithResponse The page a reminder e-mail's unsubscribe link opens.
+	//
+	// Changes nothing (link scanners open links): it shows one button that posts the same token.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/public/reminders/unsubscribe (the `UnsubscribePage` operationId).
+	UnsubscribePageWithResponse(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*UnsubscribePageAnswer, error)
+
+	// UnsubscribeRemindersWithBodyWithResponse One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+	//
+	// Needs no sign-in: the token, signed by the server, names the user. It turns e-mail reminders off (push stays as it is). A forged or damaged token is a 400 on `token`. Mail clients post `List-Unsubscribe=One-Click` as a form; any body is ignored.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/public/reminders/unsubscribe (the `UnsubscribeReminders` operationId).
+	UnsubscribeRemindersWithBodyWithResponse(ctx context.Context, params *UnsubscribeRemindersParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UnsubscribeRemindersAnswer, error)
+
+	// UnsubscribeRemindersWithFormdataBodyWithResponse One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+	//
+	// Needs no sign-in: the token, signed by the server, names the user. It turns e-mail reminders off (push stays as it is). A forged or damaged token is a 400 on `token`. Mail clients post `List-Unsubscribe=One-Click` as a form; any body is ignored.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/public/reminders/unsubscribe (the `UnsubscribeReminders` operationId).
+	UnsubscribeRemindersWithFormdataBodyWithResponse(ctx context.Context, params *UnsubscribeRemindersParams, body UnsubscribeRemindersFormdataRequestBody, reqEditors ...RequestEditorFn) (*UnsubscribeRemindersAnswer, error)
 
 	// ResetPasswordWithBodyWithResponse Sets a new password with the link from the reset mail.
 	//
@@ -8214,6 +8790,303 @@ func (r ChangePasswordAnswer) ContentType() string {
 	return ""
 }
 
+// AddPushSubscriptionAnswer503Headers the declared response headers of an HTTP 503 response for AddPushSubscription
+type AddPushSubscriptionAnswer503Headers struct {
+	RetryAfter *int
+}
+
+type AddPushSubscriptionAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *PushDevice
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AddPushSubscriptionAnswer503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r AddPushSubscriptionAnswer) GetJSON201() *PushDevice {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AddPushSubscriptionAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AddPushSubscriptionAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AddPushSubscriptionAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AddPushSubscriptionAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AddPushSubscriptionAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddPushSubscriptionAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddPushSubscriptionAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddPushSubscriptionAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeletePushSubscriptionAnswer503Headers the declared response headers of an HTTP 503 response for DeletePushSubscription
+type DeletePushSubscriptionAnswer503Headers struct {
+	RetryAfter *int
+}
+
+type DeletePushSubscriptionAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeletePushSubscriptionAnswer503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeletePushSubscriptionAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeletePushSubscriptionAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeletePushSubscriptionAnswer) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeletePushSubscriptionAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeletePushSubscriptionAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeletePushSubscriptionAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeletePushSubscriptionAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeletePushSubscriptionAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeletePushSubscriptionAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetRemindersAnswer503Headers the declared response headers of an HTTP 503 response for GetReminders
+type GetRemindersAnswer503Headers struct {
+	RetryAfter *int
+}
+
+type GetRemindersAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Reminders
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetRemindersAnswer503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetRemindersAnswer) GetJSON200() *Reminders {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetRemindersAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GetRemindersAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetRemindersAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetRemindersAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetRemindersAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetRemindersAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetRemindersAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateRemindersAnswer503Headers the declared response headers of an HTTP 503 response for UpdateReminders
+type UpdateRemindersAnswer503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateRemindersAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Reminders
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateRemindersAnswer503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateRemindersAnswer) GetJSON200() *Reminders {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateRemindersAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateRemindersAnswer) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateRemindersAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateRemindersAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateRemindersAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateRemindersAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateRemindersAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateRemindersAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // SearchProfileSessionsAnswer200Headers the declared response headers of an HTTP 200 response for SearchProfileSessions
 type SearchProfileSessionsAnswer200Headers struct {
 	Link *string
@@ -8505,6 +9378,130 @@ func (r SendContactMessageAnswer) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r SendContactMessageAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UnsubscribePageAnswer503Headers the declared response headers of an HTTP 503 response for UnsubscribePage
+type UnsubscribePageAnswer503Headers struct {
+	RetryAfter *int
+}
+
+type UnsubscribePageAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UnsubscribePageAnswer503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UnsubscribePageAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UnsubscribePageAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UnsubscribePageAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UnsubscribePageAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnsubscribePageAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnsubscribePageAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnsubscribePageAnswer) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UnsubscribeRemindersAnswer503Headers the declared response headers of an HTTP 503 response for UnsubscribeReminders
+type UnsubscribeRemindersAnswer503Headers struct {
+	RetryAfter *int
+}
+
+type UnsubscribeRemindersAnswer struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ValidationError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UnsubscribeRemindersAnswer503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UnsubscribeRemindersAnswer) GetJSON400() *ValidationError {
+	return r.JSON400
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UnsubscribeRemindersAnswer) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UnsubscribeRemindersAnswer) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UnsubscribeRemindersAnswer) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnsubscribeRemindersAnswer) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnsubscribeRemindersAnswer) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnsubscribeRemindersAnswer) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9989,6 +10986,96 @@ func (c *ClientWithResponses) ChangePasswordWithResponse(ctx context.Context, bo
 	return ParseChangePasswordAnswer(rsp)
 }
 
+// AddPushSubscriptionWithBodyWithResponse Stores this device's Web Push subscription for reminders.
+//
+// The fields of the browser's PushSubscription (`endpoint`, an https URL, and its `p256dh` and `auth` keys) and a short name of the device. The same endpoint again replaces it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/profile/push-subscriptions (the `AddPushSubscription` operationId).
+func (c *ClientWithResponses) AddPushSubscriptionWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddPushSubscriptionAnswer, error) {
+	rsp, err := c.AddPushSubscriptionWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddPushSubscriptionAnswer(rsp)
+}
+
+// AddPushSubscriptionWithResponse Stores this device's Web Push subscription for reminders.
+//
+// The fields of the browser's PushSubscription (`endpoint`, an https URL, and its `p256dh` and `auth` keys) and a short name of the device. The same endpoint again replaces it.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/profile/push-subscriptions (the `AddPushSubscription` operationId).
+func (c *ClientWithResponses) AddPushSubscriptionWithResponse(ctx context.Context, body AddPushSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*AddPushSubscriptionAnswer, error) {
+	rsp, err := c.AddPushSubscription(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddPushSubscriptionAnswer(rsp)
+}
+
+// DeletePushSubscriptionWithResponse Removes one of the caller's devices from push reminders.
+//
+// Another user's subscription, or an unknown id, is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/profile/push-subscriptions/{subscriptionId} (the `DeletePushSubscription` operationId).
+func (c *ClientWithResponses) DeletePushSubscriptionWithResponse(ctx context.Context, subscriptionId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeletePushSubscriptionAnswer, error) {
+	rsp, err := c.DeletePushSubscription(ctx, subscriptionId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeletePushSubscriptionAnswer(rsp)
+}
+
+// GetRemindersWithResponse The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+//
+// Off until the caller saves settings: no day, no channel, and the time zone empty (the web app proposes the browser's). `vapidPublicKey` is the application server key a browser subscribes to push with.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/profile/reminders (the `GetReminders` operationId).
+func (c *ClientWithResponses) GetRemindersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetRemindersAnswer, error) {
+	rsp, err := c.GetReminders(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetRemindersAnswer(rsp)
+}
+
+// UpdateRemindersWithBodyWithResponse Saves the caller's reminder settings.
+//
+// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/profile/reminders (the `UpdateReminders` operationId).
+func (c *ClientWithResponses) UpdateRemindersWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRemindersAnswer, error) {
+	rsp, err := c.UpdateRemindersWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateRemindersAnswer(rsp)
+}
+
+// UpdateRemindersWithResponse Saves the caller's reminder settings.
+//
+// `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/profile/reminders (the `UpdateReminders` operationId).
+func (c *ClientWithResponses) UpdateRemindersWithResponse(ctx context.Context, body UpdateRemindersJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRemindersAnswer, error) {
+	rsp, err := c.UpdateReminders(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateRemindersAnswer(rsp)
+}
+
 // SearchProfileSessionsWithResponse The caller's sessions, searched on the server over title, last message and id.
 //
 // Case-insensitive; without `query` every session is listed. Paged like `GET /api/chat/sessions`: at most `limit` sessions, and a `Link` header with `rel="next"` when there are more.
@@ -10062,6 +11149,51 @@ func (c *ClientWithResponses) SendContactMessageWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseSendContactMessageAnswer(rsp)
+}
+
+// UnsubscribePageWithResponse The page a reminder e-mail's unsubscribe link opens.
+//
+// Changes nothing (link scanners open links): it shows one button that posts the same token.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/public/reminders/unsubscribe (the `UnsubscribePage` operationId).
+func (c *ClientWithResponses) UnsubscribePageWithResponse(ctx context.Context, params *UnsubscribePageParams, reqEditors ...RequestEditorFn) (*UnsubscribePageAnswer, error) {
+	rsp, err := c.UnsubscribePage(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsubscribePageAnswer(rsp)
+}
+
+// UnsubscribeRemindersWithBodyWithResponse One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+//
+// Needs no sign-in: the token, signed by the server, names the user. It turns e-mail reminders off (push stays as it is). A forged or damaged token is a 400 on `token`. Mail clients post `List-Unsubscribe=One-Click` as a form; any body is ignored.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/public/reminders/unsubscribe (the `UnsubscribeReminders` operationId).
+func (c *ClientWithResponses) UnsubscribeRemindersWithBodyWithResponse(ctx context.Context, params *UnsubscribeRemindersParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UnsubscribeRemindersAnswer, error) {
+	rsp, err := c.UnsubscribeRemindersWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsubscribeRemindersAnswer(rsp)
+}
+
+// UnsubscribeRemindersWithFormdataBodyWithResponse One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+//
+// Needs no sign-in: the token, signed by the server, names the user. It turns e-mail reminders off (push stays as it is). A forged or damaged token is a 400 on `token`. Mail clients post `List-Unsubscribe=One-Click` as a form; any body is ignored.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/public/reminders/unsubscribe (the `UnsubscribeReminders` operationId).
+func (c *ClientWithResponses) UnsubscribeRemindersWithFormdataBodyWithResponse(ctx context.Context, params *UnsubscribeRemindersParams, body UnsubscribeRemindersFormdataRequestBody, reqEditors ...RequestEditorFn) (*UnsubscribeRemindersAnswer, error) {
+	rsp, err := c.UnsubscribeRemindersWithFormdataBody(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsubscribeRemindersAnswer(rsp)
 }
 
 // ResetPasswordWithBodyWithResponse Sets a new password with the link from the reset mail.
@@ -13098,6 +14230,270 @@ func ParseChangePasswordAnswer(rsp *http.Response) (*ChangePasswordAnswer, error
 	return response, nil
 }
 
+// ParseAddPushSubscriptionAnswer parses an HTTP response from a AddPushSubscriptionWithResponse call
+func ParseAddPushSubscriptionAnswer(rsp *http.Response) (*AddPushSubscriptionAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddPushSubscriptionAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest PushDevice
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers AddPushSubscriptionAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeletePushSubscriptionAnswer parses an HTTP response from a DeletePushSubscriptionWithResponse call
+func ParseDeletePushSubscriptionAnswer(rsp *http.Response) (*DeletePushSubscriptionAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeletePushSubscriptionAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeletePushSubscriptionAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetRemindersAnswer parses an HTTP response from a GetRemindersWithResponse call
+func ParseGetRemindersAnswer(rsp *http.Response) (*GetRemindersAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetRemindersAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Reminders
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetRemindersAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateRemindersAnswer parses an HTTP response from a UpdateRemindersWithResponse call
+func ParseUpdateRemindersAnswer(rsp *http.Response) (*UpdateRemindersAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateRemindersAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Reminders
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateRemindersAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseSearchProfileSessionsAnswer parses an HTTP response from a SearchProfileSessionsWithResponse call
 func ParseSearchProfileSessionsAnswer(rsp *http.Response) (*SearchProfileSessionsAnswer, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -13346,6 +14742,112 @@ func ParseSendContactMessageAnswer(rsp *http.Response) (*SendContactMessageAnswe
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers SendContactMessageAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUnsubscribePageAnswer parses an HTTP response from a UnsubscribePageWithResponse call
+func ParseUnsubscribePageAnswer(rsp *http.Response) (*UnsubscribePageAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnsubscribePageAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UnsubscribePageAnswer503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUnsubscribeRemindersAnswer parses an HTTP response from a UnsubscribeRemindersWithResponse call
+func ParseUnsubscribeRemindersAnswer(rsp *http.Response) (*UnsubscribeRemindersAnswer, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnsubscribeRemindersAnswer{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ValidationError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UnsubscribeRemindersAnswer503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -118,6 +118,16 @@ type ProcessedWebhookEvent struct {
 	ProcessedAt time.Time
 }
 
+type PushSubscription struct {
+	ID        uuid.UUID
+	UserID    uuid.UUID
+	Endpoint  string
+	P256dh    string
+	Auth      string
+	Device    string
+	CreatedAt time.Time
+}
+
 type RateLimit struct {
 	Key         string
 	WindowStart time.Time
@@ -143,6 +153,25 @@ type RefreshTokenFamily struct {
 	ExpiresAt    time.Time
 	RevokedAt    *time.Time
 	RevokeReason *string
+}
+
+type Reminder struct {
+	UserID    uuid.UUID
+	Days      int16
+	LocalTime string
+	TimeZone  string
+	Email     bool
+	Push      bool
+	NextDue   *time.Time
+	UpdatedAt time.Time
+}
+
+type ReminderKey struct {
+	ID                bool
+	VapidPublic       string
+	VapidPrivate      string
+	UnsubscribeSecret []byte
+	CreatedAt         time.Time
 }
 
 type SafetyReferralCount struct {

@@ -12,9 +12,19 @@ import (
 )
 
 type Querier interface {
+	// ActivitySince tells whether the user checked in or wrote in a chat since @since (the local
+	// midnight of the reminder's day): such a day gets no reminder.
+	ActivitySince(ctx context.Context, arg ActivitySinceParams) (bool, error)
+	// AddPushSubscription stores a device's subscription; the same endpoint again (a browser that
+	// subscribed anew) moves to this user with its new keys.
+	AddPushSubscription(ctx context.Context, arg AddPushSubscriptionParams) (PushSubscription, error)
+	AdvanceReminder(ctx context.Context, arg AdvanceReminderParams) error
 	// ClaimCheckinLowStreak records that the low-streak card is shown now, unless it was shown in
 	// the last seven days; one row means this call may show it.
 	ClaimCheckinLowStreak(ctx context.Context, userID uuid.UUID) (int64, error)
+	// ClaimDueReminders locks up to `lim` reminders due at @now, skipping rows another instance holds;
+	// the caller advances each in the same transaction (AdvanceReminder).
+	ClaimDueReminders(ctx context.Context, arg ClaimDueRemindersParams) ([]ClaimDueRemindersRow, error)
 	// ClaimUnverifiedUser hands an account that was registered but never verified to the
 	// mailbox owner, whom an identity provider vouches for: whoever registered it proved
 	// nothing, so their password and chosen name go, and the address counts as verified.
@@ -30,6 +40,8 @@ type Querier interface {
 	CountCheckinDaysBetween(ctx context.Context, arg CountCheckinDaysBetweenParams) (int32, error)
 	// CountContactMessages counts the stored contact messages (for operators and tests).
 	CountContactMessages(ctx context.Context) (int64, error)
+	// CountDueReminders is the benchmark's and the tests' view of what the job would select.
+	CountDueReminders(ctx context.Context, now time.Time) (int64, error)
 	// CreateContactMessage stores one message sent through the public contact form.
 	CreateContactMessage(ctx context.Context, arg CreateContactMessageParams) (ContactMessage, error)
 	// CreateEmailToken stores the hash of a single-use verification or reset token.
@@ -48,6 +60,8 @@ type Querier interface {
 	// and name its registrant chose, with no token of its own. The verification mail copies
 	// them into its link (CreateVerifyLink); only following that link sets them on the account.
 	CreateRegistration(ctx context.Context, arg CreateRegistrationParams) error
+	// CreateReminderKeys stores the keys unless an instance made them first.
+	CreateReminderKeys(ctx context.Context, arg CreateReminderKeysParams) error
 	// CreateSession starts an ACTIVE session for the user.
 	CreateSession(ctx context.Context, arg CreateSessionParams) (ChatSession, error)
 	// CreateSigningKey adds a key that signs from now() + activate_after_seconds on.
@@ -67,6 +81,8 @@ type Querier interface {
 	// DeleteMessageForUser deletes one of the user's messages (a partial reply
 	// replaced by a retry).
 	DeleteMessageForUser(ctx context.Context, arg DeleteMessageForUserParams) (int64, error)
+	DeletePushSubscription(ctx context.Context, arg DeletePushSubscriptionParams) (int64, error)
+	DeletePushSubscriptionByEndpoint(ctx context.Context, endpoint string) error
 	// DeleteRateLimit forgets every window of a key (e.g. failed logins after a success).
 	DeleteRateLimit(ctx context.Context, key string) error
 	// DeleteRateLimitRange forgets every window of the keys from @low (included) to @high
@@ -114,6 +130,8 @@ type Querier interface {
 	// user) with its family and the owner's role, locking the token and its family so that
 	// concurrent refreshes of one token are serialised.
 	GetRefreshTokenForUpdate(ctx context.Context, arg GetRefreshTokenForUpdateParams) (GetRefreshTokenForUpdateRow, error)
+	GetReminder(ctx context.Context, userID uuid.UUID) (Reminder, error)
+	GetReminderKeys(ctx context.Context) (GetReminderKeysRow, error)
 	// GetSafetyCheckinCount returns the day's check-in count (0 when none).
 	GetSafetyCheckinCount(ctx context.Context, day time.Time) (int32, error)
 	// GetSafetyReferralCount returns the day's referral count (0 when none).
@@ -224,6 +242,7 @@ type Querier interface {
 	// sqlc does not know that the lateral join's columns may be NULL, so the one row without a
 	// message has them zero instead: its id is the nil uuid.
 	ListMessagesUnlessVersion(ctx context.Context, arg ListMessagesUnlessVersionParams) ([]ListMessagesUnlessVersionRow, error)
+	ListPushSubscriptions(ctx context.Context, userID uuid.UUID) ([]PushSubscription, error)
 	// ListRecentMessages lists at most max_rows of the user's session's messages,
 	// newest first, older than the (before_at, before_id) cursor when it is set: a
 	// backward index scan that stops at the limit, whatever the session's length.
@@ -362,6 +381,8 @@ type Querier interface {
 	TakeUsageWithin(ctx context.Context, arg TakeUsageWithinParams) (bool, error)
 	// TrimMemoriesForUser keeps the user's newest max_rows memories and deletes the rest.
 	TrimMemoriesForUser(ctx context.Context, arg TrimMemoriesForUserParams) error
+	// UnsubscribeReminderEmail turns e-mail reminders off; the caller recomputes next_due.
+	UnsubscribeReminderEmail(ctx context.Context, userID uuid.UUID) (Reminder, error)
 	// UpdateCheckin replaces the changeable fields of one of the user's check-ins.
 	UpdateCheckin(ctx context.Context, arg UpdateCheckinParams) (Checkin, error)
 	// UpdateMemoryForUser changes the text of the user's memory; pgx.ErrNoRows when it is not
@@ -373,6 +394,8 @@ type Querier interface {
 	// text, session and age: it counts as new).
 	// The clock, not the transaction's start, dates it: the facts of one session keep their order.
 	UpsertMemory(ctx context.Context, arg UpsertMemoryParams) error
+	// UpsertReminder stores the caller's reminder settings with the next due instant computed in Go.
+	UpsertReminder(ctx context.Context, arg UpsertReminderParams) (Reminder, error)
 	// UpsertSubscription stores a subscription's state unless a newer event already did
 	// (0 rows then): events can arrive out of order.
 	UpsertSubscription(ctx context.Context, arg UpsertSubscriptionParams) (int64, error)

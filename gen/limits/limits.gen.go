@@ -96,6 +96,12 @@ const (
 	ProfileUpdatePrimaryConcernsMaxLength = 250
 	// ProfileUpdateSensitiveTopicsMaxLength is the maxLength of ProfileUpdate.sensitiveTopics.
 	ProfileUpdateSensitiveTopicsMaxLength = 250
+	// PushSubscriptionRequestDeviceMaxLength is the maxLength of PushSubscriptionRequest.device.
+	PushSubscriptionRequestDeviceMaxLength = 80
+	// PushSubscriptionRequestEndpointMinLength is the minLength of PushSubscriptionRequest.endpoint.
+	PushSubscriptionRequestEndpointMinLength = 1
+	// PushSubscriptionRequestEndpointMaxLength is the maxLength of PushSubscriptionRequest.endpoint.
+	PushSubscriptionRequestEndpointMaxLength = 2000
 	// RefreshRequestRefreshTokenMinLength is the minLength of RefreshRequest.refreshToken.
 	RefreshRequestRefreshTokenMinLength = 1
 	// RefreshRequestRefreshTokenMaxLength is the maxLength of RefreshRequest.refreshToken.
@@ -112,6 +118,10 @@ const (
 	RegisterRequestPasswordMinLength = 8
 	// RegisterRequestPasswordMaxLength is the maxLength of RegisterRequest.password.
 	RegisterRequestPasswordMaxLength = 128
+	// ReminderSettingsTimeMaxLength is the maxLength of ReminderSettings.time.
+	ReminderSettingsTimeMaxLength = 16
+	// ReminderSettingsTimeZoneMaxLength is the maxLength of ReminderSettings.timeZone.
+	ReminderSettingsTimeZoneMaxLength = 64
 	// ResendVerificationRequestEmailMaxLength is the maxLength of ResendVerificationRequest.email.
 	ResendVerificationRequestEmailMaxLength = 254
 	// ResetPasswordRequestConfirmPasswordMaxLength is the maxLength of ResetPasswordRequest.confirmPassword.

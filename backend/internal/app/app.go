@@ -29,6 +29,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/memory"
 	"github.com/percolate/percolate/backend/internal/queue"
+	"github.com/percolate/percolate/backend/internal/reminders"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pglocal"
 	"github.com/percolate/percolate/backend/internal/voice"
@@ -181,6 +182,11 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 	// Weekly insight reports for Premium users: stored once per user and week.
 	reports := insights.New(db.Store, jobs, mailer, cfg.PublicURL, companion.New(cfg.LLM), logger)
 	contactSvc := contact.New(db.Store, jobs, mailer, cfg.Mail.SupportEmail, logger)
+	// Gentle reminders by e-mail and Web Push; the dispatch runs every minute (schedule).
+	remindSvc := reminders.New(db.Store, jobs, mailer, reminders.Config{
+		PublicURL: cfg.PublicURL, Subscriber: cfg.Mail.SupportEmail, Logger: logger,
+		VAPIDPublic: cfg.VAPIDPublicKey, VAPIDPrivate: cfg.VAPIDPrivateKey,
+	})
 	schedule(jobs, db.Store, logger)
 	if err := jobs.Start(ctx); err != nil {
 		return err
@@ -217,6 +223,7 @@ func Serve(ctx context.Context, cfg config.Config, logger *slog.Logger, version 
 		Memory:         memory.New(db.Store),
 		Checkins:       checkin.New(db.Store, tiers),
 		Export:         export.New(db.Store),
+		Reminders:      remindSvc,
 	})
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/insights"
 	"github.com/percolate/percolate/backend/internal/queue"
+	"github.com/percolate/percolate/backend/internal/reminders"
 	"github.com/percolate/percolate/backend/internal/store"
 )
 
@@ -22,4 +23,7 @@ func schedule(q *queue.Queue, st *store.Store, logger *slog.Logger) {
 	// Weekly insight reports for Premium users: an hourly run makes the reports of the
 	// last full week that are still missing, so a new week's are made within the hour.
 	q.AddPeriodic(time.Hour, insights.ReportsArgs{})
+	// Gentle reminders: every minute, the reminders that are due are claimed and queued
+	// (their workers are registered by reminders.New).
+	q.AddPeriodic(time.Minute, reminders.DispatchArgs{})
 }

@@ -50,9 +50,13 @@ const (
 	EnvOIDCClientID          = "PERCOLATE_OIDC_CLIENT_ID"
 	EnvOIDCClientSecret      = "PERCOLATE_OIDC_CLIENT_SECRET" // #nosec G101 -- the name of an environment variable, not a credential
 	EnvCommunityURL          = "PERCOLATE_COMMUNITY_URL"
-	EnvSecretKey             = "PERCOLATE_SECRET_KEY"
-	EnvTrustedProxies        = "PERCOLATE_TRUSTED_PROXIES"
-	EnvLogLevel              = "PERCOLATE_LOG_LEVEL"
+	// The VAPID key pair of Web Push reminders (base64url, as webpush-go makes them); both or
+	// neither. Unset, a pair is made once and kept in the database.
+	EnvVAPIDPublicKey  = "PERCOLATE_VAPID_PUBLIC_KEY"
+	EnvVAPIDPrivateKey = "PERCOLATE_VAPID_PRIVATE_KEY" // #nosec G101 -- the name of an environment variable, not a credential
+	EnvSecretKey       = "PERCOLATE_SECRET_KEY"
+	EnvTrustedProxies  = "PERCOLATE_TRUSTED_PROXIES"
+	EnvLogLevel        = "PERCOLATE_LOG_LEVEL"
 )
 
 // Defaults applied when a variable is unset or empty.
@@ -100,6 +104,8 @@ type Config struct {
 	LogLevel slog.Level
 	// CommunityURL is an optional http(s) link to a community space.
 	CommunityURL string
+	// VAPIDPublicKey and VAPIDPrivateKey replace the stored Web Push keys (both set, or neither).
+	VAPIDPublicKey, VAPIDPrivateKey string
 	// TrustedProxies are the addresses (CIDR prefixes) of reverse proxies whose
 	// X-Forwarded-For header names the client; empty means the connection's
 	// own address is the client's.
@@ -320,6 +326,10 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.LogLevel = level
 
+	c.VAPIDPublicKey, c.VAPIDPrivateKey = get(EnvVAPIDPublicKey), get(EnvVAPIDPrivateKey)
+	if (c.VAPIDPublicKey == "") != (c.VAPIDPrivateKey == "") {
+		errs.add(EnvVAPIDPublicKey, "set both %s and %s, or neither", EnvVAPIDPublicKey, EnvVAPIDPrivateKey)
+	}
 	if v := get(EnvCommunityURL); v != "" {
 		if err := checkHTTPURL(v); err != nil {
 			errs.add(EnvCommunityURL, "%q %v", v, err)

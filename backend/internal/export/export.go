@@ -1,9 +1,10 @@
 // Package export writes everything of a user's account as a zip archive: percolate-export.json
 // (the profile, every session with its messages, summary and emotions, the memories, the
-// weekly reports and the check-ins) and one Markdown file per session,
-// sessions/YYYY-MM-DD-title.md, readable as a journal, with checkins.md, one line per check-in. The archive is written to the response as it is made: sessions are read a page
-// at a time (twice: once for the JSON, once for the journal), so an account with thousands of
-// sessions never sits in memory at once.
+// weekly reports, the check-ins, and the reminder settings with the push devices, without
+// their keys) and one Markdown file per session, sessions/YYYY-MM-DD-title.md, readable as a
+// journal, with checkins.md, one line per check-in. The archive is written to the response as
+// it is made: sessions are read a page at a time (twice: once for the JSON, once for the
+// journal), so an account with thousands of sessions never sits in memory at once.
 package export
 
 import (
@@ -75,6 +76,19 @@ type (
 		SessionID *uuid.UUID `json:"sessionId"`
 		CreatedAt time.Time  `json:"createdAt"`
 		UpdatedAt time.Time  `json:"updatedAt"`
+	}
+	fileReminders struct {
+		Days     []string         `json:"days"`
+		Time     string           `json:"time"`
+		TimeZone string           `json:"timeZone"`
+		Email    bool             `json:"email"`
+		Push     bool             `json:"push"`
+		Devices  []filePushDevice `json:"pushDevices"`
+	}
+	// filePushDevice is a device subscribed to push reminders, without its endpoint and keys.
+	filePushDevice struct {
+		Device    string    `json:"device"`
+		CreatedAt time.Time `json:"createdAt"`
 	}
 	fileReport struct {
 		ID        uuid.UUID       `json:"id"`
@@ -199,6 +213,16 @@ func (s *Service) writeJSON(ctx context.Context, q *dbgen.Queries, userID uuid.U
 		return err
 	}
 	if err := writeCheckinsJSON(ctx, q, userID, raw, part); err != nil {
+		return err
+	}
+	rem, err := reminders(ctx, q, userID)
+	if err != nil {
+		return err
+	}
+	if err := raw(`,"reminders":`); err != nil {
+		return err
+	}
+	if err := part(rem); err != nil {
 		return err
 	}
 	if err := raw(`,"sessions":[`); err != nil {
@@ -341,4 +365,28 @@ func utc(t *time.Time) *time.Time {
 	}
 	u := t.UTC()
 	return &u
+}
+
+// reminders is the user's reminder settings and push devices, or nil when never set.
+func reminders(ctx context.Context, q *dbgen.Queries, userID uuid.UUID) (*fileReminders, error) {
+	subs, err := q.ListPushSubscriptions(ctx, userID)
+	if err != nil {
+		return nil, fmt.Errorf("export push subscriptions: %w", err)
+	}
+	r, err := q.GetReminder(ctx, userID)
+	if store.IsNotFound(err) && len(subs) == 0 {
+		return nil, nil
+	} else if err != nil && !store.IsNotFound(err) {
+		return nil, fmt.Errorf("export reminders: %w", err)
+	}
+	out := &fileReminders{Days: []string{}, Time: r.LocalTime, TimeZone: r.TimeZone, Email: r.Email, Push: r.Push, Devices: []filePushDevice{}}
+	for w := range 7 {
+		if r.Days&(1<<w) != 0 {
+			out.Days = append(out.Days, strings.ToLower(time.Weekday(w).String()[:3]))
+		}
+	}
+	for _, sub := range subs {
+		out.Devices = append(out.Devices, filePushDevice{Device: sub.Device, CreatedAt: sub.CreatedAt.UTC()})
+	}
+	return out, nil
 }

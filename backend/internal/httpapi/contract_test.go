@@ -113,6 +113,12 @@ func validValue(s *openapi3.Schema) any {
 		return "3f2b8c1e-7a4d-4e8b-9c1a-2b3c4d5e6f70"
 	case s.Format == "email":
 		return "ada@example.com"
+	case s.Type.Is("array"):
+		return []any{}
+	}
+	// A field whose meaning the service checks (a time, a key) gives a valid example.
+	if ex, ok := s.Example.(string); ok {
+		return ex
 	}
 	n := max(int(s.MinLength), 8)
 	if s.MaxLength != nil {

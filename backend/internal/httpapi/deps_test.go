@@ -24,6 +24,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/mail"
 	"github.com/percolate/percolate/backend/internal/memory"
 	"github.com/percolate/percolate/backend/internal/queue"
+	"github.com/percolate/percolate/backend/internal/reminders"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/voice"
 )
@@ -50,18 +51,19 @@ var offline = sync.OnceValues(func() (Deps, error) {
 	accounts := account.NewService(st, auth.NewHasher(cheapArgon, 0), tokens, sender, jobs, account.Config{PublicURL: testPublicURL, Logger: quiet})
 	chatSvc := chat.New(st, &companion.Offline{}, chat.Options{Queue: jobs, Logger: quiet})
 	return Deps{
-		DB:       st,
-		Verifier: NewTokenVerifier(tokens),
-		Accounts: accounts,
-		OIDC:     account.NewOIDC(accounts, account.OIDCConfig{}),
-		Billing:  billing.New(st, config.Stripe{}, testPublicURL, "", nil, quiet),
-		Insights: insights.New(st, jobs, sender, testPublicURL, nil, quiet),
-		Voice:    voice.NewService(chatSvc, st, voice.NewSpeaker(config.LLM{}, quiet), voice.NewTranscriber(config.LLM{}), nil, quiet),
-		Contact:  contact.New(st, jobs, sender, "support@percolate.test", quiet),
-		Chat:     chatSvc,
-		Memory:   memory.New(st),
-		Checkins: checkin.New(st, nil),
-		Export:   export.New(st),
+		DB:        st,
+		Verifier:  NewTokenVerifier(tokens),
+		Accounts:  accounts,
+		OIDC:      account.NewOIDC(accounts, account.OIDCConfig{}),
+		Billing:   billing.New(st, config.Stripe{}, testPublicURL, "", nil, quiet),
+		Insights:  insights.New(st, jobs, sender, testPublicURL, nil, quiet),
+		Voice:     voice.NewService(chatSvc, st, voice.NewSpeaker(config.LLM{}, quiet), voice.NewTranscriber(config.LLM{}), nil, quiet),
+		Contact:   contact.New(st, jobs, sender, "support@percolate.test", quiet),
+		Chat:      chatSvc,
+		Memory:    memory.New(st),
+		Checkins:  checkin.New(st, nil),
+		Export:    export.New(st),
+		Reminders: reminders.New(st, jobs, sender, reminders.Config{PublicURL: testPublicURL, Logger: quiet}),
 	}, nil
 })
 
@@ -94,6 +96,7 @@ func withOffline(t testing.TB, d Deps) Deps {
 	fill(d.Memory != nil, func() { d.Memory = o.Memory })
 	fill(d.Checkins != nil, func() { d.Checkins = o.Checkins })
 	fill(d.Export != nil, func() { d.Export = o.Export })
+	fill(d.Reminders != nil, func() { d.Reminders = o.Reminders })
 	return d
 }
 
@@ -105,18 +108,19 @@ func TestNewHandlerRequiresEveryService(t *testing.T) {
 		t.Fatalf("with every service: %v", err)
 	}
 	for name, drop := range map[string]func(*Deps){
-		"DB":       func(d *Deps) { d.DB = nil },
-		"Verifier": func(d *Deps) { d.Verifier = nil },
-		"Accounts": func(d *Deps) { d.Accounts = nil },
-		"OIDC":     func(d *Deps) { d.OIDC = nil },
-		"Billing":  func(d *Deps) { d.Billing = nil },
-		"Insights": func(d *Deps) { d.Insights = nil },
-		"Checkins": func(d *Deps) { d.Checkins = nil },
-		"Voice":    func(d *Deps) { d.Voice = nil },
-		"Contact":  func(d *Deps) { d.Contact = nil },
-		"Chat":     func(d *Deps) { d.Chat = nil },
-		"Memory":   func(d *Deps) { d.Memory = nil },
-		"Export":   func(d *Deps) { d.Export = nil },
+		"DB":        func(d *Deps) { d.DB = nil },
+		"Verifier":  func(d *Deps) { d.Verifier = nil },
+		"Accounts":  func(d *Deps) { d.Accounts = nil },
+		"OIDC":      func(d *Deps) { d.OIDC = nil },
+		"Billing":   func(d *Deps) { d.Billing = nil },
+		"Insights":  func(d *Deps) { d.Insights = nil },
+		"Voice":     func(d *Deps) { d.Voice = nil },
+		"Contact":   func(d *Deps) { d.Contact = nil },
+		"Chat":      func(d *Deps) { d.Chat = nil },
+		"Memory":    func(d *Deps) { d.Memory = nil },
+		"Checkins":  func(d *Deps) { d.Checkins = nil },
+		"Export":    func(d *Deps) { d.Export = nil },
+		"Reminders": func(d *Deps) { d.Reminders = nil },
 	} {
 		d := full
 		drop(&d)

@@ -45,6 +45,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/memory"
 	"github.com/percolate/percolate/backend/internal/queue"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
+	"github.com/percolate/percolate/backend/internal/reminders"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	"github.com/percolate/percolate/backend/internal/voice"
@@ -163,18 +164,19 @@ func newFuzzEnv(t *testing.T) *fuzzEnv {
 	stripeCfg := config.Stripe{SecretKey: "sk_test_1", WebhookSecret: "whsec_fuzz", PriceBasic: "price_b", PricePremium: "price_p", APIURL: stripe.URL}
 
 	inner := buildHandler(t, Deps{
-		Logger:   quiet,
-		DB:       st,
-		Verifier: NewTokenVerifier(tokens),
-		Accounts: accounts,
-		Chat:     chatSvc,
-		Voice:    voiceSvc,
-		Billing:  billing.New(st, stripeCfg, "http://app.test", "", stripe.HTTPClient(), quiet),
-		Contact:  contact.New(st, q, sender, "support@percolate.test", quiet),
-		Insights: insights.New(st, q, nil, "http://app.test", nil, quiet),
-		Memory:   memory.New(st),
-		Checkins: checkin.New(st, nil),
-		Export:   export.New(st),
+		Logger:    quiet,
+		DB:        st,
+		Verifier:  NewTokenVerifier(tokens),
+		Accounts:  accounts,
+		Chat:      chatSvc,
+		Voice:     voiceSvc,
+		Billing:   billing.New(st, stripeCfg, "http://app.test", "", stripe.HTTPClient(), quiet),
+		Contact:   contact.New(st, q, sender, "support@percolate.test", quiet),
+		Insights:  insights.New(st, q, nil, "http://app.test", nil, quiet),
+		Memory:    memory.New(st),
+		Checkins:  checkin.New(st, nil),
+		Export:    export.New(st),
+		Reminders: reminders.New(st, q, sender, reminders.Config{PublicURL: "http://app.test", Logger: quiet}),
 	})
 	e.h = contractChecked(fuzzTB{TB: t, e: e}, inner, false)
 	e.tokens = tokens

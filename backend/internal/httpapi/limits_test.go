@@ -16,6 +16,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/chat"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/contact"
+	"github.com/percolate/percolate/backend/internal/reminders"
 	"github.com/percolate/percolate/gen/api"
 	"github.com/percolate/percolate/gen/limits"
 )
@@ -83,8 +84,9 @@ func (c contractOp) notRefusedFor(t *testing.T, res response, field string) {
 			t.Fatalf("%s: the 400 is not the contract's validation error: %v: %s", field, err, res.Body)
 		}
 		// A cursor the gate lets through reaches the chat service, which finds it is no page
-		// it made: a refusal from past the gate, which this test does not judge.
-		if msg, named := refusal.Details[field]; named && (field != "cursor" || msg != chat.MsgBadCursor) {
+		// it made, and a time, zone or push key reaches the reminders service, which reads
+		// what it means: refusals from past the gate, which this test does not judge.
+		if msg, named := refusal.Details[field]; named && (field != "cursor" || msg != chat.MsgBadCursor) && !reminders.IsMeaningRefusal(msg) {
 			t.Fatalf("%s refused: details[%s] = %q", field, field, msg)
 		}
 	}

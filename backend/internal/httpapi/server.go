@@ -27,6 +27,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/export"
 	"github.com/percolate/percolate/backend/internal/insights"
 	"github.com/percolate/percolate/backend/internal/memory"
+	"github.com/percolate/percolate/backend/internal/reminders"
 	"github.com/percolate/percolate/backend/internal/voice"
 	"github.com/percolate/percolate/gen/api"
 )
@@ -76,6 +77,8 @@ type Deps struct {
 	Checkins *checkin.Service
 	// Export writes a user's data as a zip archive.
 	Export Exporter
+	// Reminders keeps reminder settings and push subscriptions.
+	Reminders *reminders.Service
 	// Tiers is what each role includes, shown on /api/auth/me (nil: the product's defaults).
 	Tiers entitlement.Table
 }
@@ -116,6 +119,7 @@ func (d Deps) missing() []string {
 		{"Memory", d.Memory == nil},
 		{"Checkins", d.Checkins == nil},
 		{"Export", d.Export == nil},
+		{"Reminders", d.Reminders == nil},
 	} {
 		if dep.nil {
 			out = append(out, dep.name)

@@ -36,6 +36,8 @@ type Message struct {
 	Text string
 	// HTML is an optional HTML alternative to Text.
 	HTML string
+	// Headers are extra header fields, such as List-Unsubscribe (RFC 8058).
+	Headers map[string]string
 }
 
 // Sender delivers messages.
@@ -105,6 +107,11 @@ func checkMessage(m Message) (*netmail.Address, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: recipient: %w", ErrInvalidMessage, err)
 	}
+	for k, v := range m.Headers {
+		if hasControl(k) || hasControl(v) || strings.ContainsAny(k, ": ") {
+			return nil, fmt.Errorf("%w: header %q contains a control character", ErrInvalidMessage, k)
+		}
+	}
 	if strings.TrimSpace(m.Text) == "" {
 		return nil, fmt.Errorf("%w: empty text body", ErrInvalidMessage)
 	}
@@ -128,6 +135,9 @@ func buildMsg(from, to *netmail.Address, m Message, now time.Time) (*gomail.Msg,
 		return nil, err
 	}
 	msg.SetMessageIDWithValue(id)
+	for k, v := range m.Headers {
+		msg.SetGenHeader(gomail.Header(k), v)
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)

@@ -163,6 +163,35 @@ func TestOutboxHTMLAlternative(t *testing.T) {
 	}
 }
 
+// Extra headers (a reminder's one-click unsubscribe, RFC 8058) are written as given.
+func TestOutboxWritesExtraHeaders(t *testing.T) {
+	dataDir := t.TempDir()
+	sender, err := mail.New(loadMail(t, nil), dataDir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = sender.Send(context.Background(), mail.Message{
+		To: "a@example.com", Subject: "A moment for you", Text: "plain",
+		Headers: map[string]string{
+			"List-Unsubscribe":      "<https://app.example/api/public/reminders/unsubscribe?token=abc>",
+			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := netmail.ReadMessage(bytes.NewReader(readOnlyOutboxFile(t, dataDir)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Header.Get("List-Unsubscribe"); got != "<https://app.example/api/public/reminders/unsubscribe?token=abc>" {
+		t.Errorf("List-Unsubscribe = %q", got)
+	}
+	if got := m.Header.Get("List-Unsubscribe-Post"); got != "List-Unsubscribe=One-Click" {
+		t.Errorf("List-Unsubscribe-Post = %q", got)
+	}
+}
+
 func TestOutboxTightensExistingDirectory(t *testing.T) {
 	dataDir := t.TempDir()
 	if err := os.MkdirAll(mail.OutboxDir(dataDir), 0o755); err != nil {
@@ -187,6 +216,8 @@ func TestRejectsInvalidMessages(t *testing.T) {
 		{"two recipients", mail.Message{To: "a@example.com, b@example.com", Subject: "s", Text: "t"}},
 		{"not an address", mail.Message{To: "nobody", Subject: "s", Text: "t"}},
 		{"empty body", mail.Message{To: "a@example.com", Subject: "s", Text: "  "}},
+		{"CRLF in a header", mail.Message{To: "a@example.com", Subject: "s", Text: "t", Headers: map[string]string{"List-Unsubscribe": "<x>\r\nBcc: victim@example.com"}}},
+		{"colon in a header name", mail.Message{To: "a@example.com", Subject: "s", Text: "t", Headers: map[string]string{"Bcc: v@example.com\r\nX": "1"}}},
 	}
 	srv := smtptest.Start(t)
 	dataDir := t.TempDir()

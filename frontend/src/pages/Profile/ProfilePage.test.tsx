@@ -1,7 +1,7 @@
 import { delay, http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
 import type { Profile } from '../../api/gen/model';
-import { getGetProfileResponseMock } from '../../api/gen/profile/profile.msw';
+import { getGetProfileResponseMock, getGetRemindersResponseMock } from '../../api/gen/profile/profile.msw';
 import { browser } from '../../auth/browser';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth/storage';
@@ -38,6 +38,9 @@ function renderProfile(profile: Profile | (() => Response) = aProfile()) {
     http.get('/api/auth/me', () => HttpResponse.json(aUser())),
     http.get('/api/profile', typeof profile === 'function' ? profile : () => HttpResponse.json(profile)),
     http.get('/api/profile/memories', () => HttpResponse.json([])),
+    http.get('/api/profile/reminders', () =>
+      HttpResponse.json(getGetRemindersResponseMock({ days: [], time: '19:00', timeZone: '', email: false, push: false, nextDue: null, devices: [] })),
+    ),
     http.get('/api/public/safety-resources', ({ request }) =>
       HttpResponse.json(resourcesFor(new URL(request.url).searchParams.get('country'))),
     ),

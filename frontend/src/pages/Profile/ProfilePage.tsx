@@ -15,6 +15,7 @@ import { EditableField } from './EditableField';
 import { tierLabel } from './profileFields';
 import { MemoryPanel } from '../../features/memory/MemoryPanel';
 import { DownloadDataButton } from '../../features/export/DownloadDataButton';
+import { RemindersSection } from '../../features/reminders/RemindersSection';
 
 /**
  * Opens the Stripe customer portal in a new tab: the blank tab is opened
@@ -118,6 +119,8 @@ export function ProfilePage() {
         </Paper>
 
         <MemoryPanel profile={data} onProfileSaved={saved} />
+
+        <RemindersSection />
 
         <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="data-title">
           <Stack gap="sm">

@@ -71,12 +71,15 @@ import {
   ClosingFeeling,
   Emotion,
   Role,
-  SessionStatus
+  SessionStatus,
+  Weekday
 } from '.././model';
 import type {
   Memory,
   MessageResponse,
   Profile,
+  PushDevice,
+  Reminders,
   SessionListItem
 } from '.././model';
 
@@ -96,6 +99,12 @@ export const getListMemoriesResponseMock = (): Memory[] => (Array.from({ length:
 export const getUpdateMemoryResponseMock = (overrideResponse: Partial< Memory > = {}): Memory => ({id: faker.string.uuid(), text: faker.string.alpha({length: {min: 10, max: 200}}), sessionId: faker.helpers.arrayElement([faker.string.uuid(), null]), createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`, updatedAt: `${faker.date.past().toISOString().split('.')[0]}Z`, ...overrideResponse})
 
 export const getExportDataResponseMock = (): Blob => (new Blob(faker.helpers.arrayElements(faker.word.words(10).split(' '))))
+
+export const getGetRemindersResponseMock = (overrideResponse: Partial< Reminders > = {}): Reminders => ({days: faker.helpers.arrayElements(Object.values(Weekday)), time: faker.string.alpha({length: {min: 10, max: 20}}), timeZone: faker.string.alpha({length: {min: 10, max: 20}}), email: faker.datatype.boolean(), push: faker.datatype.boolean(), nextDue: faker.helpers.arrayElement([`${faker.date.past().toISOString().split('.')[0]}Z`, null]), devices: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), device: faker.string.alpha({length: {min: 10, max: 20}}), createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`})), vapidPublicKey: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
+
+export const getUpdateRemindersResponseMock = (overrideResponse: Partial< Reminders > = {}): Reminders => ({days: faker.helpers.arrayElements(Object.values(Weekday)), time: faker.string.alpha({length: {min: 10, max: 20}}), timeZone: faker.string.alpha({length: {min: 10, max: 20}}), email: faker.datatype.boolean(), push: faker.datatype.boolean(), nextDue: faker.helpers.arrayElement([`${faker.date.past().toISOString().split('.')[0]}Z`, null]), devices: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), device: faker.string.alpha({length: {min: 10, max: 20}}), createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`})), vapidPublicKey: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
+
+export const getAddPushSubscriptionResponseMock = (overrideResponse: Partial< PushDevice > = {}): PushDevice => ({id: faker.string.uuid(), device: faker.string.alpha({length: {min: 10, max: 20}}), createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`, ...overrideResponse})
 
 
 export const getGetProfileMockHandler = (overrideResponse?: Profile | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Profile> | Profile), options?: RequestHandlerOptions) => {
@@ -223,6 +232,52 @@ export const getExportDataMockHandler = (overrideResponse?: Blob | ((info: Param
       })
   }, options)
 }
+
+export const getGetRemindersMockHandler = (overrideResponse?: Reminders | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<Reminders> | Reminders), options?: RequestHandlerOptions) => {
+  return http.get('*/api/profile/reminders', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetRemindersResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getUpdateRemindersMockHandler = (overrideResponse?: Reminders | ((info: Parameters<Parameters<typeof http.put>[1]>[0]) => Promise<Reminders> | Reminders), options?: RequestHandlerOptions) => {
+  return http.put('*/api/profile/reminders', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getUpdateRemindersResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getAddPushSubscriptionMockHandler = (overrideResponse?: PushDevice | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<PushDevice> | PushDevice), options?: RequestHandlerOptions) => {
+  return http.post('*/api/profile/push-subscriptions', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getAddPushSubscriptionResponseMock()),
+      { status: 201,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getDeletePushSubscriptionMockHandler = (overrideResponse?: void | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<void> | void), options?: RequestHandlerOptions) => {
+  return http.delete('*/api/profile/push-subscriptions/:subscriptionId', async (info) => {
+  if (typeof overrideResponse === 'function') {await overrideResponse(info); }
+    return new HttpResponse(null,
+      { status: 204,
+        
+      })
+  }, options)
+}
 export const getProfileMock = () => [
   getGetProfileMockHandler(),
   getUpdateProfileMockHandler(),
@@ -234,5 +289,9 @@ export const getProfileMock = () => [
   getDeleteAllMemoriesMockHandler(),
   getUpdateMemoryMockHandler(),
   getDeleteMemoryMockHandler(),
-  getExportDataMockHandler()
+  getExportDataMockHandler(),
+  getGetRemindersMockHandler(),
+  getUpdateRemindersMockHandler(),
+  getAddPushSubscriptionMockHandler(),
+  getDeletePushSubscriptionMockHandler()
 ]

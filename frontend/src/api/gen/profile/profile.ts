@@ -83,6 +83,10 @@ import type {
   PayloadTooLargeResponse,
   Profile,
   ProfileUpdate,
+  PushDevice,
+  PushSubscriptionRequest,
+  ReminderSettings,
+  Reminders,
   SearchProfileSessionsParams,
   ServiceUnavailableResponse,
   SessionListItem,
@@ -1040,3 +1044,319 @@ export function useExportData<TData = Awaited<ReturnType<typeof exportData>>, TE
 
 
 
+/**
+ * Off until the caller saves settings: no day, no channel, and the time zone empty (the web app proposes the browser's). `vapidPublicKey` is the application server key a browser subscribes to push with.
+ * @summary The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+ */
+export const getGetRemindersUrl = () => {
+
+
+  
+
+  return `/api/profile/reminders`
+}
+
+export const getReminders = async ( options?: RequestInit): Promise<Reminders> => {
+  
+  return customFetch<Reminders>(getGetRemindersUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetRemindersQueryKey = () => {
+    return [
+    `/api/profile/reminders`
+    ] as const;
+    }
+
+    
+export const getGetRemindersQueryOptions = <TData = Awaited<ReturnType<typeof getReminders>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReminders>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetRemindersQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getReminders>>> = ({ signal }) => getReminders({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getReminders>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetRemindersQueryResult = NonNullable<Awaited<ReturnType<typeof getReminders>>>
+export type GetRemindersQueryError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
+
+
+export function useGetReminders<TData = Awaited<ReturnType<typeof getReminders>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReminders>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getReminders>>,
+          TError,
+          Awaited<ReturnType<typeof getReminders>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetReminders<TData = Awaited<ReturnType<typeof getReminders>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReminders>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getReminders>>,
+          TError,
+          Awaited<ReturnType<typeof getReminders>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetReminders<TData = Awaited<ReturnType<typeof getReminders>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReminders>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+ */
+
+export function useGetReminders<TData = Awaited<ReturnType<typeof getReminders>>, TError = ErrorType<UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReminders>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetRemindersQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
+ * @summary Saves the caller's reminder settings.
+ */
+export const getUpdateRemindersUrl = () => {
+
+
+  
+
+  return `/api/profile/reminders`
+}
+
+export const updateReminders = async (reminderSettings: ReminderSettings, options?: RequestInit): Promise<Reminders> => {
+  
+  return customFetch<Reminders>(getUpdateRemindersUrl(),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      reminderSettings,)
+  }
+);}
+
+
+
+
+export const getUpdateRemindersMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateReminders>>, TError,{data: BodyType<ReminderSettings>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateReminders>>, TError,{data: BodyType<ReminderSettings>}, TContext> => {
+
+const mutationKey = ['updateReminders'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateReminders>>, {data: BodyType<ReminderSettings>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  updateReminders(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateRemindersMutationResult = NonNullable<Awaited<ReturnType<typeof updateReminders>>>
+    export type UpdateRemindersMutationBody = BodyType<ReminderSettings>
+    export type UpdateRemindersMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
+
+    /**
+ * @summary Saves the caller's reminder settings.
+ */
+export const useUpdateReminders = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateReminders>>, TError,{data: BodyType<ReminderSettings>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateReminders>>,
+        TError,
+        {data: BodyType<ReminderSettings>},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateRemindersMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The fields of the browser's PushSubscription (`endpoint`, an https URL, and its `p256dh` and `auth` keys) and a short name of the device. The same endpoint again replaces it.
+ * @summary Stores this device's Web Push subscription for reminders.
+ */
+export const getAddPushSubscriptionUrl = () => {
+
+
+  
+
+  return `/api/profile/push-subscriptions`
+}
+
+export const addPushSubscription = async (pushSubscriptionRequest: PushSubscriptionRequest, options?: RequestInit): Promise<PushDevice> => {
+  
+  return customFetch<PushDevice>(getAddPushSubscriptionUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      pushSubscriptionRequest,)
+  }
+);}
+
+
+
+
+export const getAddPushSubscriptionMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addPushSubscription>>, TError,{data: BodyType<PushSubscriptionRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof addPushSubscription>>, TError,{data: BodyType<PushSubscriptionRequest>}, TContext> => {
+
+const mutationKey = ['addPushSubscription'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addPushSubscription>>, {data: BodyType<PushSubscriptionRequest>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  addPushSubscription(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AddPushSubscriptionMutationResult = NonNullable<Awaited<ReturnType<typeof addPushSubscription>>>
+    export type AddPushSubscriptionMutationBody = BodyType<PushSubscriptionRequest>
+    export type AddPushSubscriptionMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
+
+    /**
+ * @summary Stores this device's Web Push subscription for reminders.
+ */
+export const useAddPushSubscription = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addPushSubscription>>, TError,{data: BodyType<PushSubscriptionRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof addPushSubscription>>,
+        TError,
+        {data: BodyType<PushSubscriptionRequest>},
+        TContext
+      > => {
+
+      const mutationOptions = getAddPushSubscriptionMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Another user's subscription, or an unknown id, is 404.
+ * @summary Removes one of the caller's devices from push reminders.
+ */
+export const getDeletePushSubscriptionUrl = (subscriptionId: string,) => {
+
+
+  
+
+  return `/api/profile/push-subscriptions/${subscriptionId}`
+}
+
+export const deletePushSubscription = async (subscriptionId: string, options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getDeletePushSubscriptionUrl(subscriptionId),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeletePushSubscriptionMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePushSubscription>>, TError,{subscriptionId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deletePushSubscription>>, TError,{subscriptionId: string}, TContext> => {
+
+const mutationKey = ['deletePushSubscription'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deletePushSubscription>>, {subscriptionId: string}> = (props) => {
+          const {subscriptionId} = props ?? {};
+
+          return  deletePushSubscription(subscriptionId,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeletePushSubscriptionMutationResult = NonNullable<Awaited<ReturnType<typeof deletePushSubscription>>>
+    
+    export type DeletePushSubscriptionMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
+
+    /**
+ * @summary Removes one of the caller's devices from push reminders.
+ */
+export const useDeletePushSubscription = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | NotFoundResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePushSubscription>>, TError,{subscriptionId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deletePushSubscription>>,
+        TError,
+        {subscriptionId: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeletePushSubscriptionMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    

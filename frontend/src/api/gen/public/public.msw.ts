@@ -78,6 +78,10 @@ export const getGetClientConfigResponseMock = (overrideResponse: Partial< Client
 
 export const getGetSafetyResourcesResponseMock = (overrideResponse: Partial< SafetyResources > = {}): SafetyResources => ({country: faker.helpers.arrayElement([faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), null]), undefined]), covered: faker.datatype.boolean(), name: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), emergency: faker.string.alpha({length: {min: 10, max: 20}}), emergencySource: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), checked: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), lines: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({name: faker.string.alpha({length: {min: 10, max: 20}}), kind: faker.helpers.arrayElement(['crisis','self_harm','sexual_assault','abuse','eating_disorder','child'] as const), call: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), callDial: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), text: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), textDial: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), source: faker.string.alpha({length: {min: 10, max: 20}}), checked: faker.string.alpha({length: {min: 10, max: 20}})})), fallbackUrl: faker.string.alpha({length: {min: 10, max: 20}}), countries: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({code: faker.string.alpha({length: {min: 10, max: 20}}), name: faker.string.alpha({length: {min: 10, max: 20}})})), ...overrideResponse})
 
+export const getUnsubscribePageResponseMock = (): string => (faker.word.sample())
+
+export const getUnsubscribeRemindersResponseMock = (): string => (faker.word.sample())
+
 export const getSendContactMessageResponseMock = (overrideResponse: Partial< MessageResponse > = {}): MessageResponse => ({message: faker.string.alpha({length: {min: 10, max: 20}}), ...overrideResponse})
 
 export const getRequestPasswordResetResponseMock = (): string => (faker.word.sample())
@@ -103,6 +107,30 @@ export const getGetSafetyResourcesMockHandler = (overrideResponse?: SafetyResour
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
     : getGetSafetyResourcesResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getUnsubscribePageMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
+  return http.get('*/api/public/reminders/unsubscribe', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getUnsubscribePageResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getUnsubscribeRemindersMockHandler = (overrideResponse?: string | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<string> | string), options?: RequestHandlerOptions) => {
+  return http.post('*/api/public/reminders/unsubscribe', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getUnsubscribeRemindersResponseMock()),
       { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
@@ -147,6 +175,8 @@ export const getResetPasswordMockHandler = (overrideResponse?: string | ((info: 
 export const getPublicMock = () => [
   getGetClientConfigMockHandler(),
   getGetSafetyResourcesMockHandler(),
+  getUnsubscribePageMockHandler(),
+  getUnsubscribeRemindersMockHandler(),
   getSendContactMessageMockHandler(),
   getRequestPasswordResetMockHandler(),
   getResetPasswordMockHandler()

@@ -86,6 +86,9 @@ import type {
   SafetyResources,
   ServiceUnavailableResponse,
   TooManyRequestsResponse,
+  UnsubscribePageParams,
+  UnsubscribeRemindersBody,
+  UnsubscribeRemindersParams,
   ValidationErrorResponse
 } from '.././model';
 
@@ -305,6 +308,197 @@ export function useGetSafetyResources<TData = Awaited<ReturnType<typeof getSafet
 
 
 /**
+ * Changes nothing (link scanners open links): it shows one button that posts the same token.
+ * @summary The page a reminder e-mail's unsubscribe link opens.
+ */
+export const getUnsubscribePageUrl = (params: UnsubscribePageParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/public/reminders/unsubscribe?${stringifiedParams}` : `/api/public/reminders/unsubscribe`
+}
+
+export const unsubscribePage = async (params: UnsubscribePageParams, options?: RequestInit): Promise<string> => {
+  
+  return customFetch<string>(getUnsubscribePageUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getUnsubscribePageQueryKey = (params?: UnsubscribePageParams,) => {
+    return [
+    `/api/public/reminders/unsubscribe`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getUnsubscribePageQueryOptions = <TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(params: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getUnsubscribePageQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof unsubscribePage>>> = ({ signal }) => unsubscribePage(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type UnsubscribePageQueryResult = NonNullable<Awaited<ReturnType<typeof unsubscribePage>>>
+export type UnsubscribePageQueryError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
+
+
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
+ params: UnsubscribePageParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof unsubscribePage>>,
+          TError,
+          Awaited<ReturnType<typeof unsubscribePage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
+ params: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof unsubscribePage>>,
+          TError,
+          Awaited<ReturnType<typeof unsubscribePage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
+ params: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The page a reminder e-mail's unsubscribe link opens.
+ */
+
+export function useUnsubscribePage<TData = Awaited<ReturnType<typeof unsubscribePage>>, TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(
+ params: UnsubscribePageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof unsubscribePage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getUnsubscribePageQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Needs no sign-in: the token, signed by the server, names the user. It turns e-mail reminders off (push stays as it is). A forged or damaged token is a 400 on `token`. Mail clients post `List-Unsubscribe=One-Click` as a form; any body is ignored.
+ * @summary One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+ */
+export const getUnsubscribeRemindersUrl = (params: UnsubscribeRemindersParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/public/reminders/unsubscribe?${stringifiedParams}` : `/api/public/reminders/unsubscribe`
+}
+
+export const unsubscribeReminders = async (params: UnsubscribeRemindersParams,
+    unsubscribeRemindersBody?: UnsubscribeRemindersBody, options?: RequestInit): Promise<string> => {
+    const formUrlEncoded = new URLSearchParams();
+if(unsubscribeRemindersBody?.['List-Unsubscribe'] !== undefined) {
+ formUrlEncoded.append(`List-Unsubscribe`, unsubscribeRemindersBody['List-Unsubscribe'])
+ }
+
+  return customFetch<string>(getUnsubscribeRemindersUrl(params),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...options?.headers },
+    body: 
+      formUrlEncoded,
+  }
+);}
+
+
+
+
+export const getUnsubscribeRemindersMutationOptions = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unsubscribeReminders>>, TError,{params: UnsubscribeRemindersParams;data: BodyType<UnsubscribeRemindersBody>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof unsubscribeReminders>>, TError,{params: UnsubscribeRemindersParams;data: BodyType<UnsubscribeRemindersBody>}, TContext> => {
+
+const mutationKey = ['unsubscribeReminders'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof unsubscribeReminders>>, {params: UnsubscribeRemindersParams;data: BodyType<UnsubscribeRemindersBody>}> = (props) => {
+          const {params,data} = props ?? {};
+
+          return  unsubscribeReminders(params,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UnsubscribeRemindersMutationResult = NonNullable<Awaited<ReturnType<typeof unsubscribeReminders>>>
+    export type UnsubscribeRemindersMutationBody = BodyType<UnsubscribeRemindersBody>
+    export type UnsubscribeRemindersMutationError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>
+
+    /**
+ * @summary One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+ */
+export const useUnsubscribeReminders = <TError = ErrorType<ValidationErrorResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unsubscribeReminders>>, TError,{params: UnsubscribeRemindersParams;data: BodyType<UnsubscribeRemindersBody>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof unsubscribeReminders>>,
+        TError,
+        {params: UnsubscribeRemindersParams;data: BodyType<UnsubscribeRemindersBody>},
+        TContext
+      > => {
+
+      const mutationOptions = getUnsubscribeRemindersMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * The message is stored and mailed. A filled `website` (a honeypot) is dropped silently with the same answer. Rate-limited per client address.
  * @summary Sends a message to the support mailbox.
  */

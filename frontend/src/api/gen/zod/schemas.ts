@@ -538,6 +538,103 @@ export const deleteMemoryParams = zod.object({
 
 
 /**
+ * Off until the caller saves settings: no day, no channel, and the time zone empty (the web app proposes the browser's). `vapidPublicKey` is the application server key a browser subscribes to push with.
+ * @summary The caller's reminder settings, their devices that get push reminders, and the VAPID key.
+ */
+export const getRemindersResponse = zod.object({
+  "days": zod.array(zod.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'])),
+  "time": zod.string(),
+  "timeZone": zod.string().describe('Empty until the caller saves settings.'),
+  "email": zod.boolean(),
+  "push": zod.boolean(),
+  "nextDue": zod.iso.datetime({}).nullable().describe('When the next reminder goes (null while reminders are off).'),
+  "devices": zod.array(zod.object({
+  "id": zod.uuid(),
+  "device": zod.string(),
+  "createdAt": zod.iso.datetime({})
+}).describe('A device that gets push reminders (its keys are never shown).')),
+  "vapidPublicKey": zod.string().describe('The VAPID public key (base64url), the applicationServerKey of a browser.')
+})
+
+
+/**
+ * `days` (weekdays, no repeats), `time` (local HH:MM, 24-hour), `timeZone` (an IANA name such as Europe/London), `email` and `push`. A reminder goes at that local time on those days, daylight saving included (a time the clocks skip goes at the first minute after it, a time they repeat goes once), unless the caller already checked in or wrote in a chat that day. Every bad value is a 400 naming its field.
+ * @summary Saves the caller's reminder settings.
+ */
+export const updateRemindersBodyDaysMax = 7;export const updateRemindersBodyTimeMax = 16;export const updateRemindersBodyTimeZoneMax = 64;
+
+export const updateRemindersBody = zod.object({
+  "days": zod.array(zod.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'])).max(updateRemindersBodyDaysMax),
+  "time": zod.string().max(updateRemindersBodyTimeMax).describe('Local time, HH:MM (24-hour).'),
+  "timeZone": zod.string().max(updateRemindersBodyTimeZoneMax).describe('An IANA time zone name.'),
+  "email": zod.boolean().describe('Reminders by e-mail.'),
+  "push": zod.boolean().describe('Reminders as push notifications on the devices listed.')
+}).describe('When and how the caller is reminded.')
+
+export const updateRemindersResponse = zod.object({
+  "days": zod.array(zod.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'])),
+  "time": zod.string(),
+  "timeZone": zod.string().describe('Empty until the caller saves settings.'),
+  "email": zod.boolean(),
+  "push": zod.boolean(),
+  "nextDue": zod.iso.datetime({}).nullable().describe('When the next reminder goes (null while reminders are off).'),
+  "devices": zod.array(zod.object({
+  "id": zod.uuid(),
+  "device": zod.string(),
+  "createdAt": zod.iso.datetime({})
+}).describe('A device that gets push reminders (its keys are never shown).')),
+  "vapidPublicKey": zod.string().describe('The VAPID public key (base64url), the applicationServerKey of a browser.')
+})
+
+
+/**
+ * The fields of the browser's PushSubscription (`endpoint`, an https URL, and its `p256dh` and `auth` keys) and a short name of the device. The same endpoint again replaces it.
+ * @summary Stores this device's Web Push subscription for reminders.
+ */
+export const addPushSubscriptionBodyEndpointMax = 2000;export const addPushSubscriptionBodyKeysP256dhMax = 200;export const addPushSubscriptionBodyKeysAuthMax = 100;export const addPushSubscriptionBodyDeviceMax = 80;
+
+export const addPushSubscriptionBody = zod.object({
+  "endpoint": zod.string().min(1).max(addPushSubscriptionBodyEndpointMax).describe('The push service\'s https URL.'),
+  "keys": zod.object({
+  "p256dh": zod.string().min(1).max(addPushSubscriptionBodyKeysP256dhMax).describe('The browser\'s P-256 public key, base64url.'),
+  "auth": zod.string().min(1).max(addPushSubscriptionBodyKeysAuthMax).describe('The 16-byte auth secret, base64url.')
+}),
+  "device": zod.string().max(addPushSubscriptionBodyDeviceMax).optional().describe('A short name of the device, such as Chrome on Android.')
+})
+
+
+/**
+ * Another user's subscription, or an unknown id, is 404.
+ * @summary Removes one of the caller's devices from push reminders.
+ */
+export const deletePushSubscriptionParams = zod.object({
+  "subscriptionId": zod.uuid()
+})
+
+
+/**
+ * Changes nothing (link scanners open links): it shows one button that posts the same token.
+ * @summary The page a reminder e-mail's unsubscribe link opens.
+ */
+export const unsubscribePageQueryTokenMax = 200;
+
+export const unsubscribePageQueryParams = zod.object({
+  "token": zod.string().min(1).max(unsubscribePageQueryTokenMax).describe('The signed token of a reminder e-mail\'s unsubscribe link.')
+})
+
+
+/**
+ * Needs no sign-in: the token, signed by the server, names the user. It turns e-mail reminders off (push stays as it is). A forged or damaged token is a 400 on `token`. Mail clients post `List-Unsubscribe=One-Click` as a form; any body is ignored.
+ * @summary One-click unsubscribe from reminder e-mails (RFC 8058), with the mail's signed token.
+ */
+export const unsubscribeRemindersQueryTokenMax = 200;
+
+export const unsubscribeRemindersQueryParams = zod.object({
+  "token": zod.string().min(1).max(unsubscribeRemindersQueryTokenMax).describe('The signed token of a reminder e-mail\'s unsubscribe link.')
+})
+
+
+/**
  * Most recent first, with the last message and, for paying roles and ended sessions, the summary and emotions. Paged: at most `limit` sessions (ties in time by id), and a `Link` header with `rel="next"` when there are more.
  * @summary The caller's sessions.
  */
