@@ -182,6 +182,7 @@ type User struct {
 	UpdatedAt        time.Time
 	MemoryEnabled    bool
 	Country          *string
+	Onboarded        bool
 }
 
 type WeeklyReport struct {

@@ -16,7 +16,7 @@ const claimUnverifiedUser = `-- name: ClaimUnverifiedUser :one
 UPDATE users
 SET password_hash = NULL, name = $1, email_verified_at = now()
 WHERE id = $2 AND email_verified_at IS NULL
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, onboarded
 `
 
 type ClaimUnverifiedUserParams struct {
@@ -48,6 +48,7 @@ func (q *Queries) ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUs
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
 		&i.Country,
+		&i.Onboarded,
 	)
 	return i, err
 }
@@ -55,7 +56,7 @@ func (q *Queries) ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUs
 const createUser = `-- name: CreateUser :one
 INSERT INTO users (email, name, password_hash, is_student, email_verified_at)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, onboarded
 `
 
 type CreateUserParams struct {
@@ -94,6 +95,7 @@ func (q *Queries) CreateUser(ctx context.Context, arg CreateUserParams) (User, e
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
 		&i.Country,
+		&i.Onboarded,
 	)
 	return i, err
 }
@@ -143,7 +145,7 @@ func (q *Queries) ExpectSendState(ctx context.Context, arg ExpectSendStateParams
 }
 
 const getUserByEmail = `-- name: GetUserByEmail :one
-SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country FROM users
+SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, onboarded FROM users
 WHERE lower(email) = lower($1)
 `
 
@@ -169,12 +171,13 @@ func (q *Queries) GetUserByEmail(ctx context.Context, email string) (User, error
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
 		&i.Country,
+		&i.Onboarded,
 	)
 	return i, err
 }
 
 const getUserByID = `-- name: GetUserByID :one
-SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country FROM users
+SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, onboarded FROM users
 WHERE id = $1
 `
 
@@ -199,12 +202,13 @@ func (q *Queries) GetUserByID(ctx context.Context, id uuid.UUID) (User, error) {
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
 		&i.Country,
+		&i.Onboarded,
 	)
 	return i, err
 }
 
 const getUserForSend = `-- name: GetUserForSend :one
-SELECT users.id, users.email, users.name, users.password_hash, users.role, users.is_student, users.email_verified_at, users.age, users.focus_areas, users.primary_concerns, users.sensitive_topics, users.stripe_customer_id, users.created_at, users.updated_at, users.memory_enabled, users.country, md5(users::text)::text AS fingerprint FROM users
+SELECT users.id, users.email, users.name, users.password_hash, users.role, users.is_student, users.email_verified_at, users.age, users.focus_areas, users.primary_concerns, users.sensitive_topics, users.stripe_customer_id, users.created_at, users.updated_at, users.memory_enabled, users.country, users.onboarded, md5(users::text)::text AS fingerprint FROM users
 WHERE id = $1
 `
 
@@ -235,6 +239,7 @@ func (q *Queries) GetUserForSend(ctx context.Context, id uuid.UUID) (GetUserForS
 		&i.User.UpdatedAt,
 		&i.User.MemoryEnabled,
 		&i.User.Country,
+		&i.User.Onboarded,
 		&i.Fingerprint,
 	)
 	return i, err
@@ -331,7 +336,7 @@ const setUserRoleByEmail = `-- name: SetUserRoleByEmail :one
 UPDATE users
 SET role = $1
 WHERE lower(email) = lower($2)
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, onboarded
 `
 
 type SetUserRoleByEmailParams struct {
@@ -361,6 +366,7 @@ func (q *Queries) SetUserRoleByEmail(ctx context.Context, arg SetUserRoleByEmail
 		&i.UpdatedAt,
 		&i.MemoryEnabled,
 		&i.Country,
+		&i.Onboarded,
 	)
 	return i, err
 }
