@@ -20,6 +20,7 @@ import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, use
 import type { SessionListItem } from '../../api/gen/model';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
+import { Onboarding } from '../../features/onboarding/Onboarding';
 import { awaitingSummary, summaryPolling } from '../../features/dashboard/glance';
 import { allSessions, useSessionPages } from '../../features/dashboard/sessionPages';
 import { DashboardCards } from '../../features/insights/DashboardCards';
@@ -118,6 +119,7 @@ export function DashboardPage() {
           Your Sessions
         </Title>
         <DashboardGreeting />
+        <Onboarding />
         <Group wrap="nowrap" gap="sm">
           <TextInput
             flex={1}
