@@ -40,7 +40,7 @@ const STEPS: Step[] = [
   {
     title: 'Where are you?',
     text: 'So that, in a hard moment, Percolate gives helplines that work where you are.',
-    render: (profile, onSaved) => <CountryField profile={profile} onSaved={onSaved} />,
+    render: (profile, onSaved) => <CountryField profile={profile} onSaved={onSaved} inModal />,
   },
 ];
 
