@@ -32,9 +32,10 @@ WHERE id = @id AND user_id = @user_id AND status = 'ACTIVE'
 RETURNING *;
 
 -- name: SetSessionSummary :execrows
--- SetSessionSummary stores the summary and emotion labels of the user's session.
+-- SetSessionSummary stores the summary and emotion labels of the user's session, and the
+-- title made from the conversation unless it is empty.
 UPDATE chat_sessions
-SET summary = @summary, emotions = @emotions
+SET summary = @summary, emotions = @emotions, title = COALESCE(NULLIF(@title::text, ''), title)
 WHERE id = @id AND user_id = @user_id;
 
 -- name: TakePendingCheckins :execrows

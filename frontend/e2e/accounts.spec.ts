@@ -35,6 +35,9 @@ test('register, verify, sign in, edit the profile, change and reset the password
   // Verify from the link in the dev outbox.
   await page.goto(await mailLink(email, '/email-verified', started));
   await expect(page.getByRole('button', { name: 'Continue to Login' })).toBeVisible();
+  // The login form the landing leads to has the verified address filled in.
+  await page.getByRole('button', { name: 'Continue to Login' }).click();
+  await expect(page.getByLabel('Email Address')).toHaveValue(email);
 
   await submitSignIn(page, email, first);
   await expect(page.getByText('Login successful! Redirecting...')).toBeVisible();

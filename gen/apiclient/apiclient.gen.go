@@ -499,7 +499,7 @@ type ClientInterface interface {
 	// Corresponds with GET /api/health/ready (the `GetReadiness` operationId).
 	GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ListWeeklyReports The caller's weekly insight reports (PREMIUM), newest first.
+	// ListWeeklyReports The caller's weekly insight reports (PREMIUM), newest first, led by this week so far.
 	//
 	// Roles other than PREMIUM and ADMIN get 403.
 	//
@@ -1663,7 +1663,7 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 	return c.Client.Do(req)
 }
 
-// ListWeeklyReports The caller's weekly insight reports (PREMIUM), newest first.
+// ListWeeklyReports The caller's weekly insight reports (PREMIUM), newest first, led by this week so far.
 //
 // Roles other than PREMIUM and ADMIN get 403.
 //
@@ -5269,7 +5269,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/health/ready (the `GetReadiness` operationId).
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessAnswer, error)
 
-	// ListWeeklyReportsWithResponse The caller's weekly insight reports (PREMIUM), newest first.
+	// ListWeeklyReportsWithResponse The caller's weekly insight reports (PREMIUM), newest first, led by this week so far.
 	//
 	// Roles other than PREMIUM and ADMIN get 403.
 	//
@@ -10788,7 +10788,7 @@ func (c *ClientWithResponses) GetReadinessWithResponse(ctx context.Context, reqE
 	return ParseGetReadinessAnswer(rsp)
 }
 
-// ListWeeklyReportsWithResponse The caller's weekly insight reports (PREMIUM), newest first.
+// ListWeeklyReportsWithResponse The caller's weekly insight reports (PREMIUM), newest first, led by this week so far.
 //
 // Roles other than PREMIUM and ADMIN get 403.
 //

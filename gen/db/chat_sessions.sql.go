@@ -798,22 +798,25 @@ func (q *Queries) SetContextSummary(ctx context.Context, arg SetContextSummaryPa
 
 const setSessionSummary = `-- name: SetSessionSummary :execrows
 UPDATE chat_sessions
-SET summary = $1, emotions = $2
-WHERE id = $3 AND user_id = $4
+SET summary = $1, emotions = $2, title = COALESCE(NULLIF($3::text, ''), title)
+WHERE id = $4 AND user_id = $5
 `
 
 type SetSessionSummaryParams struct {
 	Summary  *string
 	Emotions []string
+	Title    string
 	ID       uuid.UUID
 	UserID   uuid.UUID
 }
 
-// SetSessionSummary stores the summary and emotion labels of the user's session.
+// SetSessionSummary stores the summary and emotion labels of the user's session, and the
+// title made from the conversation unless it is empty.
 func (q *Queries) SetSessionSummary(ctx context.Context, arg SetSessionSummaryParams) (int64, error) {
 	result, err := q.db.Exec(ctx, setSessionSummary,
 		arg.Summary,
 		arg.Emotions,
+		arg.Title,
 		arg.ID,
 		arg.UserID,
 	)

@@ -226,6 +226,7 @@ type User struct {
 	MemoryEnabled      bool
 	Country            *string
 	CheckinLowStreakAt *time.Time
+	Onboarded          bool
 	ThreadAskedAt      *time.Time
 }
 

@@ -18,9 +18,10 @@ SET age              = CASE WHEN $1::boolean THEN $2::integer ELSE age END,
     primary_concerns = COALESCE($4::text, primary_concerns),
     sensitive_topics = COALESCE($5::text, sensitive_topics),
     memory_enabled   = COALESCE($6::boolean, memory_enabled),
-    country          = CASE WHEN $7::boolean THEN $8::text ELSE country END
-WHERE id = $9
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, thread_asked_at
+    onboarded        = COALESCE($7::boolean, onboarded),
+    country          = CASE WHEN $8::boolean THEN $9::text ELSE country END
+WHERE id = $10
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, onboarded, thread_asked_at
 `
 
 type UpdateProfileParams struct {
@@ -30,6 +31,7 @@ type UpdateProfileParams struct {
 	PrimaryConcerns *string
 	SensitiveTopics *string
 	MemoryEnabled   *bool
+	Onboarded       *bool
 	SetCountry      bool
 	Country         *string
 	ID              uuid.UUID
@@ -44,6 +46,7 @@ func (q *Queries) UpdateProfile(ctx context.Context, arg UpdateProfileParams) (U
 		arg.PrimaryConcerns,
 		arg.SensitiveTopics,
 		arg.MemoryEnabled,
+		arg.Onboarded,
 		arg.SetCountry,
 		arg.Country,
 		arg.ID,
@@ -67,6 +70,7 @@ func (q *Queries) UpdateProfile(ctx context.Context, arg UpdateProfileParams) (U
 		&i.MemoryEnabled,
 		&i.Country,
 		&i.CheckinLowStreakAt,
+		&i.Onboarded,
 		&i.ThreadAskedAt,
 	)
 	return i, err

@@ -362,7 +362,8 @@ type Querier interface {
 	SetPaidRole(ctx context.Context, arg SetPaidRoleParams) error
 	// SetPasswordHash replaces the password of an account.
 	SetPasswordHash(ctx context.Context, arg SetPasswordHashParams) error
-	// SetSessionSummary stores the summary and emotion labels of the user's session.
+	// SetSessionSummary stores the summary and emotion labels of the user's session, and the
+	// title made from the conversation unless it is empty.
 	SetSessionSummary(ctx context.Context, arg SetSessionSummaryParams) (int64, error)
 	// SetStripeCustomerID remembers the user's Stripe customer (once; an existing one is kept).
 	SetStripeCustomerID(ctx context.Context, arg SetStripeCustomerIDParams) error

@@ -16,7 +16,7 @@ const claimUnverifiedUser = `-- name: ClaimUnverifiedUser :one
 UPDATE users
 SET password_hash = NULL, name = $1, email_verified_at = now()
 WHERE id = $2 AND email_verified_at IS NULL
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, thread_asked_at
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, onboarded, thread_asked_at
 `
 
 type ClaimUnverifiedUserParams struct {
@@ -49,6 +49,7 @@ func (q *Queries) ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUs
 		&i.MemoryEnabled,
 		&i.Country,
 		&i.CheckinLowStreakAt,
+		&i.Onboarded,
 		&i.ThreadAskedAt,
 	)
 	return i, err
@@ -57,7 +58,7 @@ func (q *Queries) ClaimUnverifiedUser(ctx context.Context, arg ClaimUnverifiedUs
 const createUser = `-- name: CreateUser :one
 INSERT INTO users (email, name, password_hash, is_student, email_verified_at)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, thread_asked_at
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, onboarded, thread_asked_at
 `
 
 type CreateUserParams struct {
@@ -97,6 +98,7 @@ func (q *Queries) CreateUser(ctx context.Context, arg CreateUserParams) (User, e
 		&i.MemoryEnabled,
 		&i.Country,
 		&i.CheckinLowStreakAt,
+		&i.Onboarded,
 		&i.ThreadAskedAt,
 	)
 	return i, err
@@ -147,7 +149,7 @@ func (q *Queries) ExpectSendState(ctx context.Context, arg ExpectSendStateParams
 }
 
 const getUserByEmail = `-- name: GetUserByEmail :one
-SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, thread_asked_at FROM users
+SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, onboarded, thread_asked_at FROM users
 WHERE lower(email) = lower($1)
 `
 
@@ -174,13 +176,14 @@ func (q *Queries) GetUserByEmail(ctx context.Context, email string) (User, error
 		&i.MemoryEnabled,
 		&i.Country,
 		&i.CheckinLowStreakAt,
+		&i.Onboarded,
 		&i.ThreadAskedAt,
 	)
 	return i, err
 }
 
 const getUserByID = `-- name: GetUserByID :one
-SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, thread_asked_at FROM users
+SELECT id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, onboarded, thread_asked_at FROM users
 WHERE id = $1
 `
 
@@ -206,13 +209,14 @@ func (q *Queries) GetUserByID(ctx context.Context, id uuid.UUID) (User, error) {
 		&i.MemoryEnabled,
 		&i.Country,
 		&i.CheckinLowStreakAt,
+		&i.Onboarded,
 		&i.ThreadAskedAt,
 	)
 	return i, err
 }
 
 const getUserForSend = `-- name: GetUserForSend :one
-SELECT users.id, users.email, users.name, users.password_hash, users.role, users.is_student, users.email_verified_at, users.age, users.focus_areas, users.primary_concerns, users.sensitive_topics, users.stripe_customer_id, users.created_at, users.updated_at, users.memory_enabled, users.country, users.checkin_low_streak_at, users.thread_asked_at, md5(users::text)::text AS fingerprint FROM users
+SELECT users.id, users.email, users.name, users.password_hash, users.role, users.is_student, users.email_verified_at, users.age, users.focus_areas, users.primary_concerns, users.sensitive_topics, users.stripe_customer_id, users.created_at, users.updated_at, users.memory_enabled, users.country, users.checkin_low_streak_at, users.onboarded, users.thread_asked_at, md5(users::text)::text AS fingerprint FROM users
 WHERE id = $1
 `
 
@@ -244,6 +248,7 @@ func (q *Queries) GetUserForSend(ctx context.Context, id uuid.UUID) (GetUserForS
 		&i.User.MemoryEnabled,
 		&i.User.Country,
 		&i.User.CheckinLowStreakAt,
+		&i.User.Onboarded,
 		&i.User.ThreadAskedAt,
 		&i.Fingerprint,
 	)
@@ -356,7 +361,7 @@ const setUserRoleByEmail = `-- name: SetUserRoleByEmail :one
 UPDATE users
 SET role = $1
 WHERE lower(email) = lower($2)
-RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, thread_asked_at
+RETURNING id, email, name, password_hash, role, is_student, email_verified_at, age, focus_areas, primary_concerns, sensitive_topics, stripe_customer_id, created_at, updated_at, memory_enabled, country, checkin_low_streak_at, onboarded, thread_asked_at
 `
 
 type SetUserRoleByEmailParams struct {
@@ -387,6 +392,7 @@ func (q *Queries) SetUserRoleByEmail(ctx context.Context, arg SetUserRoleByEmail
 		&i.MemoryEnabled,
 		&i.Country,
 		&i.CheckinLowStreakAt,
+		&i.Onboarded,
 		&i.ThreadAskedAt,
 	)
 	return i, err

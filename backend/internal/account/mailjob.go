@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"fmt"
+	"net/url"
 
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
@@ -97,7 +98,8 @@ func (s *Service) composeMail(ctx context.Context, a MailArgs) (mail.Message, er
 		if err != nil {
 			return mail.Message{}, err
 		}
-		return verifyMail(u.Email, s.link("/email-verified?t=", token)), nil
+		// The address rides along so that the login page the landing leads to has it filled in.
+		return verifyMail(u.Email, s.link("/email-verified?t=", token)+"&email="+url.QueryEscape(u.Email)), nil
 	case mailReset:
 		token, err := newEmailToken(ctx, q, u.ID, purposeReset, resetTTL)
 		if err != nil {

@@ -54,6 +54,8 @@ type ProfileChange struct {
 	MemoryEnabled *bool
 	// Country is an ISO 3166-1 alpha-2 code (any case), or empty to clear it.
 	Country *string
+	// Onboarded records that the first sign-in's onboarding was completed or skipped.
+	Onboarded *bool
 }
 
 // Profile returns the caller's profile (the account row).
@@ -91,6 +93,7 @@ func (s *Service) UpdateProfile(ctx context.Context, userID uuid.UUID, c Profile
 	p.PrimaryConcerns = text("primaryConcerns", c.PrimaryConcerns)
 	p.SensitiveTopics = text("sensitiveTopics", c.SensitiveTopics)
 	p.MemoryEnabled = c.MemoryEnabled
+	p.Onboarded = c.Onboarded
 	if c.Country != nil {
 		p.SetCountry = true
 		if strings.TrimSpace(*c.Country) != "" {

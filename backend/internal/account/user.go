@@ -20,13 +20,14 @@ type User struct {
 	SensitiveTopics string
 	MemoryEnabled   bool
 	Country         *string // ISO 3166-1 alpha-2, nil when not set
+	Onboarded       bool    // the onboarding was completed or skipped
 }
 
 func userOf(u dbgen.User) User {
 	v := User{
 		ID: u.ID, Email: u.Email, Name: u.Name, Role: u.Role, IsStudent: u.IsStudent,
 		FocusAreas: u.FocusAreas, PrimaryConcerns: u.PrimaryConcerns, SensitiveTopics: u.SensitiveTopics,
-		MemoryEnabled: u.MemoryEnabled, Country: u.Country,
+		MemoryEnabled: u.MemoryEnabled, Country: u.Country, Onboarded: u.Onboarded,
 	}
 	if u.Age != nil {
 		a := int(*u.Age)

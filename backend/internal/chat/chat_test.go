@@ -811,3 +811,43 @@ func TestTakeawayLeavesRiskyMessagesOut(t *testing.T) {
 		t.Fatal("another user got the takeaway")
 	}
 }
+
+// TestSummaryTitlesTheSessionFromTheConversation: the summary call's title replaces the first
+// message cut off; a title the model leaves out comes from the offline engine's topics.
+func TestSummaryTitlesTheSessionFromTheConversation(t *testing.T) {
+	for _, c := range []struct{ name, reply, want string }{
+		{"model", `{"summary":"You talked about exams.","emotions":["stress"],"title":"\"Exam week and sleep.\""}`, "Exam week and sleep"},
+		{"no title from the model", `{"summary":"You talked about exams.","emotions":["stress"]}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, true, nil)
+			uid := f.user(t, "BASIC")
+			sid := f.newSession(t, uid)
+			f.llm.Enqueue(llmtest.Script{Chunks: []string{"I hear you."}})
+			first := "So basically my group project for chemistry is falling apart and my roommate Marcus keeps ignoring me"
+			if _, err := f.svc.Send(context.Background(), uid, SendInput{SessionID: &sid, Message: first}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.svc.End(context.Background(), uid, sid, ""); err != nil {
+				t.Fatal(err)
+			}
+			f.llm.Enqueue(llmtest.Script{Chunks: []string{c.reply}})
+			queuetest.Start(t, f.q)
+			queuetest.Drain(t, f.q)
+			d, err := f.svc.Detail(context.Background(), uid, sid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.want
+			if want == "" {
+				want = companion.OfflineSummary([]companion.Turn{{Role: companion.RoleUser, Content: first}}).Title
+				if want == "" {
+					t.Fatal("the offline engine made no title from a message about a project and a roommate")
+				}
+			}
+			if d.Title != want || d.Title == TitleFrom(first) {
+				t.Fatalf("title %q, want %q (not the first message cut off)", d.Title, want)
+			}
+		})
+	}
+}

@@ -100,8 +100,12 @@ func (s *Service) summarize(ctx context.Context, job *river.Job[SummaryArgs]) er
 		s.log.Warn("summary falls back to the offline engine", "session_id", p.SessionID, "error", err.Error())
 		sum = companion.OfflineSummary(transcript)
 	}
+	title := sum.Title
+	if sess.Title == riskyTitle {
+		title = "" // a session with a risky message keeps its neutral title
+	}
 	return s.store.InTx(ctx, func(tx store.Tx) error {
-		if _, err := tx.SetSessionSummary(ctx, dbgen.SetSessionSummaryParams{Summary: &sum.Text, Emotions: sum.Emotions, ID: p.SessionID, UserID: p.UserID}); err != nil {
+		if _, err := tx.SetSessionSummary(ctx, dbgen.SetSessionSummaryParams{Summary: &sum.Text, Emotions: sum.Emotions, Title: title, ID: p.SessionID, UserID: p.UserID}); err != nil {
 			return fmt.Errorf("store summary: %w", err)
 		}
 		return queue.CompleteTx(ctx, tx, job)

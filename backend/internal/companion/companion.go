@@ -83,6 +83,9 @@ type Reply struct {
 type Summary struct {
 	Text     string
 	Emotions []string
+	// Title is a short title made from the conversation, or empty when there is none to make
+	// (the session keeps the one it has).
+	Title string
 }
 
 // Provider produces replies and summaries.

@@ -27,8 +27,10 @@ func OfflineSummary(transcript []Turn) Summary {
 	}
 	emotions, closing := summaryEmotions(kept)
 	var out []string
+	title := ""
 	if topics := summaryTopics(kept); len(topics) > 0 {
 		out = append(out, "You talked about "+joinAnd(topics)+".")
+		title = SessionTitle(capFirst(joinAnd(topics[:min(2, len(topics))])))
 	} else {
 		out = append(out, "You took some time to put what's going on into words.")
 	}
@@ -45,7 +47,22 @@ func OfflineSummary(transcript []Turn) Summary {
 			out = append(out, "By the end, the "+c+" was still there, and that's okay to carry for now.")
 		}
 	}
-	return Summary{Text: strings.Join(out, " "), Emotions: emotions}
+	return Summary{Text: strings.Join(out, " "), Emotions: emotions, Title: title}
+}
+
+// sessionTitleMax is the longest title a summary gives a session, in characters.
+const sessionTitleMax = 60
+
+// SessionTitle cleans a title made from a conversation: one line, no quotes or closing
+// full stop, at most sessionTitleMax characters; empty when it is empty, too long, or the
+// safety screen flags it (the session then keeps its title).
+func SessionTitle(s string) string {
+	s = strings.Join(strings.Fields(CleanText(s)), " ")
+	s = strings.Trim(s, "\"'“”‘’. ")
+	if s == "" || len([]rune(s)) > sessionTitleMax || Screen(s) != RiskNone {
+		return ""
+	}
+	return s
 }
 
 var positiveEmotion = setOf("joy", "gratitude", "hope", "calm", "pride", "love")

@@ -48,7 +48,7 @@ func apiProfile(u account.User) api.Profile {
 	return api.Profile{
 		Name: u.Name, Email: u.Email, Role: api.Role(u.Role), Age: u.Age,
 		FocusAreas: u.FocusAreas, PrimaryConcerns: u.PrimaryConcerns, SensitiveTopics: u.SensitiveTopics,
-		MemoryEnabled: u.MemoryEnabled, Country: u.Country,
+		MemoryEnabled: u.MemoryEnabled, Country: u.Country, Onboarded: u.Onboarded,
 	}
 }
 
@@ -247,10 +247,10 @@ func (s *Server) UpdateProfile(ctx context.Context, req api.UpdateProfileRequest
 		return nil, err
 	}
 	b := req.Body
-	ch := account.ProfileChange{Age: b.Age, FocusAreas: b.FocusAreas, PrimaryConcerns: b.PrimaryConcerns, SensitiveTopics: b.SensitiveTopics, MemoryEnabled: b.MemoryEnabled, Country: b.Country}
+	ch := account.ProfileChange{Age: b.Age, FocusAreas: b.FocusAreas, PrimaryConcerns: b.PrimaryConcerns, SensitiveTopics: b.SensitiveTopics, MemoryEnabled: b.MemoryEnabled, Country: b.Country, Onboarded: b.Onboarded}
 	// The body has exactly one property (the contract says so and the validator checks it):
 	// with no other field set, it is the age, possibly null.
-	ch.SetAge = b.Age != nil || (b.FocusAreas == nil && b.PrimaryConcerns == nil && b.SensitiveTopics == nil && b.MemoryEnabled == nil && b.Country == nil)
+	ch.SetAge = b.Age != nil || (b.FocusAreas == nil && b.PrimaryConcerns == nil && b.SensitiveTopics == nil && b.MemoryEnabled == nil && b.Country == nil && b.Onboarded == nil)
 	u, err := acc.UpdateProfile(ctx, c.UserID, ch)
 	s.deps.Chat.ForgetUser(c.UserID) // the prompt carries the profile
 	if err != nil {

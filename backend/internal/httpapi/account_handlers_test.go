@@ -1070,6 +1070,11 @@ func TestProfile(t *testing.T) {
 		t.Errorf("after memoryEnabled: sensitiveTopics = %q, want family kept", p.SensitiveTopics)
 	}
 	wantStatus(t, put(`{"memoryEnabled": "no"}`), nil, http.StatusBadRequest)
+	// A new account has not been onboarded; finishing or skipping the onboarding records it.
+	if p = update(api.ProfileUpdate{Onboarded: new(true)}); !p.Onboarded || p.SensitiveTopics != "family" || p.MemoryEnabled {
+		t.Errorf("after onboarded: %+v, want onboarded and the rest kept", p)
+	}
+	wantStatus(t, put(`{"onboarded": "yes"}`), nil, http.StatusBadRequest)
 	// Bo's profile is untouched.
 	res, err = e.api.GetProfileWithResponse(ctx, bearer(b.access))
 	wantStatus(t, res, err, http.StatusOK)

@@ -26,7 +26,7 @@ func (s *Server) ListWeeklyReports(ctx context.Context, _ api.ListWeeklyReportsR
 		}
 		out = append(out, api.WeeklyReport{
 			Id: r.ID, WeekStart: openapi_types.Date{Time: r.WeekStart}, CreatedAt: r.CreatedAt,
-			SessionCount: r.SessionCount, Emotions: emotions, Themes: r.Themes, Suggestion: r.Suggestion,
+			SessionCount: r.SessionCount, Emotions: emotions, Themes: r.Themes, Suggestion: r.Suggestion, SoFar: new(r.SoFar),
 		})
 	}
 	return out, nil

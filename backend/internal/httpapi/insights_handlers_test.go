@@ -37,10 +37,16 @@ func TestWeeklyReportsOverHTTP(t *testing.T) {
 	}
 	res, err = c.ListWeeklyReportsWithResponse(ctx, auth)
 	wantStatus(t, res, err, http.StatusOK)
-	if n := len(*res.JSON200); n != 1 {
-		t.Fatalf("%d reports, want 1: %s", n, res.Body)
+	if n := len(*res.JSON200); n != 2 {
+		t.Fatalf("%d reports, want this week so far and 1 stored: %s", n, res.Body)
 	}
-	r := (*res.JSON200)[0]
+	if so := (*res.JSON200)[0]; so.SoFar == nil || !*so.SoFar {
+		t.Errorf("the first report is not this week so far: %+v", so)
+	}
+	r := (*res.JSON200)[1]
+	if r.SoFar == nil || *r.SoFar {
+		t.Errorf("the stored report says soFar: %+v", r)
+	}
 	if got := r.WeekStart.String(); got != "2026-11-16" {
 		t.Errorf("weekStart = %s, want 2026-11-16", got)
 	}

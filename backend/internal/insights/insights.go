@@ -117,7 +117,7 @@ func (s *Service) makeReport(ctx context.Context, userID uuid.UUID, week time.Ti
 	if err != nil {
 		return false, fmt.Errorf("owner of the report: %w", err)
 	}
-	r := Build(sessions, messages, u.SensitiveTopics)
+	r := Build(week, sessions, messages, u.SensitiveTopics)
 	if r.SessionCount > 0 {
 		r.Suggestion = s.modelSuggestion(ctx, r)
 	}
@@ -146,6 +146,7 @@ type WeeklyReport struct {
 	ID        uuid.UUID
 	WeekStart time.Time
 	CreatedAt time.Time
+	SoFar     bool // the current week, made on read and not stored (see soFar)
 	Report
 }
 
@@ -165,7 +166,13 @@ func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]WeeklyReport, e
 	if err != nil {
 		return nil, err
 	}
-	out := make([]WeeklyReport, 0, len(rows))
+	now := s.Now()
+	soFar, err := s.soFar(ctx, userID, u.SensitiveTopics, now)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]WeeklyReport, 0, len(rows)+1)
+	out = append(out, soFar)
 	for _, row := range rows {
 		w := WeeklyReport{ID: row.ID, WeekStart: row.WeekStart, CreatedAt: row.CreatedAt}
 		if err := json.Unmarshal(row.Content, &w.Report); err != nil {
@@ -176,9 +183,29 @@ func (s *Service) List(ctx context.Context, userID uuid.UUID) ([]WeeklyReport, e
 	return out, nil
 }
 
+// soFar is the report of the current week until now ("this week so far"), made on every read
+// from the offline engine (no model call per page load) and never stored: its week's report
+// is made on the Monday after.
+func (s *Service) soFar(ctx context.Context, userID uuid.UUID, sensitiveTopics string, now time.Time) (WeeklyReport, error) {
+	week := WeekStart(now)
+	from, to := week, now
+	sessions, err := s.db.Queries().ListEndedSessionsBetween(ctx, dbgen.ListEndedSessionsBetweenParams{UserID: userID, FromTime: &from, ToTime: &to})
+	if err != nil {
+		return WeeklyReport{}, fmt.Errorf("sessions of this week: %w", err)
+	}
+	messages, err := s.db.Queries().ListUserMessagesOfSessionsEndedBetween(ctx, dbgen.ListUserMessagesOfSessionsEndedBetweenParams{UserID: userID, FromTime: &from, ToTime: &to})
+	if err != nil {
+		return WeeklyReport{}, fmt.Errorf("messages of this week: %w", err)
+	}
+	return WeeklyReport{WeekStart: week, CreatedAt: now, SoFar: true, Report: Build(week, sessions, messages, sensitiveTopics)}, nil
+}
+
 // Build summarises a week's ended sessions: their emotions, and the themes of the user's own
 // messages in them (see Themes; sensitiveTopics is the profile's list of topics to avoid).
-func Build(sessions []dbgen.ListEndedSessionsBetweenRow, messages []dbgen.ListUserMessagesOfSessionsEndedBetweenRow, sensitiveTopics string) Report {
+// When there were sessions the themes are never empty: with no word that returns, the most
+// used topic words stand, and with none of those, fallbackTheme. The suggestion depends on
+// the week (see suggestion).
+func Build(week time.Time, sessions []dbgen.ListEndedSessionsBetweenRow, messages []dbgen.ListUserMessagesOfSessionsEndedBetweenRow, sensitiveTopics string) Report {
 	counts := map[string]int{}
 	for _, s := range sessions {
 		for _, e := range s.Emotions {
@@ -186,6 +213,15 @@ func Build(sessions []dbgen.ListEndedSessionsBetweenRow, messages []dbgen.ListUs
 		}
 	}
 	r := Report{SessionCount: len(sessions), Emotions: []EmotionCount{}, Themes: Themes(messages, sensitiveTopics)}
+	if len(sessions) > 0 && len(r.Themes) == 0 {
+		r.Themes = rankThemes(messages, sensitiveTopics, false)
+		if len(r.Themes) > maxThemes {
+			r.Themes = r.Themes[:maxThemes]
+		}
+		if len(r.Themes) == 0 {
+			r.Themes = []string{fallbackTheme}
+		}
+	}
 	for e, n := range counts {
 		r.Emotions = append(r.Emotions, EmotionCount{Emotion: e, Count: n})
 	}
@@ -199,9 +235,12 @@ func Build(sessions []dbgen.ListEndedSessionsBetweenRow, messages []dbgen.ListUs
 	if len(r.Emotions) > 0 {
 		top = r.Emotions[0].Emotion
 	}
-	r.Suggestion = suggestion(top, len(sessions))
+	r.Suggestion = suggestion(top, len(sessions), week)
 	return r
 }
+
+// fallbackTheme is the theme of a week whose sessions named no topic word of their own.
+const fallbackTheme = "checking in with yourself"
 
 // suggestions are gentle, practical and non-clinical: never advice about treatment.
 var suggestions = map[string]string{
@@ -225,14 +264,28 @@ var suggestions = map[string]string{
 	"love":        "Consider telling someone who matters to you what they mean to you.",
 }
 
-func suggestion(top string, sessions int) string {
+// weeklyIdeas are the general suggestions that take turns with the top feeling's own, one a week.
+var weeklyIdeas = []string{
+	"Take a few minutes this week to look back on your conversations and notice what has shifted.",
+	"Choose one evening this week to put your phone away an hour before bed and see how you sleep.",
+	"Try a five-minute walk between classes or tasks, and notice how you feel before and after.",
+	"Write three lines at the end of each day: what happened, how it felt, and one thing you'd keep.",
+	"Plan one small thing to look forward to this week, and put it in your calendar.",
+}
+
+// suggestion picks the week's suggestion: deterministic per week (the same on every load), and
+// different from the week before, since the choices (the top feeling's own and the general
+// ideas) take turns by the week's number.
+func suggestion(top string, sessions int, week time.Time) string {
 	if sessions == 0 {
 		return "When you have a quiet moment this week, a short conversation or a few lines of journaling can help you notice how you're doing."
 	}
+	choices := weeklyIdeas
 	if s, ok := suggestions[top]; ok {
-		return s
+		choices = append([]string{s}, weeklyIdeas...)
 	}
-	return "Take a few minutes this week to look back on your conversations and notice what has shifted."
+	n := int(WeekStart(week).Unix() / (7 * 24 * 3600))
+	return choices[((n%len(choices))+len(choices))%len(choices)]
 }
 
 func mailText(name, country string, week time.Time, r Report, link string) string {

@@ -47,7 +47,7 @@ func TestWeekStartIsMondayUTC(t *testing.T) {
 func TestBuildCountsEmotionsThemesAndSuggests(t *testing.T) {
 	a, b, c := uuid.New(), uuid.New(), uuid.New()
 	mon := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
-	r := Build([]dbgen.ListEndedSessionsBetweenRow{
+	r := Build(mon, []dbgen.ListEndedSessionsBetweenRow{
 		{Title: "Exam pressure", Summary: new("Worried about exams and sleep."), Emotions: []string{"anxiety", "tiredness"}},
 		{Title: "Roommate trouble", Summary: new("Exams again, and a roommate argument."), Emotions: []string{"anxiety", "frustration"}},
 		{Title: "A calmer evening", Emotions: []string{"calm"}},
@@ -62,7 +62,7 @@ func TestBuildCountsEmotionsThemesAndSuggests(t *testing.T) {
 	if len(r.Themes) != 1 || r.Themes[0] != "exam" {
 		t.Errorf("themes: %v (want only 'exam': exam and exams return in two sessions; a word said once is not a theme)", r.Themes)
 	}
-	if r.Suggestion != suggestions["anxiety"] {
+	if r.Suggestion != suggestion("anxiety", 3, mon) {
 		t.Errorf("suggestion: %q", r.Suggestion)
 	}
 	for _, s := range suggestions {
@@ -319,20 +319,108 @@ func TestListIsForPremium(t *testing.T) {
 	if _, err := st.Queries().SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: "PREMIUM", Email: u.Email}); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := svc.List(ctx, u.ID); err != nil || len(r) != 0 {
-		t.Fatalf("PREMIUM: %v %v", r, err)
+	if r, err := svc.List(ctx, u.ID); err != nil || len(r) != 1 || !r[0].SoFar || r[0].SessionCount != 0 {
+		t.Fatalf("PREMIUM: only this week so far, empty: %+v %v", r, err)
+	}
+}
+
+func TestThemesAreNeverEmptyWhenThereWereSessions(t *testing.T) {
+	mon := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	a := uuid.New()
+	sessions := []dbgen.ListEndedSessionsBetweenRow{{Title: "One chat", Emotions: []string{"calm"}}}
+	// Each topic word said once: none returns, so the most used stand.
+	r := Build(mon, sessions, []dbgen.ListUserMessagesOfSessionsEndedBetweenRow{
+		{SessionID: a, Content: "The football match with my cousin was fun.", CreatedAt: mon},
+	}, "")
+	if len(r.Themes) == 0 || !strings.Contains(strings.Join(r.Themes, " "), "football") {
+		t.Errorf("themes of words said once: %v", r.Themes)
+	}
+	// Nothing but the starter message: the fallback theme.
+	r = Build(mon, sessions, []dbgen.ListUserMessagesOfSessionsEndedBetweenRow{
+		{SessionID: a, Content: chat.StarterMessage, CreatedAt: mon},
+	}, "")
+	if len(r.Themes) != 1 || r.Themes[0] != fallbackTheme {
+		t.Errorf("themes with no topic word: %v", r.Themes)
+	}
+	// A sensitive topic is not a theme, even as a fallback.
+	r = Build(mon, sessions, []dbgen.ListUserMessagesOfSessionsEndedBetweenRow{
+		{SessionID: a, Content: "My divorce papers.", CreatedAt: mon},
+	}, "divorce, papers")
+	if strings.Contains(strings.Join(r.Themes, " "), "divorce") || len(r.Themes) == 0 {
+		t.Errorf("themes with the sensitive topics: %v", r.Themes)
+	}
+	if r := Build(mon, nil, nil, ""); len(r.Themes) != 0 {
+		t.Errorf("a week without sessions has no themes: %v", r.Themes)
+	}
+}
+
+func TestSuggestionDiffersWeekToWeekAndStaysWithinAWeek(t *testing.T) {
+	mon := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
+	for _, top := range []string{"anxiety", "stress", "unknown-feeling"} {
+		seen := map[string]bool{}
+		prev := ""
+		for w := 0; w < 8; w++ {
+			week := mon.AddDate(0, 0, 7*w)
+			got := suggestion(top, 2, week)
+			if again := suggestion(top, 2, week.Add(80*time.Hour)); again != got {
+				t.Errorf("%s week %d: %q then %q within the same week", top, w, got, again)
+			}
+			if got == prev {
+				t.Errorf("%s week %d: the same suggestion as the week before: %q", top, w, got)
+			}
+			prev = got
+			seen[got] = true
+		}
+		if len(seen) < 3 {
+			t.Errorf("%s: only %d suggestions over 8 weeks", top, len(seen))
+		}
+	}
+	if suggestion("anxiety", 2, mon) != suggestions["anxiety"] && suggestion("anxiety", 2, mon.AddDate(0, 0, 7)) != suggestions["anxiety"] &&
+		suggestion("anxiety", 2, mon.AddDate(0, 0, 14)) != suggestions["anxiety"] && suggestion("anxiety", 2, mon.AddDate(0, 0, 21)) != suggestions["anxiety"] &&
+		suggestion("anxiety", 2, mon.AddDate(0, 0, 28)) != suggestions["anxiety"] && suggestion("anxiety", 2, mon.AddDate(0, 0, 35)) != suggestions["anxiety"] {
+		t.Error("the top feeling's own suggestion never comes")
+	}
+}
+
+func TestListLeadsWithThisWeekSoFar(t *testing.T) {
+	st := pgtest.New(t)
+	ctx := context.Background()
+	u := pgtest.User(t, st, "PREMIUM")
+	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC) // Thursday
+	endedSession(t, st, u.ID, "Monday", []string{"stress"}, time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC))
+	endedSession(t, st, u.ID, "Wednesday", []string{"stress", "hope"}, time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC))
+	endedSession(t, st, u.ID, "Last week", []string{"joy"}, time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC))
+	svc := New(st, queuetest.New(t, st), nil, "http://app.test", nil, quiet)
+	svc.Now = func() time.Time { return now }
+	r, err := svc.List(ctx, u.ID)
+	if err != nil || len(r) != 1 {
+		t.Fatalf("list: %+v %v", r, err)
+	}
+	so := r[0]
+	if !so.SoFar || so.WeekStart.Format("2006-01-02") != "2026-11-23" || so.SessionCount != 2 || so.Emotions[0] != (EmotionCount{"stress", 2}) {
+		t.Fatalf("this week so far: %+v", so)
+	}
+	if len(so.Themes) == 0 || so.Suggestion == "" {
+		t.Fatalf("so far without themes or suggestion: %+v", so)
+	}
+	if again, _ := svc.List(ctx, u.ID); again[0].Suggestion != so.Suggestion {
+		t.Fatalf("the suggestion changed between loads: %q, %q", so.Suggestion, again[0].Suggestion)
+	}
+	if rows, _ := st.Queries().ListWeeklyReportsForUser(ctx, u.ID); len(rows) != 0 {
+		t.Fatalf("the so-far view was stored: %d rows", len(rows))
 	}
 }
 
 func TestSuggestionFromTheModelIsCheckedAndFallsBack(t *testing.T) {
+	week := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name   string
 		script llmtest.Script
 		want   string
 	}{
 		{"model", llmtest.Script{Chunks: []string{"Try a short walk ", "after class each day."}}, "Try a short walk after class each day."},
-		{"clinical words refused", llmtest.Script{Chunks: []string{"You should book therapy."}}, suggestions["stress"]},
-		{"model down", llmtest.Script{Fail: 500}, suggestions["stress"]},
+		{"clinical words refused", llmtest.Script{Chunks: []string{"You should book therapy."}}, suggestion("stress", 1, week)},
+		{"model down", llmtest.Script{Fail: 500}, suggestion("stress", 1, week)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -25,6 +25,11 @@ const maxThemes = 5
 // returns: in two sessions, on two days or in two messages. Themes are ranked by how many
 // sessions mention them, then days, then messages.
 func Themes(messages []dbgen.ListUserMessagesOfSessionsEndedBetweenRow, sensitiveTopics string) []string {
+	return rankThemes(messages, sensitiveTopics, true)
+}
+
+// rankThemes ranks the topic words of messages; with returning, only the words that return.
+func rankThemes(messages []dbgen.ListUserMessagesOfSessionsEndedBetweenRow, sensitiveTopics string, returning bool) []string {
 	sensitive := map[string]bool{}
 	for _, w := range words(sensitiveTopics) {
 		sensitive[w] = true
@@ -79,7 +84,7 @@ func Themes(messages []dbgen.ListUserMessagesOfSessionsEndedBetweenRow, sensitiv
 	var themes []theme
 	for _, t := range tallies {
 		th := theme{shownForm(t.forms), len(t.sessions), len(t.days), len(t.messages)}
-		if th.sessions >= 2 || th.days >= 2 || th.messages >= 2 {
+		if !returning || th.sessions >= 2 || th.days >= 2 || th.messages >= 2 {
 			themes = append(themes, th)
 		}
 	}

@@ -1,5 +1,6 @@
 import { getGetCurrentUserResponseMock } from '../api/gen/auth/auth.msw';
-import type { CurrentUser, Entitlements, Role } from '../api/gen/model';
+import { getGetProfileResponseMock } from '../api/gen/profile/profile.msw';
+import type { CurrentUser, Entitlements, Profile, Role } from '../api/gen/model';
 import tiers from './entitlements.json';
 
 /**
@@ -12,6 +13,23 @@ export const entitlementsOf: Record<Role, Entitlements> = tiers;
 export function aUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
   const role = overrides.role ?? 'USER';
   return getGetCurrentUserResponseMock({ email: 'ada@example.com', name: 'Ada', role, entitlements: entitlementsOf[role], ...overrides });
+}
+
+/** A profile from orval's generated mock: onboarded, with empty texts and no country unless a test says. */
+export function aProfile(overrides: Partial<Profile> = {}): Profile {
+  return getGetProfileResponseMock({
+    name: 'Ada',
+    email: 'ada@example.com',
+    role: 'USER',
+    age: null,
+    focusAreas: '',
+    primaryConcerns: '',
+    sensitiveTopics: '',
+    memoryEnabled: true,
+    country: null,
+    onboarded: true,
+    ...overrides,
+  });
 }
 
 /** Puts the support mailbox in the page as the server does (index.html's meta tag); setup.ts removes it after each test. */

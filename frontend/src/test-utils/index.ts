@@ -1,7 +1,7 @@
 export * from '@testing-library/react';
 export { renderWithProviders as render, createTestQueryClient } from './render';
 export { server } from './server';
-export { aUser, setSupportEmail } from './fixtures';
+export { aProfile, aUser, setSupportEmail } from './fixtures';
 
 /**
  * Holds a mocked response until the test opens it, so that a busy state ("Deleting...") stays

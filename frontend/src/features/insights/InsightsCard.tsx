@@ -7,12 +7,13 @@ import { weekLabel } from './weeks';
 /** Last week's themes, at a glance (nothing while loading or when they fail to load). */
 function LatestThemes() {
   const reports = useListWeeklyReports();
-  const latest = reports.data?.[0];
+  const latest = reports.data?.find((r) => !r.soFar || r.sessionCount > 0);
   if (!latest) return null;
+  const label = latest.soFar ? 'This week so far' : `Week of ${weekLabel(latest.weekStart)}`;
   return (
     <Text size="sm">
       {latest.themes.length > 0
-        ? `Week of ${weekLabel(latest.weekStart)}: ${latest.themes.join(' · ')}`
+        ? `${label}: ${latest.themes.join(' · ')}`
         : `Your report for the week of ${weekLabel(latest.weekStart)} is ready.`}
     </Text>
   );

@@ -8,16 +8,17 @@ interface Props {
   colors: Map<Emotion, string>;
 }
 
-/** One week's report: how many conversations, the feelings in their colours, the themes and the idea for the week ahead. */
+/** One week's report (or this week so far, before its report on Monday): how many conversations, the feelings in their colours, the themes and the idea for the week ahead. */
 export function WeekCard({ report, colors }: Props) {
   return (
     <Card withBorder radius="md" padding="lg" component="article">
       <Stack gap="sm">
         <div>
           <Title order={3} fz="h4">
-            Week of {weekLabel(report.weekStart)}
+            {report.soFar ? 'This week so far' : `Week of ${weekLabel(report.weekStart)}`}
           </Title>
           <Text size="sm" c="dimmed">
+            {report.soFar ? `Since Monday, ${weekLabel(report.weekStart)}: ` : ''}
             {report.sessionCount === 1 ? '1 conversation finished' : `${report.sessionCount} conversations finished`}
           </Text>
         </div>
@@ -47,7 +48,8 @@ export function WeekCard({ report, colors }: Props) {
           </Group>
         ) : null}
         <Text>
-          <strong>One idea for the week ahead:</strong> {report.suggestion}
+          <strong>{report.soFar ? 'One idea for the rest of the week:' : 'One idea for the week ahead:'}</strong>{' '}
+          {report.suggestion}
         </Text>
       </Stack>
     </Card>

@@ -13,7 +13,11 @@ import {
   getSendChatMessageResponseMock,
 } from '../../api/gen/chat/chat.msw';
 import type { SessionListItem } from '../../api/gen/model';
-import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { aProfile, aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { getGetProfileMockHandler } from '../../api/gen/profile/profile.msw';
+
+// The dashboard asks whether the onboarding was done: these users have done it.
+beforeEach(() => server.use(getGetProfileMockHandler(aProfile())));
 import { DashboardPage } from './DashboardPage';
 
 function aSession(overrides: Partial<SessionListItem> = {}): SessionListItem {

@@ -21,6 +21,7 @@ import type { SessionListItem } from '../../api/gen/model';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { CheckinCard } from '../../features/checkins/CheckinCard';
 import { DashboardGreeting } from '../../features/dashboard/DashboardGreeting';
+import { Onboarding } from '../../features/onboarding/Onboarding';
 import { awaitingSummary, summaryPolling } from '../../features/dashboard/glance';
 import { allSessions, useSessionPages } from '../../features/dashboard/sessionPages';
 import { DashboardCards } from '../../features/insights/DashboardCards';
@@ -128,6 +129,7 @@ export function DashboardPage() {
         </Title>
         <CheckinCard />
         <DashboardGreeting />
+        <Onboarding />
         <Group wrap="nowrap" gap="sm">
           <TextInput
             flex={1}

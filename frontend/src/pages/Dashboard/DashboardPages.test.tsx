@@ -3,7 +3,11 @@ import { Route, Routes } from 'react-router';
 import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import type { SessionListItem } from '../../api/gen/model';
 import { nextLink } from '../../features/dashboard/sessionPages';
-import { aUser, render, screen, server, waitFor } from '../../test-utils';
+import { aProfile, aUser, render, screen, server, waitFor } from '../../test-utils';
+import { getGetProfileMockHandler } from '../../api/gen/profile/profile.msw';
+
+// The dashboard asks whether the onboarding was done: these users have done it.
+beforeEach(() => server.use(getGetProfileMockHandler(aProfile())));
 import { DashboardPage } from './DashboardPage';
 
 const all: SessionListItem[] = Array.from({ length: 45 }, (_, i) => ({

@@ -1,14 +1,20 @@
 import { act } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { Route, Routes } from 'react-router';
+import { Route, Routes, useLocation } from 'react-router';
 import { render, screen, server } from '../../test-utils';
 import { EmailVerifiedPage } from './EmailVerifiedPage';
+
+/** Stands for the login page, and shows the address the landing passed to it. */
+function LoginProbe() {
+  const state = useLocation().state as { verifiedEmail?: string } | null;
+  return <p>login page{state?.verifiedEmail ? ` for ${state.verifiedEmail}` : ''}</p>;
+}
 
 function renderPage(route: string) {
   return render(
     <Routes>
       <Route path="/email-verified" element={<EmailVerifiedPage />} />
-      <Route path="/login" element={<p>login page</p>} />
+      <Route path="/login" element={<LoginProbe />} />
     </Routes>,
     { route },
   );
@@ -52,6 +58,13 @@ describe('EmailVerifiedPage', () => {
       vi.advanceTimersByTime(1000);
     });
     expect(screen.getByText('login page')).toBeInTheDocument();
+  });
+
+  it('passes the verified address to /login, so its form has it filled in', async () => {
+    server.use(http.get('/api/auth/verify', () => HttpResponse.text('Verified.')));
+    const { user } = renderPage('/email-verified?t=verify-1&email=ada%2Bx%40example.com');
+    await user.click(await screen.findByRole('button', { name: 'Continue to Login' }));
+    expect(screen.getByText('login page for ada+x@example.com')).toBeInTheDocument();
   });
 
   it('Continue to Login goes straight to /login', async () => {

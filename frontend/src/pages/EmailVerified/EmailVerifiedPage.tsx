@@ -38,6 +38,9 @@ export function EmailVerifiedPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const token = searchParams.get('t') ?? '';
+  // The link names the address it verified: the login page then has it filled in.
+  const email = searchParams.get('email') ?? '';
+  const toLogin = () => navigate('/login', email ? { state: { verifiedEmail: email } } : undefined);
   const verify = useVerifyEmail(
     { t: token },
     // The token is single-use: ask exactly once.
@@ -74,8 +77,8 @@ export function EmailVerifiedPage() {
               </ThemeIcon>
               <Title order={1}>Email Verified!</Title>
               {message ? <Text role="status">{message}</Text> : null}
-              <Countdown onDone={() => navigate('/login')} />
-              <Button onClick={() => navigate('/login')}>Continue to Login</Button>
+              <Countdown onDone={toLogin} />
+              <Button onClick={toLogin}>Continue to Login</Button>
               <Anchor component={RouterLink} to="/dashboard" size="sm">
                 Go to Dashboard
               </Anchor>

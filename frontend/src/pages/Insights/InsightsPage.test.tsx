@@ -104,6 +104,26 @@ describe('InsightsPage', () => {
     expect(screen.queryByRole('img')).toBeNull();
   });
 
+  it('shows this week so far before its report on Monday, beside the first report on its way', async () => {
+    asRole('PREMIUM');
+    reportsAnswer([
+      aReport({
+        id: '00000000-0000-0000-0000-000000000000',
+        weekStart: '2026-11-23',
+        soFar: true,
+        sessionCount: 2,
+        themes: ['football'],
+        suggestion: 'Plan one small thing to look forward to this week.',
+      }),
+    ]);
+    renderPage();
+    const card = (await screen.findByRole('heading', { name: 'This week so far' })).closest('article') as HTMLElement;
+    expect(within(card).getByText('Since Monday, November 23: 2 conversations finished')).toBeInTheDocument();
+    expect(within(card).getByText('football')).toBeInTheDocument();
+    expect(within(card).getByText('One idea for the rest of the week:')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Your first report is on its way' })).toBeInTheDocument();
+  });
+
   it('offers Retry when the reports fail to load', async () => {
     asRole('ADMIN');
     reportsAnswer('error');

@@ -54,7 +54,8 @@ function FirstReportOnItsWay() {
 /** The weekly reports of a Premium user: the eight-week trend, then each week, newest first. */
 function Reports() {
   const reports = useListWeeklyReports();
-  const weeks = useMemo(() => lastWeeks(reports.data ?? []), [reports.data]);
+  const soFar = reports.data?.find((r) => r.soFar);
+  const weeks = useMemo(() => lastWeeks((reports.data ?? []).filter((r) => !r.soFar)), [reports.data]);
   const colors = useMemo(() => emotionColors(weeks), [weeks]);
 
   if (reports.isPending) {
@@ -74,7 +75,15 @@ function Reports() {
       </Alert>
     );
   }
-  if (weeks.length === 0) return <FirstReportOnItsWay />;
+  const current = soFar && soFar.sessionCount > 0 ? <WeekCard report={soFar} colors={colors} /> : null;
+  if (weeks.length === 0) {
+    return (
+      <Stack gap="lg">
+        <FirstReportOnItsWay />
+        {current}
+      </Stack>
+    );
+  }
   const shown = weeks.flatMap((w) => (w.report ? [w.report] : [])).reverse();
   return (
     <Stack gap="lg">
@@ -84,6 +93,7 @@ function Reports() {
         </Title>
         <InsightsTrend weeks={weeks} colors={colors} />
       </Card>
+      {current}
       {shown.map((r) => (
         <WeekCard key={r.id} report={r} colors={colors} />
       ))}

@@ -158,6 +158,12 @@ describe('LoginPage', () => {
   });
 
   describe('verification link', () => {
+    it('has the address filled in after the verification landing', () => {
+      renderLogin({ pathname: '/login', state: { verifiedEmail: 'ada@example.com' } });
+      expect(screen.getByLabelText('Email Address')).toHaveValue('ada@example.com');
+      expect(screen.queryByRole('button', { name: 'Resend the link' })).toBeNull();
+    });
+
     it('offers to resend the link to the address a registration just used', async () => {
       const asked: unknown[] = [];
       server.use(

@@ -45,6 +45,12 @@ function registeredEmailOf(state: unknown): string | null {
   return typeof email === 'string' && email !== '' ? email : null;
 }
 
+/** The address a verification link just verified, when the login page follows its landing. */
+function verifiedEmailOf(state: unknown): string {
+  const email = (state as { verifiedEmail?: unknown } | null)?.verifiedEmail;
+  return typeof email === 'string' ? email : '';
+}
+
 /** A failed sign-in that the account's lock refused (too many wrong passwords). */
 function isLockout(error: unknown): boolean {
   return isApiError(error) && error.status === 429;
@@ -62,7 +68,7 @@ export function LoginPage() {
   const location = useLocation();
   const [searchParams, setSearchParams] = useSearchParams();
 
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(() => verifiedEmailOf(location.state));
   const [password, setPassword] = useState('');
   const [banner, setBanner] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});

@@ -9,13 +9,15 @@ import { browserCountry } from '../../features/safety/proposeCountry';
 interface CountryFieldProps {
   profile: Profile;
   onSaved: (profile: Profile) => void;
+  /** Inside a modal: the list opens in place, not in a portal under the modal. */
+  inModal?: boolean;
 }
 
 /**
  * The country whose helplines Percolate gives in a hard moment. Unset, it proposes the
  * browser's (language and time zone); choosing saves it at once.
  */
-export function CountryField({ profile, onSaved }: CountryFieldProps) {
+export function CountryField({ profile, onSaved, inModal = false }: CountryFieldProps) {
   const list = useGetSafetyResources(undefined, { query: { staleTime: 60 * 60_000 } });
   const update = useUpdateProfile();
   const [error, setError] = useState<string | null>(null);
@@ -48,6 +50,7 @@ export function CountryField({ profile, onSaved }: CountryFieldProps) {
         onChange={(v) => save(v ?? '')}
         searchable
         clearable
+        comboboxProps={inModal ? { withinPortal: false } : undefined}
         disabled={update.isPending}
         nothingFoundMessage="Not listed: findahelpline.com covers every country"
       />

@@ -88,7 +88,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 /**
  * Roles other than PREMIUM and ADMIN get 403.
- * @summary The caller's weekly insight reports (PREMIUM), newest first.
+ * @summary The caller's weekly insight reports (PREMIUM), newest first, led by this week so far.
  */
 export const getListWeeklyReportsUrl = () => {
 
@@ -167,7 +167,7 @@ export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeekl
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
- * @summary The caller's weekly insight reports (PREMIUM), newest first.
+ * @summary The caller's weekly insight reports (PREMIUM), newest first, led by this week so far.
  */
 
 export function useListWeeklyReports<TData = Awaited<ReturnType<typeof listWeeklyReports>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | ServiceUnavailableResponse>>(

@@ -73,4 +73,6 @@ export interface Profile {
    * @nullable
    */
   country?: string | null;
+  /** Whether the first sign-in's onboarding was completed or skipped (shown once per account). */
+  onboarded: boolean;
 }

@@ -57,7 +57,7 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
  */
 
 /**
- * Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean; country is an ISO 3166-1 alpha-2 code, or empty to clear it.
+ * Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled and onboarded are booleans; country is an ISO 3166-1 alpha-2 code, or empty to clear it.
  */
 export interface ProfileUpdate {
   /**
@@ -85,4 +85,6 @@ export interface ProfileUpdate {
   memoryEnabled?: boolean;
   /** An ISO 3166-1 alpha-2 code (any case), or empty to clear it; anything else is a field error. */
   country?: string;
+  /** True once the onboarding is completed or skipped. */
+  onboarded?: boolean;
 }

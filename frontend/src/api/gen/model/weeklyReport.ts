@@ -65,4 +65,6 @@ export interface WeeklyReport {
   themes: string[];
   suggestion: string;
   createdAt: string;
+  /** True for the current week's report until now ("this week so far"), made on read and never stored; it comes first, with the nil id. The week's own report follows on the Monday after. */
+  soFar?: boolean;
 }

@@ -390,7 +390,8 @@ export const getProfileResponse = zod.object({
   "primaryConcerns": zod.string(),
   "sensitiveTopics": zod.string(),
   "memoryEnabled": zod.boolean().describe('Whether Percolate learns from ended sessions and uses what it learnt (default true).'),
-  "country": zod.string().nullish().describe('ISO 3166-1 alpha-2 code whose helplines the crisis texts give; null when not set.')
+  "country": zod.string().nullish().describe('ISO 3166-1 alpha-2 code whose helplines the crisis texts give; null when not set.'),
+  "onboarded": zod.boolean().describe('Whether the first sign-in\'s onboarding was completed or skipped (shown once per account).')
 })
 
 
@@ -407,8 +408,9 @@ export const updateProfileBody = zod.object({
   "primaryConcerns": zod.string().max(updateProfileBodyPrimaryConcernsMax).optional().describe('Trimmed before use.'),
   "sensitiveTopics": zod.string().max(updateProfileBodySensitiveTopicsMax).optional().describe('Trimmed before use.'),
   "memoryEnabled": zod.boolean().optional().describe('Turns memory on or off; off, nothing is learnt from sessions and nothing remembered is used.'),
-  "country": zod.string().optional().describe('An ISO 3166-1 alpha-2 code (any case), or empty to clear it; anything else is a field error.')
-}).describe('Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled is a boolean; country is an ISO 3166-1 alpha-2 code, or empty to clear it.')
+  "country": zod.string().optional().describe('An ISO 3166-1 alpha-2 code (any case), or empty to clear it; anything else is a field error.'),
+  "onboarded": zod.boolean().optional().describe('True once the onboarding is completed or skipped.')
+}).describe('Exactly one changed field. Age is 13–120 or null; the text fields are at most 250 characters; memoryEnabled and onboarded are booleans; country is an ISO 3166-1 alpha-2 code, or empty to clear it.')
 
 export const updateProfileResponse = zod.object({
   "name": zod.string(),
@@ -419,7 +421,8 @@ export const updateProfileResponse = zod.object({
   "primaryConcerns": zod.string(),
   "sensitiveTopics": zod.string(),
   "memoryEnabled": zod.boolean().describe('Whether Percolate learns from ended sessions and uses what it learnt (default true).'),
-  "country": zod.string().nullish().describe('ISO 3166-1 alpha-2 code whose helplines the crisis texts give; null when not set.')
+  "country": zod.string().nullish().describe('ISO 3166-1 alpha-2 code whose helplines the crisis texts give; null when not set.'),
+  "onboarded": zod.boolean().describe('Whether the first sign-in\'s onboarding was completed or skipped (shown once per account).')
 })
 
 
@@ -949,7 +952,7 @@ export const getCommunityInviteResponse = zod.object({
 
 /**
  * Roles other than PREMIUM and ADMIN get 403.
- * @summary The caller's weekly insight reports (PREMIUM), newest first.
+ * @summary The caller's weekly insight reports (PREMIUM), newest first, led by this week so far.
  */
 export const listWeeklyReportsResponseItem = zod.object({
   "id": zod.uuid(),
@@ -961,7 +964,8 @@ export const listWeeklyReportsResponseItem = zod.object({
 })),
   "themes": zod.array(zod.string()),
   "suggestion": zod.string(),
-  "createdAt": zod.iso.datetime({})
+  "createdAt": zod.iso.datetime({}),
+  "soFar": zod.boolean().optional().describe('True for the current week\'s report until now (\"this week so far\"), made on read and never stored; it comes first, with the nil id. The week\'s own report follows on the Monday after.')
 })
 export const listWeeklyReportsResponse = zod.array(listWeeklyReportsResponseItem)
 
