@@ -4,7 +4,7 @@ import type { CheckinRequest, CheckinUpdate } from '../../api/gen/model';
 import { resourcesFor } from '../safety/fixtures';
 import { render, screen, server, waitFor, within } from '../../test-utils';
 import { CheckinCard } from './CheckinCard';
-import { localDate } from './moods';
+import { localDate, moods } from './moods';
 
 vi.mock('../safety/proposeCountry', () => ({ browserCountry: () => 'GB', proposeCountry: () => 'GB' }));
 
@@ -25,6 +25,12 @@ function answerResources() {
 }
 
 describe('CheckinCard', () => {
+  it('is the target of /dashboard#checkin, which a reminder opens: its first mood takes focus', () => {
+    render(<CheckinCard />, { route: '/dashboard#checkin' });
+    expect(screen.getByTestId('checkin-card')).toHaveAttribute('id', 'checkin');
+    expect(screen.getByRole('button', { name: moods[0]!.label })).toHaveFocus();
+  });
+
   it('stores the mood in one tap, and Undo deletes it', async () => {
     const posted: CheckinRequest[] = [];
     let deleted = '';

@@ -1,7 +1,7 @@
 import { Alert, Button, Chip, Group, Paper, Stack, Text, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { IconMoodCry, IconMoodEmpty, IconMoodHappy, IconMoodSad, IconMoodSmile } from '@tabler/icons-react';
-import { useEffect, useId, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../../api/errors';
 import { useCreateCheckin, useDeleteCheckin, useUpdateCheckin } from '../../api/gen/checkins/checkins';
 import type { Checkin, CheckinCreated, CheckinTag, Emotion, Mood } from '../../api/gen/model';
@@ -42,6 +42,16 @@ export function CheckinCard() {
   const [note, setNote] = useState('');
   const [detailsSaved, setDetailsSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const cardRef = useRef<HTMLElement>(null);
+  const { hash } = useLocation();
+
+  // A reminder's notification opens /dashboard#checkin: the card comes into view with its first
+  // mood focused, one tap from a check-in.
+  useEffect(() => {
+    if (hash !== '#checkin' || !cardRef.current) return;
+    cardRef.current.scrollIntoView?.({ block: 'start' });
+    cardRef.current.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
+  }, [hash]);
 
   useEffect(() => {
     if (!canUndo) return;
@@ -98,7 +108,16 @@ export function CheckinCard() {
 
   const chosenLabel = saved ? moods.find((m) => m.value === saved.mood)?.label : undefined;
   return (
-    <Paper withBorder radius="md" p="sm" component="section" aria-labelledby={`${id}-title`} data-testid="checkin-card">
+    <Paper
+      ref={cardRef}
+      id="checkin"
+      withBorder
+      radius="md"
+      p="sm"
+      component="section"
+      aria-labelledby={`${id}-title`}
+      data-testid="checkin-card"
+    >
       <Stack gap={6}>
         <Title order={2} fz="md" id={`${id}-title`}>
           How are you right now?

@@ -117,29 +117,11 @@ export function DashboardPage() {
     // On a phone the shell's own padding is margin enough: the search box keeps its width.
     <Container size="lg" py="md" px={{ base: 0, xs: 'md' }}>
       <Stack gap="lg" className={classes.page}>
-<<<<<<< HEAD
         {/* New chat beside the title, and the search a row of its own: its placeholder is whole at 360 px (issue 36). */}
         <Group wrap="nowrap" gap="sm" justify="space-between">
           <Title order={1} fz="h2">
             Your Sessions
           </Title>
-=======
-        <Title order={1} fz="h2">
-          Your Sessions
-        </Title>
-        <CheckinCard />
-        <DashboardGreeting />
-        <Onboarding />
-        <Group wrap="nowrap" gap="sm">
-          <TextInput
-            flex={1}
-            placeholder="Search by session name or date"
-            aria-label="Search sessions"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            value={query}
-            onChange={(event) => setQuery(event.currentTarget.value)}
-          />
->>>>>>> checkins
           <Tooltip label="Start New Chat">
             <ActionIcon
               size={42}
@@ -153,7 +135,9 @@ export function DashboardPage() {
             </ActionIcon>
           </Tooltip>
         </Group>
+        <CheckinCard />
         <DashboardGreeting />
+        <Onboarding />
         <TextInput
           placeholder="Search by session name or date"
           aria-label="Search sessions"
