@@ -101,7 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for _, half := range []struct {
 		name, dir, note string
 	}{
-		{"TUNING", "tuning", " (its single messages train the scorer, so their figures flatter it; its conversations do not)"},
+		{"TUNING", "tuning", ""},
 		{"HELD-BACK", "heldback", " (counts only: never read or tune on these messages)"},
 	} {
 		if *tuningOnly && half.dir == "heldback" {

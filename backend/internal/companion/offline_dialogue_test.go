@@ -448,15 +448,15 @@ func TestOfflinePicksUpAThreadFromMemory(t *testing.T) {
 
 func TestOfflineAnswersDirectQuestionsHonestly(t *testing.T) {
 	cases := map[string]string{
-		"Are you a real person?":                "not a person",
-		"are you human":                         "AI",
-		"Are you a therapist?":                  "can't diagnose",
-		"Will it ever get better?":              "can't",
-		"Should I quit my job or stay?":         "either way",
-		"What's the capital of Peru?":           "offline",
-		"Do you remember what I said?":          "this",
-		"How are you?":                          "AI",
-		"Why do I keep putting everything off?": "can't know for sure",
+		"Are you a real person?":              "not a person",
+		"are you human":                       "AI",
+		"Are you a therapist?":                "can't diagnose",
+		"Will it ever get better?":            "can't",
+		"Should I quit my job or stay?":       "either way",
+		"What's the capital of Peru?":         "offline",
+		"Do you remember what I said?":        "this",
+		"How are you?":                        "AI",
+		"Why do I keep doing this to myself?": "can't know for sure",
 	}
 	for ask, want := range cases {
 		t.Run(ask, func(t *testing.T) {

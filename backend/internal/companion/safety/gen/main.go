@@ -1,5 +1,5 @@
-// Command gen trains the crisis screen's scorer on the tuning half of the labelled set, the
-// tuning half of the everyday set's single messages and the training corpus, and writes its weights to scorer.bin (run by go generate in the safety
+// Command gen trains the crisis screen's scorer on the tuning half of the labelled set and the
+// training corpus, and writes its weights to scorer.bin (run by go generate in the safety
 // package's directory). The training is deterministic: the same files give the same bytes.
 package main
 
@@ -20,14 +20,6 @@ func main() {
 			os.Exit(1)
 		}
 		items = append(items, its...)
-	}
-	everyday, err := corpus.LoadEveryday(corpus.EverydayTuningDir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
-		os.Exit(1)
-	}
-	for range corpus.EverydayRepeat {
-		items = append(items, everyday...)
 	}
 	m := model.Train(corpus.Examples(items), model.DefaultOptions)
 	if err := os.WriteFile("scorer.bin", m.Encode(), 0o644); err != nil { // #nosec G306 -- a committed, public file (the embedded weights)

@@ -1,6 +1,5 @@
-// Package corpus reads the texts the scorer is trained on: the tuning halves of the labelled
-// set and of the everyday set's single messages (never the held-back halves) and the screen's
-// own training corpus, and makes the development
+// Package corpus reads the texts the scorer is trained on: the tuning half of the labelled set
+// (never the held-back half) and the screen's own training corpus, and makes the development
 // split of the tuning half that thresholds are chosen on.
 package corpus
 
@@ -10,7 +9,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,15 +20,7 @@ import (
 const (
 	TuningFile = "../safetyeval/data/tuning.jsonl"
 	ExtraFile  = "training/extra.jsonl"
-	// EverydayTuningDir is the tuning half of the everyday set (single messages written
-	// blind, as students type them); its held-back half is never read here.
-	EverydayTuningDir = "../safetyeval/data/everyday/tuning"
 )
-
-// EverydayRepeat is how many times the everyday tuning messages are given to the scorer:
-// they are few beside the labelled set and the corpus, and they are the messages the screen
-// must leave alone (chosen by cross-validation: safety/cv_everyday_test.go).
-const EverydayRepeat = 3
 
 // Turn is one earlier turn of a conversation.
 type Turn struct {
@@ -75,34 +65,6 @@ func Load(path string) ([]Item, error) {
 		items = append(items, it)
 	}
 	return items, sc.Err()
-}
-
-// LoadEveryday reads the single messages of one half of the everyday set as items: the
-// ordinary ones harmless (category "everyday"), the risky ones risky (category "everyday "
-// and the danger).
-func LoadEveryday(dir string) ([]Item, error) {
-	var items []Item
-	for _, f := range []struct{ name, label string }{{"ordinary_messages.jsonl", "harmless"}, {"risky_messages.jsonl", "risky"}} {
-		path := filepath.Join(dir, f.name)
-		b, err := os.ReadFile(path) // #nosec G304 -- a file of the repository's everyday set, read at build time
-		if err != nil {
-			return nil, err
-		}
-		for i, line := range strings.Split(string(b), "\n") {
-			if strings.TrimSpace(line) == "" {
-				continue
-			}
-			var m struct {
-				Text   string `json:"text"`
-				Danger string `json:"danger"`
-			}
-			if err := json.Unmarshal([]byte(line), &m); err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
-			}
-			items = append(items, Item{Text: m.Text, Label: f.label, Category: strings.TrimSpace("everyday " + m.Danger)})
-		}
-	}
-	return items, nil
 }
 
 // DevSplit divides the tuning half once, deterministically, into a development training part
