@@ -134,7 +134,7 @@ func (s *Service) dispatchOne(ctx context.Context, tx store.Tx, r dbgen.ClaimDue
 	if lerr != nil || cerr != nil { // the zone left Go's database: stop rather than loop
 		return false, tx.AdvanceReminder(ctx, dbgen.AdvanceReminderParams{UserID: r.UserID})
 	}
-	next := NextDue(Days(r.Days), hh, mm, loc, now)
+	next := NextDue(daysOf(r.Days), hh, mm, loc, now)
 	if err := tx.AdvanceReminder(ctx, dbgen.AdvanceReminderParams{UserID: r.UserID, NextDue: next}); err != nil {
 		return false, fmt.Errorf("advance reminder: %w", err)
 	}

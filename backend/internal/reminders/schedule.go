@@ -8,6 +8,9 @@ import (
 // Days is a set of weekdays, bit n for time.Weekday(n) (bit 0 Sunday).
 type Days uint8
 
+// daysOf reads the stored bit set; the column's CHECK keeps it within 0..127.
+func daysOf(v int16) Days { return Days(v & 0x7f) } // #nosec G115 -- masked to seven bits
+
 // Has tells whether d holds w.
 func (d Days) Has(w time.Weekday) bool { return d&(1<<w) != 0 }
 

@@ -181,7 +181,7 @@ func (s *Service) Get(ctx context.Context, userID uuid.UUID) (Settings, error) {
 }
 
 func settingsOf(r dbgen.Reminder) Settings {
-	return Settings{Days: Days(r.Days), Time: r.LocalTime, TimeZone: r.TimeZone, Email: r.Email, Push: r.Push, NextDue: r.NextDue}
+	return Settings{Days: daysOf(r.Days), Time: r.LocalTime, TimeZone: r.TimeZone, Email: r.Email, Push: r.Push, NextDue: r.NextDue}
 }
 
 // Save validates and stores the user's settings; each bad value is an error naming its field.
