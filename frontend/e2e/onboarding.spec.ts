@@ -49,7 +49,7 @@ test('the onboarding is skipped in one tap and does not come back', async ({ pag
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
 
-test('the onboarding completed: focus areas saved, a step skipped, the country chosen', async ({ page, request }) => {
+test('the onboarding completed: focus areas saved, a step skipped, the country chosen, a reminder set', async ({ page, request }) => {
   const email = await newAccount(request, 'onboard-done');
   await signIn(page, email);
   const dialog = page.getByRole('dialog');
@@ -62,6 +62,12 @@ test('the onboarding completed: focus areas saved, a step skipped, the country c
   await page.getByRole('option', { name: 'United Kingdom' }).click();
   await expect(dialog.getByRole('combobox', { name: 'Country' })).toHaveValue('United Kingdom');
   await noSidewaysScroll(page);
+  await dialog.getByRole('button', { name: 'Next' }).click();
+  await expect(dialog.getByRole('heading', { name: 'A gentle reminder?' })).toBeVisible();
+  await dialog.getByLabel('Reminder time').fill('07:30');
+  await dialog.getByRole('button', { name: 'Remind me by e-mail' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Saved. Your next reminder:');
+  await noSidewaysScroll(page);
   await dialog.getByRole('button', { name: 'Finish' }).click();
   await expect(dialog).toBeHidden();
 
@@ -69,6 +75,9 @@ test('the onboarding completed: focus areas saved, a step skipped, the country c
   const headers = { Authorization: `Bearer ${(await login.json()).accessToken}` };
   const profile = await (await request.get('/api/profile', { headers })).json();
   expect(profile).toMatchObject({ focusAreas: 'exams and sleep', sensitiveTopics: '', country: 'GB', onboarded: true });
+  const reminders = await (await request.get('/api/profile/reminders', { headers })).json();
+  const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  expect(reminders).toMatchObject({ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], time: '07:30', timeZone: zone, email: true, push: false });
 
   await signInAgain(page, email);
   await expect(page.getByRole('button', { name: 'Start New Chat' }).first()).toBeVisible();

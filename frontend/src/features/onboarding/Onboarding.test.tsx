@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
-import type { Profile, ProfileUpdate } from '../../api/gen/model';
+import type { Profile, ProfileUpdate, ReminderSettings } from '../../api/gen/model';
 import { useGetProfile } from '../../api/gen/profile/profile';
-import { getGetProfileMockHandler } from '../../api/gen/profile/profile.msw';
+import { getGetProfileMockHandler, getUpdateRemindersResponseMock } from '../../api/gen/profile/profile.msw';
 import { aProfile, render, screen, server, waitFor } from '../../test-utils';
 import { Onboarding } from './Onboarding';
 
@@ -59,10 +59,42 @@ describe('Onboarding', () => {
     expect(await screen.findByRole('heading', { name: 'Anything to steer clear of?' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Skip' }));
     expect(await screen.findByRole('heading', { name: 'Where are you?' })).toBeInTheDocument();
-    expect(screen.getByText(/step 3 of 3/)).toBeInTheDocument();
+    expect(screen.getByText(/step 3 of 4/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('heading', { name: 'A gentle reminder?' })).toBeInTheDocument();
+    expect(screen.getByText(/step 4 of 4/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Finish' }));
     await waitFor(() => expect(screen.queryByTestId('onboarding')).toBeNull());
     expect(updates).toEqual([{ focusAreas: 'exams and sleep' }, { onboarded: true }]);
+  });
+
+  it('sets a daily e-mail reminder at the chosen time, in the browser\'s time zone', async () => {
+    profileServer(aProfile({ onboarded: false }));
+    const saved: ReminderSettings[] = [];
+    server.use(
+      http.put('*/api/profile/reminders', async ({ request }) => {
+        const body = (await request.json()) as ReminderSettings;
+        saved.push(body);
+        return HttpResponse.json(getUpdateRemindersResponseMock({ ...body, nextDue: '2026-12-01T07:30:00Z', devices: [] }));
+      }),
+    );
+    const { user } = render(<Onboarding />);
+    await screen.findByRole('heading', { name: 'What would you like to focus on?' });
+    for (let i = 0; i < 3; i++) await user.click(screen.getByRole('button', { name: 'Skip' }));
+    const time = await screen.findByLabelText('Reminder time');
+    await user.clear(time);
+    await user.type(time, '07:30');
+    await user.click(screen.getByRole('button', { name: 'Remind me by e-mail' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(/^Saved\. Your next reminder: /);
+    expect(saved).toEqual([
+      {
+        days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+        time: '07:30',
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        email: true,
+        push: false,
+      },
+    ]);
   });
 
   it('keeps what was typed and names the field when a save is refused', async () => {

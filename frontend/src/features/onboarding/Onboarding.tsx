@@ -6,6 +6,7 @@ import type { Profile, ProfileUpdate } from '../../api/gen/model';
 import { getGetProfileQueryKey, useGetProfile, useUpdateProfile } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
 import { CountryField } from '../../pages/Profile/CountryField';
+import { ReminderTimeField } from '../reminders/ReminderTimeField';
 
 /** A profile text the onboarding asks for, saved as the profile page saves it. */
 type TextField = 'focusAreas' | 'sensitiveTopics';
@@ -20,10 +21,7 @@ interface Step {
   render?: (profile: Profile, onSaved: (p: Profile) => void) => ReactNode;
 }
 
-/**
- * The steps, in order, each skippable. A reminder-time step (branch `reminders`) goes after the
- * country: one more entry here.
- */
+/** The steps, in order, each skippable. */
 const STEPS: Step[] = [
   {
     title: 'What would you like to focus on?',
@@ -42,10 +40,15 @@ const STEPS: Step[] = [
     text: 'So that, in a hard moment, Percolate gives helplines that work where you are.',
     render: (profile, onSaved) => <CountryField profile={profile} onSaved={onSaved} inModal />,
   },
+  {
+    title: 'A gentle reminder?',
+    text: "One calm line and the day's journaling prompt, at a time you choose. No streaks; a missed day is fine.",
+    render: () => <ReminderTimeField />,
+  },
 ];
 
 /**
- * The first sign-in's short onboarding: three optional steps over the dashboard. Finishing or
+ * The first sign-in's short onboarding: four optional steps over the dashboard. Finishing or
  * skipping it is recorded on the account (the profile's `onboarded`), so it shows once per
  * account, not per device.
  */

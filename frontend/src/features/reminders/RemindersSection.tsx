@@ -11,6 +11,7 @@ import {
 } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
 import { subscribeThisDevice } from './push';
+import { nextDueText } from './nextDue';
 import { browserTimeZone, zoneOptions } from './zones';
 
 const DAYS: { value: Weekday; label: string }[] = [
@@ -22,14 +23,6 @@ const DAYS: { value: Weekday; label: string }[] = [
   { value: 'sat', label: 'Sat' },
   { value: 'sun', label: 'Sun' },
 ];
-
-function nextDueText(r: Reminders): string {
-  if (!r.nextDue) return 'Reminders are off.';
-  const when = new Intl.DateTimeFormat(undefined, { weekday: 'long', hour: '2-digit', minute: '2-digit', timeZone: r.timeZone }).format(
-    new Date(r.nextDue),
-  );
-  return `Saved. Your next reminder: ${when}.`;
-}
 
 /** Form state: the saved settings, with the browser's time zone until one is saved. */
 function formOf(r: Reminders) {
