@@ -1,8 +1,9 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
 import { ProtectedRoute } from '../auth/ProtectedRoute/ProtectedRoute';
 import { PageLoader } from '../components/PageLoader/PageLoader';
 import { QueryScope } from './QueryScope';
+import { useRouteFocus } from './useRouteFocus';
 import { PublicLayout } from '../layouts/PublicLayout/PublicLayout';
 
 /**
@@ -17,10 +18,6 @@ function withMoreStyles<T extends ComponentType>(load: () => Promise<{ default: 
 const AppLayout = withMoreStyles(() =>
   import('../layouts/AppLayout/AppLayout').then((m) => ({ default: m.AppLayout })),
 );
-
-// Focus moves to the heading after a route change (useRouteFocus). The first page of a visit keeps
-// the browser's own, so this loads with the first route change, not with the first page.
-const RouteFocus = lazy(() => import('./RouteFocus').then((m) => ({ default: m.RouteFocus })));
 
 // One chunk per page: the first visit downloads only the page it lands on.
 const LandingPage = lazy(() => import('../pages/Landing/LandingPage').then((m) => ({ default: m.LandingPage })));
@@ -66,18 +63,9 @@ const ProfilePage = withMoreStyles(() =>
 
 /** Every route of spec §2. */
 export function AppRoutes() {
-  const { pathname } = useLocation();
-  const [firstPath] = useState(pathname);
-  const [moved, setMoved] = useState(false);
-  if (!moved && pathname !== firstPath) setMoved(true);
+  useRouteFocus();
   return (
-    <>
-      {moved ? (
-        <Suspense fallback={null}>
-          <RouteFocus firstPath={firstPath} />
-        </Suspense>
-      ) : null}
-      <Routes>
+    <Routes>
       <Route element={<PublicLayout />}>
         {/* Pages without server state: they never download the query cache. */}
         <Route index element={<LandingPage />} />
@@ -117,7 +105,6 @@ export function AppRoutes() {
       </Route>
 
       <Route path="*" element={<Navigate to="/error/404" replace />} />
-      </Routes>
-    </>
+    </Routes>
   );
 }

@@ -9,12 +9,11 @@ const WAIT_MS = 10_000;
  * route change, sign-in included, so a screen reader announces the new page and Tab starts
  * from it (issue 36). The heading gets tabIndex=-1 here, in one place. The first page of a
  * visit keeps the browser's own focus, and a page that put the focus inside itself first
- * (the chat's composer) keeps it. A page that arrives later is waited for. firstPath is the
- * visit's first page when the hook starts after it (AppRoutes loads it on the first route change).
+ * (the chat's composer) keeps it. A page that arrives later is waited for.
  */
-export function useRouteFocus(firstPath?: string) {
+export function useRouteFocus() {
   const { pathname } = useLocation();
-  const last = useRef(firstPath ?? pathname);
+  const last = useRef(pathname);
 
   useEffect(() => {
     if (last.current === pathname) return;

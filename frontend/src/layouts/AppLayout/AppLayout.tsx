@@ -1,6 +1,6 @@
 import { Button, Text } from '@mantine/core';
 import { IconLogout, IconPlus } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/AuthContext';
 import { registerServiceWorker } from '../../pwa/serviceWorker';
@@ -55,6 +55,14 @@ function MenuActions() {
   );
 }
 
+// A page that the installed app's service worker serves watches for a new version of the app
+// ("A new version is ready"). Only such a page downloads that code: the first signed-in page,
+// which installs the worker, is not yet served by it.
+const InstalledAppUpdates = lazy(() =>
+  import('../../pwa/UpdatePrompt').then((m) => ({ default: m.InstalledAppUpdates })),
+);
+const installed = typeof navigator !== 'undefined' && !!navigator.serviceWorker?.controller;
+
 /**
  * The signed-in pages' navigation bar (spec §2): the brand links home, and
  * Dashboard, Your insights (issue 36) and Profile sit in the header on wide screens and behind a menu
@@ -65,5 +73,14 @@ function MenuActions() {
 export function AppLayout() {
   // The installable app: its shell is precached from the first signed-in page on.
   useEffect(registerServiceWorker, []);
-  return <SiteShell label="Account" items={items} menuExtra={<MenuActions />} />;
+  return (
+    <>
+      <SiteShell label="Account" items={items} menuExtra={<MenuActions />} />
+      {installed && (
+        <Suspense fallback={null}>
+          <InstalledAppUpdates />
+        </Suspense>
+      )}
+    </>
+  );
 }
