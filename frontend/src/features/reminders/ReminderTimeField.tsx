@@ -1,10 +1,9 @@
 import { Button, Stack, Text, TextInput } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Weekday } from '../../api/gen/model';
-import { getGetRemindersQueryKey, useUpdateReminders } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
 import { nextDueText } from './nextDue';
+import { useSaveReminders } from './useSaveReminders';
 import { browserTimeZone } from './zones';
 
 const EVERY_DAY: Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -14,8 +13,7 @@ const EVERY_DAY: Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
  * Days, push and the zone can be changed on the profile.
  */
 export function ReminderTimeField() {
-  const client = useQueryClient();
-  const update = useUpdateReminders();
+  const update = useSaveReminders();
   const [time, setTime] = useState('19:00');
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -26,10 +24,7 @@ export function ReminderTimeField() {
     update.mutate(
       { data: { days: EVERY_DAY, time, timeZone: browserTimeZone(), email: true, push: false } },
       {
-        onSuccess: (r) => {
-          client.setQueryData(getGetRemindersQueryKey(), r);
-          setStatus(nextDueText(r));
-        },
+        onSuccess: (r) => setStatus(nextDueText(r)),
         onError: (e) => setError((isApiError(e) && (e.details?.time ?? e.details?.timeZone)) || 'We could not save that. Please try again.'),
       },
     );

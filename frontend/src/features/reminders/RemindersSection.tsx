@@ -7,11 +7,11 @@ import {
   useAddPushSubscription,
   useDeletePushSubscription,
   useGetReminders,
-  useUpdateReminders,
 } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
 import { subscribeThisDevice } from './push';
 import { nextDueText } from './nextDue';
+import { useSaveReminders } from './useSaveReminders';
 import { browserTimeZone, zoneOptions } from './zones';
 
 const DAYS: { value: Weekday; label: string }[] = [
@@ -52,7 +52,7 @@ function RemindersForm({ reminders }: { reminders: Reminders }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<string | null>(null);
   const [pushNote, setPushNote] = useState<string | null>(null);
-  const update = useUpdateReminders();
+  const update = useSaveReminders();
   const addDevice = useAddPushSubscription();
   const removeDevice = useDeletePushSubscription();
   const zones = useMemo(() => zoneOptions(form.timeZone), [form.timeZone]);
@@ -64,10 +64,7 @@ function RemindersForm({ reminders }: { reminders: Reminders }) {
     update.mutate(
       { data: next },
       {
-        onSuccess: (r) => {
-          store(r);
-          setStatus(nextDueText(r));
-        },
+        onSuccess: (r) => setStatus(nextDueText(r)),
         onError: (e) => {
           const details = isApiError(e) ? e.details : undefined;
           setErrors(details && Object.keys(details).length ? details : { form: 'Failed to save changes' });
