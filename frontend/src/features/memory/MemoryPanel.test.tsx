@@ -1,8 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { useState } from 'react';
 import type { Memory, Profile } from '../../api/gen/model';
-import { getGetProfileResponseMock } from '../../api/gen/profile/profile.msw';
-import { render, screen, server, waitFor, within } from '../../test-utils';
+import { aProfile, render, screen, server, waitFor, within } from '../../test-utils';
 import { MemoryPanel } from './MemoryPanel';
 
 function aMemory(id: string, text: string): Memory {
@@ -42,20 +41,6 @@ function memoryServer(initial: Memory[]) {
     }),
   );
   return state;
-}
-
-function aProfile(overrides: Partial<Profile> = {}): Profile {
-  return getGetProfileResponseMock({
-    name: 'Ada',
-    email: 'ada@example.com',
-    role: 'USER',
-    age: null,
-    focusAreas: '',
-    primaryConcerns: '',
-    sensitiveTopics: '',
-    memoryEnabled: true,
-    ...overrides,
-  });
 }
 
 function Harness({ initial }: { initial: Profile }) {

@@ -1,11 +1,11 @@
 import { delay, http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
 import type { Profile } from '../../api/gen/model';
-import { getGetProfileResponseMock, getGetRemindersResponseMock } from '../../api/gen/profile/profile.msw';
+import { getGetRemindersResponseMock } from '../../api/gen/profile/profile.msw';
 import { browser } from '../../auth/browser';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth/storage';
-import { aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
+import { aProfile, aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
 import { ProfilePage } from './ProfilePage';
 import { parseAge, tierLabel } from './profileFields';
 import { resourcesFor } from '../../features/safety/fixtures';
@@ -13,26 +13,15 @@ import { resourcesFor } from '../../features/safety/fixtures';
 const proposal = vi.hoisted(() => ({ country: 'GB' as string | null }));
 vi.mock('../../features/safety/proposeCountry', () => ({ browserCountry: () => proposal.country, proposeCountry: () => proposal.country }));
 
-function aProfile(overrides: Partial<Profile> = {}): Profile {
-  return getGetProfileResponseMock({
-    name: 'Ada Lovelace',
-    email: 'ada@example.com',
-    role: 'USER',
-    age: 36,
-    focusAreas: 'Exams',
-    primaryConcerns: 'Sleep',
-    sensitiveTopics: '',
-    memoryEnabled: true,
-    country: null,
-    ...overrides,
-  });
-}
+/** The shared profile fixture, with a filled-in profile. */
+const filledProfile = (overrides: Partial<Profile> = {}): Profile =>
+  aProfile({ name: 'Ada Lovelace', age: 36, focusAreas: 'Exams', primaryConcerns: 'Sleep', ...overrides });
 
 function Where() {
   return <p>at {useLocation().pathname}</p>;
 }
 
-function renderProfile(profile: Profile | (() => Response) = aProfile()) {
+function renderProfile(profile: Profile | (() => Response) = filledProfile()) {
   setSession({ accessToken: 'access-1', refreshToken: 'refresh-1', user: aUser() });
   server.use(
     http.get('/api/auth/me', () => HttpResponse.json(aUser())),
@@ -64,7 +53,7 @@ function renderProfile(profile: Profile | (() => Response) = aProfile()) {
 type User = ReturnType<typeof renderProfile>['user'];
 
 /** Answers PUT /api/profile by echoing the change onto the profile; returns the bodies sent. */
-function acceptUpdates(base: Profile = aProfile()) {
+function acceptUpdates(base: Profile = filledProfile()) {
   const bodies: unknown[] = [];
   server.use(
     http.put('/api/profile', async ({ request }) => {
@@ -126,7 +115,7 @@ describe('ProfilePage', () => {
       server.use(
         http.post('/api/subscription/portal', () => HttpResponse.json({ url: 'https://billing.example/session/1' })),
       );
-      const { user } = renderProfile(aProfile({ role: 'PREMIUM' }));
+      const { user } = renderProfile(filledProfile({ role: 'PREMIUM' }));
 
       expect(await screen.findByLabelText('Tier')).toHaveValue('PREMIUM');
       expect(screen.queryByRole('button', { name: 'Upgrade' })).not.toBeInTheDocument();
@@ -147,7 +136,7 @@ describe('ProfilePage', () => {
           HttpResponse.json({ code: 'SERVICE_UNAVAILABLE', error: 'Payments are off' }, { status: 503 }),
         ),
       );
-      const { user } = renderProfile(aProfile({ role: 'BASIC' }));
+      const { user } = renderProfile(filledProfile({ role: 'BASIC' }));
 
       await user.click(await screen.findByRole('button', { name: 'Manage' }));
 
@@ -225,7 +214,7 @@ describe('ProfilePage', () => {
 
     it('caps the text at 250 characters', async () => {
       acceptUpdates();
-      const { user } = renderProfile(aProfile({ focusAreas: '' }));
+      const { user } = renderProfile(filledProfile({ focusAreas: '' }));
       const group = await field('Focus Areas');
 
       await user.click(within(group).getByRole('button', { name: 'Edit' }));
@@ -439,8 +428,8 @@ describe('ProfilePage', () => {
 
     it('shows the saved country and changes it from the list', async () => {
       proposal.country = 'GB';
-      const bodies = acceptUpdates(aProfile({ country: 'GB' }));
-      const { user } = renderProfile(aProfile({ country: 'GB' }));
+      const bodies = acceptUpdates(filledProfile({ country: 'GB' }));
+      const { user } = renderProfile(filledProfile({ country: 'GB' }));
       const field = await screen.findByRole('combobox', { name: 'Country' });
       await waitFor(() => expect(field).toHaveValue('United Kingdom'));
       expect(screen.queryByText(/Your browser suggests/)).toBeNull();
