@@ -3,8 +3,10 @@ package reminders
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 
 	webpush "github.com/SherClockHolmes/webpush-go"
@@ -227,7 +229,7 @@ func (s *Service) sendPush(ctx context.Context, a PushArgs) error {
 		status, err := s.push(ctx, keys, payload, sub)
 		switch {
 		case err != nil:
-			s.logger.WarnContext(ctx, "push reminder not sent", "subscription", sub.ID, "err", err)
+			s.logger.WarnContext(ctx, "push reminder not sent", "subscription", sub.ID, "err", withoutURL(err))
 		case status == http.StatusNotFound || status == http.StatusGone:
 			if err := q.DeletePushSubscriptionByEndpoint(ctx, sub.Endpoint); err != nil {
 				return fmt.Errorf("delete gone subscription: %w", err)
@@ -238,6 +240,16 @@ func (s *Service) sendPush(ctx context.Context, a PushArgs) error {
 		}
 	}
 	return nil
+}
+
+// withoutURL drops the request's URL from a failed send's error: a push endpoint is a
+// capability that reaches the user's device, and logs never hold one.
+func withoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	return err
 }
 
 // push sends one encrypted message (RFC 8291, VAPID per RFC 8292) and returns the status.

@@ -11,9 +11,12 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -198,5 +201,13 @@ func TestPushNotFoundDeletesServerErrorKeeps(t *testing.T) {
 	_ = s.sendPush(ctx, PushArgs{UserID: u.ID, Slot: time.Now()})
 	if devs, _ := s.Devices(ctx, u.ID); len(devs) != 0 {
 		t.Fatalf("a 404 kept the device")
+	}
+}
+
+func TestAFailedSendIsLoggedWithoutTheEndpoint(t *testing.T) {
+	err := &url.Error{Op: "Post", URL: "https://push.example/send/secret-token", Err: errors.New("connection refused")}
+	got := withoutURL(fmt.Errorf("send: %w", err)).Error()
+	if strings.Contains(got, "secret-token") || !strings.Contains(got, "connection refused") {
+		t.Fatalf("withoutURL = %q, want the cause without the endpoint", got)
 	}
 }
