@@ -3,7 +3,6 @@ package httpapi
 import (
 	"bytes"
 	"fmt"
-	"html/template"
 	"net/http"
 	"sort"
 	"strings"
@@ -13,12 +12,15 @@ import (
 )
 
 // The docs page is a readable reference of openapi.yaml as one static HTML page: no scripts,
-// nothing fetched from elsewhere, so it works offline and under the strict CSP. html/template
-// escapes every value from the contract in its place.
-var docsPage = template.Must(template.New("docs").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}} · reference</title>
-<style>
+// nothing fetched from elsewhere, so it works offline and under the strict CSP. writeDocs
+// writes it by hand, not html/template: executing a template looks methods up by a name known
+// only at run time, so the linker must keep every exported method of every type that may sit
+// in an interface, the whole Stripe client's among them. That was a large part of the binary
+// and of its itabs, which the runtime registers at start, reading type data from all over
+// the binary: idle RSS (the figures are in bench/findings.md).
+// TestDocsPageIsTheTemplates holds the page equal to the template's; TestNoMethodLookupByName
+// (backend/cmd/percolate) fails when anything reachable looks a method up by name again.
+const docsStyle = `<style>
 body{font-family:system-ui,sans-serif;margin:0;background:#FBF6EF;color:#2B1D14;line-height:1.55}
 main{max-width:960px;margin:0 auto;padding:24px}
 h1{font-family:Georgia,serif}
@@ -28,26 +30,7 @@ code{font-size:.95em}
 .muted{color:#7A6555}
 table{border-collapse:collapse}td{padding:2px 10px 2px 0;vertical-align:top}
 a{color:#6F4E37}
-</style></head><body><main>
-<h1>{{.Title}} <span class="muted">{{.Version}}</span></h1>
-<p>The machine-readable contract is <a href="/api/openapi.yaml">/api/openapi.yaml</a>.</p>
-<pre class="muted">{{.Description}}</pre>
-{{range .Ops}}<section id="{{.ID}}">
-<div><span class="m">{{.Method}}</span> <code>{{.Path}}</code> {{if .Public}}<span class="muted">(no sign-in)</span>{{end}}</div>
-{{if .Summary}}<p>{{.Summary}}</p>{{end}}
-{{if .Description}}<pre class="muted">{{.Description}}</pre>{{end}}
-{{if .Params}}<table>{{range .Params}}<tr><td><code>{{.}}</code></td></tr>{{end}}</table>{{end}}
-{{if .Body}}<p class="muted">Body: <code>{{.Body}}</code></p>{{end}}
-<table>{{range .Responses}}<tr><td><code>{{.}}</code></td></tr>{{end}}</table>
-</section>{{end}}
-</main></body></html>
-`))
-
-// docsData is what the docs page shows.
-type docsData struct {
-	Title, Version, Description string
-	Ops                         []docsOp
-}
+</style>`
 
 type docsOp struct {
 	ID, Method, Path, Summary, Description, Body string
@@ -56,10 +39,10 @@ type docsOp struct {
 }
 
 // renderDocs builds the docs page (once, on its first request: see serveDocs).
-func renderDocs(spec *openapi3.T) ([]byte, error) {
+func renderDocs(spec *openapi3.T) []byte {
 	var b bytes.Buffer
-	err := docsPage.Execute(&b, docsData{Title: spec.Info.Title, Version: spec.Info.Version, Description: spec.Info.Description, Ops: docsOps(spec)})
-	return b.Bytes(), err
+	writeDocs(&b, spec.Info.Title, spec.Info.Version, spec.Info.Description, docsOps(spec))
+	return b.Bytes()
 }
 
 // docsOps lists the contract's operations by path, then method.
@@ -106,6 +89,101 @@ func docsOps(spec *openapi3.T) []docsOp {
 	return ops
 }
 
+// writeDocs writes the page, escaping every value as html/template does in its place (text,
+// a double-quoted attribute, the title: all with the same table).
+func writeDocs(b *bytes.Buffer, title, version, description string, ops []docsOp) {
+	b.WriteString("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+	escapeHTML(b, title)
+	b.WriteString(" · reference</title>\n")
+	b.WriteString(docsStyle)
+	b.WriteString("</head><body><main>\n<h1>")
+	escapeHTML(b, title)
+	b.WriteString(` <span class="muted">`)
+	escapeHTML(b, version)
+	b.WriteString("</span></h1>\n<p>The machine-readable contract is <a href=\"/api/openapi.yaml\">/api/openapi.yaml</a>.</p>\n<pre class=\"muted\">")
+	escapeHTML(b, description)
+	b.WriteString("</pre>\n")
+	for _, op := range ops {
+		b.WriteString(`<section id="`)
+		escapeHTML(b, op.ID)
+		b.WriteString("\">\n<div><span class=\"m\">")
+		escapeHTML(b, op.Method)
+		b.WriteString("</span> <code>")
+		escapeHTML(b, op.Path)
+		b.WriteString("</code> ")
+		if op.Public {
+			b.WriteString(`<span class="muted">(no sign-in)</span>`)
+		}
+		b.WriteString("</div>\n")
+		if op.Summary != "" {
+			b.WriteString("<p>")
+			escapeHTML(b, op.Summary)
+			b.WriteString("</p>")
+		}
+		b.WriteString("\n")
+		if op.Description != "" {
+			b.WriteString(`<pre class="muted">`)
+			escapeHTML(b, op.Description)
+			b.WriteString("</pre>")
+		}
+		b.WriteString("\n")
+		if len(op.Params) > 0 {
+			b.WriteString("<table>")
+			writeRows(b, op.Params)
+			b.WriteString("</table>")
+		}
+		b.WriteString("\n")
+		if op.Body != "" {
+			b.WriteString(`<p class="muted">Body: <code>`)
+			escapeHTML(b, op.Body)
+			b.WriteString("</code></p>")
+		}
+		b.WriteString("\n<table>")
+		writeRows(b, op.Responses)
+		b.WriteString("</table>\n</section>")
+	}
+	b.WriteString("\n</main></body></html>\n")
+}
+
+func writeRows(b *bytes.Buffer, cells []string) {
+	for _, c := range cells {
+		b.WriteString("<tr><td><code>")
+		escapeHTML(b, c)
+		b.WriteString("</code></td></tr>")
+	}
+}
+
+// escapeHTML writes s as html/template writes a string in text, RCDATA and quoted attribute
+// values: NUL becomes U+FFFD, and " & ' + < > become references; nothing else changes.
+func escapeHTML(b *bytes.Buffer, s string) {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var r string
+		switch s[i] {
+		case 0:
+			r = "\uFFFD"
+		case '"':
+			r = "&#34;"
+		case '&':
+			r = "&amp;"
+		case '\'':
+			r = "&#39;"
+		case '+':
+			r = "&#43;"
+		case '<':
+			r = "&lt;"
+		case '>':
+			r = "&gt;"
+		default:
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(r)
+		last = i + 1
+	}
+	b.WriteString(s[last:])
+}
+
 func schemaName(ref *openapi3.SchemaRef) string {
 	if ref == nil {
 		return ""
@@ -135,14 +213,9 @@ func sortedKeys[V any](m map[string]V) []string {
 // serveDocs serves the docs page, rendering it on the first request: most servers are never
 // asked for it, and an idle one need not hold the page.
 func serveDocs(spec *openapi3.T) http.HandlerFunc {
-	render := sync.OnceValues(func() ([]byte, error) { return renderDocs(spec) })
+	render := sync.OnceValue(func() []byte { return renderDocs(spec) })
 	return func(w http.ResponseWriter, r *http.Request) {
-		page, err := render()
-		if err != nil {
-			http.Error(w, "the reference page could not be rendered", http.StatusInternalServerError)
-			return
-		}
-		serveBytes("text/html; charset=utf-8", page)(w, r)
+		serveBytes("text/html; charset=utf-8", render())(w, r)
 	}
 }
 

@@ -1,10 +1,9 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
-	"fmt"
-	"html/template"
+	"html"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -112,25 +111,14 @@ func (s *Server) DeletePushSubscription(ctx context.Context, req api.DeletePushS
 	return api.DeletePushSubscription204Response{}, nil
 }
 
-// unsubscribePage is the small page of the unsubscribe link, in the brand's colours: with a
-// token, the button that unsubscribes; without one, the word that it is done.
-var unsubscribePage = template.Must(template.New("unsubscribe").Parse(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-	`<title>Reminder e-mails · Percolate</title></head>` +
-	`<body style="background:#FBF6EF;color:#2B1D14;font-family:Inter,Arial,sans-serif;font-size:16px;line-height:1.6">` +
-	`<main style="max-width:480px;margin:0 auto;padding:24px"><h1 style="font-family:Fraunces,Georgia,serif">Reminder e-mails</h1>` +
-	`{{if .}}<p>Would you like to stop reminder e-mails? You can turn them on again on your profile at any time.</p>` +
-	`<form method="post" action="/api/public/reminders/unsubscribe?token={{.}}"><input type="hidden" name="List-Unsubscribe" value="One-Click">` +
-	`<button type="submit" style="background:#6F4E37;color:#FFFDF9;border:0;padding:10px 18px;border-radius:8px;font-size:16px">Stop reminder e-mails</button></form>` +
-	`{{else}}<p>Done. You won't get reminder e-mails any more. You can turn them on again on your profile whenever you like.</p>{{end}}` +
-	`</main></body></html>`))
-
-// unsubscribeHTML renders the page for token ("" once unsubscribed).
-func unsubscribeHTML(token string) (api.UnsubscribePage200TexthtmlResponse, error) {
-	var page bytes.Buffer
-	if err := unsubscribePage.Execute(&page, token); err != nil {
-		return api.UnsubscribePage200TexthtmlResponse{}, fmt.Errorf("unsubscribe page: %w", err)
-	}
-	return api.UnsubscribePage200TexthtmlResponse{Body: &page, ContentLength: int64(page.Len())}, nil
+// unsubscribeHTML is the small page of the unsubscribe link, in the brand's colours.
+func unsubscribeHTML(body string) api.UnsubscribePage200TexthtmlResponse {
+	page := `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+		`<title>Reminder e-mails · Percolate</title></head>` +
+		`<body style="background:#FBF6EF;color:#2B1D14;font-family:Inter,Arial,sans-serif;font-size:16px;line-height:1.6">` +
+		`<main style="max-width:480px;margin:0 auto;padding:24px"><h1 style="font-family:Fraunces,Georgia,serif">Reminder e-mails</h1>` +
+		body + `</main></body></html>`
+	return api.UnsubscribePage200TexthtmlResponse{Body: strings.NewReader(page), ContentLength: int64(len(page))}
 }
 
 // UnsubscribePage shows the button of the unsubscribe link; opening it changes nothing.
@@ -138,7 +126,10 @@ func (s *Server) UnsubscribePage(ctx context.Context, req api.UnsubscribePageReq
 	if _, err := s.deps.Reminders.CheckToken(ctx, req.Params.Token); err != nil {
 		return nil, err
 	}
-	return unsubscribeHTML(req.Params.Token)
+	action := "/api/public/reminders/unsubscribe?token=" + html.EscapeString(req.Params.Token)
+	return unsubscribeHTML(`<p>Would you like to stop reminder e-mails? You can turn them on again on your profile at any time.</p>` +
+		`<form method="post" action="` + action + `"><input type="hidden" name="List-Unsubscribe" value="One-Click">` +
+		`<button type="submit" style="background:#6F4E37;color:#FFFDF9;border:0;padding:10px 18px;border-radius:8px;font-size:16px">Stop reminder e-mails</button></form>`), nil
 }
 
 // UnsubscribeReminders turns e-mail reminders off for the user the signed token names (RFC 8058).
@@ -146,6 +137,6 @@ func (s *Server) UnsubscribeReminders(ctx context.Context, req api.UnsubscribeRe
 	if err := s.deps.Reminders.UnsubscribeEmail(ctx, req.Params.Token); err != nil {
 		return nil, err
 	}
-	page, err := unsubscribeHTML("")
-	return api.UnsubscribeReminders200TexthtmlResponse(page), err
+	return api.UnsubscribeReminders200TexthtmlResponse(unsubscribeHTML(
+		`<p>Done. You won't get reminder e-mails any more. You can turn them on again on your profile whenever you like.</p>`)), nil
 }

@@ -194,7 +194,7 @@ func (s *Service) composeEmail(ctx context.Context, a EmailArgs) (mail.Message, 
 	if err != nil {
 		return mail.Message{}, err
 	}
-	return reminderMail(u.Email, u.Name, s.publicURL+CheckinPath, unsub, localSlot(a.Slot, r.TimeZone))
+	return reminderMail(u.Email, u.Name, s.publicURL+CheckinPath, unsub, localSlot(a.Slot, r.TimeZone)), nil
 }
 
 // PushPayload is the JSON the service worker shows as a notification.

@@ -2,7 +2,7 @@ package reminders
 
 import (
 	"fmt"
-	"html/template"
+	"html"
 	"strings"
 	"time"
 
@@ -55,21 +55,9 @@ func PromptOfDay(local time.Time) string { return journalPrompts[dayNumber(local
 // pushTitle is the title of every push reminder.
 const pushTitle = "A moment for you"
 
-// reminderHTML is the HTML part of a reminder e-mail; html/template escapes each value in its
-// place, the links' addresses as URLs.
-var reminderHTML = template.Must(template.New("reminder").Parse(`<!doctype html><html><body style="background:#FBF6EF;color:#2B1D14;font-family:Inter,Arial,sans-serif;font-size:16px;line-height:1.6">
-<div style="max-width:480px;margin:0 auto;padding:24px">
-<p>{{.Greeting}}</p>
-<p>{{.Line}}</p>
-<p style="font-family:Fraunces,Georgia,serif;font-size:18px">Today's prompt: {{.Prompt}}</p>
-<p><a href="{{.CheckinURL}}" style="background:#6F4E37;color:#FFFDF9;padding:10px 18px;border-radius:8px;text-decoration:none">Check in</a></p>
-<p>— Percolate</p>
-<p style="color:#7A6555;font-size:14px">You get this because you asked for reminders. <a href="{{.UnsubscribeURL}}" style="color:#6F4E37">Stop reminder e-mails</a></p>
-</div></body></html>`))
-
 // reminderMail is the e-mail of one reminder, plain text and HTML, with the one-click
 // unsubscribe headers of RFC 8058.
-func reminderMail(to, name, checkinURL, unsubscribeURL string, local time.Time) (mail.Message, error) {
+func reminderMail(to, name, checkinURL, unsubscribeURL string, local time.Time) mail.Message {
 	greeting := "Hi,"
 	if first := strings.Fields(name); len(first) > 0 {
 		greeting = "Hi " + first[0] + ","
@@ -78,17 +66,21 @@ func reminderMail(to, name, checkinURL, unsubscribeURL string, local time.Time) 
 	text := fmt.Sprintf("%s\n\n%s\n\nToday's prompt: %s\n\nCheck in here: %s\n\n— Percolate\n\n"+
 		"You get this because you asked for reminders. Stop reminder e-mails: %s\n",
 		greeting, line, prompt, checkinURL, unsubscribeURL)
-	var body strings.Builder
-	if err := reminderHTML.Execute(&body, map[string]string{
-		"Greeting": greeting, "Line": line, "Prompt": prompt, "CheckinURL": checkinURL, "UnsubscribeURL": unsubscribeURL,
-	}); err != nil {
-		return mail.Message{}, fmt.Errorf("reminder e-mail: %w", err)
-	}
+	e := html.EscapeString
+	body := fmt.Sprintf(`<!doctype html><html><body style="background:#FBF6EF;color:#2B1D14;font-family:Inter,Arial,sans-serif;font-size:16px;line-height:1.6">
+<div style="max-width:480px;margin:0 auto;padding:24px">
+<p>%s</p>
+<p>%s</p>
+<p style="font-family:Fraunces,Georgia,serif;font-size:18px">Today's prompt: %s</p>
+<p><a href="%s" style="background:#6F4E37;color:#FFFDF9;padding:10px 18px;border-radius:8px;text-decoration:none">Check in</a></p>
+<p>— Percolate</p>
+<p style="color:#7A6555;font-size:14px">You get this because you asked for reminders. <a href="%s" style="color:#6F4E37">Stop reminder e-mails</a></p>
+</div></body></html>`, e(greeting), e(line), e(prompt), e(checkinURL), e(unsubscribeURL))
 	return mail.Message{
-		To: to, Subject: "A moment for you", Text: text, HTML: body.String(),
+		To: to, Subject: "A moment for you", Text: text, HTML: body,
 		Headers: map[string]string{
 			"List-Unsubscribe":      "<" + unsubscribeURL + ">",
 			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
 		},
-	}, nil
+	}
 }
