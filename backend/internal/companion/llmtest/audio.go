@@ -23,8 +23,7 @@ func (s *Server) handleSpeech(w http.ResponseWriter, r *http.Request) {
 	s.speech = append(s.speech, req)
 	audio, fail := s.speechAudio, s.audioFail
 	s.mu.Unlock()
-	if fail != 0 {
-		writeError(w, fail, "server_error", fmt.Sprintf("llmtest: scripted audio failure %d", fail))
+	if scriptedAudioFailure(w, fail) {
 		return
 	}
 	w.Header().Set("Content-Type", "audio/mpeg")
@@ -57,8 +56,7 @@ func (s *Server) handleTranscription(w http.ResponseWriter, r *http.Request) {
 	s.transcriptions = append(s.transcriptions, tr)
 	text, fail := s.transcript, s.audioFail
 	s.mu.Unlock()
-	if fail != 0 {
-		writeError(w, fail, "server_error", fmt.Sprintf("llmtest: scripted audio failure %d", fail))
+	if scriptedAudioFailure(w, fail) {
 		return
 	}
 	switch tr.ResponseFormat {
@@ -69,4 +67,14 @@ func (s *Server) handleTranscription(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, text)
 	}
+}
+
+// scriptedAudioFailure answers with the status SetAudioFailure scripted, if any, and reports
+// whether it did.
+func scriptedAudioFailure(w http.ResponseWriter, fail int) bool {
+	if fail == 0 {
+		return false
+	}
+	writeError(w, fail, "server_error", fmt.Sprintf("llmtest: scripted audio failure %d", fail))
+	return true
 }
