@@ -2,6 +2,11 @@
 // seeds users, sessions and messages, drives it from loopback for a fixed time per phase and
 // writes what it measured, each figure next to a reference measured in the same run (a trivial
 // net/http JSON handler for reads, raw argon2id for logins).
+//
+// Run (this file) runs the phases in order; seed.go writes the data they read, measure.go
+// drives a phase and reads the server's CPU and memory, ttft.go times first tokens,
+// instances.go runs two instances on one database, and report.go checks the targets and
+// writes results.json and results.md.
 package bench
 
 import (
