@@ -263,17 +263,6 @@ func (s *Service) user(ctx context.Context, q *dbgen.Queries, userID uuid.UUID) 
 	return u, userErr(err)
 }
 
-// queueRole queues the read of the caller's role in a batch (a read of sessions needs
-// nothing else of the account); roleOf reads the result, as user does its row.
-func queueRole(ctx context.Context, b *store.Batch, userID uuid.UUID) *store.Result[string] {
-	return store.Queue(b, func(q *dbgen.Queries) (string, error) { return q.GetUserRole(ctx, userID) })
-}
-
-func roleOf(r *store.Result[string]) (string, error) {
-	role, err := r.Get()
-	return role, userErr(err)
-}
-
 // userErr is a read of the caller's account's error: a missing account (deleted since its
 // token was checked) is signed out.
 func userErr(err error) error {

@@ -228,52 +228,20 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	uid, sid := t.user.ID, t.session.ID
 	res := SendResult{SessionID: sid, Title: t.session.Title, TokensUsed: int(t.session.TokensUsed), TokenLimit: int(t.session.TokenLimit)}
 	charged := text != "" && status != StatusInterrupted
-	b := &store.Batch{}
-	// The user row first, as in a send: an account deletion waits for the reply to be
-	// stored, or the reply finds the account gone.
-	user := queueUserLock(ctx, b, uid)
-	if t.threadAsked && text != "" {
-		store.QueueExec(b, func(q *dbgen.Queries) error {
-			return q.MarkThreadAsked(ctx, dbgen.MarkThreadAskedParams{AskedAt: s.now(), ID: uid})
-		})
-	}
-	if text != "" {
-		store.QueueExec(b, func(q *dbgen.Queries) error {
-			_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{
-				ID: uuid.New(), SessionID: sid, UserID: uid, Role: companion.RoleAssistant, Content: text,
-				TokenCount: int32(tokens), Status: status, RiskLevel: t.replyLevel(), // #nosec G115 -- a reply's tokens are bounded by the model's max_tokens
-			})
-			return err
-		})
-	}
 	add := int32(tokens) // #nosec G115 -- a reply's tokens are bounded by the model's max_tokens
 	if t.newSession || text == "" {
 		add = 0 // the opening exchange of a session is free
 	}
-	// The session as it was (locked, as FinishReply would lock it), to tell whether the
-	// reply's own tokens end it.
-	before := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sid, UserID: uid})
-	})
-	var pinned *string
+	reply := dbgen.InsertMessageParams{
+		ID: uuid.New(), SessionID: sid, UserID: uid, Role: companion.RoleAssistant, Content: text,
+		TokenCount: int32(tokens), Status: status, RiskLevel: t.replyLevel(), // #nosec G115 -- a reply's tokens are bounded by the model's max_tokens
+	}
+	finish := dbgen.FinishReplyParams{
+		Tokens: add, LastMessage: preview(text), CheckinPending: t.signalled, LimitReason: EndReasonTokenLimit, ID: sid, UserID: uid,
+		CrisisReplies: t.crisisReplies(),
+	}
 	if text != "" {
-		pinned = t.pins()
-	}
-	fin := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.FinishReply(ctx, dbgen.FinishReplyParams{
-			Tokens: add, LastMessage: preview(text), CheckinPending: t.signalled, LimitReason: EndReasonTokenLimit, ID: sid, UserID: uid,
-			SafetyPinned: pinned, CrisisReplies: t.crisisReplies(),
-		})
-	})
-	if t.signalled {
-		store.QueueExec(b, func(q *dbgen.Queries) error { return q.IncrementSafetyCheckins(ctx, t.counted.day) })
-	}
-	if !charged {
-		for _, kind := range t.counted.kinds() {
-			store.QueueExec(b, func(q *dbgen.Queries) error {
-				return q.ReleaseUsage(ctx, dbgen.ReleaseUsageParams{UserID: uid, Day: t.counted.day, Kind: kind})
-			})
-		}
+		finish.SafetyPinned = t.pins()
 	}
 	outcome := status
 	switch {
@@ -282,18 +250,48 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	case text == "":
 		outcome = "failed"
 	}
+	askedAt, day, released := s.now(), t.counted.day, []string(nil)
+	if !charged {
+		released = t.counted.kinds()
+	}
 	// What the session's next send needs, read after the writes in the same transaction (the
 	// session row stays locked until the commit, so the messages are those of its version).
 	var next *stateReads
 	if s.states.wanted() {
-		next = queueStateReads(ctx, b, uid, sid)
+		next = &stateReads{}
 	}
-	store.QueueExec(b, func(q *dbgen.Queries) error {
-		return q.NotifyReplyStored(ctx, dbgen.NotifyReplyStoredParams{Channel: notifyChannel, Outcome: outcome, SessionID: sid, UserID: uid})
+	var (
+		was, sess       dbgen.ChatSession
+		userErr, wasErr error
+		finErr          error
+	)
+	b := store.NewBatch(func(q *dbgen.Queries) {
+		// The user row first, as in a send: an account deletion waits for the reply to be
+		// stored, or the reply finds the account gone.
+		_, userErr = q.LockUserForWrite(ctx, uid)
+		if t.threadAsked && text != "" {
+			_ = q.MarkThreadAsked(ctx, dbgen.MarkThreadAskedParams{AskedAt: askedAt, ID: uid})
+		}
+		if text != "" {
+			_, _ = q.InsertMessage(ctx, reply)
+		}
+		// The session as it was (locked, as FinishReply would lock it), to tell whether the
+		// reply's own tokens end it.
+		was, wasErr = q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sid, UserID: uid})
+		sess, finErr = q.FinishReply(ctx, finish)
+		if t.signalled {
+			_ = q.IncrementSafetyCheckins(ctx, day)
+		}
+		for _, kind := range released {
+			_ = q.ReleaseUsage(ctx, dbgen.ReleaseUsageParams{UserID: uid, Day: day, Kind: kind})
+		}
+		if next != nil {
+			next.read(ctx, q, uid, sid)
+		}
+		_ = q.NotifyReplyStored(ctx, dbgen.NotifyReplyStoredParams{Channel: notifyChannel, Outcome: outcome, SessionID: sid, UserID: uid})
 	})
 	gone := func(err error) bool {
-		_, uerr := user.Get()
-		return store.IsNotFound(uerr) || store.IsUserGone(err)
+		return store.IsNotFound(userErr) || store.IsUserGone(err)
 	}
 	// committing is set once the commit is asked for: from then on a lost connection leaves
 	// unknown whether the reply was stored.
@@ -306,13 +304,11 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 			return err
 		}
 		defer rollback(ctx, tx)
-		was, err := before.Get()
-		if err != nil {
-			return err
+		if wasErr != nil {
+			return wasErr
 		}
-		sess, err := fin.Get()
-		if err != nil {
-			return err
+		if finErr != nil {
+			return finErr
 		}
 		if was.Status == statusActive && sess.Status == statusEnded {
 			// FinishReply ended the session at its token limit.
