@@ -22,9 +22,10 @@ import (
 //	})
 //	err := st.Send(ctx, b) // role, sess and their errors are set from here on
 //
-// pgx batches statements (pgx.Batch) but decodes results by hand (QueuedQuery callbacks), and
-// sqlc's batch annotations (:batchone, :batchexec) send many runs of one statement, not several
-// statements; neither keeps one query in one place. So the function is run twice: NewBatch
+// pgx's own batch (pgx.Batch) decodes each result in a callback written by hand, a second copy
+// of sqlc's scan; sqlc's batch annotations (:batchone, :batchexec) send one statement many
+// times, a batch per statement, and need each query written again under a second name. So
+// the function is run twice instead: NewBatch
 // runs it against a recorder that notes each statement and its arguments and answers every
 // call with an error, and Send runs it again against the batch's results, so that the
 // generated code decodes its own rows and the assignments end up holding the real outcomes.
@@ -34,6 +35,10 @@ import (
 // may depend on what was known before (a flag, a parameter), never on a call's result. A
 // function that makes other calls the second time panics, found by the first test that runs
 // it.
+//
+// A statement that fails fails the batch, and the send returns its error (the calls after it
+// get it too), so a write's own error need not be kept; a read that finds no row is only that
+// call's outcome (IsNotFound).
 //
 // The statements of a batch run in order on one connection. Sent on a pool, they run in one
 // implicit transaction; after BeginTx they open a transaction that the caller commits.
