@@ -95,7 +95,10 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	// says whether there is a next page.
 	maxRows := int32(limit + 1)
 	query = strings.TrimSpace(query)
-	pattern := likePattern(query)
+	var pattern string
+	if query != "" {
+		pattern = likePattern(query)
+	}
 	var (
 		role             string
 		rows             []dbgen.ListSessionsPageRow
