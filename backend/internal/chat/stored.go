@@ -55,7 +55,7 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 	case text == "":
 		outcome = "failed"
 	}
-	askedAt, day, released := s.now(), t.counted.day, []string(nil)
+	askedAt, today, released := s.now(), t.counted.day, []string(nil)
 	if !charged {
 		released = t.counted.kinds()
 	}
@@ -85,10 +85,10 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 		was, wasErr = q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sid, UserID: uid})
 		sess, finErr = q.FinishReply(ctx, finish)
 		if t.signalled {
-			_ = q.IncrementSafetyCheckins(ctx, day)
+			_ = q.IncrementSafetyCheckins(ctx, today)
 		}
 		for _, kind := range released {
-			_ = q.ReleaseUsage(ctx, dbgen.ReleaseUsageParams{UserID: uid, Day: day, Kind: kind})
+			_ = q.ReleaseUsage(ctx, dbgen.ReleaseUsageParams{UserID: uid, Day: today, Kind: kind})
 		}
 		if next != nil {
 			next.read(ctx, q, uid, sid)
