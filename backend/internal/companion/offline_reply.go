@@ -40,6 +40,7 @@ func (o *Offline) compose(p Prompt, m screens) string {
 	r := &reply{s: s, w: newWriter(s, append(texts, p.Message)), cur: s.cur(), k: len(s.replies) + 1, keywords: o.Keywords}
 	r.values()
 	r.compose()
+	r.anchor()
 	if p.AfterCrisis {
 		return AfterCrisisQuestion(p.Crises) + " " + r.w.text()
 	}

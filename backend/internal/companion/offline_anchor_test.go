@@ -1,0 +1,48 @@
+package companion
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestGistIsTheUsersOwnNounPhrase(t *testing.T) {
+	for in, want := range map[string]string{
+		"the bus times are awful this term":           "the bus times",
+		"my cousins visited and it was weird":         "your cousins",
+		"our shared kitchen smells":                   "your shared kitchen",
+		"honestly the whole module is a mess":         "the whole module",
+		"his car broke down again":                    "his car",
+		"i keep thinking about the first day, idk":    "",
+		"it was fine i guess":                         "",
+		"my brother shouted at me":                    "your brother",
+		"the point is i miss it":                      "",
+		"my landlord emailed twice about the heating": "your landlord",
+	} {
+		if got := gistOf(in); got != want {
+			t.Errorf("gistOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A message the tracker knows nothing in still gets a reply that names the user's subject.
+func TestOfflineReplyNamesTheUsersSubject(t *testing.T) {
+	msgs := []string{
+		"hey",
+		"the bus times are awful this term",
+		"and the heating in our kitchen keeps breaking",
+		"idk it just builds up",
+		"my cousins are staying over the weekend too",
+	}
+	replies := converse(t, Profile{}, msgs...)
+	var stems = map[string]bool{}
+	for i, m := range msgs[1:] {
+		for _, w := range strings.Fields(plain(m)) {
+			if len(w) >= 4 && !notModifiers[w] && !topicFiller[w] {
+				stems[stem6(w)] = true
+			}
+		}
+		if got := replies[i+1]; !namesSession(got, stems) {
+			t.Errorf("reply to %q names nothing of the conversation: %q", m, got)
+		}
+	}
+}
