@@ -113,7 +113,7 @@ var (
 	reByeIn         = lazyre.MustCompile(`\b(bye+|gotta go|got to go|have to go|need to go|gtg|laters|see ya|ttyl|cya|gonna go|gotta run|got to run|have to run|need to run|gotta dash|im going to go|going to go|im off|off to bed)\b|^(ok |okay )?(thanks|thank you|cheers|ty)\b.{0,60}\b(going to|gonna|off to|have to|gotta)\b|^(ok |okay )?(im |i )?(going to|gonna|off to|will|ill) .{0,60}\b(thanks|thank you|thank u|cheers|ty)( x+)?$`)
 	reThanksEnd     = lazyre.MustCompile(`^(ok |okay |k )?(thanks|thank you|thank u|thx|ty|cheers)( so much| a lot)?( x+)?$|\b(this|that|it) (really )?helped\b|\bthanks for (listening|letting me)`)
 	reGoodNews      = lazyre.MustCompile(`\b(i (passed|got (in|it|the (job|place|offer|scholarship|internship|role|part))|won|did it|made it)|got (an? )?(offer|first|distinction|a star)|good news|great news|went (really )?(well|fine|great)|(she|he|they) said yes|nailed it|aced it|smashed it|got merged)\b`)
-	reCorrection    = lazyre.MustCompile(`^(no|nah|wait|sorry|actually)\b.{0,20}\b(wait|sorry|i mean|i meant|wrong|not|actually|the real)\b|^(actually )?(wait|no) (i|it|its|the)\b`)
+	reCorrection    = lazyre.MustCompile(`^(no|nah|wait|sorry|actually)\b.{0,20}\b(wait|sorry|i mean|i meant|wrong|not|actually|the real)\b|^(actually )?(wait|no) (i|it|its|the)\b|^(well |ok |okay |hmm )?not (a|an|really|exactly|quite) \w+( \w+)? (more like|its|it was|its more)\b`)
 	reQuestionStart = lazyre.MustCompile(`^(should|do|does|did|is|are|am|was|were|would|will|can|could|how|what|why|where|when|which|any)\b`)
 	reSelfRule      = lazyre.MustCompile(`\b(do|did|can|will|would) you (ever )?(get|feel|remember|know|like|care|have|mind|judge|think about)\b|\bare you (like this|real|human|a person|a bot|an ai|always|ever|okay|ok|tired|bored)\b`)
 	rePracticalRule = lazyre.MustCompile(`\b(how (do|can|should|would) (i|you|we|people)|what (do|should|would|can) i (even )?(say|write|wear|do|bring|put|cook|ask)|what (do|does) (they|people|a \w+) (usually |even |actually )?(ask|do)|any (tips|advice|ideas)|tips for|is there (an? )?(easy|quick|good) way|^what (stuff|food|things|is|are)\b.*\b(best|cheapest|easiest|quickest)\b)`)
@@ -142,7 +142,7 @@ func readAct(u userTurn, keywords bool) act {
 		return actCorrection
 	}
 	if !question {
-		if !keywords && len(words) >= 3 && !negatedNews(n) && len(u.feelings) == 0 && nearest(n, actGoodNews) >= 0.6 {
+		if !keywords && len(words) >= 3 && !negatedNews(n) && len(u.feelings) == 0 && !hardOwnWord(n) && nearest(n, actGoodNews) >= 0.6 {
 			return actGoodNews
 		}
 		return actShare
@@ -184,6 +184,16 @@ func nearest(text string, a act) float32 {
 		}
 	}
 	return best
+}
+
+// hardOwnWord: the message names a hard feeling in a word of the user's own ("a bit
+// disappointed"), which no good news comes with.
+func hardOwnWord(n string) bool {
+	switch ownFeelingWord(n) {
+	case "", "relieved", "proud", "happy", "excited", "calm", "shocked":
+		return false
+	}
+	return true
 }
 
 // negatedNews: "i didnt get the job" is not good news.

@@ -188,6 +188,9 @@ func (r *reply) anchor() {
 	if in == intentClosing {
 		return
 	}
+	if r.answered && r.anchorQuestion() {
+		return
+	}
 	stems := r.s.topicStems()
 	if len(stems) == 0 || namesSession(joinParts(r.w.parts), stems) {
 		return
@@ -237,4 +240,63 @@ func (r *reply) anchor() {
 		// Before the reply's answer or question, not after it.
 		r.w.parts = append([]part{{text, keepAck}}, r.w.parts...)
 	}
+}
+
+var selfAsking = lines(false,
+	"You're asking {selfq}, and that's a fair question.",
+	"It's a fair thing to wonder, {selfq}.",
+)
+
+// anchorQuestion: an answer shows which question it answers. When it names nothing the
+// question asked about, it opens by saying what was asked ({choice}, {selfq}), or the
+// question's own subject (its gist).
+func (r *reply) anchorQuestion() bool {
+	cur := &session{turns: []userTurn{r.cur}}
+	stems := cur.topicStems()
+	if len(stems) == 0 || namesSession(joinParts(r.w.parts), stems) {
+		return false
+	}
+	v := r.copyVals()
+	var groups [][]tmpl
+	switch r.act {
+	case actSelf:
+		if q := selfChoice(r.cur.text); q != "" {
+			v["selfq"] = q
+			groups = append(groups, selfAsking)
+		}
+	case actOpinion:
+		if !r.w.tookFrom(weighingLines) && !r.lastUsed(weighingLines) {
+			groups = append(groups, weighingLines)
+		}
+	case actPractical:
+		if !r.w.tookFrom(askingLines) && !r.lastUsed(askingLines) {
+			groups = append(groups, askingLines)
+		}
+	}
+	if c := choiceOf(r.cur.text); c != "this" {
+		v["choice"] = c
+	} else {
+		delete(v, "choice")
+	}
+	if g := cur.gist(); g != "" {
+		v["gist"] = g
+	}
+	text, ok := r.w.pick("anchorAsk", v, nil, append(groups, gistAck)...)
+	if ok {
+		// It says which question is answered: it goes only after the answer itself.
+		r.w.parts = append([]part{{text, keepBody - 1}}, r.w.parts...)
+	}
+	return ok
+}
+
+// tookFrom reports whether the reply so far holds a line of pool.
+func (w *writer) tookFrom(pool []tmpl) bool {
+	for _, t := range w.taken {
+		for _, p := range pool {
+			if p.src == t.src {
+				return true
+			}
+		}
+	}
+	return false
 }

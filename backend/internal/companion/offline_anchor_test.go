@@ -46,3 +46,19 @@ func TestOfflineReplyNamesTheUsersSubject(t *testing.T) {
 		}
 	}
 }
+
+func TestChoiceNamesWhatIsAsked(t *testing.T) {
+	for in, want := range map[string]string{
+		"do you think i'm overthinking the whole thing": "whether you're overthinking the whole thing",
+		"do you think you can get over someone quickly": "whether people can get over someone quickly",
+		"what would i even say to my landlord":          "what to say to your landlord",
+		"does that make me a bad housemate":             "whether that would make you a bad housemate",
+		"can i still switch modules in second year":     "whether you can still switch modules in second year",
+		"is that rude": "whether that's rude",
+		"should i ring my nan tonight or is that too late": "whether to ring your nan",
+	} {
+		if got := choiceOf(in); got != want {
+			t.Errorf("choiceOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

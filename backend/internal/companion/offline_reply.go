@@ -65,6 +65,8 @@ type reply struct {
 	// act is what the message does (see readAct); keywords ablates the encoder.
 	act      act
 	keywords bool
+	// answered is set when the reply is a real answer to a question (reply.realAnswer).
+	answered bool
 }
 
 func (r *reply) compose() {
