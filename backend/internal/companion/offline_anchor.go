@@ -166,8 +166,8 @@ var (
 		"What do you think made the difference with {gist}?",
 	)
 	gistPersonGoodQ = lines(true,
-		"What was it like sharing it with {person}?",
-		"How did {person} take it?",
+		"What was that like, with {person}?",
+		"How are you feeling about it, with {person} in the picture?",
 	)
 	gistAck = lines(true,
 		"I'm keeping {gist} in mind as we talk.",

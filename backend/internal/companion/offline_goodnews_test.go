@@ -1,0 +1,32 @@
+package companion
+
+import "testing"
+
+// Good news said as praise passed on, as relief, or as a plain good word for what happened,
+// on examples written for this test.
+func TestGoodNewsInOtherWords(t *testing.T) {
+	for _, msg := range []string{
+		"my supervisor said my draft was really strong",
+		"the coach told me i was ready for the first team",
+		"so im finally off the hook for the rota",
+		"which was actually really sweet",
+		"that's kind of lovely tbh",
+	} {
+		if a := MessageAct(msg, false); a != "good_news" {
+			t.Errorf("%q read as %s, want good_news", msg, a)
+		}
+		if a := MessageAct(msg, true); a != "good_news" {
+			t.Errorf("keyword baseline: %q read as %s, want good_news", msg, a)
+		}
+	}
+	for _, msg := range []string{
+		"which is why i never go",
+		"she said my essay was not good enough",
+		"which one should i pick?",
+		"im not free till friday",
+	} {
+		if a := MessageAct(msg, false); a == "good_news" {
+			t.Errorf("%q read as good news", msg)
+		}
+	}
+}
