@@ -143,7 +143,7 @@ func readAct(u userTurn, keywords bool) act {
 		return actGoodbye
 	case reCallback.MatchString(n):
 		return actCallback
-	case !asks && reGoodNews.MatchString(n) && !negatedNews(n):
+	case !asks && (reGoodNews.MatchString(n) || reDone.MatchString(n) && strings.Contains(u.text, "!") && !strings.Contains(" "+n+" ", " but ")) && !negatedNews(n):
 		return actGoodNews
 	case reCorrection.MatchString(n):
 		return actCorrection
@@ -176,6 +176,9 @@ func readAct(u userTurn, keywords bool) act {
 }
 
 var (
+	// reDone is a step reported done; with an exclamation mark it is good news ("update:
+	// wrote 300 words!!!", "finally handed it in!").
+	reDone       = lazyre.MustCompile(`^(update |so |ok |okay |omg )?(i )?(finally |actually |just )?(wrote|finished|submitted|handed (it )?in|sent (it|the)|booked|applied|did (it|the)|got through|passed)\b`)
 	reRelative   = lazyre.MustCompile(`^which (is|was|means|meant|made|makes)\b`)
 	reLeadFiller = lazyre.MustCompile(`^((hmm+|ok|okay|but|so|and|also|anyway|yeah|yea|like|honestly|tbh|wait|ugh|lol|haha)\s+)+`)
 	reYou        = lazyre.MustCompile(`\b(you|u|your|ur)\b`)

@@ -300,3 +300,20 @@ func (w *writer) tookFrom(pool []tmpl) bool {
 	}
 	return false
 }
+
+// situationVals are the values with the slots of the situation lines: {gist} when the
+// user's subject is not a person, and {person} for the person last named.
+func (r *reply) situationVals() map[string]string {
+	v := r.copyVals()
+	if g := r.s.gist(); g != "" {
+		if f := strings.Fields(g); !relations[f[len(f)-1]] {
+			v["gist"] = g
+		} else if v["person"] == "" {
+			v["person"] = g
+		}
+	}
+	if v["person"] == "" && v["threadPerson"] != "" {
+		v["person"] = v["threadPerson"]
+	}
+	return v
+}

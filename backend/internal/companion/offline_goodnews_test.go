@@ -30,3 +30,16 @@ func TestGoodNewsInOtherWords(t *testing.T) {
 		}
 	}
 }
+
+func TestAStepDoneWithExcitementIsGoodNews(t *testing.T) {
+	for _, msg := range []string{"update: finished the lab report!!", "finally handed it in!", "sent the email to my landlord!"} {
+		if a := MessageAct(msg, false); a != "good_news" {
+			t.Errorf("%q read as %s, want good_news", msg, a)
+		}
+	}
+	for _, msg := range []string{"finished the lab report", "i wrote it but its bad!"} {
+		if a := MessageAct(msg, false); a == "good_news" {
+			t.Errorf("%q read as good news", msg)
+		}
+	}
+}

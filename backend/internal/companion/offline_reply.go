@@ -178,7 +178,7 @@ func (r *reply) ack() {
 			groups = append(groups, sit)
 		}
 	}
-	r.w.add(keepAck, "ack", r.vals, append(groups, ackFeeling, ackPlain)...)
+	r.w.add(keepAck, "ack", r.situationVals(), append(groups, ackFeeling, ackPlain)...)
 }
 
 // question adds the reply's one question: a look back at an earlier thread when referBack
@@ -213,8 +213,14 @@ func (r *reply) question(referBackFirst bool, first ...[]tmpl) {
 	} else if r.vals["feeling"] != "" {
 		groups = append(groups, qFeeling)
 	}
+	v := r.vals
+	if sit := r.situationNow(); sit != nil && !r.positive && (r.main == nil || r.main.kind != kindEvent) {
+		// The situation's own questions, before the open ones that would fit any message.
+		v = r.situationVals()
+		groups = append(groups, sit.questions)
+	}
 	groups = append(groups, qPerson, qDay, qPlace, qGeneric, narrowGeneric)
-	r.w.add(keepQuestion, "question", r.vals, groups...)
+	r.w.add(keepQuestion, "question", v, groups...)
 }
 
 // summaryDue is set every few replies, once there is something to sum up.
