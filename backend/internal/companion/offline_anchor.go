@@ -11,7 +11,29 @@ import (
 // school friends").
 
 // gistDeterminers are the words a gist starts after, with how the reply says them.
-var gistDeterminers = map[string]string{"my": "your", "our": "your", "the": "the", "his": "his", "her": "her", "their": "their"}
+// ("his favourite", "her help" say back badly: only the user's own and "the" are used.)
+var gistDeterminers = map[string]string{"my": "your", "our": "your", "the": "the"}
+
+// gistPeople are the nouns that make a gist a person ("your auntie rosa").
+var gistPeople = func() map[string]bool {
+	m := setOf("auntie", "aunty", "mate", "mates", "lecturer", "lecturers", "grandad", "grandads",
+		"nana", "instructor", "instructors", "therapist", "doctor", "gp", "bf", "gf", "girlfriends",
+		"boyfriends", "sisters", "brothers", "uncles", "aunts", "tutors", "group", "team")
+	for w := range relations {
+		m[w] = true
+	}
+	return m
+}()
+
+// gistIsPerson: a word of the gist names a person by their role.
+func gistIsPerson(g string) bool {
+	for _, w := range strings.Fields(g) {
+		if gistPeople[w] && w != "group" && w != "team" {
+			return true
+		}
+	}
+	return false
+}
 
 // gistWeak are nouns too vague to name on their own ("the way", "my time"), and modifiers
 // that need a noun after them ("the first", "the whole").
@@ -19,7 +41,9 @@ var gistWeak = setOf("way", "ways", "point", "moment", "end", "fact", "idea", "r
 	"day", "days", "bit", "part", "side", "kind", "sort", "first", "last", "next", "best",
 	"worst", "main", "real", "actual", "new", "old", "big", "little", "same", "whole",
 	"other", "only", "person", "people", "life", "head", "mind", "problem", "issue",
-	"situation", "news", "question", "answer", "reason", "thought", "thoughts", "chance")
+	"situation", "news", "question", "answer", "reason", "thought", "thoughts", "chance",
+	"month", "months", "year", "years", "term", "semester", "night", "morning", "evening",
+	"weekend", "week", "weeks", "hour", "hours", "minute", "minutes", "number", "one")
 
 // gistStop ends a gist: words that are not nouns of the user's subject.
 var gistStop = setOf("itself", "himself", "herself", "themselves", "myself", "too",
@@ -93,7 +117,15 @@ func (s *session) gist() string {
 	for i := len(s.turns) - 1; i >= 0 && i >= len(s.turns)-3; i-- {
 		if u := s.turns[i]; !u.flagged && !u.sensitive {
 			if g := gistOf(u.text); g != "" {
-				return g
+				// Names the user typed in lower case are said back as names.
+				names := s.people.keys()
+				w := strings.Fields(g)
+				for k, x := range w {
+					if names[x] {
+						w[k] = capFirst(x)
+					}
+				}
+				return strings.Join(w, " ")
 			}
 		}
 	}
@@ -211,7 +243,7 @@ func (r *reply) anchor() {
 		groups = append(groups, narrowEither, narrowThread, narrowPerson)
 	}
 	good := r.act == actGoodNews || r.positive
-	if g := strings.Fields(v["gist"]); len(g) > 0 && relations[g[len(g)-1]] {
+	if gistIsPerson(v["gist"]) {
 		// A gist that is a person ("your mum") is asked about as a person.
 		v["person"] = v["gist"]
 		delete(v, "gist")
@@ -306,7 +338,7 @@ func (w *writer) tookFrom(pool []tmpl) bool {
 func (r *reply) situationVals() map[string]string {
 	v := r.copyVals()
 	if g := r.s.gist(); g != "" {
-		if f := strings.Fields(g); !relations[f[len(f)-1]] {
+		if !gistIsPerson(g) {
 			v["gist"] = g
 		} else if v["person"] == "" {
 			v["person"] = g

@@ -11,12 +11,14 @@ func TestGistIsTheUsersOwnNounPhrase(t *testing.T) {
 		"my cousins visited and it was weird":         "your cousins",
 		"our shared kitchen smells":                   "your shared kitchen",
 		"honestly the whole module is a mess":         "the whole module",
-		"his car broke down again":                    "his car",
+		"his car broke down again":                    "",
 		"i keep thinking about the first day, idk":    "",
 		"it was fine i guess":                         "",
 		"my brother shouted at me":                    "your brother",
 		"the point is i miss it":                      "",
 		"my landlord emailed twice about the heating": "your landlord",
+		"the month has been long":                     "",
+		"the bus home last night was packed":          "the bus home",
 	} {
 		if got := gistOf(in); got != want {
 			t.Errorf("gistOf(%q) = %q, want %q", in, got, want)
@@ -59,6 +61,14 @@ func TestChoiceNamesWhatIsAsked(t *testing.T) {
 	} {
 		if got := choiceOf(in); got != want {
 			t.Errorf("choiceOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestGistOfAPersonIsAskedAboutAsAPerson(t *testing.T) {
+	for g, want := range map[string]bool{"your auntie rosa": true, "your mates": true, "the bus times": false, "your group project": false} {
+		if got := gistIsPerson(g); got != want {
+			t.Errorf("gistIsPerson(%q) = %v", g, got)
 		}
 	}
 }
