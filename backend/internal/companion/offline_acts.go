@@ -180,7 +180,7 @@ var (
 	// wrote 300 words!!!", "finally handed it in!").
 	reDone       = lazyre.MustCompile(`^(update |so |ok |okay |omg )?(i )?(finally |actually |just )?(wrote|finished|submitted|handed (it )?in|sent (it|the)|booked|applied|did (it|the)|got through|passed)\b`)
 	reRelative   = lazyre.MustCompile(`^which (is|was|means|meant|made|makes)\b`)
-	reLeadFiller = lazyre.MustCompile(`^((hmm+|ok|okay|but|so|and|also|anyway|yeah|yea|like|honestly|tbh|wait|ugh|lol|haha)\s+)+`)
+	reLeadFiller = lazyre.MustCompile(`^((hmm+|ok|okay|but|so|and|also|anyway|yeah|yea|like|honestly|tbh|wait|ugh|lol|haha|hi+|hey+|hello|heya|hiya)\s+)+`)
 	reYou        = lazyre.MustCompile(`\b(you|u|your|ur)\b`)
 	reAskOpinion = lazyre.MustCompile(`\b(do|would|dont) (you|u) think\b|\bwhat would you do\b`)
 )

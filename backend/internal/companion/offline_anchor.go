@@ -121,7 +121,7 @@ func (s *session) gist() string {
 				names := s.people.keys()
 				w := strings.Fields(g)
 				for k, x := range w {
-					if names[x] {
+					if names[x] && !gistPeople[x] {
 						w[k] = capFirst(x)
 					}
 				}
@@ -141,7 +141,9 @@ func (s *session) topicStems() map[string]bool {
 			continue
 		}
 		for _, w := range strings.Fields(plain(u.text)) {
-			if len(w) < 4 || notModifiers[w] || gistStop[w] || gistWeak[w] || isShortWord(w) || topicFiller[w] {
+			// A feeling word is a subject too ("do you get nervous"); other short answers
+			// ("yeah", "ok") are not.
+			if len(w) < 4 || notModifiers[w] || gistStop[w] || gistWeak[w] || isShortWord(w) && !isFeelingWord(w) || topicFiller[w] {
 				continue
 			}
 			out[stem6(w)] = true

@@ -43,3 +43,11 @@ func TestAStepDoneWithExcitementIsGoodNews(t *testing.T) {
 		}
 	}
 }
+
+func TestAGreetingBeforeAQuestionLeavesItAQuestion(t *testing.T) {
+	for msg, want := range map[string]string{"hey do you remember what i told you": "self", "hi should i switch course": "opinion"} {
+		if a := MessageAct(msg, false); a != want {
+			t.Errorf("%q read as %s, want %s", msg, a, want)
+		}
+	}
+}
