@@ -139,7 +139,7 @@ func readAct(u userTurn, keywords bool) act {
 	asks := reQuestionStart.MatchString(q) && !(reRelative.MatchString(q) && !strings.Contains(u.text, "?"))
 	question := strings.Contains(u.text, "?") || asks
 	switch {
-	case reBye.MatchString(n) || (reByeIn.MatchString(n) && !question) || (reThanksEnd.MatchString(n) && !question && len(words) <= 12):
+	case reBye.MatchString(n) && !(len(words) > 5 && reGoThere.MatchString(n)) || (reByeIn.MatchString(n) && !question) || (reThanksEnd.MatchString(n) && !question && len(words) <= 12):
 		return actGoodbye
 	case reCallback.MatchString(n):
 		return actCallback
@@ -149,7 +149,7 @@ func readAct(u userTurn, keywords bool) act {
 		return actCorrection
 	}
 	if !question {
-		if !keywords && len(words) >= 3 && !negatedNews(n) && len(u.feelings) == 0 && !hardOwnWord(n) && nearest(n, actGoodNews) >= 0.6 {
+		if !keywords && len(words) >= 3 && !negatedNews(n) && len(u.feelings) == 0 && !hardOwnWord(n) && !reOthersView.MatchString(n) && nearest(n, actGoodNews) >= 0.6 {
 			return actGoodNews
 		}
 		return actShare
@@ -178,7 +178,13 @@ func readAct(u userTurn, keywords bool) act {
 var (
 	// reDone is a step reported done; with an exclamation mark it is good news ("update:
 	// wrote 300 words!!!", "finally handed it in!").
-	reDone       = lazyre.MustCompile(`^(update |so |ok |okay |omg )?(i )?(finally |actually |just )?(wrote|finished|submitted|handed (it )?in|sent (it|the)|booked|applied|did (it|the)|got through|passed)\b`)
+	reDone = lazyre.MustCompile(`^(update |so |ok |okay |omg )?(i )?(finally |actually |just )?(wrote|finished|submitted|handed (it )?in|sent (it|the)|booked|applied|did (it|the)|got through|passed)\b`)
+	// reGoThere: "theres a hiking society on saturdays, maybe i should go" is about going
+	// there, not a goodbye (a long message ending in "should go").
+	reGoThere = lazyre.MustCompile(`\b(maybe|might|think) i should go$`)
+	// reOthersView is what others assume about the user ("everyone assumes im fine"): no
+	// news of the user's own.
+	reOthersView = lazyre.MustCompile(`\b(everyone|everybody|people|they|he|she|my \w+) (assumes?|assumed|thinks?|thought|expects?|expected|acts? like|reckons?) (that )?(im|i am|i was|i m|its|it is|everything)\b`)
 	reRelative   = lazyre.MustCompile(`^which (is|was|means|meant|made|makes)\b`)
 	reLeadFiller = lazyre.MustCompile(`^((hmm+|ok|okay|but|so|and|also|anyway|yeah|yea|like|honestly|tbh|wait|ugh|lol|haha|hi+|hey+|hello|heya|hiya)\s+)+`)
 	reYou        = lazyre.MustCompile(`\b(you|u|your|ur)\b`)

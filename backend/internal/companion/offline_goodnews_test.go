@@ -51,3 +51,20 @@ func TestAGreetingBeforeAQuestionLeavesItAQuestion(t *testing.T) {
 		}
 	}
 }
+
+func TestWhatOthersAssumeIsNoGoodNews(t *testing.T) {
+	for _, msg := range []string{"my flatmates think im totally fine with it", "everyone assumes its all sorted now", "people expect im over it already"} {
+		if a := MessageAct(msg, false); a == "good_news" {
+			t.Errorf("%q read as good news", msg)
+		}
+	}
+}
+
+func TestGoingSomewhereIsNoGoodbye(t *testing.T) {
+	if a := MessageAct("the climbing club meets on thursdays, maybe i should go", false); a == "goodbye" {
+		t.Errorf("going to a club read as a goodbye")
+	}
+	if a := MessageAct("ok i should go", false); a != "goodbye" {
+		t.Errorf("a short 'i should go' is a goodbye, read as %s", a)
+	}
+}
