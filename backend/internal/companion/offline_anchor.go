@@ -222,7 +222,7 @@ func (r *reply) anchor() {
 	if in == intentClosing {
 		return
 	}
-	if r.answered && r.anchorQuestion() {
+	if (r.answered || in == intentValidate) && r.anchorQuestion(in == intentValidate) {
 		return
 	}
 	stems := r.s.topicStems()
@@ -276,6 +276,12 @@ func (r *reply) anchor() {
 	}
 }
 
+// validatingAsked say what a "is it normal to…" question asks, after its answer.
+var validatingAsked = lines(false,
+	"Plenty of people wonder {choice}.",
+	"Lots of people ask {choice}, more than you'd guess.",
+)
+
 var selfAsking = lines(false,
 	"You're asking {selfq}, and that's a fair question.",
 	"It's a fair thing to wonder, {selfq}.",
@@ -284,7 +290,7 @@ var selfAsking = lines(false,
 // anchorQuestion: an answer shows which question it answers. When it names nothing the
 // question asked about, it opens by saying what was asked ({choice}, {selfq}), or the
 // question's own subject (its gist).
-func (r *reply) anchorQuestion() bool {
+func (r *reply) anchorQuestion(validating bool) bool {
 	cur := &session{turns: []userTurn{r.cur}}
 	stems := cur.topicStems()
 	if len(stems) == 0 || namesSession(joinParts(r.w.parts), stems) {
@@ -298,8 +304,10 @@ func (r *reply) anchorQuestion() bool {
 			v["selfq"] = q
 			groups = append(groups, selfAsking)
 		}
-	case actOpinion:
-		if !r.w.tookFrom(weighingLines) && !r.lastUsed(weighingLines) {
+	case actOpinion, actShare:
+		if validating {
+			groups = append(groups, validatingAsked)
+		} else if !r.w.tookFrom(weighingLines) && !r.lastUsed(weighingLines) {
 			groups = append(groups, weighingLines)
 		}
 	case actPractical:
@@ -316,8 +324,12 @@ func (r *reply) anchorQuestion() bool {
 		v["gist"] = g
 	}
 	text, ok := r.w.pick("anchorAsk", v, nil, append(groups, gistAck)...)
-	if ok {
-		// It says which question is answered: it goes only after the answer itself.
+	switch {
+	case ok && validating:
+		// "Is it normal to…" is answered first ("Yes, that's very normal."), then heard.
+		r.w.parts = append(r.w.parts[:1], append([]part{{text, keepBody - 1}}, r.w.parts[1:]...)...)
+	case ok:
+		// It says which question is answered, before the answer.
 		r.w.parts = append([]part{{text, keepBody - 1}}, r.w.parts...)
 	}
 	return ok

@@ -72,3 +72,14 @@ func TestGistOfAPersonIsAskedAboutAsAPerson(t *testing.T) {
 		}
 	}
 }
+
+// "Is it normal to…" is answered first, then the answer names what was asked.
+func TestValidationNamesWhatWasAsked(t *testing.T) {
+	got := converse(t, Profile{}, "hey", "is it normal to still miss my old school in second year")[1]
+	if !startsWithOneOf(got, normalLines) && !startsWithOneOf(got, validateLines) {
+		t.Errorf("no validation first: %q", got)
+	}
+	if !containsOneOf(got, validatingAsked) || !strings.Contains(got, "whether it's normal to still miss your old school") {
+		t.Errorf("the answer does not name what was asked: %q", got)
+	}
+}
