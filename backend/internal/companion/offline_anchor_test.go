@@ -57,7 +57,7 @@ func TestChoiceNamesWhatIsAsked(t *testing.T) {
 		"does that make me a bad housemate":             "whether that would make you a bad housemate",
 		"can i still switch modules in second year":     "whether you can still switch modules in second year",
 		"is that rude": "whether that's rude",
-		"should i ring my nan tonight or is that too late": "whether to ring your nan",
+		"should i ring my nan tonight or is that too late": "whether to ring your nan tonight, or whether that's too late",
 	} {
 		if got := choiceOf(in); got != want {
 			t.Errorf("choiceOf(%q) = %q, want %q", in, got, want)

@@ -24,18 +24,23 @@ func choiceOf(text string) string {
 		}
 	}
 	if rest := strings.Fields(n[max(i, 0)+len(lead):]); i >= 0 && len(rest) > 0 {
+		// Stop at a second clause ("or is that snitching"), keeping a short one ("mean") to
+		// say as the other side of the choice.
+		other := ""
+		for k, w := range rest {
+			if k > 0 && (w == "or" || w == "but" || w == "because" || w == "bc") && k+1 < len(rest) && (rest[k+1] == "is" || rest[k+1] == "would" || rest[k+1] == "am" || rest[k+1] == "does") {
+				if tail := rest[k+1:]; w == "or" && len(tail) >= 3 && len(tail) <= 4 && (tail[1] == "that" || tail[1] == "it") {
+					other = strings.Join(tail[2:], " ")
+				}
+				rest = rest[:k]
+				break
+			}
+		}
 		if len(rest) > 7 {
 			rest = rest[:7]
 			// A cut phrase does not end on a word that leads on ("…at dinner or just").
 			for len(rest) > 2 && (notModifiers[rest[len(rest)-1]] || determiners[rest[len(rest)-1]]) {
 				rest = rest[:len(rest)-1]
-			}
-		}
-		// Stop at a second clause ("or is that snitching").
-		for k, w := range rest {
-			if k > 0 && (w == "or" || w == "but" || w == "because" || w == "bc") && k+1 < len(rest) && (rest[k+1] == "is" || rest[k+1] == "would" || rest[k+1] == "am" || rest[k+1] == "does") {
-				rest = rest[:k]
-				break
 			}
 		}
 		if lead == "do you think " && len(rest) > 1 && (rest[0] == "you" || rest[0] == "u") {
@@ -55,6 +60,9 @@ func choiceOf(text string) string {
 		case "is that ":
 			return "whether that's " + phrase
 		case "should i ", "do you think i should ":
+			if other != "" && len(rest) <= 5 {
+				return "whether to " + phrase + ", or whether that's " + other
+			}
 			return "whether to " + phrase
 		case "how do i ", "how can i ", "how should i ":
 			return "how to " + phrase

@@ -64,3 +64,21 @@ func TestAHardFeelingWordIsNoGoodNews(t *testing.T) {
 		t.Errorf("a disappointment met as good news: %q", got)
 	}
 }
+
+// An opinion question about saying something to someone gets the practical answer on how to
+// say it when that answer is nearer; a question about pulling grades back gets an answer on
+// grades, not one on learning a skill.
+func TestOpinionQuestionsGetTheNearestAnswer(t *testing.T) {
+	got := pickAnswers(actOpinion, "do you think i should tell my dad to stop checking up on me or is that harsh", false, 0.65)
+	practical := false
+	for _, x := range answers {
+		practical = practical || x.kind == actPractical && len(got) > 0 && x.text[0].src == got[0][0].src
+	}
+	if !practical {
+		t.Errorf("no answer on how to say it: %v", got)
+	}
+	got = pickAnswers(actOpinion, "is it too late to get my marks up this semester", false, 0.65)
+	if len(got) == 0 || !strings.Contains(got[0][0].src, "marked") {
+		t.Errorf("no answer on grades: %v", got)
+	}
+}
