@@ -291,6 +291,10 @@ var selfAsking = lines(false,
 // question asked about, it opens by saying what was asked ({choice}, {selfq}), or the
 // question's own subject (its gist).
 func (r *reply) anchorQuestion(validating bool) bool {
+	if r.cur.flagged {
+		// Nothing of a flagged message is said back.
+		return false
+	}
 	cur := &session{turns: []userTurn{r.cur}}
 	stems := cur.topicStems()
 	if len(stems) == 0 || namesSession(joinParts(r.w.parts), stems) {

@@ -18,7 +18,7 @@ func (r *reply) callback() bool {
 			v["cb"] = cb
 		}
 		v["said"] = p.saidBefore(len(r.s.turns) - 1)
-		if w := restated(r.cur.text); w == "" || !r.w.add(keepAck+1, "restated", withWhat(v, w), callbackRestated) {
+		if w := restated(r.cur.text); w == "" || r.cur.flagged || !r.w.add(keepAck+1, "restated", withWhat(v, w), callbackRestated) {
 			r.w.add(keepAck, "callback", v, callbackSaid, callbackLines)
 		}
 		if len(r.cur.feelings) > 0 {
@@ -33,7 +33,7 @@ func (r *reply) callback() bool {
 	}
 	v := r.copyVals()
 	v["cb"] = cb
-	if w := restated(r.cur.text); w == "" || !r.w.add(keepAck+1, "restated", withWhat(v, w), callbackRestated) {
+	if w := restated(r.cur.text); w == "" || r.cur.flagged || !r.w.add(keepAck+1, "restated", withWhat(v, w), callbackRestated) {
 		r.w.add(keepAck, "callback", v, callbackLines)
 	}
 	if len(r.cur.feelings) > 0 {

@@ -74,27 +74,26 @@ var (
 		"Got it, so {what}.",
 		"Okay, thanks for correcting me: {what}.",
 	)
-	correctionTopic = lines(false,
-		"Thanks for putting me right about {topic}.",
-		"Got it, I'll keep {topic} straight now.",
-	)
 )
 
 // correction answers a correction that is not a "not X, it's Y" contrast: it says back what
-// is right (correctedTo), or thanks the user for setting the current thread straight.
+// is right (correctedTo).
 func (r *reply) correction() bool {
 	v := r.copyVals()
 	src := r.cur.text
 	if r.cur.kept != "" {
 		src = r.cur.kept
 	}
-	if w := correctedTo(src, r.s.people.keys()); w != "" {
+	// Nothing of a flagged message is said back.
+	if w := correctedTo(src, r.s.people.keys()); w != "" && !r.cur.flagged {
 		v["what"] = w
 	}
 	if r.main != nil {
 		v["topic"] = r.main.short
 	}
-	if !r.w.add(keepAck, "correction", v, correctionWhat, correctionTopic) {
+	// With nothing to say back, the correction is left to the reflective dialogue: a
+	// thanks for a correction not understood would pretend otherwise.
+	if !r.w.add(keepAck, "correction", v, correctionWhat) {
 		return false
 	}
 	r.vals = v
