@@ -13,6 +13,7 @@ import (
 var (
 	// reCorrectionLead is what opens a correction before the corrected part.
 	reCorrectionLead = lazyre.MustCompile(`^((no|nah|nope|wait|sorry|actually|well|ok|okay|oh|hang on|my bad|i mean|i meant|i got (it|that) wrong|got (it|that) wrong|i said (it|that) wrong|the (real )?(problem|thing|point|issue) is|what i meant (is|was)|its (just |more |really )?that|its (just|more|really)|more that|just that|more like|more|rather|like|just)\b\s*)+`)
+	reTheThingIs     = lazyre.MustCompile(`\bthe (real |main |actual )?(thing|problem|point|issue) is\b`)
 	reClauseEnd      = lazyre.MustCompile(`[,.;:!?…\n]+`)
 	reNotClause      = lazyre.MustCompile(`^(not|its not|it s not|thats not|isnt|wasnt|it isnt|it wasnt|i dont mean|i didnt mean)\b`)
 )
@@ -21,7 +22,13 @@ var (
 // at most ("it was sophie that said the thing"), or "" when no clause of it says so.
 func correctedTo(text string, names map[string]bool) string {
 	for _, c := range reClauseEnd.Split(strings.ToLower(text), -1) {
-		n := reCorrectionLead.ReplaceAllString(plain(c), "")
+		n := plain(c)
+		if loc := reTheThingIs.FindStringIndex(n); loc != nil {
+			// "i'm bad at stats but the thing is my mum…": what follows "the thing is" is
+			// the correction; what comes before it is an aside.
+			n = n[loc[1]:]
+		}
+		n = reCorrectionLead.ReplaceAllString(strings.TrimSpace(n), "")
 		if n == "" || reNotClause.MatchString(n) {
 			continue
 		}
@@ -45,7 +52,7 @@ func correctedTo(text string, names map[string]bool) string {
 		}
 		w = youForm(w)
 		for i, x := range w {
-			if names[x] {
+			if names[x] && !gistPeople[x] {
 				w[i] = capFirst(x)
 			} else if a, ok := apostrophes[x]; ok {
 				w[i] = a

@@ -8,11 +8,12 @@ import (
 func TestCorrectedToSaysWhatIsRight(t *testing.T) {
 	names := map[string]bool{"jonah": true}
 	for in, want := range map[string]string{
-		"no wait, it was jonah who booked it":                     "it was Jonah who booked it",
-		"no sorry, not the flat, my landlord wants the keys back": "your landlord wants the keys back",
-		"actually the real issue is i never asked for help":       "you never asked for help",
-		"nah its more that i didnt get a say":                     "you didn't get a say",
-		"no wait, not monday":                                     "",
+		"no wait, it was jonah who booked it":                                      "it was Jonah who booked it",
+		"no sorry, not the flat, my landlord wants the keys back":                  "your landlord wants the keys back",
+		"actually the real issue is i never asked for help":                        "you never asked for help",
+		"no sorry, i mean im rubbish at it but the thing is my dad keeps watching": "your dad keeps watching",
+		"nah its more that i didnt get a say":                                      "you didn't get a say",
+		"no wait, not monday":                                                      "",
 	} {
 		if got := correctedTo(in, names); got != want {
 			t.Errorf("correctedTo(%q) = %q, want %q", in, got, want)
