@@ -10,7 +10,7 @@ import { fakeChatLayout } from '../../features/chat/testing/layout';
 import { act, aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 import { CONTINUE_THREAD } from '../../features/chat/components/ChatScreen/ChatScreen';
-import { threadOpening } from '../../features/chat/hooks/useChatConversation';
+import { threadOpening } from '../../features/chat/hooks/chatState';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { setTokens } from '../../auth/storage';
 
