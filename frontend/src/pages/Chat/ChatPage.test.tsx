@@ -10,7 +10,7 @@ import { fakeChatLayout } from '../../features/chat/testing/layout';
 import { act, aMessage, aReply, aSessionDetail, aUser, render, screen, server, SESSION_ID as SESSION, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 import { CONTINUE_THREAD } from '../../features/chat/components/ChatScreen/ChatScreen';
-import { threadOpening } from '../../features/chat/hooks/useChatConversation';
+import { threadOpening } from '../../features/chat/hooks/chatState';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { setTokens } from '../../auth/storage';
 
