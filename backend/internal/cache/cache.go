@@ -61,7 +61,7 @@ func New[K comparable, V any](cfg Config[K, V]) *Cache[K, V] {
 	switch {
 	case cfg.MaxBytes > 0 && cfg.Bytes != nil:
 		c.maxBytes, c.bytes = cfg.MaxBytes, cfg.Bytes
-		o.MaximumWeight = uint64(cfg.MaxBytes)
+		o.MaximumWeight = uint64(cfg.MaxBytes) // #nosec G115 -- positive, checked above
 		o.Weigher = func(_ K, v V) uint32 { return weight(cfg.Bytes(v)) }
 	case cfg.MaxEntries > 0:
 		o.MaximumSize = cfg.MaxEntries

@@ -96,3 +96,21 @@ func TestDeleteWhere(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGet is the cost of a hit, the path of every cached read (a detail, a checked login,
+// a verified token), from parallel readers.
+func BenchmarkGet(b *testing.B) {
+	c := New(Config[int, []byte]{MaxBytes: 16 << 20, Bytes: func(v []byte) int { return len(v) }})
+	for i := range 1024 {
+		c.Set(i, make([]byte, 1024))
+	}
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			if _, ok := c.Get(i & 1023); !ok {
+				b.Fatal("miss")
+			}
+			i++
+		}
+	})
+}
