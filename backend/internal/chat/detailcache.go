@@ -1,11 +1,11 @@
 package chat
 
 import (
-	"container/list"
 	"sync"
 
 	"github.com/google/uuid"
 
+	"github.com/percolate/percolate/backend/internal/cache"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -26,7 +26,7 @@ import (
 const DefaultDetailCacheBytes = 16 << 20
 
 // Estimated bytes of a cached entry and of each of its messages besides their text (the
-// structs, slice and list headers, the map entry).
+// structs, slice headers, the cache's node).
 const (
 	entryOverhead   = 512
 	messageOverhead = 128
@@ -44,16 +44,16 @@ type Rendered struct {
 }
 
 // detailEntry is a session's row and messages, read together at one version. It never changes
-// once cached, except for its renders (guarded by the cache's mutex): a Detail made from it may
-// share its slices.
+// once cached, except for its renders (guarded by mu): a Detail made from it may share its
+// slices.
 type detailEntry struct {
 	id      uuid.UUID
 	version int64
 	row     dbgen.ChatSession
 	msgs    []Message
+	mu      sync.Mutex
 	size    int
 	renders []render
-	elem    *list.Element // nil once evicted
 }
 
 // render is one encoding of the entry's detail: the detail's bytes also depend on the role
@@ -64,14 +64,13 @@ type render struct {
 	r          Rendered
 }
 
-// detailCache is a byte-bounded cache of session details, least recently used out first. Its
-// zero value (with max set) is ready and holds nothing: it allocates only as it fills.
+// detailCache is the service's cache of session details, bounded by their estimated bytes.
 type detailCache struct {
-	mu   sync.Mutex
-	max  int // bytes; 0 keeps nothing
-	size int
-	byID map[uuid.UUID]*detailEntry
-	lru  list.List // of *detailEntry, most recently used first
+	*cache.Cache[uuid.UUID, *detailEntry]
+}
+
+func newDetailCache(maxBytes int) detailCache {
+	return detailCache{cache.New(cache.Config[uuid.UUID, *detailEntry]{MaxBytes: maxBytes, Bytes: (*detailEntry).bytes})}
 }
 
 func newDetailEntry(row dbgen.ChatSession, msgs []Message) *detailEntry {
@@ -92,54 +91,31 @@ func newDetailEntry(row dbgen.ChatSession, msgs []Message) *detailEntry {
 	return e
 }
 
+func (e *detailEntry) bytes() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.size
+}
+
 // get returns the session's cached entry, or nil.
-func (c *detailCache) get(id uuid.UUID) *detailEntry {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.byID[id]
-	if e != nil {
-		c.lru.MoveToFront(e.elem)
-	}
+func (c detailCache) get(id uuid.UUID) *detailEntry {
+	e, _ := c.Get(id)
 	return e
 }
 
-// put caches e in place of the session's entry, unless that one is of a later version, and
-// evicts the least recently used entries beyond the budget. It reports whether e is cached.
-func (c *detailCache) put(e *detailEntry) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e.size > c.max/4 {
-		return false // one session must not push out all the others
-	}
-	if old := c.byID[e.id]; old != nil {
-		if old.version > e.version {
-			return false
-		}
-		c.remove(old)
-	}
-	if c.byID == nil {
-		c.byID = map[uuid.UUID]*detailEntry{}
-	}
-	c.byID[e.id] = e
-	e.elem = c.lru.PushFront(e)
-	c.size += e.size
-	c.trim()
-	return e.elem != nil
+// put caches e in place of the session's entry, unless that one is of a later version. It
+// reports whether e is cached.
+func (c detailCache) put(e *detailEntry) bool {
+	return c.SetUnless(e.id, e, func(held *detailEntry) bool { return held.version > e.version })
 }
 
 // evict drops the session's entry (it was deleted, or is not the reader's).
-func (c *detailCache) evict(id uuid.UUID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e := c.byID[id]; e != nil {
-		c.remove(e)
-	}
-}
+func (c detailCache) evict(id uuid.UUID) { c.Delete(id) }
 
 // rendered returns the entry's render for role and inProgress.
-func (c *detailCache) rendered(e *detailEntry, role string, inProgress bool) (Rendered, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c detailCache) rendered(e *detailEntry, role string, inProgress bool) (Rendered, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	for _, r := range e.renders {
 		if r.role == role && r.inProgress == inProgress {
 			return r.r, true
@@ -149,57 +125,27 @@ func (c *detailCache) rendered(e *detailEntry, role string, inProgress bool) (Re
 }
 
 // keepRendered adds a render to the entry, if it is still cached and has none for role and
-// inProgress.
-func (c *detailCache) keepRendered(e *detailEntry, role string, inProgress bool, r Rendered) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e.elem == nil {
-		return
-	}
-	for _, have := range e.renders {
-		if have.role == role && have.inProgress == inProgress {
-			return
+// inProgress; the cache weighs the entry again.
+func (c detailCache) keepRendered(e *detailEntry, role string, inProgress bool, r Rendered) {
+	c.Update(e.id, func(held *detailEntry) bool {
+		if held != e {
+			return false
 		}
-	}
-	n := renderOverhead + len(r.Body) + len(r.Gzip)
-	if e.size+n > c.max/4 {
-		return
-	}
-	e.renders = append(e.renders, render{role: role, inProgress: inProgress, r: r})
-	e.size += n
-	c.size += n
-	c.trim()
-}
-
-// trim evicts the least recently used entries until the cache is within its budget.
-func (c *detailCache) trim() {
-	for c.size > c.max {
-		back := c.lru.Back()
-		if back == nil {
-			return
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		for _, have := range e.renders {
+			if have.role == role && have.inProgress == inProgress {
+				return false
+			}
 		}
-		c.remove(back.Value.(*detailEntry))
-	}
-}
-
-func (c *detailCache) remove(e *detailEntry) {
-	c.lru.Remove(e.elem)
-	e.elem = nil
-	delete(c.byID, e.id)
-	c.size -= e.size
-}
-
-// len and bytes report what is cached, for tests.
-func (c *detailCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.byID)
-}
-
-func (c *detailCache) bytes() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.size
+		n := renderOverhead + len(r.Body) + len(r.Gzip)
+		if e.size+n > c.MaxBytes()/4 {
+			return false
+		}
+		e.renders = append(e.renders, render{role: role, inProgress: inProgress, r: r})
+		e.size += n
+		return true
+	})
 }
 
 // detailSource is where a read's answer comes from.
