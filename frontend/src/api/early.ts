@@ -29,28 +29,7 @@ export function earlyRequestsFor(path: string): string[] {
   return [];
 }
 
-/**
- * The code of each signed-in screen (the same modules the routes load lazily, so the same
- * chunks): downloaded with the layout and the forms' styles at once, rather than one after the
- * other once the user has been looked up.
- */
-const SCREENS: Record<string, (() => Promise<unknown>) | undefined> = {
-  dashboard: () => import('../pages/Dashboard/DashboardPage'),
-  chat: () => import('../pages/Chat/ChatPage'),
-  profile: () => import('../pages/Profile/ProfilePage'),
-  insights: () => import('../pages/Insights/InsightsPage'),
-  mood: () => import('../pages/Mood/MoodPage'),
-};
-
-function preloadScreen(path: string): void {
-  const screen = SCREENS[path.split('/')[1] ?? ''];
-  if (!screen) return;
-  for (const load of [screen, () => import('../layouts/AppLayout/AppLayout'), () => import('../app/styles.more')]) {
-    load().catch(() => {}); // the route's own import reports a failure
-  }
-}
-
-/** Sends the first requests of the screen at `path`, and fetches its code, when an access token is stored. */
+/** Sends the first requests of the screen at `path`, when an access token is stored. */
 export function startEarlyRequests(path: string): void {
   const token = getAccessToken();
   if (!token) return;
@@ -66,7 +45,6 @@ export function startEarlyRequests(path: string): void {
     );
     early.set(url, entry);
   }
-  preloadScreen(path);
 }
 
 /**
@@ -84,6 +62,3 @@ export function takeEarly(url: string, token: string | null): Promise<Response> 
   entry.taken = true;
   return entry.response.then((r) => r.clone());
 }
-
-// Loaded by the page's entry, only when an access token is stored, as the page starts.
-startEarlyRequests(window.location.pathname);
