@@ -21,8 +21,8 @@ import (
 // that also updates the session's row (see 00019_session_version.sql for the list).
 // TestDetailCacheSeesEveryWrite fails when a write path breaks it.
 
-// DefaultDetailCacheBytes is how much of session details (their rows, messages and encoded
-// answers, estimated from their lengths) an instance keeps by default.
+// DefaultDetailCacheBytes is how much of session details (their rows and messages, estimated
+// from their lengths) an instance keeps by default.
 const DefaultDetailCacheBytes = 16 << 20
 
 // Estimated bytes of a cached entry and of each of its messages besides their text (the
@@ -30,38 +30,17 @@ const DefaultDetailCacheBytes = 16 << 20
 const (
 	entryOverhead   = 512
 	messageOverhead = 128
-	renderOverhead  = 64
 )
 
-// Rendered is an encoding of a Detail made by its caller (its JSON answer), kept with the
-// cached session it was made from, so that the next read giving the same Detail need not make
-// it again.
-type Rendered struct {
-	// Body is the answer's bytes.
-	Body []byte
-	// Gzip is Body gzipped, or nil when the answer is sent as it is.
-	Gzip []byte
-}
-
 // detailEntry is a session's row and messages, read together at one version. It never changes
-// once cached, except for its renders (guarded by the cache's mutex): a Detail made from it may
-// share its slices.
+// once cached: a Detail made from it may share its slices.
 type detailEntry struct {
 	id      uuid.UUID
 	version int64
 	row     dbgen.ChatSession
 	msgs    []Message
 	size    int
-	renders []render
 	elem    *list.Element // nil once evicted
-}
-
-// render is one encoding of the entry's detail: the detail's bytes also depend on the role
-// (what it may see) and on whether a reply is in progress (from the row and the clock).
-type render struct {
-	role       string
-	inProgress bool
-	r          Rendered
 }
 
 // detailCache is a byte-bounded cache of session details, least recently used out first. Its
@@ -134,41 +113,6 @@ func (c *detailCache) evict(id uuid.UUID) {
 	if e := c.byID[id]; e != nil {
 		c.remove(e)
 	}
-}
-
-// rendered returns the entry's render for role and inProgress.
-func (c *detailCache) rendered(e *detailEntry, role string, inProgress bool) (Rendered, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, r := range e.renders {
-		if r.role == role && r.inProgress == inProgress {
-			return r.r, true
-		}
-	}
-	return Rendered{}, false
-}
-
-// keepRendered adds a render to the entry, if it is still cached and has none for role and
-// inProgress.
-func (c *detailCache) keepRendered(e *detailEntry, role string, inProgress bool, r Rendered) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e.elem == nil {
-		return
-	}
-	for _, have := range e.renders {
-		if have.role == role && have.inProgress == inProgress {
-			return
-		}
-	}
-	n := renderOverhead + len(r.Body) + len(r.Gzip)
-	if e.size+n > c.max/4 {
-		return
-	}
-	e.renders = append(e.renders, render{role: role, inProgress: inProgress, r: r})
-	e.size += n
-	c.size += n
-	c.trim()
 }
 
 // trim evicts the least recently used entries until the cache is within its budget.
