@@ -12,8 +12,9 @@ import (
 // TestNoMethodLookupByName links the binary and checks that no function reachable in it looks
 // a method up by a name known only at run time (text/template's execution, reflect's
 // MethodByName with a variable): the linker then keeps every exported method of every type
-// that may sit in an interface. The docs page rendered with html/template did: a third of the
-// binary (the whole Stripe client's methods) and 4.5 MiB of an idle server's RSS.
+// that may sit in an interface, and an idle server's RSS goes over its ceiling. Why, and how
+// to write HTML instead: README, "Writing HTML in Go: no templates" (figures in
+// bench/findings.md).
 func TestNoMethodLookupByName(t *testing.T) {
 	if testing.Short() {
 		t.Skip("links the binary")
@@ -40,6 +41,6 @@ func TestNoMethodLookupByName(t *testing.T) {
 	}
 	if len(found) > 0 {
 		t.Errorf("reachable functions look methods up by name, so the linker keeps every exported method:\n%s\n"+
-			"(go build -ldflags=-dumpdep shows who reaches them)", strings.Join(found, "\n"))
+			"(go build -ldflags=-dumpdep shows who reaches them; README, \"Writing HTML in Go: no templates\", says why and what to do instead)", strings.Join(found, "\n"))
 	}
 }

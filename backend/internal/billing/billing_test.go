@@ -306,10 +306,7 @@ func TestAdminsKeepTheirRole(t *testing.T) {
 	st := pgtest.New(t)
 	svc, _ := newService(t, st)
 	ctx := context.Background()
-	u := newUser(t, st, "op@example.com")
-	if _, err := st.Queries().SetUserRoleByEmail(ctx, dbgen.SetUserRoleByEmailParams{Role: "ADMIN", Email: u.Email}); err != nil {
-		t.Fatal(err)
-	}
+	u := pgtest.User(t, st, "ADMIN")
 	now := time.Now()
 	p, sig := event(t, "evt_admin", "customer.subscription.created", now,
 		subscription("sub_admin", "cus_admin", priceBasic, "active", map[string]string{"userId": u.ID.String()}), now, testSecret)

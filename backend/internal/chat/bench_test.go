@@ -14,7 +14,6 @@ import (
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
-	dbgen "github.com/percolate/percolate/gen/db"
 )
 
 // BenchmarkTimeToFirstToken measures what the server adds to a reply's first token, with a
@@ -47,10 +46,7 @@ func benchFirstToken(b *testing.B, history int, toModel bool) {
 	lim.Tiers = lim.Tiers.With(entitlement.Overrides{MessagesPerDay: map[string]int{"USER": 1 << 30}, SessionTokens: map[string]int{"USER": 1 << 30}})
 	svc := New(st, companion.NewOpenAIWithConfig(llm.ClientConfig(), "m", companion.OpenAIOptions{}), Options{Queue: queuetest.New(b, st), Limits: &lim, Logger: quiet})
 	ctx := context.Background()
-	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: uuid.NewString()[:8] + "@example.com", Name: "Bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	u := pgtest.User(b, st, "USER")
 	res, err := svc.Send(ctx, u.ID, SendInput{Message: StarterMessage}, nil)
 	if err != nil || !res.Success {
 		b.Fatal(res, err)
@@ -145,10 +141,7 @@ func BenchmarkHistoryRead(b *testing.B) {
 		b.Run(fmt.Sprintf("history=%d", history), func(b *testing.B) {
 			st := pgtest.New(b)
 			ctx := context.Background()
-			u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: uuid.NewString()[:8] + "@example.com", Name: "Bench"})
-			if err != nil {
-				b.Fatal(err)
-			}
+			u := pgtest.User(b, st, "USER")
 			sid := seedConversation(b, st, u.ID, history)
 			svc := New(st, nil, Options{Queue: queuetest.New(b, st), Logger: quiet})
 			for b.Loop() {
@@ -175,19 +168,13 @@ func BenchmarkHistoryRead(b *testing.B) {
 func BenchmarkReads(b *testing.B) {
 	st := pgtest.New(b)
 	ctx := context.Background()
-	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: uuid.NewString()[:8] + "@example.com", Name: "Bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	u := pgtest.User(b, st, "PREMIUM")
 	if _, err := st.Pool().Exec(ctx, `
 		INSERT INTO chat_sessions (user_id, title, status, summary, emotions, last_message, context_summary, updated_at, ended_at)
 		SELECT $1, 'Session ' || i, 'ENDED', repeat('We talked about the week and what helped. ', 4),
 		       ARRAY['calm', 'hopeful'], 'See you next time.', repeat('Earlier: the exam, sleep and a friend. ', 20),
 		       now() - i * interval '1 minute', now() - i * interval '1 minute'
 		FROM generate_series(1, 50) AS i`, u.ID); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := st.Pool().Exec(ctx, `UPDATE users SET role = 'PREMIUM' WHERE id = $1`, u.ID); err != nil {
 		b.Fatal(err)
 	}
 	sid := seedConversation(b, st, u.ID, 100)

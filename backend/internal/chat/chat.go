@@ -1,22 +1,3 @@
-// Package chat holds chat sessions and messages: sending a message (quota, storage, safety,
-// the companion's reply), listing, reading, searching, ending and deleting sessions, and the
-// background job that summarises an ended session. Every call is scoped to the caller's user
-// id: another user's session is not found, and nothing about it changes.
-//
-// What lives where, grouped by what changes together:
-//   - the service and its vocabulary: chat.go (rules' texts and values, limits, Service,
-//     Session, Message, Detail, the views and the errors they share);
-//   - sending and replies: send.go (Send, Begin, the quota and rate checks), turn.go (a
-//     message stored in its transaction, Retry, the session's lock), read.go (the reads a send
-//     needs: the user, memories, the history that fits the prompt), safety.go (the safety step
-//     of a send), reply.go (the companion's reply produced and stored, a session ended by its
-//     token limit), sendstate.go (what this instance keeps of a session for its next send);
-//   - reading and listing: session.go (Get, Detail, Takeaway, End, Delete), pages.go (the
-//     keyset-paged list and search), detailcache.go (the details this instance keeps);
-//   - live replies and re-attach: live.go (a reply in progress, followed here or on another
-//     instance through LISTEN/NOTIFY), attach.go (Attach, Stop);
-//   - background jobs: summary.go (an ended session's summary), context.go (the running
-//     summary of what no longer fits the prompt), memory.go (facts kept from ended sessions).
 package chat
 
 import (
@@ -261,17 +242,6 @@ func view(s dbgen.ChatSession, ent entitlement.Entitlements) Session {
 func (s *Service) user(ctx context.Context, q *dbgen.Queries, userID uuid.UUID) (dbgen.User, error) {
 	u, err := q.GetUserByID(ctx, userID)
 	return u, userErr(err)
-}
-
-// queueRole queues the read of the caller's role in a batch (a read of sessions needs
-// nothing else of the account); roleOf reads the result, as user does its row.
-func queueRole(ctx context.Context, b *store.Batch, userID uuid.UUID) *store.Result[string] {
-	return store.Queue(b, func(q *dbgen.Queries) (string, error) { return q.GetUserRole(ctx, userID) })
-}
-
-func roleOf(r *store.Result[string]) (string, error) {
-	role, err := r.Get()
-	return role, userErr(err)
 }
 
 // userErr is a read of the caller's account's error: a missing account (deleted since its

@@ -94,39 +94,41 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	// The caller's role and the page go out in one round trip. One row more than the page
 	// says whether there is a next page.
 	maxRows := int32(limit + 1)
-	b := &store.Batch{}
-	role := queueRole(ctx, b, userID)
-	var page *store.Result[[]dbgen.ListSessionsPageRow]
-	if query = strings.TrimSpace(query); query == "" {
-		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
-			return q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
+	query = strings.TrimSpace(query)
+	var pattern string
+	if query != "" {
+		pattern = likePattern(query)
+	}
+	var (
+		role             string
+		rows             []dbgen.ListSessionsPageRow
+		found            []dbgen.SearchSessionsPageRow
+		roleErr, pageErr error
+	)
+	b := store.NewBatch(func(q *dbgen.Queries) {
+		role, roleErr = q.GetUserRole(ctx, userID)
+		if query == "" {
+			rows, pageErr = q.ListSessionsPage(ctx, dbgen.ListSessionsPageParams{
 				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, MaxRows: maxRows,
 			})
-		})
-	} else {
-		pattern := likePattern(query)
-		page = store.Queue(b, func(q *dbgen.Queries) ([]dbgen.ListSessionsPageRow, error) {
-			rows, err := q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
+		} else {
+			found, pageErr = q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
 				UserID: userID, AfterUpdated: afterUpdated, AfterID: afterID, Pattern: pattern, MaxRows: maxRows,
 				HeadRows: maxRows * searchHead,
 			})
-			out := make([]dbgen.ListSessionsPageRow, len(rows))
-			for i, r := range rows {
-				out[i] = dbgen.ListSessionsPageRow(r) // the same columns
-			}
-			return out, err
-		})
-	}
+		}
+	})
 	if err := s.store.Send(ctx, b); err != nil {
 		return Page{}, fmt.Errorf("list sessions: %w", err)
 	}
-	r, err := roleOf(role)
-	if err != nil {
+	if err := userErr(roleErr); err != nil {
 		return Page{}, err
 	}
-	rows, err := page.Get()
-	if err != nil {
-		return Page{}, fmt.Errorf("list sessions: %w", err)
+	if pageErr != nil {
+		return Page{}, fmt.Errorf("list sessions: %w", pageErr)
+	}
+	for _, r := range found {
+		rows = append(rows, dbgen.ListSessionsPageRow(r)) // the same columns
 	}
 	var p Page
 	if len(rows) > limit {
@@ -135,7 +137,7 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 		p.Next = encodeCursor(last.UpdatedAt, last.ID)
 	}
 	p.Items = make([]Session, 0, len(rows))
-	tier := s.limits.Tiers.For(r)
+	tier := s.limits.Tiers.For(role)
 	for _, row := range rows {
 		p.Items = append(p.Items, view(listed(row), tier))
 	}

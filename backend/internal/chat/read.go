@@ -67,28 +67,22 @@ func (r *reads) userOrErr() (dbgen.User, error) {
 
 func (s *Service) readUser(ctx context.Context, r *reads, userID uuid.UUID) func(*store.Conn) error {
 	return func(c *store.Conn) error {
-		b := &store.Batch{}
-		user := store.Queue(b, func(q *dbgen.Queries) (dbgen.User, error) { return q.GetUserByID(ctx, userID) })
-		mem := queueMemories(ctx, b, userID)
+		var memErr error
+		b := store.NewBatch(func(q *dbgen.Queries) {
+			r.user, r.userErr = q.GetUserByID(ctx, userID)
+			r.memories, memErr = q.ListMemoryTextsForPrompt(ctx, userID)
+		})
 		if err := c.Send(ctx, b); err != nil {
 			return err
 		}
-		r.user, r.userErr = user.Get()
-		return r.setMemories(mem)
+		return memoriesErr(memErr)
 	}
 }
 
-// queueMemories queues the read of what is remembered about the user, for the prompt.
-func queueMemories(ctx context.Context, b *store.Batch, userID uuid.UUID) *store.Result[[]string] {
-	return store.Queue(b, func(q *dbgen.Queries) ([]string, error) { return q.ListMemoryTextsForPrompt(ctx, userID) })
-}
-
-func (r *reads) setMemories(res *store.Result[[]string]) error {
-	m, err := res.Get()
+func memoriesErr(err error) error {
 	if err != nil {
 		return fmt.Errorf("load memories: %w", err)
 	}
-	r.memories = m
 	return nil
 }
 
@@ -96,39 +90,38 @@ func (r *reads) setMemories(res *store.Result[[]string]) error {
 // and further back only when the first page does not hold enough (see history).
 func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sessionID uuid.UUID) func(*store.Conn) error {
 	return func(c *store.Conn) error {
-		b := &store.Batch{}
-		user := store.Queue(b, func(q *dbgen.Queries) (dbgen.User, error) { return q.GetUserByID(ctx, userID) })
-		limit := store.Queue(b, func(q *dbgen.Queries) (int32, error) {
-			return q.GetSessionContextRows(ctx, dbgen.GetSessionContextRowsParams{ID: sessionID, UserID: userID})
+		var (
+			limit                      int32
+			first                      []dbgen.Message
+			limitErr, firstErr, memErr error
+		)
+		b := store.NewBatch(func(q *dbgen.Queries) {
+			r.user, r.userErr = q.GetUserByID(ctx, userID)
+			limit, limitErr = q.GetSessionContextRows(ctx, dbgen.GetSessionContextRowsParams{ID: sessionID, UserID: userID})
+			first, firstErr = readFirstPage(ctx, q, userID, sessionID)
+			r.memories, memErr = q.ListMemoryTextsForPrompt(ctx, userID)
 		})
-		first := queueFirstPage(ctx, b, userID, sessionID)
-		mem := queueMemories(ctx, b, userID)
 		if err := c.Send(ctx, b); err != nil {
 			return err
 		}
-		r.user, r.userErr = user.Get()
-		if err := r.setMemories(mem); err != nil {
+		if err := memoriesErr(memErr); err != nil {
 			return err
 		}
-		rows, err := first.Get()
-		if err != nil {
-			return fmt.Errorf("load history: %w", err)
+		if firstErr != nil {
+			return fmt.Errorf("load history: %w", firstErr)
 		}
-		n, err := limit.Get()
-		if err != nil && !store.IsNotFound(err) { // not found: the session's lock refuses the send
-			return fmt.Errorf("load history: %w", err)
+		if limitErr != nil && !store.IsNotFound(limitErr) { // not found: the session's lock refuses the send
+			return fmt.Errorf("load history: %w", limitErr)
 		}
-		r.recent, r.needed, err = s.history(ctx, c.Queries(), userID, sessionID, rows, max(historyPage, int(n)))
+		var err error
+		r.recent, r.needed, err = s.history(ctx, c.Queries(), userID, sessionID, first, max(historyPage, int(limit)))
 		return err
 	}
 }
 
-// queueFirstPage queues the first read of a session's history (ListContextMessages), newest
-// first.
-func queueFirstPage(ctx context.Context, b *store.Batch, userID, sessionID uuid.UUID) *store.Result[[]dbgen.Message] {
-	return store.Queue(b, func(q *dbgen.Queries) ([]dbgen.Message, error) {
-		return q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
-	})
+// readFirstPage is the first read of a session's history (ListContextMessages), newest first.
+func readFirstPage(ctx context.Context, q *dbgen.Queries, userID, sessionID uuid.UUID) ([]dbgen.Message, error) {
+	return q.ListContextMessages(ctx, dbgen.ListContextMessagesParams{SessionID: sessionID, UserID: userID, MinRows: historyPage})
 }
 
 // historyPage is how many messages one read of a session's history takes at least, newest

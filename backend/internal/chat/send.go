@@ -12,7 +12,6 @@ import (
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion/safety"
 	"github.com/percolate/percolate/backend/internal/ratelimit"
-	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -115,41 +114,38 @@ func (s *Service) titleFor(msg string, risk safety.Result) string {
 	return TitleFrom(msg)
 }
 
-// counters are the limits a send counts against, queued with its first round trip: the burst
+// counters are the limits a send counts against, taken in its first round trip: the burst
 // limit and the daily quotas. The daily counters are taken without a ceiling, since the
 // caller's role (and so its limit) arrives in the same round trip; check then refuses above
 // the limit, and the rollback gives the count back. Each counter row stays locked until the
 // transaction ends, so parallel sends are admitted one at a time and exactly up to the limit.
 type counters struct {
-	day      time.Time
-	now      time.Time
-	burst    *store.Result[struct{}]
-	messages *store.Result[int32]
-	extra    []*store.Result[int32]
-	quotas   []Quota
+	day         time.Time
+	now         time.Time
+	quotas      []Quota
+	burstErr    error
+	messages    int32
+	messagesErr error
+	extra       []int32 // by quota
+	extraErr    []error
 }
 
-func (s *Service) queueCounters(ctx context.Context, b *store.Batch, userID uuid.UUID, quotas []Quota) *counters {
+func (s *Service) newCounters(quotas []Quota) *counters {
 	now := s.now()
-	c := &counters{day: day(now), now: now, quotas: quotas}
+	return &counters{day: day(now), now: now, quotas: quotas, extra: make([]int32, len(quotas)), extraErr: make([]error, len(quotas))}
+}
+
+// count takes c's counters for the user.
+func (s *Service) count(ctx context.Context, q *dbgen.Queries, c *counters, userID uuid.UUID) {
 	if s.limits.BurstPerMinute > 0 {
-		rule := burstRule(s.limits.BurstPerMinute)
-		c.burst = store.QueueExec(b, func(q *dbgen.Queries) error {
-			rl := ratelimit.New(q)
-			rl.Now = s.now
-			return rl.Hit(ctx, rule, userID.String())
-		})
+		rl := ratelimit.New(q)
+		rl.Now = s.now
+		c.burstErr = rl.Hit(ctx, burstRule(s.limits.BurstPerMinute), userID.String())
 	}
-	take := func(kind string) *store.Result[int32] {
-		return store.Queue(b, func(q *dbgen.Queries) (int32, error) {
-			return q.TakeUsage(ctx, dbgen.TakeUsageParams{UserID: userID, Day: c.day, Kind: kind})
-		})
+	c.messages, c.messagesErr = q.TakeUsage(ctx, dbgen.TakeUsageParams{UserID: userID, Day: c.day, Kind: usageKindMessages})
+	for i, qu := range c.quotas {
+		c.extra[i], c.extraErr[i] = q.TakeUsage(ctx, dbgen.TakeUsageParams{UserID: userID, Day: c.day, Kind: qu.Kind})
 	}
-	c.messages = take(usageKindMessages)
-	for _, qu := range quotas {
-		c.extra = append(c.extra, take(qu.Kind))
-	}
-	return c
 }
 
 // burstRule is the limit of sends a minute.
@@ -159,30 +155,26 @@ func burstRule(perMinute int) ratelimit.Rule {
 
 // check refuses the send when a limit is reached.
 func (s *Service) check(c *counters, role string) error {
-	if c.burst != nil {
-		if _, err := c.burst.Get(); err != nil {
-			return err
-		}
+	if c.burstErr != nil {
+		return c.burstErr
 	}
 	resets := startOfNextDay(c.now)
 	wait := resets.Sub(c.now)
 	limit := s.limits.Tiers.For(role).MessagesPerDay
-	n, err := c.messages.Get()
-	if err != nil {
-		return fmt.Errorf("count message: %w", err)
+	if c.messagesErr != nil {
+		return fmt.Errorf("count message: %w", c.messagesErr)
 	}
-	if limit <= 0 || int(n) > limit {
+	if limit <= 0 || int(c.messages) > limit {
 		return &apperr.LimitError{
 			Message:    fmt.Sprintf("You've reached today's limit of %d messages. It resets in %s.", limit, roundDuration(wait)),
 			RetryAfter: wait,
 		}
 	}
 	for i, qu := range c.quotas {
-		n, err := c.extra[i].Get()
-		if err != nil {
+		if err := c.extraErr[i]; err != nil {
 			return fmt.Errorf("count %s: %w", qu.Kind, err)
 		}
-		if qu.Limit <= 0 || int(n) > qu.Limit {
+		if qu.Limit <= 0 || int(c.extra[i]) > qu.Limit {
 			return &apperr.LimitError{Message: qu.Refusal, RetryAfter: wait}
 		}
 	}

@@ -177,20 +177,19 @@ func stateSize(st *sendState) int {
 	return n
 }
 
-// stateReads are the reads a reply's store queues after its writes, for the session's next
-// send.
+// stateReads are the reads a reply's store makes after its writes, in the same batch, for
+// the session's next send.
 type stateReads struct {
-	user     *store.Result[dbgen.GetUserForSendRow]
-	memories *store.Result[[]string]
-	first    *store.Result[[]dbgen.Message]
+	user                      dbgen.GetUserForSendRow
+	memories                  []string
+	first                     []dbgen.Message
+	userErr, memErr, firstErr error
 }
 
-func queueStateReads(ctx context.Context, b *store.Batch, userID, sessionID uuid.UUID) *stateReads {
-	return &stateReads{
-		user:     store.Queue(b, func(q *dbgen.Queries) (dbgen.GetUserForSendRow, error) { return q.GetUserForSend(ctx, userID) }),
-		memories: queueMemories(ctx, b, userID),
-		first:    queueFirstPage(ctx, b, userID, sessionID),
-	}
+func (r *stateReads) read(ctx context.Context, q *dbgen.Queries, userID, sessionID uuid.UUID) {
+	r.user, r.userErr = q.GetUserForSend(ctx, userID)
+	r.memories, r.memErr = q.ListMemoryTextsForPrompt(ctx, userID)
+	r.first, r.firstErr = readFirstPage(ctx, q, userID, sessionID)
 }
 
 // state is the send state the reads give for the session as sess (written by the same
@@ -201,23 +200,14 @@ func (r *stateReads) state(s *Service, sess dbgen.ChatSession) *sendState {
 	if sess.Status != statusActive || sess.ReplyUntil != nil {
 		return nil
 	}
-	u, err := r.user.Get()
-	if err != nil {
+	if r.userErr != nil || r.memErr != nil || r.firstErr != nil {
 		return nil
 	}
-	mem, err := r.memories.Get()
-	if err != nil {
-		return nil
-	}
-	first, err := r.first.Get()
-	if err != nil {
-		return nil
-	}
-	needed, enough := s.neededIn(first, max(historyPage, int(sess.ContextRows)))
+	needed, enough := s.neededIn(r.first, max(historyPage, int(sess.ContextRows)))
 	if !enough {
 		return nil
 	}
-	return &sendState{session: sess, user: u.User, userFP: u.Fingerprint, memories: mem, recent: first, needed: needed}
+	return &sendState{session: sess, user: r.user.User, userFP: r.user.Fingerprint, memories: r.memories, recent: r.first, needed: needed}
 }
 
 // ForgetUser drops what this instance kept for the next sends of the user's chats: the
@@ -241,28 +231,25 @@ func (s *Service) continueKept(ctx context.Context, st *sendState, userID, sessi
 	t.history, t.earlier = turnsBefore(uncovered(st.session, st.recent), uuid.Nil), earlierOf(st.session)
 	t.decide(sc, safetyContext(st.recent, uuid.Nil), st.recent, uuid.Nil)
 
-	b := &store.Batch{}
-	// The same locks in the same order as a send's first round trip (user, session, counters),
-	// each with its check.
-	store.QueueExec(b, func(q *dbgen.Queries) error {
-		_, err := q.ExpectSendState(ctx, dbgen.ExpectSendStateParams{
+	session, message, level := s.continueParams(t, sessionID, st.needed, now), messageParams(t, sessionID), t.risk.Level
+	var w sessionWrite
+	b := store.NewBatch(func(q *dbgen.Queries) {
+		// The same locks in the same order as a send's first round trip (user, session,
+		// counters), each with its check.
+		_, _ = q.ExpectSendState(ctx, dbgen.ExpectSendStateParams{
 			UserID: userID, Fingerprint: st.userFP, SessionID: sessionID, Version: st.session.Version, Memories: nonNil(st.memories),
 		})
-		return err
-	})
-	if s.limits.BurstPerMinute > 0 {
-		store.QueueExec(b, func(q *dbgen.Queries) error {
+		if s.limits.BurstPerMinute > 0 {
 			rl := ratelimit.New(q)
 			rl.Now = s.now
-			return rl.HitWithin(ctx, burstRule(s.limits.BurstPerMinute), userID.String())
-		})
-	}
-	store.QueueExec(b, func(q *dbgen.Queries) error {
-		_, err := q.TakeUsageWithin(ctx, dbgen.TakeUsageWithinParams{UserID: userID, Day: c.day, Kind: usageKindMessages, MaxCount: int32(limit)}) // #nosec G115 -- a configured per-tier limit
-		return err
+			_ = rl.HitWithin(ctx, burstRule(s.limits.BurstPerMinute), userID.String())
+		}
+		_, _ = q.TakeUsageWithin(ctx, dbgen.TakeUsageWithinParams{UserID: userID, Day: c.day, Kind: usageKindMessages, MaxCount: int32(limit)}) // #nosec G115 -- a configured per-tier limit
+		w.row, w.err = q.ContinueSession(ctx, session)
+		_, _ = q.InsertMessage(ctx, message)
+		recordRisk(ctx, q, level, c.day)
 	})
-	sess := s.queueContinue(ctx, b, t, sessionID, st.needed, now)
-	out, err := s.start(ctx, t, sessionID, sess, func(ctx context.Context) error {
+	out, err := s.start(ctx, t, sessionID, &w, func(ctx context.Context) error {
 		// No BEGIN and no COMMIT: a batch is one pipeline with one Sync, which PostgreSQL runs
 		// as one implicit transaction, committed at the Sync only if every statement succeeded.
 		return s.store.Send(ctx, b)

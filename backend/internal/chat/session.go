@@ -46,43 +46,46 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 	if held != nil {
 		known = held.version
 	}
-	b := &store.Batch{}
-	role := queueRole(ctx, b, userID)
-	sess := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
-	})
-	msgs := store.Queue(b, func(q *dbgen.Queries) (versionedMessages, error) {
-		rows, err := q.ListMessagesUnlessVersion(ctx, dbgen.ListMessagesUnlessVersionParams{KnownVersion: known, ID: sessionID, UserID: userID})
-		return versionedOf(rows), err
-	})
-	var next *stateReads
+	var (
+		role                     string
+		row                      dbgen.ChatSession
+		rows                     []dbgen.ListMessagesUnlessVersionRow
+		roleErr, rowErr, msgsErr error
+		next                     *stateReads
+	)
 	if held == nil && s.states.wantedFor(sessionID) {
-		next = queueStateReads(ctx, b, userID, sessionID)
+		next = &stateReads{}
 	}
+	b := store.NewBatch(func(q *dbgen.Queries) {
+		role, roleErr = q.GetUserRole(ctx, userID)
+		row, rowErr = q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
+		rows, msgsErr = q.ListMessagesUnlessVersion(ctx, dbgen.ListMessagesUnlessVersionParams{KnownVersion: known, ID: sessionID, UserID: userID})
+		if next != nil {
+			next.read(ctx, q, userID, sessionID)
+		}
+	})
 	if err := s.store.Send(ctx, b); err != nil {
 		return Detail{}, fmt.Errorf("read session: %w", err)
 	}
-	r, err := roleOf(role)
-	if err != nil {
+	if err := userErr(roleErr); err != nil {
 		return Detail{}, err
 	}
-	row, err := sess.Get()
-	if err != nil {
-		if store.IsNotFound(err) {
+	if rowErr != nil {
+		if store.IsNotFound(rowErr) {
 			s.details.evict(sessionID)
 			s.states.forget(sessionID)
 		}
-		return Detail{}, notFound("get session", err)
+		return Detail{}, notFound("get session", rowErr)
 	}
 	if next != nil {
 		if st := next.state(s, row); st != nil {
 			s.states.keep(st)
 		}
 	}
-	read, err := msgs.Get()
-	if err != nil {
-		return Detail{}, fmt.Errorf("list messages: %w", err)
+	if msgsErr != nil {
+		return Detail{}, fmt.Errorf("list messages: %w", msgsErr)
 	}
+	read := versionedOf(rows)
 	var e *detailEntry
 	switch decideDetail(known, row.Version, read.version, read.found) {
 	case fromCache:
@@ -97,10 +100,10 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 		}
 	}
 	if e == nil {
-		return Detail{Session: view(row, s.limits.Tiers.For(r)), Messages: read.msgs, ReplyInProgress: s.replyInProgress(row), Version: -1}, nil
+		return Detail{Session: view(row, s.limits.Tiers.For(role)), Messages: read.msgs, ReplyInProgress: s.replyInProgress(row), Version: -1}, nil
 	}
 	return Detail{
-		Session: view(e.row, s.limits.Tiers.For(r)), Messages: e.msgs, ReplyInProgress: s.replyInProgress(e.row), Version: e.version,
+		Session: view(e.row, s.limits.Tiers.For(role)), Messages: e.msgs, ReplyInProgress: s.replyInProgress(e.row), Version: e.version,
 	}, nil
 }
 

@@ -68,19 +68,25 @@ type Turn struct {
 // open starts a new session with the message.
 func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *screening, in SendInput) (*Turn, error) {
 	r := &reads{}
-	lock := &store.Batch{}
-	// The user row is locked first, then session rows, then the usage counter rows (no deadlocks).
-	user := queueUserLock(ctx, lock, userID)
-	checkins := store.Queue(lock, func(q *dbgen.Queries) (int64, error) { return q.TakePendingCheckins(ctx, userID) })
-	c := s.queueCounters(ctx, lock, userID, in.Quotas)
+	c := s.newCounters(in.Quotas)
+	var (
+		checkins             int64
+		lockErr, checkinsErr error
+	)
+	lock := store.NewBatch(func(q *dbgen.Queries) {
+		// The user row is locked first, then session rows, then the usage counter rows (no deadlocks).
+		lockErr = lockUser(ctx, q, userID)
+		checkins, checkinsErr = q.TakePendingCheckins(ctx, userID)
+		s.count(ctx, q, c, userID)
+	})
 	tx, err := s.prepare(ctx, s.readUser(ctx, r, userID), lock)
 	if err != nil {
 		return nil, err
 	}
 	t := &Turn{s: s, message: msg, messageID: uuid.New(), newSession: true, paced: in.Paced, counted: c, screen: sc}
 	err = func() error {
-		if err := userPresent(user); err != nil {
-			return err
+		if lockErr != nil {
+			return lockErr
 		}
 		if t.user, err = r.userOrErr(); err != nil {
 			return err
@@ -89,11 +95,10 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 		if err := s.check(c, t.user.Role); err != nil {
 			return err
 		}
-		n, err := checkins.Get()
-		if err != nil {
-			return fmt.Errorf("take check-ins: %w", err)
+		if checkinsErr != nil {
+			return fmt.Errorf("take check-ins: %w", checkinsErr)
 		}
-		t.checkIn = n > 0
+		t.checkIn = checkins > 0
 		return nil
 	}()
 	if err != nil {
@@ -104,17 +109,19 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 	t.openWith(t.checkIn)
 
 	sessionID := uuid.New()
-	write := &store.Batch{}
-	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.OpenSession(ctx, dbgen.OpenSessionParams{
-			ID: sessionID, UserID: userID, Title: s.titleFor(msg, t.risk),
-			TokenLimit: int32(s.limits.Tiers.For(t.user.Role).SessionTokens), DisclosedAt: &c.now, // #nosec G115 -- a configured per-tier limit, validated at start-up
-			LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
-		})
+	open := dbgen.OpenSessionParams{
+		ID: sessionID, UserID: userID, Title: s.titleFor(msg, t.risk),
+		TokenLimit: int32(s.limits.Tiers.For(t.user.Role).SessionTokens), DisclosedAt: &c.now, // #nosec G115 -- a configured per-tier limit, validated at start-up
+		LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
+	}
+	message, level := messageParams(t, sessionID), t.risk.Level
+	var w sessionWrite
+	write := store.NewBatch(func(q *dbgen.Queries) {
+		w.row, w.err = q.OpenSession(ctx, open)
+		_, _ = q.InsertMessage(ctx, message)
+		recordRisk(ctx, q, level, c.day)
 	})
-	queueMessage(ctx, write, t, sessionID)
-	recordRisk(ctx, write, t.risk.Level, c.day)
-	return s.startIn(ctx, tx, t, sessionID, write, sess)
+	return s.startIn(ctx, tx, t, sessionID, write, &w)
 }
 
 // continueSession adds the message to the caller's active session.
@@ -125,20 +132,19 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 		}
 	}
 	r := &reads{}
-	lock := &store.Batch{}
-	user := queueUserLock(ctx, lock, userID)
-	locked := queueLock(ctx, lock, userID, sessionID)
-	c := s.queueCounters(ctx, lock, userID, in.Quotas)
+	c := s.newCounters(in.Quotas)
+	var l sessionLock
+	lock := store.NewBatch(func(q *dbgen.Queries) {
+		l.take(ctx, q, userID, sessionID)
+		s.count(ctx, q, c, userID)
+	})
 	tx, err := s.prepare(ctx, s.readUserAndHistory(ctx, r, userID, sessionID), lock)
 	if err != nil {
 		return nil, err
 	}
 	t := &Turn{s: s, message: msg, messageID: uuid.New(), paced: in.Paced, counted: c, screen: sc}
 	err = func() error {
-		if err := userPresent(user); err != nil {
-			return err
-		}
-		if t.session, err = s.activeSession(locked); err != nil {
+		if t.session, err = s.activeSession(l); err != nil {
 			return err
 		}
 		if t.user, err = r.userOrErr(); err != nil {
@@ -156,55 +162,14 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 		return nil, err
 	}
 	t.decide(t.screen, safetyContext(r.recent, uuid.Nil), r.recent, uuid.Nil)
-	write := &store.Batch{}
-	sess := s.queueContinue(ctx, write, t, sessionID, r.needed, c.now)
-	return s.startIn(ctx, tx, t, sessionID, write, sess)
-}
-
-// queueContinue queues a send's writes to the session it continues, once its reply is
-// decided: the session row (title, AI notice, tokens, preview, check-in, the reply in
-// progress, how many rows the next send reads), the message and any safety referral.
-func (s *Service) queueContinue(ctx context.Context, b *store.Batch, t *Turn, sessionID uuid.UUID, needed int, now time.Time) *store.Result[dbgen.ChatSession] {
-	title := t.session.Title
-	if title == DefaultTitle || title == "" {
-		title = s.titleFor(t.message, t.risk)
-	}
-	disclosed := t.dueNotice(now)
-	sess := store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.ContinueSession(ctx, dbgen.ContinueSessionParams{
-			Title: title, DisclosedAt: disclosed, Tokens: int32(companion.EstimateTokens(t.message)), // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
-			LastMessage: preview(t.message), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
-			ContextRows: contextRows(needed), ID: sessionID, UserID: t.user.ID,
-		})
+	session, message, level := s.continueParams(t, sessionID, r.needed, c.now), messageParams(t, sessionID), t.risk.Level
+	var w sessionWrite
+	write := store.NewBatch(func(q *dbgen.Queries) {
+		w.row, w.err = q.ContinueSession(ctx, session)
+		_, _ = q.InsertMessage(ctx, message)
+		recordRisk(ctx, q, level, c.day)
 	})
-	queueMessage(ctx, b, t, sessionID)
-	recordRisk(ctx, b, t.risk.Level, day(now))
-	return sess
-}
-
-// queueMessage queues the insert of the turn's message.
-func queueMessage(ctx context.Context, b *store.Batch, t *Turn, sessionID uuid.UUID) {
-	alone := int16(t.screen.alone().Level) // #nosec G115 -- safety levels are 0, 1 and 2
-	store.QueueExec(b, func(q *dbgen.Queries) error {
-		_, err := q.InsertMessage(ctx, dbgen.InsertMessageParams{
-			ID: t.messageID, SessionID: sessionID, UserID: t.user.ID, Role: companion.RoleUser, Content: t.message,
-			TokenCount: int32(companion.EstimateTokens(t.message)), Status: StatusComplete, // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
-			RiskLevel: int16(t.risk.Level), AloneLevel: &alone, // #nosec G115 -- safety levels are 0, 1 and 2
-		})
-		return err
-	})
-}
-
-// recordRisk queues what a message that screened positive leaves behind besides its session's
-// check-in flag and its stored level: one more in the day's count of its tier (referrals for
-// a clear risk, check-ins for a possible one), without user or content.
-func recordRisk(ctx context.Context, b *store.Batch, level safety.Level, day time.Time) {
-	switch level {
-	case safety.Clear:
-		store.QueueExec(b, func(q *dbgen.Queries) error { return q.IncrementSafetyReferrals(ctx, day) })
-	case safety.Possible:
-		store.QueueExec(b, func(q *dbgen.Queries) error { return q.IncrementSafetyCheckins(ctx, day) })
-	}
+	return s.startIn(ctx, tx, t, sessionID, write, &w)
 }
 
 // Retry answers the session's last user message again, for a reply that failed, was
@@ -212,13 +177,17 @@ func recordRisk(ctx context.Context, b *store.Batch, level safety.Level, day tim
 // replaced. It counts against the daily limit like a send (a failed reply gives it back).
 func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced bool) (*Turn, error) {
 	r := &reads{}
-	lock := &store.Batch{}
-	user := queueUserLock(ctx, lock, userID)
-	locked := queueLock(ctx, lock, userID, sessionID)
-	last := store.Queue(lock, func(q *dbgen.Queries) ([]dbgen.Message, error) {
-		return q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: sessionID, UserID: userID, MaxRows: 2})
+	c := s.newCounters(nil)
+	var (
+		l       sessionLock
+		last    []dbgen.Message
+		lastErr error
+	)
+	lock := store.NewBatch(func(q *dbgen.Queries) {
+		l.take(ctx, q, userID, sessionID)
+		last, lastErr = q.ListRecentMessages(ctx, dbgen.ListRecentMessagesParams{SessionID: sessionID, UserID: userID, MaxRows: 2})
+		s.count(ctx, q, c, userID)
 	})
-	c := s.queueCounters(ctx, lock, userID, nil)
 	tx, err := s.prepare(ctx, s.readUserAndHistory(ctx, r, userID, sessionID), lock)
 	if err != nil {
 		return nil, err
@@ -226,17 +195,13 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 	t := &Turn{s: s, paced: paced, counted: c}
 	var partial *dbgen.Message
 	err = func() error {
-		if err := userPresent(user); err != nil {
+		if t.session, err = s.activeSession(l); err != nil {
 			return err
 		}
-		if t.session, err = s.activeSession(locked); err != nil {
-			return err
+		if lastErr != nil {
+			return fmt.Errorf("last messages: %w", lastErr)
 		}
-		rows, err := last.Get()
-		if err != nil {
-			return fmt.Errorf("last messages: %w", err)
-		}
-		answered, p, err := unanswered(rows)
+		answered, p, err := unanswered(last)
 		if err != nil {
 			return err
 		}
@@ -264,23 +229,23 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 	} else {
 		disclosed = t.dueNotice(c.now)
 	}
-	write := &store.Batch{}
 	var removed int32
 	if partial != nil {
 		removed = partial.TokenCount
-		store.QueueExec(write, func(q *dbgen.Queries) error {
-			_, err := q.DeleteMessageForUser(ctx, dbgen.DeleteMessageForUserParams{ID: partial.ID, UserID: userID})
-			return err
-		})
 	}
-	sess := store.Queue(write, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.ContinueSession(ctx, dbgen.ContinueSessionParams{
-			Title: t.session.Title, DisclosedAt: disclosed, Tokens: -removed,
-			LastMessage: preview(t.message), ReplyUntil: s.replyUntil(), ContextRows: contextRows(r.needed),
-			ID: sessionID, UserID: userID,
-		})
+	session := dbgen.ContinueSessionParams{
+		Title: t.session.Title, DisclosedAt: disclosed, Tokens: -removed,
+		LastMessage: preview(t.message), ReplyUntil: s.replyUntil(), ContextRows: contextRows(r.needed),
+		ID: sessionID, UserID: userID,
+	}
+	var w sessionWrite
+	write := store.NewBatch(func(q *dbgen.Queries) {
+		if partial != nil {
+			_, _ = q.DeleteMessageForUser(ctx, dbgen.DeleteMessageForUserParams{ID: partial.ID, UserID: userID})
+		}
+		w.row, w.err = q.ContinueSession(ctx, session)
 	})
-	return s.startIn(ctx, tx, t, sessionID, write, sess)
+	return s.startIn(ctx, tx, t, sessionID, write, &w)
 }
 
 // unanswered finds, in the session's newest two messages (newest first), the user's message
@@ -323,109 +288,4 @@ func (t *Turn) dueNotice(now time.Time) *time.Time {
 	}
 	t.notice = companion.RepeatedDisclosure(age)
 	return &now
-}
-
-// queueUserLock queues the key-share lock of the caller's row, the first statement of a
-// send's transaction. An account deletion locks that row before it deletes the sessions and
-// counters; taken first here too, the two wait for each other instead of deadlocking
-// (PostgreSQL would cancel one of them after a second), and a send that comes second finds
-// the account gone (401).
-func queueUserLock(ctx context.Context, b *store.Batch, userID uuid.UUID) *store.Result[uuid.UUID] {
-	return store.Queue(b, func(q *dbgen.Queries) (uuid.UUID, error) { return q.LockUserForWrite(ctx, userID) })
-}
-
-// userPresent says whether the locked user row was there: a deleted account is signed out.
-func userPresent(r *store.Result[uuid.UUID]) error {
-	_, err := r.Get()
-	if store.IsNotFound(err) {
-		return fmt.Errorf("lock user: %w", apperr.ErrUnauthorized)
-	}
-	if err != nil {
-		return fmt.Errorf("lock user: %w", err)
-	}
-	return nil
-}
-
-func queueLock(ctx context.Context, b *store.Batch, userID, sessionID uuid.UUID) *store.Result[dbgen.ChatSession] {
-	return store.Queue(b, func(q *dbgen.Queries) (dbgen.ChatSession, error) {
-		return q.GetSessionForUserForUpdate(ctx, dbgen.GetSessionForUserForUpdateParams{ID: sessionID, UserID: userID})
-	})
-}
-
-// activeSession is the locked session a message may go to: the caller's, active, and not
-// still being answered.
-func (s *Service) activeSession(r *store.Result[dbgen.ChatSession]) (dbgen.ChatSession, error) {
-	sess, err := r.Get()
-	if err != nil {
-		return sess, notFound("send message", err)
-	}
-	if sess.Status != statusActive {
-		return sess, apperr.New(apperr.ErrConflict, "CONFLICT", MsgSessionEnded)
-	}
-	if s.replyInProgress(sess) {
-		return sess, apperr.New(apperr.ErrConflict, "REPLY_IN_PROGRESS", MsgReplyInProgress)
-	}
-	return sess, nil
-}
-
-// rollback ends a transaction that is not to be stored.
-func rollback(ctx context.Context, tx interface{ Rollback(context.Context) error }) {
-	_ = tx.Rollback(context.WithoutCancel(ctx))
-}
-
-// commitTimeout bounds the writes and the commit of a send. They do not stop when the client
-// goes away: a message the user sent is stored if it can be.
-const commitTimeout = 15 * time.Second
-
-// startIn is start for a send whose first round trip opened tx: write is sent in it, with
-// its COMMIT, in one round trip.
-func (s *Service) startIn(ctx context.Context, tx *store.OpenTx, t *Turn, sessionID uuid.UUID, write *store.Batch, sess *store.Result[dbgen.ChatSession]) (*Turn, error) {
-	return s.start(ctx, t, sessionID, sess, func(ctx context.Context) error {
-		// The COMMIT runs only if every write succeeded. The session row is locked by the
-		// transaction and was found active, so its write always has its row.
-		return tx.SendCommit(ctx, write)
-	}, func() { rollback(ctx, tx) })
-}
-
-// start stores the turn's message with commit while the reply starts: the model does not
-// wait for the commit, the slowest part of a send. The reply is published (to Follow, Attach
-// and Stop) and stored only once the message is committed; if the commit fails, the reply is
-// cancelled and discarded, and the error returned. sess is the session row the commit
-// writes; abandon ends what the send opened when the reply cannot start.
-func (s *Service) start(ctx context.Context, t *Turn, sessionID uuid.UUID, sess *store.Result[dbgen.ChatSession], commit func(context.Context) error, abandon func()) (*Turn, error) {
-	l, err := s.replies.add(sessionID, s.replyTimeout)
-	if err != nil {
-		abandon()
-		return nil, err
-	}
-	t.live = l
-	committed := make(chan bool, 1)
-	go s.produce(t, committed)
-
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
-	defer cancel()
-	err = commit(wctx)
-	if err == nil {
-		t.session, err = sess.Get()
-	}
-	if err != nil {
-		l.cancel(errDiscarded)
-		committed <- false
-		return nil, fmt.Errorf("store message: %w", err)
-	}
-	s.replies.publish(l)
-	committed <- true
-	return t, nil
-}
-
-// replyUntil is when a reply starting now stops counting as in progress even if nobody
-// stored it (its instance died): its deadline plus the time to store it.
-func (s *Service) replyUntil() *time.Time {
-	t := s.now().Add(s.replyTimeout + StoreTimeout)
-	return &t
-}
-
-// replyInProgress says whether the session row shows a reply being written.
-func (s *Service) replyInProgress(sess dbgen.ChatSession) bool {
-	return sess.ReplyUntil != nil && sess.ReplyUntil.After(s.now())
 }

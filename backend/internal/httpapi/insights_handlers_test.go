@@ -20,10 +20,7 @@ func TestWeeklyReportsOverHTTP(t *testing.T) {
 	ctx := context.Background()
 	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, slog.New(slog.DiscardHandler))
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Insights: svc})
-	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "p@example.com", Name: "P"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := pgtest.User(t, st, "USER")
 	c, auth := apiClient(t, h, "192.0.2.1"), bearer("token-"+u.ID.String())
 	res, err := c.ListWeeklyReportsWithResponse(ctx, auth)
 	wantStatus(t, res, err, http.StatusForbidden)

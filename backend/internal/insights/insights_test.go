@@ -309,10 +309,7 @@ func TestListIsForPremium(t *testing.T) {
 	st := pgtest.New(t)
 	ctx := context.Background()
 	svc := New(st, queuetest.New(t, st), nil, "http://app.test", nil, quiet)
-	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "free@example.com", Name: "F"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	u := pgtest.User(t, st, "USER")
 	if _, err := svc.List(ctx, u.ID); !errors.Is(err, apperr.ErrForbidden) {
 		t.Fatalf("USER: %v", err)
 	}

@@ -8,6 +8,9 @@
 //
 // Every mail is sent by a job of the queue (see JobOpts and NewWorker), so a
 // mail that fails to go is retried, never lost with a goroutine.
+//
+// A Message's HTML is written without html/template (README, "Writing HTML in Go: no
+// templates"): escape each value with html.EscapeString where it goes, as reminders does.
 package mail
 
 import (

@@ -12,77 +12,59 @@ import (
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
-// Batch sends several of the sqlc-generated queries to PostgreSQL in one round trip, on the
-// hot paths where round trips add up (a chat message before its reply can start).
+// Batch is several of the sqlc-generated queries sent to PostgreSQL in one round trip, on the
+// hot paths where round trips add up (a chat message before its reply can start, a read of a
+// chat or of the list). Code makes ordinary calls on the *dbgen.Queries it is given:
 //
-// Each query is queued as a function that makes exactly one call on the *dbgen.Queries it is
-// given, and does nothing else but pure work on the result. Queue calls it once against a
-// recorder, to learn the statement and its arguments without running it; Send calls it again
-// against the batch's results, so that the generated code decodes its own rows. The SQL thus
-// stays in db/queries, checked by sqlc, with no second copy.
+//	b := store.NewBatch(func(q *dbgen.Queries) {
+//		role, roleErr = q.GetUserRole(ctx, userID)
+//		sess, sessErr = q.GetSessionForUser(ctx, params)
+//	})
+//	err := st.Send(ctx, b) // role, sess and their errors are set from here on
+//
+// pgx's own batch (pgx.Batch) decodes each result in a callback written by hand, a second copy
+// of sqlc's scan; sqlc's batch annotations (:batchone, :batchexec) send one statement many
+// times, a batch per statement, and need each query written again under a second name. So
+// the function is run twice instead: NewBatch
+// runs it against a recorder that notes each statement and its arguments and answers every
+// call with an error, and Send runs it again against the batch's results, so that the
+// generated code decodes its own rows and the assignments end up holding the real outcomes.
+// The SQL stays in db/queries, checked by sqlc, with no second copy.
+//
+// The function therefore only makes calls and keeps what they return: which calls it makes
+// may depend on what was known before (a flag, a parameter), never on a call's result. A
+// function that makes other calls the second time panics, found by the first test that runs
+// it.
+//
+// A statement that fails fails the batch, and the send returns its error (the calls after it
+// get it too), so a write's own error need not be kept; a read that finds no row is only that
+// call's outcome (IsNotFound).
 //
 // The statements of a batch run in order on one connection. Sent on a pool, they run in one
 // implicit transaction; after BeginTx they open a transaction that the caller commits.
 type Batch struct {
-	b      pgx.Batch
-	replay []func(*dbgen.Queries, pgx.BatchResults)
+	b  pgx.Batch
+	fn func(q *dbgen.Queries)
 }
 
-// Result is the outcome of one queued query, available once its batch was sent.
-type Result[T any] struct {
-	v    T
-	err  error
-	sent bool
-}
-
-// Get returns the query's value and error (ErrNotSent before the batch was sent).
-func (r *Result[T]) Get() (T, error) {
-	if !r.sent {
-		var zero T
-		return zero, ErrNotSent
+// NewBatch records the calls fn makes as one batch (fn may be nil: an empty batch).
+func NewBatch(fn func(q *dbgen.Queries)) *Batch {
+	b := &Batch{fn: fn}
+	if fn != nil {
+		fn(dbgen.New(recorder{&b.b}))
 	}
-	return r.v, r.err
+	return b
 }
-
-// ErrNotSent is the error of a Result whose batch was not sent, or failed before it ran.
-var ErrNotSent = errors.New("store: batch not sent")
 
 // errRecorded is what the recorder answers: the statement was noted, not run.
 var errRecorded = errors.New("store: recorded for a batch")
 
-// Queue adds fn's one query to b and returns where its result will be.
-func Queue[T any](b *Batch, fn func(q *dbgen.Queries) (T, error)) *Result[T] {
-	b.record("store.Queue", func(q *dbgen.Queries) { _, _ = fn(q) })
-	r := &Result[T]{}
-	b.replay = append(b.replay, func(q *dbgen.Queries, _ pgx.BatchResults) {
-		r.v, r.err = fn(q)
-		r.sent = true
-	})
-	return r
-}
-
-// record queues on b the one statement that fn makes, noted by a recorder instead of run.
-func (b *Batch) record(caller string, fn func(q *dbgen.Queries)) {
-	rec := &recorder{}
-	fn(dbgen.New(rec))
-	if rec.calls != 1 {
-		// A programming error, found by the first test that runs the code.
-		panic(fmt.Sprintf("%s: the function made %d queries; it must make exactly one", caller, rec.calls))
-	}
-	b.b.Queue(rec.sql, rec.args...)
-}
-
-// QueueExec adds fn's one statement, whose only outcome is an error, to b.
-func QueueExec(b *Batch, fn func(q *dbgen.Queries) error) *Result[struct{}] {
-	return Queue(b, func(q *dbgen.Queries) (struct{}, error) { return struct{}{}, fn(q) })
-}
-
 // Len is the number of queued queries.
-func (b *Batch) Len() int { return len(b.replay) }
+func (b *Batch) Len() int { return len(b.b.QueuedQueries) }
 
 // Send runs the batch on the pool, in one round trip, and decodes every result. Its error is
 // the batch's own (connection lost, a statement that failed); an ordinary outcome of one
-// query, such as pgx.ErrNoRows, is only in that query's Result.
+// query, such as pgx.ErrNoRows, is only what that call returned.
 func (s *Store) Send(ctx context.Context, b *Batch) error {
 	return b.run(s.pool.SendBatch(ctx, b.fresh()))
 }
@@ -141,9 +123,14 @@ func (b *Batch) run(br pgx.BatchResults) error {
 // runThen decodes the batch's results, then (when not nil) reads the result of what was
 // queued after the batch's own statements with then, and closes the results.
 func (b *Batch) runThen(br pgx.BatchResults, then func() error) error {
-	q := dbgen.New(replayer{br})
-	for _, fn := range b.replay {
-		fn(q, br)
+	if b.fn != nil {
+		r := &replayer{br: br, want: b.b.QueuedQueries}
+		b.fn(dbgen.New(r))
+		if r.bad || r.n != len(r.want) {
+			// A programming error, found by the first test that runs the code.
+			_ = br.Close()
+			panic("store: a batch's function made other calls on its results than when it was queued; it must decide nothing on a result")
+		}
 	}
 	var err error
 	if then != nil {
@@ -155,30 +142,21 @@ func (b *Batch) runThen(br pgx.BatchResults, then func() error) error {
 	return err
 }
 
-// recorder is a DBTX that notes the one statement it is given instead of running it.
-type recorder struct {
-	calls int
-	sql   string
-	args  []any
-}
+// recorder is a DBTX that queues each statement it is given instead of running it.
+type recorder struct{ b *pgx.Batch }
 
-func (r *recorder) note(sql string, args []any) {
-	r.calls++
-	r.sql, r.args = sql, args
-}
-
-func (r *recorder) Exec(_ context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	r.note(sql, args)
+func (r recorder) Exec(_ context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	r.b.Queue(sql, args...)
 	return pgconn.CommandTag{}, errRecorded
 }
 
-func (r *recorder) Query(_ context.Context, sql string, args ...any) (pgx.Rows, error) {
-	r.note(sql, args)
+func (r recorder) Query(_ context.Context, sql string, args ...any) (pgx.Rows, error) {
+	r.b.Queue(sql, args...)
 	return nil, errRecorded
 }
 
-func (r *recorder) QueryRow(_ context.Context, sql string, args ...any) pgx.Row {
-	r.note(sql, args)
+func (r recorder) QueryRow(_ context.Context, sql string, args ...any) pgx.Row {
+	r.b.Queue(sql, args...)
 	return errRow{}
 }
 
@@ -186,16 +164,44 @@ type errRow struct{}
 
 func (errRow) Scan(...any) error { return errRecorded }
 
-// replayer is a DBTX that answers each call with the batch's next result.
-type replayer struct{ br pgx.BatchResults }
+// replayer is a DBTX that answers each call with the batch's next result, when it is the
+// call recorded at that place (bad notes one that is not, answered with an error).
+type replayer struct {
+	br   pgx.BatchResults
+	want []*pgx.QueuedQuery
+	n    int
+	bad  bool
+}
 
-func (r replayer) Exec(context.Context, string, ...any) (pgconn.CommandTag, error) {
+func (r *replayer) next(sql string) bool {
+	if r.bad || r.n >= len(r.want) || r.want[r.n].SQL != sql {
+		r.bad = true
+		return false
+	}
+	r.n++
+	return true
+}
+
+func (r *replayer) Exec(_ context.Context, sql string, _ ...any) (pgconn.CommandTag, error) {
+	if !r.next(sql) {
+		return pgconn.CommandTag{}, errRecorded
+	}
 	return r.br.Exec()
 }
 
-func (r replayer) Query(context.Context, string, ...any) (pgx.Rows, error) { return r.br.Query() }
+func (r *replayer) Query(_ context.Context, sql string, _ ...any) (pgx.Rows, error) {
+	if !r.next(sql) {
+		return nil, errRecorded
+	}
+	return r.br.Query()
+}
 
-func (r replayer) QueryRow(context.Context, string, ...any) pgx.Row { return r.br.QueryRow() }
+func (r *replayer) QueryRow(_ context.Context, sql string, _ ...any) pgx.Row {
+	if !r.next(sql) {
+		return errRow{}
+	}
+	return r.br.QueryRow()
+}
 
 // Conn is one connection of the pool, held for a few statements in a row.
 type Conn struct {

@@ -21,10 +21,12 @@ func tracedStore(t *testing.T) (*store.Store, *pgtest.Sent) {
 	return pgtest.Traced(t, cfg)
 }
 
-func queueUser(ctx context.Context, b *store.Batch, email string) {
-	store.QueueExec(b, func(q *dbgen.Queries) error {
-		_, err := q.CreateUser(ctx, dbgen.CreateUserParams{Email: email, Name: "N"})
-		return err
+// newUsers is a batch that creates a user of each email.
+func newUsers(ctx context.Context, emails ...string) *store.Batch {
+	return store.NewBatch(func(q *dbgen.Queries) {
+		for _, e := range emails {
+			_, _ = q.CreateUser(ctx, dbgen.CreateUserParams{Email: e, Name: "N"})
+		}
 	})
 }
 
@@ -45,8 +47,7 @@ func TestSendCommitWritesAndCommitsInOneRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	tr.Take()
 
-	first := &store.Batch{}
-	queueUser(ctx, first, "opened@example.com")
+	first := newUsers(ctx, "opened@example.com")
 	tx, err := s.SendOpen(ctx, first)
 	if err != nil {
 		t.Fatalf("SendOpen: %v", err)
@@ -55,8 +56,7 @@ func TestSendCommitWritesAndCommitsInOneRoundTrip(t *testing.T) {
 		t.Fatal("the first batch's write is visible before the commit")
 	}
 	tr.Take()
-	write := &store.Batch{}
-	queueUser(ctx, write, "written@example.com")
+	write := newUsers(ctx, "written@example.com")
 	if err := tx.SendCommit(ctx, write); err != nil {
 		t.Fatalf("SendCommit: %v", err)
 	}
@@ -85,15 +85,12 @@ func TestSendCommitStoresNothingWhenAWriteFails(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	first := &store.Batch{}
-	queueUser(ctx, first, "first@example.com")
+	first := newUsers(ctx, "first@example.com")
 	tx, err := s.SendOpen(ctx, first)
 	if err != nil {
 		t.Fatalf("SendOpen: %v", err)
 	}
-	write := &store.Batch{}
-	queueUser(ctx, write, "second@example.com")
-	queueUser(ctx, write, "taken@example.com") // a unique violation
+	write := newUsers(ctx, "second@example.com", "taken@example.com") // the second a unique violation
 	if err := tx.SendCommit(ctx, write); err == nil {
 		t.Fatal("SendCommit succeeded with a failed write")
 	}
@@ -106,8 +103,7 @@ func TestSendCommitStoresNothingWhenAWriteFails(t *testing.T) {
 		t.Errorf("%d connections still taken after the failed commit", st.AcquiredConns())
 	}
 	// The pool's connections are fit for use: a write outside the failed transaction is stored.
-	b := &store.Batch{}
-	queueUser(ctx, b, "after@example.com")
+	b := newUsers(ctx, "after@example.com")
 	if err := s.Send(ctx, b); err != nil || !present(t, s, "after@example.com") {
 		t.Errorf("a write after the failed commit: err %v", err)
 	}
@@ -118,8 +114,7 @@ func TestSendCommitStoresNothingWhenAWriteFails(t *testing.T) {
 func TestOpenTxRollback(t *testing.T) {
 	s, _ := tracedStore(t)
 	ctx := context.Background()
-	first := &store.Batch{}
-	queueUser(ctx, first, "rolled@example.com")
+	first := newUsers(ctx, "rolled@example.com")
 	tx, err := s.SendOpen(ctx, first)
 	if err != nil {
 		t.Fatalf("SendOpen: %v", err)
@@ -127,10 +122,70 @@ func TestOpenTxRollback(t *testing.T) {
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatalf("Rollback: %v", err)
 	}
-	if err := tx.SendCommit(ctx, &store.Batch{}); err == nil {
+	if err := tx.SendCommit(ctx, store.NewBatch(nil)); err == nil {
 		t.Error("SendCommit after Rollback succeeded")
 	}
 	if present(t, s, "rolled@example.com") {
 		t.Error("a rolled-back write is stored")
 	}
+}
+
+// TestBatchCallsGetTheirOwnResults checks that the calls of a batch, sent in one round trip,
+// each return their own outcome: a row, a not-found, a list, as the same calls would alone.
+func TestBatchCallsGetTheirOwnResults(t *testing.T) {
+	s, tr := tracedStore(t)
+	ctx := context.Background()
+	u, err := s.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "batch@example.com", Name: "Batched"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Take()
+	var (
+		got, missing       dbgen.User
+		gotErr, missingErr error
+		role               string
+		roleErr            error
+	)
+	b := store.NewBatch(func(q *dbgen.Queries) {
+		got, gotErr = q.GetUserByEmail(ctx, "batch@example.com")
+		missing, missingErr = q.GetUserByEmail(ctx, "nobody@example.com")
+		role, roleErr = q.GetUserRole(ctx, u.ID)
+	})
+	if b.Len() != 3 {
+		t.Fatalf("Len = %d, want 3", b.Len())
+	}
+	if err := s.Send(ctx, b); err != nil {
+		t.Fatalf("Send: %v", err)
+	}
+	if n, q, _ := tr.Take(); n != 1 || q != 0 {
+		t.Errorf("Send sent %d batches and %d statements, want one batch", n, q)
+	}
+	if gotErr != nil || got.ID != u.ID || got.Name != "Batched" {
+		t.Errorf("the found user: %+v, %v", got, gotErr)
+	}
+	if !store.IsNotFound(missingErr) || missing.ID != (dbgen.User{}).ID {
+		t.Errorf("the missing user: %+v, %v (want not found)", missing, missingErr)
+	}
+	if roleErr != nil || role != u.Role {
+		t.Errorf("role %q, %v; want %q", role, roleErr, u.Role)
+	}
+}
+
+// TestBatchThatDecidesOnAResultPanics checks that a batch's function that makes other calls
+// once its results are there (it decided on one) is refused, not answered with the results
+// of other statements.
+func TestBatchThatDecidesOnAResultPanics(t *testing.T) {
+	s, _ := tracedStore(t)
+	ctx := context.Background()
+	b := store.NewBatch(func(q *dbgen.Queries) {
+		if _, err := q.GetUserByEmail(ctx, "x@example.com"); err != nil && !store.IsNotFound(err) {
+			_, _ = q.GetUserByEmail(ctx, "y@example.com") // only while recording
+		}
+	})
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	_ = s.Send(ctx, b)
 }

@@ -19,12 +19,8 @@ func (s *Server) handleSpeech(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "llmtest: request body is not JSON: "+err.Error())
 		return
 	}
-	s.mu.Lock()
-	s.speech = append(s.speech, req)
-	audio, fail := s.speechAudio, s.audioFail
-	s.mu.Unlock()
-	if fail != 0 {
-		writeError(w, fail, "server_error", fmt.Sprintf("llmtest: scripted audio failure %d", fail))
+	var audio []byte
+	if !s.recordAudio(w, func() { s.speech = append(s.speech, req); audio = s.speechAudio }) {
 		return
 	}
 	w.Header().Set("Content-Type", "audio/mpeg")
@@ -53,12 +49,8 @@ func (s *Server) handleTranscription(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "llmtest: read file: "+err.Error())
 		return
 	}
-	s.mu.Lock()
-	s.transcriptions = append(s.transcriptions, tr)
-	text, fail := s.transcript, s.audioFail
-	s.mu.Unlock()
-	if fail != 0 {
-		writeError(w, fail, "server_error", fmt.Sprintf("llmtest: scripted audio failure %d", fail))
+	var text string
+	if !s.recordAudio(w, func() { s.transcriptions = append(s.transcriptions, tr); text = s.transcript }) {
 		return
 	}
 	switch tr.ResponseFormat {
@@ -69,4 +61,18 @@ func (s *Server) handleTranscription(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, text)
 	}
+}
+
+// recordAudio runs record under the server's lock, then answers with the status
+// SetAudioFailure scripted, if any; it reports whether the request goes on.
+func (s *Server) recordAudio(w http.ResponseWriter, record func()) bool {
+	s.mu.Lock()
+	record()
+	fail := s.audioFail
+	s.mu.Unlock()
+	if fail == 0 {
+		return true
+	}
+	writeError(w, fail, "server_error", fmt.Sprintf("llmtest: scripted audio failure %d", fail))
+	return false
 }

@@ -105,7 +105,13 @@ func TestHalvesAreTheFullAndTheFreshSet(t *testing.T) {
 }
 
 // BenchmarkTodayOnTuningHalf measures today's screen, cycling through the tuning half.
-func BenchmarkTodayOnTuningHalf(b *testing.B) {
+func BenchmarkTodayOnTuningHalf(b *testing.B) { benchmarkOnTuningHalf(b, Today) }
+
+// BenchmarkLayeredOnTuningHalf measures the layered screen, cycling through the tuning half
+// (the previous turns included); make safety-eval reports the median per message.
+func BenchmarkLayeredOnTuningHalf(b *testing.B) { benchmarkOnTuningHalf(b, Layered) }
+
+func benchmarkOnTuningHalf(b *testing.B, screen Screener) {
 	items, err := LoadFile(filepath.Join("data", TuningFile))
 	if err != nil {
 		b.Fatal(err)
@@ -117,23 +123,6 @@ func BenchmarkTodayOnTuningHalf(b *testing.B) {
 	// One operation is one message, so ns/op is the time per screened message.
 	for i := 0; b.Loop(); i++ {
 		k := i % len(items)
-		Today(prevs[k], items[k].Text)
-	}
-}
-
-// BenchmarkLayeredOnTuningHalf measures the layered screen, cycling through the tuning half
-// (the previous turns included); make safety-eval reports the median per message.
-func BenchmarkLayeredOnTuningHalf(b *testing.B) {
-	items, err := LoadFile(filepath.Join("data", TuningFile))
-	if err != nil {
-		b.Fatal(err)
-	}
-	prevs := make([][]companion.Turn, len(items))
-	for i, it := range items {
-		prevs[i] = it.Prev()
-	}
-	for i := 0; b.Loop(); i++ {
-		k := i % len(items)
-		Layered(prevs[k], items[k].Text)
+		screen(prevs[k], items[k].Text)
 	}
 }
