@@ -70,9 +70,10 @@ func cachedDetail(t *testing.T, svc *Service, uid, sid uuid.UUID) Detail {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// From the cache: the messages are the cached entry's own.
+	// From the cache: the messages are the cached entry's own, and its version is said.
 	e := svc.details.get(sid)
-	fromCache := e != nil && len(second.Messages) == len(e.msgs) && (len(e.msgs) == 0 || &second.Messages[0] == &e.msgs[0])
+	fromCache := e != nil && second.Version == e.version && len(second.Messages) == len(e.msgs) &&
+		(len(e.msgs) == 0 || &second.Messages[0] == &e.msgs[0])
 	if !fromCache || !sameDetail(first, second) {
 		t.Fatalf("the second read was not the first's cached detail")
 	}

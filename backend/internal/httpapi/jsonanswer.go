@@ -25,12 +25,15 @@ import (
 //     "sessionEmotions":[], while v2's omitempty would leave it out;
 //   - text that is not valid UTF-8 is written with U+FFFD, as encoding/json does, rather than
 //     failing the answer;
-//   - v2's own choices otherwise: a nil slice is [] (every list of the contract is an array,
-//     never null), and <, > and & are not escaped (the answers are application/json, which a
-//     browser never reads as HTML).
+//   - <, >, &, U+2028 and U+2029 escaped, as encoding/json does, so that a text reads the same
+//     in these answers as in every other (a session's list item is its whole read's bytes);
+//   - v2's own choice otherwise: a nil slice is [] (every list of the contract is an array,
+//     never null).
 var jsonOptions = json.JoinOptions(
 	jsonv1.OmitEmptyWithLegacySemantics(true),
 	jsontext.AllowInvalidUTF8(true),
+	jsontext.EscapeForHTML(true),
+	jsontext.EscapeForJS(true),
 )
 
 // jsonBuffers hold an answer while it is encoded, so that it is written in one piece (whole,

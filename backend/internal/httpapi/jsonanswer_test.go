@@ -17,7 +17,7 @@ import (
 
 // The answers jsonanswer.go writes are checked against the contract (contractChecked) and
 // against the generated answers' encoding/json, which the generated types were written for:
-// the same JSON values (not the same bytes: <, > and & are not escaped), with nil lists as [].
+// the same JSON values, with nil lists as [].
 
 // tricky are texts that need escapes or care: quotes, control characters, HTML, invalid
 // UTF-8, U+2028/U+2029, and multi-byte text.
@@ -269,7 +269,7 @@ func TestJSONAnswersOmitAndNullAsTheContractSays(t *testing.T) {
 	withMessage := checkedAnswer(t, "/api/chat/sessions/"+id.String(), sessionDetailJSON{
 		SessionId: id, Status: api.ACTIVE, Messages: []api.Message{{Id: id, Role: api.ChatRoleUser, Content: "<b>&</b>", Timestamp: at}},
 	}.VisitGetChatSessionResponse).Body.String()
-	for _, want := range []string{`"timestamp":"2026-11-27T01:02:03.0000004+05:30"`, `"content":"<b>&</b>"`} {
+	for _, want := range []string{`"timestamp":"2026-11-27T01:02:03.0000004+05:30"`, `"content":"\u003cb\u003e\u0026\u003c/b\u003e"`} {
 		if !strings.Contains(withMessage, want) {
 			t.Errorf("detail %s has no %s", withMessage, want)
 		}
