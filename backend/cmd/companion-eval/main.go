@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/companioneval"
@@ -59,8 +60,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			for _, c := range convs {
 				r := companioneval.Converse(c, engine)
 				fmt.Fprintf(stdout, "\n== %s: %s\n", c.ID, c.Topic)
-				for _, ex := range r.Exchanges {
+				misses := companioneval.Misses(r, engine.Keywords)
+				for i, ex := range r.Exchanges {
 					fmt.Fprintf(stdout, "U: %s\n   %+v\nA: %s\n", ex.Turn.User, ex.Turn.Expect, ex.Reply)
+					if len(misses[i]) > 0 {
+						fmt.Fprintf(stdout, "   missed: %s\n", strings.Join(misses[i], ", "))
+					}
 				}
 				fmt.Fprintf(stdout, "memories: %q\nnext session: %s\n", r.Memories, r.Recall)
 			}

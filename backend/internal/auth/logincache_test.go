@@ -34,7 +34,7 @@ func listeningTokens(t *testing.T) (*store.Store, *Tokens) {
 	tk.FollowLoginChanges(l)
 	go l.Run(lctx)
 	deadline := time.Now().Add(10 * time.Second)
-	for !tk.cache.on.Load() {
+	for !tk.logins.Keeps() {
 		if time.Now().After(deadline) {
 			t.Fatal("the listener never subscribed")
 		}
@@ -126,7 +126,7 @@ func TestLoginCacheOffWhileNotListening(t *testing.T) {
 	// Watchers run in the order they were added, so this one sees the cache as the
 	// listener's change left it.
 	seen := make(chan [2]bool, 8)
-	l.Watch(func(listening bool) { seen <- [2]bool{listening, tk.cache.on.Load()} })
+	l.Watch(func(listening bool) { seen <- [2]bool{listening, tk.logins.Keeps()} })
 	lctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); l.Run(lctx) }()
@@ -174,21 +174,16 @@ func TestLoginIdentityFollowsChanges(t *testing.T) {
 		if err != nil || got.Identity == nil {
 			t.Fatalf("verify: %+v %v", got, err)
 		}
-		tk.cache.mu.Lock()
-		cached := tk.cache.m != nil
-		tk.cache.mu.Unlock()
-		if !cached {
+		if !tk.logins.Has(p.Family) {
 			t.Fatal("the login was not kept")
 		}
+		gen := tk.logins.Gen() // one more at every emptying (not at an expiry)
 		if _, err := st.Pool().Exec(ctx, c.sql, u.ID); err != nil {
 			t.Fatal(err)
 		}
 		deadline := time.Now().Add(10 * time.Second)
 		for {
-			tk.cache.mu.Lock()
-			emptied := tk.cache.m == nil
-			tk.cache.mu.Unlock()
-			if emptied {
+			if tk.logins.Gen() != gen && !tk.logins.Has(p.Family) {
 				break
 			}
 			if time.Now().After(deadline) {

@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/cache"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -84,8 +84,11 @@ type Tokens struct {
 	// validator is the parser's check of the claims (time, issuer, audience), run again on
 	// every use of a token whose signature was verified before (see verified).
 	validator *jwt.Validator
-	verified  verifiedTokens
-	cache     loginCache
+	// verified remembers access tokens whose signature has been verified, by their exact
+	// text: decoding a token's JSON and its HMAC were the largest cost of an authenticated
+	// request after the database. Only tokens that passed every check are kept.
+	verified *cache.Cache[string, verifiedToken]
+	logins   *cache.Cache[uuid.UUID, cachedLogin] // see logincache.go
 	// Now is the clock of access tokens; replaceable in tests.
 	Now func() time.Time
 }
@@ -128,7 +131,8 @@ func NewTokens(st *store.Store, cfg Config) (*Tokens, error) {
 	}
 	t.parser = jwt.NewParser(opts...)
 	t.validator = jwt.NewValidator(opts...)
-	t.verified.m = map[string]verifiedToken{}
+	t.verified = cache.New(cache.Config[string, verifiedToken]{MaxEntries: maxVerifiedTokens})
+	t.logins = newLoginCache()
 	return t, nil
 }
 
@@ -165,12 +169,12 @@ func (t *Tokens) IssueAccess(p Principal) (string, error) {
 // have changed: its key must still be accepted (a retired key's tokens are refused at once)
 // and its claims pass the same checks again (expiry above all).
 func (t *Tokens) ParseAccess(ctx context.Context, token string) (Principal, error) {
-	if v, ok := t.verified.get(token); ok {
+	if v, ok := t.verified.Get(token); ok {
 		key, live := t.keys.Lookup(ctx, v.kid)
 		if live && bytes.Equal(key.access, v.key) && t.validator.Validate(&v.claims) == nil {
 			return v.p, nil
 		}
-		t.verified.drop(token)
+		t.verified.Delete(token)
 		// Checked in full again below, which refuses it as it did before it was remembered.
 	}
 	var (
@@ -205,49 +209,18 @@ func (t *Tokens) ParseAccess(ctx context.Context, token string) (Principal, erro
 		return Principal{}, fmt.Errorf("access token claims: %w", apperr.ErrUnauthorized)
 	}
 	p := Principal{UserID: uid, Role: c.Role, Family: fam}
-	t.verified.put(token, verifiedToken{p: p, claims: c, kid: kid, key: signer})
+	t.verified.Set(token, verifiedToken{p: p, claims: c, kid: kid, key: signer})
 	return p, nil
 }
 
-// maxVerifiedTokens bounds the tokens remembered as verified; past it they are forgotten
-// all at once (each is then verified in full once more).
+// maxVerifiedTokens bounds the tokens remembered as verified.
 const maxVerifiedTokens = 8192
-
-// verifiedTokens remembers access tokens whose signature has been verified: decoding a
-// token's JSON and its HMAC were the largest cost of an authenticated request after the
-// database. Only tokens that passed every check are kept, by their exact text.
-type verifiedTokens struct {
-	mu sync.RWMutex
-	m  map[string]verifiedToken
-}
 
 type verifiedToken struct {
 	p      Principal
 	claims claims
 	kid    string
 	key    []byte // the key that verified the signature
-}
-
-func (v *verifiedTokens) get(token string) (verifiedToken, bool) {
-	v.mu.RLock()
-	defer v.mu.RUnlock()
-	e, ok := v.m[token]
-	return e, ok
-}
-
-func (v *verifiedTokens) put(token string, e verifiedToken) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if len(v.m) >= maxVerifiedTokens {
-		clear(v.m)
-	}
-	v.m[token] = e
-}
-
-func (v *verifiedTokens) drop(token string) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	delete(v.m, token)
 }
 
 // VerifyAccess checks an access token and that its login (refresh family) is still live, so
@@ -258,12 +231,11 @@ func (t *Tokens) VerifyAccess(ctx context.Context, token string) (Principal, err
 	if err != nil {
 		return Principal{}, err
 	}
-	now := time.Now()
-	if role, id, ok := t.cache.get(p.Family, p.UserID, now); ok {
-		p.Role, p.Identity = role, id
+	if e, ok := t.logins.Get(p.Family); ok && e.user == p.UserID {
+		p.Role, p.Identity = e.role, e.id
 		return p, nil
 	}
-	gen := t.cache.gen.Load()
+	gen := t.logins.Gen()
 	row, err := t.st.Queries().GetLiveRefreshFamily(ctx, dbgen.GetLiveRefreshFamilyParams{ID: p.Family, UserID: p.UserID})
 	if store.IsNotFound(err) {
 		return Principal{}, fmt.Errorf("access token of a closed login: %w", apperr.ErrUnauthorized)
@@ -272,7 +244,7 @@ func (t *Tokens) VerifyAccess(ctx context.Context, token string) (Principal, err
 		return Principal{}, fmt.Errorf("check login: %w", err)
 	}
 	id := &Identity{Email: row.Email, Name: row.Name, IsStudent: row.IsStudent}
-	t.cache.put(gen, p.Family, p.UserID, row.Role, id, now)
+	t.logins.SetSince(gen, p.Family, cachedLogin{user: p.UserID, role: row.Role, id: id})
 	p.Role, p.Identity = row.Role, id
 	return p, nil
 }
@@ -327,7 +299,7 @@ func (t *Tokens) Refresh(ctx context.Context, token string) (Pair, error) {
 		current := token
 		if row.RotatedAt != nil {
 			if !row.InGrace {
-				t.cache.clear()
+				t.logins.Clear()
 				if _, err := q.RevokeRefreshFamily(ctx, dbgen.RevokeRefreshFamilyParams{Reason: new("reuse"), ID: row.FamilyID, UserID: row.UserID}); err != nil {
 					return fmt.Errorf("revoke family: %w", err)
 				}
@@ -383,7 +355,7 @@ func (t *Tokens) Refresh(ctx context.Context, token string) (Pair, error) {
 
 // RevokeFamily closes one login of a user.
 func (t *Tokens) RevokeFamily(ctx context.Context, q *dbgen.Queries, userID, family uuid.UUID, reason string) error {
-	defer t.cache.clear()
+	defer t.logins.Clear()
 	if _, err := q.RevokeRefreshFamily(ctx, dbgen.RevokeRefreshFamilyParams{Reason: &reason, ID: family, UserID: userID}); err != nil {
 		return fmt.Errorf("revoke login: %w", err)
 	}
@@ -392,7 +364,7 @@ func (t *Tokens) RevokeFamily(ctx context.Context, q *dbgen.Queries, userID, fam
 
 // RevokeAll closes every login of a user, except keep when it is not uuid.Nil.
 func (t *Tokens) RevokeAll(ctx context.Context, q *dbgen.Queries, userID, keep uuid.UUID, reason string) error {
-	defer t.cache.clear()
+	defer t.logins.Clear()
 	var err error
 	if keep == uuid.Nil {
 		_, err = q.RevokeUserRefreshFamilies(ctx, dbgen.RevokeUserRefreshFamiliesParams{Reason: &reason, UserID: userID})

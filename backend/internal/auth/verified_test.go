@@ -37,7 +37,7 @@ func TestRememberedTokenStillChecked(t *testing.T) {
 			t.Fatalf("use %d: %+v, %v; want %+v", i, got, err, p)
 		}
 	}
-	if _, ok := tk.verified.get(tok); !ok {
+	if _, ok := tk.verified.Get(tok); !ok {
 		t.Fatal("a verified token is not remembered")
 	}
 	forged := tok[:len(tok)-2] + string("AB"[len(tok)%2]) + tok[len(tok)-1:]
@@ -63,7 +63,7 @@ func TestRememberedTokenStillChecked(t *testing.T) {
 	if _, err := tk.ParseAccess(ctx, tok); !errors.Is(err, apperr.ErrUnauthorized) {
 		t.Fatalf("an expired remembered token: %v, want ErrUnauthorized", err)
 	}
-	if _, ok := tk.verified.get(tok); ok {
+	if _, ok := tk.verified.Get(tok); ok {
 		t.Fatal("an expired token is still remembered")
 	}
 }

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -155,14 +156,8 @@ func New(st *store.Store, provider companion.Provider, opts Options) *Service {
 		s.poll = opts.PollInterval
 	}
 	s.listener = opts.Listener
-	s.details.max = DefaultDetailCacheBytes
-	if opts.DetailCacheBytes != 0 {
-		s.details.max = max(opts.DetailCacheBytes, 0)
-	}
-	s.states.max = DefaultSendStateBytes
-	if opts.SendStateBytes != 0 {
-		s.states.max = max(opts.SendStateBytes, 0)
-	}
+	s.details = newDetailCache(cmp.Or(opts.DetailCacheBytes, DefaultDetailCacheBytes))
+	s.states = newSendStates(cmp.Or(opts.SendStateBytes, DefaultSendStateBytes))
 	s.replies.init()
 	s.registerWorkers(opts.Queue)
 	return s

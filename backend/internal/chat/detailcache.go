@@ -1,11 +1,9 @@
 package chat
 
 import (
-	"container/list"
-	"sync"
-
 	"github.com/google/uuid"
 
+	"github.com/percolate/percolate/backend/internal/cache"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -26,7 +24,7 @@ import (
 const DefaultDetailCacheBytes = 16 << 20
 
 // Estimated bytes of a cached entry and of each of its messages besides their text (the
-// structs, slice and list headers, the map entry).
+// structs, slice headers, the cache's node).
 const (
 	entryOverhead   = 512
 	messageOverhead = 128
@@ -40,17 +38,15 @@ type detailEntry struct {
 	row     dbgen.ChatSession
 	msgs    []Message
 	size    int
-	elem    *list.Element // nil once evicted
 }
 
-// detailCache is a byte-bounded cache of session details, least recently used out first. Its
-// zero value (with max set) is ready and holds nothing: it allocates only as it fills.
+// detailCache is the service's cache of session details, bounded by their estimated bytes.
 type detailCache struct {
-	mu   sync.Mutex
-	max  int // bytes; 0 keeps nothing
-	size int
-	byID map[uuid.UUID]*detailEntry
-	lru  list.List // of *detailEntry, most recently used first
+	*cache.Cache[uuid.UUID, *detailEntry]
+}
+
+func newDetailCache(maxBytes int) detailCache {
+	return detailCache{cache.New(cache.Config[uuid.UUID, *detailEntry]{MaxBytes: maxBytes, Bytes: (*detailEntry).bytes})}
 }
 
 func newDetailEntry(row dbgen.ChatSession, msgs []Message) *detailEntry {
@@ -71,80 +67,22 @@ func newDetailEntry(row dbgen.ChatSession, msgs []Message) *detailEntry {
 	return e
 }
 
+func (e *detailEntry) bytes() int { return e.size }
+
 // get returns the session's cached entry, or nil.
-func (c *detailCache) get(id uuid.UUID) *detailEntry {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.byID[id]
-	if e != nil {
-		c.lru.MoveToFront(e.elem)
-	}
+func (c detailCache) get(id uuid.UUID) *detailEntry {
+	e, _ := c.Get(id)
 	return e
 }
 
-// put caches e in place of the session's entry, unless that one is of a later version, and
-// evicts the least recently used entries beyond the budget. It reports whether e is cached.
-func (c *detailCache) put(e *detailEntry) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e.size > c.max/4 {
-		return false // one session must not push out all the others
-	}
-	if old := c.byID[e.id]; old != nil {
-		if old.version > e.version {
-			return false
-		}
-		c.remove(old)
-	}
-	if c.byID == nil {
-		c.byID = map[uuid.UUID]*detailEntry{}
-	}
-	c.byID[e.id] = e
-	e.elem = c.lru.PushFront(e)
-	c.size += e.size
-	c.trim()
-	return e.elem != nil
+// put caches e in place of the session's entry, unless that one is of a later version. It
+// reports whether e is cached.
+func (c detailCache) put(e *detailEntry) bool {
+	return c.SetUnless(e.id, e, func(held *detailEntry) bool { return held.version > e.version })
 }
 
 // evict drops the session's entry (it was deleted, or is not the reader's).
-func (c *detailCache) evict(id uuid.UUID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e := c.byID[id]; e != nil {
-		c.remove(e)
-	}
-}
-
-// trim evicts the least recently used entries until the cache is within its budget.
-func (c *detailCache) trim() {
-	for c.size > c.max {
-		back := c.lru.Back()
-		if back == nil {
-			return
-		}
-		c.remove(back.Value.(*detailEntry))
-	}
-}
-
-func (c *detailCache) remove(e *detailEntry) {
-	c.lru.Remove(e.elem)
-	e.elem = nil
-	delete(c.byID, e.id)
-	c.size -= e.size
-}
-
-// len and bytes report what is cached, for tests.
-func (c *detailCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.byID)
-}
-
-func (c *detailCache) bytes() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.size
-}
+func (c detailCache) evict(id uuid.UUID) { c.Delete(id) }
 
 // detailSource is where a read's answer comes from.
 type detailSource int

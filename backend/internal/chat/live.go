@@ -130,7 +130,7 @@ type replies struct {
 	wg        sync.WaitGroup
 
 	stopListening func()        // stops the service's own listener, or unsubscribes from the shared one
-	unwatch       func()        // stops following whether the listener listens
+	unwatch       func()        // stops the send states following the listener
 	listening     chan struct{} // closed when the listener has stopped
 }
 
@@ -240,6 +240,14 @@ func (s *Service) Start() {
 	l := s.listener
 	if l == nil {
 		l = s.store.NewListener(s.log, NotifyChannel)
+	}
+	// The send states are kept only while the listener listens, and follow its notifications
+	// (see sendstate.go).
+	unwatch := s.states.Follow(l, NotifyChannel, s.noteState)
+	s.replies.mu.Lock()
+	s.replies.unwatch = unwatch
+	s.replies.mu.Unlock()
+	if s.listener == nil {
 		l.Subscribe(NotifyChannel, s.onNotify)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
@@ -258,11 +266,6 @@ func (s *Service) Start() {
 		s.replies.stopListening, s.replies.listening = unsubscribe, done
 		s.replies.mu.Unlock()
 	}
-	// The send states are kept only while the listener listens (see sendstate.go).
-	unwatch := l.Watch(s.states.listening)
-	s.replies.mu.Lock()
-	s.replies.unwatch = unwatch
-	s.replies.mu.Unlock()
 	// Wait (briefly) until the listener is listening, so that what happens next is heard.
 	select {
 	case <-l.Ready():
@@ -272,8 +275,7 @@ func (s *Service) Start() {
 
 func (s *Service) onNotify(payload string) {
 	if payload == "" {
-		// Notifications may have been missed.
-		s.states.clear()
+		// Notifications may have been missed (the send states follow the listener).
 		s.replies.wake(uuid.Nil, "", true)
 		return
 	}
@@ -292,11 +294,24 @@ func (s *Service) onNotify(payload string) {
 		}
 	case f[0] == "done" && len(f) >= 3:
 		s.replies.wake(sid, f[2], false)
-		if len(f) == 4 {
-			// A state kept before this reply (by this instance, or of a reply another wrote)
-			// would only be tried and refused.
-			s.forgetStateBefore(sid, f[3])
-		}
+	}
+}
+
+// noteState drops the send states a notification shows to be stale.
+func (s *Service) noteState(payload string) {
+	f := strings.Fields(payload)
+	if len(f) < 2 {
+		return
+	}
+	sid, err := uuid.Parse(f[1])
+	if err != nil {
+		return
+	}
+	switch {
+	case f[0] == "done" && len(f) == 4:
+		// A state kept before this reply (by this instance, or of a reply another wrote)
+		// would only be tried and refused.
+		s.forgetStateBefore(sid, f[3])
 	case f[0] == "moved" && len(f) == 3:
 		// The session's row moved outside a send (a context summary was stored): a state
 		// kept before it would only be tried and refused.
@@ -343,7 +358,6 @@ func (s *Service) Shutdown(ctx context.Context) {
 	r.mu.Unlock()
 	if unwatch != nil {
 		unwatch()
-		s.states.listening(false)
 	}
 	if stop != nil {
 		stop()

@@ -1,12 +1,11 @@
 package chat
 
 import (
-	"container/list"
 	"context"
-	"sync"
 
 	"github.com/google/uuid"
 
+	"github.com/percolate/percolate/backend/internal/cache"
 	"github.com/percolate/percolate/backend/internal/ratelimit"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -27,8 +26,7 @@ import (
 //
 // A state is used once (taken), is kept only while the service listens for changes (a user's
 // row or memories changing empties that user's states on every instance, and a lost
-// connection all of them), and the instance keeps at most DefaultSendStateBytes of them,
-// least recently kept out first.
+// connection all of them), and the instance keeps at most DefaultSendStateBytes of them.
 
 // DefaultSendStateBytes is how much of send states an instance keeps by default.
 const DefaultSendStateBytes = 8 << 20
@@ -42,127 +40,46 @@ type sendState struct {
 	memories []string
 	recent   []dbgen.Message // newest first, as readUserAndHistory reads them
 	needed   int
-	size     int
-	elem     *list.Element
 }
 
-// sendStates are the instance's send states, by session.
+// sendStates are the instance's send states, by session, kept while the service's listener
+// listens (Start follows it).
 type sendStates struct {
-	mu        sync.Mutex
-	on        bool // the service listens for changes of users and memories
-	max       int
-	size      int
-	bySession map[uuid.UUID]*sendState
-	order     list.List // front: the most recently kept
+	*cache.Cache[uuid.UUID, *sendState]
+}
+
+func newSendStates(maxBytes int) sendStates {
+	return sendStates{cache.New(cache.Config[uuid.UUID, *sendState]{MaxBytes: maxBytes, Bytes: stateSize, Followed: true})}
 }
 
 // wanted says whether a state would be kept now.
-func (c *sendStates) wanted() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.on && c.max > 0
-}
+func (c sendStates) wanted() bool { return c.Keeps() }
 
 // wantedFor says whether a state of the session would be kept now, none being kept.
-func (c *sendStates) wantedFor(sessionID uuid.UUID) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.on && c.max > 0 && c.bySession[sessionID] == nil
-}
-
-// listening turns keeping on or off as the service's listener listens or not; either way the
-// states kept so far are dropped, since changes may have been missed.
-func (c *sendStates) listening(on bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.on = on
-	c.dropAll()
-}
-
-// clear drops every state kept so far.
-func (c *sendStates) clear() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.dropAll()
-}
-
-func (c *sendStates) dropAll() {
-	c.bySession, c.size = nil, 0
-	c.order.Init()
-}
+func (c sendStates) wantedFor(sessionID uuid.UUID) bool { return c.Keeps() && !c.Has(sessionID) }
 
 // keep keeps st as its session's state, in place of one of the same or an earlier version (a
 // chat's read may come back after a reply kept a later one).
-func (c *sendStates) keep(st *sendState) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.on || c.max <= 0 {
-		return
-	}
-	if old := c.bySession[st.session.ID]; old != nil {
-		if old.session.Version > st.session.Version {
-			return
-		}
-		c.remove(old)
-	}
-	st.size = stateSize(st)
-	if st.size > c.max {
-		return
-	}
-	if c.bySession == nil {
-		c.bySession = map[uuid.UUID]*sendState{}
-	}
-	st.elem = c.order.PushFront(st)
-	c.bySession[st.session.ID] = st
-	c.size += st.size
-	for c.size > c.max {
-		c.remove(c.order.Back().Value.(*sendState))
-	}
+func (c sendStates) keep(st *sendState) {
+	c.SetUnless(st.session.ID, st, func(held *sendState) bool { return held.session.Version > st.session.Version })
 }
 
 // take returns the session's state and forgets it (nil when there is none).
-func (c *sendStates) take(sessionID uuid.UUID) *sendState {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	st := c.bySession[sessionID]
-	if st != nil {
-		c.remove(st)
-	}
+func (c sendStates) take(sessionID uuid.UUID) *sendState {
+	st, _ := c.Take(sessionID)
 	return st
 }
 
 // forgetUser drops the states of the user's sessions.
-func (c *sendStates) forgetUser(userID uuid.UUID) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, st := range c.bySession {
-		if st.session.UserID == userID {
-			c.remove(st)
-		}
-	}
+func (c sendStates) forgetUser(userID uuid.UUID) {
+	c.DeleteWhere(func(st *sendState) bool { return st.session.UserID == userID })
 }
 
-func (c *sendStates) forget(sessionID uuid.UUID) { c.take(sessionID) }
+func (c sendStates) forget(sessionID uuid.UUID) { c.Delete(sessionID) }
 
 // forgetOlder drops the session's state if it was kept at a version before version.
-func (c *sendStates) forgetOlder(sessionID uuid.UUID, version int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st := c.bySession[sessionID]; st != nil && st.session.Version < version {
-		c.remove(st)
-	}
-}
-
-func (c *sendStates) remove(st *sendState) {
-	c.order.Remove(st.elem)
-	delete(c.bySession, st.session.ID)
-	c.size -= st.size
-}
-
-func (c *sendStates) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.bySession)
+func (c sendStates) forgetOlder(sessionID uuid.UUID, version int64) {
+	c.DeleteIf(sessionID, func(st *sendState) bool { return st.session.Version < version })
 }
 
 // stateSize estimates what a state holds in memory, in bytes.

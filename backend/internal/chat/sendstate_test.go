@@ -12,6 +12,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/cache"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 	"github.com/percolate/percolate/backend/internal/entitlement"
@@ -44,12 +45,10 @@ func untilNoState(t *testing.T, svc *Service, uid uuid.UUID) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		svc.states.mu.Lock()
 		held := false
-		for _, st := range svc.states.bySession {
+		for st := range svc.states.Values() {
 			held = held || st.session.UserID == uid
 		}
-		svc.states.mu.Unlock()
 		if !held {
 			return
 		}
@@ -151,13 +150,13 @@ func TestKeptStateDroppedWhenAnotherInstanceReplies(t *testing.T) {
 		return res
 	}
 	send(f.svc, "First, on this instance.", "One.")
-	if f.svc.states.len() != 1 {
+	if f.svc.states.Len() != 1 {
 		t.Fatal("the instance that stored the reply keeps no state")
 	}
 	// Another instance writes to the session: the kept state's version is behind.
 	send(other, "Second, on the other instance.", "Two.")
 	untilNoState(t, f.svc, uid)
-	if other.states.len() != 1 {
+	if other.states.Len() != 1 {
 		t.Fatal("the instance that stored the reply dropped its own state on its own notification")
 	}
 	kept := f.svc.keptSends.Load()
@@ -297,7 +296,7 @@ func TestChangesOfUserAndMemoriesDropKeptStates(t *testing.T) {
 		if _, err := other.Send(ctx, uid, SendInput{SessionID: &sidB, Message: "Hi there."}, nil); err != nil {
 			t.Fatal(err)
 		}
-		if f.svc.states.len() == 0 || other.states.len() == 0 {
+		if f.svc.states.Len() == 0 || other.states.Len() == 0 {
 			t.Fatalf("%s: no state kept", c.name)
 		}
 		if _, err := f.st.Pool().Exec(ctx, c.sql, uid); err != nil {
@@ -314,8 +313,8 @@ func TestForgetUserDropsOnlyTheUsersStates(t *testing.T) {
 	ctx := context.Background()
 	a, b := f.user(t, "USER"), f.user(t, "USER")
 	sa, sb := f.newSession(t, a), f.newSession(t, b)
-	if f.svc.states.len() != 2 {
-		t.Fatalf("%d states kept, want one for each user's session", f.svc.states.len())
+	if f.svc.states.Len() != 2 {
+		t.Fatalf("%d states kept, want one for each user's session", f.svc.states.Len())
 	}
 	f.svc.ForgetUser(a)
 	if f.svc.states.take(sa) != nil || f.svc.states.take(sb) == nil {
@@ -335,13 +334,13 @@ func TestDeleteDropsTheKeptState(t *testing.T) {
 	f := newFixture(t, false, nil)
 	uid := f.user(t, "USER")
 	sid := f.newSession(t, uid)
-	if f.svc.states.len() != 1 {
+	if f.svc.states.Len() != 1 {
 		t.Fatal("no state kept")
 	}
 	if err := f.svc.Delete(context.Background(), uid, sid); err != nil {
 		t.Fatal(err)
 	}
-	if f.svc.states.len() != 0 {
+	if f.svc.states.Len() != 0 {
 		t.Fatal("the deleted session's state is still kept")
 	}
 }
@@ -384,7 +383,7 @@ func TestOpeningAChatKeepsTheNextSendsState(t *testing.T) {
 	}
 
 	uid, sid := first()
-	f.svc.states.clear() // as after a restart, or for a chat another instance answered
+	f.svc.states.Clear() // as after a restart, or for a chat another instance answered
 	kept := f.svc.keptSends.Load()
 	fromDetail := open(f.svc, uid, sid)
 	if f.svc.keptSends.Load() != kept+1 {
@@ -399,11 +398,11 @@ func TestOpeningAChatKeepsTheNextSendsState(t *testing.T) {
 	}
 
 	// A chat this instance holds adds no reads: a state dropped stays dropped.
-	f.svc.states.clear()
+	f.svc.states.Clear()
 	if _, err := f.svc.Detail(ctx, uid, sid); err != nil {
 		t.Fatal(err)
 	}
-	if f.svc.states.len() != 0 {
+	if f.svc.states.Len() != 0 {
 		t.Fatal("a read of a chat the instance holds read the next send's state")
 	}
 	// Another user's read of the chat keeps nothing (and finds nothing).
@@ -411,19 +410,19 @@ func TestOpeningAChatKeepsTheNextSendsState(t *testing.T) {
 	if _, err := f.svc.Detail(ctx, f.user(t, "USER"), sid); !errors.Is(err, apperr.ErrNotFound) {
 		t.Fatalf("another user's read: %v", err)
 	}
-	if f.svc.states.len() != 0 {
+	if f.svc.states.Len() != 0 {
 		t.Fatal("another user's read kept a state of the chat")
 	}
 	// An ended chat takes no messages: opening it keeps nothing.
 	if _, err := f.svc.End(ctx, uid, sid, ""); err != nil {
 		t.Fatal(err)
 	}
-	f.svc.states.clear()
+	f.svc.states.Clear()
 	f.svc.details.evict(sid)
 	if _, err := f.svc.Detail(ctx, uid, sid); err != nil {
 		t.Fatal(err)
 	}
-	if f.svc.states.len() != 0 {
+	if f.svc.states.Len() != 0 {
 		t.Fatal("opening an ended chat kept a state")
 	}
 }
@@ -431,9 +430,7 @@ func TestOpeningAChatKeepsTheNextSendsState(t *testing.T) {
 // A state read as a chat is opened never replaces a later one, which a reply kept while the
 // read was under way.
 func TestAnEarlierStateDoesNotReplaceALaterOne(t *testing.T) {
-	var c sendStates
-	c.listening(true)
-	c.max = DefaultSendStateBytes
+	c := sendStates{cache.New(cache.Config[uuid.UUID, *sendState]{MaxBytes: DefaultSendStateBytes, Bytes: stateSize})}
 	sid := uuid.New()
 	later := &sendState{session: dbgen.ChatSession{ID: sid, Version: 5}}
 	c.keep(later)
@@ -471,8 +468,8 @@ func TestStoredSummaryDropsTheKeptState(t *testing.T) {
 	if _, err := other.Detail(ctx, uid, sid); err != nil { // the other instance keeps a state too
 		t.Fatal(err)
 	}
-	if f.svc.states.len() != 1 || other.states.len() != 1 {
-		t.Fatalf("states kept: %d and %d, want one on each instance", f.svc.states.len(), other.states.len())
+	if f.svc.states.Len() != 1 || other.states.Len() != 1 {
+		t.Fatalf("states kept: %d and %d, want one on each instance", f.svc.states.Len(), other.states.Len())
 	}
 	queuetest.Start(t, f.q)
 	queuetest.Drain(t, f.q)

@@ -171,7 +171,7 @@ func (s *Service) Delete(ctx context.Context, userID, sessionID uuid.UUID) error
 		return fmt.Errorf("delete session: %w", apperr.ErrNotFound)
 	}
 	// Its messages are gone: this instance keeps no copy of them either (another instance
-	// drops its copy at its next read of the session, or as the least recently used).
+	// drops its copy at its next read of the session, or as the cache evicts it).
 	s.details.evict(sessionID)
 	s.states.forget(sessionID)
 	return nil

@@ -108,12 +108,17 @@ func actVectors() []labelled {
 }
 
 var (
-	reCallback      = lazyre.MustCompile(`\b(going back to|back to (the|what|my|your|him|her|that)|like i said|as i said|like i mentioned|remember (i|when i|how i) (was|said|mentioned|told)|what i said (earlier|before|about)|i said (earlier|before))\b`)
-	reBye           = lazyre.MustCompile(`(^|\b)(bye+|byee+|goodbye|good ?night|night|nite|gotta go|got to go|have to go|need to go|gtg|laters|later|see ya|see you|ttyl|cya|talk (to you )?(later|soon|tomorrow)|i should (sleep|go)|going to (go|bed|sleep)|gonna go|im gonna go|im going to go)( x+)?$`)
-	reByeIn         = lazyre.MustCompile(`\b(bye+|gotta go|got to go|have to go|need to go|gtg|laters|see ya|ttyl|cya|gonna go|gotta run|got to run|have to run|need to run|gotta dash|im going to go|going to go|im off|off to bed)\b|^(ok |okay )?(thanks|thank you|cheers|ty)\b.{0,60}\b(going to|gonna|off to|have to|gotta)\b|^(ok |okay )?(im |i )?(going to|gonna|off to|will|ill) .{0,60}\b(thanks|thank you|thank u|cheers|ty)( x+)?$`)
-	reThanksEnd     = lazyre.MustCompile(`^(ok |okay |k )?(thanks|thank you|thank u|thx|ty|cheers)( so much| a lot)?( x+)?$|\b(this|that|it) (really )?helped\b|\bthanks for (listening|letting me)`)
-	reGoodNews      = lazyre.MustCompile(`\b(i (passed|got (in|it|the (job|place|offer|scholarship|internship|role|part))|won|did it|made it)|got (an? )?(offer|first|distinction|a star)|good news|great news|went (really )?(well|fine|great)|(she|he|they) said yes|nailed it|aced it|smashed it|got merged)\b`)
-	reCorrection    = lazyre.MustCompile(`^(no|nah|wait|sorry|actually)\b.{0,20}\b(wait|sorry|i mean|i meant|wrong|not|actually|the real)\b|^(actually )?(wait|no) (i|it|its|the)\b`)
+	reCallback  = lazyre.MustCompile(`\b(going back to|back to (the|what|my|your|him|her|that)|like i said|as i said|like i mentioned|remember (i|when i|how i) (was|said|mentioned|told)|what i said (earlier|before|about)|i said (earlier|before))\b`)
+	reBye       = lazyre.MustCompile(`(^|\b)(bye+|byee+|goodbye|good ?night|night|nite|gotta go|got to go|have to go|need to go|gtg|laters|later|see ya|see you|ttyl|cya|talk (to you )?(later|soon|tomorrow)|i should (sleep|go)|going to (go|bed|sleep)|gonna go|im gonna go|im going to go)( x+)?$`)
+	reByeIn     = lazyre.MustCompile(`\b(bye+|gotta go|got to go|have to go|need to go|gtg|laters|see ya|ttyl|cya|gonna go|gotta run|got to run|have to run|need to run|gotta dash|im going to go|going to go|im off|off to bed)\b|^(ok |okay )?(thanks|thank you|cheers|ty)\b.{0,60}\b(going to|gonna|off to|have to|gotta)\b|^(ok |okay )?(im |i )?(going to|gonna|off to|will|ill) .{0,60}\b(thanks|thank you|thank u|cheers|ty)( x+)?$`)
+	reThanksEnd = lazyre.MustCompile(`^(ok |okay |k )?(thanks|thank you|thank u|thx|ty|cheers)( so much| a lot)?( x+)?$|\b(this|that|it) (really )?helped\b|\bthanks for (listening|letting me)`)
+	reGoodNews  = lazyre.MustCompile(`\b(i (passed|got (in|it|the (job|place|offer|scholarship|internship|role|part))|won|did it|made it)|got (an? )?(offer|first|distinction|a star)|good news|great news|went (really )?(well|fine|great)|(she|he|they) said yes|nailed it|aced it|smashed it|got merged)\b|` +
+		// Praise passed on ("my tutor said my essay was the best in the class"), relief ("so
+		// im free now") and a plain good word for what happened ("which is actually kind of nice").
+		`\b(said|says|told me|thinks) (that )?(my|i|im|it|its) (\w+ ){0,3}(is |was |are |were )?(really |so |actually |genuinely )?(good|great|strong|brilliant|amazing|excellent|impressive|ready|the best|one of the best|the clearest|one of the clearest|really good)\b|` +
+		`\b(im|i am|i m) (finally |now |totally )?(free|off the hook)\b|` +
+		`^(and |which |that |it |this )?(is |was |s |its |thats )?(actually |kind of |kinda |really |quite |pretty |so )*(nice|lovely|sweet|cute|cool)( tbh| honestly| lol)?$`)
+	reCorrection    = lazyre.MustCompile(`^(no|nah|wait|sorry|actually)\b.{0,20}\b(wait|sorry|i mean|i meant|wrong|not|actually|the real)\b|^(actually )?(wait|no) (i|it|its|the)\b|^(well |ok |okay |hmm )?not (a|an|really|exactly|quite) \w+( \w+)? (more like|its|it was|its more)\b`)
 	reQuestionStart = lazyre.MustCompile(`^(should|do|does|did|is|are|am|was|were|would|will|can|could|how|what|why|where|when|which|any)\b`)
 	reSelfRule      = lazyre.MustCompile(`\b(do|did|can|will|would) you (ever )?(get|feel|remember|know|like|care|have|mind|judge|think about)\b|\bare you (like this|real|human|a person|a bot|an ai|always|ever|okay|ok|tired|bored)\b`)
 	rePracticalRule = lazyre.MustCompile(`\b(how (do|can|should|would) (i|you|we|people)|what (do|should|would|can) i (even )?(say|write|wear|do|bring|put|cook|ask)|what (do|does) (they|people|a \w+) (usually |even |actually )?(ask|do)|any (tips|advice|ideas)|tips for|is there (an? )?(easy|quick|good) way|^what (stuff|food|things|is|are)\b.*\b(best|cheapest|easiest|quickest)\b)`)
@@ -130,19 +135,21 @@ func readAct(u userTurn, keywords bool) act {
 		return actShare
 	}
 	q := reLeadFiller.ReplaceAllString(n, "")
-	question := strings.Contains(u.text, "?") || reQuestionStart.MatchString(q)
+	// "which is actually kind of nice" goes on from the message before: no question.
+	asks := reQuestionStart.MatchString(q) && !(reRelative.MatchString(q) && !strings.Contains(u.text, "?"))
+	question := strings.Contains(u.text, "?") || asks
 	switch {
-	case reBye.MatchString(n) || (reByeIn.MatchString(n) && !question) || (reThanksEnd.MatchString(n) && !question && len(words) <= 12):
+	case reBye.MatchString(n) && !(len(words) > 5 && reGoThere.MatchString(n)) || (reByeIn.MatchString(n) && !question) || (reThanksEnd.MatchString(n) && !question && len(words) <= 12):
 		return actGoodbye
 	case reCallback.MatchString(n):
 		return actCallback
-	case !reQuestionStart.MatchString(q) && reGoodNews.MatchString(n) && !negatedNews(n):
+	case !asks && (reGoodNews.MatchString(n) || reDone.MatchString(n) && strings.Contains(u.text, "!") && !strings.Contains(" "+n+" ", " but ")) && !negatedNews(n):
 		return actGoodNews
 	case reCorrection.MatchString(n):
 		return actCorrection
 	}
 	if !question {
-		if !keywords && len(words) >= 3 && !negatedNews(n) && len(u.feelings) == 0 && nearest(n, actGoodNews) >= 0.6 {
+		if !keywords && len(words) >= 3 && !negatedNews(n) && len(u.feelings) == 0 && !hardOwnWord(n) && !reOthersView.MatchString(n) && nearest(n, actGoodNews) >= 0.6 {
 			return actGoodNews
 		}
 		return actShare
@@ -169,7 +176,17 @@ func readAct(u userTurn, keywords bool) act {
 }
 
 var (
-	reLeadFiller = lazyre.MustCompile(`^((hmm+|ok|okay|but|so|and|also|anyway|yeah|yea|like|honestly|tbh|wait|ugh|lol|haha)\s+)+`)
+	// reDone is a step reported done; with an exclamation mark it is good news ("update:
+	// wrote 300 words!!!", "finally handed it in!").
+	reDone = lazyre.MustCompile(`^(update |so |ok |okay |omg )?(i )?(finally |actually |just )?(wrote|finished|submitted|handed (it )?in|sent (it|the)|booked|applied|did (it|the)|got through|passed)\b`)
+	// reGoThere: "theres a hiking society on saturdays, maybe i should go" is about going
+	// there, not a goodbye (a long message ending in "should go").
+	reGoThere = lazyre.MustCompile(`\b(maybe|might|think) i should go$`)
+	// reOthersView is what others assume about the user ("everyone assumes im fine"): no
+	// news of the user's own.
+	reOthersView = lazyre.MustCompile(`\b(everyone|everybody|people|they|he|she|my \w+) (assumes?|assumed|thinks?|thought|expects?|expected|acts? like|reckons?) (that )?(im|i am|i was|i m|its|it is|everything)\b`)
+	reRelative   = lazyre.MustCompile(`^which (is|was|means|meant|made|makes)\b`)
+	reLeadFiller = lazyre.MustCompile(`^((hmm+|ok|okay|but|so|and|also|anyway|yeah|yea|like|honestly|tbh|wait|ugh|lol|haha|hi+|hey+|hello|heya|hiya)\s+)+`)
 	reYou        = lazyre.MustCompile(`\b(you|u|your|ur)\b`)
 	reAskOpinion = lazyre.MustCompile(`\b(do|would|dont) (you|u) think\b|\bwhat would you do\b`)
 )
@@ -184,6 +201,16 @@ func nearest(text string, a act) float32 {
 		}
 	}
 	return best
+}
+
+// hardOwnWord: the message names a hard feeling in a word of the user's own ("a bit
+// disappointed"), which no good news comes with.
+func hardOwnWord(n string) bool {
+	switch ownFeelingWord(n) {
+	case "", "relieved", "proud", "happy", "excited", "calm", "shocked":
+		return false
+	}
+	return true
 }
 
 // negatedNews: "i didnt get the job" is not good news.

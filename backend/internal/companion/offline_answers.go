@@ -43,6 +43,9 @@ var answers = []answer{
 	{actOpinion, []string{"can you learn to be good at it or do you either have it or not", "do you think i can still do it if i start now"},
 		[]string{"learn", "improv", "natural"}, lines(true,
 			"Most skills like that grow with practice more than people expect, and starting from where you are is still starting. It may take a bit of time before it feels natural, and that's normal. What would a realistic first step look like for you?")},
+	{actOpinion, []string{"is it too late to bring my grades up", "can i still pass the year if i start working properly now", "could i still get a first if this term goes well"},
+		[]string{"grade", "grades", "pass", "too late", "pull it back", "marks"}, lines(true,
+			"Often it isn't too late: later work usually carries real weight, and steady effort over a few weeks tends to show more than people expect. The honest part is that it depends on how much is still to be marked and how it's weighted, which your course handbook or tutor can tell you exactly. People in that spot often find a plan for the next two weeks helps more than worrying about the whole year. What's still left to be marked?")},
 	{actOpinion, []string{"does that make sense", "is that fair", "thats fair right", "does that change anything"},
 		[]string{"make sense", "fair", "change anything"}, lines(true,
 			"Yes, it makes sense, and it sounds fair from what you've described. You've thought about the people involved, not just yourself, which is usually a good sign. What part are you least sure about?")},
@@ -133,8 +136,31 @@ func answerVectors() [][]encoder.Vector {
 }
 
 // pickAnswers returns the answers of kind a that fit the message, nearest first: by the
-// encoder, or by their keywords when it is ablated.
+// encoder, or by their keywords when it is ablated. An opinion question about how to do
+// something ("should i tell her to back off") takes a practical answer first when one is
+// clearly nearer than every opinion answer.
 func pickAnswers(a act, text string, keywords bool, least float32) [][]tmpl {
+	out, top := pickAnswersOf(a, text, keywords, least)
+	if a == actOpinion && !keywords {
+		if prac, ptop := pickAnswersOf(actPractical, text, keywords, least); len(prac) > 0 && ptop >= top+0.02 {
+			return append(prac[:1:1], out...)
+		}
+	}
+	return out
+}
+
+// whyOnly: every example of the answer asks why.
+func whyOnly(x answer) bool {
+	for _, e := range x.examples {
+		if !strings.HasPrefix(e, "why ") {
+			return false
+		}
+	}
+	return true
+}
+
+// pickAnswersOf is pickAnswers for answers of kind a only; top is the best similarity.
+func pickAnswersOf(a act, text string, keywords bool, least float32) ([][]tmpl, float32) {
 	n := plain(text)
 	var out [][]tmpl
 	if keywords {
@@ -149,7 +175,7 @@ func pickAnswers(a act, text string, keywords bool, least float32) [][]tmpl {
 				}
 			}
 		}
-		return out
+		return out, 0
 	}
 	v := encoder.Embed(n)
 	// The nearest answer by its examples, a keyword of its own counting for a little more;
@@ -161,7 +187,8 @@ func pickAnswers(a act, text string, keywords bool, least float32) [][]tmpl {
 	var all []scored
 	var top float32
 	for i, vs := range answerVectors() {
-		if answers[i].kind != a {
+		if answers[i].kind != a || whyOnly(answers[i]) && !strings.Contains(" "+n+" ", " why ") {
+			// An answer to "why do I always…" does not answer "should I…".
 			continue
 		}
 		var s float32
@@ -184,7 +211,7 @@ func pickAnswers(a act, text string, keywords bool, least float32) [][]tmpl {
 		}
 		out = append(out, answers[x.i].text)
 	}
-	return out
+	return out, top
 }
 
 // Answers to questions no written answer fits: still an answer, in the terms of the question.

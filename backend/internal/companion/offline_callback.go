@@ -1,6 +1,10 @@
 package companion
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/percolate/percolate/backend/internal/lazyre"
+)
 
 // callback picks up what the user goes back to: an earlier thread named in the message, or
 // the words after "going back to" that were said before.
@@ -9,8 +13,14 @@ func (r *reply) callback() bool {
 		// "going back to what i said about marcus": Marcus, and what was said about him.
 		v := r.copyVals()
 		v["cb"] = p.name
+		if cb := r.callbackThread(); len(cb) > len(p.name) && strings.HasPrefix(strings.ToLower(cb), strings.ToLower(p.name)) {
+			// "going back to tilly's dm": what of Tilly's the user goes back to.
+			v["cb"] = cb
+		}
 		v["said"] = p.saidBefore(len(r.s.turns) - 1)
-		r.w.add(keepAck, "callback", v, callbackSaid, callbackLines)
+		if w := restated(r.cur.text); w == "" || r.cur.flagged || !r.w.add(keepAck+1, "restated", withWhat(v, w), callbackRestated) {
+			r.w.add(keepAck, "callback", v, callbackSaid, callbackLines)
+		}
 		if len(r.cur.feelings) > 0 {
 			r.w.add(keepAck-1, "ack", v, ackFeeling)
 		}
@@ -23,7 +33,9 @@ func (r *reply) callback() bool {
 	}
 	v := r.copyVals()
 	v["cb"] = cb
-	r.w.add(keepAck, "callback", v, callbackLines)
+	if w := restated(r.cur.text); w == "" || r.cur.flagged || !r.w.add(keepAck+1, "restated", withWhat(v, w), callbackRestated) {
+		r.w.add(keepAck, "callback", v, callbackLines)
+	}
 	if len(r.cur.feelings) > 0 {
 		r.w.add(keepAck-1, "ack", v, ackFeeling)
 	}
@@ -113,7 +125,7 @@ func (r *reply) namedAfter(words []string, earlier map[string]bool) string {
 		if possessive {
 			phrase = []string{capFirst(base) + "'s"}
 		}
-		if i+1 < len(words) && earlier[words[i+1]] && !notModifiers[words[i+1]] && !callbackFiller[words[i+1]] && !determiners[words[i+1]] {
+		if i+1 < len(words) && (earlier[words[i+1]] || possessive) && !notModifiers[words[i+1]] && !callbackFiller[words[i+1]] && !determiners[words[i+1]] {
 			phrase = append(phrase, words[i+1])
 		}
 		if i > 0 && (words[i-1] == "my" || words[i-1] == "the") {
@@ -129,3 +141,78 @@ func (r *reply) namedAfter(words []string, earlier map[string]bool) string {
 
 // callbackFiller are words after "going back to" that are not what the user goes back to.
 var callbackFiller = setOf("said", "what", "about", "earlier", "before", "thing", "bit", "tho", "though", "like", "yeah", "anyway", "guess", "think", "kinda", "actually", "care", "its", "lol", "tbh", "that", "this", "him", "her", "them", "was", "were", "bad", "good", "fine", "okay", "sure", "true", "honestly", "last", "month", "week", "year")
+
+var (
+	// reRestate is a callback that says something again ("like i said, …").
+	reRestate        = lazyre.MustCompile(`\b(like i said|as i said|like i mentioned|as i mentioned|i said (earlier|before))\b`)
+	callbackRestated = lines(false,
+		"Yes, you said that before: {what}.",
+		"Right, {what}; you mentioned that earlier.",
+		"I remember: {what}.",
+	)
+)
+
+// restated is what a "like i said" callback says again, in the second person and seven words
+// at most ("like i said its not like we're fighting" → "it's not like we're fighting"); ""
+// for any other callback.
+func restated(text string) string {
+	low := strings.ToLower(strings.NewReplacer("’", "'").Replace(text))
+	loc := reRestate.FindStringIndex(noApostrophes.Replace(low))
+	if loc == nil {
+		return ""
+	}
+	// The match is on the text without apostrophes: find the same place in low.
+	rest := low
+	for k, skipped := 0, 0; k < len(low); k++ {
+		if low[k] == '\'' {
+			skipped++
+			continue
+		}
+		if k-skipped == loc[1] {
+			rest = low[k:]
+			break
+		}
+	}
+	for _, x := range reClauseEnd.Split(rest, -1) {
+		var w []string
+		for _, f := range strings.Fields(x) {
+			if f = strings.Trim(f, "\"()*-"); f != "" {
+				w = append(w, f)
+			}
+		}
+		for len(w) > 0 && (w[0] == "earlier" || w[0] == "before") {
+			w = w[1:]
+		}
+		if len(w) == 0 {
+			continue
+		}
+		if len(w) > 7 {
+			w = w[:7]
+		}
+		for len(w) > 1 && (trailWords[plain(w[len(w)-1])] && w[len(w)-1] != "not" || determiners[w[len(w)-1]] || keptTail[w[len(w)-1]]) {
+			w = w[:len(w)-1]
+		}
+		if len(w) < 2 {
+			return ""
+		}
+		for i, x := range w {
+			k := noApostrophes.Replace(x)
+			if y, ok := youWords[k]; ok {
+				w[i] = y
+			} else if a, ok := contractions[k]; ok && k == x {
+				w[i] = a
+			}
+		}
+		return strings.Join(w, " ")
+	}
+	return ""
+}
+
+func withWhat(v map[string]string, what string) map[string]string {
+	out := make(map[string]string, len(v)+1)
+	for k, x := range v {
+		out[k] = x
+	}
+	out["what"] = what
+	return out
+}

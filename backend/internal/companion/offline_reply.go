@@ -40,6 +40,7 @@ func (o *Offline) compose(p Prompt, m screens) string {
 	r := &reply{s: s, w: newWriter(s, append(texts, p.Message)), cur: s.cur(), k: len(s.replies) + 1, keywords: o.Keywords}
 	r.values()
 	r.compose()
+	r.anchor()
 	if p.AfterCrisis {
 		return AfterCrisisQuestion(p.Crises) + " " + r.w.text()
 	}
@@ -64,6 +65,8 @@ type reply struct {
 	// act is what the message does (see readAct); keywords ablates the encoder.
 	act      act
 	keywords bool
+	// answered is set when the reply is a real answer to a question (reply.realAnswer).
+	answered bool
 }
 
 func (r *reply) compose() {
@@ -175,7 +178,7 @@ func (r *reply) ack() {
 			groups = append(groups, sit)
 		}
 	}
-	r.w.add(keepAck, "ack", r.vals, append(groups, ackFeeling, ackPlain)...)
+	r.w.add(keepAck, "ack", r.situationVals(), append(groups, ackFeeling, ackPlain)...)
 }
 
 // question adds the reply's one question: a look back at an earlier thread when referBack
@@ -210,8 +213,14 @@ func (r *reply) question(referBackFirst bool, first ...[]tmpl) {
 	} else if r.vals["feeling"] != "" {
 		groups = append(groups, qFeeling)
 	}
+	v := r.vals
+	if sit := r.situationNow(); sit != nil && !r.positive && (r.main == nil || r.main.kind != kindEvent) {
+		// The situation's own questions, before the open ones that would fit any message.
+		v = r.situationVals()
+		groups = append(groups, sit.questions)
+	}
 	groups = append(groups, qPerson, qDay, qPlace, qGeneric, narrowGeneric)
-	r.w.add(keepQuestion, "question", r.vals, groups...)
+	r.w.add(keepQuestion, "question", v, groups...)
 }
 
 // summaryDue is set every few replies, once there is something to sum up.
@@ -419,24 +428,4 @@ func (r *reply) saidAnywhere(text string) bool {
 		}
 	}
 	return false
-}
-
-// withSessionFeeling returns the values with the session's main feeling when the new
-// message names none.
-func (r *reply) withSessionFeeling() map[string]string {
-	v := r.copyVals()
-	if v["feeling"] == "" {
-		if f := r.s.feelings(1, false); len(f) > 0 {
-			setFeeling(v, f[0])
-		}
-	}
-	return v
-}
-
-func (r *reply) copyVals() map[string]string {
-	v := make(map[string]string, len(r.vals))
-	for k, x := range r.vals {
-		v[k] = x
-	}
-	return v
 }

@@ -13,7 +13,7 @@ func (r *reply) respond() bool {
 	if r.act == actShare && in == intentClosing && (sub != "thanks" || strings.HasSuffix(plain(r.cur.text), "cheers")) {
 		r.act = actGoodbye
 	}
-	if r.act == actShare && len(r.s.turns) > 1 && !strings.Contains(r.cur.text, "?") && !r.negativeNow() {
+	if r.act == actShare && len(r.s.turns) > 1 && !strings.Contains(r.cur.text, "?") && !r.negativeNow() && !r.ownHardWord() {
 		// Good news goes on ("the stats resit!!! 58!!!" after "I PASSED"): stay with it.
 		if prev := r.s.turns[len(r.s.turns)-2]; !prev.flagged && len(strings.Fields(r.cur.text)) >= 3 && readAct(prev, r.keywords) == actGoodNews {
 			r.act = actGoodNews
@@ -21,7 +21,11 @@ func (r *reply) respond() bool {
 	}
 	switch r.act {
 	case actCorrection:
-		return r.contrastReply()
+		if np, clause := keptPhrase(r.cur.kept); np == "" && clause == "" && r.correction() {
+			// Nothing of a "not X, it's Y" to say back: what the correction says is right.
+			return true
+		}
+		return r.contrastReply() || r.correction()
 	case actGoodbye:
 		r.goodbye()
 		return true
@@ -126,6 +130,15 @@ func (r *reply) negativeNow() bool {
 		}
 	}
 	return false
+}
+
+// ownHardWord: the user names a hard feeling in a word of their own ("disappointed").
+func (r *reply) ownHardWord() bool {
+	if r.cur.feelWord == "" {
+		return false
+	}
+	f := DetectEmotions(r.cur.feelWord, 1)
+	return len(f) == 0 || !feelingTalk[f[0]].positive
 }
 
 func (r *reply) goodNews() {
@@ -236,70 +249,8 @@ func (r *reply) realAnswer() bool {
 	if r.act == actSelf && !strings.Contains(r.w.parts[len(r.w.parts)-1].text, "?") {
 		r.question(false)
 	}
+	r.answered = true
 	return true
-}
-
-// choiceOf is what a question asks about, in the second person and a few words: "should i
-// email the lecturer or is that snitching" is "emailing the lecturer or not" → "whether to
-// email the lecturer". It is "this" when no short clause can be found.
-func choiceOf(text string) string {
-	if i := strings.Index(text, "?"); i > 0 {
-		text = text[:i] // what follows the question is not part of it
-	}
-	n := plain(text)
-	// The lead that starts first, the longest of those: "how should i" before "should i".
-	lead, i := "", -1
-	for _, l := range []string{"do you think i should ", "what should i ", "should i ", "is it ", "would it be ", "am i ", "how do i ", "how can i ", "how should i ", "any tips for ", "tips for ", "how do people ", "how do you "} {
-		if k := strings.Index(n, l); k >= 0 && (i < 0 || k < i || k == i && len(l) > len(lead)) {
-			lead, i = l, k
-		}
-	}
-	if rest := strings.Fields(n[max(i, 0)+len(lead):]); i >= 0 && len(rest) > 0 {
-		if len(rest) > 7 {
-			rest = rest[:7]
-			// A cut phrase does not end on a word that leads on ("…at dinner or just").
-			for len(rest) > 2 && (notModifiers[rest[len(rest)-1]] || determiners[rest[len(rest)-1]]) {
-				rest = rest[:len(rest)-1]
-			}
-		}
-		// Stop at a second clause ("or is that snitching").
-		for k, w := range rest {
-			if k > 0 && (w == "or" || w == "but" || w == "because" || w == "bc") && k+1 < len(rest) && (rest[k+1] == "is" || rest[k+1] == "would" || rest[k+1] == "am" || rest[k+1] == "does") {
-				rest = rest[:k]
-				break
-			}
-		}
-		phrase := strings.Join(youForm(rest), " ")
-		switch lead {
-		case "should i ", "do you think i should ":
-			return "whether to " + phrase
-		case "how do i ", "how can i ", "how should i ":
-			return "how to " + phrase
-		case "what should i ":
-			return "what to " + phrase
-		case "am i ":
-			return "whether you're " + strings.TrimPrefix(phrase, "being ")
-		case "any tips for ", "tips for ":
-			return phrase
-		case "how do people ", "how do you ":
-			return "how to " + strings.TrimPrefix(strings.TrimPrefix(phrase, "even "), "actually ")
-		}
-		return "whether it's " + phrase
-	}
-	return "this"
-}
-
-var youWords = map[string]string{"i": "you", "im": "you're", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "ive": "you've", "id": "you'd", "ill": "you'll", "am": "are", "you": "them", "your": "their"}
-
-func youForm(words []string) []string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		if y, ok := youWords[w]; ok {
-			w = y
-		}
-		out[i] = w
-	}
-	return out
 }
 
 // contrastReply reflects "not X, it's Y" and corrections: what it is about, and not what it

@@ -15,8 +15,9 @@ var (
 	// reContrast turns to what it is about: "…, its my mum", "…, i just feel empty".
 	reContrast = lazyre.MustCompile(`(,|\b(but|its|it s|just|more|rather|actually|its more|i mean|im just|i just)\b)`)
 	// reThirdPerson starts a clause about someone else.
-	reThirdPerson = lazyre.MustCompile(`^(and |but |so |like )?(he|she|they|hes|shes|theyre|theyve|hed|shed|his|her|their|nobody( else)?|no one( else)?|everyone( else)?|everybody( else)?|someone|my (\w+ )?(` + relationAlt() + `))\b`)
-	reClauseBreak = lazyre.MustCompile(`[,;]|\b(and|but|because|bc|cos|when|while|if)\b`)
+	reThirdPerson    = lazyre.MustCompile(`^(and |but |so |like )?(he|she|they|hes|shes|theyre|theyve|hed|shed|his|her|their|nobody( else)?|no one( else)?|everyone( else)?|everybody( else)?|someone|my (\w+ )?(` + relationAlt() + `))\b`)
+	reCorrectionMark = lazyre.MustCompile(`^ (wait|sorry|actually|hang on|my bad)\b`)
+	reClauseBreak    = lazyre.MustCompile(`[,;]|\b(and|but|because|bc|cos|when|while|if)\b`)
 )
 
 func relationAlt() string {
@@ -37,6 +38,11 @@ func contrast(sentence string) (denied, kept string, ok bool) {
 	denials := reDenial.FindAllStringIndex(n, -1)
 	for k, d := range denials {
 		rest := n[d[1]:]
+		if d[0] == 0 && reCorrectionMark.MatchString(rest) {
+			// "no wait its wednesdays": the "no" takes back what was said before; it
+			// denies nothing of what follows.
+			continue
+		}
 		// The turn comes at least two words after the denial ("no its not that…" is one
 		// denial, not a turn).
 		skip := 0

@@ -350,3 +350,23 @@ func memoryValue(m, sensitive string) (map[string]string, bool) {
 func (r *reply) memoryThread() (string, bool) {
 	return r.w.pick("memory", r.vals, nil, memoryLines...)
 }
+
+// withSessionFeeling returns the values with the session's main feeling when the new
+// message names none.
+func (r *reply) withSessionFeeling() map[string]string {
+	v := r.copyVals()
+	if v["feeling"] == "" {
+		if f := r.s.feelings(1, false); len(f) > 0 {
+			setFeeling(v, f[0])
+		}
+	}
+	return v
+}
+
+func (r *reply) copyVals() map[string]string {
+	v := make(map[string]string, len(r.vals))
+	for k, x := range r.vals {
+		v[k] = x
+	}
+	return v
+}

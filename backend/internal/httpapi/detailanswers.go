@@ -3,14 +3,13 @@ package httpapi
 import (
 	"bytes"
 	"io"
-	"math"
 	"net/http"
 
 	"github.com/go-json-experiment/json"
 	"github.com/google/uuid"
 	"github.com/klauspost/compress/gzip"
-	"github.com/maypok86/otter/v2"
 
+	"github.com/percolate/percolate/backend/internal/cache"
 	"github.com/percolate/percolate/backend/internal/chat"
 )
 
@@ -35,18 +34,12 @@ type keptDetail struct {
 }
 
 // keptDetails is the instance's kept answers; nil keeps nothing.
-type keptDetails struct {
-	c   *otter.Cache[uuid.UUID, *keptDetail]
-	max int
-}
+type keptDetails = cache.Cache[uuid.UUID, *keptDetail]
 
 func newKeptDetails(maxBytes int) *keptDetails {
-	return &keptDetails{max: maxBytes, c: otter.Must(&otter.Options[uuid.UUID, *keptDetail]{
-		MaximumWeight: uint64(maxBytes), // #nosec G115 -- a positive constant
-		Weigher: func(_ uuid.UUID, k *keptDetail) uint32 {
-			return uint32(min(256+len(k.head)+len(k.gzip), math.MaxUint32)) // #nosec G115 -- clamped
-		},
-	})}
+	return cache.New(cache.Config[uuid.UUID, *keptDetail]{MaxBytes: maxBytes, Bytes: func(k *keptDetail) int {
+		return 256 + len(k.head) + len(k.gzip)
+	}})
 }
 
 // detailAnswer is GET /api/chat/sessions/{id}'s 200 answer.
@@ -64,7 +57,7 @@ func (a detailAnswer) VisitGetChatSessionResponse(w http.ResponseWriter) error {
 	if err != nil {
 		return err
 	}
-	if k, ok := a.kept.c.GetIfPresent(a.d.ID); ok && k.version == a.d.Version && bytes.Equal(k.head, head) {
+	if k, ok := a.kept.Get(a.d.ID); ok && k.version == a.d.Version && bytes.Equal(k.head, head) {
 		return writeGzipped(w, k.gzip)
 	}
 	buf := jsonBuffers.Get().(*bytes.Buffer)
@@ -77,9 +70,7 @@ func (a detailAnswer) VisitGetChatSessionResponse(w http.ResponseWriter) error {
 		return writeJSONBytes(w, buf.Bytes()) // sent as it is, which costs nothing to make again
 	}
 	k := &keptDetail{version: a.d.Version, head: head, gzip: gzipped(buf.Bytes())}
-	if 256+len(k.head)+len(k.gzip) <= a.kept.max/4 { // one session must not push out all the others
-		a.kept.c.Set(a.d.ID, k)
-	}
+	a.kept.Set(a.d.ID, k)
 	return writeGzipped(w, k.gzip)
 }
 

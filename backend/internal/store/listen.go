@@ -23,10 +23,11 @@ type Listener struct {
 	channels []string
 	log      *slog.Logger
 
-	mu    sync.Mutex
-	subs  []subscription // in the order they were added
-	next  int
-	ready chan struct{} // closed once the first LISTEN took effect
+	mu        sync.Mutex
+	subs      []subscription // in the order they were added
+	next      int
+	listening bool          // as the watchers were last told
+	ready     chan struct{} // closed once the first LISTEN took effect
 }
 
 // subscription is a channel's payload handler, or (channel "") a watcher of the connection.
@@ -57,8 +58,10 @@ func (l *Listener) Subscribe(channel string, fn func(payload string)) (unsubscri
 
 // Watch calls fn with true each time the listener starts listening on its channels, and with
 // false when it stops (a lost connection, or the end of Run), until the returned function is
-// called. Watchers are called in the order they were added. fn runs on the listener's
-// goroutine: it must not block.
+// called; when the listener listens already, Watch calls fn(true) itself before it returns, so
+// that a watcher added to a running listener does not wait for a reconnection. Watchers are
+// called in the order they were added. fn runs on the listener's goroutine (or Watch's): it
+// must not block, nor call the listener.
 func (l *Listener) Watch(fn func(listening bool)) (unwatch func()) {
 	return l.add(subscription{watch: fn})
 }
@@ -69,6 +72,10 @@ func (l *Listener) add(s subscription) func() {
 	s.id = l.next
 	l.next++
 	l.subs = append(l.subs, s)
+	if s.watch != nil && l.listening {
+		// Under mu, so that a change the watchers are told next comes after this.
+		s.watch(true)
+	}
 	return func() {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -145,6 +152,10 @@ func (l *Listener) listen(ctx context.Context) error {
 func (l *Listener) current(channel string) []subscription {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.currentLocked(channel)
+}
+
+func (l *Listener) currentLocked(channel string) []subscription {
 	subs := make([]subscription, 0, len(l.subs))
 	for _, s := range l.subs {
 		if s.channel == channel {
@@ -161,7 +172,11 @@ func (l *Listener) dispatch(channel, payload string) {
 }
 
 func (l *Listener) watchers(listening bool) {
-	for _, s := range l.current("") {
+	l.mu.Lock()
+	l.listening = listening
+	subs := l.currentLocked("")
+	l.mu.Unlock()
+	for _, s := range subs {
 		s.watch(listening)
 	}
 }

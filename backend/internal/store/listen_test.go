@@ -12,7 +12,8 @@ import (
 // TestListenerSharesOneConnection: one listener hears several channels over one connection
 // (one PostgreSQL backend), hands each payload to its own channel's subscribers only, and
 // tells its watchers when it stops listening (a lost connection) and when it listens again,
-// when the subscribers also hear that something may have been missed.
+// when the subscribers also hear that something may have been missed. A watcher added while
+// it listens is told so at once, not at the next reconnection.
 func TestListenerSharesOneConnection(t *testing.T) {
 	st := pgtest.New(t)
 	ctx := context.Background()
@@ -58,6 +59,11 @@ func TestListenerSharesOneConnection(t *testing.T) {
 
 	expectWatched(true)
 	<-l.Ready()
+	late := make(chan bool, 8)
+	l.Watch(func(listening bool) { late <- listening })
+	if len(late) != 1 || !<-late {
+		t.Fatal("a watcher added to a listening listener was not told it listens")
+	}
 	var listeners int
 	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`).Scan(&listeners); err != nil {
 		t.Fatal(err)
@@ -78,6 +84,16 @@ func TestListenerSharesOneConnection(t *testing.T) {
 	}
 	expectWatched(false)
 	expectWatched(true)
+	for _, want := range []bool{false, true} {
+		select {
+		case w := <-late:
+			if w != want {
+				t.Fatalf("the late watcher told listening = %v, want %v", w, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the late watcher not told listening = %v", want)
+		}
+	}
 	expect("a after the reconnection", got["a"], "")
 	expect("b after the reconnection", got["b"], "")
 	notify("percolate_a", "again")

@@ -14,6 +14,13 @@
 import { browser } from '../auth/browser';
 import { clearSession, getAccessToken, getRefreshToken, setTokens } from '../auth/storage';
 import { ApiError, isObject, stringField } from './errors';
+import { takeEarly } from './early';
+
+/** The page's early answer to a GET of `url` (./early.ts), when it came back good. */
+async function earlyAnswer(url: string): Promise<Response | undefined> {
+  const answer = await takeEarly(url, getAccessToken())?.catch(() => undefined);
+  return answer?.ok ? answer : undefined;
+}
 
 function isJsonContentType(contentType: string | null): boolean {
   if (!contentType) return false;
@@ -164,7 +171,8 @@ function withAuthorization(init: RequestInit, token: string | null): RequestInit
  */
 export async function authorizedFetch(url: string, init: RequestInit = {}): Promise<Response> {
   const request = withAuthorization(init, getAccessToken());
-  const response = await fetch(url, request);
+  const early = (request.method ?? 'GET').toUpperCase() === 'GET' ? await earlyAnswer(url) : undefined;
+  const response = early ?? (await fetch(url, request));
 
   if (
     response.status !== 401 ||

@@ -1,7 +1,24 @@
 export * from '@testing-library/react';
 export { renderWithProviders as render, createTestQueryClient } from './render';
 export { server } from './server';
-export { aProfile, aUser, setSupportEmail } from './fixtures';
+export {
+  aCheckin,
+  aCheckinSummary,
+  aMemory,
+  aMessage,
+  aProfile,
+  aPushDevice,
+  aReply,
+  aSession,
+  aSessionDetail,
+  aSignIn,
+  aUser,
+  aWeeklyReport,
+  entitlementsOf,
+  SESSION_ID,
+  setSupportEmail,
+  someReminders,
+} from './fixtures';
 
 /**
  * Holds a mocked response until the test opens it, so that a busy state ("Deleting...") stays

@@ -57,3 +57,23 @@ func TestTuningHalfLoads(t *testing.T) {
 		}
 	}
 }
+
+// Misses names, reply by reply, the checks the figures count against it.
+func TestMissesNameWhatEachReplyMissed(t *testing.T) {
+	turn := func(user string, e Expect, reply string) Exchange {
+		return Exchange{Turn: Turn{User: user, Expect: e}, Reply: reply, Engine: true}
+	}
+	run := Run{Exchanges: []Exchange{
+		{Turn: Turn{User: "hey"}, Reply: "Welcome."},
+		turn("my sister keeps borrowing my car", Expect{Focus: "sister"}, "That sounds like a lot. How are you?"),
+		turn("going back to the car thing", Expect{Callback: "car"}, "The car keeps coming up. How is it now?"),
+		turn("should i say something to him", Expect{Answer: true, Kind: "opinion"}, "What's your own best guess?"),
+	}}
+	got := Misses(run, true)
+	want := []string{"", "generic, focus", "", "generic, answer"}
+	for i := range want {
+		if s := strings.Join(got[i], ", "); s != want[i] {
+			t.Errorf("exchange %d: missed %q, want %q", i, s, want[i])
+		}
+	}
+}

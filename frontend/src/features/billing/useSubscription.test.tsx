@@ -4,17 +4,18 @@ import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Providers } from '../../app/Providers';
+import type { Role } from '../../api/gen/model';
+import { aUser } from '../../test-utils/fixtures';
 import { createTestQueryClient } from '../../test-utils/render';
 import { server } from '../../test-utils/server';
 import { ALREADY_SUBSCRIBED, CHECKOUT_FAILED, ERROR_BANNER_MS, PORTAL_FAILED, useSubscription } from './useSubscription';
 
-const user = { id: '0f7e8a3c-0000-4000-8000-000000000001', email: 'ada@example.com', name: 'Ada', role: 'USER', isStudent: false };
-
-function signedIn(role = 'USER') {
+function signedIn(role: Role = 'USER') {
+  const user = aUser({ role, isStudent: false });
   localStorage.setItem('accessToken', 'access');
   localStorage.setItem('refreshToken', 'refresh');
-  localStorage.setItem('user', JSON.stringify({ ...user, role }));
-  server.use(http.get('*/api/auth/me', () => HttpResponse.json({ ...user, role })));
+  localStorage.setItem('user', JSON.stringify(user));
+  server.use(http.get('*/api/auth/me', () => HttpResponse.json(user)));
 }
 
 let loginVisits = 0;

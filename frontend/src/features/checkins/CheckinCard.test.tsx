@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { getCreateCheckinResponseMock, getUpdateCheckinResponseMock } from '../../api/gen/checkins/checkins.msw';
 import type { CheckinRequest, CheckinUpdate } from '../../api/gen/model';
 import { resourcesFor } from '../safety/fixtures';
-import { render, screen, server, waitFor, within } from '../../test-utils';
+import { aCheckin, render, screen, server, waitFor, within } from '../../test-utils';
 import { CheckinCard } from './CheckinCard';
 import { localDate, moods } from './moods';
 
@@ -13,7 +13,7 @@ const saved = (mood: number, over: Partial<ReturnType<typeof getCreateCheckinRes
     safety: undefined,
     lowStreak: undefined,
     ...over,
-    checkin: { ...getCreateCheckinResponseMock().checkin, id: 'c1', mood: mood as 1, emotions: [], tags: [], note: undefined },
+    checkin: aCheckin({ id: 'c1', mood: mood as 1 }),
   });
 
 function answerResources() {

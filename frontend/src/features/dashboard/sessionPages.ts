@@ -4,14 +4,8 @@
  * array; the next page's URL comes from the RFC 8288 `Link: <…>; rel="next"`
  * header, which is absent on the last page.
  */
-import {
-  useInfiniteQuery,
-  useQueryClient,
-  type InfiniteData,
-  type keepPreviousData,
-  type QueryClient,
-} from '@tanstack/react-query';
-import { getListChatSessionsQueryKey, getListChatSessionsUrl, useDeleteChatSession } from '../../api/gen/chat/chat';
+import { useInfiniteQuery, type InfiniteData, type keepPreviousData } from '@tanstack/react-query';
+import { getListChatSessionsQueryKey, getListChatSessionsUrl } from '../../api/gen/chat/chat';
 import type { SessionListItem } from '../../api/gen/model';
 import { authorizedFetch, errorFromResponse, readBody } from '../../api/authorizedFetch';
 import { getSearchProfileSessionsUrl } from '../../api/gen/profile/profile';
@@ -50,37 +44,12 @@ export function allSessions(data: InfiniteData<SessionPage> | undefined): Sessio
   return data ? data.pages.flatMap((page) => page.items) : [];
 }
 
-/** The list's cache key: the list's own key (so whatever invalidates the list refreshes it), paged. */
+/**
+ * The list's cache key: the list's own key, paged, so that what changes sessions
+ * (features/sessions/mutations.ts) refreshes it with the list.
+ */
 export function sessionPagesKey(query: string) {
   return [...getListChatSessionsQueryKey(), 'pages', query.trim()] as const;
-}
-
-/**
- * Every cached list of sessions (the generated list's key and the dashboard's pages under it)
- * is fetched again: the one place that says a session was created, answered, ended or deleted.
- */
-export function invalidateSessions(queryClient: QueryClient) {
-  return queryClient.invalidateQueries({ queryKey: getListChatSessionsQueryKey() });
-}
-
-/**
- * Deletes one session (spec §4, session delete): it leaves every cached page at once, so its
- * card goes without waiting for the list, and then the list is fetched again.
- */
-export function useDeleteSession() {
-  const queryClient = useQueryClient();
-  return useDeleteChatSession({
-    mutation: {
-      onSuccess: (_, { id }) => {
-        queryClient.setQueriesData<InfiniteData<SessionPage>>(
-          { queryKey: [...getListChatSessionsQueryKey(), 'pages'] },
-          (data) =>
-            data && { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => item.id !== id) })) },
-        );
-        void invalidateSessions(queryClient);
-      },
-    },
-  });
 }
 
 export function useSessionPages(

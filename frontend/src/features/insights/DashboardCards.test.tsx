@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
 import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
-import { aUser, render, screen, server, within } from '../../test-utils';
+import { aUser, aWeeklyReport, render, screen, server, within } from '../../test-utils';
 import { DashboardCards } from './DashboardCards';
 
 function Where() {
@@ -23,17 +23,7 @@ function premiumApi(invite: 200 | 404) {
   server.use(
     getGetCurrentUserMockHandler(aUser({ role: 'PREMIUM' })),
     http.get('*/api/insights/weekly', () =>
-      HttpResponse.json([
-        {
-          id: '5b1f0c7e-1111-4c1e-9a44-000000000001',
-          weekStart: '2026-11-16',
-          sessionCount: 3,
-          emotions: [{ emotion: 'anxiety', count: 2 }],
-          themes: ['exams', 'roommate', 'home'],
-          suggestion: 'Pick one small pause each day.',
-          createdAt: '2026-11-23T08:00:00Z',
-        },
-      ]),
+      HttpResponse.json([aWeeklyReport({ emotions: [{ emotion: 'anxiety', count: 2 }] })]),
     ),
     http.get('*/api/subscription/community', () =>
       invite === 200

@@ -1,8 +1,9 @@
 import type { WeeklyReport } from '../../api/gen/model';
+import { aWeeklyReport } from '../../test-utils';
 import { emotionColors, lastWeeks, nextMonday, OKABE_ITO, OTHER_COLOR } from './weeks';
 
 function report(weekStart: string, emotions: WeeklyReport['emotions']): WeeklyReport {
-  return { id: weekStart, weekStart, sessionCount: 1, emotions, themes: [], suggestion: 's', createdAt: '2026-11-23T08:00:00Z' };
+  return aWeeklyReport({ id: weekStart, weekStart, sessionCount: 1, emotions, themes: [], suggestion: 's' });
 }
 
 describe('weeks', () => {

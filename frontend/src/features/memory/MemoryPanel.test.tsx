@@ -1,12 +1,8 @@
 import { http, HttpResponse } from 'msw';
 import { useState } from 'react';
 import type { Memory, Profile } from '../../api/gen/model';
-import { aProfile, render, screen, server, waitFor, within } from '../../test-utils';
+import { aMemory, aProfile, render, screen, server, waitFor, within } from '../../test-utils';
 import { MemoryPanel } from './MemoryPanel';
-
-function aMemory(id: string, text: string): Memory {
-  return { id, text, sessionId: null, createdAt: '2026-11-20T10:00:00Z', updatedAt: '2026-11-20T10:00:00Z' };
-}
 
 /** A server holding memories in a list; returns it and the profile bodies PUT. */
 function memoryServer(initial: Memory[]) {
@@ -62,7 +58,7 @@ describe('MemoryPanel', () => {
   });
 
   it('lists the memories and edits one in place', async () => {
-    const state = memoryServer([aMemory('m1', 'Has a statistics midterm on Tuesday'), aMemory('m2', 'Has a friend called Maya')]);
+    const state = memoryServer([aMemory({ id: 'm1', text: 'Has a statistics midterm on Tuesday' }), aMemory({ id: 'm2', text: 'Has a friend called Maya' })]);
     const { user } = render(<Harness initial={aProfile()} />);
 
     const list = await screen.findByRole('list', { name: 'Memories' });
@@ -87,7 +83,7 @@ describe('MemoryPanel', () => {
   });
 
   it('shows the field error the server gives and stays editing', async () => {
-    memoryServer([aMemory('m1', 'Has a friend called Maya')]);
+    memoryServer([aMemory({ id: 'm1', text: 'Has a friend called Maya' })]);
     const { user } = render(<Harness initial={aProfile()} />);
 
     await user.click(await screen.findByRole('button', { name: 'Edit “Has a friend called Maya”' }));
@@ -99,7 +95,7 @@ describe('MemoryPanel', () => {
   });
 
   it('deletes one memory', async () => {
-    const state = memoryServer([aMemory('m1', 'Has a statistics midterm on Tuesday'), aMemory('m2', 'Has a friend called Maya')]);
+    const state = memoryServer([aMemory({ id: 'm1', text: 'Has a statistics midterm on Tuesday' }), aMemory({ id: 'm2', text: 'Has a friend called Maya' })]);
     const { user } = render(<Harness initial={aProfile()} />);
 
     await user.click(await screen.findByRole('button', { name: 'Delete “Has a friend called Maya”' }));
@@ -110,7 +106,7 @@ describe('MemoryPanel', () => {
   });
 
   it('forgets everything only after the confirmation', async () => {
-    const state = memoryServer([aMemory('m1', 'Has a friend called Maya')]);
+    const state = memoryServer([aMemory({ id: 'm1', text: 'Has a friend called Maya' })]);
     const { user } = render(<Harness initial={aProfile()} />);
 
     await user.click(await screen.findByRole('button', { name: 'Forget everything' }));

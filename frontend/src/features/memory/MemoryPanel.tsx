@@ -12,27 +12,21 @@ import {
   Title,
 } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Memory, Profile } from '../../api/gen/model';
-import {
-  getListMemoriesQueryKey,
-  useDeleteAllMemories,
-  useDeleteMemory,
-  useListMemories,
-  useUpdateMemory,
-  useUpdateProfile,
-} from '../../api/gen/profile/profile';
+import { useListMemories } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
 import { updateMemoryBodyTextMax } from '../../api/gen/zod/schemas';
+import { useSaveProfile } from '../profile/mutations';
+import { useEditMemory, useForgetAllMemories, useForgetMemory } from './mutations';
 
 /** Longest remembered sentence: the contract's MemoryUpdate.text. */
 export const MEMORY_MAX = updateMemoryBodyTextMax;
 
 interface MemoryPanelProps {
   profile: Profile;
-  /** Called with the profile the server answered after the switch changed. */
-  onProfileSaved: (profile: Profile) => void;
+  /** Called with the profile the server answered after the switch changed (the cached profile holds it already). */
+  onProfileSaved?: (profile: Profile) => void;
 }
 
 /**
@@ -41,19 +35,17 @@ interface MemoryPanelProps {
  * the switch that turns memory off (then nothing is learnt or used).
  */
 export function MemoryPanel({ profile, onProfileSaved }: MemoryPanelProps) {
-  const queryClient = useQueryClient();
   const memories = useListMemories({ query: { retry: false } });
-  const updateProfile = useUpdateProfile();
-  const forgetAll = useDeleteAllMemories();
+  const updateProfile = useSaveProfile();
+  const forgetAll = useForgetAllMemories();
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  const refresh = () => queryClient.invalidateQueries({ queryKey: getListMemoriesQueryKey() });
 
   async function toggle(enabled: boolean) {
     setError(null);
     try {
-      onProfileSaved(await updateProfile.mutateAsync({ data: { memoryEnabled: enabled } }));
+      const saved = await updateProfile.mutateAsync({ data: { memoryEnabled: enabled } });
+      onProfileSaved?.(saved);
     } catch {
       setError('Failed to change the memory setting. Please try again.');
     }
@@ -64,7 +56,6 @@ export function MemoryPanel({ profile, onProfileSaved }: MemoryPanelProps) {
     try {
       await forgetAll.mutateAsync();
       setConfirmOpen(false);
-      await refresh();
     } catch {
       setError('Failed to forget. Please try again.');
     }
@@ -111,7 +102,7 @@ export function MemoryPanel({ profile, onProfileSaved }: MemoryPanelProps) {
         ) : (
           <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Memories">
             {list.map((m) => (
-              <MemoryItem key={m.id} memory={m} onChanged={refresh} />
+              <MemoryItem key={m.id} memory={m} />
             ))}
           </Stack>
         )}
@@ -149,22 +140,20 @@ export function MemoryPanel({ profile, onProfileSaved }: MemoryPanelProps) {
 
 interface MemoryItemProps {
   memory: Memory;
-  onChanged: () => Promise<unknown>;
 }
 
 /** One remembered sentence: shown, or edited in place. */
-function MemoryItem({ memory, onChanged }: MemoryItemProps) {
+function MemoryItem({ memory }: MemoryItemProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(memory.text);
   const [error, setError] = useState<string | null>(null);
-  const update = useUpdateMemory();
-  const remove = useDeleteMemory();
+  const update = useEditMemory();
+  const remove = useForgetMemory();
 
   async function save() {
     setError(null);
     try {
       await update.mutateAsync({ memoryId: memory.id, data: { text: draft } });
-      await onChanged();
       setEditing(false);
     } catch (e) {
       setError((isApiError(e) && e.details?.text) || 'Failed to save changes');
@@ -175,7 +164,6 @@ function MemoryItem({ memory, onChanged }: MemoryItemProps) {
     setError(null);
     try {
       await remove.mutateAsync({ memoryId: memory.id });
-      await onChanged();
     } catch {
       setError('Failed to delete. Please try again.');
     }

@@ -1,12 +1,11 @@
 import { http, HttpResponse } from 'msw';
-import { getListChatSessionsResponseMock } from '../../api/gen/chat/chat.msw';
 import type { SessionListItem } from '../../api/gen/model';
-import { server } from '../../test-utils';
+import { aSession, server } from '../../test-utils';
 import { onThisDayDates, sessionTitlesOn } from './onThisDay';
 
-/** A session from the generated mock, last active at local noon of `day`. */
-function aSession(title: string, day: string): SessionListItem {
-  return { ...getListChatSessionsResponseMock()[0], title, updatedAt: new Date(`${day}T12:00:00`).toISOString() };
+/** A session last active at local noon of `day`. */
+function activeOn(title: string, day: string): SessionListItem {
+  return aSession({ title, updatedAt: new Date(`${day}T12:00:00`).toISOString() });
 }
 
 describe('on this day', () => {
@@ -23,12 +22,12 @@ describe('on this day', () => {
         const url = new URL(request.url);
         pages.push(url.search);
         if (!url.searchParams.get('cursor')) {
-          return HttpResponse.json([aSession('Today', '2026-11-29'), aSession('Exam eve', '2026-10-29')], {
+          return HttpResponse.json([activeOn('Today', '2026-11-29'), activeOn('Exam eve', '2026-10-29')], {
             headers: { Link: '</api/chat/sessions?limit=200&cursor=p2>; rel="next"' },
           });
         }
         if (url.searchParams.get('cursor') === 'p2') {
-          return HttpResponse.json([aSession('Moving in', '2025-11-29'), aSession('Older', '2025-11-01')], {
+          return HttpResponse.json([activeOn('Moving in', '2025-11-29'), activeOn('Older', '2025-11-01')], {
             headers: { Link: '</api/chat/sessions?limit=200&cursor=p3>; rel="next"' },
           });
         }

@@ -1,11 +1,11 @@
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { Profile, ProfileUpdate } from '../../api/gen/model';
-import { getGetProfileQueryKey, useGetProfile, useUpdateProfile } from '../../api/gen/profile/profile';
+import { useGetProfile } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
 import { CountryField } from '../../pages/Profile/CountryField';
+import { useSaveProfile } from '../profile/mutations';
 import { ReminderTimeField } from '../reminders/ReminderTimeField';
 
 /** A profile text the onboarding asks for, saved as the profile page saves it. */
@@ -59,9 +59,8 @@ export function Onboarding() {
 }
 
 function OnboardingSteps({ profile: initial }: { profile: Profile }) {
-  const queryClient = useQueryClient();
   const phone = useMediaQuery('(max-width: 36em)');
-  const update = useUpdateProfile();
+  const update = useSaveProfile();
   const [profile, setProfile] = useState(initial);
   const [index, setIndex] = useState(0);
   const [values, setValues] = useState<Record<TextField, string>>({
@@ -72,9 +71,9 @@ function OnboardingSteps({ profile: initial }: { profile: Profile }) {
   const step = STEPS[index];
   const last = index === STEPS.length - 1;
 
+  // The cached profile already holds the answer (useSaveProfile); the steps read this copy.
   function saved(p: Profile) {
     setProfile(p);
-    queryClient.setQueryData(getGetProfileQueryKey(), p);
   }
 
   function next() {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { Weekday } from '../../api/gen/model';
 import { isApiError } from '../../api/mutator';
 import { nextDueText } from './nextDue';
-import { useSaveReminders } from './useSaveReminders';
+import { useSaveReminders } from './mutations';
 import { browserTimeZone } from './zones';
 
 const EVERY_DAY: Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];

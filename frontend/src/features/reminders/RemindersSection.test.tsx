@@ -1,27 +1,8 @@
 import { http, HttpResponse } from 'msw';
-import type { PushDevice, ReminderSettings, Reminders } from '../../api/gen/model';
-import { getGetRemindersResponseMock } from '../../api/gen/profile/profile.msw';
-import { render, screen, server, waitFor, within } from '../../test-utils';
+import type { ReminderSettings, Reminders } from '../../api/gen/model';
+import { aPushDevice, render, screen, server, someReminders, waitFor, within } from '../../test-utils';
 import { deviceName } from './push';
 import { RemindersSection } from './RemindersSection';
-
-function aDevice(id: string, device: string): PushDevice {
-  return { id, device, createdAt: '2026-11-20T10:00:00Z' };
-}
-
-function someReminders(overrides: Partial<Reminders> = {}): Reminders {
-  return getGetRemindersResponseMock({
-    days: [],
-    time: '19:00',
-    timeZone: '',
-    email: false,
-    push: false,
-    nextDue: null,
-    devices: [],
-    vapidPublicKey: 'BPublicKey',
-    ...overrides,
-  });
-}
 
 /** A server holding the reminders; returns its state with the bodies PUT and ids deleted. */
 function remindersServer(initial: Reminders) {
@@ -84,7 +65,7 @@ describe('RemindersSection', () => {
 
   it('lists the devices with push reminders and removes one', async () => {
     const state = remindersServer(
-      someReminders({ push: true, devices: [aDevice('d1', 'Chrome on Android'), aDevice('d2', 'Firefox on Linux')] }),
+      someReminders({ push: true, devices: [aPushDevice({ id: 'd1', device: 'Chrome on Android' }), aPushDevice({ id: 'd2', device: 'Firefox on Linux' })] }),
     );
     const { user } = render(<RemindersSection />);
     const list = await screen.findByRole('list', { name: 'Devices with push reminders' });

@@ -1,17 +1,11 @@
 import { Alert, Button, Chip, Group, Paper, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { Reminders, Weekday } from '../../api/gen/model';
-import {
-  getGetRemindersQueryKey,
-  useAddPushSubscription,
-  useDeletePushSubscription,
-  useGetReminders,
-} from '../../api/gen/profile/profile';
+import { useGetReminders } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
 import { subscribeThisDevice } from './push';
 import { nextDueText } from './nextDue';
-import { useSaveReminders } from './useSaveReminders';
+import { useAddDevice, useRemoveDevice, useSaveReminders } from './mutations';
 import { browserTimeZone, zoneOptions } from './zones';
 
 const DAYS: { value: Weekday; label: string }[] = [
@@ -47,16 +41,14 @@ export function RemindersSection() {
 }
 
 function RemindersForm({ reminders }: { reminders: Reminders }) {
-  const client = useQueryClient();
   const [form, setForm] = useState(() => formOf(reminders));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<string | null>(null);
   const [pushNote, setPushNote] = useState<string | null>(null);
   const update = useSaveReminders();
-  const addDevice = useAddPushSubscription();
-  const removeDevice = useDeletePushSubscription();
+  const addDevice = useAddDevice();
+  const removeDevice = useRemoveDevice();
   const zones = useMemo(() => zoneOptions(form.timeZone), [form.timeZone]);
-  const store = (r: Reminders) => client.setQueryData(getGetRemindersQueryKey(), r);
 
   function save(next = form) {
     setErrors({});
@@ -89,8 +81,7 @@ function RemindersForm({ reminders }: { reminders: Reminders }) {
         setPushNote('Notifications are turned off for Percolate in this browser, so push reminders cannot show.');
         return;
       }
-      const device = await addDevice.mutateAsync({ data: outcome.request });
-      store({ ...reminders, devices: [...reminders.devices.filter((d) => d.id !== device.id), device] });
+      await addDevice.mutateAsync({ data: outcome.request });
       setForm((f) => ({ ...f, push: true }));
     } catch {
       setPushNote('This device could not be set up for push reminders just now.');
@@ -98,10 +89,7 @@ function RemindersForm({ reminders }: { reminders: Reminders }) {
   }
 
   function remove(id: string) {
-    removeDevice.mutate(
-      { subscriptionId: id },
-      { onSuccess: () => void client.invalidateQueries({ queryKey: getGetRemindersQueryKey() }) },
-    );
+    removeDevice.mutate({ subscriptionId: id });
   }
 
   return (

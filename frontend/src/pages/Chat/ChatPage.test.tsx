@@ -2,55 +2,34 @@ import { http, HttpResponse } from 'msw';
 import { Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
-import type { Message, SendMessageResponse, SessionDetail } from '../../api/gen/model';
+import type { Message, SessionDetail } from '../../api/gen/model';
 import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testing/sse';
 import { fakeChatLayout } from '../../features/chat/testing/layout';
-import { act, aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { act, aMessage, aReply, aSessionDetail, aUser, render, screen, server, SESSION_ID as SESSION, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 import { CONTINUE_THREAD } from '../../features/chat/components/ChatScreen/ChatScreen';
-import { threadOpening } from '../../features/chat/hooks/useChatConversation';
+import { threadOpening } from '../../features/chat/hooks/chatState';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { setTokens } from '../../auth/storage';
 
-const SESSION = '5f0c2a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f';
 const TROUBLE = "I'm having trouble connecting. Please check your connection or try again later.";
 
-function aMessage(index: number, overrides: Partial<Message> = {}): Message {
-  return {
+/** The conversation's message number `index`: the user's at even numbers, the reply's at odd ones. */
+function nth(index: number, overrides: Partial<Message> = {}): Message {
+  const mine = index % 2 === 0;
+  return aMessage({
     id: `m-${index}`,
-    content: index % 2 === 0 ? `I said thing ${index}` : `You reflected on thing ${index}`,
-    role: index % 2 === 0 ? 'user' : 'assistant',
-    timestamp: '2026-11-20T10:00:00Z',
-    tokenCount: 5,
+    content: mine ? `I said thing ${index}` : `You reflected on thing ${index}`,
+    role: mine ? 'user' : 'assistant',
     ...overrides,
-  };
+  });
 }
 
+/** The session these tests open: one exchange. */
 function aDetail(overrides: Partial<SessionDetail> = {}): SessionDetail {
-  return {
-    sessionId: SESSION,
-    title: 'Exam worries',
-    status: 'ACTIVE',
-    isActive: true,
-    sessionTokensUsed: 120,
-    sessionTokenLimit: 1000,
-    messages: [aMessage(0), aMessage(1)],
-    ...overrides,
-  };
-}
-
-function aReply(overrides: Partial<SendMessageResponse> = {}): SendMessageResponse {
-  return {
-    success: true,
-    sessionId: SESSION,
-    aiResponse: 'It sounds like the exam weighs on you.',
-    sessionTokensUsed: 140,
-    sessionTokenLimit: 1000,
-    sessionEnded: false,
-    ...overrides,
-  };
+  return aSessionDetail({ messages: [nth(0), nth(1)], ...overrides });
 }
 
 function Where() {
@@ -207,7 +186,7 @@ describe('ChatPage', () => {
   it('loads a session: title, messages as text, counter and End Session', async () => {
     server.use(
       getGetChatSessionMockHandler(
-        aDetail({ messages: [aMessage(0), aMessage(1, { content: '<img src=x onerror="alert(1)"> hello' })] }),
+        aDetail({ messages: [nth(0), nth(1, { content: '<img src=x onerror="alert(1)"> hello' })] }),
       ),
     );
     renderChat(`/chat/${SESSION}`);
@@ -506,7 +485,7 @@ describe('ChatPage', () => {
   });
 
   it('opens with the focus in the message box, and labels End Session in words (issue 36)', async () => {
-    server.use(getGetChatSessionMockHandler(aDetail({ messages: [aMessage(0), aMessage(1)] })));
+    server.use(getGetChatSessionMockHandler(aDetail({ messages: [nth(0), nth(1)] })));
     renderChat(`/chat/${SESSION}`);
     await screen.findByRole('heading', { name: 'Exam worries' });
     expect(box()).toHaveFocus();
@@ -521,7 +500,7 @@ describe('ChatPage', () => {
   });
 
   it('keeps a 2,000-message session light: only the rows near the viewport are in the page', async () => {
-    const messages = Array.from({ length: 2000 }, (_, i) => aMessage(i));
+    const messages = Array.from({ length: 2000 }, (_, i) => nth(i));
     server.use(getGetChatSessionMockHandler(aDetail({ messages })));
     renderChat(`/chat/${SESSION}`);
     await screen.findByRole('heading', { name: 'Exam worries' });

@@ -6,32 +6,19 @@ import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { PinnedSupport } from '../../features/chat/components/PinnedSupport/PinnedSupport';
 import { sseEvent, sseResponse } from '../../features/chat/testing/sse';
-import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { aProfile, aReply, aSessionDetail, aUser, render, screen, server, SESSION_ID as SESSION, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 import { fakeChatLayout } from '../../features/chat/testing/layout';
 
 // Issue 32: once a reply has asked about risk, the support lines stay pinned above the composer
 // for the rest of the session, foldable but never removed.
 
-const SESSION = '5f0c2a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f';
 const CHECK_IN = 'Thank you for telling me how you are feeling. Are you thinking about hurting yourself or ending your life?';
 
-function aDetail(extra: Partial<SessionDetail> = {}): SessionDetail {
-  return {
-    sessionId: SESSION,
-    title: 'New Chat',
-    status: 'ACTIVE',
-    isActive: true,
-    sessionTokensUsed: 0,
-    sessionTokenLimit: 1000,
-    messages: [],
-    ...extra,
-  };
-}
-
-function aReply(aiResponse: string, extra: Partial<SendMessageResponse> = {}): SendMessageResponse {
-  return { success: true, sessionId: SESSION, title: 'A chat', aiResponse, sessionTokensUsed: 0, sessionTokenLimit: 1000, sessionEnded: false, ...extra };
-}
+/** A new session, before its first message. */
+const aNewChat = (extra: Partial<SessionDetail> = {}) => aSessionDetail({ title: 'New Chat', sessionTokensUsed: 0, ...extra });
+const replyOf = (aiResponse: string, extra: Partial<SendMessageResponse> = {}) =>
+  aReply({ title: 'A chat', aiResponse, sessionTokensUsed: 0, ...extra });
 
 fakeChatLayout();
 
@@ -40,7 +27,7 @@ beforeEach(() => {
     getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }),
     getGetCurrentUserMockHandler(aUser()),
     http.get('*/api/profile', () =>
-      HttpResponse.json({ name: 'Ada', email: 'ada@example.com', role: 'USER', age: null, focusAreas: '', primaryConcerns: '', sensitiveTopics: '', memoryEnabled: true, country: null }),
+      HttpResponse.json(aProfile()),
     ),
     // A country the table does not cover: the lines are findahelpline.com alone.
     http.get('*/api/public/safety-resources', () =>
@@ -80,10 +67,10 @@ describe('PinnedSupport', () => {
 
 describe('ChatPage pinned support lines', () => {
   it('pins the lines after a check-in and keeps them after the next, ordinary reply', async () => {
-    const replies = [aReply(CHECK_IN, { safetyPinned: { category: 'suicide' } }), aReply('That sounds like a lot to carry.', { safetyPinned: { category: 'suicide' } })];
+    const replies = [replyOf(CHECK_IN, { safetyPinned: { category: 'suicide' } }), replyOf('That sounds like a lot to carry.', { safetyPinned: { category: 'suicide' } })];
     let n = 0;
     server.use(
-      getGetChatSessionMockHandler(aDetail()),
+      getGetChatSessionMockHandler(aNewChat()),
       http.post('*/api/chat/message/stream', () => {
         const r = replies[n++];
         return sseResponse([sseEvent('delta', { text: r.aiResponse }), sseEvent('done', r)]);
@@ -104,7 +91,7 @@ describe('ChatPage pinned support lines', () => {
   }, 20_000);
 
   it('shows the lines of a session that pinned them before, as soon as it loads', async () => {
-    server.use(getGetChatSessionMockHandler(aDetail({ safetyPinned: { category: 'self_harm' } })));
+    server.use(getGetChatSessionMockHandler(aNewChat({ safetyPinned: { category: 'self_harm' } })));
     renderChat();
     expect(await screen.findByRole('button', { name: 'Support lines' })).toHaveAttribute('aria-expanded', 'true');
     expect(toggle().closest('section')).toHaveAttribute('data-category', 'self_harm');
@@ -112,9 +99,9 @@ describe('ChatPage pinned support lines', () => {
 
   it('pins nothing in a session whose replies were ordinary', async () => {
     server.use(
-      getGetChatSessionMockHandler(aDetail()),
+      getGetChatSessionMockHandler(aNewChat()),
       http.post('*/api/chat/message/stream', () =>
-        sseResponse([sseEvent('delta', { text: 'Colds are miserable.' }), sseEvent('done', aReply('Colds are miserable.'))]),
+        sseResponse([sseEvent('delta', { text: 'Colds are miserable.' }), sseEvent('done', replyOf('Colds are miserable.'))]),
       ),
     );
     const { user } = renderChat();

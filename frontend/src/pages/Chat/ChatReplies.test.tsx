@@ -1,46 +1,25 @@
 import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
 import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
-import type { Message, SendMessageResponse, SessionDetail } from '../../api/gen/model';
+import type { Message, SessionDetail } from '../../api/gen/model';
 import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { fakeChatLayout } from '../../features/chat/testing/layout';
 import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testing/sse';
-import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { aMessage, aReply, aSessionDetail, aUser, render, screen, server, SESSION_ID as SESSION, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 
-const SESSION = '5f0c2a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f';
 const STARTER = "Hello! I'd like to start a new conversation.";
 const TROUBLE = "I'm having trouble connecting. Please check your connection or try again later.";
 const WELCOME = 'Hi, I am Percolate. What is on your mind?';
 
-function aMessage(id: string, role: Message['role'], content: string, overrides: Partial<Message> = {}): Message {
-  return { id, role, content, timestamp: '2026-11-20T10:00:00Z', tokenCount: 5, ...overrides };
+function line(id: string, role: Message['role'], content: string, overrides: Partial<Message> = {}): Message {
+  return aMessage({ id, role, content, ...overrides });
 }
 
+/** The session these tests open: the starter and the welcome. */
 function aDetail(overrides: Partial<SessionDetail> = {}): SessionDetail {
-  return {
-    sessionId: SESSION,
-    title: 'Exam worries',
-    status: 'ACTIVE',
-    isActive: true,
-    sessionTokensUsed: 120,
-    sessionTokenLimit: 1000,
-    messages: [aMessage('m-0', 'user', STARTER), aMessage('m-1', 'assistant', WELCOME)],
-    ...overrides,
-  };
-}
-
-function aReply(overrides: Partial<SendMessageResponse> = {}): SendMessageResponse {
-  return {
-    success: true,
-    sessionId: SESSION,
-    aiResponse: 'It sounds like the exam weighs on you.',
-    sessionTokensUsed: 140,
-    sessionTokenLimit: 1000,
-    sessionEnded: false,
-    ...overrides,
-  };
+  return aSessionDetail({ messages: [line('m-0', 'user', STARTER), line('m-1', 'assistant', WELCOME)], ...overrides });
 }
 
 function renderChat(route = `/chat/${SESSION}`) {
@@ -85,11 +64,11 @@ describe('a clean start', () => {
       getGetChatSessionMockHandler(
         aDetail({
           messages: [
-            aMessage('m-c', 'assistant', 'Welcome back. Last time was heavy; how are you today?'),
-            aMessage('m-0', 'user', STARTER),
-            aMessage('m-1', 'assistant', WELCOME),
-            aMessage('m-2', 'user', STARTER),
-            aMessage('m-3', 'assistant', 'Hello again.'),
+            line('m-c', 'assistant', 'Welcome back. Last time was heavy; how are you today?'),
+            line('m-0', 'user', STARTER),
+            line('m-1', 'assistant', WELCOME),
+            line('m-2', 'user', STARTER),
+            line('m-3', 'assistant', 'Hello again.'),
           ],
         }),
       ),
@@ -123,7 +102,7 @@ describe('a clean start', () => {
   });
 
   it('offers no chips in a chat that already has the user’s words', async () => {
-    server.use(getGetChatSessionMockHandler(aDetail({ messages: [aMessage('m-0', 'user', 'Tired today'), aMessage('m-1', 'assistant', 'Tell me more.')] })));
+    server.use(getGetChatSessionMockHandler(aDetail({ messages: [line('m-0', 'user', 'Tired today'), line('m-1', 'assistant', 'Tell me more.')] })));
     renderChat();
     await screen.findByRole('heading', { name: 'Exam worries' });
     expect(screen.queryByRole('group', { name: 'Conversation starters' })).toBeNull();
@@ -160,7 +139,7 @@ describe('Stop', () => {
         // The server ends the stream the way it does: done, marked stopped.
         stream.send('done', aReply({ aiResponse: 'Let me think', replyStatus: 'stopped' }));
         stream.close();
-        return HttpResponse.json({ reply: aMessage('r-1', 'assistant', 'Let me think', { status: 'stopped' }) });
+        return HttpResponse.json({ reply: line('r-1', 'assistant', 'Let me think', { status: 'stopped' }) });
       }),
     );
     const { user } = renderChat();
@@ -277,8 +256,8 @@ describe('Retry', () => {
       getGetChatSessionMockHandler(
         aDetail({
           messages: [
-            aMessage('m-0', 'user', 'Hard week'),
-            aMessage('m-1', 'assistant', 'It sounds like', { status: 'interrupted' }),
+            line('m-0', 'user', 'Hard week'),
+            line('m-1', 'assistant', 'It sounds like', { status: 'interrupted' }),
           ],
         }),
       ),
@@ -303,7 +282,7 @@ describe('a reply still being written', () => {
     const stream = controlledSse();
     let attaches = 0;
     server.use(
-      getGetChatSessionMockHandler(aDetail({ messages: [aMessage('m-0', 'user', 'Tell me about sleep')], replyInProgress: true })),
+      getGetChatSessionMockHandler(aDetail({ messages: [line('m-0', 'user', 'Tell me about sleep')], replyInProgress: true })),
       http.get('*/api/chat/sessions/:id/stream', () => {
         attaches += 1;
         return stream.response();
@@ -340,7 +319,7 @@ describe('a dropped connection', () => {
         return HttpResponse.json(
           aDetail({
             sessionTokensUsed: 180,
-            messages: [...aDetail().messages, aMessage('m-2', 'user', 'hello'), aMessage('m-3', 'assistant', stored)],
+            messages: [...aDetail().messages, line('m-2', 'user', 'hello'), line('m-3', 'assistant', stored)],
           }),
         );
       }),
@@ -388,7 +367,7 @@ describe('a dropped connection', () => {
         HttpResponse.json(
           phase === 'open'
             ? aDetail()
-            : aDetail({ replyInProgress: true, messages: [...aDetail().messages, aMessage('m-2', 'user', 'hello')] }),
+            : aDetail({ replyInProgress: true, messages: [...aDetail().messages, line('m-2', 'user', 'hello')] }),
         ),
       ),
       http.post('*/api/chat/message/stream', () => {
@@ -437,7 +416,7 @@ describe("today's prompt", () => {
 
 describe('messages left', () => {
   it('says in words how many messages are left before the session limit, beside the counter', async () => {
-    const turns = [1, 2, 3].flatMap((n) => [aMessage(`u${n}`, 'user', `thought ${n}`), aMessage(`a${n}`, 'assistant', `reply ${n}`)]);
+    const turns = [1, 2, 3].flatMap((n) => [line(`u${n}`, 'user', `thought ${n}`), line(`a${n}`, 'assistant', `reply ${n}`)]);
     server.use(getGetChatSessionMockHandler(aDetail({ sessionTokensUsed: 700, messages: [...aDetail().messages, ...turns] })));
     renderChat();
     expect(await screen.findByTestId('messages-left')).toHaveTextContent('About 1 message left in this session.');
@@ -445,7 +424,7 @@ describe('messages left', () => {
   });
 
   it('says nothing while plenty are left', async () => {
-    const turns = [1, 2, 3].flatMap((n) => [aMessage(`u${n}`, 'user', `thought ${n}`), aMessage(`a${n}`, 'assistant', `reply ${n}`)]);
+    const turns = [1, 2, 3].flatMap((n) => [line(`u${n}`, 'user', `thought ${n}`), line(`a${n}`, 'assistant', `reply ${n}`)]);
     server.use(getGetChatSessionMockHandler(aDetail({ sessionTokensUsed: 240, messages: [...aDetail().messages, ...turns] })));
     renderChat();
     await screen.findByRole('heading', { name: 'Exam worries' });

@@ -1,11 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
 import { getGetChatSessionMockHandler } from '../../api/gen/chat/chat.msw';
-import type { SendMessageResponse, SessionDetail } from '../../api/gen/model';
 import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { sseEvent, sseResponse } from '../../features/chat/testing/sse';
-import { aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { aProfile, aReply, aSessionDetail, aUser, render, screen, server, SESSION_ID as SESSION, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 import { resourcesFor } from '../../features/safety/fixtures';
 import { fakeChatLayout } from '../../features/chat/testing/layout';
@@ -22,23 +21,9 @@ const QUESTION = 'I want to make sure I understand — are you thinking about hu
 const CHECK_IN = `Thank you for telling me how you're feeling. ${QUESTION} It's okay to tell me either way. ${RESOURCES} I'm an AI, so I can't help in an emergency, but I'm here to keep listening.`;
 const CRISIS = `Thank you for telling me. What you're going through sounds really painful, and you deserve support from a real person right now. ${RESOURCES} I'm an AI, so I can't help in an emergency, but I'm here to keep listening if you want to keep talking.`;
 
-const SESSION = '5f0c2a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f';
-
-function aDetail(): SessionDetail {
-  return {
-    sessionId: SESSION,
-    title: 'New Chat',
-    status: 'ACTIVE',
-    isActive: true,
-    sessionTokensUsed: 0,
-    sessionTokenLimit: 1000,
-    messages: [],
-  };
-}
-
-function aReply(aiResponse: string): SendMessageResponse {
-  return { success: true, sessionId: SESSION, title: 'A difficult moment', aiResponse, sessionTokensUsed: 0, sessionTokenLimit: 1000, sessionEnded: false };
-}
+/** A new session, before its first message. */
+const aNewChat = () => aSessionDetail({ title: 'New Chat', sessionTokensUsed: 0 });
+const replyOf = (aiResponse: string) => aReply({ title: 'A difficult moment', aiResponse, sessionTokensUsed: 0 });
 
 // jsdom lays nothing out: give the conversation a viewport and each row a height.
 fakeChatLayout();
@@ -48,7 +33,7 @@ beforeEach(() => {
     getGetClientConfigMockHandler({ oidcSignIn: false, payments: false, offlineCompanion: false, serverSpeech: false, transcription: false }),
     // The chat reads what the tier includes (voice, summaries) from /api/auth/me: a FREE user unless a test says otherwise.
     getGetCurrentUserMockHandler(aUser()),
-    http.get('*/api/profile', () => HttpResponse.json({ name: 'Ada', email: 'ada@example.com', role: 'USER', age: null, focusAreas: '', primaryConcerns: '', sensitiveTopics: '', memoryEnabled: true, country: 'GB' })),
+    http.get('*/api/profile', () => HttpResponse.json(aProfile({ country: 'GB' }))),
     http.get('*/api/public/safety-resources', ({ request }) =>
       HttpResponse.json(resourcesFor(new URL(request.url).searchParams.get('country'))),
     ),
@@ -62,11 +47,11 @@ describe('ChatPage safety replies', () => {
     const replies = [CHECK_IN, CRISIS];
     const sent: string[] = [];
     server.use(
-      getGetChatSessionMockHandler(aDetail()),
+      getGetChatSessionMockHandler(aNewChat()),
       http.post('*/api/chat/message/stream', async ({ request }) => {
         sent.push(((await request.json()) as { message: string }).message);
         const text = replies[sent.length - 1];
-        return sseResponse([sseEvent('delta', { text }), sseEvent('done', aReply(text))]);
+        return sseResponse([sseEvent('delta', { text }), sseEvent('done', replyOf(text))]);
       }),
     );
     const { user } = render(
@@ -99,9 +84,9 @@ describe('ChatPage safety replies', () => {
 
   it('adds no resource links to an ordinary reply', async () => {
     server.use(
-      getGetChatSessionMockHandler(aDetail()),
+      getGetChatSessionMockHandler(aNewChat()),
       http.post('*/api/chat/message/stream', () =>
-        sseResponse([sseEvent('delta', { text: 'That exam sounds like a lot.' }), sseEvent('done', aReply('That exam sounds like a lot.'))]),
+        sseResponse([sseEvent('delta', { text: 'That exam sounds like a lot.' }), sseEvent('done', replyOf('That exam sounds like a lot.'))]),
       ),
     );
     const { user } = render(

@@ -12,26 +12,12 @@ import {
   getSendChatMessageMockHandler,
   getSendChatMessageResponseMock,
 } from '../../api/gen/chat/chat.msw';
-import type { SessionListItem } from '../../api/gen/model';
-import { aProfile, aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { aProfile, aSession, aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { getGetProfileMockHandler } from '../../api/gen/profile/profile.msw';
 
 // The dashboard asks whether the onboarding was done: these users have done it.
 beforeEach(() => server.use(getGetProfileMockHandler(aProfile())));
 import { DashboardPage } from './DashboardPage';
-
-function aSession(overrides: Partial<SessionListItem> = {}): SessionListItem {
-  return {
-    id: 'a1b2c3d4-0000-4000-8000-000000000001',
-    title: 'Exam worries',
-    lastMessage: 'I keep thinking about the test',
-    updatedAt: '2026-11-20T10:00:00Z',
-    status: 'ACTIVE',
-    sessionSummary: null,
-    sessionEmotions: [],
-    ...overrides,
-  };
-}
 
 const active = aSession();
 const ended = aSession({

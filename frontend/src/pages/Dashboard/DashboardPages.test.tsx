@@ -3,22 +3,22 @@ import { Route, Routes } from 'react-router';
 import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import type { SessionListItem } from '../../api/gen/model';
 import { nextLink } from '../../features/dashboard/sessionPages';
-import { aProfile, aUser, render, screen, server, waitFor } from '../../test-utils';
+import { aProfile, aSession, aUser, render, screen, server, waitFor } from '../../test-utils';
 import { getGetProfileMockHandler } from '../../api/gen/profile/profile.msw';
 
 // The dashboard asks whether the onboarding was done: these users have done it.
 beforeEach(() => server.use(getGetProfileMockHandler(aProfile())));
 import { DashboardPage } from './DashboardPage';
 
-const all: SessionListItem[] = Array.from({ length: 45 }, (_, i) => ({
-  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  title: `Walk ${i}`,
-  lastMessage: `note ${i}`,
-  updatedAt: new Date(Date.UTC(2026, 10, 20, 12, 0, 0) - i * 60_000).toISOString(),
-  status: 'ENDED',
-  sessionSummary: null,
-  sessionEmotions: [],
-}));
+const all: SessionListItem[] = Array.from({ length: 45 }, (_, i) =>
+  aSession({
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    title: `Walk ${i}`,
+    lastMessage: `note ${i}`,
+    updatedAt: new Date(Date.UTC(2026, 10, 20, 12, 0, 0) - i * 60_000).toISOString(),
+    status: 'ENDED',
+  }),
+);
 
 /** Pages of 20 with a Link to the next, the way the server answers. */
 function paged(list: SessionListItem[], path: string, request: Request) {

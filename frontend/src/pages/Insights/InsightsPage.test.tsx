@@ -3,24 +3,8 @@ import { Route, Routes } from 'react-router';
 import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import type { WeeklyReport } from '../../api/gen/model';
 import { OKABE_ITO } from '../../features/insights/weeks';
-import { aUser, render, screen, server, within } from '../../test-utils';
+import { aUser, aWeeklyReport as aReport, render, screen, server, within } from '../../test-utils';
 import { InsightsPage } from './InsightsPage';
-
-function aReport(overrides: Partial<WeeklyReport> = {}): WeeklyReport {
-  return {
-    id: '5b1f0c7e-1111-4c1e-9a44-000000000001',
-    weekStart: '2026-11-16',
-    sessionCount: 3,
-    emotions: [
-      { emotion: 'anxiety', count: 2 },
-      { emotion: 'calm', count: 1 },
-    ],
-    themes: ['exams', 'roommate', 'home'],
-    suggestion: 'Pick one small pause each day.',
-    createdAt: '2026-11-23T08:00:00Z',
-    ...overrides,
-  };
-}
 
 const older = aReport({
   id: '5b1f0c7e-1111-4c1e-9a44-000000000002',

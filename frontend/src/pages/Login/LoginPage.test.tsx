@@ -3,7 +3,7 @@ import { Route, Routes, useLocation, type InitialEntry } from 'react-router';
 import { getGetClientConfigResponseMock } from '../../api/gen/public/public.msw';
 import { browser } from '../../auth/browser';
 import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth/storage';
-import { aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
+import { aSignIn, aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
 import { LoginPage, OIDC_START_PATH } from './LoginPage';
 
 function Where() {
@@ -33,7 +33,7 @@ function withConfig(oidcSignIn = false) {
   server.use(http.get('/api/public/config', () => HttpResponse.json(getGetClientConfigResponseMock({ oidcSignIn }))));
 }
 
-const session = { accessToken: 'access-1', refreshToken: 'refresh-1', user: aUser({ email: 'ada@example.com' }) };
+const session = aSignIn();
 
 /** What this tab keeps when it begins a sign-in with Google (as the button does). */
 const TAB_NONCE = 'tab-nonce-0123456789abcdefghijklmnopq';
@@ -43,7 +43,7 @@ function beganGoogleSignIn(destination?: string) {
 }
 
 /** Someone is signed in in this browser: the victim of a sign-in link sent by someone else. */
-const victim = { accessToken: 'victim-access', refreshToken: 'victim-refresh', user: aUser({ email: 'victor@example.com' }) };
+const victim = aSignIn({ accessToken: 'victim-access', refreshToken: 'victim-refresh', user: aUser({ email: 'victor@example.com' }) });
 function signedInAsVictim() {
   setSession(victim);
   server.use(http.get('/api/auth/me', () => HttpResponse.json(victim.user)));

@@ -1,34 +1,30 @@
 import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
-import { getListChatSessionsResponseMock } from '../../api/gen/chat/chat.msw';
-import { getGetCheckinSummaryResponseMock, getListCheckinsResponseMock } from '../../api/gen/checkins/checkins.msw';
 import type { Checkin, CheckinSummary, SessionListItem } from '../../api/gen/model';
-import { render, screen, server, within } from '../../test-utils';
+import { aCheckin, aCheckinSummary, aSession, render, screen, server, within } from '../../test-utils';
 import { MoodPage } from './MoodPage';
 
 const today = '2026-11-29';
 
 type Day = { date: string; mood: number; count: number };
 
-/** A summary from the generated mock with the days given; a free account's (no tags) unless tags are given. */
+/** A summary with the days given; a free account's (no tags) unless tags are given. */
 function summary(perDay: Day[], overrides: Partial<CheckinSummary> = {}): CheckinSummary {
-  return getGetCheckinSummaryResponseMock({
-    days: 30,
+  return aCheckinSummary({
     perDay,
     daysThisMonth: perDay.filter((d) => d.date.startsWith('2026-11')).length,
     weekdays: [
       { weekday: 5, mood: 4, count: 1 },
       { weekday: 6, mood: 2, count: 1 },
     ],
-    tags: undefined,
     ...overrides,
   });
 }
 
-/** A check-in from the generated mock, made on `localDate` at `time` (local). */
-function aCheckin(overrides: Partial<Checkin> & { localDate: string; time: string }): Checkin {
+/** A check-in made on `localDate` at `time` (local). */
+function checkinAt(overrides: Partial<Checkin> & { localDate: string; time: string }): Checkin {
   const { time, ...rest } = overrides;
-  return { ...getListCheckinsResponseMock()[0], createdAt: new Date(`${overrides.localDate}T${time}`).toISOString(), ...rest };
+  return aCheckin({ createdAt: new Date(`${overrides.localDate}T${time}`).toISOString(), ...rest });
 }
 
 const forbidden = () =>
@@ -143,7 +139,7 @@ describe('MoodPage', () => {
       month: summary([{ date: today, mood: 3, count: 1 }]),
       checkinsOn: {
         '2026-10-29': [
-          aCheckin({
+          checkinAt({
             localDate: '2026-10-29',
             time: '09:15:00',
             mood: 2,
@@ -154,11 +150,7 @@ describe('MoodPage', () => {
         ],
       },
       sessions: [
-        {
-          ...getListChatSessionsResponseMock()[0],
-          title: 'Before the statistics exam',
-          updatedAt: new Date('2026-10-29T20:00:00').toISOString(),
-        },
+        aSession({ title: 'Before the statistics exam', updatedAt: new Date('2026-10-29T20:00:00').toISOString() }),
       ],
     });
     renderPage();

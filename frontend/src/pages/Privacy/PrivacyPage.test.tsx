@@ -1,6 +1,6 @@
-import { render, screen } from '../../test-utils';
+import { aSignIn, aUser, render, screen } from '../../test-utils';
 import { COLOR_SCHEME_STORAGE_KEY } from '../../app/theme';
-import { clearSession, setSession, STORAGE_KEYS, type StoredUser } from '../../auth/storage';
+import { clearSession, setSession, STORAGE_KEYS } from '../../auth/storage';
 import { CONTACT_MESSAGE_DAYS, PrivacyPage } from './PrivacyPage';
 
 describe('PrivacyPage', () => {
@@ -56,11 +56,7 @@ describe('PrivacyPage', () => {
     }
     // Whatever signing in really stores is named on the page.
     window.localStorage.clear();
-    setSession({
-      accessToken: 'a',
-      refreshToken: 'r',
-      user: { id: 'u1', name: 'Sam', email: 'sam@example.com', role: 'USER' } as StoredUser,
-    });
+    setSession(aSignIn({ user: aUser({ name: 'Sam', email: 'sam@example.com' }) }));
     const stored = Object.keys(window.localStorage);
     expect(stored.length).toBe(3);
     for (const key of stored) expect(cookies).toHaveTextContent(key);

@@ -1,14 +1,15 @@
 import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { Profile } from '../../api/gen/model';
-import { useUpdateProfile } from '../../api/gen/profile/profile';
 import { useGetSafetyResources } from '../../api/gen/public/public';
 import { isApiError } from '../../api/mutator';
+import { useSaveProfile } from '../../features/profile/mutations';
 import { browserCountry } from '../../features/safety/proposeCountry';
 
 interface CountryFieldProps {
   profile: Profile;
-  onSaved: (profile: Profile) => void;
+  /** Called with the saved profile the server answered (the cached profile holds it already). */
+  onSaved?: (profile: Profile) => void;
   /** Inside a modal: the list opens in place, not in a portal under the modal. */
   inModal?: boolean;
 }
@@ -19,7 +20,7 @@ interface CountryFieldProps {
  */
 export function CountryField({ profile, onSaved, inModal = false }: CountryFieldProps) {
   const list = useGetSafetyResources(undefined, { query: { staleTime: 60 * 60_000 } });
-  const update = useUpdateProfile();
+  const update = useSaveProfile();
   const [error, setError] = useState<string | null>(null);
   const [proposal] = useState(browserCountry);
   const countries = list.data?.countries ?? [];
@@ -33,7 +34,7 @@ export function CountryField({ profile, onSaved, inModal = false }: CountryField
     update.mutate(
       { data: { country } },
       {
-        onSuccess: (saved) => onSaved(saved),
+        onSuccess: (saved) => onSaved?.(saved),
         onError: (e) => setError((isApiError(e) && e.details?.country) || 'Failed to save changes'),
       },
     );

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import type { Profile, ProfileUpdate } from '../../api/gen/model';
-import { useUpdateProfile } from '../../api/gen/profile/profile';
 import { isApiError } from '../../api/mutator';
 import { updateProfileBodyFocusAreasMax } from '../../api/gen/zod/schemas';
+import { useSaveProfile } from '../../features/profile/mutations';
 import { parseAge } from './profileFields';
 
 export type EditableKey = 'age' | 'focusAreas' | 'primaryConcerns' | 'sensitiveTopics';
@@ -15,8 +15,8 @@ interface EditableFieldProps {
   label: string;
   field: EditableKey;
   profile: Profile;
-  /** Called with the saved profile the server answered. */
-  onSaved: (profile: Profile) => void;
+  /** Called with the saved profile the server answered (the cached profile holds it already). */
+  onSaved?: (profile: Profile) => void;
 }
 
 type Mode = 'display' | 'editing';
@@ -35,7 +35,7 @@ export function EditableField({ label, field, profile, onSaved }: EditableFieldP
   const [mode, setMode] = useState<Mode>('display');
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const update = useUpdateProfile();
+  const update = useSaveProfile();
   const isNumber = field === 'age';
   const saving = update.isPending;
 
@@ -50,7 +50,7 @@ export function EditableField({ label, field, profile, onSaved }: EditableFieldP
     const data: ProfileUpdate = isNumber ? { age: parseAge(draft) } : { [field]: draft };
     try {
       const saved = await update.mutateAsync({ data });
-      onSaved(saved);
+      onSaved?.(saved);
       setMode('display');
     } catch (e) {
       setError((isApiError(e) && e.details?.[field]) || 'Failed to save changes');

@@ -5,7 +5,7 @@ import { getGetRemindersResponseMock } from '../../api/gen/profile/profile.msw';
 import { browser } from '../../auth/browser';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth/storage';
-import { aProfile, aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
+import { aProfile, aSignIn, aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
 import { ProfilePage } from './ProfilePage';
 import { parseAge, tierLabel } from './profileFields';
 import { resourcesFor } from '../../features/safety/fixtures';
@@ -22,7 +22,7 @@ function Where() {
 }
 
 function renderProfile(profile: Profile | (() => Response) = filledProfile()) {
-  setSession({ accessToken: 'access-1', refreshToken: 'refresh-1', user: aUser() });
+  setSession(aSignIn());
   server.use(
     http.get('/api/auth/me', () => HttpResponse.json(aUser())),
     http.get('/api/profile', typeof profile === 'function' ? profile : () => HttpResponse.json(profile)),

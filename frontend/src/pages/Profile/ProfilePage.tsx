@@ -1,9 +1,7 @@
 import { Alert, Button, Container, Divider, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { Profile } from '../../api/gen/model';
-import { getGetProfileQueryKey, useGetProfile } from '../../api/gen/profile/profile';
+import { useGetProfile } from '../../api/gen/profile/profile';
 import { createPortalSession } from '../../api/gen/subscription/subscription';
 import { useAuth } from '../../auth/AuthContext';
 import { browser } from '../../auth/browser';
@@ -40,7 +38,6 @@ async function openPortal() {
 
 export function ProfilePage() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { logout, clearSession } = useAuth();
   const profile = useGetProfile({ query: { retry: false } });
   const [passwordOpen, setPasswordOpen] = useState(false);
@@ -65,7 +62,6 @@ export function ProfilePage() {
   }
 
   const data = profile.data;
-  const saved = (next: Profile) => queryClient.setQueryData(getGetProfileQueryKey(), next);
 
   async function handleLogout() {
     setLogoutError(null);
@@ -110,15 +106,15 @@ export function ProfilePage() {
 
         <Paper withBorder radius="md" p="lg">
           <Stack gap="lg">
-            <EditableField label="Age" field="age" profile={data} onSaved={saved} />
-            <EditableField label="Focus Areas" field="focusAreas" profile={data} onSaved={saved} />
-            <EditableField label="Primary Concerns" field="primaryConcerns" profile={data} onSaved={saved} />
-            <EditableField label="Sensitive Topics" field="sensitiveTopics" profile={data} onSaved={saved} />
-            <CountryField profile={data} onSaved={saved} />
+            <EditableField label="Age" field="age" profile={data} />
+            <EditableField label="Focus Areas" field="focusAreas" profile={data} />
+            <EditableField label="Primary Concerns" field="primaryConcerns" profile={data} />
+            <EditableField label="Sensitive Topics" field="sensitiveTopics" profile={data} />
+            <CountryField profile={data} />
           </Stack>
         </Paper>
 
-        <MemoryPanel profile={data} onProfileSaved={saved} />
+        <MemoryPanel profile={data} />
 
         <RemindersSection />
 

@@ -8,10 +8,13 @@ import {
   ENDED_REFUSAL,
   initialChatState,
   needsRetry,
+  newChatOpening,
   retriedIds,
   STOPPED_NOTICE,
+  threadOpening,
   TROUBLE_CONNECTING,
   UNKNOWN_ERROR,
+  WELCOME_MESSAGE,
   type ChatEvent,
   type ChatState,
 } from './chatState';
@@ -73,6 +76,7 @@ describe('chatReducer', () => {
       error: null,
       synced: null,
       reconnecting: false,
+      pinned: null,
     });
   });
 
@@ -160,6 +164,14 @@ describe('chatReducer', () => {
   it('adds a reply that arrived whole (voice) after its prefix, to be revealed word by word', () => {
     const state = after([userLine('user-1', '🎤 hello'), finished(aReply({ aiResponse: 'Hi.' }), 'ai-9', false, '🔊 ')]);
     expect(byId(state, 'ai-9')).toMatchObject({ content: '🔊 Hi.', reveal: true });
+  });
+
+  it('pins the support lines a reply asks for, even an unsuccessful one, and keeps them when later replies say nothing', () => {
+    const pinned = after([finished(aReply({ success: false, error: 'x', safetyPinned: { category: 'self_harm' } }))]);
+    expect(pinned.pinned).toEqual({ category: 'self_harm' });
+    const later = after([finished(aReply(), 'ai-2'), finished(aReply({ sessionEnded: true }), 'ai-3')], pinned);
+    expect(later.pinned).toEqual({ category: 'self_harm' });
+    expect(after([finished(aReply({ safetyPinned: { category: 'abuse' } }), 'ai-4')], later).pinned).toEqual({ category: 'abuse' });
   });
 
   it('reveals only the message it is told about', () => {
@@ -375,5 +387,22 @@ describe('retriedIds', () => {
     expect(retriedIds([user, cut, failedNotice])).toEqual(['n', 'cut']);
     expect(retriedIds([user, done])).toEqual([]);
     expect(retriedIds([done, user])).toEqual([]);
+  });
+});
+
+describe('newChatOpening', () => {
+  const welcome = { id: 'welcome', role: 'assistant', content: WELCOME_MESSAGE };
+
+  it('is the welcome alone, or followed by the prompt, else the thread, the chat was opened with', () => {
+    expect(newChatOpening(undefined)).toEqual([welcome]);
+    expect(newChatOpening('  ', '  ')).toEqual([welcome]);
+    expect(newChatOpening(' What went well? ', 'Exam worries')).toEqual([
+      welcome,
+      { id: 'prompt', role: 'assistant', content: "Today's prompt: What went well?" },
+    ]);
+    expect(newChatOpening(undefined, 'Exam worries')).toEqual([
+      welcome,
+      { id: 'thread', role: 'assistant', content: threadOpening('Exam worries') },
+    ]);
   });
 });

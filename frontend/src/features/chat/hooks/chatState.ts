@@ -4,7 +4,7 @@
  * Ids and times come in on the events, so the reducer is the same function of its inputs every
  * time; fetching, streaming and cache invalidation stay in useChatConversation.
  */
-import type { Message, SendMessageResponse, SessionDetail } from '../../../api/gen/model';
+import type { Message, SafetyPinned, SendMessageResponse, SessionDetail } from '../../../api/gen/model';
 import { isSessionActive } from '../sessions';
 import type { ChatMessage, ReplyMark } from '../types';
 import { NEW_CHAT_MESSAGE } from './useStartNewChat';
@@ -28,6 +28,20 @@ export const END_FAILED = 'Failed to end session';
 
 export function sessionEndedMessage(endReason: string | null | undefined): string {
   return `Session ended: ${endReason || 'Session limit reached'}. A summary has been generated for your records.`;
+}
+
+/** What a new chat shows before the first message: the welcome, and the prompt or thread it was opened with. */
+export function newChatOpening(prompt: string | undefined, thread?: string): ChatMessage[] {
+  const welcome: ChatMessage = { id: 'welcome', role: 'assistant', content: WELCOME_MESSAGE };
+  const asked = prompt?.trim();
+  if (asked) return [welcome, { id: 'prompt', role: 'assistant', content: `Today's prompt: ${asked}` }];
+  const picked = thread?.trim();
+  return picked ? [welcome, { id: 'thread', role: 'assistant', content: threadOpening(picked) }] : [welcome];
+}
+
+/** How a new session picks up the thread of the one that ended. */
+export function threadOpening(title: string): string {
+  return `Last time we were talking about "${title}". Would you like to pick up where we left off?`;
 }
 
 export function markOf(status: Message['status']): ReplyMark | undefined {
@@ -97,6 +111,11 @@ export interface ChatState {
   synced: ChatMessage[] | null;
   /** The connection dropped in a session the server knows: the screen is trying to reach it again. */
   reconnecting: boolean;
+  /**
+   * The support lines a reply pinned since the screen opened (the loaded session says whether
+   * they were pinned before); they stay for the rest of the session.
+   */
+  pinned: SafetyPinned | null;
 }
 
 export type ChatEvent =
@@ -186,6 +205,7 @@ export function initialChatState(sessionId: string | undefined): ChatState {
     error: null,
     synced: null,
     reconnecting: false,
+    pinned: null,
   };
 }
 
@@ -213,9 +233,10 @@ function unstream(list: ChatMessage[], replyId: string | undefined): ChatMessage
 /** The server's answer joins the thread; an unsuccessful one settles the reply and says why. */
 function finish(state: ChatState, event: Extract<ChatEvent, { type: 'replyFinished' }>): ChatState {
   const { response, replyId } = event;
+  const pinned = response.safetyPinned ?? state.pinned;
   if (!response.success) {
     const message = response.error || UNKNOWN_ERROR;
-    return { ...state, added: [...settle(state.added, replyId, 'interrupted'), notice(event.noticeId, message)] };
+    return { ...state, pinned, added: [...settle(state.added, replyId, 'interrupted'), notice(event.noticeId, message)] };
   }
   const reply: ChatMessage = {
     id: replyId,
@@ -237,6 +258,7 @@ function finish(state: ChatState, event: Extract<ChatEvent, { type: 'replyFinish
   return {
     ...state,
     added,
+    pinned,
     tokens: { used: response.sessionTokensUsed, limit: response.sessionTokenLimit },
     title: response.title ? response.title : state.title,
     endedHere: state.endedHere || Boolean(response.sessionEnded),

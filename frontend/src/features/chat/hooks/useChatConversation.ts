@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { endChatSession, getChatSession, stopChatReply, useGetChatSession } from '../../../api/gen/chat/chat';
-import type { ClosingFeeling, Message, SafetyPinned, SendMessageResponse } from '../../../api/gen/model';
+import { stopChatReply, useGetChatSession } from '../../../api/gen/chat/chat';
+import type { ClosingFeeling, Message, SendMessageResponse, SessionDetail } from '../../../api/gen/model';
 import {
   attachToReply,
   ConnectionLostError,
@@ -11,34 +11,20 @@ import {
   type StreamHandlers,
 } from '../api/streamChatMessage';
 import { createLiveText } from '../liveText';
-import { invalidateSessions } from '../../dashboard/sessionPages';
+import { invalidateSessions, useEndSession } from '../../sessions/mutations';
 import { isSessionActive, sendErrorText } from '../sessions';
-import type { ChatMessage } from '../types';
+import type { ChatMessage, ConversationTurn } from '../types';
 import {
   chatReducer,
   DEFAULT_TITLE,
   DEFAULT_TOKEN_LIMIT,
   initialChatState,
   needsRetry,
+  newChatOpening,
   retriedIds,
   storedMessages,
-  WELCOME_MESSAGE,
 } from './chatState';
-
-export {
-  DEFAULT_TITLE,
-  DEFAULT_TOKEN_LIMIT,
-  ENDED_REFUSAL,
-  STOPPED_NOTICE,
-  TROUBLE_CONNECTING,
-  UNANSWERED_NOTICE,
-  WELCOME_MESSAGE,
-  storedMessages,
-} from './chatState';
-
-/** How soon the screen first tries to reach the server again after the connection dropped, and the longest wait between tries. */
-export const RECONNECT_FIRST_MS = 1000;
-export const RECONNECT_MAX_MS = 8000;
+import { useReconnect } from './useReconnect';
 
 let localIds = 0;
 function localId(prefix: string): string {
@@ -71,37 +57,6 @@ interface LiveReply {
 type Opener = (handlers: StreamHandlers) => Promise<SendMessageResponse | null>;
 
 /**
- * One turn sent some other way than the streamed endpoint (a voice message: see useVoiceSend),
- * in the thread of this conversation: the same checks and bubbles as a typed message.
- */
-export interface ConversationTurn {
-  /** The session to send into, or null for a new chat. */
-  sessionId: () => string | null;
-  /** Refuses an ended or busy chat or an empty message; else shows the user's line and says true. */
-  begin: (message: string, shown: string) => boolean;
-  /** The message is on its way (true) or answered or failed (false). */
-  setSending: (on: boolean) => void;
-  /** The server's answer, its text shown after `prefix`. */
-  reply: (response: SendMessageResponse, prefix: string) => void;
-  /** The answer never came: `why` under the thread, and the connection bubble (spec §8). */
-  fail: (why: string) => void;
-}
-
-/** What a new chat shows before the first message: the welcome, and the prompt it was opened with. */
-function newChatOpening(prompt: string | undefined, thread?: string): ChatMessage[] {
-  const welcome: ChatMessage = { id: 'welcome', role: 'assistant', content: WELCOME_MESSAGE };
-  const asked = prompt?.trim();
-  if (asked) return [welcome, { id: 'prompt', role: 'assistant', content: `Today's prompt: ${asked}` }];
-  const picked = thread?.trim();
-  return picked ? [welcome, { id: 'thread', role: 'assistant', content: threadOpening(picked) }] : [welcome];
-}
-
-/** How a new session picks up the thread of the one that ended. */
-export function threadOpening(title: string): string {
-  return `Last time we were talking about "${title}". Would you like to pick up where we left off?`;
-}
-
-/**
  * The state of one chat screen: the loaded session, the messages added since,
  * sending with a streamed reply, stopping and retrying it, following a reply
  * still being written when the chat opens, and ending (spec §4, chat session;
@@ -119,15 +74,12 @@ export function useChatConversation({ initialSessionId, prompt, thread, onSessio
   // What the screen shows changes only through chatReducer's events (chatState.ts); this hook
   // makes the requests, reads the streams and tells the reducer what happened.
   const [state, dispatch] = useReducer(chatReducer, loadId, initialChatState);
-  const { sessionId, added, dropped, title, tokens, endedHere, sending, streaming, stopping, error, synced, reconnecting } =
+  const { sessionId, added, dropped, title, tokens, endedHere, sending, streaming, stopping, error, synced, reconnecting, pinned } =
     state;
   const sessionIdRef = useRef(loadId);
   // The user's line of the send in flight, marked unsent if the request never reached the server.
   const userLineRef = useRef<string | undefined>(undefined);
   const liveRef = useRef<LiveReply | null>(null);
-  // The support lines pinned by a reply since the screen opened (the loaded session says
-  // whether they were pinned before); they stay for the rest of the session.
-  const [pinnedHere, setPinnedHere] = useState<SafetyPinned | null>(null);
   // The streamed reply's text, shown by its bubble alone (see liveText.ts).
   const [liveText] = useState(createLiveText);
 
@@ -135,10 +87,8 @@ export function useChatConversation({ initialSessionId, prompt, thread, onSessio
   // messages mapped) is a transition, rendered in slices between which the browser can paint and
   // take input; until it is ready the screen stays on its loader.
   const loaded = useDeferredValue(detail.data);
-  // The prompt the chat opened with stays when the address changes to the new session's.
-  const [openedWith] = useState(prompt);
-  const [continued] = useState(thread);
-  const opening = useMemo(() => newChatOpening(openedWith, continued), [openedWith, continued]);
+  // The prompt or thread the chat opened with stays when the address changes to the new session's.
+  const [opening] = useState(() => newChatOpening(prompt, thread));
   const history = useMemo<ChatMessage[]>(() => {
     if (!loadId) return opening;
     return loaded ? storedMessages(loaded) : [];
@@ -169,7 +119,6 @@ export function useChatConversation({ initialSessionId, prompt, thread, onSessio
 
   const applyResponse = (response: SendMessageResponse, replyId: string, streamed: boolean, prefix = '') => {
     adoptSession(response.sessionId);
-    if (response.safetyPinned) setPinnedHere(response.safetyPinned);
     void invalidateSessions(queryClient);
     dispatch({
       type: 'replyFinished',
@@ -362,46 +311,19 @@ export function useChatConversation({ initialSessionId, prompt, thread, onSessio
       },
     );
 
-  // After the connection dropped, the server is asked again (sooner when the browser says it
-  // is back online) until it answers; then the thread shows what it stored, and a reply it is
-  // still writing is followed (GET /api/chat/sessions/{id}/stream).
-  useEffect(() => {
-    if (!reconnecting || !sessionId) return;
-    let over = false;
-    let delay = RECONNECT_FIRST_MS;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const attempt = async () => {
-      clearTimeout(timer);
-      try {
-        const stored = await getChatSession(sessionId);
-        if (over) return;
-        over = true;
-        dispatch({
-          type: 'synced',
-          messages: storedMessages(stored),
-          tokens: { used: stored.sessionTokensUsed, limit: stored.sessionTokenLimit },
-          title: stored.title || null,
-          ended: !isSessionActive(stored),
-        });
-        void invalidateSessions(queryClient);
-        if (stored.replyInProgress && !liveRef.current) void follow(sessionId);
-      } catch {
-        if (over) return;
-        timer = setTimeout(() => void attempt(), delay);
-        delay = Math.min(delay * 2, RECONNECT_MAX_MS);
-      }
-    };
-    const online = () => void attempt();
-    timer = setTimeout(online, delay);
-    window.addEventListener('online', online);
-    return () => {
-      over = true;
-      clearTimeout(timer);
-      window.removeEventListener('online', online);
-    };
-    // follow is recreated each render; one reconnection runs per drop.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [reconnecting, sessionId, queryClient]);
+  // Once the server answers again, the thread shows what it stored, and a reply it is still
+  // writing is followed (GET /api/chat/sessions/{id}/stream).
+  useReconnect(reconnecting, sessionId, (stored: SessionDetail, id: string) => {
+    dispatch({
+      type: 'synced',
+      messages: storedMessages(stored),
+      tokens: { used: stored.sessionTokensUsed, limit: stored.sessionTokenLimit },
+      title: stored.title || null,
+      ended: !isSessionActive(stored),
+    });
+    void invalidateSessions(queryClient);
+    if (stored.replyInProgress && !liveRef.current) void follow(id);
+  });
 
   // Opening (or refreshing) a chat whose reply is still being written follows it.
   const attached = useRef(false);
@@ -416,14 +338,12 @@ export function useChatConversation({ initialSessionId, prompt, thread, onSessio
   // Leaving the screen stops reading the stream (the server goes on writing and stores the reply).
   useEffect(() => () => liveRef.current?.controller.abort(), []);
 
-  const end = useMutation({
-    mutationFn: (feeling?: ClosingFeeling) => endChatSession(sessionIdRef.current!, feeling ? { feeling } : undefined),
-    onSuccess: () => {
-      void invalidateSessions(queryClient);
-      onEnded();
-    },
-    onError: () => dispatch({ type: 'endFailed' }),
-  });
+  const end = useEndSession();
+  const endSession = (feeling?: ClosingFeeling) =>
+    end.mutate(
+      { id: sessionIdRef.current!, data: feeling ? { feeling } : {} },
+      { onSuccess: onEnded, onError: () => dispatch({ type: 'endFailed' }) },
+    );
 
   const markRevealed = useCallback((id: string) => dispatch({ type: 'revealed', id }), []);
 
@@ -461,10 +381,10 @@ export function useChatConversation({ initialSessionId, prompt, thread, onSessio
     /** The loaded session had already ended when the chat was opened. */
     endedBefore: Boolean(loaded) && !isSessionActive(loaded!),
     /** The session's support lines are pinned above the composer (issue 32), or null. */
-    safetyPinned: pinnedHere ?? loaded?.safetyPinned ?? null,
+    safetyPinned: pinned ?? loaded?.safetyPinned ?? null,
     summary: loaded?.sessionSummary ?? null,
     emotions: loaded?.sessionEmotions ?? [],
-    endSession: (feeling?: ClosingFeeling) => end.mutate(feeling),
+    endSession,
     ending: end.isPending,
     markRevealed,
   };

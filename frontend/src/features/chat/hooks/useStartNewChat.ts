@@ -1,6 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { sendChatMessage } from '../../../api/gen/chat/chat';
+import { useCreateSession } from '../../sessions/mutations';
 import { CreateSessionError, newSessionErrorText } from '../sessions';
 
 /** The fixed opening message of a new chat (spec §7). */
@@ -12,20 +11,23 @@ export const NEW_CHAT_MESSAGE = "Hello! I'd like to start a new conversation.";
  */
 export function useStartNewChat() {
   const navigate = useNavigate();
-  const mutation = useMutation({
-    mutationFn: async () => {
-      const response = await sendChatMessage({ message: NEW_CHAT_MESSAGE });
-      if (!response?.success || !response.sessionId) {
-        throw new CreateSessionError(response?.error || undefined);
-      }
-      return response;
-    },
-    onSuccess: (response) => navigate(`/chat/${response.sessionId}`),
-  });
+  const create = useCreateSession();
+  const answer = create.data;
+  // An answer without a session (success false) is a refusal in the server's words.
+  const refused = answer && !(answer.success && answer.sessionId) ? new CreateSessionError(answer.error || undefined) : null;
+  const failure = create.isError ? create.error : refused;
 
   return {
-    start: () => mutation.mutate(),
-    creating: mutation.isPending,
-    error: mutation.isError ? newSessionErrorText(mutation.error) : null,
+    start: () =>
+      create.mutate(
+        { data: { message: NEW_CHAT_MESSAGE } },
+        {
+          onSuccess: (response) => {
+            if (response?.success && response.sessionId) void navigate(`/chat/${response.sessionId}`);
+          },
+        },
+      ),
+    creating: create.isPending,
+    error: failure ? newSessionErrorText(failure) : null,
   };
 }

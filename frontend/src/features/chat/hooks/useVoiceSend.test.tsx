@@ -7,7 +7,7 @@ import type { VoiceResponse } from '../../../api/gen/model';
 import { createTestQueryClient } from '../../../test-utils/render';
 import { server } from '../../../test-utils/server';
 import { VOICE_SEND_FAILED } from '../../voice/speech';
-import type { ConversationTurn } from './useChatConversation';
+import type { ConversationTurn } from '../types';
 import { useVoiceSend } from './useVoiceSend';
 
 function wrapper({ children }: { children: ReactNode }) {

@@ -6,7 +6,7 @@ import type { ClosingFeeling, SessionListItem } from '../../../../api/gen/model'
 import { deleteErrorText, formatLastActivity, isActiveStatus } from '../../sessions';
 import classes from './SessionCard.module.css';
 import { SessionGlance } from '../../../dashboard/SessionGlance';
-import { useDeleteSession } from '../../../dashboard/sessionPages';
+import { useDeleteSession } from '../../../sessions/mutations';
 import { SessionInsights } from './SessionInsights';
 
 /** How the student said they felt when they ended the session (the closing dialog's choices). */

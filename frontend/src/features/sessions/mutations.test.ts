@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { getListChatSessionsQueryKey } from '../../api/gen/chat/chat';
 import type { SessionListItem } from '../../api/gen/model';
 import { act, createTestQueryClient, renderHook, server, waitFor } from '../../test-utils';
-import { sessionPagesKey, useDeleteSession, type SessionPage } from './sessionPages';
+import { sessionPagesKey, type SessionPage } from '../dashboard/sessionPages';
+import { useCreateSession, useDeleteSession, useEndSession } from './mutations';
 
 function aSession(id: string, title: string): SessionListItem {
   return {
@@ -72,5 +73,30 @@ describe('useDeleteSession', () => {
 
     expect(items('')).toEqual([exams, sunday]);
     expect(invalidated(sessionPagesKey(''))).toBe(false);
+  });
+});
+
+describe('creating and ending a session', () => {
+  it('marks every session list stale once the server answered', async () => {
+    server.use(
+      http.post('*/api/chat/message', () =>
+        HttpResponse.json({ success: true, sessionId: exams.id, aiResponse: 'Hi.', sessionTokensUsed: 1, sessionTokenLimit: 1000, sessionEnded: false }),
+      ),
+      http.post('*/api/chat/sessions/:id/end', () => HttpResponse.json({ ...exams, status: 'ENDED' })),
+    );
+    const created = seeded();
+    const create = renderHook(() => useCreateSession(), { wrapper: created.wrapper }).result;
+    act(() => create.current.mutate({ data: { message: 'hello' } }));
+    await waitFor(() => expect(create.current.isSuccess).toBe(true));
+    expect(created.invalidated(sessionPagesKey(''))).toBe(true);
+    expect(created.invalidated(getListChatSessionsQueryKey())).toBe(true);
+
+    const ended = seeded();
+    const end = renderHook(() => useEndSession(), { wrapper: ended.wrapper }).result;
+    expect(ended.invalidated(sessionPagesKey(''))).toBe(false);
+    act(() => end.current.mutate({ id: exams.id, data: {} }));
+    await waitFor(() => expect(end.current.isSuccess).toBe(true));
+    expect(ended.invalidated(sessionPagesKey(''))).toBe(true);
+    expect(ended.invalidated(getListChatSessionsQueryKey())).toBe(true);
   });
 });
