@@ -203,11 +203,11 @@ type Detail struct {
 	Session
 	Messages        []Message
 	ReplyInProgress bool
-
-	// The cached entry d was made from, and the role it was made for; nil when d is not cached.
-	cache *detailCache
-	entry *detailEntry
-	role  string
+	// Version is the session's version (chat_sessions.version) at which its row and its
+	// messages were both read, or -1 when not known (a write came between the two reads, or
+	// the session is too large to cache). Two details of one session at one version ≥ 0 hold
+	// the same messages.
+	Version int64
 }
 
 func messageView(m dbgen.Message) Message {

@@ -1,8 +1,6 @@
 package chat
 
 import (
-	"sync"
-
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/cache"
@@ -21,8 +19,8 @@ import (
 // that also updates the session's row (see 00019_session_version.sql for the list).
 // TestDetailCacheSeesEveryWrite fails when a write path breaks it.
 
-// DefaultDetailCacheBytes is how much of session details (their rows, messages and encoded
-// answers, estimated from their lengths) an instance keeps by default.
+// DefaultDetailCacheBytes is how much of session details (their rows and messages, estimated
+// from their lengths) an instance keeps by default.
 const DefaultDetailCacheBytes = 16 << 20
 
 // Estimated bytes of a cached entry and of each of its messages besides their text (the
@@ -30,38 +28,16 @@ const DefaultDetailCacheBytes = 16 << 20
 const (
 	entryOverhead   = 512
 	messageOverhead = 128
-	renderOverhead  = 64
 )
 
-// Rendered is an encoding of a Detail made by its caller (its JSON answer), kept with the
-// cached session it was made from, so that the next read giving the same Detail need not make
-// it again.
-type Rendered struct {
-	// Body is the answer's bytes.
-	Body []byte
-	// Gzip is Body gzipped, or nil when the answer is sent as it is.
-	Gzip []byte
-}
-
 // detailEntry is a session's row and messages, read together at one version. It never changes
-// once cached, except for its renders (guarded by mu): a Detail made from it may share its
-// slices.
+// once cached: a Detail made from it may share its slices.
 type detailEntry struct {
 	id      uuid.UUID
 	version int64
 	row     dbgen.ChatSession
 	msgs    []Message
-	mu      sync.Mutex
 	size    int
-	renders []render
-}
-
-// render is one encoding of the entry's detail: the detail's bytes also depend on the role
-// (what it may see) and on whether a reply is in progress (from the row and the clock).
-type render struct {
-	role       string
-	inProgress bool
-	r          Rendered
 }
 
 // detailCache is the service's cache of session details, bounded by their estimated bytes.
@@ -91,11 +67,7 @@ func newDetailEntry(row dbgen.ChatSession, msgs []Message) *detailEntry {
 	return e
 }
 
-func (e *detailEntry) bytes() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.size
-}
+func (e *detailEntry) bytes() int { return e.size }
 
 // get returns the session's cached entry, or nil.
 func (c detailCache) get(id uuid.UUID) *detailEntry {
@@ -111,42 +83,6 @@ func (c detailCache) put(e *detailEntry) bool {
 
 // evict drops the session's entry (it was deleted, or is not the reader's).
 func (c detailCache) evict(id uuid.UUID) { c.Delete(id) }
-
-// rendered returns the entry's render for role and inProgress.
-func (c detailCache) rendered(e *detailEntry, role string, inProgress bool) (Rendered, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, r := range e.renders {
-		if r.role == role && r.inProgress == inProgress {
-			return r.r, true
-		}
-	}
-	return Rendered{}, false
-}
-
-// keepRendered adds a render to the entry, if it is still cached and has none for role and
-// inProgress; the cache weighs the entry again.
-func (c detailCache) keepRendered(e *detailEntry, role string, inProgress bool, r Rendered) {
-	c.Update(e.id, func(held *detailEntry) bool {
-		if held != e {
-			return false
-		}
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		for _, have := range e.renders {
-			if have.role == role && have.inProgress == inProgress {
-				return false
-			}
-		}
-		n := renderOverhead + len(r.Body) + len(r.Gzip)
-		if e.size+n > c.MaxBytes()/4 {
-			return false
-		}
-		e.renders = append(e.renders, render{role: role, inProgress: inProgress, r: r})
-		e.size += n
-		return true
-	})
-}
 
 // detailSource is where a read's answer comes from.
 type detailSource int

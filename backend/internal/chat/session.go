@@ -100,11 +100,10 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 		}
 	}
 	if e == nil {
-		return Detail{Session: view(row, s.limits.Tiers.For(role)), Messages: read.msgs, ReplyInProgress: s.replyInProgress(row)}, nil
+		return Detail{Session: view(row, s.limits.Tiers.For(role)), Messages: read.msgs, ReplyInProgress: s.replyInProgress(row), Version: -1}, nil
 	}
 	return Detail{
-		Session: view(e.row, s.limits.Tiers.For(role)), Messages: e.msgs, ReplyInProgress: s.replyInProgress(e.row),
-		cache: &s.details, entry: e, role: role,
+		Session: view(e.row, s.limits.Tiers.For(role)), Messages: e.msgs, ReplyInProgress: s.replyInProgress(e.row), Version: e.version,
 	}, nil
 }
 
@@ -136,27 +135,6 @@ func versionedOf(rows []dbgen.ListMessagesUnlessVersionRow) versionedMessages {
 		out.msgs = []Message{}
 	}
 	return out
-}
-
-// Cached reports whether d is kept in the service's cache, so that KeepRendered keeps its
-// encoding.
-func (d *Detail) Cached() bool { return d.entry != nil }
-
-// Rendered returns what KeepRendered kept for a Detail equal to d: of the same session at the
-// same version, for the same role, with the same ReplyInProgress.
-func (d *Detail) Rendered() (Rendered, bool) {
-	if d.entry == nil {
-		return Rendered{}, false
-	}
-	return d.cache.rendered(d.entry, d.role, d.ReplyInProgress)
-}
-
-// KeepRendered keeps r, an encoding of d, for the next read that gives a Detail equal to d.
-// Nothing is kept for a Detail that is not cached. r's bytes must not change afterwards.
-func (d *Detail) KeepRendered(r Rendered) {
-	if d.entry != nil {
-		d.cache.keepRendered(d.entry, d.role, d.ReplyInProgress, r)
-	}
 }
 
 // Takeaway is one thing to take from one of the caller's sessions (companion.Takeaway): a

@@ -5,6 +5,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/percolate/percolate/gen/api"
 )
 
 // BenchmarkRequestPipeline measures what the middleware stack (ids, logging, headers, body
@@ -41,14 +46,22 @@ func BenchmarkRequestPipeline(b *testing.B) {
 	})
 }
 
-// BenchmarkAppendJSONString writes a message's text as the session reads do, per byte.
-func BenchmarkAppendJSONString(b *testing.B) {
+// BenchmarkSessionDetailJSON writes a session of 40 messages as GET /api/chat/sessions/{id}
+// does, without the database and the middlewares.
+func BenchmarkSessionDetailJSON(b *testing.B) {
 	text := strings.Repeat("It sounds like the week has been a lot. What felt heaviest, the deadline or "+
 		"the conversation with your sister? \"Take your time\" - there's no rush.\n", 4)
-	buf := make([]byte, 0, 4*len(text))
-	b.SetBytes(int64(len(text)))
+	d := sessionDetailJSON{SessionId: uuid.New(), Title: "A long week", Status: api.ACTIVE, IsActive: true}
+	for range 40 {
+		st := api.Complete
+		d.Messages = append(d.Messages, api.Message{Id: uuid.New(), Content: text, Role: api.ChatRoleAssistant, Status: &st, Timestamp: time.Now(), TokenCount: 120})
+	}
+	b.ReportAllocs()
 	for b.Loop() {
-		buf = appendJSONString(buf[:0], text)
+		rec := httptest.NewRecorder()
+		if err := d.VisitGetChatSessionResponse(rec); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -320,16 +320,22 @@ func (s *Server) GetChatSession(ctx context.Context, req api.GetChatSessionReque
 	if err != nil {
 		return nil, err
 	}
-	return detailAnswer{d}, nil
+	return detailAnswer{d: d, kept: s.details}, nil
 }
 
 // sessionDetailOf is a session's detail as the API answers it.
 func sessionDetailOf(d *chat.Detail) sessionDetailJSON {
+	out := sessionHeadOf(d)
+	out.Messages = apiMessages(d.Messages)
+	return out
+}
+
+// sessionHeadOf is the answer without its messages.
+func sessionHeadOf(d *chat.Detail) sessionDetailJSON {
 	out := sessionDetailJSON{
 		SessionId: d.ID, Title: d.Title, Status: api.SessionStatus(d.Status), IsActive: d.Active,
 		SessionTokensUsed: d.TokensUsed, SessionTokenLimit: d.TokenLimit, EndReason: d.EndReason,
-		SessionSummary: d.Summary, Messages: apiMessages(d.Messages),
-		ReplyInProgress: &d.ReplyInProgress, SafetyPinned: apiPinned(d.SafetyPinned),
+		SessionSummary: d.Summary, ReplyInProgress: &d.ReplyInProgress, SafetyPinned: apiPinned(d.SafetyPinned),
 	}
 	if d.Summary != nil || len(d.Emotions) > 0 {
 		em := apiEmotions(d.Emotions)

@@ -136,8 +136,8 @@ func TestTheAPIGzipsItsContract(t *testing.T) {
 	}
 }
 
-// TestAnswerAlreadyEncodedPassesThrough: a handler that writes bytes it gzipped itself (a
-// kept session detail), with their Content-Encoding, gets them to the client untouched: not
+// TestAnswerAlreadyEncodedPassesThrough: a handler that writes bytes it gzipped itself, with
+// their Content-Encoding, gets them to the client untouched: not
 // compressed again, and with the headers as the handler set them.
 func TestAnswerAlreadyEncodedPassesThrough(t *testing.T) {
 	big := []byte(strings.Repeat(`{"title":"A session about exams"},`, 100))

@@ -95,7 +95,8 @@ var _ Exporter = (*export.Service)(nil)
 
 // Server implements api.StrictServerInterface.
 type Server struct {
-	deps Deps
+	deps    Deps
+	details *keptDetails
 }
 
 var _ api.StrictServerInterface = (*Server)(nil)
@@ -148,7 +149,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{deps: d}
+	s := &Server{deps: d, details: newKeptDetails(keptDetailBytes)}
 	validate, err := newValidator(spec, s.oidcRefusal)
 	if err != nil {
 		return nil, err
