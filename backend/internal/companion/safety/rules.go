@@ -8,9 +8,18 @@ import (
 // matchRules returns the category of the first risk phrasing the masked text (see text.Mask)
 // matches, or "" when none does.
 func matchRules(t string) Category {
-	for _, p := range riskPatterns {
-		if text.HasAny(t, p.keys) && p.re.MatchString(t) {
-			return refine(p.risk, t)
+	// An act told as another day's ("last year", "i remember") is no attempt under way: the
+	// other rules and the scorer read it.
+	for _, p := range attemptPatterns {
+		if text.HasAny(t, p.keys) && p.re.MatchString(t) && !pastWords.MatchString(t) {
+			return Attempt
+		}
+	}
+	for _, ps := range [][]riskPattern{riskPatterns, dangerPatterns} {
+		for _, p := range ps {
+			if text.HasAny(t, p.keys) && p.re.MatchString(t) {
+				return refine(p.risk, t)
+			}
 		}
 	}
 	return ""
@@ -32,7 +41,7 @@ var riskPatterns = []riskPattern{
 	// Suicide.
 	{Suicide, []string{"suicid", "unaliv", "kms", "kys"}, rx(`\b(suicide|suicidal|unaliv\w*|kms|kys)\b`)},
 	{Suicide, []string{"myself", "my own life", "my life", "me off"}, rx(`\b(kill|killing|killed|end|ending|ended|take|taking|took)( my| me)? (myself|my own life|my life|me off)\b`)},
-	{Suicide, []string{"die", "dead", "alive", "exist", "disappear", "end it", "end thing", "end everything", "kill myself"}, rx(`\b(want|wanna|wanted|wish|wishing|going|gonna|ready|plan|planning|trying|try|tried|decided) (to )?(die|be dead|not be alive|not exist|disappear forever|end it all|end it|end everything|end things|kill myself)\b`)},
+	{Suicide, []string{"die", "dead", "alive", "exist", "disappear", "end it", "end thing", "end everything", "kill myself"}, rx(`\b(want|wanna|wanted|wanting|wish|wishing|going|gonna|ready|plan|planning|trying|try|tried|decided) (to )?(die|be dead|not be alive|not exist|disappear forever|end it all|end it|end everything|end things|kill myself)\b`)},
 	{Suicide, []string{"end it", "end thing", "end everything"}, rx(`\bend (it|things|everything) (all|tonight|today|now|for good|forever)\b`)},
 	{Suicide, []string{"want to"}, rx(`\b(dont|do not|never) want to (be alive|live|exist|wake up|be here anymore|be around anymore|go on)\b`)},
 	{Suicide, []string{"reason", "point"}, rx(`\b(no|dont see (a|the|any)|cant see (a|the|any)|lost (the|my)) (reason|point) (to|in|of) (live|living|life|going on|being alive|carrying on)\b`)},
@@ -133,7 +142,7 @@ var (
 	// futureWords tell a plan or a wish, not an attempt under way.
 	futureWords = rx(`\b(want to|wanna|going to|gonna|will|planning|plan to|tomorrow|someday|one day|thinking (about|of))\b`)
 	// pastWords date what is told to another day: a past attempt is not one under way.
-	pastWords   = rx(`\b(last (night|week|month|year|time)|yesterday|(on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(days?|weeks?|months?|years?) ago|when i was|in (19|20)\d\d)\b`)
+	pastWords   = rx(`\b(last (night|week|month|year|time)|yesterday|i remember|used to|back then|that time|(on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(days?|weeks?|months?|years?) ago|when i was|in (19|20)\d\d)\b`)
 	eatingKeys  = []string{"eat", "starv", "purg", "throw", "sick", "vomit", "laxative", "anorexi", "bulimi", "binge", "calorie", "faint", "weight"}
 	eatingWords = rx(`\b(havent eaten|have not eaten|not eaten|stopped eating|barely eating|starv\w*|purg\w*|(throw|throwing) up after|make myself (sick|throw up|vomit)|laxatives?|anorexi\w*|bulimi\w*|binge\w*|calories|eating disorder|faint\w* (from|because) .*(eat|food))\b`)
 	childKeys   = []string{"im 1", "i am 1", "teen", "year old", "years old", "yo", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "school"}

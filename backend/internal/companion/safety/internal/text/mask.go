@@ -65,7 +65,8 @@ func Mask(s string) Masked {
 				switch {
 				case i+1 < len(cs) && deniedBy(c, cs[i+1]), FalseAlarm(c):
 					denied = denied || i+1 < len(cs) && deniedBy(c, cs[i+1]) || Denial(c)
-				case topical && !HasWord(c, firstPersonWords), recovery && pastTense.MatchString(c):
+				// A clause that starts with "now" goes on about the person who spoke before it.
+				case topical && !HasWord(c, firstPersonWords) && !strings.HasPrefix(strings.TrimSpace(c), "now "), recovery && pastTense.MatchString(c):
 				default:
 					if denied && m.AfterDenial == "" {
 						m.AfterDenial = " " + strings.TrimSpace(c) + " "
@@ -91,7 +92,7 @@ func deniedBy(c, next string) bool {
 }
 
 // idiomWords are the words every idiom holds; a clause without any needs no idiom checked.
-var idiomWords = []string{"kill", "die", "died", "dying", "dead", "death", "murder", "ended", "hit", "beat", "cut", "hurt", "burn", "shoot",
+var idiomWords = []string{"kill", "die", "died", "dying", "dead", "death", "murder", "ended", "end", "nicked", "scratched", "hit", "beat", "cut", "hurt", "burn", "shoot",
 	"smashed", "crushed"}
 
 var clauseEnd = lazyre.MustCompile(`[.,!?;:\n]+`)
@@ -255,6 +256,14 @@ var Idioms = []*lazyre.Regexp{
 	rx(`\b(gonna|going to|will|ill) (literally |actually )?die if i (dont get|dont see|miss|cant get|cant go|dont win|have to (present|sit|do|read|write|watch|listen|explain|redo|hear))\b`),
 	rx(`\b(ugh|just|pls|please|somebody|someone) shoot me\b|\bshoot me now\b`),
 	rx(`\bim so dead if\b|\bim dead lol\b`),
+	// An exclamation of "kms" or "kys" laughed off or called a joke at once ("kms lol the bus
+	// left without me"): dark humour about a mishap, not a wish ("i want to kms lol" is kept).
+	rx(`^ (ugh |omg |bruh |honestly |literally |actually )*kill (myself|yourself) (lol|lmao|lmfao|haha\w*|jk|joke|jokes|joking|xd)\b`),
+	// Ending a relationship: "we decided to end it", "ending things with my boyfriend".
+	rx(`\b(end|ending|ended|ends) (it|things) (with (him|her|them|my (boyfriend|girlfriend|bf|gf|partner|ex|husband|wife|fiance\w*))|mutually)\b|\bwe (\w+ ){0,2}(end|ended|ending) (it|things)\b`),
+	// A kitchen or tool accident told as one ("cut myself a bit washing up", "cut my finger
+	// chopping onions").
+	rx(`\b(cut|burnt|burned|nicked|scratched) (myself|my (finger|thumb|hand)) (a bit |a little |slightly |badly |by accident |accidentally )?(washing|cooking|chopping|slicing|peeling|opening|shaving|cleaning|making|on (a|the|some) (knife|tin|can|glass|oven|pan|paper))\b`),
 }
 
 func rx(s string) *lazyre.Regexp { return lazyre.MustCompile(s) }
