@@ -76,10 +76,21 @@ func TestCrossValidation(t *testing.T) {
 			}
 		}
 	}
+	var outside []model.Example
+	for _, f := range corpus.OutsideFiles {
+		its, err := corpus.Load(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outside = append(outside, corpus.WeightedExamples(its, f.Weight)...)
+	}
 	for k := range cvFolds {
 		train, test := corpus.Fold(tuning, k, cvFolds)
-		m := model.Train(corpus.Examples(append(slices.Clone(train), extra...)), o)
-		s := &screener{m: m, th: defaultThresholds}
+		ex := corpus.Examples(append(slices.Clone(train), extra...))
+		m := model.Train(ex, o)
+		// The everyday scorer of the fold, as ./gen trains it: the same and the outside sets.
+		ev := model.Train(append(ex, outside...), o)
+		s := &screener{m: m, ev: ev, th: defaultThresholds}
 		for _, it := range test {
 			c := devContext(s, it.Context)
 			start := time.Now()
@@ -100,7 +111,7 @@ func TestCrossValidation(t *testing.T) {
 			}
 		}
 		for _, th := range order {
-			sc := &screener{m: m, th: th}
+			sc := &screener{m: m, ev: ev, th: th}
 			c := grid[th]
 			for _, it := range test {
 				got := sc.screen(it.Text, devContext(sc, it.Context)).Risky()

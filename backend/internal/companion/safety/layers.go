@@ -35,8 +35,24 @@ var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, p
 
 // screener is the layered screen with a given scorer.
 type screener struct {
-	m  *model.Model
+	m *model.Model
+	// ev, when set, is the everyday scorer: trained also on thousands of everyday sentences
+	// (stress, flatmates, work), it is the second opinion a message without a strong word of
+	// risk needs before it interrupts (see weakScore).
+	ev *model.Model
 	th thresholds
+}
+
+// weakScore is the score of text without a strong word of the lexicon: the lower of the two
+// scorers', since words of time, plans and living are common in everyday talk, which the
+// first scorer has seen little of.
+func (s *screener) weakScore(t string) float64 {
+	f := model.Features(t)
+	sc := s.m.Score(f)
+	if s.ev != nil {
+		sc = min(sc, s.ev.Score(f))
+	}
+	return sc
 }
 
 // longWords is the length, in words, from which a message is also scored by windows.
@@ -152,14 +168,16 @@ func (s *screener) score(mk text.Masked) (whole, window, weak float64) {
 		return 0, 0, 0
 	}
 	if len(words) < longWords {
+		if lexiconStrength(mk.Text) < 2 {
+			return s.weakScore(mk.Text), 0, 0
+		}
 		return s.m.Score(model.Features(mk.Text)), 0, 0
 	}
 	piece := func(t string) {
-		sc := s.m.Score(model.Features(t))
 		if lexiconStrength(t) == 2 {
-			window = max(window, sc)
+			window = max(window, s.m.Score(model.Features(t)))
 		} else {
-			weak = max(weak, sc)
+			weak = max(weak, s.weakScore(t))
 		}
 	}
 	for _, sent := range mk.Sentences {

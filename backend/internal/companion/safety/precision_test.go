@@ -1,6 +1,11 @@
 package safety
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/model"
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/text"
+)
 
 // TestWeakWordsNeverMakeACrisis: words of time, plans, living and "again" are as common in
 // everyday talk as in risk, so with no strong word the scorer alone never gives the crisis
@@ -142,6 +147,51 @@ func TestHedgeMustBeTheAnswer(t *testing.T) {
 	} {
 		if got := ClassifyAnswer(msg, false); got != want {
 			t.Errorf("ClassifyAnswer(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
+// TestEverydayScorerIsASecondOpinion: a message without a strong word is scored by the lower
+// of the two scorers, so that everyday talk with words of time, plans or living is answered;
+// a strong word is scored by the first scorer alone.
+func TestEverydayScorerIsASecondOpinion(t *testing.T) {
+	s := defaultScreener
+	if s.ev == nil {
+		t.Fatal("the default screener has no everyday scorer")
+	}
+	for _, msg := range []string{
+		" the radiator bangs all night and wakes me up again ",
+		" cant wait to go back home for the weekend ",
+		" my flatmate said nothing about the rent again ",
+	} {
+		if w, first := s.weakScore(msg), s.m.Score(model.Features(msg)); w > first {
+			t.Errorf("weakScore(%q) = %.2f, above the first scorer's %.2f", msg, w, first)
+		}
+	}
+	for _, msg := range []string{
+		"cant wait to go back home for the weekend",
+		"my flatmate said nothing about the rent again",
+		"last shift at the cafe today, gonna miss the regulars",
+		"my sleep schedule is ruined, been up till 4 every night",
+	} {
+		if r := Screen(msg, Context{}); r.Risky() {
+			t.Errorf("%q: %v %q, want no interruption", msg, r.Level, r.Category)
+		}
+	}
+	if whole, _, _ := s.score(text.Mask("i just want to die already")); whole != s.m.Score(model.Features(text.Mask("i just want to die already").Text)) {
+		t.Errorf("a message with a strong word is not scored by the first scorer alone")
+	}
+}
+
+// TestMaskKeepsWhatIsNotATopicOrADenial: "show" as a verb is no programme, and "i dont plan on
+// being here" denies nothing.
+func TestMaskKeepsWhatIsNotATopicOrADenial(t *testing.T) {
+	for _, msg := range []string{
+		"if i dont show him my messages he pins me against the wall",
+		"i dont plan on being here by the summer",
+	} {
+		if r := Screen(msg, Context{}); !r.Risky() {
+			t.Errorf("%q: none, want a risk (masked %q)", msg, text.Mask(msg).Text)
 		}
 	}
 }

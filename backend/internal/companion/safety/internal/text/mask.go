@@ -160,9 +160,10 @@ var pastRelapse = lazyre.MustCompile(`\b(my |the )?(last |first |only )?relapse 
 var notDenial = lazyre.MustCompile(`\b(not|never|no) (\w+ ){0,2}(cutting|hurting myself|self harming|harming myself) again\b`)
 
 // hedged is a negation that does not deny the risk but doubts or shrugs at living ("i dont care
-// if i die", "im not sure i want to be here", "i dont think i can keep myself safe"): it is left
+// if i die", "im not sure i want to be here", "i dont think i can keep myself safe", "i dont
+// plan on being here"): it is left
 // for the rules and the scorer to read.
-var hedged = lazyre.MustCompile(`\b(dont|do not|not|never|wouldnt|cant|no longer) (\w+ )?(care|caring|know|sure|mind|matter|think i can|think i could|see|feel like|want to live|want to be alive|want to be here|want to exist|keep myself|stop myself|trust myself|promise|able|strong enough|bothered)\b|\b(not|never) (safe|ok|okay|fine) (anymore|right now|tonight|rn)\b`)
+var hedged = lazyre.MustCompile(`\b(dont|do not|not) plan(ning)? (on|to) (be|being|stay|staying|live|living|wake|waking|make it|making it|last|lasting)\b|\b(dont|do not|not|never|wouldnt|cant|no longer) (\w+ )?(care|caring|know|sure|mind|matter|think i can|think i could|see|feel like|want to live|want to be alive|want to be here|want to exist|keep myself|stop myself|trust myself|promise|able|strong enough|bothered)\b|\b(not|never) (safe|ok|okay|fine) (anymore|right now|tonight|rn)\b`)
 
 // deniedInClause is a risk named and denied in the same clause ("my therapist asked if i was
 // suicidal and im honestly not").
@@ -199,7 +200,7 @@ var (
 var (
 	negated     = lazyre.MustCompile(`\b(not|never|dont|do not|wont|wouldnt|would never|no|zero|isnt|arent|am not|havent|hasnt|nothing)( \w+){0,3} (suicidal|suicide|kill|killing|die|dying|dead|hurt|hurting|harm|harming|self harm\w*|cutting|end|ending|unalive|od|overdose|danger|dangerous|plans?|planning|disappear|dark|do anything|going to do|those thoughts|wrong at home)\b|\b(not|never|no|zero) (having |got |had |have )?(any |the )?(urges?|intentions?|thoughts|plans?|desire|wish) (of|to|about)\b`)
 	recovered   = lazyre.MustCompile(`\b(used to|(\w+ )?(months?|years?) ago|how far ive come|last time i (\w+ ){1,3}was (before|in year|in primary|when i was|(\w+ )?(months?|years?) ago)|looking back|back then|\w+ years since|back when i|when i was (younger|little|a kid|\d+)|in the past|clean|free|recovered|recovery|survived|proud|got help|reached out|therapy|counsellor|counselor|saved me|saved my life|wasnt true|so wrong|glad i|grateful|since (my|the) (\w+ ){0,2}(attempt|relapse|overdose)|(\d+|one|two|three|four|five|six|a) (days?|weeks?|months?|years?) (clean|free|sober))\b`)
-	topic       = lazyre.MustCompile(`\b(essay|assignment|coursework|dissertation|assembly|documentary|film|movie|book|novel|article|podcast|news|charity|fundraiser|awareness|prevention|lesson|lecture|module|theory|rates|session|training|speaker|poster|presentation|project|song|album|episode|series|show|character|research|studying|course|helpline|volunteer\w*|nursing|psychology|sociology|criminology|campaign|class|epq|pshe|play|poem|story|author|scene|soundtrack)\b`)
+	topic       = lazyre.MustCompile(`\b(essay|assignment|coursework|dissertation|assembly|documentary|film|movie|book|novel|article|podcast|news|charity|fundraiser|awareness|prevention|lesson|lecture|module|theory|rates|session|training|speaker|poster|presentation|project|song|album|episode|series|character|research|studying|course|helpline|volunteer\w*|nursing|psychology|sociology|criminology|campaign|class|epq|pshe|poem|story|author|scene|soundtrack)\b|\b(the|a|this|that|tv|school|netflix) (show|play)\b`)
 	firstPerson = lazyre.MustCompile(`\b(i want|i wanna|im going to|im gonna|myself|my life|i feel|im feeling|ive been|i keep|i think about|i cant|i dont want|makes me want)\b`)
 )
 
