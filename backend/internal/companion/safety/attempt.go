@@ -6,9 +6,10 @@ package safety
 // high place or the tracks as the person writes; a rope ready; "i did it" as the whole
 // message. An act dated to another day ("last year") is not one under way (see matchRules).
 var attemptPatterns = []riskPattern{
-	{Attempt, []string{"took", "taken", "swallow", "downed", "drank", "ate", "taking", "had"},
-		rx(`\b(took|taken|swallowed|downed|drank|ate|taking|swallowing|had)\b( \w+){0,6} (pills|tablets|meds|medication|painkillers|paracetamol|ibuprofen|insulin|antidepressants|sleeping pills|them)\b.*\b(all of them|all of it|the lot|a lot|loads|too many|too much|way too|whole (bottle|box|pack|packet|strip|tub)|on purpose|everything|[2-9]\d|\d\d\d)\b` +
+	{Attempt, []string{"took", "taken", "swallow", "downed", "drank", "taking"},
+		rx(`\b(took|taken|swallowed|downed|drank|taking|swallowing)( \w+){0,4} (pills|tablets|meds|medication|painkillers|paracetamol|ibuprofen|insulin|antidepressants|sleeping pills)( \w+){0,2} (all of them|all of it|the lot|too many|too much|way too|on purpose|everything)\b` +
 			`|\b(took|taken|swallowed|downed|drank|taking|swallowing)( \w+){0,3} (all of them|all of my|all my|all the|too many|way too many|way too much|a lot of|loads of) (of )?(my |the |his |her )?(\w+ )?(pills|tablets|meds|medication|painkillers|paracetamol|insulin|antidepressants)\b` +
+			`|\b(took|taken|swallowed|downed|taking|swallowing)( like| about| around| nearly| over| maybe)? (\d\d+|too many|a lot) of (my |the |his |her |their )?(\w+ )?(pills|tablets|meds|medication|painkillers|paracetamol|insulin|antidepressants|sleeping pills)\b` +
 			`|\b(downed|drank|swallowed)( \w+){0,4} (bottle|bottles) of \w+ with (my |the |all my |some )?(pills|tablets|meds|medication|painkillers|antidepressants|sleeping pills)\b`)},
 	{Attempt, []string{"poison", "bleach", "antifreeze", "weedkiller"},
 		rx(`\b(drinking|drank|drunk|swallowed|swallowing|took|taking|taken|ate|eating)( \w+){0,3} (poison|bleach|antifreeze|weedkiller)\b`)},
@@ -24,6 +25,8 @@ var attemptPatterns = []riskPattern{
 		rx(`\b(im|i am) (in|driving) (my|the) car\b.*\b(drive|driving|crash|crashing) (\w+ )?(into|off) (a |the |next )?(\w+ )?(wall|tree|bridge|cliff|lorry|truck|river)\b`)},
 	{Attempt, []string{"already", "just"},
 		rx(`\bi (already|just) (took|swallowed|downed) (them|them all|the lot|it all)( \w+){0,2} $`)},
-	{Attempt, []string{"did it", "its done", "too late", "already took", "already done"},
-		rx(`^ ((i )?(just )?did it|its done|already done it|i already took them|already took (them|it|everything)|its too late now|too late|im sorry|sorry|goodbye|bye|forgive me)( (i )?(just )?did it| its done| im sorry| sorry| goodbye| bye| forgive me| its too late( now)?)* $`)},
+	// "i did it" or "its done" alone is as often a passed exam: only with an apology or a
+	// goodbye ("i did it. im sorry"); "i already took them" on its own.
+	{Attempt, []string{"did it", "its done", "already took"},
+		rx(`^ ((im |i am )?sorry |goodbye |bye |forgive me )*((i )?(just )?did it|its done)( (im |i am )?sorry| goodbye| bye| forgive me)+ $|^ ((im |i am )?sorry |goodbye |bye |forgive me )+((i )?(just )?did it|its done) $|^ (i )?already took them( all)?( (im |i am )?sorry| goodbye| bye)* $`)},
 }

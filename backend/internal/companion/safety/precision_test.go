@@ -97,6 +97,14 @@ func TestAttemptPhrasingClasses(t *testing.T) {
 		"i remember standing on the roof ledge thinking about it, now i go up there for sunsets",
 		"took two ibuprofen for my cramps",
 		"i did it!! passed my driving test first time",
+		"its done",
+		"sorry",
+		"bye",
+		"im on the roof terrace at a party rn lol",
+		"i took them to the cinema and all of them loved it, 20 kids",
+		"had 20 tablets left so i ordered more",
+		"drank way too much coffee before the exam",
+		"took loads of photos from the roof terrace at sunset",
 		"cut the cake too deep and it fell apart lol",
 	} {
 		if r := Screen(msg, Context{}); r.Category == Attempt {

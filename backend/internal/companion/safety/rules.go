@@ -11,7 +11,7 @@ func matchRules(t string) Category {
 	// An act told as another day's ("last year", "i remember") is no attempt under way: the
 	// other rules and the scorer read it.
 	for _, p := range attemptPatterns {
-		if text.HasAny(t, p.keys) && p.re.MatchString(t) && !pastWords.MatchString(t) {
+		if text.HasAny(t, p.keys) && p.re.MatchString(t) && !pastWords.MatchString(t) && !(text.HasAny(t, placeKeys) && text.HasAny(t, leisureKeys)) {
 			return Attempt
 		}
 	}
@@ -135,10 +135,12 @@ var (
 	overdoseKeys = []string{"took", "swallowed", "taken", "drank", "downed", "take"}
 	overdoseNow  = rx(`\b(took|taken|swallowed|downed|drank|take|taking)( like| about| around| nearly| over| maybe)? (\d\d+|too many|way too many|way too much|(the |a )?whole (pack|packet|box|bottle|strip|tub) of|(\d|two|three|four) (packs|packets|boxes|bottles|strips) of)( my| the| his| her| their| dads| mums| moms)? (pills|tablets|meds|medication|paracetamol|painkillers|insulin|cocodamol|antidepressants|sleeping pills)\b`)
 	// placeWords, with nowWords, tell of someone at a high place or the tracks as they write.
-	placeKeys  = []string{"edge", "ledge", "roof", "top level", "top floor", "bridge", "cliff", "platform", "tracks"}
-	placeWords = rx(`\b(on|at|by|over|off) (the |a |my )?(\w+ )?(edge|ledge|roof|rooftop|top level|top floor|bridge|cliff|platform|tracks)\b`)
-	nowWords   = rx(`\b(now|rn|right now|atm|as i type|as we speak)\b`)
-	woundWords = rx(`\b(cut\w*|blade|razor|burn\w*|bleed\w*|wounds?)\b`)
+	// leisureKeys tell of a high place visited for fun ("on the roof terrace at a party rn").
+	leisureKeys = []string{"party", "terrace", "bar ", "bbq", "barbecue", "picnic", "sunset", "drinks", "mates", "friends", "view", "photos", "pics"}
+	placeKeys   = []string{"edge", "ledge", "roof", "top level", "top floor", "bridge", "cliff", "platform", "tracks"}
+	placeWords  = rx(`\b(on|at|by|over|off) (the |a |my )?(\w+ )?(edge|ledge|roof|rooftop|top level|top floor|bridge|cliff|platform|tracks)\b`)
+	nowWords    = rx(`\b(now|rn|right now|atm|as i type|as we speak)\b`)
+	woundWords  = rx(`\b(cut\w*|blade|razor|burn\w*|bleed\w*|wounds?)\b`)
 	// futureWords tell a plan or a wish, not an attempt under way.
 	futureWords = rx(`\b(want to|wanna|going to|gonna|will|planning|plan to|tomorrow|someday|one day|thinking (about|of))\b`)
 	// pastWords date what is told to another day: a past attempt is not one under way.
