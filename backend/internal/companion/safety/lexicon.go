@@ -61,9 +61,7 @@ var lexicon = struct{ strong, strongPrefixes, weak, weakPrefixes []string }{
 // and 2 for a strong one. A means named as someone else's everyday medicine ("my dad takes
 // pills for his blood pressure") is no strong word.
 func lexiconStrength(t string) int {
-	if text.HasAny(t, ownedMeansKeys) {
-		t = ownedMeans.ReplaceAllString(t, " ")
-	}
+	t = withoutOwnedMeans(t)
 	switch {
 	case text.HasWord(t, lexicon.strong) || text.HasAny(t, lexicon.strongPrefixes):
 		return 2
@@ -71,6 +69,15 @@ func lexiconStrength(t string) int {
 		return 1
 	}
 	return 0
+}
+
+// withoutOwnedMeans is masked text without the medicine it tells of as someone else's or as
+// prescribed for an ailment.
+func withoutOwnedMeans(t string) string {
+	if !text.HasAny(t, ownedMeansKeys) {
+		return t
+	}
+	return ownedMeans.ReplaceAllString(t, " ")
 }
 
 // ownedMeans is medicine told as someone else's or as prescribed for an ailment.

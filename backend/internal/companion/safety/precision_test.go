@@ -32,6 +32,7 @@ func TestWeakWordsNeverMakeACrisis(t *testing.T) {
 		"kms lol the printer ate my essay",
 		"we decided to end things, it was mutual and were still friends",
 		"i cut myself a bit chopping peppers, its fine",
+		"my gran takes tablets for her arthritis every morning and hates them",
 	} {
 		if r := Screen(msg, Context{}); r.Risky() {
 			t.Errorf("%q: %v %q, want no risk", msg, r.Level, r.Category)
