@@ -6,10 +6,12 @@ package safety
 // high place or the tracks as the person writes; a rope ready; "i did it" as the whole
 // message. An act dated to another day ("last year") is not one under way (see matchRules).
 var attemptPatterns = []riskPattern{
-	{Attempt, []string{"took", "taken", "swallow", "downed", "drank", "taking"},
+	{Attempt, []string{"took", "taken", "swallow", "downed", "drank", "taking", "drinking", "ate", "eating"},
 		rx(`\b(took|taken|swallowed|downed|drank|taking|swallowing)( \w+){0,4} (pills|tablets|meds|medication|painkillers|paracetamol|ibuprofen|insulin|antidepressants|sleeping pills)( \w+){0,2} (all of them|all of it|the lot|too many|too much|way too|on purpose|everything)\b` +
 			`|\b(took|taken|swallowed|downed|drank|taking|swallowing)( \w+){0,3} (all of them|all of my|all my|all the|too many|way too many|way too much|a lot of|loads of) (of )?(my |the |his |her )?(\w+ )?(pills|tablets|meds|medication|painkillers|paracetamol|insulin|antidepressants)\b` +
 			`|\b(took|taken|swallowed|downed|taking|swallowing)( like| about| around| nearly| over| maybe)? (\d\d+|too many|a lot) of (my |the |his |her |their )?(\w+ )?(pills|tablets|meds|medication|painkillers|paracetamol|insulin|antidepressants|sleeping pills)\b` +
+			`|\b(took|swallowed|drank|ate) (many|so many|lots of|a lot of|all the|all my) (pills|tablets|meds|medicine|medicines)\b` +
+			`|\b(drinking|taking|swallowing|eating) (many|so many|lots of|a lot of|all the|all my) (pills|tablets|meds|medicine|medicines)\b.*\b(now|rn|right now)\b` +
 			`|\b(downed|drank|swallowed)( \w+){0,4} (bottle|bottles) of \w+ with (my |the |all my |some )?(pills|tablets|meds|medication|painkillers|antidepressants|sleeping pills)\b`)},
 	{Attempt, []string{"poison", "bleach", "antifreeze", "weedkiller"},
 		rx(`\b(drinking|drank|drunk|swallowed|swallowing|took|taking|taken|ate|eating)( \w+){0,3} (poison|bleach|antifreeze|weedkiller)\b`)},

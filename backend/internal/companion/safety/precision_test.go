@@ -129,6 +129,14 @@ func TestDangerClasses(t *testing.T) {
 		"my uncle does things to me when we are alone":              SexualAssault,
 		"my manager says if i dont sleep with him ill lose my visa": SexualAssault,
 		"i am wanting to die, every day more":                       Suicide,
+		"i think to finish my life, nobody need me":                 Suicide,
+		"i want to make finish with my life":                        Suicide,
+		"i am not wanting to live more":                             Suicide,
+		"i will kill me this night":                                 Suicide,
+		"tomorrow i will not be alive more":                         Suicide,
+		"i am thinking to end it, i search already how":             Suicide,
+		"better i am not existing for my family":                    Suicide,
+		"i am drinking many pills now":                              Attempt,
 	} {
 		r := Screen(msg, Context{})
 		if !r.Risky() || r.Category != want {
