@@ -66,7 +66,7 @@ func Mask(s string) Masked {
 				case i+1 < len(cs) && deniedBy(c, cs[i+1]), FalseAlarm(c):
 					denied = denied || i+1 < len(cs) && deniedBy(c, cs[i+1]) || Denial(c)
 				// A clause that starts with "now" goes on about the person who spoke before it.
-				case topical && !HasWord(c, firstPersonWords) && !strings.HasPrefix(strings.TrimSpace(c), "now "), recovery && pastTense.MatchString(c):
+				case topical && !HasWord(c, firstPersonWords) && !strings.HasPrefix(strings.TrimSpace(c), "now "), recovery && pastTense.MatchString(c) && !harmDoneToMe.MatchString(c):
 				default:
 					if denied && m.AfterDenial == "" {
 						m.AfterDenial = " " + strings.TrimSpace(c) + " "
@@ -122,6 +122,9 @@ func FalseAlarm(c string) bool {
 	if Denial(c) {
 		return true
 	}
+	if harmDoneToMe.MatchString(c) {
+		return false
+	}
 	if !(HasAny(c, recoveredKeys) && recovered.MatchString(c) || HasAny(c, topicWords) && topic.MatchString(c) && !firstPerson.MatchString(c)) {
 		return false
 	}
@@ -148,6 +151,10 @@ func Denial(c string) bool {
 	}
 	return !HasAny(c, present)
 }
+
+// harmDoneToMe is a sexual assault told as done to the speaker ("he forced me when i was 14"):
+// a disclosure to answer, not a recovery to set aside, however long ago.
+var harmDoneToMe = lazyre.MustCompile(`\b(forced|raped|molested|groped|groomed) me\b|\bdid (things|stuff) to me\b|\bi was (raped|molested|sexually assaulted|groomed)\b`)
 
 // recentAct is an act of harm told as recent ("i cut yesterday"): a recovery around it is over.
 var recentAct = lazyre.MustCompile(`\b(cut|cutting|relapsed|did it|hurt myself|harmed|burned|burnt|scratched|took them|overdosed)( \w+){0,2} (yesterday|last night|this morning|earlier|tonight|today|this week)\b`)
