@@ -85,6 +85,3 @@ var (
 	ownedMeansKeys = []string{"pill", "tablet", "med", "blood"}
 	ownedMeans     = lazyre.MustCompile(`\b(he|she|they|my (dad|mum|mom|mother|father|nan|gran|grandma|grandad|grandpa|brother|sister|flatmate|roommate)|his|her|their) (\w+ ){0,2}(pills|tablets|meds|medication)( for (\w+ ){0,2}\w+)?\b|\b(pills|tablets|meds|medication) (for|from) (my |the |his |her )?(allerg\w*|hay fever|blood pressure|cholesterol|asthma|acne|migraines?|headaches?|period|cold|flu|fever|doctor|gp|pharmacy)\b|\b(the |my )?((pills|tablets|meds|medication) )?(the |my )?(doctor|gp|pharmacist) (gave|prescribed) me\b|\bblood (pressure|test|tests|sugar|donation|type)\b`)
 )
-
-// hasLexicon reports whether masked text holds a word of the lexicon.
-func hasLexicon(t string) bool { return lexiconStrength(t) > 0 }
