@@ -69,10 +69,12 @@ func TestCrossValidation(t *testing.T) {
 	for _, p := range []float64{0.2, 0.25, 0.3, 0.35, 0.4, 0.5} {
 		for _, w := range []float64{0.5, 0.6, 0.7, 0.8} {
 			for _, pl := range []float64{0.5, 0.6, 0.7} {
-				th := defaultThresholds
-				th.possible, th.window, th.plain = p, w, pl
-				order = append(order, th)
-				grid[th] = &cell{}
+				for _, wk := range []float64{0.3, 0.45, 0.6} {
+					th := defaultThresholds
+					th.possible, th.window, th.plain, th.weak = p, w, pl, wk
+					order = append(order, th)
+					grid[th] = &cell{}
+				}
 			}
 		}
 	}
@@ -162,7 +164,7 @@ func TestCrossValidation(t *testing.T) {
 	if os.Getenv("SAFETY_CV") == "grid" {
 		for _, th := range order {
 			c := grid[th]
-			fmt.Fprintf(&b, "  possible %.2f window %.2f plain %.2f: recall %d/%d (%.1f%%) FPR %d/%d (%.1f%%)\n", th.possible, th.window, th.plain,
+			fmt.Fprintf(&b, "  possible %.2f window %.2f plain %.2f weak %.2f: recall %d/%d (%.1f%%) FPR %d/%d (%.1f%%)\n", th.possible, th.window, th.plain, th.weak,
 				c.tp, c.nr, 100*float64(c.tp)/float64(c.nr), c.fp, c.nh, 100*float64(c.fp)/float64(c.nh))
 		}
 	}

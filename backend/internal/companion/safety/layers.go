@@ -30,8 +30,10 @@ type thresholds struct {
 // defaultThresholds were chosen by five-fold cross-validation on the tuning half (see
 // cv_test.go), never on the held-back half: possible and window from a grid, for recall first
 // and then the false-positive rate; plain is 0.6 rather than the grid's 0.5, so that a plain
-// question ("will it ever get better?") is answered, not screened.
-var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.6}
+// question ("will it ever get better?") is answered, not screened. weak is the lowest of the
+// grid's (0.3, 0.45, 0.6): higher ones cut more everyday interruptions but cost recall on
+// messages the scorers never saw (SAFETY_CV=grid), and recall comes first.
+var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.3}
 
 // screener is the layered screen with a given scorer.
 type screener struct {
