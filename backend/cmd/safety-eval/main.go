@@ -48,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	dir := fl.String("data", "backend/internal/companion/safetyeval/data", "the data directory")
 	name := fl.String("screen", "layered", "the screen to measure: "+strings.Join(slices.Sorted(maps.Keys(screens)), ", "))
-	verbose := fl.Bool("v", false, "list the tuning half's misses and false alarms (never the held-back half's)")
+	verbose := fl.Bool("v", false, "list the tuning halves' misses and false alarms, with the layer that decided (never the held-back halves')")
 	tuningOnly := fl.Bool("tuning", false, "measure the tuning halves only: for work in progress, which must never read the held-back halves")
 	gate := fl.Bool("gate", false, fmt.Sprintf("exit 1 unless held-back recall ≥ %d%% and false-positive rate ≤ %d%%",
 		safetyeval.GateRecallPercent, safetyeval.GateFPRPercent))
@@ -121,6 +121,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			"  through the send path's decisions and the offline engine (data/%s, written blind)\n",
 			half.name, half.note, len(e.Ordinary), len(e.Conversations), len(e.Risky), len(e.RiskyConvs), safetyeval.EverydayDir)
 		safetyeval.EvaluateEveryday(e).Write(stdout)
+		if *verbose && half.dir == "tuning" {
+			safetyeval.WriteEverydayDecisions(stdout, e)
+		}
 	}
 
 	var ext []safetyeval.ExternalSet

@@ -87,8 +87,9 @@ var (
 // negatedSubstantive is a substantive word said not to hold ("not tonight", "not today").
 var negatedSubstantive = rx(`\bnot (right now|tonight|today|tomorrow|soon|always|anymore|all the time)\b|\b(never|havent|have not|didnt|did not) (already|done)\b`)
 
-// hedgedYes is a yes said softly.
-var hedgedYes = rx(`\b(i think so|i guess so|i suppose so|i think i am|kind of|kinda|sort of|sorta|a bit|a little|a lot|sometimes|probably|pretty much|more or less|i do sometimes|exactly what it sounds like|you could say that)\b`)
+// hedgedYes is a yes said softly, as the answer itself: at the start, after at most a yes or
+// a word of hesitation ("kind of", "yeah sort of"); "maybe itll help a bit" is no answer.
+var hedgedYes = rx(`^ ?((yes|yeah|yea|yep|um+|uh+|hmm+|well|honestly|tbh|i mean|idk|i dont know|i guess) )*(i think so|i guess so|i suppose so|i think i am|kind of|kinda|sort of|sorta|a bit|a little|a lot|sometimes|probably|pretty much|more or less|i do sometimes|exactly what it sounds like|you could say that)\b`)
 
 // negatedHedge is a hedge that says no ("probably not", "not a lot").
 var negatedHedge = rx(`\b(probably|kind of|kinda|sort of|sorta|i think|i guess) not\b|\bnot (a bit|a lot|really|even a little)\b`)

@@ -69,17 +69,30 @@ func TestCrossValidation(t *testing.T) {
 	for _, p := range []float64{0.2, 0.25, 0.3, 0.35, 0.4, 0.5} {
 		for _, w := range []float64{0.5, 0.6, 0.7, 0.8} {
 			for _, pl := range []float64{0.5, 0.6, 0.7} {
-				th := defaultThresholds
-				th.possible, th.window, th.plain = p, w, pl
-				order = append(order, th)
-				grid[th] = &cell{}
+				for _, wk := range []float64{0.3, 0.45, 0.6} {
+					th := defaultThresholds
+					th.possible, th.window, th.plain, th.weak = p, w, pl, wk
+					order = append(order, th)
+					grid[th] = &cell{}
+				}
 			}
 		}
 	}
+	var outside []model.Example
+	for _, f := range corpus.OutsideFiles {
+		its, err := corpus.Load(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outside = append(outside, corpus.WeightedExamples(its, f.Weight)...)
+	}
 	for k := range cvFolds {
 		train, test := corpus.Fold(tuning, k, cvFolds)
-		m := model.Train(corpus.Examples(append(slices.Clone(train), extra...)), o)
-		s := &screener{m: m, th: defaultThresholds}
+		ex := corpus.Examples(append(slices.Clone(train), extra...))
+		m := model.Train(ex, o)
+		// The everyday scorer of the fold, as ./gen trains it: the same and the outside sets.
+		ev := model.Train(append(ex, outside...), o)
+		s := &screener{m: m, ev: ev, th: defaultThresholds}
 		for _, it := range test {
 			c := devContext(s, it.Context)
 			start := time.Now()
@@ -100,7 +113,7 @@ func TestCrossValidation(t *testing.T) {
 			}
 		}
 		for _, th := range order {
-			sc := &screener{m: m, th: th}
+			sc := &screener{m: m, ev: ev, th: th}
 			c := grid[th]
 			for _, it := range test {
 				got := sc.screen(it.Text, devContext(sc, it.Context)).Risky()
@@ -151,7 +164,7 @@ func TestCrossValidation(t *testing.T) {
 	if os.Getenv("SAFETY_CV") == "grid" {
 		for _, th := range order {
 			c := grid[th]
-			fmt.Fprintf(&b, "  possible %.2f window %.2f plain %.2f: recall %d/%d (%.1f%%) FPR %d/%d (%.1f%%)\n", th.possible, th.window, th.plain,
+			fmt.Fprintf(&b, "  possible %.2f window %.2f plain %.2f weak %.2f: recall %d/%d (%.1f%%) FPR %d/%d (%.1f%%)\n", th.possible, th.window, th.plain, th.weak,
 				c.tp, c.nr, 100*float64(c.tp)/float64(c.nr), c.fp, c.nh, 100*float64(c.fp)/float64(c.nh))
 		}
 	}

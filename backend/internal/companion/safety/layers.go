@@ -22,18 +22,39 @@ type thresholds struct {
 	// window is the cut-off for a possible risk in one window of a long message; a window is a
 	// clear risk at or above the higher of window and clear.
 	window float64
+	// weak is the cut-off for a possible risk in a message (or a window of a long one) with only
+	// weak words of the lexicon (see lexicon).
+	weak float64
 }
 
 // defaultThresholds were chosen by five-fold cross-validation on the tuning half (see
 // cv_test.go), never on the held-back half: possible and window from a grid, for recall first
 // and then the false-positive rate; plain is 0.6 rather than the grid's 0.5, so that a plain
-// question ("will it ever get better?") is answered, not screened.
-var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8}
+// question ("will it ever get better?") is answered, not screened. weak is the lowest of the
+// grid's (0.3, 0.45, 0.6): higher ones cut more everyday interruptions but cost recall on
+// messages the scorers never saw (SAFETY_CV=grid), and recall comes first.
+var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.3}
 
 // screener is the layered screen with a given scorer.
 type screener struct {
-	m  *model.Model
+	m *model.Model
+	// ev, when set, is the everyday scorer: trained also on thousands of everyday sentences
+	// (stress, flatmates, work), it is the second opinion a message without a strong word of
+	// risk needs before it interrupts (see weakScore).
+	ev *model.Model
 	th thresholds
+}
+
+// weakScore is the score of text without a strong word of the lexicon: the lower of the two
+// scorers', since words of time, plans and living are common in everyday talk, which the
+// first scorer has seen little of.
+func (s *screener) weakScore(t string) float64 {
+	f := model.Features(t)
+	sc := s.m.Score(f)
+	if s.ev != nil {
+		sc = min(sc, s.ev.Score(f))
+	}
+	return sc
 }
 
 // longWords is the length, in words, from which a message is also scored by windows.
@@ -74,24 +95,37 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 		return Result{Level: Clear, Category: cat}, "rules"
 	}
 
-	whole, window := s.score(mk)
+	whole, window, weakWindow := s.score(mk)
 	level := None
-	switch {
+	switch strength := lexiconStrength(masked); {
 	case len(strings.Fields(masked)) < 4:
 		// Two or three words give the scorer little to go on ("cut me", "all of them"): at
 		// most a possible risk, and only when it is very sure.
 		if whole >= s.th.short {
 			level = Possible
 		}
-	case window == 0 && (!hasLexicon(masked) || ordinaryPlan(masked)):
+	case window > 0 || weakWindow > 0:
+		// A long message: only a window with a strong word can make it a clear risk.
+		switch {
+		case window >= max(s.th.clear, s.th.window):
+			level = Clear
+		case window >= s.th.window, weakWindow >= max(s.th.weak, s.th.window):
+			level = Possible
+		}
+	case strength == 0 || ordinaryPlan(masked):
 		// A message with no word risk is told with is at most a possible risk, and only when
 		// the scorer is surer.
 		if whole >= s.th.plain {
 			level = Possible
 		}
-	case whole >= s.th.clear, window >= max(s.th.clear, s.th.window):
+	case strength == 1:
+		// Only weak words: at most the check-in, when the scorer is surer.
+		if whole >= s.th.weak || afterRisk && !denies && whole >= s.th.afterRisk {
+			level = Possible
+		}
+	case whole >= s.th.clear:
 		level = Clear
-	case whole >= s.th.possible, window >= s.th.window, afterRisk && !denies && whole >= s.th.afterRisk:
+	case whole >= s.th.possible, afterRisk && !denies && whole >= s.th.afterRisk:
 		level = Possible
 	}
 	layer := "scorer"
@@ -121,34 +155,45 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 }
 
 // score is the scorer's score of the masked message, or, for a long message, 0 and its
-// highest score over the message's sentences and windows of words, so that risk buried in an
-// ordinary message counts and a long message is not judged by the sum of its small signals.
-func (s *screener) score(mk text.Masked) (whole, window float64) {
+// highest scores over the message's sentences and windows of words, so that risk buried in an
+// ordinary message counts and a long message is not judged by the sum of its small signals:
+// window over the pieces with a strong word of the lexicon, weak over the others.
+func (s *screener) score(mk text.Masked) (whole, window, weak float64) {
 	words := strings.Fields(mk.Text)
 	// What an idiom leaves behind ("i could" of "i could kill for a coffee") is too short to
 	// score on its own.
 	if len(words) == 0 || len(words) < 6 && mk.Idiom {
-		return 0, 0
+		return 0, 0, 0
 	}
 	if len(words) == 1 {
 		// One word ("cut", "tonight") is left to the rules and the context rule.
-		return 0, 0
+		return 0, 0, 0
 	}
 	if len(words) < longWords {
-		return s.m.Score(model.Features(mk.Text)), 0
+		if lexiconStrength(mk.Text) < 2 {
+			// Someone else's medicine ("my dad takes pills for his blood pressure") is no means.
+			return s.weakScore(withoutOwnedMeans(mk.Text)), 0, 0
+		}
+		return s.m.Score(model.Features(mk.Text)), 0, 0
+	}
+	piece := func(t string) {
+		if lexiconStrength(t) == 2 {
+			window = max(window, s.m.Score(model.Features(t)))
+		} else {
+			weak = max(weak, s.weakScore(t))
+		}
 	}
 	for _, sent := range mk.Sentences {
-		window = max(window, s.m.Score(model.Features(sent)))
+		piece(sent)
 	}
 	const size, stride = 14, 7
 	for i := 0; i < len(words); i += stride {
-		w := words[i:min(i+size, len(words))]
-		window = max(window, s.m.Score(model.Features(" "+strings.Join(w, " ")+" ")))
+		piece(" " + strings.Join(words[i:min(i+size, len(words))], " ") + " ")
 		if i+size >= len(words) {
 			break
 		}
 	}
-	return 0, window
+	return 0, window, weak
 }
 
 func shortReply(raw string) bool {
@@ -198,43 +243,15 @@ var atLeastPossible = []*lazyre.Regexp{
 var atLeastPossibleKeys = []string{"pain", "hurt", "suffering", "relaps", "will", "last time", "gave myself", "make it", "be here",
 	"be around", "last", "cant see"}
 
-// lexicon is the words risk is told with: dying and killing, living and existing, means,
-// places, times, plans, goodbyes, hurting, abuse. The scorer alone must be surer of a message
-// that has none of them.
-var lexicon = struct{ words, prefixes []string }{
-	words: []string{
-		"die", "dying", "died", "dead", "death", "unalive", "end", "ending", "over", "life", "alive", "live",
-		"living", "here", "gone", "around", "goodbye", "bye", "note", "letter", "letters", "pill", "pills",
-		"tablet", "tablets", "meds", "medication", "paracetamol", "overdose", "od", "dose", "rope", "belt", "knife",
-		"knives", "blade", "razor", "blood", "scar", "scars", "bridge", "roof", "edge", "ledge", "platform",
-		"train", "tracks", "cliff", "fall", "floor", "sea", "river", "tonight", "tomorrow", "friday", "saturday",
-		"sunday", "weekend", "date", "when", "how many", "how much", "enough", "point", "burden", "better off",
-		"without me", "disappear", "vanish", "sleep", "wake", "asleep", "throat", "neck", "nudes", "pics", "scared",
-		"afraid", "safe", "hospital", "gun", "weapon", "bleach", "took", "taken", "take", "drank", "clean",
-		"streak", "urge", "urges", "self harm", "ghost", "nap", "forever", "give up", "done", "away", "last",
-		"do it", "through with it", "decided", "ready", "stay", "wont be", "worth", "future", "nothing", "nobody",
-		"no one", "miss me", "locked", "secret", "drunk", "again", "started", "phase", "way to go", "way out",
-		"backing out", "out of it", "too late", "tried", "heading", "getting through", "cliff", "cliffs", "calm",
-		"peaceful", "eye", "wont let me", "not allowed", "tell anyone", "not to tell", "dont tell", "alone",
-		"filmed", "photos", "clothes", "spiked", "drink", "bother", "doing it", "going back", "my things",
-		"wanting",
-	},
-	prefixes: []string{
-		"kill", "suicid", "exist", "cut", "bleed", "hurt", "harm", "burn", "scratch", "bruise", "jump", "drown",
-		"plan", "hit", "punch", "slap", "kick", "chok", "touch", "sex", "rape", "abuse", "assault", "grab",
-		"swallow", "relapse", "permanent", "hope", "follow", "stop", "kiss",
-	},
-}
-
 // ordinaryPlan reports whether masked text names an ordinary event (a party, a flight, a
 // match) and, of the lexicon, only words of time, plans and goodbyes: "ive picked the date
 // for my party" is a plan, and the scorer alone must be surer, as for a message without the
 // lexicon.
 func ordinaryPlan(t string) bool {
-	if !text.HasAny(t, ordinaryEvents) || text.HasAny(t, lexicon.prefixes) {
+	if !text.HasAny(t, ordinaryEvents) || lexiconStrength(t) == 2 || text.HasAny(t, lexicon.weakPrefixes) {
 		return false
 	}
-	for _, w := range lexicon.words {
+	for _, w := range lexicon.weak {
 		if !planWords[w] && text.HasWord(t, []string{w}) {
 			return false
 		}
@@ -253,11 +270,6 @@ var planWords = map[string]bool{"tonight": true, "tomorrow": true, "friday": tru
 var ordinaryEvents = []string{"party", "holiday", "trip", "plane", "flight", "taxi", "uber", "uni ", "university", "college",
 	"job", "shift", "interview", "exam", "concert", "gig", "festival", "match", "marathon", "race", "wedding", "birthday",
 	"moving", "move out", "flat", "halls", "packing", "packed", "signing up", "driving", "tickets", "bungee", "skydiv", "holidays"}
-
-// hasLexicon reports whether masked text holds a word of the lexicon.
-func hasLexicon(t string) bool {
-	return text.HasWord(t, lexicon.words) || text.HasAny(t, lexicon.prefixes)
-}
 
 // category guesses the kind of risk from the words of a message the scorer flagged.
 func category(t string) Category {

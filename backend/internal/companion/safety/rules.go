@@ -8,9 +8,18 @@ import (
 // matchRules returns the category of the first risk phrasing the masked text (see text.Mask)
 // matches, or "" when none does.
 func matchRules(t string) Category {
-	for _, p := range riskPatterns {
-		if text.HasAny(t, p.keys) && p.re.MatchString(t) {
-			return refine(p.risk, t)
+	// An act told as another day's ("last year", "i remember") is no attempt under way: the
+	// other rules and the scorer read it.
+	for _, p := range attemptPatterns {
+		if text.HasAny(t, p.keys) && p.re.MatchString(t) && !pastWords.MatchString(t) && !(text.HasAny(t, placeKeys) && text.HasAny(t, leisureKeys)) {
+			return Attempt
+		}
+	}
+	for _, ps := range [][]riskPattern{riskPatterns, dangerPatterns} {
+		for _, p := range ps {
+			if text.HasAny(t, p.keys) && p.re.MatchString(t) {
+				return refine(p.risk, t)
+			}
 		}
 	}
 	return ""
@@ -32,7 +41,7 @@ var riskPatterns = []riskPattern{
 	// Suicide.
 	{Suicide, []string{"suicid", "unaliv", "kms", "kys"}, rx(`\b(suicide|suicidal|unaliv\w*|kms|kys)\b`)},
 	{Suicide, []string{"myself", "my own life", "my life", "me off"}, rx(`\b(kill|killing|killed|end|ending|ended|take|taking|took)( my| me)? (myself|my own life|my life|me off)\b`)},
-	{Suicide, []string{"die", "dead", "alive", "exist", "disappear", "end it", "end thing", "end everything", "kill myself"}, rx(`\b(want|wanna|wanted|wish|wishing|going|gonna|ready|plan|planning|trying|try|tried|decided) (to )?(die|be dead|not be alive|not exist|disappear forever|end it all|end it|end everything|end things|kill myself)\b`)},
+	{Suicide, []string{"die", "dead", "alive", "exist", "disappear", "end it", "end thing", "end everything", "kill myself"}, rx(`\b(want|wanna|wanted|wanting|wish|wishing|going|gonna|ready|plan|planning|trying|try|tried|decided) (to )?(die|be dead|not be alive|not exist|disappear forever|end it all|end it|end everything|end things|kill myself)\b`)},
 	{Suicide, []string{"end it", "end thing", "end everything"}, rx(`\bend (it|things|everything) (all|tonight|today|now|for good|forever)\b`)},
 	{Suicide, []string{"want to"}, rx(`\b(dont|do not|never) want to (be alive|live|exist|wake up|be here anymore|be around anymore|go on)\b`)},
 	{Suicide, []string{"reason", "point"}, rx(`\b(no|dont see (a|the|any)|cant see (a|the|any)|lost (the|my)) (reason|point) (to|in|of) (live|living|life|going on|being alive|carrying on)\b`)},
@@ -58,6 +67,22 @@ var riskPatterns = []riskPattern{
 	{Attempt, []string{"took", "swallowed", "taken", "drank", "downed", "take"}, overdoseNow},
 	{Attempt, []string{"rope", "noose"}, rx(`\b(the |a |my )?(rope|noose) is (up|ready|tied|set up)\b`)},
 	{Attempt, []string{"took", "swallowed", "taken", "drank"}, rx(`\b(took|swallowed|taken|drank) (everything in the (medicine|bathroom|pill) (cabinet|cupboard|box)|the whole (packet|box|bottle|strip) of|all (the|my|of my|of the) (pills|tablets|meds|painkillers))\b`)},
+	// Non-native phrasings: "finish my life", "i will kill me", "thinking to end it", "not
+	// wanting to live more", "better i am not existing".
+	{Suicide, []string{"my life", "my own life"}, rx(`\b(finish|finishing|make finish|make end)( with| of)? my (own )?life\b|\b(end|ending|stop|stopping) with my (own )?life\b`)},
+	{Suicide, []string{"kill me"}, rx(`\bi (will|want to|wanna|am going to|going to|gonna|must|should|think to|am thinking to) kill me\b`)},
+	{Suicide, []string{"think", "thought"}, rx(`\b(think|thinking|thought) to (end|kill|finish) (it|myself|my life|me)\b`)},
+	{Suicide, []string{"search", "looked up", "looking up", "googl"}, rx(`\b(search|searched|searching|looked up|looking up|googled|googling) (already )?(how|ways) to (die|do it|end it|kill myself|end my life)\b|\bsearch(ed)? already how\b`)},
+	{Suicide, []string{"more", "anymore", "any longer"}, rx(`\b(not|no) (want|wanting|wish|wishing) to (live|be alive|exist) (more|anymore|any longer)\b|\bnot be alive (more|anymore|any longer)\b|\bnot existing (more|anymore)\b`)},
+	{Suicide, []string{"better"}, rx(`\bbetter (if )?i (am not|was not|wasnt|am no more|not) (existing|exist|alive|here|living)\b`)},
+	// Non-native phrasings: "finish my life", "i will kill me", "thinking to end it", "not
+	// wanting to live more", "better i am not existing".
+	{Suicide, []string{"my life", "my own life"}, rx(`\b(finish|finishing|make finish|make end)( with| of)? my (own )?life\b|\b(end|ending|stop|stopping) with my (own )?life\b`)},
+	{Suicide, []string{"kill me"}, rx(`\bi (will|want to|wanna|am going to|going to|gonna|must|should|think to|am thinking to) kill me\b`)},
+	{Suicide, []string{"think", "thought"}, rx(`\b(think|thinking|thought) to (end|kill|finish) (it|myself|my life|me)\b`)},
+	{Suicide, []string{"search", "looked up", "looking up", "googl"}, rx(`\b(search|searched|searching|looked up|looking up|googled|googling) (already )?(how|ways) to (die|do it|end it|kill myself|end my life)\b|\bsearch(ed)? already how\b`)},
+	{Suicide, []string{"more", "anymore", "any longer"}, rx(`\b(not|no) (want|wanting|wish|wishing) to (live|be alive|exist) (more|anymore|any longer)\b|\bnot be alive (more|anymore|any longer)\b|\bnot existing (more|anymore)\b`)},
+	{Suicide, []string{"better"}, rx(`\bbetter (if )?i (am not|was not|wasnt|am no more|not) (existing|exist|alive|here|living)\b`)},
 	{Suicide, []string{"worth living"}, rx(`\b(life is|lifes) not worth living\b|\bnot worth living\b`)},
 	// Self-harm.
 	{SelfHarm, []string{"self"}, rx(`\bself ?harm\w*\b|\bself (injury|injure|injuring|mutilat\w*)\b`)},
@@ -126,14 +151,16 @@ var (
 	overdoseKeys = []string{"took", "swallowed", "taken", "drank", "downed", "take"}
 	overdoseNow  = rx(`\b(took|taken|swallowed|downed|drank|take|taking)( like| about| around| nearly| over| maybe)? (\d\d+|too many|way too many|way too much|(the |a )?whole (pack|packet|box|bottle|strip|tub) of|(\d|two|three|four) (packs|packets|boxes|bottles|strips) of)( my| the| his| her| their| dads| mums| moms)? (pills|tablets|meds|medication|paracetamol|painkillers|insulin|cocodamol|antidepressants|sleeping pills)\b`)
 	// placeWords, with nowWords, tell of someone at a high place or the tracks as they write.
-	placeKeys  = []string{"edge", "ledge", "roof", "top level", "top floor", "bridge", "cliff", "platform", "tracks"}
-	placeWords = rx(`\b(on|at|by|over|off) (the |a |my )?(\w+ )?(edge|ledge|roof|rooftop|top level|top floor|bridge|cliff|platform|tracks)\b`)
-	nowWords   = rx(`\b(now|rn|right now|atm|as i type|as we speak)\b`)
-	woundWords = rx(`\b(cut\w*|blade|razor|burn\w*|bleed\w*|wounds?)\b`)
+	// leisureKeys tell of a high place visited for fun ("on the roof terrace at a party rn").
+	leisureKeys = []string{"party", "terrace", "bar ", "bbq", "barbecue", "picnic", "sunset", "drinks", "mates", "friends", "view", "photos", "pics"}
+	placeKeys   = []string{"edge", "ledge", "roof", "top level", "top floor", "bridge", "cliff", "platform", "tracks"}
+	placeWords  = rx(`\b(on|at|by|over|off) (the |a |my )?(\w+ )?(edge|ledge|roof|rooftop|top level|top floor|bridge|cliff|platform|tracks)\b`)
+	nowWords    = rx(`\b(now|rn|right now|atm|as i type|as we speak)\b`)
+	woundWords  = rx(`\b(cut\w*|blade|razor|burn\w*|bleed\w*|wounds?)\b`)
 	// futureWords tell a plan or a wish, not an attempt under way.
 	futureWords = rx(`\b(want to|wanna|going to|gonna|will|planning|plan to|tomorrow|someday|one day|thinking (about|of))\b`)
 	// pastWords date what is told to another day: a past attempt is not one under way.
-	pastWords   = rx(`\b(last (night|week|month|year|time)|yesterday|(on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(days?|weeks?|months?|years?) ago|when i was|in (19|20)\d\d)\b`)
+	pastWords   = rx(`\b(last (night|week|month|year|time)|yesterday|i remember|used to|back then|that time|(on|last) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(days?|weeks?|months?|years?) ago|when i was|in (19|20)\d\d)\b`)
 	eatingKeys  = []string{"eat", "starv", "purg", "throw", "sick", "vomit", "laxative", "anorexi", "bulimi", "binge", "calorie", "faint", "weight"}
 	eatingWords = rx(`\b(havent eaten|have not eaten|not eaten|stopped eating|barely eating|starv\w*|purg\w*|(throw|throwing) up after|make myself (sick|throw up|vomit)|laxatives?|anorexi\w*|bulimi\w*|binge\w*|calories|eating disorder|faint\w* (from|because) .*(eat|food))\b`)
 	childKeys   = []string{"im 1", "i am 1", "teen", "year old", "years old", "yo", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "school"}

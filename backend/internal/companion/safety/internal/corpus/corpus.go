@@ -22,6 +22,30 @@ const (
 	ExtraFile  = "training/extra.jsonl"
 )
 
+// OutsideFiles are the public sets of everyday and figurative sentences the scorer is also
+// trained on, all harmless (see training/external/README.md), each with the weight of one of
+// its sentences against one of the team's.
+var OutsideFiles = []struct {
+	Path   string
+	Weight float64
+}{
+	{"training/external/sad/sad.jsonl", sadWeight},
+	{"training/external/xstest/safe.jsonl", 1},
+}
+
+// sadWeight is the weight of one of SAD's sentences: everyday stress, told much as students
+// tell it, but 6,692 of them against about 1,500 of the team's harmless messages.
+const sadWeight = 0.3
+
+// WeightedExamples are Examples, each with the given weight.
+func WeightedExamples(items []Item, w float64) []model.Example {
+	ex := Examples(items)
+	for i := range ex {
+		ex[i].Weight = w
+	}
+	return ex
+}
+
 // Turn is one earlier turn of a conversation.
 type Turn struct {
 	Role    string `json:"role"`

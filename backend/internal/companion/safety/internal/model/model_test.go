@@ -64,3 +64,25 @@ func TestFeatures(t *testing.T) {
 		t.Error("features of empty text")
 	}
 }
+
+// TestWeights: a weight of one is no weight (the same bytes), and an outside example at a small
+// weight pulls the model less than at full weight.
+func TestWeights(t *testing.T) {
+	o := Options{Epochs: 200, L2: 1e-5, Rate: 1, RiskyShare: 0.5, MaxShare: 0.5}
+	ones := examples()
+	for i := range ones {
+		ones[i].Weight = 1
+	}
+	if !bytes.Equal(Train(examples(), o).Encode(), Train(ones, o).Encode()) {
+		t.Fatal("weight 1 trains a different model from no weight")
+	}
+	outside := Example{Features: Features(" i want to go to the pub "), Risky: false}
+	probe := outside.Features
+	light, full := outside, outside
+	light.Weight, full.Weight = 0.05, 1
+	pl := Train(append(examples(), light), o).Score(probe)
+	pf := Train(append(examples(), full), o).Score(probe)
+	if !(pf < pl) {
+		t.Errorf("score at full weight %.3f, want below the score at a small weight %.3f", pf, pl)
+	}
+}

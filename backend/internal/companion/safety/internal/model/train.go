@@ -6,6 +6,16 @@ import "math"
 type Example struct {
 	Features []uint32
 	Risky    bool
+	// Weight is the example's weight within its label (0 counts as 1): an outside set of
+	// everyday sentences is many times larger than the team's and would otherwise drown it.
+	Weight float64
+}
+
+func (e Example) weight() float64 {
+	if e.Weight == 0 {
+		return 1
+	}
+	return e.Weight
 }
 
 // Options tune the training.
@@ -36,22 +46,26 @@ func Train(ex []Example, o Options) *Model {
 	var nRisky, nHarmless float64
 	for _, e := range ex {
 		if e.Risky {
-			nRisky++
+			nRisky += e.weight()
 		} else {
-			nHarmless++
+			nHarmless += e.weight()
 		}
 	}
 	wRisky, wHarmless := o.RiskyShare/math.Max(nRisky, 1), (1-o.RiskyShare)/math.Max(nHarmless, 1)
 
-	df := make([]int, buckets)
+	// The share of a feature is counted by weight, so that a large outside set at a small
+	// weight does not change which features are frozen.
+	df := make([]float64, buckets)
+	var total float64
 	for _, e := range ex {
+		total += e.weight()
 		for _, f := range e.Features {
-			df[f]++
+			df[f] += e.weight()
 		}
 	}
 	frozen := make([]bool, buckets)
 	for i, n := range df {
-		frozen[i] = o.MaxShare > 0 && float64(n) > o.MaxShare*float64(len(ex))
+		frozen[i] = o.MaxShare > 0 && n > o.MaxShare*total
 	}
 
 	w := make([]float64, buckets)
@@ -75,7 +89,7 @@ func Train(ex []Example, o Options) *Model {
 			if e.Risky {
 				y, cw = 1, wRisky
 			}
-			d := (p - y) * cw
+			d := (p - y) * float64(cw*e.weight())
 			gBias += d
 			for _, f := range e.Features {
 				g[f] += float64(d * norm)

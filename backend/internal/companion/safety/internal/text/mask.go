@@ -65,7 +65,8 @@ func Mask(s string) Masked {
 				switch {
 				case i+1 < len(cs) && deniedBy(c, cs[i+1]), FalseAlarm(c):
 					denied = denied || i+1 < len(cs) && deniedBy(c, cs[i+1]) || Denial(c)
-				case topical && !HasWord(c, firstPersonWords), recovery && pastTense.MatchString(c):
+				// A clause that starts with "now" goes on about the person who spoke before it.
+				case topical && !HasWord(c, firstPersonWords) && !strings.HasPrefix(strings.TrimSpace(c), "now "), recovery && pastTense.MatchString(c) && !harmDoneToMe.MatchString(c):
 				default:
 					if denied && m.AfterDenial == "" {
 						m.AfterDenial = " " + strings.TrimSpace(c) + " "
@@ -91,7 +92,7 @@ func deniedBy(c, next string) bool {
 }
 
 // idiomWords are the words every idiom holds; a clause without any needs no idiom checked.
-var idiomWords = []string{"kill", "die", "died", "dying", "dead", "death", "murder", "ended", "hit", "beat", "cut", "hurt", "burn", "shoot",
+var idiomWords = []string{"kill", "die", "died", "dying", "dead", "death", "murder", "ended", "end", "nicked", "scratched", "hit", "beat", "cut", "hurt", "burn", "shoot",
 	"smashed", "crushed"}
 
 var clauseEnd = lazyre.MustCompile(`[.,!?;:\n]+`)
@@ -121,6 +122,9 @@ func FalseAlarm(c string) bool {
 	if Denial(c) {
 		return true
 	}
+	if harmDoneToMe.MatchString(c) {
+		return false
+	}
 	if !(HasAny(c, recoveredKeys) && recovered.MatchString(c) || HasAny(c, topicWords) && topic.MatchString(c) && !firstPerson.MatchString(c)) {
 		return false
 	}
@@ -148,6 +152,10 @@ func Denial(c string) bool {
 	return !HasAny(c, present)
 }
 
+// harmDoneToMe is a sexual assault told as done to the speaker ("he forced me when i was 14"):
+// a disclosure to answer, not a recovery to set aside, however long ago.
+var harmDoneToMe = lazyre.MustCompile(`\b(forced|raped|molested|groped|groomed) me\b|\bdid (things|stuff) to me\b|\bi was (raped|molested|sexually assaulted|groomed)\b`)
+
 // recentAct is an act of harm told as recent ("i cut yesterday"): a recovery around it is over.
 var recentAct = lazyre.MustCompile(`\b(cut|cutting|relapsed|did it|hurt myself|harmed|burned|burnt|scratched|took them|overdosed)( \w+){0,2} (yesterday|last night|this morning|earlier|tonight|today|this week)\b`)
 
@@ -159,9 +167,10 @@ var pastRelapse = lazyre.MustCompile(`\b(my |the )?(last |first |only )?relapse 
 var notDenial = lazyre.MustCompile(`\b(not|never|no) (\w+ ){0,2}(cutting|hurting myself|self harming|harming myself) again\b`)
 
 // hedged is a negation that does not deny the risk but doubts or shrugs at living ("i dont care
-// if i die", "im not sure i want to be here", "i dont think i can keep myself safe"): it is left
+// if i die", "im not sure i want to be here", "i dont think i can keep myself safe", "i dont
+// plan on being here"): it is left
 // for the rules and the scorer to read.
-var hedged = lazyre.MustCompile(`\b(dont|do not|not|never|wouldnt|cant|no longer) (\w+ )?(care|caring|know|sure|mind|matter|think i can|think i could|see|feel like|want to live|want to be alive|want to be here|want to exist|keep myself|stop myself|trust myself|promise|able|strong enough|bothered)\b|\b(not|never) (safe|ok|okay|fine) (anymore|right now|tonight|rn)\b`)
+var hedged = lazyre.MustCompile(`\b(dont|do not|not) plan(ning)? (on|to) (be|being|stay|staying|live|living|wake|waking|make it|making it|last|lasting)\b|\b(dont|do not|not|never|wouldnt|cant|no longer) (\w+ )?(care|caring|know|sure|mind|matter|think i can|think i could|see|feel like|want to live|want to be alive|want to be here|want to exist|keep myself|stop myself|trust myself|promise|able|strong enough|bothered)\b|\b(not|never) (safe|ok|okay|fine) (anymore|right now|tonight|rn)\b`)
 
 // deniedInClause is a risk named and denied in the same clause ("my therapist asked if i was
 // suicidal and im honestly not").
@@ -198,7 +207,7 @@ var (
 var (
 	negated     = lazyre.MustCompile(`\b(not|never|dont|do not|wont|wouldnt|would never|no|zero|isnt|arent|am not|havent|hasnt|nothing)( \w+){0,3} (suicidal|suicide|kill|killing|die|dying|dead|hurt|hurting|harm|harming|self harm\w*|cutting|end|ending|unalive|od|overdose|danger|dangerous|plans?|planning|disappear|dark|do anything|going to do|those thoughts|wrong at home)\b|\b(not|never|no|zero) (having |got |had |have )?(any |the )?(urges?|intentions?|thoughts|plans?|desire|wish) (of|to|about)\b`)
 	recovered   = lazyre.MustCompile(`\b(used to|(\w+ )?(months?|years?) ago|how far ive come|last time i (\w+ ){1,3}was (before|in year|in primary|when i was|(\w+ )?(months?|years?) ago)|looking back|back then|\w+ years since|back when i|when i was (younger|little|a kid|\d+)|in the past|clean|free|recovered|recovery|survived|proud|got help|reached out|therapy|counsellor|counselor|saved me|saved my life|wasnt true|so wrong|glad i|grateful|since (my|the) (\w+ ){0,2}(attempt|relapse|overdose)|(\d+|one|two|three|four|five|six|a) (days?|weeks?|months?|years?) (clean|free|sober))\b`)
-	topic       = lazyre.MustCompile(`\b(essay|assignment|coursework|dissertation|assembly|documentary|film|movie|book|novel|article|podcast|news|charity|fundraiser|awareness|prevention|lesson|lecture|module|theory|rates|session|training|speaker|poster|presentation|project|song|album|episode|series|show|character|research|studying|course|helpline|volunteer\w*|nursing|psychology|sociology|criminology|campaign|class|epq|pshe|play|poem|story|author|scene|soundtrack)\b`)
+	topic       = lazyre.MustCompile(`\b(essay|assignment|coursework|dissertation|assembly|documentary|film|movie|book|novel|article|podcast|news|charity|fundraiser|awareness|prevention|lesson|lecture|module|theory|rates|session|training|speaker|poster|presentation|project|song|album|episode|series|character|research|studying|course|helpline|volunteer\w*|nursing|psychology|sociology|criminology|campaign|class|epq|pshe|poem|story|author|scene|soundtrack)\b|\b(the|a|this|that|tv|school|netflix) (show|play)\b`)
 	firstPerson = lazyre.MustCompile(`\b(i want|i wanna|im going to|im gonna|myself|my life|i feel|im feeling|ive been|i keep|i think about|i cant|i dont want|makes me want)\b`)
 )
 
@@ -255,6 +264,14 @@ var Idioms = []*lazyre.Regexp{
 	rx(`\b(gonna|going to|will|ill) (literally |actually )?die if i (dont get|dont see|miss|cant get|cant go|dont win|have to (present|sit|do|read|write|watch|listen|explain|redo|hear))\b`),
 	rx(`\b(ugh|just|pls|please|somebody|someone) shoot me\b|\bshoot me now\b`),
 	rx(`\bim so dead if\b|\bim dead lol\b`),
+	// An exclamation of "kms" or "kys" laughed off or called a joke at once ("kms lol the bus
+	// left without me"): dark humour about a mishap, not a wish ("i want to kms lol" is kept).
+	rx(`^ (ugh |omg |bruh |honestly |literally |actually )*kill (myself|yourself) (lol|lmao|lmfao|haha\w*|jk|joke|jokes|joking|xd)\b`),
+	// Ending a relationship: "we decided to end it", "ending things with my boyfriend".
+	rx(`\b(end|ending|ended|ends) (it|things) (with (him|her|them|my (boyfriend|girlfriend|bf|gf|partner|ex|husband|wife|fiance\w*))|mutually)\b|\bwe (\w+ ){0,2}(end|ended|ending) (it|things)\b`),
+	// A kitchen or tool accident told as one ("cut myself a bit washing up", "cut my finger
+	// chopping onions").
+	rx(`\b(cut|burnt|burned|nicked|scratched) (myself|my (finger|thumb|hand)) (a bit |a little |slightly |badly |by accident |accidentally )?(washing|cooking|chopping|slicing|peeling|opening|shaving|cleaning|making|on (a|the|some) (knife|tin|can|glass|oven|pan|paper))\b`),
 }
 
 func rx(s string) *lazyre.Regexp { return lazyre.MustCompile(s) }
