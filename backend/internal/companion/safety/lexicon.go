@@ -49,7 +49,7 @@ var lexicon = struct{ strong, strongPrefixes, weak, weakPrefixes []string }{
 		"ghost", "nap", "forever", "done", "away", "last", "decided", "ready", "stay", "worth", "future", "nothing",
 		"nobody", "no one", "locked", "secret", "drunk", "again", "started", "phase", "out of it",
 		"tried", "heading", "wont be", "getting through", "calm", "peaceful", "eye", "alone", "photos", "clothes", "drink",
-		"bother", "doing it", "going back", "my things", "wanting",
+		"bother", "doing it", "my things", "wanting",
 	},
 	weakPrefixes: []string{
 		"cut", "jump", "exist", "hurt", "burn", "scratch", "bruise", "plan", "hit", "kick", "touch", "sex", "grab", "permanent",
