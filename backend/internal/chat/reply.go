@@ -162,6 +162,9 @@ func (t *Turn) withSignal(l *liveReply, text string, tokens int, err error) (str
 // fixedText is the reply that needs no model: the welcome, the crisis reply or the check-in
 // (after the AI notice when one is due, and in place of the welcome in a new session).
 func (t *Turn) fixedText() string {
+	if t.kind == replyWelcome && t.opening != "" && !t.checkIn {
+		return companion.WelcomeWithThread(t.user.Name, false, t.opening)
+	}
 	if t.kind == replyWelcome {
 		// A remembered event is asked about once after its day: since is when the welcome
 		// last asked (migration 00029), and store records this one when it asks.

@@ -26,6 +26,10 @@ type SendInput struct {
 	// Quotas are further daily quotas the message counts against, taken in the same
 	// transaction as the message (voice messages).
 	Quotas []Quota
+	// Opening is what a new session's welcome says in place of its open question ("Talk about
+	// it" on a check-in: the check-in acknowledged). It is the companion's words, never stored
+	// as the user's; ignored when the session does not open with the welcome.
+	Opening string
 }
 
 // Quota is a further daily quota of a send.

@@ -43,6 +43,7 @@ type Turn struct {
 	// threadAsked is set when the welcome asked how a remembered event went: store records it.
 	threadAsked bool
 	checkIn     bool
+	opening     string // SendInput.Opening
 	risk        safety.Result
 	screen      *screening // the message's screen on its own
 	kind        replyKind
@@ -83,7 +84,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 	if err != nil {
 		return nil, err
 	}
-	t := &Turn{s: s, message: msg, messageID: uuid.New(), newSession: true, paced: in.Paced, counted: c, screen: sc}
+	t := &Turn{s: s, message: msg, messageID: uuid.New(), newSession: true, paced: in.Paced, counted: c, screen: sc, opening: in.Opening}
 	err = func() error {
 		if lockErr != nil {
 			return lockErr

@@ -31,11 +31,28 @@ func (s *Server) chatUser(ctx context.Context) (*chat.Service, uuid.UUID, error)
 	return s.deps.Chat, c.UserID, nil
 }
 
-func chatSendInput(body *api.SendMessageRequest) chat.SendInput {
+// chatSendInput is a send's input; with a check-in ("Talk about it") the new session's welcome
+// acknowledges it. Another user's check-in is not found (404), like an unknown one.
+func (s *Server) chatSendInput(ctx context.Context, uid uuid.UUID, body *api.SendMessageRequest) (chat.SendInput, error) {
 	if body == nil {
-		return chat.SendInput{}
+		return chat.SendInput{}, nil
 	}
-	return chat.SendInput{SessionID: body.SessionId, Message: body.Message}
+	in := chat.SendInput{SessionID: body.SessionId, Message: body.Message}
+	if body.CheckinId == nil {
+		return in, nil
+	}
+	if body.SessionId != nil {
+		return in, apperr.Invalid("checkinId", "Only a new conversation can start from a check-in.")
+	}
+	if s.deps.Checkins == nil {
+		return in, fmt.Errorf("check-in: %w", apperr.ErrNotFound)
+	}
+	c, err := s.deps.Checkins.Get(ctx, uid, *body.CheckinId)
+	if err != nil {
+		return in, err
+	}
+	in.Opening = c.Acknowledgement()
+	return in, nil
 }
 
 func apiSendResult(r chat.SendResult) api.SendMessageResponse {
@@ -135,7 +152,11 @@ func (s *Server) SendChatMessage(ctx context.Context, req api.SendChatMessageReq
 	if err != nil {
 		return nil, err
 	}
-	res, err := svc.Send(ctx, uid, chatSendInput(req.Body), nil)
+	in, err := s.chatSendInput(ctx, uid, req.Body)
+	if err != nil {
+		return nil, err
+	}
+	res, err := svc.Send(ctx, uid, in, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +171,10 @@ func (s *Server) StreamChatMessage(ctx context.Context, req api.StreamChatMessag
 	if err != nil {
 		return nil, err
 	}
-	in := chatSendInput(req.Body)
+	in, err := s.chatSendInput(ctx, uid, req.Body)
+	if err != nil {
+		return nil, err
+	}
 	in.Paced = true
 	turn, err := svc.Begin(ctx, uid, in)
 	if err != nil {

@@ -6,6 +6,7 @@ import { isApiError } from '../../api/errors';
 import { useCreateCheckin, useDeleteCheckin, useUpdateCheckin } from '../../api/gen/checkins/checkins';
 import type { Checkin, CheckinCreated, CheckinTag, Emotion, Mood } from '../../api/gen/model';
 import { CrisisLinks } from '../chat/components/MessageList/CrisisLinks';
+import { useStartNewChat } from '../chat/hooks/useStartNewChat';
 import { PinnedSupport } from '../chat/components/PinnedSupport/PinnedSupport';
 import { capitalise, emotions, localDate, MAX_EMOTIONS, MAX_NOTE, MAX_TAGS, moods, tags, UNDO_MS } from './moods';
 import classes from './CheckinCard.module.css';
@@ -33,6 +34,7 @@ export function CheckinCard() {
   const create = useCreateCheckin();
   const update = useUpdateCheckin();
   const remove = useDeleteCheckin();
+  const talk = useStartNewChat();
   const [saved, setSaved] = useState<Checkin | null>(null);
   const [safety, setSafety] = useState<string | null>(null);
   const [lowStreak, setLowStreak] = useState(false);
@@ -91,8 +93,9 @@ export function CheckinCard() {
     }
   }
 
-  async function saveDetails() {
-    if (!saved) return;
+  /** Saves the chosen details; the answer, or null when it failed (the card says why). */
+  async function saveDetails(): Promise<CheckinCreated | null> {
+    if (!saved) return null;
     setError(null);
     try {
       const res = await update.mutateAsync({
@@ -101,9 +104,22 @@ export function CheckinCard() {
       });
       took(res);
       setDetailsSaved(true);
+      return res;
     } catch (e) {
       setError(errorText(e));
+      return null;
     }
+  }
+
+  // "Talk about it": details chosen but not yet added are saved first, so that the companion's
+  // opening knows them. A note the screen flags keeps the user here, with the support lines.
+  async function talkAboutIt() {
+    if (!saved) return;
+    if (!detailsSaved && (chosenEmotions.length > 0 || chosenTags.length > 0 || note.trim() !== '')) {
+      const res = await saveDetails();
+      if (!res || res.safety) return;
+    }
+    talk.talkAbout(saved.id);
   }
 
   const chosenLabel = saved ? moods.find((m) => m.value === saved.mood)?.label : undefined;
@@ -205,6 +221,18 @@ export function CheckinCard() {
           </Stack>
         ) : null}
         {detailsSaved ? <Text size="sm">Added to your check-in.</Text> : null}
+        {saved ? (
+          <Group>
+            <Button size="sm" variant="light" onClick={() => void talkAboutIt()} loading={talk.creating || update.isPending}>
+              Talk about it
+            </Button>
+          </Group>
+        ) : null}
+        {talk.error ? (
+          <Alert color="clay" role="alert">
+            {talk.error}
+          </Alert>
+        ) : null}
         {error ? (
           <Alert color="clay" role="alert">
             {error}

@@ -69,4 +69,14 @@ messages with a validation error naming `message`.
   message: string;
   /** @nullable */
   sessionId?: string | null;
+  /**
+   * "Talk about it": one of the caller's check-ins, for a new session only (without
+`sessionId`). The companion's first reply then acknowledges the check-in (its mood,
+emotions and tags, and its note unless the crisis screen flagged it) in place of the
+welcome's open question; nothing is added as the user's words. Another user's
+check-in, or an unknown id, is 404; with `sessionId` it is a 400 naming `checkinId`.
+
+   * @nullable
+   */
+  checkinId?: string | null;
 }

@@ -809,7 +809,8 @@ export const sendChatMessageBodyMessageRegExp = new RegExp('\\S');
 
 export const sendChatMessageBody = zod.object({
   "message": zod.string().min(1).max(sendChatMessageBodyMessageMax).regex(sendChatMessageBodyMessageRegExp).describe('Trimmed before use. 4,000 characters is the most any server takes; an operator may\nlower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer\nmessages with a validation error naming `message`.\n'),
-  "sessionId": zod.uuid().nullish()
+  "sessionId": zod.uuid().nullish(),
+  "checkinId": zod.uuid().nullish().describe('\"Talk about it\": one of the caller\'s check-ins, for a new session only (without\n`sessionId`). The companion\'s first reply then acknowledges the check-in (its mood,\nemotions and tags, and its note unless the crisis screen flagged it) in place of the\nwelcome\'s open question; nothing is added as the user\'s words. Another user\'s\ncheck-in, or an unknown id, is 404; with `sessionId` it is a 400 naming `checkinId`.\n')
 })
 
 export const sendChatMessageResponse = zod.object({
@@ -852,7 +853,8 @@ export const streamChatMessageBodyMessageRegExp = new RegExp('\\S');
 
 export const streamChatMessageBody = zod.object({
   "message": zod.string().min(1).max(streamChatMessageBodyMessageMax).regex(streamChatMessageBodyMessageRegExp).describe('Trimmed before use. 4,000 characters is the most any server takes; an operator may\nlower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer\nmessages with a validation error naming `message`.\n'),
-  "sessionId": zod.uuid().nullish()
+  "sessionId": zod.uuid().nullish(),
+  "checkinId": zod.uuid().nullish().describe('\"Talk about it\": one of the caller\'s check-ins, for a new session only (without\n`sessionId`). The companion\'s first reply then acknowledges the check-in (its mood,\nemotions and tags, and its note unless the crisis screen flagged it) in place of the\nwelcome\'s open question; nothing is added as the user\'s words. Another user\'s\ncheck-in, or an unknown id, is 404; with `sessionId` it is a 400 naming `checkinId`.\n')
 })
 
 
