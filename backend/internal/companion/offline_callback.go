@@ -186,6 +186,10 @@ func restated(text string) string {
 		if len(w) == 0 {
 			continue
 		}
+		if w[0] == "about" {
+			// "like i said about marcus": a pointer back to what was said, which restates nothing.
+			return ""
+		}
 		if len(w) > 7 {
 			w = w[:7]
 		}

@@ -42,11 +42,17 @@ func TestRestatedCallbackSaysItBack(t *testing.T) {
 		"like i said, i'm not angry with him":       "you're not angry with him",
 		"as i said before its not about the money":  "it's not about the money",
 		"going back to the flat":                    "",
+		"like i said about priya, she means well":   "",
 		"like i said earlier i love my course, tbh": "you love your course",
 	} {
 		if got := restated(in); got != want {
 			t.Errorf("restated(%q) = %q, want %q", in, got, want)
 		}
+	}
+	// "like i said about X" points back to X: the reply says what was said about them.
+	about := converse(t, Profile{}, "my flatmate Priya borrows my charger every day", "i have an essay due on thursday", "like i said about priya, i might ask her tonight")[2]
+	if !strings.Contains(about, "Priya") || strings.Contains(about, "said that before: about") {
+		t.Errorf("the callback to Priya is not resolved: %q", about)
 	}
 	got := converse(t, Profile{}, "my flatmate ollie keeps eating my food", "i moved my stuff to my room", "like i said, it's not about the food really")[2]
 	if !strings.Contains(got, "not about the food") {
