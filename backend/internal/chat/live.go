@@ -279,12 +279,8 @@ func (s *Service) onNotify(payload string) {
 		s.replies.wake(uuid.Nil, "", true)
 		return
 	}
-	f := strings.Fields(payload)
-	if len(f) < 2 {
-		return
-	}
-	sid, err := uuid.Parse(f[1])
-	if err != nil {
+	f, sid, ok := parseNote(payload)
+	if !ok {
 		return
 	}
 	switch {
@@ -297,14 +293,21 @@ func (s *Service) onNotify(payload string) {
 	}
 }
 
+// parseNote splits a notification on the chat channel into its fields and the id in its
+// second field ("done <session> <reply> <version>", "user <user>"); ok is false for any other shape.
+func parseNote(payload string) (f []string, id uuid.UUID, ok bool) {
+	f = strings.Fields(payload)
+	if len(f) < 2 {
+		return nil, uuid.Nil, false
+	}
+	id, err := uuid.Parse(f[1])
+	return f, id, err == nil
+}
+
 // noteState drops the send states a notification shows to be stale.
 func (s *Service) noteState(payload string) {
-	f := strings.Fields(payload)
-	if len(f) < 2 {
-		return
-	}
-	sid, err := uuid.Parse(f[1])
-	if err != nil {
+	f, sid, ok := parseNote(payload)
+	if !ok {
 		return
 	}
 	switch {
