@@ -49,7 +49,8 @@ WHERE user_id = @user_id AND checkin_pending;
 -- ListSessionsPage pages through the user's sessions, most recently updated first (ties by id,
 -- descending), after the keyset cursor (after_updated, after_id); the first page passes a cursor
 -- past every row (a far-future time). It reads only the columns a list item shows (not the
--- context summary, the tokens or the end reason, say).
+-- context summary, the tokens or the end reason, say), and each row's version, which says
+-- whether an answer kept for the page still holds (chat.Page.Version).
 --
 -- Each argument is read through a scalar subquery (an InitPlan), so that the planner never
 -- sees its value: every plan of this statement is the same plan, the index scan of
@@ -58,7 +59,7 @@ WHERE user_id = @user_id AND checkin_pending;
 -- custom plan no longer costs less. With the values in sight it planned every read again (a
 -- custom plan for a user with few sessions costs less than the generic plan's estimate of a
 -- tenth of an average user's sessions): a quarter of PostgreSQL's CPU under the session list.
-SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling
+SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
 FROM chat_sessions
 WHERE user_id = (SELECT @user_id::uuid)
   AND (updated_at, id) < ((SELECT @after_updated::timestamptz), (SELECT @after_id::uuid))
@@ -77,9 +78,9 @@ LIMIT (SELECT @max_rows::integer);
 -- all of the user's sessions). Statistics are table-wide, so the planner alone cannot tell a
 -- term common for this user from one common for others; the head decides at run time.
 WITH hits AS (
-    SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling
+    SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
     FROM (
-        SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, search_text
+        SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version, search_text
         FROM chat_sessions AS s
         WHERE s.user_id = @user_id
           AND (s.updated_at, s.id) < (@after_updated::timestamptz, @after_id::uuid)
@@ -97,12 +98,12 @@ WITH hits AS (
                    ORDER BY s.updated_at DESC, s.id DESC
                    OFFSET @head_rows) AS rare
 )
-SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling
+SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
 FROM hits
 WHERE NOT (SELECT rare FROM beyond)
 UNION ALL
-(SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling
- FROM (SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling
+(SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
+ FROM (SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
        FROM chat_sessions AS s
        WHERE s.user_id = @user_id
          AND (s.updated_at, s.id) < (@after_updated::timestamptz, @after_id::uuid)

@@ -474,7 +474,7 @@ func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsFor
 }
 
 const listSessionsPage = `-- name: ListSessionsPage :many
-SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling
+SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
 FROM chat_sessions
 WHERE user_id = (SELECT $1::uuid)
   AND (updated_at, id) < ((SELECT $2::timestamptz), (SELECT $3::uuid))
@@ -498,12 +498,14 @@ type ListSessionsPageRow struct {
 	LastMessage    string
 	UpdatedAt      time.Time
 	ClosingFeeling *string
+	Version        int64
 }
 
 // ListSessionsPage pages through the user's sessions, most recently updated first (ties by id,
 // descending), after the keyset cursor (after_updated, after_id); the first page passes a cursor
 // past every row (a far-future time). It reads only the columns a list item shows (not the
-// context summary, the tokens or the end reason, say).
+// context summary, the tokens or the end reason, say), and each row's version, which says
+// whether an answer kept for the page still holds (chat.Page.Version).
 //
 // Each argument is read through a scalar subquery (an InitPlan), so that the planner never
 // sees its value: every plan of this statement is the same plan, the index scan of
@@ -535,6 +537,7 @@ func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPagePara
 			&i.LastMessage,
 			&i.UpdatedAt,
 			&i.ClosingFeeling,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -609,9 +612,9 @@ func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatS
 
 const searchSessionsPage = `-- name: SearchSessionsPage :many
 WITH hits AS (
-    SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling
+    SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
     FROM (
-        SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, search_text
+        SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version, search_text
         FROM chat_sessions AS s
         WHERE s.user_id = $2
           AND (s.updated_at, s.id) < ($3::timestamptz, $4::uuid)
@@ -629,12 +632,12 @@ WITH hits AS (
                    ORDER BY s.updated_at DESC, s.id DESC
                    OFFSET $5) AS rare
 )
-SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling
+SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
 FROM hits
 WHERE NOT (SELECT rare FROM beyond)
 UNION ALL
-(SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling
- FROM (SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling
+(SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
+ FROM (SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
        FROM chat_sessions AS s
        WHERE s.user_id = $2
          AND (s.updated_at, s.id) < ($3::timestamptz, $4::uuid)
@@ -665,6 +668,7 @@ type SearchSessionsPageRow struct {
 	LastMessage    string
 	UpdatedAt      time.Time
 	ClosingFeeling *string
+	Version        int64
 }
 
 // SearchSessionsPage is ListSessionsPage for the sessions whose title, last message or id
@@ -702,6 +706,7 @@ func (q *Queries) SearchSessionsPage(ctx context.Context, arg SearchSessionsPage
 			&i.LastMessage,
 			&i.UpdatedAt,
 			&i.ClosingFeeling,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}

@@ -253,7 +253,8 @@ type Querier interface {
 	// ListSessionsPage pages through the user's sessions, most recently updated first (ties by id,
 	// descending), after the keyset cursor (after_updated, after_id); the first page passes a cursor
 	// past every row (a far-future time). It reads only the columns a list item shows (not the
-	// context summary, the tokens or the end reason, say).
+	// context summary, the tokens or the end reason, say), and each row's version, which says
+	// whether an answer kept for the page still holds (chat.Page.Version).
 	//
 	// Each argument is read through a scalar subquery (an InitPlan), so that the planner never
 	// sees its value: every plan of this statement is the same plan, the index scan of

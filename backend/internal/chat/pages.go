@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -30,9 +31,13 @@ var firstPage = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Page is one page of the caller's sessions and the cursor of the next page ("" when none).
 // Its items hold what a list item shows: their tokens and end reason are not read (zero).
+// Version changes whenever an item would read differently: it is made of what the caller's
+// tier may see and each item's id and row version (chat_sessions.version, one more at every
+// write of the row), so two pages of one version hold the same items.
 type Page struct {
-	Items []Session
-	Next  string
+	Items   []Session
+	Next    string
+	Version string
 }
 
 // encodeCursor makes the opaque cursor of the page after a session: its (updated_at, id).
@@ -138,9 +143,15 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	}
 	p.Items = make([]Session, 0, len(rows))
 	tier := s.limits.Tiers.For(role)
+	version := make([]byte, 1, 1+len(rows)*(len(uuid.UUID{})+binary.MaxVarintLen64))
+	if tier.Summaries {
+		version[0] = 1
+	}
 	for _, row := range rows {
 		p.Items = append(p.Items, view(listed(row), tier))
+		version = binary.AppendVarint(append(version, row.ID[:]...), row.Version)
 	}
+	p.Version = string(version)
 	return p, nil
 }
 

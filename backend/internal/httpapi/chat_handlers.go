@@ -287,41 +287,40 @@ func (e replyEvents) write(w http.ResponseWriter) error {
 
 // ListChatSessions lists one page of the caller's sessions.
 func (s *Server) ListChatSessions(ctx context.Context, req api.ListChatSessionsRequestObject) (api.ListChatSessionsResponseObject, error) {
-	items, link, err := s.sessionsPage(ctx, "/api/chat/sessions", "", req.Params.Limit, req.Params.Cursor)
+	page, uid, link, err := s.sessionsPage(ctx, "/api/chat/sessions", "", req.Params.Limit, req.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	return sessionListJSON{Body: items, Headers: api.ListChatSessions200ResponseHeaders{Link: link}}, nil
+	return listAnswer{page: page, link: link, key: listKey(uid, req.Params.Cursor, req.Params.Limit), kept: s.kept}, nil
 }
 
-// sessionsPage lists one page of the caller's sessions (those matching query when it is not
-// empty) and, when there is a next page, its Link header: path with the request's query and limit
-// and the next cursor.
-func (s *Server) sessionsPage(ctx context.Context, path, query string, limit *int, cursor *string) ([]api.SessionListItem, *string, error) {
+// sessionsPage reads one page of the caller's sessions (those matching query when it is not
+// empty) and, when there is a next page, its Link header: path with the request's query and
+// limit and the next cursor.
+func (s *Server) sessionsPage(ctx context.Context, path, query string, limit *int, cursor *string) (chat.Page, uuid.UUID, *string, error) {
 	svc, uid, err := s.chatUser(ctx)
 	if err != nil {
-		return nil, nil, err
+		return chat.Page{}, uid, nil, err
 	}
 	n := 0
 	if limit != nil {
 		n = *limit
 		if n == 0 { // the contract's minimum is 1; 0 is not "the default"
-			return nil, nil, apperr.Invalid("limit", fmt.Sprintf("Must be between 1 and %d.", chat.MaxPageLimit))
+			return chat.Page{}, uid, nil, apperr.Invalid("limit", fmt.Sprintf("Must be between 1 and %d.", chat.MaxPageLimit))
 		}
 	}
 	c := ""
 	if cursor != nil {
 		if c = *cursor; c == "" {
-			return nil, nil, apperr.Invalid("cursor", chat.MsgBadCursor)
+			return chat.Page{}, uid, nil, apperr.Invalid("cursor", chat.MsgBadCursor)
 		}
 	}
 	page, err := svc.Sessions(ctx, uid, query, n, c)
 	if err != nil {
-		return nil, nil, err
+		return chat.Page{}, uid, nil, err
 	}
-	out := apiSessionItems(page.Items)
 	if page.Next == "" {
-		return out, nil, nil
+		return page, uid, nil, nil
 	}
 	next := url.Values{"cursor": {page.Next}}
 	if query != "" {
@@ -331,7 +330,7 @@ func (s *Server) sessionsPage(ctx context.Context, path, query string, limit *in
 		next.Set("limit", strconv.Itoa(*limit))
 	}
 	link := "<" + path + "?" + next.Encode() + `>; rel="next"`
-	return out, &link, nil
+	return page, uid, &link, nil
 }
 
 // GetChatSession returns one of the caller's sessions with its messages.
@@ -344,7 +343,7 @@ func (s *Server) GetChatSession(ctx context.Context, req api.GetChatSessionReque
 	if err != nil {
 		return nil, err
 	}
-	return detailAnswer{d: d, kept: s.details}, nil
+	return detailAnswer{d: d, kept: s.kept}, nil
 }
 
 // sessionDetailOf is a session's detail as the API answers it.
@@ -417,11 +416,11 @@ func (s *Server) SearchProfileSessions(ctx context.Context, req api.SearchProfil
 	if req.Params.Query != nil {
 		query = *req.Params.Query
 	}
-	items, link, err := s.sessionsPage(ctx, "/api/profile/sessions", query, req.Params.Limit, req.Params.Cursor)
+	page, _, link, err := s.sessionsPage(ctx, "/api/profile/sessions", query, req.Params.Limit, req.Params.Cursor)
 	if err != nil {
 		return nil, err
 	}
-	return api.SearchProfileSessions200JSONResponse{Body: items, Headers: api.SearchProfileSessions200ResponseHeaders{Link: link}}, nil
+	return api.SearchProfileSessions200JSONResponse{Body: apiSessionItems(page.Items), Headers: api.SearchProfileSessions200ResponseHeaders{Link: link}}, nil
 }
 
 // GetProfileSession returns one of the caller's sessions as a list item.

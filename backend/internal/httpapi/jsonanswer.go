@@ -82,16 +82,6 @@ func (r sessionDetailJSON) VisitGetChatSessionResponse(w http.ResponseWriter) er
 	return writeJSONAnswer(w, (*api.SessionDetail)(&r))
 }
 
-// sessionListJSON is GET /api/chat/sessions's 200 answer.
-type sessionListJSON api.ListChatSessions200JSONResponse
-
-func (r sessionListJSON) VisitListChatSessionsResponse(w http.ResponseWriter) error {
-	if r.Headers.Link != nil {
-		w.Header().Set("Link", *r.Headers.Link)
-	}
-	return writeJSONAnswer(w, r.Body)
-}
-
 // currentUserJSON is GET /api/auth/me's 200 answer, the most frequent call of the web app.
 type currentUserJSON api.GetCurrentUser200JSONResponse
 

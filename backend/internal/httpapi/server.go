@@ -95,8 +95,8 @@ var _ Exporter = (*export.Service)(nil)
 
 // Server implements api.StrictServerInterface.
 type Server struct {
-	deps    Deps
-	details *keptDetails
+	deps Deps
+	kept *keptAnswers
 }
 
 var _ api.StrictServerInterface = (*Server)(nil)
@@ -149,7 +149,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{deps: d, details: newKeptDetails(keptDetailBytes)}
+	s := &Server{deps: d, kept: newKeptAnswers(keptAnswerBytes)}
 	validate, err := newValidator(spec, s.oidcRefusal)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -103,7 +104,7 @@ func TestKeptDetailIsTheFreshAnswer(t *testing.T) {
 // reply in progress or what the role sees changes. A detail of no known version, or to a
 // client that does not accept gzip, is never kept.
 func TestKeptDetailIsKeyedByVersionAndTheRest(t *testing.T) {
-	kept := newKeptDetails(keptDetailBytes)
+	kept := newKeptAnswers(keptAnswerBytes)
 	long := strings.Repeat("a message long enough to be worth compressing ", 40)
 	d := chat.Detail{Session: chat.Session{ID: uuid.New(), Title: "t", Status: "ACTIVE", Active: true, TokenLimit: 100}, Version: 3,
 		Messages: []chat.Message{{ID: uuid.New(), Role: "user", Content: long, Status: "complete"}}}
@@ -145,5 +146,114 @@ func TestKeptDetailIsKeyedByVersionAndTheRest(t *testing.T) {
 	}
 	if got := read(with("plain", func(*chat.Detail) {}), ""); !strings.Contains(got, `"content":"plain"`) {
 		t.Error("a client that does not accept gzip got the kept answer")
+	}
+}
+
+// TestKeptListIsTheFreshAnswer: GET /api/chat/sessions answered with a kept answer is byte for
+// byte, headers and Link included, the answer of an instance that has kept nothing, for a
+// whole list and a page of it, gzipped or not; and it is made again when a session is written,
+// when the caller's role changes what an item shows, when the next page goes away, and for
+// another user.
+func TestKeptListIsTheFreshAnswer(t *testing.T) {
+	e := newChatEnv(t, nil)
+	uid := e.user(t, "USER")
+	var sids []string
+	for i := range 8 {
+		sid := e.newChat(t, uid)
+		msg := fmt.Sprintf("Session %d: %s", i, strings.Repeat("exams & <deadlines> again, ", 20))
+		if res := e.call(http.MethodPost, "/api/chat/message", uid, map[string]any{"sessionId": sid, "message": msg}); res.Code != http.StatusOK {
+			t.Fatalf("send: %d %s", res.Code, res.Body.String())
+		}
+		sids = append(sids, sid)
+	}
+	exec := func(sql string, args ...any) {
+		t.Helper()
+		if _, err := e.st.Pool().Exec(context.Background(), sql, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`UPDATE chat_sessions SET status = 'ENDED', ended_at = now(), summary = 'We talked about deadlines.', emotions = '{calm}' WHERE id = $1`, sids[7])
+	svc := chat.New(e.st, e.p, chat.Options{Queue: queuetest.New(t, e.st), Logger: slog.New(slog.DiscardHandler), PollInterval: time.Hour})
+	cached := httptest.NewServer(e.h)
+	defer cached.Close()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	get := func(h http.Handler, token, target, accept string) (http.Header, string) {
+		t.Helper()
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL+target, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d %v", target, res.StatusCode, err)
+		}
+		h2 := res.Header.Clone()
+		h2.Del("Date")
+		h2.Del("X-Request-Id")
+		return h2, string(body)
+	}
+	// fresh is the answer of an instance that has kept nothing.
+	fresh := func(token, target, accept string) (http.Header, string) {
+		return get(newTestHandler(t, Deps{Verifier: chatTokens{}, Chat: svc}), token, target, accept)
+	}
+	same := func(what, token, target string, reads int) string {
+		t.Helper()
+		wantH, want := fresh(token, target, "gzip")
+		for i := range reads {
+			gotH, got := get(e.h, token, target, "gzip")
+			if got != want || !equalHeaders(gotH, wantH) {
+				t.Fatalf("%s, read %d of %s: %d bytes, headers %v; want %d bytes, headers %v", what, i, target, len(got), gotH, len(want), wantH)
+			}
+		}
+		if wantH.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: %s is too short to be kept (%d bytes)", what, target, len(want))
+		}
+		return string(gunzip(t, []byte(want)))
+	}
+	for _, target := range []string{"/api/chat/sessions", "/api/chat/sessions?limit=7"} {
+		same("unchanged", uid, target, 3)
+		wantH, want := fresh(uid, target, "")
+		if gotH, got := get(e.h, uid, target, ""); got != want || !equalHeaders(gotH, wantH) {
+			t.Fatalf("%s without gzip: %q; want %q", target, got, want)
+		}
+	}
+	if h, _ := get(e.h, uid, "/api/chat/sessions?limit=7", "gzip"); h.Get("Link") == "" || h.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("a kept page: headers %v, want a Link and gzip", h)
+	}
+
+	// A message written to a session moves its version (and the session to the top).
+	if res := e.call(http.MethodPost, "/api/chat/message", uid, map[string]any{"sessionId": sids[0], "message": "One more thing."}); res.Code != http.StatusOK {
+		t.Fatalf("send: %d %s", res.Code, res.Body.String())
+	}
+	if body := same("after a message", uid, "/api/chat/sessions", 2); !strings.HasPrefix(body, `[{"id":"`+sids[0]) {
+		t.Fatalf("the list after a message: %s", body)
+	}
+	// What a role may see changes with no session written: a summary shows to PREMIUM only.
+	if body := same("as USER", uid, "/api/chat/sessions", 1); strings.Contains(body, "We talked about deadlines.") {
+		t.Fatalf("a USER's list shows a summary: %s", body)
+	}
+	exec(`UPDATE users SET role = 'PREMIUM' WHERE id = $1`, uid)
+	if body := same("as PREMIUM", uid, "/api/chat/sessions", 2); !strings.Contains(body, "We talked about deadlines.") {
+		t.Fatalf("a PREMIUM list has no summary: %s", body)
+	}
+	// The next page goes away: the Link with it.
+	same("with a next page", uid, "/api/chat/sessions?limit=7", 1)
+	exec(`DELETE FROM chat_sessions WHERE id = $1`, sids[0])
+	same("after the next page went", uid, "/api/chat/sessions?limit=7", 2)
+	if h, _ := get(e.h, uid, "/api/chat/sessions?limit=7", "gzip"); h.Get("Link") != "" {
+		t.Fatalf("a page with no next page has a Link: %v", h)
+	}
+	// Another user's list is their own.
+	other := e.user(t, "PREMIUM")
+	if _, body := get(e.h, other, "/api/chat/sessions", ""); body != "[]\n" {
+		t.Fatalf("another user's list: %s", body)
 	}
 }
