@@ -32,8 +32,9 @@ func (s *Server) chatUser(ctx context.Context) (*chat.Service, uuid.UUID, error)
 }
 
 // chatSendInput is a send's input; with a check-in ("Talk about it") the new session's welcome
-// acknowledges it, and the session keeps the check-in's id. A new session may continue an
-// earlier one's thread (the chat service finds no other user's). Another user's check-in is not found (404), like an unknown one.
+// acknowledges it, and the session keeps the check-in's id. Another user's check-in is not
+// found (404), like an unknown one. A new session may continue an earlier one's thread (the
+// chat service finds no other user's session either).
 func (s *Server) chatSendInput(ctx context.Context, uid uuid.UUID, body *api.SendMessageRequest) (chat.SendInput, error) {
 	if body == nil {
 		return chat.SendInput{}, nil
