@@ -59,7 +59,7 @@ WHERE user_id = @user_id AND checkin_pending;
 -- custom plan no longer costs less. With the values in sight it planned every read again (a
 -- custom plan for a user with few sessions costs less than the generic plan's estimate of a
 -- tenth of an average user's sessions): a quarter of PostgreSQL's CPU under the session list.
-SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
+SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version
 FROM chat_sessions
 WHERE user_id = (SELECT @user_id::uuid)
   AND (updated_at, id) < ((SELECT @after_updated::timestamptz), (SELECT @after_id::uuid))
@@ -78,9 +78,9 @@ LIMIT (SELECT @max_rows::integer);
 -- all of the user's sessions). Statistics are table-wide, so the planner alone cannot tell a
 -- term common for this user from one common for others; the head decides at run time.
 WITH hits AS (
-    SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
+    SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version
     FROM (
-        SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version, search_text
+        SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version, search_text
         FROM chat_sessions AS s
         WHERE s.user_id = @user_id
           AND (s.updated_at, s.id) < (@after_updated::timestamptz, @after_id::uuid)
@@ -98,12 +98,12 @@ WITH hits AS (
                    ORDER BY s.updated_at DESC, s.id DESC
                    OFFSET @head_rows) AS rare
 )
-SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
+SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version
 FROM hits
 WHERE NOT (SELECT rare FROM beyond)
 UNION ALL
-(SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
- FROM (SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
+(SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version
+ FROM (SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version
        FROM chat_sessions AS s
        WHERE s.user_id = @user_id
          AND (s.updated_at, s.id) < (@after_updated::timestamptz, @after_id::uuid)
@@ -139,10 +139,12 @@ SELECT COALESCE((SELECT checkins FROM safety_referral_counts WHERE day = @day), 
 
 -- name: OpenSession :one
 -- OpenSession starts an ACTIVE session with everything its first send sets, in
--- one statement: title, AI-notice time, check-in flag, preview, and the reply
--- in progress until reply_until.
-INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until)
-VALUES (@id, @user_id, @title, @token_limit, @disclosed_at, @last_message, @checkin_pending, @reply_until)
+-- one statement: title, AI-notice time, check-in flag, preview, the reply
+-- in progress until reply_until, and the check-in it was started from (NULL:
+-- none; another user's check-in is never linked).
+INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until, checkin_id)
+VALUES (@id, @user_id, @title, @token_limit, @disclosed_at, @last_message, @checkin_pending, @reply_until,
+        (SELECT c.id FROM checkins AS c WHERE c.id = sqlc.narg(checkin_id)::uuid AND c.user_id = @user_id))
 RETURNING *;
 
 -- name: ContinueSession :one

@@ -22,7 +22,7 @@ SET title = $1,
     reply_until = $6,
     context_rows = $7::integer
 WHERE id = $8 AND user_id = $9
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies, checkin_id
 `
 
 type ContinueSessionParams struct {
@@ -80,6 +80,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 		&i.Version,
 		&i.SafetyPinned,
 		&i.CrisisReplies,
+		&i.CheckinID,
 	)
 	return i, err
 }
@@ -87,7 +88,7 @@ func (q *Queries) ContinueSession(ctx context.Context, arg ContinueSessionParams
 const createSession = `-- name: CreateSession :one
 INSERT INTO chat_sessions (user_id, title, token_limit)
 VALUES ($1, $2, $3)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies, checkin_id
 `
 
 type CreateSessionParams struct {
@@ -125,6 +126,7 @@ func (q *Queries) CreateSession(ctx context.Context, arg CreateSessionParams) (C
 		&i.Version,
 		&i.SafetyPinned,
 		&i.CrisisReplies,
+		&i.CheckinID,
 	)
 	return i, err
 }
@@ -153,7 +155,7 @@ const endSessionForUser = `-- name: EndSessionForUser :one
 UPDATE chat_sessions
 SET status = 'ENDED', ended_at = now(), end_reason = $1
 WHERE id = $2 AND user_id = $3 AND status = 'ACTIVE'
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies, checkin_id
 `
 
 type EndSessionForUserParams struct {
@@ -192,6 +194,7 @@ func (q *Queries) EndSessionForUser(ctx context.Context, arg EndSessionForUserPa
 		&i.Version,
 		&i.SafetyPinned,
 		&i.CrisisReplies,
+		&i.CheckinID,
 	)
 	return i, err
 }
@@ -208,7 +211,7 @@ SET tokens_used = tokens_used + $1::integer,
     ended_at = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN now() ELSE ended_at END,
     end_reason = CASE WHEN status = 'ACTIVE' AND tokens_used + $1::integer >= token_limit THEN $6::text ELSE end_reason END
 WHERE id = $7 AND user_id = $8
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies, checkin_id
 `
 
 type FinishReplyParams struct {
@@ -264,6 +267,7 @@ func (q *Queries) FinishReply(ctx context.Context, arg FinishReplyParams) (ChatS
 		&i.Version,
 		&i.SafetyPinned,
 		&i.CrisisReplies,
+		&i.CheckinID,
 	)
 	return i, err
 }
@@ -293,7 +297,7 @@ func (q *Queries) GetSafetyReferralCount(ctx context.Context, day time.Time) (in
 }
 
 const getSessionForUser = `-- name: GetSessionForUser :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies, checkin_id FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 `
 
@@ -332,12 +336,13 @@ func (q *Queries) GetSessionForUser(ctx context.Context, arg GetSessionForUserPa
 		&i.Version,
 		&i.SafetyPinned,
 		&i.CrisisReplies,
+		&i.CheckinID,
 	)
 	return i, err
 }
 
 const getSessionForUserForUpdate = `-- name: GetSessionForUserForUpdate :one
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies, checkin_id FROM chat_sessions
 WHERE id = $1 AND user_id = $2
 FOR UPDATE
 `
@@ -377,6 +382,7 @@ func (q *Queries) GetSessionForUserForUpdate(ctx context.Context, arg GetSession
 		&i.Version,
 		&i.SafetyPinned,
 		&i.CrisisReplies,
+		&i.CheckinID,
 	)
 	return i, err
 }
@@ -408,7 +414,7 @@ func (q *Queries) IncrementSafetyReferrals(ctx context.Context, day time.Time) e
 }
 
 const listSessionsForExport = `-- name: ListSessionsForExport :many
-SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies FROM chat_sessions
+SELECT id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies, checkin_id FROM chat_sessions
 WHERE user_id = $1 AND (created_at, id) > ($2::timestamptz, $3::uuid)
 ORDER BY created_at, id
 LIMIT $4
@@ -462,6 +468,7 @@ func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsFor
 			&i.Version,
 			&i.SafetyPinned,
 			&i.CrisisReplies,
+			&i.CheckinID,
 		); err != nil {
 			return nil, err
 		}
@@ -474,7 +481,7 @@ func (q *Queries) ListSessionsForExport(ctx context.Context, arg ListSessionsFor
 }
 
 const listSessionsPage = `-- name: ListSessionsPage :many
-SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
+SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version
 FROM chat_sessions
 WHERE user_id = (SELECT $1::uuid)
   AND (updated_at, id) < ((SELECT $2::timestamptz), (SELECT $3::uuid))
@@ -498,6 +505,7 @@ type ListSessionsPageRow struct {
 	LastMessage    string
 	UpdatedAt      time.Time
 	ClosingFeeling *string
+	CheckinID      *uuid.UUID
 	Version        int64
 }
 
@@ -537,6 +545,7 @@ func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPagePara
 			&i.LastMessage,
 			&i.UpdatedAt,
 			&i.ClosingFeeling,
+			&i.CheckinID,
 			&i.Version,
 		); err != nil {
 			return nil, err
@@ -550,9 +559,10 @@ func (q *Queries) ListSessionsPage(ctx context.Context, arg ListSessionsPagePara
 }
 
 const openSession = `-- name: OpenSession :one
-INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
+INSERT INTO chat_sessions (id, user_id, title, token_limit, last_disclosure_at, last_message, checkin_pending, reply_until, checkin_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+        (SELECT c.id FROM checkins AS c WHERE c.id = $9::uuid AND c.user_id = $2))
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies, checkin_id
 `
 
 type OpenSessionParams struct {
@@ -564,11 +574,13 @@ type OpenSessionParams struct {
 	LastMessage    string
 	CheckinPending bool
 	ReplyUntil     *time.Time
+	CheckinID      *uuid.UUID
 }
 
 // OpenSession starts an ACTIVE session with everything its first send sets, in
-// one statement: title, AI-notice time, check-in flag, preview, and the reply
-// in progress until reply_until.
+// one statement: title, AI-notice time, check-in flag, preview, the reply
+// in progress until reply_until, and the check-in it was started from (NULL:
+// none; another user's check-in is never linked).
 func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatSession, error) {
 	row := q.db.QueryRow(ctx, openSession,
 		arg.ID,
@@ -579,6 +591,7 @@ func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatS
 		arg.LastMessage,
 		arg.CheckinPending,
 		arg.ReplyUntil,
+		arg.CheckinID,
 	)
 	var i ChatSession
 	err := row.Scan(
@@ -606,15 +619,16 @@ func (q *Queries) OpenSession(ctx context.Context, arg OpenSessionParams) (ChatS
 		&i.Version,
 		&i.SafetyPinned,
 		&i.CrisisReplies,
+		&i.CheckinID,
 	)
 	return i, err
 }
 
 const searchSessionsPage = `-- name: SearchSessionsPage :many
 WITH hits AS (
-    SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
+    SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version
     FROM (
-        SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version, search_text
+        SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version, search_text
         FROM chat_sessions AS s
         WHERE s.user_id = $2
           AND (s.updated_at, s.id) < ($3::timestamptz, $4::uuid)
@@ -632,12 +646,12 @@ WITH hits AS (
                    ORDER BY s.updated_at DESC, s.id DESC
                    OFFSET $5) AS rare
 )
-SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
+SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version
 FROM hits
 WHERE NOT (SELECT rare FROM beyond)
 UNION ALL
-(SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
- FROM (SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, version
+(SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version
+ FROM (SELECT id, title, status, summary, emotions, last_message, updated_at, closing_feeling, checkin_id, version
        FROM chat_sessions AS s
        WHERE s.user_id = $2
          AND (s.updated_at, s.id) < ($3::timestamptz, $4::uuid)
@@ -668,6 +682,7 @@ type SearchSessionsPageRow struct {
 	LastMessage    string
 	UpdatedAt      time.Time
 	ClosingFeeling *string
+	CheckinID      *uuid.UUID
 	Version        int64
 }
 
@@ -706,6 +721,7 @@ func (q *Queries) SearchSessionsPage(ctx context.Context, arg SearchSessionsPage
 			&i.LastMessage,
 			&i.UpdatedAt,
 			&i.ClosingFeeling,
+			&i.CheckinID,
 			&i.Version,
 		); err != nil {
 			return nil, err
@@ -722,7 +738,7 @@ const setClosingFeeling = `-- name: SetClosingFeeling :one
 UPDATE chat_sessions
 SET closing_feeling = $1
 WHERE id = $2 AND user_id = $3
-RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies
+RETURNING id, user_id, title, status, tokens_used, token_limit, summary, emotions, end_reason, last_message, checkin_pending, last_disclosure_at, created_at, updated_at, ended_at, reply_until, context_summary, context_summary_through, closing_feeling, search_text, context_rows, version, safety_pinned, crisis_replies, checkin_id
 `
 
 type SetClosingFeelingParams struct {
@@ -760,6 +776,7 @@ func (q *Queries) SetClosingFeeling(ctx context.Context, arg SetClosingFeelingPa
 		&i.Version,
 		&i.SafetyPinned,
 		&i.CrisisReplies,
+		&i.CheckinID,
 	)
 	return i, err
 }

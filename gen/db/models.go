@@ -36,6 +36,7 @@ type ChatSession struct {
 	Version               int64
 	SafetyPinned          *string
 	CrisisReplies         int32
+	CheckinID             *uuid.UUID
 }
 
 type Checkin struct {

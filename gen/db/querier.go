@@ -300,8 +300,9 @@ type Querier interface {
 	// this transaction, so that an instance that kept an older state of it drops it.
 	NotifyReplyStored(ctx context.Context, arg NotifyReplyStoredParams) error
 	// OpenSession starts an ACTIVE session with everything its first send sets, in
-	// one statement: title, AI-notice time, check-in flag, preview, and the reply
-	// in progress until reply_until.
+	// one statement: title, AI-notice time, check-in flag, preview, the reply
+	// in progress until reply_until, and the check-in it was started from (NULL:
+	// none; another user's check-in is never linked).
 	OpenSession(ctx context.Context, arg OpenSessionParams) (ChatSession, error)
 	// PruneContactMessages deletes the contact messages received before the cut-off (the privacy
 	// page states how long they are kept).

@@ -183,6 +183,9 @@ type Session struct {
 	// SafetyPinned is the kind of danger the session's resources are pinned for, nil while
 	// nothing is (migration 00025).
 	SafetyPinned *string
+	// CheckinID is the check-in the session was started from ("Talk about it"), nil when it
+	// was not or once that check-in is deleted.
+	CheckinID *uuid.UUID
 }
 
 // Message is one message of a session. Status says how a reply ended (StatusComplete,
@@ -219,7 +222,7 @@ func view(s dbgen.ChatSession, ent entitlement.Entitlements) Session {
 		ID: s.ID, Title: s.Title, Status: s.Status, Active: s.Status == statusActive,
 		TokensUsed: int(s.TokensUsed), TokenLimit: int(s.TokenLimit), LastMessage: s.LastMessage,
 		UpdatedAt: s.UpdatedAt, EndReason: s.EndReason, Emotions: []string{}, ClosingFeeling: s.ClosingFeeling,
-		SafetyPinned: s.SafetyPinned,
+		SafetyPinned: s.SafetyPinned, CheckinID: s.CheckinID,
 	}
 	if v.Title == "" {
 		v.Title = DefaultTitle
@@ -231,6 +234,17 @@ func view(s dbgen.ChatSession, ent entitlement.Entitlements) Session {
 		}
 	}
 	return v
+}
+
+// listed is a list row as the session it shows, for view: a field of the list is added here
+// and in view. The columns a list item does not show are not read, and left zero: the tokens
+// and the end reason among them.
+func listed(r dbgen.ListSessionsPageRow) dbgen.ChatSession {
+	return dbgen.ChatSession{
+		ID: r.ID, Title: r.Title, Status: r.Status, Summary: r.Summary, Emotions: r.Emotions,
+		LastMessage: r.LastMessage, UpdatedAt: r.UpdatedAt, ClosingFeeling: r.ClosingFeeling,
+		CheckinID: r.CheckinID,
+	}
 }
 
 // user reads the caller's row from the database (its role not from the token, which may be stale).

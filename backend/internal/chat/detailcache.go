@@ -24,7 +24,9 @@ import (
 const DefaultDetailCacheBytes = 16 << 20
 
 // Estimated bytes of a cached entry and of each of its messages besides their text (the
-// structs, slice headers, the cache's node).
+// structs, slice headers, the cache's node). An entry's overhead also covers the row's
+// fixed-size and short columns (ids, times, counts, an end reason, a closing feeling): only
+// the texts that can grow are counted one by one, so a new short column needs nothing here.
 const (
 	entryOverhead   = 512
 	messageOverhead = 128
@@ -52,10 +54,8 @@ func newDetailCache(maxBytes int) detailCache {
 func newDetailEntry(row dbgen.ChatSession, msgs []Message) *detailEntry {
 	e := &detailEntry{id: row.ID, version: row.Version, row: row, msgs: msgs}
 	n := entryOverhead + len(row.Title) + len(row.Status) + len(row.LastMessage) + len(row.ContextSummary) + len(row.SearchText)
-	for _, p := range []*string{row.Summary, row.EndReason, row.ClosingFeeling} {
-		if p != nil {
-			n += len(*p)
-		}
+	if row.Summary != nil {
+		n += len(*row.Summary)
 	}
 	for _, em := range row.Emotions {
 		n += len(em) + 16

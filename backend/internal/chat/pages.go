@@ -154,12 +154,3 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	p.Version = string(version)
 	return p, nil
 }
-
-// listed is a list row as the session it shows. The columns a list item does not show are
-// not read, and left zero: the tokens and the end reason among them.
-func listed(r dbgen.ListSessionsPageRow) dbgen.ChatSession {
-	return dbgen.ChatSession{
-		ID: r.ID, Title: r.Title, Status: r.Status, Summary: r.Summary, Emotions: r.Emotions,
-		LastMessage: r.LastMessage, UpdatedAt: r.UpdatedAt, ClosingFeeling: r.ClosingFeeling,
-	}
-}

@@ -30,6 +30,14 @@ type SendInput struct {
 	// it" on a check-in: the check-in acknowledged). It is the companion's words, never stored
 	// as the user's; ignored when the session does not open with the welcome.
 	Opening string
+	// CheckinID is the check-in a new session is started from (chat_sessions.checkin_id); a
+	// check-in that is not the user's is not linked.
+	CheckinID *uuid.UUID
+	// Continues is one of the user's sessions whose thread a new session picks up ("Continue
+	// in a new session"): the new session's prompts carry its title, and its summary while
+	// memory is on and it had no crisis (companion.ContinuedThread). Another user's session
+	// is not found.
+	Continues *uuid.UUID
 }
 
 // Quota is a further daily quota of a send.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/percolate/percolate/backend/internal/companion"
 )
 
@@ -39,6 +41,39 @@ func TestOpeningReplacesTheWelcomeQuestion(t *testing.T) {
 		}
 		if !said {
 			t.Errorf("llm %v: no stored companion message carries the opening: %+v", llm, d.Messages)
+		}
+	}
+}
+
+// A session started from a check-in keeps the check-in's id (chat_sessions.checkin_id), and
+// only the user's own: another user's check-in is never linked.
+func TestASessionKeepsOnlyTheUsersCheckin(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, false, nil)
+	uid, other := f.user(t, "USER"), f.user(t, "USER")
+	checkin := func(owner uuid.UUID) uuid.UUID {
+		t.Helper()
+		var id uuid.UUID
+		if err := f.st.Pool().QueryRow(ctx, `INSERT INTO checkins (user_id, mood, local_date) VALUES ($1, 3, current_date) RETURNING id`, owner).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	for _, c := range []struct {
+		owner uuid.UUID
+		kept  bool
+	}{{uid, true}, {other, false}} {
+		id := checkin(c.owner)
+		res, err := f.svc.Send(ctx, uid, SendInput{Message: StarterMessage, CheckinID: &id}, nil)
+		if err != nil || !res.Success {
+			t.Fatalf("send: %+v %v", res, err)
+		}
+		s, err := f.svc.Get(ctx, uid, res.SessionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (s.CheckinID != nil) != c.kept || c.kept && *s.CheckinID != id {
+			t.Errorf("check-in of its owner %v: session's check-in %v, want kept %v", c.owner == uid, s.CheckinID, c.kept)
 		}
 	}
 }

@@ -44,9 +44,12 @@ type Turn struct {
 	threadAsked bool
 	checkIn     bool
 	opening     string // SendInput.Opening
-	risk        safety.Result
-	screen      *screening // the message's screen on its own
-	kind        replyKind
+	// thread is the title and the summary the prompt may carry of the session a new one
+	// continues (SendInput.Continues); empty otherwise.
+	thread [2]string
+	risk   safety.Result
+	screen *screening // the message's screen on its own
+	kind   replyKind
 	// What the reply needs of the session's safety state, read as the send decides (t.session
 	// is set only as the message is committed, while a model reply has already started):
 	// afterCrisis says the reply before the message was the crisis reply or an
@@ -71,13 +74,17 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 	r := &reads{}
 	c := s.newCounters(in.Quotas)
 	var (
-		checkins             int64
-		lockErr, checkinsErr error
+		checkins                        int64
+		continued                       dbgen.ChatSession
+		lockErr, checkinsErr, threadErr error
 	)
 	lock := store.NewBatch(func(q *dbgen.Queries) {
 		// The user row is locked first, then session rows, then the usage counter rows (no deadlocks).
 		lockErr = lockUser(ctx, q, userID)
 		checkins, checkinsErr = q.TakePendingCheckins(ctx, userID)
+		if in.Continues != nil {
+			continued, threadErr = q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: *in.Continues, UserID: userID})
+		}
 		s.count(ctx, q, c, userID)
 	})
 	tx, err := s.prepare(ctx, s.readUser(ctx, r, userID), lock)
@@ -100,6 +107,10 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 			return fmt.Errorf("take check-ins: %w", checkinsErr)
 		}
 		t.checkIn = checkins > 0
+		if threadErr != nil {
+			return notFound("continued session", threadErr)
+		}
+		t.thread = threadOf(continued, t.user.MemoryEnabled)
 		return nil
 	}()
 	if err != nil {
@@ -113,7 +124,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 	open := dbgen.OpenSessionParams{
 		ID: sessionID, UserID: userID, Title: s.titleFor(msg, t.risk),
 		TokenLimit: int32(s.limits.Tiers.For(t.user.Role).SessionTokens), DisclosedAt: &c.now, // #nosec G115 -- a configured per-tier limit, validated at start-up
-		LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(),
+		LastMessage: preview(msg), CheckinPending: t.risk.Risky(), ReplyUntil: s.replyUntil(), CheckinID: in.CheckinID,
 	}
 	message, level := messageParams(t, sessionID), t.risk.Level
 	var w sessionWrite
@@ -261,6 +272,20 @@ func unanswered(rows []dbgen.Message) (dbgen.Message, *dbgen.Message, error) {
 	default:
 		return dbgen.Message{}, nil, refuse
 	}
+}
+
+// threadOf is what a new session's prompt may carry of the session it continues: its title,
+// and its summary while memory is on and unless the session had a crisis (its resources
+// pinned or a crisis reply given), whose summary may hold what the screen flagged.
+func threadOf(sess dbgen.ChatSession, memory bool) [2]string {
+	if sess.ID == uuid.Nil {
+		return [2]string{}
+	}
+	th := [2]string{sess.Title, ""}
+	if memory && sess.Summary != nil && sess.SafetyPinned == nil && sess.CrisisReplies == 0 {
+		th[1] = *sess.Summary
+	}
+	return th
 }
 
 // openWith sets the notice of a new session's reply from the companion: the welcome answers

@@ -91,6 +91,28 @@ func BuildSystemPrompt(p Profile, olderSummary string, memories ...string) strin
 	return b.String()
 }
 
+// ContinuedThread is what a system prompt adds for a session that picks up an earlier one
+// ("Continue in a new session"): the earlier session's title and, when given, its summary.
+// Either is left out when the crisis screen flags it or it touches a topic the user asked to
+// steer away from, as memories are; "" when nothing is left.
+func ContinuedThread(p Profile, title, summary string) string {
+	var parts []string
+	for _, s := range [][2]string{{"Its title: %q.", title}, {"Its summary: %s", summary}} {
+		text := oneLine(CleanText(s[1]))
+		if text == "" || flagged(text) || mentionsAny(text, p.SensitiveTopics) {
+			continue
+		}
+		if r := []rune(text); len(r) > 600 {
+			text = string(r[:600]) + "…"
+		}
+		parts = append(parts, fmt.Sprintf(s[0], text))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "\n\nThis session picks up the user's previous one, as they chose (follow their lead; do not recite it). " + strings.Join(parts, " ")
+}
+
 // TrimHistory keeps the newest turns that fit the token budget and returns them (oldest
 // first) with a short running summary of the older ones, built without a model: the gist
 // of what the user said in them.

@@ -113,6 +113,7 @@ type (
 		TokensUsed int32         `json:"tokensUsed"`
 		Summary    *string       `json:"summary"`
 		Emotions   []string      `json:"emotions"`
+		CheckinID  *uuid.UUID    `json:"checkinId"`
 		Messages   []fileMessage `json:"messages"`
 	}
 )
@@ -239,7 +240,7 @@ func (s *Service) writeJSON(ctx context.Context, q *dbgen.Queries, userID uuid.U
 		fs := fileSession{
 			ID: sess.ID, Title: sess.Title, Status: sess.Status, CreatedAt: sess.CreatedAt.UTC(), EndedAt: utc(sess.EndedAt),
 			EndReason: sess.EndReason, TokensUsed: sess.TokensUsed, Summary: sess.Summary, Emotions: sess.Emotions,
-			Messages: make([]fileMessage, 0, len(msgs)),
+			CheckinID: sess.CheckinID, Messages: make([]fileMessage, 0, len(msgs)),
 		}
 		for _, m := range msgs {
 			fs.Messages = append(fs.Messages, fileMessage{ID: m.ID, Role: m.Role, Content: m.Content, Status: m.Status, CreatedAt: m.CreatedAt.UTC()})

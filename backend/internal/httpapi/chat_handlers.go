@@ -32,12 +32,17 @@ func (s *Server) chatUser(ctx context.Context) (*chat.Service, uuid.UUID, error)
 }
 
 // chatSendInput is a send's input; with a check-in ("Talk about it") the new session's welcome
-// acknowledges it. Another user's check-in is not found (404), like an unknown one.
+// acknowledges it, and the session keeps the check-in's id. Another user's check-in is not
+// found (404), like an unknown one. A new session may continue an earlier one's thread (the
+// chat service finds no other user's session either).
 func (s *Server) chatSendInput(ctx context.Context, uid uuid.UUID, body *api.SendMessageRequest) (chat.SendInput, error) {
 	if body == nil {
 		return chat.SendInput{}, nil
 	}
-	in := chat.SendInput{SessionID: body.SessionId, Message: body.Message}
+	in := chat.SendInput{SessionID: body.SessionId, Message: body.Message, Continues: body.ContinuesSessionId}
+	if body.ContinuesSessionId != nil && body.SessionId != nil {
+		return in, apperr.Invalid("continuesSessionId", "Only a new conversation can continue an earlier one.")
+	}
 	if body.CheckinId == nil {
 		return in, nil
 	}
@@ -51,7 +56,7 @@ func (s *Server) chatSendInput(ctx context.Context, uid uuid.UUID, body *api.Sen
 	if err != nil {
 		return in, err
 	}
-	in.Opening = c.Acknowledgement()
+	in.Opening, in.CheckinID = c.Acknowledgement(), &c.ID
 	return in, nil
 }
 
@@ -133,6 +138,7 @@ func apiSessionItems(in []chat.Session) []api.SessionListItem {
 		*item = api.SessionListItem{
 			Id: v.ID, Title: v.Title, Status: api.SessionStatus(v.Status), UpdatedAt: v.UpdatedAt,
 			SessionSummary: v.Summary, SessionEmotions: emotions[start:len(emotions):len(emotions)],
+			CheckinId: v.CheckinID,
 		}
 		if v.LastMessage != "" {
 			lasts[i] = v.LastMessage
@@ -359,6 +365,7 @@ func sessionHeadOf(d *chat.Detail) sessionDetailJSON {
 		SessionId: d.ID, Title: d.Title, Status: api.SessionStatus(d.Status), IsActive: d.Active,
 		SessionTokensUsed: d.TokensUsed, SessionTokenLimit: d.TokenLimit, EndReason: d.EndReason,
 		SessionSummary: d.Summary, ReplyInProgress: &d.ReplyInProgress, SafetyPinned: apiPinned(d.SafetyPinned),
+		CheckinId: d.CheckinID,
 	}
 	if d.Summary != nil || len(d.Emotions) > 0 {
 		em := apiEmotions(d.Emotions)

@@ -1,7 +1,10 @@
 package httpapi
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -13,18 +16,19 @@ import (
 	"github.com/percolate/percolate/backend/internal/checkin"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/config"
+	"github.com/percolate/percolate/backend/internal/export"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
 	"github.com/percolate/percolate/gen/api"
 	"github.com/percolate/percolate/gen/apiclient"
 )
 
-// talkClient is the API with chat (the offline engine) and check-ins on one database.
+// talkClient is the API with chat (the offline engine), check-ins and the export on one database.
 func talkClient(t *testing.T) (*apiclient.ClientWithResponses, func(role string) apiclient.RequestEditorFn) {
 	t.Helper()
 	st := pgtest.New(t)
 	chatSvc := chat.New(st, companion.New(config.LLM{}), chat.Options{Queue: queuetest.New(t, st), Logger: slog.New(slog.DiscardHandler)})
-	h := newTestHandler(t, Deps{Verifier: userTokens{}, Chat: chatSvc, Checkins: checkin.New(st, nil)})
+	h := newTestHandler(t, Deps{Verifier: userTokens{}, Chat: chatSvc, Checkins: checkin.New(st, nil), Export: export.New(st)})
 	return apiClient(t, h, "192.0.2.1"), func(role string) apiclient.RequestEditorFn { return bearerFor(t, st, role) }
 }
 
@@ -88,4 +92,84 @@ func TestTalkAboutACheckin(t *testing.T) {
 	sid := res.JSON200.SessionId
 	res = talk(ada, low, &sid)
 	wantValidationError(t, "checkinId with sessionId", res.StatusCode(), res.Body)
+}
+
+// A session started from a check-in keeps its id (issue 35's field added end to end): the
+// detail, the list item and the export carry it, a chat started otherwise has none, and
+// deleting the check-in keeps the session and forgets the link, in a detail read before too.
+func TestATalkedAboutSessionKeepsItsCheckin(t *testing.T) {
+	ctx := context.Background()
+	c, user := talkClient(t)
+	ada, bob := user("USER"), user("USER")
+
+	saved, err := c.CreateCheckinWithResponse(ctx, api.CheckinRequest{Mood: 2}, ada)
+	wantStatus(t, saved, err, http.StatusCreated)
+	id := saved.JSON201.Checkin.Id
+	talked, err := c.SendChatMessageWithResponse(ctx, api.SendMessageRequest{Message: chat.StarterMessage, CheckinId: &id}, ada)
+	wantStatus(t, talked, err, http.StatusOK)
+	plain, err := c.SendChatMessageWithResponse(ctx, api.SendMessageRequest{Message: chat.StarterMessage}, ada)
+	wantStatus(t, plain, err, http.StatusOK)
+	sid := talked.JSON200.SessionId
+
+	// links reads the session's check-in in its detail and its list item.
+	links := func(sid uuid.UUID) (detail, item *uuid.UUID) {
+		t.Helper()
+		d, err := c.GetChatSessionWithResponse(ctx, sid, ada)
+		wantStatus(t, d, err, http.StatusOK)
+		l, err := c.ListChatSessionsWithResponse(ctx, nil, ada)
+		wantStatus(t, l, err, http.StatusOK)
+		for _, it := range *l.JSON200 {
+			if it.Id == sid {
+				return d.JSON200.CheckinId, it.CheckinId
+			}
+		}
+		t.Fatalf("session %s is not listed", sid)
+		return nil, nil
+	}
+	if d, it := links(sid); d == nil || *d != id || it == nil || *it != id {
+		t.Errorf("talked-about session: detail %v, item %v, want %s", d, it, id)
+	}
+	if d, it := links(plain.JSON200.SessionId); d != nil || it != nil {
+		t.Errorf("a chat started without a check-in: detail %v, item %v", d, it)
+	}
+	if l, err := c.ListChatSessionsWithResponse(ctx, nil, bob); err != nil || l.JSON200 == nil || len(*l.JSON200) != 0 {
+		t.Errorf("bob's list: %s %v", l.Body, err)
+	}
+
+	exp, err := c.ExportDataWithResponse(ctx, ada)
+	wantStatus(t, exp, err, http.StatusOK)
+	zr, err := zip.NewReader(bytes.NewReader(exp.Body), int64(len(exp.Body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := zr.Open("percolate-export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Sessions []struct {
+			ID        uuid.UUID  `json:"id"`
+			CheckinID *uuid.UUID `json:"checkinId"`
+		} `json:"sessions"`
+	}
+	if err := json.NewDecoder(f).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	exported := 0
+	for _, s := range doc.Sessions {
+		if s.ID == sid && s.CheckinID != nil && *s.CheckinID == id {
+			exported++
+		} else if s.CheckinID != nil {
+			t.Errorf("exported session %s has check-in %s", s.ID, s.CheckinID)
+		}
+	}
+	if exported != 1 {
+		t.Errorf("the export does not link the session to its check-in: %+v", doc.Sessions)
+	}
+
+	del, err := c.DeleteCheckinWithResponse(ctx, id, ada)
+	wantStatus(t, del, err, http.StatusNoContent)
+	if d, it := links(sid); d != nil || it != nil {
+		t.Errorf("after the check-in's delete: detail %v, item %v", d, it)
+	}
 }

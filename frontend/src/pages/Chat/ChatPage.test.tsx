@@ -318,14 +318,16 @@ describe('ChatPage', () => {
   });
 
   it('offers, at the limit, a new session whose welcome picks up the thread (issue 36)', async () => {
+    const sent: unknown[] = [];
     server.use(
       getGetChatSessionMockHandler(aDetail()),
-      http.post('*/api/chat/message/stream', () =>
-        sseResponse([
+      http.post('*/api/chat/message/stream', async ({ request }) => {
+        sent.push(await request.json());
+        return sseResponse([
           sseEvent('delta', { text: 'Thank you for sharing.' }),
           sseEvent('done', aReply({ aiResponse: 'Thank you for sharing.', sessionEnded: true, endReason: 'Token limit reached', sessionTokensUsed: 1000 })),
-        ]),
-      ),
+        ]);
+      }),
     );
     const { user } = renderChat(`/chat/${SESSION}`);
     await screen.findByRole('heading', { name: 'Exam worries' });
@@ -336,6 +338,11 @@ describe('ChatPage', () => {
     expect(await screen.findByText(threadOpening('Exam worries'))).toBeInTheDocument();
     expect(screen.getByTestId('where')).toHaveTextContent(/^\/chat$/);
     expect(box()).toBeEnabled();
+    // The new session's first message names the session it continues, so the companion's prompt carries its thread.
+    await user.type(box(), 'yes, let us keep going{Enter}');
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[0]).toEqual({ sessionId: SESSION, message: 'one more thing' });
+    expect(sent[1]).toMatchObject({ sessionId: null, continuesSessionId: SESSION, message: 'yes, let us keep going' });
   });
 
   it('shows the load failure and treats the session as inactive', async () => {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { ChatScreen } from '../../features/chat/components/ChatScreen/ChatScreen';
+import type { Thread } from '../../features/chat/hooks/chatState';
 
 /**
  * /chat/:sessionId? — a new chat without an id. When a new chat gets its id
@@ -13,7 +14,7 @@ export function ChatPage() {
   // The dashboard's prompt of the day opens a new chat with it.
   const prompt = sessionId ? undefined : (state as { prompt?: unknown } | null)?.prompt;
   // A session that ended opens a new one that continues its thread (issue 36).
-  const thread = sessionId ? undefined : (state as { thread?: unknown } | null)?.thread;
+  const thread = sessionId ? undefined : (state as { thread?: Partial<Thread> } | null)?.thread;
   const navigate = useNavigate();
   const [adopted, setAdopted] = useState<{ id: string; key: string } | null>(null);
 
@@ -25,7 +26,7 @@ export function ChatPage() {
       key={screenKey}
       initialSessionId={sessionId}
       prompt={typeof prompt === 'string' ? prompt : undefined}
-      thread={typeof thread === 'string' ? thread : undefined}
+      thread={typeof thread?.title === 'string' && typeof thread.sessionId === 'string' ? (thread as Thread) : undefined}
       onSessionCreated={(id) => {
         setAdopted({ id, key: screenKey });
         navigate(`/chat/${id}`, { replace: true });

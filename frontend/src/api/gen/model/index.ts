@@ -132,6 +132,7 @@ export * from './searchProfileSessionsParams';
 export * from './sendMessageRequest';
 export * from './sendMessageResponse';
 export * from './serviceUnavailableResponse';
+export * from './sessionCheckinId';
 export * from './sessionDetail';
 export * from './sessionListItem';
 export * from './sessionStatus';

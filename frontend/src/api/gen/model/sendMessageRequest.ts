@@ -79,4 +79,15 @@ check-in, or an unknown id, is 404; with `sessionId` it is a 400 naming `checkin
    * @nullable
    */
   checkinId?: string | null;
+  /**
+   * "Continue in a new session": one of the caller's sessions whose thread the new
+session picks up, for a new session only (without `sessionId`). The companion's
+prompt then carries that session's title, and its summary while the user keeps
+memory on, unless the crisis screen flagged it or it touches a topic the user asked
+to steer away from. Another user's session, or an unknown id, is 404; with
+`sessionId` it is a 400 naming `continuesSessionId`.
+
+   * @nullable
+   */
+  continuesSessionId?: string | null;
 }

@@ -59,6 +59,7 @@ import type { SessionStatus } from './sessionStatus';
 import type { Message } from './message';
 import type { Emotion } from './emotion';
 import type { SafetyPinned } from './safetyPinned';
+import type { SessionCheckinId } from './sessionCheckinId';
 
 export interface SessionDetail {
   sessionId: string;
@@ -81,4 +82,5 @@ it). Absent means false.
  */
   replyInProgress?: boolean;
   safetyPinned?: SafetyPinned;
+  checkinId?: SessionCheckinId;
 }

@@ -58,6 +58,7 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
 import type { SessionStatus } from './sessionStatus';
 import type { Emotion } from './emotion';
 import type { ClosingFeeling } from './closingFeeling';
+import type { SessionCheckinId } from './sessionCheckinId';
 
 export interface SessionListItem {
   id: string;
@@ -74,4 +75,5 @@ export interface SessionListItem {
   /** Only for roles other than USER, and only once the session has ended; else empty. */
   sessionEmotions: Emotion[];
   closingFeeling?: ClosingFeeling;
+  checkinId?: SessionCheckinId;
 }

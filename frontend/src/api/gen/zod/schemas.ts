@@ -465,7 +465,8 @@ export const searchProfileSessionsResponseItem = zod.object({
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
   "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.'),
-  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.')
+  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.'),
+  "checkinId": zod.uuid().optional().describe('The check-in the session was started from (\"Talk about it\"); absent when it was not, or once that check-in is deleted.')
 })
 export const searchProfileSessionsResponse = zod.array(searchProfileSessionsResponseItem)
 
@@ -486,7 +487,8 @@ export const getProfileSessionResponse = zod.object({
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
   "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.'),
-  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.')
+  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.'),
+  "checkinId": zod.uuid().optional().describe('The check-in the session was started from (\"Talk about it\"); absent when it was not, or once that check-in is deleted.')
 })
 
 
@@ -657,7 +659,8 @@ export const listChatSessionsResponseItem = zod.object({
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
   "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.'),
-  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.')
+  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.'),
+  "checkinId": zod.uuid().optional().describe('The check-in the session was started from (\"Talk about it\"); absent when it was not, or once that check-in is deleted.')
 })
 export const listChatSessionsResponse = zod.array(listChatSessionsResponseItem)
 
@@ -691,7 +694,8 @@ export const getChatSessionResponse = zod.object({
   "replyInProgress": zod.boolean().optional().describe('A reply is being written in this session (GET /api/chat/sessions/{id}/stream follows\nit). Absent means false.\n'),
   "safetyPinned": zod.object({
   "category": zod.string().describe('The kind of danger of the latest risk they were pinned for, as the crisis screen\nnames it (`suicide`, `self_harm`, `abuse`, `danger`; more may come).\n')
-}).optional().describe('The session\'s support lines are pinned above the composer for the rest of the session:\na reply in it has asked about risk (the check-in or its follow-up) or given the crisis\nreply. Absent while nothing is pinned; once present, it stays for the session.\n')
+}).optional().describe('The session\'s support lines are pinned above the composer for the rest of the session:\na reply in it has asked about risk (the check-in or its follow-up) or given the crisis\nreply. Absent while nothing is pinned; once present, it stays for the session.\n'),
+  "checkinId": zod.uuid().optional().describe('The check-in the session was started from (\"Talk about it\"); absent when it was not, or once that check-in is deleted.')
 })
 
 
@@ -724,7 +728,8 @@ export const endChatSessionResponse = zod.object({
   "status": zod.enum(['ACTIVE', 'ENDED']),
   "sessionSummary": zod.string().nullable().describe('Only for roles other than USER, and only once the session has ended.'),
   "sessionEmotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).describe('Only for roles other than USER, and only once the session has ended; else empty.'),
-  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.')
+  "closingFeeling": zod.enum(['better', 'same', 'worse']).optional().describe('How the user felt as the session ended, compared with before it; on a session, present only when they said.'),
+  "checkinId": zod.uuid().optional().describe('The check-in the session was started from (\"Talk about it\"); absent when it was not, or once that check-in is deleted.')
 })
 
 
@@ -810,7 +815,8 @@ export const sendChatMessageBodyMessageRegExp = new RegExp('\\S');
 export const sendChatMessageBody = zod.object({
   "message": zod.string().min(1).max(sendChatMessageBodyMessageMax).regex(sendChatMessageBodyMessageRegExp).describe('Trimmed before use. 4,000 characters is the most any server takes; an operator may\nlower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer\nmessages with a validation error naming `message`.\n'),
   "sessionId": zod.uuid().nullish(),
-  "checkinId": zod.uuid().nullish().describe('\"Talk about it\": one of the caller\'s check-ins, for a new session only (without\n`sessionId`). The companion\'s first reply then acknowledges the check-in (its mood,\nemotions and tags, and its note unless the crisis screen flagged it) in place of the\nwelcome\'s open question; nothing is added as the user\'s words. Another user\'s\ncheck-in, or an unknown id, is 404; with `sessionId` it is a 400 naming `checkinId`.\n')
+  "checkinId": zod.uuid().nullish().describe('\"Talk about it\": one of the caller\'s check-ins, for a new session only (without\n`sessionId`). The companion\'s first reply then acknowledges the check-in (its mood,\nemotions and tags, and its note unless the crisis screen flagged it) in place of the\nwelcome\'s open question; nothing is added as the user\'s words. Another user\'s\ncheck-in, or an unknown id, is 404; with `sessionId` it is a 400 naming `checkinId`.\n'),
+  "continuesSessionId": zod.uuid().nullish().describe('\"Continue in a new session\": one of the caller\'s sessions whose thread the new\nsession picks up, for a new session only (without `sessionId`). The companion\'s\nprompt then carries that session\'s title, and its summary while the user keeps\nmemory on, unless the crisis screen flagged it or it touches a topic the user asked\nto steer away from. Another user\'s session, or an unknown id, is 404; with\n`sessionId` it is a 400 naming `continuesSessionId`.\n')
 })
 
 export const sendChatMessageResponse = zod.object({
@@ -854,7 +860,8 @@ export const streamChatMessageBodyMessageRegExp = new RegExp('\\S');
 export const streamChatMessageBody = zod.object({
   "message": zod.string().min(1).max(streamChatMessageBodyMessageMax).regex(streamChatMessageBodyMessageRegExp).describe('Trimmed before use. 4,000 characters is the most any server takes; an operator may\nlower it with `PERCOLATE_MAX_MESSAGE_CHARS`, and the server then refuses longer\nmessages with a validation error naming `message`.\n'),
   "sessionId": zod.uuid().nullish(),
-  "checkinId": zod.uuid().nullish().describe('\"Talk about it\": one of the caller\'s check-ins, for a new session only (without\n`sessionId`). The companion\'s first reply then acknowledges the check-in (its mood,\nemotions and tags, and its note unless the crisis screen flagged it) in place of the\nwelcome\'s open question; nothing is added as the user\'s words. Another user\'s\ncheck-in, or an unknown id, is 404; with `sessionId` it is a 400 naming `checkinId`.\n')
+  "checkinId": zod.uuid().nullish().describe('\"Talk about it\": one of the caller\'s check-ins, for a new session only (without\n`sessionId`). The companion\'s first reply then acknowledges the check-in (its mood,\nemotions and tags, and its note unless the crisis screen flagged it) in place of the\nwelcome\'s open question; nothing is added as the user\'s words. Another user\'s\ncheck-in, or an unknown id, is 404; with `sessionId` it is a 400 naming `checkinId`.\n'),
+  "continuesSessionId": zod.uuid().nullish().describe('\"Continue in a new session\": one of the caller\'s sessions whose thread the new\nsession picks up, for a new session only (without `sessionId`). The companion\'s\nprompt then carries that session\'s title, and its summary while the user keeps\nmemory on, unless the crisis screen flagged it or it touches a topic the user asked\nto steer away from. Another user\'s session, or an unknown id, is 404; with\n`sessionId` it is a 400 naming `continuesSessionId`.\n')
 })
 
 

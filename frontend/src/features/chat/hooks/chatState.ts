@@ -39,6 +39,12 @@ export function newChatOpening(prompt: string | undefined, thread?: string): Cha
   return picked ? [welcome, { id: 'thread', role: 'assistant', content: threadOpening(picked) }] : [welcome];
 }
 
+/** A new chat that continues an ended session: the server gives its prompt that session's thread. */
+export interface Thread {
+  title: string;
+  sessionId: string;
+}
+
 /** How a new session picks up the thread of the one that ended. */
 export function threadOpening(title: string): string {
   return `Last time we were talking about "${title}". Would you like to pick up where we left off?`;

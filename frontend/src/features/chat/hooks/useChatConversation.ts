@@ -23,6 +23,7 @@ import {
   newChatOpening,
   retriedIds,
   storedMessages,
+  type Thread,
 } from './chatState';
 import { useReconnect } from './useReconnect';
 
@@ -37,8 +38,8 @@ interface Options {
   initialSessionId?: string;
   /** A new chat opened with a journaling prompt: the companion asks it after the welcome. */
   prompt?: string;
-  /** A new chat that continues an ended session: its title, picked up after the welcome. */
-  thread?: string;
+  /** A new chat that continues an ended session: its title, picked up after the welcome, and its id, sent with the first message. */
+  thread?: Thread;
   /** A new chat got its id from the server (the page replaces the address). */
   onSessionCreated: (sessionId: string) => void;
   /** The user ended the session (the page goes to /dashboard). */
@@ -88,7 +89,7 @@ export function useChatConversation({ initialSessionId, prompt, thread, onSessio
   // take input; until it is ready the screen stays on its loader.
   const loaded = useDeferredValue(detail.data);
   // The prompt or thread the chat opened with stays when the address changes to the new session's.
-  const [opening] = useState(() => newChatOpening(prompt, thread));
+  const [opening] = useState(() => newChatOpening(prompt, thread?.title));
   const history = useMemo<ChatMessage[]>(() => {
     if (!loadId) return opening;
     return loaded ? storedMessages(loaded) : [];
@@ -245,7 +246,14 @@ export function useChatConversation({ initialSessionId, prompt, thread, onSessio
     });
     if (!begun) return;
     await streamReply(
-      (handlers) => streamChatMessage({ message, sessionId: sessionIdRef.current ?? null }, handlers),
+      (handlers) =>
+        streamChatMessage(
+          // A new chat that continues a thread names it with its first message; the server's prompt then carries it.
+          sessionIdRef.current || !thread
+            ? { message, sessionId: sessionIdRef.current ?? null }
+            : { message, sessionId: null, continuesSessionId: thread.sessionId },
+          handlers,
+        ),
       (replyId, err) => failSend(sendErrorText(err), replyId, err),
       true,
     );

@@ -7,7 +7,7 @@ import { useEntitlements } from '../../../../auth/useEntitlements';
 import { MicButton, VoiceControls } from '../../../voice/VoiceControls';
 import { useVoiceChat } from '../../../voice/useVoiceChat';
 import { PageLoader } from '../../../../components/PageLoader/PageLoader';
-import { RECONNECTING } from '../../hooks/chatState';
+import { RECONNECTING, type Thread } from '../../hooks/chatState';
 import { useChatConversation } from '../../hooks/useChatConversation';
 import { useVoiceSend } from '../../hooks/useVoiceSend';
 import { Composer } from '../Composer/Composer';
@@ -24,8 +24,8 @@ interface ChatScreenProps {
   initialSessionId?: string;
   /** A new chat opened from the dashboard's prompt of the day: the companion asks it. */
   prompt?: string;
-  /** A new chat that continues an ended session's thread: its title. */
-  thread?: string;
+  /** A new chat that continues an ended session's thread. */
+  thread?: Thread;
   onSessionCreated: (sessionId: string) => void;
   onEnded: () => void;
 }
@@ -151,7 +151,7 @@ export function ChatScreen({ initialSessionId, prompt, thread, onSessionCreated,
       ) : null}
 
       {chat.sessionId && !chat.active && !chat.loading && !chat.loadError && !chat.endedBefore ? (
-        <Button component={Link} to="/chat" state={{ thread: chat.title }} variant="light" size="md">
+        <Button component={Link} to="/chat" state={{ thread: { title: chat.title, sessionId: chat.sessionId } satisfies Thread }} variant="light" size="md">
           {CONTINUE_THREAD}
         </Button>
       ) : null}
