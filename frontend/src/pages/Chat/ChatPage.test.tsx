@@ -53,6 +53,19 @@ function renderChat(route = '/chat', { signedIn = false } = {}) {
   );
 }
 
+/** The open session's next reply is its last: the server ends it at its token limit. */
+function nextReplyReachesTheLimit() {
+  server.use(
+    getGetChatSessionMockHandler(aDetail()),
+    http.post('*/api/chat/message/stream', () =>
+      sseResponse([
+        sseEvent('delta', { text: 'Thank you for sharing.' }),
+        sseEvent('done', aReply({ aiResponse: 'Thank you for sharing.', sessionEnded: true, endReason: 'Token limit reached', sessionTokensUsed: 1000 })),
+      ]),
+    ),
+  );
+}
+
 const box = () => screen.getByRole('textbox', { name: 'Message' });
 const aiTexts = () => screen.queryAllByTestId('ai-message').map((el) => el.textContent);
 const userTexts = () => screen.queryAllByTestId('user-message').map((el) => el.textContent);
@@ -296,15 +309,7 @@ describe('ChatPage', () => {
   });
 
   it('ends the session when the server says so, with the summary message', async () => {
-    server.use(
-      getGetChatSessionMockHandler(aDetail()),
-      http.post('*/api/chat/message/stream', () =>
-        sseResponse([
-          sseEvent('delta', { text: 'Thank you for sharing.' }),
-          sseEvent('done', aReply({ aiResponse: 'Thank you for sharing.', sessionEnded: true, endReason: 'Token limit reached', sessionTokensUsed: 1000 })),
-        ]),
-      ),
-    );
+    nextReplyReachesTheLimit();
     const { user } = renderChat(`/chat/${SESSION}`);
     await screen.findByRole('heading', { name: 'Exam worries' });
     await user.type(box(), 'one more thing{Enter}');
@@ -318,15 +323,7 @@ describe('ChatPage', () => {
   });
 
   it('offers, at the limit, a new session whose welcome picks up the thread (issue 36)', async () => {
-    server.use(
-      getGetChatSessionMockHandler(aDetail()),
-      http.post('*/api/chat/message/stream', () =>
-        sseResponse([
-          sseEvent('delta', { text: 'Thank you for sharing.' }),
-          sseEvent('done', aReply({ aiResponse: 'Thank you for sharing.', sessionEnded: true, endReason: 'Token limit reached', sessionTokensUsed: 1000 })),
-        ]),
-      ),
-    );
+    nextReplyReachesTheLimit();
     const { user } = renderChat(`/chat/${SESSION}`);
     await screen.findByRole('heading', { name: 'Exam worries' });
     expect(screen.queryByRole('link', { name: CONTINUE_THREAD })).toBeNull();
