@@ -7,6 +7,7 @@ import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testing/sse';
 import { fakeChatLayout } from '../../features/chat/testing/layout';
+import { FakeRecognition, withFakeRecognition } from '../../features/voice/testing/fakeRecognition';
 import { act, aMessage, aReply, aSessionDetail, aUser, render, screen, server, SESSION_ID as SESSION, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 import { CONTINUE_THREAD } from '../../features/chat/components/ChatScreen/ChatScreen';
@@ -514,27 +515,8 @@ describe('ChatPage', () => {
 });
 
 describe('ChatPage voice', () => {
-  class FakeRecognition {
-    static last: FakeRecognition | null = null;
-    continuous = false;
-    interimResults = false;
-    lang = '';
-    onresult: ((e: unknown) => void) | null = null;
-    onerror: ((e: { error: string }) => void) | null = null;
-    onend: (() => void) | null = null;
-    constructor() {
-      FakeRecognition.last = this;
-    }
-    start() {}
-    stop() {}
-    abort() {}
-  }
-
-  beforeEach(() => {
-    (window as unknown as { SpeechRecognition?: unknown }).SpeechRecognition = FakeRecognition;
-  });
+  withFakeRecognition();
   afterEach(() => {
-    delete (window as unknown as { SpeechRecognition?: unknown }).SpeechRecognition;
     vi.restoreAllMocks();
   });
 
@@ -558,9 +540,7 @@ describe('ChatPage voice', () => {
     await user.click(screen.getByRole('button', { name: 'Start recording' }));
     const rec = FakeRecognition.last!;
     expect(rec.lang).toBe('en-US');
-    act(() => {
-      rec.onresult?.({ resultIndex: 0, results: Object.assign([Object.assign([{ transcript: 'I am tired' }], { isFinal: true })], { length: 1 }) });
-    });
+    act(() => rec.say([{ text: 'I am tired', final: true }]));
     // Sent 2 s after speech stops.
     await waitFor(() => expect(sent.message).toBe('I am tired'));
     expect(sent.voice).toBe('nova');
