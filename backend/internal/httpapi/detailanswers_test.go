@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -30,7 +29,7 @@ func TestKeptDetailIsTheFreshAnswer(t *testing.T) {
 			t.Fatalf("send: %d %s", res.Code, res.Body.String())
 		}
 	}
-	svc := chat.New(e.st, e.p, chat.Options{Queue: queuetest.New(t, e.st), Logger: slog.New(slog.DiscardHandler), PollInterval: time.Hour, DetailCacheBytes: -1})
+	svc := chat.New(e.st, e.p, chat.Options{Queue: queuetest.New(t, e.st), Logger: discardLogger(), PollInterval: time.Hour, DetailCacheBytes: -1})
 	uncached := httptest.NewServer(newTestHandler(t, Deps{Verifier: chatTokens{}, Chat: svc}))
 	defer uncached.Close()
 	cached := httptest.NewServer(e.h)
