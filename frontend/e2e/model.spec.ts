@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openNewChat } from './support';
+import { expectInertReply, expectNoCspViolation, openNewChat, watchCsp } from './support';
 
 /**
  * Journeys with a configured model: the second server Playwright starts, whose model is the
@@ -42,15 +42,7 @@ test('a refresh while the model is writing follows the reply again and shows all
 
 test("a model's hostile markdown renders inert under the server's CSP", async ({ page, request }) => {
   test.setTimeout(90_000);
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(msg.text());
-  });
-  page.on('pageerror', (err) => problems.push(err.message));
-  await page.addInitScript(`
-    window.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
-  `);
+  const problems = await watchCsp(page);
   await openNewChat(page, request, 'model-hostile', true);
 
   await page.getByRole('textbox', { name: 'Message' }).fill('Show me something to read. [hostile]');
@@ -59,21 +51,12 @@ test("a model's hostile markdown renders inert under the server's CSP", async ({
   await expect(reply).toContainText('something to try');
   await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
 
-  // Raw HTML is shown as the text it is; no element is made of it, and no image is loaded.
-  await expect(reply).toContainText('<script>window.pwned = "script"</script>');
-  expect(await reply.locator('script, img, iframe, [onerror]').count()).toBe(0);
-  const links = reply.locator('a');
-  await expect(links).toHaveCount(1);
-  await expect(links.first()).toHaveAttribute('href', 'https://example.com/read');
-  await expect(links.first()).toHaveAttribute('rel', 'noopener noreferrer');
-  await reply.getByText('press me').click();
+  await expectInertReply(reply);
 
   // The same after a reload, from what the server stored.
   await page.reload();
   await expect(page.getByTestId('ai-message').last()).toContainText('something to try');
   expect(await page.getByTestId('ai-message').last().locator('script, img, iframe, [onerror]').count()).toBe(0);
 
-  expect(await page.evaluate('window.pwned')).toBeUndefined();
-  expect(await page.evaluate('window.cspViolations')).toEqual([]);
-  expect(problems.filter((p) => /Content Security Policy|Refused/i.test(p))).toEqual([]);
+  await expectNoCspViolation(page, problems);
 });

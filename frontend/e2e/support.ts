@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -185,4 +185,45 @@ export function moodYear(end: string, tags: boolean) {
         }
       : {}),
   };
+}
+
+/**
+ * Collects the page's console errors and uncaught errors, and records every CSP violation in
+ * window.cspViolations, for expectNoCspViolation.
+ */
+export async function watchCsp(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(msg.text());
+  });
+  page.on('pageerror', (err) => problems.push(err.message));
+  await page.addInitScript(`
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));
+  `);
+  return problems;
+}
+
+/**
+ * The hostile reply (servers/hostile.mjs) is inert: its raw HTML is shown as the text it is,
+ * never made into elements, and only its https link is a link, opening safely; the
+ * javascript: one keeps its words only (a click on them does nothing).
+ */
+export async function expectInertReply(reply: Locator) {
+  await expect(reply).toContainText('<script>window.pwned = "script"</script>');
+  await expect(reply).toContainText('<img src="x" onerror=');
+  expect(await reply.locator('script, img, iframe, [onerror]').count()).toBe(0);
+  const links = reply.locator('a');
+  await expect(links).toHaveCount(1);
+  await expect(links.first()).toHaveAttribute('href', 'https://example.com/read');
+  await expect(links.first()).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(links.first()).toHaveAttribute('target', '_blank');
+  await reply.getByText('press me').click();
+}
+
+/** Nothing ran (window.pwned unset) and the CSP was never violated (see watchCsp). */
+export async function expectNoCspViolation(page: Page, problems: string[]) {
+  expect(await page.evaluate('window.pwned')).toBeUndefined();
+  expect(await page.evaluate('window.cspViolations')).toEqual([]);
+  expect(problems.filter((p) => /Content Security Policy|Refused/i.test(p))).toEqual([]);
 }

@@ -13,12 +13,6 @@ func TestHousekeepDeletesOnlyWhatCanNoLongerBeUsed(t *testing.T) {
 	ctx := context.Background()
 	st := pgtest.New(t)
 	pool := st.Pool()
-	exec := func(sql string, args ...any) {
-		t.Helper()
-		if _, err := pool.Exec(ctx, sql, args...); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-	}
 	var user string
 	if err := pool.QueryRow(ctx, `INSERT INTO users (email, name) VALUES ('kept@example.com', 'K') RETURNING id`).Scan(&user); err != nil {
 		t.Fatal(err)
@@ -27,17 +21,17 @@ func TestHousekeepDeletesOnlyWhatCanNoLongerBeUsed(t *testing.T) {
 	old, recent, future := now.Add(-48*time.Hour), now.Add(-time.Hour), now.Add(time.Hour)
 
 	// Each table gets rows that must go (old) and rows that must stay (live or recently spent).
-	exec(`INSERT INTO rate_limits (key, window_start, count) VALUES ('old', $1, 3), ('live', $2, 1)`, old, recent)
-	exec(`INSERT INTO refresh_token_families (user_id, expires_at, revoked_at) VALUES
+	pgtest.Exec(t, st, `INSERT INTO rate_limits (key, window_start, count) VALUES ('old', $1, 3), ('live', $2, 1)`, old, recent)
+	pgtest.Exec(t, st, `INSERT INTO refresh_token_families (user_id, expires_at, revoked_at) VALUES
 		($1, $2, NULL), ($1, $3, $2), ($1, $3, NULL), ($1, $3, $4)`, user, old, future, recent)
-	exec(`INSERT INTO refresh_tokens (family_id, user_id, token_hash, expires_at)
+	pgtest.Exec(t, st, `INSERT INTO refresh_tokens (family_id, user_id, token_hash, expires_at)
 		SELECT id, user_id, decode(md5(id::text), 'hex'), expires_at FROM refresh_token_families`)
-	exec(`INSERT INTO email_tokens (user_id, purpose, token_hash, expires_at, used_at) VALUES
+	pgtest.Exec(t, st, `INSERT INTO email_tokens (user_id, purpose, token_hash, expires_at, used_at) VALUES
 		($1, 'verify', '\x01', $2, NULL), ($1, 'reset', '\x02', $3, $2),
 		($1, 'verify', '\x03', $3, NULL), ($1, 'reset', '\x04', $3, $4)`, user, old, future, recent)
-	exec(`INSERT INTO login_codes (code_hash, user_id, expires_at) VALUES ('\x01', $1, $2), ('\x02', $1, $3)`, user, old, future)
+	pgtest.Exec(t, st, `INSERT INTO login_codes (code_hash, user_id, expires_at) VALUES ('\x01', $1, $2), ('\x02', $1, $3)`, user, old, future)
 	// Contact messages are kept for contact.Retention (90 days), however old is "old" elsewhere.
-	exec(`INSERT INTO contact_messages (name, email, message, created_at) VALUES
+	pgtest.Exec(t, st, `INSERT INTO contact_messages (name, email, message, created_at) VALUES
 		('A', 'a@example.com', 'hello', $1), ('B', 'b@example.com', 'hello', $2), ('C', 'c@example.com', 'hello', $3)`,
 		now.Add(-contact.Retention-time.Hour), now.Add(-contact.Retention+time.Hour), old)
 

@@ -22,19 +22,13 @@ import (
 func TestScheduledJobsRunTheirWork(t *testing.T) {
 	ctx := context.Background()
 	st := pgtest.New(t)
-	exec := func(sql string, args ...any) {
-		t.Helper()
-		if _, err := st.Pool().Exec(ctx, sql, args...); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-	}
-	exec(`INSERT INTO rate_limits (key, window_start, count) VALUES ('spent', now() - interval '2 days', 3), ('live', now(), 1)`)
+	pgtest.Exec(t, st, `INSERT INTO rate_limits (key, window_start, count) VALUES ('spent', now() - interval '2 days', 3), ('live', now(), 1)`)
 	var user string
 	if err := st.Pool().QueryRow(ctx, `INSERT INTO users (email, name, role) VALUES ('pia@example.com', 'Pia', 'PREMIUM') RETURNING id`).Scan(&user); err != nil {
 		t.Fatal(err)
 	}
 	lastWeek := insights.WeekStart(time.Now()).AddDate(0, 0, -4)
-	exec(`INSERT INTO chat_sessions (user_id, title, status, summary, emotions, ended_at) VALUES ($1, 'Exams', 'ENDED', 'A summary.', '{stress}', $2)`, user, lastWeek)
+	pgtest.Exec(t, st, `INSERT INTO chat_sessions (user_id, title, status, summary, emotions, ended_at) VALUES ($1, 'Exams', 'ENDED', 'A summary.', '{stress}', $2)`, user, lastWeek)
 
 	logger := slog.New(slog.DiscardHandler)
 	dataDir := t.TempDir()

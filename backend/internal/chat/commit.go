@@ -9,7 +9,6 @@ import (
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/companion"
-	"github.com/percolate/percolate/backend/internal/companion/safety"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -155,17 +154,5 @@ func messageParams(t *Turn, sessionID uuid.UUID) dbgen.InsertMessageParams {
 		ID: t.messageID, SessionID: sessionID, UserID: t.user.ID, Role: companion.RoleUser, Content: t.message,
 		TokenCount: int32(companion.EstimateTokens(t.message)), Status: StatusComplete, // #nosec G115 -- an estimate for a message of at most MaxMessageChars characters
 		RiskLevel: int16(t.risk.Level), AloneLevel: &alone, // #nosec G115 -- safety levels are 0, 1 and 2
-	}
-}
-
-// recordRisk is what a message that screened positive leaves behind besides its session's
-// check-in flag and its stored level: one more in the day's count of its tier (referrals for
-// a clear risk, check-ins for a possible one), without user or content.
-func recordRisk(ctx context.Context, q *dbgen.Queries, level safety.Level, day time.Time) {
-	switch level {
-	case safety.Clear:
-		_ = q.IncrementSafetyReferrals(ctx, day)
-	case safety.Possible:
-		_ = q.IncrementSafetyCheckins(ctx, day)
 	}
 }

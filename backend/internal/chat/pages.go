@@ -2,16 +2,14 @@ package chat
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/binary"
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/keyset"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
@@ -26,9 +24,6 @@ const (
 // MsgBadCursor answers a cursor that no page handed out.
 const MsgBadCursor = "This isn't a page we know. Start again from the first page."
 
-// firstPage is a keyset cursor past every row: sessions are never updated in the year 9999.
-var firstPage = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-
 // Page is one page of the caller's sessions and the cursor of the next page ("" when none).
 // Its items hold what a list item shows: their tokens and end reason are not read (zero).
 // Version changes whenever an item would read differently: it is made of what the caller's
@@ -38,34 +33,6 @@ type Page struct {
 	Items   []Session
 	Next    string
 	Version string
-}
-
-// encodeCursor makes the opaque cursor of the page after a session: its (updated_at, id).
-func encodeCursor(updated time.Time, id uuid.UUID) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(updated.UnixMicro(), 10) + "_" + id.String()))
-}
-
-// decodeCursor reads a cursor made by encodeCursor; anything else is a validation error naming
-// the cursor field.
-func decodeCursor(c string) (time.Time, uuid.UUID, error) {
-	bad := apperr.Invalid("cursor", MsgBadCursor)
-	raw, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return time.Time{}, uuid.Nil, bad
-	}
-	micros, idText, ok := strings.Cut(string(raw), "_")
-	if !ok {
-		return time.Time{}, uuid.Nil, bad
-	}
-	us, err := strconv.ParseInt(micros, 10, 64)
-	if err != nil || us < 0 || us > firstPage.UnixMicro() {
-		return time.Time{}, uuid.Nil, bad
-	}
-	id, err := uuid.Parse(idText)
-	if err != nil || id.String() != idText {
-		return time.Time{}, uuid.Nil, bad
-	}
-	return time.UnixMicro(us).UTC(), id, nil
 }
 
 // searchHead is how many of the newest sessions, per row of the page, a search reads in order
@@ -89,10 +56,10 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	case limit < 1 || limit > MaxPageLimit:
 		return Page{}, apperr.Invalid("limit", fmt.Sprintf("Must be between 1 and %d.", MaxPageLimit))
 	}
-	afterUpdated, afterID := firstPage, uuid.Nil
+	afterUpdated, afterID := keyset.First, uuid.Nil
 	if cursor != "" {
 		var err error
-		if afterUpdated, afterID, err = decodeCursor(cursor); err != nil {
+		if afterUpdated, afterID, err = keyset.Decode(cursor, apperr.Invalid("cursor", MsgBadCursor)); err != nil {
 			return Page{}, err
 		}
 	}
@@ -139,7 +106,7 @@ func (s *Service) Sessions(ctx context.Context, userID uuid.UUID, query string, 
 	if len(rows) > limit {
 		rows = rows[:limit]
 		last := rows[limit-1]
-		p.Next = encodeCursor(last.UpdatedAt, last.ID)
+		p.Next = keyset.Encode(last.UpdatedAt, last.ID)
 	}
 	p.Items = make([]Session, 0, len(rows))
 	tier := s.limits.Tiers.For(role)

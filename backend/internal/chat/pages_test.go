@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/keyset"
 	"github.com/percolate/percolate/backend/internal/queue/queuetest"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -153,8 +154,8 @@ func TestSessionPagesRejectBadLimitAndCursor(t *testing.T) {
 			t.Errorf("limit %d: %v, want a validation error naming limit", limit, err)
 		}
 	}
-	good := encodeCursor(time.Now(), uuid.New())
-	for _, c := range []string{"x", "!!", good + "A", "MTIz", "YWJjX2Rl", encodeCursor(time.Now(), uuid.Nil)[:10]} {
+	good := keyset.Encode(time.Now(), uuid.New())
+	for _, c := range []string{"x", "!!", good + "A", "MTIz", "YWJjX2Rl", keyset.Encode(time.Now(), uuid.Nil)[:10]} {
 		_, err := f.svc.Sessions(context.Background(), uid, "", 10, c)
 		var ve *apperr.ValidationError
 		if !errors.As(err, &ve) || ve.Fields["cursor"] != MsgBadCursor {
@@ -268,7 +269,7 @@ func TestSearchUsesTheTrigramIndex(t *testing.T) {
 		t.Helper()
 		return explainAnalyze(t, f, func(q *dbgen.Queries) error {
 			_, err := q.SearchSessionsPage(ctx, dbgen.SearchSessionsPageParams{
-				UserID: uid, AfterUpdated: firstPage, Pattern: likePattern(query), MaxRows: maxRows,
+				UserID: uid, AfterUpdated: keyset.First, Pattern: likePattern(query), MaxRows: maxRows,
 				HeadRows: maxRows * searchHead,
 			})
 			return err
@@ -503,7 +504,7 @@ func TestSessionListIsNotPlannedOnEveryRead(t *testing.T) {
 	}
 
 	rows, err := one.Pool().Query(ctx, fmt.Sprintf(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE %s('%s', '%s', '%s', %d)`,
-		pgx.Identifier{name}.Sanitize(), many, firstPage.Format(time.RFC3339), uuid.Nil, DefaultPageLimit+1))
+		pgx.Identifier{name}.Sanitize(), many, keyset.First.Format(time.RFC3339), uuid.Nil, DefaultPageLimit+1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -249,4 +250,16 @@ func (t *Turn) crisisReplies() int32 {
 		return 1
 	}
 	return 0
+}
+
+// recordRisk is what a message that screened positive leaves behind besides its session's
+// check-in flag and its stored level: one more in the day's count of its tier (referrals for
+// a clear risk, check-ins for a possible one), without user or content.
+func recordRisk(ctx context.Context, q *dbgen.Queries, level safety.Level, day time.Time) {
+	switch level {
+	case safety.Clear:
+		_ = q.IncrementSafetyReferrals(ctx, day)
+	case safety.Possible:
+		_ = q.IncrementSafetyCheckins(ctx, day)
+	}
 }

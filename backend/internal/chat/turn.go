@@ -96,11 +96,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 		if lockErr != nil {
 			return lockErr
 		}
-		if t.user, err = r.userOrErr(); err != nil {
-			return err
-		}
-		t.memories = r.memories
-		if err := s.check(c, t.user.Role); err != nil {
+		if err := t.admit(r, c); err != nil {
 			return err
 		}
 		if checkinsErr != nil {
@@ -159,11 +155,7 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 		if t.session, err = s.activeSession(l); err != nil {
 			return err
 		}
-		if t.user, err = r.userOrErr(); err != nil {
-			return err
-		}
-		t.memories = r.memories
-		if err := s.check(c, t.user.Role); err != nil {
+		if err := t.admit(r, c); err != nil {
 			return err
 		}
 		t.history, t.earlier = turnsBefore(uncovered(t.session, r.recent), uuid.Nil), earlierOf(t.session)
@@ -218,11 +210,7 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 			return err
 		}
 		t.message, t.messageID, partial = answered.Content, answered.ID, p
-		if t.user, err = r.userOrErr(); err != nil {
-			return err
-		}
-		t.memories = r.memories
-		if err := s.check(c, t.user.Role); err != nil {
+		if err := t.admit(r, c); err != nil {
 			return err
 		}
 		t.history, t.earlier = turnsBefore(uncovered(t.session, r.recent), t.messageID), earlierOf(t.session)
@@ -314,4 +302,15 @@ func (t *Turn) dueNotice(now time.Time) *time.Time {
 	}
 	t.notice = companion.RepeatedDisclosure(age)
 	return &now
+}
+
+// admit gives the turn its user and memories from the send's reads, and checks the user's
+// quotas and rate (c) for their role.
+func (t *Turn) admit(r *reads, c *counters) error {
+	u, err := r.userOrErr()
+	if err != nil {
+		return err
+	}
+	t.user, t.memories = u, r.memories
+	return t.s.check(c, u.Role)
 }

@@ -2,17 +2,15 @@ package checkin
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/keyset"
 	dbgen "github.com/percolate/percolate/gen/db"
 )
 
@@ -27,28 +25,6 @@ const MinTagSide = 5
 
 // msgBadCursor answers a cursor that no page handed out.
 const msgBadCursor = "This isn't a page we know. Start again from the first page."
-
-// firstPage is a keyset cursor past every row.
-var firstPage = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-
-func encodeCursor(created time.Time, id uuid.UUID) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(created.UnixMicro(), 10) + "_" + id.String()))
-}
-
-func decodeCursor(c string) (time.Time, uuid.UUID, error) {
-	bad := apperr.Invalid("cursor", msgBadCursor)
-	raw, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return time.Time{}, uuid.Nil, bad
-	}
-	micros, idText, ok := strings.Cut(string(raw), "_")
-	us, err2 := strconv.ParseInt(micros, 10, 64)
-	id, err3 := uuid.Parse(idText)
-	if !ok || err2 != nil || us < 0 || us > firstPage.UnixMicro() || err3 != nil || id.String() != idText {
-		return time.Time{}, uuid.Nil, bad
-	}
-	return time.UnixMicro(us).UTC(), id, nil
-}
 
 // Page is one page of check-ins and the cursor of the next ("" when none).
 type Page struct {
@@ -65,7 +41,7 @@ func (s *Service) List(ctx context.Context, userID uuid.UUID, from, to *time.Tim
 	if limit < 1 || limit > MaxPageLimit {
 		return Page{}, apperr.Invalid("limit", fmt.Sprintf("Must be between 1 and %d.", MaxPageLimit))
 	}
-	p := dbgen.ListCheckinsPageParams{UserID: userID, FromDate: time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), ToDate: firstPage, AfterCreated: firstPage, MaxRows: int32(limit + 1)} // #nosec G115 -- at most MaxPageLimit+1
+	p := dbgen.ListCheckinsPageParams{UserID: userID, FromDate: time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), ToDate: keyset.First, AfterCreated: keyset.First, MaxRows: int32(limit + 1)} // #nosec G115 -- at most MaxPageLimit+1
 	if from != nil {
 		p.FromDate = day(*from)
 	}
@@ -77,7 +53,7 @@ func (s *Service) List(ctx context.Context, userID uuid.UUID, from, to *time.Tim
 	}
 	if cursor != "" {
 		var err error
-		if p.AfterCreated, p.AfterID, err = decodeCursor(cursor); err != nil {
+		if p.AfterCreated, p.AfterID, err = keyset.Decode(cursor, apperr.Invalid("cursor", msgBadCursor)); err != nil {
 			return Page{}, err
 		}
 	}
@@ -89,7 +65,7 @@ func (s *Service) List(ctx context.Context, userID uuid.UUID, from, to *time.Tim
 	if len(rows) > limit {
 		rows = rows[:limit]
 		last := rows[limit-1]
-		out.Next = encodeCursor(last.CreatedAt, last.ID)
+		out.Next = keyset.Encode(last.CreatedAt, last.ID)
 	}
 	out.Items = make([]Checkin, len(rows))
 	for i, r := range rows {

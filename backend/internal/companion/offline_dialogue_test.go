@@ -458,11 +458,18 @@ func TestOfflineAnswersDirectQuestionsHonestly(t *testing.T) {
 		"How are you?":                        "AI",
 		"Why do I keep doing this to myself?": "can't know for sure",
 	}
+	answersContain(t, "My statistics midterm is on Tuesday.", cases)
+}
+
+// answersContain: each question of cases, asked after opener, gets a reply that holds the
+// words it maps to and ends with a question back.
+func answersContain(t *testing.T, opener string, cases map[string]string) {
+	t.Helper()
 	for ask, want := range cases {
 		t.Run(ask, func(t *testing.T) {
-			got := converse(t, Profile{}, "My statistics midterm is on Tuesday.", ask)[1]
+			got := converse(t, Profile{}, opener, ask)[1]
 			if !strings.Contains(got, want) || !strings.HasSuffix(got, "?") {
-				t.Fatalf("reply = %q, want %q and a question", got, want)
+				t.Errorf("reply = %q, want %q and a question back", got, want)
 			}
 		})
 	}

@@ -138,12 +138,7 @@ func TestOfflinePracticalQuestionsGetConcreteAnswers(t *testing.T) {
 		"how do i ask my lecturer about a group member":   "factual",
 		"how do i actually start when i keep putting off": "timer",
 	}
-	for ask, want := range cases {
-		got := converse(t, Profile{}, "I've got a lot going on.", ask)[1]
-		if !strings.Contains(got, want) || !strings.HasSuffix(got, "?") {
-			t.Errorf("%q: want %q in a concrete answer: %q", ask, want, got)
-		}
-	}
+	answersContain(t, "I've got a lot going on.", cases)
 }
 
 func TestOfflineSelfQuestionsGetHonestWarmAnswers(t *testing.T) {
@@ -152,12 +147,7 @@ func TestOfflineSelfQuestionsGetHonestWarmAnswers(t *testing.T) {
 		"are you an actual person":                          "not a person",
 		"do you remember me":                                "remember",
 	}
-	for ask, want := range cases {
-		got := converse(t, Profile{}, "It's me again.", ask)[1]
-		if !strings.Contains(got, want) || !strings.HasSuffix(got, "?") {
-			t.Errorf("%q: want %q: %q", ask, want, got)
-		}
-	}
+	answersContain(t, "It's me again.", cases)
 }
 
 func TestMessageActReadsActs(t *testing.T) {

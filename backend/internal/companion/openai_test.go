@@ -12,13 +12,14 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 )
 
-func newTestOpenAI(t *testing.T, idle time.Duration) (*OpenAI, *llmtest.Server) {
+// newTestOpenAI is a client of opts talking to a scripted test model.
+func newTestOpenAI(t *testing.T, opts OpenAIOptions) (*OpenAI, *llmtest.Server) {
 	srv := llmtest.New(t)
-	return NewOpenAIWithConfig(srv.ClientConfig(), "test-model", OpenAIOptions{IdleTimeout: idle}), srv
+	return NewOpenAIWithConfig(srv.ClientConfig(), "test-model", opts), srv
 }
 
 func TestOpenAIStreamsChunksInOrderWithUsage(t *testing.T) {
-	p, srv := newTestOpenAI(t, 5*time.Second)
+	p, srv := newTestOpenAI(t, OpenAIOptions{IdleTimeout: 5 * time.Second})
 	srv.Enqueue(llmtest.Script{Chunks: []string{"It ", "sounds ", "hard", "."}, PromptTokens: 42, CompletionTokens: 7, Delay: 20 * time.Millisecond})
 	var (
 		mu     sync.Mutex
@@ -58,7 +59,7 @@ func TestOpenAIStreamsChunksInOrderWithUsage(t *testing.T) {
 }
 
 func TestOpenAIRetriesOnceBeforeAnythingWasSent(t *testing.T) {
-	p, srv := newTestOpenAI(t, 5*time.Second)
+	p, srv := newTestOpenAI(t, OpenAIOptions{IdleTimeout: 5 * time.Second})
 	srv.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Chunks: []string{"ok"}})
 	reply, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
 	if err != nil || reply.Text != "ok" {
@@ -70,7 +71,7 @@ func TestOpenAIRetriesOnceBeforeAnythingWasSent(t *testing.T) {
 }
 
 func TestOpenAIFailsCleanlyAfterTwo500s(t *testing.T) {
-	p, srv := newTestOpenAI(t, 5*time.Second)
+	p, srv := newTestOpenAI(t, OpenAIOptions{IdleTimeout: 5 * time.Second})
 	srv.Enqueue(llmtest.Script{Fail: 500}, llmtest.Script{Fail: 500}, llmtest.Script{Chunks: []string{"never"}})
 	_, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
 	if !errors.Is(err, ErrModel) {
@@ -82,7 +83,7 @@ func TestOpenAIFailsCleanlyAfterTwo500s(t *testing.T) {
 }
 
 func TestOpenAIStallTimesOutWithoutRetryAfterChunks(t *testing.T) {
-	p, srv := newTestOpenAI(t, 200*time.Millisecond)
+	p, srv := newTestOpenAI(t, OpenAIOptions{IdleTimeout: 200 * time.Millisecond})
 	srv.Enqueue(llmtest.Script{Chunks: []string{"a", "b", "c"}, StallAfter: 1})
 	var got []string
 	start := time.Now()
@@ -99,7 +100,7 @@ func TestOpenAIStallTimesOutWithoutRetryAfterChunks(t *testing.T) {
 }
 
 func TestOpenAIStallBeforeFirstChunkIsNotRetried(t *testing.T) {
-	p, srv := newTestOpenAI(t, 150*time.Millisecond)
+	p, srv := newTestOpenAI(t, OpenAIOptions{IdleTimeout: 150 * time.Millisecond})
 	srv.Enqueue(llmtest.Script{StallAfter: llmtest.StallImmediately}, llmtest.Script{Chunks: []string{"never asked"}})
 	_, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
 	if !errors.Is(err, ErrStalled) || !errors.Is(err, ErrModel) {
@@ -111,7 +112,7 @@ func TestOpenAIStallBeforeFirstChunkIsNotRetried(t *testing.T) {
 }
 
 func TestOpenAIDroppedConnectionBeforeAnyByteIsRetriedOnce(t *testing.T) {
-	p, srv := newTestOpenAI(t, 5*time.Second)
+	p, srv := newTestOpenAI(t, OpenAIOptions{IdleTimeout: 5 * time.Second})
 	srv.Enqueue(llmtest.Script{CutAfter: llmtest.CutImmediately}, llmtest.Script{Chunks: []string{"ok"}})
 	reply, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
 	if err != nil || reply.Text != "ok" || len(srv.Requests()) != 2 {
@@ -127,7 +128,7 @@ func TestOpenAIDroppedConnectionBeforeAnyByteIsRetriedOnce(t *testing.T) {
 }
 
 func TestOpenAIStreamCutPartWayIsNotRetried(t *testing.T) {
-	p, srv := newTestOpenAI(t, 5*time.Second)
+	p, srv := newTestOpenAI(t, OpenAIOptions{IdleTimeout: 5 * time.Second})
 	srv.Enqueue(llmtest.Script{Chunks: []string{"a", "b", "c"}, CutAfter: 2}, llmtest.Script{Chunks: []string{"never"}})
 	var got []string
 	_, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(s string) error { got = append(got, s); return nil })
@@ -137,7 +138,7 @@ func TestOpenAIStreamCutPartWayIsNotRetried(t *testing.T) {
 }
 
 func TestOpenAIGarbageChunkIsAnError(t *testing.T) {
-	p, srv := newTestOpenAI(t, 5*time.Second)
+	p, srv := newTestOpenAI(t, OpenAIOptions{IdleTimeout: 5 * time.Second})
 	srv.Enqueue(llmtest.Script{Chunks: []string{"a", "b"}, Garbage: true})
 	_, err := p.Stream(context.Background(), Prompt{Message: "hi"}, func(string) error { return nil })
 	if !errors.Is(err, ErrModel) {
@@ -146,7 +147,7 @@ func TestOpenAIGarbageChunkIsAnError(t *testing.T) {
 }
 
 func TestOpenAISummarizeParsesJSON(t *testing.T) {
-	p, srv := newTestOpenAI(t, 5*time.Second)
+	p, srv := newTestOpenAI(t, OpenAIOptions{IdleTimeout: 5 * time.Second})
 	srv.Enqueue(llmtest.Script{Chunks: []string{`{"summary":"You talked about exams. You felt tense.","emotions":["stress","ANXIETY","bogus"]}`}})
 	s, err := p.Summarize(context.Background(), []Turn{{Role: RoleUser, Content: "exams"}})
 	if err != nil {
@@ -162,7 +163,7 @@ func TestOpenAISummarizeParsesJSON(t *testing.T) {
 }
 
 func TestOpenAIReplyStopsAtTheWordCap(t *testing.T) {
-	p, srv := newTestOpenAI(t, 5*time.Second)
+	p, srv := newTestOpenAI(t, OpenAIOptions{IdleTimeout: 5 * time.Second})
 	// 200 words in chunks that split words and spaces unevenly.
 	var chunks []string
 	for i := 0; i < 100; i++ {

@@ -9,11 +9,6 @@ import (
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
 )
 
-func newSignalOpenAI(t *testing.T, budget time.Duration) (*OpenAI, *llmtest.Server) {
-	srv := llmtest.New(t)
-	return NewOpenAIWithConfig(srv.ClientConfig(), "test-model", OpenAIOptions{SignalBudget: budget}), srv
-}
-
 func TestSignalFromModeration(t *testing.T) {
 	cases := []struct {
 		flagged []string
@@ -26,7 +21,7 @@ func TestSignalFromModeration(t *testing.T) {
 		{nil, false},
 	}
 	for _, c := range cases {
-		p, srv := newSignalOpenAI(t, 5*time.Second)
+		p, srv := newTestOpenAI(t, OpenAIOptions{SignalBudget: 5 * time.Second})
 		srv.SetModeration(llmtest.Moderation{Flagged: c.flagged})
 		got, err := p.Signal(context.Background(), "some message")
 		if err != nil || got != c.want {
@@ -47,7 +42,7 @@ func TestSignalFailsWithinBudget(t *testing.T) {
 		"down":    {Fail: http.StatusInternalServerError},
 		"garbled": {Garbage: true},
 	} {
-		p, srv := newSignalOpenAI(t, 200*time.Millisecond)
+		p, srv := newTestOpenAI(t, OpenAIOptions{SignalBudget: 200 * time.Millisecond})
 		srv.SetModeration(m)
 		got, err := p.Signal(context.Background(), "I want to die")
 		if err == nil || got {
@@ -57,7 +52,7 @@ func TestSignalFailsWithinBudget(t *testing.T) {
 }
 
 func TestSignalFallsBackToClassificationWithoutModeration(t *testing.T) {
-	p, srv := newSignalOpenAI(t, 5*time.Second)
+	p, srv := newTestOpenAI(t, OpenAIOptions{SignalBudget: 5 * time.Second})
 	srv.SetModeration(llmtest.Moderation{Fail: http.StatusNotFound})
 	srv.Enqueue(
 		llmtest.Script{Chunks: []string{"RISK"}},

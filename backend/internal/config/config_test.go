@@ -2,7 +2,6 @@ package config_test
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -17,238 +16,131 @@ func env(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
-func TestLoadDefaults(t *testing.T) {
-	c, err := config.Load(env(nil))
+// fields are a loaded config's values by name, as the tests compare them.
+func fields(c config.Config) map[string]string {
+	return map[string]string{
+		"Addr": c.Addr, "PprofAddr": c.PprofAddr, "PublicURL": c.PublicURL, "DataDir": c.DataDir,
+		"DatabaseURL": c.DatabaseURL, "LogLevel": c.LogLevel.String(), "CommunityURL": c.CommunityURL,
+		"LLM.BaseURL": c.LLM.BaseURL, "LLM.Model": c.LLM.Model,
+		"Mail.From": c.Mail.From, "Mail.SupportEmail": c.Mail.SupportEmail, "SMTP.Port": strconv.Itoa(c.Mail.SMTP.Port),
+		"OIDC.Issuer": c.OIDC.Issuer, "Stripe.APIURL": c.Stripe.APIURL,
+		"LLM configured": strconv.FormatBool(c.LLM.Configured()), "Mail configured": strconv.FormatBool(c.Mail.Configured()),
+		"Stripe configured": strconv.FormatBool(c.Stripe.Configured()), "OIDC configured": strconv.FormatBool(c.OIDC.Configured()),
+	}
+}
+
+// loadAs loads the config of env and checks the fields it names.
+func loadAs(t *testing.T, vars map[string]string, want map[string]string) config.Config {
+	t.Helper()
+	c, err := config.Load(env(vars))
 	if err != nil {
-		t.Fatalf("Load with empty environment: %v", err)
+		t.Fatalf("Load: %v", err)
 	}
-	checks := []struct{ name, got, want string }{
-		{"Addr", c.Addr, "127.0.0.1:8080"},
-		{"PprofAddr (off)", c.PprofAddr, ""},
-		{"PublicURL", c.PublicURL, "http://127.0.0.1:8080"},
-		{"DataDir", c.DataDir, ".data"},
-		{"DatabaseURL", c.DatabaseURL, ""},
-		{"LLM.BaseURL", c.LLM.BaseURL, ""},
-		{"LLM.Model", c.LLM.Model, "gpt-4o-mini"},
-		{"Mail.From", c.Mail.From, `"Percolate" <no-reply@localhost>`},
-		{"Mail.SupportEmail", c.Mail.SupportEmail, "support@localhost"},
-		{"OIDC.Issuer", c.OIDC.Issuer, "https://accounts.google.com"},
-		{"CommunityURL", c.CommunityURL, ""},
-		{"Stripe.APIURL", c.Stripe.APIURL, ""},
-	}
-	for _, ch := range checks {
-		if ch.got != ch.want {
-			t.Errorf("%s = %q, want %q", ch.name, ch.got, ch.want)
+	got := fields(c)
+	for name, w := range want {
+		if g, ok := got[name]; !ok || g != w {
+			t.Errorf("%s = %q, want %q", name, g, w)
 		}
 	}
-	if c.LogLevel != slog.LevelInfo {
-		t.Errorf("LogLevel = %v, want info", c.LogLevel)
-	}
-	if c.LLM.Configured() || c.Mail.Configured() || c.Stripe.Configured() || c.OIDC.Configured() {
-		t.Errorf("nothing should be configured by default: llm=%v mail=%v stripe=%v oidc=%v",
-			c.LLM.Configured(), c.Mail.Configured(), c.Stripe.Configured(), c.OIDC.Configured())
-	}
+	return c
+}
+
+func TestLoadDefaults(t *testing.T) {
+	loadAs(t, nil, map[string]string{
+		"Addr": "127.0.0.1:8080", "PprofAddr": "", "PublicURL": "http://127.0.0.1:8080", "DataDir": ".data",
+		"DatabaseURL": "", "LogLevel": "INFO", "LLM.BaseURL": "", "LLM.Model": "gpt-4o-mini",
+		"Mail.From": `"Percolate" <no-reply@localhost>`, "Mail.SupportEmail": "support@localhost",
+		"OIDC.Issuer": "https://accounts.google.com", "CommunityURL": "", "Stripe.APIURL": "",
+		// Nothing is configured by default.
+		"LLM configured": "false", "Mail configured": "false", "Stripe configured": "false", "OIDC configured": "false",
+	})
 }
 
 func TestLoadValidValues(t *testing.T) {
 	tests := []struct {
-		name  string
-		env   map[string]string
-		check func(t *testing.T, c config.Config)
+		name string
+		env  map[string]string
+		want map[string]string
 	}{
+		{"pprof on loopback", map[string]string{config.EnvPprofAddr: "127.0.0.1:6060"}, map[string]string{"PprofAddr": "127.0.0.1:6060"}},
+		{"pprof on localhost", map[string]string{config.EnvPprofAddr: "localhost:6060"}, map[string]string{"PprofAddr": "localhost:6060"}},
+		{"wildcard addr gives loopback public URL", map[string]string{config.EnvAddr: "0.0.0.0:9000"}, map[string]string{"PublicURL": "http://127.0.0.1:9000"}},
+		{"empty host gives loopback public URL", map[string]string{config.EnvAddr: ":9001"}, map[string]string{"PublicURL": "http://127.0.0.1:9001"}},
+		{"IPv6 wildcard", map[string]string{config.EnvAddr: "[::]:9002"}, map[string]string{"PublicURL": "http://[::1]:9002"}},
 		{
-			name: "pprof on loopback",
-			env:  map[string]string{config.EnvPprofAddr: "127.0.0.1:6060"},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "PprofAddr", c.PprofAddr, "127.0.0.1:6060")
-			},
+			"named host and explicit public URL with trailing slash",
+			map[string]string{config.EnvAddr: "localhost:8080", config.EnvPublicURL: "https://percolate.example.com/app/"},
+			map[string]string{"Addr": "localhost:8080", "PublicURL": "https://percolate.example.com/app"},
 		},
 		{
-			name: "pprof on localhost",
-			env:  map[string]string{config.EnvPprofAddr: "localhost:6060"},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "PprofAddr", c.PprofAddr, "localhost:6060")
-			},
+			"values are trimmed",
+			map[string]string{config.EnvLogLevel: "  DEBUG \n", config.EnvDataDir: " /var/lib/percolate/ "},
+			map[string]string{"LogLevel": "DEBUG", "DataDir": "/var/lib/percolate"},
 		},
 		{
-			name: "wildcard addr gives loopback public URL",
-			env:  map[string]string{config.EnvAddr: "0.0.0.0:9000"},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "PublicURL", c.PublicURL, "http://127.0.0.1:9000")
-			},
+			"database URL and DSN forms",
+			map[string]string{config.EnvDatabaseURL: "postgresql://u:p@db:5432/percolate?sslmode=disable"},
+			map[string]string{"DatabaseURL": "postgresql://u:p@db:5432/percolate?sslmode=disable"},
+		},
+		{"key=value DSN", map[string]string{config.EnvDatabaseURL: "host=/tmp dbname=percolate"}, map[string]string{"DatabaseURL": "host=/tmp dbname=percolate"}},
+		{
+			"LLM with base URL",
+			map[string]string{config.EnvLLMBaseURL: "http://127.0.0.1:11434/v1/", config.EnvLLMModel: "llama3"},
+			map[string]string{"LLM.BaseURL": "http://127.0.0.1:11434/v1", "LLM.Model": "llama3", "LLM configured": "true"},
 		},
 		{
-			name: "empty host gives loopback public URL",
-			env:  map[string]string{config.EnvAddr: ":9001"},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "PublicURL", c.PublicURL, "http://127.0.0.1:9001")
-			},
+			"LLM with key only uses OpenAI",
+			map[string]string{config.EnvLLMAPIKey: "sk-test"},
+			map[string]string{"LLM.BaseURL": config.DefaultLLMBaseURL, "LLM configured": "true"},
+		},
+		{"smtp URL default port", map[string]string{config.EnvSMTPURL: "smtp://127.0.0.1"}, map[string]string{"SMTP.Port": "587"}},
+		{
+			"mail from and support",
+			map[string]string{config.EnvMailFrom: "hello@percolate.example", config.EnvSupportEmail: "Help Desk <help@percolate.example>"},
+			map[string]string{"Mail.From": "<hello@percolate.example>", "Mail.SupportEmail": "help@percolate.example"},
 		},
 		{
-			name: "IPv6 wildcard",
-			env:  map[string]string{config.EnvAddr: "[::]:9002"},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "PublicURL", c.PublicURL, "http://[::1]:9002")
-			},
-		},
-		{
-			name: "named host and explicit public URL with trailing slash",
-			env: map[string]string{
-				config.EnvAddr:      "localhost:8080",
-				config.EnvPublicURL: "https://percolate.example.com/app/",
-			},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "Addr", c.Addr, "localhost:8080")
-				eq(t, "PublicURL", c.PublicURL, "https://percolate.example.com/app")
-			},
-		},
-		{
-			name: "values are trimmed",
-			env:  map[string]string{config.EnvLogLevel: "  DEBUG \n", config.EnvDataDir: " /var/lib/percolate/ "},
-			check: func(t *testing.T, c config.Config) {
-				if c.LogLevel != slog.LevelDebug {
-					t.Errorf("LogLevel = %v, want debug", c.LogLevel)
-				}
-				eq(t, "DataDir", c.DataDir, "/var/lib/percolate")
-			},
-		},
-		{
-			name: "database URL and DSN forms",
-			env:  map[string]string{config.EnvDatabaseURL: "postgresql://u:p@db:5432/percolate?sslmode=disable"},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "DatabaseURL", c.DatabaseURL, "postgresql://u:p@db:5432/percolate?sslmode=disable")
-			},
-		},
-		{
-			name: "key=value DSN",
-			env:  map[string]string{config.EnvDatabaseURL: "host=/tmp dbname=percolate"},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "DatabaseURL", c.DatabaseURL, "host=/tmp dbname=percolate")
-			},
-		},
-		{
-			name: "LLM with base URL",
-			env: map[string]string{
-				config.EnvLLMBaseURL: "http://127.0.0.1:11434/v1/",
-				config.EnvLLMModel:   "llama3",
-			},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "LLM.BaseURL", c.LLM.BaseURL, "http://127.0.0.1:11434/v1")
-				eq(t, "LLM.Model", c.LLM.Model, "llama3")
-				if !c.LLM.Configured() {
-					t.Error("LLM should be configured")
-				}
-			},
-		},
-		{
-			name: "LLM with key only uses OpenAI",
-			env:  map[string]string{config.EnvLLMAPIKey: "sk-test"},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "LLM.BaseURL", c.LLM.BaseURL, config.DefaultLLMBaseURL)
-				if !c.LLM.Configured() {
-					t.Error("LLM should be configured")
-				}
-			},
-		},
-		{
-			name: "smtp URL with credentials",
-			env:  map[string]string{config.EnvSMTPURL: "smtp://user%40example.com:p%40ss@mail.example.com:2525"},
-			check: func(t *testing.T, c config.Config) {
-				want := config.SMTP{Host: "mail.example.com", Port: 2525, Username: "user@example.com", Password: "p@ss"}
-				if c.Mail.SMTP != want {
-					t.Errorf("SMTP = %+v, want %+v", c.Mail.SMTP, want)
-				}
-				if !c.Mail.Configured() {
-					t.Error("mail should be configured")
-				}
-				if s := c.Mail.SMTP.String(); strings.Contains(s, "p@ss") || strings.Contains(s, "p%40ss") {
-					t.Errorf("SMTP.String() leaks the password: %s", s)
-				}
-			},
-		},
-		{
-			name: "smtps URL default port",
-			env:  map[string]string{config.EnvSMTPURL: "smtps://relay.example.com"},
-			check: func(t *testing.T, c config.Config) {
-				want := config.SMTP{Host: "relay.example.com", Port: 465, ImplicitTLS: true}
-				if c.Mail.SMTP != want {
-					t.Errorf("SMTP = %+v, want %+v", c.Mail.SMTP, want)
-				}
-			},
-		},
-		{
-			name: "smtp URL default port",
-			env:  map[string]string{config.EnvSMTPURL: "smtp://127.0.0.1"},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "SMTP.Port", fmt.Sprint(c.Mail.SMTP.Port), "587")
-			},
-		},
-		{
-			name: "mail from and support",
-			env: map[string]string{
-				config.EnvMailFrom:     "hello@percolate.example",
-				config.EnvSupportEmail: "Help Desk <help@percolate.example>",
-			},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "Mail.From", c.Mail.From, "<hello@percolate.example>")
-				eq(t, "Mail.SupportEmail", c.Mail.SupportEmail, "help@percolate.example")
-			},
-		},
-		{
-			name: "stripe fully configured",
-			env: map[string]string{
+			"stripe fully configured",
+			map[string]string{
 				config.EnvStripeSecretKey:     "sk_test_123",
 				config.EnvStripeWebhookSecret: "whsec_abc",
 				config.EnvStripePriceBasic:    "price_basic",
 				config.EnvStripePricePremium:  "price_premium",
 				config.EnvStripeAPIURL:        "http://127.0.0.1:12111/",
 			},
-			check: func(t *testing.T, c config.Config) {
-				if !c.Stripe.Configured() {
-					t.Error("Stripe should be configured")
-				}
-				eq(t, "Stripe.APIURL", c.Stripe.APIURL, "http://127.0.0.1:12111")
-			},
+			map[string]string{"Stripe configured": "true", "Stripe.APIURL": "http://127.0.0.1:12111"},
 		},
 		{
-			name: "oidc configured with custom issuer",
-			env: map[string]string{
-				config.EnvOIDCIssuer:       "http://127.0.0.1:5556/dex",
-				config.EnvOIDCClientID:     "id",
-				config.EnvOIDCClientSecret: "secret",
-			},
-			check: func(t *testing.T, c config.Config) {
-				if !c.OIDC.Configured() {
-					t.Error("OIDC should be configured")
-				}
-				eq(t, "OIDC.Issuer", c.OIDC.Issuer, "http://127.0.0.1:5556/dex")
-			},
+			"oidc configured with custom issuer",
+			map[string]string{config.EnvOIDCIssuer: "http://127.0.0.1:5556/dex", config.EnvOIDCClientID: "id", config.EnvOIDCClientSecret: "secret"},
+			map[string]string{"OIDC configured": "true", "OIDC.Issuer": "http://127.0.0.1:5556/dex"},
 		},
 		{
-			name: "community URL",
-			env:  map[string]string{config.EnvCommunityURL: "https://community.example.com/percolate"},
-			check: func(t *testing.T, c config.Config) {
-				eq(t, "CommunityURL", c.CommunityURL, "https://community.example.com/percolate")
-			},
+			"community URL",
+			map[string]string{config.EnvCommunityURL: "https://community.example.com/percolate"},
+			map[string]string{"CommunityURL": "https://community.example.com/percolate"},
 		},
-		{
-			name: "log levels",
-			env:  map[string]string{config.EnvLogLevel: "warn"},
-			check: func(t *testing.T, c config.Config) {
-				if c.LogLevel != slog.LevelWarn {
-					t.Errorf("LogLevel = %v, want warn", c.LogLevel)
-				}
-			},
-		},
+		{"log levels", map[string]string{config.EnvLogLevel: "warn"}, map[string]string{"LogLevel": "WARN"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, err := config.Load(env(tt.env))
-			if err != nil {
-				t.Fatalf("Load: %v", err)
-			}
-			tt.check(t, c)
-		})
+		t.Run(tt.name, func(t *testing.T) { loadAs(t, tt.env, tt.want) })
+	}
+}
+
+// TestLoadSMTPURL: an SMTP URL gives the host, the port (the scheme's default when it has
+// none), the credentials decoded, and implicit TLS for smtps; the password never shows.
+func TestLoadSMTPURL(t *testing.T) {
+	c := loadAs(t, map[string]string{config.EnvSMTPURL: "smtp://user%40example.com:p%40ss@mail.example.com:2525"},
+		map[string]string{"Mail configured": "true"})
+	if want := (config.SMTP{Host: "mail.example.com", Port: 2525, Username: "user@example.com", Password: "p@ss"}); c.Mail.SMTP != want {
+		t.Errorf("SMTP = %+v, want %+v", c.Mail.SMTP, want)
+	}
+	if s := c.Mail.SMTP.String(); strings.Contains(s, "p@ss") || strings.Contains(s, "p%40ss") {
+		t.Errorf("SMTP.String() leaks the password: %s", s)
+	}
+	c = loadAs(t, map[string]string{config.EnvSMTPURL: "smtps://relay.example.com"}, nil)
+	if want := (config.SMTP{Host: "relay.example.com", Port: 465, ImplicitTLS: true}); c.Mail.SMTP != want {
+		t.Errorf("SMTP = %+v, want %+v", c.Mail.SMTP, want)
 	}
 }
 

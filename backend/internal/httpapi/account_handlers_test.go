@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -86,7 +85,7 @@ func newAccEnv(t *testing.T, params auth.Argon2Params) *accEnv {
 	st := pgtest.New(t)
 	sender, srv := smtpSender(t)
 	keys, tokens := dbTokens(t, st)
-	logger := slog.New(slog.DiscardHandler)
+	logger := discardLogger()
 	q := queuetest.New(t, st)
 	svc := account.NewService(st, auth.NewHasher(params, 0), tokens, sender, q, account.Config{PublicURL: testPublicURL + "/", Logger: logger})
 	queuetest.Start(t, q)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -39,7 +38,7 @@ func TestBillingOverHTTP(t *testing.T) {
 	st := pgtest.New(t)
 	mock := stripetest.Start(t)
 	cfg := config.Stripe{SecretKey: "sk_test_1", WebhookSecret: "whsec_http", PriceBasic: "price_b", PricePremium: "price_p", APIURL: mock.URL}
-	quiet := slog.New(slog.DiscardHandler)
+	quiet := discardLogger()
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Billing: billing.New(st, cfg, "http://app.test", "", mock.HTTPClient(), quiet)})
 	ctx := context.Background()
 	u, err := st.Queries().CreateUser(ctx, dbgen.CreateUserParams{Email: "buyer@example.com", Name: "Buyer"})
@@ -105,7 +104,7 @@ func TestBillingOverHTTP(t *testing.T) {
 
 func TestPaymentsNotConfiguredIs503(t *testing.T) {
 	st := pgtest.New(t)
-	quiet := slog.New(slog.DiscardHandler)
+	quiet := discardLogger()
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Billing: billing.New(st, config.Stripe{}, "http://app.test", "", nil, quiet)})
 	res, err := apiClient(t, h, "192.0.2.1").CreateCheckoutSessionWithResponse(context.Background(), api.CheckoutRequest{Plan: api.PlanBASIC}, bearer("token-"+uuid.NewString()))
 	wantStatus(t, res, err, http.StatusServiceUnavailable)

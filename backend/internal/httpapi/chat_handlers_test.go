@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -63,7 +62,7 @@ func newChatEnv(t *testing.T, limits *chat.Limits) *chatEnv {
 // (started, and shut down at the end of the test) behind its own handler.
 func (e *chatEnv) instance(t *testing.T, limits *chat.Limits, p companion.Provider) http.Handler {
 	t.Helper()
-	svc := chat.New(e.st, p, chat.Options{Queue: queuetest.New(t, e.st), Limits: limits, Logger: slog.New(slog.DiscardHandler), PollInterval: time.Hour})
+	svc := chat.New(e.st, p, chat.Options{Queue: queuetest.New(t, e.st), Limits: limits, Logger: discardLogger(), PollInterval: time.Hour})
 	svc.Start()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -11,7 +11,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"math/rand/v2"
 	"net/http"
@@ -132,7 +131,7 @@ func newFuzzEnv(t *testing.T) *fuzzEnv {
 	t.Helper()
 	e := &fuzzEnv{t: t, st: pgtest.New(t), statuses: map[int]int{}}
 	st := e.st
-	quiet := slog.New(slog.DiscardHandler)
+	quiet := discardLogger()
 
 	// Mail for accounts and contact.
 	sender, smtp := smtpSender(t)

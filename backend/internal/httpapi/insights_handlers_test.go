@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -18,7 +17,7 @@ import (
 func TestWeeklyReportsOverHTTP(t *testing.T) {
 	st := pgtest.New(t)
 	ctx := context.Background()
-	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, slog.New(slog.DiscardHandler))
+	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, discardLogger())
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Insights: svc})
 	u := pgtest.User(t, st, "USER")
 	c, auth := apiClient(t, h, "192.0.2.1"), bearer("token-"+u.ID.String())
@@ -66,7 +65,7 @@ func TestWeeklyReportsOverHTTP(t *testing.T) {
 // contract fuzzer.
 func TestWeeklyReportsOfAGoneAccountAre401(t *testing.T) {
 	st := pgtest.New(t)
-	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, slog.New(slog.DiscardHandler))
+	svc := insights.New(st, queuetest.New(t, st), nil, "http://app.test", nil, discardLogger())
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Insights: svc})
 	res, err := apiClient(t, h, "192.0.2.1").ListWeeklyReportsWithResponse(context.Background(), bearer("token-3f2b8c1e-7a4d-4e8b-9c1a-2b3c4d5e6f70"))
 	wantStatus(t, res, err, http.StatusUnauthorized)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -31,7 +30,7 @@ func TestKeptDetailIsTheFreshAnswer(t *testing.T) {
 			t.Fatalf("send: %d %s", res.Code, res.Body.String())
 		}
 	}
-	svc := chat.New(e.st, e.p, chat.Options{Queue: queuetest.New(t, e.st), Logger: slog.New(slog.DiscardHandler), PollInterval: time.Hour, DetailCacheBytes: -1})
+	svc := chat.New(e.st, e.p, chat.Options{Queue: queuetest.New(t, e.st), Logger: discardLogger(), PollInterval: time.Hour, DetailCacheBytes: -1})
 	uncached := httptest.NewServer(newTestHandler(t, Deps{Verifier: chatTokens{}, Chat: svc}))
 	defer uncached.Close()
 	cached := httptest.NewServer(e.h)
@@ -173,7 +172,7 @@ func TestKeptListIsTheFreshAnswer(t *testing.T) {
 		}
 	}
 	exec(`UPDATE chat_sessions SET status = 'ENDED', ended_at = now(), summary = 'We talked about deadlines.', emotions = '{calm}' WHERE id = $1`, sids[7])
-	svc := chat.New(e.st, e.p, chat.Options{Queue: queuetest.New(t, e.st), Logger: slog.New(slog.DiscardHandler), PollInterval: time.Hour})
+	svc := chat.New(e.st, e.p, chat.Options{Queue: queuetest.New(t, e.st), Logger: discardLogger(), PollInterval: time.Hour})
 	cached := httptest.NewServer(e.h)
 	defer cached.Close()
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -27,7 +26,7 @@ import (
 func talkClient(t *testing.T) (*apiclient.ClientWithResponses, func(role string) apiclient.RequestEditorFn) {
 	t.Helper()
 	st := pgtest.New(t)
-	chatSvc := chat.New(st, companion.New(config.LLM{}), chat.Options{Queue: queuetest.New(t, st), Logger: slog.New(slog.DiscardHandler)})
+	chatSvc := chat.New(st, companion.New(config.LLM{}), chat.Options{Queue: queuetest.New(t, st), Logger: discardLogger()})
 	h := newTestHandler(t, Deps{Verifier: userTokens{}, Chat: chatSvc, Checkins: checkin.New(st, nil), Export: export.New(st)})
 	return apiClient(t, h, "192.0.2.1"), func(role string) apiclient.RequestEditorFn { return bearerFor(t, st, role) }
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"testing"
@@ -27,7 +26,7 @@ func voiceHandler(t *testing.T) (http.Handler, *store.Store) {
 	llm := llmtest.New(t)
 	llm.SetSpeechAudio([]byte("ID3-reply"))
 	llm.SetTranscript("hello from firefox")
-	quiet := slog.New(slog.DiscardHandler)
+	quiet := discardLogger()
 	speechCfg := config.LLM{BaseURL: llm.URL(), Model: "m", SpeechModel: "tts", TranscriptionModel: "stt"}
 	chatSvc := chat.New(st, companion.New(config.LLM{}), chat.Options{Queue: queuetest.New(t, st), Logger: quiet})
 	v := voice.NewService(chatSvc, st, voice.NewSpeaker(speechCfg, quiet), voice.NewTranscriber(speechCfg), nil, quiet)

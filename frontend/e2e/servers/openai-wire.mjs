@@ -9,22 +9,12 @@
 //   otherwise  a short reflective reply
 // Non-streamed requests (summaries, memory) get a JSON object that satisfies both.
 import { createServer } from 'node:http';
+import { HOSTILE } from './hostile.mjs';
 
 const port = Number(process.argv[2] || process.env.PORT || 18093);
 
 export const SLOW_WORDS = Array.from({ length: 40 }, (_, i) => `word${i + 1}`);
 const HUNDRED_WORDS = Array.from({ length: 100 }, (_, i) => `token${i + 1}`);
-const HOSTILE = [
-  'Here is **something** to try:',
-  '',
-  '<script>window.pwned = "script"</script>',
-  '',
-  '<img src="x" onerror="window.pwned = \'img\'">',
-  '',
-  '![a picture](https://example.com/cup.png)',
-  '',
-  "[press me](javascript:window.pwned='link') or [read this](https://example.com/read)",
-].join('\n');
 const PLAIN = 'That sounds like a lot to hold. What feels heaviest right now?';
 
 function lastUserText(body) {

@@ -1,3 +1,5 @@
+import { HttpResponse } from 'msw';
+
 export * from '@testing-library/react';
 export { renderWithProviders as render, createTestQueryClient } from './render';
 export { server } from './server';
@@ -30,4 +32,12 @@ export function gate(): { wait: Promise<void>; open: () => void } {
     open = resolve;
   });
   return { wait, open };
+}
+
+/**
+ * The server's refusal of a request for its fields (400 VALIDATION_ERROR): `message` for the
+ * banner, and a message for each field of `details`.
+ */
+export function validationError(message: string, details: Record<string, string>) {
+  return HttpResponse.json({ code: 'VALIDATION_ERROR', error: message, message, details }, { status: 400 });
 }

@@ -28,3 +28,11 @@ func User(t testing.TB, st *store.Store, role string) dbgen.User {
 	}
 	return u
 }
+
+// Exec runs a statement of a test's fixture on st, and fails the test if it fails.
+func Exec(t testing.TB, st *store.Store, sql string, args ...any) {
+	t.Helper()
+	if _, err := st.Pool().Exec(context.Background(), sql, args...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}

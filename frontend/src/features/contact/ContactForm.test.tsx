@@ -1,5 +1,5 @@
 import { delay, http, HttpResponse } from 'msw';
-import { render, screen, server } from '../../test-utils';
+import { render, screen, server, validationError } from '../../test-utils';
 import { ContactForm } from './ContactForm';
 
 async function fill(user: ReturnType<typeof render>['user'], message = 'Hello there') {
@@ -32,15 +32,7 @@ describe('ContactForm', () => {
   it('shows the server’s field errors under the inputs', async () => {
     server.use(
       http.post('/api/public/contact', () =>
-        HttpResponse.json(
-          {
-            code: 'VALIDATION_ERROR',
-            error: 'Please fix the errors below.',
-            message: 'Please fix the errors below.',
-            details: { email: 'Please enter a valid email address.' },
-          },
-          { status: 400 },
-        ),
+        validationError('Please fix the errors below.', { email: 'Please enter a valid email address.' }),
       ),
     );
     const { user } = render(<ContactForm />);

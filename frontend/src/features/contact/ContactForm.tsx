@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Stack, Text, TextInput, Textarea } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSendContactMessage } from '../../api/gen/public/public';
 import { ApiError } from '../../api/mutator';
 import {
@@ -40,6 +40,16 @@ export function ContactForm() {
 
   function set<K extends keyof Fields>(key: K, value: string) {
     setFields((f) => ({ ...f, [key]: value }));
+  }
+
+  /** The props that tie a visible field to its value and its error. */
+  function bind(key: 'name' | 'email' | 'message') {
+    return {
+      name: key,
+      value: fields[key],
+      onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(key, e.currentTarget.value),
+      error: fieldErrors[key],
+    };
   }
 
   function submit(e: FormEvent<HTMLFormElement>) {
@@ -84,34 +94,25 @@ export function ContactForm() {
         ) : null}
         <TextInput
           label="Name"
-          name="name"
+          {...bind('name')}
           autoComplete="name"
           required
           maxLength={MAX_NAME}
-          value={fields.name}
-          onChange={(e) => set('name', e.currentTarget.value)}
-          error={fieldErrors.name}
         />
         <TextInput
           label="Email"
-          name="email"
+          {...bind('email')}
           type="email"
           autoComplete="email"
           required
           maxLength={MAX_EMAIL}
-          value={fields.email}
-          onChange={(e) => set('email', e.currentTarget.value)}
-          error={fieldErrors.email}
         />
         <Textarea
           label="Message"
-          name="message"
+          {...bind('message')}
           required
           rows={6}
           maxLength={MAX_MESSAGE}
-          value={fields.message}
-          onChange={(e) => set('message', e.currentTarget.value)}
-          error={fieldErrors.message}
           description={
             <Text span size="xs" aria-live="polite">
               {fields.message.length}/{MAX_MESSAGE} characters

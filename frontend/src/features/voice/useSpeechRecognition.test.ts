@@ -1,45 +1,15 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AUTO_SEND_MS, SPEECH_FAILED, SPEECH_UNSUPPORTED, type SpeechRecognitionEventLike } from './speech';
+import { AUTO_SEND_MS, SPEECH_FAILED, SPEECH_UNSUPPORTED } from './speech';
+import { FakeRecognition, withFakeRecognition } from './testing/fakeRecognition';
 import { useSpeechRecognition } from './useSpeechRecognition';
 
-/** A stand-in for the browser's SpeechRecognition that the test drives. */
-class FakeRecognition {
-  static last: FakeRecognition | null = null;
-  continuous = false;
-  interimResults = false;
-  lang = '';
-  onresult: ((e: SpeechRecognitionEventLike) => void) | null = null;
-  onerror: ((e: { error: string }) => void) | null = null;
-  onend: (() => void) | null = null;
-  started = false;
-  stopped = false;
-  constructor() {
-    FakeRecognition.last = this;
-  }
-  start() {
-    this.started = true;
-  }
-  stop() {
-    this.stopped = true;
-  }
-  abort() {
-    this.stopped = true;
-  }
-  say(parts: { text: string; final: boolean }[]) {
-    const results = parts.map((p) => Object.assign([{ transcript: p.text }], { isFinal: p.final }));
-    this.onresult?.({ resultIndex: 0, results: Object.assign(results, { length: results.length }) } as never);
-  }
-}
-
+withFakeRecognition();
 beforeEach(() => {
   vi.useFakeTimers();
-  (window as unknown as { SpeechRecognition?: unknown }).SpeechRecognition = FakeRecognition;
 });
 afterEach(() => {
   vi.useRealTimers();
-  delete (window as unknown as { SpeechRecognition?: unknown }).SpeechRecognition;
-  FakeRecognition.last = null;
 });
 
 describe('useSpeechRecognition', () => {

@@ -1,8 +1,8 @@
 import { Button, Text } from '@mantine/core';
 import { IconLogout, IconPlus } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { useAuth } from '../../auth/AuthContext';
+import { lazy, Suspense, useEffect } from 'react';
+import { Link } from 'react-router';
+import { useLogout } from '../../auth/useLogout';
 import { registerServiceWorker } from '../../pwa/serviceWorker';
 import { SiteShell } from '../SiteShell/SiteShell';
 
@@ -14,21 +14,7 @@ const items = [
 
 /** What the small-screen menu adds under the links: a new chat, and Logout. */
 function MenuActions() {
-  const { logout } = useAuth();
-  const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function handleLogout() {
-    setError(null);
-    setBusy(true);
-    try {
-      await logout(() => navigate('/', { replace: true }));
-    } catch {
-      setError('Failed to logout');
-      setBusy(false);
-    }
-  }
+  const { logOut, busy, error } = useLogout();
 
   return (
     <>
@@ -41,7 +27,7 @@ function MenuActions() {
         justify="flex-start"
         fullWidth
         size="md"
-        onClick={handleLogout}
+        onClick={logOut}
         disabled={busy}
       >
         {busy ? 'Logging out...' : 'Logout'}

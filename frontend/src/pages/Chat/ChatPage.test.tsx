@@ -7,6 +7,7 @@ import { getGetCurrentUserMockHandler } from '../../api/gen/auth/auth.msw';
 import { getGetClientConfigMockHandler } from '../../api/gen/public/public.msw';
 import { controlledSse, sseEvent, sseResponse } from '../../features/chat/testing/sse';
 import { fakeChatLayout } from '../../features/chat/testing/layout';
+import { FakeRecognition, withFakeRecognition } from '../../features/voice/testing/fakeRecognition';
 import { act, aMessage, aReply, aSessionDetail, aUser, render, screen, server, SESSION_ID as SESSION, waitFor, within } from '../../test-utils';
 import { ChatPage } from './ChatPage';
 import { CONTINUE_THREAD } from '../../features/chat/components/ChatScreen/ChatScreen';
@@ -51,6 +52,23 @@ function renderChat(route = '/chat', { signedIn = false } = {}) {
     </Routes>,
     { route },
   );
+}
+
+/** The open session's next reply is its last: the server ends it at its token limit. The
+ *  requests sent are collected in the returned list. */
+function nextReplyReachesTheLimit(): unknown[] {
+  const sent: unknown[] = [];
+  server.use(
+    getGetChatSessionMockHandler(aDetail()),
+    http.post('*/api/chat/message/stream', async ({ request }) => {
+      sent.push(await request.json());
+      return sseResponse([
+        sseEvent('delta', { text: 'Thank you for sharing.' }),
+        sseEvent('done', aReply({ aiResponse: 'Thank you for sharing.', sessionEnded: true, endReason: 'Token limit reached', sessionTokensUsed: 1000 })),
+      ]);
+    }),
+  );
+  return sent;
 }
 
 const box = () => screen.getByRole('textbox', { name: 'Message' });
@@ -296,15 +314,7 @@ describe('ChatPage', () => {
   });
 
   it('ends the session when the server says so, with the summary message', async () => {
-    server.use(
-      getGetChatSessionMockHandler(aDetail()),
-      http.post('*/api/chat/message/stream', () =>
-        sseResponse([
-          sseEvent('delta', { text: 'Thank you for sharing.' }),
-          sseEvent('done', aReply({ aiResponse: 'Thank you for sharing.', sessionEnded: true, endReason: 'Token limit reached', sessionTokensUsed: 1000 })),
-        ]),
-      ),
-    );
+    nextReplyReachesTheLimit();
     const { user } = renderChat(`/chat/${SESSION}`);
     await screen.findByRole('heading', { name: 'Exam worries' });
     await user.type(box(), 'one more thing{Enter}');
@@ -318,17 +328,7 @@ describe('ChatPage', () => {
   });
 
   it('offers, at the limit, a new session whose welcome picks up the thread (issue 36)', async () => {
-    const sent: unknown[] = [];
-    server.use(
-      getGetChatSessionMockHandler(aDetail()),
-      http.post('*/api/chat/message/stream', async ({ request }) => {
-        sent.push(await request.json());
-        return sseResponse([
-          sseEvent('delta', { text: 'Thank you for sharing.' }),
-          sseEvent('done', aReply({ aiResponse: 'Thank you for sharing.', sessionEnded: true, endReason: 'Token limit reached', sessionTokensUsed: 1000 })),
-        ]);
-      }),
-    );
+    const sent = nextReplyReachesTheLimit();
     const { user } = renderChat(`/chat/${SESSION}`);
     await screen.findByRole('heading', { name: 'Exam worries' });
     expect(screen.queryByRole('link', { name: CONTINUE_THREAD })).toBeNull();
@@ -524,27 +524,8 @@ describe('ChatPage', () => {
 });
 
 describe('ChatPage voice', () => {
-  class FakeRecognition {
-    static last: FakeRecognition | null = null;
-    continuous = false;
-    interimResults = false;
-    lang = '';
-    onresult: ((e: unknown) => void) | null = null;
-    onerror: ((e: { error: string }) => void) | null = null;
-    onend: (() => void) | null = null;
-    constructor() {
-      FakeRecognition.last = this;
-    }
-    start() {}
-    stop() {}
-    abort() {}
-  }
-
-  beforeEach(() => {
-    (window as unknown as { SpeechRecognition?: unknown }).SpeechRecognition = FakeRecognition;
-  });
+  withFakeRecognition();
   afterEach(() => {
-    delete (window as unknown as { SpeechRecognition?: unknown }).SpeechRecognition;
     vi.restoreAllMocks();
   });
 
@@ -568,9 +549,7 @@ describe('ChatPage voice', () => {
     await user.click(screen.getByRole('button', { name: 'Start recording' }));
     const rec = FakeRecognition.last!;
     expect(rec.lang).toBe('en-US');
-    act(() => {
-      rec.onresult?.({ resultIndex: 0, results: Object.assign([Object.assign([{ transcript: 'I am tired' }], { isFinal: true })], { length: 1 }) });
-    });
+    act(() => rec.say([{ text: 'I am tired', final: true }]));
     // Sent 2 s after speech stops.
     await waitFor(() => expect(sent.message).toBe('I am tired'));
     expect(sent.voice).toBe('nova');

@@ -3,7 +3,7 @@ import { Route, Routes, useLocation, type InitialEntry } from 'react-router';
 import { getGetClientConfigResponseMock } from '../../api/gen/public/public.msw';
 import { browser } from '../../auth/browser';
 import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth/storage';
-import { aSignIn, aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
+import { aSignIn, aUser, gate, render, screen, server, validationError, waitFor, within } from '../../test-utils';
 import { LoginPage, OIDC_START_PATH } from './LoginPage';
 
 function Where() {
@@ -99,15 +99,7 @@ describe('LoginPage', () => {
   it('shows server field errors under the inputs with the fix-the-errors banner', async () => {
     server.use(
       http.post('/api/auth/login', () =>
-        HttpResponse.json(
-          {
-            code: 'VALIDATION_ERROR',
-            error: 'Invalid input',
-            message: 'Invalid input',
-            details: { email: 'Enter a valid e-mail address', password: 'Password is required' },
-          },
-          { status: 400 },
-        ),
+        validationError('Invalid input', { email: 'Enter a valid e-mail address', password: 'Password is required' }),
       ),
     );
     const { user } = renderLogin();

@@ -5,7 +5,7 @@ import { getGetRemindersResponseMock } from '../../api/gen/profile/profile.msw';
 import { browser } from '../../auth/browser';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth/storage';
-import { aProfile, aSignIn, aUser, gate, render, screen, server, waitFor, within } from '../../test-utils';
+import { aProfile, aSignIn, aUser, gate, render, screen, server, validationError, waitFor, within } from '../../test-utils';
 import { ProfilePage } from './ProfilePage';
 import { parseAge, tierLabel } from './profileFields';
 import { resourcesFor } from '../../features/safety/fixtures';
@@ -242,15 +242,7 @@ describe('ProfilePage', () => {
     it("shows the server's field message when it refuses a value", async () => {
       server.use(
         http.put('/api/profile', () =>
-          HttpResponse.json(
-            {
-              code: 'VALIDATION_ERROR',
-              error: 'Invalid input',
-              message: 'Invalid input',
-              details: { age: 'Percolate is for people 13 and over.' },
-            },
-            { status: 400 },
-          ),
+          validationError('Invalid input', { age: 'Percolate is for people 13 and over.' }),
         ),
       );
       const { user } = renderProfile();

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { useGetProfile } from '../../api/gen/profile/profile';
 import { createPortalSession } from '../../api/gen/subscription/subscription';
 import { useAuth } from '../../auth/AuthContext';
+import { useLogout } from '../../auth/useLogout';
 import { browser } from '../../auth/browser';
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { ChangePasswordModal } from './ChangePasswordModal';
@@ -38,12 +39,11 @@ async function openPortal() {
 
 export function ProfilePage() {
   const navigate = useNavigate();
-  const { logout, clearSession } = useAuth();
+  const { clearSession } = useAuth();
   const profile = useGetProfile({ query: { retry: false } });
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
-  const [loggingOut, setLoggingOut] = useState(false);
-  const [logoutError, setLogoutError] = useState<string | null>(null);
+  const { logOut, busy: loggingOut, error: logoutError } = useLogout();
 
   if (profile.isPending) {
     return <PageLoader label="Loading your profile..." />;
@@ -63,16 +63,6 @@ export function ProfilePage() {
 
   const data = profile.data;
 
-  async function handleLogout() {
-    setLogoutError(null);
-    setLoggingOut(true);
-    try {
-      await logout(() => navigate('/', { replace: true }));
-    } catch {
-      setLogoutError('Failed to logout');
-      setLoggingOut(false);
-    }
-  }
 
   function handleDeleted() {
     // Leave the protected page and forget the session in one transition (the
@@ -136,7 +126,7 @@ export function ProfilePage() {
           <Button variant="default" onClick={() => setPasswordOpen(true)}>
             Change Password
           </Button>
-          <Button variant="default" onClick={handleLogout} disabled={loggingOut}>
+          <Button variant="default" onClick={logOut} disabled={loggingOut}>
             {loggingOut ? 'Logging out...' : 'Logout'}
           </Button>
         </Group>

@@ -1,7 +1,7 @@
 import { fireEvent } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
-import { render, screen, server } from '../../test-utils';
+import { render, screen, server, validationError } from '../../test-utils';
 import { RegisterPage } from './RegisterPage';
 
 function renderRegister() {
@@ -86,20 +86,12 @@ describe('RegisterPage', () => {
   it('shows the server field errors under the inputs and its error in the banner', async () => {
     server.use(
       http.post('/api/auth/register', () =>
-        HttpResponse.json(
-          {
-            code: 'VALIDATION_ERROR',
-            error: 'Invalid input',
-            message: 'Invalid input',
-            details: {
-              name: 'Name is required',
-              email: 'Enter a valid e-mail address',
-              password: 'Password must be at least 8 characters',
-              confirmPassword: 'Passwords do not match',
-            },
-          },
-          { status: 400 },
-        ),
+        validationError('Invalid input', {
+          name: 'Name is required',
+          email: 'Enter a valid e-mail address',
+          password: 'Password must be at least 8 characters',
+          confirmPassword: 'Passwords do not match',
+        }),
       ),
     );
     const { user } = renderRegister();
