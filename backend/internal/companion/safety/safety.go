@@ -72,6 +72,17 @@ type Context struct {
 	// AskedSafe is true when the question was "are you safe?", to which "no" confirms the
 	// risk. The chat never asks it; a labelled conversation may.
 	AskedSafe bool
+	// Declined is true when, earlier in the session, the student answered a check-in with
+	// anything but a yes: a no, or a message that moved on. The send path then answers a weak
+	// signal (Result.Weak) as an ordinary message rather than asking again (see Asks); the screen
+	// itself does not read it.
+	Declined bool
+}
+
+// Asks reports whether a result gets the check-in or the crisis reply in a context: every
+// risk does, but a weak signal in a session whose check-in the student has declined.
+func (c Context) Asks(r Result) bool {
+	return r.Risky() && !(c.Declined && r.Weak && r.Level == Possible && !r.Unclear)
 }
 
 // FollowsRisk reports whether the message follows a check-in, the crisis reply or a risky
@@ -87,6 +98,11 @@ type Result struct {
 	// Unclear is set for an unclear answer to a question about risk ("idk", "meh"): a possible
 	// risk that gets the gentle follow-up rather than the check-in.
 	Unclear bool
+	// Weak is set for a possible risk on the learned scorer's word alone, in a message without a
+	// strong word of the lexicon (no dying, means, high place, hurting oneself or abuse): the
+	// signal a session whose check-in the student already answered no, or moved on from,
+	// is not asked about again (see Context.Declined).
+	Weak bool
 }
 
 // Risky reports whether the message gets the resources (either tier).
