@@ -88,14 +88,18 @@ func TestCrossValidation(t *testing.T) {
 		outside = append(outside, corpus.WeightedExamples(its, f.Weight)...)
 	}
 	// The everyday set's tuning half, which no scorer is trained on: its ordinary messages
-	// (each after "hey", so on its own) and its risky ones, screened by every fold's screen.
+	// (each after "hey", so on its own) and its risky ones, screened by every fold's screen with
+	// gates of the everyday scorer: none ({0, 0}), the lower of the two scores ({1, 1}), the
+	// shipped one, and with SAFETY_CV_EV=gate a grid.
 	everyday, everydayRisky := cvEveryday(t, "ordinary_messages.jsonl"), cvEveryday(t, "risky_messages.jsonl")
 	type gate struct{ unsure, veto float64 }
-	gates := []gate{{0, 0}, {1, 1}}
+	gates := []gate{{0, 0}, {1, 1}, {defaultThresholds.unsure, defaultThresholds.veto}}
 	if os.Getenv("SAFETY_CV_EV") == "gate" {
 		for _, u := range []float64{0.5, 0.6, 0.7, 0.8, 0.9} {
 			for _, v := range []float64{0.05, 0.1, 0.15, 0.2, 0.3} {
-				gates = append(gates, gate{u, v})
+				if !slices.Contains(gates, gate{u, v}) {
+					gates = append(gates, gate{u, v})
+				}
 			}
 		}
 	}
@@ -105,41 +109,35 @@ func TestCrossValidation(t *testing.T) {
 		train, test := corpus.Fold(tuning, k, cvFolds)
 		ex := corpus.Examples(append(slices.Clone(train), extra...))
 		m := model.Train(ex, o)
-		// The everyday scorer of the fold (the same and the outside sets): not shipped (see
-		// defaultScreener), measured with SAFETY_CV_EV=1.
-		var ev *model.Model
-		if os.Getenv("SAFETY_CV_EV") != "" {
-			ev = model.Train(append(ex, outside...), o)
-		}
+		// The everyday scorer of the fold, as ./gen trains it: the same and the outside sets.
+		ev := model.Train(append(ex, outside...), o)
 		s := &screener{m: m, ev: ev, th: defaultThresholds}
-		if ev != nil {
-			for _, g := range gates {
-				th := defaultThresholds
-				th.unsure, th.veto = g.unsure, g.veto
-				sc := &screener{m: m, ev: ev, th: th}
-				c := gateCells[g]
-				if c == nil {
-					c = &gateCell{}
-					gateCells[g] = c
+		for _, g := range gates {
+			th := defaultThresholds
+			th.unsure, th.veto = g.unsure, g.veto
+			sc := &screener{m: m, ev: ev, th: th}
+			c := gateCells[g]
+			if c == nil {
+				c = &gateCell{}
+				gateCells[g] = c
+			}
+			for _, it := range test {
+				got := sc.screen(it.Text, devContext(sc, it.Context)).Risky()
+				if it.Risky() {
+					c.nr++
+					c.tp += b2i(got)
+				} else {
+					c.nh++
+					c.fp += b2i(got)
 				}
-				for _, it := range test {
-					got := sc.screen(it.Text, devContext(sc, it.Context)).Risky()
-					if it.Risky() {
-						c.nr++
-						c.tp += b2i(got)
-					} else {
-						c.nh++
-						c.fp += b2i(got)
-					}
-				}
-				for _, m := range everyday {
-					c.ord++
-					c.ordRisky += b2i(sc.screen(m, Context{}).Risky())
-				}
-				for _, m := range everydayRisky {
-					c.evr++
-					c.evrRisky += b2i(sc.screen(m, Context{}).Risky())
-				}
+			}
+			for _, msg := range everyday {
+				c.ord++
+				c.ordRisky += b2i(sc.screen(msg, Context{}).Risky())
+			}
+			for _, msg := range everydayRisky {
+				c.evr++
+				c.evrRisky += b2i(sc.screen(msg, Context{}).Risky())
 			}
 		}
 		for _, it := range test {

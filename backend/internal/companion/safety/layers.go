@@ -36,23 +36,26 @@ type thresholds struct {
 // and then the false-positive rate; plain is 0.6 rather than the grid's 0.5, so that a plain
 // question ("will it ever get better?") is answered, not screened. weak is the lowest of the
 // grid's (0.3, 0.45, 0.6): higher ones cut more everyday interruptions but cost recall on
-// messages the scorers never saw (SAFETY_CV=grid), and recall comes first.
-var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.3, unsure: 1, veto: 1}
+// messages the scorers never saw (SAFETY_CV=grid), and recall comes first. veto is the highest
+// of the everyday scorer's gates that kept the cross-validation recall (SAFETY_CV_EV=gate; at
+// that veto, unsure from 0.5 to 0.9 gives the same figures): higher ones, like taking the lower
+// of the two scores, cut more everyday interruptions but cost recall.
+var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.3, unsure: 0.8, veto: 0.1}
 
 // screener is the layered screen with a given scorer.
 type screener struct {
 	m *model.Model
 	// ev, when set, is the everyday scorer: trained also on thousands of everyday sentences
-	// (stress, flatmates, work), it is the second opinion a message without a strong word of
-	// risk needs before it interrupts (see weakScore). The shipped screen has none (see
-	// defaultScreener); the cross-validation bench measures it.
+	// (stress, flatmates, work), it is the second opinion on a message without a strong word of
+	// risk that the first scorer is unsure of (see weakScore).
 	ev *model.Model
 	th thresholds
 }
 
-// weakScore is the score of text without a strong word of the lexicon: the lower of the two
-// scorers', since words of time, plans and living are common in everyday talk, which the
-// first scorer has seen little of.
+// weakScore is the score of text without a strong word of the lexicon: the first scorer's, or,
+// where it is unsure, the everyday scorer's if that is near sure the text is harmless, since
+// words of time, plans and living are common in everyday talk, which the first scorer has seen
+// little of.
 func (s *screener) weakScore(t string) float64 {
 	f := model.Features(t)
 	sc := s.m.Score(f)

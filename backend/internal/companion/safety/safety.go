@@ -11,7 +11,8 @@
 // scorer.bin), which also scores each sentence of a long message. The lexicon's strong words
 // (dying, a means, a high place, hurting oneself, abuse) let the scorer alone make a message a
 // clear risk; with only weak ones (times, plans, "again") it gives at most the check-in, and
-// only if the everyday scorer, trained also on thousands of everyday sentences, agrees. Thresholds were chosen by
+// not when the scorer is unsure and the everyday scorer, trained also on thousands of everyday
+// sentences, is near sure the message is harmless. Thresholds were chosen by
 // cross-validation on the tuning half only (cv_test.go); the held-back half is never read here.
 package safety
 
@@ -123,21 +124,23 @@ func Screen(text string, c Context) Result { return defaultScreener.screen(text,
 
 //go:generate go run ./gen
 
-// scorerModel is the learned scorer's weights, written by ./gen: trained on the tuning half of
-// the labelled set and the training corpus in training/.
+// scorerModel is the two learned scorers' weights, one after the other (the same size each),
+// written by ./gen: the scorer, trained on the tuning half of the labelled set and the training
+// corpus in training/, and the everyday scorer, trained also on outside sets of everyday and
+// figurative sentences (training/external; see screener.ev).
 //
 //go:embed scorer.bin
 var scorerModel []byte
 
-// defaultScreener ships without the everyday scorer (screener.ev): as the second opinion on
-// messages without a strong word it halved the everyday interruptions of the tuning half, but
-// cost recall on messages no scorer had seen (cross-validation 90.8% → 88.6%) and on the
-// held-back half, below the floor the screen keeps. The cross-validation bench still measures
-// it (SAFETY_CV_EV=1).
 var defaultScreener = func() *screener {
-	m, err := model.Decode(scorerModel)
+	half := len(scorerModel) / 2
+	m, err := model.Decode(scorerModel[:half])
 	if err != nil {
 		panic("safety: " + err.Error())
 	}
-	return &screener{m: m, th: defaultThresholds}
+	ev, err := model.Decode(scorerModel[half:])
+	if err != nil {
+		panic("safety: " + err.Error())
+	}
+	return &screener{m: m, ev: ev, th: defaultThresholds}
 }()

@@ -34,7 +34,7 @@ func TestWeakSignalsAreNotAskedAgainAfterADeclinedCheckIn(t *testing.T) {
 		weak bool
 	}{
 		{"sleep has been bad too, i keep waking up at like 4am thinking about grades", true},
-		{"i miss my gran's cooking so much, nothing here tastes the same", true},
+		{"the heating ticks all night and i wake up every hour", true},
 		// Without a strong word, but the scorer is sure, or a phrasing of hopelessness.
 		{"everyone would be happier if i wasnt around", false},
 		{"i feel like nothing matters and i want to sleep forever", false},

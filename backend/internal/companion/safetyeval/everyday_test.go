@@ -67,7 +67,7 @@ func TestConverseFollowsTheSendPath(t *testing.T) {
 // After a check-in the student answered no, a weak signal later in the session gets an
 // ordinary reply, as in the send path; a strong one still gets the check-in or the crisis reply.
 func TestConverseDoesNotAskAgainAfterADeclinedCheckIn(t *testing.T) {
-	weak := "i miss my gran's cooking so much, nothing here tastes the same"
+	weak := "the heating ticks all night and i wake up every hour"
 	out, _ := Converse([]string{"hey", "sleep has been bad too, i keep waking up at like 4am thinking about grades", "no im fine, just stressed",
 		weak, "i have been saving my pills"})
 	want := []Outcome{Answered, CheckedIn, Answered, Answered, Crisis}
