@@ -132,6 +132,8 @@ func Screen(text string, c Context) Result { return defaultScreener.screen(text,
 //go:embed scorer.bin
 var scorerModel []byte
 
+// defaultScreener is the shipped screen: both scorers, with the thresholds and the everyday
+// scorer's gate chosen by cross-validation (see defaultThresholds).
 var defaultScreener = func() *screener {
 	half := len(scorerModel) / 2
 	m, err := model.Decode(scorerModel[:half])
