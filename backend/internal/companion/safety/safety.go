@@ -81,9 +81,10 @@ type Context struct {
 }
 
 // Asks reports whether a result gets the check-in or the crisis reply in a context: every
-// risk does, but a weak signal in a session whose check-in the student has declined.
+// risk does, but a weak signal in a session whose check-in the student has declined. An
+// attempt under way always does.
 func (c Context) Asks(r Result) bool {
-	return r.Risky() && !(c.Declined && r.Weak && r.Level == Possible && !r.Unclear)
+	return r.Risky() && !(c.Declined && r.Weak && !r.Urgent() && !r.Unclear)
 }
 
 // FollowsRisk reports whether the message follows a check-in, the crisis reply or a risky

@@ -56,8 +56,12 @@ func TestWeakSignalsAreNotAskedAgainAfterADeclinedCheckIn(t *testing.T) {
 			t.Errorf("%q: asked about after a declined check-in: %v", c.msg, declined.Asks(r))
 		}
 	}
-	// An unclear answer to a question about risk is always followed up.
+	// An unclear answer to a question about risk is always followed up, and an attempt under
+	// way always gets the crisis reply.
 	if !declined.Asks(Result{Level: Possible, Category: Suicide, Unclear: true, Weak: true}) {
 		t.Error("an unclear answer was not followed up")
+	}
+	if !declined.Asks(Result{Level: Possible, Category: Attempt, Weak: true}) {
+		t.Error("a possible attempt was not answered")
 	}
 }
