@@ -34,3 +34,30 @@ func TestDecideAnswersAnAttemptUnderWayFirst(t *testing.T) {
 		}
 	}
 }
+
+// Once the student has declined a check-in in a session, a weak signal (a possible risk on the
+// scorer's word alone, without a strong word) gets an ordinary reply and is stored as showing
+// none; a risk with a strong word still gets the check-in, and an attempt the crisis reply.
+func TestDecideDoesNotAskAgainOnAWeakSignalAfterADeclinedCheckIn(t *testing.T) {
+	weak := safety.Result{Level: safety.Possible, Category: safety.Suicide, Weak: true}
+	for _, c := range []struct {
+		name string
+		r    safety.Result
+		ctx  safety.Context
+		want replyKind
+	}{
+		{"weak signal", weak, safety.Context{}, replyCheckIn},
+		{"weak signal after a declined check-in", weak, safety.Context{Declined: true}, replyModel},
+		{"possible risk after a declined check-in", safety.Result{Level: safety.Possible, Category: safety.Suicide}, safety.Context{Declined: true}, replyCheckIn},
+		{"clear risk after a declined check-in", safety.Result{Level: safety.Clear, Category: safety.Suicide}, safety.Context{Declined: true}, replyCrisis},
+		{"possible attempt after a declined check-in", safety.Result{Level: safety.Possible, Category: safety.Attempt, Weak: true}, safety.Context{Declined: true}, replyCrisis},
+	} {
+		got, kind := decide(doneScreening("x", c.r), c.ctx, false, 0)
+		if kind != c.want {
+			t.Errorf("%s: reply kind %d, want %d", c.name, kind, c.want)
+		}
+		if kind == replyModel && got.Risky() {
+			t.Errorf("%s: answered as ordinary but stored at %v", c.name, got.Level)
+		}
+	}
+}

@@ -135,11 +135,13 @@ func decide(s *screening, c safety.Context, newSession bool, crises int32) (safe
 		return risk, replyCrisis
 	case risk.Unclear:
 		return risk, replyFollowUp
-	case risk.Level == safety.Possible && !s.modelSaysSafe(risk):
+	case risk.Level == safety.Possible && c.Asks(risk) && !s.modelSaysSafe(risk):
 		return risk, replyCheckIn
 	case risk.Level == safety.Possible:
-		// The model saw no risk: the message is stored, and is the next message's context, as
-		// one that showed none, so the levels stored agree with the ordinary reply it gets.
+		// The model saw no risk, or the signal is weak and the student has already declined a
+		// check-in in this session (safety.Context.Asks): the message is stored, and is the next
+		// message's context, as one that showed none, so the levels stored agree with the
+		// ordinary reply it gets.
 		s.r = safety.Result{}
 		return s.r, replyModel
 	case newSession:
@@ -161,15 +163,30 @@ func (t *Turn) decide(sc *screening, c safety.Context, recent []dbgen.Message, a
 }
 
 // safetyContext is what the screen needs to know of the turns before a message, from the
-// session's messages, newest first: the level of the user's previous message and whether the
+// session's messages, newest first: the level of the user's previous message, whether the
 // companion's latest reply was a check-in or the crisis reply (both stored as the messages'
-// risk_level). With answered set (a retry), that message and what follows it are left out.
+// risk_level), and whether the student answered an earlier check-in with anything but a yes
+// (a user message stored at no risk right after a reply stored at the check-in tier).
+// With answered set (a retry), that message and what follows it are left out.
 func safetyContext(newestFirst []dbgen.Message, answered uuid.UUID) safety.Context {
 	var c safety.Context
-	seenReply, before := false, answered == uuid.Nil
-	for _, m := range newestFirst {
+	seenReply, seenUser, before := false, false, answered == uuid.Nil
+	var newer *dbgen.Message // the message after m in the session
+	for i := range newestFirst {
+		m := &newestFirst[i]
 		if !before {
 			before = m.ID == answered
+			continue
+		}
+		if m.Role == companion.RoleAssistant && m.RiskLevel == int16(safety.Possible) && newer != nil &&
+			newer.Role == companion.RoleUser && newer.RiskLevel == 0 {
+			c.Declined = true
+		}
+		newer = m
+		if seenUser {
+			if c.Declined {
+				break
+			}
 			continue
 		}
 		switch m.Role {
@@ -184,7 +201,7 @@ func safetyContext(newestFirst []dbgen.Message, answered uuid.UUID) safety.Conte
 			} else {
 				c.Previous = safety.Screen(m.Content, safety.Context{}).Level
 			}
-			return c
+			seenUser = true
 		case companion.RoleAssistant:
 			// Only a reply after the previous user message counts: the one the new message
 			// answers (none when that reply failed), and only when it asked the check-in

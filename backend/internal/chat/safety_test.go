@@ -201,11 +201,19 @@ func TestSafetyContextReadsThePreviousTurns(t *testing.T) {
 		{"after a check-in", checkIn, uuid.Nil, safety.Context{Previous: safety.Possible, CheckedIn: true}},
 		{"after the crisis reply", crisis, uuid.Nil, safety.Context{Previous: safety.Clear}},
 		{"after the crisis reply to an answer", answeredCheckIn, uuid.Nil, safety.Context{}},
-		{"after an unanswered message", failed, uuid.Nil, safety.Context{}},
+		// "Hi again" answered the check-in by moving on, though its own reply failed.
+		{"after an unanswered message", failed, uuid.Nil, safety.Context{Declined: true}},
 		{"a retry", retried, answered.ID, safety.Context{Previous: safety.Possible, CheckedIn: true}},
 		{"a stored level", storedPossible, uuid.Nil, safety.Context{Previous: safety.Possible}},
 		{"a stored level of none", storedNone, uuid.Nil, safety.Context{}},
 		{"after the follow-up", append([]dbgen.Message{msg(a, 1, companion.FollowUpReply), msg(u, 1, "idk")}, checkIn...), uuid.Nil, safety.Context{CheckedIn: true, FollowedUp: true}},
+		// The check-in was answered no, and the session went on: it was declined, however long ago.
+		{"after a declined check-in", append([]dbgen.Message{msg(a, 0, "Fair enough"), msg(u, 0, "thanks"),
+			msg(a, 0, "Good to hear"), msg(u, 0, "no, just tired")}, checkIn...), uuid.Nil, safety.Context{Declined: true}},
+		{"right after a declined check-in", append([]dbgen.Message{msg(a, 0, "Good to hear"), msg(u, 0, "no, just tired")}, checkIn...),
+			uuid.Nil, safety.Context{Declined: true}},
+		// A check-in answered yes (stored as a risk) was not declined.
+		{"after a confirmed check-in", append([]dbgen.Message{msg(a, 0, "Hello"), msg(u, 0, "hi")}, answeredCheckIn...), uuid.Nil, safety.Context{}},
 	}
 	for _, c := range cases {
 		if got := safetyContext(c.rows, c.answered); got != c.want {

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -86,17 +87,59 @@ func TestCrossValidation(t *testing.T) {
 		}
 		outside = append(outside, corpus.WeightedExamples(its, f.Weight)...)
 	}
+	// The everyday set's tuning half, which no scorer is trained on: its ordinary messages
+	// (each after "hey", so on its own) and its risky ones, screened by every fold's screen with
+	// gates of the everyday scorer: none ({0, 0}), the lower of the two scores ({1, 1}), the
+	// shipped one, and with SAFETY_CV_EV=gate a grid.
+	everyday, everydayRisky := cvEveryday(t, "ordinary_messages.jsonl"), cvEveryday(t, "risky_messages.jsonl")
+	type gate struct{ unsure, veto float64 }
+	gates := []gate{{0, 0}, {1, 1}, {defaultThresholds.unsure, defaultThresholds.veto}}
+	if os.Getenv("SAFETY_CV_EV") == "gate" {
+		for _, u := range []float64{0.5, 0.6, 0.7, 0.8, 0.9} {
+			for _, v := range []float64{0.05, 0.1, 0.15, 0.2, 0.3} {
+				if !slices.Contains(gates, gate{u, v}) {
+					gates = append(gates, gate{u, v})
+				}
+			}
+		}
+	}
+	type gateCell struct{ tp, nr, fp, nh, ord, ordRisky, evr, evrRisky int }
+	gateCells := map[gate]*gateCell{}
 	for k := range cvFolds {
 		train, test := corpus.Fold(tuning, k, cvFolds)
 		ex := corpus.Examples(append(slices.Clone(train), extra...))
 		m := model.Train(ex, o)
-		// The everyday scorer of the fold (the same and the outside sets): not shipped (see
-		// defaultScreener), measured with SAFETY_CV_EV=1.
-		var ev *model.Model
-		if os.Getenv("SAFETY_CV_EV") != "" {
-			ev = model.Train(append(ex, outside...), o)
-		}
+		// The everyday scorer of the fold, as ./gen trains it: the same and the outside sets.
+		ev := model.Train(append(ex, outside...), o)
 		s := &screener{m: m, ev: ev, th: defaultThresholds}
+		for _, g := range gates {
+			th := defaultThresholds
+			th.unsure, th.veto = g.unsure, g.veto
+			sc := &screener{m: m, ev: ev, th: th}
+			c := gateCells[g]
+			if c == nil {
+				c = &gateCell{}
+				gateCells[g] = c
+			}
+			for _, it := range test {
+				got := sc.screen(it.Text, devContext(sc, it.Context)).Risky()
+				if it.Risky() {
+					c.nr++
+					c.tp += b2i(got)
+				} else {
+					c.nh++
+					c.fp += b2i(got)
+				}
+			}
+			for _, msg := range everyday {
+				c.ord++
+				c.ordRisky += b2i(sc.screen(msg, Context{}).Risky())
+			}
+			for _, msg := range everydayRisky {
+				c.evr++
+				c.evrRisky += b2i(sc.screen(msg, Context{}).Risky())
+			}
+		}
 		for _, it := range test {
 			c := devContext(s, it.Context)
 			start := time.Now()
@@ -105,6 +148,9 @@ func TestCrossValidation(t *testing.T) {
 			label := it.Label
 			if r.Risky() {
 				add(all, "layer "+layer+" "+label, r)
+			}
+			if r.Weak {
+				add(all, "weak "+label, r)
 			}
 			add(all, it.Category, r)
 			add(all, "all "+label, r)
@@ -165,11 +211,24 @@ func TestCrossValidation(t *testing.T) {
 			}
 		}
 	}
+	// The weak signals, which a session whose check-in was declined does not ask about again.
+	for _, label := range []string{"risky", "harmless"} {
+		if tl := all["weak "+label]; tl != nil {
+			fmt.Fprintf(&b, "weak signals: %d %s\n", tl.n, label)
+		}
+	}
 	if os.Getenv("SAFETY_CV") == "grid" {
 		for _, th := range order {
 			c := grid[th]
 			fmt.Fprintf(&b, "  possible %.2f window %.2f plain %.2f weak %.2f: recall %d/%d (%.1f%%) FPR %d/%d (%.1f%%)\n", th.possible, th.window, th.plain, th.weak,
 				c.tp, c.nr, 100*float64(c.tp)/float64(c.nr), c.fp, c.nh, 100*float64(c.fp)/float64(c.nh))
+		}
+	}
+	for _, g := range gates {
+		if c := gateCells[g]; c != nil {
+			fmt.Fprintf(&b, "  everyday scorer unsure %.2f veto %.2f: recall %d/%d (%.1f%%) FPR %d/%d; everyday ordinary flagged %d/%d (%.1f%%), everyday risky %d/%d (%.1f%%)\n",
+				g.unsure, g.veto, c.tp, c.nr, 100*float64(c.tp)/float64(c.nr), c.fp, c.nh, c.ordRisky, c.ord,
+				100*float64(c.ordRisky)/float64(c.ord), c.evrRisky, c.evr, 100*float64(c.evrRisky)/float64(c.evr))
 		}
 	}
 	if os.Getenv("SAFETY_CV") == "v" {
@@ -184,4 +243,29 @@ func cvKey(it corpus.Item) string {
 		b.WriteString(t.Role + "\x1f" + t.Content + "\x1e")
 	}
 	return b.String() + "\x1d" + it.Text
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cvEveryday is the texts of one file of the everyday set's tuning half (never the held-back
+// half's).
+func cvEveryday(t *testing.T, file string) []string {
+	t.Helper()
+	b, err := os.ReadFile("../safetyeval/data/everyday/tuning/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, line := range strings.Split(string(b), "\n") {
+		var m struct{ Text string }
+		if strings.TrimSpace(line) != "" && json.Unmarshal([]byte(line), &m) == nil {
+			texts = append(texts, m.Text)
+		}
+	}
+	return texts
 }

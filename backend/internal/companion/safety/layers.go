@@ -25,6 +25,10 @@ type thresholds struct {
 	// weak is the cut-off for a possible risk in a message (or a window of a long one) with only
 	// weak words of the lexicon (see lexicon).
 	weak float64
+	// unsure and veto gate the everyday scorer (screener.ev): below unsure, the first scorer's
+	// score of a text without a strong word gives way to the everyday scorer's when that is
+	// below veto.
+	unsure, veto float64
 }
 
 // defaultThresholds were chosen by five-fold cross-validation on the tuning half (see
@@ -32,28 +36,33 @@ type thresholds struct {
 // and then the false-positive rate; plain is 0.6 rather than the grid's 0.5, so that a plain
 // question ("will it ever get better?") is answered, not screened. weak is the lowest of the
 // grid's (0.3, 0.45, 0.6): higher ones cut more everyday interruptions but cost recall on
-// messages the scorers never saw (SAFETY_CV=grid), and recall comes first.
-var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.3}
+// messages the scorers never saw (SAFETY_CV=grid), and recall comes first. veto is the highest
+// of the everyday scorer's gates that kept the cross-validation recall (SAFETY_CV_EV=gate; at
+// that veto, unsure from 0.5 to 0.9 gives the same figures): higher ones, like taking the lower
+// of the two scores, cut more everyday interruptions but cost recall.
+var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.3, unsure: 0.8, veto: 0.1}
 
 // screener is the layered screen with a given scorer.
 type screener struct {
 	m *model.Model
 	// ev, when set, is the everyday scorer: trained also on thousands of everyday sentences
-	// (stress, flatmates, work), it is the second opinion a message without a strong word of
-	// risk needs before it interrupts (see weakScore). The shipped screen has none (see
-	// defaultScreener); the cross-validation bench measures it.
+	// (stress, flatmates, work), it is the second opinion on a message without a strong word of
+	// risk that the first scorer is unsure of (see weakScore).
 	ev *model.Model
 	th thresholds
 }
 
-// weakScore is the score of text without a strong word of the lexicon: the lower of the two
-// scorers', since words of time, plans and living are common in everyday talk, which the
-// first scorer has seen little of.
+// weakScore is the score of text without a strong word of the lexicon: the first scorer's, or,
+// where it is unsure, the everyday scorer's if that is near sure the text is harmless, since
+// words of time, plans and living are common in everyday talk, which the first scorer has seen
+// little of.
 func (s *screener) weakScore(t string) float64 {
 	f := model.Features(t)
 	sc := s.m.Score(f)
-	if s.ev != nil {
-		sc = min(sc, s.ev.Score(f))
+	if s.ev != nil && sc < s.th.unsure {
+		if e := s.ev.Score(f); e < s.th.veto {
+			sc = min(sc, e)
+		}
 	}
 	return sc
 }
@@ -98,7 +107,8 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 
 	whole, window, weakWindow := s.score(mk)
 	level := None
-	switch strength := lexiconStrength(masked); {
+	strength := lexiconStrength(masked)
+	switch {
 	case len(strings.Fields(masked)) < 4:
 		// Two or three words give the scorer little to go on ("cut me", "all of them"): at
 		// most a possible risk, and only when it is very sure.
@@ -130,13 +140,19 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 		level = Possible
 	}
 	layer := "scorer"
+	// A possible risk on the scorer's word alone, without a strong word of the lexicon (in a
+	// long message, in no window with one), and below the score a message without the lexicon
+	// needs, is a weak signal (see Result.Weak).
+	weak := level == Possible && max(whole, weakWindow) < s.th.plain &&
+		(window == 0 && weakWindow == 0 && strength < 2 || (window > 0 || weakWindow > 0) && window < s.th.window)
 	// A denial followed by what it denied ("im not suicidal but i think about it every day") is
 	// at least a possible risk.
 	if level == None && mk.AfterDenial != "" && afterDenialRisk.MatchString(mk.AfterDenial) {
 		level, layer = Possible, "denial"
 	}
 	// Hopelessness without intent gets the check-in; only a near-certain score makes it clear.
-	if matchesAny(possible, masked) && (level == None || level == Clear && whole < 0.97 && window < 0.97) {
+	hopeless := matchesAny(possible, masked)
+	if hopeless && (level == None || level == Clear && whole < 0.97 && window < 0.97) {
 		if level == None {
 			layer = "possible"
 		}
@@ -152,7 +168,7 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 	if cat == "" {
 		cat = Suicide
 	}
-	return Result{Level: level, Category: cat}, layer
+	return Result{Level: level, Category: cat, Weak: weak && !hopeless && layer == "scorer"}, layer
 }
 
 // score is the scorer's score of the masked message, or, for a long message, 0 and its
@@ -223,6 +239,7 @@ var afterDenialRisk = rx(`\b(think|thinking|thought|dream\w*|fantasi\w*) (about|
 var possible = []*lazyre.Regexp{
 	rx(`\b(cant|can not|cannot) (do|take|handle) (this|it) (anymore|any longer)\b`),
 	rx(`\bwant(ed)? to (just )?disappear\b`),
+	rx(`\b(want|wanna|wish i could) (to )?(just )?sleep forever\b`),
 	rx(`\b(whats|what is) (even )?the point( of (anything|any of this|trying|being here|me))?\b`),
 	rx(`\bno (way out|hope left)\b|\bhopeless\b`),
 }

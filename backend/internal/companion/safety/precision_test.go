@@ -169,28 +169,40 @@ func TestHedgeMustBeTheAnswer(t *testing.T) {
 	}
 }
 
-// TestEverydayScorerIsASecondOpinion: with an everyday scorer (measured by the
-// cross-validation bench, not shipped), a message without a strong word is scored by the lower
-// of the two scorers; a strong word is scored by the first scorer alone.
+// TestEverydayScorerIsASecondOpinion: a message without a strong word that the first scorer
+// is unsure of takes the everyday scorer's score when that one is near sure the message is
+// harmless, and keeps the first scorer's otherwise; a strong word is scored by the first
+// scorer alone. The shipped screen has the everyday scorer.
 func TestEverydayScorerIsASecondOpinion(t *testing.T) {
-	first := defaultScreener.m
-	// A second opinion trained to find everyday talk harmless and the word "again" risky.
-	ev := model.Train([]model.Example{
-		{Features: model.Features(" the radiator bangs all night and wakes me up "), Risky: false},
-		{Features: model.Features(" my flatmate said nothing about the rent "), Risky: false},
-		{Features: model.Features(" again again again "), Risky: true},
-	}, model.DefaultOptions)
-	s := &screener{m: first, ev: ev, th: defaultThresholds}
-	for _, msg := range []string{
-		" the radiator bangs all night and wakes me up ",
-		" my flatmate said nothing about the rent ",
+	s := defaultScreener
+	if s.ev == nil {
+		t.Fatal("the shipped screen has no everyday scorer")
+	}
+	for _, c := range []struct {
+		msg    string
+		vetoed bool
+	}{
+		// The first scorer would ask; the everyday scorer is near sure it is everyday talk.
+		{"i have been avoiding my emails all week", true},
+		// The everyday scorer is not near sure: the first scorer's score stands.
+		{"sleep has been bad too, i keep waking up at like 4am thinking about grades", false},
 	} {
-		w, a, b := s.weakScore(msg), first.Score(model.Features(msg)), ev.Score(model.Features(msg))
-		if w != min(a, b) || a == b {
-			t.Errorf("weakScore(%q) = %.2f, want the lower of %.2f and %.2f", msg, w, a, b)
+		f := model.Features(text.Mask(c.msg).Text)
+		a, b := s.m.Score(f), s.ev.Score(f)
+		if vetoed := a < s.th.unsure && b < s.th.veto; vetoed != c.vetoed {
+			t.Errorf("%q: vetoed %v, want %v (first %.2f, everyday %.2f)", c.msg, vetoed, c.vetoed, a, b)
+		}
+		if got := Screen(c.msg, Context{}).Risky(); got == c.vetoed {
+			t.Errorf("%q: flagged %v, want %v", c.msg, got, !c.vetoed)
 		}
 	}
-	if whole, _, _ := s.score(text.Mask("i just want to die already")); whole != first.Score(model.Features(text.Mask("i just want to die already").Text)) {
+	// A score the first scorer is sure of is not asked about.
+	sure := *s
+	sure.th.unsure = 0
+	if msg := " i have been avoiding my emails all week "; sure.weakScore(msg) != s.m.Score(model.Features(msg)) {
+		t.Errorf("a sure score was asked about")
+	}
+	if whole, _, _ := s.score(text.Mask("i just want to die already")); whole != s.m.Score(model.Features(text.Mask("i just want to die already").Text)) {
 		t.Errorf("a message with a strong word is not scored by the first scorer alone")
 	}
 }

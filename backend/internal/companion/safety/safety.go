@@ -11,7 +11,8 @@
 // scorer.bin), which also scores each sentence of a long message. The lexicon's strong words
 // (dying, a means, a high place, hurting oneself, abuse) let the scorer alone make a message a
 // clear risk; with only weak ones (times, plans, "again") it gives at most the check-in, and
-// only if the everyday scorer, trained also on thousands of everyday sentences, agrees. Thresholds were chosen by
+// not when the scorer is unsure and the everyday scorer, trained also on thousands of everyday
+// sentences, is near sure the message is harmless. Thresholds were chosen by
 // cross-validation on the tuning half only (cv_test.go); the held-back half is never read here.
 package safety
 
@@ -72,6 +73,18 @@ type Context struct {
 	// AskedSafe is true when the question was "are you safe?", to which "no" confirms the
 	// risk. The chat never asks it; a labelled conversation may.
 	AskedSafe bool
+	// Declined is true when, earlier in the session, the student answered a check-in with
+	// anything but a yes: a no, or a message that moved on. The send path then answers a weak
+	// signal (Result.Weak) as an ordinary message rather than asking again (see Asks); the screen
+	// itself does not read it.
+	Declined bool
+}
+
+// Asks reports whether a result gets the check-in or the crisis reply in a context: every
+// risk does, but a weak signal in a session whose check-in the student has declined. An
+// attempt under way always does.
+func (c Context) Asks(r Result) bool {
+	return r.Risky() && !(c.Declined && r.Weak && !r.Urgent() && !r.Unclear)
 }
 
 // FollowsRisk reports whether the message follows a check-in, the crisis reply or a risky
@@ -87,6 +100,11 @@ type Result struct {
 	// Unclear is set for an unclear answer to a question about risk ("idk", "meh"): a possible
 	// risk that gets the gentle follow-up rather than the check-in.
 	Unclear bool
+	// Weak is set for a possible risk on the learned scorer's word alone, in a message without a
+	// strong word of the lexicon (no dying, means, high place, hurting oneself or abuse): the
+	// signal a session whose check-in the student already answered no, or moved on from,
+	// is not asked about again (see Context.Declined).
+	Weak bool
 }
 
 // Risky reports whether the message gets the resources (either tier).
@@ -107,21 +125,25 @@ func Screen(text string, c Context) Result { return defaultScreener.screen(text,
 
 //go:generate go run ./gen
 
-// scorerModel is the learned scorer's weights, written by ./gen: trained on the tuning half of
-// the labelled set and the training corpus in training/.
+// scorerModel is the two learned scorers' weights, one after the other (the same size each),
+// written by ./gen: the scorer, trained on the tuning half of the labelled set and the training
+// corpus in training/, and the everyday scorer, trained also on outside sets of everyday and
+// figurative sentences (training/external; see screener.ev).
 //
 //go:embed scorer.bin
 var scorerModel []byte
 
-// defaultScreener ships without the everyday scorer (screener.ev): as the second opinion on
-// messages without a strong word it halved the everyday interruptions of the tuning half, but
-// cost recall on messages no scorer had seen (cross-validation 90.8% → 88.6%) and on the
-// held-back half, below the floor the screen keeps. The cross-validation bench still measures
-// it (SAFETY_CV_EV=1).
+// defaultScreener is the shipped screen: both scorers, with the thresholds and the everyday
+// scorer's gate chosen by cross-validation (see defaultThresholds).
 var defaultScreener = func() *screener {
-	m, err := model.Decode(scorerModel)
+	half := len(scorerModel) / 2
+	m, err := model.Decode(scorerModel[:half])
 	if err != nil {
 		panic("safety: " + err.Error())
 	}
-	return &screener{m: m, th: defaultThresholds}
+	ev, err := model.Decode(scorerModel[half:])
+	if err != nil {
+		panic("safety: " + err.Error())
+	}
+	return &screener{m: m, ev: ev, th: defaultThresholds}
 }()

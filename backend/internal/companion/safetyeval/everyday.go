@@ -104,7 +104,7 @@ const (
 // since it asks again and the resources stay pinned; once the session has had the crisis
 // reply, any later risk but an attempt under way gets an acknowledgement), chat.safetyContext (the previous message's
 // level on its own, whether the reply it answers asked the check-in question, and whether
-// that was the follow-up), Turn.reply (the first message of a session is answered after the AI notice; the
+// that was the follow-up, and whether an earlier check-in was answered with anything but a yes), Turn.reply (the first message of a session is answered after the AI notice; the
 // offline engine's replies are not screened) and Turn.prompt (the engine is told how many
 // crisis replies the session has had and whether the last reply was one).
 func Converse(turns []string) ([]Outcome, []string) {
@@ -143,9 +143,13 @@ func (s *Sender) Send(msg string, compose func(companion.Prompt) string) (Outcom
 		out, reply = Crisis, companion.CrisisReplyFor(companion.Risk(risk.Category), companion.Where{})
 	case risk.Unclear:
 		out, reply = CheckedIn, companion.FollowUpReply
-	case risk.Level == safety.Possible:
+	case risk.Level == safety.Possible && s.c.Asks(risk):
 		out, reply = CheckedIn, companion.CheckInReplyFor(companion.Where{})
 	default:
+		if risk.Risky() {
+			// A weak signal after a declined check-in: stored as showing none.
+			alone = safety.Result{}
+		}
 		reply = compose(companion.Prompt{History: s.History, Message: msg, Crises: s.crises, AfterCrisis: s.afterCrisis})
 		if len(s.History) == 0 {
 			// A session opened with the student's own words: the reply, after the AI notice.
@@ -154,7 +158,8 @@ func (s *Sender) Send(msg string, compose func(companion.Prompt) string) (Outcom
 	}
 	s.History = append(s.History, companion.Turn{Role: companion.RoleUser, Content: msg},
 		companion.Turn{Role: companion.RoleAssistant, Content: reply})
-	s.c = safety.Context{Previous: alone.Level, CheckedIn: out == CheckedIn, FollowedUp: risk.Unclear && out == CheckedIn}
+	s.c = safety.Context{Previous: alone.Level, CheckedIn: out == CheckedIn, FollowedUp: risk.Unclear && out == CheckedIn,
+		Declined: s.c.Declined || s.c.CheckedIn && out == Answered}
 	s.afterCrisis = out == Crisis || out == Ack
 	if s.afterCrisis {
 		s.crises++

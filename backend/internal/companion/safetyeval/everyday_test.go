@@ -64,6 +64,22 @@ func TestConverseFollowsTheSendPath(t *testing.T) {
 	}
 }
 
+// After a check-in the student answered no, a weak signal later in the session gets an
+// ordinary reply, as in the send path; a strong one still gets the check-in or the crisis reply.
+func TestConverseDoesNotAskAgainAfterADeclinedCheckIn(t *testing.T) {
+	weak := "the heating ticks all night and i wake up every hour"
+	out, _ := Converse([]string{"hey", "sleep has been bad too, i keep waking up at like 4am thinking about grades", "no im fine, just stressed",
+		weak, "i have been saving my pills"})
+	want := []Outcome{Answered, CheckedIn, Answered, Answered, Crisis}
+	if !slices.Equal(out, want) {
+		t.Errorf("outcomes %v, want %v", out, want)
+	}
+	// Without the declined check-in, the same weak signal is asked about.
+	if out, _ := Converse([]string{"hey", weak}); out[1] != CheckedIn {
+		t.Errorf("the weak signal on its own: %v, want the check-in", out[1])
+	}
+}
+
 func TestRepeatsAfterCrisisCountsOnlyFromTheCrisisReplyOn(t *testing.T) {
 	out := []Outcome{Answered, Answered, Crisis, Answered, Crisis}
 	replies := []string{
