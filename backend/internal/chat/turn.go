@@ -61,6 +61,7 @@ type Turn struct {
 	notice    string           // the repeated AI disclosure, when due
 	history   []companion.Turn // the turns before the message, oldest first
 	memories  []string         // remembered from earlier sessions, newest first
+	checkins  []dbgen.ListRecentCheckinsForPromptRow
 	paced     bool
 	counted   *counters // what a failed reply gives back
 	live      *liveReply
@@ -92,7 +93,7 @@ func (s *Service) open(ctx context.Context, userID uuid.UUID, msg string, sc *sc
 		if t.user, err = r.userOrErr(); err != nil {
 			return err
 		}
-		t.memories = r.memories
+		t.memories, t.checkins = r.memories, r.checkins
 		if err := s.check(c, t.user.Role); err != nil {
 			return err
 		}
@@ -151,7 +152,7 @@ func (s *Service) continueSession(ctx context.Context, userID, sessionID uuid.UU
 		if t.user, err = r.userOrErr(); err != nil {
 			return err
 		}
-		t.memories = r.memories
+		t.memories, t.checkins = r.memories, r.checkins
 		if err := s.check(c, t.user.Role); err != nil {
 			return err
 		}
@@ -210,7 +211,7 @@ func (s *Service) Retry(ctx context.Context, userID, sessionID uuid.UUID, paced 
 		if t.user, err = r.userOrErr(); err != nil {
 			return err
 		}
-		t.memories = r.memories
+		t.memories, t.checkins = r.memories, r.checkins
 		if err := s.check(c, t.user.Role); err != nil {
 			return err
 		}
