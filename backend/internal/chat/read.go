@@ -82,6 +82,8 @@ func (s *Service) readUser(ctx context.Context, r *reads, userID uuid.UUID) func
 	}
 }
 
+// memoriesErr is the error of what a prompt reads beyond the session: the memories, then the
+// recent check-ins.
 func memoriesErr(memErr, checkinsErr error) error {
 	if memErr != nil {
 		return fmt.Errorf("load memories: %w", memErr)
