@@ -26,13 +26,12 @@ type checkinPattern struct {
 	lowly bool // a low pattern, which may also open a session (see reply.checkinLine)
 }
 
-// Which check-ins count as low.
+// Which check-ins count as low, and how many days make a pattern.
 const (
-	lowMood      = 2
-	lowEnergy    = 2
-	patternDays  = 2 // a pattern holds on at least this many days
-	openingDays  = 3 // the low days after which the first reply may name the pattern unasked
-	checkinsSaid = "this week."
+	lowMood     = 2
+	lowEnergy   = 2
+	patternDays = 2 // a pattern holds on at least this many days
+	openingDays = 3 // the low days after which the first reply may name the pattern unasked
 )
 
 var countWords = [...]string{2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
@@ -60,16 +59,16 @@ func days(cs []MoodCheckin, keep func(MoodCheckin) bool) int {
 func checkinPatterns(cs []MoodCheckin) []checkinPattern {
 	var out []checkinPattern
 	if n := days(cs, func(c MoodCheckin) bool { return c.Energy > 0 && c.Energy <= lowEnergy }); n >= patternDays {
-		out = append(out, checkinPattern{line: "You checked in feeling drained on " + daysText(n) + " " + checkinsSaid, lowly: n >= openingDays,
+		out = append(out, checkinPattern{line: "You checked in feeling drained on " + daysText(n) + " this week.", lowly: n >= openingDays,
 			fits: []string{"tired", "exhausted", "drained", "sleep", "sleeping", "energy", "worn out", "burnt out", "burned out", "no energy"}})
 	}
 	if n := days(cs, func(c MoodCheckin) bool { return c.Mood <= lowMood }); n >= patternDays {
-		out = append(out, checkinPattern{line: "You checked in feeling low on " + daysText(n) + " " + checkinsSaid, lowly: n >= openingDays,
+		out = append(out, checkinPattern{line: "You checked in feeling low on " + daysText(n) + " this week.", lowly: n >= openingDays,
 			fits: []string{"low", "down", "sad", "mood", "rough", "hard", "struggling", "tired", "exhausted", "drained"}})
 	}
 	for _, tag := range checkinTags {
 		if n := days(cs, func(c MoodCheckin) bool { return slices.Contains(c.Tags, tag) }); n >= patternDays {
-			line := strings.ToUpper(tag[:1]) + tag[1:] + " came up in your check-ins on " + daysText(n) + " " + checkinsSaid
+			line := strings.ToUpper(tag[:1]) + tag[1:] + " came up in your check-ins on " + daysText(n) + " this week."
 			out = append(out, checkinPattern{line: line, fits: tagWords[tag]})
 		}
 	}
