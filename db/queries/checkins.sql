@@ -60,3 +60,12 @@ SELECT * FROM checkins
 WHERE user_id = @user_id AND (created_at, id) > (@after_created::timestamptz, @after_id::uuid)
 ORDER BY created_at, id
 LIMIT @max_rows::integer;
+
+-- name: ListRecentCheckinsForPrompt :many
+-- ListRecentCheckinsForPrompt returns what the companion may know of the user's check-ins
+-- created since @since, newest first: mood, energy, emotions, tags and day, never the note,
+-- and none whose note the crisis screen flagged (issue 31, §5).
+SELECT mood, energy, emotions, tags, local_date FROM checkins
+WHERE user_id = @user_id AND created_at >= @since::timestamptz AND safety IS NULL
+ORDER BY created_at DESC, id DESC
+LIMIT 50;

@@ -56,26 +56,48 @@ const reports = Array.from({ length: 7 }, (_, i) => ({
   themes: ['exams', 'roommate', 'home', 'library'].slice(0, 2 + (i % 3)),
   suggestion: 'When worry builds this week, try writing down one thing you can control and one you can let wait.',
   createdAt: '2026-11-23T08:00:00Z',
+  // The week's check-ins; every third week had none, which the card does not remark on.
+  checkins:
+    i % 3 === 2
+      ? { count: 0, tags: [] }
+      : {
+          count: 2 + i,
+          lowestMood: 1 + (i % 3),
+          highestMood: 4,
+          tags: [
+            { tag: 'sleep', count: 2 },
+            { tag: 'alone time', count: 1 },
+          ],
+        },
 }));
 
-test('the insights trend at 390 px has no WCAG A/AA violations and no sideways overflow, light and dark', async ({
+test('the insights trend and check-ins at 390 and 1280 px have no WCAG A/AA violations and no sideways overflow, light and dark', async ({
   page,
   request,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const email = await verifiedAccount(request, 'insights-a11y');
   setRole(email, 'PREMIUM');
   await page.route('**/api/insights/weekly', (route) => route.fulfill({ json: reports }));
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, email);
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.goto('/insights');
-    await expect(page.getByRole('img', { name: /Feelings over the last 8 weeks/ })).toBeVisible();
-    await expect(page.getByRole('article')).toHaveCount(7);
-    expect(await sidewaysOverflow(page)).toBe(0);
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    expect(results.violations.map((v) => `${colorScheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)).toEqual([]);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.goto('/insights');
+      await expect(page.getByRole('img', { name: /Feelings over the last 8 weeks/ })).toBeVisible();
+      await expect(page.getByRole('article')).toHaveCount(7);
+      const week = page.getByRole('article').first();
+      await expect(week.getByText('2 check-ins, mood from very low to good')).toBeVisible();
+      await expect(week.getByLabel('What your check-ins were about')).toContainText('alone time (1)');
+      await expect(page.getByRole('article').nth(2)).not.toContainText('check-in');
+      expect(await sidewaysOverflow(page)).toBe(0);
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(
+        results.violations.map((v) => `${width} ${colorScheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`),
+      ).toEqual([]);
+    }
   }
 });

@@ -329,6 +329,55 @@ func (q *Queries) ListCheckinsPage(ctx context.Context, arg ListCheckinsPagePara
 	return items, nil
 }
 
+const listRecentCheckinsForPrompt = `-- name: ListRecentCheckinsForPrompt :many
+SELECT mood, energy, emotions, tags, local_date FROM checkins
+WHERE user_id = $1 AND created_at >= $2::timestamptz AND safety IS NULL
+ORDER BY created_at DESC, id DESC
+LIMIT 50
+`
+
+type ListRecentCheckinsForPromptParams struct {
+	UserID uuid.UUID
+	Since  time.Time
+}
+
+type ListRecentCheckinsForPromptRow struct {
+	Mood      int32
+	Energy    *int32
+	Emotions  []string
+	Tags      []string
+	LocalDate time.Time
+}
+
+// ListRecentCheckinsForPrompt returns what the companion may know of the user's check-ins
+// created since @since, newest first: mood, energy, emotions, tags and day, never the note,
+// and none whose note the crisis screen flagged (issue 31, §5).
+func (q *Queries) ListRecentCheckinsForPrompt(ctx context.Context, arg ListRecentCheckinsForPromptParams) ([]ListRecentCheckinsForPromptRow, error) {
+	rows, err := q.db.Query(ctx, listRecentCheckinsForPrompt, arg.UserID, arg.Since)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRecentCheckinsForPromptRow{}
+	for rows.Next() {
+		var i ListRecentCheckinsForPromptRow
+		if err := rows.Scan(
+			&i.Mood,
+			&i.Energy,
+			&i.Emotions,
+			&i.Tags,
+			&i.LocalDate,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const updateCheckin = `-- name: UpdateCheckin :one
 UPDATE checkins
 SET mood = $1, energy = $2, emotions = $3, tags = $4, note = $5, safety = $6

@@ -243,6 +243,10 @@ type Querier interface {
 	// message has them zero instead: its id is the nil uuid.
 	ListMessagesUnlessVersion(ctx context.Context, arg ListMessagesUnlessVersionParams) ([]ListMessagesUnlessVersionRow, error)
 	ListPushSubscriptions(ctx context.Context, userID uuid.UUID) ([]PushSubscription, error)
+	// ListRecentCheckinsForPrompt returns what the companion may know of the user's check-ins
+	// created since @since, newest first: mood, energy, emotions, tags and day, never the note,
+	// and none whose note the crisis screen flagged (issue 31, §5).
+	ListRecentCheckinsForPrompt(ctx context.Context, arg ListRecentCheckinsForPromptParams) ([]ListRecentCheckinsForPromptRow, error)
 	// ListRecentMessages lists at most max_rows of the user's session's messages,
 	// newest first, older than the (before_at, before_id) cursor when it is set: a
 	// backward index scan that stops at the limit, whatever the session's length.

@@ -134,10 +134,22 @@ const (
 	SendMessageRequestMessageMinLength = 1
 	// SendMessageRequestMessageMaxLength is the maxLength of SendMessageRequest.message.
 	SendMessageRequestMessageMaxLength = 4000
+	// TagCountCountMinimum is the minimum of TagCount.count.
+	TagCountCountMinimum = 1
 	// VoiceRequestMessageMinLength is the minLength of VoiceRequest.message.
 	VoiceRequestMessageMinLength = 1
 	// VoiceRequestMessageMaxLength is the maxLength of VoiceRequest.message.
 	VoiceRequestMessageMaxLength = 4000
+	// WeekCheckinsCountMinimum is the minimum of WeekCheckins.count.
+	WeekCheckinsCountMinimum = 0
+	// WeekCheckinsHighestMoodMinimum is the minimum of WeekCheckins.highestMood.
+	WeekCheckinsHighestMoodMinimum = 1
+	// WeekCheckinsHighestMoodMaximum is the maximum of WeekCheckins.highestMood.
+	WeekCheckinsHighestMoodMaximum = 5
+	// WeekCheckinsLowestMoodMinimum is the minimum of WeekCheckins.lowestMood.
+	WeekCheckinsLowestMoodMinimum = 1
+	// WeekCheckinsLowestMoodMaximum is the maximum of WeekCheckins.lowestMood.
+	WeekCheckinsLowestMoodMaximum = 5
 	// WeekdayMoodWeekdayMinimum is the minimum of WeekdayMood.weekday.
 	WeekdayMoodWeekdayMinimum = 0
 	// WeekdayMoodWeekdayMaximum is the maximum of WeekdayMood.weekday.

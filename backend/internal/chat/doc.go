@@ -9,8 +9,8 @@
 //   - sending and replies: send.go (Send, Begin, the quota and rate checks), turn.go (a
 //     message decided in a new or a continued session, Retry), commit.go (a send's
 //     transaction: the locks of its first round trip, its writes, the commit that lets its
-//     reply be shown), read.go (the reads a send needs: the user, memories, the history that
-//     fits the prompt), safety.go (the safety step of a send), reply.go (the companion's reply
+//     reply be shown), read.go (the reads a send needs: the user, memories, recent
+//     check-ins, the history that fits the prompt), safety.go (the safety step of a send), reply.go (the companion's reply
 //     produced, and its prompt), stored.go (a reply stored, a session ended by its token
 //     limit), sendstate.go (what this instance keeps of a session for its next send);
 //   - reading and listing: session.go (Get, Detail, Takeaway, End, Delete), pages.go (the

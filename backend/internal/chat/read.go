@@ -53,6 +53,8 @@ type reads struct {
 	// memories are what is remembered from the user's earlier sessions, newest first (none
 	// while memory is off).
 	memories []string
+	// checkins are the user's check-ins of the last seven days (see recentCheckins).
+	checkins []dbgen.ListRecentCheckinsForPromptRow
 }
 
 func (r *reads) userOrErr() (dbgen.User, error) {
@@ -67,23 +69,48 @@ func (r *reads) userOrErr() (dbgen.User, error) {
 
 func (s *Service) readUser(ctx context.Context, r *reads, userID uuid.UUID) func(*store.Conn) error {
 	return func(c *store.Conn) error {
-		var memErr error
+		var memErr, checkinsErr error
 		b := store.NewBatch(func(q *dbgen.Queries) {
 			r.user, r.userErr = q.GetUserByID(ctx, userID)
 			r.memories, memErr = q.ListMemoryTextsForPrompt(ctx, userID)
+			r.checkins, checkinsErr = s.recentCheckins(ctx, q, userID)
 		})
 		if err := c.Send(ctx, b); err != nil {
 			return err
 		}
-		return memoriesErr(memErr)
+		return memoriesErr(memErr, checkinsErr)
 	}
 }
 
-func memoriesErr(err error) error {
-	if err != nil {
-		return fmt.Errorf("load memories: %w", err)
+// memoriesErr is the error of what a prompt reads beyond the session: the memories, then the
+// recent check-ins.
+func memoriesErr(memErr, checkinsErr error) error {
+	if memErr != nil {
+		return fmt.Errorf("load memories: %w", memErr)
+	}
+	if checkinsErr != nil {
+		return fmt.Errorf("load check-ins: %w", checkinsErr)
 	}
 	return nil
+}
+
+// recentCheckins reads what a prompt carries of the user's check-ins: those of the last seven
+// days, without notes and without any whose note the crisis screen flagged.
+func (s *Service) recentCheckins(ctx context.Context, q *dbgen.Queries, userID uuid.UUID) ([]dbgen.ListRecentCheckinsForPromptRow, error) {
+	return q.ListRecentCheckinsForPrompt(ctx, dbgen.ListRecentCheckinsForPromptParams{UserID: userID, Since: s.now().AddDate(0, 0, -7)})
+}
+
+// moodCheckins is the companion's form of the recent check-ins.
+func moodCheckins(rows []dbgen.ListRecentCheckinsForPromptRow) []companion.MoodCheckin {
+	out := make([]companion.MoodCheckin, 0, len(rows))
+	for _, r := range rows {
+		c := companion.MoodCheckin{Mood: int(r.Mood), Emotions: r.Emotions, Tags: r.Tags, Day: r.LocalDate}
+		if r.Energy != nil {
+			c.Energy = int(*r.Energy)
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // readUserAndHistory reads the user and the session's newest messages in one round trip,
@@ -94,17 +121,19 @@ func (s *Service) readUserAndHistory(ctx context.Context, r *reads, userID, sess
 			limit                      int32
 			first                      []dbgen.Message
 			limitErr, firstErr, memErr error
+			checkinsErr                error
 		)
 		b := store.NewBatch(func(q *dbgen.Queries) {
 			r.user, r.userErr = q.GetUserByID(ctx, userID)
 			limit, limitErr = q.GetSessionContextRows(ctx, dbgen.GetSessionContextRowsParams{ID: sessionID, UserID: userID})
 			first, firstErr = readFirstPage(ctx, q, userID, sessionID)
 			r.memories, memErr = q.ListMemoryTextsForPrompt(ctx, userID)
+			r.checkins, checkinsErr = s.recentCheckins(ctx, q, userID)
 		})
 		if err := c.Send(ctx, b); err != nil {
 			return err
 		}
-		if err := memoriesErr(memErr); err != nil {
+		if err := memoriesErr(memErr, checkinsErr); err != nil {
 			return err
 		}
 		if firstErr != nil {

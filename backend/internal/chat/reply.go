@@ -213,13 +213,16 @@ func (t *Turn) prompt() companion.Prompt {
 	p := profileOf(t.user)
 	kept, older := companion.TrimHistory(t.history, t.s.limits.ContextBudget)
 	system := companion.BuildSystemPrompt(p, t.earlierPart(older), t.memories...) + companion.ContinuedThread(p, t.thread[0], t.thread[1])
+	checkins := moodCheckins(t.checkins)
 	if t.crises > 0 {
 		system += "\n\n" + companion.AfterCrisisGuidance
+	} else if c := companion.CheckinContext(checkins); c != "" {
+		system += "\n\n" + c // never in a session with a crisis, like the offline engine
 	}
 	return companion.Prompt{
 		System: system, History: kept, Message: t.message,
 		Profile: p, Memories: t.memories, Paced: t.paced,
-		Crises: int(t.crises), AfterCrisis: t.afterCrisis,
+		Crises: int(t.crises), AfterCrisis: t.afterCrisis, Checkins: checkins,
 	}
 }
 

@@ -38,6 +38,9 @@ type sendState struct {
 	user     dbgen.User
 	userFP   string // the user row's fingerprint (GetUserForSend)
 	memories []string
+	// checkins are the recent check-ins as the reply's store read them: one made since shows
+	// from the send after next.
+	checkins []dbgen.ListRecentCheckinsForPromptRow
 	recent   []dbgen.Message // newest first, as readUserAndHistory reads them
 	needed   int
 }
@@ -91,6 +94,7 @@ func stateSize(st *sendState) int {
 	for _, m := range st.memories {
 		n += 16 + len(m)
 	}
+	n += 128 * len(st.checkins)
 	return n
 }
 
@@ -99,13 +103,16 @@ func stateSize(st *sendState) int {
 type stateReads struct {
 	user                      dbgen.GetUserForSendRow
 	memories                  []string
+	checkins                  []dbgen.ListRecentCheckinsForPromptRow
 	first                     []dbgen.Message
 	userErr, memErr, firstErr error
+	checkinsErr               error
 }
 
-func (r *stateReads) read(ctx context.Context, q *dbgen.Queries, userID, sessionID uuid.UUID) {
+func (r *stateReads) read(ctx context.Context, s *Service, q *dbgen.Queries, userID, sessionID uuid.UUID) {
 	r.user, r.userErr = q.GetUserForSend(ctx, userID)
 	r.memories, r.memErr = q.ListMemoryTextsForPrompt(ctx, userID)
+	r.checkins, r.checkinsErr = s.recentCheckins(ctx, q, userID)
 	r.first, r.firstErr = readFirstPage(ctx, q, userID, sessionID)
 }
 
@@ -117,14 +124,14 @@ func (r *stateReads) state(s *Service, sess dbgen.ChatSession) *sendState {
 	if sess.Status != statusActive || sess.ReplyUntil != nil {
 		return nil
 	}
-	if r.userErr != nil || r.memErr != nil || r.firstErr != nil {
+	if r.userErr != nil || r.memErr != nil || r.checkinsErr != nil || r.firstErr != nil {
 		return nil
 	}
 	needed, enough := s.neededIn(r.first, max(historyPage, int(sess.ContextRows)))
 	if !enough {
 		return nil
 	}
-	return &sendState{session: sess, user: r.user.User, userFP: r.user.Fingerprint, memories: r.memories, recent: r.first, needed: needed}
+	return &sendState{session: sess, user: r.user.User, userFP: r.user.Fingerprint, memories: r.memories, checkins: r.checkins, recent: r.first, needed: needed}
 }
 
 // ForgetUser drops what this instance kept for the next sends of the user's chats: the
@@ -144,7 +151,7 @@ func (s *Service) continueKept(ctx context.Context, st *sendState, userID, sessi
 	}
 	now := s.now()
 	c := &counters{day: day(now), now: now}
-	t := &Turn{s: s, user: st.user, session: st.session, memories: st.memories, message: msg, messageID: uuid.New(), paced: in.Paced, counted: c, screen: sc}
+	t := &Turn{s: s, user: st.user, session: st.session, memories: st.memories, checkins: st.checkins, message: msg, messageID: uuid.New(), paced: in.Paced, counted: c, screen: sc}
 	t.history, t.earlier = turnsBefore(uncovered(st.session, st.recent), uuid.Nil), earlierOf(st.session)
 	t.decide(sc, safetyContext(st.recent, uuid.Nil), st.recent, uuid.Nil)
 

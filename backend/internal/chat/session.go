@@ -61,7 +61,7 @@ func (s *Service) Detail(ctx context.Context, userID, sessionID uuid.UUID) (Deta
 		row, rowErr = q.GetSessionForUser(ctx, dbgen.GetSessionForUserParams{ID: sessionID, UserID: userID})
 		rows, msgsErr = q.ListMessagesUnlessVersion(ctx, dbgen.ListMessagesUnlessVersionParams{KnownVersion: known, ID: sessionID, UserID: userID})
 		if next != nil {
-			next.read(ctx, q, userID, sessionID)
+			next.read(ctx, s, q, userID, sessionID)
 		}
 	})
 	if err := s.store.Send(ctx, b); err != nil {

@@ -91,7 +91,7 @@ func (t *Turn) store(text string, tokens int, status string) SendResult {
 			_ = q.ReleaseUsage(ctx, dbgen.ReleaseUsageParams{UserID: uid, Day: today, Kind: kind})
 		}
 		if next != nil {
-			next.read(ctx, q, uid, sid)
+			next.read(ctx, t.s, q, uid, sid)
 		}
 		_ = q.NotifyReplyStored(ctx, dbgen.NotifyReplyStoredParams{Channel: notifyChannel, Outcome: outcome, SessionID: sid, UserID: uid})
 	})

@@ -64,6 +64,7 @@ type Turn struct {
 	notice    string           // the repeated AI disclosure, when due
 	history   []companion.Turn // the turns before the message, oldest first
 	memories  []string         // remembered from earlier sessions, newest first
+	checkins  []dbgen.ListRecentCheckinsForPromptRow
 	paced     bool
 	counted   *counters // what a failed reply gives back
 	live      *liveReply
@@ -311,6 +312,6 @@ func (t *Turn) admit(r *reads, c *counters) error {
 	if err != nil {
 		return err
 	}
-	t.user, t.memories = u, r.memories
+	t.user, t.memories, t.checkins = u, r.memories, r.checkins
 	return t.s.check(c, u.Role)
 }

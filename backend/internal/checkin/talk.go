@@ -8,6 +8,9 @@ import (
 // moodWords name the moods as the check-in card does (1 very low … 5 great).
 var moodWords = [...]string{1: "very low", 2: "low", 3: "okay", 4: "good", 5: "great"}
 
+// MoodWord names a mood as the check-in card does ("very low" … "great").
+func MoodWord(mood int) string { return moodWords[min(max(mood, 1), 5)] }
+
 // quoteRunes is the most of a note the acknowledgement quotes: enough to show it was read,
 // short enough that the opening stays a greeting rather than a transcript.
 const quoteRunes = 160
@@ -19,7 +22,7 @@ const quoteRunes = 160
 func (c Checkin) Acknowledgement() string {
 	var b strings.Builder
 	b.WriteString("You said you're feeling ")
-	b.WriteString(moodWords[min(max(c.Mood, 1), 5)])
+	b.WriteString(MoodWord(c.Mood))
 	if len(c.Emotions) > 0 {
 		b.WriteString(", with some ")
 		b.WriteString(list(c.Emotions))

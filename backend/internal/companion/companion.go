@@ -63,6 +63,10 @@ type Prompt struct {
 	// engine then asks gently how the user is and whether they have reached someone.
 	Crises      int
 	AfterCrisis bool
+	// Checkins are the user's mood check-ins of the last seven days, newest first (no notes,
+	// none whose note was flagged). The offline engine may name their pattern once a session,
+	// where it fits (see CheckinLineFor).
+	Checkins []MoodCheckin
 }
 
 // Usage is the token accounting of one reply. Reported is false when the provider gave no

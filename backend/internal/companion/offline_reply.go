@@ -1,6 +1,7 @@
 package companion
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/percolate/percolate/backend/internal/companion/safety"
@@ -145,6 +146,21 @@ func (r *reply) extras() {
 	if r.vals["concern"] != "" {
 		r.w.add(keepExtra, "concern", r.vals, concernLines)
 	}
+	r.w.addText(keepExtra, r.checkinLine())
+}
+
+// checkinLine names a pattern of the recent check-ins, once a session, in a session without
+// a crisis or safety turn, when it fits the message (or opens the session after several low
+// days); "" otherwise.
+func (r *reply) checkinLine() string {
+	if len(r.s.checkins) == 0 || !r.s.calm || r.cur.flagged || slices.ContainsFunc(r.s.said, IsCheckinLine) {
+		return ""
+	}
+	line := CheckinLineFor(r.s.checkins, r.cur.text, r.k == 1)
+	if mentionsAny(line, r.s.profile.SensitiveTopics) {
+		return ""
+	}
+	return line
 }
 
 // firstShare is set on the first message that says something: the reply listens.

@@ -104,6 +104,10 @@ func withoutEvents(text string) string {
 type session struct {
 	profile  Profile
 	memories []string
+	// checkins are the recent mood check-ins; calm is set when the session has had no crisis
+	// or safety turn, the only sessions where their pattern may be named.
+	checkins []MoodCheckin
+	calm     bool
 	// turns are the user's messages, oldest first; the last one is the new message.
 	turns []userTurn
 	// replies are the engine's own earlier replies, oldest first, without fixed replies
@@ -120,7 +124,7 @@ type session struct {
 }
 
 func newSession(p Prompt, m screens) *session {
-	s := &session{profile: p.Profile, memories: p.Memories, screens: m}
+	s := &session{profile: p.Profile, memories: p.Memories, checkins: p.Checkins, calm: p.Crises == 0 && !p.AfterCrisis, screens: m}
 	h := fnv.New64a()
 	var c safety.Context
 	for _, t := range p.History {
@@ -131,6 +135,7 @@ func newSession(p Prompt, m screens) *session {
 			c = safety.Context{Previous: m.levelIn(t.Content, c)}
 		case RoleAssistant:
 			s.said = append(s.said, t.Content)
+			s.calm = s.calm && !isCheckIn(t.Content) && !IsFollowUp(t.Content)
 			if r, ok := ownReply(t.Content); ok {
 				s.replies = append(s.replies, r)
 			}

@@ -5,6 +5,8 @@ import (
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
+	"github.com/percolate/percolate/backend/internal/insights"
+
 	"github.com/percolate/percolate/gen/api"
 )
 
@@ -27,7 +29,23 @@ func (s *Server) ListWeeklyReports(ctx context.Context, _ api.ListWeeklyReportsR
 		out = append(out, api.WeeklyReport{
 			Id: r.ID, WeekStart: openapi_types.Date{Time: r.WeekStart}, CreatedAt: r.CreatedAt,
 			SessionCount: r.SessionCount, Emotions: emotions, Themes: r.Themes, Suggestion: r.Suggestion, SoFar: new(r.SoFar),
+			Checkins: weekCheckins(r.Checkins),
 		})
 	}
 	return out, nil
+}
+
+// weekCheckins is the contract's form of a week's check-ins (nil: a report stored before them).
+func weekCheckins(w *insights.WeekCheckins) *api.WeekCheckins {
+	if w == nil {
+		return nil
+	}
+	out := &api.WeekCheckins{Count: w.Count, Tags: make([]api.TagCount, 0, len(w.Tags))}
+	if w.Count > 0 {
+		out.LowestMood, out.HighestMood = new(w.LowestMood), new(w.HighestMood)
+	}
+	for _, t := range w.Tags {
+		out.Tags = append(out.Tags, api.TagCount{Tag: api.CheckinTag(t.Tag), Count: t.Count})
+	}
+	return out
 }

@@ -28,7 +28,8 @@ func TestWeeklyReportsOverHTTP(t *testing.T) {
 	}
 	week := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
 	if _, err := st.Queries().InsertWeeklyReport(ctx, dbgen.InsertWeeklyReportParams{UserID: u.ID, WeekStart: week,
-		Content: []byte(`{"sessionCount":2,"emotions":[{"emotion":"stress","count":2}],"themes":["exams"],"suggestion":"Rest."}`)}); err != nil {
+		Content: []byte(`{"sessionCount":2,"emotions":[{"emotion":"stress","count":2}],"themes":["exams"],"suggestion":"Rest.",` +
+			`"checkins":{"count":3,"lowestMood":2,"highestMood":4,"tags":[{"tag":"alone time","count":2}]}}`)}); err != nil {
 		t.Fatal(err)
 	}
 	res, err = c.ListWeeklyReportsWithResponse(ctx, auth)
@@ -38,6 +39,12 @@ func TestWeeklyReportsOverHTTP(t *testing.T) {
 	}
 	if so := (*res.JSON200)[0]; so.SoFar == nil || !*so.SoFar {
 		t.Errorf("the first report is not this week so far: %+v", so)
+	}
+	if c := (*res.JSON200)[0].Checkins; c == nil || c.Count != 0 || c.LowestMood != nil || c.HighestMood != nil || c.Tags == nil {
+		t.Errorf("this week's check-ins, none: %+v", c)
+	}
+	if c := (*res.JSON200)[1].Checkins; c == nil || c.Count != 3 || *c.LowestMood != 2 || *c.HighestMood != 4 || len(c.Tags) != 1 || c.Tags[0] != (api.TagCount{Tag: api.CheckinTagAloneTime, Count: 2}) {
+		t.Errorf("the stored report's check-ins: %+v", c)
 	}
 	r := (*res.JSON200)[1]
 	if r.SoFar == nil || *r.SoFar {

@@ -17,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
+	"github.com/percolate/percolate/backend/internal/checkin"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/resources"
 	"github.com/percolate/percolate/backend/internal/entitlement"
@@ -32,7 +33,27 @@ type Report struct {
 	Emotions     []EmotionCount `json:"emotions"`
 	Themes       []string       `json:"themes"`
 	Suggestion   string         `json:"suggestion"`
+	// Checkins is the week's check-ins; nil in reports stored before check-ins existed.
+	Checkins *WeekCheckins `json:"checkins,omitempty"`
 }
+
+// WeekCheckins is what a week's check-ins add to its report: how many, the mood range (0
+// with none) and up to maxCheckinTags most frequent tags, most frequent first.
+type WeekCheckins struct {
+	Count       int        `json:"count"`
+	LowestMood  int        `json:"lowestMood,omitempty"`
+	HighestMood int        `json:"highestMood,omitempty"`
+	Tags        []TagCount `json:"tags"`
+}
+
+// TagCount is how many of the week's check-ins carried a tag.
+type TagCount struct {
+	Tag   string `json:"tag"`
+	Count int    `json:"count"`
+}
+
+// maxCheckinTags is how many of the week's most frequent check-in tags a report names.
+const maxCheckinTags = 3
 
 // EmotionCount is how many of the week's sessions carried an emotion.
 type EmotionCount struct {
@@ -118,6 +139,9 @@ func (s *Service) makeReport(ctx context.Context, userID uuid.UUID, week time.Ti
 		return false, fmt.Errorf("owner of the report: %w", err)
 	}
 	r := Build(week, sessions, messages, u.SensitiveTopics)
+	if r.Checkins, err = s.weekCheckins(ctx, userID, week); err != nil {
+		return false, err
+	}
 	if r.SessionCount > 0 {
 		r.Suggestion = s.modelSuggestion(ctx, r)
 	}
@@ -197,7 +221,51 @@ func (s *Service) soFar(ctx context.Context, userID uuid.UUID, sensitiveTopics s
 	if err != nil {
 		return WeeklyReport{}, fmt.Errorf("messages of this week: %w", err)
 	}
-	return WeeklyReport{WeekStart: week, CreatedAt: now, SoFar: true, Report: Build(week, sessions, messages, sensitiveTopics)}, nil
+	r := Build(week, sessions, messages, sensitiveTopics)
+	if r.Checkins, err = s.weekCheckins(ctx, userID, week); err != nil {
+		return WeeklyReport{}, err
+	}
+	return WeeklyReport{WeekStart: week, CreatedAt: now, SoFar: true, Report: r}, nil
+}
+
+// maxWeekCheckins bounds the check-ins a week's report reads (far more than anyone makes).
+const maxWeekCheckins = 1000
+
+// weekCheckins reads the check-ins dated in the week that starts on week (days in the user's
+// own calendar, as the mood page counts them) and sums them up (see CheckinsOf).
+func (s *Service) weekCheckins(ctx context.Context, userID uuid.UUID, week time.Time) (*WeekCheckins, error) {
+	rows, err := s.db.Queries().ListCheckinMoodsBetween(ctx, dbgen.ListCheckinMoodsBetweenParams{UserID: userID, FromDate: week, ToDate: week.AddDate(0, 0, 6), MaxRows: maxWeekCheckins})
+	if err != nil {
+		return nil, fmt.Errorf("check-ins of the week: %w", err)
+	}
+	return CheckinsOf(rows), nil
+}
+
+// CheckinsOf sums up a week's check-ins: how many, the lowest and highest mood, and the
+// most frequent tags (ties in the contract's order of tags).
+func CheckinsOf(rows []dbgen.ListCheckinMoodsBetweenRow) *WeekCheckins {
+	w := &WeekCheckins{Count: len(rows), Tags: []TagCount{}}
+	counts := map[string]int{}
+	for i, r := range rows {
+		m := int(r.Mood)
+		if i == 0 || m < w.LowestMood {
+			w.LowestMood = m
+		}
+		w.HighestMood = max(w.HighestMood, m)
+		for _, t := range r.Tags {
+			counts[t]++
+		}
+	}
+	for _, t := range checkin.Tags {
+		if counts[t] > 0 {
+			w.Tags = append(w.Tags, TagCount{Tag: t, Count: counts[t]})
+		}
+	}
+	sort.SliceStable(w.Tags, func(i, j int) bool { return w.Tags[i].Count > w.Tags[j].Count })
+	if len(w.Tags) > maxCheckinTags {
+		w.Tags = w.Tags[:maxCheckinTags]
+	}
+	return w
 }
 
 // Build summarises a week's ended sessions: their emotions, and the themes of the user's own
@@ -288,6 +356,26 @@ func suggestion(top string, sessions int, week time.Time) string {
 	return choices[((n%len(choices))+len(choices))%len(choices)]
 }
 
+// line is the check-ins' line of the report's mail ("" with none: a week without check-ins
+// is not remarked on).
+func (w *WeekCheckins) line() string {
+	if w == nil || w.Count == 0 {
+		return ""
+	}
+	text := fmt.Sprintf("Check-ins: %d, mood %s", w.Count, checkin.MoodWord(w.LowestMood))
+	if w.HighestMood != w.LowestMood {
+		text = fmt.Sprintf("Check-ins: %d, mood from %s to %s", w.Count, checkin.MoodWord(w.LowestMood), checkin.MoodWord(w.HighestMood))
+	}
+	var tags []string
+	for _, t := range w.Tags {
+		tags = append(tags, fmt.Sprintf("%s (%d)", t.Tag, t.Count))
+	}
+	if len(tags) > 0 {
+		text += "; often about " + strings.Join(tags, ", ")
+	}
+	return text
+}
+
 func mailText(name, country string, week time.Time, r Report, link string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Hi %s,\n\nHere is a gentle look back at the week of %s.\n\n", name, week.Format("January 2"))
@@ -301,6 +389,9 @@ func mailText(name, country string, week time.Time, r Report, link string) strin
 	}
 	if len(r.Themes) > 0 {
 		fmt.Fprintf(&b, "Themes that returned: %s\n", strings.Join(r.Themes, ", "))
+	}
+	if line := r.Checkins.line(); line != "" {
+		b.WriteString(line + "\n")
 	}
 	fmt.Fprintf(&b, "\nOne idea for the week ahead: %s\n\nSee your report in Percolate: %s\n\n", r.Suggestion, link)
 	b.WriteString("Percolate is an AI companion for reflection, not a substitute for professional care. ")

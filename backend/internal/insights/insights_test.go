@@ -447,3 +447,82 @@ func TestSuggestionFromTheModelIsCheckedAndFallsBack(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckinsOfCountsTheMoodRangeAndTopTags(t *testing.T) {
+	row := func(mood int32, tags ...string) dbgen.ListCheckinMoodsBetweenRow {
+		return dbgen.ListCheckinMoodsBetweenRow{Mood: mood, Tags: tags}
+	}
+	w := CheckinsOf([]dbgen.ListCheckinMoodsBetweenRow{
+		row(3, "sleep", "exams"), row(1, "sleep"), row(4, "friends", "exams"), row(2, "sleep", "money"), row(3, "outdoors"),
+	})
+	want := []TagCount{{"sleep", 3}, {"exams", 2}, {"friends", 1}} // ties in the contract's order
+	if w.Count != 5 || w.LowestMood != 1 || w.HighestMood != 4 || fmt.Sprint(w.Tags) != fmt.Sprint(want) {
+		t.Fatalf("check-ins: %+v", w)
+	}
+	if line := w.line(); line != "Check-ins: 5, mood from very low to good; often about sleep (3), exams (2), friends (1)" {
+		t.Errorf("mail line: %q", line)
+	}
+	none := CheckinsOf(nil)
+	if none.Count != 0 || none.LowestMood != 0 || none.HighestMood != 0 || none.Tags == nil || none.line() != "" {
+		t.Fatalf("no check-ins: %+v %q", none, none.line())
+	}
+}
+
+// checkinOn stores a check-in of the user dated day (in the user's calendar).
+func checkinOn(t *testing.T, st *store.Store, user uuid.UUID, day string, mood int32, tags ...string) {
+	t.Helper()
+	d, _ := time.Parse(time.DateOnly, day)
+	if _, err := st.Queries().InsertCheckin(context.Background(), dbgen.InsertCheckinParams{UserID: user, Mood: mood, Emotions: []string{}, Tags: append([]string{}, tags...), LocalDate: d}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReportsCarryTheWeeksCheckins(t *testing.T) {
+	st := pgtest.New(t)
+	ctx := context.Background()
+	u := pgtest.User(t, st, "PREMIUM")
+	quietUser := pgtest.User(t, st, "PREMIUM")
+	now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC) // Thursday; this week began Nov 23, last week Nov 16
+	checkinOn(t, st, u.ID, "2026-11-16", 2, "sleep")
+	checkinOn(t, st, u.ID, "2026-11-22", 4, "sleep", "friends") // Sunday: still last week
+	checkinOn(t, st, u.ID, "2026-11-23", 1, "exams")
+	checkinOn(t, st, u.ID, "2026-11-15", 5, "money") // the week before: not counted
+	dir := t.TempDir()
+	sender, err := mail.New(config.Mail{From: "Percolate <no-reply@localhost>"}, dir, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := queuetest.New(t, st)
+	svc := New(st, jobs, sender, "http://app.test", nil, quiet)
+	svc.Now = func() time.Time { return now }
+	if n, err := svc.RunOnce(ctx); err != nil || n != 2 {
+		t.Fatalf("run: %d %v", n, err)
+	}
+	r, err := svc.List(ctx, u.ID)
+	if err != nil || len(r) != 2 {
+		t.Fatalf("list: %+v %v", r, err)
+	}
+	if c := r[0].Checkins; !r[0].SoFar || c == nil || c.Count != 1 || c.LowestMood != 1 || c.HighestMood != 1 || fmt.Sprint(c.Tags) != "[{exams 1}]" {
+		t.Errorf("this week so far: %+v", c)
+	}
+	if c := r[1].Checkins; c == nil || c.Count != 2 || c.LowestMood != 2 || c.HighestMood != 4 || fmt.Sprint(c.Tags) != "[{sleep 2} {friends 1}]" {
+		t.Errorf("last week's stored report: %+v", c)
+	}
+	none, err := svc.List(ctx, quietUser.ID)
+	if err != nil || len(none) != 2 || none[1].Checkins == nil || none[1].Checkins.Count != 0 {
+		t.Fatalf("a week without check-ins: %+v %v", none, err)
+	}
+
+	queuetest.Start(t, jobs)
+	queuetest.Drain(t, jobs)
+	mails, _ := filepath.Glob(filepath.Join(mail.OutboxDir(dir), "*.eml"))
+	var texts []string
+	for _, m := range mails {
+		raw, _ := os.ReadFile(m)
+		texts = append(texts, string(raw))
+	}
+	all := strings.Join(texts, "\n")
+	if len(mails) != 2 || !strings.Contains(all, "Check-ins: 2, mood from low to good") || strings.Count(all, "Check-ins:") != 1 {
+		t.Errorf("the mails do not carry the check-ins once (%d mails)", len(mails))
+	}
+}

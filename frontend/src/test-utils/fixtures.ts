@@ -161,6 +161,7 @@ export function aWeeklyReport(overrides: Partial<WeeklyReport> = {}): WeeklyRepo
     suggestion: 'Pick one small pause each day.',
     createdAt: '2026-11-23T08:00:00Z',
     soFar: undefined,
+    checkins: undefined,
     ...overrides,
   };
 }

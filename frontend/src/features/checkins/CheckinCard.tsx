@@ -1,7 +1,7 @@
 import { Alert, Button, Chip, Group, Paper, Stack, Text, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { IconMoodCry, IconMoodEmpty, IconMoodHappy, IconMoodSad, IconMoodSmile } from '@tabler/icons-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
 import { isApiError } from '../../api/errors';
 import { useCreateCheckin, useDeleteCheckin, useUpdateCheckin } from '../../api/gen/checkins/checkins';
 import type { Checkin, CheckinCreated, CheckinTag, Emotion, Mood } from '../../api/gen/model';
@@ -26,11 +26,11 @@ function errorText(e: unknown): string {
  * The dashboard's check-in (issue 31): "How are you right now?" with five moods. One tap stores
  * the check-in; Undo deletes it for a few seconds after. Emotions, tags and a note can be added
  * on the same card. A note the crisis screen flags shows the support lines at once; a third very
- * low check-in in a row brings a gentle card with them (never a pop-up).
+ * low check-in in a row brings a gentle card with them (never a pop-up), whose offer to talk opens
+ * the chat on this check-in like "Talk about it".
  */
 export function CheckinCard() {
   const id = useId();
-  const navigate = useNavigate();
   const create = useCreateCheckin();
   const update = useUpdateCheckin();
   const remove = useDeleteCheckin();
@@ -177,7 +177,13 @@ export function CheckinCard() {
               </Text>
               <CrisisLinks />
               <Group>
-                <Button size="sm" variant="light" color="clay" onClick={() => navigate('/chat')}>
+                <Button
+                  size="sm"
+                  variant="light"
+                  color="clay"
+                  onClick={() => void talkAboutIt()}
+                  loading={talk.creating || update.isPending}
+                >
                   Talk it through with Percolate
                 </Button>
               </Group>

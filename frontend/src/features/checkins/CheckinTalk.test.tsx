@@ -90,4 +90,23 @@ describe('CheckinCard: Talk about it', () => {
     expect(calls).toEqual([{ emotions: [], tags: [], note: 'I do not want to be here anymore' }]);
     expect(screen.queryByText('chat page')).not.toBeInTheDocument();
   });
+
+  it("opens the chat on the latest check-in from the low-streak card's offer to talk", async () => {
+    const calls = answerTalk();
+    server.use(
+      http.post('/api/checkins', () => HttpResponse.json(created({ lowStreak: true }), { status: 201 })),
+      http.get('*/api/public/safety-resources', ({ request }) =>
+        HttpResponse.json(resourcesFor(new URL(request.url).searchParams.get('country'))),
+      ),
+    );
+    const { user } = renderCard();
+    await user.click(screen.getByRole('button', { name: 'Very low' }));
+
+    await user.click(await screen.findByRole('button', { name: 'Talk it through with Percolate' }));
+
+    expect(await screen.findByText('chat page')).toBeInTheDocument();
+    // The same flow as "Talk about it": a new chat on this check-in, so the first reply
+    // acknowledges it, and no words of the user.
+    expect(calls).toEqual([{ message: NEW_CHAT_MESSAGE, checkinId: 'c1' }]);
+  });
 });

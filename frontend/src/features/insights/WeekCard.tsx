@@ -1,5 +1,6 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
-import type { Emotion, WeeklyReport } from '../../api/gen/model';
+import type { Emotion, WeekCheckins, WeeklyReport } from '../../api/gen/model';
+import { moods } from '../checkins/moods';
 import { Swatch } from './InsightsTrend';
 import { OTHER_COLOR, weekLabel } from './weeks';
 
@@ -8,7 +9,35 @@ interface Props {
   colors: Map<Emotion, string>;
 }
 
-/** One week's report (or this week so far, before its report on Monday): how many conversations, the feelings in their colours, the themes and the idea for the week ahead. */
+/** A mood as the check-in card names it, in a sentence ("very low"). */
+function moodWord(mood: number): string {
+  return (moods.find((m) => m.value === mood)?.label ?? '').toLowerCase();
+}
+
+/** The week's check-ins: how many, the mood range and the most frequent tags. A week without any says nothing. */
+function Checkins({ checkins }: { checkins?: WeekCheckins }) {
+  if (!checkins || checkins.count === 0) return null;
+  const { count, lowestMood: low, highestMood: high, tags } = checkins;
+  const range = low === high ? `mood ${moodWord(low ?? 3)}` : `mood from ${moodWord(low ?? 1)} to ${moodWord(high ?? 5)}`;
+  return (
+    <Stack gap={6}>
+      <Text size="sm">
+        {count === 1 ? '1 check-in' : `${count} check-ins`}, {range}
+      </Text>
+      {tags.length > 0 ? (
+        <Group gap="xs" aria-label="What your check-ins were about">
+          {tags.map((t) => (
+            <Badge key={t.tag} variant="outline" color="gray" tt="none">
+              {t.tag} ({t.count})
+            </Badge>
+          ))}
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** One week's report (or this week so far, before its report on Monday): how many conversations, the feelings in their colours, the themes, the week's check-ins and the idea for the week ahead. */
 export function WeekCard({ report, colors }: Props) {
   return (
     <Card withBorder radius="md" padding="lg" component="article">
@@ -47,6 +76,7 @@ export function WeekCard({ report, colors }: Props) {
             ))}
           </Group>
         ) : null}
+        <Checkins checkins={report.checkins} />
         <Text>
           <strong>{report.soFar ? 'One idea for the rest of the week:' : 'One idea for the week ahead:'}</strong>{' '}
           {report.suggestion}

@@ -108,6 +108,40 @@ describe('InsightsPage', () => {
     expect(screen.getByRole('heading', { name: 'Your first report is on its way' })).toBeInTheDocument();
   });
 
+  it("shows each week's check-ins (how many, the mood range, the top tags) and nothing for a week without", async () => {
+    asRole('PREMIUM');
+    reportsAnswer([
+      aReport({
+        id: '00000000-0000-0000-0000-000000000000',
+        weekStart: '2026-11-23',
+        soFar: true,
+        checkins: { count: 1, lowestMood: 3, highestMood: 3, tags: [] },
+      }),
+      aReport({
+        checkins: {
+          count: 4,
+          lowestMood: 1,
+          highestMood: 4,
+          tags: [
+            { tag: 'sleep', count: 3 },
+            { tag: 'alone time', count: 2 },
+          ],
+        },
+      }),
+      { ...older, checkins: { count: 0, tags: [] } },
+    ]);
+    renderPage();
+    await screen.findByRole('heading', { name: 'This week so far' });
+    const [soFar, week, quiet] = screen.getAllByRole('article');
+    expect(within(soFar).getByText('1 check-in, mood okay')).toBeInTheDocument();
+    expect(within(soFar).queryByLabelText('What your check-ins were about')).toBeNull();
+    expect(within(week).getByText('4 check-ins, mood from very low to good')).toBeInTheDocument();
+    const tags = within(week).getByLabelText('What your check-ins were about');
+    expect(within(tags).getAllByText(/\(\d\)$/).map((b) => b.textContent)).toEqual(['sleep (3)', 'alone time (2)']);
+    // A week without check-ins is not remarked on.
+    expect(quiet).not.toHaveTextContent(/check-in|missed/i);
+  });
+
   it('offers Retry when the reports fail to load', async () => {
     asRole('ADMIN');
     reportsAnswer('error');

@@ -68,6 +68,7 @@ import type {
 } from 'msw';
 
 import {
+  CheckinTag,
   Emotion
 } from '.././model';
 import type {
@@ -75,7 +76,7 @@ import type {
 } from '.././model';
 
 
-export const getListWeeklyReportsResponseMock = (): WeeklyReport[] => (Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), weekStart: faker.date.past().toISOString().split('T')[0], sessionCount: faker.number.int({min: undefined, max: undefined}), emotions: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({emotion: faker.helpers.arrayElement(Object.values(Emotion)), count: faker.number.int({min: undefined, max: undefined})})), themes: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => (faker.string.alpha({length: {min: 10, max: 20}}))), suggestion: faker.string.alpha({length: {min: 10, max: 20}}), createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`, soFar: faker.helpers.arrayElement([faker.datatype.boolean(), undefined])})))
+export const getListWeeklyReportsResponseMock = (): WeeklyReport[] => (Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), weekStart: faker.date.past().toISOString().split('T')[0], sessionCount: faker.number.int({min: undefined, max: undefined}), emotions: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({emotion: faker.helpers.arrayElement(Object.values(Emotion)), count: faker.number.int({min: undefined, max: undefined})})), themes: Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => (faker.string.alpha({length: {min: 10, max: 20}}))), suggestion: faker.string.alpha({length: {min: 10, max: 20}}), checkins: faker.helpers.arrayElement([{count: faker.number.int({min: 0, max: undefined}), lowestMood: faker.helpers.arrayElement([faker.number.int({min: 1, max: 5}), undefined]), highestMood: faker.helpers.arrayElement([faker.number.int({min: 1, max: 5}), undefined]), tags: Array.from({ length: faker.number.int({ min: 1, max: 3 }) }, (_, i) => i + 1).map(() => ({tag: faker.helpers.arrayElement(Object.values(CheckinTag)), count: faker.number.int({min: 1, max: undefined})}))}, undefined]), createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`, soFar: faker.helpers.arrayElement([faker.datatype.boolean(), undefined])})))
 
 
 export const getListWeeklyReportsMockHandler = (overrideResponse?: WeeklyReport[] | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<WeeklyReport[]> | WeeklyReport[]), options?: RequestHandlerOptions) => {

@@ -56,6 +56,7 @@ Authenticate with `Authorization: Bearer <access token>` from `POST /api/auth/lo
  * OpenAPI spec version: 1.0.0
  */
 import type { EmotionCount } from './emotionCount';
+import type { WeekCheckins } from './weekCheckins';
 
 export interface WeeklyReport {
   id: string;
@@ -64,6 +65,7 @@ export interface WeeklyReport {
   emotions: EmotionCount[];
   themes: string[];
   suggestion: string;
+  checkins?: WeekCheckins;
   createdAt: string;
   /** True for the current week's report until now ("this week so far"), made on read and never stored; it comes first, with the nil id. The week's own report follows on the Monday after. */
   soFar?: boolean;

@@ -963,6 +963,8 @@ export const getCommunityInviteResponse = zod.object({
  * Roles other than PREMIUM and ADMIN get 403.
  * @summary The caller's weekly insight reports (PREMIUM), newest first, led by this week so far.
  */
+export const listWeeklyReportsResponseCheckinsCountMin = 0;export const listWeeklyReportsResponseCheckinsLowestMoodMax = 5;export const listWeeklyReportsResponseCheckinsHighestMoodMax = 5;export const listWeeklyReportsResponseCheckinsTagsMax = 3;
+
 export const listWeeklyReportsResponseItem = zod.object({
   "id": zod.uuid(),
   "weekStart": zod.iso.date(),
@@ -973,6 +975,15 @@ export const listWeeklyReportsResponseItem = zod.object({
 })),
   "themes": zod.array(zod.string()),
   "suggestion": zod.string(),
+  "checkins": zod.object({
+  "count": zod.number().min(listWeeklyReportsResponseCheckinsCountMin),
+  "lowestMood": zod.number().min(1).max(listWeeklyReportsResponseCheckinsLowestMoodMax).optional().describe('1 is very low, 3 is okay, 5 is great.'),
+  "highestMood": zod.number().min(1).max(listWeeklyReportsResponseCheckinsHighestMoodMax).optional().describe('1 is very low, 3 is okay, 5 is great.'),
+  "tags": zod.array(zod.object({
+  "tag": zod.enum(['sleep', 'study', 'exams', 'friends', 'family', 'partner', 'exercise', 'work', 'money', 'health', 'alone time', 'outdoors']),
+  "count": zod.number().min(1)
+})).max(listWeeklyReportsResponseCheckinsTagsMax)
+}).optional().describe('The week\'s check-ins (days in the user\'s own calendar): how many, the lowest and highest mood (absent with none) and up to three most frequent tags with their counts. Reports stored before check-ins existed have none.'),
   "createdAt": zod.iso.datetime({}),
   "soFar": zod.boolean().optional().describe('True for the current week\'s report until now (\"this week so far\"), made on read and never stored; it comes first, with the nil id. The week\'s own report follows on the Monday after.')
 })
