@@ -106,7 +106,7 @@ export function CheckinCard() {
   }, [keptId, took, reset]);
 
   async function choose(mood: Mood) {
-    if (create.isPending || saved || keptId) return;
+    if (create.isPending || saved || kept) return;
     setError(null);
     const data = { mood, localDate: localDate(), clientId: crypto.randomUUID() };
     try {
@@ -174,9 +174,10 @@ export function CheckinCard() {
     talk.talkAbout(saved.id);
   }
 
-  const chosenMood = saved?.mood ?? keptMood;
-  const chosenLabel = moods.find((m) => m.value === chosenMood)?.label;
+  // (Kept until sent: a check-in that another tab sent is no longer this card's.)
   const kept = keptId !== null && isKept;
+  const chosenMood = saved?.mood ?? (kept ? keptMood : null);
+  const chosenLabel = moods.find((m) => m.value === chosenMood)?.label;
   return (
     <Paper
       ref={cardRef}
