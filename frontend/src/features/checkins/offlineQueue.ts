@@ -1,4 +1,5 @@
 import { isApiError } from '../../api/errors';
+import { CHECKIN_QUEUE_PREFIX as PREFIX } from '../../auth/storage';
 import { isTryAgainFailure } from '../../api/authorizedFetch';
 import { createCheckin } from '../../api/gen/checkins/checkins';
 import type { CheckinCreated, CheckinRequest } from '../../api/gen/model';
@@ -18,7 +19,6 @@ export interface Kept {
 /** What became of a kept check-in once sent: the server's answer, or why it was refused. */
 export type Outcome = { sent: CheckinCreated } | { refused: unknown };
 
-const PREFIX = 'checkinQueue:';
 const keyOf = (userId: string) => PREFIX + userId;
 
 const listeners = new Set<() => void>();
