@@ -79,7 +79,6 @@ type Input struct {
 // MsgClientIDReused: a client id came back with other content than its stored check-in.
 const MsgClientIDReused = "This check-in was already saved with other details."
 
-
 // Patch is a change: nil fields stay; an empty note or list clears it.
 type Patch struct {
 	Mood     *int
