@@ -1,8 +1,14 @@
 -- name: InsertCheckin :one
--- InsertCheckin stores one check-in for the user.
-INSERT INTO checkins (user_id, mood, energy, emotions, tags, note, safety, local_date)
-VALUES (@user_id, @mood, @energy, @emotions, @tags, @note, @safety, @local_date)
+-- InsertCheckin stores one check-in for the user; with a client_id the user already sent, it
+-- stores nothing and returns no row (pgx.ErrNoRows).
+INSERT INTO checkins (user_id, mood, energy, emotions, tags, note, safety, local_date, client_id)
+VALUES (@user_id, @mood, @energy, @emotions, @tags, @note, @safety, @local_date, @client_id)
+ON CONFLICT (user_id, client_id) DO NOTHING
 RETURNING *;
+
+-- name: GetCheckinByClientID :one
+-- GetCheckinByClientID returns the user's check-in sent with this client_id.
+SELECT * FROM checkins WHERE user_id = @user_id AND client_id = @client_id;
 
 -- name: GetCheckin :one
 -- GetCheckin returns one of the user's check-ins.

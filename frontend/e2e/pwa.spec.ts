@@ -268,40 +268,63 @@ function freePort(): Promise<number> {
   });
 }
 
-test('with the server stopped, the installed shell still opens; API answers are never cached', async ({ browser, playwright }) => {
-  test.setTimeout(120_000);
+test('with the server stopped, the shell loads, and a check-in made offline is stored once after the server is back', async ({ browser, playwright }) => {
+  test.setTimeout(240_000);
   // Its own server (the real binary on its own built-in database), so that this journey can
-  // stop it without touching the one the other journeys use.
+  // stop it and start it again on the same data without touching the one the other journeys use.
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'percolate-e2e-pwa-'));
   chmodSync(dir, 0o711); // the built-in PostgreSQL runs as the postgres user when we are root
   const dataDir = join(dir, 'data');
-  const server = spawn(fileURLToPath(new URL('../../bin/percolate', import.meta.url)), ['serve'], {
-    env: { ...process.env, PERCOLATE_ADDR: `127.0.0.1:${port}`, PERCOLATE_DATA_DIR: dataDir, PERCOLATE_LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
-  });
-  const exited = new Promise((resolve) => server.once('exit', resolve));
+  const start = () => {
+    const proc = spawn(fileURLToPath(new URL('../../bin/percolate', import.meta.url)), ['serve'], {
+      env: { ...process.env, PERCOLATE_ADDR: `127.0.0.1:${port}`, PERCOLATE_DATA_DIR: dataDir, PERCOLATE_LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    return { proc, exited: new Promise((resolve) => proc.once('exit', resolve)) };
+  };
+  let server = start();
   const base = `http://127.0.0.1:${port}`;
   const request = await playwright.request.newContext({ baseURL: base });
   const context = await browser.newContext({ baseURL: base, serviceWorkers: 'allow', viewport: { width: 390, height: 844 } });
+  const healthy = () =>
+    expect.poll(async () => (await request.get('/api/health').catch(() => null))?.status(), { timeout: 60_000 }).toBe(200);
   try {
-    await expect
-      .poll(async () => (await request.get('/api/health').catch(() => null))?.status(), { timeout: 60_000 })
-      .toBe(200);
+    await healthy();
 
     // The first signed-in page installs the app.
     const page = await context.newPage();
     await signIn(page, await verifiedAccount(request, 'pwa-offline', dataDir));
     await workerReady(page);
+    /** The signed-in user's check-ins, as the API has them. */
+    const stored = () =>
+      page.evaluate(async () => {
+        const res = await fetch('/api/checkins', { headers: { Authorization: `Bearer ${localStorage.getItem('accessToken')}` } });
+        return ((await res.json()) as { mood: number }[]).map((c) => c.mood);
+      });
+    expect(await stored()).toEqual([]);
 
-    server.kill('SIGTERM');
-    await exited;
+    server.proc.kill('SIGTERM');
+    await server.exited;
     expect(await request.get('/api/health').then(() => 'answered', () => 'no answer')).toBe('no answer');
 
-    // The server is gone: the app still opens, at its start page and on a deep link, from
-    // the precached shell; who is signed in cannot be checked, and the page says it is checking.
+    // The server is gone: the app still opens at its start page, signed in and saying calmly
+    // that it is offline, with the check-in card. A check-in made now is kept on this device.
     await page.goto('/dashboard');
-    await expect(page.getByText('Checking authentication...')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: "You're offline right now." })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'How are you right now?' })).toBeVisible();
+    await page.getByRole('button', { name: 'Low', exact: true }).click();
+    const keptLine = page.getByText("Saved on this device: low. It will be sent when you're back online.");
+    await expect(keptLine).toBeVisible();
+    const card = (await page.getByTestId('checkin-card').boundingBox())!;
+    expect(card.x + card.width).toBeLessThanOrEqual(390);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations).toEqual([]);
+    // Opened again, still offline: the card still says it is kept.
+    await page.reload();
+    await expect(keptLine).toBeVisible();
+
+    // A deep link opens from the precached shell too.
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1, name: 'Find Clarity with Percolate' })).toBeVisible();
     // ...while the API is never answered from a cache, nor stored in one: the caches hold
@@ -316,9 +339,22 @@ test('with the server stopped, the installed shell still opens; API answers are 
     });
     expect(cached).toContain('/index.html');
     expect(cached.filter((u) => u.startsWith('/api'))).toEqual([]);
+
+    // The server is back, on the same data: the app opens, sends the kept check-in, and it is
+    // stored once, however often the app is opened or told the connection is back.
+    server = start();
+    await healthy();
+    await page.goto('/dashboard');
+    await expect(page.getByText('Saved: low. Thanks for checking in.')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText("You're offline right now.")).toHaveCount(0);
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'How are you right now?' })).toBeVisible();
+    await expect.poll(stored).toEqual([2]);
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('checkinQueue:')))).toEqual([]);
   } finally {
-    server.kill('SIGTERM');
-    await exited;
+    server.proc.kill('SIGTERM');
+    await server.exited;
     await context.close();
     await request.dispose();
     rmSync(dir, { recursive: true, force: true });

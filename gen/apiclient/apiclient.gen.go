@@ -438,6 +438,7 @@ type ClientInterface interface {
 	// CreateCheckinWithBody Stores a mood check-in for the caller.
 	//
 	// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+	// A client that may send the same check-in twice (one kept while offline, sent again when the first answer was lost) gives it a `clientId`: a repeat with the caller's same `clientId` and the same content (mood, energy, emotions, tags and note; not the day) stores nothing and answers 200 with the stored check-in (as it is now, with `safety` when its note screened as risky); the same `clientId` with other content is a 409. Another user's `clientId` is independent.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -447,6 +448,7 @@ type ClientInterface interface {
 	// CreateCheckin Stores a mood check-in for the caller.
 	//
 	// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+	// A client that may send the same check-in twice (one kept while offline, sent again when the first answer was lost) gives it a `clientId`: a repeat with the caller's same `clientId` and the same content (mood, energy, emotions, tags and note; not the day) stores nothing and answers 200 with the stored check-in (as it is now, with `safety` when its note screened as risky); the same `clientId` with other content is a 409. Another user's `clientId` is independent.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1522,6 +1524,7 @@ func (c *Client) ListCheckins(ctx context.Context, params *ListCheckinsParams, r
 // CreateCheckinWithBody Stores a mood check-in for the caller.
 //
 // `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+// A client that may send the same check-in twice (one kept while offline, sent again when the first answer was lost) gives it a `clientId`: a repeat with the caller's same `clientId` and the same content (mood, energy, emotions, tags and note; not the day) stores nothing and answers 200 with the stored check-in (as it is now, with `safety` when its note screened as risky); the same `clientId` with other content is a 409. Another user's `clientId` is independent.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1541,6 +1544,7 @@ func (c *Client) CreateCheckinWithBody(ctx context.Context, contentType string, 
 // CreateCheckin Stores a mood check-in for the caller.
 //
 // `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+// A client that may send the same check-in twice (one kept while offline, sent again when the first answer was lost) gives it a `clientId`: a repeat with the caller's same `clientId` and the same content (mood, energy, emotions, tags and note; not the day) stores nothing and answers 200 with the stored check-in (as it is now, with `safety` when its note screened as risky); the same `clientId` with other content is a 409. Another user's `clientId` is independent.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5200,6 +5204,7 @@ type ClientWithResponsesInterface interface {
 	// CreateCheckinWithBodyWithResponse Stores a mood check-in for the caller.
 	//
 	// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+	// A client that may send the same check-in twice (one kept while offline, sent again when the first answer was lost) gives it a `clientId`: a repeat with the caller's same `clientId` and the same content (mood, energy, emotions, tags and note; not the day) stores nothing and answers 200 with the stored check-in (as it is now, with `safety` when its note screened as risky); the same `clientId` with other content is a 409. Another user's `clientId` is independent.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5209,6 +5214,7 @@ type ClientWithResponsesInterface interface {
 	// CreateCheckinWithResponse Stores a mood check-in for the caller.
 	//
 	// `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+	// A client that may send the same check-in twice (one kept while offline, sent again when the first answer was lost) gives it a `clientId`: a repeat with the caller's same `clientId` and the same content (mood, energy, emotions, tags and note; not the day) stores nothing and answers 200 with the stored check-in (as it is now, with `safety` when its note screened as risky); the same `clientId` with other content is a 409. Another user's `clientId` is independent.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7671,12 +7677,16 @@ type CreateCheckinAnswer503Headers struct {
 type CreateCheckinAnswer struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CheckinCreated
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *CheckinCreated
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ValidationError
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -7687,6 +7697,11 @@ type CreateCheckinAnswer struct {
 	Headers429 *CreateCheckinAnswer429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateCheckinAnswer503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateCheckinAnswer) GetJSON200() *CheckinCreated {
+	return r.JSON200
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -7702,6 +7717,11 @@ func (r CreateCheckinAnswer) GetJSON400() *ValidationError {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r CreateCheckinAnswer) GetJSON401() *Unauthorized {
 	return r.JSON401
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateCheckinAnswer) GetJSON409() *Conflict {
+	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -10671,6 +10691,7 @@ func (c *ClientWithResponses) ListCheckinsWithResponse(ctx context.Context, para
 // CreateCheckinWithBodyWithResponse Stores a mood check-in for the caller.
 //
 // `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+// A client that may send the same check-in twice (one kept while offline, sent again when the first answer was lost) gives it a `clientId`: a repeat with the caller's same `clientId` and the same content (mood, energy, emotions, tags and note; not the day) stores nothing and answers 200 with the stored check-in (as it is now, with `safety` when its note screened as risky); the same `clientId` with other content is a 409. Another user's `clientId` is independent.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -10686,6 +10707,7 @@ func (c *ClientWithResponses) CreateCheckinWithBodyWithResponse(ctx context.Cont
 // CreateCheckinWithResponse Stores a mood check-in for the caller.
 //
 // `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+// A client that may send the same check-in twice (one kept while offline, sent again when the first answer was lost) gives it a `clientId`: a repeat with the caller's same `clientId` and the same content (mood, energy, emotions, tags and note; not the day) stores nothing and answers 200 with the stored check-in (as it is now, with `safety` when its note screened as risky); the same `clientId` with other content is a 409. Another user's `clientId` is independent.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13262,6 +13284,13 @@ func ParseCreateCheckinAnswer(rsp *http.Response) (*CreateCheckinAnswer, error) 
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CheckinCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest CheckinCreated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13282,6 +13311,13 @@ func ParseCreateCheckinAnswer(rsp *http.Response) (*CreateCheckinAnswer, error) 
 			return nil, err
 		}
 		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge

@@ -65,7 +65,7 @@ func (q *Queries) DeleteCheckin(ctx context.Context, arg DeleteCheckinParams) (i
 }
 
 const getCheckin = `-- name: GetCheckin :one
-SELECT id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at FROM checkins WHERE id = $1 AND user_id = $2
+SELECT id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at, client_id FROM checkins WHERE id = $1 AND user_id = $2
 `
 
 type GetCheckinParams struct {
@@ -89,14 +89,46 @@ func (q *Queries) GetCheckin(ctx context.Context, arg GetCheckinParams) (Checkin
 		&i.LocalDate,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ClientID,
+	)
+	return i, err
+}
+
+const getCheckinByClientID = `-- name: GetCheckinByClientID :one
+SELECT id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at, client_id FROM checkins WHERE user_id = $1 AND client_id = $2
+`
+
+type GetCheckinByClientIDParams struct {
+	UserID   uuid.UUID
+	ClientID *uuid.UUID
+}
+
+// GetCheckinByClientID returns the user's check-in sent with this client_id.
+func (q *Queries) GetCheckinByClientID(ctx context.Context, arg GetCheckinByClientIDParams) (Checkin, error) {
+	row := q.db.QueryRow(ctx, getCheckinByClientID, arg.UserID, arg.ClientID)
+	var i Checkin
+	err := row.Scan(
+		&i.ID,
+		&i.UserID,
+		&i.Mood,
+		&i.Energy,
+		&i.Emotions,
+		&i.Tags,
+		&i.Note,
+		&i.Safety,
+		&i.LocalDate,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.ClientID,
 	)
 	return i, err
 }
 
 const insertCheckin = `-- name: InsertCheckin :one
-INSERT INTO checkins (user_id, mood, energy, emotions, tags, note, safety, local_date)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at
+INSERT INTO checkins (user_id, mood, energy, emotions, tags, note, safety, local_date, client_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+ON CONFLICT (user_id, client_id) DO NOTHING
+RETURNING id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at, client_id
 `
 
 type InsertCheckinParams struct {
@@ -108,9 +140,11 @@ type InsertCheckinParams struct {
 	Note      *string
 	Safety    *string
 	LocalDate time.Time
+	ClientID  *uuid.UUID
 }
 
-// InsertCheckin stores one check-in for the user.
+// InsertCheckin stores one check-in for the user; with a client_id the user already sent, it
+// stores nothing and returns no row (pgx.ErrNoRows).
 func (q *Queries) InsertCheckin(ctx context.Context, arg InsertCheckinParams) (Checkin, error) {
 	row := q.db.QueryRow(ctx, insertCheckin,
 		arg.UserID,
@@ -121,6 +155,7 @@ func (q *Queries) InsertCheckin(ctx context.Context, arg InsertCheckinParams) (C
 		arg.Note,
 		arg.Safety,
 		arg.LocalDate,
+		arg.ClientID,
 	)
 	var i Checkin
 	err := row.Scan(
@@ -135,6 +170,7 @@ func (q *Queries) InsertCheckin(ctx context.Context, arg InsertCheckinParams) (C
 		&i.LocalDate,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ClientID,
 	)
 	return i, err
 }
@@ -217,7 +253,7 @@ func (q *Queries) ListCheckinMoodsBetween(ctx context.Context, arg ListCheckinMo
 }
 
 const listCheckinsForExport = `-- name: ListCheckinsForExport :many
-SELECT id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at FROM checkins
+SELECT id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at, client_id FROM checkins
 WHERE user_id = $1 AND (created_at, id) > ($2::timestamptz, $3::uuid)
 ORDER BY created_at, id
 LIMIT $4::integer
@@ -258,6 +294,7 @@ func (q *Queries) ListCheckinsForExport(ctx context.Context, arg ListCheckinsFor
 			&i.LocalDate,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.ClientID,
 		); err != nil {
 			return nil, err
 		}
@@ -270,7 +307,7 @@ func (q *Queries) ListCheckinsForExport(ctx context.Context, arg ListCheckinsFor
 }
 
 const listCheckinsPage = `-- name: ListCheckinsPage :many
-SELECT id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at FROM checkins
+SELECT id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at, client_id FROM checkins
 WHERE user_id = $1
   AND local_date BETWEEN $2::date AND $3::date
   AND (created_at, id) < ($4::timestamptz, $5::uuid)
@@ -318,6 +355,7 @@ func (q *Queries) ListCheckinsPage(ctx context.Context, arg ListCheckinsPagePara
 			&i.LocalDate,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.ClientID,
 		); err != nil {
 			return nil, err
 		}
@@ -382,7 +420,7 @@ const updateCheckin = `-- name: UpdateCheckin :one
 UPDATE checkins
 SET mood = $1, energy = $2, emotions = $3, tags = $4, note = $5, safety = $6
 WHERE id = $7 AND user_id = $8
-RETURNING id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at
+RETURNING id, user_id, mood, energy, emotions, tags, note, safety, local_date, created_at, updated_at, client_id
 `
 
 type UpdateCheckinParams struct {
@@ -421,6 +459,7 @@ func (q *Queries) UpdateCheckin(ctx context.Context, arg UpdateCheckinParams) (C
 		&i.LocalDate,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ClientID,
 	)
 	return i, err
 }

@@ -51,6 +51,7 @@ type Checkin struct {
 	LocalDate time.Time
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	ClientID  *uuid.UUID
 }
 
 type ContactMessage struct {

@@ -111,6 +111,8 @@ type Querier interface {
 	FinishReply(ctx context.Context, arg FinishReplyParams) (ChatSession, error)
 	// GetCheckin returns one of the user's check-ins.
 	GetCheckin(ctx context.Context, arg GetCheckinParams) (Checkin, error)
+	// GetCheckinByClientID returns the user's check-in sent with this client_id.
+	GetCheckinByClientID(ctx context.Context, arg GetCheckinByClientIDParams) (Checkin, error)
 	// GetContactMessage returns one stored contact message (for the job that mails it).
 	GetContactMessage(ctx context.Context, id uuid.UUID) (ContactMessage, error)
 	// GetExternalIdentityUser returns the account linked to a provider's subject.
@@ -179,7 +181,8 @@ type Querier interface {
 	// IncrementSafetyReferrals counts one crisis-resource referral for the day
 	// (no user, no content).
 	IncrementSafetyReferrals(ctx context.Context, day time.Time) error
-	// InsertCheckin stores one check-in for the user.
+	// InsertCheckin stores one check-in for the user; with a client_id the user already sent, it
+	// stores nothing and returns no row (pgx.ErrNoRows).
 	InsertCheckin(ctx context.Context, arg InsertCheckinParams) (Checkin, error)
 	// InsertMessage stores a message with an id chosen by the caller (so that the
 	// statements of one send can be sent together); user_id is the session

@@ -60,9 +60,12 @@ type Saved struct {
 	// LowStreak: this was the third very low check-in in a row, and the gentle card has not
 	// been shown in the last seven days.
 	LowStreak bool
+	// Repeat: the check-in was stored before, sent with the same client id; nothing new is.
+	Repeat bool
 }
 
-// Input is a new check-in. LocalDate nil means today in UTC.
+// Input is a new check-in. LocalDate nil means today in UTC. ClientID, when set, is the
+// client's own id for it: sending it again stores it once.
 type Input struct {
 	Mood      int
 	Energy    *int
@@ -70,7 +73,11 @@ type Input struct {
 	Tags      []string
 	Note      *string
 	LocalDate *time.Time
+	ClientID  *uuid.UUID
 }
+
+// MsgClientIDReused: a client id came back with other content than its stored check-in.
+const MsgClientIDReused = "This check-in was already saved with other details."
 
 // Patch is a change: nil fields stay; an empty note or list clears it.
 type Patch struct {
@@ -229,7 +236,11 @@ func (s *Service) Create(ctx context.Context, userID uuid.UUID, in Input) (Saved
 	row, err := s.st.Queries().InsertCheckin(ctx, dbgen.InsertCheckinParams{
 		UserID: userID, Mood: int32(in.Mood), Energy: int32p(in.Energy), // #nosec G115 -- checked to be 1..5
 		Emotions: nonNil(in.Emotions), Tags: nonNil(in.Tags), Note: note, Safety: screen(note), LocalDate: date,
+		ClientID: in.ClientID,
 	})
+	if store.IsNotFound(err) && in.ClientID != nil {
+		return s.repeat(ctx, userID, *in.ClientID, in, note)
+	}
 	if store.IsForeignKeyViolation(err, "") {
 		return Saved{}, fmt.Errorf("create check-in: %w", apperr.ErrUnauthorized) // the account is gone
 	}
@@ -243,6 +254,26 @@ func (s *Service) Create(ctx context.Context, userID uuid.UUID, in Input) (Saved
 		}
 	}
 	return out, nil
+}
+
+// repeat answers a check-in sent again with the client id of a stored one: the stored
+// check-in when the content (mood, energy, emotions, tags, note) is the same, else a conflict.
+func (s *Service) repeat(ctx context.Context, userID, clientID uuid.UUID, in Input, note *string) (Saved, error) {
+	row, err := s.st.Queries().GetCheckinByClientID(ctx, dbgen.GetCheckinByClientIDParams{UserID: userID, ClientID: &clientID})
+	if err != nil {
+		return Saved{}, fmt.Errorf("repeated check-in: %w", err)
+	}
+	c := of(row)
+	same := c.Mood == in.Mood && equalPtr(c.Energy, in.Energy) && equalPtr(c.Note, note) &&
+		slices.Equal(c.Emotions, nonNil(in.Emotions)) && slices.Equal(c.Tags, nonNil(in.Tags))
+	if !same {
+		return Saved{}, apperr.New(apperr.ErrConflict, "CHECKIN_CLIENT_ID_REUSED", MsgClientIDReused)
+	}
+	return Saved{Checkin: c, Repeat: true}, nil
+}
+
+func equalPtr[T comparable](a, b *T) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
 // claimLowStreak reports whether the latest check-ins are three very low ones and the gentle

@@ -68,7 +68,7 @@ func (s *Server) CreateCheckin(ctx context.Context, req api.CreateCheckinRequest
 		return nil, err
 	}
 	b := req.Body
-	in := checkin.Input{Mood: b.Mood, Energy: b.Energy, Note: b.Note, LocalDate: optDate(b.LocalDate)}
+	in := checkin.Input{Mood: b.Mood, Energy: b.Energy, Note: b.Note, LocalDate: optDate(b.LocalDate), ClientID: b.ClientId}
 	if b.Emotions != nil {
 		in.Emotions = strs(*b.Emotions)
 	}
@@ -78,6 +78,9 @@ func (s *Server) CreateCheckin(ctx context.Context, req api.CreateCheckinRequest
 	saved, err := s.deps.Checkins.Create(ctx, c.UserID, in)
 	if err != nil {
 		return nil, err
+	}
+	if saved.Repeat {
+		return api.CreateCheckin200JSONResponse(apiCheckinCreated(saved)), nil
 	}
 	return api.CreateCheckin201JSONResponse(apiCheckinCreated(saved)), nil
 }

@@ -3,10 +3,12 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/percolate/percolate/backend/internal/checkin"
@@ -45,6 +47,8 @@ func TestCheckinValidationNamesTheField(t *testing.T) {
 		`{"mood":3,"note":"` + strings.Repeat("a", 501) + `"}`: "note",
 		`{"mood":3,"localDate":"2020-01-01"}`:                  "localDate",
 		`{"mood":3,"localDate":"yesterday"}`:                   "localDate",
+		`{"mood":3,"clientId":"not-a-uuid"}`:                   "clientId",
+		`{"mood":3,"clientId":7}`:                              "clientId",
 	} {
 		res, err := c.CreateCheckinWithBodyWithResponse(ctx, "application/json", strings.NewReader(body), ada)
 		if err != nil {
@@ -180,5 +184,55 @@ func TestCheckinsOverHTTP(t *testing.T) {
 	wantStatus(t, sum, err, http.StatusOK)
 	if sum.JSON200.Tags == nil || sum.JSON200.Days != 365 || len(sum.JSON200.PerDay) != 0 {
 		t.Errorf("paid year view: %s", sum.Body)
+	}
+}
+
+// TestCheckinClientIDStoresOnce: a check-in sent again with the same clientId (a kept offline
+// check-in whose first answer was lost) is stored once, and the repeat answers 200 with the
+// same check-in; other content under that clientId is a 409; another user's same clientId is
+// their own check-in.
+func TestCheckinClientIDStoresOnce(t *testing.T) {
+	ctx := context.Background()
+	c, user := checkinClient(t)
+	ada, bob := user("USER"), user("USER")
+	key := openapi_types.UUID(uuid.New())
+	body := api.CheckinRequest{Mood: 2, Energy: new(4), Emotions: &[]api.Emotion{api.Tiredness}, Tags: &[]api.CheckinTag{api.CheckinTagExams}, Note: new("  I want to kill myself  "), ClientId: &key}
+
+	first, err := c.CreateCheckinWithResponse(ctx, body, ada)
+	wantStatus(t, first, err, http.StatusCreated)
+	if first.JSON201.Safety == nil {
+		t.Fatalf("a risky note is screened: %+v", first.JSON201)
+	}
+	again, err := c.CreateCheckinWithResponse(ctx, body, ada)
+	wantStatus(t, again, err, http.StatusOK)
+	if !reflect.DeepEqual(again.JSON200, first.JSON201) {
+		t.Errorf("the repeat answers %+v\nthe first %+v", again.JSON200, first.JSON201)
+	}
+	list, err := c.ListCheckinsWithResponse(ctx, &api.ListCheckinsParams{}, ada)
+	wantStatus(t, list, err, http.StatusOK)
+	if len(*list.JSON200) != 1 || (*list.JSON200)[0].Id != first.JSON201.Checkin.Id {
+		t.Fatalf("stored: %+v", *list.JSON200)
+	}
+
+	// The same clientId with other content: a conflict, nothing stored.
+	other := body
+	other.Mood = 5
+	conflict, err := c.CreateCheckinWithResponse(ctx, other, ada)
+	wantStatus(t, conflict, err, http.StatusConflict)
+	// Another user's same clientId is theirs.
+	theirs, err := c.CreateCheckinWithResponse(ctx, other, bob)
+	wantStatus(t, theirs, err, http.StatusCreated)
+	if theirs.JSON201.Checkin.Id == first.JSON201.Checkin.Id || theirs.JSON201.Checkin.Mood != 5 {
+		t.Errorf("bob's check-in: %+v", theirs.JSON201.Checkin)
+	}
+	// Without a clientId, two sends are two check-ins.
+	for range 2 {
+		res, err := c.CreateCheckinWithResponse(ctx, api.CheckinRequest{Mood: 3}, ada)
+		wantStatus(t, res, err, http.StatusCreated)
+	}
+	list, err = c.ListCheckinsWithResponse(ctx, &api.ListCheckinsParams{}, ada)
+	wantStatus(t, list, err, http.StatusOK)
+	if len(*list.JSON200) != 3 {
+		t.Fatalf("ada has %d check-ins, want 3", len(*list.JSON200))
 	}
 }

@@ -5,8 +5,16 @@ export type AuthStatus = 'unauthenticated' | 'loading' | 'authenticated';
 
 export interface AuthContextValue {
   status: AuthStatus;
-  /** The signed-in user, from GET /api/auth/me; null unless authenticated. */
+  /**
+   * The signed-in user, from GET /api/auth/me; null unless authenticated. While offline, the
+   * user stored at sign-in (or, without one, a user with empty fields).
+   */
   user: User | null;
+  /**
+   * A token is stored but GET /api/auth/me cannot reach the server (no network): the signed-in
+   * pages show, in an offline state, until the lookup answers. A refusal (401) still signs out.
+   */
+  offline: boolean;
   /** Stores the tokens (and user) after a successful login and marks the session signed in. */
   signIn: (session: LoginResponse) => void;
   /**

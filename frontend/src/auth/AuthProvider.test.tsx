@@ -7,7 +7,7 @@ import { currentUserQueryKey, useAuth } from './AuthContext';
 import { getAccessToken, getRefreshToken, getUser, setSession, setTokens } from './storage';
 
 function AuthProbe() {
-  const { status, user, signIn, clearSession, logout } = useAuth();
+  const { status, user, offline, signIn, clearSession, logout } = useAuth();
   const [logoutResult, setLogoutResult] = useState('none');
   return (
     <div>
@@ -24,6 +24,7 @@ function AuthProbe() {
         log out
       </button>
       <p>status: {status}</p>
+      <p>offline: {String(offline)}</p>
       <p>email: {user?.email ?? 'none'}</p>
       <button
         type="button"
@@ -102,6 +103,27 @@ describe('AuthProvider', () => {
     expect(getAccessToken()).toBe('a-1');
     expect(getRefreshToken()).toBe('r-1');
     expect(toLogin).not.toHaveBeenCalled();
+  });
+
+  it('opens signed in, offline, as the stored user when the lookup cannot reach the server; then asks again', async () => {
+    setSession({ accessToken: 'a-1', refreshToken: 'r-1', user: aUser({ email: 'stored@example.com' }) });
+    let calls = 0;
+    server.use(
+      http.get('/api/auth/me', () => {
+        calls += 1;
+        return calls === 1 ? HttpResponse.error() : HttpResponse.json(aUser({ email: 'back@example.com' }));
+      }),
+    );
+
+    render(<AuthProbe />);
+
+    expect(await screen.findByText('offline: true')).toBeInTheDocument();
+    expect(screen.getByText('status: authenticated')).toBeInTheDocument();
+    expect(screen.getByText('email: stored@example.com')).toBeInTheDocument();
+    expect(getAccessToken()).toBe('a-1');
+    // The lookup keeps trying; once it reaches the server, the app is online again.
+    expect(await screen.findByText('email: back@example.com', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByText('offline: false')).toBeInTheDocument();
   });
 
   it('signIn stores the session and authenticates; clearSession forgets it', async () => {

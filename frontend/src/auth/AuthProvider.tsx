@@ -3,11 +3,15 @@ import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRe
 import { QueryScope } from '../app/QueryScope';
 import { AuthContext, currentUserQueryKey, type AuthContextValue, type AuthStatus } from './AuthContext';
 import type { CurrentUserResult } from './CurrentUser';
+import type { User } from '../api/gen/model';
 import * as storage from './storage';
 
 const CurrentUser = lazy(() => import('./CurrentUser'));
 
 const noLookup: CurrentUserResult = { failed: false };
+
+/** Who is signed in, offline, when no user was stored at sign-in. */
+const unknownUser: User = { id: '', email: '', name: '', role: 'USER', isStudent: false };
 
 /**
  * Holds the auth state of spec §4: with a stored access token the state is
@@ -74,16 +78,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [clearSession],
   );
 
-  // A failed lookup wins over older data: by then the stored session is gone.
+  // A failed lookup wins over older data: by then the stored session is gone. A lookup that
+  // cannot reach the server (no network) shows the signed-in pages offline, as the user stored
+  // at sign-in, while it keeps trying.
   let status: AuthStatus = 'loading';
   if (!hasToken || me.failed) status = 'unauthenticated';
-  else if (me.user) status = 'authenticated';
+  else if (me.user || me.offline) status = 'authenticated';
+  const offline = status === 'authenticated' && !me.user;
 
-  const user = status === 'authenticated' ? (me.user ?? null) : null;
+  const storedUser = useMemo(() => (offline ? (storage.getUser() ?? unknownUser) : null), [offline]);
+  const user = status === 'authenticated' ? (me.user ?? storedUser) : null;
 
   const value = useMemo<AuthContextValue>(
-    () => ({ status, user, signIn, clearSession, logout }),
-    [status, user, signIn, clearSession, logout],
+    () => ({ status, user, offline, signIn, clearSession, logout }),
+    [status, user, offline, signIn, clearSession, logout],
   );
 
   return (

@@ -10,6 +10,8 @@ import * as storage from './storage';
 export interface CurrentUserResult {
   user?: User;
   failed: boolean;
+  /** No user yet, and the lookup cannot reach the server (no network): it keeps trying. */
+  offline?: boolean;
 }
 
 /**
@@ -61,6 +63,9 @@ export default function CurrentUser({ initialUser, onChange, onQueryClient }: Cu
     initialData: initialUser,
   });
   const { data: user, isError: failed } = me;
-  useEffect(() => onChange({ user, failed }), [onChange, user, failed]);
+  // Without a network, React Query pauses the lookup (the browser says it is offline) or
+  // fetch fails (it thinks it is online): either way the session is not in question.
+  const offline = user === undefined && (me.fetchStatus === 'paused' || me.failureReason instanceof TypeError);
+  useEffect(() => onChange({ user, failed, offline }), [onChange, user, failed, offline]);
   return null;
 }

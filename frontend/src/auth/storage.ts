@@ -13,6 +13,8 @@ import type { User } from '../api/gen/model';
 
 /** The local-storage names the session lives under (the privacy page names them). */
 export const STORAGE_KEYS = { accessToken: 'accessToken', refreshToken: 'refreshToken', user: 'user' } as const;
+/** Check-ins made offline, until they are sent, are kept under this name and the user's id. */
+export const CHECKIN_QUEUE_PREFIX = 'checkinQueue:';
 const ACCESS_TOKEN = STORAGE_KEYS.accessToken;
 const REFRESH_TOKEN = STORAGE_KEYS.refreshToken;
 const USER = STORAGE_KEYS.user;

@@ -50,7 +50,7 @@ describe('CheckinCard', () => {
     await user.click(screen.getByRole('button', { name: 'Low' }));
 
     expect(await screen.findByRole('status')).toHaveTextContent('Saved: low. Thanks for checking in.');
-    expect(posted).toEqual([{ mood: 2, localDate: localDate() }]);
+    expect(posted).toEqual([{ mood: 2, localDate: localDate(), clientId: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
     expect(screen.getByRole('button', { name: 'Low' })).toHaveAttribute('aria-pressed', 'true');
 
     await user.click(screen.getByRole('button', { name: 'Undo' }));

@@ -1,14 +1,17 @@
 import { Alert, Button, Chip, Group, Paper, Stack, Text, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { IconMoodCry, IconMoodEmpty, IconMoodHappy, IconMoodSad, IconMoodSmile } from '@tabler/icons-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { isApiError } from '../../api/errors';
+import { useAuth } from '../../auth/AuthContext';
 import { useCreateCheckin, useDeleteCheckin, useUpdateCheckin } from '../../api/gen/checkins/checkins';
 import type { Checkin, CheckinCreated, CheckinTag, Emotion, Mood } from '../../api/gen/model';
 import { CrisisLinks } from '../chat/components/MessageList/CrisisLinks';
 import { useStartNewChat } from '../chat/hooks/useStartNewChat';
 import { PinnedSupport } from '../chat/components/PinnedSupport/PinnedSupport';
 import { capitalise, emotions, localDate, MAX_EMOTIONS, MAX_NOTE, MAX_TAGS, moods, tags, UNDO_MS } from './moods';
+import { change, forget, isOffline, keep, kept as keptNow, whenSent } from './offlineQueue';
+import { useIsKept } from './useKeptCheckins';
 import classes from './CheckinCard.module.css';
 
 const icons = [IconMoodCry, IconMoodSad, IconMoodEmpty, IconMoodSmile, IconMoodHappy];
@@ -28,10 +31,16 @@ function errorText(e: unknown): string {
  * on the same card. A note the crisis screen flags shows the support lines at once; a third very
  * low check-in in a row brings a gentle card with them (never a pop-up), whose offer to talk opens
  * the chat on this check-in like "Talk about it".
+ *
+ * Without a connection the check-in is kept on this device and sent when the connection
+ * returns (see offlineQueue); its details can still be added, and Undo forgets it.
  */
 export function CheckinCard() {
   const id = useId();
-  const create = useCreateCheckin();
+  const userId = useAuth().user?.id ?? '';
+  // Offline, React Query would hold the request until the browser says it is online again
+  // (and forget it on a reload): it is sent at once, and kept here when it cannot go.
+  const create = useCreateCheckin({ mutation: { networkMode: 'always' } });
   const update = useUpdateCheckin();
   const remove = useDeleteCheckin();
   const talk = useStartNewChat();
@@ -44,6 +53,11 @@ export function CheckinCard() {
   const [note, setNote] = useState('');
   const [detailsSaved, setDetailsSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A check-in kept offline (this one, or the last one kept before the app was closed): its
+  // clientId and mood, until it is sent.
+  const [keptId, setKeptId] = useState(() => keptNow(userId).at(-1)?.data.clientId ?? null);
+  const [keptMood, setKeptMood] = useState<Mood | null>(() => keptNow(userId).at(-1)?.data.mood ?? null);
+  const isKept = useIsKept(userId, keptId);
   const cardRef = useRef<HTMLElement>(null);
   const { hash } = useLocation();
 
@@ -61,33 +75,65 @@ export function CheckinCard() {
     return () => clearTimeout(timer);
   }, [canUndo]);
 
-  function took(res: CheckinCreated) {
+  const took = useCallback((res: CheckinCreated) => {
     setSaved(res.checkin);
     if (res.safety) setSafety(res.safety.category);
     if (res.lowStreak) setLowStreak(true);
-  }
+  }, []);
+
+  const reset = useCallback(() => {
+    setSaved(null);
+    setKeptId(null);
+    setKeptMood(null);
+    setCanUndo(false);
+    setSafety(null);
+    setLowStreak(false);
+    setDetailsSaved(false);
+  }, []);
+
+  // The kept check-in was sent (its note screened then: the support lines show now), or refused.
+  useEffect(() => {
+    if (!keptId) return;
+    return whenSent(keptId, (o) => {
+      if ('sent' in o) {
+        took(o.sent);
+        setKeptId(null);
+      } else {
+        reset();
+        setError(errorText(o.refused));
+      }
+    });
+  }, [keptId, took, reset]);
 
   async function choose(mood: Mood) {
-    if (create.isPending || saved) return;
+    if (create.isPending || saved || kept) return;
     setError(null);
+    const data = { mood, localDate: localDate(), clientId: crypto.randomUUID() };
     try {
-      took(await create.mutateAsync({ data: { mood, localDate: localDate() } }));
+      took(await create.mutateAsync({ data }));
       setCanUndo(true);
     } catch (e) {
+      if (isOffline(e) && keep(userId, data)) {
+        setKeptId(data.clientId);
+        setKeptMood(mood);
+        setCanUndo(true);
+        return;
+      }
       setError(errorText(e));
     }
   }
 
   async function undo() {
-    if (!saved) return;
     setError(null);
+    if (keptId) {
+      if (forget(userId, keptId)) reset();
+      else setError('It is being sent right now. You can undo it in a moment.');
+      return;
+    }
+    if (!saved) return;
     try {
       await remove.mutateAsync({ checkinId: saved.id });
-      setSaved(null);
-      setCanUndo(false);
-      setSafety(null);
-      setLowStreak(false);
-      setDetailsSaved(false);
+      reset();
     } catch {
       setError('Undo did not work. Please try again.');
     }
@@ -95,8 +141,14 @@ export function CheckinCard() {
 
   /** Saves the chosen details; the answer, or null when it failed (the card says why). */
   async function saveDetails(): Promise<CheckinCreated | null> {
-    if (!saved) return null;
     setError(null);
+    if (keptId) {
+      const details = { emotions: chosenEmotions as Emotion[], tags: chosenTags as CheckinTag[], note };
+      if (change(userId, keptId, details)) setDetailsSaved(true);
+      else setError('It is being sent right now. You can add these in a moment.');
+      return null;
+    }
+    if (!saved) return null;
     try {
       const res = await update.mutateAsync({
         checkinId: saved.id,
@@ -122,7 +174,10 @@ export function CheckinCard() {
     talk.talkAbout(saved.id);
   }
 
-  const chosenLabel = saved ? moods.find((m) => m.value === saved.mood)?.label : undefined;
+  // (Kept until sent: a check-in that another tab sent is no longer this card's.)
+  const kept = keptId !== null && isKept;
+  const chosenMood = saved?.mood ?? (kept ? keptMood : null);
+  const chosenLabel = moods.find((m) => m.value === chosenMood)?.label;
   return (
     <Paper
       ref={cardRef}
@@ -141,14 +196,14 @@ export function CheckinCard() {
         <div className={classes.moods} role="group" aria-label="Your mood">
           {moods.map((m, i) => {
             const Icon = icons[i]!;
-            const chosen = saved?.mood === m.value;
+            const chosen = chosenMood === m.value;
             return (
               <UnstyledButton
                 key={m.value}
                 className={classes.mood}
                 data-chosen={chosen || undefined}
                 aria-pressed={chosen}
-                disabled={create.isPending || (saved !== null && !chosen)}
+                disabled={create.isPending || (chosenMood !== null && !chosen)}
                 onClick={() => void choose(m.value)}
               >
                 <Icon size={22} aria-hidden />
@@ -157,9 +212,13 @@ export function CheckinCard() {
             );
           })}
         </div>
-        {saved ? (
+        {saved || kept ? (
           <Group gap="xs" role="status">
-            <Text size="sm">Saved: {chosenLabel?.toLowerCase()}. Thanks for checking in.</Text>
+            <Text size="sm">
+              {kept
+                ? `Saved on this device: ${chosenLabel?.toLowerCase()}. It will be sent when you're back online.`
+                : `Saved: ${chosenLabel?.toLowerCase()}. Thanks for checking in.`}
+            </Text>
             {canUndo ? (
               <Button size="compact-sm" variant="subtle" onClick={() => void undo()} loading={remove.isPending}>
                 Undo
@@ -190,7 +249,7 @@ export function CheckinCard() {
             </Stack>
           </Alert>
         ) : null}
-        {saved && !detailsSaved ? (
+        {(saved || kept) && !detailsSaved ? (
           <Stack gap="xs">
             <Chip.Group multiple value={chosenEmotions} onChange={(v) => setEmotions(v.slice(0, MAX_EMOTIONS))}>
               <Group gap={6} role="group" aria-label={`Emotions (up to ${MAX_EMOTIONS})`}>

@@ -8,6 +8,7 @@ const signedIn: AuthContextValue = {
   user: null,
   signIn: () => {},
   clearSession: () => {},
+  offline: false,
   logout: async () => {},
 };
 

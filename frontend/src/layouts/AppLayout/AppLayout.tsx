@@ -1,8 +1,10 @@
-import { Button, Text } from '@mantine/core';
-import { IconLogout, IconPlus } from '@tabler/icons-react';
+import { Alert, Button, Text } from '@mantine/core';
+import { IconLogout, IconPlus, IconWifiOff } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router';
+import { useAuth } from '../../auth/AuthContext';
 import { useLogout } from '../../auth/useLogout';
+import { useSendKeptCheckins } from '../../features/checkins/useKeptCheckins';
 import { registerServiceWorker } from '../../pwa/serviceWorker';
 import { SiteShell } from '../SiteShell/SiteShell';
 
@@ -47,6 +49,15 @@ function MenuActions() {
 const InstalledAppUpdates = lazy(() =>
   import('../../pwa/UpdatePrompt').then((m) => ({ default: m.InstalledAppUpdates })),
 );
+/** The signed-in pages while the server cannot be reached: what still works. */
+function OfflineNote() {
+  return (
+    <Alert role="status" color="gray" variant="light" icon={<IconWifiOff size={18} aria-hidden />} mb="md">
+      You're offline right now. You can still check in: it's kept on this device and sent when you're back online.
+    </Alert>
+  );
+}
+
 const installed = typeof navigator !== 'undefined' && !!navigator.serviceWorker?.controller;
 
 /**
@@ -59,9 +70,12 @@ const installed = typeof navigator !== 'undefined' && !!navigator.serviceWorker?
 export function AppLayout() {
   // The installable app: its shell is precached from the first signed-in page on.
   useEffect(registerServiceWorker, []);
+  // Check-ins kept while offline go as soon as they can.
+  useSendKeptCheckins();
+  const { offline } = useAuth();
   return (
     <>
-      <SiteShell label="Account" items={items} menuExtra={<MenuActions />} />
+      <SiteShell label="Account" items={items} menuExtra={<MenuActions />} notice={offline ? <OfflineNote /> : null} />
       {installed && (
         <Suspense fallback={null}>
           <InstalledAppUpdates />

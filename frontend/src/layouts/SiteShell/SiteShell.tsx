@@ -17,6 +17,8 @@ interface SiteShellProps {
   /** Shown only in the small-screen menu, under the links. */
   menuExtra?: ReactNode;
   footer?: ReactNode;
+  /** A line above the routed page (e.g. that the app is offline). */
+  notice?: ReactNode;
 }
 
 /**
@@ -26,7 +28,7 @@ interface SiteShellProps {
  * than Mantine's AppShell, which is several kilobytes the landing page
  * would otherwise download before anything else.
  */
-export function SiteShell({ label, items, action, menuExtra, footer }: SiteShellProps) {
+export function SiteShell({ label, items, action, menuExtra, footer, notice }: SiteShellProps) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const menuId = useId();
   const { pathname } = useLocation();
@@ -84,6 +86,7 @@ export function SiteShell({ label, items, action, menuExtra, footer }: SiteShell
       </Box>
 
       <main id="main-content" tabIndex={-1} className={classes.main}>
+        {notice}
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>

@@ -2,7 +2,7 @@ import { Anchor, Button, Code, Container, List, Stack, Text, Title } from '@mant
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { COLOR_SCHEME_STORAGE_KEY } from '../../app/theme';
-import { STORAGE_KEYS } from '../../auth/storage';
+import { CHECKIN_QUEUE_PREFIX, STORAGE_KEYS } from '../../auth/storage';
 
 /** The sign-in cookie the server sets (backend/internal/httpapi/oidc_handlers.go; a Go test compares). */
 export const FLOW_COOKIE = { name: 'percolate_oidc', minutes: 10 } as const;
@@ -67,7 +67,8 @@ export function PrivacyPage() {
             token, a refresh token that changes every time it is used, and your name and e-mail, under the names{' '}
             <Code>{STORAGE_KEYS.accessToken}</Code>, <Code>{STORAGE_KEYS.refreshToken}</Code> and{' '}
             <Code>{STORAGE_KEYS.user}</Code>. Logging out removes them. Your light or dark theme is kept there too, as{' '}
-            <Code>{COLOR_SCHEME_STORAGE_KEY}</Code>.
+            <Code>{COLOR_SCHEME_STORAGE_KEY}</Code>. A check-in you make while offline waits there, under{' '}
+            <Code>{CHECKIN_QUEUE_PREFIX}</Code> and your account&apos;s id, until it is sent.
           </Text>
           <Text>
             The only cookie, <Code>{FLOW_COOKIE.name}</Code>, lives for {FLOW_COOKIE.minutes} minutes while you sign in

@@ -78,7 +78,7 @@ import type {
 } from '.././model';
 
 
-export const getCreateCheckinResponseMock = (overrideResponse: Partial< CheckinCreated > = {}): CheckinCreated => ({checkin: {id: faker.string.uuid(), mood: faker.number.int({min: 1, max: 5}), energy: faker.helpers.arrayElement([faker.number.int({min: 1, max: 5}), undefined]), emotions: faker.helpers.arrayElements(Object.values(Emotion)), tags: faker.helpers.arrayElements(Object.values(CheckinTag)), note: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), localDate: faker.date.past().toISOString().split('T')[0], createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`}, safety: faker.helpers.arrayElement([{category: faker.string.alpha({length: {min: 10, max: 20}})}, undefined]), lowStreak: faker.helpers.arrayElement([faker.datatype.boolean(), undefined]), ...overrideResponse})
+export const getCreateCheckinResponseMock = (overrideResponse: Partial< CheckinCreated | CheckinCreated > = {}): CheckinCreated | CheckinCreated => (faker.helpers.arrayElement([{checkin: {id: faker.string.uuid(), mood: faker.number.int({min: 1, max: 5}), energy: faker.helpers.arrayElement([faker.number.int({min: 1, max: 5}), undefined]), emotions: faker.helpers.arrayElements(Object.values(Emotion)), tags: faker.helpers.arrayElements(Object.values(CheckinTag)), note: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), localDate: faker.date.past().toISOString().split('T')[0], createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`}, safety: faker.helpers.arrayElement([{category: faker.string.alpha({length: {min: 10, max: 20}})}, undefined]), lowStreak: faker.helpers.arrayElement([faker.datatype.boolean(), undefined]), ...overrideResponse}, {checkin: {id: faker.string.uuid(), mood: faker.number.int({min: 1, max: 5}), energy: faker.helpers.arrayElement([faker.number.int({min: 1, max: 5}), undefined]), emotions: faker.helpers.arrayElements(Object.values(Emotion)), tags: faker.helpers.arrayElements(Object.values(CheckinTag)), note: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), localDate: faker.date.past().toISOString().split('T')[0], createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`}, safety: faker.helpers.arrayElement([{category: faker.string.alpha({length: {min: 10, max: 20}})}, undefined]), lowStreak: faker.helpers.arrayElement([faker.datatype.boolean(), undefined]), ...overrideResponse}]))
 
 export const getListCheckinsResponseMock = (): Checkin[] => (Array.from({ length: faker.number.int({ min: 1, max: 10 }) }, (_, i) => i + 1).map(() => ({id: faker.string.uuid(), mood: faker.number.int({min: 1, max: 5}), energy: faker.helpers.arrayElement([faker.number.int({min: 1, max: 5}), undefined]), emotions: faker.helpers.arrayElements(Object.values(Emotion)), tags: faker.helpers.arrayElements(Object.values(CheckinTag)), note: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), localDate: faker.date.past().toISOString().split('T')[0], createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`})))
 
@@ -87,13 +87,13 @@ export const getGetCheckinSummaryResponseMock = (overrideResponse: Partial< Chec
 export const getUpdateCheckinResponseMock = (overrideResponse: Partial< CheckinCreated > = {}): CheckinCreated => ({checkin: {id: faker.string.uuid(), mood: faker.number.int({min: 1, max: 5}), energy: faker.helpers.arrayElement([faker.number.int({min: 1, max: 5}), undefined]), emotions: faker.helpers.arrayElements(Object.values(Emotion)), tags: faker.helpers.arrayElements(Object.values(CheckinTag)), note: faker.helpers.arrayElement([faker.string.alpha({length: {min: 10, max: 20}}), undefined]), localDate: faker.date.past().toISOString().split('T')[0], createdAt: `${faker.date.past().toISOString().split('.')[0]}Z`}, safety: faker.helpers.arrayElement([{category: faker.string.alpha({length: {min: 10, max: 20}})}, undefined]), lowStreak: faker.helpers.arrayElement([faker.datatype.boolean(), undefined]), ...overrideResponse})
 
 
-export const getCreateCheckinMockHandler = (overrideResponse?: CheckinCreated | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<CheckinCreated> | CheckinCreated), options?: RequestHandlerOptions) => {
+export const getCreateCheckinMockHandler = (overrideResponse?: CheckinCreated | CheckinCreated | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<CheckinCreated | CheckinCreated> | CheckinCreated | CheckinCreated), options?: RequestHandlerOptions) => {
   return http.post('*/api/checkins', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
     : getCreateCheckinResponseMock()),
-      { status: 201,
+      { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
   }, options)

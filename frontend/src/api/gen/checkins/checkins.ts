@@ -80,6 +80,7 @@ import type {
   CheckinRequest,
   CheckinSummary,
   CheckinUpdate,
+  ConflictResponse,
   ForbiddenResponse,
   GetCheckinSummaryParams,
   ListCheckinsParams,
@@ -101,6 +102,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 /**
  * `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+A client that may send the same check-in twice (one kept while offline, sent again when the first answer was lost) gives it a `clientId`: a repeat with the caller's same `clientId` and the same content (mood, energy, emotions, tags and note; not the day) stores nothing and answers 200 with the stored check-in (as it is now, with `safety` when its note screened as risky); the same `clientId` with other content is a 409. Another user's `clientId` is independent.
  * @summary Stores a mood check-in for the caller.
  */
 export const getCreateCheckinUrl = () => {
@@ -111,9 +113,9 @@ export const getCreateCheckinUrl = () => {
   return `/api/checkins`
 }
 
-export const createCheckin = async (checkinRequest: CheckinRequest, options?: RequestInit): Promise<CheckinCreated> => {
+export const createCheckin = async (checkinRequest: CheckinRequest, options?: RequestInit): Promise<CheckinCreated | CheckinCreated> => {
   
-  return customFetch<CheckinCreated>(getCreateCheckinUrl(),
+  return customFetch<CheckinCreated | CheckinCreated>(getCreateCheckinUrl(),
   {      
     ...options,
     method: 'POST',
@@ -126,7 +128,7 @@ export const createCheckin = async (checkinRequest: CheckinRequest, options?: Re
 
 
 
-export const getCreateCheckinMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
+export const getCreateCheckinMutationOptions = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCheckin>>, TError,{data: BodyType<CheckinRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createCheckin>>, TError,{data: BodyType<CheckinRequest>}, TContext> => {
 
@@ -153,12 +155,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateCheckinMutationResult = NonNullable<Awaited<ReturnType<typeof createCheckin>>>
     export type CreateCheckinMutationBody = BodyType<CheckinRequest>
-    export type CreateCheckinMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
+    export type CreateCheckinMutationError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Stores a mood check-in for the caller.
  */
-export const useCreateCheckin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
+export const useCreateCheckin = <TError = ErrorType<ValidationErrorResponse | UnauthorizedResponse | ConflictResponse | PayloadTooLargeResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createCheckin>>, TError,{data: BodyType<CheckinRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createCheckin>>,

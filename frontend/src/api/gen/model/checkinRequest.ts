@@ -78,4 +78,6 @@ export interface CheckinRequest {
   note?: string;
   /** The day in the caller's own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC. */
   localDate?: string;
+  /** Chosen by the client, once per check-in, so that sending it again stores it once (see createCheckin). */
+  clientId?: string;
 }

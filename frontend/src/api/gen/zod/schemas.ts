@@ -992,6 +992,7 @@ export const listWeeklyReportsResponse = zod.array(listWeeklyReportsResponseItem
 
 /**
  * `mood` is required; the rest is optional. The note goes through the same safety screen as a chat message: a risky note answers with `safety`, so the client shows the support lines at once. A third very low check-in (mood 1) in a row answers with `lowStreak`, at most once in seven days. Every bad value is a 400 that names the field.
+A client that may send the same check-in twice (one kept while offline, sent again when the first answer was lost) gives it a `clientId`: a repeat with the caller's same `clientId` and the same content (mood, energy, emotions, tags and note; not the day) stores nothing and answers 200 with the stored check-in (as it is now, with `safety` when its note screened as risky); the same `clientId` with other content is a 409. Another user's `clientId` is independent.
  * @summary Stores a mood check-in for the caller.
  */
 export const createCheckinBodyMoodMax = 5;export const createCheckinBodyEnergyMax = 5;export const createCheckinBodyEmotionsMax = 5;export const createCheckinBodyTagsMax = 8;export const createCheckinBodyNoteMax = 500;
@@ -1002,8 +1003,28 @@ export const createCheckinBody = zod.object({
   "emotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).max(createCheckinBodyEmotionsMax).optional(),
   "tags": zod.array(zod.enum(['sleep', 'study', 'exams', 'friends', 'family', 'partner', 'exercise', 'work', 'money', 'health', 'alone time', 'outdoors'])).max(createCheckinBodyTagsMax).optional(),
   "note": zod.string().max(createCheckinBodyNoteMax).optional().describe('Trimmed; empty means none.'),
-  "localDate": zod.iso.date().optional().describe('The day in the caller\'s own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC.')
+  "localDate": zod.iso.date().optional().describe('The day in the caller\'s own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC.'),
+  "clientId": zod.uuid().optional().describe('Chosen by the client, once per check-in, so that sending it again stores it once (see createCheckin).')
 })
+
+export const createCheckinResponseCheckinMoodMax = 5;export const createCheckinResponseCheckinEnergyMax = 5;
+
+export const createCheckinResponse = zod.object({
+  "checkin": zod.object({
+  "id": zod.uuid(),
+  "mood": zod.number().min(1).max(createCheckinResponseCheckinMoodMax).describe('1 is very low, 3 is okay, 5 is great.'),
+  "energy": zod.number().min(1).max(createCheckinResponseCheckinEnergyMax).optional(),
+  "emotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])),
+  "tags": zod.array(zod.enum(['sleep', 'study', 'exams', 'friends', 'family', 'partner', 'exercise', 'work', 'money', 'health', 'alone time', 'outdoors'])),
+  "note": zod.string().optional(),
+  "localDate": zod.iso.date(),
+  "createdAt": zod.iso.datetime({})
+}),
+  "safety": zod.object({
+  "category": zod.string().describe('The kind of danger of the latest risk they were pinned for, as the crisis screen\nnames it (`suicide`, `self_harm`, `abuse`, `danger`; more may come).\n')
+}).optional().describe('The session\'s support lines are pinned above the composer for the rest of the session:\na reply in it has asked about risk (the check-in or its follow-up) or given the crisis\nreply. Absent while nothing is pinned; once present, it stays for the session.\n'),
+  "lowStreak": zod.boolean().optional()
+}).describe('The check-in, and what the client must show with it: `safety` when the note screened as risky (the support lines for that kind of danger), `lowStreak` when this is the third very low check-in in a row (a gentle card with the support lines and an offer to talk, at most once in seven days).')
 
 
 /**
