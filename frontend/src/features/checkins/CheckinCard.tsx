@@ -1,9 +1,16 @@
 import { Alert, Button, Chip, Group, Paper, Stack, Text, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { IconMoodCry, IconMoodEmpty, IconMoodHappy, IconMoodSad, IconMoodSmile } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../../api/errors';
-import { useCreateCheckin, useDeleteCheckin, useUpdateCheckin } from '../../api/gen/checkins/checkins';
+import {
+  getListCheckinsQueryKey,
+  useCreateCheckin,
+  useDeleteCheckin,
+  useListCheckins,
+  useUpdateCheckin,
+} from '../../api/gen/checkins/checkins';
 import type { Checkin, CheckinCreated, CheckinTag, Emotion, Mood } from '../../api/gen/model';
 import { CrisisLinks } from '../chat/components/MessageList/CrisisLinks';
 import { useStartNewChat } from '../chat/hooks/useStartNewChat';
@@ -26,7 +33,9 @@ function errorText(e: unknown): string {
  * The dashboard's check-in (issue 31): "How are you right now?" with five moods. One tap stores
  * the check-in; Undo deletes it for a few seconds after. Emotions, tags and a note can be added
  * on the same card. A note the crisis screen flags shows the support lines at once; a third very
- * low check-in in a row brings a gentle card with them (never a pop-up).
+ * low check-in in a row brings a gentle card with them (never a pop-up). Once the user has checked in
+ * today, the card opens folded to one line (issue 36: the sessions stay on a phone's first screen),
+ * unless a reminder brought them here to check in.
  */
 export function CheckinCard() {
   const id = useId();
@@ -46,14 +55,25 @@ export function CheckinCard() {
   const [error, setError] = useState<string | null>(null);
   const cardRef = useRef<HTMLElement>(null);
   const { hash } = useLocation();
+  const queryClient = useQueryClient();
+  const today = localDate();
+  const todays = useListCheckins({ from: today, to: today, limit: 1 });
+  const [unfolded, setUnfolded] = useState(hash === '#checkin');
+  const earlier = saved || unfolded ? undefined : todays.data?.[0];
+  // Today's check-ins as the dashboard shows them next time (folded or not).
+  const changed = () => void queryClient.invalidateQueries({ queryKey: getListCheckinsQueryKey() });
 
-  // A reminder's notification opens /dashboard#checkin: the card comes into view with its first
-  // mood focused, one tap from a check-in.
+  // A reminder's notification opens /dashboard#checkin: the card comes into view, unfolded, with
+  // its first mood focused, one tap from a check-in.
   useEffect(() => {
-    if (hash !== '#checkin' || !cardRef.current) return;
-    cardRef.current.scrollIntoView?.({ block: 'start' });
-    cardRef.current.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
-  }, [hash]);
+    if (hash !== '#checkin') return;
+    if (!unfolded) {
+      setUnfolded(true);
+      return;
+    }
+    cardRef.current?.scrollIntoView?.({ block: 'start' });
+    cardRef.current?.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
+  }, [hash, unfolded]);
 
   useEffect(() => {
     if (!canUndo) return;
@@ -73,6 +93,7 @@ export function CheckinCard() {
     try {
       took(await create.mutateAsync({ data: { mood, localDate: localDate() } }));
       setCanUndo(true);
+      changed();
     } catch (e) {
       setError(errorText(e));
     }
@@ -83,6 +104,7 @@ export function CheckinCard() {
     setError(null);
     try {
       await remove.mutateAsync({ checkinId: saved.id });
+      changed();
       setSaved(null);
       setCanUndo(false);
       setSafety(null);
@@ -123,18 +145,34 @@ export function CheckinCard() {
   }
 
   const chosenLabel = saved ? moods.find((m) => m.value === saved.mood)?.label : undefined;
+  if (earlier) {
+    const label = moods.find((m) => m.value === earlier.mood)?.label;
+    return (
+      <Paper withBorder radius="md" px="sm" py={0} component="section" aria-labelledby={`${id}-title`} data-testid="checkin-card">
+        <Group wrap="nowrap" justify="space-between" gap="xs">
+          <Title order={2} fz="sm" id={`${id}-title`}>
+            Checked in today: {label?.toLowerCase()}
+          </Title>
+          <Button variant="subtle" size="sm" px="xs" className={classes.again} onClick={() => setUnfolded(true)}>
+            Check in again
+          </Button>
+        </Group>
+      </Paper>
+    );
+  }
   return (
     <Paper
       ref={cardRef}
       id="checkin"
       withBorder
       radius="md"
-      p="sm"
+      px="sm"
+      py={{ base: 'xs', sm: 'sm' }}
       component="section"
       aria-labelledby={`${id}-title`}
       data-testid="checkin-card"
     >
-      <Stack gap={6}>
+      <Stack gap={4}>
         <Title order={2} fz="md" id={`${id}-title`}>
           How are you right now?
         </Title>
@@ -151,7 +189,7 @@ export function CheckinCard() {
                 disabled={create.isPending || (saved !== null && !chosen)}
                 onClick={() => void choose(m.value)}
               >
-                <Icon size={22} aria-hidden />
+                <Icon size={20} aria-hidden />
                 {m.label}
               </UnstyledButton>
             );
