@@ -61,7 +61,7 @@ test('three sessions on one screen with the check-in card, the feeling on the ca
   const today = await page.evaluate(() => new Date().toLocaleDateString('en-CA'));
   expect((await request.post('/api/checkins', { headers, data: { mood: 4, localDate: today } })).status()).toBe(201);
   await page.reload();
-  await expect(checkin.getByRole('heading', { name: 'Checked in today: good' })).toBeVisible();
+  await expect(checkin.getByRole('heading', { name: 'Checked in today: good' })).toBeVisible({ timeout: 15_000 });
   await expect(cards).toHaveCount(4, { timeout: 15_000 });
   expect((await checkin.boundingBox())!.height).toBeLessThanOrEqual(60);
   await firstScreenHolds(page, 3);
