@@ -58,22 +58,18 @@ export function CheckinCard() {
   const queryClient = useQueryClient();
   const today = localDate();
   const todays = useListCheckins({ from: today, to: today, limit: 1 });
-  const [unfolded, setUnfolded] = useState(hash === '#checkin');
-  const earlier = saved || unfolded ? undefined : todays.data?.[0];
+  const [unfolded, setUnfolded] = useState(false);
+  // A reminder's notification opens /dashboard#checkin: the card comes into view, unfolded, with
+  // its first mood focused, one tap from a check-in.
+  const earlier = saved || unfolded || hash === '#checkin' ? undefined : todays.data?.[0];
   // Today's check-ins as the dashboard shows them next time (folded or not).
   const changed = () => void queryClient.invalidateQueries({ queryKey: getListCheckinsQueryKey() });
 
-  // A reminder's notification opens /dashboard#checkin: the card comes into view, unfolded, with
-  // its first mood focused, one tap from a check-in.
   useEffect(() => {
-    if (hash !== '#checkin') return;
-    if (!unfolded) {
-      setUnfolded(true);
-      return;
-    }
-    cardRef.current?.scrollIntoView?.({ block: 'start' });
-    cardRef.current?.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
-  }, [hash, unfolded]);
+    if (hash !== '#checkin' || !cardRef.current) return;
+    cardRef.current.scrollIntoView?.({ block: 'start' });
+    cardRef.current.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
+  }, [hash]);
 
   useEffect(() => {
     if (!canUndo) return;
