@@ -208,7 +208,7 @@ for (const [label, role] of [
   });
 }
 
-test("the first sign-in's onboarding, each step, and the dashboard once checked in today, light and dark, 390 and 1280 px", async ({
+test("the first sign-in's onboarding, each step, and the dashboard's check-in card open and folded, light and dark, 390 and 1280 px", async ({
   page,
   request,
 }, testInfo) => {
@@ -229,7 +229,10 @@ test("the first sign-in's onboarding, each step, and the dashboard once checked 
   }
   await expect(dialog).toBeHidden();
 
-  // The check-in card folded to one line, on the visit after today's check-in.
+  // The dashboard with the check-in card open (not checked in yet), then folded to one line on
+  // the visit after today's check-in.
+  await expect(page.getByTestId('checkin-card').getByRole('group', { name: 'Your mood' })).toBeVisible();
+  await scan(page, '/dashboard not checked in today', found);
   await page.getByTestId('checkin-card').getByRole('button', { name: 'Okay' }).click();
   await expect(page.getByTestId('checkin-card').getByRole('status')).toContainText('Saved: okay.');
   await page.reload();
