@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { AxeResults, RunOnly } from 'axe-core';
-import { setRole, signIn, verifiedAccount } from './support';
+import { newAccount, setRole, signIn, verifiedAccount } from './support';
 
 /**
  * WCAG 2.2 AA, proven by axe on every route of the app: signed out, and signed in as a FREE
@@ -207,6 +207,41 @@ for (const [label, role] of [
     expect(found).toEqual([]);
   });
 }
+
+test("the first sign-in's onboarding, each step, and the dashboard's check-in card open and folded, light and dark, 390 and 1280 px", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  counted.scans = 0;
+  const found: string[] = [];
+  await signIn(page, await newAccount(request, 'a11y-onboarding'));
+  const dialog = page.getByRole('dialog');
+  for (const [step, next] of [
+    ['What would you like to focus on?', 'Skip'],
+    ['Anything to steer clear of?', 'Skip'],
+    ['Where are you?', 'Skip'],
+    ['A gentle reminder?', 'Finish'],
+  ] as const) {
+    await expect(dialog.getByRole('heading', { name: step })).toBeVisible();
+    await scan(page, `onboarding "${step}"`, found);
+    await dialog.getByRole('button', { name: next, exact: true }).click();
+  }
+  await expect(dialog).toBeHidden();
+
+  // The dashboard with the check-in card open (not checked in yet), then folded to one line on
+  // the visit after today's check-in.
+  await expect(page.getByTestId('checkin-card').getByRole('group', { name: 'Your mood' })).toBeVisible();
+  await scan(page, '/dashboard not checked in today', found);
+  await page.getByTestId('checkin-card').getByRole('button', { name: 'Okay' }).click();
+  await expect(page.getByTestId('checkin-card').getByRole('status')).toContainText('Saved: okay.');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Checked in today: okay' })).toBeVisible({ timeout: 15_000 });
+  await scan(page, '/dashboard checked in today', found);
+
+  testInfo.annotations.push({ type: 'axe scans', description: String(counted.scans) });
+  expect(found).toEqual([]);
+});
 
 // axe does not test placeholders: every placeholder on the forms reads at 4.5:1 or more
 // against its input's background.

@@ -1,16 +1,38 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { PASSWORD, signIn, verifiedAccount } from './support';
 
 /**
  * The dashboard on a phone (390 × 844, issue 36 item 5): compact cards, at least three whole on
- * the first screen, the closing feeling on an ended session's card, "Your insights" in the
- * navigation, and today's prompt as a button that starts a chat with it.
+ * the first screen below the check-in card (open or folded: issue 31 puts it first), nothing
+ * wider than a 360 px screen, the closing feeling on an ended session's card, "Your insights" in
+ * the navigation, and today's prompt as a button that starts a chat with it.
  */
 test.use({ viewport: { width: 390, height: 844 } });
 
 const STARTER = "Hello! I'd like to start a new conversation.";
 
-test('three sessions on one screen, the feeling on the card, insights in the menu, and the prompt starts a chat', async ({ page, request }) => {
+/** The page, unscrolled, shows the check-in card and at least n whole session cards. */
+async function firstScreenHolds(page: Page, n: number) {
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await expect(page.getByTestId('checkin-card')).toBeInViewport({ ratio: 1 });
+  const whole = await page.getByTestId('session-card').evaluateAll((els) =>
+    els.filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    }).length,
+  );
+  expect(whole).toBeGreaterThanOrEqual(n);
+}
+
+async function noSidewaysScroll(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}
+
+test('three sessions on one screen with the check-in card, the feeling on the card, insights in the menu, and the prompt starts a chat', async ({ page, request }) => {
   test.setTimeout(120_000);
   const email = await verifiedAccount(request, 'dash-phone');
   const login = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
@@ -25,27 +47,35 @@ test('three sessions on one screen, the feeling on the card, insights in the men
   expect((await request.post(`/api/chat/sessions/${ids[0]}/end`, { headers, data: { feeling: 'better' } })).status()).toBe(200);
 
   await signIn(page, email);
-  // Issue 31 puts the check-in card first on a phone; three whole session cards fit on the
-  // screen that follows it (scrolled by the card's height).
   const checkin = page.getByTestId('checkin-card');
-  await expect(checkin).toBeInViewport();
-  const below = (await checkin.boundingBox())!;
-  await page.evaluate((y) => window.scrollTo(0, y), Math.ceil(below.y + below.height));
   const cards = page.getByTestId('session-card');
   await expect(cards).toHaveCount(4, { timeout: 15_000 });
-  // At least three whole cards on the first screen.
-  const whole = await cards.evaluateAll((els) =>
-    els.filter((el) => {
-      const r = el.getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= window.innerHeight;
-    }).length,
-  );
-  expect(whole).toBeGreaterThanOrEqual(3);
+  // Issue 31 puts the check-in card first on a phone: not checked in yet today, it shows the
+  // five moods, and three whole session cards fit on the same screen below it, unscrolled.
+  await expect(checkin.getByRole('group', { name: 'Your mood' }).getByRole('button')).toHaveCount(5);
+  await firstScreenHolds(page, 3);
   await expect(page.getByTestId('closing-feeling')).toHaveText('Left feeling better');
-  const { scrollWidth, innerWidth } = (await page.evaluate(
-    '({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })',
-  )) as { scrollWidth: number; innerWidth: number };
-  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  await noSidewaysScroll(page);
+
+  // Once checked in today, the card is folded to one line, and the cards still fit.
+  const today = await page.evaluate(() => new Date().toLocaleDateString('en-CA'));
+  expect((await request.post('/api/checkins', { headers, data: { mood: 4, localDate: today } })).status()).toBe(201);
+  await page.reload();
+  await expect(checkin.getByRole('heading', { name: 'Checked in today: good' })).toBeVisible({ timeout: 15_000 });
+  await expect(cards).toHaveCount(4, { timeout: 15_000 });
+  expect((await checkin.boundingBox())!.height).toBeLessThanOrEqual(60);
+  await firstScreenHolds(page, 3);
+
+  // On the smallest phones (360 px), nothing is wider than the screen, folded or open, and
+  // every mood's label is whole.
+  await page.setViewportSize({ width: 360, height: 780 });
+  await noSidewaysScroll(page);
+  await checkin.getByRole('button', { name: 'Check in again' }).click();
+  const moods = checkin.getByRole('group', { name: 'Your mood' }).getByRole('button');
+  await expect(moods).toHaveCount(5);
+  await noSidewaysScroll(page);
+  expect(await moods.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent))).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
 
   // "Your insights" from the navigation.
   await page.getByRole('button', { name: 'Open navigation' }).click();

@@ -29,7 +29,11 @@ async function signInAgain(page: Page, email: string) {
 }
 
 async function noSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 }
 
 test('the onboarding is skipped in one tap and does not come back', async ({ page, request }) => {
@@ -82,4 +86,22 @@ test('the onboarding completed: focus areas saved, a step skipped, the country c
   await signInAgain(page, email);
   await expect(page.getByRole('button', { name: 'Start New Chat' }).first()).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('at 360 px, the smallest phones, every step fits the screen: nothing wider, every button whole', async ({ page, request }) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await signIn(page, await newAccount(request, 'onboard-360'));
+  const dialog = page.getByRole('dialog');
+  for (const step of ['What would you like to focus on?', 'Anything to steer clear of?', 'Where are you?', 'A gentle reminder?']) {
+    await expect(dialog.getByRole('heading', { name: step })).toBeVisible();
+    await noSidewaysScroll(page);
+    for (const button of await dialog.getByRole('button').all()) {
+      const box = (await button.boundingBox())!;
+      expect(box.x, `${step}: ${await button.textContent()}`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${step}: ${await button.textContent()}`).toBeLessThanOrEqual(360);
+      expect(await button.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
+    await dialog.getByRole('button', { name: step === 'A gentle reminder?' ? 'Finish' : 'Skip', exact: true }).click();
+  }
+  await expect(dialog).toBeHidden();
 });

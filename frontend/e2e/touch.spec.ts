@@ -181,6 +181,12 @@ test('every route at 390 px: each interactive element is at least 44 × 44 px, h
   await measure(page, '/dashboard', found);
   await page.getByTestId('session-card').first().getByRole('button', { name: 'Session Summary' }).click();
   await measure(page, '/dashboard summary open', found);
+  // Checked in today: the next visit shows the check-in card folded to one line.
+  await page.getByTestId('checkin-card').getByRole('button', { name: 'Good' }).click();
+  await expect(page.getByTestId('checkin-card').getByRole('status')).toContainText('Saved: good.');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Checked in today: good' })).toBeVisible({ timeout: 15_000 });
+  await measure(page, '/dashboard checked in today', found);
 
   await open(page, chatPath, page.getByTestId('ai-message').first());
   await measure(page, '/chat/:id ended', found);

@@ -1,5 +1,9 @@
 import { http, HttpResponse } from 'msw';
-import { getCreateCheckinResponseMock, getUpdateCheckinResponseMock } from '../../api/gen/checkins/checkins.msw';
+import {
+  getCreateCheckinResponseMock,
+  getListCheckinsMockHandler,
+  getUpdateCheckinResponseMock,
+} from '../../api/gen/checkins/checkins.msw';
 import type { CheckinRequest, CheckinUpdate } from '../../api/gen/model';
 import { resourcesFor } from '../safety/fixtures';
 import { aCheckin, render, screen, server, waitFor, within } from '../../test-utils';
@@ -24,7 +28,48 @@ function answerResources() {
   );
 }
 
+/** Today's check-ins as the server lists them; records what the card asked for. */
+function answerToday(list: ReturnType<typeof aCheckin>[]) {
+  const asked: string[] = [];
+  server.use(
+    getListCheckinsMockHandler(({ request }) => {
+      asked.push(new URL(request.url).search);
+      return list;
+    }),
+  );
+  return asked;
+}
+
+// No check-in yet today, unless a test says otherwise.
+beforeEach(() => answerToday([]));
+
 describe('CheckinCard', () => {
+  it("opens folded to one line once the user has checked in today; Check in again brings the moods back", async () => {
+    const asked = answerToday([aCheckin({ mood: 4, localDate: localDate() })]);
+    const { user } = render(<CheckinCard />);
+
+    expect(await screen.findByRole('heading', { name: 'Checked in today: good' })).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Your mood' })).not.toBeInTheDocument();
+    const today = localDate();
+    expect(asked).toEqual([`?from=${today}&to=${today}&limit=1`]);
+
+    await user.click(screen.getByRole('button', { name: 'Check in again' }));
+
+    expect(screen.getByRole('heading', { name: 'How are you right now?' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Good' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('stays open when a reminder brings the user to check in, even after a check-in today', async () => {
+    const asked = answerToday([aCheckin({ mood: 2, localDate: localDate() })]);
+    render(<CheckinCard />, { route: '/dashboard#checkin' });
+    await waitFor(() => expect(asked).toHaveLength(1));
+    // The answer has had time to arrive and render.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    expect(screen.getByRole('button', { name: moods[0]!.label })).toHaveFocus();
+    expect(screen.queryByRole('heading', { name: /Checked in today/ })).not.toBeInTheDocument();
+  });
+
   it('is the target of /dashboard#checkin, which a reminder opens: its first mood takes focus', () => {
     render(<CheckinCard />, { route: '/dashboard#checkin' });
     expect(screen.getByTestId('checkin-card')).toHaveAttribute('id', 'checkin');

@@ -1,10 +1,17 @@
 import { Alert, Button, Chip, Group, Paper, Stack, Text, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { IconMoodCry, IconMoodEmpty, IconMoodHappy, IconMoodSad, IconMoodSmile } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { isApiError } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
-import { useCreateCheckin, useDeleteCheckin, useUpdateCheckin } from '../../api/gen/checkins/checkins';
+import {
+  getListCheckinsQueryKey,
+  useCreateCheckin,
+  useDeleteCheckin,
+  useListCheckins,
+  useUpdateCheckin,
+} from '../../api/gen/checkins/checkins';
 import type { Checkin, CheckinCreated, CheckinTag, Emotion, Mood } from '../../api/gen/model';
 import { CrisisLinks } from '../chat/components/MessageList/CrisisLinks';
 import { useStartNewChat } from '../chat/hooks/useStartNewChat';
@@ -30,7 +37,9 @@ function errorText(e: unknown): string {
  * the check-in; Undo deletes it for a few seconds after. Emotions, tags and a note can be added
  * on the same card. A note the crisis screen flags shows the support lines at once; a third very
  * low check-in in a row brings a gentle card with them (never a pop-up), whose offer to talk opens
- * the chat on this check-in like "Talk about it".
+ * the chat on this check-in like "Talk about it". Once the user has checked in today, the card
+ * opens folded to one line (issue 36: the sessions stay on a phone's first screen), unless a
+ * reminder brought them here to check in.
  *
  * Without a connection the check-in is kept on this device and sent when the connection
  * returns (see offlineQueue); its details can still be added, and Undo forgets it.
@@ -60,9 +69,16 @@ export function CheckinCard() {
   const isKept = useIsKept(userId, keptId);
   const cardRef = useRef<HTMLElement>(null);
   const { hash } = useLocation();
+  const queryClient = useQueryClient();
+  const today = localDate();
+  const todays = useListCheckins({ from: today, to: today, limit: 1 });
+  const [unfolded, setUnfolded] = useState(false);
+  // A reminder's notification opens /dashboard#checkin: the card comes into view, unfolded, with
+  // its first mood focused, one tap from a check-in.
+  const earlier = saved || unfolded || hash === '#checkin' ? undefined : todays.data?.[0];
+  // Today's check-ins as the dashboard shows them next time (folded or not).
+  const changed = () => void queryClient.invalidateQueries({ queryKey: getListCheckinsQueryKey() });
 
-  // A reminder's notification opens /dashboard#checkin: the card comes into view with its first
-  // mood focused, one tap from a check-in.
   useEffect(() => {
     if (hash !== '#checkin' || !cardRef.current) return;
     cardRef.current.scrollIntoView?.({ block: 'start' });
@@ -98,12 +114,13 @@ export function CheckinCard() {
       if ('sent' in o) {
         took(o.sent);
         setKeptId(null);
+        void queryClient.invalidateQueries({ queryKey: getListCheckinsQueryKey() });
       } else {
         reset();
         setError(errorText(o.refused));
       }
     });
-  }, [keptId, took, reset]);
+  }, [keptId, took, reset, queryClient]);
 
   async function choose(mood: Mood) {
     if (create.isPending || saved || kept) return;
@@ -112,6 +129,7 @@ export function CheckinCard() {
     try {
       took(await create.mutateAsync({ data }));
       setCanUndo(true);
+      changed();
     } catch (e) {
       if (isOffline(e) && keep(userId, data)) {
         setKeptId(data.clientId);
@@ -133,6 +151,7 @@ export function CheckinCard() {
     if (!saved) return;
     try {
       await remove.mutateAsync({ checkinId: saved.id });
+      changed();
       reset();
     } catch {
       setError('Undo did not work. Please try again.');
@@ -178,18 +197,34 @@ export function CheckinCard() {
   const kept = keptId !== null && isKept;
   const chosenMood = saved?.mood ?? (kept ? keptMood : null);
   const chosenLabel = moods.find((m) => m.value === chosenMood)?.label;
+  if (earlier) {
+    const label = moods.find((m) => m.value === earlier.mood)?.label;
+    return (
+      <Paper withBorder radius="md" px="sm" py={0} component="section" aria-labelledby={`${id}-title`} data-testid="checkin-card">
+        <Group wrap="nowrap" justify="space-between" gap="xs">
+          <Title order={2} fz="sm" id={`${id}-title`}>
+            Checked in today: {label?.toLowerCase()}
+          </Title>
+          <Button variant="subtle" size="sm" px="xs" className={classes.again} onClick={() => setUnfolded(true)}>
+            Check in again
+          </Button>
+        </Group>
+      </Paper>
+    );
+  }
   return (
     <Paper
       ref={cardRef}
       id="checkin"
       withBorder
       radius="md"
-      p="sm"
+      px="sm"
+      py={{ base: 'xs', sm: 'sm' }}
       component="section"
       aria-labelledby={`${id}-title`}
       data-testid="checkin-card"
     >
-      <Stack gap={6}>
+      <Stack gap={4}>
         <Title order={2} fz="md" id={`${id}-title`}>
           How are you right now?
         </Title>
@@ -206,7 +241,7 @@ export function CheckinCard() {
                 disabled={create.isPending || (chosenMood !== null && !chosen)}
                 onClick={() => void choose(m.value)}
               >
-                <Icon size={22} aria-hidden />
+                <Icon size={20} aria-hidden />
                 {m.label}
               </UnstyledButton>
             );

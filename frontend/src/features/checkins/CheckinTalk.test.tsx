@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router';
-import { getCreateCheckinResponseMock } from '../../api/gen/checkins/checkins.msw';
+import { getCreateCheckinResponseMock, getListCheckinsMockHandler } from '../../api/gen/checkins/checkins.msw';
 import type { CheckinUpdate, SendMessageRequest } from '../../api/gen/model';
 import { aCheckin, aReply, render, screen, server } from '../../test-utils';
 import { NEW_CHAT_MESSAGE } from '../chat/hooks/useStartNewChat';
@@ -8,6 +8,9 @@ import { resourcesFor } from '../safety/fixtures';
 import { CheckinCard } from './CheckinCard';
 
 vi.mock('../safety/proposeCountry', () => ({ browserCountry: () => 'GB', proposeCountry: () => 'GB' }));
+
+// No check-in yet today: the card opens unfolded.
+beforeEach(() => server.use(getListCheckinsMockHandler([])));
 
 const created = (over: Partial<ReturnType<typeof getCreateCheckinResponseMock>> = {}) =>
   getCreateCheckinResponseMock({ safety: undefined, lowStreak: undefined, ...over, checkin: aCheckin({ id: 'c1', mood: 2 }) });

@@ -16,20 +16,19 @@ export function DashboardGreeting({ now = new Date() }: { now?: Date }) {
   const prompt = promptOfDay(now);
   return (
     <Stack gap={6}>
-      <Text fz="lg" fw={600} data-testid="greeting">
+      <Text fz={{ base: 'md', sm: 'lg' }} lh={{ base: 1.3, sm: 'md' }} fw={600} data-testid="greeting">
         {name ? `${greetingFor(now)}, ${name}` : greetingFor(now)}
       </Text>
-      <Paper withBorder radius="md" p="sm" component="section" aria-labelledby="prompt-of-the-day">
+      <Paper withBorder radius="md" px="sm" py={{ base: 4, sm: 'sm' }} component="section" aria-labelledby="prompt-of-the-day">
         <Title order={2} fz="xs" tt="uppercase" c="dimmed" fw={600} id="prompt-of-the-day">
           Today's prompt
         </Title>
         <UnstyledButton
           className={classes.prompt}
-          mt={4}
           data-testid="journal-prompt"
           onClick={() => navigate('/chat', { state: { prompt } })}
         >
-          <Text size="sm" component="span">
+          <Text size="sm" component="span" lh={{ base: 1.4, sm: 'md' }}>
             {prompt}
           </Text>
           <IconMessageCircle size={18} aria-hidden className={classes.icon} />

@@ -14,9 +14,11 @@ import {
 } from '../../api/gen/chat/chat.msw';
 import { aProfile, aSession, aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { getGetProfileMockHandler } from '../../api/gen/profile/profile.msw';
+import { getListCheckinsMockHandler } from '../../api/gen/checkins/checkins.msw';
 
-// The dashboard asks whether the onboarding was done: these users have done it.
-beforeEach(() => server.use(getGetProfileMockHandler(aProfile())));
+// The dashboard asks whether the onboarding was done (these users have done it) and for today's
+// check-ins (none yet).
+beforeEach(() => server.use(getGetProfileMockHandler(aProfile()), getListCheckinsMockHandler([])));
 import { DashboardPage } from './DashboardPage';
 
 const active = aSession();

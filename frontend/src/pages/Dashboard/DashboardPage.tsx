@@ -114,8 +114,10 @@ export function DashboardPage() {
   }
 
   return (
-    // On a phone the shell's own padding is margin enough: the search box keeps its width.
-    <Container size="lg" py="md" px={{ base: 0, xs: 'md' }}>
+    // On a phone the shell's own padding is margin enough: the search box keeps its width,
+    // and the page starts at the shell's own top padding, so that three sessions fit below the
+    // check-in card and the prompt (issue 36).
+    <Container size="lg" py={{ base: 0, sm: 'md' }} px={{ base: 0, xs: 'md' }}>
       <Stack gap="lg" className={classes.page}>
         {/* New chat beside the title, and the search a row of its own: its placeholder is whole at 360 px (issue 36). */}
         <Group wrap="nowrap" gap="sm" justify="space-between">
