@@ -128,7 +128,7 @@ func Markdown(r *Results) string {
 		fmt.Fprintf(&b, "Each seeded user posts at most %d check-ins (a user may make %d writes an hour), so the phase counts check-ins, not refusals.\n\n", checkinsPerUser, checkin.WritesPerHour.Limit)
 	}
 	if d := r.DueClaim; d != nil {
-		fmt.Fprintf(&b, "## Due reminders (the reminder job's claim, in the harness process, no server running)\n\n")
+		b.WriteString("## Due reminders (the reminder job's claim, in the harness process, no server running)\n\n")
 		fmt.Fprintf(&b, "%d users with reminders, %d due now and the rest over the coming week; one claim of a batch of %d (ClaimDueReminders, rolled back so every run finds the same rows), %d runs: p50 %.2f ms, p95 %.2f ms, %d claimed. The plan uses the index on next_due: %v.\n\n",
 			d.Users, d.Due, d.Batch, d.Runs, d.P50ms, d.P95ms, d.Claimed, d.UsesIndex)
 		fmt.Fprintf(&b, "```\n%s\n```\n\n", d.Plan)
