@@ -38,6 +38,7 @@ function shown(page: Page) {
     (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
       title: n.title,
       body: n.body,
+      tag: n.tag,
       data: n.data as unknown,
       icon: new URL(n.icon).pathname,
       badge: new URL(n.badge).pathname,
@@ -106,6 +107,15 @@ test('the app is installable: Chromium finds no installability error in its mani
 
 // Quarantined: in a full run this journey sometimes finds one notification too many after a single
 // delivered push (it passes on its own). The cause is not found yet; see the closing note of issue 31.
+// Ruled out (2026-11-29): no other journey subscribes to push, delivers one or lets a service
+// worker run (all block them); this account has no push subscription, so the server's reminder
+// job cannot reach this browser; CDP's deliverPushMessage goes straight to the worker, without
+// Chrome's own "updated in the background" notice; and the worker's notifications share one tag,
+// so a second one replaces the first. It passed 5 times in a row and with the onboarding and
+// reminder journeys under a load average of 30; run after the check-in and mood journeys too, it
+// failed once at another step (/profile's heading not within 5 s: the trace has the page's next
+// requests 5 s after its data, at load 32). The notifications are compared with their tags, so a
+// failure names the extra one.
 test.fixme('a delivered push shows a notification, and its click opens the check-in card', async ({ page, context, request, baseURL }) => {
   const origin = new URL(baseURL!).origin;
   await context.grantPermissions(['notifications'], { origin });
@@ -135,6 +145,7 @@ test.fixme('a delivered push shows a notification, and its click opens the check
       {
         title: payload.title,
         body: payload.body,
+        tag: 'percolate-reminder',
         data: { url: '/dashboard#checkin' },
         icon: '/icons/icon-192.png',
         badge: '/icons/badge-96.png',
@@ -163,7 +174,7 @@ test.fixme('a delivered push shows a notification, and its click opens the check
     registrationId: await registrationId,
     data: JSON.stringify(payload),
   });
-  await expect.poll(async () => (await shown(page)).length).toBe(1);
+  await expect.poll(async () => (await shown(page)).map((n) => n.tag)).toEqual(['percolate-reminder']);
   await worker.evaluate(`self.clients.openWindow = async (url) => { self.__opened = url; return null; }`);
   await worker.evaluate(click);
   await expect.poll(() => worker.evaluate('self.__opened')).toBe(`${origin}/dashboard#checkin`);

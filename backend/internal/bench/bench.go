@@ -24,6 +24,7 @@ import (
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/companion"
 	"github.com/percolate/percolate/backend/internal/companion/llmtest"
+	"github.com/percolate/percolate/backend/internal/reminders"
 )
 
 // Server is a running Percolate.
@@ -56,6 +57,9 @@ type Options struct {
 	ReadsOnly bool
 	// TTFTOnly measures time to first token alone and writes nothing (for A/B runs).
 	TTFTOnly bool
+	// ReminderUsers is the number of users with reminders the due-reminder claim runs among
+	// (100,000).
+	ReminderUsers int
 	// OutDir receives results.md and results.json.
 	OutDir string
 	// Note says how the server was run, for the report.
@@ -107,6 +111,8 @@ type Results struct {
 	Argon2      []Load     `json:"rawArgon2"`
 	TTFT        []TTFT     `json:"timeToFirstToken"`
 	Instances   *Instances `json:"twoInstances"`
+	Checkins    []Load     `json:"checkins"`
+	DueClaim    *Due       `json:"dueReminders"`
 	Targets     []Target   `json:"targets"`
 	NotMeasured []string   `json:"notMeasured"`
 }
@@ -134,6 +140,9 @@ const password = "bench-password-2026!"
 func Run(ctx context.Context, o Options) (*Results, error) {
 	if o.Conns == 0 {
 		o.Conns = 16
+	}
+	if o.ReminderUsers == 0 {
+		o.ReminderUsers = 100_000
 	}
 	start := o.Start
 	o.Start = func(ctx context.Context, env map[string]string) (*Server, error) {
@@ -222,6 +231,16 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 		if o.ReadsOnly {
 			return res, nil
 		}
+
+		// Check-ins: a write at the same connections, against the same ceiling.
+		ci, err := postCheckins(ctx, db, client, srv.BaseURL, o.Conns, o.Phase, ref.RPS, srv.PID)
+		if err != nil {
+			return nil, fmt.Errorf("check-ins: %w", err)
+		}
+		if ref.RPS > 0 {
+			ci.Ratio = ci.RPS / ref.RPS
+		}
+		res.Checkins = []Load{ci}
 
 		// Growth: one connection, so latency is the query's, not the queue's.
 		g := GrowthOut{BigSessions: o.BigSessions, SmallSessions: small}
@@ -313,6 +332,11 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	srv.Stop()
 	if res.Instances, err = twoInstances(ctx, o, offline, db, hash, client); err != nil {
 		return nil, fmt.Errorf("two instances: %w", err)
+	}
+
+	// The reminder job's claim, with no server running (its job would send the due ones).
+	if res.DueClaim, err = claimDue(ctx, db, o.ReminderUsers, min(1000, o.ReminderUsers/2), reminders.ClaimBatch, o.Phase); err != nil {
+		return nil, fmt.Errorf("due reminders: %w", err)
 	}
 
 	res.Targets = append(targets(res), instanceTargets(res.Instances)...)

@@ -63,7 +63,7 @@ func TestSmoke(t *testing.T) {
 	out := t.TempDir()
 	res, err := bench.Run(context.Background(), bench.Options{
 		DatabaseURL: pgtest.URL(t), Start: start, Phase: 150 * time.Millisecond, Conns: 4, BigSessions: 100, TTFTRequests: 5,
-		OutDir: out, Note: "in the test process",
+		ReminderUsers: 2000, OutDir: out, Note: "in the test process",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -78,9 +78,13 @@ func TestSmoke(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatalf("results.json: %v", err)
 	}
-	phases := append(append(append([]bench.Load{}, back.Reads...), back.Growth...), back.Login...)
-	if len(back.Reads) != 4 || len(back.Growth) != 4 || len(back.Login) != 3 {
-		t.Fatalf("phases: %d reads, %d growth, %d login", len(back.Reads), len(back.Growth), len(back.Login))
+	phases := append(append(append(append([]bench.Load{}, back.Reads...), back.Growth...), back.Login...), back.Checkins...)
+	if len(back.Reads) != 4 || len(back.Growth) != 4 || len(back.Login) != 3 || len(back.Checkins) != 1 {
+		t.Fatalf("phases: %d reads, %d growth, %d login, %d check-ins", len(back.Reads), len(back.Growth), len(back.Login), len(back.Checkins))
+	}
+	// The reminder job's claim: a whole batch of the due ones, with the index on next_due.
+	if d := back.DueClaim; d == nil || d.Claimed != 500 || d.Runs < 20 || d.P50ms <= 0 || !d.UsesIndex {
+		t.Errorf("due reminders: %+v", d)
 	}
 	for _, l := range phases {
 		if l.RPS <= 0 || l.Errors != 0 {

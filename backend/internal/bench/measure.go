@@ -21,7 +21,7 @@ import (
 	"time"
 )
 
-// do sends one request and answers the size of a 200 response's body.
+// do sends one request and answers the size of a 2xx response's body.
 func do(ctx context.Context, c *http.Client, method, url, token string, body []byte) (int, error) {
 	var rd io.Reader
 	if body != nil {
@@ -46,7 +46,7 @@ func do(ctx context.Context, c *http.Client, method, url, token string, body []b
 	if err != nil {
 		return 0, err
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode/100 != 2 {
 		return 0, fmt.Errorf("status %d", resp.StatusCode)
 	}
 	return int(n), nil

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/percolate/percolate/backend/internal/checkin"
 )
 
 func targets(r *Results) []Target {
@@ -38,6 +40,13 @@ func targets(r *Results) []Target {
 			Target{What: "time to first token added by the server, p99", Want: "≤ 5 ms", Got: fmt.Sprintf("%.2f ms", a.AddedP99ms), Met: ok && a.AddedP99ms <= 5},
 			Target{What: fmt.Sprintf("time to first token added, p50 at %d messages of history vs %d", b.History, a.History), Want: "≤ ×1.2", Got: fmt.Sprintf("×%.2f", b.AddedP50ms/a.AddedP50ms), Met: ok && b.AddedP50ms <= 1.2*a.AddedP50ms},
 		)
+	}
+	for _, l := range r.Checkins {
+		t = append(t, Target{What: "check-ins: " + l.Name + " req/s vs the ceiling", Want: "≥ 0.25", Got: fmt.Sprintf("%.3f", l.Ratio), Met: l.Ratio >= 0.25 && l.Errors == 0})
+	}
+	if d := r.DueClaim; d != nil {
+		t = append(t, Target{What: fmt.Sprintf("reminders: claim of %d due among %d users with reminders, p50", d.Batch, d.Users), Want: "≤ 20 ms",
+			Got: fmt.Sprintf("%.2f ms", d.P50ms), Met: d.P50ms <= 20 && d.Claimed == d.Batch})
 	}
 	for _, l := range r.Login {
 		if l.Conns == 8 {
@@ -114,6 +123,16 @@ func Markdown(r *Results) string {
 		}
 		b.WriteString("\n")
 	}
+	if len(r.Checkins) > 0 {
+		table("Check-ins (a write, against the same ceiling)", "ratio to ceiling", r.Checkins)
+		fmt.Fprintf(&b, "Each seeded user posts at most %d check-ins (a user may make %d writes an hour), so the phase counts check-ins, not refusals.\n\n", checkinsPerUser, checkin.WritesPerHour.Limit)
+	}
+	if d := r.DueClaim; d != nil {
+		b.WriteString("## Due reminders (the reminder job's claim, in the harness process, no server running)\n\n")
+		fmt.Fprintf(&b, "%d users with reminders, %d due now and the rest over the coming week; one claim of a batch of %d (ClaimDueReminders, rolled back so every run finds the same rows), %d runs: p50 %.2f ms, p95 %.2f ms, %d claimed. The plan uses the index on next_due: %v.\n\n",
+			d.Users, d.Due, d.Batch, d.Runs, d.P50ms, d.P95ms, d.Claimed, d.UsesIndex)
+		fmt.Fprintf(&b, "```\n%s\n```\n\n", d.Plan)
+	}
 	table("Growth (1 connection)", "", r.Growth)
 	g := r.GrowthRatio
 	fmt.Fprintf(&b, "List p50 ×%.2f, search p50 ×%.2f for %d sessions against %d; first page %d bytes.\n\n", g.ListP50Ratio, g.SearchP50Ratio, g.BigSessions, g.SmallSessions, g.FirstPageBytes)
@@ -148,7 +167,7 @@ func Markdown(r *Results) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("## Targets of issue 14\n\n| target | want | got | met |\n|---|---|---|---|\n")
+	b.WriteString("## Targets of issues 14 and 31\n\n| target | want | got | met |\n|---|---|---|---|\n")
 	for _, t := range r.Targets {
 		met := "no"
 		if t.Met {

@@ -54,9 +54,9 @@ func BenchmarkSelectDueReminders(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		rows, err := st.Queries().WithTx(tx).ClaimDueReminders(ctx, dbgen.ClaimDueRemindersParams{Now: time.Now(), Lim: claimBatch})
+		rows, err := st.Queries().WithTx(tx).ClaimDueReminders(ctx, dbgen.ClaimDueRemindersParams{Now: time.Now(), Lim: ClaimBatch})
 		_ = tx.Rollback(ctx)
-		if err != nil || len(rows) != claimBatch {
+		if err != nil || len(rows) != ClaimBatch {
 			b.Fatalf("claimed %d (%v)", len(rows), err)
 		}
 		durs = append(durs, time.Since(start))

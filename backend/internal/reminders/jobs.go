@@ -20,8 +20,8 @@ import (
 )
 
 const (
-	// claimBatch is how many due reminders one transaction claims.
-	claimBatch = 500
+	// ClaimBatch is how many due reminders one transaction claims (the bench times one claim).
+	ClaimBatch = 500
 	// staleAfter: a slot found due longer ago than this (every instance was down) is not sent
 	// late; next_due just moves on.
 	staleAfter = time.Hour
@@ -100,7 +100,7 @@ func (s *Service) Dispatch(ctx context.Context) (int, error) {
 	for {
 		n, claimed, err := s.dispatchBatch(ctx)
 		queued += n
-		if err != nil || claimed < claimBatch {
+		if err != nil || claimed < ClaimBatch {
 			return queued, err
 		}
 	}
@@ -109,7 +109,7 @@ func (s *Service) Dispatch(ctx context.Context) (int, error) {
 func (s *Service) dispatchBatch(ctx context.Context) (queued, claimed int, err error) {
 	now := s.now()
 	err = s.st.InTx(ctx, func(tx store.Tx) error {
-		rows, err := tx.ClaimDueReminders(ctx, dbgen.ClaimDueRemindersParams{Now: now, Lim: claimBatch})
+		rows, err := tx.ClaimDueReminders(ctx, dbgen.ClaimDueRemindersParams{Now: now, Lim: ClaimBatch})
 		if err != nil {
 			return fmt.Errorf("claim reminders: %w", err)
 		}
