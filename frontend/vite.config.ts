@@ -1,7 +1,10 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { build as rolldownBuild, type ChunkingContext } from 'rolldown';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /**
@@ -72,13 +75,133 @@ function installableApp() {
   });
 }
 
+/**
+ * The code the signed-in screens share, in one chunk (issue 36, item 9). Left to itself the
+ * bundler splits it by which pages use each module: about 35 small files for the dashboard. A
+ * phone's browser fetches six at a time from one server (HTTP/1.1), so on Slow 4G each six cost
+ * another half-second round trip. What the entry and the landing page use stays where it was, so
+ * that the signed-out landing page downloads nothing more; a module only one page uses stays in
+ * that page's chunk.
+ *
+ * What the landing page uses is found from its modules' imports. A library's index (Mantine's,
+ * the icons', React Query's: modules of imports and exports only) imports all of the library,
+ * of which a page uses a few names: through an index only the modules of those names are
+ * followed. src/api/early.ts stays out, so that the early requests need not wait for the chunk.
+ */
+function signedInChunk() {
+  let landing: Set<string> | undefined;
+  const early = fileURLToPath(new URL('./src/api/early.ts', import.meta.url));
+  const named = /(?:import|export)\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g;
+  const names = (list: string, side: 0 | 1) => list.split(',').map((n) => n.trim().split(/\s+as\s+/)[side] ?? '');
+  const reexportsOnly = (code: string) =>
+    code
+      .replace(/\/\*[\s\S]*?\*\/|\/\/.*/g, '')
+      .replace(/(?:import|export)\s[^;]*;/g, '')
+      .trim() === '';
+  const follow = (ctx: ChunkingContext, id: string): string[] => {
+    const info = ctx.getModuleInfo(id);
+    if (!info) return [];
+    const out: string[] = [];
+    for (const dep of info.importedIds) {
+      const index = ctx.getModuleInfo(dep);
+      if (!index?.code || !dep.includes('node_modules') || !reexportsOnly(index.code)) {
+        out.push(dep);
+        continue;
+      }
+      // The names this module imports from that index, and the index's module for each.
+      const wanted = new Set<string>();
+      for (const [, list, from] of (info.code ?? '').matchAll(named)) {
+        if (!from.startsWith('.') && dep.includes(`/node_modules/${from}/`)) names(list, 0).forEach((n) => wanted.add(n));
+      }
+      for (const [, list, from] of index.code.matchAll(named)) {
+        if (names(list, 1).some((n) => wanted.has(n)) || names(list, 0).some((n) => wanted.has(n))) {
+          out.push(fileURLToPath(new URL(from, `file://${dep}`)));
+        }
+      }
+    }
+    return out;
+  };
+  return (id: string, ctx: ChunkingContext) => {
+    if (!landing) {
+      landing = new Set();
+      const todo = ['./src/main.tsx', './src/pages/Landing/LandingPage.tsx'].map((f) => fileURLToPath(new URL(f, import.meta.url)));
+      for (let m = todo.pop(); m !== undefined; m = todo.pop()) {
+        if (landing.has(m)) continue;
+        landing.add(m);
+        todo.push(...follow(ctx, m));
+      }
+    }
+    return landing.has(id) || id === early ? null : 'app';
+  };
+}
+
+/** The screens the boot script starts (the two of issue 36's figures), by the path's first segment. */
+const BOOT_SCREENS: Record<string, string> = {
+  dashboard: 'src/pages/Dashboard/DashboardPage.tsx',
+  chat: 'src/pages/Chat/ChatPage.tsx',
+};
+
+/**
+ * Builds src/app/boot.ts on its own (a classic script, with each screen's files from the
+ * bundle) and loads it in index.html before the entry. '*' names the files both screens load:
+ * the layout, the styles every signed-in route loads with its page (AppRoutes) and earlyStart;
+ * the entry's own files are left out, since the page already asks for them.
+ */
+function bootScript(): Plugin {
+  return {
+    name: 'percolate-boot-script',
+    apply: 'build',
+    enforce: 'post',
+    async generateBundle(_, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const source = (file: string) => fileURLToPath(new URL(`./${file}`, import.meta.url));
+      const closure = (files: string[]) => {
+        const seen = new Set<string>();
+        for (let f = files.pop(); f !== undefined; f = files.pop()) {
+          const chunk = bundle[f];
+          if (seen.has(f) || chunk?.type !== 'chunk') continue;
+          seen.add(f);
+          chunk.viteMetadata?.importedCss.forEach((css) => seen.add(css));
+          files.push(...chunk.imports);
+        }
+        return seen;
+      };
+      const of = (...files: string[]) =>
+        closure(chunks.filter((c) => c.facadeModuleId && files.some((f) => c.facadeModuleId === source(f))).map((c) => c.fileName));
+      const entry = closure(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
+      // styles.more holds only CSS: its chunk is gone from the bundle, its style sheet is there.
+      const styles = Object.values(bundle).filter((a) => a.type === 'asset' && a.originalFileNames.includes('src/app/styles.more.ts'));
+      const common = of('src/layouts/AppLayout/AppLayout.tsx', 'src/app/earlyStart.ts');
+      styles.forEach((a) => common.add(a.fileName));
+      const list = (files: Iterable<string>, not: Set<string>) =>
+        [...files].filter((f) => !entry.has(f) && !not.has(f)).map((f) => f.replace(/^assets\//, ''));
+      const screens = {
+        '*': list(common, new Set()),
+        ...Object.fromEntries(Object.entries(BOOT_SCREENS).map(([key, file]) => [key, list(of(file), common)])),
+      };
+      const out = await rolldownBuild({
+        input: source('src/app/boot.ts'),
+        write: false,
+        transform: { define: { __SCREEN_FILES__: JSON.stringify(screens) } },
+        output: { format: 'iife', minify: true },
+      });
+      const code = out.output[0].code;
+      const fileName = `assets/boot-${createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`;
+      this.emitFile({ type: 'asset', fileName, source: code });
+      const html = bundle['index.html'];
+      if (html?.type !== 'asset') throw new Error('bootScript: no index.html in the bundle');
+      html.source = String(html.source).replace('<script type="module"', `<script async src="/${fileName}"></script>\n    <script type="module"`);
+    },
+  };
+}
+
 // The Go binary serves the API and the OIDC endpoints; in development Vite
 // forwards those paths to it so the SPA can use same-origin relative URLs,
 // exactly as it does when the built files are embedded in the binary.
 const backend = process.env.PERCOLATE_BACKEND_URL || 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), contentStatus(), installableApp()],
+  plugins: [react(), contentStatus(), installableApp(), bootScript()],
   server: {
     host: '127.0.0.1',
     port: 5173,
@@ -103,7 +226,10 @@ export default defineConfig({
     // The app reads the contract's limits from orval's zod output (src/api/gen/zod) but
     // validates nothing with zod: building a zod schema has no side effect, so calls on
     // `zod` are pure and the unused schemas, and zod with them, drop out of the bundle.
-    rolldownOptions: { treeshake: { manualPureFunctions: ['zod'] } },
+    rolldownOptions: {
+      treeshake: { manualPureFunctions: ['zod'] },
+      output: { codeSplitting: { groups: [{ name: signedInChunk(), minShareCount: 2, includeDependenciesRecursively: false }] } },
+    },
     // The backend serves dist/assets/* with immutable caching, so every asset
     // name must carry a content hash (Vite's default pattern does).
   },
