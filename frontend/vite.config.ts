@@ -1,10 +1,9 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { build as rolldownBuild, type ChunkingContext } from 'rolldown';
+import type { ChunkingContext } from 'rolldown';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /**
@@ -84,9 +83,8 @@ function installableApp() {
  * that page's chunk.
  *
  * What the landing page uses is found from its modules' imports. A library's index (Mantine's,
- * the icons', React Query's: modules of imports and exports only) imports all of the library,
- * of which a page uses a few names: through an index only the modules of those names are
- * followed. src/api/early.ts stays out, so that the early requests need not wait for the chunk.
+ * the icons', React Query's: modules of imports and exports only) imports all of the library, of which a page uses a few names: through an index only
+ * the modules of the names imported are followed.
  */
 function signedInChunk() {
   let landing: Set<string> | undefined;
@@ -131,67 +129,8 @@ function signedInChunk() {
         todo.push(...follow(ctx, m));
       }
     }
+    // The early requests go out before the shared chunk has arrived.
     return landing.has(id) || id === early ? null : 'app';
-  };
-}
-
-/** The screens the boot script starts (the two of issue 36's figures), by the path's first segment. */
-const BOOT_SCREENS: Record<string, string> = {
-  dashboard: 'src/pages/Dashboard/DashboardPage.tsx',
-  chat: 'src/pages/Chat/ChatPage.tsx',
-};
-
-/**
- * Builds src/app/boot.ts on its own (a classic script, with each screen's files from the
- * bundle) and loads it in index.html before the entry. '*' names the files both screens load:
- * the layout, the styles every signed-in route loads with its page (AppRoutes) and earlyStart;
- * the entry's own files are left out, since the page already asks for them.
- */
-function bootScript(): Plugin {
-  return {
-    name: 'percolate-boot-script',
-    apply: 'build',
-    enforce: 'post',
-    async generateBundle(_, bundle) {
-      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-      const source = (file: string) => fileURLToPath(new URL(`./${file}`, import.meta.url));
-      const closure = (files: string[]) => {
-        const seen = new Set<string>();
-        for (let f = files.pop(); f !== undefined; f = files.pop()) {
-          const chunk = bundle[f];
-          if (seen.has(f) || chunk?.type !== 'chunk') continue;
-          seen.add(f);
-          chunk.viteMetadata?.importedCss.forEach((css) => seen.add(css));
-          files.push(...chunk.imports);
-        }
-        return seen;
-      };
-      const of = (...files: string[]) =>
-        closure(chunks.filter((c) => c.facadeModuleId && files.some((f) => c.facadeModuleId === source(f))).map((c) => c.fileName));
-      const entry = closure(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
-      // styles.more holds only CSS: its chunk is gone from the bundle, its style sheet is there.
-      const styles = Object.values(bundle).filter((a) => a.type === 'asset' && a.originalFileNames.includes('src/app/styles.more.ts'));
-      const common = of('src/layouts/AppLayout/AppLayout.tsx', 'src/app/earlyStart.ts');
-      styles.forEach((a) => common.add(a.fileName));
-      const list = (files: Iterable<string>, not: Set<string>) =>
-        [...files].filter((f) => !entry.has(f) && !not.has(f)).map((f) => f.replace(/^assets\//, ''));
-      const screens = {
-        '*': list(common, new Set()),
-        ...Object.fromEntries(Object.entries(BOOT_SCREENS).map(([key, file]) => [key, list(of(file), common)])),
-      };
-      const out = await rolldownBuild({
-        input: source('src/app/boot.ts'),
-        write: false,
-        transform: { define: { __SCREEN_FILES__: JSON.stringify(screens) } },
-        output: { format: 'iife', minify: true },
-      });
-      const code = out.output[0].code;
-      const fileName = `assets/boot-${createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`;
-      this.emitFile({ type: 'asset', fileName, source: code });
-      const html = bundle['index.html'];
-      if (html?.type !== 'asset') throw new Error('bootScript: no index.html in the bundle');
-      html.source = String(html.source).replace('<script type="module"', `<script async src="/${fileName}"></script>\n    <script type="module"`);
-    },
   };
 }
 
@@ -201,7 +140,7 @@ function bootScript(): Plugin {
 const backend = process.env.PERCOLATE_BACKEND_URL || 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), contentStatus(), installableApp(), bootScript()],
+  plugins: [react(), contentStatus(), installableApp()],
   server: {
     host: '127.0.0.1',
     port: 5173,

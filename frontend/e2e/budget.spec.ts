@@ -1,6 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Response } from '@playwright/test';
-import { signIn, verifiedAccount } from './support';
 
 // Issue budget: a signed-out first visit to / downloads at most 120 KB of
 // gzipped JavaScript (everything the page loads, not only the entry chunk).
@@ -28,30 +27,6 @@ test('a first visit to the landing page stays within its JavaScript budget', asy
   testInfo.annotations.push({ type: 'landing JS (gzip bytes)', description: `${total} in ${scripts.length} files` });
   expect(scripts.length).toBeGreaterThan(1);
   expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
-});
-
-// A signed-in screen's code is asked for by index.html's boot script (src/app/boot.ts) with the
-// entry, not after the entry has arrived and run (issue 36, item 9); a signed-out page asks for none.
-test("a signed-in dashboard's code is asked for with the entry; the landing page's is not", async ({ page, request }) => {
-  const preloads = () =>
-    page.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => new URL((l as HTMLLinkElement).href).pathname));
-  await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1, name: 'Find Clarity with Percolate' })).toBeVisible();
-  expect((await preloads()).filter((p) => /\/(DashboardPage|AppLayout|app)-/.test(p))).toEqual([]);
-
-  await signIn(page, await verifiedAccount(request, 'boot-preload'));
-  const asked: string[] = [];
-  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
-  await page.reload();
-  await expect(page.getByRole('button', { name: 'Start New Chat' }).first()).toBeVisible();
-  const links = await preloads();
-  for (const chunk of ['DashboardPage', 'AppLayout', 'app', 'earlyStart']) {
-    expect(links.some((p) => p.startsWith(`/assets/${chunk}-`)), chunk).toBe(true);
-  }
-  // Asked for before the entry's own request for the early requests' code had a chance to run.
-  const at = (prefix: string) => asked.findIndex((p) => p.startsWith(prefix));
-  expect(at('/assets/DashboardPage-')).toBeGreaterThan(-1);
-  expect(at('/assets/DashboardPage-')).toBeLessThan(at('/api/chat/sessions'));
 });
 
 // Layout stability of a first visit on a slow connection, where the page's lazily loaded
