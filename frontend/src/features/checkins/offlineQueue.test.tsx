@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { getCreateCheckinResponseMock } from '../../api/gen/checkins/checkins.msw';
+import { getCreateCheckinResponseMock, getListCheckinsMockHandler } from '../../api/gen/checkins/checkins.msw';
 import { getGetProfileResponseMock } from '../../api/gen/profile/profile.msw';
 import type { CheckinRequest, User } from '../../api/gen/model';
 import { AuthContext, type AuthContextValue } from '../../auth/AuthContext';
@@ -56,7 +56,11 @@ async function checkInOffline(user: User, mood: string) {
 }
 
 describe('check-ins made offline', () => {
-  beforeEach(() => localStorage.clear());
+  beforeEach(() => {
+    localStorage.clear();
+    // No check-in yet today: the card is open (the dashboard asks; offline, the ask fails too).
+    server.use(getListCheckinsMockHandler([]));
+  });
 
   it('keeps a check-in that meets a network error, and sends it once when the connection returns', async () => {
     const { posted: tried, unmount } = await checkInOffline(ada, 'Low');
