@@ -360,7 +360,8 @@ test('with the server stopped, the shell loads, and a check-in made offline is s
     await expect(page.getByText("You're offline right now.")).toHaveCount(0);
     await page.evaluate(() => window.dispatchEvent(new Event('online')));
     await page.reload();
-    await expect(page.getByRole('heading', { name: 'How are you right now?' })).toBeVisible();
+    // Checked in today: the card opens folded, on the check-in the server now holds.
+    await expect(page.getByRole('heading', { name: 'Checked in today: low' })).toBeVisible();
     await expect.poll(stored).toEqual([2]);
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('checkinQueue:')))).toEqual([]);
   } finally {
