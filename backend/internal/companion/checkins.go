@@ -97,7 +97,8 @@ func IsCheckinLine(said string) bool {
 // days; "" when none fits. It never reads a note: MoodCheckin holds none.
 func CheckinLineFor(cs []MoodCheckin, message string, opening bool) string {
 	words := " " + strings.Join(strings.Fields(strings.ToLower(feelingPunct.Replace(message))), " ") + " "
-	for _, p := range checkinPatterns(cs) {
+	patterns := checkinPatterns(cs)
+	for _, p := range patterns {
 		for _, w := range p.fits {
 			if i := strings.Index(words, " "+w+" "); i >= 0 && !negated(words[:i]) {
 				return p.line
@@ -105,7 +106,7 @@ func CheckinLineFor(cs []MoodCheckin, message string, opening bool) string {
 		}
 	}
 	if opening {
-		for _, p := range checkinPatterns(cs) {
+		for _, p := range patterns {
 			if p.lowly {
 				return p.line
 			}

@@ -68,12 +68,8 @@ func BuildSystemPrompt(p Profile, olderSummary string, memories ...string) strin
 	}
 	var remembered []string
 	for _, m := range memories {
-		m = oneLine(CleanText(m))
-		if m == "" || flagged(m) || mentionsAny(m, p.SensitiveTopics) {
+		if m = promptable(p, m, 200); m == "" {
 			continue
-		}
-		if r := []rune(m); len(r) > 200 {
-			m = string(r[:200]) + "…"
 		}
 		remembered = append(remembered, "- "+m)
 		if len(remembered) == MaxMemories {
@@ -98,14 +94,9 @@ func BuildSystemPrompt(p Profile, olderSummary string, memories ...string) strin
 func ContinuedThread(p Profile, title, summary string) string {
 	var parts []string
 	for _, s := range [][2]string{{"Its title: %q.", title}, {"Its summary: %s", summary}} {
-		text := oneLine(CleanText(s[1]))
-		if text == "" || flagged(text) || mentionsAny(text, p.SensitiveTopics) {
-			continue
+		if text := promptable(p, s[1], 600); text != "" {
+			parts = append(parts, fmt.Sprintf(s[0], text))
 		}
-		if r := []rune(text); len(r) > 600 {
-			text = string(r[:600]) + "…"
-		}
-		parts = append(parts, fmt.Sprintf(s[0], text))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -160,6 +151,20 @@ func TrimHistory(history []Turn, budget int) (kept []Turn, olderSummary string) 
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// promptable is text from the user's earlier sessions as a system prompt may carry it: on
+// one line, cut at max runes; "" when the crisis screen flags it or it touches a topic the
+// user asked to steer away from.
+func promptable(p Profile, text string, max int) string {
+	text = oneLine(CleanText(text))
+	if text == "" || flagged(text) || mentionsAny(text, p.SensitiveTopics) {
+		return ""
+	}
+	if r := []rune(text); len(r) > max {
+		text = string(r[:max]) + "…"
+	}
+	return text
+}
 
 // firstSentence returns the first sentence of s on one line, at most max runes.
 func firstSentence(s string, max int) string {
