@@ -77,7 +77,7 @@ export function CheckinCard() {
   // its first mood focused, one tap from a check-in.
   const earlier = saved || unfolded || hash === '#checkin' ? undefined : todays.data?.[0];
   // Today's check-ins as the dashboard shows them next time (folded or not).
-  const changed = () => void queryClient.invalidateQueries({ queryKey: getListCheckinsQueryKey() });
+  const changed = useCallback(() => void queryClient.invalidateQueries({ queryKey: getListCheckinsQueryKey() }), [queryClient]);
 
   useEffect(() => {
     if (hash !== '#checkin' || !cardRef.current) return;
@@ -114,13 +114,13 @@ export function CheckinCard() {
       if ('sent' in o) {
         took(o.sent);
         setKeptId(null);
-        void queryClient.invalidateQueries({ queryKey: getListCheckinsQueryKey() });
+        changed();
       } else {
         reset();
         setError(errorText(o.refused));
       }
     });
-  }, [keptId, took, reset, queryClient]);
+  }, [keptId, took, reset, changed]);
 
   async function choose(mood: Mood) {
     if (create.isPending || saved || kept) return;

@@ -63,7 +63,6 @@ export function ProfilePage() {
 
   const data = profile.data;
 
-
   function handleDeleted() {
     // Leave the protected page and forget the session in one transition (the
     // server already revoked every token with the account).
