@@ -305,8 +305,8 @@ func (t *Turn) dueNotice(now time.Time) *time.Time {
 	return &now
 }
 
-// admit gives the turn its user and memories from the send's reads, and checks the user's
-// quotas and rate (c) for their role.
+// admit gives the turn its user, memories and recent check-ins from the send's reads, and
+// checks the user's quotas and rate (c) for their role.
 func (t *Turn) admit(r *reads, c *counters) error {
 	u, err := r.userOrErr()
 	if err != nil {
