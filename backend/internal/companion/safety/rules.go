@@ -75,14 +75,6 @@ var riskPatterns = []riskPattern{
 	{Suicide, []string{"search", "looked up", "looking up", "googl"}, rx(`\b(search|searched|searching|looked up|looking up|googled|googling) (already )?(how|ways) to (die|do it|end it|kill myself|end my life)\b|\bsearch(ed)? already how\b`)},
 	{Suicide, []string{"more", "anymore", "any longer"}, rx(`\b(not|no) (want|wanting|wish|wishing) to (live|be alive|exist) (more|anymore|any longer)\b|\bnot be alive (more|anymore|any longer)\b|\bnot existing (more|anymore)\b`)},
 	{Suicide, []string{"better"}, rx(`\bbetter (if )?i (am not|was not|wasnt|am no more|not) (existing|exist|alive|here|living)\b`)},
-	// Non-native phrasings: "finish my life", "i will kill me", "thinking to end it", "not
-	// wanting to live more", "better i am not existing".
-	{Suicide, []string{"my life", "my own life"}, rx(`\b(finish|finishing|make finish|make end)( with| of)? my (own )?life\b|\b(end|ending|stop|stopping) with my (own )?life\b`)},
-	{Suicide, []string{"kill me"}, rx(`\bi (will|want to|wanna|am going to|going to|gonna|must|should|think to|am thinking to) kill me\b`)},
-	{Suicide, []string{"think", "thought"}, rx(`\b(think|thinking|thought) to (end|kill|finish) (it|myself|my life|me)\b`)},
-	{Suicide, []string{"search", "looked up", "looking up", "googl"}, rx(`\b(search|searched|searching|looked up|looking up|googled|googling) (already )?(how|ways) to (die|do it|end it|kill myself|end my life)\b|\bsearch(ed)? already how\b`)},
-	{Suicide, []string{"more", "anymore", "any longer"}, rx(`\b(not|no) (want|wanting|wish|wishing) to (live|be alive|exist) (more|anymore|any longer)\b|\bnot be alive (more|anymore|any longer)\b|\bnot existing (more|anymore)\b`)},
-	{Suicide, []string{"better"}, rx(`\bbetter (if )?i (am not|was not|wasnt|am no more|not) (existing|exist|alive|here|living)\b`)},
 	{Suicide, []string{"worth living"}, rx(`\b(life is|lifes) not worth living\b|\bnot worth living\b`)},
 	// Self-harm.
 	{SelfHarm, []string{"self"}, rx(`\bself ?harm\w*\b|\bself (injury|injure|injuring|mutilat\w*)\b`)},
