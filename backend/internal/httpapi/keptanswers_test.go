@@ -35,31 +35,11 @@ func TestKeptDetailIsTheFreshAnswer(t *testing.T) {
 	defer uncached.Close()
 	cached := httptest.NewServer(e.h)
 	defer cached.Close()
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	get := func(srv *httptest.Server, token, accept string) (*http.Response, []byte) {
 		t.Helper()
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL+"/api/chat/sessions/"+sid, nil)
-		req.Header.Set("Authorization", "Bearer "+token)
-		if accept != "" {
-			req.Header.Set("Accept-Encoding", accept)
-		}
-		res, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		body, err := io.ReadAll(res.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, body
+		return getAnswer(t, srv.URL+"/api/chat/sessions/"+sid, token, accept)
 	}
-	headers := func(res *http.Response) http.Header {
-		h := res.Header.Clone()
-		h.Del("Date")
-		h.Del("X-Request-Id")
-		return h
-	}
+	headers := answerHeaders
 	var plain []byte
 	for _, accept := range []string{"", "gzip, deflate, br"} {
 		want, wantBody := get(uncached, uid, accept)
@@ -173,31 +153,15 @@ func TestKeptListIsTheFreshAnswer(t *testing.T) {
 	}
 	exec(`UPDATE chat_sessions SET status = 'ENDED', ended_at = now(), summary = 'We talked about deadlines.', emotions = '{calm}' WHERE id = $1`, sids[7])
 	svc := chat.New(e.st, e.p, chat.Options{Queue: queuetest.New(t, e.st), Logger: discardLogger(), PollInterval: time.Hour})
-	cached := httptest.NewServer(e.h)
-	defer cached.Close()
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	get := func(h http.Handler, token, target, accept string) (http.Header, string) {
 		t.Helper()
 		srv := httptest.NewServer(h)
 		defer srv.Close()
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL+target, nil)
-		req.Header.Set("Authorization", "Bearer "+token)
-		if accept != "" {
-			req.Header.Set("Accept-Encoding", accept)
+		res, body := getAnswer(t, srv.URL+target, token, accept)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d", target, res.StatusCode)
 		}
-		res, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		body, err := io.ReadAll(res.Body)
-		if err != nil || res.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s: %d %v", target, res.StatusCode, err)
-		}
-		h2 := res.Header.Clone()
-		h2.Del("Date")
-		h2.Del("X-Request-Id")
-		return h2, string(body)
+		return answerHeaders(res), string(body)
 	}
 	// fresh is the answer of an instance that has kept nothing.
 	fresh := func(token, target, accept string) (http.Header, string) {
@@ -255,4 +219,33 @@ func TestKeptListIsTheFreshAnswer(t *testing.T) {
 	if _, body := get(e.h, other, "/api/chat/sessions", ""); body != "[]\n" {
 		t.Fatalf("another user's list: %s", body)
 	}
+}
+
+// getAnswer GETs url as the bearer of token, asking for the Accept-Encoding accept (none when
+// ""), and returns the answer and its body as sent (the client decompresses nothing).
+func getAnswer(t *testing.T, url, token, accept string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	if accept != "" {
+		req.Header.Set("Accept-Encoding", accept)
+	}
+	res, err := (&http.Client{Transport: &http.Transport{DisableCompression: true}}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, body
+}
+
+// answerHeaders are an answer's headers without those that differ from one answer to the next.
+func answerHeaders(res *http.Response) http.Header {
+	h := res.Header.Clone()
+	h.Del("Date")
+	h.Del("X-Request-Id")
+	return h
 }
