@@ -115,19 +115,9 @@ func (s *Service) ChangePassword(ctx context.Context, userID, keepFamily uuid.UU
 	if err := s.limiter.Reset(ctx, rule, subject); err != nil {
 		return err
 	}
-	fields := map[string]string{}
-	if m := checkPassword(c.New, u.Email); m != "" {
-		fields["newPassword"] = m
-	}
-	if c.Confirm != c.New {
-		fields["confirmNewPassword"] = msgPasswordMismatch
-	}
-	if len(fields) > 0 {
-		return &apperr.ValidationError{Fields: fields}
-	}
-	hash, err := s.hasher.Hash(ctx, c.New)
+	hash, err := s.hashNewPassword(ctx, map[string]string{}, u.Email, newPassword{"newPassword", c.New, "confirmNewPassword", c.Confirm})
 	if err != nil {
-		return fmt.Errorf("change password: %w", err)
+		return err
 	}
 	err = s.st.WithTx(ctx, func(q *dbgen.Queries) error {
 		if err := q.SetPasswordHash(ctx, dbgen.SetPasswordHashParams{PasswordHash: &hash, ID: userID}); err != nil {
@@ -139,4 +129,30 @@ func (s *Service) ChangePassword(ctx context.Context, userID, keepFamily uuid.UU
 		return fmt.Errorf("change password: %w", err)
 	}
 	return nil
+}
+
+// newPassword is a new password and its confirmation as a form sends them, each with the name
+// of its field.
+type newPassword struct {
+	field, password, confirmField, confirm string
+}
+
+// hashNewPassword hashes a new password for the account of email once it and its
+// confirmation are right. What is wrong with them joins fields (what the form already found
+// wrong), and then nothing is hashed: the error is the validation error of all of fields.
+func (s *Service) hashNewPassword(ctx context.Context, fields map[string]string, email string, p newPassword) (string, error) {
+	if m := checkPassword(p.password, email); m != "" {
+		fields[p.field] = m
+	}
+	if p.confirm != p.password {
+		fields[p.confirmField] = msgPasswordMismatch
+	}
+	if len(fields) > 0 {
+		return "", &apperr.ValidationError{Fields: fields}
+	}
+	hash, err := s.hasher.Hash(ctx, p.password)
+	if err != nil {
+		return "", fmt.Errorf("hash the new password: %w", err)
+	}
+	return hash, nil
 }

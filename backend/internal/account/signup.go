@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/auth"
 	"github.com/percolate/percolate/backend/internal/store"
 	dbgen "github.com/percolate/percolate/gen/db"
@@ -41,18 +40,9 @@ func (s *Service) Register(ctx context.Context, r Registration, clientIP string)
 	if m := checkEmail(email); m != "" {
 		fields["email"] = m
 	}
-	if m := checkPassword(r.Password, email); m != "" {
-		fields["password"] = m
-	}
-	if r.ConfirmPassword != r.Password {
-		fields["confirmPassword"] = msgPasswordMismatch
-	}
-	if len(fields) > 0 {
-		return &apperr.ValidationError{Fields: fields}
-	}
-	hash, err := s.hasher.Hash(ctx, r.Password)
+	hash, err := s.hashNewPassword(ctx, fields, email, newPassword{"password", r.Password, "confirmPassword", r.ConfirmPassword})
 	if err != nil {
-		return fmt.Errorf("register: %w", err)
+		return err
 	}
 	mailKind := mailVerify
 	var userID uuid.UUID
