@@ -85,20 +85,28 @@ func TestJobQueuedInATransactionRunsOnlyIfItCommits(t *testing.T) {
 	}
 }
 
-func TestStopLetsRunningJobsFinish(t *testing.T) {
-	st := pgtest.New(t)
-	q := queuetest.New(t, st)
-	w := &noteWorker{started: make(chan struct{}, 1), release: make(chan struct{})}
+// stopWhileRunning starts q with a worker that holds its one job until released, and calls
+// Stop while the job runs: stopped gets what Stop returns.
+func stopWhileRunning(t *testing.T, q *queue.Queue) (w *noteWorker, stopped <-chan error) {
+	t.Helper()
+	w = &noteWorker{started: make(chan struct{}, 1), release: make(chan struct{})}
 	queue.AddWorker(q, w)
 	if err := q.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := q.Insert(context.Background(), noteArgs{Note: "slow"}); err != nil {
+	if err := q.Insert(context.Background(), noteArgs{Note: "held"}); err != nil {
 		t.Fatal(err)
 	}
 	<-w.started
-	stopped := make(chan error, 1)
-	go func() { stopped <- q.Stop(context.Background()) }()
+	out := make(chan error, 1)
+	go func() { out <- q.Stop(context.Background()) }()
+	return w, out
+}
+
+func TestStopLetsRunningJobsFinish(t *testing.T) {
+	st := pgtest.New(t)
+	q := queuetest.New(t, st)
+	w, stopped := stopWhileRunning(t, q)
 	// Stop waits for the running job (its grace is 20 s): it cannot return while the
 	// job is held. A slow machine can only make this check pass, never fail.
 	select {
@@ -124,17 +132,7 @@ func TestStopLetsRunningJobsFinish(t *testing.T) {
 func TestStopIsBoundedAndAJobCutShortRunsAgain(t *testing.T) {
 	st := pgtest.New(t)
 	q := queuetest.NewWith(t, st, queue.Config{StopGrace: 100 * time.Millisecond})
-	stuck := &noteWorker{started: make(chan struct{}, 1), release: make(chan struct{})} // never released
-	queue.AddWorker(q, stuck)
-	if err := q.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if err := q.Insert(context.Background(), noteArgs{Note: "stuck"}); err != nil {
-		t.Fatal(err)
-	}
-	<-stuck.started
-	stopped := make(chan error, 1)
-	go func() { stopped <- q.Stop(context.Background()) }()
+	_, stopped := stopWhileRunning(t, q) // its job is never released
 	select {
 	case err := <-stopped:
 		if err != nil {
