@@ -6,20 +6,7 @@ import (
 )
 
 func TestGistIsTheUsersOwnNounPhrase(t *testing.T) {
-	for in, want := range map[string]string{
-		"the bus times are awful this term":           "the bus times",
-		"my cousins visited and it was weird":         "your cousins",
-		"our shared kitchen smells":                   "your shared kitchen",
-		"honestly the whole module is a mess":         "the whole module",
-		"his car broke down again":                    "",
-		"i keep thinking about the first day, idk":    "",
-		"it was fine i guess":                         "",
-		"my brother shouted at me":                    "your brother",
-		"the point is i miss it":                      "",
-		"my landlord emailed twice about the heating": "your landlord",
-		"the month has been long":                     "",
-		"the bus home last night was packed":          "the bus home",
-	} {
+	for in, want := range table(t, "gist") {
 		if got := gistOf(in); got != want {
 			t.Errorf("gistOf(%q) = %q, want %q", in, got, want)
 		}
@@ -50,15 +37,7 @@ func TestOfflineReplyNamesTheUsersSubject(t *testing.T) {
 }
 
 func TestChoiceNamesWhatIsAsked(t *testing.T) {
-	for in, want := range map[string]string{
-		"do you think i'm overthinking the whole thing": "whether you're overthinking the whole thing",
-		"do you think you can get over someone quickly": "whether people can get over someone quickly",
-		"what would i even say to my landlord":          "what to say to your landlord",
-		"does that make me a bad housemate":             "whether that would make you a bad housemate",
-		"can i still switch modules in second year":     "whether you can still switch modules in second year",
-		"is that rude": "whether that's rude",
-		"should i ring my nan tonight or is that too late": "whether to ring your nan tonight, or whether that's too late",
-	} {
+	for in, want := range table(t, "choice") {
 		if got := choiceOf(in); got != want {
 			t.Errorf("choiceOf(%q) = %q, want %q", in, got, want)
 		}

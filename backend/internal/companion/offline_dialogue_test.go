@@ -447,18 +447,7 @@ func TestOfflinePicksUpAThreadFromMemory(t *testing.T) {
 }
 
 func TestOfflineAnswersDirectQuestionsHonestly(t *testing.T) {
-	cases := map[string]string{
-		"Are you a real person?":              "not a person",
-		"are you human":                       "AI",
-		"Are you a therapist?":                "can't diagnose",
-		"Will it ever get better?":            "can't",
-		"Should I quit my job or stay?":       "either way",
-		"What's the capital of Peru?":         "offline",
-		"Do you remember what I said?":        "this",
-		"How are you?":                        "AI",
-		"Why do I keep doing this to myself?": "can't know for sure",
-	}
-	answersContain(t, "My statistics midterm is on Tuesday.", cases)
+	answersContain(t, "My statistics midterm is on Tuesday.", table(t, "directQuestions"))
 }
 
 // answersContain: each question of cases, asked after opener, gets a reply that holds the

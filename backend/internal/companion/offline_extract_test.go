@@ -55,28 +55,7 @@ func TestDetectEmotionsSkipsNegatedFeelings(t *testing.T) {
 }
 
 func TestClassifySaysWhatAMessageAsks(t *testing.T) {
-	cases := map[string]string{
-		"What should I do?":                         "advice",
-		"how do i deal with this":                   "advice",
-		"Am I overreacting?":                        "validate",
-		"Is it normal to feel this way?":            "validate normal",
-		"are you a real person":                     "aboutMe human",
-		"Are you a therapist?":                      "aboutMe therapist",
-		"thanks, bye":                               "closing leave",
-		"I'll do that":                              "closing accept",
-		"thank you":                                 "closing thanks",
-		"Thanks, my exam went fine and Maya helped": "share",
-		"idk":   "short unsure",
-		"yeah":  "short yes",
-		"lol":   "short laugh",
-		"tired": "short feeling",
-		"hey":   "greeting",
-		"Hello! I'd like to start a new conversation.":    "greeting",
-		"Should I tell her?":                              "question decision",
-		"Will it get better?":                             "question hope",
-		"Why does this keep happening?":                   "question why",
-		"I keep thinking about it, you know what I mean?": "share follow",
-	}
+	cases := table(t, "classify")
 	names := map[intent]string{intentShare: "share", intentShort: "short", intentGreeting: "greeting", intentClosing: "closing",
 		intentAdvice: "advice", intentValidate: "validate", intentAboutMe: "aboutMe", intentQuestion: "question"}
 	s := &session{}

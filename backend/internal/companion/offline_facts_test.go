@@ -54,14 +54,7 @@ func TestOfflineFactsReadStudentTyping(t *testing.T) {
 // TestOfflineFactsResolveDays: a relative day is the date it names from the message's time;
 // with no time, nothing relative is kept.
 func TestOfflineFactsResolveDays(t *testing.T) {
-	for said, want := range map[string]string{
-		"my exam is today":                       "Monday 23 November 2026",
-		"my interview is tmrw":                   "Tuesday 24 November 2026",
-		"my interview is the day after tomorrow": "Wednesday 25 November 2026",
-		"my interview is on friday":              "Friday 27 November 2026",
-		"my interview is on monday":              "Monday 30 November 2026",
-		"my interview is in 2 weeks":             "Monday 7 December 2026",
-	} {
+	for said, want := range table(t, "days") {
 		got := factsOn([]string{said}, Profile{})
 		if len(got) == 0 || !strings.HasSuffix(got[0], want) {
 			t.Errorf("%q: %q, want the day %s", said, got, want)

@@ -151,18 +151,7 @@ func TestOfflineSelfQuestionsGetHonestWarmAnswers(t *testing.T) {
 }
 
 func TestMessageActReadsActs(t *testing.T) {
-	cases := map[string]string{
-		"was leaving the society a mistake?":          "opinion",
-		"what should i put in the email to my tutor":  "practical",
-		"do you ever get tired":                       "self",
-		"i got the part!!":                            "good_news",
-		"ok bye":                                      "goodbye",
-		"going back to my sister, she texted me":      "callback",
-		"my lab partner keeps missing our sessions":   "share",
-		"no wait, it was tuesday not monday":          "correction",
-		"is it even worth going to the careers fair?": "opinion",
-		"would you go to the party if you were me?":   "opinion",
-	}
+	cases := table(t, "acts")
 	for msg, want := range cases {
 		if got := MessageAct(msg, false); got != want {
 			t.Errorf("MessageAct(%q) = %s, want %s", msg, got, want)
