@@ -25,17 +25,7 @@ const cvFolds = 5
 // JSON-lines file whose messages are also reported apart (for example the messages that were
 // once held back, on which the rules were never tuned).
 func TestCrossValidation(t *testing.T) {
-	if os.Getenv("SAFETY_CV") == "" {
-		t.Skip("SAFETY_CV not set")
-	}
-	tuning, err := corpus.Load(corpus.TuningFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	extra, err := corpus.Load(corpus.ExtraFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tuning, extra := handRun(t, "SAFETY_CV")
 	subset := map[string]bool{}
 	if p := os.Getenv("SAFETY_CV_SUBSET"); p != "" {
 		its, err := corpus.Load(p)

@@ -17,17 +17,7 @@ import (
 // layered screen on the development test part, where thresholds and features are chosen.
 // It never reads the held-back half.
 func TestDevSplit(t *testing.T) {
-	if os.Getenv("SAFETY_DEV") == "" {
-		t.Skip("SAFETY_DEV not set")
-	}
-	tuning, err := corpus.Load(corpus.TuningFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	extra, err := corpus.Load(corpus.ExtraFile)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tuning, extra := handRun(t, "SAFETY_DEV")
 	train, test := corpus.DevSplit(tuning)
 	o := devOptions()
 	if os.Getenv("SAFETY_DEV") == "cv" {
@@ -45,6 +35,24 @@ func TestDevSplit(t *testing.T) {
 	sweep(t, s, test)
 }
 
+// handRun skips a bench run by hand unless the variable env is set, and loads what it trains
+// and measures on: the tuning half and the training corpus (never the held-back half).
+func handRun(t *testing.T, env string) (tuning, extra []corpus.Item) {
+	t.Helper()
+	if os.Getenv(env) == "" {
+		t.Skip(env + " not set")
+	}
+	tuning, err := corpus.Load(corpus.TuningFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra, err = corpus.Load(corpus.ExtraFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tuning, extra
+}
+
 // crossValidate reports the screen over four folds of the tuning half, each trained on the
 // other three and the corpus: a steadier figure than the one development split.
 func crossValidate(t *testing.T, tuning, extra []corpus.Item, o model.Options) {
@@ -53,20 +61,8 @@ func crossValidate(t *testing.T, tuning, extra []corpus.Item, o model.Options) {
 		train, test := corpus.Fold(tuning, k, 4)
 		s := &screener{m: model.Train(corpus.Examples(append(slices.Clone(train), extra...)), o), th: defaultThresholds}
 		report(t, s, fmt.Sprintf("fold %d", k), test, os.Getenv("SAFETY_CV") == "v")
-		for _, it := range test {
-			got := s.screen(it.Text, devContext(s, it.Context)).Risky()
-			if it.Risky() {
-				risky++
-				if got {
-					flagged++
-				}
-			} else {
-				harmless++
-				if got {
-					alarms++
-				}
-			}
-		}
+		f, r, a, h := score(s, test)
+		flagged, risky, alarms, harmless = flagged+f, risky+r, alarms+a, harmless+h
 	}
 	// The same folds over a grid of thresholds.
 	type cell struct{ tp, fp int }
@@ -84,15 +80,8 @@ func crossValidate(t *testing.T, tuning, extra []corpus.Item, o model.Options) {
 					c = &cell{}
 					grid[[2]float64{p, w}] = c
 				}
-				for _, it := range test {
-					if sc.screen(it.Text, devContext(sc, it.Context)).Risky() {
-						if it.Risky() {
-							c.tp++
-						} else {
-							c.fp++
-						}
-					}
-				}
+				tp, _, fp, _ := score(sc, test)
+				c.tp, c.fp = c.tp+tp, c.fp+fp
 			}
 		}
 	}
@@ -134,6 +123,26 @@ func devOptions() model.Options {
 	return o
 }
 
+// score runs s on items: how many of the risky ones it flags, of how many, and how many of
+// the harmless ones it flags (false alarms), of how many.
+func score(s *screener, items []corpus.Item) (flagged, risky, alarms, harmless int) {
+	for _, it := range items {
+		got := s.screen(it.Text, devContext(s, it.Context)).Risky()
+		if it.Risky() {
+			risky++
+			if got {
+				flagged++
+			}
+		} else {
+			harmless++
+			if got {
+				alarms++
+			}
+		}
+	}
+	return flagged, risky, alarms, harmless
+}
+
 // sweep reports recall and false-positive rate on items for a grid of thresholds.
 func sweep(t *testing.T, s *screener, items []corpus.Item) {
 	var b strings.Builder
@@ -142,21 +151,7 @@ func sweep(t *testing.T, s *screener, items []corpus.Item) {
 			th := defaultThresholds
 			th.possible, th.short = p, short
 			sc := &screener{m: s.m, th: th}
-			var tp, fp, nr, nh int
-			for _, it := range items {
-				flag := sc.screen(it.Text, devContext(sc, it.Context)).Risky()
-				if it.Risky() {
-					nr++
-					if flag {
-						tp++
-					}
-				} else {
-					nh++
-					if flag {
-						fp++
-					}
-				}
-			}
+			tp, nr, fp, nh := score(sc, items)
 			fmt.Fprintf(&b, "  possible %.2f short %.2f: recall %d/%d FPR %d/%d\n", p, short, tp, nr, fp, nh)
 		}
 	}
