@@ -178,43 +178,46 @@ func subscription(id, customer, price, status string, meta map[string]string) ma
 	}
 }
 
+// deliver has svc apply the event id of type typ about object, signed now with the webhook's
+// secret, and fails the test if it is refused.
+func deliver(t *testing.T, svc *Service, id, typ string, created time.Time, object map[string]any) {
+	t.Helper()
+	p, sig := event(t, id, typ, created, object, time.Now(), testSecret)
+	if err := svc.HandleWebhook(context.Background(), p, sig); err != nil {
+		t.Fatalf("%s %s: %v", id, typ, err)
+	}
+}
+
 func TestWebhookCheckoutThenSubscriptionLifecycle(t *testing.T) {
 	st := pgtest.New(t)
 	svc, _ := newService(t, st)
 	ctx := context.Background()
 	u := newUser(t, st, "hook@example.com")
 	now := time.Now()
-	apply := func(id, typ string, created time.Time, obj map[string]any) {
-		t.Helper()
-		p, sig := event(t, id, typ, created, obj, now, testSecret)
-		if err := svc.HandleWebhook(ctx, p, sig); err != nil {
-			t.Fatalf("%s %s: %v", id, typ, err)
-		}
-	}
 
 	checkout := map[string]any{
 		"id": "cs_1", "object": "checkout.session", "client_reference_id": u.ID.String(),
 		"customer": "cus_hook", "subscription": "sub_hook", "metadata": map[string]string{"userId": u.ID.String(), "plan": "BASIC"},
 	}
-	apply("evt_1", "checkout.session.completed", now.Add(-50*time.Second), checkout)
+	deliver(t, svc, "evt_1", "checkout.session.completed", now.Add(-50*time.Second), checkout)
 	if r := role(t, st, u.ID); r != "BASIC" {
 		t.Fatalf("after checkout: role %s", r)
 	}
 
 	// An upgrade to Premium through the portal.
-	apply("evt_2", "customer.subscription.updated", now.Add(-40*time.Second), subscription("sub_hook", "cus_hook", pricePremium, "active", nil))
+	deliver(t, svc, "evt_2", "customer.subscription.updated", now.Add(-40*time.Second), subscription("sub_hook", "cus_hook", pricePremium, "active", nil))
 	if r := role(t, st, u.ID); r != "PREMIUM" {
 		t.Fatalf("after upgrade: role %s", r)
 	}
 
 	// An older event arriving late does not overwrite the newer state.
-	apply("evt_0", "customer.subscription.updated", now.Add(-45*time.Second), subscription("sub_hook", "cus_hook", priceBasic, "canceled", nil))
+	deliver(t, svc, "evt_0", "customer.subscription.updated", now.Add(-45*time.Second), subscription("sub_hook", "cus_hook", priceBasic, "canceled", nil))
 	if r := role(t, st, u.ID); r != "PREMIUM" {
 		t.Fatalf("stale event applied: role %s", r)
 	}
 
 	// A failed payment marks it past due; access continues meanwhile.
-	apply("evt_3", "invoice.payment_failed", now.Add(-30*time.Second), map[string]any{
+	deliver(t, svc, "evt_3", "invoice.payment_failed", now.Add(-30*time.Second), map[string]any{
 		"id": "in_1", "object": "invoice",
 		"parent": map[string]any{"type": "subscription_details", "subscription_details": map[string]any{"subscription": "sub_hook"}},
 	})
@@ -224,19 +227,19 @@ func TestWebhookCheckoutThenSubscriptionLifecycle(t *testing.T) {
 	}
 
 	// Deleted: back to the free tier.
-	apply("evt_4", "customer.subscription.deleted", now.Add(-20*time.Second), subscription("sub_hook", "cus_hook", pricePremium, "active", nil))
+	deliver(t, svc, "evt_4", "customer.subscription.deleted", now.Add(-20*time.Second), subscription("sub_hook", "cus_hook", pricePremium, "active", nil))
 	if r := role(t, st, u.ID); r != "USER" {
 		t.Fatalf("after deletion: role %s", r)
 	}
 
 	// A replayed event has no second effect.
-	apply("evt_2", "customer.subscription.updated", now.Add(-40*time.Second), subscription("sub_hook", "cus_hook", pricePremium, "active", nil))
+	deliver(t, svc, "evt_2", "customer.subscription.updated", now.Add(-40*time.Second), subscription("sub_hook", "cus_hook", pricePremium, "active", nil))
 	if r := role(t, st, u.ID); r != "USER" {
 		t.Fatalf("replay re-applied: role %s", r)
 	}
 
 	// Unknown types are acknowledged.
-	apply("evt_5", "charge.refunded", now, map[string]any{"id": "ch_1", "object": "charge"})
+	deliver(t, svc, "evt_5", "charge.refunded", now, map[string]any{"id": "ch_1", "object": "charge"})
 }
 
 func TestWebhookSignatureChecks(t *testing.T) {
@@ -278,10 +281,7 @@ func TestWebhookSignatureChecks(t *testing.T) {
 	}
 
 	// The same event, properly signed, is applied (metadata names the user).
-	p, sig := event(t, "evt_ok", "customer.subscription.created", now, obj, now, testSecret)
-	if err := svc.HandleWebhook(ctx, p, sig); err != nil {
-		t.Fatal(err)
-	}
+	deliver(t, svc, "evt_ok", "customer.subscription.created", now, obj)
 	if r := role(t, st, u.ID); r != "BASIC" {
 		t.Fatalf("role %s", r)
 	}
@@ -292,11 +292,8 @@ func TestWebhookUnknownUserIsAcknowledgedWithoutEffect(t *testing.T) {
 	svc, _ := newService(t, st)
 	ctx := context.Background()
 	now := time.Now()
-	p, sig := event(t, "evt_nobody", "customer.subscription.created", now,
-		subscription("sub_nobody", "cus_nobody", priceBasic, "active", map[string]string{"userId": uuid.NewString()}), now, testSecret)
-	if err := svc.HandleWebhook(ctx, p, sig); err != nil {
-		t.Fatal(err)
-	}
+	deliver(t, svc, "evt_nobody", "customer.subscription.created", now,
+		subscription("sub_nobody", "cus_nobody", priceBasic, "active", map[string]string{"userId": uuid.NewString()}))
 	if _, err := st.Queries().GetSubscriptionByStripeID(ctx, "sub_nobody"); !store.IsNotFound(err) {
 		t.Fatalf("a subscription of nobody was stored: %v", err)
 	}
@@ -305,14 +302,9 @@ func TestWebhookUnknownUserIsAcknowledgedWithoutEffect(t *testing.T) {
 func TestAdminsKeepTheirRole(t *testing.T) {
 	st := pgtest.New(t)
 	svc, _ := newService(t, st)
-	ctx := context.Background()
 	u := pgtest.User(t, st, "ADMIN")
-	now := time.Now()
-	p, sig := event(t, "evt_admin", "customer.subscription.created", now,
-		subscription("sub_admin", "cus_admin", priceBasic, "active", map[string]string{"userId": u.ID.String()}), now, testSecret)
-	if err := svc.HandleWebhook(ctx, p, sig); err != nil {
-		t.Fatal(err)
-	}
+	deliver(t, svc, "evt_admin", "customer.subscription.created", time.Now(),
+		subscription("sub_admin", "cus_admin", priceBasic, "active", map[string]string{"userId": u.ID.String()}))
 	if r := role(t, st, u.ID); r != "ADMIN" {
 		t.Fatalf("role %s", r)
 	}
