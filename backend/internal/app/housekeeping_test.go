@@ -13,10 +13,7 @@ func TestHousekeepDeletesOnlyWhatCanNoLongerBeUsed(t *testing.T) {
 	ctx := context.Background()
 	st := pgtest.New(t)
 	pool := st.Pool()
-	var user string
-	if err := pool.QueryRow(ctx, `INSERT INTO users (email, name) VALUES ('kept@example.com', 'K') RETURNING id`).Scan(&user); err != nil {
-		t.Fatal(err)
-	}
+	user := pgtest.User(t, st, "USER").ID
 	now := time.Now()
 	old, recent, future := now.Add(-48*time.Hour), now.Add(-time.Hour), now.Add(time.Hour)
 

@@ -23,10 +23,7 @@ func TestScheduledJobsRunTheirWork(t *testing.T) {
 	ctx := context.Background()
 	st := pgtest.New(t)
 	pgtest.Exec(t, st, `INSERT INTO rate_limits (key, window_start, count) VALUES ('spent', now() - interval '2 days', 3), ('live', now(), 1)`)
-	var user string
-	if err := st.Pool().QueryRow(ctx, `INSERT INTO users (email, name, role) VALUES ('pia@example.com', 'Pia', 'PREMIUM') RETURNING id`).Scan(&user); err != nil {
-		t.Fatal(err)
-	}
+	user := pgtest.User(t, st, "PREMIUM").ID
 	lastWeek := insights.WeekStart(time.Now()).AddDate(0, 0, -4)
 	pgtest.Exec(t, st, `INSERT INTO chat_sessions (user_id, title, status, summary, emotions, ended_at) VALUES ($1, 'Exams', 'ENDED', 'A summary.', '{stress}', $2)`, user, lastWeek)
 
