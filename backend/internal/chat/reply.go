@@ -212,7 +212,7 @@ func (t *Turn) fixedText() string {
 func (t *Turn) prompt() companion.Prompt {
 	p := profileOf(t.user)
 	kept, older := companion.TrimHistory(t.history, t.s.limits.ContextBudget)
-	system := companion.BuildSystemPrompt(p, t.earlierPart(older), t.memories...) + companion.ContinuedThread(p, t.thread[0], t.thread[1])
+	system := companion.BuildSystemPrompt(p, t.earlierPart(older), t.memories...) + companion.ContinuedThread(p, t.thread.title, t.thread.summary)
 	checkins := moodCheckins(t.checkins)
 	if t.crises > 0 {
 		system += "\n\n" + companion.AfterCrisisGuidance

@@ -44,9 +44,9 @@ type Turn struct {
 	threadAsked bool
 	checkIn     bool
 	opening     string // SendInput.Opening
-	// thread is the title and the summary the prompt may carry of the session a new one
-	// continues (SendInput.Continues); empty otherwise.
-	thread [2]string
+	// thread is what the prompt may carry of the session a new one continues
+	// (SendInput.Continues); empty otherwise.
+	thread continuedThread
 	risk   safety.Result
 	screen *screening // the message's screen on its own
 	kind   replyKind
@@ -263,16 +263,21 @@ func unanswered(rows []dbgen.Message) (dbgen.Message, *dbgen.Message, error) {
 	}
 }
 
+// continuedThread is what a new session's prompt may carry of the session it continues.
+type continuedThread struct {
+	title, summary string
+}
+
 // threadOf is what a new session's prompt may carry of the session it continues: its title,
 // and its summary while memory is on and unless the session had a crisis (its resources
 // pinned or a crisis reply given), whose summary may hold what the screen flagged.
-func threadOf(sess dbgen.ChatSession, memory bool) [2]string {
+func threadOf(sess dbgen.ChatSession, memory bool) continuedThread {
 	if sess.ID == uuid.Nil {
-		return [2]string{}
+		return continuedThread{}
 	}
-	th := [2]string{sess.Title, ""}
+	th := continuedThread{title: sess.Title}
 	if memory && sess.Summary != nil && sess.SafetyPinned == nil && sess.CrisisReplies == 0 {
-		th[1] = *sess.Summary
+		th.summary = *sess.Summary
 	}
 	return th
 }
