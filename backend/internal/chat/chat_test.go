@@ -132,13 +132,19 @@ func (f *fixture) setProfile(t *testing.T, id uuid.UUID, age int, focus, concern
 	}
 }
 
-func (f *fixture) newSession(t *testing.T, uid uuid.UUID) uuid.UUID {
+// open starts a new session of uid with the app's starter message; its reply is the welcome.
+func (f *fixture) open(t *testing.T, uid uuid.UUID) SendResult {
 	t.Helper()
 	res, err := f.svc.Send(context.Background(), uid, SendInput{Message: StarterMessage}, nil)
 	if err != nil || !res.Success {
 		t.Fatalf("new session: %+v %v", res, err)
 	}
-	return res.SessionID
+	return res
+}
+
+func (f *fixture) newSession(t *testing.T, uid uuid.UUID) uuid.UUID {
+	t.Helper()
+	return f.open(t, uid).SessionID
 }
 
 func TestNewSessionRepliesWithWelcomeAndDisclosure(t *testing.T) {

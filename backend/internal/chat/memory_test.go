@@ -48,11 +48,7 @@ func (f *fixture) memories(t *testing.T, uid uuid.UUID) []string {
 
 func (f *fixture) welcome(t *testing.T, uid uuid.UUID) string {
 	t.Helper()
-	res, err := f.svc.Send(context.Background(), uid, SendInput{Message: StarterMessage}, nil)
-	if err != nil || !res.Success {
-		t.Fatalf("new session: %+v %v", res, err)
-	}
-	return res.AIResponse
+	return f.open(t, uid).AIResponse
 }
 
 func TestAnEndedSessionIsRememberedAndPickedUpInTheNextWelcome(t *testing.T) {
