@@ -171,7 +171,7 @@ func sameList(t *testing.T, l api.ListChatSessions200JSONResponse) {
 		if l.Headers.Link != nil {
 			w.Header().Set("Link", *l.Headers.Link)
 		}
-		return writeKept(w, nil, "", "", func(buf *bytes.Buffer) error { return encodeJSON(buf, l.Body) })
+		return writeKept(w, nil, "", nil, func(buf *bytes.Buffer) error { return encodeJSON(buf, l.Body) })
 	}
 	sameValue(t, "list", want, checkedAnswer(t, "/api/chat/sessions", got))
 }

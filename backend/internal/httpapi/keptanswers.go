@@ -41,13 +41,19 @@ func newKeptAnswers(maxBytes int) *keptAnswers {
 	}})
 }
 
-// writeKept writes a 200 JSON answer: the one kept under key when it was made at version,
-// else the one encode makes, kept when it is worth gzipping. Only gzipped answers are kept:
-// to a client that does not accept gzip the answer is made afresh.
-func writeKept(w http.ResponseWriter, kept *keptAnswers, key, version string, encode func(*bytes.Buffer) error) error {
+// writeKept writes a 200 JSON answer: the one kept under key when it was made at the answer's
+// version, else the one encode makes, kept when it is worth gzipping. Only gzipped answers
+// are kept: to a client that does not accept gzip the answer is made afresh, and version
+// (which may cost an encoding of its own) is not asked for.
+func writeKept(w http.ResponseWriter, kept *keptAnswers, key string, version func() (string, error), encode func(*bytes.Buffer) error) error {
 	compress := kept != nil && compressing(w)
+	var v string
 	if compress {
-		if k, ok := kept.Get(key); ok && k.version == version {
+		var err error
+		if v, err = version(); err != nil {
+			return err
+		}
+		if k, ok := kept.Get(key); ok && k.version == v {
 			return writeGzipped(w, k.gzip)
 		}
 	}
@@ -59,7 +65,7 @@ func writeKept(w http.ResponseWriter, kept *keptAnswers, key, version string, en
 	if !compress || buf.Len() < minGzipBytes {
 		return writeJSONBytes(w, buf.Bytes()) // gzipped by gzipResponses, or sent as it is
 	}
-	k := &keptAnswer{version: version, gzip: gzipped(buf.Bytes())}
+	k := &keptAnswer{version: v, gzip: gzipped(buf.Bytes())}
 	kept.Set(key, k)
 	return writeGzipped(w, k.gzip)
 }
@@ -77,16 +83,18 @@ func (a detailAnswer) VisitGetChatSessionResponse(w http.ResponseWriter) error {
 		out := sessionDetailOf(&a.d)
 		return encodeJSON(buf, &out)
 	}
-	if a.kept == nil || a.d.Version < 0 || !compressing(w) {
-		return writeKept(w, nil, "", "", encode)
+	kept := a.kept
+	if a.d.Version < 0 {
+		kept = nil
 	}
-	h := sessionHeadOf(&a.d)
-	head, err := json.Marshal(&h, jsonOptions)
-	if err != nil {
-		return err
-	}
-	version := string(strconv.AppendInt(append(head, 0), a.d.Version, 10))
-	return writeKept(w, a.kept, "detail\x00"+string(a.d.ID[:]), version, encode)
+	return writeKept(w, kept, "detail\x00"+string(a.d.ID[:]), func() (string, error) {
+		h := sessionHeadOf(&a.d)
+		head, err := json.Marshal(&h, jsonOptions)
+		if err != nil {
+			return "", err
+		}
+		return string(strconv.AppendInt(append(head, 0), a.d.Version, 10)), nil
+	}, encode)
 }
 
 // listAnswer is GET /api/chat/sessions's 200 answer, kept by the caller and the page asked
@@ -104,7 +112,7 @@ func (a listAnswer) VisitListChatSessionsResponse(w http.ResponseWriter) error {
 		w.Header().Set("Link", *a.link)
 		version += "\x00" + *a.link
 	}
-	return writeKept(w, a.kept, a.key, version, func(buf *bytes.Buffer) error {
+	return writeKept(w, a.kept, a.key, func() (string, error) { return version, nil }, func(buf *bytes.Buffer) error {
 		return encodeJSON(buf, apiSessionItems(a.page.Items))
 	})
 }
