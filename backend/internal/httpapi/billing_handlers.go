@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/google/uuid"
+
 	"github.com/percolate/percolate/backend/internal/billing"
 	"github.com/percolate/percolate/gen/api"
 )
@@ -50,13 +52,18 @@ func (s *Server) CreateCheckoutSession(ctx context.Context, req api.CreateChecko
 	return api.CreateCheckoutSession200JSONResponse{Url: url}, nil
 }
 
-// CreatePortalSession opens the Stripe billing portal.
-func (s *Server) CreatePortalSession(ctx context.Context, _ api.CreatePortalSessionRequestObject) (api.CreatePortalSessionResponseObject, error) {
+// callerURL is the link that get makes for the caller (the billing portal, the community).
+func callerURL(ctx context.Context, get func(context.Context, uuid.UUID) (string, error)) (string, error) {
 	c, err := caller(ctx)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	url, err := s.deps.Billing.Portal(ctx, c.UserID)
+	return get(ctx, c.UserID)
+}
+
+// CreatePortalSession opens the Stripe billing portal.
+func (s *Server) CreatePortalSession(ctx context.Context, _ api.CreatePortalSessionRequestObject) (api.CreatePortalSessionResponseObject, error) {
+	url, err := callerURL(ctx, s.deps.Billing.Portal)
 	if err != nil {
 		return nil, err
 	}
@@ -74,11 +81,7 @@ func (s *Server) StripeWebhook(ctx context.Context, req api.StripeWebhookRequest
 
 // GetCommunityInvite serves the community invite to Premium users.
 func (s *Server) GetCommunityInvite(ctx context.Context, _ api.GetCommunityInviteRequestObject) (api.GetCommunityInviteResponseObject, error) {
-	c, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	url, err := s.deps.Billing.Community(ctx, c.UserID)
+	url, err := callerURL(ctx, s.deps.Billing.Community)
 	if err != nil {
 		return nil, err
 	}

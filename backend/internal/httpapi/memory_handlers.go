@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 
+	"github.com/google/uuid"
+
 	"github.com/percolate/percolate/backend/internal/export"
 	"github.com/percolate/percolate/backend/internal/memory"
 	"github.com/percolate/percolate/gen/api"
@@ -23,21 +25,31 @@ func (s *Server) ListMemories(ctx context.Context, _ api.ListMemoriesRequestObje
 	if err != nil {
 		return nil, err
 	}
-	out := make(api.ListMemories200JSONResponse, 0, len(rows))
-	for _, m := range rows {
-		out = append(out, apiMemory(m))
+	out := make(api.ListMemories200JSONResponse, len(rows))
+	for i, m := range rows {
+		out[i] = apiMemory(m)
 	}
 	return out, nil
 }
 
-// UpdateMemory changes the text of one of the caller's memories.
-func (s *Server) UpdateMemory(ctx context.Context, req api.UpdateMemoryRequestObject) (api.UpdateMemoryResponseObject, error) {
+// changeMemories runs change on the caller's memories, then has the chat service forget what
+// it keeps of the caller, failed or not: the prompt carries the memories.
+func (s *Server) changeMemories(ctx context.Context, change func(userID uuid.UUID) error) error {
 	c, err := caller(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	m, err := s.deps.Memory.Update(ctx, c.UserID, req.MemoryId, req.Body.Text)
-	s.deps.Chat.ForgetUser(c.UserID)
+	defer s.deps.Chat.ForgetUser(c.UserID)
+	return change(c.UserID)
+}
+
+// UpdateMemory changes the text of one of the caller's memories.
+func (s *Server) UpdateMemory(ctx context.Context, req api.UpdateMemoryRequestObject) (api.UpdateMemoryResponseObject, error) {
+	var m memory.Memory
+	err := s.changeMemories(ctx, func(uid uuid.UUID) (err error) {
+		m, err = s.deps.Memory.Update(ctx, uid, req.MemoryId, req.Body.Text)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -46,13 +58,7 @@ func (s *Server) UpdateMemory(ctx context.Context, req api.UpdateMemoryRequestOb
 
 // DeleteMemory deletes one of the caller's memories.
 func (s *Server) DeleteMemory(ctx context.Context, req api.DeleteMemoryRequestObject) (api.DeleteMemoryResponseObject, error) {
-	c, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	err = s.deps.Memory.Delete(ctx, c.UserID, req.MemoryId)
-	s.deps.Chat.ForgetUser(c.UserID)
-	if err != nil {
+	if err := s.changeMemories(ctx, func(uid uuid.UUID) error { return s.deps.Memory.Delete(ctx, uid, req.MemoryId) }); err != nil {
 		return nil, err
 	}
 	return api.DeleteMemory204Response{}, nil
@@ -60,13 +66,7 @@ func (s *Server) DeleteMemory(ctx context.Context, req api.DeleteMemoryRequestOb
 
 // DeleteAllMemories forgets everything remembered about the caller.
 func (s *Server) DeleteAllMemories(ctx context.Context, _ api.DeleteAllMemoriesRequestObject) (api.DeleteAllMemoriesResponseObject, error) {
-	c, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	err = s.deps.Memory.DeleteAll(ctx, c.UserID)
-	s.deps.Chat.ForgetUser(c.UserID)
-	if err != nil {
+	if err := s.changeMemories(ctx, func(uid uuid.UUID) error { return s.deps.Memory.DeleteAll(ctx, uid) }); err != nil {
 		return nil, err
 	}
 	return api.DeleteAllMemories204Response{}, nil

@@ -15,8 +15,18 @@ import (
 // weekdays are the contract's day names by time.Weekday.
 var weekdays = [7]api.Weekday{api.Sun, api.Mon, api.Tue, api.Wed, api.Thu, api.Fri, api.Sat}
 
-func (s *Server) apiReminders(ctx context.Context, userID uuid.UUID, set reminders.Settings) (api.Reminders, error) {
-	devs, err := s.deps.Reminders.Devices(ctx, userID)
+// callerReminders answers the caller's reminder settings as get reads or saves them, with the
+// caller's devices.
+func (s *Server) callerReminders(ctx context.Context, get func(userID uuid.UUID) (reminders.Settings, error)) (api.Reminders, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return api.Reminders{}, err
+	}
+	set, err := get(c.UserID)
+	if err != nil {
+		return api.Reminders{}, err
+	}
+	devs, err := s.deps.Reminders.Devices(ctx, c.UserID)
 	if err != nil {
 		return api.Reminders{}, err
 	}
@@ -42,15 +52,7 @@ func (s *Server) apiReminders(ctx context.Context, userID uuid.UUID, set reminde
 
 // GetReminders returns the caller's reminder settings and devices.
 func (s *Server) GetReminders(ctx context.Context, _ api.GetRemindersRequestObject) (api.GetRemindersResponseObject, error) {
-	c, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.deps.Reminders.Get(ctx, c.UserID)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.apiReminders(ctx, c.UserID, set)
+	out, err := s.callerReminders(ctx, func(uid uuid.UUID) (reminders.Settings, error) { return s.deps.Reminders.Get(ctx, uid) })
 	if err != nil {
 		return nil, err
 	}
@@ -59,10 +61,6 @@ func (s *Server) GetReminders(ctx context.Context, _ api.GetRemindersRequestObje
 
 // UpdateReminders saves the caller's reminder settings.
 func (s *Server) UpdateReminders(ctx context.Context, req api.UpdateRemindersRequestObject) (api.UpdateRemindersResponseObject, error) {
-	c, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
 	in := reminders.Settings{Time: req.Body.Time, TimeZone: req.Body.TimeZone, Email: req.Body.Email, Push: req.Body.Push}
 	for _, d := range req.Body.Days {
 		for w, name := range weekdays {
@@ -71,11 +69,7 @@ func (s *Server) UpdateReminders(ctx context.Context, req api.UpdateRemindersReq
 			}
 		}
 	}
-	set, err := s.deps.Reminders.Save(ctx, c.UserID, in)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.apiReminders(ctx, c.UserID, set)
+	out, err := s.callerReminders(ctx, func(uid uuid.UUID) (reminders.Settings, error) { return s.deps.Reminders.Save(ctx, uid, in) })
 	if err != nil {
 		return nil, err
 	}
