@@ -367,6 +367,28 @@ func TestExportIsAZipOfEverythingOfTheCaller(t *testing.T) {
 	}
 }
 
+// exportedJSON is the percolate-export.json of an export's zip, decoded into doc too.
+func exportedJSON(t *testing.T, zipped []byte, doc any) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(zipped), int64(len(zipped)))
+	if err != nil {
+		t.Fatalf("not a zip: %v", err)
+	}
+	f, err := zr.Open("percolate-export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(f)
+	if err == nil {
+		err = json.Unmarshal(raw, doc)
+	}
+	if err != nil {
+		t.Fatalf("percolate-export.json: %v", err)
+	}
+	return raw
+}
+
 func TestExportPagesThroughManySessions(t *testing.T) {
 	e := newMemEnv(t)
 	a, authA := e.user("a@example.com")

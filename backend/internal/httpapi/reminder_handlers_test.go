@@ -1,12 +1,9 @@
 package httpapi
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -80,15 +77,6 @@ func TestRemindersOverHTTP(t *testing.T) {
 	// The export holds the settings and the device's name, never its endpoint or keys.
 	exp, err := c.ExportDataWithResponse(ctx, auth)
 	wantStatus(t, exp, err, http.StatusOK)
-	zr, err := zip.NewReader(bytes.NewReader(exp.Body), int64(len(exp.Body)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := zr.Open("percolate-export.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(f)
 	var doc struct {
 		Reminders struct {
 			Days        []string `json:"days"`
@@ -98,9 +86,7 @@ func TestRemindersOverHTTP(t *testing.T) {
 			} `json:"pushDevices"`
 		} `json:"reminders"`
 	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	raw := exportedJSON(t, exp.Body, &doc)
 	if r := doc.Reminders; strings.Join(r.Days, ",") != "sun,mon,fri" || r.TimeZone != "America/Los_Angeles" || len(r.PushDevices) != 1 || r.PushDevices[0].Device != "Firefox on Linux" {
 		t.Errorf("exported reminders: %+v", r)
 	}

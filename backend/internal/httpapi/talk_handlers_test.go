@@ -1,10 +1,7 @@
 package httpapi
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -137,23 +134,13 @@ func TestATalkedAboutSessionKeepsItsCheckin(t *testing.T) {
 
 	exp, err := c.ExportDataWithResponse(ctx, ada)
 	wantStatus(t, exp, err, http.StatusOK)
-	zr, err := zip.NewReader(bytes.NewReader(exp.Body), int64(len(exp.Body)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := zr.Open("percolate-export.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var doc struct {
 		Sessions []struct {
 			ID        uuid.UUID  `json:"id"`
 			CheckinID *uuid.UUID `json:"checkinId"`
 		} `json:"sessions"`
 	}
-	if err := json.NewDecoder(f).Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
+	exportedJSON(t, exp.Body, &doc)
 	exported := 0
 	for _, s := range doc.Sessions {
 		if s.ID == sid && s.CheckinID != nil && *s.CheckinID == id {
