@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Container, Stack, Text, Title } from '@mantine/core';
 import { MoodKey } from '../../features/mood/ChartFrame';
 import { localToday } from '../../features/mood/dates';
@@ -26,13 +26,14 @@ function OnThisDay({ today }: { today: string }) {
 
 /**
  * False for the frame that first paints the month, then true: the sections below it are drawn
- * after that paint, in a transition (which React renders in slices), so that the calendar is not
- * held up by the charts, the year's 365 days and "On this day".
+ * in the task after that paint, so that the calendar is not held up by the charts, the year's
+ * days and "On this day". Not a transition: under a loaded CPU a transition, restarted by each
+ * answer that comes in meanwhile, could leave them undrawn for seconds.
  */
 function useAfterFirstPaint(): boolean {
   const [after, setAfter] = useState(false);
   useEffect(() => {
-    const frame = requestAnimationFrame(() => startTransition(() => setAfter(true)));
+    const frame = requestAnimationFrame(() => setAfter(true));
     return () => cancelAnimationFrame(frame);
   }, []);
   return after;
