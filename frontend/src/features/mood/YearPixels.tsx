@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { addDays, daysInMonth, monthLabel, monthShortLabel } from './dates';
 import { ChartFrame } from './ChartFrame';
-import { formatMean, MOOD_COLORS, MOOD_LABELS, nearestMood } from './moodScale';
+import { formatMean, type Mood, MOOD_COLORS, nearestMood } from './moodScale';
 import type { DayMood } from './types';
 import classes from './mood.module.css';
 
@@ -25,10 +25,26 @@ function months(end: string): string[] {
   });
 }
 
+/** A pixel's outline: a 2 px-rounded rectangle, as one subpath. */
+function pixel(x: number, y: number): string {
+  const w = COL - 4;
+  const h = ROW - 2;
+  const r = 2;
+  return `M${x + r} ${y}h${w - 2 * r}a${r} ${r} 0 0 1 ${r} ${r}v${h - 2 * r}a${r} ${r} 0 0 1 -${r} ${r}h-${w - 2 * r}a${r} ${r} 0 0 1 -${r} -${r}v-${h - 2 * r}a${r} ${r} 0 0 1 ${r} -${r}z`;
+}
+
+interface Pixels {
+  /** The outlines of the days of each mood, and of the days without a check-in ('none'). */
+  d: string[];
+  /** The days drawn in each path, space-separated (what the tests read). */
+  days: string[];
+}
+
 /**
  * A year "in pixels": one column per month, one row per day of the month, each day with a
- * check-in filled in its mood's colour. Too small for numbers, so each pixel names its day and
- * mood on hover, and the table under it gives each month's days and mean mood.
+ * check-in filled in its mood's colour. The 365 days are six paths (one per mood, one for the
+ * days without a check-in), not 365 elements: the page draws and lays them out at once. Too small
+ * for numbers, so the sentence and the table under it give each month's days and mean mood.
  */
 export const YearPixels = memo(function YearPixels({ end, days }: Props) {
   const start = addDays(end, -364);
@@ -36,10 +52,25 @@ export const YearPixels = memo(function YearPixels({ end, days }: Props) {
   const cols = months(end);
   const width = LEFT + cols.length * COL;
   const height = HEAD + 31 * ROW;
-  const rows = cols.map((month) => {
-    const moods = [...byDay.entries()].filter(([d]) => d.startsWith(`${month}-`)).map(([, m]) => m);
-    const mean = moods.length ? moods.reduce((a, b) => a + b, 0) / moods.length : null;
-    return [monthLabel(month), String(moods.length), mean === null ? '—' : `${formatMean(Math.round(mean * 10) / 10)}`];
+  // Index 0 for the days without a check-in, 1–5 for the moods.
+  const paths: Pixels[] = Array.from({ length: 6 }, () => ({ d: [], days: [] }));
+  const rows = cols.map((month, c) => {
+    const [y, m] = month.split('-').map(Number);
+    let sum = 0;
+    let count = 0;
+    for (let i = 0; i < daysInMonth(y, m - 1); i++) {
+      const date = `${month}-${String(i + 1).padStart(2, '0')}`;
+      if (date < start || date > end) continue;
+      const mean = byDay.get(date);
+      const path = paths[mean === undefined ? 0 : nearestMood(mean)];
+      path.d.push(pixel(LEFT + c * COL + 2, HEAD + i * ROW));
+      path.days.push(date);
+      if (mean !== undefined) {
+        sum += mean;
+        count++;
+      }
+    }
+    return [monthLabel(month), String(count), count === 0 ? '—' : `${formatMean(Math.round((sum / count) * 10) / 10)}`];
   });
   const total = byDay.size;
 
@@ -59,33 +90,20 @@ export const YearPixels = memo(function YearPixels({ end, days }: Props) {
             {d}
           </text>
         ))}
-        {cols.map((month, c) => {
-          const [y, m] = month.split('-').map(Number);
-          return Array.from({ length: daysInMonth(y, m - 1) }, (_, i) => {
-            const date = `${month}-${String(i + 1).padStart(2, '0')}`;
-            if (date < start || date > end) return null;
-            const mean = byDay.get(date);
-            const mood = mean === undefined ? undefined : nearestMood(mean);
-            return (
-              <rect
-                key={date}
-                data-date={date}
-                data-mood={mood}
-                x={LEFT + c * COL + 2}
-                y={HEAD + i * ROW}
-                width={COL - 4}
-                height={ROW - 2}
-                rx={2}
-                fill={mood ? MOOD_COLORS[mood].fill : 'none'}
-                stroke="currentColor"
-                strokeOpacity={mood ? 0.5 : 0.2}
-                strokeWidth={0.5}
-              >
-                <title>{mood ? `${date}: ${mood} ${MOOD_LABELS[mood]}` : `${date}: no check-in`}</title>
-              </rect>
-            );
-          });
-        })}
+        {paths.map((p, mood) =>
+          p.d.length > 0 ? (
+            <path
+              key={mood}
+              data-mood={mood || undefined}
+              data-days={p.days.join(' ')}
+              d={p.d.join('')}
+              fill={mood ? MOOD_COLORS[mood as Mood].fill : 'none'}
+              stroke="currentColor"
+              strokeOpacity={mood ? 0.5 : 0.2}
+              strokeWidth={0.5}
+            />
+          ) : null,
+        )}
       </svg>
     </ChartFrame>
   );

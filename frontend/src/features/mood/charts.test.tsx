@@ -75,15 +75,25 @@ describe('the mood charts', () => {
     expect(within(harder).getByRole('listitem')).toHaveTextContent('Exams: 2 with it (7 check-ins), 3.8 without (8 check-ins)');
   });
 
-  it('draws a year in pixels with each month in the table', async () => {
+  it('draws a year in pixels, each day in its mood’s path, with each month in the table', async () => {
     const { user, container } = render(
       <YearPixels end="2026-11-29" days={[{ date: '2025-12-01', mood: 2, count: 1 }, { date: '2026-11-29', mood: 5, count: 1 }, { date: '2025-11-29', mood: 3, count: 1 }]} />,
     );
-    expect(container.querySelector('[data-date="2026-11-29"]')).toHaveAttribute('data-mood', '5');
-    expect(container.querySelector('[data-date="2025-12-01"]')).toHaveAttribute('data-mood', '2');
-    expect(container.querySelector('[data-date="2026-11-28"]')).not.toHaveAttribute('data-mood');
-    // Twelve columns, December to November: nothing after the last day.
-    expect(container.querySelector('[data-date="2026-11-30"]')).toBeNull();
+    const pixel = (date: string) => container.querySelector(`[data-testid="year-pixels"] path[data-days~="${date}"]`);
+    expect(pixel('2026-11-29')).toHaveAttribute('data-mood', '5');
+    expect(pixel('2026-11-29')).toHaveAttribute('fill', '#2C6A88');
+    expect(pixel('2025-12-01')).toHaveAttribute('data-mood', '2');
+    expect(pixel('2026-11-28')).not.toHaveAttribute('data-mood');
+    expect(pixel('2026-11-28')).toHaveAttribute('fill', 'none');
+    // Twelve columns, December to November: nothing after the last day, nothing before the first.
+    expect(pixel('2026-11-30')).toBeNull();
+    expect(pixel('2025-11-29')).toBeNull();
+    // Every day of the twelve columns once (1 December to 29 November), each one outline of its path.
+    const paths = [...container.querySelectorAll('[data-testid="year-pixels"] path')];
+    const drawn = paths.flatMap((p) => p.getAttribute('data-days')!.split(' '));
+    expect(drawn).toHaveLength(364);
+    expect(new Set(drawn).size).toBe(364);
+    for (const p of paths) expect(p.getAttribute('d')!.match(/z/g)).toHaveLength(p.getAttribute('data-days')!.split(' ').length);
     expect(screen.getByText('The last 365 days: you checked in on 2 days.')).toBeInTheDocument();
     await user.click(screen.getByText('Show as a table'));
     const rows = within(screen.getByRole('table', { name: 'Your year, month by month' })).getAllByRole('row');

@@ -1,4 +1,3 @@
-import { useDeferredValue } from 'react';
 import { useGetCheckinSummary, useListCheckins } from '../../api/gen/checkins/checkins';
 import type { CheckinSummary } from '../../api/gen/model';
 import { isApiError } from '../../api/mutator';
@@ -41,15 +40,13 @@ export function useMoodData(today: string) {
   // The summary ends on the reader's own today, not the server's.
   const month = useGetCheckinSummary({ days: 30, today }, { query: { select: toMonth } });
   const year = useGetCheckinSummary({ days: 365, today }, { query: { select: toYear, retry: false } });
-  // The year (365 pixels) is drawn after the month, in a transition, so the first screen is not held up by it.
-  const yearData = useDeferredValue(year.data);
-  const yearState = { ...year, isPending: year.isPending || (year.isSuccess && yearData === undefined), data: yearData };
-  const yearLoad = load(yearState, (y) => y.days);
+  // The year is drawn with the sections under the month, after the month's first paint (MoodPage);
+  // its 364 days are a few paths, so its answer is drawn as it comes, not deferred again.
   return {
     month: load(month, (m) => m),
-    year: yearLoad,
+    year: load(year, (y) => y.days),
     // The patterns over the year where there is one; a free account's 30-day summary has none.
-    tags: load(yearState, (y) => y.tags),
+    tags: load(year, (y) => y.tags),
     retry: () => void month.refetch(),
   };
 }

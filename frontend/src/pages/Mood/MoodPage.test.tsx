@@ -90,7 +90,8 @@ describe('MoodPage', () => {
     // The key names each colour with its number and word.
     expect(within(within(month).getByRole('list', { name: 'Mood key' })).getAllByRole('listitem')).toHaveLength(5);
 
-    const trend = screen.getByRole('region', { name: 'The last 30 days' });
+    // The sections under the month follow it a frame later.
+    const trend = await screen.findByRole('region', { name: 'The last 30 days' });
     expect(within(trend).getByText('The last 30 days: 2 days checked in, a mean mood of 3, from 2 to 4.')).toBeInTheDocument();
     const weekdays = screen.getByRole('region', { name: 'Your days of the week' });
     expect(
@@ -128,7 +129,7 @@ describe('MoodPage', () => {
 
     const year = await screen.findByRole('region', { name: 'Your year' });
     expect(await within(year).findByText('The last 365 days: you checked in on 2 days.')).toBeInTheDocument();
-    expect(container.querySelector('[data-date="2026-03-02"]')).toHaveAttribute('data-mood', '5');
+    expect(container.querySelector('[data-testid="year-pixels"] [data-days~="2026-03-02"]')).toHaveAttribute('data-mood', '5');
     const tags = screen.getByRole('region', { name: 'What goes with your better days' });
     expect(within(tags).getByText('Exercise: 4.2 with it (5 check-ins), 3 without (10 check-ins)')).toBeInTheDocument();
     expect(within(tags).getByText('Exams: 2 with it (7 check-ins), 3.8 without (8 check-ins)')).toBeInTheDocument();

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Alert, Button, Container, Stack, Text, Title } from '@mantine/core';
 import { MoodKey } from '../../features/mood/ChartFrame';
 import { localToday } from '../../features/mood/dates';
@@ -5,7 +6,7 @@ import { MonthCalendar } from '../../features/mood/MonthCalendar';
 import { FirstCheckIn, Loading, MoodSection, PastDay, UpgradeLine } from '../../features/mood/MoodSections';
 import { MoodTrend } from '../../features/mood/MoodTrend';
 import { TagPatterns } from '../../features/mood/TagPatterns';
-import { useMoodData, useOnThisDay } from '../../features/mood/useMoodData';
+import { type MonthData, useMoodData, useOnThisDay } from '../../features/mood/useMoodData';
 import { WeekdayChart } from '../../features/mood/WeekdayChart';
 import { YearPixels } from '../../features/mood/YearPixels';
 
@@ -20,6 +21,62 @@ function OnThisDay({ today }: { today: string }) {
         ))}
       </Stack>
     </MoodSection>
+  );
+}
+
+/**
+ * False for the frame that first paints the month, then true: the sections below it are drawn
+ * in the task after that paint, so that the calendar is not held up by the charts, the year's
+ * days and "On this day". Not a transition: under a loaded CPU a transition, restarted by each
+ * answer that comes in meanwhile, could leave them undrawn for seconds.
+ */
+function useAfterFirstPaint(): boolean {
+  const [after, setAfter] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setAfter(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  return after;
+}
+
+/** The month first; the trend, the days of the week, the tags, the year and "On this day" a frame later. */
+function MoodCharts({ today, m, data }: { today: string; m: MonthData; data: ReturnType<typeof useMoodData> }) {
+  const rest = useAfterFirstPaint();
+  // The year's days, where the tier has them, reach the start of a 31-day month.
+  const calendarDays = data.year.status === 'ready' ? data.year.value : m.days;
+  return (
+    <>
+      <MoodSection id="month-title" title="This month">
+        <Text size="sm" mb="xs">
+          Days you checked in this month: {m.daysThisMonth}
+        </Text>
+        <MonthCalendar month={today.slice(0, 7)} days={calendarDays} today={today} />
+        <MoodKey />
+      </MoodSection>
+      {rest ? (
+        <>
+          <MoodSection id="trend-title" title="The last 30 days">
+            <MoodTrend end={today} days={m.days} />
+          </MoodSection>
+          <MoodSection id="weekday-title" title="Your days of the week">
+            <WeekdayChart weekdays={m.weekdays} />
+          </MoodSection>
+          <MoodSection id="tags-title" title="What goes with your better days">
+            {data.tags.status === 'locked' ? <UpgradeLine line="The tags that go with your better and harder days come with a paid plan." /> : null}
+            {data.tags.status === 'pending' ? <Loading label="Loading your tags..." /> : null}
+            {data.tags.status === 'error' ? <Text size="sm">Your tags could not be loaded just now.</Text> : null}
+            {data.tags.status === 'ready' ? <TagPatterns tags={data.tags.value} /> : null}
+          </MoodSection>
+          <MoodSection id="year-title" title="Your year">
+            {data.year.status === 'locked' ? <UpgradeLine line="Your whole year, day by day, comes with a paid plan." /> : null}
+            {data.year.status === 'pending' ? <Loading label="Loading your year..." /> : null}
+            {data.year.status === 'error' ? <Text size="sm">Your year could not be loaded just now.</Text> : null}
+            {data.year.status === 'ready' ? <YearPixels end={today} days={data.year.value} /> : null}
+          </MoodSection>
+          <OnThisDay today={today} />
+        </>
+      ) : null}
+    </>
   );
 }
 
@@ -46,39 +103,7 @@ export function MoodPage() {
       </>
     );
   } else {
-    const m = data.month.value;
-    // The year's days, where the tier has them, reach the start of a 31-day month.
-    const calendarDays = data.year.status === 'ready' ? data.year.value : m.days;
-    body = (
-      <>
-        <MoodSection id="month-title" title="This month">
-          <Text size="sm" mb="xs">
-            Days you checked in this month: {m.daysThisMonth}
-          </Text>
-          <MonthCalendar month={today.slice(0, 7)} days={calendarDays} today={today} />
-          <MoodKey />
-        </MoodSection>
-        <MoodSection id="trend-title" title="The last 30 days">
-          <MoodTrend end={today} days={m.days} />
-        </MoodSection>
-        <MoodSection id="weekday-title" title="Your days of the week">
-          <WeekdayChart weekdays={m.weekdays} />
-        </MoodSection>
-        <MoodSection id="tags-title" title="What goes with your better days">
-          {data.tags.status === 'locked' ? <UpgradeLine line="The tags that go with your better and harder days come with a paid plan." /> : null}
-          {data.tags.status === 'pending' ? <Loading label="Loading your tags..." /> : null}
-          {data.tags.status === 'error' ? <Text size="sm">Your tags could not be loaded just now.</Text> : null}
-          {data.tags.status === 'ready' ? <TagPatterns tags={data.tags.value} /> : null}
-        </MoodSection>
-        <MoodSection id="year-title" title="Your year">
-          {data.year.status === 'locked' ? <UpgradeLine line="Your whole year, day by day, comes with a paid plan." /> : null}
-          {data.year.status === 'pending' ? <Loading label="Loading your year..." /> : null}
-          {data.year.status === 'error' ? <Text size="sm">Your year could not be loaded just now.</Text> : null}
-          {data.year.status === 'ready' ? <YearPixels end={today} days={data.year.value} /> : null}
-        </MoodSection>
-        <OnThisDay today={today} />
-      </>
-    );
+    body = <MoodCharts today={today} m={data.month.value} data={data} />;
   }
 
   return (
