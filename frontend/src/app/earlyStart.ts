@@ -7,8 +7,8 @@ import { startEarlyRequests } from '../api/early';
 
 /**
  * The code of each signed-in screen (the same modules the routes load lazily, so the same
- * chunks): downloaded with the layout and the forms' styles at once, rather than one after the
- * other once the user has been looked up.
+ * chunks): downloaded with the user lookup, the layout and the forms' styles at once, rather than
+ * one after the other once the user has been looked up.
  */
 const SCREENS: Record<string, (() => Promise<unknown>) | undefined> = {
   dashboard: () => import('../pages/Dashboard/DashboardPage'),
@@ -21,7 +21,11 @@ const SCREENS: Record<string, (() => Promise<unknown>) | undefined> = {
 function preloadScreen(path: string): void {
   const screen = SCREENS[path.split('/')[1] ?? ''];
   if (!screen) return;
-  for (const load of [screen, () => import('../layouts/AppLayout/AppLayout'), () => import('./styles.more')]) {
+  // The user lookup's component too: the auth state waits for it, and the app renders it only
+  // once the query cache's chunk is in, which left its download last in the chain (a round trip
+  // on a first visit).
+  const parts = [screen, () => import('../auth/CurrentUser'), () => import('../layouts/AppLayout/AppLayout'), () => import('./styles.more')];
+  for (const load of parts) {
     load().catch(() => {}); // the route's own import reports a failure
   }
 }
