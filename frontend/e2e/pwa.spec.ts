@@ -105,18 +105,23 @@ test('the app is installable: Chromium finds no installability error in its mani
   }
 });
 
-// Quarantined: in a full run this journey sometimes finds one notification too many after a single
-// delivered push (it passes on its own). The cause is not found yet; see the closing note of issue 31.
-// Ruled out (2026-11-29): no other journey subscribes to push, delivers one or lets a service
-// worker run (all block them); this account has no push subscription, so the server's reminder
-// job cannot reach this browser; CDP's deliverPushMessage goes straight to the worker, without
-// Chrome's own "updated in the background" notice; and the worker's notifications share one tag,
-// so a second one replaces the first. It passed 5 times in a row and with the onboarding and
-// reminder journeys under a load average of 30; run after the check-in and mood journeys too, it
-// failed once at another step (/profile's heading not within 5 s: the trace has the page's next
-// requests 5 s after its data, at load 32). The notifications are compared with their tags, so a
-// failure names the extra one.
+// Quarantined (issue 31). The "one notification too many" of the earlier full runs never came
+// back: not in 24 loops of this journey's push, click, /profile, push, click (48 pushes, five
+// contexts, load 25-35), nor in mixed runs with the check-in, mood and reminder journeys. Two
+// other failures did, both under load (18-35 on two CPUs):
+// - time: sign-up, sign-in and the worker's install (it precaches the shell) took about 28 s of
+//   the default 30, and one getNotifications() 4 s inside a 5 s poll; hence the 120 s and 30 s
+//   waits below (the same things are waited for), which made the passing runs pass (52-58 s);
+// - a lost push: in 1 of its 3 runs in a mixed run (pwa, reminders, check-in and mood journeys,
+//   --repeat-each=3), the first push, sent 1 s after the page came under the worker's control,
+//   showed nothing in 30 s (getNotifications() stayed empty; CDP accepts the message without
+//   saying whether the worker got it); a first loop that closed each notification by script lost
+//   a push in 2 of its 3 contexts the same way, while 10 fresh contexts pushing as this journey
+//   does (0.1-1 s after control) lost none. Not yet known whether the event reaches the worker.
+// The notifications are compared whole, so a failure names any extra one.
 test.fixme('a delivered push shows a notification, and its click opens the check-in card', async ({ page, context, request, baseURL }) => {
+  test.setTimeout(120_000);
+  const patient = { timeout: 30_000 };
   const origin = new URL(baseURL!).origin;
   await context.grantPermissions(['notifications'], { origin });
   const email = await verifiedAccount(request, 'pwa-push');
@@ -134,50 +139,47 @@ test.fixme('a delivered push shows a notification, and its click opens the check
   });
   await cdp.send('ServiceWorker.enable');
   const payload = { title: 'A minute for you', body: 'How is today going?', url: '/dashboard#checkin' };
+  const notice = {
+    title: payload.title,
+    body: payload.body,
+    tag: 'percolate-reminder',
+    data: { url: '/dashboard#checkin' },
+    icon: '/icons/icon-192.png',
+    badge: '/icons/badge-96.png',
+  };
   await cdp.send('ServiceWorker.deliverPushMessage', {
     origin,
     registrationId: await registrationId,
     data: JSON.stringify(payload),
   });
-  await expect
-    .poll(() => shown(page))
-    .toEqual([
-      {
-        title: payload.title,
-        body: payload.body,
-        tag: 'percolate-reminder',
-        data: { url: '/dashboard#checkin' },
-        icon: '/icons/icon-192.png',
-        badge: '/icons/badge-96.png',
-      },
-    ]);
+  await expect.poll(() => shown(page), patient).toEqual([notice]);
 
   // A click: headless Chromium has no notification to click, so the worker is handed the
   // same notificationclick event a click dispatches, with the notification it shows. Its
   // handler focuses the open dashboard and moves it to the check-in card.
-  const worker = await appWorker(context);
   const click = `(async () => {
     const [notification] = await self.registration.getNotifications();
     self.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
   })()`;
-  await worker.evaluate(click);
-  await expect(page).toHaveURL(`${origin}/dashboard#checkin`);
-  await expect.poll(() => shown(page)).toEqual([]);
+  await (await appWorker(context)).evaluate(click);
+  await expect(page).toHaveURL(`${origin}/dashboard#checkin`, patient);
+  await expect.poll(() => shown(page), patient).toEqual([]);
 
   // With the app open on another page (where the user may be typing), the click leaves that
   // page alone and opens a new window at the check-in. A click made by a script may not open
   // windows, so here the worker's openWindow is replaced by one that records its address.
   await page.goto('/profile');
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your Profile' })).toBeVisible(patient);
   await cdp.send('ServiceWorker.deliverPushMessage', {
     origin,
     registrationId: await registrationId,
     data: JSON.stringify(payload),
   });
-  await expect.poll(async () => (await shown(page)).map((n) => n.tag)).toEqual(['percolate-reminder']);
+  await expect.poll(() => shown(page), patient).toEqual([notice]);
+  const worker = await appWorker(context);
   await worker.evaluate(`self.clients.openWindow = async (url) => { self.__opened = url; return null; }`);
   await worker.evaluate(click);
-  await expect.poll(() => worker.evaluate('self.__opened')).toBe(`${origin}/dashboard#checkin`);
+  await expect.poll(() => worker.evaluate('self.__opened'), patient).toBe(`${origin}/dashboard#checkin`);
   await expect(page).toHaveURL(/\/profile$/);
 });
 
