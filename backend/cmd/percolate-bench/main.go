@@ -34,6 +34,7 @@ func main() {
 	ttftN := flag.Int("ttft", 500, "streamed messages per history length for time to first token (0 skips it)")
 	readsOnly := flag.Bool("reads-only", false, "only the reads at 16 connections, printed and not written to -out (for A/B runs)")
 	ttftOnly := flag.Bool("ttft-only", false, "only time to first token, printed and not written to -out (for A/B runs)")
+	checkinsOnly := flag.Bool("checkins-only", false, "only the ceiling and the check-ins posted at 16 connections, printed and not written to -out (for A/B runs)")
 	render := flag.Bool("render", false, "only render results.md again from results.json in -out")
 	flag.Parse()
 	if *render {
@@ -45,13 +46,13 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *bin, *admin, *ph, *big, *ttftN, *readsOnly, *ttftOnly, *out); err != nil {
+	if err := run(ctx, *bin, *admin, *ph, *big, *ttftN, *readsOnly, *ttftOnly, *checkinsOnly, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "percolate-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, bin, admin string, ph time.Duration, big, ttftN int, readsOnly, ttftOnly bool, out string) error {
+func run(ctx context.Context, bin, admin string, ph time.Duration, big, ttftN int, readsOnly, ttftOnly, checkinsOnly bool, out string) error {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
 		return err
@@ -112,7 +113,7 @@ func run(ctx context.Context, bin, admin string, ph time.Duration, big, ttftN in
 		return s, nil
 	}
 	res, err := bench.Run(ctx, bench.Options{
-		DatabaseURL: u.String(), Start: start, Phase: ph, Conns: 16, BigSessions: big, TTFTRequests: ttftN, ReadsOnly: readsOnly, TTFTOnly: ttftOnly, OutDir: out,
+		DatabaseURL: u.String(), Start: start, Phase: ph, Conns: 16, BigSessions: big, TTFTRequests: ttftN, ReadsOnly: readsOnly, TTFTOnly: ttftOnly, CheckinsOnly: checkinsOnly, OutDir: out,
 		Note: "bin/percolate as its own process, offline engine, a new database on " + u.Host,
 	})
 	if err != nil {

@@ -57,6 +57,9 @@ type Options struct {
 	ReadsOnly bool
 	// TTFTOnly measures time to first token alone and writes nothing (for A/B runs).
 	TTFTOnly bool
+	// CheckinsOnly stops after the ceiling and the check-ins posted at 16 connections and
+	// writes nothing (for A/B runs).
+	CheckinsOnly bool
 	// ReminderUsers is the number of users with reminders the due-reminder claim runs among
 	// (100,000).
 	ReminderUsers int
@@ -217,11 +220,15 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 		}
 		ref := phase(ctx, "ceiling (net/http JSON)", o.Conns, o.Phase, get(ceilURL+"/me", ""), 0)
 		res.Reads = append(res.Reads, ref)
-		for _, r := range []struct{ name, path string }{
+		reads := []struct{ name, path string }{
 			{"GET /api/auth/me", "/api/auth/me"},
 			{"GET /api/chat/sessions (50)", "/api/chat/sessions"},
 			{"GET /api/chat/sessions/{id} (100 messages)", "/api/chat/sessions/" + detailID},
-		} {
+		}
+		if o.CheckinsOnly {
+			reads = nil
+		}
+		for _, r := range reads {
 			l := phase(ctx, r.name, o.Conns, o.Phase, get(srv.BaseURL+r.path, tok["reader"]), srv.PID)
 			if ref.RPS > 0 {
 				l.Ratio = l.RPS / ref.RPS
@@ -241,6 +248,9 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 			ci.Ratio = ci.RPS / ref.RPS
 		}
 		res.Checkins = []Load{ci}
+		if o.CheckinsOnly {
+			return res, nil
+		}
 
 		// Growth: one connection, so latency is the query's, not the queue's.
 		g := GrowthOut{BigSessions: o.BigSessions, SmallSessions: small}

@@ -126,6 +126,9 @@ func Markdown(r *Results) string {
 	if len(r.Checkins) > 0 {
 		table("Check-ins (a write, against the same ceiling)", "ratio to ceiling", r.Checkins)
 		fmt.Fprintf(&b, "Each seeded user posts at most %d check-ins (a user may make %d writes an hour), so the phase counts check-ins, not refusals.\n\n", checkinsPerUser, checkin.WritesPerHour.Limit)
+		if l := r.Checkins[0]; l.CPUus > 0 {
+			fmt.Fprintf(&b, "Server cost per check-in: %.0f CPU µs, %.0f allocs, %.1f KiB, %.2f GCs per 1000 (allocations and GC cycles only when the server serves pprof).\n\n", l.CPUus, l.AllocsPerReq, l.KBPerReq, l.GCsPer1k)
+		}
 	}
 	if d := r.DueClaim; d != nil {
 		b.WriteString("## Due reminders (the reminder job's claim, in the harness process, no server running)\n\n")

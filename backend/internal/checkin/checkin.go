@@ -9,6 +9,7 @@ package checkin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -230,14 +231,15 @@ func (s *Service) Create(ctx context.Context, userID uuid.UUID, in Input) (Saved
 	if err != nil {
 		return Saved{}, err
 	}
-	if err := s.limiter.Hit(ctx, WritesPerHour, userID.String()); err != nil {
-		return Saved{}, err
-	}
-	row, err := s.st.Queries().InsertCheckin(ctx, dbgen.InsertCheckinParams{
+	row, err := s.insert(ctx, userID, dbgen.InsertCheckinParams{
 		UserID: userID, Mood: int32(in.Mood), Energy: int32p(in.Energy), // #nosec G115 -- checked to be 1..5
 		Emotions: nonNil(in.Emotions), Tags: nonNil(in.Tags), Note: note, Safety: screen(note), LocalDate: date,
 		ClientID: in.ClientID,
 	})
+	var limited *apperr.LimitError
+	if errors.As(err, &limited) {
+		return Saved{}, err
+	}
 	if store.IsNotFound(err) && in.ClientID != nil {
 		return s.repeat(ctx, userID, *in.ClientID, in, note)
 	}
@@ -254,6 +256,36 @@ func (s *Service) Create(ctx context.Context, userID uuid.UUID, in Input) (Saved
 		}
 	}
 	return out, nil
+}
+
+// insert counts the write (WritesPerHour) and stores the check-in in one round trip and one
+// commit: a batch is one implicit transaction, and its count (HitWithin) fails it over the
+// limit, so that nothing is stored. Over the limit the write is then counted with Hit, as
+// every refused write is counted, which gives the 429 and how long to wait; should Hit let
+// it through (a new window began in between), the check-in is stored after it, on its own.
+// A check-in sent again with its client id is counted and stores nothing (pgx.ErrNoRows).
+func (s *Service) insert(ctx context.Context, userID uuid.UUID, p dbgen.InsertCheckinParams) (dbgen.Checkin, error) {
+	var (
+		row    dbgen.Checkin
+		rowErr error
+	)
+	b := store.NewBatch(func(q *dbgen.Queries) {
+		rl := ratelimit.New(q)
+		rl.Now = s.limiter.Now
+		_ = rl.HitWithin(ctx, WritesPerHour, userID.String())
+		row, rowErr = q.InsertCheckin(ctx, p)
+	})
+	err := s.st.Send(ctx, b)
+	if store.IsExpectationFailed(err) {
+		if err := s.limiter.Hit(ctx, WritesPerHour, userID.String()); err != nil {
+			return dbgen.Checkin{}, err
+		}
+		return s.st.Queries().InsertCheckin(ctx, p)
+	}
+	if err != nil {
+		return dbgen.Checkin{}, err
+	}
+	return row, rowErr
 }
 
 // repeat answers a check-in sent again with the client id of a stored one: the stored

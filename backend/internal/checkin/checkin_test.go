@@ -176,6 +176,8 @@ func TestWritesAreRateLimited(t *testing.T) {
 	ctx := context.Background()
 	st := pgtest.New(t)
 	s := New(st, nil)
+	at := time.Now()
+	s.limiter.Now = func() time.Time { return at } // one window for the whole test
 	u := pgtest.User(t, st, "USER").ID
 	var err error
 	for range WritesPerHour.Limit + 1 {
@@ -184,8 +186,24 @@ func TestWritesAreRateLimited(t *testing.T) {
 		}
 	}
 	var limit *apperr.LimitError
-	if !errors.As(err, &limit) {
+	if !errors.As(err, &limit) || limit.RetryAfter <= 0 {
 		t.Fatalf("after %d writes: %v", WritesPerHour.Limit+1, err)
+	}
+	// A refused write stores nothing, and is counted (hammering does not shorten the wait):
+	// the count and the check-in are one transaction, and over the limit it is rolled back and
+	// counted again on its own.
+	if _, err := s.Create(ctx, u, Input{Mood: 2, Note: new("one more")}); !errors.As(err, &limit) {
+		t.Fatalf("the write after the refusal: %v", err)
+	}
+	var stored, counted int
+	if err := st.Pool().QueryRow(ctx, "SELECT count(*) FROM checkins WHERE user_id = $1", u).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Pool().QueryRow(ctx, "SELECT coalesce(sum(count), 0) FROM rate_limits WHERE key LIKE $1", WritesPerHour.Name+":%").Scan(&counted); err != nil {
+		t.Fatal(err)
+	}
+	if stored != WritesPerHour.Limit || counted != WritesPerHour.Limit+2 {
+		t.Errorf("stored %d check-ins (want %d), counted %d writes (want %d)", stored, WritesPerHour.Limit, counted, WritesPerHour.Limit+2)
 	}
 }
 

@@ -22,6 +22,7 @@ type Explanation struct {
 func Explain(raw string, c Context) Explanation {
 	r, layer := defaultScreener.screenLayer(raw, c)
 	mk := text.Mask(raw)
-	whole, window, weak := defaultScreener.score(mk)
-	return Explanation{Result: r, Layer: layer, Whole: whole, Window: max(window, weak), Masked: mk.Text, Strength: lexiconStrength(mk.Text)}
+	strength := lexiconStrength(mk.Text)
+	whole, window, weak := defaultScreener.score(mk, strength)
+	return Explanation{Result: r, Layer: layer, Whole: whole, Window: max(window, weak), Masked: mk.Text, Strength: strength}
 }

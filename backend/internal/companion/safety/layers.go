@@ -83,7 +83,9 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 	mk := text.Mask(raw)
 	masked := mk.Text
 	afterRisk := c.FollowsRisk()
-	denies := denial.MatchString(text.Normalize(raw))
+	// A denial counts only after a risk; a message on its own (a check-in's note) is not
+	// normalised again for it.
+	denies := afterRisk && denial.MatchString(text.Normalize(raw))
 
 	// The context rule: after a question about risk, a short answer confirms the risk only if
 	// it says so; an unclear one gets the follow-up once (then the other layers decide), and a
@@ -105,9 +107,9 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 		return Result{Level: Clear, Category: cat}, "rules"
 	}
 
-	whole, window, weakWindow := s.score(mk)
-	level := None
 	strength := lexiconStrength(masked)
+	whole, window, weakWindow := s.score(mk, strength)
+	level := None
 	switch {
 	case len(strings.Fields(masked)) < 4:
 		// Two or three words give the scorer little to go on ("cut me", "all of them"): at
@@ -174,8 +176,9 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 // score is the scorer's score of the masked message, or, for a long message, 0 and its
 // highest scores over the message's sentences and windows of words, so that risk buried in an
 // ordinary message counts and a long message is not judged by the sum of its small signals:
-// window over the pieces with a strong word of the lexicon, weak over the others.
-func (s *screener) score(mk text.Masked) (whole, window, weak float64) {
+// window over the pieces with a strong word of the lexicon, weak over the others. strength is
+// lexiconStrength(mk.Text), which the caller has already worked out.
+func (s *screener) score(mk text.Masked, strength int) (whole, window, weak float64) {
 	words := strings.Fields(mk.Text)
 	// What an idiom leaves behind ("i could" of "i could kill for a coffee") is too short to
 	// score on its own.
@@ -187,7 +190,7 @@ func (s *screener) score(mk text.Masked) (whole, window, weak float64) {
 		return 0, 0, 0
 	}
 	if len(words) < longWords {
-		if lexiconStrength(mk.Text) < 2 {
+		if strength < 2 {
 			// Someone else's medicine ("my dad takes pills for his blood pressure") is no means.
 			return s.weakScore(withoutOwnedMeans(mk.Text)), 0, 0
 		}

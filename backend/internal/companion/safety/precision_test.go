@@ -202,7 +202,8 @@ func TestEverydayScorerIsASecondOpinion(t *testing.T) {
 	if msg := " i have been avoiding my emails all week "; sure.weakScore(msg) != s.m.Score(model.Features(msg)) {
 		t.Errorf("a sure score was asked about")
 	}
-	if whole, _, _ := s.score(text.Mask("i just want to die already")); whole != s.m.Score(model.Features(text.Mask("i just want to die already").Text)) {
+	mk := text.Mask("i just want to die already")
+	if whole, _, _ := s.score(mk, lexiconStrength(mk.Text)); whole != s.m.Score(model.Features(mk.Text)) {
 		t.Errorf("a message with a strong word is not scored by the first scorer alone")
 	}
 }

@@ -278,6 +278,8 @@ func BenchmarkScreen(b *testing.B) {
 		"idiom": "my physics homework is literally killing me",
 		"long":  strings.Repeat("so today was long, we had double maths and then netball. ", 8),
 		"yes":   "yes",
+		// A check-in's note, as make bench posts it.
+		"note": "Slept badly, but the library was quiet and I got through the reading.",
 	}
 	for name, m := range msgs {
 		b.Run(name, func(b *testing.B) {

@@ -229,13 +229,34 @@ func HasAny(t string, keys []string) bool {
 	return false
 }
 
-// HasWord reports whether normalised text t holds any of the words as a whole word.
+// HasWord reports whether normalised text t holds any of the words as a whole word: " "+w+" "
+// within " "+TrimSpace(t)+" ". It looks for each word itself, with a space (or an end of the
+// trimmed text) on both sides, rather than building " "+w+" " for each of a list of hundreds.
 func HasWord(t string, words []string) bool {
-	t = " " + strings.TrimSpace(t) + " "
+	t = strings.TrimSpace(t)
 	for _, w := range words {
-		if strings.Contains(t, " "+w+" ") {
+		if hasWord(t, w) {
 			return true
 		}
+	}
+	return false
+}
+
+// hasWord reports whether " "+w+" " is in " "+t+" ".
+func hasWord(t, w string) bool {
+	if w == "" {
+		return t == "" || strings.Contains(t, "  ")
+	}
+	for from := 0; from+len(w) <= len(t); {
+		i := strings.Index(t[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if end := i + len(w); (i == 0 || t[i-1] == ' ') && (end == len(t) || t[end] == ' ') {
+			return true
+		}
+		from = i + 1
 	}
 	return false
 }
