@@ -187,15 +187,27 @@ func screen(note *string) *string {
 
 func day(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
 
-// localDay checks a caller's own date: at most one day away from today in UTC.
-func (s *Service) localDay(field string, d *time.Time) (time.Time, error) {
+// KeptDaysBack is how many days before today (in UTC) a check-in that carries a client id may
+// be dated, as the contract says (CheckinRequest.localDate): one kept on a device while it
+// was offline (a weekend away, a week without signal) is sent days after it was made, and
+// belongs to the day it was made. Without a client id a check-in is made now, so its date is
+// at most one day from today (time zones). Never later than one day ahead.
+const KeptDaysBack = 7
+
+// localDay checks a caller's own date: at most one day away from today in UTC, or for a
+// check-in that carries a client id (kept) up to KeptDaysBack days before it.
+func (s *Service) localDay(field string, d *time.Time, kept bool) (time.Time, error) {
 	today := day(s.now().UTC())
 	if d == nil {
 		return today, nil
 	}
 	v := day(*d)
-	if v.Before(today.AddDate(0, 0, -1)) || v.After(today.AddDate(0, 0, 1)) {
-		return time.Time{}, apperr.Invalid(field, "Must be today's date on your device.")
+	back, msg := 1, "Must be today's date on your device."
+	if kept {
+		back, msg = KeptDaysBack, fmt.Sprintf("Must be a date in the last %d days on your device.", KeptDaysBack)
+	}
+	if v.Before(today.AddDate(0, 0, -back)) || v.After(today.AddDate(0, 0, 1)) {
+		return time.Time{}, apperr.Invalid(field, msg)
 	}
 	return v, nil
 }
@@ -227,7 +239,7 @@ func (s *Service) Create(ctx context.Context, userID uuid.UUID, in Input) (Saved
 	if err != nil {
 		return Saved{}, err
 	}
-	date, err := s.localDay("localDate", in.LocalDate)
+	date, err := s.localDay("localDate", in.LocalDate, in.ClientID != nil)
 	if err != nil {
 		return Saved{}, err
 	}

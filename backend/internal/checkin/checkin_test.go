@@ -3,9 +3,14 @@ package checkin
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/percolate/percolate/backend/internal/apperr"
 	"github.com/percolate/percolate/backend/internal/store/pgtest"
@@ -222,5 +227,58 @@ func TestAccountDeletionTakesCheckins(t *testing.T) {
 	var n int
 	if err := st.Pool().QueryRow(ctx, "SELECT count(*) FROM checkins WHERE user_id = $1", u).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("check-ins left: %d, %v", n, err)
+	}
+}
+
+// TestKeptCheckinDatesBack: a check-in with a client id (kept offline, sent when the
+// connection returns) may be dated up to KeptDaysBack days before today and is stored on that
+// day; one without may be a day either side; neither more than a day ahead. Both sides of
+// each boundary, with the clock at the end of a UTC day.
+func TestKeptCheckinDatesBack(t *testing.T) {
+	ctx := context.Background()
+	st := pgtest.New(t)
+	s := New(st, nil)
+	s.now = func() time.Time { return time.Date(2026, 3, 10, 23, 59, 0, 0, time.UTC) }
+	u := pgtest.User(t, st, "USER").ID
+	for _, c := range []struct {
+		date string
+		kept bool
+		ok   bool
+	}{
+		{"2026-03-03", true, true}, // seven days back
+		{"2026-03-02", true, false},
+		{"2026-03-11", true, true},
+		{"2026-03-12", true, false},
+		{"2026-03-09", false, true},
+		{"2026-03-08", false, false},
+		{"2026-03-11", false, true},
+		{"2026-03-12", false, false},
+	} {
+		in := Input{Mood: 2, LocalDate: new(date(c.date))}
+		if c.kept {
+			in.ClientID = new(uuid.New())
+		}
+		saved, err := s.Create(ctx, u, in)
+		if !c.ok {
+			var invalid *apperr.ValidationError
+			if !errors.As(err, &invalid) || invalid.Fields["localDate"] == "" {
+				t.Errorf("%s (kept %v): %v, want a refusal naming localDate", c.date, c.kept, err)
+			}
+			continue
+		}
+		if err != nil || !saved.LocalDate.Equal(date(c.date)) {
+			t.Errorf("%s (kept %v): %+v, %v", c.date, c.kept, saved.Checkin, err)
+		}
+	}
+}
+
+// TestContractStatesKeptDaysBack: the contract says how far back a kept check-in may be dated.
+func TestContractStatesKeptDaysBack(t *testing.T) {
+	spec, err := os.ReadFile("../../../openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("up to %d days before today", KeptDaysBack); !strings.Contains(strings.Join(strings.Fields(string(spec)), " "), want) {
+		t.Errorf("openapi.yaml does not say %q", want)
 	}
 }

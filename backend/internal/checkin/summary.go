@@ -118,7 +118,7 @@ func (s *Service) Summary(ctx context.Context, userID uuid.UUID, days int, today
 	if days != 30 && days != 365 {
 		return Summary{}, apperr.Invalid("days", "Must be 30 or 365.")
 	}
-	to, err := s.localDay("today", today)
+	to, err := s.localDay("today", today, false)
 	if err != nil {
 		return Summary{}, err
 	}

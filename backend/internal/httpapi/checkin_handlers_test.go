@@ -236,3 +236,40 @@ func TestCheckinClientIDStoresOnce(t *testing.T) {
 		t.Fatalf("ada has %d check-ins, want 3", len(*list.JSON200))
 	}
 }
+
+// TestKeptCheckinSentDaysLater: a check-in kept offline over a weekend (its clientId set, its
+// localDate two days back) is stored on its own day; without a clientId that date is refused,
+// and so is a kept one dated beyond the contract's days back.
+func TestKeptCheckinSentDaysLater(t *testing.T) {
+	ctx := context.Background()
+	c, user := checkinClient(t)
+	ada := user("USER")
+	dated := func(days int) *openapi_types.Date {
+		return &openapi_types.Date{Time: time.Now().UTC().AddDate(0, 0, -days)}
+	}
+	key := openapi_types.UUID(uuid.New())
+	kept, err := c.CreateCheckinWithResponse(ctx, api.CheckinRequest{Mood: 2, LocalDate: dated(2), ClientId: &key}, ada)
+	wantStatus(t, kept, err, http.StatusCreated)
+	if got := kept.JSON201.Checkin.LocalDate.String(); got != dated(2).String() {
+		t.Errorf("stored on %s, want %s", got, dated(2))
+	}
+	plain, err := c.CreateCheckinWithResponse(ctx, api.CheckinRequest{Mood: 2, LocalDate: dated(2)}, ada)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := wantValidationError(t, "without a clientId", plain.StatusCode(), plain.Body); v.Details["localDate"] != "Must be today's date on your device." {
+		t.Errorf("without a clientId: %v", v.Details)
+	}
+	old, err := c.CreateCheckinWithResponse(ctx, api.CheckinRequest{Mood: 2, LocalDate: dated(checkin.KeptDaysBack + 1), ClientId: new(openapi_types.UUID(uuid.New()))}, ada)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := wantValidationError(t, "too old", old.StatusCode(), old.Body); v.Details["localDate"] != "Must be a date in the last 7 days on your device." {
+		t.Errorf("too old: %v", v.Details)
+	}
+	list, err := c.ListCheckinsWithResponse(ctx, &api.ListCheckinsParams{}, ada)
+	wantStatus(t, list, err, http.StatusOK)
+	if len(*list.JSON200) != 1 || (*list.JSON200)[0].Id != kept.JSON201.Checkin.Id {
+		t.Fatalf("stored: %+v", *list.JSON200)
+	}
+}

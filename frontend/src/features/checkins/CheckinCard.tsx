@@ -3,7 +3,6 @@ import { IconMoodCry, IconMoodEmpty, IconMoodHappy, IconMoodSad, IconMoodSmile }
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { isApiError } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import {
   getListCheckinsQueryKey,
@@ -17,20 +16,12 @@ import { CrisisLinks } from '../chat/components/MessageList/CrisisLinks';
 import { useStartNewChat } from '../chat/hooks/useStartNewChat';
 import { PinnedSupport } from '../chat/components/PinnedSupport/PinnedSupport';
 import { capitalise, emotions, localDate, MAX_EMOTIONS, MAX_NOTE, MAX_TAGS, moods, tags, UNDO_MS } from './moods';
-import { change, forget, isOffline, keep, kept as keptNow, whenSent } from './offlineQueue';
+import { change, errorText, forget, isOffline, keep, kept as keptNow, whenSent, type Kept } from './offlineQueue';
+import { RefusedCheckins } from './RefusedCheckins';
 import { useIsKept } from './useKeptCheckins';
 import classes from './CheckinCard.module.css';
 
 const icons = [IconMoodCry, IconMoodSad, IconMoodEmpty, IconMoodSmile, IconMoodHappy];
-
-/** A failed request as the card says it: the server's message for the field, or a plain retry. */
-function errorText(e: unknown): string {
-  if (isApiError(e)) {
-    const details = e.details ? Object.values(e.details).join(' ') : '';
-    return details || e.serverMessage || e.serverError || 'That did not save. Please try again.';
-  }
-  return 'That did not save. Please try again.';
-}
 
 /**
  * The dashboard's check-in (issue 31): "How are you right now?" with five moods. One tap stores
@@ -42,7 +33,9 @@ function errorText(e: unknown): string {
  * reminder brought them here to check in.
  *
  * Without a connection the check-in is kept on this device and sent when the connection
- * returns (see offlineQueue); its details can still be added, and Undo forgets it.
+ * returns (see offlineQueue); its details can still be added, and Undo forgets it. While it is
+ * kept, the card shows it, even over a check-in made today on another device. One the server
+ * refuses shows on the card (folded or not) until the user keeps or discards it.
  */
 export function CheckinCard() {
   const id = useId();
@@ -64,9 +57,12 @@ export function CheckinCard() {
   const [error, setError] = useState<string | null>(null);
   // A check-in kept offline (this one, or the last one kept before the app was closed): its
   // clientId and mood, until it is sent.
-  const [keptId, setKeptId] = useState(() => keptNow(userId).at(-1)?.data.clientId ?? null);
-  const [keptMood, setKeptMood] = useState<Mood | null>(() => keptNow(userId).at(-1)?.data.mood ?? null);
+  const [last] = useState(() => keptNow(userId).filter((k) => !k.refused).at(-1));
+  const [keptId, setKeptId] = useState(last?.data.clientId ?? null);
+  const [keptMood, setKeptMood] = useState<Mood | null>(last?.data.mood ?? null);
   const isKept = useIsKept(userId, keptId);
+  // (Kept until sent: a check-in that another tab sent is no longer this card's.)
+  const kept = keptId !== null && isKept;
   const cardRef = useRef<HTMLElement>(null);
   const { hash } = useLocation();
   const queryClient = useQueryClient();
@@ -74,8 +70,9 @@ export function CheckinCard() {
   const todays = useListCheckins({ from: today, to: today, limit: 1 });
   const [unfolded, setUnfolded] = useState(false);
   // A reminder's notification opens /dashboard#checkin: the card comes into view, unfolded, with
-  // its first mood focused, one tap from a check-in.
-  const earlier = saved || unfolded || hash === '#checkin' ? undefined : todays.data?.[0];
+  // its first mood focused, one tap from a check-in. A check-in kept on this device is not
+  // folded away under one made today on another device.
+  const earlier = saved || kept || unfolded || hash === '#checkin' ? undefined : todays.data?.[0];
   // Today's check-ins as the dashboard shows them next time (folded or not).
   const changed = useCallback(() => void queryClient.invalidateQueries({ queryKey: getListCheckinsQueryKey() }), [queryClient]);
 
@@ -116,8 +113,8 @@ export function CheckinCard() {
         setKeptId(null);
         changed();
       } else {
+        // It stays on this device, with the reason, for the user to keep or discard.
         reset();
-        setError(errorText(o.refused));
       }
     });
   }, [keptId, took, reset, changed]);
@@ -193,8 +190,17 @@ export function CheckinCard() {
     talk.talkAbout(saved.id);
   }
 
-  // (Kept until sent: a check-in that another tab sent is no longer this card's.)
-  const kept = keptId !== null && isKept;
+  /** A refused check-in kept after all: the card follows it again until it is sent. */
+  const keepAgain = useCallback(
+    (k: Kept) => {
+      reset();
+      setError(null);
+      setKeptId(k.data.clientId);
+      setKeptMood(k.data.mood);
+    },
+    [reset],
+  );
+
   const chosenMood = saved?.mood ?? (kept ? keptMood : null);
   const chosenLabel = moods.find((m) => m.value === chosenMood)?.label;
   if (earlier) {
@@ -209,6 +215,7 @@ export function CheckinCard() {
             Check in again
           </Button>
         </Group>
+        <RefusedCheckins userId={userId} onKeep={keepAgain} pb="sm" />
       </Paper>
     );
   }
@@ -333,6 +340,7 @@ export function CheckinCard() {
             {talk.error}
           </Alert>
         ) : null}
+        <RefusedCheckins userId={userId} onKeep={keepAgain} />
         {error ? (
           <Alert color="clay" role="alert">
             {error}

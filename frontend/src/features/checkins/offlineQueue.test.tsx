@@ -1,12 +1,15 @@
 import { http, HttpResponse } from 'msw';
+import { useListCheckins } from '../../api/gen/checkins/checkins';
 import { getCreateCheckinResponseMock, getListCheckinsMockHandler } from '../../api/gen/checkins/checkins.msw';
 import { getGetProfileResponseMock } from '../../api/gen/profile/profile.msw';
 import type { CheckinRequest, User } from '../../api/gen/model';
 import { AuthContext, type AuthContextValue } from '../../auth/AuthContext';
 import { resourcesFor } from '../safety/fixtures';
-import { aCheckin, aUser, render, screen, server, waitFor } from '../../test-utils';
+import { aCheckin, aUser, render, screen, server, waitFor, within } from '../../test-utils';
+import { longDay } from '../mood/dates';
 import { CheckinCard } from './CheckinCard';
-import { kept } from './offlineQueue';
+import { keep, kept } from './offlineQueue';
+import { localDate } from './moods';
 import { useSendKeptCheckins } from './useKeptCheckins';
 
 vi.mock('../safety/proposeCountry', () => ({ browserCountry: () => 'GB', proposeCountry: () => 'GB' }));
@@ -30,6 +33,16 @@ function renderAs(user: User) {
       <Dashboard />
     </AuthContext.Provider>,
   );
+}
+
+/**
+ * Today's check-ins as another part of the page would list them, from the card's own query: once
+ * this shows, the card has had the same answer (one cache, one notification).
+ */
+function TodayAsListed() {
+  const today = localDate();
+  const listed = useListCheckins({ from: today, to: today, limit: 1 });
+  return listed.data ? <p>Listed today: {listed.data.map((c) => c.mood).join(', ') || 'none'}</p> : null;
 }
 
 /** Answers POST /api/checkins as `answer` says, recording each body. */
@@ -106,22 +119,29 @@ describe('check-ins made offline', () => {
     expect(posted[0]).toMatchObject({ mood: 2, note: 'I do not want to be here anymore' });
   });
 
-  it('shows a refusal (400) once it is sent, and does not send it again', async () => {
-    await checkInOffline(ada, 'Low');
+  it('shows a refusal (400) once it is sent, does not send it again, and keeps it until the user discards it', async () => {
+    const { user } = await checkInOffline(ada, 'Low');
     const posted = checkins(() =>
       HttpResponse.json(
-        { code: 'VALIDATION_ERROR', error: 'Invalid', details: { localDate: "Must be today's date on your device." } },
+        { code: 'VALIDATION_ERROR', error: 'Invalid', details: { note: 'At most 500 characters.' } },
         { status: 400 },
       ),
     );
     window.dispatchEvent(new Event('online'));
 
-    expect(await screen.findByRole('alert')).toHaveTextContent("Must be today's date on your device.");
-    expect(kept(ada.id)).toEqual([]);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(`Your check-in from ${longDay(localDate())} (low) couldn't be saved: At most 500 characters.`);
+    expect(kept(ada.id)).toEqual([{ data: posted[0], refused: 'At most 500 characters.' }]);
     window.dispatchEvent(new Event('online'));
     await new Promise((r) => setTimeout(r, 50));
     expect(posted).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Low' })).toBeEnabled();
+    // Today's date is not the reason: sending it again for today is not offered.
+    expect(within(alert).queryByRole('button', { name: 'Save it for today' })).not.toBeInTheDocument();
+
+    await user.click(within(alert).getByRole('button', { name: 'Discard' }));
+    expect(kept(ada.id)).toEqual([]);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('Undo forgets a kept check-in: nothing is sent', async () => {
@@ -145,5 +165,88 @@ describe('check-ins made offline', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(posted).toEqual([]);
     expect(kept(ada.id)).toHaveLength(1);
+  });
+
+  it("keeps showing a check-in kept offline today when today's list brings one made on another device", async () => {
+    const today = localDate();
+    keep(ada.id, { mood: 2, localDate: today, clientId: 'c0000000-0000-4000-8000-00000000000c' });
+    server.use(getListCheckinsMockHandler([aCheckin({ mood: 4, localDate: today })]));
+    const posted = checkins(() => HttpResponse.error()); // still offline for sending
+    render(
+      <AuthContext.Provider value={as(ada)}>
+        <Dashboard />
+        <TodayAsListed />
+      </AuthContext.Provider>,
+    );
+
+    expect(await screen.findByText('Listed today: 4')).toBeInTheDocument();
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(screen.getByRole('status')).toHaveTextContent("Saved on this device: low. It will be sent when you're back online.");
+    expect(screen.queryByRole('heading', { name: /Checked in today/ })).not.toBeInTheDocument();
+    expect(kept(ada.id)).toHaveLength(1);
+  });
+
+  describe('kept for days (a weekend offline)', () => {
+    const daysAgo = (n: number) => {
+      const d = new Date();
+      d.setDate(d.getDate() - n);
+      return localDate(d);
+    };
+    const clientId = 'd0000000-0000-4000-8000-00000000000d';
+
+    /** POST /api/checkins as the contract says: a clientId's date up to 7 days back. Returns what is stored. */
+    function server7DaysBack() {
+      const stored: CheckinRequest[] = [];
+      const posted: CheckinRequest[] = [];
+      server.use(
+        http.post('/api/checkins', async ({ request }) => {
+          const body = (await request.json()) as CheckinRequest;
+          posted.push(body);
+          if (body.clientId && body.localDate! < daysAgo(7)) {
+            return HttpResponse.json(
+              { code: 'VALIDATION_ERROR', error: 'Invalid', details: { localDate: 'Must be a date in the last 7 days on your device.' } },
+              { status: 400 },
+            );
+          }
+          stored.push(body);
+          return HttpResponse.json(
+            getCreateCheckinResponseMock({ safety: undefined, lowStreak: undefined, checkin: aCheckin({ mood: body.mood, localDate: body.localDate }) }),
+            { status: 201 },
+          );
+        }),
+      );
+      return { stored, posted };
+    }
+
+    it('sends a check-in kept two days ago, on the day it was made, and it is stored', async () => {
+      keep(ada.id, { mood: 2, localDate: daysAgo(2), clientId });
+      const { stored, posted } = server7DaysBack();
+      renderAs(ada);
+
+      await waitFor(() => expect(kept(ada.id)).toEqual([]));
+      expect(stored).toEqual([{ mood: 2, localDate: daysAgo(2), clientId }]);
+      expect(posted).toHaveLength(1);
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    });
+
+    it('shows one kept too long, with the reason; Save it for today sends it dated today, with its clientId', async () => {
+      keep(ada.id, { mood: 2, localDate: daysAgo(9), clientId });
+      const { stored } = server7DaysBack();
+      const { user } = renderAs(ada);
+
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent(
+        `Your check-in from ${longDay(daysAgo(9))} (low) couldn't be saved: Must be a date in the last 7 days on your device.`,
+      );
+      expect(stored).toEqual([]);
+      expect(kept(ada.id)).toHaveLength(1);
+
+      await user.click(within(alert).getByRole('button', { name: 'Save it for today' }));
+
+      expect(await screen.findByRole('status')).toHaveTextContent('Saved: low. Thanks for checking in.');
+      expect(stored).toEqual([{ mood: 2, localDate: localDate(), clientId }]);
+      expect(kept(ada.id)).toEqual([]);
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    });
   });
 });

@@ -3,6 +3,7 @@ import { CHECKIN_QUEUE_PREFIX as PREFIX } from '../../auth/storage';
 import { isTryAgainFailure } from '../../api/authorizedFetch';
 import { createCheckin } from '../../api/gen/checkins/checkins';
 import type { CheckinCreated, CheckinRequest } from '../../api/gen/model';
+import { localDate } from './moods';
 
 /**
  * Check-ins made offline (issue 31 §4): kept on this device, per user, and sent when the
@@ -14,6 +15,11 @@ import type { CheckinCreated, CheckinRequest } from '../../api/gen/model';
 /** One kept check-in; `data.clientId` is set. */
 export interface Kept {
   data: CheckinRequest & { clientId: string };
+  /**
+   * The server refused it for good (a bad value, a date too far back): why, as it said. It is
+   * not sent again, and stays until the user keeps it (sent again, for today) or discards it.
+   */
+  refused?: string;
 }
 
 /** What became of a kept check-in once sent: the server's answer, or why it was refused. */
@@ -43,15 +49,28 @@ export function subscribe(listener: () => void): () => void {
   };
 }
 
-/** The user's kept check-ins, oldest first. */
-export function kept(userId: string): Kept[] {
+/** The user's queue as stored: a snapshot that stays the same until it changes. */
+export function stored(userId: string): string | null {
   try {
-    const raw = window.localStorage.getItem(keyOf(userId));
+    return window.localStorage.getItem(keyOf(userId));
+  } catch {
+    return null;
+  }
+}
+
+/** A stored queue's check-ins. */
+export function parse(raw: string | null): Kept[] {
+  try {
     const parsed: unknown = raw ? JSON.parse(raw) : [];
     return Array.isArray(parsed) ? (parsed as Kept[]) : [];
   } catch {
     return [];
   }
+}
+
+/** The user's kept check-ins, oldest first (those refused too). */
+export function kept(userId: string): Kept[] {
+  return parse(stored(userId));
 }
 
 function save(userId: string, items: Kept[]): boolean {
@@ -109,6 +128,15 @@ export function whenSent(clientId: string, done: (outcome: Outcome) => void): ()
   };
 }
 
+/** A failed request as the card says it: the server's message for the field, or a plain retry. */
+export function errorText(e: unknown): string {
+  if (isApiError(e)) {
+    const details = e.details ? Object.values(e.details).join(' ') : '';
+    return details || e.serverMessage || e.serverError || 'That did not save. Please try again.';
+  }
+  return 'That did not save. Please try again.';
+}
+
 /** A failure that says nothing about the check-in: no network, an outage, a sign-in to renew. */
 function waitAndRetry(error: unknown): boolean {
   return isTryAgainFailure(error) || !isApiError(error) || error.status === 401;
@@ -116,7 +144,7 @@ function waitAndRetry(error: unknown): boolean {
 
 async function sendAll(userId: string): Promise<void> {
   for (;;) {
-    const next = kept(userId)[0];
+    const next = kept(userId).find((k) => !k.refused);
     if (!next) return;
     inFlight = next.data.clientId;
     let result: Outcome;
@@ -131,8 +159,34 @@ async function sendAll(userId: string): Promise<void> {
       inFlight = null;
     }
     outcomes.set(next.data.clientId, result);
-    save(userId, kept(userId).filter((k) => k.data.clientId !== next.data.clientId));
+    // A refused check-in stays, marked, for the user to keep or discard: it is never dropped
+    // unseen (the user may have been offline longer than the server accepts).
+    const reason = 'refused' in result ? errorText(result.refused) : null;
+    save(
+      userId,
+      kept(userId).flatMap((k) => (k.data.clientId !== next.data.clientId ? [k] : reason ? [{ ...k, refused: reason }] : [])),
+    );
   }
+}
+
+/**
+ * Keeps a refused check-in after all: dated today and sent again with its clientId (so that
+ * one stored before, whose answer was lost, is still stored once). False when it is gone.
+ */
+export function keepForToday(userId: string, clientId: string): boolean {
+  const items = kept(userId);
+  const i = items.findIndex((k) => k.data.clientId === clientId);
+  if (i < 0) return false;
+  outcomes.delete(clientId);
+  items[i] = { data: { ...items[i]!.data, localDate: localDate() } };
+  if (!save(userId, items)) return false;
+  void send(userId);
+  return true;
+}
+
+/** Forgets all of the user's kept check-ins (at logout, or when the account is deleted). */
+export function clearKept(userId: string): void {
+  if (userId) save(userId, []);
 }
 
 /** Sends the user's kept check-ins, one at a time, oldest first; stops at the first that cannot go yet. */

@@ -1,6 +1,6 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useAuth } from '../../auth/AuthContext';
-import { kept, send, subscribe } from './offlineQueue';
+import { kept, parse, send, stored, subscribe, type Kept } from './offlineQueue';
 
 /**
  * Sends the signed-in user's kept check-ins (made offline) when the app starts, when the
@@ -26,7 +26,15 @@ export function useSendKeptCheckins(): void {
   }, [userId, offline]);
 }
 
-/** Whether a check-in is still kept on this device (not yet sent). */
+/** Whether a check-in is still kept on this device to be sent (not yet sent, nor refused). */
 export function useIsKept(userId: string, clientId: string | null): boolean {
-  return useSyncExternalStore(subscribe, () => (clientId ? kept(userId).some((k) => k.data.clientId === clientId) : false));
+  return useSyncExternalStore(subscribe, () =>
+    clientId ? kept(userId).some((k) => k.data.clientId === clientId && !k.refused) : false,
+  );
+}
+
+/** The user's kept check-ins that the server refused, for the user to keep or discard. */
+export function useRefusedCheckins(userId: string): Kept[] {
+  const raw = useSyncExternalStore(subscribe, () => stored(userId));
+  return useMemo(() => parse(raw).filter((k) => k.refused), [raw]);
 }

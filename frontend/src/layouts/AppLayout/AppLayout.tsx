@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/AuthContext';
 import { useLogout } from '../../auth/useLogout';
+import { UnsentCheckinsModal } from '../../features/checkins/UnsentCheckinsModal';
 import { useSendKeptCheckins } from '../../features/checkins/useKeptCheckins';
 import { registerServiceWorker } from '../../pwa/serviceWorker';
 import { SiteShell } from '../SiteShell/SiteShell';
@@ -16,7 +17,7 @@ const items = [
 
 /** What the small-screen menu adds under the links: a new chat, and Logout. */
 function MenuActions() {
-  const { logOut, busy, error } = useLogout();
+  const { logOut, busy, error, unsent, stay, discard } = useLogout();
 
   return (
     <>
@@ -29,11 +30,12 @@ function MenuActions() {
         justify="flex-start"
         fullWidth
         size="md"
-        onClick={logOut}
+        onClick={() => void logOut()}
         disabled={busy}
       >
         {busy ? 'Logging out...' : 'Logout'}
       </Button>
+      <UnsentCheckinsModal count={unsent} onStay={stay} onDiscard={() => void discard()} />
       {error ? (
         <Text role="alert" size="sm" c="red.8">
           {error}

@@ -5,6 +5,9 @@ import { getGetRemindersResponseMock } from '../../api/gen/profile/profile.msw';
 import { browser } from '../../auth/browser';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth/storage';
+import type { CheckinRequest } from '../../api/gen/model';
+import { getCreateCheckinResponseMock } from '../../api/gen/checkins/checkins.msw';
+import { keep, kept } from '../../features/checkins/offlineQueue';
 import { aProfile, aSignIn, aUser, gate, render, screen, server, validationError, waitFor, within } from '../../test-utils';
 import { ProfilePage } from './ProfilePage';
 import { parseAge, tierLabel } from './profileFields';
@@ -17,14 +20,17 @@ vi.mock('../../features/safety/proposeCountry', () => ({ browserCountry: () => p
 const filledProfile = (overrides: Partial<Profile> = {}): Profile =>
   aProfile({ name: 'Ada Lovelace', age: 36, focusAreas: 'Exams', primaryConcerns: 'Sleep', ...overrides });
 
+/** A signed-in user with a fixed id: the device keeps her check-ins under it. */
+const ada = aUser({ id: 'a0000000-0000-4000-8000-000000000001' });
+
 function Where() {
   return <p>at {useLocation().pathname}</p>;
 }
 
-function renderProfile(profile: Profile | (() => Response) = filledProfile()) {
-  setSession(aSignIn());
+function renderProfile(profile: Profile | (() => Response) = filledProfile(), me = aUser()) {
+  setSession(aSignIn({ user: me }));
   server.use(
-    http.get('/api/auth/me', () => HttpResponse.json(aUser())),
+    http.get('/api/auth/me', () => HttpResponse.json(me)),
     http.get('/api/profile', typeof profile === 'function' ? profile : () => HttpResponse.json(profile)),
     http.get('/api/profile/memories', () => HttpResponse.json([])),
     http.get('/api/profile/reminders', () =>
@@ -340,7 +346,9 @@ describe('ProfilePage', () => {
           return new HttpResponse(null, { status: 204 });
         }),
       );
-      const { user } = renderProfile();
+      // A check-in kept on this device, unsent, goes with the account.
+      keep(ada.id, { mood: 2, localDate: '2026-11-29', clientId: 'e0000000-0000-4000-8000-00000000000e' });
+      const { user } = renderProfile(filledProfile(), ada);
       await user.click(await screen.findByRole('button', { name: 'Delete Account' }));
       const dialog = await screen.findByRole('dialog', { name: 'Delete Account' });
 
@@ -350,6 +358,7 @@ describe('ProfilePage', () => {
       held.open();
       expect(await screen.findByText('at /')).toBeInTheDocument();
       expect(deleted).toBe(1);
+      expect(kept(ada.id)).toEqual([]);
       expect(getAccessToken()).toBeNull();
       expect(getRefreshToken()).toBeNull();
       expect(getUser()).toBeNull();
@@ -369,6 +378,64 @@ describe('ProfilePage', () => {
   });
 
   describe('Logout', () => {
+    const keptOne = { mood: 2 as const, localDate: '2026-11-29', clientId: 'f0000000-0000-4000-8000-00000000000f' };
+
+    /** Answers POST /api/checkins as `answer` says, recording each body. */
+    function checkins(answer: () => Response) {
+      const posted: CheckinRequest[] = [];
+      server.use(
+        http.post('/api/checkins', async ({ request }) => {
+          posted.push((await request.json()) as CheckinRequest);
+          return answer();
+        }),
+        http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
+      );
+      return posted;
+    }
+
+    it('sends check-ins kept on this device first, when it can, then logs out without asking', async () => {
+      const created = getCreateCheckinResponseMock({ safety: undefined, lowStreak: undefined });
+      const posted = checkins(() => HttpResponse.json(created, { status: 201 }));
+      const { user } = renderProfile(filledProfile(), ada);
+      await screen.findByRole('button', { name: 'Logout' });
+      keep(ada.id, keptOne);
+
+      await user.click(screen.getByRole('button', { name: 'Logout' }));
+
+      expect(await screen.findByText('at /')).toBeInTheDocument();
+      expect(posted).toEqual([keptOne]);
+      expect(kept(ada.id)).toEqual([]);
+      expect(getAccessToken()).toBeNull();
+    });
+
+    it('asks when kept check-ins cannot be sent: Stay signed in keeps them; Log out anyway removes them from the device', async () => {
+      const posted = checkins(() => HttpResponse.error());
+      const { user } = renderProfile(filledProfile(), ada);
+      await screen.findByRole('button', { name: 'Logout' });
+      keep(ada.id, keptOne);
+
+      await user.click(screen.getByRole('button', { name: 'Logout' }));
+      let dialog = await screen.findByRole('dialog', { name: 'Log out?' });
+      expect(dialog).toHaveTextContent(
+        "1 check-in on this device hasn't been saved yet. If you log out now, it will be removed from this device and lost.",
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Stay signed in' }));
+
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(kept(ada.id)).toEqual([keptOne].map((data) => ({ data })));
+      expect(getAccessToken()).toBe('access-1');
+      expect(screen.getByRole('button', { name: 'Logout' })).toBeEnabled();
+
+      await user.click(screen.getByRole('button', { name: 'Logout' }));
+      dialog = await screen.findByRole('dialog', { name: 'Log out?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Log out anyway' }));
+
+      expect(await screen.findByText('at /')).toBeInTheDocument();
+      expect(kept(ada.id)).toEqual([]);
+      expect(getAccessToken()).toBeNull();
+      expect(posted).toHaveLength(2);
+    });
+
     it("shows 'Logging out...', signs out and goes to /", async () => {
       const held = gate();
       let auth: string | null = null;

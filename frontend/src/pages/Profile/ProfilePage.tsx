@@ -15,6 +15,8 @@ import { tierLabel } from './profileFields';
 import { MemoryPanel } from '../../features/memory/MemoryPanel';
 import { DownloadDataButton } from '../../features/export/DownloadDataButton';
 import { RemindersSection } from '../../features/reminders/RemindersSection';
+import { clearKept } from '../../features/checkins/offlineQueue';
+import { UnsentCheckinsModal } from '../../features/checkins/UnsentCheckinsModal';
 
 /**
  * Opens the Stripe customer portal in a new tab: the blank tab is opened
@@ -39,11 +41,11 @@ async function openPortal() {
 
 export function ProfilePage() {
   const navigate = useNavigate();
-  const { clearSession } = useAuth();
+  const { clearSession, user } = useAuth();
   const profile = useGetProfile({ query: { retry: false } });
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
-  const { logOut, busy: loggingOut, error: logoutError } = useLogout();
+  const { logOut, busy: loggingOut, error: logoutError, unsent, stay, discard } = useLogout();
 
   if (profile.isPending) {
     return <PageLoader label="Loading your profile..." />;
@@ -64,6 +66,8 @@ export function ProfilePage() {
   const data = profile.data;
 
   function handleDeleted() {
+    // Check-ins kept on this device, unsent, go with the account.
+    clearKept(user?.id ?? '');
     // Leave the protected page and forget the session in one transition (the
     // server already revoked every token with the account).
     startTransition(() => {
@@ -125,7 +129,7 @@ export function ProfilePage() {
           <Button variant="default" onClick={() => setPasswordOpen(true)}>
             Change Password
           </Button>
-          <Button variant="default" onClick={logOut} disabled={loggingOut}>
+          <Button variant="default" onClick={() => void logOut()} disabled={loggingOut}>
             {loggingOut ? 'Logging out...' : 'Logout'}
           </Button>
         </Group>
@@ -138,6 +142,7 @@ export function ProfilePage() {
       </Stack>
       <ChangePasswordModal opened={passwordOpen} onClose={() => setPasswordOpen(false)} />
       <DeleteAccountModal opened={deleteOpen} onClose={() => setDeleteOpen(false)} onDeleted={handleDeleted} />
+      <UnsentCheckinsModal count={unsent} onStay={stay} onDiscard={() => void discard()} />
     </Container>
   );
 }

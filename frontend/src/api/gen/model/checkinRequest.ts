@@ -76,7 +76,7 @@ export interface CheckinRequest {
    * @maxLength 500
    */
   note?: string;
-  /** The day in the caller's own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC. */
+  /** The day in the caller's own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC; with a `clientId` (a check-in kept on the device while offline, sent when the connection returns), up to 7 days before today in UTC, and still at most one day after it. A date outside that is a 400 that names `localDate`. */
   localDate?: string;
   /** Chosen by the client, once per check-in, so that sending it again stores it once (see createCheckin). */
   clientId?: string;

@@ -1003,7 +1003,7 @@ export const createCheckinBody = zod.object({
   "emotions": zod.array(zod.enum(['joy', 'gratitude', 'hope', 'calm', 'pride', 'love', 'sadness', 'loneliness', 'anxiety', 'stress', 'anger', 'frustration', 'guilt', 'shame', 'confusion', 'fear', 'overwhelm', 'tiredness'])).max(createCheckinBodyEmotionsMax).optional(),
   "tags": zod.array(zod.enum(['sleep', 'study', 'exams', 'friends', 'family', 'partner', 'exercise', 'work', 'money', 'health', 'alone time', 'outdoors'])).max(createCheckinBodyTagsMax).optional(),
   "note": zod.string().max(createCheckinBodyNoteMax).optional().describe('Trimmed; empty means none.'),
-  "localDate": zod.iso.date().optional().describe('The day in the caller\'s own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC.'),
+  "localDate": zod.iso.date().optional().describe('The day in the caller\'s own calendar (from the browser); today in UTC when absent. At most one day away from today in UTC; with a `clientId` (a check-in kept on the device while offline, sent when the connection returns), up to 7 days before today in UTC, and still at most one day after it. A date outside that is a 400 that names `localDate`.'),
   "clientId": zod.uuid().optional().describe('Chosen by the client, once per check-in, so that sending it again stores it once (see createCheckin).')
 })
 
