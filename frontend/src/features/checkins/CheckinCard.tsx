@@ -16,7 +16,7 @@ import { CrisisLinks } from '../chat/components/MessageList/CrisisLinks';
 import { useStartNewChat } from '../chat/hooks/useStartNewChat';
 import { PinnedSupport } from '../chat/components/PinnedSupport/PinnedSupport';
 import { capitalise, emotions, localDate, MAX_EMOTIONS, MAX_NOTE, MAX_TAGS, moods, tags, UNDO_MS } from './moods';
-import { change, errorText, forget, isOffline, keep, kept as keptNow, whenSent, type Kept } from './offlineQueue';
+import { change, errorText, forget, isOffline, keep, kept as keptNow, seen, unseenSent, whenSent, type Kept } from './offlineQueue';
 import { RefusedCheckins } from './RefusedCheckins';
 import { useIsKept } from './useKeptCheckins';
 import classes from './CheckinCard.module.css';
@@ -46,18 +46,23 @@ export function CheckinCard() {
   const update = useUpdateCheckin();
   const remove = useDeleteCheckin();
   const talk = useStartNewChat();
-  const [saved, setSaved] = useState<Checkin | null>(null);
-  const [safety, setSafety] = useState<string | null>(null);
-  const [lowStreak, setLowStreak] = useState(false);
+  // A check-in kept offline (this one, or the last one kept before the app was closed): its
+  // clientId and mood, until it is sent.
+  const [last] = useState(() => keptNow(userId).filter((k) => !k.refused).at(-1));
+  // Or one the app sent as it opened, before this card was there to say so.
+  const [sentBefore] = useState(() => (last ? undefined : unseenSent(userId)));
+  const [saved, setSaved] = useState<Checkin | null>(sentBefore?.created.checkin ?? null);
+  const [safety, setSafety] = useState<string | null>(sentBefore?.created.safety?.category ?? null);
+  const [lowStreak, setLowStreak] = useState(Boolean(sentBefore?.created.lowStreak));
+  useEffect(() => {
+    if (sentBefore) seen(userId, sentBefore.clientId);
+  }, [userId, sentBefore]);
   const [canUndo, setCanUndo] = useState(false);
   const [chosenEmotions, setEmotions] = useState<string[]>([]);
   const [chosenTags, setTags] = useState<string[]>([]);
   const [note, setNote] = useState('');
   const [detailsSaved, setDetailsSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // A check-in kept offline (this one, or the last one kept before the app was closed): its
-  // clientId and mood, until it is sent.
-  const [last] = useState(() => keptNow(userId).filter((k) => !k.refused).at(-1));
   const [keptId, setKeptId] = useState(last?.data.clientId ?? null);
   const [keptMood, setKeptMood] = useState<Mood | null>(last?.data.mood ?? null);
   const isKept = useIsKept(userId, keptId);
@@ -109,6 +114,7 @@ export function CheckinCard() {
     if (!keptId) return;
     return whenSent(keptId, (o) => {
       if ('sent' in o) {
+        seen(userId, keptId);
         took(o.sent);
         setKeptId(null);
         changed();
@@ -117,7 +123,7 @@ export function CheckinCard() {
         reset();
       }
     });
-  }, [keptId, took, reset, changed]);
+  }, [userId, keptId, took, reset, changed]);
 
   async function choose(mood: Mood) {
     if (create.isPending || saved || kept) return;

@@ -119,6 +119,47 @@ describe('check-ins made offline', () => {
     expect(posted[0]).toMatchObject({ mood: 2, note: 'I do not want to be here anymore' });
   });
 
+  it('says a kept check-in was saved, with its support lines, when the app sent it before the card was there', async () => {
+    server.use(
+      http.get('*/api/profile', () => HttpResponse.json(getGetProfileResponseMock({ country: 'GB' }))),
+      http.get('*/api/public/safety-resources', ({ request }) =>
+        HttpResponse.json(resourcesFor(new URL(request.url).searchParams.get('country'))),
+      ),
+    );
+    const { user, unmount } = await checkInOffline(ada, 'Low');
+    await user.type(screen.getByRole('textbox', { name: 'A note, if you like' }), 'I do not want to be here anymore');
+    await user.click(screen.getByRole('button', { name: 'Add to check-in' }));
+    unmount();
+
+    // The app opens again, online: its layout sends the kept check-in while the dashboard's
+    // card is still loading.
+    const posted = checkins(() => HttpResponse.json(created(2, { safety: { category: 'suicide' } }), { status: 201 }));
+    function Layout() {
+      useSendKeptCheckins();
+      return null;
+    }
+    const layout = render(
+      <AuthContext.Provider value={as(ada)}>
+        <Layout />
+      </AuthContext.Provider>,
+    );
+    await waitFor(() => expect(kept(ada.id)).toEqual([]));
+    expect(posted).toHaveLength(1);
+    layout.unmount();
+
+    // Today's list has it now; the card that comes says it was saved, with the support lines.
+    server.use(getListCheckinsMockHandler([aCheckin({ id: 'c1', mood: 2, localDate: localDate() })]));
+    const card = renderAs(ada);
+    expect(await screen.findByText('Support lines')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Saved: low. Thanks for checking in.');
+    card.unmount();
+
+    // Said once: the next time, the card folds on today's check-in.
+    renderAs(ada);
+    expect(await screen.findByRole('heading', { name: 'Checked in today: low' })).toBeInTheDocument();
+    expect(screen.queryByText('Support lines')).not.toBeInTheDocument();
+  });
+
   it('shows a refusal (400) once it is sent, does not send it again, and keeps it until the user discards it', async () => {
     const { user } = await checkInOffline(ada, 'Low');
     const posted = checkins(() =>

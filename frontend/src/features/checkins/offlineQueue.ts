@@ -29,6 +29,12 @@ const keyOf = (userId: string) => PREFIX + userId;
 
 const listeners = new Set<() => void>();
 const outcomes = new Map<string, Outcome>();
+/**
+ * Per user, the last kept check-in sent from this tab that no card has shown yet: the queue may
+ * be sent (the app opening, the connection back) before the dashboard's card is there to say so,
+ * and a risky note's support lines must still show.
+ */
+const unseen = new Map<string, { clientId: string; created: CheckinCreated }>();
 let sending: Promise<void> | null = null;
 let inFlight: string | null = null;
 
@@ -159,6 +165,7 @@ async function sendAll(userId: string): Promise<void> {
       inFlight = null;
     }
     outcomes.set(next.data.clientId, result);
+    if ('sent' in result) unseen.set(userId, { clientId: next.data.clientId, created: result.sent });
     // A refused check-in stays, marked, for the user to keep or discard: it is never dropped
     // unseen (the user may have been offline longer than the server accepts).
     const reason = 'refused' in result ? errorText(result.refused) : null;
@@ -184,9 +191,21 @@ export function keepForToday(userId: string, clientId: string): boolean {
   return true;
 }
 
+/** The last kept check-in sent before a card could show it (a card shows it, then says `seen`). */
+export function unseenSent(userId: string): { clientId: string; created: CheckinCreated } | undefined {
+  return unseen.get(userId);
+}
+
+/** A card has shown what became of this kept check-in. */
+export function seen(userId: string, clientId: string): void {
+  if (unseen.get(userId)?.clientId === clientId) unseen.delete(userId);
+}
+
 /** Forgets all of the user's kept check-ins (at logout, or when the account is deleted). */
 export function clearKept(userId: string): void {
-  if (userId) save(userId, []);
+  if (!userId) return;
+  unseen.delete(userId);
+  save(userId, []);
 }
 
 /** Sends the user's kept check-ins, one at a time, oldest first; stops at the first that cannot go yet. */
