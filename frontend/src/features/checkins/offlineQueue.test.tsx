@@ -8,6 +8,7 @@ import { resourcesFor } from '../safety/fixtures';
 import { aCheckin, aUser, render, screen, server, waitFor, within } from '../../test-utils';
 import { longDay } from '../mood/dates';
 import { CheckinCard } from './CheckinCard';
+import { answerCheckins } from './fixtures';
 import { keep, kept } from './offlineQueue';
 import { localDate } from './moods';
 import { useSendKeptCheckins } from './useKeptCheckins';
@@ -45,23 +46,12 @@ function TodayAsListed() {
   return listed.data ? <p>Listed today: {listed.data.map((c) => c.mood).join(', ') || 'none'}</p> : null;
 }
 
-/** Answers POST /api/checkins as `answer` says, recording each body. */
-function checkins(answer: () => Response) {
-  const posted: CheckinRequest[] = [];
-  server.use(
-    http.post('/api/checkins', async ({ request }) => {
-      posted.push((await request.json()) as CheckinRequest);
-      return answer();
-    }),
-  );
-  return posted;
-}
 
 const created = (mood: number, over = {}) =>
   getCreateCheckinResponseMock({ safety: undefined, lowStreak: undefined, ...over, checkin: aCheckin({ id: 'c1', mood: mood as 1 }) });
 
 async function checkInOffline(user: User, mood: string) {
-  const posted = checkins(() => HttpResponse.error());
+  const posted = answerCheckins(() => HttpResponse.error());
   const view = renderAs(user);
   await view.user.click(screen.getByRole('button', { name: mood }));
   expect(await screen.findByRole('status')).toHaveTextContent("Saved on this device: low. It will be sent when you're back online.");
@@ -83,13 +73,13 @@ describe('check-ins made offline', () => {
     unmount();
 
     // The app starts again, still offline: the check-in stays kept.
-    const again = checkins(() => HttpResponse.error());
+    const again = answerCheckins(() => HttpResponse.error());
     renderAs(ada);
     await waitFor(() => expect(again).toHaveLength(1));
     expect(kept(ada.id)).toHaveLength(1);
 
     // Back online: sent once, with the clientId it was made with; then nothing is kept.
-    const posted = checkins(() => HttpResponse.json(created(2), { status: 201 }));
+    const posted = answerCheckins(() => HttpResponse.json(created(2), { status: 201 }));
     window.dispatchEvent(new Event('online'));
     await waitFor(() => expect(kept(ada.id)).toEqual([]));
     window.dispatchEvent(new Event('online'));
@@ -110,7 +100,7 @@ describe('check-ins made offline', () => {
     await user.click(screen.getByRole('button', { name: 'Add to check-in' }));
     expect(kept(ada.id)[0]!.data).toMatchObject({ mood: 2, note: 'I do not want to be here anymore' });
 
-    const posted = checkins(() => HttpResponse.json(created(2, { safety: { category: 'suicide' } }), { status: 201 }));
+    const posted = answerCheckins(() => HttpResponse.json(created(2, { safety: { category: 'suicide' } }), { status: 201 }));
     window.dispatchEvent(new Event('online'));
 
     expect(await screen.findByText('Support lines')).toBeInTheDocument();
@@ -133,7 +123,7 @@ describe('check-ins made offline', () => {
 
     // The app opens again, online: its layout sends the kept check-in while the dashboard's
     // card is still loading.
-    const posted = checkins(() => HttpResponse.json(created(2, { safety: { category: 'suicide' } }), { status: 201 }));
+    const posted = answerCheckins(() => HttpResponse.json(created(2, { safety: { category: 'suicide' } }), { status: 201 }));
     function Layout() {
       useSendKeptCheckins();
       return null;
@@ -162,7 +152,7 @@ describe('check-ins made offline', () => {
 
   it('shows a refusal (400) once it is sent, does not send it again, and keeps it until the user discards it', async () => {
     const { user } = await checkInOffline(ada, 'Low');
-    const posted = checkins(() =>
+    const posted = answerCheckins(() =>
       HttpResponse.json(
         { code: 'VALIDATION_ERROR', error: 'Invalid', details: { note: 'At most 500 characters.' } },
         { status: 400 },
@@ -191,7 +181,7 @@ describe('check-ins made offline', () => {
     expect(kept(ada.id)).toEqual([]);
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
 
-    const posted = checkins(() => HttpResponse.json(created(2), { status: 201 }));
+    const posted = answerCheckins(() => HttpResponse.json(created(2), { status: 201 }));
     window.dispatchEvent(new Event('online'));
     await new Promise((r) => setTimeout(r, 50));
     expect(posted).toEqual([]);
@@ -200,7 +190,7 @@ describe('check-ins made offline', () => {
   it("is never sent under another account: Bob's app leaves Ada's kept check-in alone", async () => {
     const { unmount } = await checkInOffline(ada, 'Low');
     unmount();
-    const posted = checkins(() => HttpResponse.json(created(2), { status: 201 }));
+    const posted = answerCheckins(() => HttpResponse.json(created(2), { status: 201 }));
     renderAs(bob);
     window.dispatchEvent(new Event('online'));
     await new Promise((r) => setTimeout(r, 50));
@@ -212,7 +202,7 @@ describe('check-ins made offline', () => {
     const today = localDate();
     keep(ada.id, { mood: 2, localDate: today, clientId: 'c0000000-0000-4000-8000-00000000000c' });
     server.use(getListCheckinsMockHandler([aCheckin({ mood: 4, localDate: today })]));
-    const posted = checkins(() => HttpResponse.error()); // still offline for sending
+    const posted = answerCheckins(() => HttpResponse.error()); // still offline for sending
     render(
       <AuthContext.Provider value={as(ada)}>
         <Dashboard />

@@ -5,8 +5,8 @@ import { getGetRemindersResponseMock } from '../../api/gen/profile/profile.msw';
 import { browser } from '../../auth/browser';
 import { ProtectedRoute } from '../../auth/ProtectedRoute/ProtectedRoute';
 import { getAccessToken, getRefreshToken, getUser, setSession } from '../../auth/storage';
-import type { CheckinRequest } from '../../api/gen/model';
 import { getCreateCheckinResponseMock } from '../../api/gen/checkins/checkins.msw';
+import { answerCheckins } from '../../features/checkins/fixtures';
 import { keep, kept } from '../../features/checkins/offlineQueue';
 import { aProfile, aSignIn, aUser, gate, render, screen, server, validationError, waitFor, within } from '../../test-utils';
 import { ProfilePage } from './ProfilePage';
@@ -380,17 +380,10 @@ describe('ProfilePage', () => {
   describe('Logout', () => {
     const keptOne = { mood: 2 as const, localDate: '2026-11-29', clientId: 'f0000000-0000-4000-8000-00000000000f' };
 
-    /** Answers POST /api/checkins as `answer` says, recording each body. */
+    /** Answers POST /api/checkins as `answer` says, recording each body, and the logout. */
     function checkins(answer: () => Response) {
-      const posted: CheckinRequest[] = [];
-      server.use(
-        http.post('/api/checkins', async ({ request }) => {
-          posted.push((await request.json()) as CheckinRequest);
-          return answer();
-        }),
-        http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
-      );
-      return posted;
+      server.use(http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })));
+      return answerCheckins(answer);
     }
 
     it('sends check-ins kept on this device first, when it can, then logs out without asking', async () => {
