@@ -129,6 +129,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 				companioneval.WriteFailing(stdout, runs, verdicts)
 			}
 			companioneval.TallyVerdicts(runs, verdicts).Write(stdout, h+": judged by "+judgeBy.Model)
+			if ctx.Err() != nil {
+				fmt.Fprintln(stderr, "companion-eval: interrupted")
+				return 1
+			}
 		}
 	}
 	return 0

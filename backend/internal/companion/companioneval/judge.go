@@ -237,7 +237,11 @@ func (j *Judge) RateRuns(ctx context.Context, runs []Run) [][]Verdict {
 	for r, run := range runs {
 		out[r] = make([]Verdict, len(run.Exchanges))
 		for i, ex := range run.Exchanges {
-			if ex.Failed || ctx.Err() != nil {
+			if ex.Failed {
+				continue
+			}
+			if ctx.Err() != nil {
+				out[r][i] = Verdict{Err: "not asked: interrupted"}
 				continue
 			}
 			out[r][i] = j.Rate(ctx, run, i)
