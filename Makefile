@@ -6,6 +6,7 @@
 #   make faults the database restart under load (also in make test, once), FAULT_RUNS times
 #   make audit  npm audit of the web app's runtime packages (needs the package registry)
 #   make companion-eval  the companion's conversation benchmark (figures per half)
+#   make companion-eval-model  the same with the configured model, rated by an LLM judge (never in CI)
 #   make safety-eval   the crisis screen's recall and false-positive rate on the labelled set
 #   make bench  the load harness: bench/results.md and bench/results.json (make bench-go: Go benchmarks)
 
@@ -23,7 +24,7 @@ GENERATED := gen frontend/src/api/gen backend/internal/companion/safety/scorer.b
 GO_PKGS := . ./backend/... ./db/... ./gen/... ./frontend
 
 .PHONY: run build web go-build deps dist-placeholder generate check-generated vet test-go \
-	typecheck lint lint-go test-web e2e test bench bench-browser bench-go fuzz audit safety-eval companion-eval clean
+	typecheck lint lint-go test-web e2e test bench bench-browser bench-go fuzz audit safety-eval companion-eval companion-eval-model clean
 
 ## run: build the web app and the binary, then serve on the embedded defaults
 run: build
@@ -178,6 +179,14 @@ safety-eval:
 COMPANION_EVAL_FLAGS ?=
 companion-eval:
 	go run ./backend/cmd/companion-eval $(COMPANION_EVAL_FLAGS)
+
+## companion-eval-model: the same scripts through the model the app's PERCOLATE_LLM_* variables
+## configure (the app's system prompt and the send path's safety decisions), each reply rated by an
+## LLM judge against companioneval/rubric/rubric.md (JUDGE_MODEL: the judge's model on the same
+## endpoint; default the app's). Off by default, never in make test: it calls the model.
+JUDGE_MODEL ?=
+companion-eval-model:
+	go run ./backend/cmd/companion-eval -model -judge $(if $(JUDGE_MODEL),-judge-model $(JUDGE_MODEL)) $(COMPANION_EVAL_FLAGS)
 
 clean:
 	rm -rf bin frontend/dist

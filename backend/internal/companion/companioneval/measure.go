@@ -34,7 +34,12 @@ type Figures struct {
 	FactRich, Facts     int
 	Followups, Recalled int
 	Times               []time.Duration
-	keywords            bool
+	// Failed counts the replies a model failed to write (left out of every other figure).
+	Failed int
+	// Model: the replies are a model's; the offline engine's own figures (acts read as
+	// labelled) do not apply.
+	Model    bool
+	keywords bool
 }
 
 // labelledAct is the act a turn's annotation names, if any.
@@ -54,9 +59,19 @@ func labelledAct(e Expect) string {
 
 // Measure runs every conversation through engine and measures the replies.
 func Measure(convs []Conversation, engine *companion.Offline) Figures {
-	f := Figures{AnsweredByKind: map[string][2]int{}, keywords: engine.Keywords}
-	for _, c := range convs {
-		f.add(Converse(c, engine))
+	runs := make([]Run, len(convs))
+	for i, c := range convs {
+		runs[i] = Converse(c, engine)
+	}
+	return Tally(runs, engine.Keywords, false)
+}
+
+// Tally measures runs already made: the offline engine's (keywords: with the encoder
+// ablated) or, with model, a model's.
+func Tally(runs []Run, keywords, model bool) Figures {
+	f := Figures{AnsweredByKind: map[string][2]int{}, keywords: keywords, Model: model}
+	for _, r := range runs {
+		f.add(r)
 	}
 	return f
 }
@@ -81,6 +96,9 @@ func (f *Figures) add(run Run) {
 			grams[g] = true
 		}
 		topic = append(topic, content(ex.Turn.User)...)
+		if ex.Failed {
+			f.Failed++
+		}
 		if !ex.Engine {
 			continue
 		}
@@ -104,7 +122,7 @@ func (f *Figures) add(run Run) {
 			}
 		}
 		e := ex.Turn.Expect
-		if want := labelledAct(e); want != "" {
+		if want := labelledAct(e); want != "" && !f.Model {
 			f.Acts++
 			if companion.MessageAct(ex.Turn.User, f.keywords) == want {
 				f.ActsRead++

@@ -35,9 +35,13 @@ func (f Figures) Write(w io.Writer, title string) {
 		{"repeated sentences (per conversation)", fmt.Sprintf("%d (%.2f)", f.RepeatedSentences, float64(f.RepeatedSentences)/float64(max(1, f.Conversations)))},
 		{"8+-word echoes", fmt.Sprint(f.Echoes)},
 		{"generic replies (no topic word)", ofN(f.Generic, f.EngineReplies)},
-		{"acts read as labelled", ofN(f.ActsRead, f.Acts)},
-		{"questions answered", ofN(f.Answered, f.Questions)},
 	}
+	if f.Model {
+		rows = append([][2]string{rows[0], {"model replies failed", fmt.Sprint(f.Failed)}}, rows[1:]...)
+	} else {
+		rows = append(rows, [2]string{"acts read as labelled", ofN(f.ActsRead, f.Acts)})
+	}
+	rows = append(rows, [2]string{"questions answered", ofN(f.Answered, f.Questions)})
 	for _, k := range []string{"opinion", "self", "practical"} {
 		if v, ok := f.AnsweredByKind[k]; ok {
 			rows = append(rows, [2]string{"  " + k, ofN(v[0], v[1])})

@@ -120,10 +120,16 @@ func Converse(turns []string) ([]Outcome, []string) {
 // Sender is one session as the send path sees it with no model configured: it keeps what
 // chat.decide and chat.safetyContext read of the turns before a message (see Converse).
 type Sender struct {
-	History     []companion.Turn
-	c           safety.Context
-	crises      int
-	afterCrisis bool
+	History []companion.Turn
+	// ModelSaysSafe, when set (a model is configured), is asked about a message whose own
+	// screen found a possible risk before it gets the check-in, as chat.decide asks the
+	// model's classification (modelSaysSafe): true spares the check-in, and the message gets
+	// an ordinary reply and is stored as showing none. Only the message's own screen is the
+	// model's to judge, never a risk its context raised, nor an attempt under way.
+	ModelSaysSafe func(msg string) bool
+	c             safety.Context
+	crises        int
+	afterCrisis   bool
 }
 
 // Send decides the outcome of the session's next message and writes its reply: a fixed one,
@@ -143,7 +149,7 @@ func (s *Sender) Send(msg string, compose func(companion.Prompt) string) (Outcom
 		out, reply = Crisis, companion.CrisisReplyFor(companion.Risk(risk.Category), companion.Where{})
 	case risk.Unclear:
 		out, reply = CheckedIn, companion.FollowUpReply
-	case risk.Level == safety.Possible && s.c.Asks(risk):
+	case risk.Level == safety.Possible && s.c.Asks(risk) && !s.spared(msg, risk, alone):
 		out, reply = CheckedIn, companion.CheckInReplyFor(companion.Where{})
 	default:
 		if risk.Risky() {
@@ -166,6 +172,18 @@ func (s *Sender) Send(msg string, compose func(companion.Prompt) string) (Outcom
 	}
 	return out, reply
 }
+
+// spared reports whether the model's classification spares msg the check-in (see
+// ModelSaysSafe).
+func (s *Sender) spared(msg string, risk, alone safety.Result) bool {
+	return s.ModelSaysSafe != nil && risk == alone && alone.Category != safety.Attempt && s.ModelSaysSafe(msg)
+}
+
+// AskedCheckIn marks the reply Send just wrote as one that asked the check-in question: a
+// model reply that a positive model-side safety signal completed with it (chat.withSignal), so
+// that the next message is screened as an answer to a check-in, as chat.safetyContext reads a
+// reply stored at the possible level.
+func (s *Sender) AskedCheckIn() { s.c.CheckedIn, s.c.FollowedUp = true, false }
 
 // opener is the first turn of each single message's conversation, so that a message is
 // measured where most messages are: after the session's opening.
