@@ -8,12 +8,14 @@ import (
 )
 
 // Compose returns the offline engine's reply to the new message of p, using the whole
-// session in p.History. It follows a reflective arc: the first reply listens and names the
-// feeling; the next ones explore with open questions and refer back to what was said
-// earlier; every few replies it sums up ("So far I'm hearing…"), then offers one small next
-// step; when the user signals the end it closes with a takeaway and a journaling prompt.
-// Direct questions get direct answers, short replies a narrower question. The same session
-// always gets the same reply.
+// session in p.History. It follows a reflective arc at the user's pace: the first reply
+// listens and names the feeling; the next ones explore with open questions and refer back
+// to what was said earlier; once the user has said enough it sums up the focus ("So far I'm
+// hearing…"), then offers one small next step (or meets the user's own plan as one); when
+// the user signals the end it closes with a takeaway and a journaling prompt. Direct
+// questions get direct answers; one-word answers a short, light reply, and the arc waits
+// for them. No two replies in a row have the same structure (see ReplyMoves). The same
+// session always gets the same reply.
 func (o *Offline) Compose(p Prompt) string { return o.compose(p, screens{}) }
 
 // compose is Compose with the screen's results kept in m (nil: each screened afresh).
@@ -21,14 +23,17 @@ func (o *Offline) compose(p Prompt, m screens) string {
 	// The chat path answers a risky message before asking the engine; should the engine be
 	// asked anyway, it gives the same fixed reply and mirrors nothing.
 	where := Where{Country: p.Profile.Country, Age: p.Profile.Age}
-	switch r := m.in(p.Message, m.after(p.History)); {
+	c := m.after(p.History)
+	switch r := m.in(p.Message, c); {
 	case r.Risky() && p.Crises > 0 && r.Category != safety.Attempt:
 		return CrisisAck(p.Crises)
 	case r.Urgent():
 		return CrisisReplyFor(Risk(r.Category), where)
 	case r.Unclear:
 		return FollowUpReply
-	case r.Level == safety.Possible:
+	case r.Level == safety.Possible && c.Asks(r):
+		// A weak signal after a declined check-in is answered as an ordinary message, as the
+		// send path does: the check-in is never said again in its words.
 		return CheckInReplyFor(where)
 	}
 	s := newSession(p, m)
@@ -42,6 +47,7 @@ func (o *Offline) compose(p Prompt, m screens) string {
 	r.values()
 	r.compose()
 	r.anchor()
+	r.vary()
 	if p.AfterCrisis {
 		return AfterCrisisQuestion(p.Crises) + " " + r.w.text()
 	}
@@ -126,6 +132,7 @@ func (r *reply) share(sub string) {
 		r.w.add(keepBody, "listen", r.vals, groups...)
 		r.extras()
 		r.question(false)
+	case r.planDue() && r.affirmStep():
 	case r.summaryDue() && r.summary(r.ack):
 	case r.stepDue() && r.offerStep():
 	default:
@@ -240,8 +247,29 @@ func (r *reply) question(referBackFirst bool, first ...[]tmpl) {
 }
 
 // summaryDue is set every few replies, once there is something to sum up.
+// The focus follows the user's pace: it comes a reply earlier when they have said a lot,
+// and waits while they answer in a word or two.
 func (r *reply) summaryDue() bool {
-	return r.k >= 5 && r.s.repliesSince(isSummary) >= summaryGap && len(r.threads)+len(r.s.feelings(2, false)) >= 2
+	said := r.s.wordsSaid()
+	due := r.k >= 5 && said >= summaryWords || r.k >= 4 && said >= 2*summaryWords
+	since := r.s.repliesSince(isSummary)
+	// The first summary is the session's focus; the gap is between two summaries.
+	first := since == len(r.s.replies)
+	return due && (first || since >= summaryGap) && len(r.threads)+len(r.s.feelings(2, false)) >= 2
+}
+
+// summaryWords is how much the user has written before the session's focus is summed up.
+const summaryWords = 40
+
+// wordsSaid counts the words of the user's messages, flagged ones aside.
+func (s *session) wordsSaid() int {
+	n := 0
+	for _, u := range s.turns {
+		if !u.flagged {
+			n += len(strings.Fields(u.text))
+		}
+	}
+	return n
 }
 
 // summaryGap is the fewest replies between two summaries: said more often, "so far I'm
@@ -358,9 +386,8 @@ func (r *reply) short(sub string) {
 	default:
 		r.w.add(keepAck, "ack", r.vals, shortAcks[sub], ackPlain)
 	}
-	if sub != "no" && sub != "greeting" && r.summaryDue() && r.summary(nil) {
-		return
-	}
+	// A summary waits for a message with more in it: after a word or two, the reply stays
+	// light (the arc follows the user's pace).
 	var groups [][]tmpl
 	switch sub {
 	case "no":

@@ -27,17 +27,27 @@ func contextAfter(turns []Turn) safety.Context { return screens(nil).after(turns
 
 func (m screens) after(turns []Turn) safety.Context {
 	var c safety.Context
+	// answered: the user's message just before answered a check-in; declined: a check-in
+	// was answered by a message the engine then replied to (the send path found no risk in
+	// it), as the send path reads a declined check-in (safety.Context.Declined).
+	answered, declined := false, false
 	for _, t := range turns {
 		switch {
 		case t.Role == RoleUser && t.Content == Withheld:
-			c = safety.Context{}
+			c, answered = safety.Context{}, false
 		case t.Role == RoleUser:
+			answered = c.CheckedIn
 			c = safety.Context{Previous: m.in(t.Content, safety.Context{}).Level}
 		case t.Role == RoleAssistant:
+			if _, own := ownReply(t.Content); own && answered {
+				declined = true
+			}
+			answered = false
 			c.FollowedUp = IsFollowUp(t.Content)
 			c.CheckedIn = strings.Contains(t.Content, CheckInQuestion) || c.FollowedUp
 		}
 	}
+	c.Declined = declined
 	return c
 }
 
@@ -115,6 +125,9 @@ type session struct {
 	replies []string
 	// said is every earlier assistant turn, for the rule that nothing is said twice.
 	said []string
+	// lastOwn is set when the last assistant turn is one of the engine's own replies (the
+	// last of replies): the new reply follows it directly.
+	lastOwn bool
 	// seed makes every choice a function of the session's content.
 	seed uint64
 	// screens is the screen's results for this reply.
@@ -136,9 +149,11 @@ func newSession(p Prompt, m screens) *session {
 		case RoleAssistant:
 			s.said = append(s.said, t.Content)
 			s.calm = s.calm && !isCheckIn(t.Content) && !IsFollowUp(t.Content)
-			if r, ok := ownReply(t.Content); ok {
+			r, ok := ownReply(t.Content)
+			if ok {
 				s.replies = append(s.replies, r)
 			}
+			s.lastOwn = ok
 			c.CheckedIn, c.FollowedUp = isCheckIn(t.Content), IsFollowUp(t.Content)
 		}
 	}

@@ -35,7 +35,9 @@ func (r *reply) situationLines() []tmpl {
 		low := strings.ToLower(said)
 		for _, t := range sit.lines {
 			if t.in(low) {
-				return append(append([]tmpl(nil), sit.again...), sit.lines...)
+				// Only the lines for coming back: in one pool with the first-mention lines,
+				// the session's order could put a first-mention line first.
+				return sit.again
 			}
 		}
 	}

@@ -46,6 +46,11 @@ func hasStep(reply string) bool {
 			}
 		}
 	}
+	for _, t := range planAffirm {
+		if t.in(low) {
+			return true
+		}
+	}
 	return false
 }
 
@@ -299,4 +304,47 @@ var stepsByFeeling = map[string][]tmpl{
 // feelingSteps maps emotions that share steps.
 var feelingSteps = map[string]string{
 	"fear": "anxiety", "overwhelm": "stress", "frustration": "anger", "shame": "guilt",
+}
+
+// The user's own plan is the session's small step: it is met as one, not asked about like
+// any other message, and the close then names it (takeawayAccepted).
+var (
+	rePlan     = lazyre.MustCompile(`\b(ill|i will|im gonna|im going to|i could|i might|i should|maybe i can|i can|gonna)( \w+){0,3} (try|message|text|talk|ask|go|start|reply|email|call|say|tell|suggest|book|write|sign|join|apply|speak|meet|send|make|put|plan|practise|practice|sit|sort|finish|check|look into)\b`)
+	planAffirm = lines(true,
+		"That sounds like a real, doable next step, and it's your own.",
+		"A step like that, small and concrete, is often the one that actually happens.",
+		"That's a good next step: small enough to do, and it comes from you.",
+		"Having one clear thing to try can take a lot of the weight out of it.",
+	)
+	planQ = lines(true,
+		"What would make it easier to actually do it?",
+		"When do you think you'll do it?",
+		"What might get in the way, and what would help if it does?",
+		"How do you think you'll feel once it's done?",
+	)
+)
+
+// planDue: the new message makes a plan of the user's own ("maybe ill message him first"),
+// and the reply before did not give a step.
+func (r *reply) planDue() bool {
+	if r.k < 2 || strings.Contains(r.cur.text, "?") || !rePlan.MatchString(plain(r.cur.text)) {
+		return false
+	}
+	return len(r.s.replies) == 0 || !hasStep(r.s.replies[len(r.s.replies)-1])
+}
+
+// affirmStep meets the user's plan as the session's small step: an acknowledgement, the
+// step affirmed, and a question about doing it. It reports false, having added nothing, when
+// no affirmation is left to say.
+func (r *reply) affirmStep() bool {
+	text, ok := r.w.pick("planAffirm", r.vals, nil, planAffirm)
+	if !ok {
+		return false
+	}
+	r.ack()
+	r.w.addText(keepBody, text)
+	if !r.w.add(keepQuestion, "planQ", r.vals, planQ) {
+		r.question(false)
+	}
+	return true
 }

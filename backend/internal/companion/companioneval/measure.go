@@ -33,11 +33,21 @@ type Figures struct {
 	Acts, ActsRead      int
 	FactRich, Facts     int
 	Followups, Recalled int
-	Times               []time.Duration
+	// Pairs, SameStructure: two engine replies in a row, and those with the same structure
+	// (the engine's own moves, companion.ReplyStructure).
+	Pairs, SameStructure int
+	// ShortTurns, ShortWords: the student's very short turns (two words or fewer, no
+	// question: "yeah", "idk", "lol") and the words of the replies to them; OtherTurns and
+	// OtherWords the same for every other turn. Goodbyes are left out of both.
+	ShortTurns, ShortWords, OtherTurns, OtherWords int
+	// The session arc: conversations whose replies reach a summary (the focus) and a small
+	// step, and, of those where the student says goodbye, those closed with a takeaway.
+	ReachFocus, ReachStep, Closable, Closed int
+	Times                                   []time.Duration
 	// Failed counts the replies a model failed to write (left out of every other figure).
 	Failed int
 	// Model: the replies are a model's; the offline engine's own figures (acts read as
-	// labelled) do not apply.
+	// labelled, the structure of its moves) do not apply.
 	Model    bool
 	keywords bool
 }
@@ -90,6 +100,8 @@ func (f *Figures) add(run Run) {
 	seen := map[string]bool{}
 	var grams = map[string]bool{}
 	var topic []string
+	prev := ""
+	focus, step, bye, closed := false, false, false, false
 	for i, ex := range run.Exchanges {
 		f.Turns++
 		for _, g := range ngrams(userWords(ex.Turn.User), 8) {
@@ -99,17 +111,36 @@ func (f *Figures) add(run Run) {
 		if ex.Failed {
 			f.Failed++
 		}
+		bye = bye || ex.Turn.Expect.Goodbye
 		if !ex.Engine {
+			prev = ""
 			continue
 		}
 		f.EngineReplies++
 		f.Times = append(f.Times, ex.Elapsed)
 		reply, low := ex.Reply, strings.ToLower(ex.Reply)
-		for _, s := range reSentence.FindAllString(reply, -1) {
-			k := strings.Join(userWords(s), " ")
-			if len(strings.Fields(k)) < 3 {
-				continue
+		moves := companion.ReplyMoves(reply)
+		structure := strings.Join(moves, "+")
+		if prev != "" {
+			f.Pairs++
+			if structure == prev {
+				f.SameStructure++
 			}
+		}
+		prev = structure
+		focus = focus || slices.Contains(moves, companion.MoveSummary)
+		step = step || slices.Contains(moves, companion.MoveStep)
+		closed = closed || slices.Contains(moves, companion.MoveClose)
+		if n := len(strings.Fields(strings.TrimPrefix(reply, companion.Disclosure))); ex.Turn.Expect.Goodbye {
+			// A goodbye gets its close, whatever its length.
+		} else if shortTurn(ex.Turn.User) {
+			f.ShortTurns++
+			f.ShortWords += n
+		} else {
+			f.OtherTurns++
+			f.OtherWords += n
+		}
+		for _, k := range sentenceKeys(reply) {
 			if seen[k] {
 				f.RepeatedSentences++
 			}
@@ -191,6 +222,18 @@ func (f *Figures) add(run Run) {
 		}
 		_ = i
 	}
+	if focus {
+		f.ReachFocus++
+	}
+	if step {
+		f.ReachStep++
+	}
+	if bye {
+		f.Closable++
+		if closed {
+			f.Closed++
+		}
+	}
 	if len(run.Conv.Facts) >= 5 {
 		f.FactRich++
 		f.Facts += len(run.Memories)
@@ -242,6 +285,23 @@ func flipped(reply, feeling string) bool {
 		return false
 	}
 	return positive(want) != positive(got) && !slices.ContainsFunc(got, func(g string) bool { return slices.Contains(want, g) })
+}
+
+// shortTurn: a student's turn of two words or fewer that asks nothing ("yeah", "idk",
+// "kinda", "lol", "not really").
+func shortTurn(text string) bool {
+	return len(userWords(text)) <= 2 && !strings.Contains(text, "?")
+}
+
+// sentenceKeys are the reply's sentences of three words or more, compared as plain words.
+func sentenceKeys(reply string) []string {
+	var out []string
+	for _, s := range reSentence.FindAllString(reply, -1) {
+		if k := strings.Join(userWords(s), " "); len(strings.Fields(k)) >= 3 {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // statements counts a reply's sentences that are not questions.

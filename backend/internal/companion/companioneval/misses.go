@@ -11,16 +11,30 @@ import (
 func Misses(run Run, keywords bool) [][]string {
 	out := make([][]string, len(run.Exchanges))
 	var topic []string
+	seen := map[string]bool{}
+	prev := ""
 	for i, ex := range run.Exchanges {
 		topic = append(topic, content(ex.Turn.User)...)
 		if !ex.Engine {
+			prev = ""
 			continue
+		}
+		var m []string
+		if s := companion.ReplyStructure(ex.Reply); s == prev {
+			m = append(m, "structure:"+s)
+		} else {
+			prev = s
+		}
+		for _, k := range sentenceKeys(ex.Reply) {
+			if seen[k] {
+				m = append(m, "repeat:"+k)
+			}
+			seen[k] = true
 		}
 		var f Figures
 		f.AnsweredByKind = map[string][2]int{}
 		f.keywords = keywords
 		f.add(Run{Conv: Conversation{}, Exchanges: []Exchange{ex}})
-		var m []string
 		low, e := strings.ToLower(ex.Reply), ex.Turn.Expect
 		if !e.Goodbye && !mentions(low, topic) {
 			m = append(m, "generic")

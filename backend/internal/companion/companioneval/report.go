@@ -24,6 +24,8 @@ func ofN(k, n int) string {
 	return fmt.Sprintf("%d of %d (%.0f%%)", k, n, 100*float64(k)/float64(n))
 }
 
+func mean(sum, n int) float64 { return float64(sum) / float64(max(1, n)) }
+
 // Write prints the figures of one half under a title; it never prints a message.
 func (f Figures) Write(w io.Writer, title string) {
 	per10 := 0.0
@@ -56,12 +58,23 @@ func (f Figures) Write(w io.Writer, title string) {
 		[2]string{"good news met as good news", ofN(f.MetGood, f.GoodNews)},
 		[2]string{"goodbyes said (no question)", ofN(f.SaidBye, f.Goodbyes)},
 		[2]string{"summary reflections per 10 turns", fmt.Sprintf("%.2f", per10)},
+		[2]string{"mean reply words: very short turn / other", fmt.Sprintf("%.1f (%d turns) / %.1f", mean(f.ShortWords, f.ShortTurns), f.ShortTurns, mean(f.OtherWords, f.OtherTurns))},
+	)
+	if !f.Model { // the structure and the arc are read from the engine's own moves
+		rows = append(rows,
+			[2]string{"same reply structure twice in a row", ofN(f.SameStructure, f.Pairs)},
+			[2]string{"arc: sessions reaching a focus (summary)", ofN(f.ReachFocus, f.Conversations)},
+			[2]string{"arc: sessions reaching a small step", ofN(f.ReachStep, f.Conversations)},
+			[2]string{"arc: goodbyes closed with a takeaway", ofN(f.Closed, f.Closable)},
+		)
+	}
+	rows = append(rows,
 		[2]string{"facts kept from fact-rich sessions", fmt.Sprintf("%d from %d sessions", f.Facts, f.FactRich)},
 		[2]string{"recalled in the next session", ofN(f.Recalled, f.Followups)},
 		[2]string{"median reply time", f.Median().String()},
 	)
 	fmt.Fprintf(w, "\n%s\n", title)
 	for _, r := range rows {
-		fmt.Fprintf(w, "  %-40s %s\n", r[0], r[1])
+		fmt.Fprintf(w, "  %-44s %s\n", r[0], r[1])
 	}
 }
