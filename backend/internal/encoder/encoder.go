@@ -13,7 +13,9 @@
 //     output) and testdata/reference.bin (the full model's sentence vectors);
 //   - table.go: the table's format, decoded once on first use (sync.Once; nothing at start-up);
 //   - tokenize.go: the model's tokenizer (NFKC, "▁" word marks, unigram Viterbi) in Go;
-//   - encoder.go: Embed, the weighted mean of the pieces' vectors, and Cosine.
+//   - encoder.go: Embed, the weighted mean of the pieces' vectors, and Cosine;
+//   - gen/embed-texts.mjs and fullmodel (tests and experiments only, never the binary): the
+//     full model's vectors of any texts, to measure the table against the model it comes from.
 //
 // At run time: Tokenize, then a table lookup per piece, a mean weighted by smooth inverse
 // frequency (sifA/(sifA+p) from the piece's unigram probability p), L2-normalised.
