@@ -170,8 +170,8 @@ var (
 	accident = lazyre.MustCompile(`\b(cut|cuts|bled|bleeding|bleed|blood|burn\w*|bruis\w*|wound|scratch\w*)\b(\s\w+){0,8}\s(chopping|cutting|cooking|in the kitchen|washing up|by accident|accidentally|shaving|on the oven|on the pan|on a pan|in hockey|at hockey|in football|at football|at rugby|in rugby|at netball|in netball|in the match|at training|at the gym|when i fell|falling|fell off|tripped|slipped|off my bike|skating|climbing|a tackle)\b|\b(chopping|cooking|washing up|by accident|accidentally|shaving|paper cut|tripped|slipped|fell off my bike)\b(\s\w+){0,8}\s(cut|cuts|bled|bleeding|blood|burn\w*|bruis\w*)\b`)
 	// phrasal is the everyday senses of cue words ("she cut me off", "cut back on sugar", "kill
 	// time"), and fasting for a faith.
-	phrasalKeys = []string{"cut", "kill", "fast", "ramadan", "lent", "iftar", "suhoor", "haircut"}
-	phrasal     = lazyre.MustCompile(`\b(cut|cuts|cutting)( me| him| her| them| it| myself| back| down)? (off|back|down|out|in|short|corners|ties|class|classes|lectures?|my hair|my fringe|my nails|the cake|the grass|it close)\b|\b(haircut|paper cut)\b|\bkill(ing|ed)? (time|it|the vibe|the mood)\b|\bfast\w* (for|during|in|this) (ramadan|lent)\b|\b(ramadan|iftar|suhoor)\b`)
+	phrasalKeys = []string{"cut", "kill", "fast", "ramadan", "lent", "iftar", "suhoor", "haircut", "it right", "it wrong", "it properly", "it correctly", "it the right"}
+	phrasal     = lazyre.MustCompile(`\b(cut|cuts|cutting)( me| him| her| them| it| myself| back| down)? (off|back|down|out|in|short|corners|ties|class|classes|lectures?|my hair|my fringe|my nails|the cake|the grass|it close)\b|\b(haircut|paper cut)\b|\bkill(ing|ed)? (time|it|the vibe|the mood)\b|\bfast\w* (for|during|in|this) (ramadan|lent)\b|\b(ramadan|iftar|suhoor)\b|\b(doing|do|did|done) it (right|wrong|properly|correctly|the right way)\b`)
 )
 
 // hasRiskCue reports whether masked text holds a risk cue outside an accident or an everyday

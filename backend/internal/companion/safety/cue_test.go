@@ -108,3 +108,25 @@ func TestRiskCue(t *testing.T) {
 		}
 	}
 }
+
+// TestEverydayIdiomsOfHopelessAndDead: "hopeless" as bad at a subject and a game's "we'd be
+// dead in real life" are no risk; hopelessness about life and a wish to be dead still are.
+func TestEverydayIdiomsOfHopelessAndDead(t *testing.T) {
+	for _, msg := range []string{
+		"im honestly hopeless at cooking, burnt the pasta again",
+		"feeling a bit hopeless about stats this term but i booked a tutor",
+		"we lost the zombie game so fast, wed be dead in real life",
+	} {
+		if r := Screen(msg, Context{}); r.Risky() {
+			t.Errorf("%q: %v %q, want no risk", msg, r.Level, r.Category)
+		}
+	}
+	for _, msg := range []string{
+		"i feel hopeless about everything, nothing is going to change",
+		"honestly id rather be dead in real life than keep doing this",
+	} {
+		if r := Screen(msg, Context{}); !r.Risky() {
+			t.Errorf("%q: none, want a risk", msg)
+		}
+	}
+}
