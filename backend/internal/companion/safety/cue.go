@@ -99,8 +99,7 @@ var riskCues = struct{ words, prefixes []string }{
 		"drugged", "consent", "said no", "unsafe", "not safe", "dont feel safe", "danger", "following me", "stalking",
 		"stalker", "bruises", "black eye", "abuse", "abused", "abusive",
 		// An attempt under way, or an emergency.
-		"took them", "took it all", "took all", "took everything", "took too", "took a bunch", "took a lot", "took loads",
-		"took so many", "taken them", "taken all", "taken too", "swallowed", "already did", "already took",
+		"took them", "took it all", "took too many", "taken them", "taken too many", "swallowed", "already did", "already took",
 		"already done", "already started", "just did it", "please help", "help me please", "please help me",
 		"someone help", "ambulance", "hospital", "a and e", "emergency", "911", "999", "112", "scared of myself",
 		"dont trust myself", "cant trust myself", "what i might do", "what ill do", "keep myself safe",
