@@ -61,7 +61,9 @@ var riskCues = struct{ words, prefixes []string }{
 		"i hate me", "worthless", "disgust myself", "dont deserve", "deserve to", "deserve it", "deserve this",
 		"dont belong", "all alone", "completely alone", "totally alone", "unloved", "unwanted",
 		// Hopelessness, entrapment and unbearable pain.
-		"hopeless", "no hope", "lost hope", "pointless", "no point", "whats the point", "what is the point", "why bother",
+		"hopeless", "no hope", "lost hope", "pointless", "no point", "whats the point", "what is the point", "see the point", "see any point",
+		"point of anything", "point in anything", "point of living", "point in living", "point of trying", "point in trying",
+		"point of me", "point to anything", "why bother",
 		"why try", "give up", "giving up", "gave up", "given up", "cant do this", "cant take", "cant handle", "cant cope",
 		"cant anymore", "cant breathe", "cant go on", "cant carry on", "cant keep going", "cant keep doing", "cant live",
 		"all too much", "its too much", "too much for me", "too much to handle", "empty inside", "numb", "nothing matters",

@@ -85,6 +85,7 @@ func TestRiskCue(t *testing.T) {
 		"sorry for everything":                              true, // a goodbye
 		"they would be better off if i wasnt around":        true, // burden
 		"there is no way out of this":                       true, // entrapment
+		"i just dont see the point of anything":             true, // hopelessness
 		"i only eat one apple a day":                        true, // restriction
 		"he said if i tell anyone hell hurt my sister":      true, // abuse
 		"i dont want live anymore":                          true, // a learner's English
