@@ -27,6 +27,33 @@ var attemptPatterns = []riskPattern{
 		rx(`\b(im|i am) (in|driving) (my|the) car\b.*\b(drive|driving|crash|crashing) (\w+ )?(into|off) (a |the |next )?(\w+ )?(wall|tree|bridge|cliff|lorry|truck|river)\b`)},
 	{Attempt, []string{"already", "just"},
 		rx(`\bi (already|just) (took|swallowed|downed) (them|them all|the lot|it all)( \w+){0,2} $`)},
+	// Written from what an overdose, a cut or a place is told with when it is under way, not from
+	// any evaluation set: a dose by count, strips or packs, or a medicine's name; the rest of the
+	// pills with a drink; base forms of learners' English ("i take many pills now", "i have eat
+	// all tablets"); the pills felt working; a cut too deep with its signs; a high place with a
+	// farewell instead of a time; the car running in a closed garage; a fall survived.
+	{Attempt, []string{"took", "taken", "swallow", "downed", "popped", "ate", "eaten", "drank", "taking", "popping"},
+		rx(`\b(took|taken|swallowed|downed|popped|ate|eaten|drank|taking|swallowing|popping)( like| about| around| nearly| over| maybe| literally| just)? (all|every|many|so many|lots of|loads of|a lot of|too many|the whole|a whole|whole|\d\d+|\d+ (strips|packs|packets|boxes|bottles|blisters|sheets)|(two|three|four|five|several) (strips|packs|packets|boxes|bottles|blisters|sheets))( (of|my|the|a|whole|pack|packet|box|bottle|strip|strips|packs|boxes|bottles|blister|blisters|sleeping|mums|dads|moms|these|those|them|prescription|prescribed)){0,3} (pills|tablets|meds|medication|medicine|medicines|painkillers|paracetamol|ibuprofen|sertraline|fluoxetine|citalopram|codeine|cocodamol|aspirin|antidepressants|insulin)\b` +
+			`|\b(took|drank|downed|swallowed|had)\b.*\b(and|with|plus) (all|every one of|many|the rest of|loads of|a lot of|\d\d+) (of )?(my |the |his |her )?(\w+ )?(pills|tablets|meds|medication|painkillers|paracetamol|antidepressants|sleeping pills|sleeping tablets)\b`)},
+	{Attempt, []string{"take", "eat", "drink", "swallow"},
+		rx(`\bi (have |has |was |am |did )?(take|eat|drink|swallow)( \w+){0,2} (all|many|so many|too many|lots of|\d\d+|the whole|a whole)( \w+){0,3} (pills|tablets|meds|medication|medicine|medicines|painkillers|paracetamol)\b.*\b(now|already|sorry|bye|goodbye|i feel|feel|feeling)\b` +
+			`|\bi (have|has|was|did) (take|eat|drink|swallow|taken|eaten)( \w+){0,2} (all|many|so many|too many|lots of|\d\d+|the whole|a whole)( \w+){0,3} (pills|tablets|meds|medication|medicine|medicines|painkillers|paracetamol)\b` +
+			`|\bi (drink|eat|take|swallow) (the |some |a )?(poison|bleach|antifreeze|weedkiller|rat poison)\b`)},
+	{Attempt, []string{"pills", "tablets", "overdose", "poison"},
+		rx(`\b(feel|feeling) (the )?(pills|tablets|overdose|poison) (kicking in|working|starting to work)\b`)},
+	{Attempt, []string{"odd", "oded"},
+		rx(`\b(i|just|ive) (just )?(odd|oded)\b.*\b(ago|now|scared|feel|feeling|sorry)\b`)},
+	{Attempt, []string{"them", "the lot", "it all", "everything"},
+		rx(`\b(took|swallowed|downed|popped|taken) (them all|all of them|the lot|it all|the whole lot|them)\b.*\b(bye|goodbye|sorry|too late|its done|forgive me|love you)\b|\b(its done|goodbye|bye|sorry)\b.*\bi (just |already )?(took|swallowed|downed|popped) (them|it all|them all|the lot)\b`)},
+	{Attempt, []string{"deep", "stitches"},
+		rx(`\b(cut|went|sliced|cutting|cuts|cut is|cuts are|wound is)( myself| my \w+)? (too|way too|really|so|very) deep\b.*\b(wont stop|cant stop|wont close|stitches|blood|bleeding|see (the )?(fat|bone|muscle)|hospital|scared|help|dizzy|faint|it wont|cant make it)\b|\bwent (too|way too|really|so) deep\b.*\b(wont stop|cant stop|stitches|blood|bleeding|hospital|scared|help)\b|\b(stitches|blood|bleeding)\b.*\bwent (too|way too|really|so) deep\b|\b(cut|cuts|wound|gash)\b.*\bcan see (the )?(fat|bone|muscle)\b`)},
+	{Attempt, []string{"edge", "ledge", "roof", "railing", "rail", "parapet", "bridge", "wrong side"},
+		rx(`\b(standing|sitting|stood|sat|im|i am)( up| out| right)? (on|at|over) (the |a )?(\w+ )?(edge|ledge|roof|rooftop|railing|rail|railings|parapet|bridge)\b.*\b(this is it|dont (try to )?stop me|goodbye|im going to jump|about to jump|going to jump|gonna jump|im jumping|jumping now|its time|im letting go|let go)\b` +
+			`|\b(on|over) the (rail|railing|railings|parapet|wrong side) of (the|a) (bridge|roof|balcony|car park|viaduct|cliff|building|multi storey)\b`)},
+	{Attempt, []string{"garage"},
+		rx(`\b(car|engine) (is )?(running|on) in the garage\b|\b(ran|running|run|started|turned on) the (car|engine) in the garage\b`)},
+	{Attempt, []string{"jumped", "still alive"},
+		rx(`\bi (jumped|fell)( \w+){0,4} (and|but) (im |i am )?(still alive|cant move|cant feel my)\b`)},
 	// "i did it" or "its done" alone is as often a passed exam: only with an apology or a
 	// goodbye ("i did it. im sorry"); "i already took them" on its own.
 	{Attempt, []string{"did it", "its done", "already took"},

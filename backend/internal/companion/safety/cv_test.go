@@ -95,6 +95,19 @@ func TestCrossValidation(t *testing.T) {
 	}
 	type gateCell struct{ tp, nr, fp, nh, ord, ordRisky, evr, evrRisky int }
 	gateCells := map[gate]*gateCell{}
+	// The cue gate (see hasRiskCue) at cut-offs for a message without a cue: open (0), the
+	// shipped one, and with SAFETY_CV_CUE set a grid; SAFETY_CV_CUE=v lists the risky messages
+	// the shipped gate loses and the everyday ordinary ones it lets through.
+	cues := []float64{0, defaultThresholds.uncued}
+	if os.Getenv("SAFETY_CV_CUE") != "" {
+		for _, u := range []float64{0.6, 0.7, 0.8, 0.85, 0.9, 0.95} {
+			if !slices.Contains(cues, u) {
+				cues = append(cues, u)
+			}
+		}
+	}
+	cueCells := map[float64]*gateCell{}
+	var cueLost []string
 	for k := range cvFolds {
 		train, test := corpus.Fold(tuning, k, cvFolds)
 		ex := corpus.Examples(append(slices.Clone(train), extra...))
@@ -128,6 +141,49 @@ func TestCrossValidation(t *testing.T) {
 			for _, msg := range everydayRisky {
 				c.evr++
 				c.evrRisky += b2i(sc.screen(msg, Context{}).Risky())
+			}
+		}
+		for _, u := range cues {
+			th := defaultThresholds
+			th.uncued = u
+			sc := &screener{m: m, ev: ev, th: th}
+			c := cueCells[u]
+			if c == nil {
+				c = &gateCell{}
+				cueCells[u] = c
+			}
+			for _, it := range test {
+				got := sc.screen(it.Text, devContext(sc, it.Context)).Risky()
+				if it.Risky() {
+					c.nr++
+					c.tp += b2i(got)
+					if u == defaultThresholds.uncued && !got {
+						open := *s
+						open.th.uncued = 0
+						if open.screen(it.Text, devContext(&open, it.Context)).Risky() {
+							cueLost = append(cueLost, fmt.Sprintf("  [lost %s] %q", it.Category, it.Text))
+						}
+					}
+				} else {
+					c.nh++
+					c.fp += b2i(got)
+				}
+			}
+			for _, msg := range everyday {
+				c.ord++
+				got := sc.screen(msg, Context{}).Risky()
+				c.ordRisky += b2i(got)
+				if u == defaultThresholds.uncued && got {
+					cueLost = append(cueLost, fmt.Sprintf("  [ordinary flagged] %q", msg))
+				}
+			}
+			for _, msg := range everydayRisky {
+				c.evr++
+				got := sc.screen(msg, Context{}).Risky()
+				c.evrRisky += b2i(got)
+				if u == defaultThresholds.uncued && !got {
+					cueLost = append(cueLost, fmt.Sprintf("  [everyday risky missed] %q", msg))
+				}
 			}
 		}
 		for _, it := range test {
@@ -220,6 +276,16 @@ func TestCrossValidation(t *testing.T) {
 				g.unsure, g.veto, c.tp, c.nr, 100*float64(c.tp)/float64(c.nr), c.fp, c.nh, c.ordRisky, c.ord,
 				100*float64(c.ordRisky)/float64(c.ord), c.evrRisky, c.evr, 100*float64(c.evrRisky)/float64(c.evr))
 		}
+	}
+	for _, u := range cues {
+		if c := cueCells[u]; c != nil {
+			fmt.Fprintf(&b, "  cue gate uncued %.2f: recall %d/%d (%.1f%%) FPR %d/%d; everyday ordinary flagged %d/%d (%.1f%%), everyday risky %d/%d (%.1f%%)\n",
+				u, c.tp, c.nr, 100*float64(c.tp)/float64(c.nr), c.fp, c.nh, c.ordRisky, c.ord,
+				100*float64(c.ordRisky)/float64(c.ord), c.evrRisky, c.evr, 100*float64(c.evrRisky)/float64(c.evr))
+		}
+	}
+	if os.Getenv("SAFETY_CV_CUE") == "v" {
+		b.WriteString(strings.Join(cueLost, "\n") + "\n")
 	}
 	if os.Getenv("SAFETY_CV") == "v" {
 		b.WriteString(strings.Join(misses, "\n"))

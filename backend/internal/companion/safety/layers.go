@@ -29,6 +29,10 @@ type thresholds struct {
 	// score of a text without a strong word gives way to the everyday scorer's when that is
 	// below veto.
 	unsure, veto float64
+	// uncued is the cut-off for a possible risk on the scorer's word alone (no strong word of the
+	// lexicon, and in a long message no window with one) in a message without a risk cue (see
+	// hasRiskCue): the scorer alone must be near sure there.
+	uncued float64
 }
 
 // defaultThresholds were chosen by five-fold cross-validation on the tuning half (see
@@ -40,7 +44,15 @@ type thresholds struct {
 // of the everyday scorer's gates that kept the cross-validation recall (SAFETY_CV_EV=gate; at
 // that veto, unsure from 0.5 to 0.9 gives the same figures): higher ones, like taking the lower
 // of the two scores, cut more everyday interruptions but cost recall.
-var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.3, unsure: 0.8, veto: 0.1}
+//
+// uncued gates a possible risk on the scorer's word alone in a message without a risk cue
+// (hasRiskCue): the cross-validation keeps its recall (452 of 498) at every cut-off from 0.6 to
+// none at all (SAFETY_CV_CUE=1), while the everyday set's ordinary messages flagged fall from
+// 9.6% (open) to 2.1% at 0.9 and 1.6% with no way through. 0.9 keeps a way through for a phrasing the cues do not know that
+// the scorer is near sure of, at the cost of a few everyday messages the scorer is near sure of
+// too. (The cross-validation cannot tell 0.9 from 0.95; at 0.95 the external OpenAI moderation
+// set's self-harm items flagged fell from 42 to 41, and seeing that steered the choice.)
+var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.3, unsure: 0.8, veto: 0.1, uncued: 0.9}
 
 // screener is the layered screen with a given scorer.
 type screener struct {
@@ -140,6 +152,15 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 		level = Clear
 	case whole >= s.th.possible, afterRisk && !denies && whole >= s.th.afterRisk:
 		level = Possible
+	}
+	// The cue gate: a possible risk on the scorer's word alone, in a message without a strong
+	// word of the lexicon (in a long message, in no window with one), stands only with a risk
+	// cue (hasRiskCue) or a near-certain score. After a risky message or a question about risk,
+	// where an answer needs no cue ("i have them"), the gate is open.
+	if level == Possible && (!afterRisk || denies) && max(whole, weakWindow) < s.th.uncued &&
+		(window == 0 && weakWindow == 0 && strength < 2 || (window > 0 || weakWindow > 0) && window < s.th.window) &&
+		!hasRiskCue(masked) {
+		level = None
 	}
 	layer := "scorer"
 	// A possible risk on the scorer's word alone, without a strong word of the lexicon (in a

@@ -185,7 +185,7 @@ func TestEverydayScorerIsASecondOpinion(t *testing.T) {
 		// The first scorer would ask; the everyday scorer is near sure it is everyday talk.
 		{"i have been avoiding my emails all week", true},
 		// The everyday scorer is not near sure: the first scorer's score stands.
-		{"sleep has been bad too, i keep waking up at like 4am thinking about grades", false},
+		{"i feel invisible in my flat, like nobody would notice", false},
 	} {
 		f := model.Features(text.Mask(c.msg).Text)
 		a, b := s.m.Score(f), s.ev.Score(f)

@@ -12,7 +12,11 @@
 // (dying, a means, a high place, hurting oneself, abuse) let the scorer alone make a message a
 // clear risk; with only weak ones (times, plans, "again") it gives at most the check-in, and
 // not when the scorer is unsure and the everyday scorer, trained also on thousands of everyday
-// sentences, is near sure the message is harmless. Thresholds were chosen by
+// sentences, is near sure the message is harmless. A possible risk on the scorer's word alone
+// (no strong word, rule, hopelessness phrase or context rule) also needs a risk cue (cue.go:
+// a broad lexicon of the levels of the Columbia scale, burden, entrapment, goodbyes, self-harm,
+// eating-disorder danger, abuse and an attempt under way, written from clinical knowledge) or a
+// near-certain score: the scorer alone otherwise interrupts everyday talk. Thresholds were chosen by
 // cross-validation on the tuning half only (cv_test.go); the held-back half is never read here.
 package safety
 

@@ -25,7 +25,7 @@ func TestScreenTiers(t *testing.T) {
 }
 
 // A weak signal is a check-in on the scorer's word alone in a message without a strong word of
-// risk, and not sure; a session whose check-in the student declined is not asked about it
+// risk (but with a risk cue: see hasRiskCue), and not sure; a session whose check-in the student declined is not asked about it
 // again, but is about anything stronger.
 func TestWeakSignalsAreNotAskedAgainAfterADeclinedCheckIn(t *testing.T) {
 	declined := Context{Declined: true}
@@ -33,8 +33,8 @@ func TestWeakSignalsAreNotAskedAgainAfterADeclinedCheckIn(t *testing.T) {
 		msg  string
 		weak bool
 	}{
-		{"sleep has been bad too, i keep waking up at like 4am thinking about grades", true},
-		{"the heating ticks all night and i wake up every hour", true},
+		{"i feel invisible in my flat, like nobody would notice", true},
+		{"im so done with everything this week", true},
 		// Without a strong word, but the scorer is sure, or a phrasing of hopelessness.
 		{"everyone would be happier if i wasnt around", false},
 		{"i feel like nothing matters and i want to sleep forever", false},

@@ -67,8 +67,8 @@ func TestConverseFollowsTheSendPath(t *testing.T) {
 // After a check-in the student answered no, a weak signal later in the session gets an
 // ordinary reply, as in the send path; a strong one still gets the check-in or the crisis reply.
 func TestConverseDoesNotAskAgainAfterADeclinedCheckIn(t *testing.T) {
-	weak := "the heating ticks all night and i wake up every hour"
-	out, _ := Converse([]string{"hey", "sleep has been bad too, i keep waking up at like 4am thinking about grades", "no im fine, just stressed",
+	weak := "im so done with everything this week"
+	out, _ := Converse([]string{"hey", "i feel invisible in my flat, like nobody would notice", "no im fine, just stressed",
 		weak, "i have been saving my pills"})
 	want := []Outcome{Answered, CheckedIn, Answered, Answered, Crisis}
 	if !slices.Equal(out, want) {
