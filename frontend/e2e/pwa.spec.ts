@@ -46,6 +46,37 @@ function shown(page: Page) {
   );
 }
 
+/**
+ * Records, in the worker, when each push event arrives and when its showNotification is called
+ * and settles (ms since now); returns a reader of that record ("worker gone" when the worker was
+ * stopped and its record lost). A lost push then says which stage it never reached.
+ */
+async function tracePushes(worker: Worker): Promise<() => Promise<string>> {
+  await worker.evaluate(`(() => {
+    const t0 = Date.now();
+    const log = (self.__pushTrace = ['worker ' + self.serviceWorker.state]);
+    self.addEventListener('push', () => log.push('push ' + (Date.now() - t0)));
+    const show = self.registration.showNotification.bind(self.registration);
+    self.registration.showNotification = (...args) => {
+      log.push('show ' + (Date.now() - t0));
+      return show(...args).then(
+        (v) => (log.push('shown ' + (Date.now() - t0)), v),
+        (e) => { log.push('failed ' + e); throw e; },
+      );
+    };
+  })()`);
+  return async () => JSON.stringify(await worker.evaluate('self.__pushTrace').catch((e: unknown) => `worker gone (${String(e)})`));
+}
+
+/** Waits for exactly `notice` to show; a failure adds the worker's trace of the pushes. */
+async function expectShown(page: Page, notice: object, trace: () => Promise<string>, what: string) {
+  try {
+    await expect.poll(() => shown(page), { timeout: 30_000, message: what }).toEqual([notice]);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\nthe worker's trace: ${await trace()}`);
+  }
+}
+
 test('a signed-out visit to the landing page installs no service worker (its budgets hold)', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Find Clarity with Percolate' })).toBeVisible();
@@ -118,6 +149,16 @@ test('the app is installable: Chromium finds no installability error in its mani
 //   saying whether the worker got it); a first loop that closed each notification by script lost
 //   a push in 2 of its 3 contexts the same way, while 10 fresh contexts pushing as this journey
 //   does (0.1-1 s after control) lost none. Not yet known whether the event reaches the worker.
+// Ruled out since (2026-11-29): the worker's push handler calls event.waitUntil synchronously on
+// showNotification's own promise (no fetch, no clients lookup, nothing that can throw before it);
+// the journey pushes only after navigator.serviceWorker.ready and a reload under the worker's
+// control, and the worker is then 'activated' (traced). Not reproduced: 10 of 10 alone
+// (--repeat-each 10, load 2-8) and 3 of 3 in a mixed run with the check-in, mood and reminder
+// journeys (--repeat-each 3, two workers, load 4-6), each push shown 14-160 ms after delivery.
+// Still open: a slow fetch of the notification's icon and badge (showNotification settles only
+// once the browser has them), or CDP's delivery itself. tracePushes names the stage a lost push
+// missed: a trace without "push" was never delivered, one with "show" but no "shown" waited on
+// the browser.
 // The notifications are compared whole, so a failure names any extra one.
 test.fixme('a delivered push shows a notification, and its click opens the check-in card', async ({ page, context, request, baseURL }) => {
   test.setTimeout(120_000);
@@ -138,6 +179,7 @@ test.fixme('a delivered push shows a notification, and its click opens the check
     });
   });
   await cdp.send('ServiceWorker.enable');
+  const trace = await tracePushes(await appWorker(context));
   const payload = { title: 'A minute for you', body: 'How is today going?', url: '/dashboard#checkin' };
   const notice = {
     title: payload.title,
@@ -152,7 +194,7 @@ test.fixme('a delivered push shows a notification, and its click opens the check
     registrationId: await registrationId,
     data: JSON.stringify(payload),
   });
-  await expect.poll(() => shown(page), patient).toEqual([notice]);
+  await expectShown(page, notice, trace, 'the first push');
 
   // A click: headless Chromium has no notification to click, so the worker is handed the
   // same notificationclick event a click dispatches, with the notification it shows. Its
@@ -175,7 +217,7 @@ test.fixme('a delivered push shows a notification, and its click opens the check
     registrationId: await registrationId,
     data: JSON.stringify(payload),
   });
-  await expect.poll(() => shown(page), patient).toEqual([notice]);
+  await expectShown(page, notice, trace, 'the second push');
   const worker = await appWorker(context);
   await worker.evaluate(`self.clients.openWindow = async (url) => { self.__opened = url; return null; }`);
   await worker.evaluate(click);

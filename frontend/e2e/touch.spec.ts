@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { AxeResults } from 'axe-core';
 import { signIn, verifiedAccount } from './support';
 
@@ -297,4 +297,87 @@ test("at 360 px /reset's buttons and the dashboard's search placeholder are whol
   await expect(search).toHaveAttribute('placeholder', 'Search by session name or date');
   const measured = await whole(search);
   expect(measured, JSON.stringify(measured)).toMatchObject({ onScreen: true, fits: true });
+});
+
+/**
+ * What the page shows now at 390 px, looked at as a phone would: nothing wider than the screen
+ * (no sideways scroll), every target 44 × 44 px or more, and axe's WCAG rules in both schemes.
+ * A screenshot of each scheme is attached for a person to look at.
+ */
+async function phoneCheck(page: Page, where: string, found: string[], testInfo: TestInfo) {
+  const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+  if (width.scroll > width.inner) found.push(`${where}: ${width.scroll} px wide on a ${width.inner} px screen`);
+  for (const s of await smallTargets(page)) found.push(`${where}: ${s}`);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    await page.evaluate((s) => document.documentElement.setAttribute('data-mantine-color-scheme', s), scheme);
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResults> } }).axe;
+      await Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a instanceof CSSTransition)
+          .map((a) => a.finished.catch(() => undefined)),
+      );
+      const results = await axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+        resultTypes: ['violations'],
+      });
+      return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+    });
+    for (const v of violations) found.push(`${where} (${scheme}): ${v}`);
+    const shot = testInfo.outputPath(`${where.replace(/\W+/g, '-')}-${scheme}.png`);
+    await page.screenshot({ path: shot });
+    await testInfo.attach(`${where} (${scheme})`, { path: shot, contentType: 'image/png' });
+  }
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
+}
+
+test("a refused check-in's line on the card and the logout dialog for unsent check-ins, at 390 px", async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000);
+  await signIn(page, await verifiedAccount(request, 'touch-unsent'));
+  await expect(page.getByRole('heading', { name: 'How are you right now?' })).toBeVisible();
+  // A check-in kept on this device while offline for a month: older than the server takes a
+  // kept check-in back, so the app's send of it, as the page opens, is refused for good.
+  await page.evaluate(() => {
+    const userId = (JSON.parse(localStorage.getItem('user')!) as { id: string }).id;
+    const d = new Date(Date.now() - 30 * 86_400_000);
+    const day = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    const kept = [{ data: { clientId: crypto.randomUUID(), mood: 2, localDate: day } }];
+    localStorage.setItem(`checkinQueue:${userId}`, JSON.stringify(kept));
+  });
+  await page.reload();
+  const card = page.getByTestId('checkin-card');
+  const refused = card.getByRole('alert').filter({ hasText: "A check-in wasn't saved" });
+  await expect(refused).toContainText(/Your check-in from \w+ \d+ \w+ \(low\) couldn't be saved: Must be a date in the last 7 days/);
+  await expect(refused.getByRole('button', { name: 'Save it for today' })).toBeVisible();
+  await expect(refused.getByRole('button', { name: 'Discard' })).toBeVisible();
+  const found: string[] = [];
+  await refused.scrollIntoViewIfNeeded();
+  await phoneCheck(page, 'dashboard refused check-in', found, testInfo);
+
+  // Logout from the phone menu: the kept check-in cannot be sent, so the app asks first.
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log out?' });
+  await expect(dialog).toContainText("1 check-in on this device hasn't been saved yet.");
+  await expect(dialog.getByRole('button', { name: 'Stay signed in' })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Log out anyway' })).toBeVisible();
+  await phoneCheck(page, 'logout dialog', found, testInfo);
+  // Too long for one row at 390 px, the two answers are one above the other, each the dialog's
+  // full width (not wrapped at two widths, flush right).
+  const stay = (await dialog.getByRole('button', { name: 'Stay signed in' }).boundingBox())!;
+  const leave = (await dialog.getByRole('button', { name: 'Log out anyway' }).boundingBox())!;
+  expect(leave.y).toBeGreaterThanOrEqual(stay.y + stay.height);
+  expect([leave.x, leave.width]).toEqual([stay.x, stay.width]);
+  expect(stay.width).toBeGreaterThan(300);
+
+  // Staying keeps the check-in and the session; Discard then removes the line.
+  await dialog.getByRole('button', { name: 'Stay signed in' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.keyboard.press('Escape'); // the menu, still open behind the dialog
+  await refused.getByRole('button', { name: 'Discard' }).click();
+  await expect(refused).toBeHidden();
+  expect(found, `at 390 px:\n${found.join('\n')}`).toEqual([]);
 });

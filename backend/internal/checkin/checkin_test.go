@@ -116,6 +116,49 @@ func TestSummaryReadsTheWindowAndTheMonth(t *testing.T) {
 	}
 }
 
+// TestSummaryYearIsTheLast365Days: days=365 is today and the 364 days before it, counting both,
+// the same days the mood page's year view draws (YearPixels: end - 364 … end): the day before
+// the first is out, the first and today are in, tomorrow is out.
+func TestSummaryYearIsTheLast365Days(t *testing.T) {
+	ctx := context.Background()
+	st := pgtest.New(t)
+	s := New(st, nil)
+	fixedNow(s, "2026-11-29T12:00:00Z")
+	u := pgtest.User(t, st, "PREMIUM").ID
+	for _, d := range []string{"2025-11-29", "2025-11-30", "2026-11-29", "2026-11-30"} {
+		if _, err := st.Queries().InsertCheckin(ctx, dbgen.InsertCheckinParams{UserID: u, Mood: 3, Emotions: []string{}, Tags: []string{}, LocalDate: date(d)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	days := func(sum Summary) []string {
+		var out []string
+		for _, d := range sum.PerDay {
+			out = append(out, d.Date.Format(time.DateOnly))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		today    *time.Time
+		from, to string
+		perDay   []string
+	}{
+		{nil, "2025-11-30", "2026-11-29", []string{"2025-11-30", "2026-11-29"}},
+		// The caller's today is already the 30th: the window moves with it.
+		{new(date("2026-11-30")), "2025-12-01", "2026-11-30", []string{"2026-11-29", "2026-11-30"}},
+	} {
+		sum, err := s.Summary(ctx, u, 365, c.today)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := int(sum.To.Sub(sum.From).Hours()/24) + 1; n != 365 || sum.Days != 365 {
+			t.Errorf("%d days from %s to %s (Days %d), want 365", n, sum.From.Format(time.DateOnly), sum.To.Format(time.DateOnly), sum.Days)
+		}
+		if got := days(sum); sum.From.Format(time.DateOnly) != c.from || sum.To.Format(time.DateOnly) != c.to || !reflect.DeepEqual(got, c.perDay) {
+			t.Errorf("today %v: %s … %s with %v, want %s … %s with %v", c.today, sum.From.Format(time.DateOnly), sum.To.Format(time.DateOnly), got, c.from, c.to, c.perDay)
+		}
+	}
+}
+
 // TestLowStreakAtMostOnceAWeek: the third very low check-in in a row brings the card; the
 // fourth does not, nor does another streak within seven days; a week later one does.
 func TestLowStreakAtMostOnceAWeek(t *testing.T) {

@@ -1,4 +1,5 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
+import classes from './UnsentCheckinsModal.module.css';
 
 interface UnsentCheckinsModalProps {
   /** How many check-ins are kept on this device, unsent; the dialog shows while there are any. */
@@ -21,14 +22,14 @@ export function UnsentCheckinsModal({ count, onStay, onDiscard }: UnsentCheckins
     <Modal opened={count > 0} onClose={onStay} title="Log out?" centered>
       <Stack gap="md">
         <Text>{text}</Text>
-        <Group justify="flex-end">
+        <div className={classes.actions}>
           <Button variant="default" onClick={onStay}>
             Stay signed in
           </Button>
           <Button color="clay" onClick={onDiscard}>
             Log out anyway
           </Button>
-        </Group>
+        </div>
       </Stack>
     </Modal>
   );

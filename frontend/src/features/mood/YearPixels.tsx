@@ -16,13 +16,21 @@ const ROW = 11;
 const LEFT = 18;
 const HEAD = 14;
 
-/** The twelve months up to `end`'s, oldest first, as 'YYYY-MM'. */
-function months(end: string): string[] {
-  const [y, m] = end.split('-').map(Number);
-  return Array.from({ length: 12 }, (_, i) => {
-    const d = new Date(Date.UTC(y, m - 12 + i, 1));
-    return d.toISOString().slice(0, 7);
-  });
+/** The first day drawn: 364 days before `end`, so that the view holds 365 days counting both. */
+const yearStart = (end: string) => addDays(end, -364);
+
+/**
+ * The months from `start`'s to `end`'s, oldest first, as 'YYYY-MM': twelve or thirteen (the same
+ * month of two years, each in part), so that no day of the 365 is left out of the grid or the table.
+ */
+function months(start: string, end: string): string[] {
+  const [y, m] = start.split('-').map(Number);
+  const out: string[] = [];
+  for (let i = 0; ; i++) {
+    const month = new Date(Date.UTC(y, m - 1 + i, 1)).toISOString().slice(0, 7);
+    if (month > end.slice(0, 7)) return out;
+    out.push(month);
+  }
 }
 
 /** A pixel's outline: a 2 px-rounded rectangle, as one subpath. */
@@ -42,14 +50,15 @@ interface Pixels {
 
 /**
  * A year "in pixels": one column per month, one row per day of the month, each day with a
- * check-in filled in its mood's colour. The 365 days are six paths (one per mood, one for the
- * days without a check-in), not 365 elements: the page draws and lays them out at once. Too small
- * for numbers, so the sentence and the table under it give each month's days and mean mood.
+ * check-in filled in its mood's colour. The 365 days (today and the 364 before it, the same
+ * window as the server's days=365 summary) are six paths (one per mood, one for the days without
+ * a check-in), not 365 elements: the page draws and lays them out at once. Too small for
+ * numbers, so the sentence and the table under it give each month's days and mean mood.
  */
 export const YearPixels = memo(function YearPixels({ end, days }: Props) {
-  const start = addDays(end, -364);
+  const start = yearStart(end);
   const byDay = new Map(days.filter((d) => d.date >= start && d.date <= end).map((d) => [d.date, d.mood]));
-  const cols = months(end);
+  const cols = months(start, end);
   const width = LEFT + cols.length * COL;
   const height = HEAD + 31 * ROW;
   // Index 0 for the days without a check-in, 1–5 for the moods.

@@ -77,7 +77,15 @@ describe('the mood charts', () => {
 
   it('draws a year in pixels, each day in its mood’s path, with each month in the table', async () => {
     const { user, container } = render(
-      <YearPixels end="2026-11-29" days={[{ date: '2025-12-01', mood: 2, count: 1 }, { date: '2026-11-29', mood: 5, count: 1 }, { date: '2025-11-29', mood: 3, count: 1 }]} />,
+      <YearPixels
+        end="2026-11-29"
+        days={[
+          { date: '2025-11-29', mood: 3, count: 1 },
+          { date: '2025-11-30', mood: 1, count: 1 },
+          { date: '2025-12-01', mood: 2, count: 1 },
+          { date: '2026-11-29', mood: 5, count: 1 },
+        ]}
+      />,
     );
     const pixel = (date: string) => container.querySelector(`[data-testid="year-pixels"] path[data-days~="${date}"]`);
     expect(pixel('2026-11-29')).toHaveAttribute('data-mood', '5');
@@ -85,20 +93,41 @@ describe('the mood charts', () => {
     expect(pixel('2025-12-01')).toHaveAttribute('data-mood', '2');
     expect(pixel('2026-11-28')).not.toHaveAttribute('data-mood');
     expect(pixel('2026-11-28')).toHaveAttribute('fill', 'none');
-    // Twelve columns, December to November: nothing after the last day, nothing before the first.
+    // The 365 days are today and the 364 before it: 30 November 2025 is the first, drawn in a
+    // thirteenth column; nothing after the last day, nothing before the first.
+    expect(pixel('2025-11-30')).toHaveAttribute('data-mood', '1');
     expect(pixel('2026-11-30')).toBeNull();
     expect(pixel('2025-11-29')).toBeNull();
-    // Every day of the twelve columns once (1 December to 29 November), each one outline of its path.
-    const paths = [...container.querySelectorAll('[data-testid="year-pixels"] path')];
-    const drawn = paths.flatMap((p) => p.getAttribute('data-days')!.split(' '));
-    expect(drawn).toHaveLength(364);
-    expect(new Set(drawn).size).toBe(364);
-    for (const p of paths) expect(p.getAttribute('d')!.match(/z/g)).toHaveLength(p.getAttribute('data-days')!.split(' ').length);
-    expect(screen.getByText('The last 365 days: you checked in on 2 days.')).toBeInTheDocument();
+    for (const p of container.querySelectorAll('[data-testid="year-pixels"] path')) {
+      expect(p.getAttribute('d')!.match(/z/g)).toHaveLength(p.getAttribute('data-days')!.split(' ').length);
+    }
+    expect(screen.getByText('The last 365 days: you checked in on 3 days.')).toBeInTheDocument();
     await user.click(screen.getByText('Show as a table'));
     const rows = within(screen.getByRole('table', { name: 'Your year, month by month' })).getAllByRole('row');
-    expect(rows).toHaveLength(13);
-    expect(rows[1]).toHaveTextContent('December 202512');
-    expect(rows[12]).toHaveTextContent('November 202615');
+    expect(rows).toHaveLength(14);
+    expect(rows[1]).toHaveTextContent('November 202511');
+    expect(rows[2]).toHaveTextContent('December 202512');
+    expect(rows[13]).toHaveTextContent('November 202615');
   });
+
+  // The sentence's "365 days", the days drawn and the table's months must be the same days, wherever
+  // today falls in its month (mid-month, a month's first or last day, a leap day in the window).
+  it.each(['2026-11-29', '2026-11-15', '2026-12-01', '2026-11-30', '2026-12-31', '2028-03-01', '2028-12-31'])(
+    'draws exactly the 365 days up to %s, each once, and the sentence and the table count the same days',
+    async (end) => {
+      // A check-in on every day of the window, and on the day on each side of it.
+      const day = (n: number) => new Date(Date.parse(`${end}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+      const window = Array.from({ length: 365 }, (_, i) => day(i - 364));
+      const days = [day(-365), ...window, day(1)].map((date, i) => ({ date, mood: (i % 5) + 1, count: 1 }));
+      const { user, container } = render(<YearPixels end={end} days={days} />);
+      const drawn = [...container.querySelectorAll('[data-testid="year-pixels"] path')].flatMap((p) => p.getAttribute('data-days')!.split(' '));
+      expect(drawn.sort()).toEqual(window);
+      expect(screen.getByText('The last 365 days: you checked in on 365 days.')).toBeInTheDocument();
+      await user.click(screen.getByText('Show as a table'));
+      const rows = within(screen.getByRole('table', { name: 'Your year, month by month' })).getAllByRole('row').slice(1);
+      const counted = rows.map((r) => Number(within(r).getAllByRole('cell')[0].textContent));
+      expect(counted.reduce((a, b) => a + b, 0)).toBe(365);
+      expect(counted.every((n) => n > 0)).toBe(true);
+    },
+  );
 });

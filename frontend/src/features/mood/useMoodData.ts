@@ -41,7 +41,7 @@ export function useMoodData(today: string) {
   const month = useGetCheckinSummary({ days: 30, today }, { query: { select: toMonth } });
   const year = useGetCheckinSummary({ days: 365, today }, { query: { select: toYear, retry: false } });
   // The year is drawn with the sections under the month, after the month's first paint (MoodPage);
-  // its 364 days are a few paths, so its answer is drawn as it comes, not deferred again.
+  // its 365 days are a few paths, so its answer is drawn as it comes, not deferred again.
   return {
     month: load(month, (m) => m),
     year: load(year, (y) => y.days),
