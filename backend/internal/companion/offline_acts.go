@@ -112,7 +112,7 @@ var (
 	reBye       = lazyre.MustCompile(`(^|\b)(bye+|byee+|goodbye|good ?night|night|nite|gotta go|got to go|have to go|need to go|gtg|laters|later|see ya|see you|ttyl|cya|talk (to you )?(later|soon|tomorrow)|i should (sleep|go)|going to (go|bed|sleep)|gonna go|im gonna go|im going to go)( x+)?$`)
 	reByeIn     = lazyre.MustCompile(`\b(bye+|gotta go|got to go|have to go|need to go|gtg|laters|see ya|ttyl|cya|gonna go|gotta run|got to run|have to run|need to run|gotta dash|im going to go|going to go|im off|off to bed)\b|^(ok |okay )?(thanks|thank you|cheers|ty)\b.{0,60}\b(going to|gonna|off to|have to|gotta)\b|^(ok |okay )?(im |i )?(going to|gonna|off to|will|ill) .{0,60}\b(thanks|thank you|thank u|cheers|ty)( x+)?$`)
 	reThanksEnd = lazyre.MustCompile(`^(ok |okay |k )?(thanks|thank you|thank u|thx|ty|cheers)( so much| a lot)?( x+)?$|\b(this|that|it) (really )?helped\b|\bthanks for (listening|letting me)`)
-	reGoodNews  = lazyre.MustCompile(`\b(i (passed|got (in|it|the (job|place|offer|scholarship|internship|role|part))|won|did it|made it)|got (an? )?(offer|first|distinction|a star)|good news|great news|went (really )?(well|fine|great)|(she|he|they) said yes|nailed it|aced it|smashed it|got merged)\b|` +
+	reGoodNews  = lazyre.MustCompile(`\b(i (passed|got (in|it|the (job|place|offer|scholarship|internship|role|part))|won|did it|made it)|got (an? )?(offer|first|distinction|a star)|good news|great news|went (really )?(well|fine|great)|(she|he|they) said yes|nailed it|aced it|smashed it|got merged|(to|gonna|going to|out to) celebrate)\b|` +
 		// Praise passed on ("my tutor said my essay was the best in the class"), relief ("so
 		// im free now") and a plain good word for what happened ("which is actually kind of nice").
 		`\b(said|says|told me|thinks) (that )?(my|i|im|it|its) (\w+ ){0,3}(is |was |are |were )?(really |so |actually |genuinely )?(good|great|strong|brilliant|amazing|excellent|impressive|ready|the best|one of the best|the clearest|one of the clearest|really good)\b|` +
@@ -149,7 +149,7 @@ func readAct(u userTurn, keywords bool) act {
 		return actCorrection
 	}
 	if !question {
-		if !keywords && len(words) >= 3 && !negatedNews(n) && len(u.feelings) == 0 && !hardOwnWord(n) && !reOthersView.MatchString(n) && nearest(n, actGoodNews) >= 0.6 {
+		if !keywords && len(words) >= 3 && !negatedNews(n) && len(u.feelings) == 0 && !hardOwnWord(n) && !reOthersView.MatchString(n) && goodWord(u.text, n) && nearest(n, actGoodNews) >= 0.6 {
 			return actGoodNews
 		}
 		return actShare
@@ -190,6 +190,20 @@ var (
 	reYou        = lazyre.MustCompile(`\b(you|u|your|ur)\b`)
 	reAskOpinion = lazyre.MustCompile(`\b(do|would|dont) (you|u) think\b|\bwhat would you do\b`)
 )
+
+var (
+	// reGoodCue is a word good news comes with: the encoder's nearness to the good-news
+	// examples alone is not enough ("i guess i just feel really behind everyone else" is near
+	// "i did it, i actually did it" in shape, not in meaning).
+	reGoodCue = lazyre.MustCompile(`\b(celebrat\w*|more than|better|best|good|great|well|fine|nice|lovely|sweet|yes|yay|woo+|finally|passed|got|won|proud|happy|relieved|glad|amazing|brilliant|awesome|love|loved|managed|done|free|offer|offered|accepted|praised|thrilled|excited)\b`)
+	// reHardCue is a word no good news comes with ("behind", "hard", "dont want").
+	reHardCue = lazyre.MustCompile(`\b(behind|hard|harder|bad|worse|worst|dont|cant|wont|couldnt|shouldnt|stress\w*|worr\w*|anxious|scared|afraid|sad|tired|alone|lonely|lost|stuck|struggl\w*|fail\w*|miss|missing|hate|awful|terrible|difficult|rough|tough|cry\w*|upset|angry|annoyed|empty|nothing|nobody|ashamed|embarrass\w*|guilty|pressure|overwhelm\w*|because|bc|cos|cuz|why|if only|wish|useless|rubbish|crap|shit)\b`)
+)
+
+// goodWord: the message says something good in a word of its own and nothing hard.
+func goodWord(text, n string) bool {
+	return (reGoodCue.MatchString(n) || strings.Contains(text, "!")) && !reHardCue.MatchString(n)
+}
 
 // nearest is the similarity of text to the closest labelled example of a.
 func nearest(text string, a act) float32 {

@@ -13,7 +13,7 @@ func (r *reply) respond() bool {
 	if r.act == actShare && in == intentClosing && (sub != "thanks" || strings.HasSuffix(plain(r.cur.text), "cheers")) {
 		r.act = actGoodbye
 	}
-	if r.act == actShare && len(r.s.turns) > 1 && !strings.Contains(r.cur.text, "?") && !r.negativeNow() && !r.ownHardWord() {
+	if r.act == actShare && len(r.s.turns) > 1 && !strings.Contains(r.cur.text, "?") && !r.negativeNow() && !r.ownHardWord() && !reHardCue.MatchString(plain(r.cur.text)) {
 		// Good news goes on ("the stats resit!!! 58!!!" after "I PASSED"): stay with it.
 		if prev := r.s.turns[len(r.s.turns)-2]; !prev.flagged && len(strings.Fields(r.cur.text)) >= 3 && readAct(prev, r.keywords) == actGoodNews {
 			r.act = actGoodNews
