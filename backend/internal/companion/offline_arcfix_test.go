@@ -42,3 +42,53 @@ func TestGoodNewsNeedsGoodNews(t *testing.T) {
 		}
 	}
 }
+
+// situationNamed is the situation whose first example is ex.
+func situationNamed(t *testing.T, ex string) *situation {
+	t.Helper()
+	for i := range situations {
+		if situations[i].examples[0] == ex {
+			return &situations[i]
+		}
+	}
+	t.Fatalf("no situation %q", ex)
+	return nil
+}
+
+// A situation's lines are said only when the session is about it: homesickness never comes
+// up for a group project or parents separating, a drifting friendship never for a group
+// project, a fight with a friend never for a noisy flatmate.
+func TestSituationLinesOnlyWhenTheSessionIsAboutIt(t *testing.T) {
+	homesick := situationNamed(t, "i miss home so much")
+	drift := situationNamed(t, "my school friends and i are drifting apart")
+	fight := situationNamed(t, "my friend and i had a fight")
+	for _, c := range []struct {
+		msgs  []string
+		wrong []*situation
+	}{
+		{[]string{"ugh group project drama again", "nobody replies to my messages and the deadline is monday",
+			"i feel like im doing everything myself tbh", "idk what to do", "i just want it to be over"}, []*situation{homesick, drift}},
+		{[]string{"my parents told me theyre separating", "i just feel kind of numb about it",
+			"its weird thinking about christmas now", "i dont really know where ill stay", "everything feels different"}, []*situation{homesick}},
+		{[]string{"so my flatmate plays music till 3am", "ive asked him twice already", "im so tired all the time now",
+			"i dont want to make it awkward", "we used to get on fine"}, []*situation{homesick, fight}},
+	} {
+		replies := converse(t, Profile{}, c.msgs...)
+		for i, r := range replies {
+			for _, sit := range c.wrong {
+				if containsOneOf(r, sit.lines, sit.again, sit.questions) {
+					t.Errorf("%q got another situation's line (%s): %q", c.msgs[i], sit.examples[0], r)
+				}
+			}
+		}
+	}
+	// The session's own situation is still heard without its word in the last message.
+	replies := converse(t, Profile{}, "i miss home so much", "everyone here already has their friends", "i just sit in my room most nights")
+	own := false
+	for _, r := range replies[1:] {
+		own = own || containsOneOf(r, homesick.lines, homesick.again, homesick.questions)
+	}
+	if !own {
+		t.Errorf("a homesick session never got a homesickness line: %q", replies)
+	}
+}
