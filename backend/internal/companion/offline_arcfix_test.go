@@ -92,3 +92,37 @@ func TestSituationLinesOnlyWhenTheSessionIsAboutIt(t *testing.T) {
 		t.Errorf("a homesick session never got a homesickness line: %q", replies)
 	}
 }
+
+// A phrase said back ends on a noun: the gist is cut before a preposition, an adverb, an
+// -ing verb or a person's verb, and a slot filled with a broken phrase makes no line.
+func TestGistEndsOnANounPhrase(t *testing.T) {
+	for in, want := range map[string]string{
+		"i cant do anything with my phone without checking it": "your phone",
+		"my flatmate plays music till 3am":                     "your flatmate",
+		"my phone ringing all night is the worst":              "your phone",
+		"my sister whenever she visits":                        "your sister",
+		"our tutor anymore tbh":                                "your tutor",
+		"i hate the group meeting":                             "the group meeting",
+		"my driving test":                                      "your driving test",
+	} {
+		if got := gistOf(in); got != want {
+			t.Errorf("gistOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+	q := gistQ[0]
+	if q.fits(map[string]string{"gist": "your phone without"}) {
+		t.Errorf("a line fits a slot filled with a broken phrase")
+	}
+	if !q.fits(map[string]string{"gist": "your phone"}) {
+		t.Errorf("a line does not fit a noun phrase")
+	}
+	msgs := []string{"i cant focus on anything with my phone without checking it", "ugh group project drama again", "its all just a lot"}
+	for i, r := range converse(t, Profile{}, msgs...) {
+		low := strings.ToLower(r)
+		for _, bad := range []string{"phone without", "ugh group", " without at", " without?"} {
+			if strings.Contains(low, bad) {
+				t.Errorf("%q: reply says a broken phrase %q: %q", msgs[i], bad, r)
+			}
+		}
+	}
+}

@@ -248,7 +248,7 @@ var situations = []situation{
 			"Which part of the application feels stickiest right now?")},
 	{examples: []string{"everyone is talking about me online", "someone posted a screenshot of my message", "there is drama in the group chat and people are picking sides"},
 		keywords: []string{"screenshot", "posted", "drama", "sides", "chat"},
-		topics:   []string{"screenshot", "posted", "post", "drama", "sides", "chat", "online", "instagram", "insta", "snap", "story", "comments", "rumour", "rumor"},
+		topics:   []string{"screenshot", "posted", "post", "sides", "chat", "online", "instagram", "insta", "snap", "story", "comments", "rumour", "rumor"},
 		lines: lines(false,
 			"When something spreads online, it can feel like everyone is watching at once.",
 			"Being caught up in group drama is exhausting, even when it didn't start with you.",

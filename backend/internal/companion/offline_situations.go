@@ -52,7 +52,7 @@ func (r *reply) situationLines() []tmpl {
 func (r *reply) situationNow() *situation {
 	var b strings.Builder
 	for i := max(0, len(r.s.turns)-3); i < len(r.s.turns); i++ {
-		if u := r.s.turns[i]; !u.flagged && !u.sensitive {
+		if u := r.s.turns[i]; !u.flagged && !u.sensitive && !IsStarter(u.text) {
 			b.WriteString(plain(u.text) + " ")
 		}
 	}
@@ -127,9 +127,18 @@ func usesTopic(text string, topics []string) bool {
 func (r *reply) sessionText() string {
 	var b strings.Builder
 	for _, u := range r.s.turns {
-		if !u.flagged && !u.sensitive {
+		if !u.flagged && !u.sensitive && !IsStarter(u.text) {
 			b.WriteString(plain(u.text) + " ")
 		}
 	}
 	return b.String()
+}
+
+// StarterText is the web app's message that opens a new chat (chat.StarterMessage): no
+// words of the user's, so no topic ("start" is no procrastination).
+const StarterText = "Hello! I'd like to start a new conversation."
+
+// IsStarter says whether text is the starter message.
+func IsStarter(text string) bool {
+	return strings.EqualFold(strings.TrimSpace(text), StarterText)
 }
