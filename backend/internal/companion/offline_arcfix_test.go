@@ -126,3 +126,28 @@ func TestGistEndsOnANounPhrase(t *testing.T) {
 		}
 	}
 }
+
+// One person given a relation and a name is one person: never "your brother or Aaron?".
+func TestARelationAndItsNameAreOnePerson(t *testing.T) {
+	for _, msgs := range [][]string{
+		{"my brother aaron keeps taking my stuff without asking", "and my brother never says sorry", "idk", "aaron just laughs it off", "its so annoying", "ugh"},
+		{"my brother is being a pain", "his name is aaron btw", "aaron thinks hes always right", "idk what to do", "my brother wont listen", "its so annoying"},
+	} {
+		replies := converse(t, Profile{}, msgs...)
+		for i, r := range replies {
+			low := strings.ToLower(r)
+			if strings.Contains(low, "brother") && strings.Contains(low, "aaron") {
+				t.Errorf("%q: the brother and Aaron counted as two: %q", msgs[i], r)
+			}
+		}
+	}
+	// Two people stay two.
+	s := &session{}
+	for i, m := range []string{"my brother is being a pain", "and my friend aaron says im overreacting"} {
+		s.turns = append(s.turns, s.parse(m, i, contextAfter(nil)))
+	}
+	s.samePeople()
+	if s.people.canonical("brother") == "aaron" {
+		t.Errorf("a friend named Aaron was taken for the brother")
+	}
+}

@@ -160,7 +160,35 @@ func newSession(p Prompt, m screens) *session {
 	_, _ = h.Write([]byte(p.Message))
 	s.seed = h.Sum64()
 	s.turns = append(s.turns, s.parse(p.Message, len(s.turns), c))
+	s.samePeople()
 	return s
+}
+
+// samePeople names a person the user gave both a relation and a name by the name in every
+// turn ("your brother" is Aaron once "his name is aaron"), so one person is one thread.
+func (s *session) samePeople() {
+	if len(s.people.same) == 0 {
+		return
+	}
+	for t := range s.turns {
+		items := s.turns[t].items[:0]
+		seen := map[string]bool{}
+		for _, it := range s.turns[t].items {
+			if it.kind == kindPerson {
+				if c := s.people.canonical(it.key); c != it.key {
+					if p := s.people.find(c); p != nil {
+						it.key, it.short, it.full, it.plural = c, p.name, p.name, false
+					}
+				}
+				if seen[it.key] {
+					continue
+				}
+				seen[it.key] = true
+			}
+			items = append(items, it)
+		}
+		s.turns[t].items = items
+	}
 }
 
 // ownReply strips the notices the chat path puts before a reply, and reports false for the
