@@ -138,6 +138,10 @@ func readAct(u userTurn, keywords bool) act {
 	// "which is actually kind of nice" goes on from the message before: no question.
 	asks := reQuestionStart.MatchString(q) && !(reRelative.MatchString(q) && !strings.Contains(u.text, "?"))
 	question := strings.Contains(u.text, "?") || asks
+	if planAfterQuestion(u.text) {
+		// "25 mins then a break? ok i can try that" answers its own question with a plan.
+		asks, question = false, false
+	}
 	switch {
 	case reBye.MatchString(n) && !(len(words) > 5 && reGoThere.MatchString(n)) || (reByeIn.MatchString(n) && !question) || (reThanksEnd.MatchString(n) && !question && len(words) <= 12):
 		return actGoodbye

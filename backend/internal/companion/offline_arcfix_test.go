@@ -151,3 +151,34 @@ func TestARelationAndItsNameAreOnePerson(t *testing.T) {
 		t.Errorf("a friend named Aaron was taken for the brother")
 	}
 }
+
+// A plan said after a question the user answers themselves is met as a plan, not answered
+// as a question.
+func TestAPlanAfterAQuestionIsSeen(t *testing.T) {
+	for _, msg := range []string{"25 mins then a break? ok i can try that", "maybe just the intro first? yeah ill start with that tonight", "text her first? ok ill give it a go"} {
+		if a := MessageAct(msg, false); a != "share" {
+			t.Errorf("%q read as %s, want a plan (share)", msg, a)
+		}
+		if !planAfterQuestion(msg) {
+			t.Errorf("%q: no plan read after the question", msg)
+		}
+	}
+	for _, msg := range []string{"should i text her first? idk", "what if it doesnt work? ill have wasted a week", "is that normal?"} {
+		if planAfterQuestion(msg) {
+			t.Errorf("%q read as a plan after a question", msg)
+		}
+	}
+	for _, msgs := range [][]string{
+		{"i cant focus on revising at all", "my exam is next week and i keep scrolling instead", "what should i do", "25 mins then a break? ok i can try that"},
+		{"i have so much coursework", "idk where to start", "maybe just the intro first? yeah ill start with that tonight"},
+	} {
+		replies := converse(t, Profile{}, msgs...)
+		last := replies[len(replies)-1]
+		if !containsOneOf(last, planAffirm) {
+			t.Errorf("%q: the plan is not met as a step: %q", msgs[len(msgs)-1], last)
+		}
+		if strings.Contains(last, "not sure I can answer") {
+			t.Errorf("%q: answered as a question: %q", msgs[len(msgs)-1], last)
+		}
+	}
+}
