@@ -119,9 +119,9 @@ var (
 		`\b(im|i am|i m) (finally |now |totally )?(free|off the hook)\b|` +
 		`^(and |which |that |it |this )?(is |was |s |its |thats )?(actually |kind of |kinda |really |quite |pretty |so )*(nice|lovely|sweet|cute|cool)( tbh| honestly| lol)?$`)
 	reCorrection    = lazyre.MustCompile(`^(no|nah|wait|sorry|actually)\b.{0,20}\b(wait|sorry|i mean|i meant|wrong|not|actually|the real)\b|^(actually )?(wait|no) (i|it|its|the)\b|^(well |ok |okay |hmm )?not (a|an|really|exactly|quite) \w+( \w+)? (more like|its|it was|its more)\b`)
-	reQuestionStart = lazyre.MustCompile(`^(should|do|does|did|is|are|am|was|were|would|will|can|could|how|what|why|where|when|which|any)\b`)
+	reQuestionStart = lazyre.MustCompile(`^(should|do|does|did|is|are|am|was|were|would|will|can|could|how|what|why|where|when|which|any|who (can|do|should|could|would))\b`)
 	reSelfRule      = lazyre.MustCompile(`\b(do|did|can|will|would) you (ever )?(get|feel|remember|know|like|care|have|mind|judge|think about)\b|\bare you (like this|real|human|a person|a bot|an ai|always|ever|okay|ok|tired|bored)\b`)
-	rePracticalRule = lazyre.MustCompile(`\b(how (do|can|should|would) (i|you|we|people)|what (do|should|would|can) i (even )?(say|write|wear|do|bring|put|cook|ask)|what (do|does) (they|people|a \w+) (usually |even |actually )?(ask|do)|any (tips|advice|ideas)|tips for|is there (an? )?(easy|quick|good) way|^what (stuff|food|things|is|are)\b.*\b(best|cheapest|easiest|quickest)\b)`)
+	rePracticalRule = lazyre.MustCompile(`\b(how (do|can|should|would) (i|you|we|people)|who (can|do|should|could) i (even )?(talk|speak|go|turn|ask)( to)?|^what (actually |usually )?(helps|works) (with|for|when|if)|what (do|should|would|can) i (even )?(say|write|wear|do|bring|put|cook|ask)|what (do|does) (they|people|a \w+) (usually |even |actually )?(ask|do)|any (tips|advice|ideas)|tips for|is there (an? )?(easy|quick|good) way|^what (stuff|food|things|is|are)\b.*\b(best|cheapest|easiest|quickest)\b)`)
 	reOpinionRule   = lazyre.MustCompile(`\b(should i|do you think|is it (normal|ok|okay|weird|bad|too|wrong|fair)|is that (normal|ok|okay|weird|bad|fair|a bad)|am i (being|too|wrong|overreacting)|would it be|was (it|that|\w+ing( \w+){0,3}) a mistake|is it (even )?worth|does that make sense|does that change|thats (actually )?fair right|why do i)\b`)
 )
 

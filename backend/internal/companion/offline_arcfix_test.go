@@ -1,6 +1,7 @@
 package companion
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -179,6 +180,57 @@ func TestAPlanAfterAQuestionIsSeen(t *testing.T) {
 		}
 		if strings.Contains(last, "not sure I can answer") {
 			t.Errorf("%q: answered as a question: %q", msgs[len(msgs)-1], last)
+		}
+	}
+}
+
+// Practical questions students commonly ask get a short, concrete written answer, asked in
+// words other than the answer's examples; each answer ends on one question and neither
+// diagnoses nor prescribes.
+func TestPracticalQuestionsGetAWrittenAnswer(t *testing.T) {
+	cases := map[string]string{
+		"ok but how do i start revising when i have like 6 topics and no time": "red, amber or green",
+		"how do i say no to my mate when she keeps asking me out every weekend":  "kind no",
+		"how do i tell my dad i failed maths":                                     "next step ready",
+		"how do i tell my parents im changing course":                             "your reasons and a rough plan",
+		"how do i get my flatmate to stop blasting music at 2am":                  "specific time",
+		"how do i ask for an extension im so behind":                              "before the deadline",
+		"how do i get to sleep before my exam tomorrow":                           "stop revising an hour before bed",
+		"how do i make friends at uni i didnt go to freshers":                     "societies keep taking people",
+		"how do i deal with a group member who does nothing":                      "named task",
+		"how do i calm down before my presentation on friday":                     "first minute out loud",
+		"how do i apologise to my best friend":                                    "good apology",
+		"how do i stop checking his instagram":                                    "autopilot",
+		"how do i balance my shifts and uni work":                                 "fixed things",
+		"how do i get up for 9am lectures":                                        "across the room",
+		"how do i ask my lecturer for help":                                       "office hours",
+		"what helps when youre homesick":                                          "regular call home",
+		"how do i tell my gf i need space":                                        "what you need, not about them",
+		"how do i message an old friend after ages":                               "explain the gap",
+		"who can i talk to at uni about feeling like this":                        "wellbeing",
+	}
+	for q, want := range cases {
+		replies := converse(t, Profile{}, "hey", q)
+		if !strings.Contains(replies[1], want) {
+			t.Errorf("%q: no written answer (%q): %q", q, want, replies[1])
+		}
+	}
+	bad := []string{"you have anxiety", "you have depression", "diagnos", "disorder", "depression", "medication", "pills", "tablets", "melatonin", "you should take"}
+	quoted := regexp.MustCompile(`"[^"]*"`)
+	for _, x := range answers {
+		if x.kind != actPractical {
+			continue
+		}
+		for _, tm := range x.text {
+			if n := strings.Count(quoted.ReplaceAllString(tm.src, ""), "?"); n != 1 || !strings.HasSuffix(tm.src, "?") {
+				t.Errorf("answer %q: %d questions, want one, at the end", x.examples[0], n)
+			}
+			low := strings.ToLower(tm.src)
+			for _, b := range bad {
+				if strings.Contains(low, b) {
+					t.Errorf("answer %q says %q", x.examples[0], b)
+				}
+			}
 		}
 	}
 }
