@@ -143,7 +143,7 @@ func readAct(u userTurn, keywords bool) act {
 		asks, question = false, false
 	}
 	switch {
-	case reBye.MatchString(n) && !(len(words) > 5 && reGoThere.MatchString(n)) || (reByeIn.MatchString(n) && !question) || (reThanksEnd.MatchString(n) && !question && len(words) <= 12):
+	case reBye.MatchString(n) && !(len(words) > 5 && reGoThere.MatchString(n)) && !timeNotBye(u.text, words) || (reByeIn.MatchString(n) && !question) || (reThanksEnd.MatchString(n) && !question && len(words) <= 12):
 		return actGoodbye
 	case reCallback.MatchString(n):
 		return actCallback
@@ -207,6 +207,32 @@ var (
 // goodWord: the message says something good in a word of its own and nothing hard.
 func goodWord(text, n string) bool {
 	return (reGoodCue.MatchString(n) || strings.Contains(text, "!")) && !reHardCue.MatchString(n)
+}
+
+// byeBefore are the words a goodbye's "night" or "later" comes after ("ok night x", "talk
+// to you later"); after any other ("last night", "ill text her later") it says when.
+var byeBefore = setOf("good", "ok", "okay", "k", "kk", "night", "gn", "so", "anyway", "anyways",
+	"alright", "right", "well", "you", "u", "ya", "yall", "talk", "speak", "chat", "catch",
+	"bye", "byee", "thanks", "ty", "cheers", "then", "lol", "haha", "x", "xx", "xxx", "go", "gtg")
+
+// timeNotBye: the message ends on "night" or "later" saying when something happens, not
+// goodbye ("we argued all night", "ill deal with it later").
+func timeNotBye(text string, words []string) bool {
+	if ss := sentences(text); len(ss) > 1 && len(strings.Fields(plain(ss[len(ss)-1]))) <= 2 {
+		return false // "thanks. i should sleep. night"
+	}
+	k := len(words)
+	for k > 0 && strings.Trim(words[k-1], "x") == "" {
+		k-- // a kiss after it
+	}
+	if k < 2 {
+		return false
+	}
+	switch words[k-1] {
+	case "night", "nite", "later", "laters":
+		return !byeBefore[words[k-2]]
+	}
+	return false
 }
 
 // nearest is the similarity of text to the closest labelled example of a.

@@ -234,3 +234,18 @@ func TestPracticalQuestionsGetAWrittenAnswer(t *testing.T) {
 		}
 	}
 }
+
+// "night" and "later" that say when something happens are no goodbye.
+func TestANightOrLaterThatSaysWhenIsNoGoodbye(t *testing.T) {
+	for _, msg := range []string{"i found out on the phone last night", "so my flatmate plays music till 3am every night",
+		"ill deal with it later", "we argued all night", "i cried the whole night", "he said hed call me later"} {
+		if a := MessageAct(msg, false); a == "goodbye" {
+			t.Errorf("%q read as a goodbye", msg)
+		}
+	}
+	for _, msg := range []string{"night", "ok night x", "good night", "gotta go, talk later", "talk to you later x", "ok anyway night", "see ya later", "thanks. i should sleep. night"} {
+		if a := MessageAct(msg, false); a != "goodbye" {
+			t.Errorf("%q read as %s, want goodbye", msg, a)
+		}
+	}
+}
