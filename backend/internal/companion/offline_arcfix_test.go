@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Examples written for these tests, the way students type; none is taken from the
@@ -247,5 +248,27 @@ func TestANightOrLaterThatSaysWhenIsNoGoodbye(t *testing.T) {
 		if a := MessageAct(msg, false); a != "goodbye" {
 			t.Errorf("%q read as %s, want goodbye", msg, a)
 		}
+	}
+}
+
+// A pronoun or a filler after a relation is no name: "my mum shes always on at me" keeps no
+// "mum called Shes".
+func TestAPronounAfterARelationIsNoName(t *testing.T) {
+	at := time.Date(2026, time.November, 23, 18, 0, 0, 0, time.UTC)
+	for _, msgs := range [][]string{
+		{"my mum shes always on at me about grades", "my brother hes fine tbh"},
+		{"my sister lol she never texts back", "my flatmate ngl is the worst"},
+	} {
+		for _, f := range OfflineMemoriesAt(msgs, Profile{}, at) {
+			low := strings.ToLower(f.Text)
+			for _, bad := range []string{"called shes", "called hes", "called lol", "called ngl", "is lol", "is ngl"} {
+				if strings.Contains(low, bad) {
+					t.Errorf("%q remembered from %q", f.Text, msgs)
+				}
+			}
+		}
+	}
+	if fs := OfflineMemoriesAt([]string{"my sister amira is 11 and shes obsessed with horses"}, Profile{}, at); len(fs) == 0 {
+		t.Errorf("a named sister is not remembered")
 	}
 }

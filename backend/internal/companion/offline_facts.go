@@ -196,7 +196,7 @@ var (
 
 // isName reports whether a plain word can be a first name ("amira", "jas", "ines").
 func isName(w string) bool {
-	if len(w) < 2 || len(w) > 14 || stopName[w] || relations[w] || strings.HasSuffix(w, "ing") ||
+	if len(w) < 2 || len(w) > 14 || stopName[w] || notLowerNames[w] || notModifiers[w] || fillerWords[w] || relations[w] || strings.HasSuffix(w, "ing") ||
 		strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") || isFeelingWord(w) {
 		return false
 	}
