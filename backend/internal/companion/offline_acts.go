@@ -138,6 +138,11 @@ func readAct(u userTurn, keywords bool) act {
 	// "which is actually kind of nice" goes on from the message before: no question.
 	asks := reQuestionStart.MatchString(q) && !(reRelative.MatchString(q) && !strings.Contains(u.text, "?"))
 	question := strings.Contains(u.text, "?") || asks
+	if reImplicitAsk.MatchString(q) {
+		// "idk how to tell my parents", "whats the best way to revise": a practical question
+		// without a question mark.
+		question = true
+	}
 	if planAfterQuestion(u.text) {
 		// "25 mins then a break? ok i can try that" answers its own question with a plan.
 		asks, question = false, false
@@ -162,7 +167,7 @@ func readAct(u userTurn, keywords bool) act {
 	switch {
 	case reAboutMe.MatchString(n) || toMe && reSelfRule.MatchString(n):
 		return actSelf
-	case rePracticalRule.MatchString(q):
+	case rePracticalRule.MatchString(q) || reImplicitAsk.MatchString(q):
 		return actPractical
 	case reOpinionRule.MatchString(q):
 		return actOpinion
@@ -189,6 +194,12 @@ var (
 	// reOthersView is what others assume about the user ("everyone assumes im fine"): no
 	// news of the user's own.
 	reOthersView = lazyre.MustCompile(`\b(everyone|everybody|people|they|he|she|my \w+) (assumes?|assumed|thinks?|thought|expects?|expected|acts? like|reckons?) (that )?(im|i am|i was|i m|its|it is|everything)\b`)
+	// reImplicitAsk is a practical question typed as a statement: "idk how to tell my
+	// parents", "not sure what to say to him", "whats the best way to revise", "help me
+	// figure out what to text him".
+	reImplicitAsk = lazyre.MustCompile(`^((i )?(really |just |honestly )?(idk|dont know|dunno|do not know|have no idea|have no clue)|(im |i m )?not sure|no idea|any (idea|ideas|tips))( \w+)? (how|what) (to|i (should|can|could|would)) (?:(?:even|actually|just) )?(say|tell|text|write|ask|word|bring|start|get|make|stop|reply|respond|handle|deal|talk|explain|revise|study|prepare|plan|fix|sort|approach|apologise|apologize|put|pick|choose|wear|cook|find|email|message|answer)\b|` +
+		`^(whats|hows|what is|how is) (the|a) (best|easiest|quickest|good|right|proper|least awkward|nicest) way (to|of)\b|` +
+		`^help me (figure out|work out|decide|think through|plan) (what|how)\b`)
 	reRelative   = lazyre.MustCompile(`^which (is|was|means|meant|made|makes)\b`)
 	reLeadFiller = lazyre.MustCompile(`^((hmm+|ok|okay|but|so|and|also|anyway|yeah|yea|like|honestly|tbh|wait|ugh|lol|haha|hi+|hey+|hello|heya|hiya)\s+)+`)
 	reYou        = lazyre.MustCompile(`\b(you|u|your|ur)\b`)

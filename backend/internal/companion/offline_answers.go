@@ -79,7 +79,7 @@ var answers = []answer{
 		[]string{"make friends", "meet people", "new city"}, lines(true,
 			"Friendships usually grow from seeing the same people regularly, so something weekly helps more than one big event: a club, a class, a volunteering slot or a regular night somewhere. Saying yes to the second invitation matters as much as the first. Is there something weekly you could try?")},
 	{actPractical, []string{"how do i just start when i keep procrastinating", "where do i put my phone so i dont grab it"},
-		[]string{"start", "phone", "procrastinat", "focus"}, lines(true,
+		[]string{"start", "phone", "procrastinat", "focus", "putting off", "put off"}, lines(true,
 			"Make the start tiny: set a timer for 25 minutes and aim for one rough paragraph, not a good one. Put your phone in another room or a bag out of reach, because distance works better than willpower. A short break when the timer ends makes the next round easier. What would the first 25 minutes be?")},
 	{actPractical, []string{"what do i do in the first ten minutes at a party where i dont know anyone"},
 		[]string{"party", "walking in", "first"}, lines(true,
@@ -113,7 +113,7 @@ var answers = []answer{
 			"A kind no is short and doesn't over-explain: \"I can't this time, but I'd love to see you next week.\" Offering another time shows it's about the plan, not them; a long list of reasons tends to invite a debate. Most friends take a clear no better than a reluctant yes. What do you want to say yes to instead?")},
 	{actPractical, []string{"how do i tell my parents i failed my exam", "how do i tell my mum i got a bad grade"},
 		[]string{"failed", "bad grade", "bad mark", "tell my parents", "tell my mum", "tell my dad"}, lines(true,
-			"It usually goes better at a calm moment than in a rush: say it plainly (\"I didn't pass the exam and I'm upset about it\"), then what happens next, like a resit or a chat with your tutor. Having a next step ready tends to turn the conversation from the grade to the plan. Parents often react first and settle after. What do you think their first reaction will be?")},
+			"It usually goes better at a calm moment than in a rush: say it plainly in a sentence or two, then what happens next, like a resit, a chat with your tutor or what you've decided. Having a next step ready tends to turn the conversation from the news to the plan. Parents often react first and settle after. What do you think their first reaction will be?")},
 	{actPractical, []string{"how do i tell my parents i want to change course", "how do i tell them im thinking of dropping out"},
 		[]string{"change course", "changing course", "switch course", "switching course", "dropping out", "drop out", "leave uni"}, lines(true,
 			"It helps to go in with your reasons and a rough plan: what isn't working, what you'd do instead, and what you've already found out, like the deadline for switching or who you've spoken to at uni. Saying \"I've thought about this a lot\" shows it isn't a whim, and asking for their thoughts keeps them on your side. What do you think they'll worry about most?")},
@@ -145,7 +145,7 @@ var answers = []answer{
 		[]string{"instagram", "insta", "stories", "checking", "unfollow", "mute"}, lines(true,
 			"Make it harder to do on autopilot: mute or unfollow for now (you can change it later), log out of the app for a week, or move it off your home screen. When the urge comes, doing something with your hands for a few minutes often lets it pass. What usually happens right before you check?")},
 	{actPractical, []string{"how do i balance my part time job and uni", "how do i fit work shifts around my studies"},
-		[]string{"part time", "shifts", "balance", "job and uni", "work and uni"}, lines(true,
+		[]string{"shifts", "balance", "job and uni", "work and uni"}, lines(true,
 			"Put the fixed things in a week plan first (lectures, shifts, travel), then give study two or three set blocks, even short ones, so it isn't squeezed into whatever is left. Telling your manager your deadline weeks early often gets you lighter shifts then. What does your busiest day look like?")},
 	{actPractical, []string{"how do i reach out to an old friend after ages", "how do i message someone i havent spoken to in a year"},
 		[]string{"reach out", "old friend", "after ages", "havent spoken", "out of the blue"}, lines(true,
@@ -251,15 +251,24 @@ func pickAnswersOf(a act, text string, keywords bool, least float32) ([][]tmpl, 
 			// An answer to "why do I always…" does not answer "should I…".
 			continue
 		}
+		kw := false
+		for _, k := range answers[i].keywords {
+			if strings.Contains(" "+n+" ", " "+k) {
+				kw = true
+				break
+			}
+		}
+		if a != actSelf && !kw && !sharesSubject(n, i) {
+			// Near in shape only: "how do i get my deposit back" is not "how do i just start
+			// when i keep procrastinating".
+			continue
+		}
 		var s float32
 		for k := range vs {
 			s = max(s, encoder.Cosine(&v, &vs[k]))
 		}
-		for _, k := range answers[i].keywords {
-			if strings.Contains(" "+n+" ", " "+k) {
-				s += 0.2
-				break
-			}
+		if kw {
+			s += 0.2
 		}
 		all = append(all, scored{i, s})
 		top = max(top, s)
@@ -283,4 +292,66 @@ var (
 	practicalFallback = lines(true,
 		"A way in that often works for {choice}: break it into the smallest first step, do that one today, and look at the rest afterwards. If someone else is involved, a short, honest message usually works better than a long one. What would that first step be?",
 	)
+	// practicalFallbackPlain follows a line that already named the question.
+	practicalFallbackPlain = lines(true,
+		"A way in that often works: break it into the smallest first step, do that one today, and look at the rest afterwards. If someone else is involved, a short, honest message usually works better than a long one. What would that first step be?",
+	)
 )
+
+// answerGeneric are words of a question that say nothing of its subject.
+var answerGeneric = setOf("tell", "make", "know", "think", "want", "need", "help", "even",
+	"like", "just", "actually", "people", "thing", "things", "always", "never", "stop",
+	"does", "without", "much", "more", "ever", "still", "good", "easy", "easiest", "gonna",
+	"quick", "tips", "advice", "ideas", "deal", "cope", "handle", "usually", "what", "right",
+	"feel", "feeling", "being", "getting", "really", "other", "someone", "anyone", "first", "over",
+	"part", "time", "find", "way", "bit", "lot", "day", "new", "old", "big", "use", "try", "ask",
+	"too", "bad", "did", "has", "had", "who", "why", "how", "can", "now", "not", "all", "one",
+	"two", "see", "put", "say", "let", "got", "get", "his", "her", "him", "she", "you", "our",
+	"out", "off", "the", "and", "for", "was", "are", "yet", "own", "any", "its", "ive", "ill",
+	"dont", "cant", "wont", "didnt", "isnt", "im")
+
+// answerSubjects are words of the engine's function-word lists that still name a subject.
+var answerSubjects = setOf("start", "work", "study", "miss", "love", "hate", "stuff", "sleep")
+
+// subjectStems are the subject words of a text (three letters or more: "job", "ex"), cut to
+// five letters.
+func subjectStems(n string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(n) {
+		if len(w) < 3 || notModifiers[w] && !answerSubjects[w] || topicFiller[w] || answerGeneric[w] || fillerWords[w] {
+			continue
+		}
+		if len(w) > 5 {
+			w = w[:5]
+		}
+		out[w] = true
+	}
+	return out
+}
+
+var (
+	answerStemsOnce sync.Once
+	answerStems     []map[string]bool
+)
+
+// sharesSubject: the question (plain) has a subject word of the answer's examples or keywords,
+// or none of its own.
+func sharesSubject(n string, i int) bool {
+	answerStemsOnce.Do(func() {
+		for _, x := range answers {
+			all := strings.Join(x.examples, " ") + " " + strings.Join(x.keywords, " ")
+			answerStems = append(answerStems, subjectStems(plain(all)))
+		}
+	})
+	stems := subjectStems(n)
+	if len(stems) == 0 {
+		// Nothing but the question's shape ("what do i say to her"): the encoder decides.
+		return true
+	}
+	for w := range stems {
+		if answerStems[i][w] {
+			return true
+		}
+	}
+	return false
+}

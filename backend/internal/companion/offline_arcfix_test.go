@@ -272,3 +272,29 @@ func TestAPronounAfterARelationIsNoName(t *testing.T) {
 		t.Errorf("a named sister is not remembered")
 	}
 }
+
+// A practical question typed as a statement is a question; a written answer is given only
+// when the question shares its subject, so a near shape alone gives no wrong answer.
+func TestPracticalQuestionsWithoutAQuestionMark(t *testing.T) {
+	for _, msg := range []string{"idk how to tell my parents", "i dont know what to say to him", "not sure how to bring it up with my flatmate",
+		"whats the best way to revise for a maths exam", "any idea how i can stop procrastinating"} {
+		if a := MessageAct(msg, false); a != "practical" {
+			t.Errorf("%q read as %s, want practical", msg, a)
+		}
+	}
+	// Distress is no practical question.
+	for _, msg := range []string{"i dont know what to do anymore", "idk what to feel", "idk how to cope"} {
+		if a := MessageAct(msg, false); a == "practical" {
+			t.Errorf("%q read as a practical question", msg)
+		}
+	}
+	for q, wrong := range map[string]string{
+		"how do i get my deposit back":               "Make the start tiny",
+		"how do i get better at talking in seminars": "wellbeing or student support",
+		"how do i fix my laptop screen":              "Make the start tiny",
+	} {
+		if r := converse(t, Profile{}, "hey", q)[1]; strings.Contains(r, wrong) {
+			t.Errorf("%q got another question's answer: %q", q, r)
+		}
+	}
+}

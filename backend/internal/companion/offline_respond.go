@@ -240,7 +240,14 @@ func (r *reply) realAnswer() bool {
 			// Not the same opening twice in a row.
 			r.w.add(keepAck, "weighing", v, weighingLines)
 		case r.act == actPractical && !r.lastUsed(askingLines):
-			r.w.add(keepAck, "asking", v, askingLines)
+			if r.w.add(keepAck, "asking", v, askingLines) {
+				// The question is named once: the fallback need not name it again.
+				for i := range groups {
+					if len(groups[i]) > 0 && &groups[i][0] == &practicalFallback[0] {
+						groups[i] = practicalFallbackPlain
+					}
+				}
+			}
 		}
 	}
 	if !r.w.add(keepBody, "realAnswer", v, groups...) {

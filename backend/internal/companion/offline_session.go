@@ -378,7 +378,7 @@ var shortOrder = []string{"laugh", "sigh", "unsure", "yes", "no", "okay"}
 func classify(u userTurn) (intent, string) {
 	n := plain(u.text)
 	words := strings.Fields(n)
-	question := strings.Contains(u.text, "?") && !planAfterQuestion(u.text)
+	question := strings.Contains(u.text, "?") && !planAfterQuestion(u.text) || reImplicitAsk.MatchString(reLeadFiller.ReplaceAllString(n, ""))
 	var content []item
 	for _, it := range u.items {
 		if it.kind != kindDay {
