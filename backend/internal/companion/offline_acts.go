@@ -1,6 +1,7 @@
 package companion
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 
@@ -152,7 +153,9 @@ func readAct(u userTurn, keywords bool) act {
 		return actGoodbye
 	case reCallback.MatchString(n):
 		return actCallback
-	case !asks && (reGoodNews.MatchString(n) || reDone.MatchString(n) && strings.Contains(u.text, "!") && !strings.Contains(" "+n+" ", " but ")) && !negatedNews(n):
+	case !asks && (reGoodNews.MatchString(n) || reDone.MatchString(n) && strings.Contains(u.text, "!") && !strings.Contains(" "+n+" ", " but ")) && !negatedNews(n) && !hardAfterBut(n):
+		return actGoodNews
+	case !asks && !strings.Contains(" "+n+" ", " but ") && (reNotBad.MatchString(n) || moreGoodNews(u.text, n)):
 		return actGoodNews
 	case reCorrection.MatchString(n):
 		return actCorrection
@@ -214,6 +217,54 @@ var (
 	// reHardCue is a word no good news comes with ("behind", "hard", "dont want").
 	reHardCue = lazyre.MustCompile(`\b(behind|hard|harder|bad|worse|worst|dont|cant|wont|couldnt|shouldnt|stress\w*|worr\w*|anxious|scared|afraid|sad|tired|alone|lonely|lost|stuck|struggl\w*|fail\w*|miss|missing|hate|awful|terrible|difficult|rough|tough|cry\w*|upset|angry|annoyed|empty|nothing|nobody|ashamed|embarrass\w*|guilty|pressure|overwhelm\w*|because|bc|cos|cuz|why|if only|wish|useless|rubbish|crap|shit)\b`)
 )
+
+var (
+	// reGoodNewsMore is good news in the other ways students type it: picked, a grade, a
+	// place or an offer got, a win, a result that came back good, a day that went well.
+	reGoodNewsMore = lazyre.MustCompile(`^(omg |so |ok |okay |guess what |update |yay |and |honestly |actually )*(passed|won|aced|nailed|smashed|got (in|it|the \w+|an? (offer|place|job|interview|first|distinction|merit)))\b|` +
+		`\b(i|we|just|finally|actually|out i|and i) (passed|won|aced|nailed|smashed)\b|` +
+		`\b(i|we|just|finally) (got|get|landed|was given|was offered|won) (the|a|an|my|our) (\w+ )?(job|place|offer|flat|house|room|internship|role|part|scholarship|bursary|grant|visa|apprenticeship|placement|contract|promotion|raise|spot|position|lead|interview|deposit back|tickets?)\b|` +
+		`\b(got|get|getting|scored|achieved) (a |an )?(2 1|21|first|distinction|merit|high \w+|a star|an a|full marks|\d{2,3} ?(percent|%)?)\b|` +
+		`\b(picked|chose|selected|accepted|shortlisted|promoted) me\b|\b(i|we) (was|were|got|have been|ve been) (picked|chosen|selected|accepted|shortlisted|promoted)\b|` +
+		`\b(came through|went (ok|okay|fine|alright|well|better|really well|so well|great)|wasnt (that|too|as|even that) bad)\b|` +
+		`\bproud of me\b|\bguess (what|who)\b|` +
+		`\b(results?|grades?|marks?|scores?) (are|were|was|is|came back|came in)( really| actually| pretty| so)? (good|great|fine|decent|better|amazing|ok|okay)\b|` +
+		`\b(today|it|this week|tonight|the day|the session) (was|has been|went) (a |actually |really |pretty |so )*(good|great|nice|lovely|decent|fun|better)( day| one)?\b|` +
+		`\b(results?|grades?|marks?|scores?)\b.{0,20}\b(theyre|its|they are|it is|they were|it was) (really |actually |pretty |so )?(good|great|decent|amazing|fine)\b|` +
+		`\b(i|we) got through (the|my|it|all)\b`)
+	// reRepliedBack: someone wrote back; with an exclamation mark, good news.
+	reRepliedBack = lazyre.MustCompile(`\b(texted|messaged|replied|wrote|called|got|rang) (me )?back$`)
+	// reNotBad is good news said through a negative ("i didnt fail lol", "we made up, shes
+	// not mad anymore").
+	reNotBad = lazyre.MustCompile(`\b(didnt|did not|dont have to|wont have to|no need to) (fail|resit|retake|redo|move out|drop out)\b|\b(not|isnt|wasnt|arent) (mad|angry|upset|annoyed|cross) (at me )?any ?more\b|\b(we|us) (made up|sorted it out|worked it out|are ok again|are okay again|are good again)\b`)
+)
+
+// hardAfterBut: what follows a "but" is hard ("i passed but i still feel awful").
+func hardAfterBut(n string) bool {
+	_, after, ok := strings.Cut(" "+n+" ", " but ")
+	return ok && (reHardCue.MatchString(after) || hardOwnWord(after) || len(DetectEmotions(after, 1)) > 0 && !feelingTalk[DetectEmotions(after, 1)[0]].positive)
+}
+
+// moreGoodNews: reGoodNewsMore with no hard word and no negation of it.
+func moreGoodNews(text, n string) bool {
+	if !(reGoodNewsMore.MatchString(n) || reRepliedBack.MatchString(n) && strings.Contains(text, "!")) || negatedNews(n) || reHardCue.MatchString(n) {
+		return false
+	}
+	// A number is good news only when it is a good mark ("got 72", not "got 38").
+	if m := reMarkNumber.FindStringSubmatch(n); m != nil && !reGoodNewsMoreNoNumber(n) {
+		v, err := strconv.Atoi(m[1])
+		return err == nil && v >= 60 && v <= 100
+	}
+	return true
+}
+
+// reMarkNumber is a mark got ("got 72").
+var reMarkNumber = lazyre.MustCompile(`\b(?:got|get|getting|scored|achieved) (?:a |an )?(\d{2,3})\b`)
+
+// reGoodNewsMoreNoNumber: the message is good news without its number.
+func reGoodNewsMoreNoNumber(n string) bool {
+	return reGoodNewsMore.MatchString(reMarkNumber.ReplaceAllString(n, " "))
+}
 
 // goodWord: the message says something good in a word of its own and nothing hard.
 func goodWord(text, n string) bool {

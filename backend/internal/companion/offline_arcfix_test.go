@@ -298,3 +298,25 @@ func TestPracticalQuestionsWithoutAQuestionMark(t *testing.T) {
 		}
 	}
 }
+
+// Good news in the ways students type it is met as good news; the same shapes with a bad
+// outcome, a hard word after "but" or a negation are not.
+func TestGoodNewsTheWayStudentsTypeIt(t *testing.T) {
+	for _, msg := range []string{"they picked me for the team!!", "i got a 2:1 on my essay", "we won the match", "passed my theory test",
+		"got 72 on the exam", "my offer came through", "the interview went ok actually", "she texted back!!", "i got the flat",
+		"my mum said shes proud of me", "i didnt fail lol", "got my results and theyre good", "guess who got the internship",
+		"we made up, shes not mad anymore", "honestly today was a good day", "i got through the whole presentation without freezing"} {
+		if a := MessageAct(msg, false); a != "good_news" {
+			t.Errorf("%q read as %s, want good_news", msg, a)
+		}
+	}
+	for _, msg := range []string{"got 38 on the exam", "i got the flu", "it went badly", "today was a bad day", "i passed but i still feel awful",
+		"we won but i played terribly", "i didnt get picked", "i got an email from my tutor", "she texted back", "i got through it somehow but it was awful"} {
+		if a := MessageAct(msg, false); a == "good_news" {
+			t.Errorf("%q read as good news", msg)
+		}
+	}
+	if r := converse(t, Profile{}, "hey", "got my results and theyre good")[1]; !containsOneOf(r, goodNewsTopic, goodNewsPlain) {
+		t.Errorf("good results not met as good news: %q", r)
+	}
+}
