@@ -320,3 +320,34 @@ func TestGoodNewsTheWayStudentsTypeIt(t *testing.T) {
 		t.Errorf("good results not met as good news: %q", r)
 	}
 }
+
+// Corrections in the ways students type them are taken up: what is right is said back as a
+// phrase that ends where it should, and what is denied is not asked about.
+func TestCorrectionsTheWayStudentsTypeThem(t *testing.T) {
+	for _, c := range []struct {
+		msgs      []string
+		want, not []string
+	}{
+		{[]string{"my exam is on friday and im stressed", "no its not the exam, its my mum shes been on at me about it"}, []string{"your mum"}, []string{"she's.", "exam"}},
+		{[]string{"i think im just tired", "wait no i meant my sister not my mum"}, []string{"your sister"}, []string{"not your mum"}},
+		{[]string{"the interview is tomorrow", "thats not what i meant, im not nervous about the interview, im nervous about telling my dad if i dont get it"}, []string{"your dad"}, []string{"interview"}},
+		{[]string{"me and jas fell out", "its less about jas and more about the whole group"}, []string{"group"}, []string{"Jas", "about the whole"}},
+	} {
+		last := c.msgs[len(c.msgs)-1]
+		if a := MessageAct(last, false); a != "correction" {
+			t.Errorf("%q read as %s, want correction", last, a)
+		}
+		r := converse(t, Profile{}, c.msgs...)
+		reply := r[len(r)-1]
+		for _, w := range c.want {
+			if !strings.Contains(reply, w) {
+				t.Errorf("%q: reply does not take up %q: %q", last, w, reply)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(reply, w) {
+				t.Errorf("%q: reply says %q: %q", last, w, reply)
+			}
+		}
+	}
+}

@@ -242,6 +242,10 @@ func (s *session) parse(text string, index int, c safety.Context) userTurn {
 		// The people the sentence is about, by a name in lower case or by "he" or "she",
 		// are tracked as if named.
 		for _, p := range s.people.read(sen, found, index) {
+			if contrasted && strings.Contains(" "+denied+" ", " "+p.key+" ") && !strings.Contains(" "+kept+" ", " "+p.key+" ") {
+				// "its less about jas and more about the group": not about Jas.
+				continue
+			}
 			if !slices.ContainsFunc(u.items, func(it item) bool { return it.kind == kindPerson && it.key == p.key }) {
 				u.items = append(u.items, item{kind: kindPerson, key: p.key, short: p.name, full: p.name, turn: index})
 			}
