@@ -109,7 +109,7 @@ func actVectors() []labelled {
 }
 
 var (
-	reCallback  = lazyre.MustCompile(`\b(going back to|back to (the|what|my|your|him|her|that)|like i said|as i said|like i mentioned|remember (i|when i|how i) (was|said|mentioned|told)|what i said (earlier|before|about)|i said (earlier|before))\b`)
+	reCallback  = lazyre.MustCompile(`\b(remember (the|that|what i said about|what i told you about) (\w+ )?(thing|stuff|bit|situation) (about|with)|(you know|u know|so|anyway|ok|okay|also) the \w+( \w+)? (thing|situation|stuff)\b|^(anyway|ok|okay|so|but) (about|re) |going back to|back to (the|what|my|your|him|her|that)|like i said|as i said|like i mentioned|remember (i|when i|how i) (was|said|mentioned|told)|what i said (earlier|before|about)|i said (earlier|before))\b`)
 	reBye       = lazyre.MustCompile(`(^|\b)(bye+|byee+|goodbye|good ?night|night|nite|gotta go|got to go|have to go|need to go|gtg|laters|later|see ya|see you|ttyl|cya|talk (to you )?(later|soon|tomorrow)|i should (sleep|go)|going to (go|bed|sleep)|gonna go|im gonna go|im going to go)( x+)?$`)
 	reByeIn     = lazyre.MustCompile(`\b(bye+|gotta go|got to go|have to go|need to go|gtg|laters|see ya|ttyl|cya|gonna go|gotta run|got to run|have to run|need to run|gotta dash|im going to go|going to go|im off|off to bed)\b|^(ok |okay )?(thanks|thank you|cheers|ty)\b.{0,60}\b(going to|gonna|off to|have to|gotta)\b|^(ok |okay )?(im |i )?(going to|gonna|off to|will|ill) .{0,60}\b(thanks|thank you|thank u|cheers|ty)( x+)?$`)
 	reThanksEnd = lazyre.MustCompile(`^(ok |okay |k )?(thanks|thank you|thank u|thx|ty|cheers)( so much| a lot)?( x+)?$|\b(this|that|it) (really )?helped\b|\bthanks for (listening|letting me)`)

@@ -351,3 +351,25 @@ func TestCorrectionsTheWayStudentsTypeThem(t *testing.T) {
 		}
 	}
 }
+
+// Callbacks the way students type them resolve to what they go back to.
+func TestCallbacksTheWayStudentsTypeThem(t *testing.T) {
+	for _, c := range []struct {
+		msgs []string
+		want string
+	}{
+		{[]string{"my flatmate chloe keeps eating my food", "and my dissertation is due in 2 weeks", "idk its a lot", "anyway about chloe, i think i need to say something"}, "Chloe"},
+		{[]string{"my sister is moving out next month", "also work has been awful", "remember the thing about my sister? shes actually leaving sooner"}, "sister"},
+		{[]string{"my driving test is on tuesday", "also my mate kev is being weird", "back to the driving test tho, im so nervous"}, "your driving test"},
+		{[]string{"i had a fight with mia", "and my mum is stressed about money", "you know the mia thing, she messaged me"}, "Mia"},
+	} {
+		last := c.msgs[len(c.msgs)-1]
+		if a := MessageAct(last, false); a != "callback" {
+			t.Errorf("%q read as %s, want callback", last, a)
+		}
+		r := converse(t, Profile{}, c.msgs...)
+		if reply := r[len(r)-1]; !strings.Contains(reply, c.want) || strings.Contains(reply, "Test") {
+			t.Errorf("%q: callback not resolved to %q: %q", last, c.want, reply)
+		}
+	}
+}
