@@ -2,6 +2,7 @@ package companion
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -371,5 +372,44 @@ func TestCallbacksTheWayStudentsTypeThem(t *testing.T) {
 		if reply := r[len(r)-1]; !strings.Contains(reply, c.want) || strings.Contains(reply, "Test") {
 			t.Errorf("%q: callback not resolved to %q: %q", last, c.want, reply)
 		}
+	}
+}
+
+// Memory offline keeps the facts of a session typed the way students type: a relation with
+// a word before it and an age, what someone says of the student, parents who split, named
+// flatmates, what a partner just mentioned is doing; nothing of a sensitive topic.
+func TestMemoryKeepsFactsTypedTheStudentWay(t *testing.T) {
+	at := time.Date(2026, time.November, 23, 18, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		msgs []string
+		want []string
+	}{
+		{[]string{"my driving test is at 9 tomorrow", "ive failed twice on roundabouts", "my little sister is 11 and she keeps asking if ill pass",
+			"my parents split in september", "my instructor says i drive well tho"},
+			[]string{"Has a driving test on Tuesday 24 November 2026", "Their sister is 11", "Their parents split in september", "Their instructor says they drive well"}},
+		{[]string{"my flatmates are called jess and tom", "i have my final interview with deloitte on thursday", "im a second year doing economics"},
+			[]string{"Their flatmates are Jess and Tom", "Has a final interview on Thursday 26 November 2026", "Is a second year doing economics"}},
+		{[]string{"me and my bf have been together 2 years", "hes in the army so we dont see each other much"}, []string{"Their boyfriend is in the army"}},
+	} {
+		var got []string
+		for _, f := range OfflineMemoriesAt(c.msgs, Profile{}, at) {
+			got = append(got, f.Text)
+		}
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: %q not kept (kept %q)", c.msgs, w, got)
+			}
+		}
+		for _, g := range got {
+			if strings.Contains(g, "called Split") || strings.HasPrefix(g, "Has a final on") {
+				t.Errorf("%q: kept %q", c.msgs, g)
+			}
+		}
+	}
+	if th := ThreadOn([]string{"Their boyfriend is in the army"}, Profile{}, at, time.Time{}); strings.Contains(th, "Their") {
+		t.Errorf("a thread says the memory's 'Their': %q", th)
+	}
+	for _, f := range OfflineMemoriesAt([]string{"my parents split in september"}, Profile{SensitiveTopics: "parents"}, at) {
+		t.Errorf("a sensitive topic remembered: %q", f.Text)
 	}
 }

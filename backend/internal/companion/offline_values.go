@@ -332,8 +332,8 @@ func memoryValue(m, sensitive string) (map[string]string, bool) {
 		verb, ok = strings.TrimSuffix(first, "s"), true
 	}
 	if !ok {
-		if first == "my" {
-			words[0] = "your"
+		if first == "my" || first == "their" {
+			words[0] = "your" // "Their boyfriend is in the army" → "your boyfriend is…"
 		}
 		return map[string]string{"memNoun": strings.Join(words, " ")}, true
 	}
