@@ -213,9 +213,9 @@ var (
 	// reGoodCue is a word good news comes with: the encoder's nearness to the good-news
 	// examples alone is not enough ("i guess i just feel really behind everyone else" is near
 	// "i did it, i actually did it" in shape, not in meaning).
-	reGoodCue = lazyre.MustCompile(`\b(celebrat\w*|more than|better|best|good|great|well|fine|nice|lovely|sweet|yes|yay|woo+|finally|passed|got|won|proud|happy|relieved|glad|amazing|brilliant|awesome|love|loved|managed|done|free|offer|offered|accepted|praised|thrilled|excited)\b`)
+	reGoodCue = lazyre.MustCompile(`\b(celebrat\w*|more than|better|best|good|great|well|fine|nice|lovely|sweet|yes|yay|woo+|finally|passed|won|proud|happy|relieved|glad|amazing|brilliant|awesome|love|loved|managed|done|free|offer|offered|accepted|praised|thrilled|excited)\b`)
 	// reHardCue is a word no good news comes with ("behind", "hard", "dont want").
-	reHardCue = lazyre.MustCompile(`\b(behind|hard|harder|bad|worse|worst|dont|cant|wont|couldnt|shouldnt|stress\w*|worr\w*|anxious|scared|afraid|sad|tired|alone|lonely|lost|stuck|struggl\w*|fail\w*|miss|missing|hate|awful|terrible|difficult|rough|tough|cry\w*|upset|angry|annoyed|empty|nothing|nobody|ashamed|embarrass\w*|guilty|pressure|overwhelm\w*|because|bc|cos|cuz|why|if only|wish|useless|rubbish|crap|shit)\b`)
+	reHardCue = lazyre.MustCompile(`\b(behind|hard|harder|bad|worse|worst|dont|cant|wont|couldnt|shouldnt|stress\w*|worr\w*|anxious|scared|afraid|sad|tired|alone|lonely|lost|stuck|struggl\w*|fail\w*|miss|missing|hate|awful|terrible|difficult|rough|tough|cry\w*|upset|angry|annoyed|empty|nothing|nobody|ashamed|embarrass\w*|guilty|pressure|overwhelm\w*|because|bc|cos|cuz|why|if only|wish|useless|rubbish|crap|shit|told off|shouted|yelled|benched|dumped|ignored|rejected|fired|sacked|kicked|dropped|left out|blamed|broke|lost|late|sick|ill)\b`)
 )
 
 var (

@@ -413,3 +413,15 @@ func TestMemoryKeepsFactsTypedTheStudentWay(t *testing.T) {
 		t.Errorf("a sensitive topic remembered: %q", f.Text)
 	}
 }
+
+// "me and jas fell out" is about Jas; a hard thing that happened is no good news.
+func TestOneNameWithMeIsWhoItIsAbout(t *testing.T) {
+	if r := converse(t, Profile{}, "me and jas fell out")[0]; !strings.Contains(r, "Jas") {
+		t.Errorf("'me and jas fell out' does not name Jas: %q", r)
+	}
+	for _, msg := range []string{"i got told off at work today", "my coach benched me for the whole game", "i got ghosted lol"} {
+		if a := MessageAct(msg, false); a == "good_news" {
+			t.Errorf("%q read as good news", msg)
+		}
+	}
+}

@@ -180,6 +180,9 @@ func (ps *people) read(sentence string, items []item, turn int) []*person {
 		switch {
 		case ps.find(w) != nil:
 			note(ps.find(w))
+		case listed[w] && len(listed) == 1:
+			// "me and jas fell out": about Jas.
+			note(ps.add(w, capFirst(w), ""))
 		case listed[w]:
 			// Known from now on, but a list ("me, jo, aisha and ben") is about none of them.
 			ps.add(w, capFirst(w), "")

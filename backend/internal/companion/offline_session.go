@@ -244,6 +244,7 @@ func (s *session) parse(text string, index int, c safety.Context) userTurn {
 		for _, p := range s.people.read(sen, found, index) {
 			if contrasted && strings.Contains(" "+denied+" ", " "+p.key+" ") && !strings.Contains(" "+kept+" ", " "+p.key+" ") {
 				// "its less about jas and more about the group": not about Jas.
+				u.denied = append(u.denied, item{kind: kindPerson, key: p.key, short: p.name, full: p.name, turn: index})
 				continue
 			}
 			if !slices.ContainsFunc(u.items, func(it item) bool { return it.kind == kindPerson && it.key == p.key }) {
