@@ -278,7 +278,7 @@ func TestAPronounAfterARelationIsNoName(t *testing.T) {
 // when the question shares its subject, so a near shape alone gives no wrong answer.
 func TestPracticalQuestionsWithoutAQuestionMark(t *testing.T) {
 	for _, msg := range []string{"idk how to tell my parents", "i dont know what to say to him", "not sure how to bring it up with my flatmate",
-		"whats the best way to revise for a maths exam", "any idea how i can stop procrastinating"} {
+		"whats the best way to revise for a maths exam", "any idea how i can stop procrastinating", "is there a way to get out of the contract"} {
 		if a := MessageAct(msg, false); a != "practical" {
 			t.Errorf("%q read as %s, want practical", msg, a)
 		}
