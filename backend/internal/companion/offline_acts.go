@@ -120,17 +120,17 @@ var (
 		`\b(im|i am|i m) (finally |now |totally )?(free|off the hook)\b|` +
 		`^(and |which |that |it |this )?(is |was |s |its |thats )?(actually |kind of |kinda |really |quite |pretty |so )*(nice|lovely|sweet|cute|cool)( tbh| honestly| lol)?$`)
 	reCorrection    = lazyre.MustCompile(`^(thats|that s|that is|its|it s|nah|no|nope)( thats| its)? not (what i (meant|mean|said)|quite it|really it|it|the (problem|point|issue|thing))\b|^(its|it s|nah its|no its) (less|not so much) about\b|^(no|nah|wait|sorry|actually)\b.{0,20}\b(wait|sorry|i mean|i meant|wrong|not|actually|the real)\b|^(actually )?(wait|no) (i|it|its|the)\b|^(well |ok |okay |hmm )?not (a|an|really|exactly|quite) \w+( \w+)? (more like|its|it was|its more)\b`)
-	reQuestionStart = lazyre.MustCompile(`^(should|do|does|did|is|are|am|was|were|would|will|can|could|how|what|why|where|when|which|any|who (can|do|should|could|would))\b`)
-	reSelfRule      = lazyre.MustCompile(`\b(do|did|can|will|would) you (ever )?(get|feel|remember|know|like|care|have|mind|judge|think about)\b|\bare you (like this|real|human|a person|a bot|an ai|always|ever|okay|ok|tired|bored)\b`)
+	reQuestionStart = lazyre.MustCompile(`^(be honest|honestly|tbh|like|so|ok|okay)? ?(should|do|does|did|is|are|am|was|were|would|will|can|could|how|what|why|where|when|which|any|who (can|do|should|could|would))\b`)
+	reSelfRule      = lazyre.MustCompile(`\b(do|did|can|will|would) you (ever |actually |even |really )?(get|feel|remember|know|like|care|have|mind|judge|think about)\b|\bare you (even |actually )?(like this|real|a real|human|a person|a bot|an ai|always|ever|okay|ok|tired|bored|judging|listening|there)\b`)
 	rePracticalRule = lazyre.MustCompile(`\b(how (do|can|should|would) (i|you|we|people)|who (can|do|should|could) i (even )?(talk|speak|go|turn|ask)( to)?|^what (actually |usually )?(helps|works) (with|for|when|if)|what (do|should|would|can) i (even )?(say|write|wear|do|bring|put|cook|ask)|what (do|does) (they|people|a \w+) (usually |even |actually )?(ask|do)|any (tips|advice|ideas)|tips for|is there (an? )?(easy|quick|good) way|is there (a|any) way (to|i can|i could)|^what (stuff|food|things|is|are)\b.*\b(best|cheapest|easiest|quickest)\b)`)
-	reOpinionRule   = lazyre.MustCompile(`\b(should i|do you think|is it (normal|ok|okay|weird|bad|too|wrong|fair)|is that (normal|ok|okay|weird|bad|fair|a bad)|am i (being|too|wrong|overreacting)|would it be|was (it|that|\w+ing( \w+){0,3}) a mistake|is it (even )?worth|does that make sense|does that change|thats (actually )?fair right|why do i)\b`)
+	reOpinionRule   = lazyre.MustCompile(`\b(should i|do you think|is it (normal|ok|okay|weird|bad|too|wrong|fair)|is that (normal|ok|okay|weird|bad|fair|a bad)|am i (being|too|wrong|overreacting)|would it be|was (it|that|\w+ing( \w+){0,3}) a mistake|was (it|that|i) (dumb|stupid|wrong|bad|silly|selfish|mean|too much)|is (it|this|that) my fault|do i (even |really |actually )?need|is it (even )?worth|does that make sense|does that change|thats (actually )?fair right|why do i)\b`)
 )
 
 // readAct says what the new message does. Precise rules come first (a callback phrase, a
 // goodbye at the end, good news); a question is then placed by the encoder among the labelled
 // examples (or, with the encoder ablated, by keyword rules alone).
 func readAct(u userTurn, keywords bool) act {
-	n := plain(u.text)
+	n := textspeak(plain(u.text))
 	words := strings.Fields(n)
 	if len(words) == 0 {
 		return actShare
@@ -159,6 +159,10 @@ func readAct(u userTurn, keywords bool) act {
 		return actGoodNews
 	case reCorrection.MatchString(n):
 		return actCorrection
+	}
+	if reRhetorical.MatchString(q) {
+		// "do u ever just feel like ur friends are moving on without u": sharing, asked.
+		question = false
 	}
 	if !question {
 		if !keywords && len(words) >= 3 && !negatedNews(n) && len(u.feelings) == 0 && !hardOwnWord(n) && !reOthersView.MatchString(n) && goodWord(u.text, n) && nearest(n, actGoodNews) >= 0.6 {
@@ -197,6 +201,9 @@ var (
 	// reOthersView is what others assume about the user ("everyone assumes im fine"): no
 	// news of the user's own.
 	reOthersView = lazyre.MustCompile(`\b(everyone|everybody|people|they|he|she|my \w+) (assumes?|assumed|thinks?|thought|expects?|expected|acts? like|reckons?) (that )?(im|i am|i was|i m|its|it is|everything)\b`)
+	// reRhetorical is a feeling shared as a question ("do you ever feel like…", "is it just
+	// me or…").
+	reRhetorical = lazyre.MustCompile(`^(do|does) (you|anyone|anybody) (ever )?(just )?(feel|get that feeling|get the feeling|think) like\b|^is it just me or\b|^(why|how) does (everyone|everybody|nobody|no one)\b`)
 	// reImplicitAsk is a practical question typed as a statement: "idk how to tell my
 	// parents", "not sure what to say to him", "whats the best way to revise", "help me
 	// figure out what to text him".
@@ -295,6 +302,28 @@ func timeNotBye(text string, words []string) bool {
 		return !byeBefore[words[k-2]]
 	}
 	return false
+}
+
+// textspeakWords are the short forms students type, for reading a message's act ("r u a
+// real person", "do u think shes annoyed").
+var textspeakWords = map[string]string{"u": "you", "r": "are", "ur": "your", "ya": "you", "yu": "you",
+	"ppl": "people", "abt": "about", "bc": "because", "cuz": "because", "cos": "because",
+	"shld": "should", "wld": "would", "cld": "could", "y": "why", "wat": "what", "wot": "what",
+	"dyou": "do you", "d'you": "do you", "dya": "do you", "iz": "is", "im": "im"}
+
+// textspeak writes a plain message's short forms out.
+func textspeak(n string) string {
+	w := strings.Fields(n)
+	changed := false
+	for i, x := range w {
+		if y, ok := textspeakWords[x]; ok && y != x {
+			w[i], changed = y, true
+		}
+	}
+	if !changed {
+		return n
+	}
+	return strings.Join(w, " ")
 }
 
 // nearest is the similarity of text to the closest labelled example of a.

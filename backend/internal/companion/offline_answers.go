@@ -308,7 +308,7 @@ var answerGeneric = setOf("tell", "make", "know", "think", "want", "need", "help
 	"too", "bad", "did", "has", "had", "who", "why", "how", "can", "now", "not", "all", "one",
 	"two", "see", "put", "say", "let", "got", "get", "his", "her", "him", "she", "you", "our",
 	"out", "off", "the", "and", "for", "was", "are", "yet", "own", "any", "its", "ive", "ill",
-	"dont", "cant", "wont", "didnt", "isnt", "im")
+	"dont", "cant", "wont", "didnt", "isnt", "im", "talk", "talking", "speak", "speaking", "better", "going")
 
 // answerSubjects are words of the engine's function-word lists that still name a subject.
 var answerSubjects = setOf("start", "work", "study", "miss", "love", "hate", "stuff", "sleep")
@@ -351,6 +351,12 @@ func sharesSubject(n string, i int) bool {
 	for w := range stems {
 		if answerStems[i][w] {
 			return true
+		}
+		for a := range answerStems[i] {
+			// "quit" and "quitting" (stem "quitt") are one subject.
+			if len(w) >= 4 && len(a) >= 4 && (strings.HasPrefix(a, w) || strings.HasPrefix(w, a)) {
+				return true
+			}
 		}
 	}
 	return false

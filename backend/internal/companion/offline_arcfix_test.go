@@ -425,3 +425,22 @@ func TestOneNameWithMeIsWhoItIsAbout(t *testing.T) {
 		}
 	}
 }
+
+// Questions typed in text speak are read as what they ask; a feeling shared as a question
+// ("do u ever just feel like…") is sharing.
+func TestQuestionsInTextSpeak(t *testing.T) {
+	for msg, want := range map[string]string{
+		"r u a real person":                                           "self",
+		"do u actually remember stuff i tell u":                       "self",
+		"are you judging me lol":                                      "self",
+		"do u think shes annoyed at me":                               "opinion",
+		"be honest is it my fault":                                    "opinion",
+		"was it dumb to quit":                                         "opinion",
+		"honestly do i even need a degree":                            "opinion",
+		"do u ever just feel like ur friends are moving on without u": "share",
+	} {
+		if a := MessageAct(msg, false); a != want {
+			t.Errorf("%q read as %s, want %s", msg, a, want)
+		}
+	}
+}
