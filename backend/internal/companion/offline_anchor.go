@@ -85,6 +85,14 @@ func gistOf(text string) string {
 			if len(words) == 2 && gistWeak[words[1]] {
 				words = words[:1]
 			}
+			// The phrase ends on a noun: "my phone without checking it" is "your phone", a
+			// person's verb is not part of them ("my flatmate plays" is "your flatmate").
+			if len(words) == 2 && (!nounEnd(words[1]) || personVerb(words[0], words[1])) {
+				words = words[:1]
+			}
+			if len(words) == 1 && !nounEnd(words[0]) {
+				continue
+			}
 			if len(words) == 0 || gistWeak[words[0]] && len(words) == 1 {
 				continue
 			}
@@ -107,6 +115,62 @@ func gistWord(w string) bool {
 	}
 	// Adverbs ("literally") say how, not what.
 	return !strings.HasSuffix(w, "ly")
+}
+
+// notNounEnd are words a noun phrase said back cannot end on: prepositions, conjunctions,
+// adverbs and pronouns the other lists leave out ("your phone without").
+var notNounEnd = setOf("without", "within", "through", "across", "around", "behind", "between",
+	"against", "since", "till", "unless", "while", "whilst", "whether", "although", "near",
+	"along", "beyond", "toward", "towards", "upon", "onto", "despite", "except", "inside",
+	"outside", "underneath", "beside", "besides", "among", "whenever", "wherever", "whatever",
+	"whoever", "however", "anymore", "instead", "else", "somehow", "sometimes", "maybe",
+	"perhaps", "probably", "almost", "enough", "quite", "rather", "soon", "anyway", "anyways",
+	"everyone", "someone", "anyone", "noone", "everybody", "somebody", "anybody", "nobody",
+	"everything", "something", "anything", "nothing", "this", "that", "these", "those", "him",
+	"her", "them", "his", "hers", "their", "theirs", "mine", "yours", "ours", "who", "which",
+	"what", "where", "when", "why", "how", "either", "neither", "both", "ago", "back", "away",
+	"together", "apart", "alone", "again", "also", "though", "tho", "once", "twice", "yet",
+	"anywhere", "everywhere", "somewhere", "nowhere", "then", "than", "like", "just", "kinda",
+	"sorta", "literally", "basically", "honestly", "actually", "seriously", "totally")
+
+// ingNouns are -ing words that are nouns ("the group meeting"); another -ing word ending a
+// phrase is what someone is doing ("my phone ringing").
+var ingNouns = setOf("meeting", "meetings", "building", "training", "clothing", "housing",
+	"wedding", "marketing", "painting", "nursing", "engineering", "funding", "ending", "parking",
+	"booking", "hearing", "ceiling", "reading", "writing", "morning", "evening", "spring",
+	"thing", "something", "nothing", "anything", "everything", "king", "ring", "wing", "sibling",
+	"siblings", "darling", "offering", "opening", "closing", "accounting", "banking", "counselling",
+	"tutoring", "coaching", "lodging", "stuffing", "icing", "pudding", "setting", "settings",
+	"listing", "shopping", "swimming", "running", "climbing", "boxing", "dancing", "singing",
+	"acting", "cooking", "driving", "lighting", "recording", "drawing", "timing", "spelling",
+	"feeling", "feelings", "warning", "belongings", "beginning", "wellbeing", "understanding")
+
+// nounEnd: a phrase said back can end on w.
+func nounEnd(w string) bool {
+	if notNounEnd[w] || notModifiers[w] || gistStop[w] {
+		return false
+	}
+	return !strings.HasSuffix(w, "ing") || ingNouns[w] || okModifierSuffix[w]
+}
+
+// personVerb: after a person by their role, a word in -s is what they do ("my flatmate
+// plays", "my mum thinks"), not part of who they are.
+func personVerb(first, second string) bool {
+	return gistPeople[first] && !strings.HasSuffix(first, "s") && strings.HasSuffix(second, "s") && !strings.HasSuffix(second, "ss")
+}
+
+// nounSlots are the slots filled with a noun phrase: a line is said only if its phrase ends
+// on a noun (tmpl.fits).
+var nounSlots = []string{"gist", "topic", "topicFull", "person", "np", "thread", "focus", "concern", "threadPerson"}
+
+// endsOnNoun: the phrase's last word can end a noun phrase.
+func endsOnNoun(phrase string) bool {
+	f := strings.Fields(strings.ToLower(phrase))
+	if len(f) == 0 {
+		return true
+	}
+	last := strings.Trim(f[len(f)-1], ".,!?;:'\"")
+	return !notNounEnd[last] && !(strings.HasSuffix(last, "ing") && len(f) > 2 && !ingNouns[last] && !okModifierSuffix[last])
 }
 
 func pastTense(w string) bool { return strings.HasSuffix(w, "ed") && !okModifierSuffix[w] }

@@ -79,7 +79,7 @@ var answers = []answer{
 		[]string{"make friends", "meet people", "new city"}, lines(true,
 			"Friendships usually grow from seeing the same people regularly, so something weekly helps more than one big event: a club, a class, a volunteering slot or a regular night somewhere. Saying yes to the second invitation matters as much as the first. Is there something weekly you could try?")},
 	{actPractical, []string{"how do i just start when i keep procrastinating", "where do i put my phone so i dont grab it"},
-		[]string{"start", "phone", "procrastinat", "focus"}, lines(true,
+		[]string{"start", "phone", "procrastinat", "focus", "putting off", "put off"}, lines(true,
 			"Make the start tiny: set a timer for 25 minutes and aim for one rough paragraph, not a good one. Put your phone in another room or a bag out of reach, because distance works better than willpower. A short break when the timer ends makes the next round easier. What would the first 25 minutes be?")},
 	{actPractical, []string{"what do i do in the first ten minutes at a party where i dont know anyone"},
 		[]string{"party", "walking in", "first"}, lines(true,
@@ -102,6 +102,66 @@ var answers = []answer{
 	{actPractical, []string{"how do i make my personal statement not cringe"},
 		[]string{"statement", "cringe"}, lines(true,
 			"Leave out the big claims and show one specific moment: something you read, made or tried, and what you noticed because of it. Concrete beats impressive, and your own voice beats what you think they want. What's one moment with your subject you still remember?")},
+
+	// Practical questions students often ask a companion, each a short, concrete way in and
+	// one question back: ways people often find help, never a diagnosis or a prescription.
+	{actPractical, []string{"how do i even start revising when theres so much", "where do i begin with revision when im this far behind"},
+		[]string{"revising", "revision", "so far behind", "so much to revise"}, lines(true,
+			"When it all feels like too much, shrink it: list the topics on one page, mark each red, amber or green, and start with one amber topic for 25 minutes, since those move fastest. Past questions teach more than rereading notes, and a plan for the next three days is easier to trust than one for the whole term. Which topic would you start with?")},
+	{actPractical, []string{"how do i say no to my friend without being mean", "how do i turn down plans without upsetting them"},
+		[]string{"say no", "turn down", "turn them down", "decline"}, lines(true,
+			"A kind no is short and doesn't over-explain: \"I can't this time, but I'd love to see you next week.\" Offering another time shows it's about the plan, not them; a long list of reasons tends to invite a debate. Most friends take a clear no better than a reluctant yes. What do you want to say yes to instead?")},
+	{actPractical, []string{"how do i tell my parents i failed my exam", "how do i tell my mum i got a bad grade"},
+		[]string{"failed", "bad grade", "bad mark", "tell my parents", "tell my mum", "tell my dad"}, lines(true,
+			"It usually goes better at a calm moment than in a rush: say it plainly in a sentence or two, then what happens next, like a resit, a chat with your tutor or what you've decided. Having a next step ready tends to turn the conversation from the news to the plan. Parents often react first and settle after. What do you think their first reaction will be?")},
+	{actPractical, []string{"how do i tell my parents i want to change course", "how do i tell them im thinking of dropping out"},
+		[]string{"change course", "changing course", "switch course", "switching course", "dropping out", "drop out", "leave uni"}, lines(true,
+			"It helps to go in with your reasons and a rough plan: what isn't working, what you'd do instead, and what you've already found out, like the deadline for switching or who you've spoken to at uni. Saying \"I've thought about this a lot\" shows it isn't a whim, and asking for their thoughts keeps them on your side. What do you think they'll worry about most?")},
+	{actPractical, []string{"how do i get my flatmate to turn the music down at night", "what do i do about a really loud housemate"},
+		[]string{"noise", "noisy", "loud", "music", "quiet"}, lines(true,
+			"Ask at a calm time, not at 2am: say what you've noticed and what you need, like \"I've got 9ams, could the music be off by midnight on weeknights?\" A specific time is easier to agree to than \"be quieter\". If that doesn't change things, halls staff or the landlord can help, and earplugs take the edge off meanwhile. What time would feel fair to you?")},
+	{actPractical, []string{"how do i ask for an extension on my essay", "what do i say to get more time for my assignment"},
+		[]string{"extension", "extend", "more time", "extenuating", "mitigating"}, lines(true,
+			"Ask before the deadline, by email, and keep it short: what the assignment is, what's made it hard (you don't have to share more than you want), and the new date you're asking for. Most universities have a process for it, often called extenuating circumstances or an extension request, so your course page or tutor can point you to it. What date would give you enough time?")},
+	{actPractical, []string{"how do i get to sleep the night before an exam", "i cant sleep before tests any tips"},
+		[]string{"sleep", "asleep", "night before", "insomnia"}, lines(true,
+			"A lot of people find it helps to stop revising an hour before bed, write tomorrow's worries on paper so your head doesn't have to hold them, and keep the phone out of reach. If you can't sleep, resting with your eyes closed still helps, and one lighter night rarely ruins an exam. If sleep has been hard for weeks, a GP is worth talking to. What does the hour before bed usually look like for you?")},
+	{actPractical, []string{"how do i make friends at uni if i missed freshers", "how do i meet people when everyone already has their group"},
+		[]string{"freshers", "societies", "society", "their group", "meet people"}, lines(true,
+			"It's rarely too late: societies keep taking people all year, and smaller ones, like a volunteering group or a weekly sport, make it easier to see the same faces. Suggesting something small to someone from your course, like a coffee after a seminar, works more often than it feels like it will. What's something you'd enjoy doing every week?")},
+	{actPractical, []string{"how do i get someone in my group to actually do their part", "one person in my group does nothing how do i deal with it"},
+		[]string{"their part", "their share", "pulling their weight", "does nothing", "doing nothing", "do their bit"}, lines(true,
+			"Give everyone a named task and a date in the group chat, so it's clear who owes what, and then ask the quiet one directly and kindly if they're okay with their part. Sometimes there's a reason, and sometimes a clear task is all it takes. If nothing changes, keep a short record and let your lecturer know early. Have you asked them directly yet?")},
+	{actPractical, []string{"how do i not freak out before my presentation", "tips for presenting when im really nervous"},
+		[]string{"presentation", "presenting", "present", "public speaking", "speech"}, lines(true,
+			"Practise the first minute out loud until it's easy, because starting is the hardest part and the rest tends to follow. Before you go up, slow your breathing with a long breath out, and keep notes with a few key words rather than a script. The audience mostly wants you to do well. Who could you practise the opening in front of?")},
+	{actPractical, []string{"how do i apologise to my friend after a fight", "how do i say sorry without making it awkward"},
+		[]string{"apologise", "apologize", "apology", "sorry"}, lines(true,
+			"A good apology is short: what you did, that you see how it affected them, and what you'll do differently, without a \"but\" after it. Giving them time to answer, rather than needing it fixed straight away, usually helps. A message is fine if talking feels too much. What part do you most want them to hear?")},
+	{actPractical, []string{"who do i even talk to at uni about how im feeling", "how do i book the uni counselling"},
+		[]string{"counselling", "counseling", "counsellor", "wellbeing", "student services", "student support"}, lines(true,
+			"Most universities have a wellbeing or student support service, usually booked through the student services page or the union, and your personal tutor can point you there too. A first appointment is often just a chat about what's going on, and you don't need a crisis to go. Your GP is another door. Would it help to look up how yours works together?")},
+	{actPractical, []string{"how do i stop checking my exs instagram", "how do i stop looking at her stories"},
+		[]string{"instagram", "insta", "stories", "checking", "unfollow", "mute"}, lines(true,
+			"Make it harder to do on autopilot: mute or unfollow for now (you can change it later), log out of the app for a week, or move it off your home screen. When the urge comes, doing something with your hands for a few minutes often lets it pass. What usually happens right before you check?")},
+	{actPractical, []string{"how do i balance my part time job and uni", "how do i fit work shifts around my studies"},
+		[]string{"shifts", "balance", "job and uni", "work and uni"}, lines(true,
+			"Put the fixed things in a week plan first (lectures, shifts, travel), then give study two or three set blocks, even short ones, so it isn't squeezed into whatever is left. Telling your manager your deadline weeks early often gets you lighter shifts then. What does your busiest day look like?")},
+	{actPractical, []string{"how do i reach out to an old friend after ages", "how do i message someone i havent spoken to in a year"},
+		[]string{"reach out", "old friend", "after ages", "havent spoken", "out of the blue"}, lines(true,
+			"Keep the first message light and specific, with no need to explain the gap: \"Saw something that reminded me of you, how are you doing?\" A small question is easy to answer. Most people are glad to hear from an old friend, even if they take a while to reply. What reminded you of them?")},
+	{actPractical, []string{"how do i actually get up for my 9am", "how do i stop sleeping through my alarm"},
+		[]string{"9am", "get up", "wake up", "alarm", "oversleep", "sleeping through"}, lines(true,
+			"Put the alarm across the room so you have to stand up, and give yourself one easy reason to get going, like breakfast you like or meeting someone on the way. Going to bed at the same time most nights makes mornings easier within a week or two. What time do you usually fall asleep?")},
+	{actPractical, []string{"how do i ask my lecturer for help without feeling stupid", "how do office hours even work"},
+		[]string{"office hours", "ask for help", "feel stupid", "ask my lecturer"}, lines(true,
+			"Lecturers hold office hours because they want questions, and a specific one is easiest: \"I followed the lecture until this slide, could you go through this step?\" Bringing what you tried shows effort and gets you a better answer. An email to book a slot works too. What's the one thing you'd ask?")},
+	{actPractical, []string{"what helps with homesickness", "how do i stop missing home so much"},
+		[]string{"homesick", "homesickness", "miss home", "missing home"}, lines(true,
+			"Things people often find help: a regular call home at a set time rather than all the time, a few things in your room that feel like home, and building one weekly routine here, like a class or a walk, so the new place gets familiar. It usually eases in waves rather than all at once. What do you miss most?")},
+	{actPractical, []string{"how do i tell my boyfriend i need some space", "how do i tell my girlfriend i need time to myself"},
+		[]string{"need space", "some space", "time to myself", "time alone"}, lines(true,
+			"Say it as being about what you need, not about them: \"I love spending time with you, and I also need some evenings to myself to recharge.\" Being specific (which evenings, for how long) stops it sounding like a bigger step back than it is. How do you think they'll take it?")},
 
 	// About the companion.
 	{actSelf, []string{"do you get tired of people dumping stuff on you", "do you get bored of listening"},
@@ -191,15 +251,24 @@ func pickAnswersOf(a act, text string, keywords bool, least float32) ([][]tmpl, 
 			// An answer to "why do I always…" does not answer "should I…".
 			continue
 		}
+		kw := false
+		for _, k := range answers[i].keywords {
+			if strings.Contains(" "+n+" ", " "+k) {
+				kw = true
+				break
+			}
+		}
+		if a != actSelf && !kw && !sharesSubject(n, i) {
+			// Near in shape only: "how do i get my deposit back" is not "how do i just start
+			// when i keep procrastinating".
+			continue
+		}
 		var s float32
 		for k := range vs {
 			s = max(s, encoder.Cosine(&v, &vs[k]))
 		}
-		for _, k := range answers[i].keywords {
-			if strings.Contains(" "+n+" ", " "+k) {
-				s += 0.2
-				break
-			}
+		if kw {
+			s += 0.2
 		}
 		all = append(all, scored{i, s})
 		top = max(top, s)
@@ -223,4 +292,72 @@ var (
 	practicalFallback = lines(true,
 		"A way in that often works for {choice}: break it into the smallest first step, do that one today, and look at the rest afterwards. If someone else is involved, a short, honest message usually works better than a long one. What would that first step be?",
 	)
+	// practicalFallbackPlain follows a line that already named the question.
+	practicalFallbackPlain = lines(true,
+		"A way in that often works: break it into the smallest first step, do that one today, and look at the rest afterwards. If someone else is involved, a short, honest message usually works better than a long one. What would that first step be?",
+	)
 )
+
+// answerGeneric are words of a question that say nothing of its subject.
+var answerGeneric = setOf("tell", "make", "know", "think", "want", "need", "help", "even",
+	"like", "just", "actually", "people", "thing", "things", "always", "never", "stop",
+	"does", "without", "much", "more", "ever", "still", "good", "easy", "easiest", "gonna",
+	"quick", "tips", "advice", "ideas", "deal", "cope", "handle", "usually", "what", "right",
+	"feel", "feeling", "being", "getting", "really", "other", "someone", "anyone", "first", "over",
+	"part", "time", "find", "way", "bit", "lot", "day", "new", "old", "big", "use", "try", "ask",
+	"too", "bad", "did", "has", "had", "who", "why", "how", "can", "now", "not", "all", "one",
+	"two", "see", "put", "say", "let", "got", "get", "his", "her", "him", "she", "you", "our",
+	"out", "off", "the", "and", "for", "was", "are", "yet", "own", "any", "its", "ive", "ill",
+	"dont", "cant", "wont", "didnt", "isnt", "im", "talk", "talking", "speak", "speaking", "better", "going")
+
+// answerSubjects are words of the engine's function-word lists that still name a subject.
+var answerSubjects = setOf("start", "work", "study", "miss", "love", "hate", "stuff", "sleep")
+
+// subjectStems are the subject words of a text (three letters or more: "job", "ex"), cut to
+// five letters.
+func subjectStems(n string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(n) {
+		if len(w) < 3 || notModifiers[w] && !answerSubjects[w] || topicFiller[w] || answerGeneric[w] || fillerWords[w] {
+			continue
+		}
+		if len(w) > 5 {
+			w = w[:5]
+		}
+		out[w] = true
+	}
+	return out
+}
+
+var (
+	answerStemsOnce sync.Once
+	answerStems     []map[string]bool
+)
+
+// sharesSubject: the question (plain) has a subject word of the answer's examples or keywords,
+// or none of its own.
+func sharesSubject(n string, i int) bool {
+	answerStemsOnce.Do(func() {
+		for _, x := range answers {
+			all := strings.Join(x.examples, " ") + " " + strings.Join(x.keywords, " ")
+			answerStems = append(answerStems, subjectStems(plain(all)))
+		}
+	})
+	stems := subjectStems(n)
+	if len(stems) == 0 {
+		// Nothing but the question's shape ("what do i say to her"): the encoder decides.
+		return true
+	}
+	for w := range stems {
+		if answerStems[i][w] {
+			return true
+		}
+		for a := range answerStems[i] {
+			// "quit" and "quitting" (stem "quitt") are one subject.
+			if len(w) >= 4 && len(a) >= 4 && (strings.HasPrefix(a, w) || strings.HasPrefix(w, a)) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -54,6 +54,12 @@ func (r *reply) callbackThread() string {
 	}
 	n := plain(r.cur.text)
 	if loc := reCallback.FindStringIndex(n); loc != nil {
+		if m := reThingCalledBack.Regexp().FindStringSubmatchIndex(n[loc[0]:loc[1]]); m != nil {
+			// "the mia thing": what is between "the" and "thing".
+			if cb := r.namedAfter(strings.Fields(n[loc[0]+m[2]:loc[0]+m[3]]), earlier); cb != "" {
+				return cb
+			}
+		}
 		// "back to the test": the determiner belongs to what follows.
 		for _, d := range []string{" the", " my", " what", " your", " him", " her", " that"} {
 			if strings.HasSuffix(n[:loc[1]], d) {
@@ -93,9 +99,17 @@ func (r *reply) personCalledBack() *person {
 	if loc == nil {
 		return nil
 	}
+	if m := reThingCalledBack.FindStringSubmatch(n[loc[0]:loc[1]]); m != nil {
+		// "you know the mia thing, she messaged me": the thing is what is called back, not
+		// whoever "she" was last.
+		return r.s.people.find(m[1])
+	}
 	words := strings.Fields(n[loc[0]:])
 	return r.s.people.mentioned(words[:min(len(words), 9)])
 }
+
+// reThingCalledBack is the "the mia thing" of a callback.
+var reThingCalledBack = lazyre.MustCompile(`\bthe (\w+)(?: \w+)? (?:thing|situation|stuff)\b`)
 
 var callbackSaid = lines(false,
 	"Back to {cb}, then. Earlier you said {said}.",
@@ -119,6 +133,13 @@ func (r *reply) namedAfter(words []string, earlier map[string]bool) string {
 		if len(base) < 3 || !known || notModifiers[base] || determiners[base] || callbackFiller[base] ||
 			commonStarters[base] || strings.HasSuffix(base, "ing") || isFeelingWord(base) || isShortWord(base) {
 			continue
+		}
+		// A thread of the session with the word ("back to the driving test" → "your driving
+		// test"): named as the session named it.
+		for k := len(r.threads) - 1; k >= 0; k-- {
+			if th := r.threads[k]; th.kind == kindEvent && strings.Contains(" "+strings.ToLower(th.short)+" ", " "+base+" ") {
+				return th.short
+			}
 		}
 		_, _, event := eventLemma(base)
 		phrase := []string{base}

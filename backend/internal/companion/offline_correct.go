@@ -12,10 +12,10 @@ import (
 
 var (
 	// reCorrectionLead is what opens a correction before the corrected part.
-	reCorrectionLead = lazyre.MustCompile(`^((no|nah|nope|wait|sorry|actually|well|ok|okay|oh|hang on|my bad|i mean|i meant|i got (it|that) wrong|got (it|that) wrong|i said (it|that) wrong|the (real )?(problem|thing|point|issue) is|what i meant (is|was)|its (just |more |really )?that|its (just|more|really)|more that|just that|more like|more|rather|like|just)\b\s*)+`)
+	reCorrectionLead = lazyre.MustCompile(`^((no|nah|nope|wait|sorry|actually|well|ok|okay|oh|hang on|my bad|i mean|i meant|i got (it|that) wrong|got (it|that) wrong|i said (it|that) wrong|the (real )?(problem|thing|point|issue) is|what i meant (is|was)|its (just |more |really )?that|its (just|more|really)|more that|just that|more like|more about|more|rather|like|just)\b\s*)+`)
 	reTheThingIs     = lazyre.MustCompile(`\bthe (real |main |actual )?(thing|problem|point|issue) is\b`)
 	reClauseEnd      = lazyre.MustCompile(`[,.;:!?…\n]+`)
-	reNotClause      = lazyre.MustCompile(`^(not|its not|it s not|thats not|isnt|wasnt|it isnt|it wasnt|i dont mean|i didnt mean)\b`)
+	reNotClause      = lazyre.MustCompile(`^(not|its not|it s not|thats not|isnt|wasnt|it isnt|it wasnt|i dont mean|i didnt mean|im not|i m not|i am not|i wasnt|i was not|its less|it s less|less)\b`)
 )
 
 // correctedTo returns what a correction says is right, in the second person and seven words
@@ -44,6 +44,13 @@ func correctedTo(text string, names map[string]bool) string {
 			}
 			w = w[:cut]
 		}
+		for i := 2; i < len(w); i++ {
+			// "my sister not my mum": what is right ends where what is not begins.
+			if w[i] == "not" && !notModifiers[w[i-1]] && !determiners[w[i-1]] {
+				w = w[:i]
+				break
+			}
+		}
 		for len(w) > 1 && (trailWords[w[len(w)-1]] || determiners[w[len(w)-1]] || keptTail[w[len(w)-1]]) {
 			w = w[:len(w)-1]
 		}
@@ -69,7 +76,8 @@ func correctedTo(text string, names map[string]bool) string {
 var trailWords = setOf("and", "or", "but", "so", "because", "bc", "to", "of", "in", "on", "at", "for",
 	"with", "about", "from", "by", "as", "into", "that", "which", "who", "if", "when", "than",
 	"then", "is", "are", "was", "were", "be", "been", "being", "am", "just", "really", "very",
-	"not", "like", "even", "im", "i", "we", "they", "he", "she", "its", "dont", "didnt")
+	"not", "like", "even", "im", "i", "we", "they", "he", "she", "its", "dont", "didnt",
+	"hes", "shes", "theyre", "theyve", "hed", "shed", "ive", "id", "ill", "youre", "has", "have", "had")
 
 var contractions = map[string]string{"didnt": "didn't", "dont": "don't", "doesnt": "doesn't", "isnt": "isn't",
 	"wasnt": "wasn't", "cant": "can't", "wont": "won't", "its": "it's", "thats": "that's", "youre": "you're"}

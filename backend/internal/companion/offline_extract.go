@@ -114,13 +114,19 @@ func eventLemma(w string) (string, eventNoun, bool) {
 	return "", eventNoun{}, false
 }
 
+// fillerWords are interjections and fillers, never part of a phrase said back ("ugh group
+// project" is "your group project").
+var fillerWords = setOf("ugh", "ughh", "urgh", "argh", "omg", "omfg", "lol", "lmao", "tbh",
+	"idk", "ngl", "hmm", "hmmm", "um", "umm", "uh", "erm", "yeah", "yea", "yep", "nah", "pls",
+	"plz", "literally", "basically", "honestly", "smh", "fr", "bruh", "wtf", "ffs", "oof", "rn", "atm")
+
 // isModifier reports whether a word may qualify a noun in a phrase the engine says back.
 func isModifier(t token) bool {
 	w := t.low
 	if subjects[w] {
 		return true
 	}
-	if len(w) < 2 || utf8.RuneCountInString(w) > 16 || notModifiers[w] || determiners[w] || months[w] {
+	if len(w) < 2 || utf8.RuneCountInString(w) > 16 || notModifiers[w] || determiners[w] || months[w] || fillerWords[w] || isShortWord(w) {
 		return false
 	}
 	for _, r := range w {

@@ -22,6 +22,16 @@ func wordFacts(sen string, at time.Time, last *factState, add func(text, key str
 		if i+3 < len(w) && (w[i] == "her" || w[i] == "his" || w[i] == "their") && w[i+1] == "name" && w[i+2] == "is" && isName(w[i+3]) && last.rel != "" {
 			add(fmt.Sprintf("Their %s is called %s", last.rel, capFirst(w[i+3])), "person:"+last.rel)
 		}
+		// "hes in the army" goes on about the person just mentioned.
+		if i == 0 && i+2 < len(w) && (w[i] == "hes" || w[i] == "shes") && last.rel != "" && (relStates[w[i+1]] && w[i+1] != "also" && w[i+1] != "back" || w[i+1] == "a" || w[i+1] == "an") {
+			end := i + 1
+			for end < min(len(w), i+8) && !clauseWords[w[end]] {
+				end++
+			}
+			if rest, ok := thirdPerson(strings.Join(w[i+1:end], " "), 6); ok && len(strings.Fields(rest)) >= 2 {
+				add(fmt.Sprintf("Their %s is %s", last.rel, rest), "person:"+last.rel+":is")
+			}
+		}
 		// "me and sam broke up"
 		if i+4 < len(w) && w[i] == "me" && w[i+1] == "and" && isName(w[i+2]) && w[i+3] == "broke" && w[i+4] == "up" {
 			add("Broke up with "+capFirst(w[i+2]), "person:ex")
@@ -37,6 +47,22 @@ func wordFacts(sen string, at time.Time, last *factState, add func(text, key str
 				p, j = p+" at work", j+2
 			}
 			switch {
+			case j+1 < len(w) && w[j] == "is" && relAge(w[j+1]) && (j+2 == len(w) || clauseWords[w[j+2]] || w[j+2] == "now"):
+				add(fmt.Sprintf("Their %s is %s", p, w[j+1]), "person:"+p+":age")
+			case j+2 < len(w) && sayVerbs[w[j]] && (w[j+1] == "i" || w[j+1] == "im" || w[j+1] == "me" || w[j+1] == "that" && (w[j+2] == "i" || w[j+2] == "im")):
+				end := j + 1
+				for end < min(len(w), j+9) && !clauseWords[w[end]] {
+					end++
+				}
+				if rest, ok := thirdPerson(strings.Join(theyForm(w[j:end]), " "), 8); ok {
+					add(fmt.Sprintf("Their %s %s", p, rest), "person:"+p+":"+w[j])
+				}
+			case j+3 < len(w) && w[j] == "are" && w[j+1] == "called" && isName(w[j+2]):
+				names := []string{capFirst(w[j+2])}
+				if j+4 < len(w) && w[j+3] == "and" && isName(w[j+4]) {
+					names = append(names, capFirst(w[j+4]))
+				}
+				add(fmt.Sprintf("Their %s are %s", p, strings.Join(names, " and ")), "person:"+p)
 			case j+2 < len(w) && w[j] == "is" && w[j+1] == "called" && isName(w[j+2]):
 				add(fmt.Sprintf("Their %s is %s", p, capFirst(w[j+2])), "person:"+p)
 			case j+1 < len(w) && (w[j] == "is" || w[j] == "called") && isName(w[j+1]) && (j+2 == len(w) || !isName2(w[j+2])):
@@ -64,7 +90,7 @@ func wordFacts(sen string, at time.Time, last *factState, add func(text, key str
 				}
 			}
 		}
-		if lemma, _, plural := eventLemma(w[i]); lemma != "" {
+		if lemma, _, plural := eventLemma(w[i]); lemma != "" && !(i+1 < len(w) && eventNoun1(w[i+1])) {
 			phrase := eventPhrase(w, i)
 			last.event = phrase
 			if plural {
@@ -105,7 +131,8 @@ var (
 	relFull   = map[string]string{"gf": "girlfriend", "bf": "boyfriend", "mom": "mum"}
 	titles    = setOf("dr", "mr", "mrs", "ms", "miss", "prof")
 	relStates = setOf("in", "at", "from", "doing", "studying", "moving", "marrying", "getting", "back", "also", "auditioning", "applying", "starting")
-	relVerbs  = setOf("calls", "works", "lives", "studied", "studies", "plays", "teaches", "visits", "wants", "offered", "says")
+	relVerbs  = setOf("calls", "works", "lives", "studied", "studies", "plays", "teaches", "visits", "wants", "offered", "says",
+		"split", "separated", "divorced", "moved", "live", "work")
 )
 
 // situationFacts keeps what the student is in the middle of and what they like: "im applying for
@@ -129,6 +156,8 @@ func situationFacts(w []string, add func(text, key string)) {
 			verb, rest = capFirst(w[i+1]), w[i+2:]
 		case w[i] == "im" && age(w[i+1]) && (i+2 == len(w) || clauseWords[w[i+2]]):
 			verb, rest = "Is", w[i+1:i+2]
+		case w[i] == "im" && i+3 < len(w) && w[i+1] == "a" && yearWords[w[i+2]] && w[i+3] == "year":
+			verb, rest = "Is a", w[i+2:]
 		case w[i] == "im" && (w[i+1] == "from" || w[i+1] == "in" && w[i+2] == "year" || w[i+1] == "going" && w[i+2] == "home"):
 			verb, rest = "Is "+w[i+1], w[i+2:]
 		case w[i] == "ive" && w[i+1] == "been" && strings.HasSuffix(w[i+2], "ing") && ongoing[w[i+2]]:
@@ -148,6 +177,12 @@ func situationFacts(w []string, add func(text, key string)) {
 	}
 }
 
+// relAge says whether a word is the age of someone the student names ("my sister is 7").
+func relAge(w string) bool {
+	n, err := strconv.Atoi(w)
+	return err == nil && n >= 1 && n <= 99
+}
+
 // age says whether a word is an age a student gives ("im 18").
 func age(w string) bool {
 	n, err := strconv.Atoi(w)
@@ -160,6 +195,8 @@ func b(v bool) int {
 	}
 	return 0
 }
+
+var yearWords = setOf("first", "second", "third", "fourth", "final", "1st", "2nd", "3rd", "4th")
 
 var (
 	ongoing = setOf("applying", "studying", "working", "doing", "training", "learning", "moving",
@@ -175,7 +212,7 @@ var (
 		"girlfriend", "partner", "boss", "manager", "supervisor", "coworker", "colleague", "teacher",
 		"professor", "lecturer", "tutor", "coach", "mentor", "instructor", "classmate", "teammate",
 		"grandma", "grandpa", "grandad", "granddad", "nan", "gran", "aunt", "auntie", "uncle", "cousin",
-		"stepdad", "stepmum", "stepmom", "ex"}
+		"stepdad", "stepmum", "stepmom", "ex", "parents", "flatmates", "housemates", "roommates", "grandparents"}
 	// stopName are words after a relation that are not a name ("my mum says", "my friend and i").
 	stopName = setOf("is", "was", "has", "had", "and", "or", "but", "so", "says", "said", "thinks",
 		"thought", "just", "always", "never", "also", "too", "who", "that", "which", "will", "would",
@@ -196,7 +233,7 @@ var (
 
 // isName reports whether a plain word can be a first name ("amira", "jas", "ines").
 func isName(w string) bool {
-	if len(w) < 2 || len(w) > 14 || stopName[w] || relations[w] || strings.HasSuffix(w, "ing") ||
+	if len(w) < 2 || len(w) > 14 || stopName[w] || relVerbs[w] || sayVerbs[w] || notLowerNames[w] || notModifiers[w] || fillerWords[w] || relations[w] || strings.HasSuffix(w, "ing") ||
 		strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ly") || isFeelingWord(w) {
 		return false
 	}
@@ -220,6 +257,12 @@ func relPhrase(w []string, i int) (string, int) {
 	if w[i] != "my" && w[i] != "our" {
 		return "", 0
 	}
+	if i+2 < len(w) && relAdj[w[i+1]] {
+		// "my little sister": the relation, with the word before it counted.
+		if r, n := relPhrase(append([]string{w[i]}, w[i+2:]...), 0); n > 0 {
+			return r, n + 1
+		}
+	}
 	for _, r := range relWords {
 		rw := strings.Fields(r)
 		if i+len(rw) < len(w) && strings.Join(w[i+1:i+1+len(rw)], " ") == r {
@@ -238,6 +281,38 @@ func eventPhrase(w []string, i int) string {
 		start--
 	}
 	return strings.Join(w[start:i+1], " ")
+}
+
+// relAdj are words before a relation that leave it the same person ("my little sister").
+var relAdj = setOf("little", "older", "younger", "big", "baby", "twin", "step", "old", "new", "lovely", "annoying")
+
+// sayVerbs report what someone thinks of the student: "my instructor says i drive well" is
+// kept as "Their instructor says they drive well".
+var sayVerbs = setOf("says", "said", "thinks", "reckons", "told")
+
+// theyForm puts a clause the student said about themselves in the third person.
+func theyForm(words []string) []string {
+	out := make([]string, 0, len(words))
+	for k, x := range words {
+		switch x {
+		case "i":
+			out = append(out, "they")
+		case "im":
+			out = append(out, "they're")
+		case "me":
+			if k > 0 && sayVerbs[words[k-1]] {
+				continue // "told me i…"
+			}
+			out = append(out, "them")
+		case "my":
+			out = append(out, "their")
+		case "am":
+			out = append(out, "are")
+		default:
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 var clauseWords = setOf("and", "but", "so", "because", "bc", "cause", "who", "which", "though", "tho", "lol")
@@ -339,4 +414,10 @@ func rememberedDay(m string) (time.Time, bool) {
 	}
 	d, err := time.Parse(factDate, strings.TrimRight(strings.TrimSpace(m[i+4:]), "."))
 	return d, err == nil
+}
+
+// eventNoun1: w is an event noun, so a word before it qualifies it ("final interview").
+func eventNoun1(w string) bool {
+	lemma, _, _ := eventLemma(w)
+	return lemma != ""
 }

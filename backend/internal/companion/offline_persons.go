@@ -43,6 +43,31 @@ type people struct {
 	// pending is a word said on its own ("but marcus.") that is a name if the next sentence
 	// goes on with "he" or "she".
 	pending string
+	// same maps a relation to the name of the person it is ("brother" → "aaron", from "my
+	// brother aaron" or "his name is aaron"): one person, never counted as two.
+	same map[string]string
+}
+
+// link records that the person by the relation is the person with the name. A relation
+// already given another name (two brothers) is left as it is.
+func (ps *people) link(relation, name string) {
+	if relation == "" || name == "" || relation == name || !relations[relation] {
+		return
+	}
+	if ps.same == nil {
+		ps.same = map[string]string{}
+	}
+	if _, ok := ps.same[relation]; !ok {
+		ps.same[relation] = name
+	}
+}
+
+// canonical is the key a person is known by: the name of a relation that has one.
+func (ps *people) canonical(key string) string {
+	if n, ok := ps.same[key]; ok {
+		return n
+	}
+	return key
 }
 
 var (
@@ -84,11 +109,13 @@ func (ps *people) add(key, name, relation string) *person {
 	if p := ps.find(key); p != nil {
 		if relation != "" && p.relation == "" {
 			p.relation = relation
+			ps.link(relation, key)
 		}
 		return p
 	}
 	p := &person{key: key, name: name, relation: relation}
 	ps.list = append(ps.list, p)
+	ps.link(relation, key)
 	return p
 }
 
@@ -153,14 +180,25 @@ func (ps *people) read(sentence string, items []item, turn int) []*person {
 		switch {
 		case ps.find(w) != nil:
 			note(ps.find(w))
+		case listed[w] && len(listed) == 1:
+			// "me and jas fell out": about Jas.
+			note(ps.add(w, capFirst(w), ""))
 		case listed[w]:
 			// Known from now on, but a list ("me, jo, aisha and ben") is about none of them.
 			ps.add(w, capFirst(w), "")
 		case !lowerName(w):
+		case i > 2 && words[i-2] == "name" && words[i-1] == "is" && (words[i-3] == "his" || words[i-3] == "her") &&
+			ps.last != nil && ps.last.key == ps.last.relation:
+			// "my brother is being a pain. his name is aaron": Aaron is the brother.
+			note(ps.add(w, capFirst(w), ps.last.relation))
 		case i+1 < len(words) && strongNameVerbs[words[i+1]] && (i == 0 || !determiners[words[i-1]]),
 			i > 0 && nameIntro[words[i-1]],
 			i > 1 && words[i-2] == "name" && words[i-1] == "is":
-			note(ps.add(w, capFirst(w), ""))
+			rel := ""
+			if i > 1 && relations[words[i-1]] && (words[i-2] == "my" || i > 2 && words[i-3] == "my") {
+				rel = words[i-1] // "my brother aaron keeps…"
+			}
+			note(ps.add(w, capFirst(w), rel))
 		case i > 1 && (relations[words[i-1]] || words[i-1] == "member") && (words[i-2] == "my" || i > 2 && words[i-3] == "my") &&
 			(i+1 == len(words) || nameVerbs[words[i+1]] || strongNameVerbs[words[i+1]] || afterName[words[i+1]]):
 			// "my best friend jas", "my group member kiran".

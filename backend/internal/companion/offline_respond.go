@@ -13,7 +13,7 @@ func (r *reply) respond() bool {
 	if r.act == actShare && in == intentClosing && (sub != "thanks" || strings.HasSuffix(plain(r.cur.text), "cheers")) {
 		r.act = actGoodbye
 	}
-	if r.act == actShare && len(r.s.turns) > 1 && !strings.Contains(r.cur.text, "?") && !r.negativeNow() && !r.ownHardWord() {
+	if r.act == actShare && len(r.s.turns) > 1 && !strings.Contains(r.cur.text, "?") && !r.negativeNow() && !r.ownHardWord() && !reHardCue.MatchString(plain(r.cur.text)) {
 		// Good news goes on ("the stats resit!!! 58!!!" after "I PASSED"): stay with it.
 		if prev := r.s.turns[len(r.s.turns)-2]; !prev.flagged && len(strings.Fields(r.cur.text)) >= 3 && readAct(prev, r.keywords) == actGoodNews {
 			r.act = actGoodNews
@@ -240,7 +240,14 @@ func (r *reply) realAnswer() bool {
 			// Not the same opening twice in a row.
 			r.w.add(keepAck, "weighing", v, weighingLines)
 		case r.act == actPractical && !r.lastUsed(askingLines):
-			r.w.add(keepAck, "asking", v, askingLines)
+			if r.w.add(keepAck, "asking", v, askingLines) {
+				// The question is named once: the fallback need not name it again.
+				for i := range groups {
+					if len(groups[i]) > 0 && &groups[i][0] == &practicalFallback[0] {
+						groups[i] = practicalFallbackPlain
+					}
+				}
+			}
 		}
 	}
 	if !r.w.add(keepBody, "realAnswer", v, groups...) {

@@ -160,7 +160,35 @@ func newSession(p Prompt, m screens) *session {
 	_, _ = h.Write([]byte(p.Message))
 	s.seed = h.Sum64()
 	s.turns = append(s.turns, s.parse(p.Message, len(s.turns), c))
+	s.samePeople()
 	return s
+}
+
+// samePeople names a person the user gave both a relation and a name by the name in every
+// turn ("your brother" is Aaron once "his name is aaron"), so one person is one thread.
+func (s *session) samePeople() {
+	if len(s.people.same) == 0 {
+		return
+	}
+	for t := range s.turns {
+		items := s.turns[t].items[:0]
+		seen := map[string]bool{}
+		for _, it := range s.turns[t].items {
+			if it.kind == kindPerson {
+				if c := s.people.canonical(it.key); c != it.key {
+					if p := s.people.find(c); p != nil {
+						it.key, it.short, it.full, it.plural = c, p.name, p.name, false
+					}
+				}
+				if seen[it.key] {
+					continue
+				}
+				seen[it.key] = true
+			}
+			items = append(items, it)
+		}
+		s.turns[t].items = items
+	}
 }
 
 // ownReply strips the notices the chat path puts before a reply, and reports false for the
@@ -214,6 +242,11 @@ func (s *session) parse(text string, index int, c safety.Context) userTurn {
 		// The people the sentence is about, by a name in lower case or by "he" or "she",
 		// are tracked as if named.
 		for _, p := range s.people.read(sen, found, index) {
+			if contrasted && strings.Contains(" "+denied+" ", " "+p.key+" ") && !strings.Contains(" "+kept+" ", " "+p.key+" ") {
+				// "its less about jas and more about the group": not about Jas.
+				u.denied = append(u.denied, item{kind: kindPerson, key: p.key, short: p.name, full: p.name, turn: index})
+				continue
+			}
 			if !slices.ContainsFunc(u.items, func(it item) bool { return it.kind == kindPerson && it.key == p.key }) {
 				u.items = append(u.items, item{kind: kindPerson, key: p.key, short: p.name, full: p.name, turn: index})
 			}
@@ -350,7 +383,7 @@ var shortOrder = []string{"laugh", "sigh", "unsure", "yes", "no", "okay"}
 func classify(u userTurn) (intent, string) {
 	n := plain(u.text)
 	words := strings.Fields(n)
-	question := strings.Contains(u.text, "?")
+	question := strings.Contains(u.text, "?") && !planAfterQuestion(u.text) || reImplicitAsk.MatchString(reLeadFiller.ReplaceAllString(n, ""))
 	var content []item
 	for _, it := range u.items {
 		if it.kind != kindDay {

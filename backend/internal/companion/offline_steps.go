@@ -324,13 +324,34 @@ var (
 	)
 )
 
+// rePlanTail is a plan of the user's own said after a question they answer themselves
+// ("25 mins then a break? ok i can try that"): a plan, or taking a step up.
+var rePlanTail = lazyre.MustCompile(`^((ok|okay|k|yeah|yea|yes|yep|sure|right|alright|hmm|mm|actually|then|so|and|honestly|tbh|fine|cool|sounds good|that works|that could work|lol|haha)\s+)*` +
+	`(i (could|can|might|will|should)|ill|im (gonna|going to)|gonna|maybe (ill|i can|i could)|lets|let me|i think i (can|could|will|might))\b`)
+
+// planAfterQuestion: the message asks something and goes on with a plan of the user's own,
+// with no question after it; it is a plan, not a question.
+func planAfterQuestion(text string) bool {
+	i := strings.LastIndex(text, "?")
+	if i < 0 {
+		return false
+	}
+	tail := plain(text[i+1:])
+	return tail != "" && (rePlanTail.MatchString(tail) && (rePlan.MatchString(tail) || reAccept.MatchString(tail) || reTryThat.MatchString(tail)))
+}
+
+// reTryThat is taking up what was just said ("i can try that", "ill give it a go").
+var reTryThat = lazyre.MustCompile(`\b(try|do|give it a (go|try|shot)|manage|start( with)?) (that|this|it|those|them)\b|\bgive it a (go|try|shot)\b`)
+
 // planDue: the new message makes a plan of the user's own ("maybe ill message him first"),
 // and the reply before did not give a step.
 func (r *reply) planDue() bool {
-	if r.k < 2 || strings.Contains(r.cur.text, "?") || !rePlan.MatchString(plain(r.cur.text)) {
+	if r.k < 2 || !planAfterQuestion(r.cur.text) && (strings.Contains(r.cur.text, "?") || !rePlan.MatchString(plain(r.cur.text))) {
 		return false
 	}
-	return len(r.s.replies) == 0 || !hasStep(r.s.replies[len(r.s.replies)-1])
+	// A step taken up in the user's own words after a question ("25 mins then a break? ok i
+	// can try that") is met as theirs even after a reply that gave one.
+	return len(r.s.replies) == 0 || !hasStep(r.s.replies[len(r.s.replies)-1]) || planAfterQuestion(r.cur.text)
 }
 
 // affirmStep meets the user's plan as the session's small step: an acknowledgement, the

@@ -13,9 +13,13 @@ var (
 	// the test", "its not that i hate it here", "nah its not the money".
 	reDenial = lazyre.MustCompile(`\b(not|isnt|arent|wasnt|nah|no)\b`)
 	// reContrast turns to what it is about: "…, its my mum", "…, i just feel empty".
-	reContrast = lazyre.MustCompile(`(,|\b(but|its|it s|just|more|rather|actually|its more|i mean|im just|i just)\b)`)
+	// A clause that starts again with "im" turns too: "im not nervous about the interview im
+	// nervous about telling my dad" (plain text has no commas).
+	reContrast = lazyre.MustCompile(`(,|\b(but|its|it s|just|more|rather|actually|its more|i mean|im just|i just|im|i m|i am|i was|i feel)\b)`)
 	// reThirdPerson starts a clause about someone else.
-	reThirdPerson    = lazyre.MustCompile(`^(and |but |so |like )?(he|she|they|hes|shes|theyre|theyve|hed|shed|his|her|their|nobody( else)?|no one( else)?|everyone( else)?|everybody( else)?|someone|my (\w+ )?(` + relationAlt() + `))\b`)
+	reThirdPerson = lazyre.MustCompile(`^(and |but |so |like )?(he|she|they|hes|shes|theyre|theyve|hed|shed|his|her|their|nobody( else)?|no one( else)?|everyone( else)?|everybody( else)?|someone|my (\w+ )?(` + relationAlt() + `))\b`)
+	// reLessMore weighs two things: "less about X and more about Y", "not so much X, more Y".
+	reLessMore       = lazyre.MustCompile(`\b(?:less|not so much|not really) (?:about |that )?(?:\w+ ){0,5}?(?:\w+)(?: and| but|,)? ((?:its |it s )?more (?:about |that |like |so )?\w.*)$`)
 	reCorrectionMark = lazyre.MustCompile(`^ (wait|sorry|actually|hang on|my bad)\b`)
 	reClauseBreak    = lazyre.MustCompile(`[,;]|\b(and|but|because|bc|cos|when|while|if)\b`)
 )
@@ -35,6 +39,10 @@ func relationAlt() string {
 // here") is all denied.
 func contrast(sentence string) (denied, kept string, ok bool) {
 	n := plain(sentence)
+	if m := reLessMore.Regexp().FindStringSubmatchIndex(n); m != nil {
+		// "its less about jas and more about the whole group"
+		return n[:m[2]], n[m[2]:], true
+	}
 	denials := reDenial.FindAllStringIndex(n, -1)
 	for k, d := range denials {
 		rest := n[d[1]:]
@@ -58,6 +66,11 @@ func contrast(sentence string) (denied, kept string, ok bool) {
 		at := d[1] + skip + m[0]
 		if k+1 < len(denials) && denials[k+1][0] < at {
 			continue // a later denial is the one the turn answers
+		}
+		if d2, k2, ok2 := contrast(n[at:]); ok2 && k2 != "" && len(k2) < len(n)-at {
+			// "thats not what i meant, im not nervous about the interview, im nervous about
+			// telling my dad": the second denial is what it is not about.
+			return n[:at] + " " + d2, k2, true
 		}
 		return n[:at], n[at:], true
 	}

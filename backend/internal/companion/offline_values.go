@@ -1,6 +1,7 @@
 package companion
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -63,7 +64,9 @@ func (r *reply) values() {
 	if (r.main == nil || r.main.kind == kindDay) && len(r.s.turns) > 1 {
 		// A message with nothing new to name ("it's due Friday") stays with the thread
 		// of the message before, with its day if it gives one.
-		if prev := mainItem(r.s.turns[len(r.s.turns)-2].items); prev != nil && (prev.kind == kindEvent || prev.kind == kindPerson) {
+		if prev := mainItem(r.s.turns[len(r.s.turns)-2].items); prev != nil && (prev.kind == kindEvent || prev.kind == kindPerson) &&
+			!slices.ContainsFunc(r.cur.denied, func(d item) bool { return d.key == prev.key }) {
+			// (Not what the new message says it is not about.)
 			m := *prev
 			if r.main != nil && prev.kind == kindEvent && !strings.Contains(m.full, r.main.on) {
 				m.full = m.short + " " + r.main.on
@@ -329,8 +332,8 @@ func memoryValue(m, sensitive string) (map[string]string, bool) {
 		verb, ok = strings.TrimSuffix(first, "s"), true
 	}
 	if !ok {
-		if first == "my" {
-			words[0] = "your"
+		if first == "my" || first == "their" {
+			words[0] = "your" // "Their boyfriend is in the army" → "your boyfriend is…"
 		}
 		return map[string]string{"memNoun": strings.Join(words, " ")}, true
 	}

@@ -2,6 +2,7 @@ package companion
 
 import (
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,6 +63,12 @@ func lines(stock bool, src ...string) []tmpl {
 func (t tmpl) fits(vals map[string]string) bool {
 	for _, k := range t.keys {
 		if vals[k] == "" {
+			return false
+		}
+	}
+	for _, k := range nounSlots {
+		// A broken phrase ("your phone without") makes no line.
+		if v, ok := vals[k]; ok && v != "" && slices.Contains(t.keys, k) && !endsOnNoun(v) {
 			return false
 		}
 	}

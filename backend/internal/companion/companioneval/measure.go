@@ -240,7 +240,7 @@ func (f *Figures) add(run Run) {
 	}
 	if fu := run.Conv.Followup; fu != nil && len(fu.ExpectRecall) > 0 {
 		f.Followups++
-		if mentions(strings.ToLower(run.Recall), content(strings.Join(fu.ExpectRecall, " "))) {
+		if recalledFact(run, fu.ExpectRecall) {
 			f.Recalled++
 		}
 	}
@@ -374,3 +374,20 @@ var stop = func() map[string]bool {
 	}
 	return m
 }()
+
+// recalledFact: the next session's welcome picks up a remembered fact with an expected word,
+// the word being in the thread the memories gave and in a memory itself. The welcome's own
+// words ("sort through your thoughts") recall nothing: with no memories nothing is recalled.
+func recalledFact(run Run, expect []string) bool {
+	thread := strings.ToLower(run.Thread)
+	kept := strings.ToLower(strings.Join(run.Memories, " "))
+	if thread == "" || kept == "" {
+		return false
+	}
+	for _, s := range content(strings.Join(expect, " ")) {
+		if mentions(thread, []string{s}) && mentions(kept, []string{s}) {
+			return true
+		}
+	}
+	return false
+}

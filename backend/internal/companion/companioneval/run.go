@@ -39,6 +39,9 @@ type Run struct {
 	// send path writes it).
 	Memories []string
 	Recall   string
+	// Thread is the part of Recall picked up from the memories ("" when none was): only it
+	// can recall a fact.
+	Thread string
 	// MemoryFailed: the model failed to extract the session's memories.
 	MemoryFailed bool
 }
@@ -80,11 +83,19 @@ func converse(c Conversation, send func(*safetyeval.Sender, *Exchange), remember
 		run.Exchanges = append(run.Exchanges, ex)
 	}
 	run.Memories, run.MemoryFailed = remember(userTexts)
-	if c.Followup != nil {
-		run.Recall = companion.WelcomeWithThread("Sam", false,
-			companion.ThreadOn(run.Memories, companion.Profile{}, sessionAt.Add(nextSessionAfter), sessionAt))
-	}
+	run.opening()
 	return run
+}
+
+// opening writes the next session's welcome from the run's memories, with the thread it
+// picks up (none without memories).
+func (run *Run) opening() {
+	run.Recall, run.Thread = "", ""
+	if run.Conv.Followup == nil {
+		return
+	}
+	run.Thread = companion.ThreadOn(run.Memories, companion.Profile{}, sessionAt.Add(nextSessionAfter), sessionAt)
+	run.Recall = companion.WelcomeWithThread("Sam", false, run.Thread)
 }
 
 // sessionAt is when every scripted session is held (a Monday evening), so that relative days
