@@ -1,0 +1,57 @@
+package safety
+
+import (
+	"testing"
+
+	"github.com/percolate/percolate/backend/internal/companion/safety/internal/text"
+)
+
+// TestWarningSigns: preparation (means hidden or saved with a time set), marks said to be
+// self-made, a streak broken or fresh marks over old ones, and a past attempt with the feeling
+// coming back get at least the check-in, with the warning sign's category when no word says
+// more. The phrasings were written for this test, not taken from any evaluation set.
+func TestWarningSigns(t *testing.T) {
+	for _, c := range []struct {
+		msg string
+		cat Category
+	}{
+		{"ive been hiding my sleeping tablets in a sock, sunday night", Suicide},
+		{"kept back a few of my meds every week, thinking this weekend", Suicide},
+		{"the painkillers are under my bed and thats when, after my exams", Suicide},
+		{"the scratches on my arms were from me, not the cat", SelfHarm},
+		{"i did those to myself last night", SelfHarm},
+		{"two weeks clean and i broke it tonight", SelfHarm},
+		{"my old scars are white now but theres fresh ones on top", SelfHarm},
+		{"i attempted once before and it feels like its coming back", Suicide},
+		{"i was in a and e last spring after trying and it feels the same again", Suicide},
+	} {
+		masked := text.Mask(c.msg).Text
+		if got := matchWarningSigns(masked); got != c.cat {
+			t.Errorf("matchWarningSigns(%q) = %q, want %q", c.msg, got, c.cat)
+		}
+		if r := Screen(c.msg, Context{}); !r.Risky() {
+			t.Errorf("Screen(%q) = %+v, want at least a possible risk", c.msg, r)
+		}
+	}
+}
+
+// TestWarningSignsLookAlikes: the same words in everyday talk are no warning sign.
+func TestWarningSignsLookAlikes(t *testing.T) {
+	for _, msg := range []string{
+		"picked up my mums tablets from the chemist, need to drop them round tomorrow",
+		"saved up for the concert on friday finally",
+		"my hayfever tablets are in my bag if you need one tomorrow",
+		"the scratches on my arm are from my cat",
+		"the marks on my legs are from hockey",
+		"i did the cake myself for her birthday",
+		"tried sushi once before and im going again tonight",
+		"ive tried before to learn guitar and im giving it another go",
+		"my scars from the surgery have faded nicely",
+		"got new ones, my old trainers were falling apart",
+		"in hospital after trying to skate, broke my wrist",
+	} {
+		if got := matchWarningSigns(text.Mask(msg).Text); got != "" {
+			t.Errorf("matchWarningSigns(%q) = %q, want none", msg, got)
+		}
+	}
+}
