@@ -8,7 +8,7 @@ import (
 
 // TestWarningSigns: preparation (means hidden or saved with a time set), marks said to be
 // self-made, a streak broken or fresh marks over old ones, and a past attempt with the feeling
-// coming back get at least the check-in, with the warning sign's category when no word says
+// coming back, or a high place with an apology, a farewell or numbness get at least the check-in, with the warning sign's category when no word says
 // more. The phrasings were written for this test, not taken from any evaluation set.
 func TestWarningSigns(t *testing.T) {
 	for _, c := range []struct {
@@ -24,6 +24,9 @@ func TestWarningSigns(t *testing.T) {
 		{"my old scars are white now but theres fresh ones on top", SelfHarm},
 		{"i attempted once before and it feels like its coming back", Suicide},
 		{"i was in a and e last spring after trying and it feels the same again", Suicide},
+		{"on the top of the tower block. love you all", Suicide},
+		{"im by the railway bridge and i cant feel anything anymore", Suicide},
+		{"at the edge of the cliffs, i just wanted someone to know", Suicide},
 	} {
 		masked := text.Mask(c.msg).Text
 		if got := matchWarningSigns(masked); got != c.cat {
@@ -35,7 +38,8 @@ func TestWarningSigns(t *testing.T) {
 	}
 }
 
-// TestWarningSignsLookAlikes: the same words in everyday talk are no warning sign.
+// TestWarningSignsLookAlikes: the same words in everyday talk (a late friend, a view, a train)
+// are no warning sign.
 func TestWarningSignsLookAlikes(t *testing.T) {
 	for _, msg := range []string{
 		"picked up my mums tablets from the chemist, need to drop them round tomorrow",
@@ -49,6 +53,10 @@ func TestWarningSignsLookAlikes(t *testing.T) {
 		"my scars from the surgery have faded nicely",
 		"got new ones, my old trainers were falling apart",
 		"in hospital after trying to skate, broke my wrist",
+		"at the bridge, sorry im running late",
+		"on the roof terrace for the sunset, love you guys for coming",
+		"at the top of the car park, cant find a space, bye",
+		"sitting on the platform waiting for the train, bye for now",
 	} {
 		if got := matchWarningSigns(text.Mask(msg).Text); got != "" {
 			t.Errorf("matchWarningSigns(%q) = %q, want none", msg, got)
