@@ -30,6 +30,15 @@ var warningSigns = []warningSign{
 	{riskPattern{Suicide, []string{"tried", "attempt", "trying"},
 		rx(`\b(i tried|ive tried|i have tried|i attempted|ive attempted)( it)? (before|once|twice|\w+ times)\b.*\b(heading (back )?there|back there|there again|like that again|getting bad again|coming back|happening again|same place)\b` +
 			`|\b(hospital|a and e|the ward)( \w+){0,3} (for|after) (trying|attempting|an attempt|my attempt|what i did)\b.*\b(again|coming back|getting bad|feel like that|same)\b`)}, nil},
+	// Affairs put in order and goodbyes: prized things given to the people one cares about or
+	// for after, thanks or an apology for everything before something, socials deleted with a
+	// goodbye, a goodbye under a pretext, nothing left unfinished.
+	{riskPattern{Suicide, []string{"giving", "gave", "given", "give", "for everything", "deleted", "goodbye", "unfinished", "undone"},
+		rx(`\b(giving|gave|given|give) (away )?(all )?(of )?my (\w+ ){1,4}(to|away)\b.*\b(after|when im gone|once im gone|people i (care about|love)|wont need (them|it)|(should|can|will) have (them|it) (after|when)|to remember me)\b` +
+			`|\b(sorry|thank(ed|s|ing)?( \w+){0,2}) for everything\b.*\b(before|one last|while i (still )?can|in case)\b` +
+			`|\bdeleted (all )?(of )?my (socials|accounts|social media|instagram|snapchat|tiktok)\b.*\b(i love (them|you|her|him)|goodbye|sorry for|its fine now|for good)\b` +
+			`|\b(said|told|saying|say)( \w+){0,3} goodbyes?\b.*\b(they think|they dont know|without (them|anyone) knowing|but im not|for real this time)\b` +
+			`|\bleav(e|ing) nothing (unfinished|undone)\b`)}, nil},
 	// A high place where the person is now, with an apology, a farewell or numbness; a
 	// friend's "sorry im late" is none.
 	{riskPattern{Suicide, []string{"bridge", "viaduct", "multi storey", "multistorey", "car park", "roof", "cliff", "ledge", "tower block", "platform"},
