@@ -39,6 +39,13 @@ var warningSigns = []warningSign{
 			`|\bdeleted (all )?(of )?my (socials|accounts|social media|instagram|snapchat|tiktok)\b.*\b(i love (them|you|her|him)|goodbye|sorry for|its fine now|for good)\b` +
 			`|\b(said|told|saying|say)( \w+){0,3} goodbyes?\b.*\b(they think|they dont know|without (them|anyone) knowing|but im not|for real this time)\b` +
 			`|\bleav(e|ing) nothing (unfinished|undone)\b`)}, nil},
+	// Means sought in secret: a gun, pills or a blade got without anyone knowing.
+	{riskPattern{Suicide, []string{"without"},
+		rx(`\b(get|getting|got|buy|buying|bought|order|ordering|find|finding|sneak|sneaking)( \w+){0,3} (a gun|a firearm|a pistol|guns|pills|tablets|paracetamol|painkillers|sleeping pills|sleeping tablets|blades|razor blades|a rope)\b.*\bwithout (\w+ ){0,2}(knowing|finding out|noticing|asking questions|seeing)\b`)}, nil},
+	// The rope (or its emoji, see text.Normalize) thought about.
+	{riskPattern{Suicide, []string{"rope", "noose"},
+		rx(`\b(contemplating|thinking about|considering|eyeing|looking at|staring at|dreaming (about|of)) (the |a |my )?(rope|noose)\b`)},
+		rx(`\b(rope (swing|course|climb|bridge|ladder|burn)|skipping rope|jump rope|climbing|sailing|boat|tug of war)\b`)},
 	// A high place where the person is now, with an apology, a farewell or numbness; a
 	// friend's "sorry im late" is none.
 	{riskPattern{Suicide, []string{"bridge", "viaduct", "multi storey", "multistorey", "car park", "roof", "cliff", "ledge", "tower block", "platform"},
