@@ -46,6 +46,13 @@ var warningSigns = []warningSign{
 	{riskPattern{Suicide, []string{"rope", "noose"},
 		rx(`\b(contemplating|thinking about|considering|eyeing|looking at|staring at|dreaming (about|of)) (the |a |my )?(rope|noose)\b`)},
 		rx(`\b(rope (swing|course|climb|bridge|ladder|burn)|skipping rope|jump rope|climbing|sailing|boat|tug of war)\b`)},
+	// A passive wish told gently: death or not existing pictured as peace, heaven wished
+	// early, oneself felt already gone; burden told as taking oneself out of others' lives.
+	{riskPattern{Suicide, []string{"dead", "death", "dying", "exist", "heaven", "already gone", "myself"},
+		rx(`\b(being dead|death|dying|not existing|not being here|never waking up) (sounds|seems|looks|feels|would (be|feel)) (so |really |kind of |kinda |quite |pretty )?(peaceful|nice|better|easier|good|calm|like (a )?(relief|peace|rest))\b` +
+			`|\b(go|get|going|getting) to heaven (early|sooner|soon|already|now)\b` +
+			`|\b(feel|feels) like (im|i am|i m) already (gone|dead)( (inside|tbh|honestly|now|anyway))? $` +
+			`|\b(remove|removing|removed|take|taking|took|erase|erasing|delete|deleting|subtract) myself (from|out of) (the |everyones |their |your |his |her |my familys |peoples )?(equation|picture|lives|life|world|way)\b`)}, nil},
 	// A high place where the person is now, with an apology, a farewell or numbness; a
 	// friend's "sorry im late" is none.
 	{riskPattern{Suicide, []string{"bridge", "viaduct", "multi storey", "multistorey", "car park", "roof", "cliff", "ledge", "tower block", "platform"},
