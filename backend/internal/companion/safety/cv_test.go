@@ -250,7 +250,7 @@ func TestCrossValidation(t *testing.T) {
 		fmt.Fprintf(&b, "| %s | %s | %d | %s |\n", c, rate(all[c]), all[c].clear, rate(sub[c]))
 	}
 	// Which layer flagged the messages flagged, risky and harmless.
-	for _, l := range []string{"context", "rules", "denial", "possible", "scorer"} {
+	for _, l := range []string{"context", "rules", "denial", "possible", "warning", "scorer"} {
 		for _, label := range []string{"risky", "harmless"} {
 			if tl := all["layer "+l+" "+label]; tl != nil {
 				fmt.Fprintf(&b, "flagged by %s: %d %s (%d clear)\n", l, tl.n, label, tl.clear)

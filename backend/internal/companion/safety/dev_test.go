@@ -203,6 +203,8 @@ func devContext(s *screener, prev []corpus.Turn) Context {
 		if prev[i].Role == "assistant" {
 			if i == len(prev)-1 && devCheckIn.MatchString(strings.ToLower(prev[i].Content)) {
 				c.CheckedIn = true
+				// As safety-eval's context does: "no" to "are you safe?" confirms the risk.
+				c.AskedSafe = devSafeQuestion.MatchString(strings.ToLower(prev[i].Content))
 			}
 			continue
 		}
@@ -211,5 +213,8 @@ func devContext(s *screener, prev []corpus.Turn) Context {
 	}
 	return c
 }
+
+// devSafeQuestion is safety-eval's question about being safe (safetyeval.safeQuestion).
+var devSafeQuestion = regexp.MustCompile(`are you safe|feel safe|safe right now`)
 
 var devCheckIn = regexp.MustCompile(`hurt(ing)? yourself|harm(ing)? yourself|end(ing)? your life|kill(ing)? yourself|suicid|are you safe|feel safe|safe right now|take something|not wanting to be alive|tried to end|what do you mean|what are you thinking about|hurting you|hurt you|making you do|touching you|threatening you|are you in danger|how you (would|d|will|might|plan to) do it|when you (would|d|will|might|plan to) do it|thought about (how|when)\?$|where are you right now|planning to do with (them|it|those)`)

@@ -89,7 +89,8 @@ func (s *screener) screen(raw string, c Context) Result {
 
 // screenLayer is screen, also naming the layer that decided: "context", "unclear" (an unclear
 // answer to a question about risk), "rules", "denial" (a
-// denial followed by what it denied), "possible" (the check-in phrasings) or "scorer"; "" when
+// denial followed by what it denied), "possible" (the check-in phrasings), "warning" (a warning
+// sign, see warningSigns) or "scorer"; "" when
 // the message shows no risk.
 func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 	mk := text.Mask(raw)
@@ -184,12 +185,23 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 	if level == None && text.HasAny(masked, atLeastPossibleKeys) && matchesAny(atLeastPossible, masked) {
 		level, layer = Possible, "possible"
 	}
+	// A warning sign of preparation or self-harm told without the lexicon's words (see
+	// warningSigns) gets the check-in whatever the scorer says.
+	var warned Category
+	if level == None {
+		if warned = matchWarningSigns(masked); warned != "" {
+			level, layer = Possible, "warning"
+		}
+	}
 	if level == None {
 		return Result{}, ""
 	}
 	cat := category(masked)
 	if cat == "" {
 		cat = Suicide
+		if warned != "" {
+			cat = warned
+		}
 	}
 	return Result{Level: level, Category: cat, Weak: weak && !hopeless && layer == "scorer"}, layer
 }
