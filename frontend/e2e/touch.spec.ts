@@ -333,6 +333,51 @@ async function phoneCheck(page: Page, where: string, found: string[], testInfo: 
   await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
 }
 
+/**
+ * The check-in card's five moods as they show: each button's size, and whether its label is on
+ * one line inside it.
+ */
+function moodButtons(page: Page) {
+  return page
+    .getByTestId('checkin-card')
+    .getByRole('group', { name: 'Your mood' })
+    .getByRole('button')
+    .evaluateAll((buttons) =>
+      buttons.map((button) => {
+        const box = button.getBoundingClientRect();
+        const text = [...button.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim())!;
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const label = range.getBoundingClientRect();
+        return {
+          label: text.textContent,
+          big: box.width + 0.5 >= 44 && box.height + 0.5 >= 44,
+          lines: range.getClientRects().length,
+          inside: label.left >= box.left && label.right <= box.right,
+        };
+      }),
+    );
+}
+
+/** Each mood's label on one line inside a button of at least 44 × 44 px. */
+async function expectWholeMoods(page: Page, width: number) {
+  const moods = await moodButtons(page);
+  const whole = ['Very low', 'Low', 'Okay', 'Good', 'Great'].map((label) => ({ label, big: true, lines: 1, inside: true }));
+  expect(moods, `the mood buttons at ${width} px`).toEqual(whole);
+}
+
+test('at 360 and 390 px the five moods fit on one row, each label whole on one line', async ({ page, request }) => {
+  test.setTimeout(60_000);
+  await signIn(page, await verifiedAccount(request, 'touch-moods'));
+  await expect(page.getByRole('heading', { name: 'How are you right now?' })).toBeVisible();
+  for (const width of [390, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expectWholeMoods(page, width);
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scroll, `page width at ${width} px`).toBeLessThanOrEqual(width);
+  }
+});
+
 test("a refused check-in's line on the card and the logout dialog for unsent check-ins, at 390 px", async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);
   await signIn(page, await verifiedAccount(request, 'touch-unsent'));
@@ -352,16 +397,24 @@ test("a refused check-in's line on the card and the logout dialog for unsent che
   await expect(refused).toContainText(/Your check-in from \w+ \d+ \w+ \(low\) couldn't be saved: Must be a date in the last 7 days/);
   await expect(refused.getByRole('button', { name: 'Save it for today' })).toBeVisible();
   await expect(refused.getByRole('button', { name: 'Discard' })).toBeVisible();
+  await expectWholeMoods(page, 390);
   const found: string[] = [];
   await refused.scrollIntoViewIfNeeded();
   await phoneCheck(page, 'dashboard refused check-in', found, testInfo);
 
-  // Logout from the phone menu: the kept check-in cannot be sent, so the app asks first.
-  await page.getByRole('button', { name: 'Open navigation' }).click();
-  await page.getByRole('button', { name: 'Logout' }).click();
+  // Logout from the phone menu: the kept check-in was refused, so the app asks first, and says
+  // so. The dialog takes the menu's place, with the focus on the answer that loses nothing.
+  const menuButton = page.getByRole('button', { name: /(Open|Close) navigation/ });
+  const menu = page.getByRole('navigation', { name: 'Account' }).filter({ has: page.getByRole('button', { name: 'Logout' }) });
+  await menuButton.click();
+  await menu.getByRole('button', { name: 'Logout' }).click();
   const dialog = page.getByRole('dialog', { name: 'Log out?' });
-  await expect(dialog).toContainText("1 check-in on this device hasn't been saved yet.");
-  await expect(dialog.getByRole('button', { name: 'Stay signed in' })).toBeVisible();
+  await expect(dialog).toContainText(
+    "1 check-in on this device couldn't be saved. Your dashboard says why. If you log out now, it will be removed from this device and lost.",
+  );
+  await expect(menu).toBeHidden();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  await expect(dialog.getByRole('button', { name: 'Stay signed in' })).toBeFocused();
   await expect(dialog.getByRole('button', { name: 'Log out anyway' })).toBeVisible();
   await phoneCheck(page, 'logout dialog', found, testInfo);
   // Too long for one row at 390 px, the two answers are one above the other, each the dialog's
@@ -372,12 +425,41 @@ test("a refused check-in's line on the card and the logout dialog for unsent che
   expect([leave.x, leave.width]).toEqual([stay.x, stay.width]);
   expect(stay.width).toBeGreaterThan(300);
 
-  // Staying keeps the check-in and the session; Discard then removes the line.
+  // Staying keeps the check-in and the session, and leaves the focus on the menu button.
   await dialog.getByRole('button', { name: 'Stay signed in' }).click();
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.keyboard.press('Escape'); // the menu, still open behind the dialog
+  await expect(menuButton).toBeFocused();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+
+  // Offline, a check-in is kept on this device: the dialog now names both kinds.
+  await page.context().setOffline(true);
+  await card.getByRole('button', { name: 'Very low' }).click();
+  await expect(card.getByRole('status')).toContainText("Saved on this device: very low. It will be sent when you're back online.");
+  await menuButton.click();
+  await menu.getByRole('button', { name: 'Logout' }).click();
+  await expect(dialog).toContainText(
+    "1 check-in on this device hasn't been sent yet, and 1 couldn't be saved (your dashboard says why). If you log out now, they will be removed from this device and lost.",
+  );
+  await phoneCheck(page, 'logout dialog unsent and refused', found, testInfo);
+  await dialog.getByRole('button', { name: 'Stay signed in' }).click();
+  await expect(dialog).toBeHidden();
+
+  // Discard removes the refused line; what is left is on its way.
   await refused.getByRole('button', { name: 'Discard' }).click();
   await expect(refused).toBeHidden();
+  await menuButton.click();
+  await menu.getByRole('button', { name: 'Logout' }).click();
+  await expect(dialog).toContainText(
+    "1 check-in on this device hasn't been sent yet. It will be sent when you're back online. If you log out now, it will be removed from this device and lost.",
+  );
+
+  // Log out anyway, still offline: the server cannot be told, and the menu shows again with
+  // that message, the focus on Logout to try again.
+  await dialog.getByRole('button', { name: 'Log out anyway' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(menu.getByRole('alert')).toHaveText('Failed to logout');
+  await expect(menu.getByRole('button', { name: 'Logout' })).toBeFocused();
+  await phoneCheck(page, 'logout failed offline', found, testInfo);
   expect(found, `at 390 px:\n${found.join('\n')}`).toEqual([]);
 });

@@ -1,13 +1,14 @@
 import { Alert, Button, Text } from '@mantine/core';
 import { IconLogout, IconPlus, IconWifiOff } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/AuthContext';
-import { useLogout } from '../../auth/useLogout';
+import { useLogout, type Logout } from '../../auth/useLogout';
 import { UnsentCheckinsModal } from '../../features/checkins/UnsentCheckinsModal';
 import { useSendKeptCheckins } from '../../features/checkins/useKeptCheckins';
 import { registerServiceWorker } from '../../pwa/serviceWorker';
 import { SiteShell } from '../SiteShell/SiteShell';
+import { useSiteMenu } from '../SiteShell/useSiteMenu';
 
 const items = [
   { label: 'Dashboard', to: '/dashboard' },
@@ -16,8 +17,8 @@ const items = [
 ];
 
 /** What the small-screen menu adds under the links: a new chat, and Logout. */
-function MenuActions() {
-  const { logOut, busy, error, unsent, stay, discard } = useLogout();
+function MenuActions({ logout, logoutButton }: { logout: Logout; logoutButton: RefObject<HTMLButtonElement | null> }) {
+  const { logOut, busy, error } = logout;
 
   return (
     <>
@@ -25,6 +26,7 @@ function MenuActions() {
         New chat
       </Button>
       <Button
+        ref={logoutButton}
         variant="subtle"
         leftSection={<IconLogout size={18} aria-hidden />}
         justify="flex-start"
@@ -35,9 +37,8 @@ function MenuActions() {
       >
         {busy ? 'Logging out...' : 'Logout'}
       </Button>
-      <UnsentCheckinsModal count={unsent} onStay={stay} onDiscard={() => void discard()} />
       {error ? (
-        <Text role="alert" size="sm" c="red.8">
+        <Text role="alert" size="sm" c="clay">
           {error}
         </Text>
       ) : null}
@@ -68,6 +69,11 @@ const installed = typeof navigator !== 'undefined' && !!navigator.serviceWorker?
  * button on small ones, the current one highlighted; the small-screen menu
  * also starts a new chat and logs out. The first signed-in page installs the app's service
  * worker.
+ *
+ * The dialog that Logout may ask first ("Log out?", check-ins kept on this device) takes the
+ * menu's place: the menu closes as it opens, "Stay signed in" leaves the focus on the menu
+ * button, and a logout that fails after "Log out anyway" opens the menu again on its message,
+ * with the focus on Logout.
  */
 export function AppLayout() {
   // The installable app: its shell is precached from the first signed-in page on.
@@ -75,9 +81,40 @@ export function AppLayout() {
   // Check-ins kept while offline go as soon as they can.
   useSendKeptCheckins();
   const { offline } = useAuth();
+  const menu = useSiteMenu();
+  const logout = useLogout();
+  const logoutButton = useRef<HTMLButtonElement>(null);
+  const focusLogout = useRef(false);
+  const { unsent, stay, discard } = logout;
+  const { opened, open, close } = menu;
+
+  useEffect(() => {
+    if (unsent) close();
+  }, [unsent, close]);
+  // Logout takes the focus once the menu it is in shows again.
+  useEffect(() => {
+    if (opened && focusLogout.current) {
+      focusLogout.current = false;
+      logoutButton.current?.focus();
+    }
+  }, [opened]);
+
+  async function logOutAnyway() {
+    if (await discard()) return;
+    focusLogout.current = true;
+    open();
+  }
+
   return (
     <>
-      <SiteShell label="Account" items={items} menuExtra={<MenuActions />} notice={offline ? <OfflineNote /> : null} />
+      <SiteShell
+        label="Account"
+        items={items}
+        menu={menu}
+        menuExtra={<MenuActions logout={logout} logoutButton={logoutButton} />}
+        notice={offline ? <OfflineNote /> : null}
+      />
+      <UnsentCheckinsModal unsent={unsent} onStay={stay} onDiscard={() => void logOutAnyway()} returnFocusTo={menu.button} />
       {installed && (
         <Suspense fallback={null}>
           <InstalledAppUpdates />

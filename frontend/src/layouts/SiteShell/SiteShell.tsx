@@ -1,5 +1,4 @@
 import { Box, Burger, Group, Stack } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { Suspense, useEffect, useId, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Brand } from '../../components/Brand/Brand';
@@ -7,6 +6,7 @@ import { ColorSchemeToggle } from '../../components/ColorSchemeToggle/ColorSchem
 import { PageLoader } from '../../components/PageLoader/PageLoader';
 import { NavButtons, type NavItem } from '../NavItems';
 import classes from './SiteShell.module.css';
+import { useSiteMenu, type SiteMenu } from './useSiteMenu';
 
 interface SiteShellProps {
   /** The navigation landmark's name ("Main", "Account"). */
@@ -16,6 +16,8 @@ interface SiteShellProps {
   action?: ReactNode;
   /** Shown only in the small-screen menu, under the links. */
   menuExtra?: ReactNode;
+  /** The small-screen menu, when the layout acts on it (useSiteMenu); otherwise the shell's own. */
+  menu?: SiteMenu;
   footer?: ReactNode;
   /** A line above the routed page (e.g. that the app is offline). */
   notice?: ReactNode;
@@ -28,8 +30,9 @@ interface SiteShellProps {
  * than Mantine's AppShell, which is several kilobytes the landing page
  * would otherwise download before anything else.
  */
-export function SiteShell({ label, items, action, menuExtra, footer, notice }: SiteShellProps) {
-  const [opened, { toggle, close }] = useDisclosure(false);
+export function SiteShell({ label, items, action, menuExtra, menu, footer, notice }: SiteShellProps) {
+  const ownMenu = useSiteMenu();
+  const { opened, toggle, close, button } = menu ?? ownMenu;
   const menuId = useId();
   const { pathname } = useLocation();
 
@@ -60,6 +63,7 @@ export function SiteShell({ label, items, action, menuExtra, footer, notice }: S
             <ColorSchemeToggle />
             {action && <Group visibleFrom="sm">{action}</Group>}
             <Burger
+              ref={button}
               opened={opened}
               onClick={toggle}
               hiddenFrom="sm"

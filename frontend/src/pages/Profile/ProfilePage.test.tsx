@@ -410,14 +410,16 @@ describe('ProfilePage', () => {
       await user.click(screen.getByRole('button', { name: 'Logout' }));
       let dialog = await screen.findByRole('dialog', { name: 'Log out?' });
       expect(dialog).toHaveTextContent(
-        "1 check-in on this device hasn't been saved yet. If you log out now, it will be removed from this device and lost.",
+        "1 check-in on this device hasn't been sent yet. It will be sent when you're back online. If you log out now, it will be removed from this device and lost.",
       );
+      await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Stay signed in' })).toHaveFocus());
       await user.click(within(dialog).getByRole('button', { name: 'Stay signed in' }));
 
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
       expect(kept(ada.id)).toEqual([keptOne].map((data) => ({ data })));
       expect(getAccessToken()).toBe('access-1');
       expect(screen.getByRole('button', { name: 'Logout' })).toBeEnabled();
+      expect(screen.getByRole('button', { name: 'Logout' })).toHaveFocus();
 
       await user.click(screen.getByRole('button', { name: 'Logout' }));
       dialog = await screen.findByRole('dialog', { name: 'Log out?' });
@@ -427,6 +429,28 @@ describe('ProfilePage', () => {
       expect(kept(ada.id)).toEqual([]);
       expect(getAccessToken()).toBeNull();
       expect(posted).toHaveLength(2);
+    });
+
+    it('says a check-in the server refused could not be saved (not that it is unsent), and still offers both answers', async () => {
+      const posted = checkins(() => validationError('Invalid', { localDate: 'Must be a date in the last 7 days on your device.' }));
+      const { user } = renderProfile(filledProfile(), ada);
+      await screen.findByRole('button', { name: 'Logout' });
+      keep(ada.id, keptOne);
+
+      await user.click(screen.getByRole('button', { name: 'Logout' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Log out?' });
+      expect(dialog).toHaveTextContent(
+        "1 check-in on this device couldn't be saved. Your dashboard says why. If you log out now, it will be removed from this device and lost.",
+      );
+      expect(posted).toEqual([keptOne]);
+      expect(kept(ada.id)).toEqual([{ data: keptOne, refused: 'Must be a date in the last 7 days on your device.' }]);
+      await user.click(within(dialog).getByRole('button', { name: 'Log out anyway' }));
+
+      expect(await screen.findByText('at /')).toBeInTheDocument();
+      expect(kept(ada.id)).toEqual([]);
+      expect(getAccessToken()).toBeNull();
+      // Refused for good, it was not sent again.
+      expect(posted).toHaveLength(1);
     });
 
     it("shows 'Logging out...', signs out and goes to /", async () => {

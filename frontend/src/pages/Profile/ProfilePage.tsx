@@ -1,5 +1,5 @@
 import { Alert, Button, Container, Divider, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
-import { startTransition, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useGetProfile } from '../../api/gen/profile/profile';
 import { createPortalSession } from '../../api/gen/subscription/subscription';
@@ -46,6 +46,11 @@ export function ProfilePage() {
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const { logOut, busy: loggingOut, error: logoutError, unsent, stay, discard } = useLogout();
+  const logoutButton = useRef<HTMLButtonElement>(null);
+  // A failed logout (after "Log out anyway" too, whose dialog is gone): Logout, to try again.
+  useEffect(() => {
+    if (logoutError) logoutButton.current?.focus();
+  }, [logoutError]);
 
   if (profile.isPending) {
     return <PageLoader label="Loading your profile..." />;
@@ -129,7 +134,7 @@ export function ProfilePage() {
           <Button variant="default" onClick={() => setPasswordOpen(true)}>
             Change Password
           </Button>
-          <Button variant="default" onClick={() => void logOut()} disabled={loggingOut}>
+          <Button ref={logoutButton} variant="default" onClick={() => void logOut()} disabled={loggingOut}>
             {loggingOut ? 'Logging out...' : 'Logout'}
           </Button>
         </Group>
@@ -142,7 +147,7 @@ export function ProfilePage() {
       </Stack>
       <ChangePasswordModal opened={passwordOpen} onClose={() => setPasswordOpen(false)} />
       <DeleteAccountModal opened={deleteOpen} onClose={() => setDeleteOpen(false)} onDeleted={handleDeleted} />
-      <UnsentCheckinsModal count={unsent} onStay={stay} onDiscard={() => void discard()} />
+      <UnsentCheckinsModal unsent={unsent} onStay={stay} onDiscard={() => void discard()} returnFocusTo={logoutButton} />
     </Container>
   );
 }
