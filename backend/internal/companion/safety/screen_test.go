@@ -249,8 +249,6 @@ func TestNormalizeAlgospeak(t *testing.T) {
 		"kms":                   " kill myself ",
 		"sewer slide":           " suicide ",
 		"sewerslide":            " suicide ",
-		"feeling sewerslidal":   " feeling suicidal ",
-		"so sewer slidal rn":    " so suicidal rn ",
 		"su!c!de":               " suicide ",
 		"Un-alive myself":       " unalive myself ",
 		"had s/h urges":         " had self harm urges ",

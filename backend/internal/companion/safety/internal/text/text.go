@@ -70,7 +70,7 @@ func bangInWord(s string) string {
 // words the rules and the scorer know.
 var algospeak = strings.NewReplacer(
 	" sewer slide ", " suicide ", " sewerslide ", " suicide ", " sewer side ", " suicide ",
-	" sewerslid ", " suicide ", " suey ", " suicide ", " sewerslidal ", " suicidal ", " sewer slidal ", " suicidal ",
+	" sewerslid ", " suicide ", " suey ", " suicide ",
 	" kms ", " kill myself ", " kys ", " kill yourself ", " ctb ", " catch the bus ",
 	" self delete ", " kill myself ", " self deleting ", " killing myself ", " self deleted ", " killed myself ",
 	" un alive ", " unalive ", " unaliving ", " unalive ", " unalived ", " unalive ", " unalives ", " unalive ",
