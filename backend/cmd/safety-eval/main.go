@@ -98,31 +98,37 @@ func run(args []string, stdout, stderr io.Writer) int {
 		hr.WriteTable(stdout)
 	}
 
-	for _, half := range []struct {
-		name, dir, note string
-	}{
-		{"TUNING", "tuning", ""},
-		{"HELD-BACK", "heldback", " (counts only: never read or tune on these messages)"},
-	} {
-		if *tuningOnly && half.dir == "heldback" {
-			continue
+	for i, set := range safetyeval.EverydayDirs {
+		title := "EVERYDAY set"
+		if i > 0 {
+			title = fmt.Sprintf("EVERYDAY set %d", i+1)
 		}
-		path := filepath.Join(*dir, safetyeval.EverydayDir, half.dir)
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stdout, "\nEVERYDAY set, %s half: not written yet (data/%s/%s)\n", half.name, safetyeval.EverydayDir, half.dir)
-			continue
-		}
-		e, err := safetyeval.LoadEveryday(path)
-		if err != nil {
-			fmt.Fprintln(stderr, "safety-eval:", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "\nEVERYDAY set, %s half%s: %d ordinary messages, %d ordinary conversations, %d risky messages, %d risky conversations,\n"+
-			"  through the send path's decisions and the offline engine (data/%s, written blind)\n",
-			half.name, half.note, len(e.Ordinary), len(e.Conversations), len(e.Risky), len(e.RiskyConvs), safetyeval.EverydayDir)
-		safetyeval.EvaluateEveryday(e).Write(stdout)
-		if *verbose && half.dir == "tuning" {
-			safetyeval.WriteEverydayDecisions(stdout, e)
+		for _, half := range []struct {
+			name, dir, note string
+		}{
+			{"TUNING", "tuning", ""},
+			{"HELD-BACK", "heldback", " (counts only: never read or tune on these messages)"},
+		} {
+			if *tuningOnly && half.dir == "heldback" {
+				continue
+			}
+			path := filepath.Join(*dir, set, half.dir)
+			if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+				fmt.Fprintf(stdout, "\n%s, %s half: not written yet (data/%s/%s)\n", title, half.name, set, half.dir)
+				continue
+			}
+			e, err := safetyeval.LoadEveryday(path)
+			if err != nil {
+				fmt.Fprintln(stderr, "safety-eval:", err)
+				return 1
+			}
+			fmt.Fprintf(stdout, "\n%s, %s half%s: %d ordinary messages, %d ordinary conversations, %d risky messages, %d risky conversations,\n"+
+				"  through the send path's decisions and the offline engine (data/%s, written blind)\n",
+				title, half.name, half.note, len(e.Ordinary), len(e.Conversations), len(e.Risky), len(e.RiskyConvs), set)
+			safetyeval.EvaluateEveryday(e).Write(stdout)
+			if *verbose && half.dir == "tuning" {
+				safetyeval.WriteEverydayDecisions(stdout, e)
+			}
 		}
 	}
 

@@ -2,10 +2,12 @@
 // backend/internal/companion/safetyeval/data/README.md).
 //
 //	go run ./backend/cmd/safety-split [-data DIR]
+//	go run ./backend/cmd/safety-split [-data DIR] -everyday-from SRC -everyday-to everyday2
 //
 // It reads every file in DIR/full (the team's set: all of it is the tuning half) and in
 // DIR/fresh (the fresh set written blind: all of it is the held-back half; it may be missing or
-// empty), checks them, and rewrites DIR/tuning.jsonl and DIR/heldback.jsonl. It prints counts
+// empty), checks them, and rewrites DIR/tuning.jsonl and DIR/heldback.jsonl. With
+// -everyday-from it instead splits a blind everyday set (see splitEveryday). It prints counts
 // only.
 package main
 
@@ -27,8 +29,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("safety-split", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	dir := fl.String("data", "backend/internal/companion/safetyeval/data", "the data directory")
+	from := fl.String("everyday-from", "", "split a blind everyday set written into this directory (its four files) …")
+	to := fl.String("everyday-to", "", "… into this directory under -data (e.g. everyday2), as tuning/ and heldback/")
 	if err := fl.Parse(args); err != nil {
 		return 2
+	}
+	if *from != "" || *to != "" {
+		if *from == "" || *to == "" {
+			fmt.Fprintln(stderr, "safety-split: -everyday-from and -everyday-to go together")
+			return 2
+		}
+		if err := splitEveryday(*from, filepath.Join(*dir, *to), stdout); err != nil {
+			fmt.Fprintln(stderr, "safety-split:", err)
+			return 1
+		}
+		return 0
 	}
 	if err := split(*dir, stdout); err != nil {
 		fmt.Fprintln(stderr, "safety-split:", err)

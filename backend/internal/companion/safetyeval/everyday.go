@@ -21,6 +21,11 @@ import (
 // tuning and a held-back half, each a directory of the four files below.
 const EverydayDir = "everyday"
 
+// EverydayDirs are the blind everyday sets, each written by another writer who never saw the
+// screen, and split alike: data/everyday, and data/everyday2, written once the first set's
+// held-back half had been read after several changes.
+var EverydayDirs = []string{EverydayDir, "everyday2"}
+
 // Everyday is one half of the everyday set.
 type Everyday struct {
 	Ordinary      []OrdinaryMessage

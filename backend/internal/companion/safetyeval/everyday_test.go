@@ -18,35 +18,46 @@ var dangers = []string{"attempt_in_progress", "suicidal_thoughts", "self_harm", 
 // text into a message): every line has what the figures need, and each item is in the half
 // the split rule puts it in, so that nobody moved one by hand.
 func TestEverydayHalvesAreWellFormedAndSplitByTheRule(t *testing.T) {
-	for _, half := range []string{"tuning", "heldback"} {
-		e, err := LoadEveryday(filepath.Join("data", EverydayDir, half))
-		if err != nil {
-			t.Fatal(err)
+	// The least each half of each set holds: the first set is the larger.
+	least := map[string][4]int{EverydayDir: {500, 15, 100, 10}, "everyday2": {150, 3, 40, 3}}
+	for _, set := range EverydayDirs {
+		for _, half := range []string{"tuning", "heldback"} {
+			everydayHalfIsWellFormed(t, set, half, least[set])
 		}
-		inHalf := func(key string) bool { return (sha256.Sum256([]byte(key))[0]%2 == 0) == (half == "tuning") }
-		if len(e.Ordinary) < 500 || len(e.Conversations) < 15 || len(e.Risky) < 100 || len(e.RiskyConvs) < 10 {
-			t.Errorf("%s: %d ordinary, %d conversations, %d risky, %d risky conversations: a file is short",
-				half, len(e.Ordinary), len(e.Conversations), len(e.Risky), len(e.RiskyConvs))
+	}
+}
+
+func everydayHalfIsWellFormed(t *testing.T, set, half string, least [4]int) {
+	t.Helper()
+	e, err := LoadEveryday(filepath.Join("data", set, half))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tuning := half == "tuning"
+	half = set + "/" + half
+	inHalf := func(key string) bool { return (sha256.Sum256([]byte(key))[0]%2 == 0) == tuning }
+	if len(e.Ordinary) < least[0] || len(e.Conversations) < least[1] || len(e.Risky) < least[2] || len(e.RiskyConvs) < least[3] {
+		t.Errorf("%s: %d ordinary, %d conversations, %d risky, %d risky conversations: a file is short",
+			half, len(e.Ordinary), len(e.Conversations), len(e.Risky), len(e.RiskyConvs))
+	}
+	for i, m := range e.Ordinary {
+		if strings.TrimSpace(m.Text) == "" || m.Topic == "" || !inHalf(m.Text) {
+			t.Errorf("%s ordinary message %d: empty, without a topic, or in the wrong half", half, i+1)
 		}
-		for i, m := range e.Ordinary {
-			if strings.TrimSpace(m.Text) == "" || m.Topic == "" || !inHalf(m.Text) {
-				t.Errorf("%s ordinary message %d: empty, without a topic, or in the wrong half", half, i+1)
-			}
+	}
+	for i, m := range e.Risky {
+		if strings.TrimSpace(m.Text) == "" || !slices.Contains(dangers, m.Danger) || m.Style == "" || !inHalf(m.Text) {
+			t.Errorf("%s risky message %d: empty, an unknown danger, no style, or in the wrong half", half, i+1)
 		}
-		for i, m := range e.Risky {
-			if strings.TrimSpace(m.Text) == "" || !slices.Contains(dangers, m.Danger) || m.Style == "" || !inHalf(m.Text) {
-				t.Errorf("%s risky message %d: empty, an unknown danger, no style, or in the wrong half", half, i+1)
-			}
+	}
+	for _, c := range e.Conversations {
+		if len(c.Turns) < 15 || !inHalf(c.ID) {
+			t.Errorf("%s conversation %s: %d turns (want 15 or more), or in the wrong half", half, c.ID, len(c.Turns))
 		}
-		for _, c := range e.Conversations {
-			if len(c.Turns) < 15 || !inHalf(c.ID) {
-				t.Errorf("%s conversation %s: %d turns (want 15 or more), or in the wrong half", half, c.ID, len(c.Turns))
-			}
-		}
-		for _, c := range e.RiskyConvs {
-			if c.FirstRisky < 0 || c.FirstRisky >= len(c.Turns) || !slices.Contains(dangers, c.Danger) || !inHalf(c.ID) {
-				t.Errorf("%s risky conversation %s: first risky turn %d of %d, danger %q, or in the wrong half", half, c.ID, c.FirstRisky, len(c.Turns), c.Danger)
-			}
+	}
+	for _, c := range e.RiskyConvs {
+		if c.FirstRisky < 0 || c.FirstRisky >= len(c.Turns) || !slices.Contains(dangers, c.Danger) || !inHalf(c.ID) {
+			t.Errorf("%s risky conversation %s: first risky turn %d of %d, danger %q, or in the wrong half", half, c.ID, c.FirstRisky, len(c.Turns), c.Danger)
 		}
 	}
 }
