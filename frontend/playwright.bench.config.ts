@@ -10,6 +10,8 @@ import { defineConfig, devices } from '@playwright/test';
  * reply streams token by token; Debian's Chromium, as in the journeys.
  */
 const port = Number(process.env.BENCH_BROWSER_PORT || process.env.E2E_PORT || '18180');
+// Another build's binary (BENCH_BIN), for an A/B of two builds under the same bench.
+const binary = process.env.BENCH_BIN || '../bin/percolate';
 const wirePort = port + 1;
 
 function freshDataDir(): string {
@@ -51,7 +53,7 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
-      command: '../bin/percolate serve',
+      command: `${binary} serve`,
       url: `http://127.0.0.1:${port}/api/health`,
       timeout: 60_000,
       reuseExistingServer: false,

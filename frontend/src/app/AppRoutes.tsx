@@ -1,23 +1,11 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { ProtectedRoute } from '../auth/ProtectedRoute/ProtectedRoute';
 import { PageLoader } from '../components/PageLoader/PageLoader';
 import { QueryScope } from './QueryScope';
+import { AppLayout, signedInScreens, withMoreStyles } from './screens';
 import { useRouteFocus } from './useRouteFocus';
 import { PublicLayout } from '../layouts/PublicLayout/PublicLayout';
-
-/**
- * A lazily loaded page that also needs the Mantine styles the landing page does without
- * (forms, dialogs, menus: ./styles.more.ts). They download once, with the first such page.
- */
-function withMoreStyles<T extends ComponentType>(load: () => Promise<{ default: T }>) {
-  return lazy(() => Promise.all([import('./styles.more'), load()]).then(([, page]) => page));
-}
-
-// The signed-in layout is its own chunk too: a public visit never needs it.
-const AppLayout = withMoreStyles(() =>
-  import('../layouts/AppLayout/AppLayout').then((m) => ({ default: m.AppLayout })),
-);
 
 // One chunk per page: the first visit downloads only the page it lands on.
 const LandingPage = lazy(() => import('../pages/Landing/LandingPage').then((m) => ({ default: m.LandingPage })));
@@ -48,19 +36,6 @@ const UnauthorizedPage = withMoreStyles(() =>
 const NotFoundPage = withMoreStyles(() =>
   import('../pages/NotFound/NotFoundPage').then((m) => ({ default: m.NotFoundPage })),
 );
-const DashboardPage = withMoreStyles(() =>
-  import('../pages/Dashboard/DashboardPage').then((m) => ({ default: m.DashboardPage })),
-);
-const ChatPage = withMoreStyles(() => import('../pages/Chat/ChatPage').then((m) => ({ default: m.ChatPage })));
-const InsightsPage = withMoreStyles(() =>
-  import('../pages/Insights/InsightsPage').then((m) => ({ default: m.InsightsPage })),
-);
-// The mood page's charts come with it, in its own chunk.
-const MoodPage = withMoreStyles(() => import('../pages/Mood/MoodPage').then((m) => ({ default: m.MoodPage })));
-const ProfilePage = withMoreStyles(() =>
-  import('../pages/Profile/ProfilePage').then((m) => ({ default: m.ProfilePage })),
-);
-
 /** Every route of spec §2. */
 export function AppRoutes() {
   useRouteFocus();
@@ -97,11 +72,11 @@ export function AppRoutes() {
           </ProtectedRoute>
         }
       >
-        <Route path="dashboard" element={<DashboardPage />} />
-        <Route path="chat/:sessionId?" element={<ChatPage />} />
-        <Route path="profile" element={<ProfilePage />} />
-        <Route path="insights" element={<InsightsPage />} />
-        <Route path="mood" element={<MoodPage />} />
+        <Route path="dashboard" element={<signedInScreens.dashboard />} />
+        <Route path="chat/:sessionId?" element={<signedInScreens.chat />} />
+        <Route path="profile" element={<signedInScreens.profile />} />
+        <Route path="insights" element={<signedInScreens.insights />} />
+        <Route path="mood" element={<signedInScreens.mood />} />
       </Route>
 
       <Route path="*" element={<Navigate to="/error/404" replace />} />

@@ -1,12 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { QueryScope } from '../app/QueryScope';
+import { startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazyNow } from '../app/lazyNow';
+import { QueryLayer, QueryScope } from '../app/QueryScope';
 import { AuthContext, currentUserQueryKey, type AuthContextValue, type AuthStatus } from './AuthContext';
 import type { CurrentUserResult } from './CurrentUser';
 import type { User } from '../api/gen/model';
 import * as storage from './storage';
 
-const CurrentUser = lazy(() => import('./CurrentUser'));
+const CurrentUser = lazyNow(() => import('./CurrentUser'));
 
 const noLookup: CurrentUserResult = { failed: false };
 
@@ -26,6 +27,16 @@ const unknownUser: User = { id: '', email: '', name: '', role: 'USER', isStudent
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [hasToken, setHasToken] = useState(() => storage.getAccessToken() !== null);
   const [me, setMe] = useState<CurrentUserResult>(noLookup);
+  // <CurrentUser> and the cache are rendered once their code is in, so that they never suspend:
+  // after a fallback React holds the next reveal back for 300 ms (see lazyNow), and the screen,
+  // which waits for the lookup, would wait that long too. A failed load renders them anyway,
+  // and their lazy import reports it as before.
+  const [lookupLoaded, setLookupLoaded] = useState(false);
+  useEffect(() => {
+    if (!hasToken) return;
+    const done = () => setLookupLoaded(true);
+    Promise.all([QueryLayer.preload(), CurrentUser.preload()]).then(done, done);
+  }, [hasToken]);
 
   // The cache <CurrentUser> works with, once it has been loaded.
   const queryClient = useRef<QueryClient | null>(null);
@@ -96,7 +107,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   return (
     <AuthContext.Provider value={value}>
-      {hasToken && (
+      {hasToken && lookupLoaded && (
         <Suspense fallback={null}>
           <QueryScope>
             <CurrentUser initialUser={me.user} onChange={setMe} onQueryClient={setQueryClient} />
