@@ -42,9 +42,10 @@ func defuse(raw, masked string, r Result) bool {
 	if accident || framedAsFiction.MatchString(norm) || figurative.MatchString(norm) || interjection(masked) {
 		return true
 	}
-	// Self-harm told in its own words ("lost my self harm free streak lol") has no figurative
-	// use for a laugh to undo.
-	return !selfHarmDisclosed.MatchString(masked) && laughedOff(raw)
+	// Only a phrase of suicide has a figurative use for a laugh to undo: self-harm ("i cut myself
+	// again lol", "lost my self harm free streak lol") and an attempt told ("i tried to kill
+	// myself last year lol") are disclosures however they are told.
+	return r.Category == Suicide && !disclosed.MatchString(masked) && laughedOff(raw)
 }
 
 // keepsCrisis reports whether normalised text tells of an attempt under way, the means in hand,
@@ -105,17 +106,17 @@ func interjection(masked string) bool {
 		return false
 	}
 	rest := " " + masked[loc[1]:]
-	return matchRules(rest) == "" && lexiconStrength(rest) < 2
+	return matchRules(rest) == "" && lexiconStrength(rest) < 2 && !matchesAny(possible, rest) && matchWarningSigns(rest) == ""
 }
 
 var (
 	sentenceBreak = lazyre.MustCompile(`[.!?\n]+`)
 	markerKeys    = []string{"lol", "lmao", "lmfao", "haha", "hehe", "jk", "kid", "jok", "xd", "not really", "fine", "rofl"}
 	// laughMarker is laughter ("😂" is normalised to "lol") or taking a phrase back.
-	laughMarker       = rx(`\b(lol\w*|lmao\w*|lmfao|rofl|ha(ha)+h?|he(he)+|xd|jk|jkjk|just (kidding|joking)|(im |i was |only )?(joking|kidding)|jokes|not really|im (fine|ok|okay|good) (tho|though|really|lol|dw)|its fine now)\b`)
-	selfHarmDisclosed = rx(`\bself ?harm\w*\b|\brelaps\w*\b|\bcutting again\b|\b(clean|free) streak\b|\bdays? clean\b`)
+	laughMarker = rx(`\b(lol\w*|lmao\w*|lmfao|rofl|ha(ha)+h?|he(he)+|xd|jk|jkjk|just (kidding|joking)|(im |i was |only )?(joking|kidding)|jokes|not really|im (fine|ok|okay|good) (tho|though|really|lol|dw)|its fine now)\b`)
+	disclosed   = rx(`\bself ?harm\w*\b|\brelaps\w*\b|\b(cut|cutting|burned|burnt|hurt|hurting|harmed|harming) myself\b|\b(clean|free) streak\b|\bdays? clean\b|\b(tried|try|trying|attempted|attempt) (to )?(kill myself|end (it|my life|things)|die|take my (own )?life|suicide)\b|\bsuicide attempt\b`)
 	// insisted says the phrase is meant: no joke.
-	insisted = rx(`\b(not (even |being )?(joking|kidding)|no (joke|jokes|cap)|(im|i am) (serious|being serious|not joking)|i mean it|fr|for real|deadass|this time)\b`)
+	insisted = rx(`\b((half|kinda|kind of|sort of|partly|only half) (joking|kidding)|(jk|joking|kidding|jokes|lol|lmao)\b.{0,12}\bunless|(joking|kidding|jk) but|not (even |being )?(joking|kidding)|no (joke|jokes|cap)|(im|i am) (serious|being serious|not joking)|i mean it|fr|for real|deadass|this time)\b`)
 	// meansInHand and the plans keep the crisis reply (see keepsCrisis).
 	meansInHand  = rx(`\b(pills|tablets|meds|rope|noose|blade|razor|knife|gun)\b.{0,30}\b(next to me|in front of me|in my (hand|hands|pocket|bag|lap)|on my (lap|desk|bed)|with me|ready|lined up|counted|stashed)\b|\b(i have|ive got|i got|bought|collected|saved up|stashed|hid) (the |some |enough |a )?(pills|tablets|rope|noose|blade|razor|gun)\b`)
 	explicitPlan = rx(`\b(i have a plan|ive (got|made) a plan|my plan is|planned (it|how|when|out)|planning (to|how|when|it)|decided (to|how|when)|made up my mind|set a date|picked (a|the) (date|day|time|place|spot)|(wrote|written|writing) (my|a|the) (note|letter|goodbye)|goodbye (note|letter)s?|said (my )?goodbyes?)\b`)

@@ -34,7 +34,8 @@ func TestDefusedGetNoCrisisReply(t *testing.T) {
 }
 
 // TestLaughDoesNotDefuseRisk: an attempt under way, the means in hand, a plan or an intent with a
-// time, a laugh in another sentence, an insistence that it is no joke, a self-harm disclosure,
+// time, a laugh in another sentence, an insistence that it is no joke (or half of one), a
+// self-harm or past attempt told in plain words, "kms" before hopelessness,
 // danger from someone else, and an "accident" that was none keep the crisis reply.
 func TestLaughDoesNotDefuseRisk(t *testing.T) {
 	for _, m := range []string{
@@ -50,6 +51,11 @@ func TestLaughDoesNotDefuseRisk(t *testing.T) {
 		"lost my self harm free streak lol, 40 days gone",
 		"lol my flatmate got a puppy and its so cute honestly. he named it biscuit and it chews everything in the flat. i want to kill myself and ive decided how. anyway biscuit is asleep on my feet",
 		"cut myself on purpose lol so much blood",
+		"i cut myself again lol",
+		"i tried to kill myself last year lol",
+		"jk... unless? i want to die",
+		"im only half joking when i say i want to die lol",
+		"kms i cant do this anymore",
 		"someone is following me home lol im scared",
 		"i cut myself deep and it wont stop bleeding, its not an accident",
 	} {
