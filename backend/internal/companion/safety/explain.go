@@ -7,7 +7,7 @@ import "github.com/percolate/percolate/backend/internal/companion/safety/interna
 type Explanation struct {
 	Result
 	// Layer is the layer that decided: "context", "unclear", "rules", "denial", "possible",
-	// "scorer", or "" for no risk.
+	// "scorer", "defused" (a crisis reply lowered to the check-in, see defuse), or "" for no risk.
 	Layer string
 	// Whole is the scorer's score of a short message; Window its highest over the sentences and
 	// windows of a long one.

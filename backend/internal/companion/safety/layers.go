@@ -96,6 +96,24 @@ func (s *screener) screen(raw string, c Context) Result {
 // sign, see warningSigns) or "scorer"; "" when
 // the message shows no risk.
 func (s *screener) screenLayer(raw string, c Context) (Result, string) {
+	r, layer, masked := s.screenLayers(raw, c)
+	// The defusing layer (defuse.go): a strong phrase laughed off, taken back, told as a story or
+	// an accident gets the check-in, not the crisis reply; never an answer the context rule read.
+	if r.Urgent() && layer != "context" && layer != "unclear" && defuse(raw, masked, r) {
+		r.Level, r.Weak = Possible, false
+		if r.Category == Attempt {
+			r.Category = Suicide
+			if text.HasAny(masked, selfHarmKeys) && selfHarmWords.MatchString(masked) {
+				r.Category = SelfHarm
+			}
+		}
+		layer = "defused"
+	}
+	return r, layer
+}
+
+// screenLayers is screenLayer before the defusing layer, also returning the masked text.
+func (s *screener) screenLayers(raw string, c Context) (Result, string, string) {
 	mk := text.Mask(raw)
 	masked := mk.Text
 	afterRisk := c.FollowsRisk()
@@ -114,13 +132,13 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 			if cat == "" {
 				cat = Suicide
 			}
-			return Result{Level: Clear, Category: cat}, "context"
+			return Result{Level: Clear, Category: cat}, "context", masked
 		case a == Unclear && c.CheckedIn && !c.FollowedUp:
-			return Result{Level: Possible, Category: Suicide, Unclear: true}, "unclear"
+			return Result{Level: Possible, Category: Suicide, Unclear: true}, "unclear", masked
 		}
 	}
 	if cat := matchRules(masked); cat != "" {
-		return Result{Level: Clear, Category: cat}, "rules"
+		return Result{Level: Clear, Category: cat}, "rules", masked
 	}
 
 	strength := lexiconStrength(masked)
@@ -197,7 +215,7 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 		}
 	}
 	if level == None {
-		return Result{}, ""
+		return Result{}, "", masked
 	}
 	cat := category(masked)
 	if cat == "" {
@@ -206,7 +224,7 @@ func (s *screener) screenLayer(raw string, c Context) (Result, string) {
 			cat = warned
 		}
 	}
-	return Result{Level: level, Category: cat, Weak: weak && !hopeless && layer == "scorer"}, layer
+	return Result{Level: level, Category: cat, Weak: weak && !hopeless && layer == "scorer"}, layer, masked
 }
 
 // score is the scorer's score of the masked message, or, for a long message, 0 and its

@@ -16,7 +16,10 @@
 // (no strong word, rule, hopelessness phrase or context rule) also needs a risk cue (cue.go:
 // a broad lexicon of the levels of the Columbia scale, burden, entrapment, goodbyes, self-harm,
 // eating-disorder danger, abuse and an attempt under way, written from clinical knowledge) or a
-// near-certain score: the scorer alone otherwise interrupts everyday talk. Thresholds were chosen by
+// near-certain score: the scorer alone otherwise interrupts everyday talk. Last, the defusing layer
+// (defuse.go) gives the check-in rather than the crisis reply to a phrase of suicide laughed off
+// or taken back, or told as a story, a comparison or an accident, unless an attempt, the means,
+// a plan or an intent also shows. Thresholds were chosen by
 // cross-validation on the tuning half only (cv_test.go); the held-back half is never read here.
 package safety
 
