@@ -222,13 +222,19 @@ func (r *reply) realAnswer() bool {
 		least = 0.7
 	}
 	groups := pickAnswers(r.act, r.cur.text, r.keywords, least)
-	if len(groups) == 0 && own {
+	// A practical "what should i do about X" with no written answer still gets concrete first
+	// steps about X, in the user's words.
+	practicalX := r.act == actPractical && practicalSubject(v["choice"])
+	if len(groups) == 0 && own && !practicalX {
 		return false
 	}
 	switch r.act {
 	case actOpinion:
 		groups = append(groups, opinionFallback)
 	case actPractical:
+		if aboutSomeone(v["choice"]) {
+			groups = append(groups, practicalFallbackPerson)
+		}
 		groups = append(groups, practicalFallback, opinionFallback)
 	case actSelf:
 		groups = append(groups, aboutMeLines[aboutMeKind(plain(r.cur.text))], aboutMeLines["self"])
@@ -245,6 +251,9 @@ func (r *reply) realAnswer() bool {
 				for i := range groups {
 					if len(groups[i]) > 0 && &groups[i][0] == &practicalFallback[0] {
 						groups[i] = practicalFallbackPlain
+					}
+					if len(groups[i]) > 0 && &groups[i][0] == &practicalFallbackPerson[0] {
+						groups[i] = practicalFallbackPersonPlain
 					}
 				}
 			}
@@ -376,6 +385,32 @@ var (
 func (s *session) saidSomething() bool {
 	for _, u := range s.turns[:len(s.turns)-1] {
 		if in, _ := classify(u); len(strings.Fields(u.text)) > 4 && in != intentGreeting {
+			return true
+		}
+	}
+	return false
+}
+
+// practicalSubject says whether a practical question names what it is about ("what to do
+// about your phone contract"), so that first steps can be phrased around it.
+func practicalSubject(choice string) bool {
+	if !strings.HasPrefix(choice, "how to ") && !strings.HasPrefix(choice, "what to ") {
+		return false
+	}
+	n := 0
+	for _, w := range strings.Fields(choice) {
+		if len(w) > 3 && !answerGeneric[w] && !notModifiers[w] {
+			n++
+		}
+	}
+	return n >= 1
+}
+
+// aboutSomeone says whether a practical question is about dealing with another person.
+func aboutSomeone(choice string) bool {
+	w := strings.Fields(choice)
+	for i, x := range w {
+		if x == "him" || x == "her" || x == "them" || (x == "your" && i+1 < len(w) && relations[w[i+1]]) {
 			return true
 		}
 	}
