@@ -131,12 +131,24 @@ func TestPracticalQuestionsWithoutAWrittenAnswer(t *testing.T) {
 		"how do i switch modules next term",
 		"how do i get my neighbour to move his car",
 		"how can i sell my old textbooks",
+		// The same asks typed faster, with no "how do i" at the start.
+		"hw do i get my flatmates to pay the wifi bill",
+		"whats the best way to learn spanish fast",
+		"where do i report a broken window in halls",
+		"who do i talk to about changing my course",
+		"any tips on getting a grad job",
+		"not sure how to split the rent fairly",
+		"how am i meant to revise 5 modules in a week",
+		"best way to get over jet lag",
 	} {
+		if a := MessageAct(q, false); a != "practical" {
+			t.Errorf("%q read as %s, want practical", q, a)
+		}
 		r := converse(t, Profile{}, "hey", q)[1]
 		low := strings.ToLower(r)
 		named := false
 		for _, w := range strings.Fields(plain(q)) {
-			if len(w) > 3 && !answerGeneric[w] && strings.Contains(low, w) {
+			if len(w) > 2 && !answerGeneric[w] && strings.Contains(low, w) {
 				named = true
 			}
 		}

@@ -394,7 +394,7 @@ func (s *session) saidSomething() bool {
 // practicalSubject says whether a practical question names what it is about ("what to do
 // about your phone contract"), so that first steps can be phrased around it.
 func practicalSubject(choice string) bool {
-	if !strings.HasPrefix(choice, "how to ") && !strings.HasPrefix(choice, "what to ") {
+	if choice == "this" || strings.HasPrefix(choice, "whether ") {
 		return false
 	}
 	n := 0
