@@ -293,6 +293,10 @@ var (
 		"Two first steps that often help with {choice}: write down in one line what you want to change and by when, then find the one person or place that deals with it (the office, the help page, or someone who has done it before) and ask them one specific question. If it still feels stuck after that, do the smallest next piece today and leave the rest. Which part of it would you want to sort first?",
 		"For {choice}, a concrete way in: first, get the facts in one place (what's happened, any dates, what you've already tried). Second, pick one small action you can take in the next day or two, like one message, one call or one search, and put it in your calendar. What would that one action be for you?",
 	)
+	// practicalDecline answers a practical ask that no steps may help with (reRiskyAsk).
+	practicalDecline = lines(true,
+		"That's one I won't give steps for, and I'd rather be honest about why: it could put you at risk. If it's about your health or how you're feeling, a GP, a pharmacist or your uni's wellbeing team can talk it through properly and without judging. What's going on that brought it up?",
+	)
 	// practicalFallbackPerson is for a question about someone else ("how do i ask my boss…").
 	practicalFallbackPerson = lines(true,
 		"With {choice}, two first steps tend to work: decide the one thing you want from them, in a sentence, and choose a calm moment or a short message rather than a big talk. Say what you've noticed and what you'd like, then ask what would work for them. What would you want that first sentence to say?",

@@ -2,6 +2,8 @@ package companion
 
 import (
 	"strings"
+
+	"github.com/percolate/percolate/backend/internal/lazyre"
 )
 
 // respond answers the message's act when it is more than sharing: a question gets an answer,
@@ -221,6 +223,11 @@ func (r *reply) realAnswer() bool {
 	case r.act == actSelf:
 		least = 0.7
 	}
+	if r.act == actPractical && reRiskyAsk.MatchString(plain(r.cur.text)) {
+		// "how can i get diazepam", "how do i stop eating completely": no steps towards a
+		// means, a risk or hiding one, whatever the screen made of it; an honest word instead.
+		return r.w.add(keepBody, "realAnswer", v, practicalDecline) && r.answeredNow()
+	}
 	groups := pickAnswers(r.act, r.cur.text, r.keywords, least)
 	// A practical "what should i do about X" with no written answer still gets concrete first
 	// steps about X, in the user's words.
@@ -416,3 +423,19 @@ func aboutSomeone(choice string) bool {
 	}
 	return false
 }
+
+func (r *reply) answeredNow() bool {
+	r.answered = true
+	return true
+}
+
+// reRiskyAsk are practical asks no first steps may help with: medicines and drugs, weapons,
+// eating, weight and sleep pushed to harm, hiding things from the people who look after the
+// student, and breaking the law.
+var reRiskyAsk = lazyre.MustCompile(`\b(pills?|tablets|meds|medication|prescription|diazepam|xanax|valium|codeine|paracetamol|overdose|drugs|weed|mdma|ketamine|` +
+	`fake id|(alcohol|booze|vodka|drinks?) (when|at|as) (im |a )?1[0-7]|underage|` +
+	`knife|knives|blades?|razors?|guns?|weapons?|rope|poison|bleach|` +
+	`lose \d+ ?(kg|kilos?|lbs|pounds|stone)|lose weight (fast|quick)|\d+ ?(kg|kilos?|lbs|stone) in|stop eating|not eat(ing)?|skip(ped|ping)? meals|starv\w*|purge|purging|laxatives?|throw up|calories|` +
+	`stay awake for|without sleep(ing)?|no sleep for|` +
+	`hide (my |the |it|that|them)|hiding (my|it|the)|not find out|without (them|my parents|my mum|my dad|anyone|my family) (knowing|noticing|finding out)|` +
+	`hurt (myself|him|her|them|someone)|revenge|steal|shoplift|hack into|cuts|scars|burns|bruises)\b`)
