@@ -17,7 +17,7 @@ import (
 const MaxMemoryChars = 200
 
 // maxFactsPerSession is the most memories one ended session adds.
-const maxFactsPerSession = 10
+const maxFactsPerSession = 12
 
 // Fact is one durable thing learnt about the user in a session, as a short sentence in the
 // third person without its subject ("Has a statistics midterm on Tuesday").
@@ -171,10 +171,34 @@ func OfflineMemoriesAt(userTexts []string, p Profile, sent time.Time) []Fact {
 			add("Talks about "+seen[len(seen)-1]+" often", "person:"+k)
 		}
 	}
-	if len(facts) > maxFactsPerSession {
-		facts = facts[len(facts)-maxFactsPerSession:]
+	return capFacts(facts)
+}
+
+// capFacts keeps at most maxFactsPerSession facts, in their order: dated events first (they
+// are what the next session asks about), then the latest of the rest.
+func capFacts(facts []Fact) []Fact {
+	if len(facts) <= maxFactsPerSession {
+		return facts
 	}
-	return facts
+	keep := make([]bool, len(facts))
+	n := 0
+	for i, f := range facts {
+		if _, dated := rememberedDay(f.Text); dated && n < maxFactsPerSession {
+			keep[i], n = true, n+1
+		}
+	}
+	for i := len(facts) - 1; i >= 0 && n < maxFactsPerSession; i-- {
+		if !keep[i] {
+			keep[i], n = true, n+1
+		}
+	}
+	out := facts[:0:0]
+	for i, f := range facts {
+		if keep[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // eventFact is the memory of an event with a day: "your statistics midterm on Tuesday"

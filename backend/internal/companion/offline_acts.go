@@ -209,7 +209,13 @@ var (
 	// figure out what to text him".
 	reImplicitAsk = lazyre.MustCompile(`^((i )?(really |just |honestly )?(idk|dont know|dunno|do not know|have no idea|have no clue)|(im |i m )?not sure|no idea|any (idea|ideas|tips))( \w+)? (how|what) (to|i (should|can|could|would)) (?:(?:even|actually|just) )?(say|tell|text|write|ask|word|bring|start|get|make|stop|reply|respond|handle|deal|talk|explain|revise|study|prepare|plan|fix|sort|approach|apologise|apologize|put|pick|choose|wear|cook|find|email|message|answer)\b|` +
 		`^(whats|hows|what is|how is) (the|a) (best|easiest|quickest|good|right|proper|least awkward|nicest) way (to|of)\b|` +
-		`^help me (figure out|work out|decide|think through|plan) (what|how)\b`)
+		`^help me (figure out|work out|decide|think through|plan) (what|how)\b|` +
+		// The same asks typed faster: "best way to get over jet lag", "hw do i…", "not sure
+		// how to split the rent", "where do i report a broken window".
+		`^(the )?(best|easiest|quickest|cheapest) way to\b|^(hw|how) do (i|u)\b|` +
+		`^(how|hw) am i (meant|supposed) to (revise|study|learn|pay|finish|fit|afford|write|prepare|know|find|manage|choose|pick|balance|read|cook|plan)\b|` +
+		`^((i )?(idk|dont know|dunno)|(im |i m )?not sure|no idea)( \w+)? how to (split|pay|learn|report|change|switch|cancel|book|apply|register|move|clean|save|budget|organise|organize|manage|use|set|pass|improve|meet|join|fill|complain|contact|claim|renew|open|sell|buy|fit|balance|read|format|reference|cite)\b|` +
+		`^where (do|can|should) i (even )?(report|find|get|go|buy|sign|apply|register|complain|send|submit|start|look|hand|pay|book)\b`)
 	reRelative   = lazyre.MustCompile(`^which (is|was|means|meant|made|makes)\b`)
 	reLeadFiller = lazyre.MustCompile(`^((hmm+|ok|okay|but|so|and|also|anyway|yeah|yea|like|honestly|tbh|wait|ugh|lol|haha|hi+|hey+|hello|heya|hiya)\s+)+`)
 	reYou        = lazyre.MustCompile(`\b(you|u|your|ur)\b`)

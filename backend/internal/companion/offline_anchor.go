@@ -355,8 +355,8 @@ var selfAsking = lines(false,
 // question asked about, it opens by saying what was asked ({choice}, {selfq}), or the
 // question's own subject (its gist).
 func (r *reply) anchorQuestion(validating bool) bool {
-	if r.cur.flagged {
-		// Nothing of a flagged message is said back.
+	if r.cur.flagged || r.act == actPractical && reRiskyAsk.MatchString(plain(r.cur.text)) {
+		// Nothing of a flagged message, or of an ask no steps may help with, is said back.
 		return false
 	}
 	cur := &session{turns: []userTurn{r.cur}}

@@ -290,11 +290,23 @@ var (
 		"On {choice}, I don't think there's one right answer, but here's how people often weigh it: what it costs you, what it protects, and how you'd feel about it later. Going by what you've told me, both sides have something real in them. What would make one side clearer?",
 	)
 	practicalFallback = lines(true,
-		"A way in that often works for {choice}: break it into the smallest first step, do that one today, and look at the rest afterwards. If someone else is involved, a short, honest message usually works better than a long one. What would that first step be?",
+		"Two first steps that often help with {choice}: write down in one line what you want to change and by when, then find the one person or place that deals with it (the office, the help page, or someone who has done it before) and ask them one specific question. If it still feels stuck after that, do the smallest next piece today and leave the rest. Which part of it would you want to sort first?",
+		"For {choice}, a concrete way in: first, get the facts in one place (what's happened, any dates, what you've already tried). Second, pick one small action you can take in the next day or two, like one message, one call or one search, and put it in your calendar. What would that one action be for you?",
+	)
+	// practicalDecline answers a practical ask that no steps may help with (reRiskyAsk).
+	practicalDecline = lines(true,
+		"That's one I won't give steps for, and I'd rather be honest about why: it could put you at risk. If it's about your health or how you're feeling, a GP, a pharmacist or your uni's wellbeing team can talk it through properly and without judging. What's going on that brought it up?",
+	)
+	// practicalFallbackPerson is for a question about someone else ("how do i ask my boss…").
+	practicalFallbackPerson = lines(true,
+		"With {choice}, two first steps tend to work: decide the one thing you want from them, in a sentence, and choose a calm moment or a short message rather than a big talk. Say what you've noticed and what you'd like, then ask what would work for them. What would you want that first sentence to say?",
 	)
 	// practicalFallbackPlain follows a line that already named the question.
 	practicalFallbackPlain = lines(true,
-		"A way in that often works: break it into the smallest first step, do that one today, and look at the rest afterwards. If someone else is involved, a short, honest message usually works better than a long one. What would that first step be?",
+		"Two first steps that often help: write down in one line what you want to change and by when, then find the one person or place that deals with it and ask them one specific question. If it still feels stuck, do the smallest next piece today and leave the rest. Which part would you want to sort first?",
+	)
+	practicalFallbackPersonPlain = lines(true,
+		"Two first steps tend to work: decide the one thing you want from them, in a sentence, and choose a calm moment or a short message rather than a big talk. Say what you've noticed and what you'd like, then ask what would work for them. What would you want that first sentence to say?",
 	)
 )
 

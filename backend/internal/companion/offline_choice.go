@@ -6,7 +6,12 @@ import "strings"
 var choiceLeads = []string{"do you think i should ", "what should i ", "should i ", "is it ", "would it be ",
 	"am i ", "how do i ", "how can i ", "how should i ", "any tips for ", "tips for ", "how do people ",
 	"how do you ", "do you think ", "what do i ", "what would i ", "what can i ", "does that ",
-	"would that ", "can i ", "could i ", "will i ", "is that "}
+	"would that ", "can i ", "could i ", "will i ", "is that ",
+	// Practical questions the way students type them: "hw do i", "whats the best way to".
+	"hw do i ", "how do u ", "how would i ", "how am i meant to ", "how am i supposed to ",
+	"whats the best way to ", "what is the best way to ", "best way to ", "idk how to ",
+	"not sure how to ", "is there a way to ", "any tips on ", "tips on ", "where do i ",
+	"where can i ", "who do i ", "who should i "}
 
 // choiceOf is what a question asks about, in the second person and a few words: "should i
 // email the lecturer or is that snitching" is "emailing the lecturer or not" → "whether to
@@ -64,8 +69,16 @@ func choiceOf(text string) string {
 				return "whether to " + phrase + ", or whether that's " + other
 			}
 			return "whether to " + phrase
-		case "how do i ", "how can i ", "how should i ":
+		case "how do i ", "how can i ", "how should i ", "hw do i ", "how do u ", "how would i ",
+			"how am i meant to ", "how am i supposed to ", "whats the best way to ", "what is the best way to ",
+			"best way to ", "idk how to ", "not sure how to ", "is there a way to ":
 			return "how to " + phrase
+		case "any tips on ", "tips on ":
+			return phrase
+		case "where do i ", "where can i ":
+			return "where to " + phrase
+		case "who do i ", "who should i ":
+			return "who to " + phrase
 		case "what should i ":
 			return "what to " + phrase
 		case "am i ":

@@ -17,6 +17,9 @@ const factDate = "Monday 2 January 2006"
 // "its due next thursday".
 func wordFacts(sen string, at time.Time, last *factState, add func(text, key string)) {
 	w := strings.Fields(plain(sen))
+	if notAFact(w) {
+		return
+	}
 	for i := 0; i < len(w); i++ {
 		// "her name is ines" names the person just mentioned.
 		if i+3 < len(w) && (w[i] == "her" || w[i] == "his" || w[i] == "their") && w[i+1] == "name" && w[i+2] == "is" && isName(w[i+3]) && last.rel != "" {
@@ -69,6 +72,10 @@ func wordFacts(sen string, at time.Time, last *factState, add func(text, key str
 				add(fmt.Sprintf("Their %s is %s", p, capFirst(w[j+1])), "person:"+p)
 			case j+1 < len(w) && titles[w[j]] && isName(w[j+1]):
 				add(fmt.Sprintf("Their %s is %s %s", p, capFirst(w[j]), capFirst(w[j+1])), "person:"+p)
+			case j+2 < len(w) && isName(w[j]) && p != "ex" && w[j+1] == "is" && relAge(w[j+2]) && (j+3 == len(w) || clauseWords[w[j+3]] || w[j+3] == "now"):
+				// "my sister mia is 11": who she is, and her age.
+				add(fmt.Sprintf("Has %s called %s", article(p), capFirst(w[j])), "person:"+p+":"+w[j])
+				add(fmt.Sprintf("Their %s %s is %s", p, capFirst(w[j]), w[j+2]), "person:"+p+":age")
 			case j < len(w) && isName(w[j]) && p != "ex":
 				add(fmt.Sprintf("Has %s called %s", article(p), capFirst(w[j])), "person:"+p+":"+w[j])
 			case j+2 < len(w) && (w[j] == "is" && relStates[w[j+1]] || relVerbs[w[j]]):
@@ -96,12 +103,15 @@ func wordFacts(sen string, at time.Time, last *factState, add func(text, key str
 			if plural {
 				last.event = "the " + phrase
 			}
-			if d, ok := dayIn(w, i, at); ok {
+			if d, ok := dayIn(w, i, at); ok && !someoneElses(w, i) {
 				// A dated event is not what a later "its due" is about.
 				last.event = ""
 				what := article(phrase)
 				if plural {
 					what = phrase
+				}
+				if i+2 < len(w) && (w[i+1] == "due" || w[i+1] == "is" && w[i+2] == "due") {
+					what += " due"
 				}
 				add(fmt.Sprintf("Has %s on %s", what, d.Format(factDate)), "event:"+phrase)
 			}
@@ -148,8 +158,21 @@ func situationFacts(w []string, add func(text, key string)) {
 				continue
 			}
 			verb, rest = "Is "+w[k], w[k+1:]
+		case i == 0 && ongoing[w[i]] && w[i] != "looking" && (determiners[w[i+1]] || w[i] != "doing"):
+			// "doing a resit in august", "working at a cafe on weekends"
+			verb, rest = "Is "+w[i], w[i+1:]
 		case w[i] == "i" && likes[w[i+1]] != "":
 			verb, rest = likes[w[i+1]], w[i+2:]
+		case (w[i] == "i" || w[i] == "ive" && w[i+1] == "always") && prefers[w[i+1+b(w[i] == "ive")]] != "":
+			verb, rest = prefers[w[i+1+b(w[i] == "ive")]], w[i+2+b(w[i] == "ive"):]
+		case w[i] == "i" && i+3 < len(w) && (w[i+1] == "cant" || w[i+1] == "dont" || w[i+1] == "really") && prefers[w[i+1]+" "+w[i+2]] != "":
+			verb, rest = prefers[w[i+1]+" "+w[i+2]], w[i+3:]
+		case i == 0 && strings.HasSuffix(w[i], "ing") && len(w[i]) > 4 && (helpsMe(w[i+1:]) || w[i+1] == "really" && helpsMe(w[i+2:])):
+			// "running helps me when im stressed", "swimming really calms me down"
+			add("Finds "+w[i]+" helps", "situation:helps "+w[i])
+			continue
+		case w[i] == "i" && (w[i+1] == "started" || w[i+1] == "stopped" || w[i+1] == "quit") && strings.HasSuffix(w[i+2], "ing") && len(w[i+2]) > 4:
+			verb, rest = capFirst(w[i+1]), w[i+2:]
 		case w[i] == "i" && w[i+1] == "just" && i+3 < len(w) && pastFacts[w[i+2]]:
 			verb, rest = capFirst(w[i+2]), w[i+3:]
 		case w[i] == "i" && pastFacts[w[i+1]] && (determiners[w[i+2]] || w[i+2] == "to" || w[i+2] == "into"):
@@ -204,11 +227,14 @@ var (
 		"volunteering", "saving", "planning", "looking", "auditioning", "organising", "organizing", "writing")
 	likes = map[string]string{"love": "Loves", "like": "Likes", "enjoy": "Enjoys", "prefer": "Prefers",
 		"play": "Plays", "study": "Studies", "work": "Works", "live": "Lives"}
+	// prefers are what a student says they like or cannot stand: "i hate phone calls".
+	prefers = map[string]string{"hate": "Hates", "love": "Loves", "cant stand": "Can't stand",
+		"dont like": "Doesn't like", "really like": "Really likes", "really hate": "Really hates", "hated": "Hates"}
 	pastFacts = setOf("moved", "started", "passed", "won", "got", "finished", "joined", "failed", "lost")
 	// relWords are who a person is to the student, longest first where one contains another.
-	relWords = []string{"best friend", "host sister", "host brother", "host family", "step dad", "step mum",
+	relWords = []string{"best friend", "best mate", "host sister", "host brother", "host family", "step dad", "step mum",
 		"driving instructor", "sax teacher", "dog", "cat", "gf", "bf", "art teacher", "personal tutor", "friend", "bestie",
-		"roommate", "flatmate", "housemate", "mum", "mom", "dad", "sister", "brother", "boyfriend",
+		"roommate", "mate", "flatmate", "housemate", "mum", "mom", "dad", "sister", "brother", "boyfriend",
 		"girlfriend", "partner", "boss", "manager", "supervisor", "coworker", "colleague", "teacher",
 		"professor", "lecturer", "tutor", "coach", "mentor", "instructor", "classmate", "teammate",
 		"grandma", "grandpa", "grandad", "granddad", "nan", "gran", "aunt", "auntie", "uncle", "cousin",
@@ -420,4 +446,54 @@ func rememberedDay(m string) (time.Time, bool) {
 func eventNoun1(w string) bool {
 	lemma, _, _ := eventLemma(w)
 	return lemma != ""
+}
+
+// helpsMe: the words after a pastime say it helps the student ("helps me", "calms me down").
+func helpsMe(w []string) bool {
+	return len(w) > 0 && (w[0] == "helps" || w[0] == "calms" || w[0] == "clears") &&
+		(len(w) == 1 || w[1] == "me" || w[1] == "a" || w[1] == "my" || clauseWords[w[1]])
+}
+
+// notAFact: a sentence that only imagines, jokes or asks ("if i had a test tomorrow", "lol
+// imagine me running a marathon", "what if i fail the exam next week") states no fact.
+func notAFact(w []string) bool {
+	for len(w) > 0 && fillerWords[w[0]] {
+		w = w[1:]
+	}
+	if len(w) == 0 {
+		return true
+	}
+	switch w[0] {
+	case "if", "imagine", "maybe", "hypothetically", "suppose", "pretend", "unless", "would", "should", "could", "do", "does", "is", "are", "will":
+		return true
+	}
+	for k := 0; k+1 < len(w); k++ {
+		if w[k] == "what" && w[k+1] == "if" || w[k] == "imagine" || w[k] == "if" && k < 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// someoneElses: the event at w[i] belongs to someone else ("my friend has an exam tomorrow",
+// "my sister has her interview on friday"), read from the nearest owner before it.
+func someoneElses(w []string, i int) bool {
+	for j := i - 1; j >= max(0, i-8); j-- {
+		switch x := w[j]; {
+		case x == "his" || x == "her" || x == "their" || x == "he" || x == "she" || x == "they" || x == "hes" || x == "shes" || x == "theyre":
+			return true
+		case x == "my" || x == "our":
+			if _, n := relPhrase(w, j); n > 0 && j+n+1 < i {
+				return true // "my flatmate has a driving test"
+			}
+			if _, n := relPhrase(w, j); n == 0 {
+				return false
+			}
+		case x == "i" || x == "im" || x == "ive" || x == "me" || x == "we" || x == "ill" || x == "id":
+			return false
+		case isName(x) && j+1 < i && (w[j+1] == "has" || w[j+1] == "got" || w[j+1] == "is"):
+			return true
+		}
+	}
+	return false
 }

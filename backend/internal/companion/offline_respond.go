@@ -2,6 +2,8 @@ package companion
 
 import (
 	"strings"
+
+	"github.com/percolate/percolate/backend/internal/lazyre"
 )
 
 // respond answers the message's act when it is more than sharing: a question gets an answer,
@@ -221,14 +223,25 @@ func (r *reply) realAnswer() bool {
 	case r.act == actSelf:
 		least = 0.7
 	}
+	if r.act == actPractical && reRiskyAsk.MatchString(plain(r.cur.text)) {
+		// "how can i get diazepam", "how do i stop eating completely": no steps towards a
+		// means, a risk or hiding one, whatever the screen made of it; an honest word instead.
+		return r.w.add(keepBody, "realAnswer", v, practicalDecline) && r.answeredNow()
+	}
 	groups := pickAnswers(r.act, r.cur.text, r.keywords, least)
-	if len(groups) == 0 && own {
+	// A practical "what should i do about X" with no written answer still gets concrete first
+	// steps about X, in the user's words.
+	practicalX := r.act == actPractical && practicalSubject(v["choice"])
+	if len(groups) == 0 && own && !practicalX {
 		return false
 	}
 	switch r.act {
 	case actOpinion:
 		groups = append(groups, opinionFallback)
 	case actPractical:
+		if aboutSomeone(v["choice"]) {
+			groups = append(groups, practicalFallbackPerson)
+		}
 		groups = append(groups, practicalFallback, opinionFallback)
 	case actSelf:
 		groups = append(groups, aboutMeLines[aboutMeKind(plain(r.cur.text))], aboutMeLines["self"])
@@ -245,6 +258,9 @@ func (r *reply) realAnswer() bool {
 				for i := range groups {
 					if len(groups[i]) > 0 && &groups[i][0] == &practicalFallback[0] {
 						groups[i] = practicalFallbackPlain
+					}
+					if len(groups[i]) > 0 && &groups[i][0] == &practicalFallbackPerson[0] {
+						groups[i] = practicalFallbackPersonPlain
 					}
 				}
 			}
@@ -381,3 +397,45 @@ func (s *session) saidSomething() bool {
 	}
 	return false
 }
+
+// practicalSubject says whether a practical question names what it is about ("what to do
+// about your phone contract"), so that first steps can be phrased around it.
+func practicalSubject(choice string) bool {
+	if choice == "this" || strings.HasPrefix(choice, "whether ") {
+		return false
+	}
+	n := 0
+	for _, w := range strings.Fields(choice) {
+		if len(w) > 3 && !answerGeneric[w] && !notModifiers[w] {
+			n++
+		}
+	}
+	return n >= 1
+}
+
+// aboutSomeone says whether a practical question is about dealing with another person.
+func aboutSomeone(choice string) bool {
+	w := strings.Fields(choice)
+	for i, x := range w {
+		if x == "him" || x == "her" || x == "them" || (x == "your" && i+1 < len(w) && relations[w[i+1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *reply) answeredNow() bool {
+	r.answered = true
+	return true
+}
+
+// reRiskyAsk are practical asks no first steps may help with: medicines and drugs, weapons,
+// eating, weight and sleep pushed to harm, hiding things from the people who look after the
+// student, and breaking the law.
+var reRiskyAsk = lazyre.MustCompile(`\b(pills?|tablets|meds|medication|prescription|diazepam|xanax|valium|codeine|paracetamol|overdose|drugs|weed|mdma|ketamine|` +
+	`fake id|(alcohol|booze|vodka|drinks?) (when|at|as) (im |a )?1[0-7]|underage|` +
+	`knife|knives|blades?|razors?|guns?|weapons?|rope|poison|bleach|` +
+	`lose \d+ ?(kg|kilos?|lbs|pounds|stone)|lose weight (fast|quick)|\d+ ?(kg|kilos?|lbs|stone) in|stop eating|not eat(ing)?|skip(ped|ping)? meals|starv\w*|purge|purging|laxatives?|throw up|calories|` +
+	`stay awake for|without sleep(ing)?|no sleep for|` +
+	`hide (my |the |it|that|them)|hiding (my|it|the)|not find out|without (them|my parents|my mum|my dad|anyone|my family) (knowing|noticing|finding out)|` +
+	`hurt (myself|him|her|them|someone)|revenge|steal|shoplift|hack into|cuts|scars|burns|bruises)\b`)
