@@ -30,6 +30,8 @@ func TestAttemptsUnderWayToldOtherWays(t *testing.T) {
 		"im sitting on the rail of the bridge",
 		"i ran the car in the garage, door is shut",
 		"i jumped but im still alive and i cant move",
+		"just necked the whole box of paracetamol lol",
+		"chugged all my meds with vodka",
 	} {
 		if r := Screen(msg, Context{}); r.Category != Attempt || !r.Urgent() {
 			t.Errorf("%q: %v %q, want an urgent attempt", msg, r.Level, r.Category)
@@ -51,6 +53,8 @@ func TestAttemptsUnderWayToldOtherWays(t *testing.T) {
 		"i ate a whole pack of biscuits",
 		"took the whole day off",
 		"i feel the painkillers working after the dentist",
+		"necked a pint after the match",
+		"chugged a whole bottle of water after the run",
 	} {
 		if r := gated.screen(msg, Context{}); r.Category == Attempt {
 			t.Errorf("%q: %v %q, want no attempt", msg, r.Level, r.Category)

@@ -249,6 +249,8 @@ func TestNormalizeAlgospeak(t *testing.T) {
 		"kms":                   " kill myself ",
 		"sewer slide":           " suicide ",
 		"sewerslide":            " suicide ",
+		"necked the lot":        " downed the lot ",
+		"chugged them":          " downed them ",
 		"su!c!de":               " suicide ",
 		"Un-alive myself":       " unalive myself ",
 		"had s/h urges":         " had self harm urges ",

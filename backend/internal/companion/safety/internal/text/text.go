@@ -66,8 +66,8 @@ func bangInWord(s string) string {
 	return string(r)
 }
 
-// algospeak maps coded spellings of suicide and self-harm, on normalised text, to the plain
-// words the rules and the scorer know.
+// algospeak maps coded spellings of suicide and self-harm, and slang for swallowing at once, on
+// normalised text, to the plain words the rules and the scorer know.
 var algospeak = strings.NewReplacer(
 	" sewer slide ", " suicide ", " sewerslide ", " suicide ", " sewer side ", " suicide ",
 	" sewerslid ", " suicide ", " suey ", " suicide ",
@@ -76,6 +76,8 @@ var algospeak = strings.NewReplacer(
 	" un alive ", " unalive ", " unaliving ", " unalive ", " unalived ", " unalive ", " unalives ", " unalive ",
 	" unalive myself ", " kill myself unalive ", " sh ", " self harm ", " shd ", " self harmed ",
 	" shing ", " self harming ", " s h ", " self harm ",
+	// Slang for swallowing at once, which the overdose rules read as "downed".
+	" necked ", " downed ", " chugged ", " downed ",
 )
 
 func deleet(w string) string {
